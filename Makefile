@@ -1,0 +1,149 @@
+# gpustep: one non-recursive Makefile.
+#   make run        build and start the TUI on the default config and workload
+#   make test       build and run every test layer (unit, golden, views, e2e)
+#   make bench      headless speed figures (docs/PERFORMANCE.md)
+#   make SANITIZE=address,undefined test
+.DELETE_ON_ERROR:
+.SUFFIXES:
+
+VERSION := 0.1.0
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+PKGS := ncursesw panelw readline libcjson
+
+BUILD := build
+ifdef SANITIZE
+BUILD := build-san
+SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+
+OPT ?= -O2
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wwrite-strings -Wvla
+ifeq ($(CI),true)
+WARN += -Werror
+endif
+BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) -g $(WARN) -MMD -MP \
+	$(SAN_FLAGS) -DGPUSTEP_VERSION='"$(VERSION)"'
+LDFLAGS += $(SAN_FLAGS)
+
+# The engine is compiled without any UI/JSON include path: it cannot use them.
+ENGINE_CFLAGS := $(BASE_CFLAGS) -Iengine
+# Evaluated lazily so `make deps` can run before the packages exist.
+UI_CFLAGS = $(BASE_CFLAGS) -Iengine -Iviews -Itui $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+UI_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
+
+ENGINE_SRC := $(wildcard engine/*.c)
+VIEWS_SRC := $(wildcard views/*.c)
+TUI_SRC := $(filter-out tui/main.c,$(wildcard tui/*.c))
+UNIT_SRC := $(wildcard tests/unit/*.c)
+UITEST_SRC := $(wildcard tests/ui/*.c)
+EMBED_FILES := $(sort $(wildcard configs/*.json) $(wildcard configs/workloads/*.json))
+
+ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
+VIEWS_OBJ := $(VIEWS_SRC:%.c=$(BUILD)/%.o)
+TUI_OBJ := $(TUI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/embedded.o
+UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
+UITEST_OBJ := $(UITEST_SRC:%.c=$(BUILD)/%.o)
+
+LIB := $(BUILD)/libgpustep.a
+BIN := $(BUILD)/gpustep
+UNIT_BIN := $(BUILD)/unit_tests
+UITEST_BIN := $(BUILD)/ui_tests
+
+.PHONY: all deps run test test-unit test-ui test-golden test-e2e bench clean golden-update format
+
+all: deps $(BIN)
+
+deps:
+	@sh tools/deps.sh
+
+$(BUILD)/engine/%.o: engine/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ENGINE_CFLAGS) -c $< -o $@
+
+$(BUILD)/views/%.o: views/%.c
+	@mkdir -p $(@D)
+	$(CC) $(UI_CFLAGS) -c $< -o $@
+
+$(BUILD)/tui/%.o: tui/%.c
+	@mkdir -p $(@D)
+	$(CC) $(UI_CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/unit/%.o: tests/unit/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ENGINE_CFLAGS) -Itests -c $< -o $@
+
+$(BUILD)/tests/ui/%.o: tests/ui/%.c
+	@mkdir -p $(@D)
+	$(CC) $(UI_CFLAGS) -Itests -c $< -o $@
+
+$(BUILD)/tests/test_main.o: tests/test_main.c
+	@mkdir -p $(@D)
+	$(CC) $(ENGINE_CFLAGS) -Itests -c $< -o $@
+
+# Presets and built-in kernels are compiled into the binary, so gpustep works
+# from any directory.
+$(BUILD)/tools/embed: tools/embed.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -O1 -o $@ $<
+
+$(BUILD)/gen/embedded.c: $(BUILD)/tools/embed $(EMBED_FILES)
+	@mkdir -p $(@D)
+	$(BUILD)/tools/embed $(EMBED_FILES) > $@
+
+$(BUILD)/gen/embedded.o: $(BUILD)/gen/embedded.c
+	$(CC) $(UI_CFLAGS) -c $< -o $@
+
+$(LIB): $(ENGINE_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(BUILD)/tui/main.o $(TUI_OBJ) $(VIEWS_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(UI_LIBS)
+
+$(UNIT_BIN): $(BUILD)/tests/test_main.o $(UNIT_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
+$(UITEST_BIN): $(BUILD)/tests/test_main.o $(UITEST_OBJ) $(TUI_OBJ) $(VIEWS_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(UI_LIBS)
+
+run: deps $(BIN)
+	$(BIN)
+
+# Every layer runs even if an earlier one fails; tests/summary.sh prints the
+# closing "N passed, N failed" line and sets the exit status.
+test: deps $(BIN) $(UNIT_BIN) $(UITEST_BIN)
+	@rm -f $(BUILD)/results.txt
+	@-$(UNIT_BIN) --results $(BUILD)/results.txt
+	@-$(UITEST_BIN) --results $(BUILD)/results.txt
+	@-sh tests/golden/run.sh $(BIN) $(BUILD)/results.txt
+	@-sh tests/e2e/run.sh $(BIN) $(BUILD)/results.txt
+	@sh tests/summary.sh $(BUILD)/results.txt
+
+test-unit: deps $(UNIT_BIN)
+	$(UNIT_BIN)
+
+test-ui: deps $(UITEST_BIN)
+	$(UITEST_BIN)
+
+test-golden: deps $(BIN)
+	sh tests/golden/run.sh $(BIN)
+
+test-e2e: deps $(BIN)
+	sh tests/e2e/run.sh $(BIN)
+
+# Regenerate golden expectations deliberately (review the diff before committing).
+golden-update: deps $(BIN)
+	GOLDEN_UPDATE=1 sh tests/golden/run.sh $(BIN)
+
+bench: deps $(BIN)
+	sh tools/bench.sh $(BIN)
+
+format:
+	clang-format -i engine/*.[ch] views/*.[ch] tui/*.[ch] tests/*.[ch] tests/*/*.c
+
+clean:
+	rm -rf build build-san
+
+-include $(ENGINE_OBJ:.o=.d) $(VIEWS_OBJ:.o=.d) $(TUI_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(UITEST_OBJ:.o=.d)
+-include $(BUILD)/tui/main.d $(BUILD)/tests/test_main.d

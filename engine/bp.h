@@ -1,0 +1,86 @@
+/*
+ * bp.h: breakpoints and watchpoints, matched inside the engine so that a
+ * `continue` checks only event kinds someone watches.
+ *
+ *   break EVENT [field=value ...] [if STAT OP VALUE]   event breakpoint
+ *   break cycle N                                      stop when cycle == N
+ *   watch ADDR                                         any access to ADDR's line
+ *                                                      (l1/l2 access, dram enqueue)
+ *   watch STAT OP VALUE                                stop when it becomes true
+ *
+ * Parsing lives here too (pure text), so the TUI prompt and batch scripts
+ * accept exactly the same syntax.
+ */
+#ifndef GPUSTEP_BP_H
+#define GPUSTEP_BP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "stats.h"
+
+enum bp_type { BP_EVENT, BP_CYCLE, BP_WATCH_ADDR, BP_WATCH_STAT };
+enum bp_op { BP_EQ, BP_NE, BP_LT, BP_LE, BP_GT, BP_GE };
+
+#define BP_MAX_FILTERS 8
+
+struct bp_filter {
+	unsigned field; /* EVF_ bit */
+	enum bp_op op;
+	int64_t value;
+};
+
+struct bp {
+	int id;
+	enum bp_type type;
+	bool enabled;
+	bool temporary; /* deleted after its first hit (`until`) */
+	unsigned kind;  /* BP_EVENT */
+	struct bp_filter f[BP_MAX_FILTERS];
+	unsigned nf;
+	bool has_cond; /* `if STAT OP VALUE` / watch STAT */
+	uint32_t stat;
+	enum bp_op cop;
+	double cval;
+	bool was_true;      /* watch STAT: edge trigger */
+	uint64_t cycle;     /* BP_CYCLE */
+	uint64_t line_addr; /* BP_WATCH_ADDR, aligned to line_bytes */
+	uint64_t line_bytes;
+	uint64_t hits;
+	char text[160]; /* as typed, for `info break` */
+};
+
+struct bp_set {
+	struct bp *v;
+	unsigned n, cap;
+	int next_id;
+	struct stats *stats;
+	/* Stop request raised during a cycle; the sim loop ends the step. */
+	bool stop;
+	int stop_id;
+	struct event stop_ev; /* the event that fired (kind EV__COUNT for cycle/stat) */
+	char stop_reason[200];
+};
+
+void bp_init(struct bp_set *b, struct stats *stats);
+void bp_fini(struct bp_set *b);
+/* Parse the arguments of `break` / `watch` / `until`; returns the new id or -1. */
+int bp_add_break(struct bp_set *b, const char *args, uint64_t line_bytes, char **err);
+int bp_add_watch(struct bp_set *b, const char *args, uint64_t line_bytes, char **err);
+int bp_delete(struct bp_set *b, int id); /* id < 0: all; returns count removed */
+int bp_enable(struct bp_set *b, int id, bool on);
+struct bp *bp_get(struct bp_set *b, int id);
+/* Event kinds the set needs to see (OR into events.watch). */
+void bp_watch_mask(const struct bp_set *b, uint64_t *mask);
+/* Called by ev_emit for watched kinds. */
+void bp_on_event(struct bp_set *b, const struct event *e);
+/* Cycle and stat conditions, checked by the sim loop after each cycle it
+ * simulates (only when such breakpoints exist). */
+bool bp_has_polled(const struct bp_set *b);
+void bp_poll(struct bp_set *b, uint64_t cycle);
+/* Earliest enabled cycle breakpoint > now, or UINT64_MAX (bounds skip-ahead). */
+uint64_t bp_next_cycle(const struct bp_set *b, uint64_t now);
+void bp_clear_stop(struct bp_set *b);
+
+#endif

@@ -1,0 +1,147 @@
+/*
+ * event.h: every micro-architectural event kind, listed once in event.c's
+ * table (name, description, which record fields mean something). The same
+ * table feeds the event log panel, `break`, `help`, --list-events and trace
+ * export.
+ *
+ * Emitting costs one bit test unless someone watches the kind (the log filter,
+ * a breakpoint or a watchpoint): use EV_EMIT(), which builds the record only
+ * when ev_on() says so.
+ *
+ * The log is a bounded ring in the simulator arena (memory never grows with
+ * run length, and rewinding restores it).
+ */
+#ifndef GPUSTEP_EVENT_H
+#define GPUSTEP_EVENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util.h"
+
+/* X(enum suffix, "name", fields, "description") */
+#define EVENT_LIST(X)                                                                              \
+	X(WARP_ISSUE, "warp.issue", EVF_SM | EVF_WARP | EVF_A, "a warp issued an instruction (a = statement index)") \
+	X(WARP_STALL, "warp.stall", EVF_SM | EVF_WARP | EVF_A, "no warp of an SM could issue (a = dominant stall reason)") \
+	X(WARP_DONE, "warp.done", EVF_SM | EVF_WARP, "a warp executed its exit")                       \
+	X(CTA_LAUNCH, "cta.launch", EVF_SM | EVF_A, "a CTA was dispatched to an SM (a = CTA id)")     \
+	X(CTA_DONE, "cta.done", EVF_SM | EVF_A, "every warp of a CTA finished (a = CTA id)")          \
+	X(BARRIER, "warp.barrier", EVF_SM | EVF_A, "all warps of a CTA reached a barrier (a = CTA id)") \
+	X(COALESCE, "coalesce", EVF_SM | EVF_WARP | EVF_ADDR | EVF_A | EVF_B, "a memory instruction became a = requests from b active lanes") \
+	X(SHMEM_CONFLICT, "shmem.conflict", EVF_SM | EVF_WARP | EVF_A, "a shared-memory access needed a = passes (bank conflict)") \
+	X(L1_ACCESS, "l1.access", EVF_SM | EVF_WARP | EVF_ADDR | EVF_SET | EVF_A, "an L1 lookup (a = 0 read, 1 write, 2 atomic)") \
+	X(L1_HIT, "l1.hit", EVF_SM | EVF_WARP | EVF_ADDR | EVF_SET, "an L1 lookup hit")                \
+	X(L1_MISS, "l1.miss", EVF_SM | EVF_WARP | EVF_ADDR | EVF_SET, "an L1 lookup missed and allocated an MSHR entry") \
+	X(L1_MSHR_MERGE, "l1.mshr_merge", EVF_SM | EVF_WARP | EVF_ADDR | EVF_A, "a miss merged into a pending MSHR entry (a = merged count)") \
+	X(L1_MSHR_FULL, "l1.mshr_full", EVF_SM | EVF_WARP | EVF_ADDR | EVF_A, "a miss found no free MSHR entry or merge slot (a = 0 entries, 1 merges, 2 per-warp limit)") \
+	X(L1_FILL, "l1.fill", EVF_SM | EVF_ADDR | EVF_SET | EVF_A, "a reply filled an L1 line and woke a = waiting requests") \
+	X(L1_EVICT, "l1.evict", EVF_SM | EVF_ADDR | EVF_SET, "an L1 line was evicted")                 \
+	X(L1_RETRY, "l1.retry", EVF_SM | EVF_ADDR, "the L1 re-sent a request the L2 refused")         \
+	X(ICNT_STALL, "icnt.stall", EVF_UNIT | EVF_A, "a crossbar port could not accept a packet (unit = port, a = 0 request, 1 reply)") \
+	X(L2_ACCESS, "l2.access", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A, "an L2 bank lookup (unit = bank, a = 0 read, 1 write, 2 atomic)") \
+	X(L2_HIT, "l2.hit", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_SET, "an L2 lookup hit")               \
+	X(L2_MISS, "l2.miss", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_SET, "an L2 lookup missed")          \
+	X(L2_NACK, "l2.nack", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_A, "the L2 refused a request (a = reason: 0 mshr_full, 1 transient, 2 set_all_transient, 3 queue_full)") \
+	X(L2_TRANSIENT, "l2.transient", EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A, "an L2 victim line became transient (a = way)") \
+	X(L2_SET_ALL_TRANSIENT, "l2.set_all_transient", EVF_UNIT | EVF_ADDR | EVF_SET, "every way of an L2 set is transient: new misses to it block") \
+	X(L2_FILL, "l2.fill", EVF_UNIT | EVF_ADDR | EVF_SET, "memory data filled an L2 line")          \
+	X(L2_WRITEBACK, "l2.writeback", EVF_UNIT | EVF_ADDR | EVF_SET, "a dirty L2 victim was written back to memory") \
+	X(DRAM_ENQUEUE, "dram.enqueue", EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR | EVF_A, "a request entered a DRAM controller queue (a = 1 write)") \
+	X(DRAM_QUEUE_FULL, "dram.queue_full", EVF_CH | EVF_ADDR | EVF_A, "a DRAM queue refused a request (a = 1 write queue)") \
+	X(DRAM_ACT, "dram.act", EVF_CH | EVF_BANK | EVF_ROW, "ACTIVATE opened a row")                  \
+	X(DRAM_RD, "dram.rd", EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR, "READ column command")             \
+	X(DRAM_WR, "dram.wr", EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR, "WRITE column command")           \
+	X(DRAM_PRE, "dram.pre", EVF_CH | EVF_BANK | EVF_ROW, "PRECHARGE closed a row")                  \
+	X(DRAM_REF, "dram.ref", EVF_CH | EVF_BANK, "REFRESH (bank = -1: all banks)")                   \
+	X(DRAM_ROW_HIT, "dram.row_hit", EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR, "a request found its row open") \
+	X(DRAM_ROW_MISS, "dram.row_miss", EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR, "a request found its bank closed") \
+	X(DRAM_ROW_CONFLICT, "dram.row_conflict", EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR | EVF_A, "a request found another row open (a = open row)") \
+	X(DRAM_DONE, "dram.done", EVF_CH | EVF_BANK | EVF_ADDR | EVF_A, "a DRAM request completed (a = latency in core cycles)") \
+	X(MEM_REPLY, "mem.reply", EVF_SM | EVF_WARP | EVF_ADDR | EVF_A, "a load's data reached its warp (a = latency in cycles)")
+
+#define EV_ENUM(e, n, f, d) EV_##e,
+enum ev_kind { EVENT_LIST(EV_ENUM) EV__COUNT };
+#undef EV_ENUM
+
+/* Which record fields an event kind fills (others are meaningless). */
+enum ev_field_bit {
+	EVF_SM = 1u << 0,   /* SM / L1 index; for L2 events the requesting SM */
+	EVF_WARP = 1u << 1, /* warp slot within the SM */
+	EVF_UNIT = 1u << 2, /* L2 bank, crossbar port */
+	EVF_CH = 1u << 3,   /* DRAM channel */
+	EVF_BANK = 1u << 4, /* DRAM bank within the channel */
+	EVF_ROW = 1u << 5,  /* DRAM row */
+	EVF_ADDR = 1u << 6, /* byte address (line-aligned where a line is meant) */
+	EVF_SET = 1u << 7,  /* cache set */
+	EVF_A = 1u << 8,    /* kind-specific, see description */
+	EVF_B = 1u << 9,
+};
+
+struct event {
+	uint64_t cycle;
+	uint64_t addr;
+	uint16_t kind;
+	int16_t sm, warp, unit;
+	int16_t ch, bank;
+	int32_t row, set;
+	int64_t a, b;
+};
+
+struct event_def {
+	const char *name;
+	unsigned fields;
+	const char *desc;
+};
+
+extern const struct event_def event_defs[EV__COUNT];
+/* Kind by name, or -1. */
+int event_find(const char *name);
+/* Field names used by filters: "sm", "warp", "unit", "ch", "bank", "row",
+ * "addr", "set", "a", "b". Returns the EVF_ bit or 0. */
+unsigned event_field_bit(const char *name);
+int64_t event_field_value(const struct event *e, unsigned bit);
+/* "cycle 1234 l1.miss sm=0 warp=3 addr=0x1000 set=2" into buf. */
+void event_format(const struct event *e, char *buf, size_t n);
+
+#define EV_MASK_WORDS ((EV__COUNT + 63) / 64)
+
+struct bp_set; /* breakpoints, see bp.h */
+
+struct events {
+	uint64_t watch[EV_MASK_WORDS]; /* kinds that anyone watches (log | breakpoints) */
+	uint64_t log_mask[EV_MASK_WORDS];
+	struct event *ring;            /* arena */
+	uint32_t cap;                  /* power of two */
+	uint64_t total;                /* events ever logged; ring holds the last cap */
+	const uint64_t *now;
+	struct bp_set *bps;            /* may be NULL */
+	uint64_t counts[EV__COUNT];    /* per kind, logged or watched */
+};
+
+void events_init(struct events *ev, struct arena *a, uint32_t cap, const uint64_t *now);
+/* Recompute watch from log_mask and breakpoints. */
+void events_update_watch(struct events *ev);
+void events_log_all(struct events *ev, bool on);
+
+static inline bool ev_on(const struct events *ev, unsigned kind)
+{
+	return (ev->watch[kind >> 6] >> (kind & 63)) & 1u;
+}
+
+/* Record (if the log wants it) and test breakpoints. */
+void ev_emit(struct events *ev, struct event *e);
+
+/* EV_EMIT(ev, EV_L1_MISS, .sm = s, .addr = a): fields by designated initialiser. */
+#define EV_EMIT(evs, K, ...)                                                                      \
+	do {                                                                                      \
+		if (ev_on((evs), (K))) {                                                          \
+			struct event ev_rec_ = {.kind = (K), __VA_ARGS__};                         \
+			ev_emit((evs), &ev_rec_);                                                 \
+		}                                                                                 \
+	} while (0)
+
+/* i-th most recent logged event (0 = newest), NULL past the ring. */
+const struct event *events_recent(const struct events *ev, uint64_t i);
+uint64_t events_logged(const struct events *ev);
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * hier_cfg.h: configuration of the cores and the cache hierarchy (SMs, warp
+ * schedulers, coalescer, L1, crossbar, L2, fixed-latency memory). Parameter
+ * tables and validators are in hier_cfg.c.
+ */
+#ifndef GPUSTEP_HIER_CFG_H
+#define GPUSTEP_HIER_CFG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum sched_policy { SCHED_LRR, SCHED_GTO, SCHED_TWO_LEVEL };
+enum cta_dispatch { CTA_ROUND_ROBIN, CTA_SERIAL };
+enum coalesce_mode { COAL_FERMI, COAL_VOLTA, COAL_SI };
+enum repl_policy { REPL_LRU, REPL_FIFO, REPL_RANDOM };
+enum set_index { IDX_LINEAR, IDX_FERMI_HASH, IDX_IPOLY };
+enum l1_write { L1W_WRITE_EVICT, L1W_WRITE_THROUGH, L1W_WRITE_BACK };
+enum l2_write { L2W_LAZY_FETCH, L2W_FETCH_ON_WRITE };
+enum bank_hash { BANKH_LINEAR, BANKH_XOR, BANKH_IPOLY };
+enum mem_model { MEM_DRAM, MEM_FIXED };
+
+struct core_cfg {
+	int sms;
+	int warps_per_sm;
+	int warp_size;      /* 32 (NVIDIA) or 64 (AMD wavefront) */
+	int simd_width;     /* lanes per cycle; warp_size/simd_width issue cycles */
+	int ctas_per_sm;
+	int threads_per_sm;
+	int shmem_per_sm;   /* bytes */
+	int scheduler;      /* enum sched_policy */
+	int active_pool;    /* two-level: warps in the active pool */
+	int cta_dispatch;   /* enum cta_dispatch */
+	int coalescer;      /* enum coalesce_mode */
+	int mem_inflight;   /* vector memory buffer: in-flight memory instructions per SM */
+	bool nonblocking_stores;
+	int shmem_latency;
+	int shmem_banks;
+	int clock_mhz;
+};
+
+struct l1_cfg {
+	bool enabled;
+	int sets, ways, line;
+	int sector;          /* 0 = not sectored, else sector bytes */
+	int repl;            /* enum repl_policy */
+	int index;           /* enum set_index */
+	int hit_latency;
+	int write_policy;    /* enum l1_write */
+	bool streaming;      /* Volta allocate-on-fill streaming L1 */
+	int ports;           /* lookups per cycle */
+	int mshr_entries;
+	int mshr_merges;     /* requests per entry (including the first) */
+	int mshr_per_warp;   /* 0 = unlimited */
+	int wait_queue;      /* requests waiting for an MSHR */
+	int miss_queue;      /* requests waiting for the crossbar */
+	int retry_delay;     /* cycles before re-sending a NACKed request */
+};
+
+struct l2_cfg {
+	int banks;
+	int sets, ways, line;
+	int sector;
+	int repl;
+	int index;
+	int hit_latency;
+	int interleave;      /* bytes of consecutive addresses per bank */
+	int bank_hash;       /* enum bank_hash */
+	int mshr_entries;
+	int mshr_merges;
+	int write_fetch;     /* enum l2_write */
+	int queue;           /* input queue per bank */
+	int ports;           /* lookups per cycle per bank */
+};
+
+struct icnt_cfg {
+	int latency;     /* cycles through the crossbar */
+	int flit_bytes;
+	int port_flits;  /* flits per cycle per port */
+	int queue;       /* packets buffered per port and direction */
+};
+
+struct mem_cfg {
+	int model;   /* enum mem_model */
+	int latency; /* fixed model: core cycles */
+	int queue;   /* fixed model: in-flight requests per L2 bank */
+};
+
+#endif

@@ -1,0 +1,136 @@
+/*
+ * inspect.h: read-only accessors for panels, `info` commands and tests. Views
+ * never touch engine internals; they fill these small plain structs.
+ * Every function takes `const struct sim *` and changes nothing.
+ */
+#ifndef GPUSTEP_INSPECT_H
+#define GPUSTEP_INSPECT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dram.h"
+#include "sim.h"
+
+/* ---- cores and warps ------------------------------------------------- */
+enum warp_state {
+	WS_EMPTY,      /* slot holds no warp */
+	WS_READY,      /* can issue this cycle */
+	WS_STALLED,    /* see stall reason */
+	WS_DONE,       /* exited; slot waits for its CTA to finish */
+};
+
+enum stall_reason {
+	STALL_NONE,
+	STALL_MEM,        /* waiting for memory instruction buffer / L1 port */
+	STALL_SCOREBOARD, /* a source register is pending a load */
+	STALL_BARRIER,
+	STALL_MSHR_FULL,
+	STALL_ALU,        /* previous multi-cycle ALU op still executing */
+	STALL_SHMEM,
+	STALL_INACTIVE,   /* two-level: not in the active pool */
+	STALL_DONE,
+	STALL__COUNT,
+};
+const char *stall_reason_name(unsigned r);
+
+struct warp_info {
+	int slot;
+	int cta;            /* linear CTA id, -1 if empty */
+	int warp_in_cta;
+	enum warp_state state;
+	enum stall_reason stall;
+	int next_stmt;      /* -1 if none */
+	const char *next_text;  /* statement text, static for the kernel's life */
+	uint64_t next_active;   /* lane mask of the next instruction */
+	int outstanding;    /* memory requests in flight for this warp */
+	int order;          /* position in the scheduler's order, 0 = looked at first; -1 if not eligible */
+	bool issued_now;    /* issued in the last simulated cycle */
+	uint64_t insts;     /* instructions issued so far */
+	uint64_t stall_cycles;
+};
+
+int inspect_sms(const struct sim *s);
+int inspect_warp_slots(const struct sim *s);
+/* Returns false if sm/slot is out of range. */
+bool inspect_warp(const struct sim *s, int sm, int slot, struct warp_info *out);
+/* Active CTAs and warps on an SM; CTAs waiting to be dispatched overall. */
+void inspect_sm_summary(const struct sim *s, int sm, int *ctas, int *warps, uint64_t *insts);
+void inspect_cta_progress(const struct sim *s, uint32_t *dispatched, uint32_t *done, uint32_t *total);
+
+/* ---- caches ----------------------------------------------------------- */
+enum cache_id_kind { CACHE_L1, CACHE_L2 };
+
+struct cache_geom {
+	int sets, ways, line, sector; /* sector 0 = not sectored */
+	int sectors_per_line;
+};
+
+enum touch { TOUCH_NONE, TOUCH_HIT, TOUCH_MISS, TOUCH_FILL };
+
+struct line_info {
+	bool valid, dirty;
+	bool transient;       /* L2: victim in the middle of replacement */
+	uint64_t tag;
+	uint64_t addr;        /* line address */
+	int lru_rank;         /* 0 = most recently used */
+	uint32_t sector_valid; /* bit per sector */
+	uint32_t sector_dirty;
+	enum touch touched;   /* in the last simulated cycle */
+};
+
+/* unit = SM index for L1, bank for L2. false if out of range/disabled. */
+bool inspect_cache_geom(const struct sim *s, enum cache_id_kind k, int unit, struct cache_geom *g);
+bool inspect_cache_line(const struct sim *s, enum cache_id_kind k, int unit, int set, int way,
+			struct line_info *out);
+int inspect_l2_banks(const struct sim *s);
+
+/* ---- MSHRs -------------------------------------------------------------- */
+#define INSPECT_MAX_WAITERS 16
+
+struct mshr_entry_info {
+	bool valid;
+	uint64_t addr;         /* block address */
+	int merged;            /* requests attached (including the first) */
+	int nwaiters;
+	int waiters[INSPECT_MAX_WAITERS]; /* warp slots (L1) or requesting SMs (L2) */
+	uint64_t age;          /* cycles since allocation */
+	bool sent;             /* request has left toward the next level */
+};
+
+struct mshr_info {
+	int entries, used;
+	int wait_queue, wait_cap;   /* requests waiting for an entry */
+	int retry_queue;            /* NACKed requests waiting to be re-sent */
+	int miss_queue;             /* waiting for the crossbar */
+	uint64_t full_events;
+};
+
+bool inspect_mshr(const struct sim *s, enum cache_id_kind k, int unit, struct mshr_info *out);
+bool inspect_mshr_entry(const struct sim *s, enum cache_id_kind k, int unit, int i,
+			struct mshr_entry_info *out);
+/* Occupancy over the last n cycles ending at the current cycle (oldest first);
+ * returns the number of samples written (<= n). */
+int inspect_mshr_history(const struct sim *s, enum cache_id_kind k, int unit, uint16_t *vals, int n);
+
+struct l2_bank_info {
+	int valid_lines, total_lines;
+	int transient_lines;
+	int mshr_used, mshr_entries;
+	int queue;             /* requests waiting at the bank's input */
+	uint64_t accesses, hits, misses, nacks;
+};
+bool inspect_l2_bank(const struct sim *s, int bank, struct l2_bank_info *out);
+
+/* ---- DRAM: structs in dram.h ------------------------------------------- */
+/* 0 when the sim uses fixed-latency memory. */
+int inspect_dram_channels(const struct sim *s);
+bool inspect_dram_channel(const struct sim *s, int ch, struct dram_chan_info *out);
+bool inspect_dram_bank(const struct sim *s, int ch, int bank, struct dram_bank_info *out);
+
+/* ---- one address across the hierarchy (`info line`) ----------------------- */
+/* Appends one line per place the line lives: each L1, L2 bank/set/way, MSHRs,
+ * DRAM channel/bank/row and queue. */
+void inspect_line(const struct sim *s, uint64_t addr, struct strbuf *out);
+
+#endif

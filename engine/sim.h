@@ -1,0 +1,58 @@
+/*
+ * sim.h: the public surface of the simulator library. All state hangs off one
+ * struct sim (allocated from one arena, see util.h); nothing is global.
+ */
+#ifndef GPUSTEP_SIM_H
+#define GPUSTEP_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bp.h"
+#include "config.h"
+#include "event.h"
+#include "stats.h"
+
+struct kernel;
+
+/* What the machine runs. Owned by the caller; must outlive the sim. */
+struct workload {
+	char name[64];
+	const struct kernel *kernel; /* compiled kernel (kernel.h) */
+};
+
+enum sim_stop {
+	SIM_STOP_LIMIT,     /* ran the requested number of cycles */
+	SIM_STOP_DONE,      /* every warp finished and the memory system drained */
+	SIM_STOP_BREAK,     /* a breakpoint or watchpoint fired: see bp_set stop_* */
+	SIM_STOP_INTERRUPT, /* sim_interrupt() was called (Ctrl-C) */
+};
+
+/* Returns NULL and sets *err (caller frees) on an invalid config/workload. */
+struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char **err);
+void sim_free(struct sim *s);
+
+/* Advance up to `cycles` core cycles; stops early at a breakpoint, at the end
+ * or on interrupt. Skips idle stretches internally; results are identical to
+ * stepping one cycle at a time. */
+enum sim_stop sim_step(struct sim *s, uint64_t cycles);
+/* Request a stop from a signal handler or another loop; async-safe. */
+void sim_interrupt(struct sim *s);
+
+uint64_t sim_cycle(const struct sim *s);
+bool sim_done(const struct sim *s);
+const struct sim_cfg *sim_cfg(const struct sim *s);
+const struct workload *sim_workload(const struct sim *s);
+struct stats *sim_stats(struct sim *s);
+const struct stats *sim_stats_c(const struct sim *s);
+struct events *sim_events(struct sim *s);
+const struct events *sim_events_c(const struct sim *s);
+/* Breakpoints are owned by the caller (they survive restarts); NULL detaches. */
+void sim_set_bps(struct sim *s, struct bp_set *b);
+/* Hash of the whole engine state (for determinism tests). */
+uint64_t sim_state_hash(const struct sim *s);
+/* Check structural invariants (hits + misses = accesses, MSHR bookkeeping,
+ * request conservation); returns -1 with a message on the first violation. */
+int sim_check_invariants(const struct sim *s, char **err);
+
+#endif

@@ -1,0 +1,95 @@
+/*
+ * stats.h: the one statistics registry. Every counter, occupancy and histogram
+ * is registered once (during sim_new) with a dotted name and a description;
+ * panels, `print`, the JSON dump and the tests all read it.
+ *
+ * Kinds:
+ *   counter    uint64 incremented by the model
+ *   occupancy  a level over time (queue depth, MSHR entries): current value,
+ *              max, time integral (for the mean) and cycles at capacity; the
+ *              integral is updated lazily on each change, so skipped idle
+ *              stretches cost nothing
+ *   histogram  counts per bucket, buckets given by their lower edges
+ *   ratio      derived: value(num) / value(den) * scale (ipc, hit rates)
+ *
+ * Storage of values lives in the simulator arena (stats_freeze), so snapshots
+ * carry them; names and descriptions are immutable after registration.
+ */
+#ifndef GPUSTEP_STATS_H
+#define GPUSTEP_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util.h"
+
+enum stat_kind { STAT_COUNTER, STAT_OCC, STAT_HIST, STAT_RATIO };
+
+struct stat_occ {
+	uint64_t cur, max, capacity;
+	uint64_t last;     /* cycle of the last change */
+	uint64_t integral; /* sum of cur over cycles before `last` */
+	uint64_t full;     /* cycles spent at capacity before `last` */
+};
+
+struct stat_def {
+	char *name; /* heap, owned by the registry */
+	const char *desc;
+	enum stat_kind kind;
+	uint32_t slot;     /* index into vals / occ / hist storage */
+	uint32_t num, den; /* ratio: stat ids */
+	double scale;
+	uint32_t nbuckets;
+	uint64_t *edges; /* histogram lower edges, heap */
+};
+
+struct stats {
+	struct stat_def *defs;
+	uint32_t n, cap;
+	uint32_t ncounters, nocc, nhist_cells;
+	/* Value storage (arena, after stats_freeze). */
+	uint64_t *vals;      /* counters, by slot */
+	struct stat_occ *occ; /* by slot */
+	uint64_t *hist;      /* cells; a histogram's slot is its first cell */
+	const uint64_t *now; /* the simulator's cycle counter */
+	bool frozen;
+};
+
+void stats_init(struct stats *s, const uint64_t *now);
+void stats_fini(struct stats *s);
+
+/* Registration (before stats_freeze). Return the stat id. Duplicate names
+ * are a programmer error (assert). */
+uint32_t stats_counter(struct stats *s, const char *name, const char *desc);
+uint32_t stats_occupancy(struct stats *s, const char *name, const char *desc, uint64_t capacity);
+uint32_t stats_hist(struct stats *s, const char *name, const char *desc, const uint64_t *edges,
+		    uint32_t nbuckets);
+/* num/den are stat names already registered. */
+uint32_t stats_ratio(struct stats *s, const char *name, const char *desc, const char *num,
+		     const char *den, double scale);
+/* Allocate value storage from the arena; registration ends. */
+void stats_freeze(struct stats *s, struct arena *a);
+
+/* Updates, cheap enough for the per-cycle path. */
+static inline void stat_inc(struct stats *s, uint32_t id) { s->vals[s->defs[id].slot]++; }
+static inline void stat_add(struct stats *s, uint32_t id, uint64_t v) { s->vals[s->defs[id].slot] += v; }
+void stat_occ_set(struct stats *s, uint32_t id, uint64_t value);
+static inline void stat_occ_add(struct stats *s, uint32_t id, int64_t delta)
+{
+	stat_occ_set(s, id, (uint64_t)((int64_t)s->occ[s->defs[id].slot].cur + delta));
+}
+void stat_hist_add(struct stats *s, uint32_t id, uint64_t sample);
+
+/* Reading. */
+int stats_find(const struct stats *s, const char *name); /* id or -1 */
+/* Scalar: counter value, occupancy mean, histogram sample count, ratio. */
+double stats_value(const struct stats *s, uint32_t id);
+uint64_t stats_counter_value(const struct stats *s, uint32_t id);
+const struct stat_occ *stats_occ(const struct stats *s, uint32_t id); /* integral brought up to now */
+/* Occupancy mean over [0, now]. */
+double stats_occ_mean(const struct stats *s, uint32_t id);
+const uint64_t *stats_hist_counts(const struct stats *s, uint32_t id);
+/* One line "name = value" with the kind's natural format. */
+void stats_format(const struct stats *s, uint32_t id, struct strbuf *out);
+
+#endif

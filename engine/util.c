@@ -1,0 +1,242 @@
+/* util.c: see util.h. */
+#define _GNU_SOURCE
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void oom(size_t n)
+{
+	fprintf(stderr, "gpustep: out of memory allocating %zu bytes\n", n);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+	if (!p)
+		oom(nmemb * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		oom(n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = xmalloc(n);
+	memcpy(p, s, n);
+	return p;
+}
+
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		n = 0;
+	char *p = xmalloc((size_t)n + 1);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *p = xvasprintf(fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+int set_err(char **err, const char *fmt, ...)
+{
+	if (err && !*err) {
+		va_list ap;
+		va_start(ap, fmt);
+		*err = xvasprintf(fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* ---- arena ---------------------------------------------------------- */
+#define ARENA_CHUNK (1u << 20)
+
+void arena_init(struct arena *a)
+{
+	a->head = NULL;
+	a->total = 0;
+}
+
+void arena_fini(struct arena *a)
+{
+	struct arena_chunk *c = a->head;
+	while (c) {
+		struct arena_chunk *n = c->next;
+		free(c);
+		c = n;
+	}
+	a->head = NULL;
+	a->total = 0;
+}
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	if (n == 0)
+		n = 16;
+	struct arena_chunk *c = a->head;
+	if (!c || c->size - c->used < n) {
+		size_t sz = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+		c = xcalloc(1, sizeof(*c) + sz);
+		c->size = sz;
+		c->next = a->head;
+		a->head = c;
+	}
+	void *p = c->data + c->used;
+	c->used += n;
+	a->total += n;
+	return p;
+}
+
+size_t arena_bytes(const struct arena *a)
+{
+	size_t n = 0;
+	for (const struct arena_chunk *c = a->head; c; c = c->next)
+		n += c->used;
+	return n;
+}
+
+void arena_save(const struct arena *a, void *buf)
+{
+	unsigned char *p = buf;
+	for (const struct arena_chunk *c = a->head; c; c = c->next) {
+		memcpy(p, c->data, c->used);
+		p += c->used;
+	}
+}
+
+void arena_load(struct arena *a, const void *buf)
+{
+	const unsigned char *p = buf;
+	for (struct arena_chunk *c = a->head; c; c = c->next) {
+		memcpy(c->data, p, c->used);
+		p += c->used;
+	}
+}
+
+uint64_t arena_hash(const struct arena *a)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (const struct arena_chunk *c = a->head; c; c = c->next)
+		for (size_t i = 0; i < c->used; i++) {
+			h ^= c->data[i];
+			h *= 1099511628211ull;
+		}
+	return h;
+}
+
+/* ---- PRNG ------------------------------------------------------------ */
+uint64_t mix64(uint64_t z)
+{
+	z += 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void rng_seed(struct rng *r, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++) {
+		seed = mix64(seed);
+		r->s[i] = seed;
+	}
+}
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t rng_next(struct rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t res = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return res;
+}
+
+uint64_t rng_below(struct rng *r, uint64_t n)
+{
+	/* Rejection keeps it unbiased; loops rarely. */
+	uint64_t lim = UINT64_MAX - UINT64_MAX % n;
+	uint64_t x;
+	do
+		x = rng_next(r);
+	while (x >= lim);
+	return x % n;
+}
+
+/* ---- strbuf ------------------------------------------------------------ */
+void sb_init(struct strbuf *sb)
+{
+	sb->s = xmalloc(64);
+	sb->s[0] = 0;
+	sb->len = 0;
+	sb->cap = 64;
+}
+
+void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n <= 0)
+		return;
+	if (sb->len + (size_t)n + 1 > sb->cap) {
+		while (sb->len + (size_t)n + 1 > sb->cap)
+			sb->cap *= 2;
+		sb->s = xrealloc(sb->s, sb->cap);
+	}
+	vsnprintf(sb->s + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+}
+
+void sb_printf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vprintf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void sb_puts(struct strbuf *sb, const char *s) { sb_printf(sb, "%s", s); }
+
+void sb_fini(struct strbuf *sb)
+{
+	free(sb->s);
+	sb->s = NULL;
+	sb->len = sb->cap = 0;
+}

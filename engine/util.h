@@ -1,0 +1,93 @@
+/*
+ * util.h: allocation wrappers that never return NULL, a chunked arena that
+ * holds every byte of mutable simulator state, a seeded PRNG and hashing.
+ *
+ * The arena is what makes snapshots cheap: sim_new() allocates all state from
+ * one arena, chunks never move, so copying the chunks out and back restores the
+ * whole machine while every pointer inside it stays valid.
+ */
+#ifndef GPUSTEP_UTIL_H
+#define GPUSTEP_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* Allocation: abort with a message on exhaustion. Caller frees with free(). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+/* printf into a new heap string; caller frees. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap);
+
+/* Set *err (if err != NULL and *err == NULL) to a formatted message. Returns -1. */
+int set_err(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- arena ---------------------------------------------------------- */
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t size; /* usable bytes in data[] */
+	size_t used;
+	_Alignas(16) unsigned char data[];
+};
+
+struct arena {
+	struct arena_chunk *head; /* newest first */
+	size_t total;             /* bytes handed out, all chunks */
+};
+
+void arena_init(struct arena *a);
+void arena_fini(struct arena *a);
+/* Zeroed, 16-byte aligned, lives until arena_fini(). */
+void *arena_alloc(struct arena *a, size_t n);
+#define ARENA_NEW(a, type, n) ((type *)arena_alloc((a), sizeof(type) * (size_t)(n)))
+/* Bytes of state (sum of used parts of all chunks). */
+size_t arena_bytes(const struct arena *a);
+/* Copy all used bytes into buf (arena_bytes() long) / back from buf. */
+void arena_save(const struct arena *a, void *buf);
+void arena_load(struct arena *a, const void *buf);
+/* FNV-1a over every used byte: identical state gives an identical hash. */
+uint64_t arena_hash(const struct arena *a);
+
+/* ---- PRNG: xoshiro256** seeded by splitmix64 ------------------------- */
+struct rng {
+	uint64_t s[4];
+};
+void rng_seed(struct rng *r, uint64_t seed);
+uint64_t rng_next(struct rng *r);
+/* Uniform in [0, n), n > 0. */
+uint64_t rng_below(struct rng *r, uint64_t n);
+
+/* Stateless 64-bit mix (splitmix64 finaliser); used by the kernel hash(). */
+uint64_t mix64(uint64_t x);
+
+static inline bool is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
+static inline unsigned log2u(uint64_t x)
+{
+	unsigned n = 0;
+	while (x > 1) {
+		x >>= 1;
+		n++;
+	}
+	return n;
+}
+
+/* ---- growable string buffer (not for per-cycle use) ------------------- */
+struct strbuf {
+	char *s;
+	size_t len, cap;
+};
+void sb_init(struct strbuf *sb);
+void sb_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap);
+void sb_puts(struct strbuf *sb, const char *s);
+void sb_fini(struct strbuf *sb);
+
+#endif

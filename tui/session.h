@@ -1,0 +1,75 @@
+/*
+ * session.h: what one user session holds: the current config, workload, seed,
+ * the simulator built from them, breakpoints (which survive restarts),
+ * displays, and a pending run request. Shared by the TUI and batch mode; the
+ * command table (commands.h) acts on it.
+ */
+#ifndef GPUSTEP_SESSION_H
+#define GPUSTEP_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bp.h"
+#include "config.h"
+#include "kernel.h"
+#include "sim.h"
+
+#define SESSION_MAX_DISPLAYS 16
+
+enum run_kind {
+	RUN_NONE,
+	RUN_CYCLES,    /* step N / run N: stop after N more cycles (or earlier at a breakpoint) */
+	RUN_FOREVER,   /* continue: until a breakpoint, the end, or an interrupt */
+	RUN_NEXT_ISSUE /* next: until warp (sm, slot) issues its next instruction */
+};
+
+struct run_request {
+	enum run_kind kind;
+	uint64_t target_cycle; /* RUN_CYCLES */
+	int sm, slot;          /* RUN_NEXT_ISSUE */
+	uint64_t start_insts;  /* RUN_NEXT_ISSUE */
+};
+
+struct session {
+	struct sim_cfg cfg;
+	char cfg_source[256];      /* file or preset name it came from, "" = built-in */
+	char workload_spec[256];   /* built-in kernel name or file */
+	struct kernel_src ksrc;
+	struct kernel *kernel;
+	struct workload wl;
+	uint64_t seed;
+	struct sim *sim;
+	struct bp_set bps;
+	char *displays[SESSION_MAX_DISPLAYS];
+	int ndisplays;
+	struct run_request run;
+	enum sim_stop last_stop;
+	bool started;              /* cycles have been simulated since the last reset */
+	bool quit;
+	/* Interactive front end: selected units (panels read them). */
+	int sel_sm, sel_l2, sel_ch, sel_bank;
+	/* Set by the TUI so `layout` etc. can reach it; NULL in batch mode. */
+	const struct cmd_def *extra_cmds;
+	size_t nextra_cmds;
+	void *ui;
+};
+
+/* Load cfg (already validated) + workload spec into a fresh simulator. */
+int session_init(struct session *ss, const struct sim_cfg *cfg, const char *cfg_source,
+		 const char *workload_spec, uint64_t seed, char **err);
+void session_fini(struct session *ss);
+/* Rebuild the simulator from cfg/workload/seed at cycle 0; breakpoints kept. */
+int session_reset(struct session *ss, char **err);
+/* Replace the workload (built-in name or file) and reset. On error nothing changes. */
+int session_set_workload(struct session *ss, const char *spec, char **err);
+/* Replace the config and reset. On error nothing changes. */
+int session_set_config(struct session *ss, const struct sim_cfg *cfg, const char *source, char **err);
+
+/* Advance the pending run by at most `budget` cycles; returns true while the
+ * request is still in progress (TUI calls it in slices, batch in a loop). */
+bool session_run_slice(struct session *ss, uint64_t budget);
+/* Run the pending request to its end (batch mode). */
+void session_run_all(struct session *ss);
+
+#endif
