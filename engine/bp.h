@@ -41,6 +41,7 @@ struct bp {
 	unsigned nf;
 	bool has_cond; /* `if STAT OP VALUE` / watch STAT */
 	uint32_t stat;
+	char stat_name[96]; /* to re-resolve `stat` when the simulator is rebuilt */
 	enum bp_op cop;
 	double cval;
 	bool was_true;      /* watch STAT: edge trigger */
@@ -68,6 +69,15 @@ void bp_fini(struct bp_set *b);
 /* Parse the arguments of `break` / `watch` / `until`; returns the new id or -1. */
 int bp_add_break(struct bp_set *b, const char *args, uint64_t line_bytes, char **err);
 int bp_add_watch(struct bp_set *b, const char *args, uint64_t line_bytes, char **err);
+/* `until` arguments (same syntax as break): a temporary breakpoint. */
+int bp_add_until(struct bp_set *b, const char *args, uint64_t line_bytes, char **err);
+/* Point the set at a rebuilt simulator's stats: re-resolves stat names; a
+ * breakpoint whose stat no longer exists is disabled (returns how many). */
+int bp_rebind(struct bp_set *b, struct stats *stats);
+/* Value a condition compares: occupancies by their current level, others by
+ * stats_value(). */
+double bp_stat_value(const struct stats *s, uint32_t id);
+const char *bp_op_name(enum bp_op op);
 int bp_delete(struct bp_set *b, int id); /* id < 0: all; returns count removed */
 int bp_enable(struct bp_set *b, int id, bool on);
 struct bp *bp_get(struct bp_set *b, int id);

@@ -102,6 +102,14 @@ unsigned event_field_bit(const char *name);
 int64_t event_field_value(const struct event *e, unsigned bit);
 /* "cycle 1234 l1.miss sm=0 warp=3 addr=0x1000 set=2" into buf. */
 void event_format(const struct event *e, char *buf, size_t n);
+/* Same without the cycle: "l1.miss sm=0 warp=3 addr=0x1000 set=2". */
+void event_format_fields(const struct event *e, char *buf, size_t n);
+/* Name of a single EVF_ bit ("sm", "addr", ...), "" for anything else. */
+const char *event_field_name(unsigned bit);
+/* Space-separated field names of a kind: "ch bank row addr a". */
+void event_field_list(unsigned kind, char *buf, size_t n);
+/* Kinds matching a glob ("l1.*", "dram.act"): sets bits in mask, returns how many. */
+int event_match(const char *glob, uint64_t *mask);
 
 #define EV_MASK_WORDS ((EV__COUNT + 63) / 64)
 
@@ -122,6 +130,8 @@ void events_init(struct events *ev, struct arena *a, uint32_t cap, const uint64_
 /* Recompute watch from log_mask and breakpoints. */
 void events_update_watch(struct events *ev);
 void events_log_all(struct events *ev, bool on);
+/* Log filter as text: "all", "none", or the logged kind names. Caller frees. */
+char *events_log_filter_text(const struct events *ev);
 
 static inline bool ev_on(const struct events *ev, unsigned kind)
 {

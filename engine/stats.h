@@ -53,6 +53,9 @@ struct stats {
 	uint64_t *hist;      /* cells; a histogram's slot is its first cell */
 	const uint64_t *now; /* the simulator's cycle counter */
 	bool frozen;
+	/* Heap scratch for stats_occ(): copies brought up to `now` without
+	 * touching the arena (reading a stat must not change the state hash). */
+	struct stat_occ *occ_view;
 };
 
 void stats_init(struct stats *s, const uint64_t *now);
@@ -91,5 +94,10 @@ double stats_occ_mean(const struct stats *s, uint32_t id);
 const uint64_t *stats_hist_counts(const struct stats *s, uint32_t id);
 /* One line "name = value" with the kind's natural format. */
 void stats_format(const struct stats *s, uint32_t id, struct strbuf *out);
+/* Just the value part of stats_format ("42", "0.8123", "3 (max 8/32, mean 2.41)"). */
+void stats_format_value(const struct stats *s, uint32_t id, struct strbuf *out);
+static inline uint32_t stats_count(const struct stats *s) { return s->n; }
+static inline const struct stat_def *stats_def(const struct stats *s, uint32_t id) { return &s->defs[id]; }
+const char *stat_kind_name(enum stat_kind k);
 
 #endif
