@@ -41,7 +41,7 @@ struct dram_timing {
 	int tWR;    /* end of write data to PRE (write recovery) */
 	int tWTR;   /* end of write data to READ, same rank (tWTR_S with bank groups) */
 	int tWTR_L; /* same, same bank group (used when bank_groups > 1) */
-	int tRTW;   /* extra READ to WRITE turnaround on the bus (on top of tCL + tBL - tCWL) */
+	int tRTW;   /* READ to WRITE command, any bank of the channel (bus turnaround included) */
 	int tRTRS;  /* rank to rank switch on the data bus */
 	int tRTP;   /* READ to PRE, same bank */
 	int tRFC;   /* all-bank REFRESH duration */
