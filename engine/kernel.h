@@ -133,4 +133,12 @@ bool kernel_warp_next(const struct kernel *k, struct kwarp *w, struct winst *out
 const char *kernel_stmt_text(const struct kernel *k, unsigned stmt);
 unsigned kernel_nstmts(const struct kernel *k);
 
+/* ---- additions (kernel.c) -------------------------------------------- */
+/* Set an existing param of src before compiling (e.g. `--param n=1024`);
+ * -1 with *err naming the kernel's params if there is no such param. */
+int kernel_src_set_param(struct kernel_src *src, const char *name, int64_t value, char **err);
+/* The params the kernel was compiled with, in declaration order. */
+unsigned kernel_nparams(const struct kernel *k);
+void kernel_param(const struct kernel *k, unsigned i, const char **name, int64_t *value);
+
 #endif
