@@ -24,7 +24,7 @@ static const struct cfg_param top_params[] = {
 	{"name", CFG_STR, CFG_OFF(name), "teaching", 0, 0, 0, NULL,
 	 "name of this machine description (shown in the status bar and stats JSON)"},
 	{"description", CFG_STR, CFG_OFF(description),
-	 "small teaching GPU: 2 SMs, small caches, one GDDR5-like channel", 0, 0, 0, NULL,
+	 "small teaching GPU: 2 SMs, tiny L1s and L2, one 16-bank DRAM channel; every structure fits on one screen", 0, 0, 0, NULL,
 	 "one line: what the config models and the source it follows"},
 	{"seed", CFG_U64, CFG_OFF(seed), "1", 0, 0, 0, NULL,
 	 "PRNG seed (random replacement, hash() in kernels); --seed overrides"},
