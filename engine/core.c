@@ -1,0 +1,443 @@
+/*
+ * core.c: streaming multiprocessors: CTA dispatch, warps, in-order issue with
+ * a scoreboard, the vector memory buffer, barriers and completion.
+ *
+ * One warp instruction issues per SM per cycle. An instruction occupies its
+ * warp for warp_size/simd_width cycles (4 for a 64-wide wavefront on 16
+ * lanes); `alu N` for N times that. Loads mark their destination register
+ * pending until every request of the instruction has returned; a later
+ * instruction reading or writing it stalls (`scoreboard`). Global memory
+ * instructions hold a vector-memory-buffer entry (core.mem_inflight per SM,
+ * freed in program order); with the buffer full, memory instructions stall
+ * (`mem`, or `mshr_full` when the L1 is out of MSHRs). Shared-memory accesses
+ * block their warp for shmem_latency + (passes - 1) cycles, passes being the
+ * worst bank conflict degree.
+ *
+ * Exited warps count as arrived at barriers. A CTA completes when all its
+ * warps exited and none has a request in flight; its slots then free up.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+int sched_pick(const struct sim *s, const struct sm *sm, const uint64_t ready);
+void sched_refill(struct sim *s, struct sm *sm);
+
+static inline bool sb_test(const struct warp *w, unsigned r) { return (w->pend[r >> 6] >> (r & 63)) & 1; }
+static inline void sb_set(struct warp *w, unsigned r) { w->pend[r >> 6] |= 1ull << (r & 63); }
+static inline void sb_clear(struct warp *w, unsigned r) { w->pend[r >> 6] &= ~(1ull << (r & 63)); }
+
+void core_init(struct sim *s)
+{
+	const struct core_cfg *c = &s->cfg.core;
+	for (int i = 0; i < c->sms; i++) {
+		struct sm *sm = &s->sms[i];
+		sm->id = i;
+		sm->w = ARENA_NEW(&s->arena, struct warp, c->warps_per_sm);
+		sm->cta = ARENA_NEW(&s->arena, struct cta_slot, c->ctas_per_sm);
+		sm->vmb = ARENA_NEW(&s->arena, struct vmb_ent, c->mem_inflight);
+		for (int k = 0; k < c->ctas_per_sm; k++)
+			sm->cta[k].cta = -1;
+		for (int k = 0; k < c->warps_per_sm; k++) {
+			sm->w[k].cta_slot = -1;
+			sm->w[k].stall_start = UINT64_MAX;
+		}
+		sm->last_issued = -1;
+		sm->last_stall = STALL_DONE;
+		if (c->cta_dispatch == CTA_SERIAL) {
+			sm->serial_next = (uint32_t)((uint64_t)s->nctas * (uint64_t)i / (uint64_t)c->sms);
+			sm->serial_end = (uint32_t)((uint64_t)s->nctas * (uint64_t)(i + 1) / (uint64_t)c->sms);
+		}
+		char name[64];
+		snprintf(name, sizeof name, "sm%d.insts", i);
+		sm->st_insts = stats_counter(&s->stats, name, "warp instructions issued by this SM");
+		snprintf(name, sizeof name, "sm%d.issue_cycles", i);
+		sm->st_issue_cycles = stats_counter(&s->stats, name, "cycles this SM issued an instruction");
+	}
+}
+
+static bool cta_fits(const struct sim *s, const struct sm *sm)
+{
+	const struct core_cfg *c = &s->cfg.core;
+	if (sm->ctas_active >= c->ctas_per_sm)
+		return false;
+	if (c->warps_per_sm - sm->nwarps_active < (int)s->warps_per_cta)
+		return false;
+	if (sm->threads_used + (int)s->threads_per_cta > c->threads_per_sm)
+		return false;
+	if (sm->shmem_used + (int)kernel_shmem_bytes(s->k) > c->shmem_per_sm)
+		return false;
+	return true;
+}
+
+static void cta_launch(struct sim *s, struct sm *sm, uint32_t cta)
+{
+	const struct core_cfg *c = &s->cfg.core;
+	int cs = 0;
+	while (sm->cta[cs].cta >= 0)
+		cs++;
+	struct cta_slot *slot = &sm->cta[cs];
+	*slot = (struct cta_slot){.cta = (int32_t)cta, .nwarps = (uint16_t)s->warps_per_cta,
+				  .threads = s->threads_per_cta, .shmem = kernel_shmem_bytes(s->k)};
+	uint32_t wi = 0;
+	for (int k = 0; k < c->warps_per_sm && wi < s->warps_per_cta; k++) {
+		struct warp *w = &sm->w[k];
+		if (w->state != WSL_EMPTY)
+			continue;
+		memset(w, 0, sizeof(*w));
+		kernel_warp_start(s->k, &w->kw, cta, wi++, (unsigned)c->warp_size);
+		w->state = WSL_ACTIVE;
+		w->cta_slot = (int16_t)cs;
+		w->age = s->st->age_counter++;
+		w->launch_cycle = s->st->now;
+		w->stall_start = UINT64_MAX;
+		sm->nwarps_active++;
+	}
+	sm->ctas_active++;
+	sm->threads_used += (int)slot->threads;
+	sm->shmem_used += (int)slot->shmem;
+	s->st->ctas_dispatched++;
+	EV_EMIT(&s->ev, EV_CTA_LAUNCH, .cycle = s->st->now, .sm = (int16_t)sm->id, .a = cta);
+	sched_refill(s, sm);
+	sim_progress(s);
+}
+
+void core_dispatch(struct sim *s)
+{
+	struct state *st = s->st;
+	int n = s->cfg.core.sms;
+	if (st->ctas_dispatched >= s->nctas)
+		return;
+	if (s->cfg.core.cta_dispatch == CTA_SERIAL) {
+		for (int i = 0; i < n; i++) {
+			struct sm *sm = &s->sms[i];
+			if (sm->serial_next < sm->serial_end && cta_fits(s, sm))
+				cta_launch(s, sm, sm->serial_next++);
+		}
+		return;
+	}
+	/* Round robin: at most one CTA per SM per cycle, in global CTA order. */
+	for (int k = 0; k < n && st->ctas_dispatched < s->nctas; k++) {
+		struct sm *sm = &s->sms[(st->rr_sm + (uint32_t)k) % (uint32_t)n];
+		if (cta_fits(s, sm)) {
+			cta_launch(s, sm, st->ctas_dispatched);
+			st->rr_sm = (uint32_t)(sm->id + 1) % (uint32_t)n;
+		}
+	}
+}
+
+static void cta_maybe_done(struct sim *s, struct sm *sm, int cs)
+{
+	struct cta_slot *c = &sm->cta[cs];
+	if (c->cta < 0 || c->ndone < c->nwarps)
+		return;
+	for (int k = 0; k < s->cfg.core.warps_per_sm; k++)
+		if (sm->w[k].cta_slot == cs && sm->w[k].outstanding)
+			return;
+	for (int k = 0; k < s->cfg.core.warps_per_sm; k++) {
+		struct warp *w = &sm->w[k];
+		if (w->cta_slot != cs)
+			continue;
+		w->state = WSL_EMPTY;
+		w->cta_slot = -1;
+		w->in_pool = 0;
+		sm->nwarps_active--;
+	}
+	EV_EMIT(&s->ev, EV_CTA_DONE, .cycle = s->st->now, .sm = (int16_t)sm->id, .a = c->cta);
+	sm->ctas_active--;
+	sm->threads_used -= (int)c->threads;
+	sm->shmem_used -= (int)c->shmem;
+	c->cta = -1;
+	s->st->ctas_done++;
+	sim_progress(s);
+}
+
+static void barrier_check(struct sim *s, struct sm *sm, int cs)
+{
+	struct cta_slot *c = &sm->cta[cs];
+	if (c->nbar == 0 || c->nbar + c->ndone < c->nwarps)
+		return;
+	for (int k = 0; k < s->cfg.core.warps_per_sm; k++)
+		if (sm->w[k].cta_slot == cs)
+			sm->w[k].at_barrier = 0;
+	c->nbar = 0;
+	EV_EMIT(&s->ev, EV_BARRIER, .cycle = s->st->now, .sm = (int16_t)sm->id, .a = c->cta);
+}
+
+/* Retire finished vector-memory-buffer entries in program order. */
+static void vmb_retire(struct sim *s, struct sm *sm)
+{
+	int cap = s->cfg.core.mem_inflight;
+	while (sm->vmb_count && sm->vmb[sm->vmb_head].done) {
+		sm->vmb[sm->vmb_head].valid = 0;
+		sm->vmb_head = (sm->vmb_head + 1) % cap;
+		sm->vmb_count--;
+	}
+}
+
+static void vmb_complete(struct sim *s, struct sm *sm, int vi)
+{
+	struct vmb_ent *e = &sm->vmb[vi];
+	if (e->done)
+		return;
+	e->done = 1;
+	struct warp *w = &sm->w[e->warp];
+	if (e->op == KOP_LD || e->op == KOP_ATOM)
+		sb_clear(w, e->dst);
+	uint64_t lat = s->st->now - e->t_issue;
+	stat_hist_add(&s->stats, s->id.mem_lat, lat);
+	uint64_t *mx = &s->stats.vals[s->stats.defs[s->id.mem_lat_max].slot];
+	if (lat > *mx)
+		*mx = lat;
+	vmb_retire(s, sm);
+}
+
+void core_req_done(struct sim *s, uint32_t ri)
+{
+	struct req *r = &s->pool.r[ri];
+	struct sm *sm = &s->sms[r->sm];
+	struct warp *w = &sm->w[r->warp];
+	struct vmb_ent *e = &sm->vmb[r->vmb];
+	if (r->type == RQ_LD || r->type == RQ_ATOM)
+		EV_EMIT(&s->ev, EV_MEM_REPLY, .cycle = s->st->now, .sm = (int16_t)r->sm, .warp = (int16_t)r->warp,
+			.addr = r->addr, .a = (int64_t)(s->st->now - r->t_issue));
+	w->outstanding--;
+	bool nbs = r->type == RQ_ST && s->cfg.core.nonblocking_stores; /* entry already completed */
+	if (!nbs && e->valid && e->warp == r->warp && e->pending) {
+		e->pending--;
+		if (e->pending == 0)
+			vmb_complete(s, sm, r->vmb);
+	}
+	req_free(&s->pool, ri);
+	if (w->state == WSL_DONE && w->outstanding == 0)
+		cta_maybe_done(s, sm, w->cta_slot);
+	sim_progress(s);
+}
+
+/* Non-blocking stores: the buffer entry completes once the L1 took every request. */
+void core_req_accepted(struct sim *s, uint32_t ri)
+{
+	struct req *r = &s->pool.r[ri];
+	if (r->type != RQ_ST || !s->cfg.core.nonblocking_stores)
+		return;
+	struct sm *sm = &s->sms[r->sm];
+	struct vmb_ent *e = &sm->vmb[r->vmb];
+	if (e->valid && !e->done && e->unaccepted && --e->unaccepted == 0)
+		vmb_complete(s, sm, r->vmb);
+}
+
+static unsigned shmem_passes(const struct sim *s, const struct winst *in)
+{
+	/* Distinct 4-byte words per bank; the busiest bank sets the passes. */
+	unsigned nb = (unsigned)s->cfg.core.shmem_banks, worst = 0;
+	uint64_t words[KMAX_LANES];
+	int nw = 0;
+	for (int l = 0; l < KMAX_LANES; l++) {
+		if (!(in->active >> l & 1))
+			continue;
+		uint64_t wd = in->addr[l] >> 2;
+		bool seen = false;
+		for (int k = 0; k < nw; k++)
+			if (words[k] == wd) {
+				seen = true;
+				break;
+			}
+		if (!seen)
+			words[nw++] = wd;
+	}
+	for (unsigned b = 0; b < nb; b++) {
+		unsigned c = 0;
+		for (int k = 0; k < nw; k++)
+			c += (unsigned)(words[k] % nb) == b;
+		if (c > worst)
+			worst = c;
+	}
+	return worst ? worst : 1;
+}
+
+/* Why can't this warp issue now (STALL_NONE = it can)? Fetches the next
+ * instruction into the warp's buffer if needed. */
+static unsigned warp_blocker(struct sim *s, struct sm *sm, struct warp *w)
+{
+	uint64_t now = s->st->now;
+	if (w->state != WSL_ACTIVE)
+		return STALL_DONE;
+	if (w->at_barrier)
+		return STALL_BARRIER;
+	if (w->busy_until > now) {
+		sim_wake_at(s, w->busy_until);
+		if (w->busy_until < sm->next_busy)
+			sm->next_busy = w->busy_until;
+		return w->ib_valid && (w->ib.op == KOP_LDSH || w->ib.op == KOP_STSH) ? STALL_SHMEM : STALL_ALU;
+	}
+	if (s->cfg.core.scheduler == SCHED_TWO_LEVEL && !w->in_pool)
+		return STALL_INACTIVE;
+	if (!w->ib_valid) {
+		if (!kernel_warp_next(s->k, &w->kw, &w->ib))
+			w->ib.op = KOP_EXIT;
+		w->ib_valid = 1;
+	}
+	const struct winst *in = &w->ib;
+	if (in->op == KOP_EXIT)
+		return STALL_NONE;
+	for (unsigned i = 0; i < in->nsrc; i++)
+		if (sb_test(w, in->src[i]))
+			return STALL_SCOREBOARD;
+	if (in->ndst && sb_test(w, in->dst))
+		return STALL_SCOREBOARD;
+	if (kop_is_global(in->op) && sm->vmb_count >= s->cfg.core.mem_inflight)
+		return (sm->l1.waitq.n || mshr_full(&sm->l1.m)) ? STALL_MSHR_FULL : STALL_MEM;
+	return STALL_NONE;
+}
+
+static void issue(struct sim *s, struct sm *sm, int slot)
+{
+	uint64_t now = s->st->now;
+	struct warp *w = &sm->w[slot];
+	struct winst *in = &w->ib;
+	unsigned ic = s->issue_cycles;
+	w->ib_valid = 0;
+	w->insts++;
+	w->issue_cycle = now;
+	if (w->stall_start != UINT64_MAX) {
+		uint64_t d = now - w->stall_start;
+		if (w->stall == STALL_SCOREBOARD || w->stall == STALL_MEM || w->stall == STALL_MSHR_FULL)
+			w->mem_stall_cycles += d;
+		else
+			w->other_stall_cycles += d;
+		w->stall_start = UINT64_MAX;
+	}
+	w->stall = STALL_NONE;
+	sm->insts++;
+	sm->last_issue_cycle = now;
+	stat_inc(&s->stats, sm->st_insts);
+	stat_inc(&s->stats, sm->st_issue_cycles);
+	stat_inc(&s->stats, s->id.warp_insts);
+	stat_add(&s->stats, s->id.thread_insts, (uint64_t)__builtin_popcountll(in->active));
+	EV_EMIT(&s->ev, EV_WARP_ISSUE, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)slot, .a = in->stmt);
+	sched_on_issue(s, sm, slot);
+	w->busy_until = now + ic;
+	switch (in->op) {
+	case KOP_ALU:
+		stat_inc(&s->stats, s->id.alu_insts);
+		w->busy_until = now + (uint64_t)(in->alu_cycles ? in->alu_cycles : 1) * ic;
+		break;
+	case KOP_BAR:
+		stat_inc(&s->stats, s->id.bar_insts);
+		w->at_barrier = 1;
+		sm->cta[w->cta_slot].nbar++;
+		barrier_check(s, sm, w->cta_slot);
+		break;
+	case KOP_LDSH:
+	case KOP_STSH: {
+		stat_inc(&s->stats, s->id.shmem_insts);
+		unsigned p = shmem_passes(s, in);
+		if (p > 1) {
+			stat_add(&s->stats, s->id.shmem_conflicts, p - 1);
+			EV_EMIT(&s->ev, EV_SHMEM_CONFLICT, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)slot,
+				.a = p);
+		}
+		w->busy_until = now + (uint64_t)s->cfg.core.shmem_latency + p - 1;
+		if (w->busy_until < now + ic)
+			w->busy_until = now + ic;
+		break;
+	}
+	case KOP_LD:
+	case KOP_ST:
+	case KOP_ATOM: {
+		stat_inc(&s->stats, s->id.mem_insts);
+		stat_inc(&s->stats, in->op == KOP_LD ? s->id.ld_insts : in->op == KOP_ST ? s->id.st_insts
+											 : s->id.atom_insts);
+		int cap = s->cfg.core.mem_inflight;
+		int vi = (sm->vmb_head + sm->vmb_count) % cap;
+		sm->vmb_count++;
+		struct vmb_ent *e = &sm->vmb[vi];
+		*e = (struct vmb_ent){.valid = 1, .op = in->op, .dst = in->dst, .warp = (uint16_t)slot, .t_issue = now};
+		if (in->op != KOP_ST && in->ndst)
+			sb_set(w, in->dst);
+		int n = coalesce_issue(s, sm, slot, in, vi);
+		e->pending = (uint32_t)n;
+		e->unaccepted = (uint32_t)n;
+		w->outstanding += (uint32_t)n;
+		if (n == 0)
+			vmb_complete(s, sm, vi);
+		break;
+	}
+	case KOP_EXIT:
+	default:
+		w->state = WSL_DONE;
+		w->stall = STALL_DONE;
+		w->busy_until = now;
+		sm->cta[w->cta_slot].ndone++;
+		EV_EMIT(&s->ev, EV_WARP_DONE, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)slot);
+		barrier_check(s, sm, w->cta_slot);
+		if (w->outstanding == 0)
+			cta_maybe_done(s, sm, w->cta_slot);
+		sched_refill(s, sm);
+		break;
+	}
+	sim_progress(s);
+}
+
+void core_tick(struct sim *s, struct sm *sm)
+{
+	if (sm->nwarps_active == 0)
+		return;
+	uint64_t now = s->st->now;
+	int n = s->cfg.core.warps_per_sm;
+	uint64_t ready = 0;
+	unsigned count[STALL__COUNT] = {0};
+	sm->next_busy = UINT64_MAX;
+	for (int i = 0; i < n; i++) {
+		struct warp *w = &sm->w[i];
+		if (w->state != WSL_ACTIVE)
+			continue;
+		unsigned r = warp_blocker(s, sm, w);
+		if (r == STALL_NONE) {
+			ready |= 1ull << i;
+		} else {
+			if (w->stall_start == UINT64_MAX)
+				w->stall_start = now;
+			w->stall = (uint8_t)r;
+			count[r]++;
+		}
+	}
+	int pick = sched_pick(s, sm, ready);
+	if (pick >= 0) {
+		issue(s, sm, pick);
+		/* Ready warps that lost arbitration are not stalled. */
+		for (int i = 0; i < n; i++)
+			if (i != pick && (ready >> i & 1)) {
+				sm->w[i].stall = STALL_NONE;
+				if (sm->w[i].stall_start == UINT64_MAX)
+					sm->w[i].stall_start = now;
+			}
+		return;
+	}
+	/* Nothing issued: attribute the cycle to the most common reason. */
+	unsigned best = STALL_DONE;
+	for (unsigned r = STALL_MEM; r < STALL__COUNT; r++)
+		if (count[r] > (best == STALL_DONE ? 0 : count[best]))
+			best = r;
+	if (best != sm->last_stall) {
+		EV_EMIT(&s->ev, EV_WARP_STALL, .cycle = now, .sm = (int16_t)sm->id, .warp = -1, .a = best);
+	}
+	sm->last_stall = (uint8_t)best;
+	stat_inc(&s->stats, s->id.stall[best]);
+	for (int i = 0; i < n; i++)
+		if (sm->w[i].state == WSL_ACTIVE && sm->w[i].stall != STALL_NONE)
+			sched_on_stall(s, sm, i, sm->w[i].stall);
+	sched_refill(s, sm);
+}
+
+void core_account_idle(struct sim *s, uint64_t cycles)
+{
+	for (int i = 0; i < s->cfg.core.sms; i++) {
+		struct sm *sm = &s->sms[i];
+		if (sm->nwarps_active)
+			stat_add(&s->stats, s->id.stall[sm->last_stall], cycles);
+	}
+}
+
+bool core_all_done(const struct sim *s) { return s->st->ctas_done >= s->nctas; }

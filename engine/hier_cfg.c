@@ -1,0 +1,229 @@
+/*
+ * hier_cfg.c: parameter tables, cross-field rules and derived values for the
+ * cores and the cache hierarchy. The defaults are the built-in `teaching`
+ * preset: 2 SMs x 8 warps with tiny caches, so that misses, MSHR merges, full
+ * MSHRs and L2 transients all show within a few hundred cycles.
+ */
+#include <stdio.h>
+
+#include "config.h"
+
+static const char *const sched_names[] = {"lrr", "gto", "two_level", NULL};
+static const char *const dispatch_names[] = {"round_robin", "serial", NULL};
+static const char *const coal_names[] = {"fermi", "volta", "si", NULL};
+static const char *const repl_names[] = {"lru", "fifo", "random", NULL};
+static const char *const index_names[] = {"linear", "fermi_hash", "ipoly", NULL};
+static const char *const l1w_names[] = {"write_evict", "write_through", "write_back", NULL};
+static const char *const l2w_names[] = {"lazy_fetch", "fetch_on_write", NULL};
+static const char *const bankh_names[] = {"linear", "xor", "ipoly", NULL};
+static const char *const mem_names[] = {"dram", "fixed", NULL};
+
+#define P_INT(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, 0, NULL, desc}
+#define P_POW2(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, CFG_POW2, NULL, desc}
+#define P_BOOL(path, field, def, desc) {path, CFG_BOOL, CFG_OFF(field), def, 0, 1, 0, NULL, desc}
+#define P_ENUM(path, field, def, names, desc) {path, CFG_ENUM, CFG_OFF(field), def, 0, 0, 0, names, desc}
+
+static const struct cfg_param core_params[] = {
+	P_INT("core.sms", core.sms, "2", 1, 256, "streaming multiprocessors (compute units)"),
+	P_INT("core.warps_per_sm", core.warps_per_sm, "8", 1, 64, "warp slots per SM"),
+	P_INT("core.warp_size", core.warp_size, "32", 32, 64, "threads per warp: 32 (NVIDIA) or 64 (AMD wavefront)"),
+	P_INT("core.simd_width", core.simd_width, "32", 1, 64,
+	      "lanes executed per cycle; a warp instruction takes warp_size/simd_width cycles"),
+	P_INT("core.ctas_per_sm", core.ctas_per_sm, "4", 1, 64, "resident CTAs (thread blocks) per SM"),
+	P_INT("core.threads_per_sm", core.threads_per_sm, "512", 32, 4096, "resident threads per SM"),
+	P_INT("core.shmem_per_sm", core.shmem_per_sm, "16384", 0, 1 << 20, "shared memory bytes per SM"),
+	P_ENUM("core.scheduler", core.scheduler, "gto", sched_names, "warp scheduler"),
+	P_INT("core.active_pool", core.active_pool, "4", 1, 64, "two_level: warps in the active pool"),
+	P_ENUM("core.cta_dispatch", core.cta_dispatch, "round_robin", dispatch_names,
+	       "CTA dispatch: round_robin over SMs, or serial (contiguous CTA ranges per SM)"),
+	P_ENUM("core.coalescer", core.coalescer, "fermi", coal_names,
+	       "fermi: one request per line per warp; volta: per 8-lane group per 32 B sector; si: per 16-lane subwavefront per line"),
+	P_INT("core.mem_inflight", core.mem_inflight, "8", 1, 256,
+	      "vector memory buffer: memory instructions in flight per SM (released in program order)"),
+	P_BOOL("core.nonblocking_stores", core.nonblocking_stores, "false",
+	       "release a store's buffer entry once its requests are issued, not when acknowledged"),
+	P_INT("core.shmem_latency", core.shmem_latency, "4", 1, 1000, "shared-memory access latency (cycles, one pass)"),
+	P_INT("core.shmem_banks", core.shmem_banks, "32", 1, 64, "shared-memory banks (4-byte wide)"),
+	P_INT("core.clock_mhz", core.clock_mhz, "1000", 1, 10000, "core clock (MHz); DRAM timings convert from it"),
+};
+
+static int core_validate(const struct sim_cfg *c, char **err)
+{
+	if (c->core.warp_size != 32 && c->core.warp_size != 64)
+		return set_err(err, "core.warp_size: must be 32 or 64, got %d", c->core.warp_size);
+	if (c->core.simd_width > c->core.warp_size || c->core.warp_size % c->core.simd_width)
+		return set_err(err, "core.simd_width: must divide core.warp_size (%d), got %d", c->core.warp_size,
+			       c->core.simd_width);
+	if (c->core.threads_per_sm < c->core.warp_size)
+		return set_err(err, "core.threads_per_sm: must hold at least one warp (%d threads), got %d",
+			       c->core.warp_size, c->core.threads_per_sm);
+	if (c->core.active_pool > c->core.warps_per_sm)
+		return set_err(err, "core.active_pool: must be <= core.warps_per_sm (%d), got %d",
+			       c->core.warps_per_sm, c->core.active_pool);
+	if (c->core.coalescer == COAL_VOLTA && c->core.warp_size != 32)
+		return set_err(err, "core.coalescer: volta needs core.warp_size 32, got %d", c->core.warp_size);
+	return 0;
+}
+
+static void core_derived(const struct sim_cfg *c, struct strbuf *o)
+{
+	int wpsm = c->core.threads_per_sm / c->core.warp_size;
+	sb_printf(o, "core.threads_total         = %d   (sms x warps_per_sm x warp_size)\n",
+		  c->core.sms * c->core.warps_per_sm * c->core.warp_size);
+	sb_printf(o, "core.issue_cycles_per_inst = %d   (warp_size / simd_width)\n",
+		  c->core.warp_size / c->core.simd_width);
+	sb_printf(o, "core.warps_limit           = %d   (min of warp slots and threads_per_sm / warp_size)\n",
+		  wpsm < c->core.warps_per_sm ? wpsm : c->core.warps_per_sm);
+}
+
+const struct cfg_section core_cfg_section = {
+	.name = "core",
+	.params = core_params,
+	.nparams = ARRAY_LEN(core_params),
+	.validate = core_validate,
+	.derived = core_derived,
+};
+
+static const struct cfg_param l1_params[] = {
+	P_BOOL("l1.enabled", l1.enabled, "true", "L1 data cache present (false: every access goes to the L2)"),
+	P_POW2("l1.sets", l1.sets, "8", 1, 65536, "L1 sets"),
+	P_INT("l1.ways", l1.ways, "4", 1, 256, "L1 associativity"),
+	P_POW2("l1.line", l1.line, "128", 16, 1024, "L1 line bytes"),
+	P_INT("l1.sector", l1.sector, "0", 0, 1024, "sector bytes (0 = not sectored)"),
+	P_ENUM("l1.repl", l1.repl, "lru", repl_names, "replacement policy"),
+	P_ENUM("l1.index", l1.index, "linear", index_names, "set-index function"),
+	P_INT("l1.hit_latency", l1.hit_latency, "4", 1, 1000, "L1 hit latency (cycles)"),
+	P_ENUM("l1.write_policy", l1.write_policy, "write_evict", l1w_names,
+	       "write_evict / write_through (no write-allocate) or write_back (write-allocate)"),
+	P_BOOL("l1.streaming", l1.streaming, "false",
+	       "Volta streaming L1: lines allocated on fill, so misses never fail for want of a line"),
+	P_INT("l1.ports", l1.ports, "1", 1, 64, "L1 lookups per cycle"),
+	P_INT("l1.mshr.entries", l1.mshr_entries, "8", 1, 8192, "L1 MSHR entries (outstanding lines)"),
+	P_INT("l1.mshr.merges", l1.mshr_merges, "4", 1, 256, "requests per MSHR entry, the first included"),
+	P_INT("l1.mshr.per_warp", l1.mshr_per_warp, "0", 0, 8192, "MSHR entries one warp may hold (0 = no limit)"),
+	P_INT("l1.wait_queue", l1.wait_queue, "8", 1, 4096, "requests waiting for an MSHR entry (FIFO)"),
+	P_INT("l1.miss_queue", l1.miss_queue, "8", 1, 4096, "requests waiting for the crossbar"),
+	P_INT("l1.retry_delay", l1.retry_delay, "8", 0, 100000, "cycles before re-sending a request the L2 refused"),
+};
+
+static int l1_validate(const struct sim_cfg *c, char **err)
+{
+	const struct l1_cfg *l = &c->l1;
+	if (l->sector && (!is_pow2((uint64_t)l->sector) || l->sector > l->line || l->line / l->sector > 32))
+		return set_err(err, "l1.sector: must be 0 or a power of two dividing l1.line (%d) into at most 32, got %d",
+			       l->line, l->sector);
+	if (l->index == IDX_IPOLY && (l->sets < 2 || l->sets > 4096))
+		return set_err(err, "l1.index: ipoly needs l1.sets between 2 and 4096, got %d", l->sets);
+	return 0;
+}
+
+static void l1_derived(const struct sim_cfg *c, struct strbuf *o)
+{
+	const struct l1_cfg *l = &c->l1;
+	sb_printf(o, "l1.bytes                   = %d   (sets x ways x line, per SM)\n", l->sets * l->ways * l->line);
+	sb_printf(o, "l1.offset_bits             = %u\n", log2u((uint64_t)l->line));
+	sb_printf(o, "l1.index_bits              = %u\n", log2u((uint64_t)l->sets));
+	sb_printf(o, "l1.sectors_per_line        = %d\n", l->sector ? l->line / l->sector : 1);
+}
+
+const struct cfg_section l1_cfg_section = {
+	.name = "l1",
+	.params = l1_params,
+	.nparams = ARRAY_LEN(l1_params),
+	.validate = l1_validate,
+	.derived = l1_derived,
+};
+
+static const struct cfg_param l2_params[] = {
+	P_INT("l2.banks", l2.banks, "2", 1, 256, "L2 banks (slices)"),
+	P_POW2("l2.sets", l2.sets, "16", 1, 1 << 20, "sets per bank"),
+	P_INT("l2.ways", l2.ways, "4", 1, 256, "L2 associativity"),
+	P_POW2("l2.line", l2.line, "128", 16, 1024, "L2 line bytes"),
+	P_INT("l2.sector", l2.sector, "0", 0, 1024, "sector bytes (0 = not sectored)"),
+	P_ENUM("l2.repl", l2.repl, "lru", repl_names, "replacement policy"),
+	P_ENUM("l2.index", l2.index, "linear", index_names, "set-index function within a bank"),
+	P_INT("l2.hit_latency", l2.hit_latency, "10", 1, 1000, "L2 lookup latency (cycles)"),
+	P_POW2("l2.interleave", l2.interleave, "256", 16, 1 << 20, "consecutive bytes mapped to one bank"),
+	P_ENUM("l2.bank_hash", l2.bank_hash, "linear", bankh_names, "address to bank mapping"),
+	P_INT("l2.mshr.entries", l2.mshr_entries, "8", 1, 8192, "L2 MSHR entries per bank"),
+	P_INT("l2.mshr.merges", l2.mshr_merges, "8", 1, 256, "requests per L2 MSHR entry"),
+	P_ENUM("l2.write_fetch", l2.write_fetch, "lazy_fetch", l2w_names,
+	       "write miss: lazy_fetch (allocate, mark written sectors, fetch on a later read) or fetch_on_write"),
+	P_INT("l2.queue", l2.queue, "8", 1, 4096, "input queue per bank (requests, including those in the crossbar)"),
+	P_INT("l2.ports", l2.ports, "1", 1, 64, "lookups per cycle per bank"),
+};
+
+static int l2_validate(const struct sim_cfg *c, char **err)
+{
+	const struct l2_cfg *l = &c->l2;
+	if (l->sector && (!is_pow2((uint64_t)l->sector) || l->sector > l->line || l->line / l->sector > 32))
+		return set_err(err, "l2.sector: must be 0 or a power of two dividing l2.line (%d) into at most 32, got %d",
+			       l->line, l->sector);
+	if (l->interleave < l->line)
+		return set_err(err, "l2.interleave: must be >= l2.line (%d), got %d", l->line, l->interleave);
+	if (c->l1.line != l->line)
+		return set_err(err, "l1.line: must equal l2.line (%d), got %d", l->line, c->l1.line);
+	if (c->l1.sector != l->sector)
+		return set_err(err, "l1.sector: must equal l2.sector (%d), got %d", l->sector, c->l1.sector);
+	if (l->bank_hash != BANKH_LINEAR && !is_pow2((uint64_t)l->banks))
+		return set_err(err, "l2.bank_hash: %s needs a power-of-two l2.banks, got %d",
+			       l->bank_hash == BANKH_XOR ? "xor" : "ipoly", l->banks);
+	if (l->index == IDX_IPOLY && (l->sets < 2 || l->sets > 4096))
+		return set_err(err, "l2.index: ipoly needs l2.sets between 2 and 4096, got %d", l->sets);
+	return 0;
+}
+
+static void l2_derived(const struct sim_cfg *c, struct strbuf *o)
+{
+	const struct l2_cfg *l = &c->l2;
+	long bank = (long)l->sets * l->ways * l->line;
+	sb_printf(o, "l2.bytes_per_bank          = %ld\n", bank);
+	sb_printf(o, "l2.bytes                   = %ld   (all banks)\n", bank * l->banks);
+	sb_printf(o, "l2.bank_bits               = addr bits %u.. (interleave %d B)\n", log2u((uint64_t)l->interleave),
+		  l->interleave);
+	sb_printf(o, "l2.index_bits              = %u\n", log2u((uint64_t)l->sets));
+}
+
+const struct cfg_section l2_cfg_section = {
+	.name = "l2",
+	.params = l2_params,
+	.nparams = ARRAY_LEN(l2_params),
+	.validate = l2_validate,
+	.derived = l2_derived,
+};
+
+static const struct cfg_param icnt_params[] = {
+	P_INT("icnt.latency", icnt.latency, "4", 0, 10000, "crossbar traversal latency (cycles)"),
+	P_INT("icnt.flit_bytes", icnt.flit_bytes, "32", 4, 1024, "bytes per flit"),
+	P_INT("icnt.port_flits", icnt.port_flits, "1", 1, 64, "flits per cycle per port"),
+	P_INT("icnt.queue", icnt.queue, "16", 1, 4096, "packets buffered per destination port (credits)"),
+};
+
+static void icnt_derived(const struct sim_cfg *c, struct strbuf *o)
+{
+	sb_printf(o, "icnt.line_reply_flits      = %d   (1 header + l2.line / flit_bytes)\n",
+		  1 + (c->l2.line + c->icnt.flit_bytes - 1) / c->icnt.flit_bytes);
+}
+
+const struct cfg_section icnt_cfg_section = {
+	.name = "icnt",
+	.params = icnt_params,
+	.nparams = ARRAY_LEN(icnt_params),
+	.validate = NULL,
+	.derived = icnt_derived,
+};
+
+static const struct cfg_param mem_params[] = {
+	P_ENUM("mem.model", mem.model, "dram", mem_names, "memory below the L2: dram (timed model) or fixed latency"),
+	P_INT("mem.latency", mem.latency, "100", 1, 100000, "fixed model: latency in core cycles"),
+	P_INT("mem.queue", mem.queue, "16", 1, 4096, "fixed model: requests in flight per L2 bank"),
+};
+
+const struct cfg_section mem_cfg_section = {
+	.name = "mem",
+	.params = mem_params,
+	.nparams = ARRAY_LEN(mem_params),
+	.validate = NULL,
+	.derived = NULL,
+};
+

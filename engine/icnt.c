@@ -1,0 +1,150 @@
+/*
+ * icnt.c: the crossbar between the SMs' L1s and the L2 banks.
+ *
+ *   SM ports (one link each way)            L2 bank ports
+ *   sm0 --req--> +-----------------+ --req--> bank0 inq
+ *   sm1 --req--> |    crossbar     | --req--> bank1 inq
+ *   ...  <-rep-- +-----------------+ <--rep-- ...  outq
+ *
+ * A packet is a header flit plus its data (icnt.flit_bytes per flit); a link
+ * moves icnt.port_flits flits per cycle, so a packet holds its source link
+ * and its destination link for ceil(flits / port_flits) cycles; it arrives
+ * icnt.latency cycles after its last flit leaves. At most one packet starts per
+ * source port per cycle. Flow control is credit based: a packet starts only if
+ * the destination queue (an L2 bank's input queue, an SM's reply queue) has a
+ * free slot counting packets still in flight. Source ports are served in a
+ * rotating order so that no SM or bank is always first.
+ */
+#include "sim_int.h"
+
+unsigned icnt_bank_of(const struct sim *s, uint64_t addr)
+{
+	const struct l2_cfg *c = &s->cfg.l2;
+	uint64_t chunk = addr / (uint64_t)c->interleave;
+	unsigned nb = (unsigned)c->banks;
+	if (nb == 1)
+		return 0;
+	switch (c->bank_hash) {
+	case BANKH_XOR: {
+		unsigned bits = log2u(nb);
+		uint64_t h = 0;
+		for (uint64_t x = chunk; x; x >>= bits)
+			h ^= x;
+		return (unsigned)(h & (nb - 1));
+	}
+	case BANKH_IPOLY: {
+		static const uint32_t poly[13] = {0,     0x3,   0x7,   0xB,   0x13,  0x25,  0x43,
+						  0x89,  0x11D, 0x211, 0x409, 0x805, 0x1053};
+		unsigned deg = log2u(nb);
+		uint64_t x = chunk;
+		for (int b = 63; b >= (int)deg; b--)
+			if (x >> b & 1)
+				x ^= (uint64_t)poly[deg] << (b - (int)deg);
+		return (unsigned)(x & (nb - 1));
+	}
+	default:
+		return (unsigned)(chunk % nb);
+	}
+}
+
+static unsigned payload_flits(const struct sim *s, const struct req *r, unsigned sector_bytes, unsigned line)
+{
+	unsigned fb = (unsigned)s->cfg.icnt.flit_bytes;
+	unsigned bytes = sector_bytes ? (unsigned)__builtin_popcount(r->mask) * sector_bytes : line;
+	return (bytes + fb - 1) / fb;
+}
+
+static unsigned packet_flits(const struct sim *s, const struct req *r, bool reply)
+{
+	unsigned sec = (unsigned)(s->cfg.l2.sector ? s->cfg.l2.sector : 0);
+	unsigned line = (unsigned)s->cfg.l1.line;
+	if (reply)
+		return 1 + (r->reply == RP_DATA ? payload_flits(s, r, sec, line) : 0);
+	if (r->type == RQ_ST || r->type == RQ_WB)
+		return 1 + payload_flits(s, r, sec, line);
+	if (r->type == RQ_ATOM)
+		return 2;
+	return 1;
+}
+
+static uint64_t ser_cycles(const struct sim *s, unsigned flits)
+{
+	unsigned pf = (unsigned)s->cfg.icnt.port_flits;
+	return (flits + pf - 1) / pf;
+}
+
+static void send_replies(struct sim *s, struct l2bank *b)
+{
+	struct req *R = s->pool.r;
+	uint64_t now = s->st->now;
+	if (!reqq_ready(&b->outq, R, now))
+		return;
+	if (b->rep_link_free > now) {
+		sim_wake_at(s, b->rep_link_free);
+		return;
+	}
+	uint32_t ri = b->outq.head;
+	struct l1 *l = &s->sms[R[ri].sm].l1;
+	if (l->fill_credits_used >= (uint32_t)s->cfg.icnt.queue) {
+		stat_inc(&s->stats, s->id.icnt_stalls);
+		return;
+	}
+	reqq_pop(&b->outq, R);
+	unsigned flits = packet_flits(s, &R[ri], true);
+	uint64_t ser = ser_cycles(s, flits);
+	uint64_t start = now > l->rep_link_free ? now : l->rep_link_free;
+	b->rep_link_free = now + ser;
+	l->rep_link_free = start + ser;
+	R[ri].t_ready = start + ser + (uint64_t)s->cfg.icnt.latency;
+	reqq_insert_timed(&l->fillq, R, ri);
+	l->fill_credits_used++;
+	stat_add(&s->stats, s->id.icnt_rep_flits, flits);
+	stat_inc(&s->stats, s->id.icnt_rep_pkts);
+	sim_progress(s);
+}
+
+static void send_requests(struct sim *s, struct sm *sm)
+{
+	struct req *R = s->pool.r;
+	struct l1 *l = &sm->l1;
+	uint64_t now = s->st->now;
+	if (l->missq.head == REQ_NIL)
+		return;
+	if (l->req_link_free > now) {
+		sim_wake_at(s, l->req_link_free);
+		return;
+	}
+	uint32_t ri = l->missq.head;
+	unsigned bank = icnt_bank_of(s, R[ri].addr);
+	struct l2bank *b = &s->banks[bank];
+	if (b->in_credits_used >= (uint32_t)s->cfg.l2.queue) {
+		stat_inc(&s->stats, s->id.icnt_stalls);
+		EV_EMIT(&s->ev, EV_ICNT_STALL, .cycle = now, .unit = (int16_t)bank, .sm = (int16_t)sm->id, .a = 0);
+		return;
+	}
+	reqq_pop(&l->missq, R);
+	R[ri].bank = (uint16_t)bank;
+	unsigned flits = packet_flits(s, &R[ri], false);
+	uint64_t ser = ser_cycles(s, flits);
+	uint64_t start = now > b->req_link_free ? now : b->req_link_free;
+	l->req_link_free = now + ser;
+	b->req_link_free = start + ser;
+	R[ri].t_ready = start + ser + (uint64_t)s->cfg.icnt.latency;
+	reqq_insert_timed(&b->inq, R, ri);
+	b->in_credits_used++;
+	stat_add(&s->stats, s->id.icnt_req_flits, flits);
+	stat_inc(&s->stats, s->id.icnt_req_pkts);
+	sim_progress(s);
+}
+
+void icnt_tick(struct sim *s)
+{
+	int nb = s->cfg.l2.banks, ns = s->cfg.core.sms;
+	uint64_t rot = s->st->now;
+	for (int k = 0; k < nb; k++)
+		send_replies(s, &s->banks[((uint64_t)k + rot) % (uint64_t)nb]);
+	for (int k = 0; k < ns; k++) {
+		uint64_t i = ((uint64_t)k + rot) % (uint64_t)ns;
+		send_requests(s, &s->sms[i]);
+	}
+}

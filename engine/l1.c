@@ -1,0 +1,426 @@
+/*
+ * l1.c: the L1 data cache of one SM, with its MSHR file, wait queue, miss
+ * queue and retry queue (FRC thesis §1.5; Volta memory paper §3.2-3.3).
+ *
+ * Per cycle (numbered in l1_tick):
+ *   1. hits whose latency elapsed complete at the warp
+ *   2. replies that arrived through the crossbar: fills release their MSHR
+ *      entry and complete every merged request; NACKs go to the retry queue
+ *   3. NACKed requests whose retry delay elapsed are re-sent (miss queue)
+ *   4. up to l1.ports lookups: first the MSHR wait queue (FIFO), then new
+ *      requests from the coalescer
+ *
+ * Loads: hit -> reply after hit_latency. Miss -> merge into the MSHR entry
+ * for the line (secondary miss, nothing sent) or allocate one and send a
+ * fetch. No entry, no merge slot, or the per-warp limit -> the request waits
+ * in the wait queue; wait queue full -> the coalescer queue stalls.
+ * Allocate-on-miss (default) reserves the victim line at miss time; when every
+ * way of the set is reserved the access fails (reservation fail) and retries.
+ * The streaming L1 allocates on fill instead.
+ *
+ * Stores: write_evict invalidates a hit line, write_through updates it; both
+ * forward the store to the L2 and complete on its acknowledgement. write_back
+ * writes hits locally and fetches the line on a miss (write-allocate);
+ * evicted dirty lines are written back. Atomics always go to the L2.
+ */
+#include <stdio.h>
+
+#include "sim_int.h"
+
+void occ_hist_set(struct occ_hist *h, uint64_t now, uint16_t v)
+{
+	if (now > h->last_cycle) {
+		uint64_t gap = now - h->last_cycle;
+		if (gap > MSHR_HIST)
+			gap = MSHR_HIST;
+		for (uint64_t k = 1; k < gap; k++)
+			h->v[(h->last_cycle + k) % MSHR_HIST] = h->cur;
+		h->last_cycle = now;
+	}
+	h->v[now % MSHR_HIST] = v;
+	h->cur = v;
+}
+
+static uint32_t l1_stat(struct sim *s, int sm, const char *what, const char *desc)
+{
+	char name[64];
+	snprintf(name, sizeof name, "sm%d.l1.%s", sm, what);
+	return stats_counter(&s->stats, name, desc);
+}
+
+void l1_init(struct sim *s, struct sm *sm)
+{
+	const struct l1_cfg *c = &s->cfg.l1;
+	struct l1 *l = &sm->l1;
+	cache_init(&l->c, &s->arena, c->sets, c->ways, c->line, c->sector, c->repl, c->index);
+	mshr_init(&l->m, &s->arena, (uint32_t)c->mshr_entries, (uint32_t)c->mshr_merges);
+	reqq_init(&l->lsu);
+	reqq_init(&l->hitq);
+	reqq_init(&l->waitq);
+	reqq_init(&l->missq);
+	reqq_init(&l->fillq);
+	reqq_init(&l->retryq);
+	int i = sm->id;
+	l->st.accesses = l1_stat(s, i, "accesses", "L1 lookups (each coalesced request counts once)");
+	l->st.hits = l1_stat(s, i, "hits", "L1 lookups that hit");
+	l->st.misses = l1_stat(s, i, "misses", "L1 lookups that missed (merged secondary misses included)");
+	l->st.merges = l1_stat(s, i, "mshr_merges", "misses merged into a pending MSHR entry");
+	l->st.mshr_full = l1_stat(s, i, "mshr_full", "misses that found no MSHR entry or merge slot");
+	l->st.resv_fail = l1_stat(s, i, "reservation_fails", "misses that found every way of the set reserved");
+	l->st.wait_full = l1_stat(s, i, "wait_queue_full", "cycles the coalescer queue stalled on a full wait queue");
+	l->st.writes = l1_stat(s, i, "writes", "store requests");
+	l->st.atomics = l1_stat(s, i, "atomics", "atomic requests (always sent to the L2)");
+	l->st.retries = l1_stat(s, i, "retries", "requests re-sent after an L2 NACK");
+	l->st.nacks = l1_stat(s, i, "nacks", "NACKs received from the L2");
+	l->st.evictions = l1_stat(s, i, "evictions", "valid lines evicted or invalidated");
+	l->st.writebacks = l1_stat(s, i, "writebacks", "dirty lines written back (write_back policy)");
+	char name[64];
+	snprintf(name, sizeof name, "sm%d.l1.mshr.occupancy", i);
+	l->st.mshr_occ = stats_occupancy(&s->stats, name, "L1 MSHR entries in use", (uint64_t)c->mshr_entries);
+}
+
+/* Count in the per-SM and the aggregate counter. */
+#define L1_INC(s, l, field, agg)                                                                           \
+	do {                                                                                               \
+		stat_inc(&(s)->stats, (l)->st.field);                                                     \
+		stat_inc(&(s)->stats, (s)->id.agg);                                                       \
+	} while (0)
+
+static void mshr_changed(struct sim *s, struct l1 *l)
+{
+	stat_occ_set(&s->stats, l->st.mshr_occ, l->m.used);
+	occ_hist_set(&l->hist, s->st->now, (uint16_t)l->m.used);
+}
+
+static bool missq_room(const struct sim *s, const struct l1 *l)
+{
+	return l->missq.n < (uint32_t)s->cfg.l1.miss_queue;
+}
+
+static void send_down(struct sim *s, struct l1 *l, uint32_t ri)
+{
+	s->pool.r[ri].t_ready = s->st->now;
+	reqq_push(&l->missq, s->pool.r, ri);
+}
+
+static void evict_line(struct sim *s, struct sm *sm, int set, int way)
+{
+	struct l1 *l = &sm->l1;
+	struct cline *cl = cache_line(&l->c, set, way);
+	if (!cl->valid)
+		return;
+	L1_INC(s, l, evictions, l1_evictions);
+	EV_EMIT(&s->ev, EV_L1_EVICT, .cycle = s->st->now, .sm = (int16_t)sm->id, .addr = cl->tag, .set = set);
+	if (cl->sd) {
+		uint32_t wi = req_alloc(&s->pool);
+		if (wi != REQ_NIL) {
+			struct req *w = &s->pool.r[wi];
+			w->type = RQ_WB;
+			w->addr = cl->tag;
+			w->mask = cl->sd;
+			w->sm = (uint16_t)sm->id;
+			send_down(s, l, wi);
+			L1_INC(s, l, writebacks, l1_writebacks);
+		}
+	}
+	cl->valid = 0;
+	cl->sv = cl->sd = 0;
+}
+
+static void complete_after(struct sim *s, struct l1 *l, uint32_t ri, uint64_t lat)
+{
+	s->pool.r[ri].t_ready = s->st->now + lat;
+	reqq_insert_timed(&l->hitq, s->pool.r, ri);
+}
+
+enum { ACC_DONE, ACC_STALL };
+
+/* Read (or write-allocate store) lookup. */
+static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
+{
+	struct l1 *l = &sm->l1;
+	struct req *r = &s->pool.r[ri];
+	const struct l1_cfg *c = &s->cfg.l1;
+	uint64_t now = s->st->now;
+	int set = cache_set(&l->c, r->addr);
+	int way = cache_find(&l->c, set, r->addr);
+	struct cline *cl = way >= 0 ? cache_line(&l->c, set, way) : NULL;
+	bool first = !(r->flags & REQF_COUNTED);
+	if (first) {
+		r->flags |= REQF_COUNTED;
+		L1_INC(s, l, accesses, l1_accesses);
+		if (r->type == RQ_ST)
+			L1_INC(s, l, writes, l1_writes);
+		EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
+			.addr = r->addr, .set = set, .a = r->type == RQ_ST);
+	}
+	if (cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask) {
+		/* A request that waited for an MSHR may find its line filled meanwhile. */
+		if (first)
+			L1_INC(s, l, hits, l1_hits);
+		EV_EMIT(&s->ev, EV_L1_HIT, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
+			.addr = r->addr, .set = set);
+		cache_touch(&l->c, set, way);
+		cl->touch = TOUCH_HIT;
+		cl->touch_cycle = now;
+		if (r->type == RQ_ST)
+			cl->sd |= r->mask;
+		complete_after(s, l, ri, (uint64_t)c->hit_latency);
+		return ACC_DONE;
+	}
+	if (first) {
+		L1_INC(s, l, misses, l1_misses);
+		if (cl) {
+			cl->touch = TOUCH_MISS;
+			cl->touch_cycle = now;
+		}
+	}
+	uint32_t e = mshr_find(&l->m, r->addr, r->mask);
+	if (e != REQ_NIL && mshr_can_merge(&l->m, e)) {
+		struct mshr_ent *me = &l->m.e[e];
+		reqq_push(&me->wait, s->pool.r, ri);
+		me->merged++;
+		L1_INC(s, l, merges, l1_merges);
+		EV_EMIT(&s->ev, EV_L1_MSHR_MERGE, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
+			.addr = r->addr, .a = me->merged);
+		return ACC_DONE;
+	}
+	int full_reason = -1;
+	if (e != REQ_NIL)
+		full_reason = 1;
+	else if (mshr_full(&l->m))
+		full_reason = 0;
+	else if (c->mshr_per_warp && mshr_count_warp(&l->m, r->warp) >= (uint32_t)c->mshr_per_warp)
+		full_reason = 2;
+	if (full_reason >= 0) {
+		if (from_wait)
+			return ACC_STALL;
+		if (l->waitq.n >= (uint32_t)c->wait_queue) {
+			if (!(r->flags & REQF_FULL_SEEN)) {
+				r->flags |= REQF_FULL_SEEN;
+				stat_inc(&s->stats, l->st.wait_full);
+			}
+			return ACC_STALL;
+		}
+		L1_INC(s, l, mshr_full, l1_mshr_full);
+		l->full_events++;
+		EV_EMIT(&s->ev, EV_L1_MSHR_FULL, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
+			.addr = r->addr, .a = full_reason);
+		reqq_push(&l->waitq, s->pool.r, ri);
+		return ACC_DONE;
+	}
+	if (!missq_room(s, l))
+		return ACC_STALL;
+	int lway = -1;
+	if (!c->streaming) {
+		if (cl) {
+			lway = way; /* sector miss on a present line */
+		} else {
+			lway = cache_victim(&l->c, set, &s->st->rng);
+			if (lway < 0) {
+				if (!(r->flags & REQF_FULL_SEEN)) {
+					r->flags |= REQF_FULL_SEEN;
+					L1_INC(s, l, resv_fail, l1_resv_fail);
+				}
+				return ACC_STALL;
+			}
+			evict_line(s, sm, set, lway);
+			struct cline *v = cache_line(&l->c, set, lway);
+			v->tag = r->addr;
+			v->valid = 0;
+			v->reserved = 1;
+			v->sv = v->sd = 0;
+			v->touch = TOUCH_MISS;
+			v->touch_cycle = now;
+			cache_touch(&l->c, set, lway);
+		}
+	}
+	uint32_t fi = req_alloc(&s->pool);
+	if (fi == REQ_NIL)
+		return ACC_STALL;
+	e = mshr_alloc(&l->m, r->addr, r->mask, now);
+	struct mshr_ent *me = &l->m.e[e];
+	me->way = (int16_t)lway;
+	me->set = (int16_t)set;
+	me->warp = r->warp;
+	me->merged = 1;
+	me->sent = 1;
+	reqq_push(&me->wait, s->pool.r, ri);
+	struct req *f = &s->pool.r[fi];
+	r = &s->pool.r[ri];
+	f->type = RQ_FETCH;
+	f->addr = r->addr;
+	f->mask = r->mask;
+	f->sm = (uint16_t)sm->id;
+	f->warp = r->warp;
+	f->mshr = e;
+	f->t_issue = now;
+	send_down(s, l, fi);
+	EV_EMIT(&s->ev, EV_L1_MISS, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp, .addr = r->addr,
+		.set = set);
+	mshr_changed(s, l);
+	return ACC_DONE;
+}
+
+/* Stores without write-allocate, atomics, and everything when the L1 is off. */
+static int access_forward(struct sim *s, struct sm *sm, uint32_t ri)
+{
+	struct l1 *l = &sm->l1;
+	struct req *r = &s->pool.r[ri];
+	uint64_t now = s->st->now;
+	if (!missq_room(s, l))
+		return ACC_STALL;
+	if (s->cfg.l1.enabled) {
+		int set = cache_set(&l->c, r->addr);
+		int way = cache_find(&l->c, set, r->addr);
+		struct cline *cl = way >= 0 ? cache_line(&l->c, set, way) : NULL;
+		L1_INC(s, l, accesses, l1_accesses);
+		EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
+			.addr = r->addr, .set = set, .a = r->type == RQ_ST ? 1 : 2);
+		if (r->type == RQ_ST)
+			L1_INC(s, l, writes, l1_writes);
+		else
+			L1_INC(s, l, atomics, l1_atomics);
+		bool hit = cl && cl->valid && !cl->reserved && r->type == RQ_ST;
+		if (hit)
+			L1_INC(s, l, hits, l1_hits);
+		else
+			L1_INC(s, l, misses, l1_misses);
+		if (cl && cl->valid && !cl->reserved) {
+			cl->touch = hit ? TOUCH_HIT : TOUCH_MISS;
+			cl->touch_cycle = now;
+			if (r->type == RQ_ST && s->cfg.l1.write_policy == L1W_WRITE_THROUGH) {
+				cl->sv |= r->mask;
+				cache_touch(&l->c, set, way);
+			} else {
+				evict_line(s, sm, set, way); /* write-evict, and atomics */
+			}
+		}
+	}
+	send_down(s, l, ri);
+	core_req_accepted(s, ri);
+	return ACC_DONE;
+}
+
+static int l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
+{
+	struct req *r = &s->pool.r[ri];
+	if (!s->cfg.l1.enabled || r->type == RQ_ATOM ||
+	    (r->type == RQ_ST && s->cfg.l1.write_policy != L1W_WRITE_BACK)) {
+		/* L1 disabled: loads travel to the L2 as themselves. */
+		if (!s->cfg.l1.enabled && r->type == RQ_LD) {
+			if (!missq_room(s, &sm->l1))
+				return ACC_STALL;
+			send_down(s, &sm->l1, ri);
+			return ACC_DONE;
+		}
+		return access_forward(s, sm, ri);
+	}
+	int rc = access_read(s, sm, ri, from_wait);
+	if (rc == ACC_DONE)
+		core_req_accepted(s, ri);
+	return rc;
+}
+
+static void fill(struct sim *s, struct sm *sm, uint32_t fi)
+{
+	struct l1 *l = &sm->l1;
+	struct req *f = &s->pool.r[fi];
+	uint64_t now = s->st->now;
+	struct mshr_ent *me = &l->m.e[f->mshr];
+	int set = me->set;
+	int way = me->way;
+	if (way < 0) { /* allocate on fill */
+		way = cache_find(&l->c, set, me->addr);
+		if (way < 0) {
+			way = cache_victim(&l->c, set, &s->st->rng);
+			if (way >= 0) {
+				evict_line(s, sm, set, way);
+				cache_install(&l->c, set, way, me->addr);
+			}
+		}
+	}
+	if (way >= 0) {
+		struct cline *cl = cache_line(&l->c, set, way);
+		if (cl->reserved || cl->tag != me->addr) {
+			cache_install(&l->c, set, way, me->addr);
+			cl = cache_line(&l->c, set, way);
+		}
+		cl->valid = 1;
+		cl->reserved = 0;
+		cl->sv |= me->mask;
+		cl->touch = TOUCH_FILL;
+		cl->touch_cycle = now;
+		cache_touch(&l->c, set, way);
+	}
+	EV_EMIT(&s->ev, EV_L1_FILL, .cycle = now, .sm = (int16_t)sm->id, .addr = me->addr, .set = set, .a = me->merged);
+	uint32_t wi;
+	while ((wi = reqq_pop(&me->wait, s->pool.r)) != REQ_NIL) {
+		if (s->pool.r[wi].type == RQ_ST && way >= 0)
+			cache_line(&l->c, set, way)->sd |= s->pool.r[wi].mask;
+		core_req_done(s, wi);
+	}
+	mshr_release(&l->m, f->mshr);
+	req_free(&s->pool, fi);
+	mshr_changed(s, l);
+}
+
+void l1_tick(struct sim *s, struct sm *sm)
+{
+	struct l1 *l = &sm->l1;
+	struct req *R = s->pool.r;
+	uint64_t now = s->st->now;
+	/* 1. hits */
+	while (reqq_ready(&l->hitq, R, now))
+		core_req_done(s, reqq_pop(&l->hitq, R));
+	/* 2. replies */
+	while (reqq_ready(&l->fillq, R, now)) {
+		uint32_t ri = reqq_pop(&l->fillq, R);
+		l->fill_credits_used--;
+		sim_progress(s);
+		struct req *r = &R[ri];
+		if (r->reply == RP_NACK) {
+			L1_INC(s, l, nacks, l1_nacks);
+			r->reply = RP_NONE;
+			r->t_ready = now + (uint64_t)s->cfg.l1.retry_delay;
+			reqq_insert_timed(&l->retryq, R, ri);
+		} else if (r->type == RQ_FETCH) {
+			fill(s, sm, ri);
+		} else {
+			core_req_done(s, ri);
+		}
+	}
+	/* 3. retries */
+	while (reqq_ready(&l->retryq, R, now) && missq_room(s, l)) {
+		uint32_t ri = reqq_pop(&l->retryq, R);
+		L1_INC(s, l, retries, l1_retries);
+		EV_EMIT(&s->ev, EV_L1_RETRY, .cycle = now, .sm = (int16_t)sm->id, .addr = R[ri].addr);
+		send_down(s, l, ri);
+		sim_progress(s);
+	}
+	/* 4. lookups: the wait queue first (FIFO), then new requests */
+	int ports = s->cfg.l1.ports;
+	while (ports > 0 && l->waitq.head != REQ_NIL) {
+		uint32_t ri = reqq_pop(&l->waitq, R);
+		if (l1_access(s, sm, ri, true) != ACC_DONE) {
+			reqq_push_front(&l->waitq, R, ri);
+			break;
+		}
+		ports--;
+		sim_progress(s);
+	}
+	while (ports > 0 && reqq_ready(&l->lsu, R, now)) {
+		uint32_t ri = reqq_pop(&l->lsu, R);
+		if (l1_access(s, sm, ri, false) != ACC_DONE) {
+			reqq_push_front(&l->lsu, R, ri);
+			break;
+		}
+		/* Accepted: it now sits in hitq, an MSHR entry, the wait queue or the miss queue. */
+		ports--;
+		sim_progress(s);
+	}
+	sim_wake_q(s, &l->hitq);
+	sim_wake_q(s, &l->fillq);
+	sim_wake_q(s, &l->retryq);
+	sim_wake_q(s, &l->lsu);
+}

@@ -1,0 +1,438 @@
+/*
+ * l2.c: the L2 banks (slices) and the memory below them.
+ *
+ * Each bank: a set-associative tag array (bank bits removed from the address
+ * before set indexing), an MSHR file, an input queue fed by the crossbar, an
+ * output queue of replies, and a queue toward memory.
+ *
+ * Per cycle, per bank (l2_tick):
+ *   1. requests waiting for memory are handed over while it accepts them
+ *   2. up to l2.ports lookups from the input queue
+ *
+ * Reads/atomics that miss take the *conventional miss path* (FRC thesis §2.1):
+ * the victim line becomes transient at once; if it is dirty it is written
+ * back first and keeps its old tag until the write-back is handed to memory,
+ * so requests for the old block are refused (NACK `transient`); then the line
+ * is re-tagged for the new block and the fetch goes out. Requests for the new
+ * block merge into the MSHR entry. When every way of a set is transient, new
+ * misses to the set are refused (`set_all_transient`). A full MSHR file (or a
+ * full merge slot) refuses with `mshr_full`, a full memory queue with
+ * `queue_full`; the L1 retries NACKed requests after l1.retry_delay.
+ * Without a coherence protocol the L1 invalidation step of the thesis's
+ * sequence is empty (the coherence issue adds it).
+ *
+ * Writes are write-back, write-allocate. lazy_fetch (Volta): a write miss
+ * allocates the line and marks only the written sectors valid and dirty,
+ * fetching nothing; a later read of an unwritten sector fetches it.
+ * fetch_on_write: a write miss fetches the line first, like a read.
+ *
+ * Memory: the DRAM model (dram.h) or a fixed latency (mem.latency cycles,
+ * mem.queue requests in flight per bank).
+ */
+#include <stdio.h>
+
+#include "sim_int.h"
+
+enum nack_reason { NACK_MSHR_FULL, NACK_TRANSIENT, NACK_SET_ALL_TRANSIENT, NACK_QUEUE_FULL };
+
+static uint32_t bank_stat(struct sim *s, int b, const char *what, const char *desc)
+{
+	char name[64];
+	snprintf(name, sizeof name, "l2.bank%d.%s", b, what);
+	return stats_counter(&s->stats, name, desc);
+}
+
+void l2_init(struct sim *s, struct l2bank *b)
+{
+	const struct l2_cfg *c = &s->cfg.l2;
+	cache_init(&b->c, &s->arena, c->sets, c->ways, c->line, c->sector, c->repl, c->index);
+	mshr_init(&b->m, &s->arena, (uint32_t)c->mshr_entries, (uint32_t)c->mshr_merges);
+	reqq_init(&b->inq);
+	reqq_init(&b->outq);
+	reqq_init(&b->memq);
+	reqq_init(&b->fixedq);
+	int i = b->id;
+	b->st.accesses = bank_stat(s, i, "accesses", "lookups in this bank");
+	b->st.hits = bank_stat(s, i, "hits", "lookups that hit");
+	b->st.misses = bank_stat(s, i, "misses", "lookups that missed (merges included)");
+	b->st.merges = bank_stat(s, i, "mshr_merges", "misses merged into a pending MSHR entry");
+	b->st.nacks = bank_stat(s, i, "nacks", "requests refused (NACK)");
+	b->st.transient_blocks = bank_stat(s, i, "transient_blocks", "requests refused: their line is transient");
+	b->st.set_all_transient = bank_stat(s, i, "set_all_transient", "misses refused: every way of the set is transient");
+	b->st.writebacks = bank_stat(s, i, "writebacks", "dirty lines written back to memory");
+	b->st.fills = bank_stat(s, i, "fills", "lines filled from memory");
+	char name[64];
+	snprintf(name, sizeof name, "l2.bank%d.mshr.occupancy", i);
+	b->st.mshr_occ = stats_occupancy(&s->stats, name, "L2 MSHR entries in use", (uint64_t)c->mshr_entries);
+}
+
+#define B_INC(s, b, field, agg)                                                                            \
+	do {                                                                                               \
+		stat_inc(&(s)->stats, (b)->st.field);                                                     \
+		stat_inc(&(s)->stats, (s)->id.agg);                                                       \
+	} while (0)
+
+/* Address with the bank-select bits removed, for set indexing. */
+static uint64_t local_addr(const struct sim *s, uint64_t addr)
+{
+	uint64_t il = (uint64_t)s->cfg.l2.interleave, nb = (uint64_t)s->cfg.l2.banks;
+	uint64_t chunk = addr / il;
+	return (chunk / nb) * il + addr % il;
+}
+
+static int bank_set(const struct sim *s, const struct l2bank *b, uint64_t addr)
+{
+	return cache_set(&b->c, local_addr(s, addr));
+}
+
+static uint32_t memq_cap(const struct sim *s)
+{
+	return (uint32_t)(2 * s->cfg.l2.mshr_entries + s->cfg.l2.queue);
+}
+
+static void mshr_changed(struct sim *s, struct l2bank *b)
+{
+	stat_occ_set(&s->stats, b->st.mshr_occ, b->m.used);
+	occ_hist_set(&b->hist, s->st->now, (uint16_t)b->m.used);
+}
+
+static void reply(struct sim *s, struct l2bank *b, uint32_t ri, uint8_t kind, uint64_t delay)
+{
+	struct req *r = &s->pool.r[ri];
+	if (r->type == RQ_WB) { /* write-backs from the L1 want no answer */
+		req_free(&s->pool, ri);
+		return;
+	}
+	r->reply = kind;
+	r->t_ready = s->st->now + delay;
+	reqq_insert_timed(&b->outq, s->pool.r, ri);
+}
+
+static void nack(struct sim *s, struct l2bank *b, uint32_t ri, unsigned reason)
+{
+	struct req *r = &s->pool.r[ri];
+	B_INC(s, b, nacks, l2_nacks);
+	r->nack_reason = (uint8_t)reason;
+	EV_EMIT(&s->ev, EV_L2_NACK, .cycle = s->st->now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id, .addr = r->addr,
+		.a = reason);
+	reply(s, b, ri, RP_NACK, 1);
+}
+
+static uint32_t mem_req(struct sim *s, struct l2bank *b, uint8_t type, uint64_t addr, uint32_t mask, uint32_t mshr)
+{
+	uint32_t mi = req_alloc(&s->pool);
+	if (mi == REQ_NIL)
+		return REQ_NIL;
+	struct req *m = &s->pool.r[mi];
+	m->type = type;
+	m->addr = addr;
+	m->mask = mask;
+	m->mshr = mshr;
+	m->bank = (uint16_t)b->id;
+	m->t_issue = s->st->now;
+	reqq_push(&b->memq, s->pool.r, mi);
+	return mi;
+}
+
+/* Write back a dirty victim (not tied to a miss). */
+static void writeback(struct sim *s, struct l2bank *b, struct cline *cl, int set, uint32_t mshr)
+{
+	B_INC(s, b, writebacks, l2_writebacks);
+	EV_EMIT(&s->ev, EV_L2_WRITEBACK, .cycle = s->st->now, .unit = (int16_t)b->id, .addr = cl->tag, .set = set);
+	mem_req(s, b, RQ_WB, cl->tag, cl->sd ? cl->sd : b->c.all_sectors, mshr);
+}
+
+static void apply_write(struct cline *cl, uint32_t mask)
+{
+	cl->sv |= mask;
+	cl->sd |= mask;
+}
+
+/* Conventional miss path for a read/atomic (or a fetch_on_write store). */
+static void miss_path(struct sim *s, struct l2bank *b, uint32_t ri, int set, int way)
+{
+	struct req *r = &s->pool.r[ri];
+	uint64_t now = s->st->now;
+	/* Any pending entry for the line takes the request; sectors it did not
+	 * fetch are looked up again after the fill (see fill()). */
+	uint32_t e = mshr_find(&b->m, r->addr, 0);
+	if (e != REQ_NIL) {
+		if (!mshr_can_merge(&b->m, e)) {
+			nack(s, b, ri, NACK_MSHR_FULL);
+			return;
+		}
+		struct mshr_ent *me = &b->m.e[e];
+		reqq_push(&me->wait, s->pool.r, ri);
+		me->merged++;
+		B_INC(s, b, merges, l2_merges);
+		return;
+	}
+	if (mshr_full(&b->m)) {
+		nack(s, b, ri, NACK_MSHR_FULL);
+		return;
+	}
+	if (b->memq.n + 2 > memq_cap(s)) {
+		nack(s, b, ri, NACK_QUEUE_FULL);
+		return;
+	}
+	struct cline *cl = NULL;
+	uint32_t fetch_mask = r->mask;
+	if (way >= 0 && cache_line(&b->c, set, way)->valid && !cache_line(&b->c, set, way)->transient) {
+		/* Sector miss on a present line: fetch the missing sectors only. */
+		cl = cache_line(&b->c, set, way);
+		fetch_mask = r->mask & ~cl->sv;
+		if (!fetch_mask)
+			fetch_mask = r->mask;
+	} else {
+		way = cache_victim(&b->c, set, &s->st->rng);
+		if (way < 0) {
+			B_INC(s, b, set_all_transient, l2_set_all_transient);
+			EV_EMIT(&s->ev, EV_L2_SET_ALL_TRANSIENT, .cycle = now, .unit = (int16_t)b->id, .addr = r->addr,
+				.set = set);
+			nack(s, b, ri, NACK_SET_ALL_TRANSIENT);
+			return;
+		}
+		cl = cache_line(&b->c, set, way);
+	}
+	e = mshr_alloc(&b->m, r->addr, r->mask, now);
+	struct mshr_ent *me = &b->m.e[e];
+	me->set = (int16_t)set;
+	me->way = (int16_t)way;
+	me->merged = 1;
+	me->sent = 1;
+	me->warp = r->sm;
+	me->mask = fetch_mask | r->mask;
+	reqq_push(&me->wait, s->pool.r, ri);
+	if (!(cl->valid && cl->tag == r->addr)) {
+		cl->transient = 1;
+		EV_EMIT(&s->ev, EV_L2_TRANSIENT, .cycle = now, .unit = (int16_t)b->id, .addr = cl->valid ? cl->tag : r->addr,
+			.set = set, .a = way);
+		if (cl->valid && cl->sd) {
+			/* Evict first: the line keeps the old tag until the write-back leaves. */
+			me->state = ME_EVICTING;
+			me->victim = cl->tag;
+			writeback(s, b, cl, set, e);
+		} else {
+			me->state = ME_FETCHING;
+			cl->tag = r->addr;
+			cl->valid = 0;
+			cl->reserved = 1;
+			cl->sv = cl->sd = 0;
+		}
+		cache_touch(&b->c, set, way);
+	} else {
+		me->state = ME_FETCHING;
+	}
+	mem_req(s, b, RQ_FETCH, r->addr, fetch_mask, e);
+	mshr_changed(s, b);
+}
+
+enum { L2_DONE, L2_STALL };
+
+static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
+{
+	struct req *r = &s->pool.r[ri];
+	uint64_t now = s->st->now;
+	int set = bank_set(s, b, r->addr);
+	int way = cache_find(&b->c, set, r->addr);
+	struct cline *cl = way >= 0 ? cache_line(&b->c, set, way) : NULL;
+	unsigned kind = r->type == RQ_ST || r->type == RQ_WB ? 1 : r->type == RQ_ATOM ? 2 : 0;
+	B_INC(s, b, accesses, l2_accesses);
+	EV_EMIT(&s->ev, EV_L2_ACCESS, .cycle = now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id, .addr = r->addr,
+		.set = set, .a = kind);
+	uint64_t lat = (uint64_t)s->cfg.l2.hit_latency;
+	if (cl && cl->valid && cl->transient) {
+		/* The old block of a line being replaced. */
+		B_INC(s, b, misses, l2_misses);
+		B_INC(s, b, transient_blocks, l2_transient_blocks);
+		nack(s, b, ri, NACK_TRANSIENT);
+		return L2_DONE;
+	}
+	bool present = cl && cl->valid && !cl->transient;
+	if (kind == 1) {
+		if (present) {
+			B_INC(s, b, hits, l2_hits);
+			EV_EMIT(&s->ev, EV_L2_HIT, .cycle = now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id,
+				.addr = r->addr, .set = set);
+			apply_write(cl, r->mask);
+			cache_touch(&b->c, set, way);
+			cl->touch = TOUCH_HIT;
+			cl->touch_cycle = now;
+			reply(s, b, ri, RP_ACK, lat);
+			return L2_DONE;
+		}
+		B_INC(s, b, misses, l2_misses);
+		EV_EMIT(&s->ev, EV_L2_MISS, .cycle = now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id, .addr = r->addr,
+			.set = set);
+		uint32_t e = mshr_find(&b->m, r->addr, 0);
+		if (e != REQ_NIL || s->cfg.l2.write_fetch == L2W_FETCH_ON_WRITE) {
+			miss_path(s, b, ri, set, way);
+			return L2_DONE;
+		}
+		/* lazy fetch: allocate without fetching */
+		int v = cache_victim(&b->c, set, &s->st->rng);
+		if (v < 0) {
+			B_INC(s, b, set_all_transient, l2_set_all_transient);
+			nack(s, b, ri, NACK_SET_ALL_TRANSIENT);
+			return L2_DONE;
+		}
+		struct cline *vl = cache_line(&b->c, set, v);
+		if (vl->valid && vl->sd) {
+			if (b->memq.n + 1 > memq_cap(s)) {
+				nack(s, b, ri, NACK_QUEUE_FULL);
+				return L2_DONE;
+			}
+			writeback(s, b, vl, set, REQ_NIL);
+		}
+		cache_install(&b->c, set, v, r->addr);
+		apply_write(vl, r->mask);
+		vl->touch = TOUCH_MISS;
+		vl->touch_cycle = now;
+		reply(s, b, ri, RP_ACK, lat);
+		return L2_DONE;
+	}
+	if (present && (cl->sv & r->mask) == r->mask) {
+		B_INC(s, b, hits, l2_hits);
+		EV_EMIT(&s->ev, EV_L2_HIT, .cycle = now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id, .addr = r->addr,
+			.set = set);
+		if (kind == 2)
+			apply_write(cl, r->mask);
+		cache_touch(&b->c, set, way);
+		cl->touch = TOUCH_HIT;
+		cl->touch_cycle = now;
+		reply(s, b, ri, RP_DATA, lat);
+		return L2_DONE;
+	}
+	B_INC(s, b, misses, l2_misses);
+	EV_EMIT(&s->ev, EV_L2_MISS, .cycle = now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id, .addr = r->addr,
+		.set = set);
+	if (cl) {
+		cl->touch = TOUCH_MISS;
+		cl->touch_cycle = now;
+	}
+	miss_path(s, b, ri, set, way);
+	return L2_DONE;
+}
+
+static void fill(struct sim *s, struct l2bank *b, uint32_t mi)
+{
+	struct req *m = &s->pool.r[mi];
+	struct mshr_ent *me = &b->m.e[m->mshr];
+	uint64_t now = s->st->now;
+	struct cline *cl = cache_line(&b->c, me->set, me->way);
+	cl->tag = me->addr;
+	cl->valid = 1;
+	cl->reserved = 0;
+	cl->transient = 0;
+	cl->sv |= me->mask;
+	cl->touch = TOUCH_FILL;
+	cl->touch_cycle = now;
+	B_INC(s, b, fills, l2_fills);
+	EV_EMIT(&s->ev, EV_L2_FILL, .cycle = now, .unit = (int16_t)b->id, .addr = me->addr, .set = me->set);
+	uint32_t wi;
+	while ((wi = reqq_pop(&me->wait, s->pool.r)) != REQ_NIL) {
+		struct req *w = &s->pool.r[wi];
+		if (w->type == RQ_ST || w->type == RQ_WB) {
+			apply_write(cl, w->mask);
+			reply(s, b, wi, RP_ACK, 0);
+		} else if (w->mask & ~cl->sv) {
+			/* Merged while the fetch for other sectors was out: look up again. */
+			w->t_ready = now;
+			reqq_push_front(&b->inq, s->pool.r, wi);
+			b->in_credits_used++;
+		} else {
+			if (w->type == RQ_ATOM)
+				apply_write(cl, w->mask);
+			reply(s, b, wi, RP_DATA, 0);
+		}
+	}
+	mshr_release(&b->m, m->mshr);
+	req_free(&s->pool, mi);
+	mshr_changed(s, b);
+	sim_progress(s);
+}
+
+/* A request left the memory queue: an eviction that blocked a miss is done. */
+static void handed_to_memory(struct sim *s, struct l2bank *b, uint32_t mi)
+{
+	struct req *m = &s->pool.r[mi];
+	if (m->type == RQ_WB)
+		stat_inc(&s->stats, s->id.mem_writes);
+	else
+		stat_inc(&s->stats, s->id.mem_reads);
+	if (m->type == RQ_WB && m->mshr != REQ_NIL) {
+		struct mshr_ent *me = &b->m.e[m->mshr];
+		struct cline *cl = cache_line(&b->c, me->set, me->way);
+		cl->tag = me->addr;
+		cl->valid = 0;
+		cl->reserved = 1;
+		cl->sv = cl->sd = 0;
+		me->state = ME_FETCHING;
+	}
+}
+
+static void mem_done(struct sim *s, uint32_t mi)
+{
+	struct req *m = &s->pool.r[mi];
+	struct l2bank *b = &s->banks[m->bank];
+	if (m->type == RQ_WB) {
+		req_free(&s->pool, mi);
+		sim_progress(s);
+	} else {
+		fill(s, b, mi);
+	}
+}
+
+void l2_tick(struct sim *s, struct l2bank *b)
+{
+	struct req *R = s->pool.r;
+	uint64_t now = s->st->now;
+	/* 1. hand requests to memory */
+	while (b->memq.head != REQ_NIL) {
+		uint32_t mi = b->memq.head;
+		bool wr = R[mi].type == RQ_WB;
+		if (s->dram) {
+			if (!dram_can_accept(s->dram, R[mi].addr, wr))
+				break;
+			reqq_pop(&b->memq, R);
+			dram_enqueue(s->dram, R[mi].addr, wr, mi);
+		} else {
+			if (b->fixedq.n >= (uint32_t)s->cfg.mem.queue)
+				break;
+			reqq_pop(&b->memq, R);
+			R[mi].t_ready = now + (uint64_t)s->cfg.mem.latency;
+			reqq_push(&b->fixedq, R, mi);
+		}
+		handed_to_memory(s, b, mi);
+		sim_progress(s);
+	}
+	/* 2. lookups */
+	for (int p = 0; p < s->cfg.l2.ports && reqq_ready(&b->inq, R, now); p++) {
+		uint32_t ri = reqq_pop(&b->inq, R);
+		b->in_credits_used--;
+		l2_access(s, b, ri);
+		sim_progress(s);
+	}
+	sim_wake_q(s, &b->inq);
+	sim_wake_q(s, &b->outq);
+	sim_wake_q(s, &b->fixedq);
+}
+
+void mem_tick(struct sim *s)
+{
+	if (s->dram) {
+		dram_tick(s->dram);
+		uint32_t tag;
+		bool wr;
+		while (dram_pop_done(s->dram, &tag, &wr))
+			mem_done(s, tag);
+		sim_wake_at(s, dram_next_event(s->dram));
+		return;
+	}
+	struct req *R = s->pool.r;
+	for (int i = 0; i < s->cfg.l2.banks; i++) {
+		struct l2bank *b = &s->banks[i];
+		while (reqq_ready(&b->fixedq, R, s->st->now))
+			mem_done(s, reqq_pop(&b->fixedq, R));
+	}
+}

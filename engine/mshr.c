@@ -1,0 +1,78 @@
+/* mshr.c: MSHR file with hashed lookup; see mshr.h. */
+#include "mshr.h"
+
+#include <assert.h>
+
+static inline uint32_t hash_line(const struct mshr *m, uint64_t line)
+{
+	return (uint32_t)(mix64(line) & (m->nbuckets - 1));
+}
+
+void mshr_init(struct mshr *m, struct arena *a, uint32_t entries, uint32_t merges)
+{
+	m->n = entries;
+	m->used = 0;
+	m->merges = merges;
+	m->nbuckets = 1;
+	while (m->nbuckets < entries * 2)
+		m->nbuckets <<= 1;
+	m->e = ARENA_NEW(a, struct mshr_ent, entries);
+	m->bucket = ARENA_NEW(a, uint32_t, m->nbuckets);
+	for (uint32_t b = 0; b < m->nbuckets; b++)
+		m->bucket[b] = REQ_NIL;
+	for (uint32_t i = 0; i < entries; i++) {
+		m->e[i].state = ME_FREE;
+		m->e[i].hnext = i + 1 < entries ? i + 1 : REQ_NIL;
+		reqq_init(&m->e[i].wait);
+	}
+	m->free_head = entries ? 0 : REQ_NIL;
+}
+
+uint32_t mshr_find(const struct mshr *m, uint64_t line, uint32_t mask)
+{
+	for (uint32_t i = m->bucket[hash_line(m, line)]; i != REQ_NIL; i = m->e[i].hnext)
+		if (m->e[i].addr == line && (m->e[i].mask & mask) == mask)
+			return i;
+	return REQ_NIL;
+}
+
+uint32_t mshr_alloc(struct mshr *m, uint64_t line, uint32_t mask, uint64_t now)
+{
+	uint32_t i = m->free_head;
+	if (i == REQ_NIL)
+		return REQ_NIL;
+	struct mshr_ent *e = &m->e[i];
+	m->free_head = e->hnext;
+	*e = (struct mshr_ent){.addr = line, .t_alloc = now, .mask = mask, .way = -1, .set = -1,
+			       .state = ME_FETCHING};
+	reqq_init(&e->wait);
+	uint32_t b = hash_line(m, line);
+	e->hnext = m->bucket[b];
+	m->bucket[b] = i;
+	m->used++;
+	return i;
+}
+
+void mshr_release(struct mshr *m, uint32_t i)
+{
+	struct mshr_ent *e = &m->e[i];
+	assert(e->state != ME_FREE);
+	uint32_t *pp = &m->bucket[hash_line(m, e->addr)];
+	while (*pp != i) {
+		assert(*pp != REQ_NIL);
+		pp = &m->e[*pp].hnext;
+	}
+	*pp = e->hnext;
+	e->state = ME_FREE;
+	e->hnext = m->free_head;
+	m->free_head = i;
+	m->used--;
+}
+
+uint32_t mshr_count_warp(const struct mshr *m, uint16_t warp)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < m->n; i++)
+		n += m->e[i].state != ME_FREE && m->e[i].warp == warp;
+	return n;
+}

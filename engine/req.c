@@ -1,0 +1,58 @@
+/* req.c: request pool and timed queues; see req.h. */
+#include "req.h"
+
+#include <assert.h>
+
+void req_pool_init(struct req_pool *p, struct arena *a, uint32_t cap)
+{
+	p->r = ARENA_NEW(a, struct req, cap);
+	p->cap = cap;
+	p->used = 0;
+	p->high_water = 0;
+	for (uint32_t i = 0; i < cap; i++)
+		p->r[i].next = i + 1 < cap ? i + 1 : REQ_NIL;
+	p->free_head = cap ? 0 : REQ_NIL;
+}
+
+uint32_t req_alloc(struct req_pool *p)
+{
+	uint32_t i = p->free_head;
+	if (i == REQ_NIL)
+		return REQ_NIL;
+	struct req *q = &p->r[i];
+	p->free_head = q->next;
+	*q = (struct req){.next = REQ_NIL, .mshr = REQ_NIL, .in_use = 1};
+	p->used++;
+	if (p->used > p->high_water)
+		p->high_water = p->used;
+	return i;
+}
+
+void req_free(struct req_pool *p, uint32_t i)
+{
+	assert(i < p->cap && p->r[i].in_use);
+	p->r[i].in_use = 0;
+	p->r[i].next = p->free_head;
+	p->free_head = i;
+	p->used--;
+}
+
+void reqq_insert_timed(struct reqq *q, struct req *r, uint32_t i)
+{
+	if (q->tail == REQ_NIL || r[q->tail].t_ready <= r[i].t_ready) {
+		reqq_push(q, r, i);
+		return;
+	}
+	/* Rare: walk from the head to the first later entry. */
+	uint32_t prev = REQ_NIL, cur = q->head;
+	while (cur != REQ_NIL && r[cur].t_ready <= r[i].t_ready) {
+		prev = cur;
+		cur = r[cur].next;
+	}
+	r[i].next = cur;
+	if (prev == REQ_NIL)
+		q->head = i;
+	else
+		r[prev].next = i;
+	q->n++;
+}

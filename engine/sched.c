@@ -1,0 +1,129 @@
+/*
+ * sched.c: warp scheduling policies (one SM, one issue per cycle).
+ *
+ *   lrr        loose round robin: first ready warp after the last issued one
+ *   gto        greedy-then-oldest: keep issuing from the last warp while it
+ *              is ready, else the oldest ready warp (launch order)
+ *   two_level  an active pool of core.active_pool warps scheduled LRR; a warp
+ *              that stalls on memory (scoreboard / memory buffer) leaves the
+ *              pool and the oldest warp outside it takes its place
+ *
+ * sched_pick() runs every cycle on the ready set; sched_order() produces the
+ * full "warp queue" (the order the policy looks at warps) for panels.
+ */
+#include "sim_int.h"
+
+static bool active(const struct warp *w) { return w->state == WSL_ACTIVE; }
+
+int sched_pick(const struct sim *s, const struct sm *sm, const uint64_t ready);
+int sched_pick(const struct sim *s, const struct sm *sm, const uint64_t ready)
+{
+	int n = s->cfg.core.warps_per_sm;
+	if (!ready)
+		return -1;
+	switch (s->cfg.core.scheduler) {
+	case SCHED_GTO: {
+		if (sm->last_issued >= 0 && (ready >> sm->last_issued & 1))
+			return sm->last_issued;
+		int best = -1;
+		for (int i = 0; i < n; i++)
+			if ((ready >> i & 1) && (best < 0 || sm->w[i].age < sm->w[best].age))
+				best = i;
+		return best;
+	}
+	case SCHED_TWO_LEVEL:
+	case SCHED_LRR:
+	default: {
+		int start = sm->last_issued + 1;
+		for (int k = 0; k < n; k++) {
+			int i = (start + k) % n;
+			if (ready >> i & 1)
+				return i;
+		}
+		return -1;
+	}
+	}
+}
+
+/* Two-level: keep the active pool full with the oldest warps outside it. */
+void sched_refill(struct sim *s, struct sm *sm);
+void sched_refill(struct sim *s, struct sm *sm)
+{
+	if (s->cfg.core.scheduler != SCHED_TWO_LEVEL)
+		return;
+	int n = s->cfg.core.warps_per_sm, in = 0;
+	for (int i = 0; i < n; i++)
+		in += active(&sm->w[i]) && sm->w[i].in_pool;
+	while (in < s->cfg.core.active_pool) {
+		int best = -1;
+		for (int i = 0; i < n; i++) {
+			const struct warp *w = &sm->w[i];
+			if (active(w) && !w->in_pool && (best < 0 || w->age < sm->w[best].age))
+				best = i;
+		}
+		if (best < 0)
+			break;
+		sm->w[best].in_pool = 1;
+		in++;
+		sim_progress(s);
+	}
+}
+
+void sched_on_issue(struct sim *s, struct sm *sm, int slot)
+{
+	(void)s;
+	sm->last_issued = slot;
+}
+
+void sched_on_stall(struct sim *s, struct sm *sm, int slot, unsigned reason)
+{
+	if (s->cfg.core.scheduler != SCHED_TWO_LEVEL)
+		return;
+	struct warp *w = &sm->w[slot];
+	if (w->in_pool && (reason == STALL_SCOREBOARD || reason == STALL_MEM || reason == STALL_MSHR_FULL)) {
+		/* Demote only if someone is waiting to come in. */
+		for (int i = 0; i < s->cfg.core.warps_per_sm; i++)
+			if (active(&sm->w[i]) && !sm->w[i].in_pool) {
+				w->in_pool = 0;
+				sim_progress(s);
+				return;
+			}
+	}
+}
+
+int sched_order(const struct sim *s, const struct sm *sm, int *order)
+{
+	int n = s->cfg.core.warps_per_sm, k = 0;
+	switch (s->cfg.core.scheduler) {
+	case SCHED_GTO: {
+		if (sm->last_issued >= 0 && active(&sm->w[sm->last_issued]))
+			order[k++] = sm->last_issued;
+		/* The rest by age (insertion; at most 64 warps, only for display). */
+		int base = k;
+		for (int i = 0; i < n; i++) {
+			if (!active(&sm->w[i]) || i == sm->last_issued)
+				continue;
+			int j = k++;
+			while (j > base && sm->w[order[j - 1]].age > sm->w[i].age) {
+				order[j] = order[j - 1];
+				j--;
+			}
+			order[j] = i;
+		}
+		return k;
+	}
+	default: {
+		int start = sm->last_issued + 1;
+		for (int pass = 0; pass < 2; pass++)
+			for (int t = 0; t < n; t++) {
+				int i = (start + t) % n;
+				if (!active(&sm->w[i]))
+					continue;
+				bool in = s->cfg.core.scheduler != SCHED_TWO_LEVEL || sm->w[i].in_pool;
+				if ((pass == 0) == in)
+					order[k++] = i;
+			}
+		return k;
+	}
+	}
+}

@@ -1,0 +1,329 @@
+/*
+ * sim.c: building the machine, the cycle loop, skip-ahead and invariants.
+ *
+ * One cycle (sim_tick), consumer end first so that nothing needs double
+ * buffering; a request handed forward in a cycle is seen by its consumer the
+ * next cycle at the earliest (its t_ready says when):
+ *   1. memory (DRAM or fixed latency): advance, completions fill the L2
+ *   2. L2 banks: hand requests to memory, look up arrivals
+ *   3. crossbar: replies L2 -> SMs, requests SMs -> L2
+ *   4. L1s: hits complete, replies fill, retries, lookups
+ *   5. CTA dispatch, then each SM's scheduler issues one instruction
+ *
+ * Skip-ahead: a tick that changes nothing (no progress) leaves the earliest
+ * future time at which some queue head, busy warp or the DRAM has work; the
+ * loop jumps there directly, adding the skipped cycles to the per-cycle stall
+ * counters, so results equal stepping one cycle at a time.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+static const char *const stall_names[STALL__COUNT] = {
+	[STALL_NONE] = "none",       [STALL_MEM] = "mem",         [STALL_SCOREBOARD] = "scoreboard",
+	[STALL_BARRIER] = "barrier", [STALL_MSHR_FULL] = "mshr_full", [STALL_ALU] = "alu",
+	[STALL_SHMEM] = "shmem",     [STALL_INACTIVE] = "inactive", [STALL_DONE] = "done",
+};
+
+const char *stall_reason_name(unsigned r) { return r < STALL__COUNT ? stall_names[r] : "?"; }
+
+static void register_stats(struct sim *s)
+{
+	struct stats *st = &s->stats;
+	struct sim_stat_ids *id = &s->id;
+	id->cycles = stats_counter(st, "sim.cycles", "core cycles simulated");
+	id->warp_insts = stats_counter(st, "sim.warp_insts", "warp instructions issued");
+	id->thread_insts = stats_counter(st, "sim.thread_insts", "thread instructions (active lanes of issued warp instructions)");
+	id->ipc = stats_ratio(st, "sim.ipc", "warp instructions per cycle, all SMs", "sim.warp_insts", "sim.cycles", 1.0);
+	stats_ratio(st, "sim.opc", "thread operations per cycle, all SMs", "sim.thread_insts", "sim.cycles", 1.0);
+	id->mem_insts = stats_counter(st, "core.mem_insts", "global memory instructions issued");
+	id->ld_insts = stats_counter(st, "core.ld_insts", "global loads issued");
+	id->st_insts = stats_counter(st, "core.st_insts", "global stores issued");
+	id->atom_insts = stats_counter(st, "core.atom_insts", "global atomics issued");
+	id->shmem_insts = stats_counter(st, "core.shmem_insts", "shared-memory instructions issued");
+	id->alu_insts = stats_counter(st, "core.alu_insts", "ALU instructions issued");
+	id->bar_insts = stats_counter(st, "core.bar_insts", "barrier instructions issued");
+	id->shmem_conflicts = stats_counter(st, "core.shmem_conflict_passes", "extra shared-memory passes caused by bank conflicts");
+	static const uint64_t lat_edges[] = {0, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
+	id->mem_lat = stats_hist(st, "core.mem_latency", "cycles from issue to completion of a global memory instruction",
+				 lat_edges, (uint32_t)ARRAY_LEN(lat_edges));
+	id->mem_lat_max = stats_counter(st, "core.mem_latency_max", "longest global memory instruction latency (cycles)");
+	for (unsigned r = STALL_MEM; r < STALL__COUNT; r++) {
+		char name[64], desc[128];
+		snprintf(name, sizeof name, "core.stall.%s", stall_names[r]);
+		snprintf(desc, sizeof desc, "SM-cycles without an issue, mostly because warps were '%s'", stall_names[r]);
+		id->stall[r] = stats_counter(st, name, xstrdup(desc));
+	}
+	id->l1_accesses = stats_counter(st, "l1.accesses", "L1 lookups, all SMs");
+	id->l1_hits = stats_counter(st, "l1.hits", "L1 hits, all SMs");
+	id->l1_misses = stats_counter(st, "l1.misses", "L1 misses (merged secondary misses included), all SMs");
+	id->l1_merges = stats_counter(st, "l1.mshr_merges", "L1 misses merged into a pending MSHR entry");
+	id->l1_mshr_full = stats_counter(st, "l1.mshr_full", "L1 misses that found no MSHR entry or merge slot");
+	id->l1_resv_fail = stats_counter(st, "l1.reservation_fails", "L1 misses that found every way of their set reserved");
+	id->l1_retries = stats_counter(st, "l1.retries", "requests re-sent after an L2 NACK");
+	id->l1_nacks = stats_counter(st, "l1.nacks", "NACKs received by the L1s");
+	id->l1_writes = stats_counter(st, "l1.writes", "store requests at the L1s");
+	id->l1_atomics = stats_counter(st, "l1.atomics", "atomic requests at the L1s");
+	id->l1_evictions = stats_counter(st, "l1.evictions", "L1 lines evicted or invalidated");
+	id->l1_writebacks = stats_counter(st, "l1.writebacks", "dirty L1 lines written back");
+	id->l1_hit_rate = stats_ratio(st, "l1.hit_rate", "l1.hits / l1.accesses", "l1.hits", "l1.accesses", 1.0);
+	id->icnt_req_flits = stats_counter(st, "icnt.req_flits", "flits sent SM -> L2");
+	id->icnt_rep_flits = stats_counter(st, "icnt.reply_flits", "flits sent L2 -> SM");
+	id->icnt_req_pkts = stats_counter(st, "icnt.req_packets", "packets sent SM -> L2");
+	id->icnt_rep_pkts = stats_counter(st, "icnt.reply_packets", "packets sent L2 -> SM");
+	id->icnt_stalls = stats_counter(st, "icnt.stalls", "cycles a crossbar port held a packet for want of credits");
+	id->l2_accesses = stats_counter(st, "l2.accesses", "L2 lookups, all banks");
+	id->l2_hits = stats_counter(st, "l2.hits", "L2 hits");
+	id->l2_misses = stats_counter(st, "l2.misses", "L2 misses (merges and refused transient hits included)");
+	id->l2_merges = stats_counter(st, "l2.mshr_merges", "L2 misses merged into a pending MSHR entry");
+	id->l2_nacks = stats_counter(st, "l2.nacks", "requests the L2 refused (NACK)");
+	id->l2_transient_blocks = stats_counter(st, "l2.transient_blocks", "requests refused because their line was transient");
+	id->l2_set_all_transient = stats_counter(st, "l2.set_all_transient", "misses refused because every way of the set was transient");
+	id->l2_writebacks = stats_counter(st, "l2.writebacks", "dirty L2 lines written back to memory");
+	id->l2_fills = stats_counter(st, "l2.fills", "L2 lines filled from memory");
+	id->l2_hit_rate = stats_ratio(st, "l2.hit_rate", "l2.hits / l2.accesses", "l2.hits", "l2.accesses", 1.0);
+	id->mem_reads = stats_counter(st, "mem.reads", "line reads handed to memory");
+	id->mem_writes = stats_counter(st, "mem.writes", "line write-backs handed to memory");
+}
+
+struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char **err)
+{
+	if (cfg_validate(cfg, err))
+		return NULL;
+	if (!wl || !wl->kernel) {
+		set_err(err, "no workload");
+		return NULL;
+	}
+	const struct kernel *k = wl->kernel;
+	uint32_t tpc = kernel_threads_per_cta(k);
+	uint32_t wpc = (tpc + (uint32_t)cfg->core.warp_size - 1) / (uint32_t)cfg->core.warp_size;
+	if ((int)wpc > cfg->core.warps_per_sm || (int)tpc > cfg->core.threads_per_sm ||
+	    (int)kernel_shmem_bytes(k) > cfg->core.shmem_per_sm) {
+		set_err(err,
+			"workload %s: a CTA of %u threads (%u warps, %u B shared memory) does not fit on an SM "
+			"(core.warps_per_sm %d, core.threads_per_sm %d, core.shmem_per_sm %d)",
+			kernel_name(k), tpc, wpc, kernel_shmem_bytes(k), cfg->core.warps_per_sm,
+			cfg->core.threads_per_sm, cfg->core.shmem_per_sm);
+		return NULL;
+	}
+	if (kernel_nregs(k) > 256) {
+		set_err(err, "workload %s: %u registers per thread, at most 256", kernel_name(k), kernel_nregs(k));
+		return NULL;
+	}
+	struct sim *s = xcalloc(1, sizeof(*s));
+	s->cfg = *cfg;
+	s->wl = *wl;
+	s->k = k;
+	s->nctas = kernel_ctas(k);
+	s->threads_per_cta = tpc;
+	s->warps_per_cta = wpc;
+	s->issue_cycles = (unsigned)(cfg->core.warp_size / cfg->core.simd_width);
+	s->nregs = kernel_nregs(k);
+	arena_init(&s->arena);
+	s->st = ARENA_NEW(&s->arena, struct state, 1);
+	s->st->next_event = UINT64_MAX;
+	rng_seed(&s->st->rng, cfg->seed);
+	stats_init(&s->stats, &s->st->now);
+	events_init(&s->ev, &s->arena, 4096, &s->st->now);
+	register_stats(s);
+	uint32_t ns = (uint32_t)cfg->core.sms, nb = (uint32_t)cfg->l2.banks;
+	uint64_t pool = (uint64_t)ns * ((uint64_t)cfg->core.mem_inflight * (uint64_t)cfg->core.warp_size * 2 +
+					(uint64_t)cfg->l1.mshr_entries * 2 + 64) +
+			(uint64_t)nb * ((uint64_t)cfg->l2.mshr_entries * 3 + (uint64_t)cfg->l2.queue * 2 + 64);
+	if (pool > 16u << 20) {
+		set_err(err, "configuration needs %llu in-flight request slots (over 16 M): reduce core.mem_inflight or MSHR sizes",
+			(unsigned long long)pool);
+		sim_free(s);
+		return NULL;
+	}
+	req_pool_init(&s->pool, &s->arena, (uint32_t)pool);
+	s->sms = ARENA_NEW(&s->arena, struct sm, ns);
+	s->banks = ARENA_NEW(&s->arena, struct l2bank, nb);
+	core_init(s);
+	for (uint32_t i = 0; i < ns; i++)
+		l1_init(s, &s->sms[i]);
+	for (uint32_t i = 0; i < nb; i++) {
+		s->banks[i].id = (int)i;
+		l2_init(s, &s->banks[i]);
+	}
+	if (cfg->mem.model == MEM_DRAM) {
+		s->dram = dram_new(&s->arena, cfg, &s->stats, &s->ev, &s->st->now, err);
+		if (!s->dram) {
+			sim_free(s);
+			return NULL;
+		}
+	}
+	stats_freeze(&s->stats, &s->arena);
+	return s;
+}
+
+void sim_free(struct sim *s)
+{
+	if (!s)
+		return;
+	stats_fini(&s->stats);
+	arena_fini(&s->arena);
+	free(s);
+}
+
+static void sim_tick(struct sim *s)
+{
+	struct state *st = s->st;
+	st->progress = false;
+	st->next_event = UINT64_MAX;
+	mem_tick(s);
+	for (int i = 0; i < s->cfg.l2.banks; i++)
+		l2_tick(s, &s->banks[i]);
+	icnt_tick(s);
+	for (int i = 0; i < s->cfg.core.sms; i++)
+		l1_tick(s, &s->sms[i]);
+	core_dispatch(s);
+	for (int i = 0; i < s->cfg.core.sms; i++)
+		core_tick(s, &s->sms[i]);
+}
+
+static bool drained(const struct sim *s)
+{
+	return core_all_done(s) && s->pool.used == 0 && (!s->dram || dram_idle(s->dram));
+}
+
+enum sim_stop sim_step(struct sim *s, uint64_t cycles)
+{
+	struct state *st = s->st;
+	uint64_t end = st->now + cycles;
+	if (cycles > UINT64_MAX - st->now)
+		end = UINT64_MAX;
+	struct bp_set *bps = s->bps;
+	if (bps)
+		bp_clear_stop(bps);
+	enum sim_stop why = SIM_STOP_LIMIT;
+	while (st->now < end) {
+		if (st->done || drained(s)) {
+			st->done = true;
+			why = SIM_STOP_DONE;
+			break;
+		}
+		if (s->interrupt) {
+			s->interrupt = 0;
+			why = SIM_STOP_INTERRUPT;
+			break;
+		}
+		sim_tick(s);
+		st->now++;
+		stat_inc(&s->stats, s->id.cycles);
+		if (bps) {
+			if (bp_has_polled(bps))
+				bp_poll(bps, st->now);
+			if (bps->stop) {
+				why = SIM_STOP_BREAK;
+				break;
+			}
+		}
+		if (!st->progress && !drained(s)) {
+			/* Nothing changed: jump to the next time anything has work. */
+			uint64_t t = st->next_event;
+			if (t > end)
+				t = end;
+			if (bps) {
+				uint64_t bc = bp_next_cycle(bps, st->now);
+				if (bc < t)
+					t = bc;
+			}
+			if (t != UINT64_MAX && t > st->now) {
+				uint64_t k = t - st->now;
+				core_account_idle(s, k);
+				stat_add(&s->stats, s->id.cycles, k);
+				st->now = t;
+				if (bps && bp_has_polled(bps)) {
+					bp_poll(bps, st->now);
+					if (bps->stop) {
+						why = SIM_STOP_BREAK;
+						break;
+					}
+				}
+			} else if (t == UINT64_MAX && end == UINT64_MAX) {
+				/* Nothing will ever happen: a deadlock in the model. Stop rather than spin. */
+				why = SIM_STOP_DONE;
+				st->done = true;
+				break;
+			}
+		}
+	}
+	if (why == SIM_STOP_LIMIT && drained(s)) {
+		st->done = true;
+		why = SIM_STOP_DONE;
+	}
+	return why;
+}
+
+void sim_interrupt(struct sim *s) { s->interrupt = 1; }
+uint64_t sim_cycle(const struct sim *s) { return s->st->now; }
+bool sim_done(const struct sim *s) { return s->st->done || drained(s); }
+const struct sim_cfg *sim_cfg(const struct sim *s) { return &s->cfg; }
+const struct workload *sim_workload(const struct sim *s) { return &s->wl; }
+struct stats *sim_stats(struct sim *s) { return &s->stats; }
+const struct stats *sim_stats_c(const struct sim *s) { return &s->stats; }
+struct events *sim_events(struct sim *s) { return &s->ev; }
+const struct events *sim_events_c(const struct sim *s) { return &s->ev; }
+
+void sim_set_bps(struct sim *s, struct bp_set *b)
+{
+	s->bps = b;
+	s->ev.bps = b;
+	if (b)
+		b->stats = &s->stats;
+	events_update_watch(&s->ev);
+}
+
+uint64_t sim_state_hash(const struct sim *s) { return arena_hash(&s->arena); }
+
+int sim_check_invariants(const struct sim *s, char **err)
+{
+	const struct stats *st = &s->stats;
+	const struct sim_stat_ids *id = &s->id;
+	uint64_t a = stats_counter_value(st, id->l1_accesses), h = stats_counter_value(st, id->l1_hits),
+		 m = stats_counter_value(st, id->l1_misses);
+	if (h + m != a)
+		return set_err(err, "l1.hits (%llu) + l1.misses (%llu) != l1.accesses (%llu)", (unsigned long long)h,
+			       (unsigned long long)m, (unsigned long long)a);
+	a = stats_counter_value(st, id->l2_accesses);
+	h = stats_counter_value(st, id->l2_hits);
+	m = stats_counter_value(st, id->l2_misses);
+	if (h + m != a)
+		return set_err(err, "l2.hits (%llu) + l2.misses (%llu) != l2.accesses (%llu)", (unsigned long long)h,
+			       (unsigned long long)m, (unsigned long long)a);
+	/* Every request in the pool is reachable exactly once, and MSHR counts agree. */
+	uint32_t used = 0;
+	for (uint32_t i = 0; i < s->pool.cap; i++)
+		used += s->pool.r[i].in_use;
+	if (used != s->pool.used)
+		return set_err(err, "request pool: %u in use but the counter says %u", used, s->pool.used);
+	for (int i = 0; i < s->cfg.core.sms; i++) {
+		const struct mshr *mm = &s->sms[i].l1.m;
+		uint32_t n = 0;
+		for (uint32_t e = 0; e < mm->n; e++)
+			n += mm->e[e].state != ME_FREE;
+		if (n != mm->used)
+			return set_err(err, "sm%d L1 MSHR: %u entries valid, counter %u", i, n, mm->used);
+	}
+	for (int i = 0; i < s->cfg.l2.banks; i++) {
+		const struct mshr *mm = &s->banks[i].m;
+		uint32_t n = 0;
+		for (uint32_t e = 0; e < mm->n; e++)
+			n += mm->e[e].state != ME_FREE;
+		if (n != mm->used)
+			return set_err(err, "l2 bank%d MSHR: %u entries valid, counter %u", i, n, mm->used);
+	}
+	if (sim_done(s)) {
+		if (s->pool.used)
+			return set_err(err, "finished with %u requests still in flight", s->pool.used);
+		for (int i = 0; i < s->cfg.core.sms; i++)
+			if (s->sms[i].l1.m.used)
+				return set_err(err, "finished with sm%d L1 MSHR entries still allocated", i);
+		if (s->st->ctas_done != s->nctas)
+			return set_err(err, "finished with %u of %u CTAs done", s->st->ctas_done, s->nctas);
+	}
+	return 0;
+}

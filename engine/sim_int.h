@@ -1,0 +1,234 @@
+/*
+ * sim_int.h: the inside of struct sim, shared by the engine's model files
+ * (core.c, l1.c, icnt.c, l2.c, sim.c, inspect.c). Nothing outside engine/
+ * includes it; views read through inspect.h.
+ *
+ *   SM 0 ... SM n-1                 crossbar                L2 bank 0 .. b-1
+ *   +-------------------------+                             +-----------------+
+ *   | warps -> sched -> issue |                             | inq (timed)     |
+ *   |   coalescer -> lsu q    |  missq --req packets-->     |  tags + MSHR    |
+ *   |   L1 tags + MSHR        |                             |  outq (timed)   |
+ *   |   waitq / retryq        |  <--reply packets--  outq   |  memq -> DRAM / |
+ *   |   fillq (timed), hitq   |                             |   fixed latency |
+ *   +-------------------------+                             +-----------------+
+ *
+ * Every queue is an intrusive FIFO of request indices (req.h); timed queues
+ * hold entries in t_ready order. Capacities are enforced where the hardware
+ * has them: L1 wait/miss queues, L2 input queues (as crossbar credits, counted
+ * from injection), L1 fill queues (credits), the memory queues.
+ */
+#ifndef GPUSTEP_SIM_INT_H
+#define GPUSTEP_SIM_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bp.h"
+#include "cache.h"
+#include "config.h"
+#include "dram.h"
+#include "event.h"
+#include "inspect.h"
+#include "kernel.h"
+#include "mshr.h"
+#include "req.h"
+#include "sim.h"
+#include "stats.h"
+
+#define MSHR_HIST 256 /* occupancy samples kept per MSHR file for sparklines */
+
+struct occ_hist {
+	uint16_t v[MSHR_HIST];
+	uint64_t last_cycle; /* cycle of v[last_cycle % MSHR_HIST] */
+	uint16_t cur;
+};
+
+/* Per-unit stat ids, registered once per L1 and per L2 bank. */
+struct l1_stats {
+	uint32_t accesses, hits, misses, merges, mshr_full, resv_fail, wait_full, writes, atomics, retries,
+		nacks, evictions, writebacks, mshr_occ;
+};
+
+struct l1 {
+	struct cache c;
+	struct mshr m;
+	struct reqq lsu;    /* warp requests from the coalescer (timed) */
+	struct reqq hitq;   /* hits waiting out the hit latency (timed) */
+	struct reqq waitq;  /* misses waiting for an MSHR entry */
+	struct reqq missq;  /* to the crossbar */
+	struct reqq fillq;  /* replies from the crossbar (timed arrival) */
+	struct reqq retryq; /* NACKed, waiting to be re-sent (timed) */
+	uint32_t fill_credits_used;
+	uint64_t req_link_free; /* crossbar link SM -> xbar */
+	uint64_t rep_link_free; /* crossbar link xbar -> SM */
+	struct occ_hist hist;
+	struct l1_stats st;
+	uint64_t full_events;
+};
+
+enum warp_slot_state { WSL_EMPTY, WSL_ACTIVE, WSL_DONE };
+
+struct warp {
+	struct kwarp kw;
+	struct winst ib;
+	uint8_t ib_valid;
+	uint8_t state;      /* enum warp_slot_state */
+	uint8_t stall;      /* enum stall_reason, last evaluation */
+	uint8_t at_barrier;
+	uint8_t in_pool;    /* two-level: in the active pool */
+	int16_t cta_slot;
+	uint64_t busy_until; /* ALU / issue occupancy */
+	uint64_t pend[4];    /* scoreboard: registers awaiting a load */
+	uint32_t outstanding; /* requests in flight */
+	uint64_t age;        /* launch order (GTO: oldest first) */
+	uint64_t insts;
+	uint64_t issue_cycle; /* last issue */
+	uint64_t launch_cycle;
+	uint64_t stall_start; /* cycle the current stall began, UINT64_MAX if issuing */
+	uint64_t mem_stall_cycles, other_stall_cycles;
+};
+
+struct vmb_ent {
+	uint8_t valid;
+	uint8_t done;
+	uint8_t op;
+	uint8_t dst;
+	uint16_t warp;
+	uint32_t pending;    /* requests not yet completed */
+	uint32_t unaccepted; /* requests not yet accepted by the L1 (non-blocking stores) */
+	uint64_t t_issue;
+};
+
+struct cta_slot {
+	int32_t cta; /* -1 = free */
+	uint16_t nwarps, ndone, nbar;
+	uint32_t threads, shmem;
+};
+
+struct sm {
+	int id;
+	struct warp *w;
+	struct cta_slot *cta;
+	struct vmb_ent *vmb;
+	int vmb_head, vmb_count;
+	int nwarps_active; /* slots not EMPTY */
+	int ctas_active;
+	int threads_used, shmem_used;
+	int last_issued;   /* warp slot, -1 */
+	uint64_t last_issue_cycle;
+	uint64_t next_busy; /* min busy_until > now among warps, from the last scan */
+	uint8_t last_stall; /* dominant reason of the last cycle without an issue */
+	uint32_t serial_next, serial_end; /* serial CTA dispatch range */
+	uint64_t insts;
+	struct l1 l1;
+	uint32_t st_insts, st_issue_cycles;
+};
+
+struct l2_stats {
+	uint32_t accesses, hits, misses, merges, nacks, transient_blocks, set_all_transient, writebacks, fills,
+		mshr_occ;
+};
+
+struct l2bank {
+	int id;
+	struct cache c;
+	struct mshr m;
+	struct reqq inq;   /* from the crossbar (timed arrival) */
+	struct reqq outq;  /* replies toward the crossbar (timed) */
+	struct reqq memq;  /* waiting for the memory to accept */
+	struct reqq fixedq; /* fixed-latency memory: in flight (timed) */
+	uint32_t in_credits_used;
+	uint64_t req_link_free; /* xbar -> bank */
+	uint64_t rep_link_free; /* bank -> xbar */
+	struct occ_hist hist;
+	struct l2_stats st;
+	uint32_t nacks_since; /* for panels */
+};
+
+struct sim_stat_ids {
+	uint32_t cycles, warp_insts, thread_insts, ipc, mem_insts, ld_insts, st_insts, atom_insts, shmem_insts,
+		alu_insts, bar_insts, mem_lat, mem_lat_max, shmem_conflicts;
+	uint32_t stall[STALL__COUNT];
+	uint32_t l1_accesses, l1_hits, l1_misses, l1_merges, l1_mshr_full, l1_resv_fail, l1_retries, l1_hit_rate;
+	uint32_t l1_writes, l1_atomics, l1_nacks, l1_evictions, l1_writebacks;
+	uint32_t icnt_req_flits, icnt_rep_flits, icnt_stalls, icnt_req_pkts, icnt_rep_pkts;
+	uint32_t l2_accesses, l2_hits, l2_misses, l2_merges, l2_nacks, l2_transient_blocks, l2_set_all_transient,
+		l2_writebacks, l2_fills, l2_hit_rate;
+	uint32_t mem_reads, mem_writes;
+	uint32_t req_pool_occ;
+};
+
+struct sim {
+	struct arena arena; /* every mutable byte below lives here */
+	struct state {
+		uint64_t now;       /* cycles completed = the cycle being simulated */
+		bool progress;      /* something changed in the current cycle */
+		bool done;
+		uint32_t ctas_dispatched, ctas_done;
+		uint32_t rr_sm;     /* round-robin CTA dispatch pointer */
+		struct rng rng;
+		uint64_t age_counter;
+		uint64_t next_event; /* min future time reported by the ticks */
+	} *st;
+	struct req_pool pool;
+	struct sm *sms;
+	struct l2bank *banks;
+	struct dram *dram;
+	struct stats stats;
+	struct events ev;
+	struct sim_stat_ids id;
+	/* Immutable after sim_new. */
+	struct sim_cfg cfg;
+	struct workload wl;
+	const struct kernel *k;
+	uint32_t nctas;
+	uint32_t threads_per_cta, warps_per_cta;
+	unsigned issue_cycles; /* warp_size / simd_width */
+	unsigned nregs;
+	volatile int interrupt;
+	struct bp_set *bps;
+};
+
+/* Note a state change: the cycle after this one must be simulated. */
+static inline void sim_progress(struct sim *s) { s->st->progress = true; }
+/* Report a future time at which a unit will have work (skip-ahead bound). */
+static inline void sim_wake_at(struct sim *s, uint64_t t)
+{
+	if (t > s->st->now && t < s->st->next_event)
+		s->st->next_event = t;
+}
+static inline void sim_wake_q(struct sim *s, const struct reqq *q)
+{
+	if (q->head != REQ_NIL)
+		sim_wake_at(s, s->pool.r[q->head].t_ready);
+}
+
+/* core.c */
+void core_init(struct sim *s);
+void core_tick(struct sim *s, struct sm *sm);
+void core_dispatch(struct sim *s);
+void core_req_done(struct sim *s, uint32_t ri);
+void core_req_accepted(struct sim *s, uint32_t ri);
+void core_account_idle(struct sim *s, uint64_t cycles);
+bool core_all_done(const struct sim *s);
+/* sched.c: order in which the scheduler looks at warp slots; returns count. */
+int sched_order(const struct sim *s, const struct sm *sm, int *order);
+void sched_on_issue(struct sim *s, struct sm *sm, int slot);
+void sched_on_stall(struct sim *s, struct sm *sm, int slot, unsigned reason);
+/* coalesce.c: split a warp memory instruction into line requests. Returns the
+ * number of requests pushed into the SM's L1 queue. */
+int coalesce_issue(struct sim *s, struct sm *sm, int slot, const struct winst *in, int vmb);
+/* l1.c */
+void l1_init(struct sim *s, struct sm *sm);
+void l1_tick(struct sim *s, struct sm *sm);
+/* icnt.c */
+void icnt_tick(struct sim *s);
+unsigned icnt_bank_of(const struct sim *s, uint64_t addr);
+/* l2.c */
+void l2_init(struct sim *s, struct l2bank *b);
+void l2_tick(struct sim *s, struct l2bank *b);
+void mem_tick(struct sim *s);
+/* occupancy history for sparklines */
+void occ_hist_set(struct occ_hist *h, uint64_t now, uint16_t v);
+
+#endif
