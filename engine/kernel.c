@@ -23,7 +23,12 @@
  *   - atom writes no register unless annotated (`atom H[i] -> r5` models an
  *     atomic whose old value is used);
  *   - ld and ldsh read no register unless annotated (`<- r1` models a load
- *     whose address depends on an earlier load, e.g. pointer chasing).
+ *     whose address depends on an earlier load, e.g. pointer chasing);
+ *   - `-> r(EXPR)` picks the destination when the statement runs (EXPR mod
+ *     nregs, warp-uniform), so `ld A[i] -> r(1 + i)` in a loop behaves like
+ *     an unrolled loop whose loads do not wait for each other (the core's
+ *     scoreboard stalls on writes to a pending register). Such a statement
+ *     is not counted by the rule above and later defaults ignore it.
  * So `ld A; ld B; alu 4; st C` is r1 = A; r2 = B; r3 = r1 op r2; C = r3: the
  * store waits for the alu, which waits for both loads.
  *
@@ -347,8 +352,24 @@ static int annotations(struct sp *sp, struct kstmt *st, bool *has_dst, bool *has
 			if (*has_dst)
 				return serr(sp, at, "'->' given twice");
 			sp->p += 2;
-			if (reg(sp, &st->dst))
+			ws(sp);
+			if ((sp->s[sp->p] == 'r' || sp->s[sp->p] == 'R') && sp->s[sp->p + 1] == '(') {
+				/* r(EXPR): chosen per execution, e.g. r(1 + i) to "unroll" a loop */
+				size_t open = sp->p + 1;
+				sp->p += 2;
+				if (expr(sp, &st->dst_e))
+					return -1;
+				if (st->dst_e.varying)
+					return serr(sp, open + 1, "a register expression must be the same for the whole "
+								  "warp (no tx, ty, tz, lane, tid)");
+				ws(sp);
+				if (sp->s[sp->p] != ')')
+					return serr(sp, sp->p, "expected ')'");
+				sp->p++;
+				st->dst_dyn = true;
+			} else if (reg(sp, &st->dst)) {
 				return -1;
+			}
 			st->ndst = 1;
 			*has_dst = true;
 		} else if (sp->s[at] == '<' && sp->s[at + 1] == '-') {
@@ -393,7 +414,7 @@ static void apply_reg_rule(struct kernel *k, struct regs *rs, struct kstmt *st, 
 			st->src[st->nsrc++] = rs->last[0];
 		}
 	}
-	if (!writes)
+	if (!writes || st->dst_dyn) /* r(EXPR) is not a register the rule can name */
 		return;
 	if (!has_dst) {
 		st->dst = (uint8_t)(1 + rs->k % (k->nregs - 1));

@@ -64,6 +64,9 @@ static void env_init(const struct kernel *k, const struct kwarp *w, struct kexpr
 static inline unsigned lowest(uint64_t m) { return (unsigned)__builtin_ctzll(m); }
 static inline unsigned above_highest(uint64_t m) { return 64u - (unsigned)__builtin_clzll(m); }
 
+/* The active lanes are lo, lo+1, ... with no hole (the usual case). */
+static inline bool contiguous(uint64_t m, unsigned lo) { return (((m >> lo) + 1) & (m >> lo)) == 0; }
+
 /* var + step stays strictly before `to` (no overflow). */
 static bool loop_continues(int64_t var, int64_t to, int64_t step, int64_t *next)
 {
@@ -85,6 +88,12 @@ static void fill_common(struct winst *out, const struct kstmt *s, unsigned pc, u
 	out->src[1] = s->src[1];
 	out->src[2] = s->src[2];
 	out->active = mask;
+}
+
+static uint8_t dyn_reg(const struct kernel *k, const struct kstmt *s, const struct kexpr_env *env, unsigned lane)
+{
+	int64_t r = kexpr_eval1(&k->code, &s->dst_e, env, lane) % (int64_t)k->nregs;
+	return (uint8_t)(r < 0 ? r + k->nregs : r);
 }
 
 bool kernel_warp_next(const struct kernel *k, struct kwarp *w, struct winst *out)
@@ -116,12 +125,17 @@ bool kernel_warp_next(const struct kernel *k, struct kwarp *w, struct winst *out
 		case KS_LDSH:
 		case KS_STSH: {
 			fill_common(out, s, pc, mask);
+			if (s->dst_dyn)
+				out->dst = dyn_reg(k, s, &env, lo);
 			const int64_t *r = kexpr_eval(&k->code, &s->e, &env, lo, hi, &stk, &uni);
 			const uint64_t base = s->base, elem = s->elem;
 			if (uni) {
 				uint64_t a = base + (uint64_t)r[0] * elem;
 				for (uint64_t m = mask; m; m &= m - 1)
 					out->addr[lowest(m)] = a;
+			} else if (contiguous(mask, lo)) {
+				for (unsigned i = lo; i < hi; i++)
+					out->addr[i] = base + (uint64_t)r[i] * elem;
 			} else {
 				for (uint64_t m = mask; m; m &= m - 1) {
 					unsigned i = lowest(m);
@@ -134,6 +148,8 @@ bool kernel_warp_next(const struct kernel *k, struct kwarp *w, struct winst *out
 		case KS_ALU:
 		case KS_BAR:
 			fill_common(out, s, pc, mask);
+			if (s->dst_dyn)
+				out->dst = dyn_reg(k, s, &env, lo);
 			w->pc = (uint16_t)(pc + 1);
 			return true;
 		case KS_LOOP: {
@@ -173,6 +189,9 @@ bool kernel_warp_next(const struct kernel *k, struct kwarp *w, struct winst *out
 			uint64_t taken = 0;
 			if (uni)
 				taken = r[0] ? mask : 0;
+			else if (contiguous(mask, lo))
+				for (unsigned i = lo; i < hi; i++)
+					taken |= (uint64_t)(r[i] != 0) << i;
 			else
 				for (uint64_t m = mask; m; m &= m - 1)
 					if (r[lowest(m)])

@@ -52,8 +52,10 @@ struct kstmt {
 	uint8_t ndst, nsrc, dst, src[3];
 	uint64_t base;    /* global memory ops: array base address */
 	unsigned elem;    /* global memory ops: element size (address scale) */
+	bool dst_dyn;     /* destination is r(dst_e) */
 	struct kexpr e;   /* address / predicate / loop FROM */
 	struct kexpr to, step;
+	struct kexpr dst_e;
 };
 
 struct kernel {

@@ -474,6 +474,29 @@ static void push_lane(int64_t *dst, unsigned which, const struct kexpr_env *env,
 	}
 }
 
+/*
+ * x / 2^s and x % 2^s for a varying x and a uniform power-of-two divisor (the
+ * common `hash(i) % n`), without a hardware divide per lane; same truncating
+ * semantics as k_div/k_mod. Returns false if the fast path does not apply.
+ */
+static bool pow2_divisor(struct kexpr_stack *st, unsigned sp, unsigned lo, unsigned hi, bool mod)
+{
+	if (st->uni[sp - 2] || !st->uni[sp - 1])
+		return false;
+	int64_t y = st->v[sp - 1][0];
+	if (y <= 0 || (y & (y - 1)))
+		return false;
+	unsigned s = (unsigned)__builtin_ctzll((uint64_t)y);
+	int64_t *A = st->v[sp - 2];
+	const uint64_t m = (uint64_t)y - 1;
+	for (unsigned i = lo; i < hi; i++) {
+		int64_t x = A[i];
+		int64_t q = k_shr(wrap((uint64_t)x + ((uint64_t)k_shr(x, 63) & m)), s);
+		A[i] = mod ? wrap((uint64_t)x - ((uint64_t)q << s)) : q;
+	}
+	return true;
+}
+
 const int64_t *kexpr_eval(const struct kexpr_code *c, const struct kexpr *e, const struct kexpr_env *env,
 			  unsigned lo, unsigned hi, struct kexpr_stack *st, bool *uniform)
 {
@@ -497,8 +520,18 @@ const int64_t *kexpr_eval(const struct kexpr_code *c, const struct kexpr *e, con
 		case OP_ADD: VBIN(wrap((uint64_t)x + (uint64_t)y)); break;
 		case OP_SUB: VBIN(wrap((uint64_t)x - (uint64_t)y)); break;
 		case OP_MUL: VBIN(wrap((uint64_t)x * (uint64_t)y)); break;
-		case OP_DIV: VBIN(k_div(x, y)); break;
-		case OP_MOD: VBIN(k_mod(x, y)); break;
+		case OP_DIV:
+			if (pow2_divisor(st, sp, lo, hi, false))
+				sp--;
+			else
+				VBIN(k_div(x, y));
+			break;
+		case OP_MOD:
+			if (pow2_divisor(st, sp, lo, hi, true))
+				sp--;
+			else
+				VBIN(k_mod(x, y));
+			break;
 		case OP_SHL: VBIN(wrap((uint64_t)x << ((unsigned)y & 63))); break;
 		case OP_SHR: VBIN(k_shr(x, y)); break;
 		case OP_AND: VBIN(x & y); break;

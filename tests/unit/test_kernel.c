@@ -565,3 +565,27 @@ TEST(kernel_errors_dimensions_and_arrays)
 	CHECK_EQ(kernel_ctas(k), 100);
 	kernel_free(k);
 }
+
+TEST(kernel_dynamic_destination_register)
+{
+	struct kernel_src s;
+	mk(&s, "1", "32", 4096, "loop i 0 5", "ld A[lane + i*32] -> r(1 + i*3)", "end", "st B[tid]", NULL);
+	s.nregs = 8;
+	struct kernel *k = compile_ok(&s);
+	REQUIRE(k);
+	struct winst in[8];
+	REQUIRE(run_warp(k, 0, 0, 32, in, 8) == 6);
+	static const unsigned want[5] = {1, 4, 7, 2, 5}; /* (1 + 3i) mod 8 */
+	for (unsigned i = 0; i < 5; i++) {
+		CHECK_EQ(in[i].ndst, 1);
+		CHECK_EQ(in[i].dst, want[i]);
+	}
+	CHECK_EQ(in[5].nsrc, 0); /* r(EXPR) is invisible to the default rule */
+	kernel_free(k);
+	BODY_ERR("kernel t, statement 1 (ld A[tid] -> r(lane)), column 16: a register expression must be the same "
+		 "for the whole warp (no tx, ty, tz, lane, tid)",
+		 "ld A[tid] -> r(lane)");
+	BODY_ERR("kernel t, statement 1 (ld A[tid] -> r(1), r2), column 18: unexpected text ', r2' (expected '-> "
+		 "rD', '<- rS' or the end)",
+		 "ld A[tid] -> r(1), r2");
+}
