@@ -57,6 +57,9 @@ void dram_decode(const struct dram *d, uint64_t addr, unsigned *ch, unsigned *ba
 
 /* Can the channel queue for addr take one more request now? */
 bool dram_can_accept(const struct dram *d, uint64_t addr, bool is_write);
+/* Count a refused request (dram.queue_full) and emit DRAM_QUEUE_FULL; call
+ * when dram_can_accept() said no and the request must wait. */
+void dram_note_full(struct dram *d, uint64_t addr, bool is_write);
 /* Enqueue at the current core cycle. `tag` comes back from dram_pop_done. */
 void dram_enqueue(struct dram *d, uint64_t addr, bool is_write, uint32_t tag);
 /* Advance the DRAM clock domain up to the current core cycle, issuing commands. */

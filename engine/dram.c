@@ -1,0 +1,483 @@
+/*
+ * dram.c: the DRAM model below the L2: construction, the clock domain, the
+ * request queues and completions, stats and panel accessors. Command
+ * selection and timing are in dram_sched.c; address decoding in addrmap.c.
+ *
+ *   L2 ──enqueue──▶ channel ch ─┬─ read slots  ─┐  per bank: unstarted
+ *                  (addrmap)    └─ write slots ─┘  requests, oldest first
+ *                                      │ dram_sched.c: ACT/PRE/RD/WR/REF
+ *                                      ▼
+ *   L2 ◀──pop_done── completion heap (ordered by data-end cycle, then age)
+ *
+ * Clock domains. DRAM cycle d happens at d * tck_ps picoseconds, core cycle c
+ * at c * 1e6 / clock_mhz ps; with k = tck_ps * clock_mhz the comparison is
+ * d * k  vs  c * 1e6, exact in integers. At core cycle `now` the DRAM has
+ * processed every DRAM cycle d with d * k < now * 1e6 (strictly before the
+ * core edge), so a request enqueued at `now` can use the DRAM cycle that
+ * coincides with it. A transfer ending at DRAM cycle d is visible to
+ * dram_pop_done from core cycle ceil(d * k / 1e6). With a 1:1 clock a read
+ * enqueued at cycle 0 to an idle bank pops at exactly tRCD + tCL + tBL.
+ *
+ * Idle cost: a channel with nothing to do leaves the active list; dram_tick
+ * and dram_next_event only walk active channels. Refresh of an idle channel
+ * is caught up when its next request arrives (dram_refresh_settle).
+ *
+ * A request holds its queue slot from enqueue until the L2 pops its
+ * completion, so read_queue also bounds reads in flight (no unbounded
+ * return queue).
+ */
+#include <assert.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dram_int.h"
+
+#define PS_PER_US 1000000u
+
+/* ---- clock domain ------------------------------------------------------- */
+
+uint64_t dram_core_of(const struct dram *d, dcyc t)
+{
+	unsigned __int128 x = (unsigned __int128)t * d->k;
+	return (uint64_t)((x + PS_PER_US - 1) / PS_PER_US);
+}
+
+/* The core cycle whose dram_tick processes DRAM cycle t. */
+static uint64_t core_processing(const struct dram *d, dcyc t)
+{
+	return (uint64_t)((unsigned __int128)t * d->k / PS_PER_US) + 1;
+}
+
+/* First DRAM cycle not before core cycle c. */
+static dcyc dram_of_core(const struct dram *d, uint64_t c)
+{
+	unsigned __int128 x = (unsigned __int128)c * PS_PER_US;
+	return (dcyc)((x + d->k - 1) / d->k);
+}
+
+/* ---- completion heap ---------------------------------------------------- */
+
+static bool done_before(const struct dram_done *a, const struct dram_done *b)
+{
+	return a->done < b->done || (a->done == b->done && a->seq < b->seq);
+}
+
+void dram_complete(struct dram *d, uint32_t ch, int32_t slot)
+{
+	const struct dram_req *r = &d->ch[ch].req[slot];
+	uint32_t i = d->nheap++;
+	struct dram_done x = {r->done, r->seq, ch, slot};
+	while (i) {
+		uint32_t p = (i - 1) / 2;
+		if (!done_before(&x, &d->heap[p]))
+			break;
+		d->heap[i] = d->heap[p];
+		i = p;
+	}
+	d->heap[i] = x;
+}
+
+static void heap_pop(struct dram *d)
+{
+	struct dram_done x = d->heap[--d->nheap];
+	uint32_t i = 0, n = d->nheap;
+	for (;;) {
+		uint32_t l = 2 * i + 1, m = i;
+		const struct dram_done *best = &x;
+		if (l < n && done_before(&d->heap[l], best)) {
+			m = l;
+			best = &d->heap[l];
+		}
+		if (l + 1 < n && done_before(&d->heap[l + 1], best))
+			m = l + 1;
+		if (m == i)
+			break;
+		d->heap[i] = d->heap[m];
+		i = m;
+	}
+	if (n)
+		d->heap[i] = x;
+}
+
+/* ---- construction --------------------------------------------------------- */
+
+static const uint64_t lat_edges[] = {0, 20, 40, 60, 80, 100, 150, 200, 300, 400, 600, 800, 1200, 1600, 3200, 6400};
+
+static uint32_t reg_counter(struct stats *st, const char *desc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static uint32_t reg_counter(struct stats *st, const char *desc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *name = xvasprintf(fmt, ap);
+	va_end(ap);
+	uint32_t id = stats_counter(st, name, desc);
+	free(name);
+	return id;
+}
+
+static void register_stats(struct dram *d)
+{
+	struct stats *st = d->st;
+	d->st_reads = stats_counter(st, "dram.reads", "read requests (lines) fully issued");
+	d->st_writes = stats_counter(st, "dram.writes", "write requests (lines) fully issued");
+	d->st_reqs = stats_counter(st, "dram.requests", "reads + writes");
+	d->st_hit = stats_counter(st, "dram.row_hits", "requests that found their row open");
+	d->st_miss = stats_counter(st, "dram.row_misses", "requests that found their bank closed (ACT only)");
+	d->st_conf = stats_counter(st, "dram.row_conflicts", "requests that found another row open (PRE + ACT)");
+	d->st_act = stats_counter(st, "dram.activates", "ACTIVATE commands");
+	d->st_pre = stats_counter(st, "dram.precharges", "PRECHARGE commands (explicit, auto and for refresh)");
+	d->st_ref = stats_counter(st, "dram.refreshes", "REFRESH commands (all-bank or per-bank)");
+	d->st_full = stats_counter(st, "dram.queue_full", "requests refused because the channel queue was full");
+	d->st_cycles = stats_counter(st, "dram.cycles", "DRAM clock cycles simulated");
+	d->st_data = stats_counter(st, "dram.data_cycles", "DRAM cycles of data-bus transfer, all channels");
+	d->st_busy = stats_counter(st, "dram.busy_bank_cycles", "sum over DRAM cycles of banks with unissued requests");
+	d->st_any = stats_counter(st, "dram.any_busy_cycles", "channel-cycles with at least one such bank");
+	d->st_rlat_sum = stats_counter(st, "dram.read_latency_sum", "sum of read latencies (core cycles)");
+	d->st_wlat_sum = stats_counter(st, "dram.write_latency_sum", "sum of write latencies (core cycles)");
+	d->st_rlat = stats_hist(st, "dram.read_latency", "read latency, enqueue to data (core cycles, queueing + service)",
+				lat_edges, ARRAY_LEN(lat_edges));
+	d->st_wlat = stats_hist(st, "dram.write_latency", "write latency, enqueue to data written (core cycles)", lat_edges,
+				ARRAY_LEN(lat_edges));
+	d->st_rq = stats_occupancy(st, "dram.read_queue", "read slots held, all channels",
+				   (uint64_t)d->nch * (uint64_t)d->c.read_queue);
+	d->st_wq = stats_occupancy(st, "dram.write_queue", "write slots held, all channels",
+				   (uint64_t)d->nch * (uint64_t)d->c.write_queue);
+	stats_ratio(st, "dram.row_hit_rate", "row hits / requests", "dram.row_hits", "dram.requests", 1.0);
+	stats_ratio(st, "dram.read_latency_mean", "mean read latency (core cycles)", "dram.read_latency_sum", "dram.reads", 1.0);
+	stats_ratio(st, "dram.write_latency_mean", "mean write latency (core cycles)", "dram.write_latency_sum", "dram.writes",
+		    1.0);
+	stats_ratio(st, "dram.bus_util", "data-bus utilisation, mean over channels", "dram.data_cycles", "dram.cycles",
+		    1.0 / d->nch);
+	stats_ratio(st, "dram.blp", "bank-level parallelism: mean banks with work while any has", "dram.busy_bank_cycles",
+		    "dram.any_busy_cycles", 1.0);
+	for (uint32_t i = 0; i < d->nch; i++) {
+		struct dram_chan *c = &d->ch[i];
+		char n1[64], n2[64], n3[64];
+		c->st_reads = reg_counter(st, "reads of this channel", "dram.ch%u.reads", i);
+		c->st_writes = reg_counter(st, "writes of this channel", "dram.ch%u.writes", i);
+		c->st_hit = reg_counter(st, "row hits of this channel", "dram.ch%u.row_hits", i);
+		c->st_miss = reg_counter(st, "row misses of this channel", "dram.ch%u.row_misses", i);
+		c->st_conf = reg_counter(st, "row conflicts of this channel", "dram.ch%u.row_conflicts", i);
+		c->st_act = reg_counter(st, "activates of this channel", "dram.ch%u.activates", i);
+		c->st_data = reg_counter(st, "data-bus busy DRAM cycles", "dram.ch%u.data_cycles", i);
+		c->st_busy = reg_counter(st, "sum of busy banks over DRAM cycles", "dram.ch%u.busy_bank_cycles", i);
+		c->st_any = reg_counter(st, "DRAM cycles with a busy bank", "dram.ch%u.any_busy_cycles", i);
+		snprintf(n1, sizeof n1, "dram.ch%u.read_queue", i);
+		c->st_rq = stats_occupancy(st, n1, "read slots held", (uint64_t)d->c.read_queue);
+		snprintf(n1, sizeof n1, "dram.ch%u.write_queue", i);
+		c->st_wq = stats_occupancy(st, n1, "write slots held", (uint64_t)d->c.write_queue);
+		snprintf(n1, sizeof n1, "dram.ch%u.bus_util", i);
+		snprintf(n2, sizeof n2, "dram.ch%u.data_cycles", i);
+		stats_ratio(st, n1, "data-bus utilisation of this channel", n2, "dram.cycles", 1.0);
+		snprintf(n1, sizeof n1, "dram.ch%u.blp", i);
+		snprintf(n2, sizeof n2, "dram.ch%u.busy_bank_cycles", i);
+		snprintf(n3, sizeof n3, "dram.ch%u.any_busy_cycles", i);
+		stats_ratio(st, n1, "bank-level parallelism of this channel", n2, n3, 1.0);
+		for (uint32_t b = 0; b < c->nbanks; b++) {
+			c->bank[b].st_hit = reg_counter(st, "row hits of this bank", "dram.ch%u.b%u.row_hits", i, b);
+			c->bank[b].st_miss = reg_counter(st, "row misses of this bank", "dram.ch%u.b%u.row_misses", i, b);
+			c->bank[b].st_conf = reg_counter(st, "row conflicts of this bank", "dram.ch%u.b%u.row_conflicts", i, b);
+		}
+	}
+}
+
+static void resolve_timing(struct dram *d)
+{
+	const struct dram_timing *t = &d->c.timing;
+	bool bg = d->c.bank_groups > 1;
+	d->t = (struct dram_timing_c){
+		.CL = (dcyc)t->tCL, .CWL = (dcyc)t->tCWL, .RCD = (dcyc)t->tRCD, .RP = (dcyc)t->tRP,
+		.RAS = (dcyc)t->tRAS, .RC = (dcyc)t->tRC, .RRD = (dcyc)t->tRRD,
+		.RRD_L = (dcyc)(bg ? t->tRRD_L : t->tRRD), .FAW = (dcyc)t->tFAW, .CCD = (dcyc)t->tCCD,
+		.CCD_L = (dcyc)(bg ? t->tCCD_L : t->tCCD), .WR = (dcyc)t->tWR, .WTR = (dcyc)t->tWTR,
+		.WTR_L = (dcyc)(bg ? t->tWTR_L : t->tWTR), .RTW = (dcyc)t->tRTW, .RTRS = (dcyc)t->tRTRS,
+		.RTP = (dcyc)t->tRTP, .RFC = (dcyc)t->tRFC, .RFCpb = (dcyc)t->tRFCpb, .REFI = (dcyc)t->tREFI,
+		.BL = (dcyc)(d->c.burst / d->c.data_rate),
+	};
+}
+
+struct dram *dram_new(struct arena *a, const struct sim_cfg *cfg, struct stats *st, struct events *ev,
+		      const uint64_t *now, char **err)
+{
+	if (dram_cfg_section.validate(cfg, err))
+		return NULL;
+	if (cfg->core.clock_mhz <= 0) {
+		set_err(err, "core.clock_mhz: must be > 0, got %d", cfg->core.clock_mhz);
+		return NULL;
+	}
+	struct dram *d = ARENA_NEW(a, struct dram, 1);
+	d->c = cfg->dram;
+	if (addrmap_init(&d->map, &d->c, err))
+		return NULL;
+	resolve_timing(d);
+	d->sched = d->c.scheduler == DRAM_SCHED_FCFS ? &dram_sched_fcfs : &dram_sched_frfcfs;
+	d->st = st;
+	d->ev = ev;
+	d->now = now;
+	d->k = (uint64_t)d->c.tck_ps * (uint64_t)cfg->core.clock_mhz;
+	int atom = d->c.bus_bytes * d->c.burst, line = cfg->l2.line > 0 ? cfg->l2.line : 128;
+	d->cmds_per_line = line <= atom ? 1 : (uint32_t)(line / atom);
+	d->nch = (uint32_t)d->c.channels;
+	d->nbanks = (uint32_t)(d->c.ranks * d->c.banks);
+	d->ch = ARENA_NEW(a, struct dram_chan, d->nch);
+	d->active = ARENA_NEW(a, uint32_t, d->nch);
+	uint32_t slots = (uint32_t)(d->c.read_queue + d->c.write_queue);
+	d->heap = ARENA_NEW(a, struct dram_done, (size_t)slots * d->nch);
+	for (uint32_t i = 0; i < d->nch; i++) {
+		struct dram_chan *c = &d->ch[i];
+		c->nbanks = d->nbanks;
+		c->nslots = slots;
+		c->bank = ARENA_NEW(a, struct dram_bank, c->nbanks);
+		c->rank = ARENA_NEW(a, struct dram_rank, d->c.ranks);
+		c->bg = ARENA_NEW(a, struct dram_bg, d->c.ranks * d->c.bank_groups);
+		c->req = ARENA_NEW(a, struct dram_req, slots);
+		c->cand = ARENA_NEW(a, int32_t, c->nbanks);
+		for (uint32_t s = 0; s < slots; s++)
+			c->req[s].next = s + 1 < slots ? (int32_t)s + 1 : -1;
+		c->free_head = 0;
+		for (uint32_t b = 0; b < c->nbanks; b++) {
+			struct dram_bank *bk = &c->bank[b];
+			bk->head[0] = bk->head[1] = bk->tail[0] = bk->tail[1] = -1;
+			bk->started = -1;
+			bk->open_row = bk->shown_row = -1;
+			bk->cand_pos = -1;
+			bk->rank = (uint16_t)(b / (uint32_t)d->c.banks);
+			bk->bg = (uint16_t)(bk->rank * d->c.bank_groups + (int)(b % (uint32_t)d->c.banks) % d->c.bank_groups);
+		}
+		c->bus_rank = -1;
+		c->next = DCYC_NEVER;
+		c->active_pos = -1;
+		c->ref_due = dram_ref_due(d, 0);
+	}
+	register_stats(d);
+	return d;
+}
+
+/* ---- the L2-facing API ------------------------------------------------------ */
+
+void dram_decode(const struct dram *d, uint64_t addr, unsigned *ch, unsigned *bank, uint32_t *row, uint32_t *col)
+{
+	struct dram_addr x;
+	addrmap_decode(&d->map, addr, &x);
+	if (ch)
+		*ch = x.ch;
+	if (bank)
+		*bank = x.rank * (unsigned)d->c.banks + x.bank;
+	if (row)
+		*row = x.row;
+	if (col)
+		*col = x.col;
+}
+
+bool dram_can_accept(const struct dram *d, uint64_t addr, bool is_write)
+{
+	unsigned ch;
+	dram_decode(d, addr, &ch, NULL, NULL, NULL);
+	const struct dram_chan *c = &d->ch[ch];
+	return c->held[is_write] < (uint32_t)(is_write ? d->c.write_queue : d->c.read_queue);
+}
+
+void dram_note_full(struct dram *d, uint64_t addr, bool is_write)
+{
+	unsigned ch;
+	dram_decode(d, addr, &ch, NULL, NULL, NULL);
+	stat_inc(d->st, d->st_full);
+	EV_EMIT(d->ev, EV_DRAM_QUEUE_FULL, .cycle = *d->now, .ch = (int16_t)ch, .addr = addr, .a = is_write);
+}
+
+static void activate(struct dram *d, struct dram_chan *c)
+{
+	c->active = true;
+	c->active_pos = (int32_t)d->nactive;
+	d->active[d->nactive++] = (uint32_t)(c - d->ch);
+}
+
+static void deactivate(struct dram *d, struct dram_chan *c)
+{
+	uint32_t last = d->active[--d->nactive];
+	d->active[c->active_pos] = last;
+	d->ch[last].active_pos = c->active_pos;
+	c->active = false;
+	c->active_pos = -1;
+}
+
+void dram_enqueue(struct dram *d, uint64_t addr, bool is_write, uint32_t tag)
+{
+	dram_tick(d);
+	struct dram_addr x;
+	addrmap_decode(&d->map, addr, &x);
+	struct dram_chan *c = &d->ch[x.ch];
+	int q = is_write ? Q_WR : Q_RD;
+	assert(c->held[q] < (uint32_t)(is_write ? d->c.write_queue : d->c.read_queue) && c->free_head >= 0);
+	dcyc dnow = d->frontier;
+	if (!c->active) {
+		dram_refresh_settle(d, c, dnow);
+		activate(d, c);
+	}
+	dram_blp_account(d, c, dnow);
+	uint32_t bi = x.rank * (uint32_t)d->c.banks + x.bank;
+	struct dram_bank *b = &c->bank[bi];
+	if (!b->nq[Q_RD] && !b->nq[Q_WR] && b->started < 0)
+		c->busy_banks++;
+	int32_t s = c->free_head;
+	struct dram_req *r = &c->req[s];
+	c->free_head = r->next;
+	*r = (struct dram_req){.addr = addr, .seq = d->seq++, .enq = *d->now, .tag = tag, .row = x.row, .col = x.col,
+			       .prev = b->tail[q], .next = -1, .bank = (uint16_t)bi, .is_write = (uint8_t)is_write,
+			       .cols_left = (uint8_t)d->cmds_per_line};
+	if (b->tail[q] >= 0)
+		c->req[b->tail[q]].next = s;
+	else
+		b->head[q] = s;
+	b->tail[q] = s;
+	b->nq[q]++;
+	c->held[q]++;
+	c->pend[q]++;
+	d->held_total++;
+	stat_occ_add(d->st, is_write ? d->st_wq : d->st_rq, 1);
+	stat_occ_add(d->st, is_write ? c->st_wq : c->st_rq, 1);
+	dram_cand_add(c, bi);
+	if (c->next > dnow)
+		c->next = dnow;
+	EV_EMIT(d->ev, EV_DRAM_ENQUEUE, .cycle = *d->now, .ch = (int16_t)x.ch, .bank = (int16_t)bi, .row = (int32_t)x.row,
+		.addr = addr, .a = is_write);
+}
+
+void dram_tick(struct dram *d)
+{
+	dcyc D = dram_of_core(d, *d->now);
+	if (D <= d->frontier)
+		return;
+	for (uint32_t i = d->nactive; i-- > 0;) {
+		struct dram_chan *c = &d->ch[d->active[i]];
+		while (c->next < D)
+			dram_chan_step(d, c, c->next);
+		if (c->next == DCYC_NEVER) {
+			assert(!c->pend[Q_RD] && !c->pend[Q_WR]);
+			deactivate(d, c);
+		}
+	}
+	stat_add(d->st, d->st_cycles, D - d->frontier);
+	d->frontier = D;
+}
+
+bool dram_pop_done(struct dram *d, uint32_t *tag, bool *is_write)
+{
+	dram_tick(d);
+	if (!d->nheap)
+		return false;
+	uint64_t vis = dram_core_of(d, d->heap[0].done);
+	if (vis > *d->now)
+		return false;
+	struct dram_done top = d->heap[0];
+	heap_pop(d);
+	struct dram_chan *c = &d->ch[top.ch];
+	struct dram_req *r = &c->req[top.slot];
+	uint64_t lat = vis - r->enq;
+	int q = r->is_write;
+	stat_hist_add(d->st, q ? d->st_wlat : d->st_rlat, lat);
+	stat_add(d->st, q ? d->st_wlat_sum : d->st_rlat_sum, lat);
+	stat_occ_add(d->st, q ? d->st_wq : d->st_rq, -1);
+	stat_occ_add(d->st, q ? c->st_wq : c->st_rq, -1);
+	EV_EMIT(d->ev, EV_DRAM_DONE, .cycle = *d->now, .ch = (int16_t)top.ch, .bank = (int16_t)r->bank, .addr = r->addr,
+		.a = (int64_t)lat);
+	c->held[q]--;
+	d->held_total--;
+	*tag = r->tag;
+	*is_write = q;
+	r->next = c->free_head;
+	c->free_head = top.slot;
+	return true;
+}
+
+uint64_t dram_next_event(const struct dram *d)
+{
+	uint64_t m = UINT64_MAX;
+	for (uint32_t i = 0; i < d->nactive; i++) {
+		uint64_t x = core_processing(d, d->ch[d->active[i]].next);
+		if (x < m)
+			m = x;
+	}
+	if (d->nheap) {
+		uint64_t v = dram_core_of(d, d->heap[0].done);
+		if (v <= *d->now)
+			v = *d->now + 1;
+		if (v < m)
+			m = v;
+	}
+	return m;
+}
+
+bool dram_idle(const struct dram *d) { return d->held_total == 0; }
+
+/* ---- panels ------------------------------------------------------------------- */
+
+const char *dram_bank_state_name(unsigned st)
+{
+	static const char *const names[] = {"idle", "activating", "active", "precharging", "refreshing"};
+	return st < ARRAY_LEN(names) ? names[st] : "?";
+}
+
+int dram_channels(const struct dram *d) { return (int)d->nch; }
+
+bool dram_channel_info(const struct dram *d, int ch, struct dram_chan_info *o)
+{
+	if (ch < 0 || (uint32_t)ch >= d->nch)
+		return false;
+	const struct dram_chan *c = &d->ch[ch];
+	uint64_t cyc = stats_counter_value(d->st, d->st_cycles);
+	*o = (struct dram_chan_info){
+		.banks = (int)c->nbanks,
+		.read_q = (int)c->held[Q_RD],
+		.read_cap = d->c.read_queue,
+		.write_q = (int)c->held[Q_WR],
+		.write_cap = d->c.write_queue,
+		.draining_writes = c->draining,
+		.reads = stats_counter_value(d->st, c->st_reads),
+		.writes = stats_counter_value(d->st, c->st_writes),
+		.bus_util = cyc ? (double)stats_counter_value(d->st, c->st_data) / (double)cyc : 0.0,
+	};
+	return true;
+}
+
+bool dram_bank_info(const struct dram *d, int ch, int bank, struct dram_bank_info *o)
+{
+	if (ch < 0 || (uint32_t)ch >= d->nch || bank < 0 || (uint32_t)bank >= d->nbanks)
+		return false;
+	const struct dram_chan *c = &d->ch[ch];
+	const struct dram_bank *b = &c->bank[bank];
+	dcyc D = d->frontier;
+	memset(o, 0, sizeof *o);
+	o->open_row = -1;
+	if (b->ref_until > D) {
+		o->state = DBS_REFRESHING;
+	} else if (b->open_row >= 0) {
+		o->state = D < b->act_at + d->t.RCD ? DBS_ACTIVATING : DBS_ACTIVE;
+		o->open_row = b->open_row;
+	} else if (b->pre_at > D && b->shown_row >= 0) { /* auto-precharge still ahead */
+		o->state = DBS_ACTIVE;
+		o->open_row = b->shown_row;
+	} else if (b->last_cmd[0] && D < b->pre_at + d->t.RP) {
+		o->state = DBS_PRECHARGING;
+	} else {
+		o->state = DBS_IDLE;
+	}
+	o->queue = (int)(b->nq[Q_RD] + b->nq[Q_WR] + (b->started >= 0));
+	memcpy(o->last_cmd, b->last_cmd, sizeof o->last_cmd);
+	o->last_cmd_cycle = b->last_cmd_core;
+	o->hits = stats_counter_value(d->st, b->st_hit);
+	o->misses = stats_counter_value(d->st, b->st_miss);
+	o->conflicts = stats_counter_value(d->st, b->st_conf);
+	dcyc e;
+	int32_t ri;
+	if (dram_bank_next(d, c, (uint32_t)bank, &e, &ri) == DC_NONE) {
+		o->next_legal = -1;
+	} else {
+		uint64_t at = dram_core_of(d, e), now = *d->now;
+		o->next_legal = at > now ? (int)MIN(at - now, (uint64_t)INT32_MAX) : 0;
+	}
+	return true;
+}

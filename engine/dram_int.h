@@ -1,0 +1,147 @@
+/*
+ * dram_int.h: state shared by dram.c (construction, the L2-facing API, the
+ * clock domain, completions, panels) and dram_sched.c (per-channel command
+ * selection, timing rules, refresh). Not for other modules: use dram.h.
+ *
+ * Index conventions: a bank is numbered within its channel as
+ * rank * banks + bank; its bank group (for tCCD_L/tRRD_L/tWTR_L) is
+ * rank * bank_groups + bank % bank_groups. Requests live in a per-channel
+ * slot array (read_queue + write_queue slots); banks chain their unstarted
+ * requests, oldest first, by slot index (one list for reads, one for writes).
+ *
+ *   channel ── slots[ ]  ◀── bank.head[RD] → req → req → ...   (arrival order)
+ *                        ◀── bank.head[WR] → req → ...
+ *              bank.started: the request between its first and last column
+ *              command (a line takes several bursts)
+ */
+#ifndef GPUSTEP_DRAM_INT_H
+#define GPUSTEP_DRAM_INT_H
+
+#include "addrmap.h"
+#include "dram.h"
+
+typedef uint64_t dcyc; /* DRAM command-clock cycles */
+#define DCYC_NEVER UINT64_MAX
+
+enum dram_cmd { DC_NONE, DC_ACT, DC_PRE, DC_RD, DC_WR, DC_REF };
+enum { Q_RD = 0, Q_WR = 1 };
+enum dram_row_class { RC_NONE, RC_HIT, RC_MISS, RC_CONFLICT };
+
+struct dram_req {
+	uint64_t addr, seq;
+	uint64_t enq;  /* core cycle of enqueue */
+	dcyc done;     /* DRAM cycle the data transfer ends */
+	uint32_t tag, row, col;
+	int32_t prev, next; /* bank list, or free list (next) */
+	uint16_t bank;
+	uint8_t is_write, cols_left, cls;
+};
+
+struct dram_bank {
+	int32_t head[2], tail[2];
+	uint32_t nq[2];
+	int32_t started;
+	int64_t open_row;   /* -1: closed, or closing by a pending auto-precharge */
+	int64_t shown_row;  /* last opened row (panels) */
+	dcyc t_act, t_pre, t_rd, t_wr; /* earliest ACT / PRE / RD / WR by this bank's own rules */
+	dcyc act_at, pre_at, ref_until, last_col;
+	uint32_t hits_run;  /* requests started on the open row since its ACT */
+	uint16_t rank, bg;
+	int32_t cand_pos;   /* index in chan.cand, -1 when absent */
+	char last_cmd[8];
+	uint64_t last_cmd_core;
+	uint32_t st_hit, st_miss, st_conf;
+};
+
+struct dram_rank {
+	dcyc t_act;    /* tRRD_S */
+	dcyc t_rd;     /* tWTR_S */
+	dcyc faw[4];   /* last four ACTs, oldest at faw_i */
+	uint32_t faw_i, nact;
+};
+
+struct dram_bg {
+	dcyc t_act, t_ccd, t_rd; /* tRRD_L, tCCD_L, tWTR_L */
+};
+
+struct dram_chan {
+	struct dram_bank *bank;
+	struct dram_rank *rank;
+	struct dram_bg *bg;
+	struct dram_req *req;
+	uint32_t nbanks, nslots;
+	int32_t free_head;
+	int32_t *cand;            /* banks that may want a command */
+	uint32_t ncand;
+	uint32_t held[2];         /* slots held (queue occupancy), by Q_RD/Q_WR */
+	uint32_t pend[2];         /* requests not yet fully issued */
+	uint32_t busy_banks;      /* banks with unissued requests (BLP) */
+	dcyc blp_last;
+	bool draining;
+	bool active;
+	int32_t active_pos;
+	dcyc next;                /* next DRAM cycle to step, DCYC_NEVER if inactive */
+	dcyc t_cmd, t_ccd, t_wr_rtw, bus_free;
+	int bus_rank;
+	uint64_t ref_idx;
+	dcyc ref_due;
+	bool ref_pending;
+	uint32_t st_reads, st_writes, st_hit, st_miss, st_conf, st_act, st_data, st_busy, st_any, st_rq, st_wq;
+};
+
+struct dram_done {
+	dcyc done;
+	uint64_t seq;
+	uint32_t ch;
+	int32_t slot;
+};
+
+struct dram_sched_ops {
+	const char *name;
+	/* The request bank b serves next among its unstarted requests of queue q. */
+	int32_t (*pick)(const struct dram *d, const struct dram_chan *c, const struct dram_bank *b, int q);
+	/* Priority between banks whose commands are legal in the same cycle: lower first. */
+	uint64_t (*key)(const struct dram_req *r, enum dram_cmd cmd);
+};
+
+extern const struct dram_sched_ops dram_sched_fcfs, dram_sched_frfcfs;
+
+struct dram_timing_c { /* timings in DRAM cycles, bank-group variants resolved */
+	dcyc CL, CWL, RCD, RP, RAS, RC, RRD, RRD_L, FAW, CCD, CCD_L, WR, WTR, WTR_L, RTW, RTRS, RTP, RFC, RFCpb,
+		REFI, BL;
+};
+
+struct dram {
+	struct dram_cfg c;
+	struct dram_timing_c t;
+	struct addrmap map;
+	const struct dram_sched_ops *sched;
+	struct stats *st;
+	struct events *ev;
+	const uint64_t *now;
+	uint64_t k;          /* tck_ps * core clock MHz: DRAM cycle d is at d * k / 1e6 core cycles */
+	dcyc frontier;       /* every DRAM cycle < frontier has been processed */
+	uint32_t nch, nbanks, cmds_per_line;
+	struct dram_chan *ch;
+	uint32_t *active, nactive;
+	struct dram_done *heap;
+	uint32_t nheap;
+	uint64_t seq, held_total;
+	uint32_t st_reads, st_writes, st_reqs, st_hit, st_miss, st_conf, st_act, st_pre, st_ref, st_full, st_cycles,
+		st_data, st_busy, st_any, st_rlat, st_wlat, st_rlat_sum, st_wlat_sum, st_rq, st_wq;
+};
+
+/* dram_sched.c */
+void dram_chan_step(struct dram *d, struct dram_chan *c, dcyc t);
+void dram_refresh_settle(struct dram *d, struct dram_chan *c, dcyc dnow);
+dcyc dram_ref_due(const struct dram *d, uint64_t idx);
+void dram_cand_add(struct dram_chan *c, uint32_t b);
+void dram_blp_account(struct dram *d, struct dram_chan *c, dcyc t);
+/* Next command the bank wants and the earliest cycle it is legal (DC_NONE if none). */
+enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, uint32_t b, dcyc *e, int32_t *req);
+
+/* dram.c */
+void dram_complete(struct dram *d, uint32_t ch, int32_t slot);
+uint64_t dram_core_of(const struct dram *d, dcyc t); /* first core cycle at or after DRAM cycle t */
+
+#endif

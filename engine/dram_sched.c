@@ -1,0 +1,529 @@
+/*
+ * dram_sched.c: one DRAM channel controller: which command issues in which
+ * DRAM cycle. Event-driven: a step at cycle t finds, for every bank that
+ * wants something, its next command and the earliest cycle every timing rule
+ * allows it; the best command legal at t issues; the channel's next step is
+ * the earliest legal cycle of what remains. Nothing happens in between, so
+ * skipping is exact, and a step costs O(queued requests).
+ *
+ * Phases of dram_chan_step(t):
+ *   1. refresh due at t?  -> refresh pending (target banks stop starting requests)
+ *   2. read/write mode (write drain between write_high and write_low)
+ *   3. per bank: scheduler picks a request -> ACT / PRE / RD / WR, earliest cycle
+ *   4. issue the best command legal at t (refresh > started line > policy key)
+ *   5. recompute the channel's next step
+ *
+ * Timing rules (DRAM cycles), where they are checked:
+ *   bank    ACT: tRC after ACT, tRP after PRE, tRFC after REF   PRE: tRAS, tRTP, tWR
+ *           RD/WR: tRCD after ACT
+ *   rank    ACT: tRRD (tRRD_L in the bank group), tFAW (four ACTs)   RD: tWTR (tWTR_L)
+ *   channel one command per cycle; RD/WR: tCCD (tCCD_L); WR: tRTW after RD;
+ *           data bus: burst tBL, tRTRS when the rank changes
+ */
+#include <string.h>
+
+#include "dram_int.h"
+
+/* ---- scheduling policies ------------------------------------------------ */
+
+static int32_t fcfs_pick(const struct dram *d, const struct dram_chan *c, const struct dram_bank *b, int q)
+{
+	(void)d;
+	(void)c;
+	return b->head[q];
+}
+
+static uint64_t fcfs_key(const struct dram_req *r, enum dram_cmd cmd)
+{
+	(void)cmd;
+	return r->seq;
+}
+
+static int32_t frfcfs_pick(const struct dram *d, const struct dram_chan *c, const struct dram_bank *b, int q)
+{
+	int32_t h = b->head[q];
+	if (b->open_row < 0)
+		return h;
+	if (d->c.row_hit_cap && b->hits_run >= (uint32_t)d->c.row_hit_cap && c->req[h].row != b->open_row)
+		return h;
+	for (int32_t r = h; r >= 0; r = c->req[r].next)
+		if (c->req[r].row == b->open_row)
+			return r;
+	return h;
+}
+
+static uint64_t frfcfs_key(const struct dram_req *r, enum dram_cmd cmd)
+{
+	bool col = cmd == DC_RD || cmd == DC_WR;
+	return (col ? 0 : (uint64_t)1 << 60) | r->seq;
+}
+
+const struct dram_sched_ops dram_sched_fcfs = {.name = "fcfs", .pick = fcfs_pick, .key = fcfs_key};
+const struct dram_sched_ops dram_sched_frfcfs = {.name = "frfcfs", .pick = frfcfs_pick, .key = frfcfs_key};
+
+/* ---- helpers --------------------------------------------------------------- */
+
+static inline dcyc dmax(dcyc a, dcyc b) { return a > b ? a : b; }
+
+static void cmd_name(struct dram_bank *b, const char *s, uint64_t now)
+{
+	strncpy(b->last_cmd, s, sizeof b->last_cmd - 1);
+	b->last_cmd_core = now;
+}
+
+void dram_cand_add(struct dram_chan *c, uint32_t b)
+{
+	if (c->bank[b].cand_pos >= 0)
+		return;
+	c->bank[b].cand_pos = (int32_t)c->ncand;
+	c->cand[c->ncand++] = (int32_t)b;
+}
+
+static void cand_remove(struct dram_chan *c, uint32_t b)
+{
+	int32_t pos = c->bank[b].cand_pos;
+	int32_t last = c->cand[--c->ncand];
+	c->cand[pos] = last;
+	c->bank[last].cand_pos = pos;
+	c->bank[b].cand_pos = -1;
+}
+
+static bool ref_targets(const struct dram *d, const struct dram_chan *c, uint32_t b)
+{
+	return c->ref_pending && (d->c.refresh == DRAM_REFRESH_ALL_BANK || c->ref_idx % c->nbanks == b);
+}
+
+dcyc dram_ref_due(const struct dram *d, uint64_t idx)
+{
+	if (d->c.refresh == DRAM_REFRESH_PER_BANK)
+		return (idx + 1) * d->t.REFI / d->nbanks;
+	return (idx + 1) * d->t.REFI;
+}
+
+void dram_blp_account(struct dram *d, struct dram_chan *c, dcyc t)
+{
+	if (t <= c->blp_last)
+		return;
+	dcyc dt = t - c->blp_last;
+	if (c->busy_banks) {
+		stat_add(d->st, c->st_busy, c->busy_banks * dt);
+		stat_add(d->st, d->st_busy, c->busy_banks * dt);
+		stat_add(d->st, c->st_any, dt);
+		stat_add(d->st, d->st_any, dt);
+	}
+	c->blp_last = t;
+}
+
+/* ---- phase 3: what a bank wants next --------------------------------------- */
+
+static dcyc chan_rules(const struct dram *d, const struct dram_chan *c, const struct dram_bank *b, enum dram_cmd cmd)
+{
+	const struct dram_rank *r = &c->rank[b->rank];
+	const struct dram_bg *g = &c->bg[b->bg];
+	dcyc e = c->t_cmd;
+	dcyc bus = c->bus_free + (c->bus_rank >= 0 && c->bus_rank != b->rank ? d->t.RTRS : 0);
+	switch (cmd) {
+	case DC_ACT:
+		e = dmax(e, dmax(r->t_act, g->t_act));
+		if (d->t.FAW && r->nact >= 4)
+			e = dmax(e, r->faw[r->faw_i] + d->t.FAW);
+		break;
+	case DC_RD:
+		e = dmax(e, dmax(c->t_ccd, g->t_ccd));
+		e = dmax(e, dmax(r->t_rd, g->t_rd));
+		if (bus > d->t.CL)
+			e = dmax(e, bus - d->t.CL);
+		break;
+	case DC_WR:
+		e = dmax(e, dmax(c->t_ccd, g->t_ccd));
+		e = dmax(e, c->t_wr_rtw);
+		if (bus > d->t.CWL)
+			e = dmax(e, bus - d->t.CWL);
+		break;
+	default:
+		break;
+	}
+	return e;
+}
+
+enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, uint32_t bi, dcyc *e, int32_t *req)
+{
+	const struct dram_bank *b = &c->bank[bi];
+	enum dram_cmd cmd = DC_NONE;
+	dcyc be = 0;
+	*req = -1;
+	if (b->started >= 0) {
+		const struct dram_req *r = &c->req[b->started];
+		*req = b->started;
+		cmd = r->is_write ? DC_WR : DC_RD;
+		be = r->is_write ? b->t_wr : b->t_rd;
+	} else if (ref_targets(d, c, bi)) {
+		if (b->open_row >= 0) {
+			cmd = DC_PRE;
+			be = b->t_pre;
+		}
+	} else {
+		int q = c->draining ? Q_WR : Q_RD;
+		if (b->nq[q]) {
+			int32_t ri = d->sched->pick(d, c, b, q);
+			const struct dram_req *r = &c->req[ri];
+			*req = ri;
+			if (b->open_row == (int64_t)r->row) {
+				cmd = r->is_write ? DC_WR : DC_RD;
+				be = r->is_write ? b->t_wr : b->t_rd;
+			} else if (b->open_row < 0) {
+				cmd = DC_ACT;
+				be = b->t_act;
+			} else {
+				cmd = DC_PRE;
+				be = b->t_pre;
+			}
+		} else if (d->c.page_policy == DRAM_PAGE_TIMEOUT && b->open_row >= 0 && !b->nq[Q_RD] && !b->nq[Q_WR]) {
+			cmd = DC_PRE;
+			be = dmax(b->t_pre, b->last_col + (dcyc)d->c.page_timeout);
+		}
+	}
+	if (cmd != DC_NONE)
+		*e = dmax(be, chan_rules(d, c, b, cmd));
+	return cmd;
+}
+
+/* REF is legal once every target bank is closed and its precharge is over. */
+static bool ref_ready(const struct dram *d, const struct dram_chan *c, dcyc *e)
+{
+	dcyc t = c->t_cmd;
+	uint32_t lo = 0, hi = c->nbanks;
+	if (d->c.refresh == DRAM_REFRESH_PER_BANK) {
+		lo = (uint32_t)(c->ref_idx % c->nbanks);
+		hi = lo + 1;
+	}
+	for (uint32_t b = lo; b < hi; b++) {
+		if (c->bank[b].open_row >= 0 || c->bank[b].started >= 0)
+			return false;
+		t = dmax(t, c->bank[b].t_act);
+	}
+	*e = t;
+	return true;
+}
+
+/* ---- phase 4: issuing ------------------------------------------------------ */
+
+static void unlink_req(struct dram_chan *c, struct dram_bank *b, int32_t ri)
+{
+	struct dram_req *r = &c->req[ri];
+	int q = r->is_write;
+	if (r->prev >= 0)
+		c->req[r->prev].next = r->next;
+	else
+		b->head[q] = r->next;
+	if (r->next >= 0)
+		c->req[r->next].prev = r->prev;
+	else
+		b->tail[q] = r->prev;
+	b->nq[q]--;
+	r->prev = r->next = -1;
+}
+
+static void classify(struct dram *d, struct dram_chan *c, struct dram_bank *b, struct dram_req *r, int cls)
+{
+	if (r->cls)
+		return;
+	r->cls = (uint8_t)cls;
+	int16_t ch = (int16_t)(c - d->ch), bk = r->bank;
+	switch (cls) {
+	case RC_HIT:
+		stat_inc(d->st, d->st_hit);
+		stat_inc(d->st, c->st_hit);
+		stat_inc(d->st, b->st_hit);
+		EV_EMIT(d->ev, EV_DRAM_ROW_HIT, .cycle = *d->now, .ch = ch, .bank = bk, .row = (int32_t)r->row, .addr = r->addr);
+		break;
+	case RC_MISS:
+		stat_inc(d->st, d->st_miss);
+		stat_inc(d->st, c->st_miss);
+		stat_inc(d->st, b->st_miss);
+		EV_EMIT(d->ev, EV_DRAM_ROW_MISS, .cycle = *d->now, .ch = ch, .bank = bk, .row = (int32_t)r->row, .addr = r->addr);
+		break;
+	default:
+		stat_inc(d->st, d->st_conf);
+		stat_inc(d->st, c->st_conf);
+		stat_inc(d->st, b->st_conf);
+		EV_EMIT(d->ev, EV_DRAM_ROW_CONFLICT, .cycle = *d->now, .ch = ch, .bank = bk, .row = (int32_t)r->row,
+			.addr = r->addr, .a = b->open_row);
+		break;
+	}
+}
+
+static void do_pre(struct dram *d, struct dram_chan *c, uint32_t bi, dcyc t)
+{
+	struct dram_bank *b = &c->bank[bi];
+	EV_EMIT(d->ev, EV_DRAM_PRE, .cycle = *d->now, .ch = (int16_t)(c - d->ch), .bank = (int16_t)bi,
+		.row = (int32_t)b->open_row);
+	b->open_row = -1;
+	b->pre_at = t;
+	b->t_act = dmax(b->t_act, t + d->t.RP);
+	stat_inc(d->st, d->st_pre);
+	cmd_name(b, "PRE", *d->now);
+}
+
+static void do_act(struct dram *d, struct dram_chan *c, uint32_t bi, struct dram_req *r, dcyc t)
+{
+	struct dram_bank *b = &c->bank[bi];
+	struct dram_rank *rk = &c->rank[b->rank];
+	struct dram_bg *g = &c->bg[b->bg];
+	b->open_row = b->shown_row = r->row;
+	b->act_at = t;
+	b->t_rd = b->t_wr = t + d->t.RCD;
+	b->t_pre = dmax(b->t_pre, t + d->t.RAS);
+	b->t_act = dmax(b->t_act, t + d->t.RC);
+	b->hits_run = 0;
+	rk->t_act = dmax(rk->t_act, t + d->t.RRD);
+	g->t_act = dmax(g->t_act, t + d->t.RRD_L);
+	rk->faw[rk->faw_i] = t;
+	rk->faw_i = (rk->faw_i + 1) & 3;
+	rk->nact++;
+	stat_inc(d->st, d->st_act);
+	stat_inc(d->st, c->st_act);
+	cmd_name(b, "ACT", *d->now);
+	EV_EMIT(d->ev, EV_DRAM_ACT, .cycle = *d->now, .ch = (int16_t)(c - d->ch), .bank = (int16_t)bi, .row = (int32_t)r->row);
+}
+
+static void do_col(struct dram *d, struct dram_chan *c, uint32_t bi, int32_t ri, dcyc t)
+{
+	struct dram_bank *b = &c->bank[bi];
+	struct dram_req *r = &c->req[ri];
+	struct dram_rank *rk = &c->rank[b->rank];
+	struct dram_bg *g = &c->bg[b->bg];
+	if (b->started < 0) { /* first burst of the line: the request leaves the queue */
+		unlink_req(c, b, ri);
+		b->started = ri;
+		b->hits_run++;
+	}
+	c->t_ccd = dmax(c->t_ccd, t + d->t.CCD);
+	g->t_ccd = dmax(g->t_ccd, t + d->t.CCD_L);
+	c->bus_rank = b->rank;
+	dcyc end;
+	if (r->is_write) {
+		end = t + d->t.CWL + d->t.BL;
+		b->t_pre = dmax(b->t_pre, end + d->t.WR);
+		rk->t_rd = dmax(rk->t_rd, end + d->t.WTR);
+		g->t_rd = dmax(g->t_rd, end + d->t.WTR_L);
+		cmd_name(b, "WR", *d->now);
+		EV_EMIT(d->ev, EV_DRAM_WR, .cycle = *d->now, .ch = (int16_t)(c - d->ch), .bank = (int16_t)bi,
+			.row = (int32_t)r->row, .addr = r->addr);
+	} else {
+		end = t + d->t.CL + d->t.BL;
+		b->t_pre = dmax(b->t_pre, t + d->t.RTP);
+		c->t_wr_rtw = dmax(c->t_wr_rtw, t + d->t.RTW);
+		cmd_name(b, "RD", *d->now);
+		EV_EMIT(d->ev, EV_DRAM_RD, .cycle = *d->now, .ch = (int16_t)(c - d->ch), .bank = (int16_t)bi,
+			.row = (int32_t)r->row, .addr = r->addr);
+	}
+	c->bus_free = end;
+	b->last_col = t;
+	stat_add(d->st, d->st_data, d->t.BL);
+	stat_add(d->st, c->st_data, d->t.BL);
+	if (--r->cols_left)
+		return;
+	/* last burst: the request is fully issued */
+	b->started = -1;
+	r->done = end;
+	c->pend[r->is_write]--;
+	if (!b->nq[Q_RD] && !b->nq[Q_WR])
+		c->busy_banks--;
+	stat_inc(d->st, r->is_write ? d->st_writes : d->st_reads);
+	stat_inc(d->st, r->is_write ? c->st_writes : c->st_reads);
+	stat_inc(d->st, d->st_reqs);
+	dram_complete(d, (uint32_t)(c - d->ch), ri);
+	if (d->c.page_policy == DRAM_PAGE_CLOSED) { /* auto-precharge (RDA/WRA): no command slot */
+		do_pre(d, c, bi, b->t_pre);
+		strcpy(b->last_cmd, r->is_write ? "WRA" : "RDA");
+	}
+}
+
+static void do_ref(struct dram *d, struct dram_chan *c, dcyc t)
+{
+	uint32_t lo = 0, hi = c->nbanks;
+	dcyc dur = d->t.RFC;
+	if (d->c.refresh == DRAM_REFRESH_PER_BANK) {
+		lo = (uint32_t)(c->ref_idx % c->nbanks);
+		hi = lo + 1;
+		dur = d->t.RFCpb;
+	}
+	for (uint32_t b = lo; b < hi; b++) {
+		c->bank[b].t_act = dmax(c->bank[b].t_act, t + dur);
+		c->bank[b].ref_until = t + dur;
+		cmd_name(&c->bank[b], "REF", *d->now);
+	}
+	stat_inc(d->st, d->st_ref);
+	EV_EMIT(d->ev, EV_DRAM_REF, .cycle = *d->now, .ch = (int16_t)(c - d->ch),
+		.bank = (int16_t)(hi - lo == 1 && d->c.refresh == DRAM_REFRESH_PER_BANK ? (int)lo : -1));
+	c->ref_pending = false;
+	c->ref_idx++;
+	c->ref_due = dram_ref_due(d, c->ref_idx);
+}
+
+static void issue(struct dram *d, struct dram_chan *c, uint32_t bi, enum dram_cmd cmd, int32_t ri, dcyc t)
+{
+	struct dram_bank *b = &c->bank[bi];
+	struct dram_req *r = ri >= 0 ? &c->req[ri] : NULL;
+	dram_blp_account(d, c, t);
+	c->t_cmd = t + 1;
+	switch (cmd) {
+	case DC_ACT:
+		classify(d, c, b, r, RC_MISS);
+		do_act(d, c, bi, r, t);
+		break;
+	case DC_PRE:
+		if (r)
+			classify(d, c, b, r, RC_CONFLICT);
+		do_pre(d, c, bi, t);
+		break;
+	case DC_RD:
+	case DC_WR:
+		classify(d, c, b, r, RC_HIT);
+		do_col(d, c, bi, ri, t);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- phases 1, 2, 5 -------------------------------------------------------- */
+
+static void update_mode(const struct dram *d, struct dram_chan *c)
+{
+	uint32_t rq = c->pend[Q_RD], wq = c->pend[Q_WR];
+	if (c->draining) {
+		if (!wq || (wq <= (uint32_t)d->c.write_low && rq))
+			c->draining = false;
+	} else if (wq >= (uint32_t)d->c.write_high || (!rq && wq)) {
+		c->draining = true;
+	}
+}
+
+static void refresh_due(struct dram *d, struct dram_chan *c, dcyc t)
+{
+	if (d->c.refresh == DRAM_REFRESH_NONE || c->ref_pending || c->ref_due > t)
+		return;
+	c->ref_pending = true;
+	if (d->c.refresh == DRAM_REFRESH_PER_BANK)
+		dram_cand_add(c, (uint32_t)(c->ref_idx % c->nbanks));
+	else
+		for (uint32_t b = 0; b < c->nbanks; b++)
+			if (c->bank[b].open_row >= 0)
+				dram_cand_add(c, b);
+}
+
+/* Scan candidates: issue the best legal at t if `t_issue`; return the earliest legal cycle
+ * among what remains (>= t + 1 after an issue). Banks with nothing to do leave the list. */
+static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, bool *issued)
+{
+	dcyc next = DCYC_NEVER, e = 0;
+	uint64_t best_key = UINT64_MAX;
+	int32_t best_bank = -1, best_req = -1;
+	enum dram_cmd best_cmd = DC_NONE;
+	if (c->ref_pending && ref_ready(d, c, &e)) {
+		if (e <= t && may_issue) {
+			best_key = 0;
+			best_cmd = DC_REF;
+		} else {
+			next = e;
+		}
+	}
+	for (uint32_t i = c->ncand; i-- > 0;) {
+		uint32_t bi = (uint32_t)c->cand[i];
+		int32_t ri;
+		enum dram_cmd cmd = dram_bank_next(d, c, bi, &e, &ri);
+		if (cmd == DC_NONE) {
+			const struct dram_bank *b = &c->bank[bi];
+			if (!b->nq[Q_RD] && !b->nq[Q_WR] && b->started < 0)
+				cand_remove(c, bi);
+			continue;
+		}
+		if (e > t || !may_issue) {
+			if (e < next)
+				next = e;
+			continue;
+		}
+		uint64_t key;
+		if (c->bank[bi].started >= 0)
+			key = 1;
+		else if (ref_targets(d, c, bi))
+			key = 0;
+		else if (ri >= 0)
+			key = ((uint64_t)1 << 62) | d->sched->key(&c->req[ri], cmd);
+		else
+			key = (uint64_t)3 << 62; /* page timeout */
+		if (key < best_key || (key == best_key && (int32_t)bi < best_bank)) {
+			best_key = key;
+			best_bank = (int32_t)bi;
+			best_req = ri;
+			best_cmd = cmd;
+		}
+	}
+	*issued = false;
+	if (best_cmd == DC_REF) {
+		dram_blp_account(d, c, t);
+		c->t_cmd = t + 1;
+		do_ref(d, c, t);
+		*issued = true;
+	} else if (best_cmd != DC_NONE) {
+		issue(d, c, (uint32_t)best_bank, best_cmd, best_req, t);
+		*issued = true;
+	}
+	return next;
+}
+
+void dram_chan_step(struct dram *d, struct dram_chan *c, dcyc t)
+{
+	bool issued;
+	refresh_due(d, c, t);
+	update_mode(d, c);
+	dcyc next = scan(d, c, t, true, &issued);
+	if (issued) {
+		refresh_due(d, c, t + 1);
+		update_mode(d, c);
+		next = scan(d, c, t + 1, false, &issued);
+	}
+	if (d->c.refresh != DRAM_REFRESH_NONE && !c->ref_pending && next != DCYC_NEVER && c->ref_due < next)
+		next = dmax(c->ref_due, t + 1);
+	c->next = next;
+}
+
+/* A channel that was idle catches up with the refreshes it missed, as if each
+ * REF had issued at its due cycle (precharging open banks first). */
+void dram_refresh_settle(struct dram *d, struct dram_chan *c, dcyc dnow)
+{
+	if (d->c.refresh == DRAM_REFRESH_NONE)
+		return;
+	uint64_t nb = d->c.refresh == DRAM_REFRESH_PER_BANK ? c->nbanks : 1;
+	uint64_t end; /* first index due at or after dnow */
+	if (d->c.refresh == DRAM_REFRESH_PER_BANK)
+		end = (dnow * nb + d->t.REFI - 1) / d->t.REFI;
+	else
+		end = (dnow + d->t.REFI - 1) / d->t.REFI;
+	end = end ? end - 1 : 0;
+	uint64_t done_here = 0;
+	while (c->ref_idx < end) {
+		if (done_here >= nb && end - c->ref_idx > 2 * nb) {
+			uint64_t skip = (end - c->ref_idx - nb) / nb * nb;
+			stat_add(d->st, d->st_ref, skip);
+			c->ref_idx += skip;
+			continue;
+		}
+		uint32_t lo = 0, hi = c->nbanks;
+		if (d->c.refresh == DRAM_REFRESH_PER_BANK) {
+			lo = (uint32_t)(c->ref_idx % c->nbanks);
+			hi = lo + 1;
+		}
+		dcyc due = dram_ref_due(d, c->ref_idx), r = due;
+		for (uint32_t b = lo; b < hi; b++) {
+			if (c->bank[b].open_row >= 0)
+				do_pre(d, c, b, dmax(due, c->bank[b].t_pre));
+			r = dmax(r, c->bank[b].t_act);
+		}
+		do_ref(d, c, r);
+		done_here++;
+	}
+	c->ref_due = dram_ref_due(d, c->ref_idx);
+}
