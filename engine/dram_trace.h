@@ -1,0 +1,81 @@
+/*
+ * dram_trace.h: DRAM-level traces fed straight into the DRAM model (no cores,
+ * no caches): `gpustep --dram-trace FILE [CONFIG] --stats out.json`.
+ *
+ * Formats, detected per file from its first request line (blank lines and
+ * lines starting with '#' are skipped everywhere):
+ *
+ *   DRAMSim   0x7f3a40 READ 1200      address, READ|WRITE (or RD|WR), core cycle
+ *   Ramulator LD 0x7f3a40 / ST 0x7f3a40    (also "0x7f3a40 R" / "0x7f3a40 W")
+ *
+ * DRAMSim requests issue at their cycle, or later while the channel queue is
+ * full; cycles must not decrease. Ramulator requests issue as fast as the
+ * queues accept. Addresses are aligned down to the L2 line: one request is
+ * one line (l2.line / (bus_bytes x burst) column commands).
+ *
+ * Memory stays bounded: dram_trace_open() reads the whole file once to check
+ * every line (a malformed file is refused with "file:line: expected ..."
+ * before anything runs), then requests are streamed from the file.
+ */
+#ifndef GPUSTEP_DRAM_TRACE_H
+#define GPUSTEP_DRAM_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "dram.h"
+#include "event.h"
+#include "stats.h"
+#include "util.h"
+
+enum dram_trace_fmt { DTF_DRAMSIM, DTF_RAMULATOR };
+
+struct dram_trace_rec {
+	uint64_t addr;
+	uint64_t cycle; /* DRAMSim: earliest issue cycle; Ramulator: 0 */
+	bool is_write;
+};
+
+struct dram_trace;
+
+/* Check every line, then rewind. NULL + *err ("path:line: expected ...") on
+ * a bad file. Free with dram_trace_close(). */
+struct dram_trace *dram_trace_open(const char *path, char **err);
+void dram_trace_close(struct dram_trace *t);
+enum dram_trace_fmt dram_trace_format(const struct dram_trace *t);
+const char *dram_trace_format_name(enum dram_trace_fmt f);
+uint64_t dram_trace_count(const struct dram_trace *t); /* requests in the file */
+/* Next request: 1, or 0 at the end of the file. */
+int dram_trace_next(struct dram_trace *t, struct dram_trace_rec *r);
+
+/* Feed the requests due by `now` into d while its queues accept (the TUI
+ * calls this once per cycle before dram_tick; the batch runner below uses
+ * it too). Returns the earliest cycle > now at which feeding could make
+ * progress (UINT64_MAX when the trace is exhausted or the head waits for a
+ * queue slot, which a dram completion frees). */
+uint64_t dram_trace_feed(struct dram_trace *t, struct dram *d, uint64_t now, uint32_t line);
+bool dram_trace_exhausted(const struct dram_trace *t);
+uint64_t dram_trace_issued(const struct dram_trace *t);
+
+/* Batch run: a DRAM built from cfg, fed the whole trace, run until every
+ * request completed. The result owns the stats registry (every dram.* stat),
+ * the final cycle (`now`) and the DRAM; write them with the stats JSON writer
+ * and free with dram_trace_run_free(). NULL + *err on a bad config or file. */
+struct dram_trace_run {
+	struct arena arena;
+	struct stats stats;
+	struct events events;
+	uint64_t now; /* core cycle at which the last request completed */
+	struct dram *dram;
+	enum dram_trace_fmt format;
+	uint64_t requests, reads, writes;
+	double seconds; /* host wall-clock time of the run */
+};
+
+struct dram_trace_run *dram_trace_run(const struct sim_cfg *cfg, const char *path, char **err);
+/* A few lines: requests, cycles, row-buffer outcome, latency, bandwidth, speed. */
+void dram_trace_summary(const struct dram_trace_run *r, struct strbuf *out);
+void dram_trace_run_free(struct dram_trace_run *r);
+
+#endif
