@@ -37,7 +37,8 @@ struct session {
 	char workload_spec[256];   /* built-in kernel name or file */
 	struct kernel_src ksrc;
 	struct kernel *kernel;
-	struct workload wl;
+	struct workload wl;        /* copy of *wl_owned, for readers */
+	struct workload *wl_owned; /* what the sim points at */
 	uint64_t seed;
 	struct sim *sim;
 	struct bp_set bps;
@@ -49,6 +50,15 @@ struct session {
 	bool quit;
 	/* Interactive front end: selected units (panels read them). */
 	int sel_sm, sel_l2, sel_ch, sel_bank;
+	int sel_warp;              /* warp slot within sel_sm (`next`, `info warp`) */
+	/* Event kinds the log records; survives restarts (`log`). */
+	uint64_t log_mask[EV_MASK_WORDS];
+	/* Last command line, repeated by an empty line when repeatable (gdb). */
+	char last_line[256];
+	/* Why the last run ended, beyond the sim's stop (e.g. `next`). */
+	char stop_note[200];
+	/* Temporary breakpoint of a running `until` (removed when the run ends). */
+	int until_id;
 	/* Set by the TUI so `layout` etc. can reach it; NULL in batch mode. */
 	const struct cmd_def *extra_cmds;
 	size_t nextra_cmds;
@@ -65,6 +75,13 @@ int session_reset(struct session *ss, char **err);
 int session_set_workload(struct session *ss, const char *spec, char **err);
 /* Replace the config and reset. On error nothing changes. */
 int session_set_config(struct session *ss, const struct sim_cfg *cfg, const char *source, char **err);
+/* Replace the kernel source (e.g. a changed parameter) and reset. On error nothing changes. */
+int session_set_kernel_src(struct session *ss, const struct kernel_src *k, char **err);
+
+/* Start a run request (clears the previous stop). */
+void session_start_run(struct session *ss, enum run_kind kind, uint64_t cycles);
+/* Line size used by address watchpoints and filters (the L1 line). */
+uint64_t session_line_bytes(const struct session *ss);
 
 /* Advance the pending run by at most `budget` cycles; returns true while the
  * request is still in progress (TUI calls it in slices, batch in a loop). */

@@ -96,14 +96,18 @@ static cJSON *stat_json(const struct stats *st, uint32_t id)
 
 char *stats_json_string(const struct sim *s, const struct stats_json_info *info)
 {
+	return stats_json_string_raw(sim_stats_c(s), sim_cycle(s), info);
+}
+
+char *stats_json_string_raw(const struct stats *st, uint64_t cycles, const struct stats_json_info *info)
+{
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "gpustep", GPUSTEP_VERSION);
 	cJSON_AddStringToObject(root, "config", info && info->config ? info->config : "");
 	cJSON_AddStringToObject(root, "workload", info && info->workload ? info->workload : "");
 	cJSON_AddNumberToObject(root, "seed", (double)(info ? info->seed : 0));
-	cJSON_AddNumberToObject(root, "cycles", (double)sim_cycle(s));
+	cJSON_AddNumberToObject(root, "cycles", (double)cycles);
 	cJSON *stats = cJSON_AddObjectToObject(root, "stats");
-	const struct stats *st = sim_stats_c(s);
 	for (uint32_t i = 0; i < stats_count(st); i++)
 		cJSON_AddItemToObject(stats, stats_def(st, i)->name, stat_json(st, i));
 	char *out = to_text(root);

@@ -24,6 +24,8 @@ struct stats_json_info {
 
 /* The document as a heap string (caller frees). */
 char *stats_json_string(const struct sim *s, const struct stats_json_info *info);
+/* Same from a bare registry (DRAM-trace runs have no sim). */
+char *stats_json_string_raw(const struct stats *st, uint64_t cycles, const struct stats_json_info *info);
 /* Atomic write of stats_json_string(); "-" writes to stdout. */
 int stats_json_write(const char *path, const struct sim *s, const struct stats_json_info *info, char **err);
 /* Every config parameter as nested JSON (the format the loader reads);

@@ -1,0 +1,515 @@
+/*
+ * cli.c: gpustep's command line.
+ *
+ *   parse options ─▶ listings that need no machine (--list-*, --version)
+ *                 ─▶ config: defaults ◀ CONFIG file/preset ◀ -s overrides ◀ --seed ─▶ validate
+ *                 ─▶ --check-config / --dump-config / --dram-trace
+ *                 ─▶ session (workload, --param) ─▶ --batch, --run, or the TUI
+ *                 ─▶ --stats at exit
+ */
+#include "cli.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "dram_trace.h"
+#include "embedded.h"
+#include "loader.h"
+#include "session.h"
+#include "stats_json.h"
+#include "tui.h"
+
+#ifndef GPUSTEP_VERSION
+#define GPUSTEP_VERSION "0.0.0"
+#endif
+
+#define MAX_SETS 256
+
+struct options {
+	const char *config, *workload, *batch, *stats, *dram_trace;
+	const char *sets[MAX_SETS];
+	int nsets;
+	const char *params[MAX_SETS];
+	int nparams;
+	bool run, check, dump, seed_given;
+	bool list_events, list_stats, list_kernels, list_presets, list_config;
+	uint64_t seed;
+};
+
+static const char usage_text[] =
+	"usage: gpustep [CONFIG] [options]\n"
+	"  CONFIG                          machine config: a JSON file or a preset name (default: teaching)\n"
+	"  -w, --workload NAME|FILE        built-in kernel name or kernel JSON (default: " GPUSTEP_DEFAULT_WORKLOAD ")\n"
+	"  -s, --set PATH=VALUE            override one config value (repeatable)\n"
+	"  -p, --param NAME=VALUE          override a kernel parameter (repeatable)\n"
+	"  -x, --batch FILE|-              run commands from FILE or stdin, no screen\n"
+	"      --run                       headless: run to completion, print a summary\n"
+	"      --stats FILE                write every stat as JSON at exit (- = stdout)\n"
+	"      --seed N                    PRNG seed (overrides the config's seed)\n"
+	"      --check-config              validate, print derived values, exit\n"
+	"      --dump-config               print the resulting config as JSON, exit\n"
+	"      --dram-trace FILE           feed a DRAM trace (DRAMSim or Ramulator format) to the DRAM model\n"
+	"      --list-events --list-stats --list-kernels --list-presets --list-config\n"
+	"      --version, -h --help\n"
+	"With no --batch/--run/--check-config/--list-*, gpustep starts the interactive TUI.\n"
+	"Exit status: 0 ok, 1 runtime error, 2 usage or config error.\n";
+
+enum {
+	OPT_RUN = 256,
+	OPT_STATS,
+	OPT_SEED,
+	OPT_CHECK,
+	OPT_DUMP,
+	OPT_DRAM_TRACE,
+	OPT_LIST_EVENTS,
+	OPT_LIST_STATS,
+	OPT_LIST_KERNELS,
+	OPT_LIST_PRESETS,
+	OPT_LIST_CONFIG,
+	OPT_VERSION,
+};
+
+static const struct option long_opts[] = {
+	{"workload", required_argument, NULL, 'w'},
+	{"set", required_argument, NULL, 's'},
+	{"param", required_argument, NULL, 'p'},
+	{"batch", required_argument, NULL, 'x'},
+	{"run", no_argument, NULL, OPT_RUN},
+	{"stats", required_argument, NULL, OPT_STATS},
+	{"seed", required_argument, NULL, OPT_SEED},
+	{"check-config", no_argument, NULL, OPT_CHECK},
+	{"dump-config", no_argument, NULL, OPT_DUMP},
+	{"dram-trace", required_argument, NULL, OPT_DRAM_TRACE},
+	{"list-events", no_argument, NULL, OPT_LIST_EVENTS},
+	{"list-stats", no_argument, NULL, OPT_LIST_STATS},
+	{"list-kernels", no_argument, NULL, OPT_LIST_KERNELS},
+	{"list-presets", no_argument, NULL, OPT_LIST_PRESETS},
+	{"list-config", no_argument, NULL, OPT_LIST_CONFIG},
+	{"version", no_argument, NULL, OPT_VERSION},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "gpustep: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'gpustep --help'.\n");
+	return EXIT_USAGE;
+}
+
+/* Returns -1 to continue, else an exit status. */
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	int c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":w:s:p:x:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			o->workload = optarg;
+			break;
+		case 's':
+		case 'p':
+			if ((c == 's' ? o->nsets : o->nparams) == MAX_SETS)
+				return usage_error("too many %s options", c == 's' ? "--set" : "--param");
+			if (!strchr(optarg, '='))
+				return usage_error("expected PATH=VALUE, got '%s'", optarg);
+			if (c == 's')
+				o->sets[o->nsets++] = optarg;
+			else
+				o->params[o->nparams++] = optarg;
+			break;
+		case 'x':
+			o->batch = optarg;
+			break;
+		case OPT_RUN:
+			o->run = true;
+			break;
+		case OPT_STATS:
+			o->stats = optarg;
+			break;
+		case OPT_SEED: {
+			char *end;
+			o->seed = strtoull(optarg, &end, 0);
+			if (!*optarg || *end || optarg[0] == '-')
+				return usage_error("--seed: expected a non-negative integer, got '%s'", optarg);
+			o->seed_given = true;
+			break;
+		}
+		case OPT_CHECK:
+			o->check = true;
+			break;
+		case OPT_DUMP:
+			o->dump = true;
+			break;
+		case OPT_DRAM_TRACE:
+			o->dram_trace = optarg;
+			break;
+		case OPT_LIST_EVENTS:
+			o->list_events = true;
+			break;
+		case OPT_LIST_STATS:
+			o->list_stats = true;
+			break;
+		case OPT_LIST_KERNELS:
+			o->list_kernels = true;
+			break;
+		case OPT_LIST_PRESETS:
+			o->list_presets = true;
+			break;
+		case OPT_LIST_CONFIG:
+			o->list_config = true;
+			break;
+		case OPT_VERSION:
+			printf("gpustep %s\n", GPUSTEP_VERSION);
+			return EXIT_OK;
+		case 'h':
+			fputs(usage_text, stdout);
+			return EXIT_OK;
+		case ':':
+			return usage_error("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		o->config = argv[optind++];
+	if (optind < argc)
+		return usage_error("unexpected argument '%s' (one CONFIG at most)", argv[optind]);
+	return -1;
+}
+
+/* ---- output for batch mode --------------------------------------------------- */
+static void print_stdout(void *u, const char *text)
+{
+	(void)u;
+	printf("%s\n", text);
+	fflush(stdout);
+}
+
+static void print_stderr(void *u, const char *text)
+{
+	(void)u;
+	fflush(stdout);
+	fprintf(stderr, "%s\n", text);
+}
+
+static struct session *interrupt_target;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	if (interrupt_target && interrupt_target->sim)
+		sim_interrupt(interrupt_target->sim);
+}
+
+static void list_params(void)
+{
+	struct sim_cfg def;
+	cfg_defaults(&def);
+	printf("%-28s %-8s %-14s %-16s %s\n", "PATH", "TYPE", "DEFAULT", "RANGE", "DESCRIPTION");
+	for (size_t i = 0; i < cfg_param_count(); i++) {
+		const struct cfg_param *p = cfg_param_at(i);
+		char d[CFG_STR_MAX], range[160] = "";
+		cfg_format(&def, p, d, sizeof d);
+		if (p->type == CFG_ENUM) {
+			size_t len = 0;
+			for (int k = 0; p->enums[k] && len < sizeof range; k++)
+				len += (size_t)snprintf(range + len, sizeof range - len, "%s%s", k ? "|" : "", p->enums[k]);
+		} else if (p->min != 0 || p->max != 0) {
+			snprintf(range, sizeof range, "%.15g..%.15g%s", p->min, p->max, p->flags & CFG_POW2 ? " pow2" : "");
+		} else if (p->flags & CFG_POW2) {
+			snprintf(range, sizeof range, "pow2");
+		}
+		printf("%-28s %-8s %-14s %-16s %s\n", p->path, cfg_type_name(p->type), d, range, p->desc);
+	}
+}
+
+static void list_builtin(enum loader_kind k, const char *title)
+{
+	size_t n;
+	char **names = loader_names(k, &n);
+	if (title)
+		printf("%s\n", title);
+	for (size_t i = 0; i < n; i++) {
+		char *d = loader_description(k, names[i]);
+		printf("%-20s %s\n", names[i], d);
+		free(d);
+	}
+	loader_names_free(names);
+}
+
+static const char *default_workload(void)
+{
+	size_t n;
+	char **names = loader_names(LOADER_KERNELS, &n);
+	static char first[64];
+	bool have_default = false;
+	for (size_t i = 0; i < n; i++)
+		have_default |= strcmp(names[i], GPUSTEP_DEFAULT_WORKLOAD) == 0;
+	snprintf(first, sizeof first, "%s", have_default || !n ? GPUSTEP_DEFAULT_WORKLOAD : names[0]);
+	loader_names_free(names);
+	return first;
+}
+
+static double stat_or(const struct stats *st, const char *name, bool *ok)
+{
+	int id = stats_find(st, name);
+	if (id < 0) {
+		*ok = false;
+		return 0;
+	}
+	return stats_value(st, (uint32_t)id);
+}
+
+static void print_summary(struct session *ss)
+{
+	const struct stats *st = sim_stats_c(ss->sim);
+	bool ok = true;
+	unsigned long long cycles = (unsigned long long)sim_cycle(ss->sim);
+	printf("gpustep %s: %s on %s, seed %llu\n", GPUSTEP_VERSION, ss->ksrc.name, ss->cfg.name,
+	       (unsigned long long)ss->seed);
+	printf("  cycles          %llu\n", cycles);
+	double insts = stat_or(st, "sim.warp_insts", &ok);
+	if (ok)
+		printf("  warp insts      %.0f   IPC %.3f\n", insts, cycles ? insts / (double)cycles : 0.0);
+	static const char *const lv[] = {"l1", "l2"};
+	for (int i = 0; i < 2; i++) {
+		char h[32], a[32];
+		snprintf(h, sizeof h, "%s.hits", lv[i]);
+		snprintf(a, sizeof a, "%s.accesses", lv[i]);
+		ok = true;
+		double hits = stat_or(st, h, &ok), acc = stat_or(st, a, &ok);
+		if (ok)
+			printf("  %s hit rate     %5.1f%%  (%.0f of %.0f)\n", i ? "L2" : "L1", acc ? 100 * hits / acc : 0.0,
+			       hits, acc);
+	}
+	ok = true;
+	double rh = stat_or(st, "dram.row_hits", &ok), rm = stat_or(st, "dram.row_misses", &ok),
+	       rc = stat_or(st, "dram.row_conflicts", &ok);
+	if (ok) {
+		double all = rh + rm + rc;
+		printf("  DRAM row hits   %5.1f%%  (%.0f hits, %.0f misses, %.0f conflicts)\n", all ? 100 * rh / all : 0.0,
+		       rh, rm, rc);
+	}
+}
+
+static int write_stats(struct session *ss, const char *path)
+{
+	char *err = NULL;
+	struct stats_json_info info = {ss->cfg.name, ss->ksrc.name, ss->seed};
+	if (stats_json_write(path, ss->sim, &info, &err)) {
+		fprintf(stderr, "gpustep: %s\n", err);
+		free(err);
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+static int run_dram_trace(const struct sim_cfg *cfg, const struct options *o)
+{
+	char *err = NULL;
+	struct dram_trace_run *r = dram_trace_run(cfg, o->dram_trace, &err);
+	if (!r) {
+		fprintf(stderr, "gpustep: %s\n", err);
+		free(err);
+		return EXIT_USAGE;
+	}
+	struct strbuf sb;
+	sb_init(&sb);
+	dram_trace_summary(r, &sb);
+	fputs(sb.s, stdout);
+	sb_fini(&sb);
+	int rc = EXIT_OK;
+	if (o->stats) {
+		const char *base = strrchr(o->dram_trace, '/');
+		struct stats_json_info info = {cfg->name, base ? base + 1 : o->dram_trace, cfg->seed};
+		char *text = stats_json_string_raw(&r->stats, r->now, &info);
+		if (write_file_atomic(o->stats, text, &err)) {
+			fprintf(stderr, "gpustep: %s\n", err);
+			free(err);
+			rc = EXIT_RUNTIME;
+		}
+		free(text);
+	}
+	dram_trace_run_free(r);
+	return rc;
+}
+
+static int build_config(const struct options *o, struct sim_cfg *cfg)
+{
+	char *err = NULL;
+	cfg_defaults(cfg);
+	if (o->config && loader_load_config(o->config, cfg, &err))
+		goto fail;
+	for (int i = 0; i < o->nsets; i++)
+		if (loader_apply_override(cfg, o->sets[i], &err))
+			goto fail;
+	if (o->seed_given)
+		cfg->seed = o->seed;
+	if (cfg_validate(cfg, &err))
+		goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "gpustep: %s\n", err ? err : "invalid config");
+	free(err);
+	return -1;
+}
+
+static int apply_params(struct session *ss, const struct options *o)
+{
+	if (!o->nparams)
+		return 0;
+	struct kernel_src *k = xmalloc(sizeof *k);
+	*k = ss->ksrc;
+	char *err = NULL;
+	int rc = 0;
+	for (int i = 0; i < o->nparams && !rc; i++) {
+		const char *eq = strchr(o->params[i], '=');
+		char name[KNAME_MAX + 8];
+		snprintf(name, sizeof name, "%.*s", (int)(eq - o->params[i]), o->params[i]);
+		rc = loader_kernel_set_param(k, name, eq + 1, &err);
+	}
+	if (!rc)
+		rc = session_set_kernel_src(ss, k, &err);
+	if (rc) {
+		fprintf(stderr, "gpustep: %s\n", err);
+		free(err);
+	}
+	free(k);
+	return rc;
+}
+
+static int headless(struct session *ss, const struct options *o)
+{
+	int status = EXIT_OK;
+	struct cmd_out out = {print_stdout, print_stderr, NULL};
+	interrupt_target = ss;
+	signal(SIGINT, on_sigint);
+	if (o->batch) {
+		FILE *f = strcmp(o->batch, "-") == 0 ? stdin : fopen(o->batch, "r");
+		if (!f) {
+			perror(o->batch);
+			return EXIT_USAGE;
+		}
+		int quit = 0;
+		int failed = cmd_run_script(ss, f, &out, &quit);
+		if (f != stdin)
+			fclose(f);
+		if (failed) {
+			fprintf(stderr, "gpustep: %d command%s failed\n", failed, failed == 1 ? "" : "s");
+			status = EXIT_RUNTIME;
+		}
+	}
+	if (o->run) {
+		/* To completion: breakpoints set by a batch script report and resume. */
+		while (!sim_done(ss->sim)) {
+			session_start_run(ss, RUN_FOREVER, 0);
+			session_run_all(ss);
+			if (ss->last_stop == SIM_STOP_INTERRUPT) {
+				fprintf(stderr, "gpustep: interrupted at cycle %llu\n", (unsigned long long)sim_cycle(ss->sim));
+				status = EXIT_RUNTIME;
+				break;
+			}
+			if (ss->last_stop == SIM_STOP_BREAK)
+				cmd_report_stop(ss, &out);
+		}
+		print_summary(ss);
+	}
+	signal(SIGINT, SIG_DFL);
+	interrupt_target = NULL;
+	return status;
+}
+
+int gpustep_main(int argc, char **argv)
+{
+	struct options o;
+	memset(&o, 0, sizeof o);
+	int rc = parse_options(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	if (o.list_events || o.list_kernels || o.list_presets || o.list_config) {
+		if (o.list_events)
+			for (unsigned i = 0; i < EV__COUNT; i++) {
+				char f[96];
+				event_field_list(i, f, sizeof f);
+				printf("%-22s %-26s %s\n", event_defs[i].name, f, event_defs[i].desc);
+			}
+		if (o.list_kernels)
+			list_builtin(LOADER_KERNELS, NULL);
+		if (o.list_presets) {
+			list_builtin(LOADER_PRESETS, NULL);
+			list_builtin(LOADER_DRAM_PRESETS, NULL);
+		}
+		if (o.list_config)
+			list_params();
+		if (!o.list_stats)
+			return EXIT_OK;
+	}
+	struct sim_cfg cfg;
+	if (build_config(&o, &cfg))
+		return EXIT_USAGE;
+	if (o.dump) {
+		char *t = config_json_string(&cfg);
+		fputs(t, stdout);
+		free(t);
+		return EXIT_OK;
+	}
+	if (o.check) {
+		struct strbuf sb;
+		sb_init(&sb);
+		cfg_print_derived(&cfg, &sb);
+		printf("%s: config OK (%s)\n", o.config ? o.config : "built-in teaching", cfg.name);
+		fputs(sb.s, stdout);
+		if (sb.len && sb.s[sb.len - 1] != '\n')
+			fputc('\n', stdout);
+		sb_fini(&sb);
+		return EXIT_OK;
+	}
+	if (o.dram_trace)
+		return run_dram_trace(&cfg, &o);
+
+	bool interactive = !o.batch && !o.run && !o.list_stats;
+	if (interactive && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "gpustep: stdin/stdout is not a terminal; use --batch FILE|-, --run, "
+				"--check-config or --list-* for headless use\n");
+		return EXIT_USAGE;
+	}
+	struct session *ss = xcalloc(1, sizeof *ss);
+	char *err = NULL;
+	const char *wl = o.workload ? o.workload : default_workload();
+	if (session_init(ss, &cfg, o.config ? o.config : "", wl, cfg.seed, &err)) {
+		fprintf(stderr, "gpustep: %s\n", err ? err : "cannot build the simulator");
+		free(err);
+		free(ss);
+		return EXIT_USAGE;
+	}
+	int status = EXIT_OK;
+	if (apply_params(ss, &o)) {
+		status = EXIT_USAGE;
+	} else if (o.list_stats) {
+		const struct stats *st = sim_stats_c(ss->sim);
+		for (uint32_t i = 0; i < stats_count(st); i++) {
+			const struct stat_def *d = stats_def(st, i);
+			printf("%-36s %-9s %s\n", d->name, stat_kind_name(d->kind), d->desc);
+		}
+	} else if (interactive) {
+		status = tui_main(ss);
+	} else {
+		status = headless(ss, &o);
+	}
+	if (status != EXIT_USAGE && o.stats && !o.list_stats) {
+		int w = write_stats(ss, o.stats);
+		if (status == EXIT_OK)
+			status = w;
+	}
+	session_fini(ss);
+	free(ss);
+	return status;
+}

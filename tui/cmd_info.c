@@ -1,0 +1,515 @@
+/*
+ * cmd_info.c: the commands that look without changing the machine: info,
+ * print, display, undisplay, list, log (the event-log filter) and save.
+ * Everything reads the engine through sim.h, stats.h and inspect.h.
+ */
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_int.h"
+#include "inspect.h"
+#include "loader.h"
+#include "stats_json.h"
+
+static bool is_glob(const char *s) { return strpbrk(s, "*?[") != NULL; }
+
+/* ---- print / display --------------------------------------------------------- */
+int cmd_print_expr(struct session *ss, const char *expr, const char *prefix, struct cmd_out *out)
+{
+	const struct stats *st = sim_stats_c(ss->sim);
+	struct strbuf sb;
+	sb_init(&sb);
+	int found = 0;
+	if (is_glob(expr)) {
+		for (uint32_t i = 0; i < stats_count(st); i++)
+			if (fnmatch(expr, stats_def(st, i)->name, 0) == 0) {
+				sb.len = 0;
+				sb.s[0] = 0;
+				stats_format(st, i, &sb);
+				cmd_printf(out, "%s%s", found++ ? "" : prefix, sb.s);
+			}
+		if (!found)
+			for (size_t i = 0; i < cfg_param_count(); i++) {
+				const struct cfg_param *p = cfg_param_at(i);
+				if (fnmatch(expr, p->path, 0) == 0) {
+					char v[CFG_STR_MAX];
+					cfg_format(&ss->cfg, p, v, sizeof v);
+					cmd_printf(out, "%s%s = %s", found++ ? "" : prefix, p->path, v);
+				}
+			}
+	} else {
+		int id = stats_find(st, expr);
+		const struct cfg_param *p = cfg_find(expr);
+		if (id >= 0) {
+			stats_format(st, (uint32_t)id, &sb);
+			cmd_printf(out, "%s%s", prefix, sb.s);
+			found = 1;
+		} else if (p) {
+			char v[CFG_STR_MAX];
+			cfg_format(&ss->cfg, p, v, sizeof v);
+			cmd_printf(out, "%s%s = %s", prefix, p->path, v);
+			found = 1;
+		} else if (strncmp(expr, "param.", 6) == 0) {
+			for (unsigned i = 0; i < ss->ksrc.nparams; i++)
+				if (strcmp(ss->ksrc.params[i].name, expr + 6) == 0) {
+					cmd_printf(out, "%s%s = %lld", prefix, expr, (long long)ss->ksrc.params[i].value);
+					found = 1;
+				}
+		}
+	}
+	sb_fini(&sb);
+	return found ? 0 : -1;
+}
+
+static void unknown_expr(struct session *ss, const char *expr, struct cmd_out *out)
+{
+	const struct stats *st = sim_stats_c(ss->sim);
+	const char *best = NULL;
+	size_t best_common = 0;
+	/* Suggest the stat sharing the longest prefix (cheap and good for dotted names). */
+	for (uint32_t i = 0; i < stats_count(st); i++) {
+		const char *n = stats_def(st, i)->name;
+		size_t k = 0;
+		while (n[k] && n[k] == expr[k])
+			k++;
+		if (k > best_common) {
+			best_common = k;
+			best = n;
+		}
+	}
+	if (is_glob(expr))
+		cmd_errorf(out, "no stat or config value matches '%s' (see list stats)", expr);
+	else if (best && best_common >= 3)
+		cmd_errorf(out, "unknown stat '%s' (did you mean %s? see list stats)", expr, best);
+	else
+		cmd_errorf(out, "unknown stat '%s' (see list stats)", expr);
+}
+
+CMD_FN(cmd_print)
+{
+	if (argc < 2) {
+		cmd_errorf(out, "usage: print STAT|GLOB|CONFIG.PATH|param.NAME");
+		return CMD_ERR;
+	}
+	int rc = CMD_OK;
+	for (int i = 1; i < argc; i++)
+		if (cmd_print_expr(ss, argv[i], "", out)) {
+			unknown_expr(ss, argv[i], out);
+			rc = CMD_ERR;
+		}
+	return rc;
+}
+
+CMD_FN(cmd_display)
+{
+	if (argc == 1) {
+		if (!ss->ndisplays)
+			cmd_printf(out, "no displays (add one: display STAT)");
+		for (int i = 0; i < ss->ndisplays; i++)
+			cmd_printf(out, "%d: %s", i + 1, ss->displays[i]);
+		return CMD_OK;
+	}
+	for (int i = 1; i < argc; i++) {
+		if (ss->ndisplays == SESSION_MAX_DISPLAYS) {
+			cmd_errorf(out, "display: at most %d displays", SESSION_MAX_DISPLAYS);
+			return CMD_ERR;
+		}
+		char prefix[16];
+		snprintf(prefix, sizeof prefix, "%d: ", ss->ndisplays + 1);
+		if (cmd_print_expr(ss, argv[i], prefix, out)) {
+			unknown_expr(ss, argv[i], out);
+			return CMD_ERR;
+		}
+		ss->displays[ss->ndisplays++] = xstrdup(argv[i]);
+	}
+	return CMD_OK;
+}
+
+CMD_FN(cmd_undisplay)
+{
+	if (argc == 1) {
+		for (int i = 0; i < ss->ndisplays; i++)
+			free(ss->displays[i]);
+		ss->ndisplays = 0;
+		return CMD_OK;
+	}
+	int n;
+	if (argc != 2 || cmd_parse_index(out, "display", argv[1], ss->ndisplays + 1, &n) || n == 0) {
+		if (argc != 2)
+			cmd_errorf(out, "usage: undisplay [N]");
+		else if (n == 0)
+			cmd_errorf(out, "display: numbers start at 1");
+		return CMD_ERR;
+	}
+	free(ss->displays[n - 1]);
+	memmove(&ss->displays[n - 1], &ss->displays[n], sizeof(char *) * (size_t)(ss->ndisplays - n));
+	ss->ndisplays--;
+	return CMD_OK;
+}
+
+/* ---- info ------------------------------------------------------------------ */
+static const char *bp_type_name(const struct bp *b)
+{
+	switch (b->type) {
+	case BP_EVENT:
+	case BP_CYCLE:
+		return b->temporary ? "until" : "breakpoint";
+	case BP_WATCH_ADDR:
+	case BP_WATCH_STAT:
+		return "watchpoint";
+	}
+	return "?";
+}
+
+static void info_break(struct session *ss, struct cmd_out *out)
+{
+	if (!ss->bps.n) {
+		cmd_printf(out, "no breakpoints or watchpoints");
+		return;
+	}
+	cmd_printf(out, "Num  Type        Enb  Hits  What");
+	for (unsigned i = 0; i < ss->bps.n; i++) {
+		const struct bp *b = &ss->bps.v[i];
+		const char *what = strchr(b->text, ' ') ? strchr(b->text, ' ') + 1 : b->text;
+		cmd_printf(out, "%-4d %-11s %-4s %-5llu %s", b->id, bp_type_name(b), b->enabled ? "y" : "n",
+			   (unsigned long long)b->hits, what);
+	}
+}
+
+static const char *run_state(struct session *ss)
+{
+	if (sim_done(ss->sim))
+		return "finished";
+	return ss->started ? "stopped" : "not started";
+}
+
+static void info_session(struct session *ss, struct cmd_out *out)
+{
+	cmd_printf(out, "config    %s (%s)", ss->cfg.name, ss->cfg_source[0] ? ss->cfg_source : "built-in");
+	cmd_printf(out, "workload  %s: %s", ss->ksrc.name, ss->ksrc.desc);
+	cmd_printf(out, "seed      %llu", (unsigned long long)ss->seed);
+	cmd_printf(out, "cycle     %llu (%s)", (unsigned long long)sim_cycle(ss->sim), run_state(ss));
+	cmd_printf(out, "selected  sm %d warp %d, l2 bank %d, dram channel %d bank %d", ss->sel_sm, ss->sel_warp,
+		   ss->sel_l2, ss->sel_ch, ss->sel_bank);
+	cmd_printf(out, "breakpoints %u, displays %d", ss->bps.n, ss->ndisplays);
+}
+
+static void info_config(struct session *ss, const char *glob, struct cmd_out *out)
+{
+	struct sim_cfg def;
+	cfg_defaults(&def);
+	for (size_t i = 0; i < cfg_param_count(); i++) {
+		const struct cfg_param *p = cfg_param_at(i);
+		if (glob && fnmatch(glob, p->path, 0) != 0 && strncmp(p->path, glob, strlen(glob)) != 0)
+			continue;
+		char v[CFG_STR_MAX], d[CFG_STR_MAX];
+		cfg_format(&ss->cfg, p, v, sizeof v);
+		cfg_format(&def, p, d, sizeof d);
+		cmd_printf(out, "%c %-28s %s", strcmp(v, d) ? '*' : ' ', p->path, v);
+	}
+	if (!glob) {
+		struct strbuf sb;
+		sb_init(&sb);
+		cfg_print_derived(&ss->cfg, &sb);
+		cmd_printf(out, "derived:");
+		cmd_print_block(out, sb.s);
+		sb_fini(&sb);
+	}
+}
+
+static void info_warp_line(struct session *ss, int sm, int slot, struct cmd_out *out)
+{
+	struct warp_info w;
+	if (!inspect_warp(ss->sim, sm, slot, &w))
+		return;
+	static const char *const states[] = {"empty", "ready", "stalled", "done"};
+	if (w.state == WS_EMPTY) {
+		cmd_printf(out, "  warp %2d  empty", slot);
+		return;
+	}
+	cmd_printf(out, "  warp %2d  cta %d.%d  %-7s %-10s insts %llu  outstanding %d  next: %s", slot, w.cta,
+		   w.warp_in_cta, states[w.state & 3], w.state == WS_STALLED ? stall_reason_name(w.stall) : "",
+		   (unsigned long long)w.insts, w.outstanding, w.next_text ? w.next_text : "-");
+}
+
+static int arg_index(struct cmd_out *out, const char *what, int argc, char **argv, int n, int *v)
+{
+	if (argc < 3)
+		return 0; /* keep the selected one */
+	return cmd_parse_index(out, what, argv[2], n, v);
+}
+
+static void info_events(struct session *ss, uint64_t n, struct cmd_out *out)
+{
+	const struct events *ev = sim_events_c(ss->sim);
+	char *filter = events_log_filter_text(ev);
+	if (!events_logged(ev)) {
+		cmd_printf(out, "no events logged (log filter: %s; change it with `log`)", filter);
+		free(filter);
+		return;
+	}
+	free(filter);
+	uint64_t have = MIN(events_logged(ev), (uint64_t)ev->cap);
+	if (n > have)
+		n = have;
+	for (uint64_t i = n; i-- > 0;) {
+		char buf[256];
+		event_format(events_recent(ev, i), buf, sizeof buf);
+		cmd_printf(out, "%s", buf);
+	}
+}
+
+static void info_mshr(struct session *ss, enum cache_id_kind k, int unit, struct cmd_out *out)
+{
+	struct mshr_info mi;
+	if (!inspect_mshr(ss->sim, k, unit, &mi)) {
+		cmd_printf(out, "no MSHRs at %s %d", k == CACHE_L1 ? "sm" : "l2 bank", unit);
+		return;
+	}
+	cmd_printf(out, "%s %d MSHR: %d/%d entries, wait queue %d/%d, retry %d, miss queue %d, full events %llu",
+		   k == CACHE_L1 ? "L1 of sm" : "L2 bank", unit, mi.used, mi.entries, mi.wait_queue, mi.wait_cap,
+		   mi.retry_queue, mi.miss_queue, (unsigned long long)mi.full_events);
+	for (int i = 0; i < mi.entries; i++) {
+		struct mshr_entry_info e;
+		if (!inspect_mshr_entry(ss->sim, k, unit, i, &e) || !e.valid)
+			continue;
+		cmd_printf(out, "  [%2d] 0x%llx  merged %d  age %llu%s", i, (unsigned long long)e.addr, e.merged,
+			   (unsigned long long)e.age, e.sent ? "  sent" : "");
+	}
+}
+
+CMD_FN(cmd_info)
+{
+	const char *what = argc > 1 ? argv[1] : "";
+	const struct sim *s = ss->sim;
+	int v;
+	struct strbuf sb;
+	if (!*what) {
+		info_session(ss, out);
+	} else if (strcmp(what, "break") == 0 || strcmp(what, "breakpoints") == 0 || strcmp(what, "watch") == 0) {
+		info_break(ss, out);
+	} else if (strcmp(what, "stats") == 0) {
+		const struct stats *st = sim_stats_c(s);
+		sb_init(&sb);
+		for (uint32_t i = 0; i < stats_count(st); i++) {
+			const char *n = stats_def(st, i)->name;
+			if (argc > 2 && fnmatch(argv[2], n, 0) != 0 && strncmp(n, argv[2], strlen(argv[2])) != 0)
+				continue;
+			sb.len = 0;
+			sb.s[0] = 0;
+			stats_format(st, i, &sb);
+			cmd_printf(out, "%s", sb.s);
+		}
+		sb_fini(&sb);
+	} else if (strcmp(what, "config") == 0) {
+		info_config(ss, argc > 2 ? argv[2] : NULL, out);
+	} else if (strcmp(what, "sm") == 0) {
+		v = ss->sel_sm;
+		if (arg_index(out, "sm", argc, argv, inspect_sms(s), &v))
+			return CMD_ERR;
+		int ctas, warps;
+		uint64_t insts;
+		inspect_sm_summary(s, v, &ctas, &warps, &insts);
+		cmd_printf(out, "sm %d: %d CTAs, %d warps, %llu instructions", v, ctas, warps, (unsigned long long)insts);
+		for (int w = 0; w < inspect_warp_slots(s); w++)
+			info_warp_line(ss, v, w, out);
+	} else if (strcmp(what, "warp") == 0) {
+		v = ss->sel_warp;
+		if (arg_index(out, "warp", argc, argv, inspect_warp_slots(s), &v))
+			return CMD_ERR;
+		cmd_printf(out, "sm %d:", ss->sel_sm);
+		info_warp_line(ss, ss->sel_sm, v, out);
+	} else if (strcmp(what, "line") == 0) {
+		uint64_t addr;
+		if (argc != 3 || cmd_parse_u64(argv[2], &addr)) {
+			cmd_errorf(out, "usage: info line ADDR (decimal or 0x hex)");
+			return CMD_ERR;
+		}
+		sb_init(&sb);
+		inspect_line(s, addr, &sb);
+		cmd_print_block(out, sb.len ? sb.s : "the line is nowhere in the memory system");
+		sb_fini(&sb);
+	} else if (strcmp(what, "l2") == 0) {
+		v = ss->sel_l2;
+		if (arg_index(out, "l2", argc, argv, inspect_l2_banks(s), &v))
+			return CMD_ERR;
+		struct l2_bank_info b;
+		if (inspect_l2_bank(s, v, &b))
+			cmd_printf(out,
+				   "l2 bank %d: %d/%d lines valid, %d transient, MSHR %d/%d, queue %d, "
+				   "accesses %llu hits %llu misses %llu nacks %llu",
+				   v, b.valid_lines, b.total_lines, b.transient_lines, b.mshr_used, b.mshr_entries, b.queue,
+				   (unsigned long long)b.accesses, (unsigned long long)b.hits,
+				   (unsigned long long)b.misses, (unsigned long long)b.nacks);
+	} else if (strcmp(what, "channel") == 0 || strcmp(what, "ch") == 0) {
+		v = ss->sel_ch;
+		if (arg_index(out, "channel", argc, argv, inspect_dram_channels(s), &v))
+			return CMD_ERR;
+		struct dram_chan_info c;
+		if (!inspect_dram_channel(s, v, &c)) {
+			cmd_printf(out, "no DRAM channel %d (mem.model is not dram?)", v);
+			return CMD_OK;
+		}
+		cmd_printf(out, "channel %d: %d banks, read queue %d/%d, write queue %d/%d%s, reads %llu writes %llu, bus %.1f%%",
+			   v, c.banks, c.read_q, c.read_cap, c.write_q, c.write_cap, c.draining_writes ? " (draining)" : "",
+			   (unsigned long long)c.reads, (unsigned long long)c.writes, c.bus_util * 100);
+	} else if (strcmp(what, "bank") == 0) {
+		struct dram_chan_info c;
+		int nb = inspect_dram_channel(s, ss->sel_ch, &c) ? c.banks : 0;
+		v = ss->sel_bank;
+		if (arg_index(out, "bank", argc, argv, nb, &v))
+			return CMD_ERR;
+		struct dram_bank_info b;
+		if (!inspect_dram_bank(s, ss->sel_ch, v, &b)) {
+			cmd_printf(out, "no DRAM bank %d in channel %d", v, ss->sel_ch);
+			return CMD_OK;
+		}
+		cmd_printf(out, "channel %d bank %d: %s, open row %lld, queue %d, last %s at %llu, hits %llu misses %llu conflicts %llu",
+			   ss->sel_ch, v, dram_bank_state_name(b.state), (long long)b.open_row, b.queue,
+			   b.last_cmd[0] ? b.last_cmd : "-", (unsigned long long)b.last_cmd_cycle,
+			   (unsigned long long)b.hits, (unsigned long long)b.misses, (unsigned long long)b.conflicts);
+	} else if (strcmp(what, "mshr") == 0) {
+		bool l2 = argc > 2 && strcmp(argv[2], "l2") == 0;
+		info_mshr(ss, l2 ? CACHE_L2 : CACHE_L1, l2 ? ss->sel_l2 : ss->sel_sm, out);
+	} else if (strcmp(what, "events") == 0) {
+		uint64_t n = 20;
+		if (argc > 2 && cmd_parse_u64(argv[2], &n)) {
+			cmd_errorf(out, "usage: info events [N]");
+			return CMD_ERR;
+		}
+		info_events(ss, n, out);
+	} else if (strcmp(what, "display") == 0) {
+		char *a[] = {(char *)"display", NULL};
+		return cmd_display(ss, 1, a, out);
+	} else {
+		cmd_errorf(out, "info: unknown subject '%s' (break, stats, config, sm, warp, line, l2, channel, bank, "
+				"mshr, events, display)",
+			   what);
+		return CMD_ERR;
+	}
+	return CMD_OK;
+}
+
+/* ---- list ------------------------------------------------------------------ */
+static void list_names(enum loader_kind k, const char *title, struct cmd_out *out)
+{
+	size_t n;
+	char **names = loader_names(k, &n);
+	cmd_printf(out, "%s:", title);
+	for (size_t i = 0; i < n; i++) {
+		char *d = loader_description(k, names[i]);
+		cmd_printf(out, "  %-18s %s", names[i], d);
+		free(d);
+	}
+	loader_names_free(names);
+}
+
+CMD_FN(cmd_list)
+{
+	const char *what = argc > 1 ? argv[1] : "";
+	if (strcmp(what, "kernels") == 0 || strcmp(what, "workloads") == 0) {
+		list_names(LOADER_KERNELS, "built-in kernels (workload NAME)", out);
+	} else if (strcmp(what, "presets") == 0) {
+		list_names(LOADER_PRESETS, "machine presets (load NAME, gpustep NAME)", out);
+		list_names(LOADER_DRAM_PRESETS, "DRAM presets (\"extends\": \"dram/NAME\")", out);
+	} else if (strcmp(what, "events") == 0) {
+		for (unsigned i = 0; i < EV__COUNT; i++) {
+			char f[96];
+			event_field_list(i, f, sizeof f);
+			cmd_printf(out, "  %-22s %-26s %s", event_defs[i].name, f, event_defs[i].desc);
+		}
+	} else if (strcmp(what, "stats") == 0) {
+		const struct stats *st = sim_stats_c(ss->sim);
+		for (uint32_t i = 0; i < stats_count(st); i++) {
+			const struct stat_def *d = stats_def(st, i);
+			cmd_printf(out, "  %-32s %-9s %s", d->name, stat_kind_name(d->kind), d->desc);
+		}
+	} else if (strcmp(what, "config") == 0) {
+		for (size_t i = 0; i < cfg_param_count(); i++) {
+			const struct cfg_param *p = cfg_param_at(i);
+			cmd_printf(out, "  %-28s %-8s %s", p->path, cfg_type_name(p->type), p->desc);
+		}
+	} else if (strcmp(what, "commands") == 0) {
+		for (size_t i = 0; i < cmd_count(ss); i++)
+			cmd_printf(out, "  %s", cmd_at(ss, i)->usage);
+	} else {
+		cmd_errorf(out, "usage: list kernels|presets|events|stats|config|commands");
+		return CMD_ERR;
+	}
+	return CMD_OK;
+}
+
+/* ---- log filter --------------------------------------------------------------- */
+CMD_FN(cmd_log)
+{
+	struct events *ev = sim_events(ss->sim);
+	if (argc == 1) {
+		char *t = events_log_filter_text(ev);
+		cmd_printf(out, "log: %s (%llu events logged, ring of %u)", t, (unsigned long long)events_logged(ev),
+			   ev->cap);
+		free(t);
+		return CMD_OK;
+	}
+	uint64_t mask[EV_MASK_WORDS];
+	memcpy(mask, ss->log_mask, sizeof mask);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		char sign = (a[0] == '+' || a[0] == '-') ? a[0] : 0;
+		const char *pat = sign ? a + 1 : a;
+		uint64_t m[EV_MASK_WORDS] = {0};
+		int n;
+		if (strcmp(pat, "all") == 0)
+			n = event_match("*", m);
+		else if (strcmp(pat, "none") == 0)
+			n = 1;
+		else
+			n = event_match(pat, m);
+		if (n == 0) {
+			cmd_errorf(out, "log: no event kind matches '%s' (see help events)", pat);
+			return CMD_ERR;
+		}
+		for (int w = 0; w < EV_MASK_WORDS; w++) {
+			if (sign == '+')
+				mask[w] |= m[w];
+			else if (sign == '-')
+				mask[w] &= ~m[w];
+			else
+				mask[w] = m[w];
+		}
+	}
+	memcpy(ss->log_mask, mask, sizeof mask);
+	memcpy(ev->log_mask, mask, sizeof mask);
+	events_update_watch(ev);
+	char *t = events_log_filter_text(ev);
+	cmd_printf(out, "log: %s", t);
+	free(t);
+	return CMD_OK;
+}
+
+/* ---- save ---------------------------------------------------------------------- */
+CMD_FN(cmd_save)
+{
+	if (argc != 3 || (strcmp(argv[1], "stats") != 0 && strcmp(argv[1], "config") != 0)) {
+		cmd_errorf(out, "usage: save stats FILE | save config FILE");
+		return CMD_ERR;
+	}
+	char *err = NULL;
+	int rc;
+	if (strcmp(argv[1], "stats") == 0) {
+		struct stats_json_info info = {ss->cfg.name, ss->ksrc.name, ss->seed};
+		rc = stats_json_write(argv[2], ss->sim, &info, &err);
+	} else {
+		char *text = config_json_string(&ss->cfg);
+		rc = write_file_atomic(argv[2], text, &err);
+		free(text);
+	}
+	if (rc) {
+		cmd_errorf(out, "save: %s", err);
+		free(err);
+		return CMD_ERR;
+	}
+	if (strcmp(argv[2], "-") != 0)
+		cmd_printf(out, "wrote %s", argv[2]);
+	return CMD_OK;
+}

@@ -1,0 +1,33 @@
+/*
+ * cmd_int.h: helpers shared by the command implementations (commands.c:
+ * table, dispatch, time and breakpoint commands; cmd_info.c: info, print,
+ * display, list, log, save).
+ */
+#ifndef GPUSTEP_CMD_INT_H
+#define GPUSTEP_CMD_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "commands.h"
+
+#define CMD_FN(name) int name(struct session *ss, int argc, char **argv, struct cmd_out *out)
+
+/* Parse "123", "0x7b", "10k", "2M" (k/M/G = 10^3/10^6/10^9). */
+int cmd_parse_u64(const char *s, uint64_t *v);
+/* Parse an index argument in [0, n); prints an error naming what. */
+int cmd_parse_index(struct cmd_out *out, const char *what, const char *s, int n, int *v);
+/* Print a block of text line by line through out->print. */
+void cmd_print_block(struct cmd_out *out, const char *text);
+/* Print the value of a stat/config path/param (print and display); -1 if unknown. */
+int cmd_print_expr(struct session *ss, const char *expr, const char *prefix, struct cmd_out *out);
+
+CMD_FN(cmd_info);
+CMD_FN(cmd_print);
+CMD_FN(cmd_display);
+CMD_FN(cmd_undisplay);
+CMD_FN(cmd_list);
+CMD_FN(cmd_log);
+CMD_FN(cmd_save);
+
+#endif

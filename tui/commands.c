@@ -1,0 +1,790 @@
+/*
+ * commands.c: the command table (see commands.h), dispatch, and the commands
+ * that move time, manage breakpoints and change the machine. Inspection
+ * commands (info, print, display, list, log, save) are in cmd_info.c.
+ *
+ * A command line goes: tokenize (quotes allowed) ─▶ lookup (name, alias,
+ * unique prefix; then the TUI's extra commands) ─▶ fn(). Time-moving commands
+ * only call session_start_run() and return CMD_RUN; the caller runs it.
+ */
+#include "commands.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_int.h"
+#include "inspect.h"
+#include "keys.h"
+#include "loader.h"
+
+static CMD_FN(c_step);
+static CMD_FN(c_continue);
+static CMD_FN(c_run);
+static CMD_FN(c_next);
+static CMD_FN(c_until);
+static CMD_FN(c_break);
+static CMD_FN(c_watch);
+static CMD_FN(c_delete);
+static CMD_FN(c_enable);
+static CMD_FN(c_disable);
+static CMD_FN(c_select);
+static CMD_FN(c_set);
+static CMD_FN(c_load);
+static CMD_FN(c_workload);
+static CMD_FN(c_help);
+static CMD_FN(c_quit);
+
+static const struct cmd_def builtin[] = {
+	{.name = "step", .aliases = "s", .usage = "step [N]", .summary = "advance N cycles (default 1)",
+	 .help = "Simulate N more core cycles, or fewer if a breakpoint fires or the kernel ends.\n"
+		 "N accepts k/M/G suffixes (10k = 10000). Enter on an empty line repeats it.\n"
+		 "Example: step 100",
+	 .fn = c_step, .repeat = 1},
+	{.name = "continue", .aliases = "c cont", .usage = "continue",
+	 .summary = "run until a breakpoint, the end, or Ctrl-C",
+	 .help = "Resume simulation until a breakpoint or watchpoint fires, every warp has finished\n"
+		 "and the memory system has drained, or you press Ctrl-C.\nExample: continue",
+	 .fn = c_continue, .repeat = 1},
+	{.name = "run", .aliases = "r", .usage = "run [N]", .summary = "restart from cycle 0, then continue (or run N cycles)",
+	 .help = "Rebuild the machine at cycle 0 (config, workload and breakpoints are kept), then\n"
+		 "continue; with N, stop after N cycles. `run 0` just goes back to cycle 0.\nExample: run 5000",
+	 .fn = c_run},
+	{.name = "next", .aliases = "n", .usage = "next", .summary = "run until the selected warp issues",
+	 .help = "Run until the selected warp (see `select sm N` and `select warp W`) issues its next\n"
+		 "instruction. Enter on an empty line repeats it.\nExample: select warp 3",
+	 .fn = c_next, .repeat = 1},
+	{.name = "until", .aliases = "u", .usage = "until EVENT [field=value ...] [if STAT OP VALUE] | until cycle N",
+	 .summary = "run until an event happens (one-shot breakpoint)",
+	 .help = "Continue until the next event of that kind matching the filters, like a breakpoint\n"
+		 "that deletes itself. See `help break` for filters and `help events` for kinds.\n"
+		 "Example: until dram.row_conflict ch=0",
+	 .fn = c_until, .complete = COMPL_EVENT},
+	{.name = "break", .aliases = "b", .usage = "break EVENT [field=value ...] [if STAT OP VALUE] | break cycle N",
+	 .summary = "stop when an event happens",
+	 .help = "Stop the run when an event of kind EVENT happens and every filter matches.\n"
+		 "Filters compare event fields with = != < <= > >= (decimal or 0x hex); addr\n"
+		 "compares whole cache lines. `if` adds a condition on a stat, checked at the event.\n"
+		 "`break cycle N` stops at cycle N. Without arguments, lists breakpoints.\n"
+		 "Example: break dram.row_conflict bank=3 if dram.row_conflicts > 10",
+	 .fn = c_break, .complete = COMPL_EVENT},
+	{.name = "watch", .usage = "watch ADDR | watch STAT OP VALUE", .summary = "stop on accesses to a line, or when a stat condition becomes true",
+	 .help = "`watch ADDR` stops at every L1 or L2 access and DRAM enqueue of the cache line\n"
+		 "holding ADDR. `watch STAT OP VALUE` stops when the condition becomes true\n"
+		 "(occupancies compare their current level).\nExample: watch l1.mshr.occupancy >= 16",
+	 .fn = c_watch, .complete = COMPL_STAT},
+	{.name = "delete", .aliases = "d", .usage = "delete [N ...]", .summary = "delete breakpoints (all without N)",
+	 .help = "Delete the breakpoints or watchpoints with the given numbers, or all of them.\nExample: delete 2",
+	 .fn = c_delete},
+	{.name = "disable", .usage = "disable N ...", .summary = "disable breakpoints",
+	 .help = "Keep breakpoints but stop them from firing (`enable` turns them back on).\nExample: disable 1 3",
+	 .fn = c_disable},
+	{.name = "enable", .usage = "enable N ...", .summary = "enable breakpoints",
+	 .help = "Turn disabled breakpoints back on.\nExample: enable 1", .fn = c_enable},
+	{.name = "info", .aliases = "i",
+	 .usage = "info break|stats [GLOB]|config [GLOB]|sm [N]|warp [W]|line ADDR|l2 [N]|channel [N]|bank [N]|mshr [l1|l2]|events [N]|display",
+	 .summary = "show the state of the machine and the session",
+	 .help = "info              session summary (config, workload, cycle, state)\n"
+		 "info break        breakpoints and watchpoints with hit counts\n"
+		 "info stats [GLOB] every stat (or those matching, e.g. 'dram.*')\n"
+		 "info config [GLOB] config values; '*' marks values that differ from the default\n"
+		 "info sm [N]       one SM and its warps     info warp [W]   one warp of the selected SM\n"
+		 "info line ADDR    where a cache line lives (L1s, L2, MSHRs, DRAM)\n"
+		 "info l2 [N]       an L2 bank               info channel [N] a DRAM channel\n"
+		 "info bank [N]     a DRAM bank of the selected channel\n"
+		 "info mshr [l1|l2] MSHR entries of the selected SM's L1 or the selected L2 bank\n"
+		 "info events [N]   the last N logged events (see `log`)\n"
+		 "Example: info line 0x10000080",
+	 .fn = cmd_info},
+	{.name = "print", .aliases = "p", .usage = "print STAT|GLOB|CONFIG.PATH|param.NAME", .summary = "print stats (globs allowed) or config values",
+	 .help = "Print a stat, every stat matching a glob, a config value or a kernel parameter.\n"
+		 "Example: print l1.*",
+	 .fn = cmd_print, .complete = COMPL_STAT},
+	{.name = "display", .usage = "display [STAT|GLOB]", .summary = "print a stat after every stop",
+	 .help = "Add an expression printed after every run stops; without arguments, list them.\n"
+		 "Example: display dram.row_hits",
+	 .fn = cmd_display, .complete = COMPL_STAT},
+	{.name = "undisplay", .usage = "undisplay [N]", .summary = "remove a display (all without N)",
+	 .help = "Remove display number N (as listed by `display`), or all.\nExample: undisplay 1",
+	 .fn = cmd_undisplay},
+	{.name = "select", .usage = "select sm N|warp W|l2 N|channel N|bank N", .summary = "choose the unit panels and info show",
+	 .help = "Select the SM, warp slot, L2 bank, DRAM channel or DRAM bank that panels,\n"
+		 "`info` and `next` act on.\nExample: select sm 1",
+	 .fn = c_select},
+	{.name = "set", .usage = "set PATH VALUE | set param.NAME VALUE", .summary = "change a config value or kernel parameter (at cycle 0)",
+	 .help = "Change one config parameter (see `list config`) or kernel parameter and rebuild\n"
+		 "the machine. Only at cycle 0: after cycles have run, `run 0` goes back first.\n"
+		 "Example: set l1.mshr.entries 8",
+	 .fn = c_set, .complete = COMPL_CONFIG},
+	{.name = "load", .usage = "load CONFIG", .summary = "load a machine config (file or preset) and restart",
+	 .help = "Load a config file or preset (see `list presets`) on top of the built-in defaults,\n"
+		 "validate it and restart at cycle 0. Breakpoints are kept.\nExample: load gtx480",
+	 .fn = c_load, .complete = COMPL_FILE},
+	{.name = "workload", .usage = "workload NAME|FILE", .summary = "switch to a built-in kernel or a kernel file",
+	 .help = "Load a built-in kernel (see `list kernels`) or a kernel JSON file and restart at\n"
+		 "cycle 0.\nExample: workload transpose_naive",
+	 .fn = c_workload, .complete = COMPL_KERNEL},
+	{.name = "save", .usage = "save stats FILE | save config FILE", .summary = "write stats or the config as JSON",
+	 .help = "Write every stat (the --stats format) or the current config (loadable with\n"
+		 "`load`) to FILE, atomically.\nExample: save stats run1.json",
+	 .fn = cmd_save, .complete = COMPL_FILE},
+	{.name = "log", .usage = "log [all|none|GLOB|+GLOB|-GLOB ...]", .summary = "choose which events the event log records",
+	 .help = "Without arguments, show the filter. A plain pattern replaces it, +pattern adds\n"
+		 "kinds, -pattern removes them (globs over event names, see `help events`).\n"
+		 "Example: log +dram.act -l1.hit",
+	 .fn = cmd_log, .complete = COMPL_EVENT},
+	{.name = "list", .usage = "list kernels|presets|events|stats|config|commands", .summary = "list what exists",
+	 .help = "List built-in kernels, machine and DRAM presets, event kinds, stats of the current\n"
+		 "machine, config parameters or commands.\nExample: list kernels",
+	 .fn = cmd_list},
+	{.name = "help", .aliases = "h ?", .usage = "help [COMMAND|keys|events]", .summary = "explain a command, the keys or the events",
+	 .help = "Without arguments, list the commands. `help keys` lists key bindings,\n"
+		 "`help events` the event kinds with their fields.\nExample: help break",
+	 .fn = c_help, .complete = COMPL_COMMAND},
+	{.name = "quit", .aliases = "q exit", .usage = "quit", .summary = "leave gpustep",
+	 .help = "Leave gpustep (in batch mode: stop reading the script).\nExample: quit", .fn = c_quit},
+};
+
+/* ---- output --------------------------------------------------------------- */
+static void out_v(struct cmd_out *o, bool err, const char *fmt, va_list ap)
+{
+	char *s = xvasprintf(fmt, ap);
+	if (o && (err ? o->error : o->print))
+		(err ? o->error : o->print)(o->u, s);
+	else
+		fprintf(err ? stderr : stdout, "%s\n", s);
+	free(s);
+}
+
+void cmd_printf(struct cmd_out *o, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	out_v(o, false, fmt, ap);
+	va_end(ap);
+}
+
+void cmd_errorf(struct cmd_out *o, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	out_v(o, true, fmt, ap);
+	va_end(ap);
+}
+
+void cmd_print_block(struct cmd_out *out, const char *text)
+{
+	size_t n = strlen(text);
+	while (n && text[n - 1] == '\n')
+		n--;
+	if (n)
+		cmd_printf(out, "%.*s", (int)n, text);
+}
+
+int cmd_parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+	errno = 0;
+	if (!s || !isdigit((unsigned char)s[0]))
+		return -1;
+	unsigned long long x = strtoull(s, &end, 0);
+	uint64_t mul = 1;
+	if (*end == 'k' || *end == 'K')
+		mul = 1000;
+	else if (*end == 'M')
+		mul = 1000000;
+	else if (*end == 'G')
+		mul = 1000000000;
+	if (mul > 1)
+		end++;
+	if (*end || errno || (mul > 1 && x > UINT64_MAX / mul))
+		return -1;
+	*v = x * mul;
+	return 0;
+}
+
+int cmd_parse_index(struct cmd_out *out, const char *what, const char *s, int n, int *v)
+{
+	uint64_t x;
+	if (cmd_parse_u64(s, &x) || x >= (uint64_t)(n > 0 ? n : 0)) {
+		if (n > 0)
+			cmd_errorf(out, "%s: expected a number from 0 to %d, got '%s'", what, n - 1, s);
+		else
+			cmd_errorf(out, "%s: this machine has none", what);
+		return -1;
+	}
+	*v = (int)x;
+	return 0;
+}
+
+/* ---- lookup and dispatch ---------------------------------------------------- */
+size_t cmd_count(const struct session *ss) { return ARRAY_LEN(builtin) + (ss ? ss->nextra_cmds : 0); }
+
+const struct cmd_def *cmd_at(const struct session *ss, size_t i)
+{
+	if (i < ARRAY_LEN(builtin))
+		return &builtin[i];
+	i -= ARRAY_LEN(builtin);
+	return ss && i < ss->nextra_cmds ? &ss->extra_cmds[i] : NULL;
+}
+
+static bool has_alias(const struct cmd_def *d, const char *name)
+{
+	if (!d->aliases)
+		return false;
+	size_t n = strlen(name);
+	for (const char *p = d->aliases; *p;) {
+		size_t w = strcspn(p, " ");
+		if (w == n && strncmp(p, name, n) == 0)
+			return true;
+		p += w;
+		while (*p == ' ')
+			p++;
+	}
+	return false;
+}
+
+static const struct cmd_def *lookup(const struct session *ss, const char *name, int *ambiguous)
+{
+	size_t n = cmd_count(ss), len = strlen(name);
+	*ambiguous = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct cmd_def *d = cmd_at(ss, i);
+		if (strcmp(d->name, name) == 0 || has_alias(d, name))
+			return d;
+	}
+	const struct cmd_def *found = NULL;
+	for (size_t i = 0; len && i < n; i++) {
+		const struct cmd_def *d = cmd_at(ss, i);
+		if (strncmp(d->name, name, len) == 0) {
+			if (found)
+				(*ambiguous)++;
+			found = d;
+		}
+	}
+	return *ambiguous ? NULL : found;
+}
+
+const struct cmd_def *cmd_lookup(const struct session *ss, const char *name_or_alias)
+{
+	int amb;
+	return lookup(ss, name_or_alias, &amb);
+}
+
+/* Split into argv; "..." and '...' group words. Returns argc or -1. */
+static int tokenize(char *buf, char **argv, int max)
+{
+	int argc = 0;
+	char *p = buf;
+	while (*p) {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		if (argc == max)
+			return -1;
+		char q = (*p == '"' || *p == '\'') ? *p++ : 0;
+		argv[argc++] = p;
+		char *w = p;
+		while (*p && (q ? *p != q : !isspace((unsigned char)*p)))
+			*w++ = *p++;
+		if (q && *p != q)
+			return -2;
+		if (*p)
+			p++;
+		*w = 0;
+	}
+	return argc;
+}
+
+int cmd_exec(struct session *ss, const char *line, struct cmd_out *out)
+{
+	while (isspace((unsigned char)*line))
+		line++;
+	if (!*line) {
+		if (!ss->last_line[0])
+			return CMD_OK;
+		line = ss->last_line;
+	}
+	char buf[1024];
+	if (strlen(line) >= sizeof buf) {
+		cmd_errorf(out, "command line too long");
+		return CMD_ERR;
+	}
+	char saved[sizeof ss->last_line];
+	snprintf(saved, sizeof saved, "%s", line);
+	snprintf(buf, sizeof buf, "%s", line);
+	char *argv[CMD_MAX_ARGS + 1];
+	int argc = tokenize(buf, argv, CMD_MAX_ARGS);
+	if (argc == -1) {
+		cmd_errorf(out, "too many arguments (at most %d)", CMD_MAX_ARGS - 1);
+		return CMD_ERR;
+	}
+	if (argc == -2) {
+		cmd_errorf(out, "unterminated quote");
+		return CMD_ERR;
+	}
+	if (argc == 0)
+		return CMD_OK;
+	argv[argc] = NULL;
+	int amb;
+	const struct cmd_def *d = lookup(ss, argv[0], &amb);
+	if (!d) {
+		if (amb) {
+			struct strbuf sb;
+			sb_init(&sb);
+			for (size_t i = 0; i < cmd_count(ss); i++)
+				if (strncmp(cmd_at(ss, i)->name, argv[0], strlen(argv[0])) == 0)
+					sb_printf(&sb, "%s%s", sb.len ? ", " : "", cmd_at(ss, i)->name);
+			cmd_errorf(out, "ambiguous command '%s' (%s)", argv[0], sb.s);
+			sb_fini(&sb);
+		} else {
+			cmd_errorf(out, "unknown command '%s' (try help)", argv[0]);
+		}
+		ss->last_line[0] = 0;
+		return CMD_ERR;
+	}
+	int rc = d->fn(ss, argc, argv, out);
+	if (d->repeat && !(rc & CMD_ERR))
+		snprintf(ss->last_line, sizeof ss->last_line, "%s", saved);
+	else
+		ss->last_line[0] = 0;
+	return rc;
+}
+
+/* ---- time ---------------------------------------------------------------- */
+static int need_running(struct session *ss, struct cmd_out *out)
+{
+	if (sim_done(ss->sim)) {
+		cmd_errorf(out, "the kernel finished at cycle %llu (use `run` to restart)",
+			   (unsigned long long)sim_cycle(ss->sim));
+		return -1;
+	}
+	return 0;
+}
+
+static int usage(struct cmd_out *out, const char *name)
+{
+	const struct cmd_def *d = cmd_lookup(NULL, name);
+	cmd_errorf(out, "usage: %s", d ? d->usage : name);
+	return CMD_ERR;
+}
+
+static CMD_FN(c_step)
+{
+	uint64_t n = 1;
+	if (argc > 2 || (argc == 2 && (cmd_parse_u64(argv[1], &n) || n == 0)))
+		return usage(out, "step");
+	if (need_running(ss, out))
+		return CMD_ERR;
+	session_start_run(ss, RUN_CYCLES, n);
+	return CMD_RUN;
+}
+
+static CMD_FN(c_continue)
+{
+	(void)argv;
+	if (argc != 1)
+		return usage(out, "continue");
+	if (need_running(ss, out))
+		return CMD_ERR;
+	session_start_run(ss, RUN_FOREVER, 0);
+	return CMD_RUN;
+}
+
+static CMD_FN(c_run)
+{
+	uint64_t n = 0;
+	if (argc > 2 || (argc == 2 && cmd_parse_u64(argv[1], &n)))
+		return usage(out, "run");
+	char *err = NULL;
+	if (session_reset(ss, &err)) {
+		cmd_errorf(out, "%s", err);
+		free(err);
+		return CMD_ERR;
+	}
+	if (argc == 2 && n == 0) {
+		cmd_printf(out, "restarted at cycle 0");
+		return CMD_RESET;
+	}
+	session_start_run(ss, argc == 2 ? RUN_CYCLES : RUN_FOREVER, n);
+	return CMD_RUN | CMD_RESET;
+}
+
+static CMD_FN(c_next)
+{
+	(void)argv;
+	if (argc != 1)
+		return usage(out, "next");
+	if (need_running(ss, out))
+		return CMD_ERR;
+	struct warp_info wi;
+	if (!inspect_warp(ss->sim, ss->sel_sm, ss->sel_warp, &wi) || wi.state == WS_EMPTY || wi.state == WS_DONE) {
+		cmd_errorf(out, "sm %d warp %d holds no running warp (select another: select warp W)", ss->sel_sm,
+			   ss->sel_warp);
+		return CMD_ERR;
+	}
+	session_start_run(ss, RUN_NEXT_ISSUE, 0);
+	return CMD_RUN;
+}
+
+/* Rest of the line after the command word, as typed. */
+static void join_args(int argc, char **argv, int from, char *buf, size_t n)
+{
+	buf[0] = 0;
+	size_t len = 0;
+	for (int i = from; i < argc && len < n; i++) {
+		int w = snprintf(buf + len, n - len, "%s%s", i > from ? " " : "", argv[i]);
+		if (w < 0)
+			break;
+		len += (size_t)w;
+	}
+}
+
+static void rewatch(struct session *ss) { events_update_watch(sim_events(ss->sim)); }
+
+static CMD_FN(c_until)
+{
+	char args[512], *err = NULL;
+	if (argc < 2)
+		return usage(out, "until");
+	if (need_running(ss, out))
+		return CMD_ERR;
+	join_args(argc, argv, 1, args, sizeof args);
+	int id = bp_add_until(&ss->bps, args, session_line_bytes(ss), &err);
+	if (id < 0) {
+		cmd_errorf(out, "until: %s", err);
+		free(err);
+		return CMD_ERR;
+	}
+	rewatch(ss);
+	session_start_run(ss, RUN_FOREVER, 0);
+	ss->until_id = id;
+	return CMD_RUN;
+}
+
+static void print_bp_line(struct session *ss, struct cmd_out *out, const char *label, int id)
+{
+	struct bp *b = bp_get(&ss->bps, id);
+	if (b)
+		cmd_printf(out, "%s %d: %s", label, id, strchr(b->text, ' ') ? strchr(b->text, ' ') + 1 : b->text);
+}
+
+static CMD_FN(c_break)
+{
+	if (argc == 1) {
+		char *a[] = {(char *)"info", (char *)"break", NULL};
+		return cmd_info(ss, 2, a, out);
+	}
+	char args[512], *err = NULL;
+	join_args(argc, argv, 1, args, sizeof args);
+	int id = bp_add_break(&ss->bps, args, session_line_bytes(ss), &err);
+	if (id < 0) {
+		cmd_errorf(out, "break: %s", err);
+		free(err);
+		return CMD_ERR;
+	}
+	rewatch(ss);
+	print_bp_line(ss, out, "Breakpoint", id);
+	return CMD_OK;
+}
+
+static CMD_FN(c_watch)
+{
+	if (argc < 2)
+		return usage(out, "watch");
+	char args[512], *err = NULL;
+	join_args(argc, argv, 1, args, sizeof args);
+	int id = bp_add_watch(&ss->bps, args, session_line_bytes(ss), &err);
+	if (id < 0) {
+		cmd_errorf(out, "watch: %s", err);
+		free(err);
+		return CMD_ERR;
+	}
+	rewatch(ss);
+	struct bp *b = bp_get(&ss->bps, id);
+	if (b->type == BP_WATCH_ADDR)
+		cmd_printf(out, "Watchpoint %d: line 0x%llx (%llu bytes)", id, (unsigned long long)b->line_addr,
+			   (unsigned long long)b->line_bytes);
+	else
+		print_bp_line(ss, out, "Watchpoint", id);
+	return CMD_OK;
+}
+
+static int for_each_id(struct session *ss, int argc, char **argv, struct cmd_out *out, int what)
+{
+	int rc = CMD_OK;
+	for (int i = 1; i < argc; i++) {
+		uint64_t id;
+		if (cmd_parse_u64(argv[i], &id) || id > 1000000000 || !bp_get(&ss->bps, (int)id)) {
+			cmd_errorf(out, "no breakpoint number '%s' (see info break)", argv[i]);
+			rc = CMD_ERR;
+			continue;
+		}
+		if (what == 0)
+			bp_delete(&ss->bps, (int)id);
+		else
+			bp_enable(&ss->bps, (int)id, what > 0);
+	}
+	rewatch(ss);
+	return rc;
+}
+
+static CMD_FN(c_delete)
+{
+	if (argc == 1) {
+		int n = bp_delete(&ss->bps, -1);
+		rewatch(ss);
+		cmd_printf(out, "deleted %d breakpoint%s", n, n == 1 ? "" : "s");
+		return CMD_OK;
+	}
+	return for_each_id(ss, argc, argv, out, 0);
+}
+
+static CMD_FN(c_enable)
+{
+	if (argc < 2)
+		return usage(out, "enable");
+	return for_each_id(ss, argc, argv, out, 1);
+}
+
+static CMD_FN(c_disable)
+{
+	if (argc < 2)
+		return usage(out, "disable");
+	return for_each_id(ss, argc, argv, out, -1);
+}
+
+/* ---- machine ---------------------------------------------------------------- */
+static CMD_FN(c_select)
+{
+	if (argc != 3)
+		return usage(out, "select");
+	const char *u = argv[1];
+	int v;
+	if (strcmp(u, "sm") == 0) {
+		if (cmd_parse_index(out, "sm", argv[2], inspect_sms(ss->sim), &v))
+			return CMD_ERR;
+		ss->sel_sm = v;
+	} else if (strcmp(u, "warp") == 0) {
+		if (cmd_parse_index(out, "warp", argv[2], inspect_warp_slots(ss->sim), &v))
+			return CMD_ERR;
+		ss->sel_warp = v;
+	} else if (strcmp(u, "l2") == 0) {
+		if (cmd_parse_index(out, "l2", argv[2], inspect_l2_banks(ss->sim), &v))
+			return CMD_ERR;
+		ss->sel_l2 = v;
+	} else if (strcmp(u, "channel") == 0 || strcmp(u, "ch") == 0) {
+		if (cmd_parse_index(out, "channel", argv[2], inspect_dram_channels(ss->sim), &v))
+			return CMD_ERR;
+		ss->sel_ch = v;
+	} else if (strcmp(u, "bank") == 0) {
+		struct dram_chan_info ci;
+		int nb = inspect_dram_channel(ss->sim, ss->sel_ch, &ci) ? ci.banks : 0;
+		if (cmd_parse_index(out, "bank", argv[2], nb, &v))
+			return CMD_ERR;
+		ss->sel_bank = v;
+	} else {
+		cmd_errorf(out, "select: unknown unit '%s' (sm, warp, l2, channel, bank)", u);
+		return CMD_ERR;
+	}
+	cmd_printf(out, "selected %s %d", strcmp(u, "ch") == 0 ? "channel" : u, v);
+	return CMD_OK;
+}
+
+static int report_err(struct cmd_out *out, char *err)
+{
+	cmd_errorf(out, "%s", err ? err : "failed");
+	free(err);
+	return CMD_ERR;
+}
+
+static CMD_FN(c_set)
+{
+	char path[256], value[512];
+	if (argc == 2 && strchr(argv[1], '=')) {
+		const char *eq = strchr(argv[1], '=');
+		snprintf(path, sizeof path, "%.*s", (int)(eq - argv[1]), argv[1]);
+		snprintf(value, sizeof value, "%s", eq + 1);
+	} else if (argc >= 3) {
+		snprintf(path, sizeof path, "%s", argv[1]);
+		join_args(argc, argv, 2, value, sizeof value);
+	} else {
+		return usage(out, "set");
+	}
+	if (ss->started) {
+		cmd_errorf(out,
+			   "set: the machine is at cycle %llu; config changes apply from cycle 0. "
+			   "Use `run 0` to go back to cycle 0 (breakpoints are kept), then `set %s %s`.",
+			   (unsigned long long)sim_cycle(ss->sim), path, value);
+		return CMD_ERR;
+	}
+	char *err = NULL;
+	if (strncmp(path, "param.", 6) == 0) {
+		struct kernel_src *k = xmalloc(sizeof *k);
+		*k = ss->ksrc;
+		int rc = loader_kernel_set_param(k, path + 6, value, &err);
+		if (rc == 0)
+			rc = session_set_kernel_src(ss, k, &err);
+		free(k);
+		if (rc)
+			return report_err(out, err);
+		cmd_printf(out, "%s = %s", path, value);
+		return CMD_RESET;
+	}
+	struct sim_cfg c = ss->cfg;
+	if (cfg_set_value(&c, path, value, &err) || session_set_config(ss, &c, NULL, &err))
+		return report_err(out, err);
+	char shown[CFG_STR_MAX];
+	cfg_format(&ss->cfg, cfg_find(path), shown, sizeof shown);
+	cmd_printf(out, "%s = %s", path, shown);
+	return CMD_RESET;
+}
+
+static CMD_FN(c_load)
+{
+	if (argc != 2)
+		return usage(out, "load");
+	struct sim_cfg c;
+	cfg_defaults(&c);
+	char *err = NULL;
+	if (loader_load_config(argv[1], &c, &err) || session_set_config(ss, &c, argv[1], &err))
+		return report_err(out, err);
+	cmd_printf(out, "loaded %s (%s); at cycle 0", argv[1], ss->cfg.name);
+	return CMD_RESET;
+}
+
+static CMD_FN(c_workload)
+{
+	if (argc != 2)
+		return usage(out, "workload");
+	char *err = NULL;
+	if (session_set_workload(ss, argv[1], &err))
+		return report_err(out, err);
+	cmd_printf(out, "workload %s: %s; at cycle 0", ss->ksrc.name, ss->ksrc.desc);
+	return CMD_RESET;
+}
+
+/* ---- help ------------------------------------------------------------------ */
+static void help_command(const struct cmd_def *d, struct cmd_out *out)
+{
+	cmd_printf(out, "usage: %s", d->usage);
+	if (d->aliases && d->aliases[0])
+		cmd_printf(out, "aliases: %s", d->aliases);
+	cmd_printf(out, "%s", d->summary);
+	cmd_print_block(out, d->help);
+}
+
+static CMD_FN(c_help)
+{
+	if (argc == 1) {
+		for (size_t i = 0; i < cmd_count(ss); i++) {
+			const struct cmd_def *d = cmd_at(ss, i);
+			cmd_printf(out, "  %-10s %s", d->name, d->summary);
+		}
+		cmd_printf(out, "Type `help COMMAND` for details, `help keys` for key bindings, `help events` for event kinds.");
+		return CMD_OK;
+	}
+	if (strcmp(argv[1], "keys") == 0) {
+		struct strbuf sb;
+		sb_init(&sb);
+		keys_help(&sb);
+		cmd_printf(out, "Key bindings of the interactive screen (each runs a command):");
+		cmd_print_block(out, sb.s);
+		sb_fini(&sb);
+		return CMD_OK;
+	}
+	if (strcmp(argv[1], "events") == 0) {
+		char *a[] = {(char *)"list", (char *)"events", NULL};
+		return cmd_list(ss, 2, a, out);
+	}
+	const struct cmd_def *d = cmd_lookup(ss, argv[1]);
+	if (!d) {
+		cmd_errorf(out, "help: no command '%s' (try help)", argv[1]);
+		return CMD_ERR;
+	}
+	help_command(d, out);
+	return CMD_OK;
+}
+
+static CMD_FN(c_quit)
+{
+	(void)ss;
+	(void)argc;
+	(void)argv;
+	(void)out;
+	return CMD_QUIT;
+}
+
+/* ---- stops and scripts ------------------------------------------------------ */
+void cmd_report_stop(struct session *ss, struct cmd_out *out)
+{
+	unsigned long long now = (unsigned long long)sim_cycle(ss->sim);
+	switch (ss->last_stop) {
+	case SIM_STOP_BREAK:
+		if (ss->bps.stop_reason[0])
+			cmd_printf(out, "%s", ss->bps.stop_reason);
+		else
+			cmd_printf(out, "Stopped at cycle %llu", now);
+		break;
+	case SIM_STOP_DONE:
+		cmd_printf(out, "Kernel %s finished at cycle %llu", ss->ksrc.name, now);
+		break;
+	case SIM_STOP_INTERRUPT:
+		cmd_printf(out, "Interrupted at cycle %llu", now);
+		break;
+	case SIM_STOP_LIMIT:
+		if (ss->stop_note[0])
+			cmd_printf(out, "%s", ss->stop_note);
+		else
+			cmd_printf(out, "cycle %llu", now);
+		break;
+	}
+	for (int i = 0; i < ss->ndisplays; i++) {
+		char prefix[16];
+		snprintf(prefix, sizeof prefix, "%d: ", i + 1);
+		cmd_print_expr(ss, ss->displays[i], prefix, out);
+	}
+}
+
+int cmd_run_script(struct session *ss, FILE *f, struct cmd_out *out, int *quit)
+{
+	char line[1024];
+	int failed = 0;
+	if (quit)
+		*quit = 0;
+	while (fgets(line, sizeof line, f)) {
+		size_t n = strlen(line);
+		if (n == sizeof line - 1 && line[n - 1] != '\n') {
+			cmd_errorf(out, "script line longer than %zu characters", sizeof line - 2);
+			failed++;
+			int c;
+			while ((c = fgetc(f)) != EOF && c != '\n')
+				;
+			continue;
+		}
+		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = 0;
+		const char *p = line;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p || *p == '#')
+			continue;
+		cmd_printf(out, "(gpustep) %s", p);
+		int rc = cmd_exec(ss, p, out);
+		if (rc & CMD_ERR)
+			failed++;
+		if (rc & CMD_RUN) {
+			session_run_all(ss);
+			cmd_report_stop(ss, out);
+		}
+		if (rc & CMD_QUIT) {
+			if (quit)
+				*quit = 1;
+			break;
+		}
+	}
+	return failed;
+}

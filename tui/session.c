@@ -1,0 +1,249 @@
+/*
+ * session.c: one user session (see session.h): config + workload + seed →
+ * simulator, rebuilt atomically (a failed load leaves the old one running),
+ * and run requests advanced in slices.
+ *
+ * Rebuild order: parse/compile into temporaries ─▶ sim_new ─▶ swap in ─▶
+ * rebind breakpoints and the log filter ─▶ free the old sim, then its kernel
+ * (the sim points into the kernel).
+ */
+#include "session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inspect.h"
+#include "loader.h"
+
+uint64_t session_line_bytes(const struct session *ss)
+{
+	int l = ss->cfg.l1.line > 0 ? ss->cfg.l1.line : ss->cfg.l2.line;
+	return l > 0 ? (uint64_t)l : 128;
+}
+
+/* Build a sim from cfg + ksrc; on success replace the session's. */
+static int rebuild(struct session *ss, const struct sim_cfg *cfg, const struct kernel_src *ksrc, char **err)
+{
+	struct sim_cfg c = *cfg;
+	c.seed = ss->seed;
+	struct kernel *k = kernel_compile(ksrc, ss->seed, err);
+	if (!k)
+		return -1;
+	/* The sim keeps a pointer to its workload: it lives on the heap until the
+	 * sim is freed. */
+	struct workload *wl = xcalloc(1, sizeof *wl);
+	snprintf(wl->name, sizeof wl->name, "%s", kernel_name(k));
+	wl->kernel = k;
+	struct sim *s = sim_new(&c, wl, err);
+	if (!s) {
+		free(wl);
+		kernel_free(k);
+		return -1;
+	}
+	if (ss->sim)
+		sim_free(ss->sim);
+	if (ss->kernel)
+		kernel_free(ss->kernel);
+	free(ss->wl_owned);
+	ss->sim = s;
+	ss->kernel = k;
+	ss->wl_owned = wl;
+	ss->wl = *wl;
+	ss->cfg = c;
+	if (ksrc != &ss->ksrc)
+		ss->ksrc = *ksrc;
+	sim_set_bps(ss->sim, &ss->bps);
+	bp_rebind(&ss->bps, sim_stats(ss->sim));
+	bp_clear_stop(&ss->bps);
+	struct events *ev = sim_events(ss->sim);
+	memcpy(ev->log_mask, ss->log_mask, sizeof ev->log_mask);
+	events_update_watch(ev);
+	ss->run.kind = RUN_NONE;
+	ss->last_stop = SIM_STOP_LIMIT;
+	ss->started = false;
+	ss->stop_note[0] = 0;
+	int nsm = inspect_sms(ss->sim);
+	if (ss->sel_sm >= nsm)
+		ss->sel_sm = 0;
+	if (ss->sel_warp >= inspect_warp_slots(ss->sim))
+		ss->sel_warp = 0;
+	if (ss->sel_l2 >= inspect_l2_banks(ss->sim))
+		ss->sel_l2 = 0;
+	if (ss->sel_ch >= inspect_dram_channels(ss->sim))
+		ss->sel_ch = 0;
+	if (ss->sel_bank >= ss->cfg.dram.banks * ss->cfg.dram.ranks)
+		ss->sel_bank = 0;
+	return 0;
+}
+
+int session_init(struct session *ss, const struct sim_cfg *cfg, const char *cfg_source, const char *workload_spec,
+		 uint64_t seed, char **err)
+{
+	memset(ss, 0, sizeof(*ss));
+	bp_init(&ss->bps, NULL);
+	ss->seed = seed;
+	snprintf(ss->cfg_source, sizeof ss->cfg_source, "%s", cfg_source ? cfg_source : "");
+	snprintf(ss->workload_spec, sizeof ss->workload_spec, "%s", workload_spec);
+	if (loader_load_kernel(workload_spec, &ss->ksrc, err)) {
+		bp_fini(&ss->bps);
+		return -1;
+	}
+	if (rebuild(ss, cfg, &ss->ksrc, err)) {
+		bp_fini(&ss->bps);
+		return -1;
+	}
+	return 0;
+}
+
+void session_fini(struct session *ss)
+{
+	if (ss->sim)
+		sim_free(ss->sim);
+	if (ss->kernel)
+		kernel_free(ss->kernel);
+	free(ss->wl_owned);
+	bp_fini(&ss->bps);
+	for (int i = 0; i < ss->ndisplays; i++)
+		free(ss->displays[i]);
+	memset(ss, 0, sizeof(*ss));
+}
+
+int session_reset(struct session *ss, char **err)
+{
+	struct sim_cfg c = ss->cfg;
+	return rebuild(ss, &c, &ss->ksrc, err);
+}
+
+int session_set_workload(struct session *ss, const char *spec, char **err)
+{
+	struct kernel_src *k = xmalloc(sizeof *k);
+	int rc = loader_load_kernel(spec, k, err);
+	if (rc == 0) {
+		struct sim_cfg c = ss->cfg;
+		rc = rebuild(ss, &c, k, err);
+	}
+	if (rc == 0)
+		snprintf(ss->workload_spec, sizeof ss->workload_spec, "%s", spec);
+	free(k);
+	return rc;
+}
+
+int session_set_config(struct session *ss, const struct sim_cfg *cfg, const char *source, char **err)
+{
+	if (cfg_validate(cfg, err))
+		return -1;
+	uint64_t old_seed = ss->seed;
+	ss->seed = cfg->seed;
+	if (rebuild(ss, cfg, &ss->ksrc, err)) {
+		ss->seed = old_seed;
+		return -1;
+	}
+	if (source)
+		snprintf(ss->cfg_source, sizeof ss->cfg_source, "%s", source);
+	return 0;
+}
+
+int session_set_kernel_src(struct session *ss, const struct kernel_src *k, char **err)
+{
+	struct sim_cfg c = ss->cfg;
+	return rebuild(ss, &c, k, err);
+}
+
+void session_start_run(struct session *ss, enum run_kind kind, uint64_t cycles)
+{
+	bp_clear_stop(&ss->bps);
+	ss->stop_note[0] = 0;
+	memset(&ss->run, 0, sizeof ss->run);
+	ss->run.kind = kind;
+	uint64_t now = sim_cycle(ss->sim);
+	ss->run.target_cycle = cycles > UINT64_MAX - now ? UINT64_MAX : now + cycles;
+	if (kind == RUN_NEXT_ISSUE) {
+		struct warp_info wi;
+		ss->run.sm = ss->sel_sm;
+		ss->run.slot = ss->sel_warp;
+		ss->run.start_insts = inspect_warp(ss->sim, ss->sel_sm, ss->sel_warp, &wi) ? wi.insts : 0;
+	}
+}
+
+static void finish(struct session *ss, enum sim_stop why)
+{
+	ss->run.kind = RUN_NONE;
+	ss->last_stop = why;
+	if (ss->until_id > 0)
+		bp_delete(&ss->bps, ss->until_id);
+	ss->until_id = 0;
+	/* A temporary breakpoint may have gone: stop watching its kind. */
+	events_update_watch(sim_events(ss->sim));
+}
+
+bool session_run_slice(struct session *ss, uint64_t budget)
+{
+	if (ss->run.kind == RUN_NONE || !ss->sim)
+		return false;
+	if (budget == 0)
+		budget = 1;
+	if (sim_done(ss->sim)) {
+		finish(ss, SIM_STOP_DONE);
+		return false;
+	}
+	enum sim_stop st;
+	switch (ss->run.kind) {
+	case RUN_CYCLES: {
+		uint64_t now = sim_cycle(ss->sim);
+		if (now >= ss->run.target_cycle) {
+			finish(ss, SIM_STOP_LIMIT);
+			return false;
+		}
+		uint64_t n = MIN(budget, ss->run.target_cycle - now);
+		st = sim_step(ss->sim, n);
+		ss->started = true;
+		if (st != SIM_STOP_LIMIT || sim_cycle(ss->sim) >= ss->run.target_cycle) {
+			finish(ss, st == SIM_STOP_LIMIT && sim_done(ss->sim) ? SIM_STOP_DONE : st);
+			return false;
+		}
+		return true;
+	}
+	case RUN_FOREVER:
+		st = sim_step(ss->sim, budget);
+		ss->started = true;
+		if (st != SIM_STOP_LIMIT) {
+			finish(ss, st);
+			return false;
+		}
+		return true;
+	case RUN_NEXT_ISSUE:
+		for (uint64_t i = 0; i < budget; i++) {
+			struct warp_info wi;
+			if (!inspect_warp(ss->sim, ss->run.sm, ss->run.slot, &wi) || wi.state == WS_EMPTY ||
+			    wi.state == WS_DONE) {
+				snprintf(ss->stop_note, sizeof ss->stop_note, "sm %d warp %d has no instruction to issue",
+					 ss->run.sm, ss->run.slot);
+				finish(ss, SIM_STOP_LIMIT);
+				return false;
+			}
+			st = sim_step(ss->sim, 1);
+			ss->started = true;
+			if (inspect_warp(ss->sim, ss->run.sm, ss->run.slot, &wi) && wi.insts > ss->run.start_insts) {
+				snprintf(ss->stop_note, sizeof ss->stop_note, "sm %d warp %d issued at cycle %llu",
+					 ss->run.sm, ss->run.slot, (unsigned long long)sim_cycle(ss->sim) - 1);
+				finish(ss, st == SIM_STOP_BREAK || st == SIM_STOP_INTERRUPT ? st : SIM_STOP_LIMIT);
+				return false;
+			}
+			if (st != SIM_STOP_LIMIT) {
+				finish(ss, st);
+				return false;
+			}
+		}
+		return true;
+	case RUN_NONE:
+		break;
+	}
+	return false;
+}
+
+void session_run_all(struct session *ss)
+{
+	while (session_run_slice(ss, 1u << 20))
+		;
+}
