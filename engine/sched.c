@@ -5,8 +5,9 @@
  *   gto        greedy-then-oldest: keep issuing from the last warp while it
  *              is ready, else the oldest ready warp (launch order)
  *   two_level  an active pool of core.active_pool warps scheduled LRR; a warp
- *              that stalls on memory (scoreboard / memory buffer) leaves the
- *              pool and the oldest warp outside it takes its place
+ *              that stalls on memory (scoreboard / memory buffer) or waits at
+ *              a barrier leaves the pool; the oldest warp outside it that is
+ *              not at a barrier (preferring one with no load pending) enters
  *
  * sched_pick() runs every cycle on the ready set; sched_order() produces the
  * full "warp queue" (the order the policy looks at warps) for panels.
@@ -55,11 +56,18 @@ void sched_refill(struct sim *s, struct sm *sm)
 	for (int i = 0; i < n; i++)
 		in += active(&sm->w[i]) && sm->w[i].in_pool;
 	while (in < s->cfg.core.active_pool) {
-		int best = -1;
+		/* Oldest warp outside the pool that is not waiting at a barrier,
+		 * preferring one with no load outstanding (likely ready). */
+		int best = -1, best_pend = 1;
 		for (int i = 0; i < n; i++) {
 			const struct warp *w = &sm->w[i];
-			if (active(w) && !w->in_pool && (best < 0 || w->age < sm->w[best].age))
+			if (!active(w) || w->in_pool || w->at_barrier)
+				continue;
+			int pend = (w->pend[0] | w->pend[1] | w->pend[2] | w->pend[3]) != 0;
+			if (best < 0 || pend < best_pend || (pend == best_pend && w->age < sm->w[best].age)) {
 				best = i;
+				best_pend = pend;
+			}
 		}
 		if (best < 0)
 			break;
@@ -80,10 +88,11 @@ void sched_on_stall(struct sim *s, struct sm *sm, int slot, unsigned reason)
 	if (s->cfg.core.scheduler != SCHED_TWO_LEVEL)
 		return;
 	struct warp *w = &sm->w[slot];
-	if (w->in_pool && (reason == STALL_SCOREBOARD || reason == STALL_MEM || reason == STALL_MSHR_FULL)) {
-		/* Demote only if someone is waiting to come in. */
+	if (w->in_pool && (reason == STALL_SCOREBOARD || reason == STALL_MEM || reason == STALL_MSHR_FULL ||
+			    reason == STALL_BARRIER)) {
+		/* Demote only if someone could come in. */
 		for (int i = 0; i < s->cfg.core.warps_per_sm; i++)
-			if (active(&sm->w[i]) && !sm->w[i].in_pool) {
+			if (active(&sm->w[i]) && !sm->w[i].in_pool && !sm->w[i].at_barrier) {
 				w->in_pool = 0;
 				sim_progress(s);
 				return;
