@@ -1,0 +1,282 @@
+/*
+ * test_views.c: view snapshots (every panel at 80x24 and 132x40, drawn
+ * off-screen from a deterministic session) and the pure view logic: the
+ * generic table, clipping with markers, the does-not-fit line, layouts.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "draw.h"
+#include "layout.h"
+#include "status.h"
+#include "table.h"
+#include "test.h"
+#include "tui.h"
+#include "view.h"
+#include "vtest.h"
+
+/* A busy moment: everything logged, some hundreds of cycles in. */
+static const char *const setup = "log all\nstep 400\n";
+
+static void snapshot_panel(const char *panel, int w, int h, struct session *ss)
+{
+	struct panel *p = panel_create(panel);
+	REQUIRE(p != NULL);
+	WINDOW *win = newwin(h, w, 0, 0);
+	REQUIRE(win != NULL);
+	struct view_ctx c = {
+		.sim = ss->sim,
+		.sel_sm = ss->sel_sm,
+		.sel_warp = ss->sel_warp,
+		.sel_l2 = ss->sel_l2,
+		.sel_ch = ss->sel_ch,
+		.sel_bank = ss->sel_bank,
+		.focused = true,
+	};
+	panel_draw(p, win, &c);
+	char *text = vt_text(win);
+	char name[64];
+	snprintf(name, sizeof name, "%s_%dx%d", panel, w, h);
+	CHECK_SNAPSHOT(name, text);
+	/* Nothing is drawn outside the window and every row is at most w columns. */
+	CHECK_EQ(getmaxx(win), w);
+	free(text);
+	delwin(win);
+	panel_free(p);
+}
+
+static void snapshot_all_sizes(const char *panel)
+{
+	vt_screen();
+	struct session *ss = vt_session(setup);
+	REQUIRE(ss != NULL);
+	snapshot_panel(panel, 80, 24, ss);
+	snapshot_panel(panel, 132, 40, ss);
+	vt_session_free(ss);
+}
+
+TEST(view_warps_snapshot) { snapshot_all_sizes("warps"); }
+TEST(view_mshr_snapshot) { snapshot_all_sizes("mshr"); }
+TEST(view_cache_snapshot) { snapshot_all_sizes("cache"); }
+TEST(view_l2cache_snapshot) { snapshot_all_sizes("l2cache"); }
+TEST(view_l2_snapshot) { snapshot_all_sizes("l2"); }
+TEST(view_dram_snapshot) { snapshot_all_sizes("dram"); }
+TEST(view_events_snapshot) { snapshot_all_sizes("events"); }
+TEST(view_stats_snapshot) { snapshot_all_sizes("stats"); }
+
+TEST(view_every_panel_kind_has_ops)
+{
+	for (size_t i = 0; i < panel_kind_count(); i++) {
+		const struct panel_kind *k = panel_kind_at(i);
+		struct panel *p = k->create();
+		REQUIRE(p != NULL);
+		CHECK_STR(p->ops->name, k->name);
+		CHECK(p->ops->draw != NULL);
+		CHECK(p->ops->free != NULL);
+		CHECK(p->ops->min_w > 0 && p->ops->min_h > 0);
+		panel_free(p);
+	}
+	CHECK(panel_create("nope") == NULL);
+}
+
+TEST(view_too_small_says_so)
+{
+	vt_screen();
+	struct session *ss = vt_session(NULL);
+	REQUIRE(ss != NULL);
+	struct panel *p = panel_create("mshr");
+	WINDOW *win = newwin(2, 20, 0, 0);
+	struct view_ctx c = {.sim = ss->sim};
+	panel_draw(p, win, &c);
+	char *text = vt_text(win);
+	/* "mshr: needs 36x4, have 20x2" clipped to 20 columns with the marker. */
+	CHECK_STR(text, "mshr: needs 36x4, h\xe2\x80\xa6\n\n");
+	free(text);
+	delwin(win);
+	win = newwin(3, 40, 0, 0);
+	panel_draw(p, win, &c);
+	text = vt_text(win);
+	CHECK_STR(text, "mshr: needs 36x4, have 40x3\n\n\n");
+	free(text);
+	delwin(win);
+	panel_free(p);
+	vt_session_free(ss);
+}
+
+TEST(view_no_simulator)
+{
+	vt_screen();
+	struct view_ctx c = {0};
+	for (size_t i = 0; i < panel_kind_count(); i++) {
+		struct panel *p = panel_kind_at(i)->create();
+		WINDOW *win = newwin(10, 60, 0, 0);
+		panel_draw(p, win, &c);
+		char *text = vt_text(win);
+		CHECK_CONTAINS(text, "no simulator");
+		free(text);
+		delwin(win);
+		panel_free(p);
+	}
+}
+
+/* ---- put_text / table ---------------------------------------------------------- */
+
+TEST(view_put_text_clips_with_marker)
+{
+	vt_screen();
+	WINDOW *w = newwin(1, 10, 0, 0);
+	put_text(w, 0, 0, 6, "abcdefghij", A_NORMAL, false);
+	char row[64];
+	CHECK_STR(draw_read_row(w, 0, row, sizeof row), "abcde\xe2\x80\xa6");
+	werase(w);
+	put_text(w, 0, 0, 10, "abc", A_NORMAL, false);
+	CHECK_STR(draw_read_row(w, 0, row, sizeof row), "abc");
+	werase(w);
+	/* Past the window edge: clipped to the window, never wrapped. */
+	put_text(w, 0, 7, 20, "xyzw", A_NORMAL, false);
+	CHECK_STR(draw_read_row(w, 0, row, sizeof row), "       xy\xe2\x80\xa6");
+	delwin(w);
+}
+
+struct rows_ctx {
+	int calls;
+};
+
+static void num_row(void *u, int row, struct table_row *r)
+{
+	struct rows_ctx *rc = u;
+	rc->calls++;
+	snprintf(r->text[0], TABLE_CELL, "%d", row);
+	snprintf(r->text[1], TABLE_CELL, "row %d with a long description", row);
+}
+
+static const struct table_col tcols[] = {{"N", 4, 0, true}, {"TEXT", 10, 1, false}, {"MORE", 8, 0, false}};
+
+TEST(view_table_scrolls_and_draws_only_visible_rows)
+{
+	vt_screen();
+	WINDOW *w = newwin(6, 30, 0, 0);
+	struct table t;
+	table_init(&t, tcols, 3, true);
+	struct rows_ctx rc = {0};
+	struct rect r = {0, 0, 6, 30};
+	table_draw(&t, w, r, 1000, true, num_row, &rc);
+	CHECK_EQ(rc.calls, 5); /* header + 5 rows */
+	CHECK_EQ(t.visible, 5);
+	char row[128];
+	CHECK_STR(draw_read_row(w, 0, row, sizeof row), "   N TEXT            MORE");
+	CHECK_STR(draw_read_row(w, 5, row, sizeof row), "   4 row 4 with a l\xe2\x80\xa6         v");
+	CHECK(table_key(&t, KEY_NPAGE) & VK_REDRAW);
+	CHECK_EQ(t.top, 4);
+	CHECK(table_key(&t, KEY_END) & VK_HANDLED);
+	CHECK_EQ(t.sel, 999);
+	CHECK_EQ(t.top, 995);
+	CHECK(t.follow);
+	/* Following: new rows keep the cursor on the last one. */
+	werase(w);
+	table_draw(&t, w, r, 1010, true, num_row, &rc);
+	CHECK_EQ(t.sel, 1009);
+	CHECK(table_key(&t, KEY_HOME) & VK_HANDLED);
+	CHECK_EQ(t.top, 0);
+	CHECK(!t.follow);
+	CHECK_EQ(table_key(&t, 'x'), VK_IGNORED);
+	delwin(w);
+}
+
+TEST(view_table_drops_columns_with_marker)
+{
+	vt_screen();
+	WINDOW *w = newwin(3, 18, 0, 0);
+	struct table t;
+	table_init(&t, tcols, 3, true);
+	struct rows_ctx rc = {0};
+	table_draw(&t, w, (struct rect){0, 0, 3, 18}, 2, false, num_row, &rc);
+	char row[128];
+	/* MORE does not fit: dropped, the header ends with the marker; TEXT takes the rest. */
+	CHECK_STR(draw_read_row(w, 0, row, sizeof row), "   N TEXT        \xe2\x80\xa6");
+	CHECK_STR(draw_read_row(w, 1, row, sizeof row), "   0 row 0 with a\xe2\x80\xa6");
+	delwin(w);
+}
+
+/* ---- layouts ------------------------------------------------------------------- */
+
+static void min_of(const char *name, int *w, int *h)
+{
+	struct panel *p = panel_create(name);
+	*w = p ? p->ops->min_w : 10;
+	*h = p ? p->ops->min_h : 3;
+	panel_free(p);
+}
+
+static void check_tiling(const struct layout_def *d, int h, int w)
+{
+	struct layout_slot s[LAYOUT_MAX_SLOTS];
+	int n = layout_arrange(d, 1, 0, h, w, min_of, s);
+	long area = 0;
+	for (int i = 0; i < n; i++) {
+		CHECK(s[i].h > 0 && s[i].w > 0);
+		CHECK(s[i].y >= 1 && s[i].y + s[i].h <= 1 + h);
+		CHECK(s[i].x >= 0 && s[i].x + s[i].w <= w);
+		area += (long)s[i].h * s[i].w;
+		for (int j = 0; j < i; j++) {
+			bool apart = s[i].x >= s[j].x + s[j].w || s[j].x >= s[i].x + s[i].w ||
+				     s[i].y >= s[j].y + s[j].h || s[j].y >= s[i].y + s[i].h;
+			CHECK(apart);
+		}
+	}
+	if (h >= 8) /* every row is used when there is room for every line */
+		CHECK_EQ(area, (long)h * w);
+}
+
+TEST(layout_tiles_every_size)
+{
+	static const int sizes[][2] = {{18, 80}, {34, 132}, {50, 200}, {70, 250}, {6, 40}, {1, 20}, {0, 10}, {3, 3}};
+	for (size_t i = 0; i < layout_count(); i++)
+		for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+			check_tiling(layout_at(i), sizes[k][0], sizes[k][1]);
+}
+
+TEST(layout_overview_at_132x40)
+{
+	struct layout_slot s[LAYOUT_MAX_SLOTS];
+	int n = layout_arrange(layout_find("overview"), 1, 0, 34, 132, min_of, s);
+	CHECK_EQ(n, 5);
+	CHECK_STR(s[0].panel, "warps");
+	CHECK_STR(s[1].panel, "mshr");
+	CHECK_EQ(s[0].y, s[1].y); /* side by side */
+	CHECK(s[1].sep_left);
+	CHECK_STR(s[4].panel, "events");
+	CHECK_EQ(s[4].w, 132);
+	CHECK(layout_find("nope") == NULL);
+}
+
+TEST(layout_wraps_a_row_that_is_too_narrow)
+{
+	struct layout_slot s[LAYOUT_MAX_SLOTS];
+	/* 50 columns: warps (30) + mshr (36) cannot share a line. */
+	int n = layout_arrange(layout_find("overview"), 0, 0, 40, 50, min_of, s);
+	CHECK_EQ(n, 5);
+	CHECK_EQ(s[0].x, 0);
+	CHECK_EQ(s[1].x, 0);
+	CHECK(s[1].y > s[0].y);
+	CHECK(!s[1].sep_left);
+}
+
+/* ---- status bar ------------------------------------------------------------------ */
+
+TEST(view_status_bar_drops_optional_parts_first)
+{
+	vt_screen();
+	WINDOW *w = newwin(1, 132, 0, 0);
+	struct status_info si = {.config = "teaching", .workload = "vecadd", .layout = "overview", .cycle = 10,
+				 .state = "paused", .cps = -1, .ipc = 0.5};
+	status_draw(w, &si);
+	char row[512];
+	CHECK_STR(draw_read_row(w, 0, row, sizeof row), " cycle 10 | paused | IPC 0.500 | teaching | vecadd | overview");
+	delwin(w);
+	w = newwin(1, 40, 0, 0);
+	si.state = "stopped at breakpoint 1: dram.row_conflict ch=0 bank=3 row=0x1f";
+	status_draw(w, &si);
+	CHECK_STR(draw_read_row(w, 0, row, sizeof row), " cycle 10 | stopped at breakpoint 1: d\xe2\x80\xa6");
+	delwin(w);
+}

@@ -1,0 +1,67 @@
+/*
+ * keys.c: the key binding table (see keys.h).
+ */
+#include "keys.h"
+
+#include <curses.h>
+
+static const struct key_binding bindings[] = {
+	{KEY_F(10), "F10", "step", 0, "advance one cycle (Enter repeats)"},
+	{KEY_F(11), "F11", "next", 0, "until the selected warp issues its next instruction"},
+	{KEY_F(5), "F5", "continue", 0, "run until a breakpoint or the end"},
+	{KEY_F(1), "F1", "keys", KB_RUNNING, "this help overlay"},
+	{'?', "?", "keys", KB_EMPTY, "this help overlay (prompt empty)"},
+	{KEY_F(2), "F2", "layout overview", KB_RUNNING, "warps, MSHRs, L2, DRAM, events"},
+	{KEY_F(3), "F3", "layout cache", KB_RUNNING, "L1 and L2 set x way grids"},
+	{KEY_F(4), "F4", "layout dram", KB_RUNNING, "DRAM banks and events"},
+	{KEY_F(7), "F7", "layout events", KB_RUNNING, "the event log"},
+	{KEY_F(8), "F8", "layout stats", KB_RUNNING, "the statistics registry"},
+	{KEYS_ALT('1'), "Alt-1", "layout overview", KB_RUNNING, NULL},
+	{KEYS_ALT('2'), "Alt-2", "layout cache", KB_RUNNING, NULL},
+	{KEYS_ALT('3'), "Alt-3", "layout dram", KB_RUNNING, NULL},
+	{KEYS_ALT('4'), "Alt-4", "layout events", KB_RUNNING, NULL},
+	{KEYS_ALT('5'), "Alt-5", "layout stats", KB_RUNNING, NULL},
+	{'\t', "Tab", "focus next", KB_EMPTY | KB_RUNNING, "focus the next panel (prompt empty; else completes)"},
+	{KEY_BTAB, "Shift-Tab", "focus prev", KB_RUNNING, "focus the previous panel"},
+	{12, "Ctrl-L", "refresh", KB_RUNNING, "redraw the whole screen"},
+	{3, "Ctrl-C", NULL, KB_RUNNING, "stop a run; at the prompt, clear the line"},
+	{27, "Esc", NULL, KB_RUNNING, "stop a run; end a panel search"},
+	{KEY_PPAGE, "PgUp/PgDn", NULL, KB_RUNNING, "scroll the focused panel (or the command output)"},
+	{KEY_UP, "Up/Down", NULL, 0, "move in the focused panel; history when the prompt has focus"},
+	{KEY_LEFT, "Left/Right", NULL, 0, "scroll ways in the cache grids; edit the line at the prompt"},
+	{KEY_HOME, "Home/End", NULL, 0, "first / last row (End follows the event log)"},
+	{'/', "/", NULL, KB_EMPTY, "search the focused events or stats panel (prompt empty)"},
+	{'\r', "Enter", NULL, 0, "run the line; on an empty line repeat the last step/next/continue"},
+	{4, "Ctrl-D", "quit", KB_EMPTY, "quit (prompt empty)"},
+};
+
+size_t keys_count(void) { return sizeof bindings / sizeof bindings[0]; }
+
+const struct key_binding *keys_at(size_t i) { return i < keys_count() ? &bindings[i] : NULL; }
+
+const struct key_binding *keys_lookup(int key, bool prompt_empty, bool running)
+{
+	for (size_t i = 0; i < keys_count(); i++) {
+		const struct key_binding *b = &bindings[i];
+		if (b->key != key || !b->command)
+			continue;
+		if ((b->flags & KB_EMPTY) && !prompt_empty)
+			continue;
+		if (running && !(b->flags & KB_RUNNING))
+			continue;
+		return b;
+	}
+	return NULL;
+}
+
+void keys_help(struct strbuf *out)
+{
+	sb_puts(out, "Keys (letters always go to the prompt):\n");
+	for (size_t i = 0; i < keys_count(); i++) {
+		const struct key_binding *b = &bindings[i];
+		if (!b->help) /* Alt-N repeat the F-key layouts */
+			continue;
+		sb_printf(out, "  %-10s %-17s %s\n", b->label, b->command ? b->command : "", b->help);
+	}
+	sb_puts(out, "  Alt-1..5   layout overview, cache, dram, events, stats\n");
+}

@@ -1,0 +1,1001 @@
+/*
+ * tui.c: the interactive front end: screen, input routing and the run loop.
+ *
+ *   +--------------------------------------------------------------+
+ *   | status bar                                                   |  row 0
+ *   +--------------------------------------------------------------+
+ *   | panels, arranged by the layout (layout.c); each panel is a   |
+ *   | WINDOW drawn by its view (views/)                             |
+ *   +--------------------------------------------------------------+
+ *   | command output (scrollback, newest at the bottom)            |  2..10 rows
+ *   | (gpustep) prompt line (readline, rl.c)                        |  last row
+ *   +--------------------------------------------------------------+
+ *
+ * Input routing, first match wins:
+ *   1. the help overlay, while open, takes every key (scroll or close)
+ *   2. a panel in modal input (typing a `/` search) takes every key
+ *   3. Ctrl-C / Esc: stop a run, or clear the line / close things
+ *   4. key bindings (keys.c): F-keys, Alt-N, Tab on an empty line, ...
+ *   5. navigation keys go to the focused panel (or the output scrollback,
+ *      or readline history when the prompt has the focus)
+ *   6. everything else is typed into readline
+ *
+ * Running: a command that advances time returns CMD_RUN. The loop then calls
+ * session_run_slice() with a cycle budget tuned so one slice takes ~10 ms,
+ * polls the keyboard without blocking between slices, and draws at most 30
+ * frames per second. Drawing only happens for what is dirty: panels when the
+ * simulation moved, the prompt when readline changed it, and so on
+ * (wnoutrefresh per window, one doupdate per frame, werase never clear).
+ */
+#include "tui.h"
+
+#include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "draw.h"
+#include "help.h"
+#include "keys.h"
+#include "layout.h"
+#include "rl.h"
+#include "status.h"
+#include "util.h"
+#include "view.h"
+
+#define OUT_CAP 2000
+#define FRAME_SECONDS (1.0 / 30)
+#define SLICE_SECONDS 0.010
+
+enum out_kind { OUT_TEXT, OUT_ECHO, OUT_ERROR };
+
+struct out_line {
+	char *text;
+	enum out_kind kind;
+};
+
+struct slot {
+	struct panel *p;
+	WINDOW *w;
+};
+
+struct tui {
+	struct session *ss;
+	WINDOW *status, *out, *prompt, *help;
+	struct panel *panels[16]; /* one per kind, created on first use */
+	struct slot slots[LAYOUT_MAX_SLOTS];
+	int nslots;
+	const struct layout_def *layout;
+	int focus; /* slot index, -1 = the command line */
+	char focus_name[32];
+	int lines, cols; /* screen size the windows were made for */
+
+	struct out_line outv[OUT_CAP];
+	int out_start, out_n;
+	int out_scroll; /* rows scrolled up from the bottom */
+
+	/* run state */
+	bool running;
+	uint64_t budget;
+	double run_t0, mark_t;
+	uint64_t run_c0, mark_c;
+	double cps;
+	char state[256];
+	enum role state_role;
+	struct event stop_ev;
+	bool have_stop_ev;
+
+	/* status bar values */
+	const struct sim *ipc_sim;
+	int ipc_id;
+
+	/* what to redraw */
+	bool dirty_panels, dirty_status, dirty_out, need_layout;
+	double last_frame;
+
+	bool help_open;
+	int help_scroll;
+	char *help_text;
+
+	bool colours, utf8;
+	bool quit;
+	bool interactive; /* readline is live */
+};
+
+static volatile sig_atomic_t got_sigint;
+static struct sim *volatile sigint_sim;
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- command output ------------------------------------------------------ */
+
+static void out_add_one(struct tui *t, const char *s, size_t n, enum out_kind k)
+{
+	int slot;
+	if (t->out_n == OUT_CAP) {
+		slot = t->out_start;
+		free(t->outv[slot].text);
+		t->out_start = (t->out_start + 1) % OUT_CAP;
+	} else {
+		slot = (t->out_start + t->out_n++) % OUT_CAP;
+	}
+	char *c = xmalloc(n + 1);
+	memcpy(c, s, n);
+	c[n] = 0;
+	for (size_t i = 0; i < n; i++) /* tabs and control characters would break columns */
+		if ((unsigned char)c[i] < 32)
+			c[i] = ' ';
+	t->outv[slot] = (struct out_line){c, k};
+	t->out_scroll = 0;
+	t->dirty_out = true;
+}
+
+static void out_add(struct tui *t, const char *text, enum out_kind k)
+{
+	const char *p = text;
+	for (;;) {
+		const char *e = strchr(p, '\n');
+		if (!e) {
+			if (*p || p == text)
+				out_add_one(t, p, strlen(p), k);
+			break;
+		}
+		out_add_one(t, p, (size_t)(e - p), k);
+		p = e + 1;
+	}
+}
+
+static void out_print_cb(void *u, const char *text) { out_add(u, text, OUT_TEXT); }
+static void out_error_cb(void *u, const char *text) { out_add(u, text, OUT_ERROR); }
+
+static struct cmd_out tui_out(struct tui *t)
+{
+	return (struct cmd_out){.print = out_print_cb, .error = out_error_cb, .u = t};
+}
+
+static int text_cols(const char *s)
+{
+	int n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+/* Byte offset of column col in s. */
+static size_t col_offset(const char *s, int col)
+{
+	size_t i = 0;
+	int c = 0;
+	for (; s[i]; i++) {
+		if (((unsigned char)s[i] & 0xC0) != 0x80) {
+			if (c == col)
+				return i;
+			c++;
+		}
+	}
+	return i;
+}
+
+static void draw_out(struct tui *t)
+{
+	WINDOW *w = t->out;
+	int h = getmaxy(w), wd = getmaxx(w);
+	werase(w);
+	if (wd <= 0)
+		return;
+	/* Walk back from the newest line, wrapping long lines, skipping out_scroll rows. */
+	int y = h - 1, skip = t->out_scroll;
+	for (int i = t->out_n - 1; i >= 0 && y >= 0; i--) {
+		const struct out_line *l = &t->outv[(t->out_start + i) % OUT_CAP];
+		int cols = text_cols(l->text);
+		int rows = cols > 0 ? (cols + wd - 1) / wd : 1;
+		attr_t a = l->kind == OUT_ERROR ? role_attr(R_ERROR) : l->kind == OUT_ECHO ? role_attr(R_HEADER) : 0;
+		for (int r = rows - 1; r >= 0 && y >= 0; r--) {
+			if (skip > 0) {
+				skip--;
+				continue;
+			}
+			size_t off = col_offset(l->text, r * wd);
+			size_t end = col_offset(l->text, (r + 1) * wd);
+			char buf[1024];
+			size_t n = end - off < sizeof buf - 1 ? end - off : sizeof buf - 1;
+			memcpy(buf, l->text + off, n);
+			buf[n] = 0;
+			put_text(w, y--, 0, wd, buf, a, false);
+		}
+	}
+	if (t->out_scroll > 0)
+		put_fmt(w, 0, wd > 24 ? wd - 24 : 0, 24, role_attr(R_SELECT), " scrolled up %d (PgDn) ", t->out_scroll);
+	t->dirty_out = false;
+}
+
+static int out_total_rows(struct tui *t)
+{
+	int wd = t->out ? getmaxx(t->out) : 80, n = 0;
+	if (wd <= 0)
+		return 0;
+	for (int i = 0; i < t->out_n; i++) {
+		int c = text_cols(t->outv[(t->out_start + i) % OUT_CAP].text);
+		n += c > 0 ? (c + wd - 1) / wd : 1;
+	}
+	return n;
+}
+
+/* ---- windows and layout ---------------------------------------------------- */
+
+static void panel_min(const char *name, int *w, int *h)
+{
+	const struct panel_kind *k = panel_kind_find(name);
+	struct panel *p = k ? k->create() : NULL;
+	*w = p ? p->ops->min_w : 10;
+	*h = p ? p->ops->min_h : 3;
+	panel_free(p);
+}
+
+static struct panel *panel_get(struct tui *t, const char *name)
+{
+	for (size_t i = 0; i < panel_kind_count() && i < ARRAY_LEN(t->panels); i++) {
+		if (strcmp(panel_kind_at(i)->name, name) != 0)
+			continue;
+		if (!t->panels[i])
+			t->panels[i] = panel_kind_at(i)->create();
+		return t->panels[i];
+	}
+	return NULL;
+}
+
+static void del_windows(struct tui *t)
+{
+	for (int i = 0; i < t->nslots; i++)
+		if (t->slots[i].w)
+			delwin(t->slots[i].w);
+	t->nslots = 0;
+	WINDOW **ws[] = {&t->status, &t->out, &t->prompt, &t->help};
+	for (size_t i = 0; i < ARRAY_LEN(ws); i++) {
+		if (*ws[i])
+			delwin(*ws[i]);
+		*ws[i] = NULL;
+	}
+}
+
+static int out_rows_for(int lines)
+{
+	int r = lines / 6;
+	return r < 2 ? 2 : r > 10 ? 10 : r;
+}
+
+/* newwin that never makes a full-screen window from a zero size. */
+static WINDOW *mkwin(int h, int w, int y, int x)
+{
+	if (h < 1)
+		h = 1;
+	if (w < 1)
+		w = 1;
+	return newwin(h, w, y, x);
+}
+
+static void apply_layout(struct tui *t)
+{
+	del_windows(t);
+	t->lines = LINES;
+	t->cols = COLS;
+	int H = LINES, W = COLS;
+	/* Fixed rows: status 1, prompt 1, output; panels get the rest. */
+	int outh = out_rows_for(H);
+	if (H < 4)
+		outh = 0;
+	int ph = H - 2 - outh;
+	if (ph < 0)
+		ph = 0;
+	t->status = mkwin(1, W, 0, 0);
+	t->prompt = mkwin(1, W, H > 1 ? H - 1 : 0, 0);
+	t->out = mkwin(outh > 0 ? outh : 1, W, outh > 0 ? H - 1 - outh : 0, 0);
+	if (outh == 0) { /* tiny screen: no output window on screen */
+		delwin(t->out);
+		t->out = newpad(1, W > 0 ? W : 1);
+	}
+	keypad(t->prompt, TRUE);
+	leaveok(t->prompt, FALSE);
+	struct layout_slot sl[LAYOUT_MAX_SLOTS];
+	int n = ph > 0 ? layout_arrange(t->layout, 1, 0, ph, W, panel_min, sl) : 0;
+	t->nslots = 0;
+	for (int i = 0; i < n; i++) {
+		struct panel *p = panel_get(t, sl[i].panel);
+		if (!p)
+			continue;
+		p->sep_left = sl[i].sep_left;
+		t->slots[t->nslots++] = (struct slot){p, mkwin(sl[i].h, sl[i].w, sl[i].y, sl[i].x)};
+	}
+	/* Keep the focus on the same panel when it is still shown. */
+	t->focus = -1;
+	for (int i = 0; i < t->nslots; i++)
+		if (strcmp(t->slots[i].p->ops->name, t->focus_name) == 0)
+			t->focus = i;
+	if (t->help_open) {
+		int hh = H - 2 > 4 ? H - 2 : H, hw = W - 4 > 20 ? W - 4 : W;
+		if (hw > 100)
+			hw = 100;
+		t->help = mkwin(hh, hw, (H - hh) / 2, (W - hw) / 2);
+	}
+	t->need_layout = false;
+	t->dirty_panels = t->dirty_status = t->dirty_out = true;
+}
+
+/* ---- status and frames ----------------------------------------------------- */
+
+static double current_ipc(struct tui *t)
+{
+	const struct sim *s = t->ss->sim;
+	if (!s)
+		return -1;
+	const struct stats *st = sim_stats_c(s);
+	if (t->ipc_sim != s) {
+		t->ipc_sim = s;
+		t->ipc_id = stats_find(st, "sim.ipc");
+	}
+	return t->ipc_id >= 0 ? stats_value(st, (uint32_t)t->ipc_id) : -1;
+}
+
+static void draw_status(struct tui *t)
+{
+	const struct session *ss = t->ss;
+	char state[300];
+	if (t->running)
+		snprintf(state, sizeof state, "running (Ctrl-C stops)");
+	else
+		snprintf(state, sizeof state, "%s", t->state);
+	struct status_info si = {
+		.config = ss->cfg.name[0] ? ss->cfg.name : ss->cfg_source,
+		.workload = ss->wl.name[0] ? ss->wl.name : ss->workload_spec,
+		.layout = t->layout->name,
+		.cycle = ss->sim ? sim_cycle(ss->sim) : 0,
+		.state = state,
+		.state_role = t->running ? R_NORMAL : t->state_role,
+		.cps = t->running ? t->cps : -1,
+		.ipc = current_ipc(t),
+	};
+	status_draw(t->status, &si);
+	t->dirty_status = false;
+}
+
+static void draw_panels(struct tui *t)
+{
+	const struct session *ss = t->ss;
+	for (int i = 0; i < t->nslots; i++) {
+		struct view_ctx c = {
+			.sim = ss->sim,
+			.sel_sm = ss->sel_sm,
+			.sel_warp = ss->sel_warp,
+			.sel_l2 = ss->sel_l2,
+			.sel_ch = ss->sel_ch,
+			.sel_bank = ss->sel_bank,
+			.stop_ev = t->have_stop_ev ? &t->stop_ev : NULL,
+			.focused = i == t->focus,
+		};
+		panel_draw(t->slots[i].p, t->slots[i].w, &c);
+		wnoutrefresh(t->slots[i].w);
+	}
+	t->dirty_panels = false;
+}
+
+static void draw_prompt(struct tui *t)
+{
+	if (t->running) {
+		werase(t->prompt);
+		put_text(t->prompt, 0, 0, getmaxx(t->prompt), "running... Ctrl-C or Esc stops", role_attr(R_DIM), false);
+		wmove(t->prompt, 0, 0);
+	} else if (t->interactive) {
+		rlw_draw(t->prompt);
+	} else {
+		werase(t->prompt);
+		put_text(t->prompt, 0, 0, getmaxx(t->prompt), "(gpustep) ", A_NORMAL, false);
+	}
+}
+
+void tui_frame(struct tui *t)
+{
+	if (t->need_layout || LINES != t->lines || COLS != t->cols)
+		apply_layout(t);
+	bool any = false;
+	if (t->dirty_panels) {
+		draw_panels(t);
+		any = true;
+	}
+	if (t->dirty_status || any) {
+		draw_status(t);
+		wnoutrefresh(t->status);
+	}
+	if (t->dirty_out && t->out) {
+		draw_out(t);
+		if (getmaxy(t->out) > 0 && t->lines >= 4)
+			wnoutrefresh(t->out);
+	}
+	if (t->help_open && t->help) {
+		help_draw(t->help, " gpustep: keys and commands ", t->help_text ? t->help_text : "", &t->help_scroll);
+		wnoutrefresh(t->help);
+	}
+	/* The prompt last: the terminal cursor ends where readline's point is. */
+	draw_prompt(t);
+	wnoutrefresh(t->prompt);
+	doupdate();
+	t->last_frame = now_s();
+}
+
+void tui_redraw(struct tui *t)
+{
+	clearok(curscr, TRUE);
+	t->need_layout = true;
+}
+
+/* ---- runs -------------------------------------------------------------------- */
+
+/* "Breakpoint 2, dram.row_conflict ch=0 bank=3 at cycle 812" -> "stopped at breakpoint 2: dram.row_conflict ch=0 bank=3". */
+static void format_break_state(struct tui *t, const struct bp_set *b)
+{
+	const char *r = b->stop_reason;
+	const char *comma = strstr(r, ", ");
+	char label[64] = "breakpoint";
+	const char *what = r;
+	if (comma) {
+		size_t n = (size_t)(comma - r) < sizeof label ? (size_t)(comma - r) : sizeof label - 1;
+		memcpy(label, r, n);
+		label[n] = 0;
+		what = comma + 2;
+	}
+	for (char *p = label; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	char whatbuf[200];
+	snprintf(whatbuf, sizeof whatbuf, "%s", what);
+	char *at = strstr(whatbuf, " at cycle ");
+	if (at)
+		*at = 0;
+	snprintf(t->state, sizeof t->state, "stopped at %s: %s", label, whatbuf);
+	if (!comma)
+		snprintf(t->state, sizeof t->state, "stopped at breakpoint %d: %s", b->stop_id, r);
+}
+
+static void run_finished(struct tui *t)
+{
+	struct session *ss = t->ss;
+	t->running = false;
+	t->have_stop_ev = false;
+	t->state_role = R_NORMAL;
+	if (ss->sim && sim_done(ss->sim)) {
+		snprintf(t->state, sizeof t->state, "finished");
+		t->state_role = R_HIT;
+	} else if (ss->last_stop == SIM_STOP_BREAK) {
+		format_break_state(t, &ss->bps);
+		t->state_role = R_STALL;
+		if (ss->bps.stop_ev.kind < EV__COUNT) {
+			t->stop_ev = ss->bps.stop_ev;
+			t->have_stop_ev = true;
+		}
+	} else if (ss->last_stop == SIM_STOP_INTERRUPT) {
+		snprintf(t->state, sizeof t->state, "interrupted");
+		t->state_role = R_STALL;
+	} else {
+		snprintf(t->state, sizeof t->state, "paused");
+	}
+	struct cmd_out o = tui_out(t);
+	cmd_report_stop(ss, &o);
+	t->dirty_panels = t->dirty_status = t->dirty_out = true;
+}
+
+static void run_start(struct tui *t)
+{
+	t->running = true;
+	t->have_stop_ev = false;
+	t->run_t0 = t->mark_t = now_s();
+	t->run_c0 = t->mark_c = t->ss->sim ? sim_cycle(t->ss->sim) : 0;
+	t->cps = 0;
+	if (t->budget == 0)
+		t->budget = 1000;
+	t->dirty_status = true;
+}
+
+/* One slice of the current run, with the budget tuned towards SLICE_SECONDS. */
+static void run_slice(struct tui *t)
+{
+	struct session *ss = t->ss;
+	double t0 = now_s();
+	uint64_t c0 = ss->sim ? sim_cycle(ss->sim) : 0;
+	bool more = session_run_slice(ss, t->budget);
+	double t1 = now_s(), dt = t1 - t0;
+	uint64_t c1 = ss->sim ? sim_cycle(ss->sim) : 0;
+	/* Tune only on slices that used their budget: short runs say nothing. */
+	if (more && c1 - c0 >= t->budget / 2) {
+		double f = dt > 1e-6 ? SLICE_SECONDS / dt : 4.0;
+		if (f > 4.0)
+			f = 4.0;
+		if (f < 0.25)
+			f = 0.25;
+		double nb = (double)t->budget * f;
+		t->budget = nb < 1 ? 1 : nb > 1e9 ? (uint64_t)1e9 : (uint64_t)nb;
+	}
+	if (t1 - t->mark_t >= 0.25) {
+		t->cps = (double)(c1 - t->mark_c) / (t1 - t->mark_t);
+		t->mark_t = t1;
+		t->mark_c = c1;
+	}
+	if (c1 != c0)
+		t->dirty_panels = true;
+	if (!more)
+		run_finished(t);
+}
+
+static void run_interrupt(struct tui *t)
+{
+	struct session *ss = t->ss;
+	if (!t->running)
+		return;
+	if (ss->sim)
+		sim_interrupt(ss->sim);
+	/* Let the session see the interrupt and end the request itself. */
+	for (int i = 0; i < 4 && session_run_slice(ss, 1); i++)
+		if (ss->sim)
+			sim_interrupt(ss->sim);
+	if (ss->run.kind != RUN_NONE) {
+		ss->run.kind = RUN_NONE;
+		ss->last_stop = SIM_STOP_INTERRUPT;
+	}
+	ss->last_stop = SIM_STOP_INTERRUPT;
+	run_finished(t);
+}
+
+void tui_run_to_stop(struct tui *t)
+{
+	while (t->running)
+		run_slice(t);
+}
+
+/* ---- commands ------------------------------------------------------------------ */
+
+static void reset_panels(struct tui *t)
+{
+	for (size_t i = 0; i < ARRAY_LEN(t->panels); i++)
+		if (t->panels[i])
+			panel_reset(t->panels[i]);
+	t->have_stop_ev = false;
+	snprintf(t->state, sizeof t->state, "paused");
+	t->state_role = R_NORMAL;
+}
+
+int tui_exec(struct tui *t, const char *line)
+{
+	char echo[600];
+	snprintf(echo, sizeof echo, "(gpustep) %s", line);
+	out_add(t, echo, OUT_ECHO);
+	struct cmd_out o = tui_out(t);
+	int r = cmd_exec(t->ss, line, &o);
+	if (r & CMD_RESET)
+		reset_panels(t);
+	if (r & CMD_QUIT || t->ss->quit)
+		t->quit = true;
+	if (r & CMD_RUN)
+		run_start(t);
+	t->dirty_panels = t->dirty_status = t->dirty_out = true;
+	return r;
+}
+
+static void on_line(void *u, char *line)
+{
+	struct tui *t = u;
+	if (!line) { /* Ctrl-D on an empty line */
+		tui_exec(t, "quit");
+		return;
+	}
+	const char *p = line;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!*p) {
+		/* gdb: an empty line repeats the last repeatable command (cmd_exec keeps it). */
+		if (t->ss->last_line[0])
+			tui_exec(t, t->ss->last_line);
+	} else {
+		tui_exec(t, line);
+	}
+	free(line);
+}
+
+static void on_show(void *u, const char *text) { out_add(u, text, OUT_TEXT); }
+
+/* Run a panel's request (one command per line) through the command table. */
+static void panel_request(struct tui *t, struct panel *p)
+{
+	char buf[sizeof p->request];
+	snprintf(buf, sizeof buf, "%s", p->request);
+	p->request[0] = 0;
+	struct cmd_out o = tui_out(t);
+	for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		cmd_exec(t->ss, l, &o);
+	t->dirty_panels = t->dirty_status = true;
+}
+
+/* ---- TUI-only command back ends -------------------------------------------------------- */
+
+int tui_set_layout(struct tui *t, const char *name, char **err)
+{
+	const struct layout_def *d = layout_find(name);
+	if (!d) {
+		struct strbuf sb;
+		sb_init(&sb);
+		for (size_t i = 0; i < layout_count(); i++)
+			sb_printf(&sb, "%s%s", i ? ", " : "", layout_at(i)->name);
+		set_err(err, "unknown layout '%s' (layouts: %s)", name, sb.s);
+		sb_fini(&sb);
+		return -1;
+	}
+	t->layout = d;
+	t->need_layout = true;
+	return 0;
+}
+
+const char *tui_layout_name(const struct tui *t) { return t->layout->name; }
+
+static void set_focus(struct tui *t, int i)
+{
+	t->focus = i;
+	snprintf(t->focus_name, sizeof t->focus_name, "%s", i >= 0 ? t->slots[i].p->ops->name : "cmd");
+	t->dirty_panels = true;
+}
+
+int tui_focus(struct tui *t, const char *what, char **err)
+{
+	if (t->need_layout)
+		apply_layout(t);
+	int n = t->nslots;
+	if (strcmp(what, "next") == 0 || strcmp(what, "prev") == 0) {
+		/* Cycle through the panels and the command line (-1). */
+		int d = what[0] == 'n' ? 1 : -1;
+		int i = t->focus + 1; /* -1..n-1 -> 0..n */
+		i = ((i + d) % (n + 1) + (n + 1)) % (n + 1);
+		set_focus(t, i - 1);
+		return 0;
+	}
+	if (strcmp(what, "cmd") == 0 || strcmp(what, "prompt") == 0) {
+		set_focus(t, -1);
+		return 0;
+	}
+	for (int i = 0; i < n; i++)
+		if (strcmp(t->slots[i].p->ops->name, what) == 0) {
+			set_focus(t, i);
+			return 0;
+		}
+	if (panel_kind_find(what))
+		return set_err(err, "panel '%s' is not in layout %s", what, t->layout->name);
+	return set_err(err, "unknown panel '%s' (focus PANEL|cmd|next|prev)", what);
+}
+
+void tui_set_colour(struct tui *t, bool on)
+{
+	t->colours = draw_init(on, t->utf8);
+	tui_redraw(t);
+}
+
+void tui_show_keys(struct tui *t)
+{
+	struct strbuf sb;
+	sb_init(&sb);
+	keys_help(&sb);
+	sb_puts(&sb, "\nCommands (help CMD for details and an example):\n");
+	for (size_t i = 0; i < cmd_count(t->ss); i++) {
+		const struct cmd_def *d = cmd_at(t->ss, i);
+		sb_printf(&sb, "  %-28s %s\n", d->usage ? d->usage : d->name, d->summary ? d->summary : "");
+	}
+	sb_puts(&sb, "\nLayouts:\n");
+	for (size_t i = 0; i < layout_count(); i++)
+		sb_printf(&sb, "  %-10s %s\n", layout_at(i)->name, layout_at(i)->desc);
+	sb_puts(&sb, "\nColours: green hit, red miss, yellow conflict/stall/full, reverse selected.\n");
+	free(t->help_text);
+	t->help_text = sb.s ? sb.s : xstrdup("");
+	t->help_open = true;
+	t->help_scroll = 0;
+	t->need_layout = true;
+}
+
+static void close_help(struct tui *t)
+{
+	t->help_open = false;
+	t->need_layout = true; /* recreate windows: everything below is redrawn */
+}
+
+/* ---- input -------------------------------------------------------------------------- */
+
+static bool is_nav_key(int k)
+{
+	return k == KEY_UP || k == KEY_DOWN || k == KEY_LEFT || k == KEY_RIGHT || k == KEY_PPAGE || k == KEY_NPAGE ||
+	       k == KEY_HOME || k == KEY_END;
+}
+
+static struct view_ctx ctx_for(struct tui *t, int slot)
+{
+	const struct session *ss = t->ss;
+	return (struct view_ctx){
+		.sim = ss->sim,
+		.sel_sm = ss->sel_sm,
+		.sel_warp = ss->sel_warp,
+		.sel_l2 = ss->sel_l2,
+		.sel_ch = ss->sel_ch,
+		.sel_bank = ss->sel_bank,
+		.stop_ev = t->have_stop_ev ? &t->stop_ev : NULL,
+		.focused = slot == t->focus,
+	};
+}
+
+static void to_panel(struct tui *t, int key)
+{
+	struct panel *p = t->slots[t->focus].p;
+	struct view_ctx c = ctx_for(t, t->focus);
+	int r = panel_key(p, key, &c);
+	if (r & VK_COMMAND)
+		panel_request(t, p);
+	if (r & (VK_REDRAW | VK_COMMAND))
+		t->dirty_panels = true;
+}
+
+static void run_binding(struct tui *t, const struct key_binding *b)
+{
+	if (t->running) {
+		/* Only screen commands while running (layout, focus, refresh, keys). */
+		struct cmd_out o = tui_out(t);
+		cmd_exec(t->ss, b->command, &o);
+		t->dirty_panels = t->dirty_status = true;
+		return;
+	}
+	tui_exec(t, b->command);
+}
+
+/* Esc was read: Alt-x if another key follows at once, else a lone Esc. */
+static int read_after_esc(struct tui *t, wint_t *wc)
+{
+	wtimeout(t->prompt, 0);
+	int r = wget_wch(t->prompt, wc);
+	wtimeout(t->prompt, t->running ? 0 : 250);
+	return r;
+}
+
+static void handle_key(struct tui *t, int r, wint_t wc)
+{
+	int key = (int)wc;
+	bool fkey = r == KEY_CODE_YES;
+	if (fkey && key == KEY_RESIZE) {
+		t->need_layout = true;
+		return;
+	}
+	if (fkey && key == KEY_MOUSE)
+		return;
+	/* 1. help overlay */
+	if (t->help_open) {
+		if (fkey && (key == KEY_PPAGE || key == KEY_NPAGE || key == KEY_UP || key == KEY_DOWN)) {
+			int page = t->help ? getmaxy(t->help) - 3 : 10;
+			t->help_scroll += key == KEY_UP ? -1 : key == KEY_DOWN ? 1 : key == KEY_PPAGE ? -page : page;
+			t->dirty_panels = true;
+			return;
+		}
+		close_help(t);
+		return;
+	}
+	/* 2. a panel taking input */
+	if (t->focus >= 0 && t->focus < t->nslots && t->slots[t->focus].p->modal) {
+		to_panel(t, key);
+		return;
+	}
+	/* 3. Ctrl-C and Esc */
+	if (!fkey && key == 3) {
+		if (t->running)
+			run_interrupt(t);
+		else if (t->interactive)
+			rlw_clear_line();
+		return;
+	}
+	if (!fkey && key == 27) {
+		wint_t c2;
+		int r2 = read_after_esc(t, &c2);
+		if (r2 == OK && c2 >= '1' && c2 <= '9') {
+			key = KEYS_ALT((int)c2);
+			fkey = true; /* treat as a bound key below */
+		} else if (r2 == ERR) {
+			if (t->running)
+				run_interrupt(t);
+			return;
+		} else if (!t->running && t->interactive) {
+			/* Meta-x for readline (M-b, M-f, ...). */
+			rlw_feed(27);
+			if (r2 == KEY_CODE_YES)
+				rlw_key((int)c2);
+			else
+				rlw_feed_wch((wchar_t)c2);
+			return;
+		} else {
+			return;
+		}
+	}
+	/* 4. bindings */
+	bool empty = !t->interactive || rlw_empty();
+	int lookup = key;
+	if (!fkey && (key == '\n' || key == '\r'))
+		lookup = '\r';
+	const struct key_binding *b = NULL;
+	if (fkey || key < 32 || key == '?' || key == 127 || key >= KEYS_ALT(0))
+		b = keys_lookup(lookup, empty, t->running);
+	if (b && !(!fkey && key == '\r')) {
+		run_binding(t, b);
+		return;
+	}
+	/* '/' on an empty prompt searches a focused searchable panel. */
+	if (!fkey && key == '/' && empty && !t->running && t->focus >= 0 && t->slots[t->focus].p->searchable) {
+		to_panel(t, key);
+		return;
+	}
+	/* 5. navigation */
+	if (fkey && is_nav_key(key)) {
+		if (t->focus >= 0 && t->focus < t->nslots) {
+			to_panel(t, key);
+		} else if (key == KEY_PPAGE || key == KEY_NPAGE) {
+			int page = t->out ? getmaxy(t->out) - 1 : 1;
+			int max = out_total_rows(t) - (t->out ? getmaxy(t->out) : 0);
+			t->out_scroll += key == KEY_PPAGE ? (page > 0 ? page : 1) : -(page > 0 ? page : 1);
+			if (t->out_scroll > max)
+				t->out_scroll = max;
+			if (t->out_scroll < 0)
+				t->out_scroll = 0;
+			t->dirty_out = true;
+		} else if (!t->running && t->interactive) {
+			rlw_key(key);
+		}
+		return;
+	}
+	if (t->running)
+		return; /* typing waits until the run stops */
+	/* 6. readline */
+	if (!t->interactive)
+		return;
+	if (fkey)
+		rlw_key(key);
+	else
+		rlw_feed_wch((wchar_t)key);
+}
+
+/* Read every key that is waiting (timeout: ms to wait for the first one, -1 forever). */
+static void poll_keys(struct tui *t, int timeout)
+{
+	wint_t wc;
+	wtimeout(t->prompt, timeout);
+	int r;
+	while (!t->quit && (r = wget_wch(t->prompt, &wc)) != ERR) {
+		handle_key(t, r, wc);
+		wtimeout(t->prompt, 0);
+	}
+	wtimeout(t->prompt, t->running ? 0 : 250);
+}
+
+/* ---- life cycle ------------------------------------------------------------------------- */
+
+struct tui *tui_new(struct session *ss, bool colours, bool utf8)
+{
+	struct tui *t = xcalloc(1, sizeof *t);
+	t->ss = ss;
+	t->layout = layout_at(0);
+	t->focus = -1;
+	snprintf(t->focus_name, sizeof t->focus_name, "cmd");
+	t->utf8 = utf8;
+	t->colours = draw_init(colours, utf8);
+	t->budget = 1000;
+	snprintf(t->state, sizeof t->state, "paused");
+	if (ss->sim && sim_done(ss->sim))
+		snprintf(t->state, sizeof t->state, "finished");
+	ss->ui = t;
+	ss->extra_cmds = tui_cmds;
+	ss->nextra_cmds = tui_ncmds;
+	t->need_layout = true;
+	return t;
+}
+
+void tui_free(struct tui *t)
+{
+	if (!t)
+		return;
+	del_windows(t);
+	for (size_t i = 0; i < ARRAY_LEN(t->panels); i++)
+		panel_free(t->panels[i]);
+	for (int i = 0; i < t->out_n; i++)
+		free(t->outv[(t->out_start + i) % OUT_CAP].text);
+	free(t->help_text);
+	if (t->ss->ui == t) {
+		t->ss->ui = NULL;
+		t->ss->extra_cmds = NULL;
+		t->ss->nextra_cmds = 0;
+	}
+	free(t);
+}
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	got_sigint = 1;
+	if (sigint_sim)
+		sim_interrupt(sigint_sim);
+}
+
+int tui_main(struct session *ss)
+{
+	setlocale(LC_ALL, "");
+	const char *cs = nl_langinfo(CODESET);
+	bool utf8 = cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+	const char *nc = getenv("NO_COLOR");
+	bool colours = !(nc && *nc);
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
+		fprintf(stderr, "gpustep: cannot start the terminal UI (TERM=%s); try --batch or --run\n",
+			getenv("TERM") ? getenv("TERM") : "");
+		return 1;
+	}
+	raw();
+	noecho();
+	nonl();
+	set_escdelay(25);
+	curs_set(1);
+
+	struct tui *t = tui_new(ss, colours, utf8);
+	t->interactive = true;
+	const char *lay_names[16] = {0}, *pan_names[24] = {0};
+	for (size_t i = 0; i < layout_count() && i + 1 < ARRAY_LEN(lay_names); i++)
+		lay_names[i] = layout_at(i)->name;
+	for (size_t i = 0; i < panel_kind_count() && i + 1 < ARRAY_LEN(pan_names); i++)
+		pan_names[i] = panel_kind_at(i)->name;
+	struct rlw_hooks hooks = {
+		.line = on_line, .show = on_show, .u = t, .ss = ss, .layouts = lay_names, .panels = pan_names};
+	rlw_init("(gpustep) ", &hooks);
+
+	struct sigaction sa, old_sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_sa);
+
+	out_add(t, "gpustep " GPUSTEP_VERSION ": F10 step, F5 continue, ? or F1 keys, help for commands, quit to leave",
+		OUT_TEXT);
+	apply_layout(t);
+	tui_frame(t);
+	while (!t->quit) {
+		sigint_sim = ss->sim;
+		if (got_sigint) {
+			got_sigint = 0;
+			if (t->running)
+				run_interrupt(t);
+			else
+				rlw_clear_line();
+		}
+		if (t->running) {
+			run_slice(t);
+			poll_keys(t, 0);
+			if (now_s() - t->last_frame >= FRAME_SECONDS || !t->running) {
+				t->dirty_status = true;
+				tui_frame(t);
+			}
+		} else {
+			if (t->dirty_panels || t->dirty_status || t->dirty_out || t->need_layout || rlw_dirty() ||
+			    LINES != t->lines || COLS != t->cols)
+				tui_frame(t);
+			poll_keys(t, 250);
+		}
+	}
+	sigint_sim = NULL;
+	sigaction(SIGINT, &old_sa, NULL);
+	rlw_fini();
+	tui_free(t);
+	endwin();
+	delscreen(scr);
+	return 0;
+}

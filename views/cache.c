@@ -1,0 +1,250 @@
+/*
+ * cache.c: the set x way grid of one cache: `cache` shows the selected SM's
+ * L1, `l2cache` the selected L2 bank. One row per set, one cell per way:
+ *
+ *   SET  way0            way1            way2 ...
+ *     0  H  1a2f D0 vvDv  ·               ·
+ *     1     0c41  1 vv..  M  0c44  0 ....
+ *        | |     | | +---- sectors: v valid, D dirty, . not present
+ *        | |     | +------ LRU rank (0 = most recently used)
+ *        | |     +-------- D dirty, T transient (L2 victim being replaced)
+ *        | +-------------- tag (hex)
+ *        +---------------- touched in the last cycle: H hit, M miss, F fill
+ *
+ * Invalid ways show '·'. Up/Down/PgUp/PgDn scroll sets, Left/Right scroll
+ * ways when they do not all fit, Home returns to following the sets touched
+ * in the last cycle.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "draw.h"
+#include "inspect.h"
+#include "util.h"
+#include "view.h"
+
+struct cache_panel {
+	struct panel base;
+	enum cache_id_kind kind;
+	int top;      /* first set shown */
+	int way0;     /* first way shown */
+	bool follow;  /* scroll to touched sets */
+	int visible;  /* sets on screen at the last draw */
+	int sets, ways;
+};
+
+static enum role touch_role(enum touch t)
+{
+	switch (t) {
+	case TOUCH_HIT:
+		return R_HIT;
+	case TOUCH_MISS:
+		return R_MISS;
+	case TOUCH_FILL:
+		return R_HIT;
+	default:
+		return R_NORMAL;
+	}
+}
+
+static char touch_mark(enum touch t)
+{
+	return t == TOUCH_HIT ? 'H' : t == TOUCH_MISS ? 'M' : t == TOUCH_FILL ? 'F' : ' ';
+}
+
+static int hex_digits(uint64_t v)
+{
+	int n = 1;
+	while (v >>= 4)
+		n++;
+	return n;
+}
+
+static void cache_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
+{
+	struct cache_panel *cp = (struct cache_panel *)p;
+	struct cache_geom g;
+	int unit = cp->kind == CACHE_L1 ? c->sel_sm : c->sel_l2;
+	char info[128] = "";
+	bool ok = c->sim && inspect_cache_geom(c->sim, cp->kind, unit, &g);
+	if (ok)
+		snprintf(info, sizeof info, "%s %d  %d sets x %d ways  %dB lines%s", cp->kind == CACHE_L1 ? "sm" : "bank",
+			 unit, g.sets, g.ways, g.line, g.sectors_per_line > 1 ? "  sectored" : "");
+	struct rect r = view_frame(p, w, c, info);
+	if (!ok) {
+		put_text(w, r.y, r.x, r.w, c->sim ? "no such cache" : "no simulator", role_attr(R_DIM), false);
+		return;
+	}
+	cp->sets = g.sets;
+	cp->ways = g.ways;
+	int spl = g.sectors_per_line > 1 ? g.sectors_per_line : 0;
+	if (spl > 8)
+		spl = 8;
+
+	/* Find the first touched set and the widest tag. */
+	int first_touched = -1;
+	uint64_t maxtag = 0xfff;
+	for (int s = 0; s < g.sets; s++)
+		for (int wy = 0; wy < g.ways; wy++) {
+			struct line_info li;
+			if (!inspect_cache_line(c->sim, cp->kind, unit, s, wy, &li))
+				continue;
+			if (li.valid && li.tag > maxtag)
+				maxtag = li.tag;
+			if (li.touched != TOUCH_NONE && first_touched < 0)
+				first_touched = s;
+		}
+	int tw = hex_digits(maxtag);
+	/* cell: mark tag ' ' flag lru [' ' sectors] + gap */
+	int cw = 1 + 1 + tw + 1 + 1 + 1 + (spl ? 1 + spl : 0) + 2;
+	int setw = hex_digits((uint64_t)g.sets) > 3 ? 6 : 5; /* decimal set number, right aligned */
+
+	int rows = r.h - 1; /* header */
+	if (rows < 1)
+		rows = 1;
+	cp->visible = rows;
+	if (cp->follow && first_touched >= 0 && (first_touched < cp->top || first_touched >= cp->top + rows))
+		cp->top = first_touched - rows / 3;
+	if (cp->top > g.sets - rows)
+		cp->top = g.sets - rows;
+	if (cp->top < 0)
+		cp->top = 0;
+	int fit = (r.w - setw) / cw;
+	if (fit < 1)
+		fit = 1;
+	if (cp->way0 > g.ways - fit)
+		cp->way0 = g.ways - fit;
+	if (cp->way0 < 0)
+		cp->way0 = 0;
+	int wlast = MIN(g.ways, cp->way0 + fit);
+
+	put_text(w, r.y, r.x, setw, "SET", role_attr(R_HEADER), false);
+	for (int wy = cp->way0; wy < wlast; wy++)
+		put_fmt(w, r.y, r.x + setw + (wy - cp->way0) * cw, cw, role_attr(R_HEADER), "%sway%d",
+			wy == cp->way0 && cp->way0 > 0 ? "<" : " ", wy);
+	if (wlast < g.ways)
+		put_text(w, r.y, r.x + r.w - 1, 1, draw_marker(), role_attr(R_HEADER), false);
+
+	for (int i = 0; i < rows && cp->top + i < g.sets; i++) {
+		int s = cp->top + i, y = r.y + 1 + i;
+		put_fmt(w, y, r.x, setw - 1, A_NORMAL, "%*d", setw - 2, s);
+		for (int wy = cp->way0; wy < wlast; wy++) {
+			int x = r.x + setw + (wy - cp->way0) * cw;
+			struct line_info li;
+			if (!inspect_cache_line(c->sim, cp->kind, unit, s, wy, &li))
+				continue;
+			attr_t a = role_attr(touch_role(li.touched));
+			if (!li.valid && !li.transient) {
+				char cell[16];
+				snprintf(cell, sizeof cell, "%c %s", touch_mark(li.touched), draw_utf8() ? "\xc2\xb7" : "-");
+				put_text(w, y, x, cw - 1, cell, li.touched ? a : role_attr(R_DIM), false);
+				continue;
+			}
+			char sec[12] = "";
+			for (int k = 0; k < spl; k++)
+				sec[k] = (li.sector_dirty >> k) & 1 ? 'D' : (li.sector_valid >> k) & 1 ? 'v' : '.';
+			sec[spl] = 0;
+			char lru = li.lru_rank < 0    ? '-'
+				   : li.lru_rank < 10 ? (char)('0' + li.lru_rank)
+				   : li.lru_rank < 36 ? (char)('a' + li.lru_rank - 10) : '+';
+			char cell[64];
+			snprintf(cell, sizeof cell, "%c %*llx %c%c%s%s", touch_mark(li.touched), tw,
+				 (unsigned long long)li.tag, li.transient ? 'T' : li.dirty ? 'D' : ' ', lru,
+				 spl ? " " : "", sec);
+			if (li.transient && !li.touched)
+				a = role_attr(R_STALL);
+			put_text(w, y, x, cw - 1, cell, a, false);
+		}
+	}
+	if (cp->top > 0)
+		put_text(w, r.y + 1, r.x + r.w - 1, 1, "^", role_attr(R_HEADER), false);
+	if (cp->top + rows < g.sets)
+		put_text(w, r.y + rows, r.x + r.w - 1, 1, "v", role_attr(R_HEADER), false);
+}
+
+static int cache_key(struct panel *p, int key, const struct view_ctx *c)
+{
+	(void)c;
+	struct cache_panel *cp = (struct cache_panel *)p;
+	int page = cp->visible > 1 ? cp->visible - 1 : 1;
+	switch (key) {
+	case KEY_UP:
+		cp->top--;
+		break;
+	case KEY_DOWN:
+		cp->top++;
+		break;
+	case KEY_PPAGE:
+		cp->top -= page;
+		break;
+	case KEY_NPAGE:
+		cp->top += page;
+		break;
+	case KEY_LEFT:
+		cp->way0--;
+		return VK_HANDLED | VK_REDRAW;
+	case KEY_RIGHT:
+		cp->way0++;
+		return VK_HANDLED | VK_REDRAW;
+	case KEY_HOME:
+		cp->top = 0;
+		cp->way0 = 0;
+		cp->follow = true;
+		return VK_HANDLED | VK_REDRAW;
+	case KEY_END:
+		cp->top = cp->sets;
+		break;
+	default:
+		return VK_IGNORED;
+	}
+	cp->follow = false;
+	if (cp->top > cp->sets - cp->visible)
+		cp->top = cp->sets - cp->visible;
+	if (cp->top < 0)
+		cp->top = 0;
+	return VK_HANDLED | VK_REDRAW;
+}
+
+static void cache_reset(struct panel *p)
+{
+	struct cache_panel *cp = (struct cache_panel *)p;
+	cp->top = cp->way0 = 0;
+	cp->follow = true;
+}
+
+static void cache_free(struct panel *p) { free(p); }
+
+static const struct panel_ops l1_ops = {
+	.name = "cache",
+	.desc = "L1 of the selected SM, sets x ways",
+	.min_w = 24,
+	.min_h = 3,
+	.draw = cache_draw,
+	.key = cache_key,
+	.reset = cache_reset,
+	.free = cache_free,
+};
+
+static const struct panel_ops l2_ops = {
+	.name = "l2cache",
+	.desc = "the selected L2 bank, sets x ways",
+	.min_w = 24,
+	.min_h = 3,
+	.draw = cache_draw,
+	.key = cache_key,
+	.reset = cache_reset,
+	.free = cache_free,
+};
+
+static struct panel *cache_new(enum cache_id_kind k)
+{
+	struct cache_panel *cp = xcalloc(1, sizeof *cp);
+	cp->base.ops = k == CACHE_L1 ? &l1_ops : &l2_ops;
+	cp->kind = k;
+	cp->follow = true;
+	return &cp->base;
+}
+
+struct panel *cache_panel_new(void) { return cache_new(CACHE_L1); }
+struct panel *l2cache_panel_new(void) { return cache_new(CACHE_L2); }

@@ -1,0 +1,16 @@
+/*
+ * help.h: the help overlay: a framed box in the middle of the screen showing
+ * a multi-line text (key bindings, commands), scrollable.
+ */
+#ifndef GPUSTEP_VIEWS_HELP_H
+#define GPUSTEP_VIEWS_HELP_H
+
+#include <curses.h>
+
+/* Draw text ('\n'-separated lines) starting at line *scroll into w, which the
+ * caller sized and placed; clamps *scroll. */
+void help_draw(WINDOW *w, const char *title, const char *text, int *scroll);
+/* Lines in text. */
+int help_lines(const char *text);
+
+#endif

@@ -1,0 +1,52 @@
+/*
+ * status.c: the status bar (see status.h).
+ */
+#include "status.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void status_draw(WINDOW *w, const struct status_info *si)
+{
+	int wd = getmaxx(w);
+	attr_t bar = role_attr(R_BAR);
+	werase(w);
+	put_text(w, 0, 0, wd, "", bar, true);
+
+	char cyc[40], cps[32] = "", ipc[32] = "", si_buf[16];
+	snprintf(cyc, sizeof cyc, " cycle %llu", (unsigned long long)si->cycle);
+	if (si->cps >= 0)
+		snprintf(cps, sizeof cps, "%s cyc/s", fmt_si(si_buf, sizeof si_buf, si->cps));
+	if (si->ipc >= 0)
+		snprintf(ipc, sizeof ipc, "IPC %.3f", si->ipc);
+	/* Optional segments, most important first. */
+	const char *opt[] = {cps, ipc, si->config, si->workload, si->layout};
+	int nopt = (int)(sizeof opt / sizeof opt[0]);
+	int fixed = (int)strlen(cyc) + 3 + (int)strlen(si->state ? si->state : "");
+	int keep = 0, len = fixed;
+	for (int i = 0; i < nopt; i++) {
+		int add = opt[i] && opt[i][0] ? (int)strlen(opt[i]) + 3 : 0;
+		if (len + add + 1 > wd)
+			break;
+		len += add;
+		keep = i + 1;
+	}
+	int x = put_text(w, 0, 0, wd, cyc, bar | A_BOLD, false);
+	x += put_text(w, 0, x, wd - x, " | ", bar, false);
+	/* The state takes what the kept segments leave. */
+	int rest = 0;
+	for (int i = 0; i < keep; i++)
+		if (opt[i] && opt[i][0])
+			rest += (int)strlen(opt[i]) + 3;
+	int sw = wd - x - rest - 1;
+	if (sw < 1)
+		sw = 1;
+	attr_t sa = si->state_role == R_NORMAL ? bar | A_BOLD : role_attr(si->state_role) | A_BOLD;
+	x += put_text(w, 0, x, sw, si->state ? si->state : "", sa, false);
+	for (int i = 0; i < keep; i++) {
+		if (!opt[i] || !opt[i][0])
+			continue;
+		x += put_text(w, 0, x, wd - x, " | ", bar, false);
+		x += put_text(w, 0, x, wd - x, opt[i], bar, false);
+	}
+}

@@ -1,0 +1,28 @@
+/*
+ * status.h: the status bar (one line, top of the screen):
+ *
+ *   cycle 1234 | stopped at breakpoint 2: dram.row_conflict ch=0 bank=3 | 1.2M cyc/s | IPC 0.53 | teaching | vecadd | overview
+ *
+ * When the line is too narrow, the layout name, then the workload and config,
+ * then IPC are dropped before the run state is truncated (with the marker).
+ */
+#ifndef GPUSTEP_VIEWS_STATUS_H
+#define GPUSTEP_VIEWS_STATUS_H
+
+#include <curses.h>
+#include <stdint.h>
+
+#include "draw.h"
+
+struct status_info {
+	const char *config, *workload, *layout;
+	uint64_t cycle;
+	const char *state;    /* "paused", "running", "finished", "stopped at breakpoint 2: ..." */
+	enum role state_role; /* R_NORMAL, R_STALL for a breakpoint stop, ... */
+	double cps;           /* simulated cycles per second; < 0: not shown */
+	double ipc;           /* < 0: unknown */
+};
+
+void status_draw(WINDOW *w, const struct status_info *si);
+
+#endif

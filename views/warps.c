@@ -1,0 +1,149 @@
+/*
+ * warps.c: the warp panel: one row per warp slot of the selected SM.
+ *
+ * The selected warp (`select warp W`, used by `next`) is reverse; Up/Down
+ * select another through `select warp W`.
+ *
+ *   W   CTA  w  STATE    STALL       ORD OUT  INSTS  NEXT
+ *  >3     1  3  ready                  0   2    120  ld A[tid]      <- issued this cycle (bold, '>')
+ *   4     1  4  stalled  scoreboard    -   1    118  alu 4          (state in yellow)
+ *
+ * ORD is the position in the scheduler's order (0 = looked at first), OUT the
+ * memory requests in flight.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "draw.h"
+#include "inspect.h"
+#include "table.h"
+#include "util.h"
+#include "view.h"
+
+struct warps_panel {
+	struct panel base; /* first: the panel ops see this */
+	struct table t;
+	const struct sim *sim; /* valid during a draw only */
+	int sm, sel;
+};
+
+static const struct table_col cols[] = {
+	{"W", 3, 0, true},      {"CTA", 4, 0, true},  {"w", 2, 0, true},   {"STATE", 7, 0, false},
+	{"STALL", 10, 0, false}, {"ORD", 3, 0, true},  {"OUT", 3, 0, true}, {"INSTS", 6, 0, true},
+	{"NEXT", 10, 1, false},
+};
+
+static const char *state_name(enum warp_state s)
+{
+	switch (s) {
+	case WS_EMPTY:
+		return "empty";
+	case WS_READY:
+		return "ready";
+	case WS_STALLED:
+		return "stalled";
+	case WS_DONE:
+		return "done";
+	}
+	return "?";
+}
+
+static void warp_row(void *u, int row, struct table_row *r)
+{
+	struct warps_panel *wp = u;
+	struct warp_info wi;
+	if (!inspect_warp(wp->sim, wp->sm, row, &wi)) {
+		snprintf(r->text[0], TABLE_CELL, "%d", row);
+		return;
+	}
+	snprintf(r->text[0], TABLE_CELL, "%s%d", wi.issued_now ? ">" : "", wi.slot);
+	if (row == wp->sel)
+		r->row_attr |= role_attr(R_SELECT);
+	if (wi.state == WS_EMPTY) {
+		snprintf(r->text[3], TABLE_CELL, "empty");
+		r->row_attr |= role_attr(R_DIM);
+		return;
+	}
+	snprintf(r->text[1], TABLE_CELL, "%d", wi.cta);
+	snprintf(r->text[2], TABLE_CELL, "%d", wi.warp_in_cta);
+	snprintf(r->text[3], TABLE_CELL, "%s", state_name(wi.state));
+	if (wi.state == WS_STALLED) {
+		snprintf(r->text[4], TABLE_CELL, "%s", stall_reason_name(wi.stall));
+		r->attr[3] = r->attr[4] = role_attr(R_STALL);
+	}
+	if (wi.order >= 0)
+		snprintf(r->text[5], TABLE_CELL, "%d", wi.order);
+	else
+		snprintf(r->text[5], TABLE_CELL, "-");
+	snprintf(r->text[6], TABLE_CELL, "%d", wi.outstanding);
+	snprintf(r->text[7], TABLE_CELL, "%llu", (unsigned long long)wi.insts);
+	if (wi.next_stmt >= 0 && wi.next_text)
+		snprintf(r->text[8], TABLE_CELL, "%s", wi.next_text);
+	if (wi.state == WS_DONE)
+		r->row_attr |= role_attr(R_DIM);
+	if (wi.issued_now)
+		r->row_attr |= role_attr(R_HEADER);
+}
+
+static void warps_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
+{
+	struct warps_panel *wp = (struct warps_panel *)p;
+	char info[96] = "";
+	int nrows = 0;
+	if (c->sim) {
+		int ctas = 0, warps = 0;
+		uint64_t insts = 0;
+		int nsm = inspect_sms(c->sim);
+		wp->sm = c->sel_sm < nsm ? c->sel_sm : 0;
+		inspect_sm_summary(c->sim, wp->sm, &ctas, &warps, &insts);
+		snprintf(info, sizeof info, "sm %d/%d  %d ctas  %d warps  %llu insts", wp->sm, nsm, ctas, warps,
+			 (unsigned long long)insts);
+		nrows = inspect_warp_slots(c->sim);
+	}
+	struct rect r = view_frame(p, w, c, info);
+	if (!c->sim) {
+		put_text(w, r.y, r.x, r.w, "no simulator", role_attr(R_DIM), false);
+		return;
+	}
+	wp->sim = c->sim;
+	wp->sel = c->sel_warp;
+	if (wp->t.sel != wp->sel && wp->sel < nrows)
+		table_show(&wp->t, wp->sel);
+	table_draw(&wp->t, w, r, nrows, false, warp_row, wp);
+	wp->sim = NULL;
+}
+
+static int warps_key(struct panel *p, int key, const struct view_ctx *c)
+{
+	struct warps_panel *wp = (struct warps_panel *)p;
+	int old = wp->t.sel;
+	int res = table_key(&wp->t, key);
+	if ((res & VK_HANDLED) && wp->t.sel != old && c->sim) {
+		snprintf(p->request, sizeof p->request, "select warp %d", wp->t.sel);
+		res |= VK_COMMAND;
+	}
+	return res;
+}
+
+static void warps_reset(struct panel *p) { table_reset(&((struct warps_panel *)p)->t); }
+
+static void warps_free(struct panel *p) { free(p); }
+
+static const struct panel_ops warps_ops = {
+	.name = "warps",
+	.desc = "warps of the selected SM",
+	.min_w = 30,
+	.min_h = 3,
+	.draw = warps_draw,
+	.key = warps_key,
+	.reset = warps_reset,
+	.free = warps_free,
+};
+
+struct panel *warps_panel_new(void)
+{
+	struct warps_panel *wp = xcalloc(1, sizeof *wp);
+	wp->base.ops = &warps_ops;
+	table_init(&wp->t, cols, (int)ARRAY_LEN(cols), true);
+	return &wp->base;
+}
