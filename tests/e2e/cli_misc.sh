@@ -1,0 +1,48 @@
+#!/bin/sh
+# --help, --version, listings, --run, --stats, and the not-a-terminal rule.
+. "$(dirname "$0")/lib.sh"
+
+out=$("$BIN" --help) || fail "--help exit $?"
+for opt in --workload --set --batch --run --stats --seed --check-config --list-events --list-stats \
+	--list-kernels --list-presets --list-config --version --dram-trace; do
+	expect_contains "$out" "$opt"
+done
+expect_contains "$("$BIN" --version)" "gpustep "
+
+expect_contains "$("$BIN" --list-events)" "dram.row_conflict"
+expect_contains "$("$BIN" --list-kernels)" "vecadd"
+expect_contains "$("$BIN" --list-presets)" "teaching"
+expect_contains "$("$BIN" --list-config)" "l1.ways"
+expect_contains "$("$BIN" --list-stats)" "sim.cycles"
+
+# No terminal and no headless flag: explain and exit 2.
+"$BIN" </dev/null >"$E2E_TMP/out" 2>"$E2E_TMP/err"
+[ $? = 2 ] || fail "no terminal: expected exit 2"
+expect_contains "$(cat "$E2E_TMP/err")" "not a terminal"
+
+# --run prints a summary; --stats writes JSON with the required fields.
+out=$("$BIN" --run -w vecadd --seed 3 --stats "$E2E_TMP/s.json") || fail "--run exit $?"
+expect_contains "$out" "cycles"
+expect_contains "$out" "L1 hit rate"
+s=$(cat "$E2E_TMP/s.json")
+for k in '"gpustep": ' '"config": "teaching"' '"workload": "vecadd"' '"seed": 3' '"cycles": ' '"stats": {' \
+	'"sim.cycles": ' '"l1.hits": ' '"dram.row_hits": '; do
+	expect_contains "$s" "$k"
+done
+if command -v python3 >/dev/null 2>&1; then
+	python3 -m json.tool "$E2E_TMP/s.json" >/dev/null || fail "stats JSON does not parse"
+fi
+ls "$E2E_TMP"/s.json.tmp* >/dev/null 2>&1 && fail "temp file left behind"
+
+# Unwritable stats file: runtime error (1) with the path.
+"$BIN" --run -w vecadd --stats /nonexistent/dir/s.json >/dev/null 2>"$E2E_TMP/err"
+[ $? = 1 ] || fail "unwritable --stats: expected exit 1"
+expect_contains "$(cat "$E2E_TMP/err")" "/nonexistent/dir/s.json"
+
+# Unknown workload and bad kernel params are usage errors.
+"$BIN" --run -w no_such_kernel >/dev/null 2>&1
+[ $? = 2 ] || fail "unknown workload: expected exit 2"
+"$BIN" --run -w vecadd --param nope=3 >/dev/null 2>"$E2E_TMP/err"
+[ $? = 2 ] || fail "unknown param: expected exit 2"
+expect_contains "$(cat "$E2E_TMP/err")" "param.nope"
+exit 0

@@ -1,0 +1,95 @@
+# lib.sh: helpers for end-to-end tests (sourced by tests/e2e/*.sh).
+#
+#   . "$(dirname "$0")/lib.sh"          BIN is $1 (absolute path to gpustep)
+#   tmux_start 100 30 "$BIN"            the program in a detached tmux, fixed size
+#   tmux_send 'step 10' Enter           tmux send-keys
+#   tmux_wait_for 'cycle 10' 5          wait until the screen shows text (seconds)
+#   tmux_capture                        the screen as text
+#   tmux_kill                           (also done on exit)
+#   fail "message"                      print, dump the screen if any, exit 1
+#   expect_contains "$out" "text"       fail unless $out contains text
+#
+# Every test script gets its own tmux server (socket gpustep-test-PID), so
+# tests can run in parallel and never touch the user's tmux.
+BIN=${1:?usage: $0 /path/to/gpustep}
+case "$BIN" in /*) ;; *) BIN="$(pwd)/$BIN" ;; esac
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 1
+TMUX_SOCK="gpustep-test-$$"
+TMUX_TARGET="t"
+TMUX_STARTED=0
+E2E_TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-e2e.XXXXXX") || exit 1
+
+cleanup() {
+	[ "$TMUX_STARTED" = 1 ] && tmux -L "$TMUX_SOCK" kill-server >/dev/null 2>&1
+	rm -rf "$E2E_TMP"
+}
+trap cleanup EXIT INT TERM
+
+tmux_start() {
+	w=$1
+	h=$2
+	shift 2
+	unset TMUX
+	tmux -L "$TMUX_SOCK" -f /dev/null new-session -d -s "$TMUX_TARGET" -x "$w" -y "$h" "$*" || fail "tmux did not start"
+	tmux -L "$TMUX_SOCK" set-option -t "$TMUX_TARGET" remain-on-exit on >/dev/null 2>&1
+	TMUX_STARTED=1
+}
+
+tmux_send() { tmux -L "$TMUX_SOCK" send-keys -t "$TMUX_TARGET" "$@"; }
+
+tmux_capture() { tmux -L "$TMUX_SOCK" capture-pane -p -t "$TMUX_TARGET"; }
+
+tmux_resize() { tmux -L "$TMUX_SOCK" resize-window -t "$TMUX_TARGET" -x "$1" -y "$2"; }
+
+# tmux_wait_for TEXT [SECONDS]: 0 once TEXT is on screen, 1 on timeout.
+tmux_wait_for() {
+	limit=$(( ${2:-5} * 10 ))
+	i=0
+	while [ "$i" -lt "$limit" ]; do
+		tmux_capture 2>/dev/null | grep -F -q -- "$1" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# tmux_wait_exit [SECONDS]: 0 once the program in the pane has exited.
+tmux_wait_exit() {
+	limit=$(( ${1:-5} * 10 ))
+	i=0
+	while [ "$i" -lt "$limit" ]; do
+		[ "$(tmux -L "$TMUX_SOCK" display-message -p -t "$TMUX_TARGET" '#{pane_dead}' 2>/dev/null)" = 1 ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+tmux_kill() {
+	tmux -L "$TMUX_SOCK" kill-server >/dev/null 2>&1
+	TMUX_STARTED=0
+}
+
+fail() {
+	echo "  $*"
+	if [ "$TMUX_STARTED" = 1 ]; then
+		echo "  --- screen ---"
+		tmux_capture 2>/dev/null | sed 's/^/  |/'
+	fi
+	exit 1
+}
+
+expect_contains() {
+	case "$1" in
+	*"$2"*) ;;
+	*) fail "expected output to contain '$2', got: $(printf '%s' "$1" | head -20)" ;;
+	esac
+}
+
+expect_not_contains() {
+	case "$1" in
+	*"$2"*) fail "expected output not to contain '$2'" ;;
+	*) ;;
+	esac
+}
