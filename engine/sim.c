@@ -277,7 +277,7 @@ void sim_set_bps(struct sim *s, struct bp_set *b)
 	events_update_watch(&s->ev);
 }
 
-uint64_t sim_state_hash(const struct sim *s) { return arena_hash(&s->arena); }
+uint64_t sim_state_hash(const struct sim *s) { return arena_hash_ex(&s->arena, s, sizeof(*s)); }
 
 int sim_check_invariants(const struct sim *s, char **err)
 {

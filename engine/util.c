@@ -143,14 +143,45 @@ void arena_load(struct arena *a, const void *buf)
 	}
 }
 
-uint64_t arena_hash(const struct arena *a)
+/* Pointers into the arena are hashed as (chunk number, offset), so that two
+ * simulators in the same state hash alike wherever their memory lives. */
+uint64_t arena_hash(const struct arena *a) { return arena_hash_ex(a, NULL, 0); }
+
+uint64_t arena_hash_ex(const struct arena *a, const void *ext, size_t ext_len)
 {
-	uint64_t h = 1469598103934665603ull;
+	size_t nch = 0;
 	for (const struct arena_chunk *c = a->head; c; c = c->next)
-		for (size_t i = 0; i < c->used; i++) {
-			h ^= c->data[i];
-			h *= 1099511628211ull;
+		nch++;
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+	const struct arena_chunk **ch = xcalloc(nch ? nch : 1, sizeof(*ch));
+	size_t k = 0;
+	for (const struct arena_chunk *c = a->head; c; c = c->next) {
+		ch[k++] = c;
+		uintptr_t b = (uintptr_t)c->data, e = b + c->size;
+		lo = b < lo ? b : lo;
+		hi = e > hi ? e : hi;
+	}
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < nch; i++) {
+		const struct arena_chunk *c = ch[i];
+		for (size_t off = 0; off + 8 <= c->used; off += 8) {
+			uint64_t w;
+			memcpy(&w, c->data + off, 8);
+			if (ext_len && (uintptr_t)w >= (uintptr_t)ext && (uintptr_t)w < (uintptr_t)ext + ext_len)
+				w = ((uintptr_t)w - (uintptr_t)ext) ^ 0x7e7e000000000000ull;
+			else if ((uintptr_t)w >= lo && (uintptr_t)w < hi)
+				for (size_t j = 0; j < nch; j++) {
+					uintptr_t b = (uintptr_t)ch[j]->data;
+					if ((uintptr_t)w >= b && (uintptr_t)w < b + ch[j]->size) {
+						w = ((uint64_t)j << 48) ^ ((uintptr_t)w - b) ^ 0x5a5a000000000000ull;
+						break;
+					}
+				}
+			h = (h ^ w) * 1099511628211ull;
+			h ^= h >> 29;
 		}
+	}
+	free(ch);
 	return h;
 }
 

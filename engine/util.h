@@ -55,6 +55,9 @@ void arena_save(const struct arena *a, void *buf);
 void arena_load(struct arena *a, const void *buf);
 /* FNV-1a over every used byte: identical state gives an identical hash. */
 uint64_t arena_hash(const struct arena *a);
+/* Same, also treating pointers into [ext, ext + ext_len) (the object that owns
+ * the arena) as offsets, so equal states hash alike across instances. */
+uint64_t arena_hash_ex(const struct arena *a, const void *ext, size_t ext_len);
 
 /* ---- PRNG: xoshiro256** seeded by splitmix64 ------------------------- */
 struct rng {

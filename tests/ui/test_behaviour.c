@@ -1,0 +1,153 @@
+/*
+ * test_behaviour.c: whole-machine behaviour on the built-in kernels and presets
+ * (loaded through the real JSON loader): every kernel finishes on every preset
+ * with the invariants holding, and the directional claims of the core issue
+ * (scheduler, L1 size and MSHR count effects) hold.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inspect.h"
+#include "loader.h"
+#include "sim.h"
+#include "test.h"
+
+struct run {
+	struct kernel_src src;
+	struct kernel *k;
+	struct workload wl;
+	struct sim *s;
+};
+
+/* overrides: NULL-terminated "path=value" list */
+static bool run_kernel(struct run *r, const char *preset, const char *kernel, const char *const *overrides)
+{
+	char *err = NULL;
+	struct sim_cfg cfg;
+	cfg_defaults(&cfg);
+	if (strcmp(preset, "teaching") && loader_load_config(preset, &cfg, &err))
+		goto fail;
+	for (const char *const *o = overrides; o && *o; o++)
+		if (loader_apply_override(&cfg, *o, &err))
+			goto fail;
+	if (loader_load_kernel(kernel, &r->src, &err))
+		goto fail;
+	r->k = kernel_compile(&r->src, cfg.seed, &err);
+	if (!r->k)
+		goto fail;
+	r->wl = (struct workload){.kernel = r->k};
+	snprintf(r->wl.name, sizeof r->wl.name, "%s", kernel);
+	r->s = sim_new(&cfg, &r->wl, &err);
+	if (!r->s) {
+		kernel_free(r->k);
+		goto fail;
+	}
+	sim_step(r->s, 200000000);
+	return true;
+fail:
+	test_fail(__FILE__, __LINE__, "%s on %s: %s", kernel, preset, err ? err : "?");
+	free(err);
+	return false;
+}
+
+static double val(struct run *r, const char *name)
+{
+	int id = stats_find(sim_stats_c(r->s), name);
+	if (id < 0) {
+		test_fail(__FILE__, __LINE__, "no stat %s", name);
+		return 0;
+	}
+	return stats_value(sim_stats_c(r->s), (uint32_t)id);
+}
+
+static void run_free(struct run *r)
+{
+	sim_free(r->s);
+	kernel_free(r->k);
+}
+
+TEST(behaviour_every_kernel_finishes_on_every_preset)
+{
+	size_t nk = 0, np = 0;
+	char **kernels = loader_names(LOADER_KERNELS, &nk);
+	char **presets = loader_names(LOADER_PRESETS, &np);
+	CHECK(nk >= 14);
+	CHECK(np >= 7);
+	for (size_t p = 0; p < np; p++)
+		for (size_t k = 0; k < nk; k++) {
+			struct run r;
+			if (!run_kernel(&r, presets[p], kernels[k], NULL))
+				continue;
+			char *err = NULL;
+			if (!sim_done(r.s))
+				test_fail(__FILE__, __LINE__, "%s on %s did not finish", kernels[k], presets[p]);
+			else if (sim_check_invariants(r.s, &err))
+				test_fail(__FILE__, __LINE__, "%s on %s: %s", kernels[k], presets[p], err);
+			uint32_t disp, done, total;
+			inspect_cta_progress(r.s, &disp, &done, &total);
+			if (done != total)
+				test_fail(__FILE__, __LINE__, "%s on %s: %u of %u CTAs", kernels[k], presets[p], done, total);
+			free(err);
+			run_free(&r);
+		}
+	loader_names_free(kernels);
+	loader_names_free(presets);
+}
+
+TEST(behaviour_gto_and_lrr_differ_on_matmul_naive)
+{
+	static const char *const gto[] = {"core.scheduler=gto", NULL}, *const lrr[] = {"core.scheduler=lrr", NULL};
+	struct run a, b;
+	REQUIRE(run_kernel(&a, "teaching", "matmul_naive", gto));
+	REQUIRE(run_kernel(&b, "teaching", "matmul_naive", lrr));
+	CHECK(val(&a, "l1.hit_rate") != val(&b, "l1.hit_rate"));
+	CHECK(val(&a, "sim.cycles") != val(&b, "sim.cycles"));
+	run_free(&a);
+	run_free(&b);
+}
+
+TEST(behaviour_larger_l1_never_lowers_hit_rate)
+{
+	static const char *const kernels[] = {"matmul_naive", "stencil2d", "transpose_naive", "vecadd"};
+	for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+		double prev = -1;
+		for (int sets = 4; sets <= 64; sets *= 2) {
+			char o[64];
+			snprintf(o, sizeof o, "l1.sets=%d", sets);
+			const char *const ov[] = {o, NULL};
+			struct run r;
+			REQUIRE(run_kernel(&r, "teaching", kernels[k], ov));
+			double h = val(&r, "l1.hit_rate");
+			if (h + 1e-9 < prev)
+				test_fail(__FILE__, __LINE__, "%s: l1.hit_rate fell from %.4f to %.4f at l1.sets=%d",
+					  kernels[k], prev, h, sets);
+			prev = h;
+			run_free(&r);
+		}
+	}
+}
+
+TEST(behaviour_more_mshrs_raise_mlp_on_gather_random)
+{
+	static const char *const few[] = {"l1.mshr.entries=2", NULL}, *const many[] = {"l1.mshr.entries=32", NULL};
+	struct run a, b;
+	REQUIRE(run_kernel(&a, "teaching", "gather_random", few));
+	REQUIRE(run_kernel(&b, "teaching", "gather_random", many));
+	/* Mean outstanding L1 misses (memory-level parallelism) and run time. */
+	CHECK(val(&b, "sm0.l1.mshr.occupancy") > val(&a, "sm0.l1.mshr.occupancy"));
+	CHECK(val(&b, "sim.cycles") < val(&a, "sim.cycles"));
+	run_free(&a);
+	run_free(&b);
+}
+
+TEST(behaviour_same_seed_same_stats)
+{
+	struct run a, b;
+	REQUIRE(run_kernel(&a, "teaching", "gather_random", NULL));
+	REQUIRE(run_kernel(&b, "teaching", "gather_random", NULL));
+	CHECK(sim_state_hash(a.s) == sim_state_hash(b.s));
+	CHECK_EQ(val(&a, "sim.cycles"), val(&b, "sim.cycles"));
+	run_free(&a);
+	run_free(&b);
+}
