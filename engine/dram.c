@@ -18,6 +18,10 @@
  * dram_pop_done from core cycle ceil(d * k / 1e6). With a 1:1 clock a read
  * enqueued at cycle 0 to an idle bank pops at exactly tRCD + tCL + tBL.
  *
+ * The state depends only on the calls that change it (enqueue, pop) and on
+ * the commands issued, never on how often dram_tick runs: stepping and
+ * skipping leave identical bytes in the arena.
+ *
  * Idle cost: a channel with nothing to do leaves the active list; dram_tick
  * and dram_next_event only walk active channels. Refresh of an idle channel
  * is caught up when its next request arrives (dram_refresh_settle).
@@ -68,6 +72,10 @@ static bool done_before(const struct dram_done *a, const struct dram_done *b)
 void dram_complete(struct dram *d, uint32_t ch, int32_t slot)
 {
 	const struct dram_req *r = &d->ch[ch].req[slot];
+	if (r->done > d->span) { /* dram.cycles: up to the end of the last transfer */
+		stat_add(d->st, d->st_cycles, r->done - d->span);
+		d->span = r->done;
+	}
 	uint32_t i = d->nheap++;
 	struct dram_done x = {r->done, r->seq, ch, slot};
 	while (i) {
@@ -131,7 +139,7 @@ static void register_stats(struct dram *d)
 	d->st_pre = stats_counter(st, "dram.precharges", "PRECHARGE commands (explicit, auto and for refresh)");
 	d->st_ref = stats_counter(st, "dram.refreshes", "REFRESH commands (all-bank or per-bank)");
 	d->st_full = stats_counter(st, "dram.queue_full", "requests refused because the channel queue was full");
-	d->st_cycles = stats_counter(st, "dram.cycles", "DRAM clock cycles simulated");
+	d->st_cycles = stats_counter(st, "dram.cycles", "DRAM clock cycles up to the end of the last data transfer");
 	d->st_data = stats_counter(st, "dram.data_cycles", "DRAM cycles of data-bus transfer, all channels");
 	d->st_busy = stats_counter(st, "dram.busy_bank_cycles", "sum over DRAM cycles of banks with unissued requests");
 	d->st_any = stats_counter(st, "dram.any_busy_cycles", "channel-cycles with at least one such bank");
@@ -312,7 +320,7 @@ void dram_enqueue(struct dram *d, uint64_t addr, bool is_write, uint32_t tag)
 	struct dram_chan *c = &d->ch[x.ch];
 	int q = is_write ? Q_WR : Q_RD;
 	assert(c->held[q] < (uint32_t)(is_write ? d->c.write_queue : d->c.read_queue) && c->free_head >= 0);
-	dcyc dnow = d->frontier;
+	dcyc dnow = dram_of_core(d, *d->now);
 	if (!c->active) {
 		dram_refresh_settle(d, c, dnow);
 		activate(d, c);
@@ -349,8 +357,6 @@ void dram_enqueue(struct dram *d, uint64_t addr, bool is_write, uint32_t tag)
 void dram_tick(struct dram *d)
 {
 	dcyc D = dram_of_core(d, *d->now);
-	if (D <= d->frontier)
-		return;
 	for (uint32_t i = d->nactive; i-- > 0;) {
 		struct dram_chan *c = &d->ch[d->active[i]];
 		while (c->next < D)
@@ -360,8 +366,6 @@ void dram_tick(struct dram *d)
 			deactivate(d, c);
 		}
 	}
-	stat_add(d->st, d->st_cycles, D - d->frontier);
-	d->frontier = D;
 }
 
 bool dram_pop_done(struct dram *d, uint32_t *tag, bool *is_write)
@@ -449,7 +453,7 @@ bool dram_bank_info(const struct dram *d, int ch, int bank, struct dram_bank_inf
 		return false;
 	const struct dram_chan *c = &d->ch[ch];
 	const struct dram_bank *b = &c->bank[bank];
-	dcyc D = d->frontier;
+	dcyc D = dram_of_core(d, *d->now);
 	memset(o, 0, sizeof *o);
 	o->open_row = -1;
 	if (b->ref_until > D) {
@@ -467,7 +471,7 @@ bool dram_bank_info(const struct dram *d, int ch, int bank, struct dram_bank_inf
 	}
 	o->queue = (int)(b->nq[Q_RD] + b->nq[Q_WR] + (b->started >= 0));
 	memcpy(o->last_cmd, b->last_cmd, sizeof o->last_cmd);
-	o->last_cmd_cycle = b->last_cmd_core;
+	o->last_cmd_cycle = dram_core_of(d, b->last_cmd_at);
 	o->hits = stats_counter_value(d->st, b->st_hit);
 	o->misses = stats_counter_value(d->st, b->st_miss);
 	o->conflicts = stats_counter_value(d->st, b->st_conf);

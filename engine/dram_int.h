@@ -49,7 +49,7 @@ struct dram_bank {
 	uint16_t rank, bg;
 	int32_t cand_pos;   /* index in chan.cand, -1 when absent */
 	char last_cmd[8];
-	uint64_t last_cmd_core;
+	dcyc last_cmd_at;   /* DRAM cycle of last_cmd */
 	uint32_t st_hit, st_miss, st_conf;
 };
 
@@ -120,7 +120,7 @@ struct dram {
 	struct events *ev;
 	const uint64_t *now;
 	uint64_t k;          /* tck_ps * core clock MHz: DRAM cycle d is at d * k / 1e6 core cycles */
-	dcyc frontier;       /* every DRAM cycle < frontier has been processed */
+	dcyc span;           /* latest data-transfer end so far (dram.cycles) */
 	uint32_t nch, nbanks, cmds_per_line;
 	struct dram_chan *ch;
 	uint32_t *active, nactive;

@@ -65,10 +65,10 @@ const struct dram_sched_ops dram_sched_frfcfs = {.name = "frfcfs", .pick = frfcf
 
 static inline dcyc dmax(dcyc a, dcyc b) { return a > b ? a : b; }
 
-static void cmd_name(struct dram_bank *b, const char *s, uint64_t now)
+static void cmd_name(struct dram_bank *b, const char *s, dcyc t)
 {
 	strncpy(b->last_cmd, s, sizeof b->last_cmd - 1);
-	b->last_cmd_core = now;
+	b->last_cmd_at = t;
 }
 
 void dram_cand_add(struct dram_chan *c, uint32_t b)
@@ -262,7 +262,7 @@ static void do_pre(struct dram *d, struct dram_chan *c, uint32_t bi, dcyc t)
 	b->pre_at = t;
 	b->t_act = dmax(b->t_act, t + d->t.RP);
 	stat_inc(d->st, d->st_pre);
-	cmd_name(b, "PRE", *d->now);
+	cmd_name(b, "PRE", t);
 }
 
 static void do_act(struct dram *d, struct dram_chan *c, uint32_t bi, struct dram_req *r, dcyc t)
@@ -283,7 +283,7 @@ static void do_act(struct dram *d, struct dram_chan *c, uint32_t bi, struct dram
 	rk->nact++;
 	stat_inc(d->st, d->st_act);
 	stat_inc(d->st, c->st_act);
-	cmd_name(b, "ACT", *d->now);
+	cmd_name(b, "ACT", t);
 	EV_EMIT(d->ev, EV_DRAM_ACT, .cycle = *d->now, .ch = (int16_t)(c - d->ch), .bank = (int16_t)bi, .row = (int32_t)r->row);
 }
 
@@ -307,14 +307,14 @@ static void do_col(struct dram *d, struct dram_chan *c, uint32_t bi, int32_t ri,
 		b->t_pre = dmax(b->t_pre, end + d->t.WR);
 		rk->t_rd = dmax(rk->t_rd, end + d->t.WTR);
 		g->t_rd = dmax(g->t_rd, end + d->t.WTR_L);
-		cmd_name(b, "WR", *d->now);
+		cmd_name(b, "WR", t);
 		EV_EMIT(d->ev, EV_DRAM_WR, .cycle = *d->now, .ch = (int16_t)(c - d->ch), .bank = (int16_t)bi,
 			.row = (int32_t)r->row, .addr = r->addr);
 	} else {
 		end = t + d->t.CL + d->t.BL;
 		b->t_pre = dmax(b->t_pre, t + d->t.RTP);
 		c->t_wr_rtw = dmax(c->t_wr_rtw, t + d->t.RTW);
-		cmd_name(b, "RD", *d->now);
+		cmd_name(b, "RD", t);
 		EV_EMIT(d->ev, EV_DRAM_RD, .cycle = *d->now, .ch = (int16_t)(c - d->ch), .bank = (int16_t)bi,
 			.row = (int32_t)r->row, .addr = r->addr);
 	}
@@ -352,7 +352,7 @@ static void do_ref(struct dram *d, struct dram_chan *c, dcyc t)
 	for (uint32_t b = lo; b < hi; b++) {
 		c->bank[b].t_act = dmax(c->bank[b].t_act, t + dur);
 		c->bank[b].ref_until = t + dur;
-		cmd_name(&c->bank[b], "REF", *d->now);
+		cmd_name(&c->bank[b], "REF", t);
 	}
 	stat_inc(d->st, d->st_ref);
 	EV_EMIT(d->ev, EV_DRAM_REF, .cycle = *d->now, .ch = (int16_t)(c - d->ch),
