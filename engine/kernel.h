@@ -108,7 +108,7 @@ struct kwarp {
 
 struct kernel; /* compiled, immutable, shareable */
 
-/* Compile; NULL with *err = "kernel vecadd, statement 3 (ld A[tid+]), column 9: expected operand". */
+/* Compile; NULL with *err = "kernel vecadd, statement 3 (ld A[tid+]), column 10: expected an operand". */
 struct kernel *kernel_compile(const struct kernel_src *src, uint64_t seed, char **err);
 void kernel_free(struct kernel *k);
 
