@@ -22,6 +22,7 @@
 enum key_flags {
 	KB_EMPTY = 1u << 0,   /* only when the prompt line is empty */
 	KB_RUNNING = 1u << 1, /* also while a run is in progress */
+	KB_QUIET = 1u << 2,   /* screen-only command: not echoed into the command output */
 };
 
 struct key_binding {

@@ -473,17 +473,17 @@ static void run_finished(struct tui *t)
 	t->state_role = R_NORMAL;
 	if (ss->sim && sim_done(ss->sim)) {
 		snprintf(t->state, sizeof t->state, "finished");
-		t->state_role = R_HIT;
+		t->state_role = R_BAR_DONE;
 	} else if (ss->last_stop == SIM_STOP_BREAK) {
 		format_break_state(t, &ss->bps);
-		t->state_role = R_STALL;
+		t->state_role = R_BAR_ALERT;
 		if (ss->bps.stop_ev.kind < EV__COUNT) {
 			t->stop_ev = ss->bps.stop_ev;
 			t->have_stop_ev = true;
 		}
 	} else if (ss->last_stop == SIM_STOP_INTERRUPT) {
 		snprintf(t->state, sizeof t->state, "interrupted");
-		t->state_role = R_STALL;
+		t->state_role = R_BAR_ALERT;
 	} else {
 		snprintf(t->state, sizeof t->state, "paused");
 	}
@@ -691,7 +691,7 @@ void tui_show_keys(struct tui *t)
 	sb_puts(&sb, "\nCommands (help CMD for details and an example):\n");
 	for (size_t i = 0; i < cmd_count(t->ss); i++) {
 		const struct cmd_def *d = cmd_at(t->ss, i);
-		sb_printf(&sb, "  %-28s %s\n", d->usage ? d->usage : d->name, d->summary ? d->summary : "");
+		sb_printf(&sb, "  %-10s %s\n", d->name, d->summary ? d->summary : "");
 	}
 	sb_puts(&sb, "\nLayouts:\n");
 	for (size_t i = 0; i < layout_count(); i++)
@@ -746,7 +746,7 @@ static void to_panel(struct tui *t, int key)
 
 static void run_binding(struct tui *t, const struct key_binding *b)
 {
-	if (t->running) {
+	if (t->running || (b->flags & KB_QUIET)) {
 		/* Only screen commands while running (layout, focus, refresh, keys). */
 		struct cmd_out o = tui_out(t);
 		cmd_exec(t->ss, b->command, &o);
@@ -920,6 +920,12 @@ void tui_free(struct tui *t)
 	free(t);
 }
 
+static void discard(void *u, const char *text)
+{
+	(void)u;
+	(void)text;
+}
+
 static void on_sigint(int sig)
 {
 	(void)sig;
@@ -964,6 +970,15 @@ int tui_main(struct session *ss)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_sa);
 
+	/* The event panel is part of the picture: log every kind unless the user
+	 * chose a filter already (logging costs little, and never changes stats). */
+	bool logging = false;
+	for (int i = 0; i < EV_MASK_WORDS; i++)
+		logging |= ss->log_mask[i] != 0;
+	if (!logging) {
+		struct cmd_out quiet = {.print = discard, .error = discard};
+		cmd_exec(ss, "log all", &quiet);
+	}
 	out_add(t, "gpustep " GPUSTEP_VERSION ": F10 step, F5 continue, ? or F1 keys, help for commands, quit to leave",
 		OUT_TEXT);
 	apply_layout(t);

@@ -16,7 +16,7 @@ static struct {
 	attr_t attr[R__COUNT];
 } theme = {.attr = {0}};
 
-enum { PAIR_HIT = 1, PAIR_MISS, PAIR_STALL, PAIR_BAR, PAIR_BREAK };
+enum { PAIR_HIT = 1, PAIR_MISS, PAIR_STALL, PAIR_BAR, PAIR_BREAK, PAIR_BAR_ALERT, PAIR_BAR_DONE };
 
 bool draw_init(bool colours, bool utf8)
 {
@@ -29,6 +29,8 @@ bool draw_init(bool colours, bool utf8)
 		init_pair(PAIR_STALL, COLOR_YELLOW, -1);
 		init_pair(PAIR_BAR, COLOR_WHITE, COLOR_BLUE);
 		init_pair(PAIR_BREAK, COLOR_BLACK, COLOR_YELLOW);
+		init_pair(PAIR_BAR_ALERT, COLOR_YELLOW, COLOR_BLUE);
+		init_pair(PAIR_BAR_DONE, COLOR_GREEN, COLOR_BLUE);
 	}
 	attr_t *a = theme.attr;
 	a[R_NORMAL] = A_NORMAL;
@@ -42,6 +44,8 @@ bool draw_init(bool colours, bool utf8)
 		a[R_BREAK] = COLOR_PAIR(PAIR_BREAK) | A_BOLD;
 		a[R_BAR] = COLOR_PAIR(PAIR_BAR);
 		a[R_ERROR] = COLOR_PAIR(PAIR_MISS) | A_BOLD;
+		a[R_BAR_ALERT] = COLOR_PAIR(PAIR_BAR_ALERT) | A_BOLD;
+		a[R_BAR_DONE] = COLOR_PAIR(PAIR_BAR_DONE) | A_BOLD;
 	} else {
 		a[R_HIT] = A_NORMAL;
 		a[R_MISS] = A_UNDERLINE;
@@ -49,6 +53,8 @@ bool draw_init(bool colours, bool utf8)
 		a[R_BREAK] = A_REVERSE | A_BOLD;
 		a[R_BAR] = A_REVERSE;
 		a[R_ERROR] = A_BOLD;
+		a[R_BAR_ALERT] = A_REVERSE | A_BOLD;
+		a[R_BAR_DONE] = A_REVERSE | A_BOLD;
 	}
 	return theme.colours;
 }

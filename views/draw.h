@@ -39,6 +39,8 @@ enum role {
 	R_BREAK,
 	R_BAR,
 	R_ERROR,
+	R_BAR_ALERT, /* status bar: a stop that wants attention (breakpoint, interrupt) */
+	R_BAR_DONE,  /* status bar: finished */
 	R__COUNT,
 };
 

@@ -41,7 +41,7 @@ void status_draw(WINDOW *w, const struct status_info *si)
 	int sw = wd - x - rest - 1;
 	if (sw < 1)
 		sw = 1;
-	attr_t sa = si->state_role == R_NORMAL ? bar | A_BOLD : role_attr(si->state_role) | A_BOLD;
+	attr_t sa = si->state_role == R_BAR || si->state_role == R_NORMAL ? bar | A_BOLD : role_attr(si->state_role);
 	x += put_text(w, 0, x, sw, si->state ? si->state : "", sa, false);
 	for (int i = 0; i < keep; i++) {
 		if (!opt[i] || !opt[i][0])

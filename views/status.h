@@ -18,7 +18,7 @@ struct status_info {
 	const char *config, *workload, *layout;
 	uint64_t cycle;
 	const char *state;    /* "paused", "running", "finished", "stopped at breakpoint 2: ..." */
-	enum role state_role; /* R_NORMAL, R_STALL for a breakpoint stop, ... */
+	enum role state_role; /* R_BAR (plain), R_BAR_ALERT (breakpoint, interrupt), R_BAR_DONE */
 	double cps;           /* simulated cycles per second; < 0: not shown */
 	double ipc;           /* < 0: unknown */
 };

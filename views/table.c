@@ -82,6 +82,13 @@ static int place(const struct table *t, int avail, int *xs, int *ws, bool *dropp
 	return n;
 }
 
+/* A row colour (e.g. the fired breakpoint) wins over cell colours: colour
+ * pairs cannot be ORed. */
+static attr_t combine(attr_t row, attr_t cell)
+{
+	return PAIR_NUMBER(row) ? (cell & ~A_COLOR) | row : cell | row;
+}
+
 static void draw_cell(WINDOW *w, int y, int x, int width, const char *s, attr_t a, bool right)
 {
 	if (right)
@@ -125,11 +132,11 @@ void table_draw(struct table *t, WINDOW *w, struct rect r, int nrows, bool focus
 		if (ra & A_REVERSE) /* a selected row is reverse across its whole width */
 			put_text(w, y + i, r.x, r.w, "", ra, true);
 		if (row.span) {
-			put_text(w, y + i, r.x, cw, row.text[0], ra | row.attr[0], false);
+			put_text(w, y + i, r.x, cw, row.text[0], combine(ra, row.attr[0]), false);
 			continue;
 		}
 		for (int c = 0; c < ncol; c++)
-			draw_cell(w, y + i, r.x + xs[c], ws[c], row.text[c], ra | row.attr[c], t->cols[c].right);
+			draw_cell(w, y + i, r.x + xs[c], ws[c], row.text[c], combine(ra, row.attr[c]), t->cols[c].right);
 	}
 	/* More rows above / below: a marker in the last column. */
 	if (t->top > 0)

@@ -1,0 +1,68 @@
+#!/bin/sh
+# tui_keys.sh BIN: key bindings, layouts, the help overlay, completion, focus
+# and search, history, at 80x24 (the smallest comfortable size).
+. "$(dirname "$0")/lib.sh"
+
+type_line() { tmux_send -l "$1" && tmux_send Enter; }
+
+HIST=$E2E_TMP/history
+tmux_start 80 24 "GPUSTEP_HISTORY=$HIST $BIN; echo EXIT=\$? >$E2E_TMP/exit"
+tmux_wait_for '(gpustep)' 5 || fail "no prompt"
+
+tmux_send F10
+tmux_wait_for ' cycle 1 |' 2 || fail "F10 did not step"
+tmux_send Enter
+tmux_wait_for ' cycle 2 |' 2 || fail "Enter after F10 did not repeat step"
+
+# Layouts by key and by command; each shows its panels.
+tmux_send F3
+tmux_wait_for '─ cache ' 2 || fail "F3: no cache panel"
+tmux_wait_for '─ l2cache ' 1 || fail "F3: no l2cache panel"
+tmux_send F4
+tmux_wait_for '─ dram ' 2 || fail "F4: no dram panel"
+tmux_send F8
+tmux_wait_for '─ stats ' 2 || fail "F8: no stats panel"
+type_line 'layout events'
+tmux_wait_for '| events' 2 || fail "layout events not in the status bar"
+type_line 'layout nope'
+tmux_wait_for "unknown layout 'nope'" 2 || fail "bad layout name not reported"
+tmux_send F2
+tmux_wait_for '─ warps ' 2 || fail "F2: back to overview"
+
+# Help overlay: ? on an empty prompt, any key closes it.
+tmux_send '?'
+tmux_wait_for 'keys and commands' 2 || fail "? did not open the help overlay"
+tmux_send Space
+sleep 0.3
+tmux_capture | grep -q 'keys and commands' && fail "overlay did not close"
+
+# Tab completes on a non-empty line.
+tmux_send -l 'brea'
+tmux_send Tab
+tmux_wait_for '(gpustep) break' 2 || fail "Tab did not complete 'brea'"
+tmux_send -l 'dram.row_con'
+tmux_send Tab
+tmux_wait_for '(gpustep) break dram.row_conflict' 2 || fail "Tab did not complete the event name"
+tmux_send C-c
+sleep 0.2
+tmux_capture | tail -1 | grep -q 'break' && fail "Ctrl-C did not clear the line"
+
+# Focus the stats panel and search it.
+type_line 'layout stats'
+type_line 'focus stats'
+tmux_send '/'
+tmux_send -l 'row_hit'
+tmux_send Enter
+tmux_wait_for 'filter: row_hit' 2 || fail "stats search did not apply"
+tmux_capture | grep -q 'dram.row_hits' || fail "search result missing"
+tmux_capture | grep -q 'sim.cycles' && fail "search did not filter"
+
+# F5 runs to the end of the default workload.
+tmux_send F5
+tmux_wait_for ' | finished' 10 || fail "F5 did not run to the end"
+
+type_line 'quit'
+tmux_wait_exit 5 || fail "quit did not exit"
+[ "$(cat "$E2E_TMP/exit" 2>/dev/null)" = "EXIT=0" ] || fail "exit status: $(cat "$E2E_TMP/exit" 2>/dev/null)"
+grep -q '^layout events$' "$HIST" || fail "history not saved to GPUSTEP_HISTORY"
+exit 0
