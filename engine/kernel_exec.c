@@ -29,7 +29,7 @@
 #include "util.h"
 
 void kernel_warp_start(const struct kernel *k, struct kwarp *w, uint32_t cta, uint32_t warp_in_cta,
-		       unsigned warp_size)
+                       unsigned warp_size)
 {
 	assert(warp_size >= 1 && warp_size <= KMAX_LANES);
 	assert(cta < k->ctas);
@@ -61,11 +61,20 @@ static void env_init(const struct kernel *k, const struct kwarp *w, struct kexpr
 		env->uni[KU_LOOP0 + d] = w->stk[d].var;
 }
 
-static inline unsigned lowest(uint64_t m) { return (unsigned)__builtin_ctzll(m); }
-static inline unsigned above_highest(uint64_t m) { return 64u - (unsigned)__builtin_clzll(m); }
+static inline unsigned lowest(uint64_t m)
+{
+	return (unsigned)__builtin_ctzll(m);
+}
+static inline unsigned above_highest(uint64_t m)
+{
+	return 64u - (unsigned)__builtin_clzll(m);
+}
 
 /* The active lanes are lo, lo+1, ... with no hole (the usual case). */
-static inline bool contiguous(uint64_t m, unsigned lo) { return (((m >> lo) + 1) & (m >> lo)) == 0; }
+static inline bool contiguous(uint64_t m, unsigned lo)
+{
+	return (((m >> lo) + 1) & (m >> lo)) == 0;
+}
 
 /* var + step stays strictly before `to` (no overflow). */
 static bool loop_continues(int64_t var, int64_t to, int64_t step, int64_t *next)
@@ -90,7 +99,8 @@ static void fill_common(struct winst *out, const struct kstmt *s, unsigned pc, u
 	out->active = mask;
 }
 
-static uint8_t dyn_reg(const struct kernel *k, const struct kstmt *s, const struct kexpr_env *env, unsigned lane)
+static uint8_t dyn_reg(const struct kernel *k, const struct kstmt *s, const struct kexpr_env *env,
+                       unsigned lane)
 {
 	int64_t r = kexpr_eval1(&k->code, &s->dst_e, env, lane) % (int64_t)k->nregs;
 	return (uint8_t)(r < 0 ? r + k->nregs : r);

@@ -1,7 +1,8 @@
 /*
- * kernel_int.h: the compiled form of a kernel, shared by kernel.c (compiler,
- * accessors) and kernel_exec.c (per-warp execution). Not for other files:
- * everything else goes through kernel.h.
+ * kernel_int.h: the compiled form of a kernel, shared by kernel.c (compiler
+ * driver, accessors), kernel_stmt.c (statement compiler) and kernel_exec.c
+ * (per-warp execution), plus the compile context of the first two. Not for
+ * other files: everything else goes through kernel.h.
  *
  * A kernel is a flat array of statements; control statements carry the index
  * of their partner so execution never searches:
@@ -50,10 +51,10 @@ struct kstmt {
 	uint16_t else_pc; /* IF: its `else`, or KNO_PC */
 	uint16_t alu_cycles;
 	uint8_t ndst, nsrc, dst, src[3];
-	uint64_t base;    /* global memory ops: array base address */
-	unsigned elem;    /* global memory ops: element size (address scale) */
-	bool dst_dyn;     /* destination is r(dst_e) */
-	struct kexpr e;   /* address / predicate / loop FROM */
+	uint64_t base;  /* global memory ops: array base address */
+	unsigned elem;  /* global memory ops: element size (address scale) */
+	bool dst_dyn;   /* destination is r(dst_e) */
+	struct kexpr e; /* address / predicate / loop FROM */
 	struct kexpr to, step;
 	struct kexpr dst_e;
 };
@@ -83,5 +84,33 @@ struct kernel {
 	/* Thread coordinates by tid, padded so a partial last warp can read past the end. */
 	uint16_t tx[KMAX_THREADS + KMAX_LANES], ty[KMAX_THREADS + KMAX_LANES], tz[KMAX_THREADS + KMAX_LANES];
 };
+
+/* ---- compile context (kernel.c, kernel_stmt.c) ------------------------ */
+
+enum scope { SC_PARAMS, SC_DIMS, SC_BODY };
+
+struct open_ctl {
+	uint16_t pc;
+	bool is_loop, has_else;
+	char var[KNAME_MAX];
+};
+
+struct cc {
+	struct kernel *k;
+	const char *kname;
+	enum scope scope;
+	struct open_ctl open[KMAX_DEPTH];
+	unsigned depth;
+	char **err;
+};
+
+/* Identifier lookup for kexpr_compile (ctx = struct cc). */
+int kernel_resolve(void *ctx, const char *s, size_t len, struct kexpr_sym *out);
+/* a (NUL-terminated) equals s[0..len). */
+bool kernel_name_eq(const char *a, const char *s, size_t len);
+/* A built-in identifier or function name. */
+bool kernel_reserved(const char *s, size_t len);
+/* Compile src's body into cc->k (kernel_stmt.c). */
+int kstmt_compile_body(struct cc *cc, const struct kernel_src *src);
 
 #endif

@@ -53,7 +53,10 @@ enum kop_code {
 
 /* ---- scalar semantics, shared by the folder and the VM ---------------- */
 
-static inline int64_t wrap(uint64_t x) { return (int64_t)x; }
+static inline int64_t wrap(uint64_t x)
+{
+	return (int64_t)x;
+}
 
 static inline int64_t k_div(int64_t x, int64_t y)
 {
@@ -64,7 +67,10 @@ static inline int64_t k_div(int64_t x, int64_t y)
 	return x / y;
 }
 
-static inline int64_t k_mod(int64_t x, int64_t y) { return (y == 0 || y == -1) ? 0 : x % y; }
+static inline int64_t k_mod(int64_t x, int64_t y)
+{
+	return (y == 0 || y == -1) ? 0 : x % y;
+}
 
 static inline int64_t k_shr(int64_t x, int64_t y)
 {
@@ -72,35 +78,62 @@ static inline int64_t k_shr(int64_t x, int64_t y)
 	return x < 0 ? ~(int64_t)(~(uint64_t)x >> s) : (int64_t)((uint64_t)x >> s);
 }
 
-static inline int64_t k_hash(uint64_t key, int64_t x) { return (int64_t)(mix64((uint64_t)x ^ key) >> 1); }
+static inline int64_t k_hash(uint64_t key, int64_t x)
+{
+	return (int64_t)(mix64((uint64_t)x ^ key) >> 1);
+}
 
 static int64_t k_apply(const struct kexpr_code *c, unsigned op, int64_t x, int64_t y)
 {
 	switch (op) {
-	case OP_ADD: return wrap((uint64_t)x + (uint64_t)y);
-	case OP_SUB: return wrap((uint64_t)x - (uint64_t)y);
-	case OP_MUL: return wrap((uint64_t)x * (uint64_t)y);
-	case OP_DIV: return k_div(x, y);
-	case OP_MOD: return k_mod(x, y);
-	case OP_SHL: return wrap((uint64_t)x << ((unsigned)y & 63));
-	case OP_SHR: return k_shr(x, y);
-	case OP_AND: return x & y;
-	case OP_OR: return x | y;
-	case OP_XOR: return x ^ y;
-	case OP_LT: return x < y;
-	case OP_LE: return x <= y;
-	case OP_GT: return x > y;
-	case OP_GE: return x >= y;
-	case OP_EQ: return x == y;
-	case OP_NE: return x != y;
-	case OP_LAND: return x && y;
-	case OP_LOR: return x || y;
-	case OP_MIN: return x < y ? x : y;
-	case OP_MAX: return x > y ? x : y;
-	case OP_NEG: return wrap(0 - (uint64_t)x);
-	case OP_NOT: return ~x;
-	case OP_LNOT: return !x;
-	case OP_HASH: return k_hash(c->hash_key, x);
+	case OP_ADD:
+		return wrap((uint64_t)x + (uint64_t)y);
+	case OP_SUB:
+		return wrap((uint64_t)x - (uint64_t)y);
+	case OP_MUL:
+		return wrap((uint64_t)x * (uint64_t)y);
+	case OP_DIV:
+		return k_div(x, y);
+	case OP_MOD:
+		return k_mod(x, y);
+	case OP_SHL:
+		return wrap((uint64_t)x << ((unsigned)y & 63));
+	case OP_SHR:
+		return k_shr(x, y);
+	case OP_AND:
+		return x & y;
+	case OP_OR:
+		return x | y;
+	case OP_XOR:
+		return x ^ y;
+	case OP_LT:
+		return x < y;
+	case OP_LE:
+		return x <= y;
+	case OP_GT:
+		return x > y;
+	case OP_GE:
+		return x >= y;
+	case OP_EQ:
+		return x == y;
+	case OP_NE:
+		return x != y;
+	case OP_LAND:
+		return x && y;
+	case OP_LOR:
+		return x || y;
+	case OP_MIN:
+		return x < y ? x : y;
+	case OP_MAX:
+		return x > y ? x : y;
+	case OP_NEG:
+		return wrap(0 - (uint64_t)x);
+	case OP_NOT:
+		return ~x;
+	case OP_LNOT:
+		return !x;
+	case OP_HASH:
+		return k_hash(c->hash_key, x);
 	}
 	return 0;
 }
@@ -129,7 +162,7 @@ struct parser {
 	kexpr_resolve_fn resolve;
 	void *ctx;
 	struct kexpr_err *err;
-	uint32_t start;   /* first instruction of this expression */
+	uint32_t start; /* first instruction of this expression */
 	unsigned sp, maxsp;
 	bool varying;
 	bool failed;
@@ -155,9 +188,18 @@ static void skip_ws(struct parser *ps)
 		ps->p++;
 }
 
-static bool is_ident_start(char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_'; }
-static bool is_digit(char ch) { return ch >= '0' && ch <= '9'; }
-static bool is_ident_char(char ch) { return is_ident_start(ch) || is_digit(ch); }
+static bool is_ident_start(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
+}
+static bool is_digit(char ch)
+{
+	return ch >= '0' && ch <= '9';
+}
+static bool is_ident_char(char ch)
+{
+	return is_ident_start(ch) || is_digit(ch);
+}
 
 static int emit(struct parser *ps, unsigned op, unsigned arg, int64_t imm, int delta)
 {
@@ -171,7 +213,8 @@ static int emit(struct parser *ps, unsigned op, unsigned arg, int64_t imm, int d
 	if (ps->sp > ps->maxsp)
 		ps->maxsp = ps->sp;
 	if (ps->sp > KEXPR_STACK)
-		return fail(ps, ps->p, "expression too deeply nested (needs more than %d stack slots)", KEXPR_STACK);
+		return fail(ps, ps->p, "expression too deeply nested (needs more than %d stack slots)",
+		            KEXPR_STACK);
 	return 0;
 }
 
@@ -322,15 +365,24 @@ static int binop_at(const char *s, size_t p, unsigned *op, size_t *len)
 {
 	char a = s[p], b = a ? s[p + 1] : '\0';
 	*len = 2;
-	if (a == '|' && b == '|') return *op = OP_LOR, 1;
-	if (a == '&' && b == '&') return *op = OP_LAND, 2;
-	if (a == '=' && b == '=') return *op = OP_EQ, 6;
-	if (a == '!' && b == '=') return *op = OP_NE, 6;
-	if (a == '<' && b == '<') return *op = OP_SHL, 8;
-	if (a == '>' && b == '>') return *op = OP_SHR, 8;
-	if (a == '<' && b == '=') return *op = OP_LE, 7;
-	if (a == '>' && b == '=') return *op = OP_GE, 7;
-	if (a == '-' && b == '>') return 0; /* "-> rD" annotation, not minus */
+	if (a == '|' && b == '|')
+		return *op = OP_LOR, 1;
+	if (a == '&' && b == '&')
+		return *op = OP_LAND, 2;
+	if (a == '=' && b == '=')
+		return *op = OP_EQ, 6;
+	if (a == '!' && b == '=')
+		return *op = OP_NE, 6;
+	if (a == '<' && b == '<')
+		return *op = OP_SHL, 8;
+	if (a == '>' && b == '>')
+		return *op = OP_SHR, 8;
+	if (a == '<' && b == '=')
+		return *op = OP_LE, 7;
+	if (a == '>' && b == '=')
+		return *op = OP_GE, 7;
+	if (a == '-' && b == '>')
+		return 0; /* "-> rD" annotation, not minus */
 	if (a == '<' && b == '-') {
 		/* "<- rS" annotation unless it is "a < -b" */
 		size_t q = p + 2;
@@ -341,16 +393,26 @@ static int binop_at(const char *s, size_t p, unsigned *op, size_t *len)
 	}
 	*len = 1;
 	switch (a) {
-	case '|': return *op = OP_OR, 3;
-	case '^': return *op = OP_XOR, 4;
-	case '&': return *op = OP_AND, 5;
-	case '<': return *op = OP_LT, 7;
-	case '>': return *op = OP_GT, 7;
-	case '+': return *op = OP_ADD, 9;
-	case '-': return *op = OP_SUB, 9;
-	case '*': return *op = OP_MUL, 10;
-	case '/': return *op = OP_DIV, 10;
-	case '%': return *op = OP_MOD, 10;
+	case '|':
+		return *op = OP_OR, 3;
+	case '^':
+		return *op = OP_XOR, 4;
+	case '&':
+		return *op = OP_AND, 5;
+	case '<':
+		return *op = OP_LT, 7;
+	case '>':
+		return *op = OP_GT, 7;
+	case '+':
+		return *op = OP_ADD, 9;
+	case '-':
+		return *op = OP_SUB, 9;
+	case '*':
+		return *op = OP_MUL, 10;
+	case '/':
+		return *op = OP_DIV, 10;
+	case '%':
+		return *op = OP_MOD, 10;
 	}
 	return 0;
 }
@@ -378,10 +440,10 @@ static int parse_binary(struct parser *ps, int min_prec)
 }
 
 int kexpr_compile(struct kexpr_code *c, const char *text, size_t *pos, kexpr_resolve_fn resolve, void *ctx,
-		  struct kexpr *out, struct kexpr_err *err)
+                  struct kexpr *out, struct kexpr_err *err)
 {
-	struct parser ps = {.c = c, .s = text, .p = *pos, .resolve = resolve, .ctx = ctx, .err = err,
-			    .start = c->n};
+	struct parser ps = {
+	    .c = c, .s = text, .p = *pos, .resolve = resolve, .ctx = ctx, .err = err, .start = c->n};
 	if (parse_binary(&ps, 1)) {
 		c->n = ps.start;
 		return -1;
@@ -392,8 +454,8 @@ int kexpr_compile(struct kexpr_code *c, const char *text, size_t *pos, kexpr_res
 		c->n = ps.start;
 		return fail(&ps, *pos, "expression too long");
 	}
-	*out = (struct kexpr){.off = ps.start, .len = (uint16_t)len, .depth = (uint8_t)ps.maxsp,
-			      .varying = ps.varying};
+	*out = (struct kexpr){
+	    .off = ps.start, .len = (uint16_t)len, .depth = (uint8_t)ps.maxsp, .varying = ps.varying};
 	if (len == 1 && c->ins[ps.start].op == OP_CONST) {
 		out->is_const = true;
 		out->value = c->ins[ps.start].imm;
@@ -405,47 +467,47 @@ int kexpr_compile(struct kexpr_code *c, const char *text, size_t *pos, kexpr_res
 /* ---- vector VM ---------------------------------------------------------- */
 
 /* x op y over the top two slots; x is the lower slot and receives the result. */
-#define VBIN(EXPR)                                                                  \
-	do {                                                                        \
-		sp--;                                                               \
-		int64_t *A = st->v[sp - 1];                                         \
-		const int64_t *B = st->v[sp];                                       \
-		if (st->uni[sp - 1] && st->uni[sp]) {                               \
-			int64_t x = A[0], y = B[0];                                 \
-			A[0] = (EXPR);                                              \
-		} else if (st->uni[sp]) {                                           \
-			const int64_t y = B[0];                                     \
-			for (unsigned i = lo; i < hi; i++) {                        \
-				int64_t x = A[i];                                   \
-				A[i] = (EXPR);                                      \
-			}                                                           \
-		} else if (st->uni[sp - 1]) {                                       \
-			const int64_t x = A[0];                                     \
-			for (unsigned i = lo; i < hi; i++) {                        \
-				int64_t y = B[i];                                   \
-				A[i] = (EXPR);                                      \
-			}                                                           \
-			st->uni[sp - 1] = false;                                    \
-		} else {                                                            \
-			for (unsigned i = lo; i < hi; i++) {                        \
-				int64_t x = A[i], y = B[i];                         \
-				A[i] = (EXPR);                                      \
-			}                                                           \
-		}                                                                   \
+#define VBIN(EXPR)                                                                                           \
+	do {                                                                                                 \
+		sp--;                                                                                        \
+		int64_t *A = st->v[sp - 1];                                                                  \
+		const int64_t *B = st->v[sp];                                                                \
+		if (st->uni[sp - 1] && st->uni[sp]) {                                                        \
+			int64_t x = A[0], y = B[0];                                                          \
+			A[0] = (EXPR);                                                                       \
+		} else if (st->uni[sp]) {                                                                    \
+			const int64_t y = B[0];                                                              \
+			for (unsigned i = lo; i < hi; i++) {                                                 \
+				int64_t x = A[i];                                                            \
+				A[i] = (EXPR);                                                               \
+			}                                                                                    \
+		} else if (st->uni[sp - 1]) {                                                                \
+			const int64_t x = A[0];                                                              \
+			for (unsigned i = lo; i < hi; i++) {                                                 \
+				int64_t y = B[i];                                                            \
+				A[i] = (EXPR);                                                               \
+			}                                                                                    \
+			st->uni[sp - 1] = false;                                                             \
+		} else {                                                                                     \
+			for (unsigned i = lo; i < hi; i++) {                                                 \
+				int64_t x = A[i], y = B[i];                                                  \
+				A[i] = (EXPR);                                                               \
+			}                                                                                    \
+		}                                                                                            \
 	} while (0)
 
-#define VUN(EXPR)                                                                   \
-	do {                                                                        \
-		int64_t *A = st->v[sp - 1];                                         \
-		if (st->uni[sp - 1]) {                                              \
-			int64_t x = A[0];                                           \
-			A[0] = (EXPR);                                              \
-		} else {                                                            \
-			for (unsigned i = lo; i < hi; i++) {                        \
-				int64_t x = A[i];                                   \
-				A[i] = (EXPR);                                      \
-			}                                                           \
-		}                                                                   \
+#define VUN(EXPR)                                                                                            \
+	do {                                                                                                 \
+		int64_t *A = st->v[sp - 1];                                                                  \
+		if (st->uni[sp - 1]) {                                                                       \
+			int64_t x = A[0];                                                                    \
+			A[0] = (EXPR);                                                                       \
+		} else {                                                                                     \
+			for (unsigned i = lo; i < hi; i++) {                                                 \
+				int64_t x = A[i];                                                            \
+				A[i] = (EXPR);                                                               \
+			}                                                                                    \
+		}                                                                                            \
 	} while (0)
 
 static void push_lane(int64_t *dst, unsigned which, const struct kexpr_env *env, unsigned lo, unsigned hi)
@@ -498,7 +560,7 @@ static bool pow2_divisor(struct kexpr_stack *st, unsigned sp, unsigned lo, unsig
 }
 
 const int64_t *kexpr_eval(const struct kexpr_code *c, const struct kexpr *e, const struct kexpr_env *env,
-			  unsigned lo, unsigned hi, struct kexpr_stack *st, bool *uniform)
+                          unsigned lo, unsigned hi, struct kexpr_stack *st, bool *uniform)
 {
 	const struct kins *ip = c->ins + e->off, *end = ip + e->len;
 	const uint64_t key = c->hash_key;
@@ -517,9 +579,15 @@ const int64_t *kexpr_eval(const struct kexpr_code *c, const struct kexpr *e, con
 			push_lane(st->v[sp], ip->arg, env, lo, hi);
 			st->uni[sp++] = false;
 			break;
-		case OP_ADD: VBIN(wrap((uint64_t)x + (uint64_t)y)); break;
-		case OP_SUB: VBIN(wrap((uint64_t)x - (uint64_t)y)); break;
-		case OP_MUL: VBIN(wrap((uint64_t)x * (uint64_t)y)); break;
+		case OP_ADD:
+			VBIN(wrap((uint64_t)x + (uint64_t)y));
+			break;
+		case OP_SUB:
+			VBIN(wrap((uint64_t)x - (uint64_t)y));
+			break;
+		case OP_MUL:
+			VBIN(wrap((uint64_t)x * (uint64_t)y));
+			break;
 		case OP_DIV:
 			if (pow2_divisor(st, sp, lo, hi, false))
 				sp--;
@@ -532,32 +600,71 @@ const int64_t *kexpr_eval(const struct kexpr_code *c, const struct kexpr *e, con
 			else
 				VBIN(k_mod(x, y));
 			break;
-		case OP_SHL: VBIN(wrap((uint64_t)x << ((unsigned)y & 63))); break;
-		case OP_SHR: VBIN(k_shr(x, y)); break;
-		case OP_AND: VBIN(x & y); break;
-		case OP_OR: VBIN(x | y); break;
-		case OP_XOR: VBIN(x ^ y); break;
-		case OP_LT: VBIN(x < y); break;
-		case OP_LE: VBIN(x <= y); break;
-		case OP_GT: VBIN(x > y); break;
-		case OP_GE: VBIN(x >= y); break;
-		case OP_EQ: VBIN(x == y); break;
-		case OP_NE: VBIN(x != y); break;
-		case OP_LAND: VBIN(x && y); break;
-		case OP_LOR: VBIN(x || y); break;
-		case OP_MIN: VBIN(x < y ? x : y); break;
-		case OP_MAX: VBIN(x > y ? x : y); break;
-		case OP_NEG: VUN(wrap(0 - (uint64_t)x)); break;
-		case OP_NOT: VUN(~x); break;
-		case OP_LNOT: VUN(!x); break;
-		case OP_HASH: VUN(k_hash(key, x)); break;
+		case OP_SHL:
+			VBIN(wrap((uint64_t)x << ((unsigned)y & 63)));
+			break;
+		case OP_SHR:
+			VBIN(k_shr(x, y));
+			break;
+		case OP_AND:
+			VBIN(x & y);
+			break;
+		case OP_OR:
+			VBIN(x | y);
+			break;
+		case OP_XOR:
+			VBIN(x ^ y);
+			break;
+		case OP_LT:
+			VBIN(x < y);
+			break;
+		case OP_LE:
+			VBIN(x <= y);
+			break;
+		case OP_GT:
+			VBIN(x > y);
+			break;
+		case OP_GE:
+			VBIN(x >= y);
+			break;
+		case OP_EQ:
+			VBIN(x == y);
+			break;
+		case OP_NE:
+			VBIN(x != y);
+			break;
+		case OP_LAND:
+			VBIN(x && y);
+			break;
+		case OP_LOR:
+			VBIN(x || y);
+			break;
+		case OP_MIN:
+			VBIN(x < y ? x : y);
+			break;
+		case OP_MAX:
+			VBIN(x > y ? x : y);
+			break;
+		case OP_NEG:
+			VUN(wrap(0 - (uint64_t)x));
+			break;
+		case OP_NOT:
+			VUN(~x);
+			break;
+		case OP_LNOT:
+			VUN(!x);
+			break;
+		case OP_HASH:
+			VUN(k_hash(key, x));
+			break;
 		}
 	}
 	*uniform = st->uni[0];
 	return st->v[0];
 }
 
-int64_t kexpr_eval1(const struct kexpr_code *c, const struct kexpr *e, const struct kexpr_env *env, unsigned lane)
+int64_t kexpr_eval1(const struct kexpr_code *c, const struct kexpr *e, const struct kexpr_env *env,
+                    unsigned lane)
 {
 	if (e->is_const)
 		return e->value;

@@ -63,8 +63,8 @@ typedef int (*kexpr_resolve_fn)(void *ctx, const char *name, size_t len, struct 
 
 struct kins {
 	uint8_t op;
-	uint8_t arg;   /* slot for PUSH_UNI / PUSH_LANE */
-	int64_t imm;   /* PUSH_CONST */
+	uint8_t arg; /* slot for PUSH_UNI / PUSH_LANE */
+	int64_t imm; /* PUSH_CONST */
 };
 
 /* Code buffer shared by all expressions of a kernel. */
@@ -78,14 +78,14 @@ struct kexpr_code {
 struct kexpr {
 	uint32_t off;
 	uint16_t len;
-	uint8_t depth;   /* stack slots needed */
-	bool varying;    /* depends on a per-lane value */
-	bool is_const;   /* folded to `value` */
+	uint8_t depth; /* stack slots needed */
+	bool varying;  /* depends on a per-lane value */
+	bool is_const; /* folded to `value` */
 	int64_t value;
 };
 
 struct kexpr_err {
-	unsigned col;   /* 1-based column in the text given to kexpr_compile */
+	unsigned col; /* 1-based column in the text given to kexpr_compile */
 	char msg[160];
 };
 
@@ -98,8 +98,8 @@ void kexpr_code_fini(struct kexpr_code *c);
  * `]`, `,`, `->` ... after it) and 0 is returned. On error returns -1 with
  * err->col pointing at the offending character of `text`.
  */
-int kexpr_compile(struct kexpr_code *c, const char *text, size_t *pos, kexpr_resolve_fn resolve,
-		  void *ctx, struct kexpr *out, struct kexpr_err *err);
+int kexpr_compile(struct kexpr_code *c, const char *text, size_t *pos, kexpr_resolve_fn resolve, void *ctx,
+                  struct kexpr *out, struct kexpr_err *err);
 
 /* Runtime inputs of an evaluation. */
 struct kexpr_env {
@@ -120,9 +120,10 @@ struct kexpr_stack {
  * r[lo..hi-1]. The pointer lies inside st.
  */
 const int64_t *kexpr_eval(const struct kexpr_code *c, const struct kexpr *e, const struct kexpr_env *env,
-			  unsigned lo, unsigned hi, struct kexpr_stack *st, bool *uniform);
+                          unsigned lo, unsigned hi, struct kexpr_stack *st, bool *uniform);
 
 /* One lane, for loop bounds and tests. */
-int64_t kexpr_eval1(const struct kexpr_code *c, const struct kexpr *e, const struct kexpr_env *env, unsigned lane);
+int64_t kexpr_eval1(const struct kexpr_code *c, const struct kexpr *e, const struct kexpr_env *env,
+                    unsigned lane);
 
 #endif

@@ -15,9 +15,9 @@
 #include "util.h"
 
 static const char *const expected[] = {
-	"bfs_like",       "gather_random",  "histogram",     "matmul_naive", "matmul_tiled",
-	"rd_assoc_probe", "rd_mshr_probe",  "reduction",     "saxpy",        "stencil2d",
-	"strided",        "transpose_naive", "transpose_tiled", "vecadd",
+    "bfs_like",       "gather_random",   "histogram",       "matmul_naive", "matmul_tiled",
+    "rd_assoc_probe", "rd_mshr_probe",   "reduction",       "saxpy",        "stencil2d",
+    "strided",        "transpose_naive", "transpose_tiled", "vecadd",
 };
 
 /* Runs every warp of CTA `cta`; returns the number of instructions, or -1 after a failed check. */
@@ -33,7 +33,8 @@ static long run_cta(const char *name, const struct kernel *k, uint32_t cta)
 		kernel_warp_start(k, &w, cta, wi, 32);
 		while (kernel_warp_next(k, &w, &in)) {
 			if (++n > 10000000) {
-				test_fail(__FILE__, __LINE__, "%s: CTA %u warp %u does not terminate", name, cta, wi);
+				test_fail(__FILE__, __LINE__, "%s: CTA %u warp %u does not terminate", name,
+				          cta, wi);
 				return -1;
 			}
 			if (!kop_is_mem(in.op))
@@ -43,10 +44,13 @@ static long run_cta(const char *name, const struct kernel *k, uint32_t cta)
 					continue;
 				uint64_t a = in.addr[l];
 				bool ok = kop_is_global(in.op) ? a >= lo && a + in.size <= hi
-								: a + in.size <= kernel_shmem_bytes(k);
+				                               : a + in.size <= kernel_shmem_bytes(k);
 				if (!ok) {
-					test_fail(__FILE__, __LINE__, "%s: CTA %u warp %u lane %u: %s address 0x%llx out of range",
-						  name, cta, wi, l, kernel_stmt_text(k, in.stmt), (unsigned long long)a);
+					test_fail(
+					    __FILE__, __LINE__,
+					    "%s: CTA %u warp %u lane %u: %s address 0x%llx out of range",
+					    name, cta, wi, l, kernel_stmt_text(k, in.stmt),
+					    (unsigned long long)a);
 					return -1;
 				}
 			}

@@ -59,7 +59,7 @@ static const char *compile_err(const struct kernel_src *s)
 
 /* Run one warp to the end; returns instruction count, records ops/masks. */
 static unsigned run_warp(const struct kernel *k, uint32_t cta, uint32_t warp, unsigned wsz, struct winst *log,
-			 unsigned maxlog)
+                         unsigned maxlog)
 {
 	struct kwarp w;
 	struct winst in;
@@ -80,8 +80,8 @@ static unsigned run_warp(const struct kernel *k, uint32_t cta, uint32_t warp, un
 TEST(kernel_vecadd_addresses)
 {
 	struct kernel_src s;
-	mk(&s, "n/256", "256", 65536, "ld A[tid + bx*bdx]", "ld B[tid + bx*bdx]", "alu 4", "st C[tid + bx*bdx]",
-	   NULL);
+	mk(&s, "n/256", "256", 65536, "ld A[tid + bx*bdx]", "ld B[tid + bx*bdx]", "alu 4",
+	   "st C[tid + bx*bdx]", NULL);
 	struct kernel *k = compile_ok(&s);
 	REQUIRE(k);
 	CHECK_EQ(kernel_ctas(k), 256);
@@ -206,7 +206,7 @@ TEST(kernel_explicit_registers)
 }
 
 static unsigned count_alu(const char *l1, const char *l2, const char *l3, const char *l4, const char *l5,
-			  int64_t n)
+                          int64_t n)
 {
 	struct kernel_src s;
 	mk(&s, "2", "32", n, l1, l2, l3, l4, l5, NULL);
@@ -235,7 +235,8 @@ TEST(kernel_loop_trip_counts)
 	CHECK_EQ(count_alu("loop i 0 3", "loop j i 3", "alu 1", "end", "end", 64), 6);
 	CHECK_EQ(count_alu("loop i 0 10 bx", "alu 1", "end", NULL, NULL, 64), 0); /* run-time step 0 */
 	/* No overflow past INT64_MAX. */
-	CHECK_EQ(count_alu("loop i 9223372036854775800 9223372036854775807 4", "alu 1", "end", NULL, NULL, 64), 2);
+	CHECK_EQ(
+	    count_alu("loop i 9223372036854775800 9223372036854775807 4", "alu 1", "end", NULL, NULL, 64), 2);
 }
 
 TEST(kernel_loop_variable_in_addresses)
@@ -256,8 +257,8 @@ TEST(kernel_loop_variable_in_addresses)
 TEST(kernel_nested_if_masks)
 {
 	struct kernel_src s;
-	mk(&s, "1", "32", 64, "if lane < 16", "ld A[lane]", "if lane % 2 == 0", "ld A[lane]", "else", "ld A[lane]",
-	   "end", "else", "ld A[lane]", "end", "ld A[lane]", NULL);
+	mk(&s, "1", "32", 64, "if lane < 16", "ld A[lane]", "if lane % 2 == 0", "ld A[lane]", "else",
+	   "ld A[lane]", "end", "else", "ld A[lane]", "end", "ld A[lane]", NULL);
 	struct kernel *k = compile_ok(&s);
 	REQUIRE(k);
 	struct winst in[8];
@@ -389,7 +390,7 @@ TEST(kernel_array_placement_and_params)
 	kernel_array(k, 1, &name, &base, &bytes);
 	CHECK_EQ(base, 0x20000000 + 5000);
 	kernel_array(k, 2, &name, &base, &bytes); /* after B's end, page-aligned */
-	CHECK_EQ(base, 0x20007000); /* B ends at 0x20001388 + 20000 = 0x200061a8 */
+	CHECK_EQ(base, 0x20007000);               /* B ends at 0x20001388 + 20000 = 0x200061a8 */
 	CHECK_EQ(bytes, 40000);
 	kernel_footprint(k, &lo, &hi);
 	CHECK_EQ(lo, 0x10000000);
@@ -412,7 +413,7 @@ TEST(kernel_hash_addresses_depend_on_seed)
 	mk(&s, "1", "32", 1024, "ld A[hash(tid) % n]", NULL);
 	char *err = NULL;
 	struct kernel *k1 = kernel_compile(&s, 1, &err), *k2 = kernel_compile(&s, 1, &err),
-		      *k3 = kernel_compile(&s, 2, &err);
+	              *k3 = kernel_compile(&s, 2, &err);
 	REQUIRE(k1 && k2 && k3);
 	struct winst a[1], b[1], c[1];
 	run_warp(k1, 0, 0, 32, a, 1);
@@ -431,11 +432,11 @@ TEST(kernel_hash_addresses_depend_on_seed)
 	kernel_free(k3);
 }
 
-#define BODY_ERR(expect, ...)                                                                      \
-	do {                                                                                       \
-		struct kernel_src s_;                                                              \
-		mk(&s_, "1", "32", 64, __VA_ARGS__, NULL);                                         \
-		CHECK_STR(compile_err(&s_), expect);                                               \
+#define BODY_ERR(expect, ...)                                                                                \
+	do {                                                                                                 \
+		struct kernel_src s_;                                                                        \
+		mk(&s_, "1", "32", 64, __VA_ARGS__, NULL);                                                   \
+		CHECK_STR(compile_err(&s_), expect);                                                         \
 	} while (0)
 
 TEST(kernel_errors_statements)
@@ -443,76 +444,86 @@ TEST(kernel_errors_statements)
 	BODY_ERR("kernel t, statement 2 (ld A[tid+]), column 10: expected an operand", "alu 1", "ld A[tid+]");
 	BODY_ERR("kernel t, statement 1 (ld A[foo]), column 6: unknown identifier 'foo'", "ld A[foo]");
 	BODY_ERR("kernel t, statement 1 (ld Q[tid]), column 4: unknown array 'Q'", "ld Q[tid]");
-	BODY_ERR("kernel t, statement 1 (ld A(tid)), column 5: expected '[' after the array name", "ld A(tid)");
+	BODY_ERR("kernel t, statement 1 (ld A(tid)), column 5: expected '[' after the array name",
+	         "ld A(tid)");
 	BODY_ERR("kernel t, statement 1 (ld A[tid), column 9: expected ']'", "ld A[tid");
-	BODY_ERR("kernel t, statement 1 (load A[tid]), column 1: unknown statement 'load' (expected ld, st, atom, "
-		 "ldsh, stsh, alu, bar, loop, if, else or end)",
-		 "load A[tid]");
+	BODY_ERR(
+	    "kernel t, statement 1 (load A[tid]), column 1: unknown statement 'load' (expected ld, st, atom, "
+	    "ldsh, stsh, alu, bar, loop, if, else or end)",
+	    "load A[tid]");
 	BODY_ERR("kernel t, statement 1 (end), column 1: 'end' without an open loop or if", "end");
 	BODY_ERR("kernel t, statement 1 (else), column 1: 'else' without an open if", "else");
-	BODY_ERR("kernel t, statement 1 (loop i 0 4), column 1: this loop has no matching 'end'", "loop i 0 4",
-		 "alu 1");
+	BODY_ERR("kernel t, statement 1 (loop i 0 4), column 1: this loop has no matching 'end'",
+	         "loop i 0 4", "alu 1");
 	BODY_ERR("kernel t, statement 2 (if tid < 3), column 1: this if has no matching 'end'", "alu 1",
-		 "if tid < 3", "alu 1");
-	BODY_ERR("kernel t, statement 3 (else), column 1: second 'else' for the if at statement 1", "if 1", "else",
-		 "else", "end");
-	BODY_ERR("kernel t, statement 3 (else), column 1: 'else' inside a loop opened at statement 2 (close the "
-		 "loop first)",
-		 "if 1", "loop i 0 2", "else");
+	         "if tid < 3", "alu 1");
+	BODY_ERR("kernel t, statement 3 (else), column 1: second 'else' for the if at statement 1", "if 1",
+	         "else", "else", "end");
+	BODY_ERR(
+	    "kernel t, statement 3 (else), column 1: 'else' inside a loop opened at statement 2 (close the "
+	    "loop first)",
+	    "if 1", "loop i 0 2", "else");
 	BODY_ERR("kernel t, statement 2 (end), column 1: the loop opened at statement 1 has an empty body",
-		 "loop i 0 2", "end");
+	         "loop i 0 2", "end");
 	BODY_ERR("kernel t, statement 1 (loop n 0 4), column 6: 'n' is already a param or an enclosing loop "
-		 "variable",
-		 "loop n 0 4", "alu 1", "end");
+	         "variable",
+	         "loop n 0 4", "alu 1", "end");
 	BODY_ERR("kernel t, statement 2 (loop i 0 4), column 6: 'i' is already a param or an enclosing loop "
-		 "variable",
-		 "loop i 0 4", "loop i 0 4", "alu 1", "end", "end");
-	BODY_ERR("kernel t, statement 1 (loop tid 0 4), column 6: 'tid' is a built-in name, not usable as a loop "
-		 "variable",
-		 "loop tid 0 4", "alu 1", "end");
-	BODY_ERR("kernel t, statement 1 (loop i 0 4 n-n), column 12: loop step is 0", "loop i 0 4 n-n", "alu 1",
-		 "end");
+	         "variable",
+	         "loop i 0 4", "loop i 0 4", "alu 1", "end", "end");
+	BODY_ERR(
+	    "kernel t, statement 1 (loop tid 0 4), column 6: 'tid' is a built-in name, not usable as a loop "
+	    "variable",
+	    "loop tid 0 4", "alu 1", "end");
+	BODY_ERR("kernel t, statement 1 (loop i 0 4 n-n), column 12: loop step is 0", "loop i 0 4 n-n",
+	         "alu 1", "end");
 	BODY_ERR("kernel t, statement 1 (loop i 0), column 9: expected the loop bound TO (loop VAR FROM TO "
-		 "[STEP])",
-		 "loop i 0", "alu 1", "end");
-	BODY_ERR("kernel t, statement 1 (loop i 0 4 1 2), column 14: too many loop bounds (loop VAR FROM TO [STEP]; "
-		 "put a bound with spaces in parentheses or separate the bounds with commas)",
-		 "loop i 0 4 1 2", "alu 1", "end");
-	BODY_ERR("kernel t, statement 4 (ld A[i]), column 6: unknown identifier 'i'", "loop i 0 4", "alu 1", "end",
-		 "ld A[i]");
+	         "[STEP])",
+	         "loop i 0", "alu 1", "end");
+	BODY_ERR("kernel t, statement 1 (loop i 0 4 1 2), column 14: too many loop bounds (loop VAR FROM TO "
+	         "[STEP]; "
+	         "put a bound with spaces in parentheses or separate the bounds with commas)",
+	         "loop i 0 4 1 2", "alu 1", "end");
+	BODY_ERR("kernel t, statement 4 (ld A[i]), column 6: unknown identifier 'i'", "loop i 0 4", "alu 1",
+	         "end", "ld A[i]");
 	BODY_ERR("kernel t, statement 1 (alu 0), column 5: alu cycles = 0, must be 1..65535", "alu 0");
 	BODY_ERR("kernel t, statement 1 (alu tid), column 5: unknown identifier 'tid'", "alu tid");
-	BODY_ERR("kernel t, statement 1 (bar now), column 5: unexpected text 'now' (expected '-> rD', '<- rS' or "
-		 "the end)",
-		 "bar now");
+	BODY_ERR(
+	    "kernel t, statement 1 (bar now), column 5: unexpected text 'now' (expected '-> rD', '<- rS' or "
+	    "the end)",
+	    "bar now");
 	BODY_ERR("kernel t, statement 1 (bar -> r1), column 5: this statement writes no register (no '->')",
-		 "bar -> r1");
-	BODY_ERR("kernel t, statement 1 (st A[tid] -> r1), column 11: this statement writes no register (no '->')",
-		 "st A[tid] -> r1");
-	BODY_ERR("kernel t, statement 1 (ld A[tid] -> r32), column 14: register r32 out of range (nregs = 32)",
-		 "ld A[tid] -> r32");
+	         "bar -> r1");
+	BODY_ERR(
+	    "kernel t, statement 1 (st A[tid] -> r1), column 11: this statement writes no register (no '->')",
+	    "st A[tid] -> r1");
+	BODY_ERR(
+	    "kernel t, statement 1 (ld A[tid] -> r32), column 14: register r32 out of range (nregs = 32)",
+	    "ld A[tid] -> r32");
 	BODY_ERR("kernel t, statement 1 (ld A[tid] <- r1, x), column 18: expected a register (r0, r1, ...)",
-		 "ld A[tid] <- r1, x");
+	         "ld A[tid] <- r1, x");
 	BODY_ERR("kernel t, statement 1 (ld A[tid] <- r1,r2,r3,r4), column 23: at most 3 source registers",
-		 "ld A[tid] <- r1,r2,r3,r4");
+	         "ld A[tid] <- r1,r2,r3,r4");
 	BODY_ERR("kernel t, statement 1 (if tid < 3 4), column 12: unexpected text after the condition",
-		 "if tid < 3 4", "end");
+	         "if tid < 3 4", "end");
 	BODY_ERR("kernel t, statement 1 (ld A[tid] + 1), column 11: unexpected text '+ 1' (expected '-> rD', "
-		 "'<- rS' or the end)",
-		 "ld A[tid] + 1");
-	BODY_ERR("kernel t, statement 9 (loop i8 0 2), column 1: loops and ifs nested deeper than 8", "loop i0 0 2",
-		 "loop i1 0 2", "loop i2 0 2", "loop i3 0 2", "if 1", "loop i5 0 2", "loop i6 0 2", "loop i7 0 2",
-		 "loop i8 0 2");
-	BODY_ERR("kernel t, statement 1 (loop i 0 n - 1), column 14: too many loop bounds (loop VAR FROM TO [STEP]; "
-		 "put a bound with spaces in parentheses or separate the bounds with commas)",
-		 "loop i 0 n - 1", "alu 1", "end");
-	BODY_ERR("kernel t, statement 1 (loop i 0, n+), column 13: expected an operand", "loop i 0, n+", "alu 1",
-		 "end");
-	BODY_ERR("kernel t, statement 1 (loop i 0 n)), column 11: unexpected ')' in a loop bound", "loop i 0 n)",
-		 "alu 1", "end");
-	BODY_ERR("kernel t, statement 1 (= 3), column 1: expected a statement (ld, st, atom, ldsh, stsh, alu, bar, "
-		 "loop, if, else or end)",
-		 "= 3");
+	         "'<- rS' or the end)",
+	         "ld A[tid] + 1");
+	BODY_ERR("kernel t, statement 9 (loop i8 0 2), column 1: loops and ifs nested deeper than 8",
+	         "loop i0 0 2", "loop i1 0 2", "loop i2 0 2", "loop i3 0 2", "if 1", "loop i5 0 2",
+	         "loop i6 0 2", "loop i7 0 2", "loop i8 0 2");
+	BODY_ERR("kernel t, statement 1 (loop i 0 n - 1), column 14: too many loop bounds (loop VAR FROM TO "
+	         "[STEP]; "
+	         "put a bound with spaces in parentheses or separate the bounds with commas)",
+	         "loop i 0 n - 1", "alu 1", "end");
+	BODY_ERR("kernel t, statement 1 (loop i 0, n+), column 13: expected an operand", "loop i 0, n+",
+	         "alu 1", "end");
+	BODY_ERR("kernel t, statement 1 (loop i 0 n)), column 11: unexpected ')' in a loop bound",
+	         "loop i 0 n)", "alu 1", "end");
+	BODY_ERR("kernel t, statement 1 (= 3), column 1: expected a statement (ld, st, atom, ldsh, stsh, "
+	         "alu, bar, "
+	         "loop, if, else or end)",
+	         "= 3");
 }
 
 TEST(kernel_errors_dimensions_and_arrays)
@@ -533,7 +544,8 @@ TEST(kernel_errors_dimensions_and_arrays)
 	mk(&s, "1", "tid", 100, "alu 1", NULL);
 	CHECK_STR(compile_err(&s), "kernel t, block x (tid), column 1: unknown identifier 'tid'");
 	mk(&s, "1", "32 32", 100, "alu 1", NULL);
-	CHECK_STR(compile_err(&s), "kernel t, block x (32 32), column 4: unexpected '3' after the expression");
+	CHECK_STR(compile_err(&s),
+	          "kernel t, block x (32 32), column 4: unexpected '3' after the expression");
 	mk(&s, "1", "32", 100, NULL);
 	CHECK_STR(compile_err(&s), "kernel t: the body is empty");
 	mk(&s, "1", "32", 100, "alu 1", NULL);
@@ -582,10 +594,12 @@ TEST(kernel_dynamic_destination_register)
 	}
 	CHECK_EQ(in[5].nsrc, 0); /* r(EXPR) is invisible to the default rule */
 	kernel_free(k);
-	BODY_ERR("kernel t, statement 1 (ld A[tid] -> r(lane)), column 16: a register expression must be the same "
-		 "for the whole warp (no tx, ty, tz, lane, tid)",
-		 "ld A[tid] -> r(lane)");
-	BODY_ERR("kernel t, statement 1 (ld A[tid] -> r(1), r2), column 18: unexpected text ', r2' (expected '-> "
-		 "rD', '<- rS' or the end)",
-		 "ld A[tid] -> r(1), r2");
+	BODY_ERR(
+	    "kernel t, statement 1 (ld A[tid] -> r(lane)), column 16: a register expression must be the same "
+	    "for the whole warp (no tx, ty, tz, lane, tid)",
+	    "ld A[tid] -> r(lane)");
+	BODY_ERR(
+	    "kernel t, statement 1 (ld A[tid] -> r(1), r2), column 18: unexpected text ', r2' (expected '-> "
+	    "rD', '<- rS' or the end)",
+	    "ld A[tid] -> r(1), r2");
 }

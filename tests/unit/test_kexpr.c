@@ -58,7 +58,10 @@ static int64_t ev_seed(const char *text, unsigned lane, uint64_t seed)
 	return v;
 }
 
-static int64_t ev(const char *text) { return ev_seed(text, 0, 1); }
+static int64_t ev(const char *text)
+{
+	return ev_seed(text, 0, 1);
+}
 
 /* Compile error: returns the column (0 if it compiled) and copies the message. */
 static unsigned ev_err(const char *text, char *msg, size_t msglen)
@@ -160,9 +163,11 @@ TEST(kexpr_identifiers_and_lanes)
 TEST(kexpr_fold_matches_vm)
 {
 	static const char *const exprs[] = {
-		"v*3 - 7", "(v-5)/3", "(v-5)%3", "(v-16)/4", "(v-16)%8", "(v-16)/1", "(v-16)%1", "(v-9)%(0-4)", "(v-16)<<(v%5)", "(v-16)>>(v%3)", "v&5", "v|5", "v^5",
-		"v<9", "v<=9", "v>9", "v>=9", "v==9", "v!=9", "v&&(v-3)", "v||0", "min(v,9)", "max(v,9)",
-		"-v", "~v", "!v", "hash(v)", "7/(v-4)", "u*v + x", "max(u, v) * min(x, v)",
+	    "v*3 - 7",  "(v-5)/3",     "(v-5)%3",       "(v-16)/4",      "(v-16)%8", "(v-16)/1",
+	    "(v-16)%1", "(v-9)%(0-4)", "(v-16)<<(v%5)", "(v-16)>>(v%3)", "v&5",      "v|5",
+	    "v^5",      "v<9",         "v<=9",          "v>9",           "v>=9",     "v==9",
+	    "v!=9",     "v&&(v-3)",    "v||0",          "min(v,9)",      "max(v,9)", "-v",
+	    "~v",       "!v",          "hash(v)",       "7/(v-4)",       "u*v + x",  "max(u, v) * min(x, v)",
 	};
 	struct kexpr_code c;
 	kexpr_code_init(&c, 42);
@@ -180,7 +185,8 @@ TEST(kexpr_fold_matches_vm)
 			/* The same expression with v replaced by a literal folds at compile time. */
 			char text[128], *o = text;
 			for (const char *p = exprs[i]; *p; p++)
-				o += *p == 'v' ? sprintf(o, "(%u)", lane) : sprintf(o, "%c", *p == 'u' ? '7' : *p);
+				o += *p == 'v' ? sprintf(o, "(%u)", lane)
+				               : sprintf(o, "%c", *p == 'u' ? '7' : *p);
 			CHECK_EQ(r[lane], ev_seed(text, 0, 42));
 		}
 	}
@@ -271,6 +277,7 @@ TEST(kexpr_errors)
 	CHECK_EQ(ev_err("", msg, sizeof msg), 1);
 	CHECK_STR(msg, "expected an operand");
 	CHECK_EQ(ev_err("((((((((((((((((((1))))))))))))))))))", msg, sizeof msg), 0);
-	CHECK(ev_err("1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+v))))))))))))))))", msg, sizeof msg) > 0);
+	CHECK(ev_err("1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+(1+v))))))))))))))))", msg, sizeof msg) >
+	      0);
 	CHECK_CONTAINS(msg, "too deeply nested");
 }
