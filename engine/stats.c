@@ -28,6 +28,7 @@ void stats_fini(struct stats *s)
 {
 	for (uint32_t i = 0; i < s->n; i++) {
 		free(s->defs[i].name);
+		free((char *)s->defs[i].desc);
 		free(s->defs[i].edges);
 	}
 	free(s->defs);
@@ -61,7 +62,7 @@ static struct stat_def *stats_add(struct stats *s, const char *name, const char 
 	struct stat_def *d = &s->defs[s->n++];
 	memset(d, 0, sizeof(*d));
 	d->name = xstrdup(name);
-	d->desc = desc ? desc : "";
+	d->desc = xstrdup(desc ? desc : ""); /* owned: callers may pass formatted text */
 	d->kind = k;
 	d->scale = 1.0;
 	return d;

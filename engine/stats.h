@@ -34,7 +34,7 @@ struct stat_occ {
 
 struct stat_def {
 	char *name; /* heap, owned by the registry */
-	const char *desc;
+	const char *desc;  /* heap copy, owned by the registry */
 	enum stat_kind kind;
 	uint32_t slot;     /* index into vals / occ / hist storage */
 	uint32_t num, den; /* ratio: stat ids */
@@ -61,8 +61,9 @@ struct stats {
 void stats_init(struct stats *s, const uint64_t *now);
 void stats_fini(struct stats *s);
 
-/* Registration (before stats_freeze). Return the stat id. Duplicate names
- * are a programmer error (assert). */
+/* Registration (before stats_freeze). Return the stat id. Names and
+ * descriptions are copied (the caller keeps ownership of its strings).
+ * Duplicate names are a programmer error (assert). */
 uint32_t stats_counter(struct stats *s, const char *name, const char *desc);
 uint32_t stats_occupancy(struct stats *s, const char *name, const char *desc, uint64_t capacity);
 uint32_t stats_hist(struct stats *s, const char *name, const char *desc, const uint64_t *edges,
