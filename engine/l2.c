@@ -392,8 +392,14 @@ void l2_tick(struct sim *s, struct l2bank *b)
 		uint32_t mi = b->memq.head;
 		bool wr = R[mi].type == RQ_WB;
 		if (s->dram) {
-			if (!dram_can_accept(s->dram, R[mi].addr, wr))
+			if (!dram_can_accept(s->dram, R[mi].addr, wr)) {
+				/* Counted once per request, so skipped idle cycles change nothing. */
+				if (!(R[mi].flags & REQF_FULL_SEEN)) {
+					R[mi].flags |= REQF_FULL_SEEN;
+					dram_note_full(s->dram, R[mi].addr, wr);
+				}
 				break;
+			}
 			reqq_pop(&b->memq, R);
 			dram_enqueue(s->dram, R[mi].addr, wr, mi);
 		} else {

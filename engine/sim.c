@@ -50,11 +50,20 @@ static void register_stats(struct sim *s)
 	id->mem_lat = stats_hist(st, "core.mem_latency", "cycles from issue to completion of a global memory instruction",
 				 lat_edges, (uint32_t)ARRAY_LEN(lat_edges));
 	id->mem_lat_max = stats_counter(st, "core.mem_latency_max", "longest global memory instruction latency (cycles)");
+	static const char *const stall_desc[STALL__COUNT] = {
+		[STALL_MEM] = "SM-cycles without an issue, mostly for want of a memory-buffer entry",
+		[STALL_SCOREBOARD] = "SM-cycles without an issue, mostly waiting for load data (scoreboard)",
+		[STALL_BARRIER] = "SM-cycles without an issue, mostly waiting at barriers",
+		[STALL_MSHR_FULL] = "SM-cycles without an issue, mostly behind a full L1 MSHR file",
+		[STALL_ALU] = "SM-cycles without an issue, mostly waiting for multi-cycle ALU work",
+		[STALL_SHMEM] = "SM-cycles without an issue, mostly waiting for shared memory",
+		[STALL_INACTIVE] = "SM-cycles without an issue, mostly with ready warps outside the active pool",
+		[STALL_DONE] = "SM-cycles without an issue with no warp left to run (tail of the kernel)",
+	};
 	for (unsigned r = STALL_MEM; r < STALL__COUNT; r++) {
-		char name[64], desc[128];
+		char name[64];
 		snprintf(name, sizeof name, "core.stall.%s", stall_names[r]);
-		snprintf(desc, sizeof desc, "SM-cycles without an issue, mostly because warps were '%s'", stall_names[r]);
-		id->stall[r] = stats_counter(st, name, xstrdup(desc));
+		id->stall[r] = stats_counter(st, name, stall_desc[r]);
 	}
 	id->l1_accesses = stats_counter(st, "l1.accesses", "L1 lookups, all SMs");
 	id->l1_hits = stats_counter(st, "l1.hits", "L1 hits, all SMs");
