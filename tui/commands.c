@@ -34,6 +34,7 @@ static CMD_FN(c_select);
 static CMD_FN(c_set);
 static CMD_FN(c_load);
 static CMD_FN(c_workload);
+static CMD_FN(c_check);
 static CMD_FN(c_help);
 static CMD_FN(c_quit);
 
@@ -139,6 +140,10 @@ static const struct cmd_def builtin[] = {
 	 .help = "List built-in kernels, machine and DRAM presets, event kinds, stats of the current\n"
 		 "machine, config parameters or commands.\nExample: list kernels",
 	 .fn = cmd_list},
+	{.name = "check", .usage = "check", .summary = "verify the simulator's invariants now",
+	 .help = "Check structural invariants (hits + misses = accesses, MSHR bookkeeping, no request\n"
+		 "lost). Prints the first violation and fails; golden scripts end with it.\nExample: check",
+	 .fn = c_check},
 	{.name = "help", .aliases = "h ?", .usage = "help [COMMAND|keys|events]", .summary = "explain a command, the keys or the events",
 	 .help = "Without arguments, list the commands. `help keys` lists key bindings,\n"
 		 "`help events` the event kinds with their fields.\nExample: help break",
@@ -314,8 +319,12 @@ int cmd_exec(struct session *ss, const char *line, struct cmd_out *out)
 		return CMD_ERR;
 	}
 	char saved[sizeof ss->last_line];
-	snprintf(saved, sizeof saved, "%s", line);
-	snprintf(buf, sizeof buf, "%s", line);
+	size_t len = strlen(line);
+	if (len < sizeof saved)
+		memcpy(saved, line, len + 1);
+	else
+		saved[0] = 0; /* too long to repeat */
+	memcpy(buf, line, len + 1);
 	char *argv[CMD_MAX_ARGS + 1];
 	int argc = tokenize(buf, argv, CMD_MAX_ARGS);
 	if (argc == -1) {
@@ -706,6 +715,22 @@ static CMD_FN(c_help)
 		return CMD_ERR;
 	}
 	help_command(d, out);
+	return CMD_OK;
+}
+
+static CMD_FN(c_check)
+{
+	(void)argv;
+	if (argc != 1)
+		return usage(out, "check");
+	char *err = NULL;
+	if (sim_check_invariants(ss->sim, &err)) {
+		cmd_errorf(out, "invariant violated at cycle %llu: %s", (unsigned long long)sim_cycle(ss->sim),
+			   err ? err : "?");
+		free(err);
+		return CMD_ERR;
+	}
+	cmd_printf(out, "invariants hold at cycle %llu", (unsigned long long)sim_cycle(ss->sim));
 	return CMD_OK;
 }
 
