@@ -77,6 +77,13 @@ static const char *suggest_stat(const struct stats *s, const char *name)
 {
 	const char *best = NULL;
 	unsigned bd = 4;
+	size_t nl = strlen(name);
+	/* A per-unit stat named by its suffix ("l1.mshr.occupancy" for sm0.l1.mshr.occupancy). */
+	for (uint32_t i = 0; s && i < s->n; i++) {
+		size_t l = strlen(s->defs[i].name);
+		if (l > nl && s->defs[i].name[l - nl - 1] == '.' && strcmp(s->defs[i].name + l - nl, name) == 0)
+			return s->defs[i].name;
+	}
 	for (uint32_t i = 0; s && i < s->n; i++) {
 		unsigned d = distance(name, s->defs[i].name);
 		if (d < bd) {

@@ -74,7 +74,7 @@ static const struct cmd_def builtin[] = {
 	{.name = "watch", .usage = "watch ADDR | watch STAT OP VALUE", .summary = "stop on accesses to a line, or when a stat condition becomes true",
 	 .help = "`watch ADDR` stops at every L1 or L2 access and DRAM enqueue of the cache line\n"
 		 "holding ADDR. `watch STAT OP VALUE` stops when the condition becomes true\n"
-		 "(occupancies compare their current level).\nExample: watch l1.mshr.occupancy >= 16",
+		 "(occupancies compare their current level).\nExample: watch sm0.l1.mshr.occupancy >= 8",
 	 .fn = c_watch, .complete = COMPL_STAT},
 	{.name = "delete", .aliases = "d", .usage = "delete [N ...]", .summary = "delete breakpoints (all without N)",
 	 .help = "Delete the breakpoints or watchpoints with the given numbers, or all of them.\nExample: delete 2",

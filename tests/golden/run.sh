@@ -39,8 +39,10 @@ for dir in tests/golden/*/; do
 	name=$(basename "$dir")
 	out="$tmp/$name.json"
 	# shellcheck disable=SC2046
-	if ! "$BIN" $(cat "$dir/cmd") --stats "$out" >"$tmp/$name.log" 2>&1 </dev/null; then
-		echo "FAIL golden/$name: gpustep $(cat "$dir/cmd") exited $?"
+	"$BIN" $(cat "$dir/cmd") --stats "$out" >"$tmp/$name.log" 2>&1 </dev/null
+	rc=$?
+	if [ "$rc" != 0 ]; then
+		echo "FAIL golden/$name: gpustep $(cat "$dir/cmd") exited $rc"
 		sed 's/^/    /' "$tmp/$name.log" | tail -20
 		fail=$((fail + 1))
 		continue

@@ -1,0 +1,49 @@
+#!/bin/sh
+# bench.sh BIN: headless speed figures for docs/PERFORMANCE.md.
+# Runs fixed workloads on fixed configs (--run, default seed) and prints
+# simulated cycles/s, warp instructions/s and peak RSS for each.
+BIN=${1:-build/gpustep}
+cd "$(dirname "$0")/.." || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-bench.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# "CONFIG WORKLOAD [extra args]" per line; CONFIG "-" = built-in teaching.
+CASES="- vecadd
+- matmul_tiled
+- transpose_naive
+- gather_random
+- stencil2d"
+for p in gtx480 titanv; do
+	"$BIN" --check-config "$p" >/dev/null 2>&1 && CASES="$CASES
+$p matmul_tiled
+$p gather_random"
+done
+
+have_time=0
+[ -x /usr/bin/time ] && /usr/bin/time -f %M true >/dev/null 2>&1 && have_time=1
+
+printf '%-10s %-18s %12s %9s %14s %14s %10s\n' config workload cycles seconds cycles/s warp-insts/s peak-RSS
+echo "$CASES" | while read -r cfg wl extra; do
+	[ -n "$wl" ] || continue
+	args="--run -w $wl --stats $tmp/s.json $extra"
+	[ "$cfg" = - ] || args="$cfg $args"
+	start=$(date +%s.%N)
+	if [ "$have_time" = 1 ]; then
+		# shellcheck disable=SC2086
+		/usr/bin/time -f %M -o "$tmp/rss" "$BIN" $args >/dev/null 2>"$tmp/err" || { echo "$cfg $wl: failed"; cat "$tmp/err"; continue; }
+		rss="$(tail -1 "$tmp/rss") KB"
+	else
+		# shellcheck disable=SC2086
+		"$BIN" $args >/dev/null 2>"$tmp/err" || { echo "$cfg $wl: failed"; cat "$tmp/err"; continue; }
+		rss="n/a"
+	fi
+	end=$(date +%s.%N)
+	cycles=$(sed -n 's/^  "cycles": \([0-9]*\).*/\1/p' "$tmp/s.json")
+	insts=$(sed -n 's/^    "sim.warp_insts": \([0-9]*\).*/\1/p' "$tmp/s.json")
+	awk -v c="$cfg" -v w="$wl" -v cy="${cycles:-0}" -v ni="${insts:-0}" -v s="$start" -v e="$end" -v r="$rss" 'BEGIN {
+		t = e - s; if (t <= 0) t = 1e-6
+		printf "%-10s %-18s %12d %9.3f %14.0f %14.0f %10s\n", (c == "-" ? "teaching" : c), w, cy, t, cy / t, ni / t, r
+	}'
+done
+echo "machine: $(uname -srm), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
+echo "commit:  $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
