@@ -98,6 +98,7 @@ static void cta_launch(struct sim *s, struct sm *sm, uint32_t cta)
 	sm->threads_used += (int)slot->threads;
 	sm->shmem_used += (int)slot->shmem;
 	s->st->ctas_dispatched++;
+	sm_wake(sm);
 	EV_EMIT(&s->ev, EV_CTA_LAUNCH, .cycle = s->st->now, .sm = (int16_t)sm->id, .a = cta);
 	sched_refill(s, sm);
 	sim_progress(s);
@@ -150,6 +151,7 @@ static void cta_maybe_done(struct sim *s, struct sm *sm, int cs)
 	sm->shmem_used -= (int)c->shmem;
 	c->cta = -1;
 	s->st->ctas_done++;
+	sm_wake(sm);
 	sim_progress(s);
 }
 
@@ -162,6 +164,7 @@ static void barrier_check(struct sim *s, struct sm *sm, int cs)
 		if (sm->w[k].cta_slot == cs)
 			sm->w[k].at_barrier = 0;
 	c->nbar = 0;
+	sm_wake(sm);
 	EV_EMIT(&s->ev, EV_BARRIER, .cycle = s->st->now, .sm = (int16_t)sm->id, .a = c->cta);
 }
 
@@ -182,6 +185,7 @@ static void vmb_complete(struct sim *s, struct sm *sm, int vi)
 	if (e->done)
 		return;
 	e->done = 1;
+	sm_wake(sm);
 	struct warp *w = &sm->w[e->warp];
 	if (e->op == KOP_LD || e->op == KOP_ATOM)
 		sb_clear(w, e->dst);
@@ -210,6 +214,7 @@ void core_req_done(struct sim *s, uint32_t ri)
 			vmb_complete(s, sm, r->vmb);
 	}
 	req_free(&s->pool, ri);
+	sm_wake(sm);
 	if (w->state == WSL_DONE && w->outstanding == 0)
 		cta_maybe_done(s, sm, w->cta_slot);
 	sim_progress(s);
@@ -385,6 +390,15 @@ void core_tick(struct sim *s, struct sm *sm)
 	if (sm->nwarps_active == 0)
 		return;
 	uint64_t now = s->st->now;
+	/* Asleep: nothing a warp waits for has changed and no busy warp is due.
+	 * The cycle is a stall of the same kind as the last evaluated one. */
+	if (!sm->dirty && now < sm->next_busy) {
+		stat_inc(&s->stats, s->id.stall[sm->last_stall]);
+		if (sm->next_busy != UINT64_MAX)
+			sim_wake_at(s, sm->next_busy);
+		return;
+	}
+	sm->dirty = 0;
 	int n = s->cfg.core.warps_per_sm;
 	uint64_t ready = 0;
 	unsigned count[STALL__COUNT] = {0};
@@ -406,6 +420,7 @@ void core_tick(struct sim *s, struct sm *sm)
 	int pick = sched_pick(s, sm, ready);
 	if (pick >= 0) {
 		issue(s, sm, pick);
+		sm->dirty = 1;
 		/* Ready warps that lost arbitration are not stalled. */
 		for (int i = 0; i < n; i++)
 			if (i != pick && (ready >> i & 1)) {

@@ -86,8 +86,10 @@ void l1_init(struct sim *s, struct sm *sm)
 		stat_inc(&(s)->stats, (s)->id.agg);                                                       \
 	} while (0)
 
-static void mshr_changed(struct sim *s, struct l1 *l)
+static void mshr_changed(struct sim *s, struct sm *sm)
 {
+	struct l1 *l = &sm->l1;
+	sm_wake(sm); /* a stall reason may change between mem and mshr_full */
 	stat_occ_set(&s->stats, l->st.mshr_occ, l->m.used);
 	occ_hist_set(&l->hist, s->st->now, (uint16_t)l->m.used);
 }
@@ -258,7 +260,7 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 	send_down(s, l, fi);
 	EV_EMIT(&s->ev, EV_L1_MISS, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp, .addr = r->addr,
 		.set = set);
-	mshr_changed(s, l);
+	mshr_changed(s, sm);
 	return ACC_DONE;
 }
 
@@ -362,7 +364,7 @@ static void fill(struct sim *s, struct sm *sm, uint32_t fi)
 	}
 	mshr_release(&l->m, f->mshr);
 	req_free(&s->pool, fi);
-	mshr_changed(s, l);
+	mshr_changed(s, sm);
 }
 
 void l1_tick(struct sim *s, struct sm *sm)

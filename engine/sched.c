@@ -73,6 +73,7 @@ void sched_refill(struct sim *s, struct sm *sm)
 			break;
 		sm->w[best].in_pool = 1;
 		in++;
+		sm_wake(sm);
 		sim_progress(s);
 	}
 }
@@ -94,6 +95,7 @@ void sched_on_stall(struct sim *s, struct sm *sm, int slot, unsigned reason)
 		for (int i = 0; i < s->cfg.core.warps_per_sm; i++)
 			if (active(&sm->w[i]) && !sm->w[i].in_pool && !sm->w[i].at_barrier) {
 				w->in_pool = 0;
+				sm_wake(sm);
 				sim_progress(s);
 				return;
 			}

@@ -118,6 +118,7 @@ struct sm {
 	uint64_t last_issue_cycle;
 	uint64_t next_busy; /* min busy_until > now among warps, from the last scan */
 	uint8_t last_stall; /* dominant reason of the last cycle without an issue */
+	uint8_t dirty;      /* something this SM's warps wait for changed: re-evaluate */
 	uint32_t serial_next, serial_end; /* serial CTA dispatch range */
 	uint64_t insts;
 	struct l1 l1;
@@ -188,6 +189,9 @@ struct sim {
 	volatile int interrupt;
 	struct bp_set *bps;
 };
+
+/* Wake an SM's scheduler: one of its warps may be able to issue. */
+static inline void sm_wake(struct sm *sm) { sm->dirty = 1; }
 
 /* Note a state change: the cycle after this one must be simulated. */
 static inline void sim_progress(struct sim *s) { s->st->progress = true; }
