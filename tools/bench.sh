@@ -8,15 +8,17 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-bench.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 # "CONFIG WORKLOAD [extra args]" per line; CONFIG "-" = built-in teaching.
-CASES="- vecadd
-- matmul_tiled
-- transpose_naive
-- gather_random
-- stencil2d"
+# Sizes are chosen so each run takes a fraction of a second or more, making
+# process start-up negligible.
+CASES="- vecadd -p n=262144
+- matmul_tiled -p n=128
+- transpose_naive -p n=256
+- gather_random -p n=65536
+- stencil2d -p n=512"
 for p in gtx480 titanv; do
 	"$BIN" --check-config "$p" >/dev/null 2>&1 && CASES="$CASES
-$p matmul_tiled
-$p gather_random"
+$p matmul_tiled -p n=256
+$p gather_random -p n=262144"
 done
 
 have_time=0

@@ -227,6 +227,8 @@ static void list_params(void)
 		} else if (p->flags & CFG_POW2) {
 			snprintf(range, sizeof range, "pow2");
 		}
+		if (strlen(d) > 14)
+			snprintf(d + 11, sizeof d - 11, "...");
 		printf("%-28s %-8s %-14s %-16s %s\n", p->path, cfg_type_name(p->type), d, range, p->desc);
 	}
 }

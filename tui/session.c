@@ -62,6 +62,9 @@ static int rebuild(struct session *ss, const struct sim_cfg *cfg, const struct k
 	ss->run.kind = RUN_NONE;
 	ss->last_stop = SIM_STOP_LIMIT;
 	ss->started = false;
+	if (ss->until_id > 0)
+		bp_delete(&ss->bps, ss->until_id);
+	ss->until_id = 0;
 	ss->stop_note[0] = 0;
 	int nsm = inspect_sms(ss->sim);
 	if (ss->sel_sm >= nsm)
@@ -166,8 +169,32 @@ void session_start_run(struct session *ss, enum run_kind kind, uint64_t cycles)
 	}
 }
 
+/* After a breakpoint, select the units the event names (like gdb selecting
+ * the frame), so `info bank`, `info mshr` and the panels show them. */
+static void select_from_event(struct session *ss, const struct event *e)
+{
+	if (e->kind >= EV__COUNT)
+		return;
+	unsigned f = event_defs[e->kind].fields;
+	bool l2 = strncmp(event_defs[e->kind].name, "l2.", 3) == 0;
+	if ((f & EVF_SM) && !l2 && e->sm >= 0 && e->sm < inspect_sms(ss->sim))
+		ss->sel_sm = e->sm;
+	if ((f & EVF_WARP) && e->warp >= 0 && e->warp < inspect_warp_slots(ss->sim))
+		ss->sel_warp = e->warp;
+	if ((f & EVF_UNIT) && l2 && e->unit >= 0 && e->unit < inspect_l2_banks(ss->sim))
+		ss->sel_l2 = e->unit;
+	if ((f & EVF_CH) && e->ch >= 0 && e->ch < inspect_dram_channels(ss->sim)) {
+		ss->sel_ch = e->ch;
+		struct dram_chan_info ci;
+		if ((f & EVF_BANK) && e->bank >= 0 && inspect_dram_channel(ss->sim, e->ch, &ci) && e->bank < ci.banks)
+			ss->sel_bank = e->bank;
+	}
+}
+
 static void finish(struct session *ss, enum sim_stop why)
 {
+	if (why == SIM_STOP_BREAK)
+		select_from_event(ss, &ss->bps.stop_ev);
 	ss->run.kind = RUN_NONE;
 	ss->last_stop = why;
 	if (ss->until_id > 0)
