@@ -172,6 +172,7 @@ void sim_free(struct sim *s)
 {
 	if (!s)
 		return;
+	snapshot_free_all(s);
 	stats_fini(&s->stats);
 	arena_fini(&s->arena);
 	free(s);
@@ -222,6 +223,7 @@ enum sim_stop sim_step(struct sim *s, uint64_t cycles)
 		sim_tick(s);
 		st->now++;
 		stat_inc(&s->stats, s->id.cycles);
+		snapshot_tick(s);
 		if (bps) {
 			if (bp_has_polled(bps))
 				bp_poll(bps, st->now);
@@ -233,6 +235,13 @@ enum sim_stop sim_step(struct sim *s, uint64_t cycles)
 		if (!st->progress && !drained(s)) {
 			/* Nothing changed: jump to the next time anything has work. */
 			uint64_t t = st->next_event;
+			if (t == UINT64_MAX) {
+				/* Nothing will ever happen: a deadlock in the model. Stop
+				 * rather than spin; sim_check_invariants reports it. */
+				why = SIM_STOP_DONE;
+				st->done = true;
+				break;
+			}
 			if (t > end)
 				t = end;
 			if (bps) {
@@ -240,11 +249,15 @@ enum sim_stop sim_step(struct sim *s, uint64_t cycles)
 				if (bc < t)
 					t = bc;
 			}
-			if (t != UINT64_MAX && t > st->now) {
+			uint64_t sn = snapshot_next_at(s);
+			if (sn < t)
+				t = sn;
+			if (t > st->now) {
 				uint64_t k = t - st->now;
 				core_account_idle(s, k);
 				stat_add(&s->stats, s->id.cycles, k);
 				st->now = t;
+				snapshot_tick(s);
 				if (bps && bp_has_polled(bps)) {
 					bp_poll(bps, st->now);
 					if (bps->stop) {
@@ -252,11 +265,6 @@ enum sim_stop sim_step(struct sim *s, uint64_t cycles)
 						break;
 					}
 				}
-			} else if (t == UINT64_MAX && end == UINT64_MAX) {
-				/* Nothing will ever happen: a deadlock in the model. Stop rather than spin. */
-				why = SIM_STOP_DONE;
-				st->done = true;
-				break;
 			}
 		}
 	}
@@ -286,7 +294,13 @@ void sim_set_bps(struct sim *s, struct bp_set *b)
 	events_update_watch(&s->ev);
 }
 
-uint64_t sim_state_hash(const struct sim *s) { return arena_hash_ex(&s->arena, s, sizeof(*s)); }
+uint64_t sim_state_hash(const struct sim *s)
+{
+	/* The arena plus the mutable fields kept in struct sim itself. */
+	uint64_t h = arena_hash_ex(&s->arena, s, sizeof(*s));
+	h = mix64(h ^ s->pool.free_head) ^ mix64(s->pool.used);
+	return mix64(h ^ s->ev.total);
+}
 
 int sim_check_invariants(const struct sim *s, char **err)
 {

@@ -188,6 +188,7 @@ struct sim {
 	unsigned nregs;
 	volatile int interrupt;
 	struct bp_set *bps;
+	struct snapshots *snaps; /* snapshot.c; NULL = rewinding off */
 };
 
 /* Wake an SM's scheduler: one of its warps may be able to issue. */
@@ -232,6 +233,10 @@ unsigned icnt_bank_of(const struct sim *s, uint64_t addr);
 void l2_init(struct sim *s, struct l2bank *b);
 void l2_tick(struct sim *s, struct l2bank *b);
 void mem_tick(struct sim *s);
+/* snapshot.c */
+void snapshot_tick(struct sim *s);
+uint64_t snapshot_next_at(const struct sim *s);
+void snapshot_free_all(struct sim *s);
 /* occupancy history for sparklines */
 void occ_hist_set(struct occ_hist *h, uint64_t now, uint16_t v);
 

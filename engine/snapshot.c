@@ -1,0 +1,238 @@
+/* snapshot.c: periodic snapshots, restore and replay; see snapshot.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "snapshot.h"
+#include "sim_int.h"
+
+struct snap_bp {
+	int id;
+	uint64_t hits;
+	bool was_true;
+};
+
+struct snap {
+	uint64_t cycle;
+	void *data;
+	size_t len;
+	uint64_t ev_total;
+	uint64_t ev_counts[EV__COUNT];
+	struct req_pool pool; /* the pool header lives in struct sim, not the arena */
+	struct snap_bp *bps;
+	unsigned nbps;
+};
+
+struct snapshots {
+	struct snap *v; /* ascending cycle */
+	size_t n, cap;
+	size_t bytes, budget;
+	uint64_t interval;
+	uint64_t next_at;
+};
+
+static void snap_free(struct snap *p)
+{
+	free(p->data);
+	free(p->bps);
+}
+
+static void thin(struct snapshots *ss)
+{
+	while (ss->bytes > ss->budget && ss->n > 2) {
+		/* Drop every other snapshot of the older half; snapshot 0 stays. */
+		size_t half = ss->n / 2, w = 1;
+		for (size_t r = 1; r < ss->n; r++) {
+			if (r < half && r % 2 == 1) {
+				ss->bytes -= ss->v[r].len;
+				snap_free(&ss->v[r]);
+				continue;
+			}
+			ss->v[w++] = ss->v[r];
+		}
+		if (w == ss->n) { /* two or three left: drop the oldest but 0 */
+			ss->bytes -= ss->v[1].len;
+			snap_free(&ss->v[1]);
+			memmove(&ss->v[1], &ss->v[2], (ss->n - 2) * sizeof(*ss->v));
+			w = ss->n - 1;
+		}
+		ss->n = w;
+		ss->interval *= 2;
+	}
+}
+
+static void take(struct sim *s)
+{
+	struct snapshots *ss = s->snaps;
+	uint64_t now = s->st->now;
+	size_t pos = ss->n;
+	while (pos > 0 && ss->v[pos - 1].cycle > now)
+		pos--;
+	/* Already held (we are replaying after a rewind): same state, keep it. */
+	if (!(pos > 0 && ss->v[pos - 1].cycle == now)) {
+		struct snap p = {.cycle = now, .len = arena_bytes(&s->arena)};
+		p.data = xmalloc(p.len);
+		arena_save(&s->arena, p.data);
+		p.ev_total = s->ev.total;
+		p.pool = s->pool;
+		memcpy(p.ev_counts, s->ev.counts, sizeof p.ev_counts);
+		if (s->bps && s->bps->n) {
+			p.nbps = s->bps->n;
+			p.bps = xcalloc(p.nbps, sizeof(*p.bps));
+			for (unsigned i = 0; i < p.nbps; i++)
+				p.bps[i] = (struct snap_bp){s->bps->v[i].id, s->bps->v[i].hits, s->bps->v[i].was_true};
+		}
+		if (ss->n == ss->cap) {
+			ss->cap = ss->cap ? ss->cap * 2 : 64;
+			ss->v = xrealloc(ss->v, ss->cap * sizeof(*ss->v));
+		}
+		memmove(&ss->v[pos + 1], &ss->v[pos], (ss->n - pos) * sizeof(*ss->v));
+		ss->v[pos] = p;
+		ss->n++;
+		ss->bytes += p.len;
+		thin(ss);
+	}
+	ss->next_at = (now / ss->interval + 1) * ss->interval;
+}
+
+void snapshot_tick(struct sim *s)
+{
+	if (s->snaps && s->st->now >= s->snaps->next_at)
+		take(s);
+}
+
+uint64_t snapshot_next_at(const struct sim *s) { return s->snaps ? s->snaps->next_at : UINT64_MAX; }
+
+void snapshot_free_all(struct sim *s)
+{
+	struct snapshots *ss = s->snaps;
+	if (!ss)
+		return;
+	for (size_t i = 0; i < ss->n; i++)
+		snap_free(&ss->v[i]);
+	free(ss->v);
+	free(ss);
+	s->snaps = NULL;
+}
+
+void sim_snapshots_enable(struct sim *s, size_t budget)
+{
+	snapshot_free_all(s);
+	if (!budget)
+		return;
+	s->snaps = xcalloc(1, sizeof(*s->snaps));
+	s->snaps->budget = budget;
+	/* Start fine-grained; thinning doubles it as the run grows. */
+	s->snaps->interval = 1024;
+	take(s);
+}
+
+void sim_snapshots_info(const struct sim *s, size_t *count, size_t *bytes, uint64_t *interval)
+{
+	const struct snapshots *ss = s->snaps;
+	*count = ss ? ss->n : 0;
+	*bytes = ss ? ss->bytes : 0;
+	*interval = ss ? ss->interval : 0;
+}
+
+uint64_t sim_rewind_horizon(const struct sim *s)
+{
+	return s->snaps && s->snaps->n ? s->snaps->v[0].cycle : s->st->now;
+}
+
+static void restore(struct sim *s, const struct snap *p)
+{
+	arena_load(&s->arena, p->data);
+	s->ev.total = p->ev_total;
+	s->pool = p->pool;
+	memcpy(s->ev.counts, p->ev_counts, sizeof p->ev_counts);
+	if (s->bps) {
+		for (unsigned i = 0; i < s->bps->n; i++) {
+			struct bp *b = &s->bps->v[i];
+			b->hits = 0;
+			b->was_true = false;
+			for (unsigned k = 0; k < p->nbps; k++)
+				if (p->bps[k].id == b->id) {
+					b->hits = p->bps[k].hits;
+					b->was_true = p->bps[k].was_true;
+				}
+		}
+		bp_clear_stop(s->bps);
+	}
+	s->interrupt = 0;
+	s->snaps->next_at = (p->cycle / s->snaps->interval + 1) * s->snaps->interval;
+}
+
+/* Run forward to `cycle` without stopping at breakpoints; records the cycles at
+ * which breakpoints stopped the machine in *last_break (UINT64_MAX if none). */
+static void replay_to(struct sim *s, uint64_t cycle, uint64_t *last_break)
+{
+	if (last_break)
+		*last_break = UINT64_MAX;
+	while (s->st->now < cycle) {
+		enum sim_stop why = sim_step(s, cycle - s->st->now);
+		if (why == SIM_STOP_BREAK) {
+			if (last_break && s->st->now <= cycle)
+				*last_break = s->st->now;
+			continue;
+		}
+		if (why == SIM_STOP_DONE)
+			break;
+		if (why == SIM_STOP_INTERRUPT)
+			continue; /* a replay must reach its target */
+	}
+}
+
+static const struct snap *nearest(const struct sim *s, uint64_t cycle)
+{
+	const struct snapshots *ss = s->snaps;
+	const struct snap *best = NULL;
+	for (size_t i = 0; i < ss->n && ss->v[i].cycle <= cycle; i++)
+		best = &ss->v[i];
+	return best;
+}
+
+int sim_goto(struct sim *s, uint64_t cycle, char **err)
+{
+	if (cycle >= s->st->now) {
+		replay_to(s, cycle, NULL);
+		return 0;
+	}
+	if (!s->snaps)
+		return set_err(err, "rewinding is off (snapshots disabled)");
+	const struct snap *p = nearest(s, cycle);
+	if (!p)
+		return set_err(err, "cycle %llu is before the rewind horizon (cycle %llu)", (unsigned long long)cycle,
+			       (unsigned long long)sim_rewind_horizon(s));
+	restore(s, p);
+	replay_to(s, cycle, NULL);
+	return 0;
+}
+
+uint64_t sim_prev_break(struct sim *s)
+{
+	uint64_t now = s->st->now;
+	if (!s->snaps || !s->bps || now == 0)
+		return UINT64_MAX;
+	/* Search backwards one snapshot interval at a time for the last stop at
+	 * a cycle before now. */
+	uint64_t end = now - 1, found = UINT64_MAX;
+	for (size_t i = s->snaps->n; i-- > 0;) {
+		const struct snap *p = &s->snaps->v[i];
+		if (p->cycle > end)
+			continue;
+		restore(s, p);
+		uint64_t lb;
+		replay_to(s, end, &lb);
+		if (lb != UINT64_MAX) {
+			found = lb;
+			break;
+		}
+		if (p->cycle == 0)
+			break;
+		end = p->cycle;
+	}
+	char *err = NULL;
+	sim_goto(s, now, &err); /* back to where we were */
+	free(err);
+	return found;
+}
