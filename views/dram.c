@@ -31,7 +31,7 @@ struct dram_panel {
 };
 
 static const struct table_col cols[] = {
-	{"BANK", 5, 0, false}, {"STATE", 10, 0, false}, {"ROW", 7, 0, true}, {"Q", 3, 0, true},
+	{"BANK", 5, 0, false}, {"STATE", 11, 0, false}, {"ROW", 7, 0, true}, {"Q", 3, 0, true},
 	{"LAST", 10, 0, false}, {"HITS", 6, 0, true},    {"MISS", 6, 0, true}, {"CONF", 6, 0, true},
 	{"NEXT", 4, 0, true},
 };

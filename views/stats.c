@@ -4,11 +4,14 @@
  *   NAME                       VALUE          DESCRIPTION
  *   l1.accesses                12345          L1 lookups
  *   l1.mshr.occupancy          2.31 (max 8/32) MSHR entries in use
- *   l1.hit_rate*               81.2%          derived: l1.hits / (l1.hits + l1.misses)
+ *   sm0.l1.hit_rate*           81.2%          derived: sm0.l1.hits / (hits + misses)
+ *   dram.bandwidth*            12.3 B/cycle   derived: (dram.reads + dram.writes) x line / cycles
  *
  * Rows marked '*' are derived here: for every prefix P with counters P.hits
- * and P.misses and no registered P.hit_rate, a hit rate. `/` filters by
- * substring of the name.
+ * and P.misses and no registered P.hit_rate, a hit rate; for every P with
+ * P.reads and P.writes counted in lines (mem.*, dram.*), the bandwidth in
+ * bytes per core cycle and GB/s at the core clock. `/` filters by substring
+ * of the name.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +23,12 @@
 #include "util.h"
 #include "view.h"
 
+enum derived_kind { DER_HIT_RATE, DER_BANDWIDTH };
+
 struct derived {
 	char name[96];
-	int hits, misses; /* stat ids */
+	enum derived_kind kind;
+	int a, b; /* stat ids: hits, misses / reads, writes */
 };
 
 struct stats_panel {
@@ -35,6 +41,8 @@ struct stats_panel {
 	struct derived *der;
 	int nder;
 	int *rows; /* >= 0: stat id; < 0: derived -1 - i */
+	uint64_t cycles;
+	int line, mhz;
 	int nrows, cap;
 };
 
@@ -44,6 +52,35 @@ static const struct table_col cols[] = {
 	{"DESCRIPTION", 12, 2, false},
 };
 
+/* If name is "<P><suffix>", look up "<P><other>" and name the result "<P><out>". */
+static int sibling(const struct stats *st, const char *name, const char *suffix, const char *other, const char *out,
+		   char *outname, size_t n)
+{
+	size_t len = strlen(name), sl = strlen(suffix);
+	if (len <= sl || strcmp(name + len - sl, suffix) != 0)
+		return -1;
+	char buf[96];
+	snprintf(buf, sizeof buf, "%.*s%s", (int)(len - sl), name, other);
+	int id = stats_find(st, buf);
+	snprintf(outname, n, "%.*s%s", (int)(len - sl), name, out);
+	if (id < 0 || stats_find(st, outname) >= 0)
+		return -1;
+	return id;
+}
+
+static void add_derived(struct stats_panel *sp, int *cap, const char *name, enum derived_kind k, int a, int b)
+{
+	if (sp->nder == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		sp->der = xrealloc(sp->der, sizeof *sp->der * (size_t)*cap);
+	}
+	struct derived *d = &sp->der[sp->nder++];
+	snprintf(d->name, sizeof d->name, "%s", name);
+	d->kind = k;
+	d->a = a;
+	d->b = b;
+}
+
 static void build_derived(struct stats_panel *sp, const struct stats *st)
 {
 	free(sp->der);
@@ -52,23 +89,16 @@ static void build_derived(struct stats_panel *sp, const struct stats *st)
 	int cap = 0;
 	for (uint32_t i = 0; i < st->n; i++) {
 		const char *name = st->defs[i].name;
-		size_t len = strlen(name);
-		if (st->defs[i].kind != STAT_COUNTER || len < 6 || strcmp(name + len - 5, ".hits") != 0)
+		char out[96];
+		int j;
+		if (st->defs[i].kind != STAT_COUNTER)
 			continue;
-		char buf[96];
-		snprintf(buf, sizeof buf, "%.*s.misses", (int)(len - 5), name);
-		int mi = stats_find(st, buf);
-		snprintf(buf, sizeof buf, "%.*s.hit_rate", (int)(len - 5), name);
-		if (mi < 0 || stats_find(st, buf) >= 0)
-			continue;
-		if (sp->nder == cap) {
-			cap = cap ? cap * 2 : 16;
-			sp->der = xrealloc(sp->der, sizeof *sp->der * (size_t)cap);
-		}
-		struct derived *d = &sp->der[sp->nder++];
-		snprintf(d->name, sizeof d->name, "%s", buf);
-		d->hits = (int)i;
-		d->misses = mi;
+		if ((j = sibling(st, name, ".hits", ".misses", ".hit_rate", out, sizeof out)) >= 0)
+			add_derived(sp, &cap, out, DER_HIT_RATE, (int)i, j);
+		/* Line counts of the memory side only: L1 reads/writes are requests. */
+		if ((strncmp(name, "dram.", 5) == 0 || strncmp(name, "mem.", 4) == 0) &&
+		    (j = sibling(st, name, ".reads", ".writes", ".bandwidth", out, sizeof out)) >= 0)
+			add_derived(sp, &cap, out, DER_BANDWIDTH, (int)i, j);
 	}
 	sp->built_for = st;
 	sp->built_n = st->n;
@@ -81,14 +111,22 @@ static void stat_row(void *u, int row, struct table_row *r)
 	int id = sp->rows[row];
 	if (id < 0) {
 		const struct derived *d = &sp->der[-1 - id];
-		double h = stats_value(st, (uint32_t)d->hits), m = stats_value(st, (uint32_t)d->misses);
+		double a = stats_value(st, (uint32_t)d->a), b = stats_value(st, (uint32_t)d->b);
 		snprintf(r->text[0], TABLE_CELL, "%s*", d->name);
-		if (h + m > 0)
-			snprintf(r->text[1], TABLE_CELL, "%.1f%%", 100.0 * h / (h + m));
-		else
-			snprintf(r->text[1], TABLE_CELL, "-");
-		snprintf(r->text[2], TABLE_CELL, "derived: %s / (hits + misses)", st->defs[d->hits].name);
-		r->attr[1] = role_attr(R_HIT);
+		if (d->kind == DER_HIT_RATE) {
+			if (a + b > 0)
+				snprintf(r->text[1], TABLE_CELL, "%.1f%%", 100.0 * a / (a + b));
+			else
+				snprintf(r->text[1], TABLE_CELL, "-");
+			snprintf(r->text[2], TABLE_CELL, "derived: %s / (hits + misses)", st->defs[d->a].name);
+			r->attr[1] = role_attr(R_HIT);
+		} else {
+			double cyc = sp->cycles > 0 ? (double)sp->cycles : 1;
+			double bpc = (a + b) * sp->line / cyc;
+			snprintf(r->text[1], TABLE_CELL, "%.2f B/cyc", bpc);
+			snprintf(r->text[2], TABLE_CELL, "derived: (reads + writes) x %d B / cycles = %.1f GB/s at %d MHz",
+				 sp->line, bpc * sp->mhz / 1e3, sp->mhz);
+		}
 		return;
 	}
 	const struct stat_def *d = &st->defs[id];
@@ -117,6 +155,9 @@ static void stat_row(void *u, int row, struct table_row *r)
 		r->attr[1] = role_attr(R_HIT);
 	else if (strstr(d->name, "miss"))
 		r->attr[1] = role_attr(R_MISS);
+	else if (strstr(d->name, "conflict") || strstr(d->name, "nack") || strstr(d->name, "stall") ||
+		 strstr(d->name, "full"))
+		r->attr[1] = role_attr(R_STALL);
 }
 
 static void stats_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
@@ -150,6 +191,9 @@ static void stats_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		return;
 	}
 	sp->st = st;
+	sp->cycles = sim_cycle(c->sim);
+	sp->line = sim_cfg(c->sim)->l2.line;
+	sp->mhz = sim_cfg(c->sim)->core.clock_mhz;
 	table_draw(&sp->t, w, r, sp->nrows, c->focused, stat_row, sp);
 	sp->st = NULL;
 }

@@ -4,12 +4,14 @@
  * The selected warp (`select warp W`, used by `next`) is reverse; Up/Down
  * select another through `select warp W`.
  *
- *   W   CTA  w  STATE    STALL       ORD OUT  INSTS  NEXT
- *  >3     1  3  ready                  0   2    120  ld A[tid]      <- issued this cycle (bold, '>')
- *   4     1  4  stalled  scoreboard    -   1    118  alu 4          (state in yellow)
+ *    W   CTA STATE      OUT ORD NEXT            INSTS
+ *   >3   1.3 ready        2   0 ld A[tid]         120   <- issued this cycle (bold, '>')
+ *    4   1.4 scoreboard   1   - alu 4             118   <- stalled: the reason, in yellow
  *
- * ORD is the position in the scheduler's order (0 = looked at first), OUT the
- * memory requests in flight.
+ * CTA is "cta.warp-in-cta"; STATE is ready, done, empty or why the warp is
+ * stalled; OUT the memory requests in flight; ORD the position in the
+ * scheduler's order (0 = looked at first). Columns are ordered so that at 80
+ * columns (overview) the next instruction still shows.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,9 +30,8 @@ struct warps_panel {
 };
 
 static const struct table_col cols[] = {
-	{"W", 3, 0, true},      {"CTA", 4, 0, true},  {"w", 2, 0, true},   {"STATE", 7, 0, false},
-	{"STALL", 10, 0, false}, {"ORD", 3, 0, true},  {"OUT", 3, 0, true}, {"INSTS", 6, 0, true},
-	{"NEXT", 10, 1, false},
+	{"W", 3, 0, true},  {"CTA", 5, 0, true}, {"STATE", 10, 0, false}, {"OUT", 3, 0, true},
+	{"ORD", 3, 0, true}, {"NEXT", 6, 1, false}, {"INSTS", 7, 0, true},
 };
 
 static const char *state_name(enum warp_state s)
@@ -60,25 +61,25 @@ static void warp_row(void *u, int row, struct table_row *r)
 	if (row == wp->sel)
 		r->row_attr |= role_attr(R_SELECT);
 	if (wi.state == WS_EMPTY) {
-		snprintf(r->text[3], TABLE_CELL, "empty");
+		snprintf(r->text[2], TABLE_CELL, "empty");
 		r->row_attr |= role_attr(R_DIM);
 		return;
 	}
-	snprintf(r->text[1], TABLE_CELL, "%d", wi.cta);
-	snprintf(r->text[2], TABLE_CELL, "%d", wi.warp_in_cta);
-	snprintf(r->text[3], TABLE_CELL, "%s", state_name(wi.state));
+	snprintf(r->text[1], TABLE_CELL, "%d.%d", wi.cta, wi.warp_in_cta);
 	if (wi.state == WS_STALLED) {
-		snprintf(r->text[4], TABLE_CELL, "%s", stall_reason_name(wi.stall));
-		r->attr[3] = r->attr[4] = role_attr(R_STALL);
+		snprintf(r->text[2], TABLE_CELL, "%s", stall_reason_name(wi.stall));
+		r->attr[2] = role_attr(R_STALL);
+	} else {
+		snprintf(r->text[2], TABLE_CELL, "%s", state_name(wi.state));
 	}
+	snprintf(r->text[3], TABLE_CELL, "%d", wi.outstanding);
 	if (wi.order >= 0)
-		snprintf(r->text[5], TABLE_CELL, "%d", wi.order);
+		snprintf(r->text[4], TABLE_CELL, "%d", wi.order);
 	else
-		snprintf(r->text[5], TABLE_CELL, "-");
-	snprintf(r->text[6], TABLE_CELL, "%d", wi.outstanding);
-	snprintf(r->text[7], TABLE_CELL, "%llu", (unsigned long long)wi.insts);
+		snprintf(r->text[4], TABLE_CELL, "-");
 	if (wi.next_stmt >= 0 && wi.next_text)
-		snprintf(r->text[8], TABLE_CELL, "%s", wi.next_text);
+		snprintf(r->text[5], TABLE_CELL, "%s", wi.next_text);
+	snprintf(r->text[6], TABLE_CELL, "%llu", (unsigned long long)wi.insts);
 	if (wi.state == WS_DONE)
 		r->row_attr |= role_attr(R_DIM);
 	if (wi.issued_now)

@@ -1,0 +1,171 @@
+/*
+ * test_tui.c: the whole screen, off-screen: status bar, layouts, the command
+ * output, TUI-only commands, stops and the breakpoint highlight. Full-screen
+ * snapshots of the overview at 80x24 and 132x40 (tests/views/screen_*.txt).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "draw.h"
+#include "test.h"
+#include "tui.h"
+#include "vtest.h"
+
+/* The screen as the terminal would show it (curscr after doupdate). */
+static char *screen_text(void)
+{
+	return vt_text(curscr);
+}
+
+static char *screen_row(int y, char *buf, size_t n) { return draw_read_row(curscr, y, buf, n); }
+
+static struct tui *start(struct session **ss, int lines, int cols)
+{
+	vt_screen();
+	resizeterm(lines, cols);
+	*ss = vt_session(NULL);
+	if (!*ss)
+		return NULL;
+	return tui_new(*ss, true, true);
+}
+
+static void stop(struct tui *t, struct session *ss)
+{
+	tui_free(t);
+	CHECK(ss->ui == NULL && ss->extra_cmds == NULL);
+	vt_session_free(ss);
+	resizeterm(80, 250);
+}
+
+TEST(tui_step_shows_cycle_in_status_bar)
+{
+	struct session *ss;
+	struct tui *t = start(&ss, 24, 80);
+	REQUIRE(t != NULL);
+	tui_frame(t);
+	char row[512];
+	CHECK_CONTAINS(screen_row(0, row, sizeof row), " cycle 0 | paused");
+	CHECK(tui_exec(t, "step 10") & CMD_RUN);
+	tui_run_to_stop(t);
+	tui_frame(t);
+	CHECK_CONTAINS(screen_row(0, row, sizeof row), " cycle 10 | paused");
+	CHECK_CONTAINS(screen_row(0, row, sizeof row), "vecadd");
+	/* The command and its output are in the command window above the prompt. */
+	char *text = screen_text();
+	CHECK_CONTAINS(text, "(gpustep) step 10");
+	free(text);
+	stop(t, ss);
+}
+
+TEST(tui_breakpoint_stop_is_shown_and_highlighted)
+{
+	struct session *ss;
+	struct tui *t = start(&ss, 40, 132);
+	REQUIRE(t != NULL);
+	tui_exec(t, "log all");
+	tui_exec(t, "break dram.row_conflict");
+	CHECK(tui_exec(t, "continue") & CMD_RUN);
+	tui_run_to_stop(t);
+	tui_frame(t);
+	char row[512];
+	CHECK_CONTAINS(screen_row(0, row, sizeof row), "stopped at breakpoint 1: dram.row_conflict ch=0");
+	char *text = screen_text();
+	CHECK_CONTAINS(text, "Breakpoint 1, dram.row_conflict");
+	free(text);
+	/* The event that fired is in the log panel with the breakpoint colours. */
+	bool found = false;
+	for (int y = 1; y < LINES && !found; y++) {
+		screen_row(y, row, sizeof row);
+		char *p = strstr(row, "dram.row_conflict");
+		if (!p || strstr(row, "Breakpoint") || strstr(row, "stopped"))
+			continue;
+		cchar_t cc;
+		mvwin_wch(curscr, y, (int)(p - row), &cc);
+		attr_t a;
+		short pair;
+		wchar_t wc[CCHARW_MAX + 1];
+		getcchar(&cc, wc, &a, &pair, NULL);
+		found = (a & A_BOLD) && pair == PAIR_NUMBER(role_attr(R_BREAK));
+	}
+	CHECK(found);
+	/* Enter on an empty line repeats continue through the session. */
+	CHECK(tui_exec(t, "") & CMD_RUN);
+	tui_run_to_stop(t);
+	CHECK_EQ(ss->bps.v[0].hits, 2);
+	stop(t, ss);
+}
+
+TEST(tui_commands_layout_focus_color)
+{
+	struct session *ss;
+	struct tui *t = start(&ss, 40, 132);
+	REQUIRE(t != NULL);
+	CHECK_EQ(tui_exec(t, "layout dram"), CMD_OK);
+	CHECK_STR(tui_layout_name(t), "dram");
+	tui_frame(t);
+	char *text = screen_text();
+	CHECK_CONTAINS(text, "\xe2\x94\x80 dram ");
+	CHECK_CONTAINS(text, "\xe2\x94\x80 events ");
+	free(text);
+	CHECK(tui_exec(t, "layout bogus") & CMD_ERR);
+	CHECK_EQ(tui_exec(t, "focus events"), CMD_OK);
+	CHECK(tui_exec(t, "focus warps") & CMD_ERR); /* not in this layout */
+	CHECK_EQ(tui_exec(t, "focus cmd"), CMD_OK);
+	CHECK_EQ(tui_exec(t, "color off"), CMD_OK);
+	CHECK(!draw_colours());
+	CHECK_EQ(tui_exec(t, "colour on"), CMD_OK);
+	CHECK(draw_colours());
+	CHECK_EQ(tui_exec(t, "refresh"), CMD_OK);
+	CHECK_EQ(tui_exec(t, "keys"), CMD_OK);
+	tui_frame(t);
+	text = screen_text();
+	CHECK_CONTAINS(text, "keys and commands");
+	CHECK_CONTAINS(text, "F10");
+	free(text);
+	/* `help` lists the TUI commands with the rest. */
+	CHECK(cmd_lookup(ss, "layout") != NULL);
+	CHECK(cmd_lookup(ss, "focus") != NULL);
+	stop(t, ss);
+}
+
+static void screen_snapshot(int lines, int cols)
+{
+	struct session *ss;
+	struct tui *t = start(&ss, lines, cols);
+	REQUIRE(t != NULL);
+	tui_exec(t, "log all");
+	tui_exec(t, "step 300");
+	tui_run_to_stop(t);
+	tui_frame(t);
+	char *text = screen_text();
+	char name[64];
+	snprintf(name, sizeof name, "screen_overview_%dx%d", cols, lines);
+	CHECK_SNAPSHOT(name, text);
+	free(text);
+	stop(t, ss);
+}
+
+TEST(tui_screen_overview_80x24) { screen_snapshot(24, 80); }
+TEST(tui_screen_overview_132x40) { screen_snapshot(40, 132); }
+
+TEST(tui_survives_tiny_and_huge_screens)
+{
+	struct session *ss;
+	struct tui *t = start(&ss, 24, 80);
+	REQUIRE(t != NULL);
+	static const int sizes[][2] = {{12, 40}, {5, 20}, {2, 10}, {1, 1}, {80, 250}, {24, 80}};
+	char row[512];
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		resizeterm(sizes[i][0], sizes[i][1]);
+		for (size_t l = 0; l < 5; l++) {
+			static const char *const lay[] = {"layout overview", "layout cache", "layout dram", "layout events",
+							  "layout stats"};
+			tui_exec(t, lay[l]);
+			tui_frame(t);
+		}
+		if (sizes[i][1] >= 20)
+			CHECK_CONTAINS(screen_row(0, row, sizeof row), " cycle 0");
+	}
+	stop(t, ss);
+}
