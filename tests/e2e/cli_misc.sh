@@ -45,4 +45,12 @@ expect_contains "$(cat "$E2E_TMP/err")" "/nonexistent/dir/s.json"
 "$BIN" --run -w vecadd --param nope=3 >/dev/null 2>"$E2E_TMP/err"
 [ $? = 2 ] || fail "unknown param: expected exit 2"
 expect_contains "$(cat "$E2E_TMP/err")" "param.nope"
+# A DRAM trace goes straight to the DRAM model; a bad trace names file:line.
+printf '0x1000 READ 0\n0x1080 READ 5\n0x9000 WRITE 10\n' >"$E2E_TMP/t.trc"
+out=$("$BIN" --dram-trace "$E2E_TMP/t.trc" --stats "$E2E_TMP/t.json") || fail "--dram-trace exit $?"
+expect_contains "$(cat "$E2E_TMP/t.json")" '"dram.reads": 2'
+printf '0x1000 READ 0\nbogus line\n' >"$E2E_TMP/bad.trc"
+"$BIN" --dram-trace "$E2E_TMP/bad.trc" >/dev/null 2>"$E2E_TMP/err"
+[ $? = 2 ] || fail "bad trace: expected exit 2"
+expect_contains "$(cat "$E2E_TMP/err")" "bad.trc:2"
 exit 0
