@@ -436,7 +436,7 @@ void core_tick(struct sim *s, struct sm *sm)
 		if (count[r] > (best == STALL_DONE ? 0 : count[best]))
 			best = r;
 	if (best != sm->last_stall) {
-		EV_EMIT(&s->ev, EV_WARP_STALL, .cycle = now, .sm = (int16_t)sm->id, .warp = -1, .a = best);
+		EV_EMIT(&s->ev, EV_WARP_STALL, .cycle = now, .sm = (int16_t)sm->id, .a = best);
 	}
 	sm->last_stall = (uint8_t)best;
 	stat_inc(&s->stats, s->id.stall[best]);

@@ -22,7 +22,7 @@
 /* X(enum suffix, "name", fields, "description") */
 #define EVENT_LIST(X)                                                                              \
 	X(WARP_ISSUE, "warp.issue", EVF_SM | EVF_WARP | EVF_A, "a warp issued an instruction (a = statement index)") \
-	X(WARP_STALL, "warp.stall", EVF_SM | EVF_WARP | EVF_A, "no warp of an SM could issue (a = dominant stall reason)") \
+	X(WARP_STALL, "warp.stall", EVF_SM | EVF_A, "an SM stopped issuing, or its reason changed (a = dominant stall reason)") \
 	X(WARP_DONE, "warp.done", EVF_SM | EVF_WARP, "a warp executed its exit")                       \
 	X(CTA_LAUNCH, "cta.launch", EVF_SM | EVF_A, "a CTA was dispatched to an SM (a = CTA id)")     \
 	X(CTA_DONE, "cta.done", EVF_SM | EVF_A, "every warp of a CTA finished (a = CTA id)")          \
