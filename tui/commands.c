@@ -429,12 +429,6 @@ static CMD_FN(c_next)
 		return usage(out, "next");
 	if (need_running(ss, out))
 		return CMD_ERR;
-	struct warp_info wi;
-	if (!inspect_warp(ss->sim, ss->sel_sm, ss->sel_warp, &wi) || wi.state == WS_EMPTY || wi.state == WS_DONE) {
-		cmd_errorf(out, "sm %d warp %d holds no running warp (select another: select warp W)", ss->sel_sm,
-			   ss->sel_warp);
-		return CMD_ERR;
-	}
 	session_start_run(ss, RUN_NEXT_ISSUE, 0);
 	return CMD_RUN;
 }

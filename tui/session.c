@@ -162,10 +162,16 @@ void session_start_run(struct session *ss, enum run_kind kind, uint64_t cycles)
 	uint64_t now = sim_cycle(ss->sim);
 	ss->run.target_cycle = cycles > UINT64_MAX - now ? UINT64_MAX : now + cycles;
 	if (kind == RUN_NEXT_ISSUE) {
-		struct warp_info wi;
+		char args[64], *err = NULL;
 		ss->run.sm = ss->sel_sm;
 		ss->run.slot = ss->sel_warp;
-		ss->run.start_insts = inspect_warp(ss->sim, ss->sel_sm, ss->sel_warp, &wi) ? wi.insts : 0;
+		snprintf(args, sizeof args, "warp.issue sm=%d warp=%d", ss->sel_sm, ss->sel_warp);
+		int id = bp_add_until(&ss->bps, args, session_line_bytes(ss), &err);
+		free(err);
+		if (id > 0) {
+			ss->until_id = id;
+			events_update_watch(sim_events(ss->sim));
+		}
 	}
 }
 
@@ -195,6 +201,13 @@ static void finish(struct session *ss, enum sim_stop why)
 {
 	if (why == SIM_STOP_BREAK)
 		select_from_event(ss, &ss->bps.stop_ev);
+	if (why == SIM_STOP_BREAK && ss->run.kind == RUN_NEXT_ISSUE && ss->bps.stop_id == ss->until_id) {
+		const struct event *e = &ss->bps.stop_ev;
+		const char *text = ss->kernel ? kernel_stmt_text(ss->kernel, (unsigned)e->a) : NULL;
+		snprintf(ss->stop_note, sizeof ss->stop_note, "sm %d warp %d issued '%s' at cycle %llu", e->sm, e->warp,
+			 text ? text : "?", (unsigned long long)e->cycle);
+		why = SIM_STOP_LIMIT; /* reported by the note, not as a breakpoint */
+	}
 	ss->run.kind = RUN_NONE;
 	ss->last_stop = why;
 	if (ss->until_id > 0)
@@ -232,35 +245,12 @@ bool session_run_slice(struct session *ss, uint64_t budget)
 		return true;
 	}
 	case RUN_FOREVER:
+	case RUN_NEXT_ISSUE: /* a temporary warp.issue breakpoint ends it */
 		st = sim_step(ss->sim, budget);
 		ss->started = true;
 		if (st != SIM_STOP_LIMIT) {
 			finish(ss, st);
 			return false;
-		}
-		return true;
-	case RUN_NEXT_ISSUE:
-		for (uint64_t i = 0; i < budget; i++) {
-			struct warp_info wi;
-			if (!inspect_warp(ss->sim, ss->run.sm, ss->run.slot, &wi) || wi.state == WS_EMPTY ||
-			    wi.state == WS_DONE) {
-				snprintf(ss->stop_note, sizeof ss->stop_note, "sm %d warp %d has no instruction to issue",
-					 ss->run.sm, ss->run.slot);
-				finish(ss, SIM_STOP_LIMIT);
-				return false;
-			}
-			st = sim_step(ss->sim, 1);
-			ss->started = true;
-			if (inspect_warp(ss->sim, ss->run.sm, ss->run.slot, &wi) && wi.insts > ss->run.start_insts) {
-				snprintf(ss->stop_note, sizeof ss->stop_note, "sm %d warp %d issued at cycle %llu",
-					 ss->run.sm, ss->run.slot, (unsigned long long)sim_cycle(ss->sim) - 1);
-				finish(ss, st == SIM_STOP_BREAK || st == SIM_STOP_INTERRUPT ? st : SIM_STOP_LIMIT);
-				return false;
-			}
-			if (st != SIM_STOP_LIMIT) {
-				finish(ss, st);
-				return false;
-			}
 		}
 		return true;
 	case RUN_NONE:
