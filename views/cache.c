@@ -99,6 +99,13 @@ static void cache_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	/* cell: mark tag ' ' flag lru [' ' sectors] + gap */
 	int cw = 1 + 1 + tw + 1 + 1 + 1 + (spl ? 1 + spl : 0) + 2;
 	int setw = hex_digits((uint64_t)g.sets) > 3 ? 6 : 5; /* decimal set number, right aligned */
+	/* Room to spare: show each line's address too (what `info line` takes). */
+	int aw = 0;
+	uint64_t maxaddr = (uint64_t)1 << 32;
+	if (r.w - setw >= g.ways * (cw + hex_digits(maxaddr) + 3)) {
+		aw = hex_digits(maxaddr) + 3;
+		cw += aw;
+	}
 
 	int rows = r.h - 1; /* header */
 	if (rows < 1)
@@ -148,15 +155,22 @@ static void cache_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 			char lru = li.lru_rank < 0    ? '-'
 				   : li.lru_rank < 10 ? (char)('0' + li.lru_rank)
 				   : li.lru_rank < 36 ? (char)('a' + li.lru_rank - 10) : '+';
-			char cell[64];
-			snprintf(cell, sizeof cell, "%c %*llx %c%c%s%s", touch_mark(li.touched), tw,
-				 (unsigned long long)li.tag, li.transient ? 'T' : li.dirty ? 'D' : ' ', lru,
+			char cell[96], addr[32] = "";
+			if (aw)
+				snprintf(addr, sizeof addr, " 0x%-*llx", aw - 3, (unsigned long long)li.addr);
+			snprintf(cell, sizeof cell, "%c %*llx%s %c%c%s%s", touch_mark(li.touched), tw,
+				 (unsigned long long)li.tag, addr, li.transient ? 'T' : li.dirty ? 'D' : ' ', lru,
 				 spl ? " " : "", sec);
 			if (li.transient && !li.touched)
 				a = role_attr(R_STALL);
 			put_text(w, y, x, cw - 1, cell, a, false);
 		}
 	}
+	/* Spare rows: a legend. */
+	if (g.sets - cp->top + 2 <= rows)
+		put_fmt(w, r.y + rows, r.x, r.w, role_attr(R_DIM),
+			"H hit  M miss  F fill (last cycle)   tag%s  D dirty  T transient  LRU rank (0 = MRU)%s   %s invalid",
+			aw ? " addr" : "", spl ? "  sectors: v valid D dirty . absent" : "", draw_utf8() ? "\xc2\xb7" : "-");
 	if (cp->top > 0)
 		put_text(w, r.y + 1, r.x + r.w - 1, 1, "^", role_attr(R_HEADER), false);
 	if (cp->top + rows < g.sets)
