@@ -77,19 +77,32 @@ static void send_replies(struct sim *s, struct l2bank *b)
 {
 	struct req *R = s->pool.r;
 	uint64_t now = s->st->now;
-	if (!reqq_ready(&b->outq, R, now))
+	/* The older ready head of the two reply queues goes first. */
+	struct reqq *q = NULL;
+	bool a = reqq_ready(&b->outq, R, now), n = reqq_ready(&b->outq_now, R, now);
+	if (a && n)
+		q = R[b->outq.head].t_ready <= R[b->outq_now.head].t_ready ? &b->outq : &b->outq_now;
+	else if (a)
+		q = &b->outq;
+	else if (n)
+		q = &b->outq_now;
+	else
 		return;
 	if (b->rep_link_free > now) {
 		sim_wake_at(s, b->rep_link_free);
 		return;
 	}
-	uint32_t ri = b->outq.head;
+	uint32_t ri = q->head;
 	struct l1 *l = &s->sms[R[ri].sm].l1;
 	if (l->fill_credits_used >= (uint32_t)s->cfg.icnt.queue) {
-		stat_inc(&s->stats, s->id.icnt_stalls);
+		if (!(R[ri].flags & REQF_ICNT_SEEN)) {
+			R[ri].flags |= REQF_ICNT_SEEN;
+			stat_inc(&s->stats, s->id.icnt_stalls);
+		}
 		return;
 	}
-	reqq_pop(&b->outq, R);
+	reqq_pop(q, R);
+	R[ri].flags &= (uint8_t)~REQF_ICNT_SEEN;
 	unsigned flits = packet_flits(s, &R[ri], true);
 	uint64_t ser = ser_cycles(s, flits);
 	uint64_t start = now > l->rep_link_free ? now : l->rep_link_free;
@@ -118,11 +131,15 @@ static void send_requests(struct sim *s, struct sm *sm)
 	unsigned bank = icnt_bank_of(s, R[ri].addr);
 	struct l2bank *b = &s->banks[bank];
 	if (b->in_credits_used >= (uint32_t)s->cfg.l2.queue) {
+		if (R[ri].flags & REQF_ICNT_SEEN)
+			return;
+		R[ri].flags |= REQF_ICNT_SEEN;
 		stat_inc(&s->stats, s->id.icnt_stalls);
 		EV_EMIT(&s->ev, EV_ICNT_STALL, .cycle = now, .unit = (int16_t)bank, .sm = (int16_t)sm->id, .a = 0);
 		return;
 	}
 	reqq_pop(&l->missq, R);
+	R[ri].flags &= (uint8_t)~REQF_ICNT_SEEN;
 	R[ri].bank = (uint16_t)bank;
 	unsigned flits = packet_flits(s, &R[ri], false);
 	uint64_t ser = ser_cycles(s, flits);

@@ -49,6 +49,7 @@ void l2_init(struct sim *s, struct l2bank *b)
 	mshr_init(&b->m, &s->arena, (uint32_t)c->mshr_entries, (uint32_t)c->mshr_merges);
 	reqq_init(&b->inq);
 	reqq_init(&b->outq);
+	reqq_init(&b->outq_now);
 	reqq_init(&b->memq);
 	reqq_init(&b->fixedq);
 	int i = b->id;
@@ -105,7 +106,9 @@ static void reply(struct sim *s, struct l2bank *b, uint32_t ri, uint8_t kind, ui
 	}
 	r->reply = kind;
 	r->t_ready = s->st->now + delay;
-	reqq_insert_timed(&b->outq, s->pool.r, ri);
+	/* Two FIFOs keep both in t_ready order without sorting: lookups all take
+	 * hit_latency, fills and refusals leave at once. */
+	reqq_push(delay ? &b->outq : &b->outq_now, s->pool.r, ri);
 }
 
 static void nack(struct sim *s, struct l2bank *b, uint32_t ri, unsigned reason)
@@ -115,7 +118,7 @@ static void nack(struct sim *s, struct l2bank *b, uint32_t ri, unsigned reason)
 	r->nack_reason = (uint8_t)reason;
 	EV_EMIT(&s->ev, EV_L2_NACK, .cycle = s->st->now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id, .addr = r->addr,
 		.a = reason);
-	reply(s, b, ri, RP_NACK, 1);
+	reply(s, b, ri, RP_NACK, 0);
 }
 
 static uint32_t mem_req(struct sim *s, struct l2bank *b, uint8_t type, uint64_t addr, uint32_t mask, uint32_t mshr)
@@ -421,6 +424,7 @@ void l2_tick(struct sim *s, struct l2bank *b)
 	}
 	sim_wake_q(s, &b->inq);
 	sim_wake_q(s, &b->outq);
+	sim_wake_q(s, &b->outq_now);
 	sim_wake_q(s, &b->fixedq);
 }
 

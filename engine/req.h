@@ -29,6 +29,7 @@ enum reply_kind { RP_NONE, RP_DATA, RP_ACK, RP_NACK };
 enum req_flags {
 	REQF_COUNTED = 1, /* the L1 already counted this access (it is waiting or retrying) */
 	REQF_FULL_SEEN = 2, /* l1.mshr_full / reservation fail already counted */
+	REQF_ICNT_SEEN = 4, /* icnt.stalls already counted for this packet */
 };
 
 struct req {

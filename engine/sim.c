@@ -82,7 +82,7 @@ static void register_stats(struct sim *s)
 	id->icnt_rep_flits = stats_counter(st, "icnt.reply_flits", "flits sent L2 -> SM");
 	id->icnt_req_pkts = stats_counter(st, "icnt.req_packets", "packets sent SM -> L2");
 	id->icnt_rep_pkts = stats_counter(st, "icnt.reply_packets", "packets sent L2 -> SM");
-	id->icnt_stalls = stats_counter(st, "icnt.stalls", "cycles a crossbar port held a packet for want of credits");
+	id->icnt_stalls = stats_counter(st, "icnt.stalls", "packets that had to wait at a crossbar port for want of credits");
 	id->l2_accesses = stats_counter(st, "l2.accesses", "L2 lookups, all banks");
 	id->l2_hits = stats_counter(st, "l2.hits", "L2 hits");
 	id->l2_misses = stats_counter(st, "l2.misses", "L2 misses (merges and refused transient hits included)");

@@ -135,7 +135,8 @@ struct l2bank {
 	struct cache c;
 	struct mshr m;
 	struct reqq inq;   /* from the crossbar (timed arrival) */
-	struct reqq outq;  /* replies toward the crossbar (timed) */
+	struct reqq outq;  /* lookup replies toward the crossbar (t_ready = lookup + hit latency) */
+	struct reqq outq_now; /* fill replies and NACKs (ready at once) */
 	struct reqq memq;  /* waiting for the memory to accept */
 	struct reqq fixedq; /* fixed-latency memory: in flight (timed) */
 	uint32_t in_credits_used;
