@@ -1,7 +1,7 @@
 /*
  * cmd_int.h: helpers shared by the command implementations (commands.c:
  * table, dispatch, time and breakpoint commands; cmd_info.c: info, print,
- * display, list, log, save).
+ * display, list, log, save); cmd_run.c: stop report, batch scripts.
  */
 #ifndef GPUSTEP_CMD_INT_H
 #define GPUSTEP_CMD_INT_H

@@ -144,7 +144,54 @@ struct load_ctx {
 	const char *stack[MAX_DEPTH]; /* resolved names being loaded, outermost first */
 	int depth;
 	struct sim_cfg *cfg;
+	const char *text;   /* JSON text of the file being walked */
+	const char *keys[32]; /* raw JSON keys from the root to the current item */
+	int nkeys;
 };
+
+/* Line of the current key chain in lc->text (0 if not found): each key is
+ * searched as "key" followed by ':' after the previous one. */
+static int key_line(const struct load_ctx *lc)
+{
+	const char *pos = lc->text, *hit = NULL;
+	if (!pos || lc->nkeys == 0)
+		return 0;
+	for (int i = 0; i < lc->nkeys; i++) {
+		char pat[160];
+		snprintf(pat, sizeof pat, "\"%s\"", lc->keys[i]);
+		const char *p = pos;
+		for (;;) {
+			p = strstr(p, pat);
+			if (!p)
+				return 0;
+			const char *q = p + strlen(pat);
+			while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')
+				q++;
+			if (*q == ':')
+				break;
+			p++;
+		}
+		hit = p;
+		pos = p + strlen(pat);
+	}
+	int line = 1;
+	for (const char *c = lc->text; c < hit; c++)
+		line += *c == '\n';
+	return line;
+}
+
+/* Turn "fname: msg" into "fname:LINE: msg" for the current key. */
+static int locate(const struct load_ctx *lc, const char *fname, char **err)
+{
+	int line = key_line(lc);
+	size_t fl = strlen(fname);
+	if (line && err && *err && strncmp(*err, fname, fl) == 0 && strncmp(*err + fl, ": ", 2) == 0) {
+		char *m = xasprintf("%s:%d: %s", fname, line, *err + fl + 2);
+		free(*err);
+		*err = m;
+	}
+	return -1;
+}
 
 static int set_param(struct load_ctx *lc, const char *fname, const char *path, const cJSON *v, char **err)
 {
@@ -216,39 +263,50 @@ static bool is_section_prefix(const char *path)
 	return false;
 }
 
+static int walk_item(struct load_ctx *lc, const char *fname, const cJSON *it, const char *prefix, char **err);
+
 static int walk_object(struct load_ctx *lc, const char *fname, const cJSON *obj, const char *prefix,
 		       char **err)
 {
 	for (const cJSON *it = obj->child; it; it = it->next) {
 		const char *key = it->string ? it->string : "";
-		if (!prefix && (strcmp(key, "extends") == 0 || key[0] == '_'))
+		if (key[0] == '_' || (!prefix && strcmp(key, "extends") == 0))
 			continue;
-		if (prefix && key[0] == '_')
-			continue;
-		char path[256];
-		snprintf(path, sizeof path, "%s%s%s", prefix ? prefix : "", prefix ? "." : "", key);
-		if (cJSON_IsObject(it)) {
-			if (cfg_find(path)) {
-				set_param(lc, fname, path, it, err); /* reports the type mismatch */
-				return -1;
-			}
-			if (!is_section_prefix(path)) {
-				char *e = NULL;
-				cfg_set_value(lc->cfg, path, "", &e);
-				set_err(err, "%s: %s", fname, e);
-				free(e);
-				return -1;
-			}
-			if (walk_object(lc, fname, it, path, err))
-				return -1;
-			continue;
-		}
-		if (!cfg_find(path) && is_section_prefix(path))
-			return set_err(err, "%s: %s: expected an object of %s.* keys, got %s", fname, path, path,
-				       json_type_name(it));
-		if (set_param(lc, fname, path, it, err))
+		if (lc->nkeys < (int)ARRAY_LEN(lc->keys))
+			lc->keys[lc->nkeys] = key;
+		lc->nkeys++;
+		int rc = walk_item(lc, fname, it, prefix, err);
+		lc->nkeys--;
+		if (rc)
 			return -1;
 	}
+	return 0;
+}
+
+static int walk_item(struct load_ctx *lc, const char *fname, const cJSON *it, const char *prefix, char **err)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s%s%s", prefix ? prefix : "", prefix ? "." : "", it->string ? it->string : "");
+	if (cJSON_IsObject(it)) {
+		if (cfg_find(path)) {
+			set_param(lc, fname, path, it, err); /* reports the type mismatch */
+			return locate(lc, fname, err);
+		}
+		if (!is_section_prefix(path)) {
+			char *e = NULL;
+			cfg_set_value(lc->cfg, path, "", &e);
+			set_err(err, "%s: %s", fname, e);
+			free(e);
+			return locate(lc, fname, err);
+		}
+		return walk_object(lc, fname, it, path, err);
+	}
+	if (!cfg_find(path) && is_section_prefix(path)) {
+		set_err(err, "%s: %s: expected an object of %s.* keys, got %s", fname, path, path, json_type_name(it));
+		return locate(lc, fname, err);
+	}
+	if (set_param(lc, fname, path, it, err))
+		return locate(lc, fname, err);
 	return 0;
 }
 
@@ -283,7 +341,13 @@ static int apply_text(struct load_ctx *lc, const char *text, const char *fname, 
 		if (rc)
 			goto out;
 	}
+	const char *saved_text = lc->text;
+	int saved_nkeys = lc->nkeys;
+	lc->text = text;
+	lc->nkeys = 0;
 	rc = walk_object(lc, fname, root, NULL, err);
+	lc->text = saved_text;
+	lc->nkeys = saved_nkeys;
 out:
 	cJSON_Delete(root);
 	return rc;

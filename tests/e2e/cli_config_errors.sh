@@ -17,7 +17,7 @@ check() {
 	[ "$rc" = 2 ] || fail "$1: expected exit 2, got $rc"
 	expect_contains "$(cat "$E2E_TMP/err")" "$3"
 }
-check typo '{"l1": {"wyas": 4}}' "typo.json: l1.wyas: unknown key (did you mean l1.ways?)"
+check typo '{"l1": {"wyas": 4}}' "typo.json:1: l1.wyas: unknown key (did you mean l1.ways?)"
 check type '{"l1": {"sets": "many"}}' "l1.sets: expected an integer, got a string"
 check range '{"l1.ways": 0}' "l1.ways: must be between 1 and"
 check pow2 '{"l2": {"sets": 48}}' "l2.sets: must be a power of two, got 48"

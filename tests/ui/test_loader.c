@@ -63,13 +63,13 @@ TEST(loader_nested_and_dotted_keys_agree)
 TEST(loader_type_and_key_errors)
 {
 	char *e = load_err("t1.json", "{\"l1\": {\"sets\": \"64\"}}");
-	CHECK_CONTAINS(e, "t1.json: l1.sets: expected an integer, got a string");
+	CHECK_CONTAINS(e, "t1.json:1: l1.sets: expected an integer, got a string");
 	free(e);
 	e = load_err("t2.json", "{\"l1\": {\"wyas\": 4}}");
-	CHECK_CONTAINS(e, "t2.json: l1.wyas: unknown key (did you mean l1.ways?)");
+	CHECK_CONTAINS(e, "t2.json:1: l1.wyas: unknown key (did you mean l1.ways?)");
 	free(e);
 	e = load_err("t3.json", "{\"l2.sets\": 48}");
-	CHECK_CONTAINS(e, "t3.json: l2.sets: must be a power of two, got 48");
+	CHECK_CONTAINS(e, "t3.json:1: l2.sets: must be a power of two, got 48");
 	free(e);
 	e = load_err("t4.json", "{\"l1\": 5}");
 	CHECK_CONTAINS(e, "l1: expected an object");
@@ -85,6 +85,10 @@ TEST(loader_type_and_key_errors)
 	free(e);
 	e = load_err("t8.json", "{\"core\": {\"scheduler\": \"gtx\"}}");
 	CHECK_CONTAINS(e, "core.scheduler: unknown value 'gtx' (one of lrr, gto, two_level)");
+	free(e);
+	/* the line of the offending key, found through the nesting */
+	e = load_err("t9.json", "{\n  \"l2\": {\"sets\": 64},\n  \"l1\": {\n    \"ways\": 4,\n    \"sets\": \"64\"\n  }\n}\n");
+	CHECK_CONTAINS(e, "t9.json:5: l1.sets: expected an integer, got a string");
 	free(e);
 	/* "_" keys are comments */
 	struct sim_cfg c;
