@@ -191,6 +191,8 @@ static void vmb_complete(struct sim *s, struct sm *sm, int vi)
 		sb_clear(w, e->dst);
 	uint64_t lat = s->st->now - e->t_issue;
 	stat_hist_add(&s->stats, s->id.mem_lat, lat);
+	stat_add(&s->stats, s->id.mem_lat_total, lat);
+	stat_inc(&s->stats, s->id.mem_done);
 	uint64_t *mx = &s->stats.vals[s->stats.defs[s->id.mem_lat_max].slot];
 	if (lat > *mx)
 		*mx = lat;

@@ -50,6 +50,10 @@ static void register_stats(struct sim *s)
 	id->mem_lat = stats_hist(st, "core.mem_latency", "cycles from issue to completion of a global memory instruction",
 				 lat_edges, (uint32_t)ARRAY_LEN(lat_edges));
 	id->mem_lat_max = stats_counter(st, "core.mem_latency_max", "longest global memory instruction latency (cycles)");
+	id->mem_lat_total = stats_counter(st, "core.mem_latency_total", "sum of global memory instruction latencies (cycles)");
+	id->mem_done = stats_counter(st, "core.mem_completed", "global memory instructions completed");
+	stats_ratio(st, "core.mem_latency_avg", "mean global memory instruction latency (cycles)", "core.mem_latency_total",
+		    "core.mem_completed", 1.0);
 	static const char *const stall_desc[STALL__COUNT] = {
 		[STALL_MEM] = "SM-cycles without an issue, mostly for want of a memory-buffer entry",
 		[STALL_SCOREBOARD] = "SM-cycles without an issue, mostly waiting for load data (scoreboard)",
