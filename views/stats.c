@@ -182,8 +182,10 @@ static void stats_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		for (int i = 0; i < sp->nder; i++)
 			if (!f[0] || strstr(sp->der[i].name, f))
 				sp->rows[sp->nrows++] = -1 - i;
-		snprintf(info, sizeof info, "%d of %u%s%s", sp->nrows, st->n + (unsigned)sp->nder, label[0] ? "  " : "",
-			 label);
+		if (sp->search.text[0])
+			snprintf(info, sizeof info, "%d match  %s", sp->nrows, label);
+		else
+			snprintf(info, sizeof info, "%u stats%s%s", st->n + (unsigned)sp->nder, label[0] ? "  " : "", label);
 	}
 	struct rect r = view_frame(p, w, c, info);
 	if (!st) {

@@ -18,7 +18,8 @@
 /* A busy moment: everything logged, some hundreds of cycles in. */
 static const char *const setup = "log all\nstep 400\n";
 
-static void snapshot_panel(const char *panel, int w, int h, struct session *ss)
+/* keys: typed into the panel before drawing (e.g. a search), NULL for none. */
+static void snapshot_panel(const char *panel, int w, int h, struct session *ss, const char *keys)
 {
 	struct panel *p = panel_create(panel);
 	REQUIRE(p != NULL);
@@ -33,6 +34,8 @@ static void snapshot_panel(const char *panel, int w, int h, struct session *ss)
 		.sel_bank = ss->sel_bank,
 		.focused = true,
 	};
+	for (const char *k = keys; k && *k; k++)
+		panel_key(p, *k, &c);
 	panel_draw(p, win, &c);
 	char *text = vt_text(win);
 	char name[64];
@@ -45,24 +48,54 @@ static void snapshot_panel(const char *panel, int w, int h, struct session *ss)
 	panel_free(p);
 }
 
-static void snapshot_all_sizes(const char *panel)
+static void snapshot_all_sizes(const char *panel, const char *keys)
 {
 	vt_screen();
 	struct session *ss = vt_session(setup);
 	REQUIRE(ss != NULL);
-	snapshot_panel(panel, 80, 24, ss);
-	snapshot_panel(panel, 132, 40, ss);
+	snapshot_panel(panel, 80, 24, ss, keys);
+	snapshot_panel(panel, 132, 40, ss, keys);
 	vt_session_free(ss);
 }
 
-TEST(view_warps_snapshot) { snapshot_all_sizes("warps"); }
-TEST(view_mshr_snapshot) { snapshot_all_sizes("mshr"); }
-TEST(view_cache_snapshot) { snapshot_all_sizes("cache"); }
-TEST(view_l2cache_snapshot) { snapshot_all_sizes("l2cache"); }
-TEST(view_l2_snapshot) { snapshot_all_sizes("l2"); }
-TEST(view_dram_snapshot) { snapshot_all_sizes("dram"); }
-TEST(view_events_snapshot) { snapshot_all_sizes("events"); }
-TEST(view_stats_snapshot) { snapshot_all_sizes("stats"); }
+TEST(view_warps_snapshot) { snapshot_all_sizes("warps", NULL); }
+TEST(view_mshr_snapshot) { snapshot_all_sizes("mshr", NULL); }
+TEST(view_cache_snapshot) { snapshot_all_sizes("cache", NULL); }
+TEST(view_l2cache_snapshot) { snapshot_all_sizes("l2cache", NULL); }
+TEST(view_l2_snapshot) { snapshot_all_sizes("l2", NULL); }
+TEST(view_dram_snapshot) { snapshot_all_sizes("dram", NULL); }
+TEST(view_events_snapshot) { snapshot_all_sizes("events", NULL); }
+/* Searched for the DRAM and L1 rows (new stats elsewhere do not disturb it);
+ * shows the derived rows too. */
+TEST(view_stats_snapshot) { snapshot_all_sizes("stats", "/dram.r\n"); }
+
+TEST(view_stats_derives_hit_rates_and_bandwidth)
+{
+	vt_screen();
+	struct session *ss = vt_session(setup);
+	REQUIRE(ss != NULL);
+	struct panel *p = panel_create("stats");
+	WINDOW *win = newwin(30, 132, 0, 0);
+	struct view_ctx c = {.sim = ss->sim, .focused = true};
+	for (const char *k = "/bandwidth\n"; *k; k++)
+		panel_key(p, *k, &c);
+	panel_draw(p, win, &c);
+	char *text = vt_text(win);
+	CHECK_CONTAINS(text, "dram.bandwidth*");
+	CHECK_CONTAINS(text, "B/cyc");
+	free(text);
+	/* Backspace over the filter, then a per-SM hit rate (the engine has only l1.hit_rate). */
+	for (const char *k = "/\b\b\b\b\b\b\b\b\b\bsm0.l1.hit\n"; *k; k++)
+		panel_key(p, *k == '\b' ? 127 : *k, &c);
+	panel_draw(p, win, &c);
+	text = vt_text(win);
+	CHECK_CONTAINS(text, "sm0.l1.hit_rate*");
+	CHECK_CONTAINS(text, "filter: sm0.l1.hit");
+	free(text);
+	delwin(win);
+	panel_free(p);
+	vt_session_free(ss);
+}
 
 TEST(view_every_panel_kind_has_ops)
 {
