@@ -66,7 +66,7 @@ static bool cta_fits(const struct sim *s, const struct sm *sm)
 		return false;
 	if (sm->threads_used + (int)s->threads_per_cta > c->threads_per_sm)
 		return false;
-	if (sm->shmem_used + (int)kernel_shmem_bytes(s->k) > c->shmem_per_sm)
+	if (sm->shmem_used + (int)s->wops->shmem_bytes(s->wimpl) > c->shmem_per_sm)
 		return false;
 	return true;
 }
@@ -79,14 +79,14 @@ static void cta_launch(struct sim *s, struct sm *sm, uint32_t cta)
 		cs++;
 	struct cta_slot *slot = &sm->cta[cs];
 	*slot = (struct cta_slot){.cta = (int32_t)cta, .nwarps = (uint16_t)s->warps_per_cta,
-				  .threads = s->threads_per_cta, .shmem = kernel_shmem_bytes(s->k)};
+				  .threads = s->threads_per_cta, .shmem = s->wops->shmem_bytes(s->wimpl)};
 	uint32_t wi = 0;
 	for (int k = 0; k < c->warps_per_sm && wi < s->warps_per_cta; k++) {
 		struct warp *w = &sm->w[k];
 		if (w->state != WSL_EMPTY)
 			continue;
 		memset(w, 0, sizeof(*w));
-		kernel_warp_start(s->k, &w->kw, cta, wi++, (unsigned)c->warp_size);
+		s->wops->warp_start(s->wimpl, &w->kw, cta, wi++, (unsigned)c->warp_size);
 		w->state = WSL_ACTIVE;
 		w->cta_slot = (int16_t)cs;
 		w->age = s->st->age_counter++;
@@ -281,7 +281,7 @@ static unsigned warp_blocker(struct sim *s, struct sm *sm, struct warp *w)
 	if (s->cfg.core.scheduler == SCHED_TWO_LEVEL && !w->in_pool)
 		return STALL_INACTIVE;
 	if (!w->ib_valid) {
-		if (!kernel_warp_next(s->k, &w->kw, &w->ib))
+		if (!s->wops->warp_next(s->wimpl, &w->kw, &w->ib))
 			w->ib.op = KOP_EXIT;
 		w->ib_valid = 1;
 	}

@@ -36,11 +36,11 @@ bool inspect_warp(const struct sim *s, int smi, int slot, struct warp_info *o)
 	o->state = w->stall == STALL_NONE ? WS_READY : WS_STALLED;
 	if (w->ib_valid) {
 		o->next_stmt = w->ib.op == KOP_EXIT ? -1 : w->ib.stmt;
-		o->next_text = w->ib.op == KOP_EXIT ? "exit" : kernel_stmt_text(s->k, w->ib.stmt);
+		o->next_text = w->ib.op == KOP_EXIT ? "exit" : s->wops->stmt_text(s->wimpl, w->ib.stmt);
 		o->next_active = w->ib.active;
 	} else {
 		o->next_stmt = w->kw.exited ? -1 : w->kw.pc;
-		o->next_text = w->kw.exited || w->kw.pc >= kernel_nstmts(s->k) ? "exit" : kernel_stmt_text(s->k, w->kw.pc);
+		o->next_text = w->kw.exited || w->kw.pc >= s->wops->nstmts(s->wimpl) ? "exit" : s->wops->stmt_text(s->wimpl, w->kw.pc);
 		o->next_active = w->kw.mask;
 	}
 	int order[64];

@@ -101,39 +101,69 @@ static void register_stats(struct sim *s)
 	id->mem_writes = stats_counter(st, "mem.writes", "line write-backs handed to memory");
 }
 
+/* The kernel language as a workload source. */
+static uint32_t k_ctas(const void *k) { return kernel_ctas(k); }
+static uint32_t k_tpc(const void *k) { return kernel_threads_per_cta(k); }
+static unsigned k_nregs(const void *k) { return kernel_nregs(k); }
+static unsigned k_shmem(const void *k) { return kernel_shmem_bytes(k); }
+static void k_start(const void *k, struct kwarp *w, uint32_t cta, uint32_t wic, unsigned ws)
+{
+	kernel_warp_start(k, w, cta, wic, ws);
+}
+static bool k_next(const void *k, struct kwarp *w, struct winst *out) { return kernel_warp_next(k, w, out); }
+static const char *k_text(const void *k, unsigned i) { return kernel_stmt_text(k, i); }
+static unsigned k_nstmts(const void *k) { return kernel_nstmts(k); }
+
+static const struct wl_ops kernel_wl_ops = {
+	.ctas = k_ctas,
+	.threads_per_cta = k_tpc,
+	.nregs = k_nregs,
+	.shmem_bytes = k_shmem,
+	.warp_start = k_start,
+	.warp_next = k_next,
+	.stmt_text = k_text,
+	.nstmts = k_nstmts,
+};
+
 struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char **err)
 {
 	if (cfg_validate(cfg, err))
 		return NULL;
-	if (!wl || !wl->kernel) {
+	if (!wl || (!wl->kernel && !(wl->ops && wl->impl))) {
 		set_err(err, "no workload");
 		return NULL;
 	}
-	const struct kernel *k = wl->kernel;
-	uint32_t tpc = kernel_threads_per_cta(k);
+	const struct wl_ops *ops = wl->ops ? wl->ops : &kernel_wl_ops;
+	const void *impl = wl->ops ? wl->impl : (const void *)wl->kernel;
+	uint32_t tpc = ops->threads_per_cta(impl);
 	uint32_t wpc = (tpc + (uint32_t)cfg->core.warp_size - 1) / (uint32_t)cfg->core.warp_size;
-	if ((int)wpc > cfg->core.warps_per_sm || (int)tpc > cfg->core.threads_per_sm ||
-	    (int)kernel_shmem_bytes(k) > cfg->core.shmem_per_sm) {
+	unsigned shmem = ops->shmem_bytes(impl), nregs = ops->nregs(impl);
+	if (tpc == 0 || ops->ctas(impl) == 0) {
+		set_err(err, "workload %s: no threads to run", wl->name);
+		return NULL;
+	}
+	if ((int)wpc > cfg->core.warps_per_sm || (int)tpc > cfg->core.threads_per_sm || (int)shmem > cfg->core.shmem_per_sm) {
 		set_err(err,
 			"workload %s: a CTA of %u threads (%u warps, %u B shared memory) does not fit on an SM "
 			"(core.warps_per_sm %d, core.threads_per_sm %d, core.shmem_per_sm %d)",
-			kernel_name(k), tpc, wpc, kernel_shmem_bytes(k), cfg->core.warps_per_sm,
-			cfg->core.threads_per_sm, cfg->core.shmem_per_sm);
+			wl->name, tpc, wpc, shmem, cfg->core.warps_per_sm, cfg->core.threads_per_sm,
+			cfg->core.shmem_per_sm);
 		return NULL;
 	}
-	if (kernel_nregs(k) > 256) {
-		set_err(err, "workload %s: %u registers per thread, at most 256", kernel_name(k), kernel_nregs(k));
+	if (nregs > 256) {
+		set_err(err, "workload %s: %u registers per thread, at most 256", wl->name, nregs);
 		return NULL;
 	}
 	struct sim *s = xcalloc(1, sizeof(*s));
 	s->cfg = *cfg;
 	s->wl = *wl;
-	s->k = k;
-	s->nctas = kernel_ctas(k);
+	s->wops = ops;
+	s->wimpl = impl;
+	s->nctas = ops->ctas(impl);
 	s->threads_per_cta = tpc;
 	s->warps_per_cta = wpc;
 	s->issue_cycles = (unsigned)(cfg->core.warp_size / cfg->core.simd_width);
-	s->nregs = kernel_nregs(k);
+	s->nregs = nregs;
 	arena_init(&s->arena);
 	s->st = ARENA_NEW(&s->arena, struct state, 1);
 	s->st->next_event = UINT64_MAX;

@@ -14,11 +14,36 @@
 #include "stats.h"
 
 struct kernel;
+struct kwarp;
+struct winst;
+
+/*
+ * Where warp instructions come from. A workload is either a compiled kernel
+ * (kernel.h; ops NULL) or any other source of per-warp instruction streams
+ * (recorded traces) given as an ops table over an opaque, immutable `impl`.
+ * Per-warp progress lives in struct kwarp (kernel.h), which the simulator
+ * keeps in its arena, so sources must keep no mutable per-warp state of their
+ * own (that is what makes rewinding exact).
+ */
+struct wl_ops {
+	uint32_t (*ctas)(const void *impl);
+	uint32_t (*threads_per_cta)(const void *impl);
+	unsigned (*nregs)(const void *impl);
+	unsigned (*shmem_bytes)(const void *impl);
+	void (*warp_start)(const void *impl, struct kwarp *w, uint32_t cta, uint32_t warp_in_cta, unsigned warp_size);
+	/* false once the warp has exited (out->op = KOP_EXIT) */
+	bool (*warp_next)(const void *impl, struct kwarp *w, struct winst *out);
+	/* Text of instruction `stmt` (struct winst.stmt), for panels. */
+	const char *(*stmt_text)(const void *impl, unsigned stmt);
+	unsigned (*nstmts)(const void *impl);
+};
 
 /* What the machine runs. Owned by the caller; must outlive the sim. */
 struct workload {
 	char name[64];
-	const struct kernel *kernel; /* compiled kernel (kernel.h) */
+	const struct kernel *kernel; /* compiled kernel (kernel.h), when ops is NULL */
+	const struct wl_ops *ops;    /* other instruction sources (traces) */
+	const void *impl;
 };
 
 enum sim_stop {

@@ -182,7 +182,8 @@ struct sim {
 	/* Immutable after sim_new. */
 	struct sim_cfg cfg;
 	struct workload wl;
-	const struct kernel *k;
+	const struct wl_ops *wops; /* the workload's instruction source */
+	const void *wimpl;
 	uint32_t nctas;
 	uint32_t threads_per_cta, warps_per_cta;
 	unsigned issue_cycles; /* warp_size / simd_width */
