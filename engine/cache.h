@@ -34,6 +34,7 @@ struct cline {
 	uint8_t reserved; /* allocated for a pending fill (allocate-on-miss) */
 	uint8_t transient; /* L2 conventional miss path: victim being replaced */
 	uint8_t touch;    /* enum touch (inspect.h) of the last access */
+	uint8_t swap_pending; /* L2: chosen as the victim of an FRC swap */
 };
 
 struct cache {
@@ -63,7 +64,8 @@ static inline struct cline *cache_line(struct cache *c, int set, int way)
 }
 /* Record a use for LRU. */
 void cache_touch(struct cache *c, int set, int way);
-/* Choose a victim among lines that are neither reserved nor transient;
+/* Choose a victim among lines that are neither reserved, transient nor
+ * promised to an FRC swap;
  * invalid lines first. -1 when every way is reserved/transient. */
 int cache_victim(struct cache *c, int set, struct rng *rng);
 /* Install line_addr in (set, way): valid, stamped, sectors cleared. */

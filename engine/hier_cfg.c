@@ -134,6 +134,9 @@ const struct cfg_section l1_cfg_section = {
 	.derived = l1_derived,
 };
 
+static const char *const frc_victim_names[] = {"at_swap", "at_miss", NULL};
+static const char *const frc_mshr_names[] = {"separate", "shared", NULL};
+
 static const struct cfg_param l2_params[] = {
 	P_INT("l2.banks", l2.banks, "2", 1, 256, "L2 banks (slices)"),
 	P_POW2("l2.sets", l2.sets, "16", 1, 1 << 20, "sets per bank"),
@@ -151,6 +154,17 @@ static const struct cfg_param l2_params[] = {
 	       "write miss: lazy_fetch (allocate, mark written sectors, fetch on a later read) or fetch_on_write"),
 	P_INT("l2.queue", l2.queue, "8", 1, 4096, "input queue per bank (requests, including those in the crossbar)"),
 	P_INT("l2.ports", l2.ports, "1", 1, 64, "lookups per cycle per bank"),
+	P_INT("l2.frc.entries", l2.frc.entries, "0", 0, 4096,
+	      "Fetch and Replacement Cache entries per bank (0 = none; the thesis evaluates 4-512)"),
+	P_INT("l2.frc.ways", l2.frc.ways, "8", 1, 4096, "FRC associativity (8 in the thesis; sets = entries / ways)"),
+	P_INT("l2.frc.swap_cycles", l2.frc.swap_cycles, "3", 0, 1000, "cycles to swap an FRC entry with its L2 victim line"),
+	P_INT("l2.frc.lookup_cycles", l2.frc.lookup_cycles, "1", 0, 1000, "FRC tag lookup after the L2 tag miss"),
+	P_ENUM("l2.frc.victim", l2.frc.victim, "at_swap", frc_victim_names,
+	       "when the L2 victim is chosen: at_swap (keeps it readable longest) or at_miss"),
+	P_BOOL("l2.frc.serve_evicting", l2.frc.serve_evicting, "false",
+	       "serve hits on the victim block while its FRC entry is evicting it (an extension)"),
+	P_ENUM("l2.frc.mshr", l2.frc.mshr, "separate", frc_mshr_names,
+	       "FRC entries track misses in addition to the L2 MSHRs (separate) or use them up (shared)"),
 };
 
 static int l2_validate(const struct sim_cfg *c, char **err)
@@ -170,6 +184,14 @@ static int l2_validate(const struct sim_cfg *c, char **err)
 			       l->bank_hash == BANKH_XOR ? "xor" : "ipoly", l->banks);
 	if (l->index == IDX_IPOLY && (l->sets < 2 || l->sets > 4096))
 		return set_err(err, "l2.index: ipoly needs l2.sets between 2 and 4096, got %d", l->sets);
+	if (l->frc.entries) {
+		if (l->frc.ways > l->frc.entries)
+			return set_err(err, "l2.frc.ways: must be <= l2.frc.entries (%d), got %d", l->frc.entries,
+				       l->frc.ways);
+		if (l->frc.entries % l->frc.ways || !is_pow2((uint64_t)(l->frc.entries / l->frc.ways)))
+			return set_err(err, "l2.frc.entries: must be ways (%d) x a power of two sets, got %d", l->frc.ways,
+				       l->frc.entries);
+	}
 	return 0;
 }
 
@@ -182,6 +204,9 @@ static void l2_derived(const struct sim_cfg *c, struct strbuf *o)
 	sb_printf(o, "l2.bank_bits               = addr bits %u.. (interleave %d B)\n", log2u((uint64_t)l->interleave),
 		  l->interleave);
 	sb_printf(o, "l2.index_bits              = %u\n", log2u((uint64_t)l->sets));
+	if (l->frc.entries)
+		sb_printf(o, "l2.frc.sets                = %d   (%d entries / %d ways, %d B of data per bank)\n",
+			  l->frc.entries / l->frc.ways, l->frc.entries, l->frc.ways, l->frc.entries * l->line);
 }
 
 const struct cfg_section l2_cfg_section = {

@@ -70,7 +70,19 @@ struct l2_cfg {
 	int write_fetch;     /* enum l2_write */
 	int queue;           /* input queue per bank */
 	int ports;           /* lookups per cycle per bank */
+	struct frc_cfg {
+		int entries;       /* per bank; 0 = no FRC */
+		int ways;
+		int swap_cycles;
+		int lookup_cycles; /* after the L2 tag miss */
+		int victim;        /* enum frc_victim */
+		bool serve_evicting; /* hits on the victim held in an EVICTING entry are served */
+		int mshr;          /* enum frc_mshr */
+	} frc;
 };
+
+enum frc_victim { FRC_VICTIM_AT_SWAP, FRC_VICTIM_AT_MISS };
+enum frc_mshr { FRC_MSHR_SEPARATE, FRC_MSHR_SHARED };
 
 struct icnt_cfg {
 	int latency;     /* cycles through the crossbar */
