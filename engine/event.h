@@ -57,7 +57,11 @@
 	X(DRAM_ROW_MISS, "dram.row_miss", EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR, "a request found its bank closed") \
 	X(DRAM_ROW_CONFLICT, "dram.row_conflict", EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR | EVF_A, "a request found another row open (a = open row)") \
 	X(DRAM_DONE, "dram.done", EVF_CH | EVF_BANK | EVF_ADDR | EVF_A, "a DRAM request completed (a = latency in core cycles)") \
-	X(MEM_REPLY, "mem.reply", EVF_SM | EVF_WARP | EVF_ADDR | EVF_A, "a load's data reached its warp (a = latency in cycles)")
+	X(MEM_REPLY, "mem.reply", EVF_SM | EVF_WARP | EVF_ADDR | EVF_A, "a load's data reached its warp (a = latency in cycles)") \
+	/* reuse profiler (reuse.h): unit = L2 bank or -1 for an L1; a = distance in the set, -1 = inf; b = class */ \
+	X(REUSE_ACCESS, "reuse.access", EVF_SM | EVF_WARP | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a profiled lookup (unit = L2 bank, -1 = L1 of sm; a = reuse distance in its set, -1 = inf; b = class 0 hit, 1 compulsory, 2 capacity, 3 associativity, 4 latency, 5 other)") \
+	X(REUSE_INF, "reuse.inf", EVF_SM | EVF_WARP | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a lookup with infinite reuse distance (b = 1 never seen, 4 line in flight)") \
+	X(REUSE_CLASS, "reuse.class", EVF_SM | EVF_WARP | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a profiled miss was classified (b = 1 compulsory, 2 capacity, 3 associativity, 4 latency, 5 other; a = distance, -1 = inf)")
 
 #define EV_ENUM(e, n, f, d) EV_##e,
 enum ev_kind { EVENT_LIST(EV_ENUM) EV__COUNT };

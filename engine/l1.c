@@ -25,6 +25,7 @@
  */
 #include <stdio.h>
 
+#include "reuse.h"
 #include "sim_int.h"
 
 void occ_hist_set(struct occ_hist *h, uint64_t now, uint16_t v)
@@ -155,6 +156,9 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 			L1_INC(s, l, writes, l1_writes);
 		EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
 			.addr = r->addr, .set = set, .a = r->type == RQ_ST);
+		/* reuse profiler tap: the hit test below, once per request */
+		reuse_tap_l1(s, sm->id, r->warp, r->addr, set, cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask,
+			     mshr_find(&l->m, r->addr, r->mask) != REQ_NIL);
 	}
 	if (cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask) {
 		/* A request that waited for an MSHR may find its line filled meanwhile. */
@@ -288,6 +292,7 @@ static int access_forward(struct sim *s, struct sm *sm, uint32_t ri)
 			L1_INC(s, l, hits, l1_hits);
 		else
 			L1_INC(s, l, misses, l1_misses);
+		reuse_tap_l1(s, sm->id, r->warp, r->addr, set, hit, mshr_find(&l->m, r->addr, 0) != REQ_NIL); /* reuse profiler */
 		if (cl && cl->valid && !cl->reserved) {
 			cl->touch = hit ? TOUCH_HIT : TOUCH_MISS;
 			cl->touch_cycle = now;

@@ -31,6 +31,7 @@
  */
 #include <stdio.h>
 
+#include "reuse.h"
 #include "sim_int.h"
 
 enum nack_reason { NACK_MSHR_FULL, NACK_TRANSIENT, NACK_SET_ALL_TRANSIENT, NACK_QUEUE_FULL };
@@ -243,6 +244,10 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 	B_INC(s, b, accesses, l2_accesses);
 	EV_EMIT(&s->ev, EV_L2_ACCESS, .cycle = now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id, .addr = r->addr,
 		.set = set, .a = kind);
+	/* reuse profiler tap: the hit tests below (transient old block = miss; writes need no valid sectors) */
+	reuse_tap_l2(s, b->id, r->sm, r->addr, set,
+		     cl && cl->valid && !cl->transient && (kind == 1 || (cl->sv & r->mask) == r->mask),
+		     mshr_find(&b->m, r->addr, 0) != REQ_NIL);
 	uint64_t lat = (uint64_t)s->cfg.l2.hit_latency;
 	if (cl && cl->valid && cl->transient) {
 		/* The old block of a line being replaced. */

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reuse.h"
 #include "sim_int.h"
 
 static const char *const stall_names[STALL__COUNT] = {
@@ -198,6 +199,7 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 			return NULL;
 		}
 	}
+	s->reuse = reuse_new(s); /* reuse-distance profiler: after the caches, before the freeze */
 	stats_freeze(&s->stats, &s->arena);
 	return s;
 }

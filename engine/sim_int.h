@@ -191,6 +191,7 @@ struct sim {
 	volatile int interrupt;
 	struct bp_set *bps;
 	struct snapshots *snaps; /* snapshot.c; NULL = rewinding off */
+	struct reuse *reuse;     /* reuse.h profiler (arena); NULL = off */
 };
 
 /* Wake an SM's scheduler: one of its warps may be able to issue. */

@@ -1,0 +1,434 @@
+/*
+ * reuse.c: the reuse-distance profiler (see reuse.h for the structures,
+ * bounds and classes). rd_cache_* is the per-cache algorithm, usable on its
+ * own (tests, tools); reuse_* wires one rd_cache per L1 and per L2 bank into
+ * the simulator: taps, stats and events.
+ *
+ * Nothing here runs on idle cycles: all work happens inside a lookup, so
+ * skip-ahead, stepping and rewinding see the same profile.
+ */
+#include "reuse.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+#define NIL UINT32_MAX
+
+static const char *const class_names[RC__COUNT] = {
+	[RC_HIT] = "hit",           [RC_COMPULSORY] = "compulsory", [RC_CAPACITY] = "capacity",
+	[RC_ASSOC] = "associativity", [RC_LATENCY] = "latency",     [RC_OTHER] = "other",
+};
+
+const char *reuse_class_name(unsigned c) { return c < RC__COUNT ? class_names[c] : "?"; }
+
+static uint64_t pow2_at_least(uint64_t x)
+{
+	uint64_t p = 1;
+	while (p < x)
+		p <<= 1;
+	return p;
+}
+
+void rd_cache_init(struct rd_cache *c, struct arena *a, uint32_t sets, uint32_t ways, uint64_t seen_base,
+		   uint64_t seen_lines)
+{
+	assert(sets >= 1 && ways >= 1);
+	memset(c, 0, sizeof(*c));
+	c->sets = sets;
+	c->ways = ways;
+	c->lines = sets * ways;
+	c->dcap = REUSE_DCAP_FACTOR * ways;
+	c->fa_bins = REUSE_DCAP_FACTOR * ways;
+	c->fa_width = sets;
+	c->kcap = REUSE_DCAP_FACTOR * c->lines;
+	c->stk = ARENA_NEW(a, uint64_t, (size_t)sets * c->dcap);
+	c->depth = ARENA_NEW(a, uint16_t, sets);
+	c->T = (uint32_t)pow2_at_least(2 * (uint64_t)c->kcap);
+	c->now = 1;
+	c->fen = ARENA_NEW(a, uint32_t, c->T + 1);
+	c->owner = ARENA_NEW(a, uint32_t, c->T + 1);
+	c->ent = ARENA_NEW(a, struct rd_ent, c->kcap + 1);
+	c->nbuckets = (uint32_t)pow2_at_least(c->kcap + 1);
+	c->bucket = ARENA_NEW(a, uint32_t, c->nbuckets);
+	for (uint32_t i = 0; i < c->nbuckets; i++)
+		c->bucket[i] = NIL;
+	for (uint32_t i = 0; i <= c->kcap; i++)
+		c->ent[i].next = i < c->kcap ? i + 1 : NIL;
+	c->free_head = 0;
+	uint64_t bits = pow2_at_least(seen_lines ? seen_lines : 1);
+	if (bits < 64)
+		bits = 64;
+	if (bits > REUSE_SEEN_MAX_BITS)
+		bits = REUSE_SEEN_MAX_BITS;
+	c->seen_base = seen_base;
+	c->seen_bits = bits;
+	c->seen = ARENA_NEW(a, uint64_t, bits / 64);
+	c->hist = ARENA_NEW(a, uint64_t, c->dcap + RB__EXTRA);
+	c->fa_hist = ARENA_NEW(a, uint64_t, c->fa_bins + RB__EXTRA);
+	c->set_hist = ARENA_NEW(a, uint32_t, (size_t)sets * (c->dcap + RB__EXTRA));
+	c->last_set = -1;
+}
+
+size_t rd_cache_bytes(const struct rd_cache *c)
+{
+	return (size_t)c->sets * c->dcap * 8 + (size_t)c->sets * 2 + ((size_t)c->T + 1) * 8 +
+	       ((size_t)c->kcap + 1) * sizeof(struct rd_ent) + (size_t)c->nbuckets * 4 + c->seen_bits / 8 +
+	       ((size_t)c->dcap + c->fa_bins + 2 * RB__EXTRA) * 8 + (size_t)c->sets * (c->dcap + RB__EXTRA) * 4;
+}
+
+/* ---- Fenwick tree over time slots --------------------------------------- */
+static void fen_add(struct rd_cache *c, uint32_t i, int32_t v)
+{
+	for (; i <= c->T; i += i & (~i + 1))
+		c->fen[i] = (uint32_t)((int32_t)c->fen[i] + v);
+}
+
+static uint32_t fen_prefix(const struct rd_cache *c, uint32_t i)
+{
+	uint32_t s = 0;
+	for (; i; i -= i & (~i + 1))
+		s += c->fen[i];
+	return s;
+}
+
+/* Smallest occupied slot (live > 0). */
+static uint32_t fen_first(const struct rd_cache *c)
+{
+	uint32_t pos = 0, rem = 1;
+	for (uint32_t step = c->T; step; step >>= 1)
+		if (pos + step <= c->T && c->fen[pos + step] < rem) {
+			pos += step;
+			rem -= c->fen[pos];
+		}
+	return pos + 1;
+}
+
+/* Renumber the live slots 1..live, keeping their order; rebuild the tree. */
+static void fa_compact(struct rd_cache *c)
+{
+	uint32_t k = 0;
+	for (uint32_t t = 1; t <= c->T; t++) {
+		uint32_t o = c->owner[t];
+		if (!o)
+			continue;
+		c->owner[t] = 0;
+		c->owner[++k] = o;
+		c->ent[o - 1].t = k;
+	}
+	assert(k == c->live);
+	for (uint32_t t = 1; t <= c->T; t++)
+		c->fen[t] = c->owner[t] ? 1 : 0;
+	for (uint32_t t = 1; t <= c->T; t++) {
+		uint32_t j = t + (t & (~t + 1));
+		if (j <= c->T)
+			c->fen[j] += c->fen[t];
+	}
+	c->now = k + 1;
+}
+
+static uint32_t hash_line(const struct rd_cache *c, uint64_t line)
+{
+	return (uint32_t)(mix64(line) & (c->nbuckets - 1));
+}
+
+static uint32_t ent_find(const struct rd_cache *c, uint64_t line)
+{
+	for (uint32_t e = c->bucket[hash_line(c, line)]; e != NIL; e = c->ent[e].next)
+		if (c->ent[e].line == line)
+			return e;
+	return NIL;
+}
+
+static void ent_remove(struct rd_cache *c, uint32_t e)
+{
+	uint32_t *p = &c->bucket[hash_line(c, c->ent[e].line)];
+	while (*p != e)
+		p = &c->ent[*p].next;
+	*p = c->ent[e].next;
+	c->ent[e].next = c->free_head;
+	c->free_head = e;
+}
+
+/* FA distance of line (REUSE_INF if untracked), then make it the most recent. */
+static int64_t fa_access(struct rd_cache *c, uint64_t line)
+{
+	int64_t d = REUSE_INF;
+	uint32_t e = ent_find(c, line);
+	if (e != NIL) {
+		uint32_t t = c->ent[e].t;
+		d = (int64_t)(c->live - fen_prefix(c, t));
+		fen_add(c, t, -1);
+		c->owner[t] = 0;
+	} else {
+		e = c->free_head;
+		assert(e != NIL);
+		c->free_head = c->ent[e].next;
+		c->ent[e].line = line;
+		uint32_t h = hash_line(c, line);
+		c->ent[e].next = c->bucket[h];
+		c->bucket[h] = e;
+		c->live++;
+	}
+	if (c->now > c->T) {
+		c->live--; /* compaction counts live slots; e has none right now */
+		fa_compact(c);
+		c->live++;
+	}
+	c->ent[e].t = c->now;
+	c->owner[c->now] = e + 1;
+	fen_add(c, c->now, 1);
+	c->now++;
+	if (c->live > c->kcap) { /* drop the least recent: its distance is >= K from now on */
+		uint32_t t = fen_first(c);
+		uint32_t o = c->owner[t] - 1;
+		fen_add(c, t, -1);
+		c->owner[t] = 0;
+		ent_remove(c, o);
+		c->live--;
+	}
+	return d;
+}
+
+/* Set-view distance of line (REUSE_INF if not in the D-deep stack), then move it to the top. */
+static int64_t set_access(struct rd_cache *c, uint64_t line, uint32_t set)
+{
+	uint64_t *s = &c->stk[(size_t)set * c->dcap];
+	uint32_t n = c->depth[set], i = 0;
+	while (i < n && s[i] != line)
+		i++;
+	int64_t d = i < n ? (int64_t)i : REUSE_INF;
+	if (i == n) {
+		if (n < c->dcap)
+			c->depth[set] = (uint16_t)++n;
+		i = n - 1;
+	}
+	memmove(s + 1, s, (size_t)i * sizeof(*s));
+	s[0] = line;
+	return d;
+}
+
+/* Mark line seen; returns whether it was. */
+static bool seen_test_set(struct rd_cache *c, uint64_t line)
+{
+	uint64_t i = line - c->seen_base;
+	if (line < c->seen_base || i >= c->seen_bits) {
+		i = mix64(line) & (c->seen_bits - 1);
+		c->approx++;
+	}
+	uint64_t m = 1ull << (i & 63);
+	bool was = (c->seen[i >> 6] & m) != 0;
+	c->seen[i >> 6] |= m;
+	return was;
+}
+
+unsigned rd_set_bin(const struct rd_cache *c, int64_t d)
+{
+	if (d == REUSE_INF)
+		return c->dcap + RB_INF_COMP;
+	return d < (int64_t)c->dcap ? (unsigned)d : c->dcap + RB_OVER;
+}
+
+unsigned rd_fa_bin(const struct rd_cache *c, int64_t d)
+{
+	if (d == REUSE_INF)
+		return c->fa_bins + RB_INF_COMP;
+	return d < (int64_t)c->kcap ? (unsigned)(d / c->fa_width) : c->fa_bins + RB_OVER;
+}
+
+void rd_cache_access(struct rd_cache *c, uint64_t line, uint32_t set, bool hit, bool inflight,
+		     struct rd_result *out)
+{
+	assert(set < c->sets);
+	bool seen = seen_test_set(c, line);
+	int64_t ds = set_access(c, line, set), dfa = fa_access(c, line);
+	if (seen) { /* untracked but seen: beyond the exact range */
+		if (ds == REUSE_INF)
+			ds = c->dcap;
+		if (dfa == REUSE_INF)
+			dfa = c->kcap;
+	}
+	unsigned cls, bin, fbin;
+	if (hit) {
+		cls = RC_HIT;
+		if (ds >= (int64_t)c->ways || ds == REUSE_INF)
+			c->hits_far++;
+		bin = rd_set_bin(c, ds);
+		fbin = rd_fa_bin(c, dfa);
+	} else if (inflight) {
+		cls = RC_LATENCY;
+		bin = c->dcap + RB_INF_LAT;
+		fbin = c->fa_bins + RB_INF_LAT;
+	} else {
+		if (ds == REUSE_INF)
+			cls = RC_COMPULSORY;
+		else if (dfa >= (int64_t)c->lines)
+			cls = RC_CAPACITY;
+		else if (ds >= (int64_t)c->ways)
+			cls = RC_ASSOC;
+		else
+			cls = RC_OTHER;
+		bin = rd_set_bin(c, ds);
+		fbin = rd_fa_bin(c, dfa);
+	}
+	c->accesses++;
+	c->cls[cls]++;
+	c->hist[bin]++;
+	c->fa_hist[fbin]++;
+	c->set_hist[(size_t)set * (c->dcap + RB__EXTRA) + bin]++;
+	c->last_line = line;
+	c->last_set = (int32_t)set;
+	c->last_d = ds;
+	c->last_dfa = dfa;
+	c->last_cls = (uint8_t)cls;
+	c->has_last = 1;
+	if (out)
+		*out = (struct rd_result){.d_set = ds, .d_fa = dfa, .cls = cls, .bin = bin};
+}
+
+/* ---- the simulator's profiler ---------------------------------------------- */
+struct reuse_ids {
+	uint32_t hist, fa_hist;
+	uint32_t cls[RC__COUNT]; /* RC_HIT unused */
+};
+
+struct reuse {
+	int nl1, nl2;
+	unsigned shift; /* log2 line bytes */
+	struct rd_cache *l1, *l2;
+	struct reuse_ids *id1, *id2, agg1, agg2;
+};
+
+static const char *const class_desc[RC__COUNT] = {
+	[RC_COMPULSORY] = "misses to lines this cache never saw (reuse distance infinite)",
+	[RC_CAPACITY] = "misses a fully associative LRU cache of the same capacity would also have",
+	[RC_ASSOC] = "misses a fully associative LRU cache of the same capacity would hit (too few ways)",
+	[RC_LATENCY] = "misses to a line already in flight (an MSHR entry exists for it)",
+	[RC_OTHER] = "misses an LRU cache of this geometry would hit: sectors, invalidations, replacement policy",
+};
+
+static void register_ids(struct sim *s, struct reuse_ids *id, const char *cache, const struct rd_cache *c)
+{
+	char name[96], desc[200];
+	uint64_t *edges = xmalloc(sizeof(uint64_t) * (c->dcap + 1));
+	for (uint32_t i = 0; i <= c->dcap; i++)
+		edges[i] = i;
+	snprintf(name, sizeof name, "reuse.%s.hist", cache);
+	snprintf(desc, sizeof desc,
+		 "reuse distance within the set per lookup (hit iff < %u ways; last bucket >= %u); infinite: "
+		 "%s.miss.compulsory, in flight: %s.miss.latency",
+		 c->ways, c->dcap, cache, cache);
+	id->hist = stats_hist(&s->stats, name, desc, edges, c->dcap + 1);
+	for (uint32_t i = 0; i <= c->fa_bins; i++)
+		edges[i] = (uint64_t)i * c->fa_width;
+	snprintf(name, sizeof name, "reuse.%s.fa_hist", cache);
+	snprintf(desc, sizeof desc,
+		 "fully associative reuse distance per lookup (FA LRU of %u lines hits iff < %u; last bucket >= %u)",
+		 c->lines, c->lines, c->kcap);
+	id->fa_hist = stats_hist(&s->stats, name, desc, edges, c->fa_bins + 1);
+	free(edges);
+	for (unsigned k = RC_COMPULSORY; k < RC__COUNT; k++) {
+		snprintf(name, sizeof name, "%s.miss.%s", cache, class_names[k]);
+		id->cls[k] = stats_counter(&s->stats, name, class_desc[k]);
+	}
+}
+
+struct reuse *reuse_new(struct sim *s)
+{
+	struct reuse *r = ARENA_NEW(&s->arena, struct reuse, 1);
+	const struct sim_cfg *cfg = &s->cfg;
+	r->shift = log2u((uint64_t)cfg->l1.line);
+	uint64_t lo = 0, hi = 0; /* traces: no footprint known, every line folds */
+	if (s->wl.kernel)
+		kernel_footprint(s->wl.kernel, &lo, &hi);
+	uint64_t base = lo >> r->shift, nlines = hi > lo ? ((hi - 1) >> r->shift) - base + 1 : 1;
+	r->nl1 = cfg->l1.enabled ? cfg->core.sms : 0;
+	r->nl2 = cfg->l2.banks;
+	r->l1 = ARENA_NEW(&s->arena, struct rd_cache, r->nl1 ? r->nl1 : 1);
+	r->l2 = ARENA_NEW(&s->arena, struct rd_cache, r->nl2);
+	r->id1 = ARENA_NEW(&s->arena, struct reuse_ids, r->nl1 ? r->nl1 : 1);
+	r->id2 = ARENA_NEW(&s->arena, struct reuse_ids, r->nl2);
+	char cache[48];
+	for (int i = 0; i < r->nl1; i++) {
+		rd_cache_init(&r->l1[i], &s->arena, (uint32_t)cfg->l1.sets, (uint32_t)cfg->l1.ways, base, nlines);
+		snprintf(cache, sizeof cache, "sm%d.l1", i);
+		register_ids(s, &r->id1[i], cache, &r->l1[i]);
+	}
+	if (r->nl1)
+		register_ids(s, &r->agg1, "l1", &r->l1[0]);
+	for (int i = 0; i < r->nl2; i++) {
+		rd_cache_init(&r->l2[i], &s->arena, (uint32_t)cfg->l2.sets, (uint32_t)cfg->l2.ways, base, nlines);
+		snprintf(cache, sizeof cache, "l2.bank%d", i);
+		register_ids(s, &r->id2[i], cache, &r->l2[i]);
+	}
+	register_ids(s, &r->agg2, "l2", &r->l2[0]);
+	return r;
+}
+
+const struct rd_cache *reuse_cache(const struct sim *s, int kind, int unit)
+{
+	const struct reuse *r = s->reuse;
+	if (!r || unit < 0)
+		return NULL;
+	if (kind == 0)
+		return unit < r->nl1 ? &r->l1[unit] : NULL;
+	return kind == 1 && unit < r->nl2 ? &r->l2[unit] : NULL;
+}
+
+static void count(struct sim *s, const struct reuse_ids *id, const struct reuse_ids *agg,
+		  const struct rd_result *res)
+{
+	if (res->cls != RC_LATENCY && res->d_set != REUSE_INF) {
+		stat_hist_add(&s->stats, id->hist, (uint64_t)res->d_set);
+		stat_hist_add(&s->stats, agg->hist, (uint64_t)res->d_set);
+		stat_hist_add(&s->stats, id->fa_hist, (uint64_t)res->d_fa);
+		stat_hist_add(&s->stats, agg->fa_hist, (uint64_t)res->d_fa);
+	}
+	if (res->cls != RC_HIT) {
+		stat_inc(&s->stats, id->cls[res->cls]);
+		stat_inc(&s->stats, agg->cls[res->cls]);
+	}
+}
+
+static void emit(struct sim *s, const struct rd_result *res, int sm, int warp, int unit, uint64_t addr, int set)
+{
+	uint64_t now = s->st->now;
+	int64_t d = res->cls == RC_LATENCY ? REUSE_INF : res->d_set;
+	EV_EMIT(&s->ev, EV_REUSE_ACCESS, .cycle = now, .sm = (int16_t)sm, .warp = (int16_t)warp, .unit = (int16_t)unit,
+		.addr = addr, .set = set, .a = d, .b = res->cls);
+	if (d == REUSE_INF)
+		EV_EMIT(&s->ev, EV_REUSE_INF, .cycle = now, .sm = (int16_t)sm, .warp = (int16_t)warp,
+			.unit = (int16_t)unit, .addr = addr, .set = set, .a = d, .b = res->cls);
+	if (res->cls != RC_HIT)
+		EV_EMIT(&s->ev, EV_REUSE_CLASS, .cycle = now, .sm = (int16_t)sm, .warp = (int16_t)warp,
+			.unit = (int16_t)unit, .addr = addr, .set = set, .a = d, .b = res->cls);
+}
+
+void reuse_tap_l1(struct sim *s, int sm, int warp, uint64_t addr, int set, bool hit, bool inflight)
+{
+	struct reuse *r = s->reuse;
+	if (!r || sm >= r->nl1)
+		return;
+	struct rd_result res;
+	struct rd_cache *c = &r->l1[sm];
+	rd_cache_access(c, addr >> r->shift, (uint32_t)set, hit, inflight, &res);
+	c->last_cycle = s->st->now;
+	count(s, &r->id1[sm], &r->agg1, &res);
+	emit(s, &res, sm, warp, -1, addr, set);
+}
+
+void reuse_tap_l2(struct sim *s, int bank, int sm, uint64_t addr, int set, bool hit, bool inflight)
+{
+	struct reuse *r = s->reuse;
+	if (!r || bank >= r->nl2)
+		return;
+	struct rd_result res;
+	struct rd_cache *c = &r->l2[bank];
+	rd_cache_access(c, addr >> r->shift, (uint32_t)set, hit, inflight, &res);
+	c->last_cycle = s->st->now;
+	count(s, &r->id2[bank], &r->agg2, &res);
+	emit(s, &res, sm, -1, bank, addr, set);
+}
