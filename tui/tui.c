@@ -43,21 +43,14 @@
 #include "help.h"
 #include "keys.h"
 #include "layout.h"
+#include "outlog.h"
 #include "rl.h"
 #include "status.h"
 #include "util.h"
 #include "view.h"
 
-#define OUT_CAP 2000
 #define FRAME_SECONDS (1.0 / 30)
 #define SLICE_SECONDS 0.010
-
-enum out_kind { OUT_TEXT, OUT_ECHO, OUT_ERROR };
-
-struct out_line {
-	char *text;
-	enum out_kind kind;
-};
 
 struct slot {
 	struct panel *p;
@@ -75,9 +68,7 @@ struct tui {
 	char focus_name[32];
 	int lines, cols; /* screen size the windows were made for */
 
-	struct out_line outv[OUT_CAP];
-	int out_start, out_n;
-	int out_scroll; /* rows scrolled up from the bottom */
+	struct outlog log; /* the command window's scrollback */
 
 	/* run state */
 	bool running;
@@ -95,7 +86,7 @@ struct tui {
 	int ipc_id;
 
 	/* what to redraw */
-	bool dirty_panels, dirty_status, dirty_out, need_layout;
+	bool dirty_panels, dirty_status, need_layout;
 	double last_frame;
 
 	bool help_open;
@@ -119,116 +110,12 @@ static double now_s(void)
 
 /* ---- command output ------------------------------------------------------ */
 
-static void out_add_one(struct tui *t, const char *s, size_t n, enum out_kind k)
-{
-	int slot;
-	if (t->out_n == OUT_CAP) {
-		slot = t->out_start;
-		free(t->outv[slot].text);
-		t->out_start = (t->out_start + 1) % OUT_CAP;
-	} else {
-		slot = (t->out_start + t->out_n++) % OUT_CAP;
-	}
-	char *c = xmalloc(n + 1);
-	memcpy(c, s, n);
-	c[n] = 0;
-	for (size_t i = 0; i < n; i++) /* tabs and control characters would break columns */
-		if ((unsigned char)c[i] < 32)
-			c[i] = ' ';
-	t->outv[slot] = (struct out_line){c, k};
-	t->out_scroll = 0;
-	t->dirty_out = true;
-}
-
-static void out_add(struct tui *t, const char *text, enum out_kind k)
-{
-	const char *p = text;
-	for (;;) {
-		const char *e = strchr(p, '\n');
-		if (!e) {
-			if (*p || p == text)
-				out_add_one(t, p, strlen(p), k);
-			break;
-		}
-		out_add_one(t, p, (size_t)(e - p), k);
-		p = e + 1;
-	}
-}
-
-static void out_print_cb(void *u, const char *text) { out_add(u, text, OUT_TEXT); }
-static void out_error_cb(void *u, const char *text) { out_add(u, text, OUT_ERROR); }
+static void out_print_cb(void *u, const char *text) { outlog_add(&((struct tui *)u)->log, text, OUT_TEXT); }
+static void out_error_cb(void *u, const char *text) { outlog_add(&((struct tui *)u)->log, text, OUT_ERROR); }
 
 static struct cmd_out tui_out(struct tui *t)
 {
 	return (struct cmd_out){.print = out_print_cb, .error = out_error_cb, .u = t};
-}
-
-static int text_cols(const char *s)
-{
-	int n = 0;
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xC0) != 0x80;
-	return n;
-}
-
-/* Byte offset of column col in s. */
-static size_t col_offset(const char *s, int col)
-{
-	size_t i = 0;
-	int c = 0;
-	for (; s[i]; i++) {
-		if (((unsigned char)s[i] & 0xC0) != 0x80) {
-			if (c == col)
-				return i;
-			c++;
-		}
-	}
-	return i;
-}
-
-static void draw_out(struct tui *t)
-{
-	WINDOW *w = t->out;
-	int h = getmaxy(w), wd = getmaxx(w);
-	werase(w);
-	if (wd <= 0)
-		return;
-	/* Walk back from the newest line, wrapping long lines, skipping out_scroll rows. */
-	int y = h - 1, skip = t->out_scroll;
-	for (int i = t->out_n - 1; i >= 0 && y >= 0; i--) {
-		const struct out_line *l = &t->outv[(t->out_start + i) % OUT_CAP];
-		int cols = text_cols(l->text);
-		int rows = cols > 0 ? (cols + wd - 1) / wd : 1;
-		attr_t a = l->kind == OUT_ERROR ? role_attr(R_ERROR) : l->kind == OUT_ECHO ? role_attr(R_HEADER) : 0;
-		for (int r = rows - 1; r >= 0 && y >= 0; r--) {
-			if (skip > 0) {
-				skip--;
-				continue;
-			}
-			size_t off = col_offset(l->text, r * wd);
-			size_t end = col_offset(l->text, (r + 1) * wd);
-			char buf[1024];
-			size_t n = end - off < sizeof buf - 1 ? end - off : sizeof buf - 1;
-			memcpy(buf, l->text + off, n);
-			buf[n] = 0;
-			put_text(w, y--, 0, wd, buf, a, false);
-		}
-	}
-	if (t->out_scroll > 0)
-		put_fmt(w, 0, wd > 24 ? wd - 24 : 0, 24, role_attr(R_SELECT), " scrolled up %d (PgDn) ", t->out_scroll);
-	t->dirty_out = false;
-}
-
-static int out_total_rows(struct tui *t)
-{
-	int wd = t->out ? getmaxx(t->out) : 80, n = 0;
-	if (wd <= 0)
-		return 0;
-	for (int i = 0; i < t->out_n; i++) {
-		int c = text_cols(t->outv[(t->out_start + i) % OUT_CAP].text);
-		n += c > 0 ? (c + wd - 1) / wd : 1;
-	}
-	return n;
 }
 
 /* ---- windows and layout ---------------------------------------------------- */
@@ -328,7 +215,7 @@ static void apply_layout(struct tui *t)
 		t->help = mkwin(hh, hw, (H - hh) / 2, (W - hw) / 2);
 	}
 	t->need_layout = false;
-	t->dirty_panels = t->dirty_status = t->dirty_out = true;
+	t->dirty_panels = t->dirty_status = t->log.dirty = true;
 }
 
 /* ---- status and frames ----------------------------------------------------- */
@@ -368,20 +255,25 @@ static void draw_status(struct tui *t)
 	t->dirty_status = false;
 }
 
-static void draw_panels(struct tui *t)
+static struct view_ctx ctx_for(struct tui *t, int slot)
 {
 	const struct session *ss = t->ss;
+	return (struct view_ctx){
+		.sim = ss->sim,
+		.sel_sm = ss->sel_sm,
+		.sel_warp = ss->sel_warp,
+		.sel_l2 = ss->sel_l2,
+		.sel_ch = ss->sel_ch,
+		.sel_bank = ss->sel_bank,
+		.stop_ev = t->have_stop_ev ? &t->stop_ev : NULL,
+		.focused = slot == t->focus,
+	};
+}
+
+static void draw_panels(struct tui *t)
+{
 	for (int i = 0; i < t->nslots; i++) {
-		struct view_ctx c = {
-			.sim = ss->sim,
-			.sel_sm = ss->sel_sm,
-			.sel_warp = ss->sel_warp,
-			.sel_l2 = ss->sel_l2,
-			.sel_ch = ss->sel_ch,
-			.sel_bank = ss->sel_bank,
-			.stop_ev = t->have_stop_ev ? &t->stop_ev : NULL,
-			.focused = i == t->focus,
-		};
+		struct view_ctx c = ctx_for(t, i);
 		panel_draw(t->slots[i].p, t->slots[i].w, &c);
 		wnoutrefresh(t->slots[i].w);
 	}
@@ -415,8 +307,8 @@ void tui_frame(struct tui *t)
 		draw_status(t);
 		wnoutrefresh(t->status);
 	}
-	if (t->dirty_out && t->out) {
-		draw_out(t);
+	if (t->log.dirty && t->out) {
+		outlog_draw(&t->log, t->out);
 		if (getmaxy(t->out) > 0 && t->lines >= 4)
 			wnoutrefresh(t->out);
 	}
@@ -489,7 +381,7 @@ static void run_finished(struct tui *t)
 	}
 	struct cmd_out o = tui_out(t);
 	cmd_report_stop(ss, &o);
-	t->dirty_panels = t->dirty_status = t->dirty_out = true;
+	t->dirty_panels = t->dirty_status = t->log.dirty = true;
 }
 
 static void run_start(struct tui *t)
@@ -575,7 +467,7 @@ int tui_exec(struct tui *t, const char *line)
 {
 	char echo[600];
 	snprintf(echo, sizeof echo, "(gpustep) %s", line);
-	out_add(t, echo, OUT_ECHO);
+	outlog_add(&t->log, echo, OUT_ECHO);
 	struct cmd_out o = tui_out(t);
 	int r = cmd_exec(t->ss, line, &o);
 	if (r & CMD_RESET)
@@ -584,7 +476,7 @@ int tui_exec(struct tui *t, const char *line)
 		t->quit = true;
 	if (r & CMD_RUN)
 		run_start(t);
-	t->dirty_panels = t->dirty_status = t->dirty_out = true;
+	t->dirty_panels = t->dirty_status = t->log.dirty = true;
 	return r;
 }
 
@@ -608,7 +500,7 @@ static void on_line(void *u, char *line)
 	free(line);
 }
 
-static void on_show(void *u, const char *text) { out_add(u, text, OUT_TEXT); }
+static void on_show(void *u, const char *text) { outlog_add(&((struct tui *)u)->log, text, OUT_TEXT); }
 
 /* Run a panel's request (one command per line) through the command table. */
 static void panel_request(struct tui *t, struct panel *p)
@@ -716,21 +608,6 @@ static bool is_nav_key(int k)
 {
 	return k == KEY_UP || k == KEY_DOWN || k == KEY_LEFT || k == KEY_RIGHT || k == KEY_PPAGE || k == KEY_NPAGE ||
 	       k == KEY_HOME || k == KEY_END;
-}
-
-static struct view_ctx ctx_for(struct tui *t, int slot)
-{
-	const struct session *ss = t->ss;
-	return (struct view_ctx){
-		.sim = ss->sim,
-		.sel_sm = ss->sel_sm,
-		.sel_warp = ss->sel_warp,
-		.sel_l2 = ss->sel_l2,
-		.sel_ch = ss->sel_ch,
-		.sel_bank = ss->sel_bank,
-		.stop_ev = t->have_stop_ev ? &t->stop_ev : NULL,
-		.focused = slot == t->focus,
-	};
 }
 
 static void to_panel(struct tui *t, int key)
@@ -842,15 +719,8 @@ static void handle_key(struct tui *t, int r, wint_t wc)
 	if (fkey && is_nav_key(key)) {
 		if (t->focus >= 0 && t->focus < t->nslots) {
 			to_panel(t, key);
-		} else if (key == KEY_PPAGE || key == KEY_NPAGE) {
-			int page = t->out ? getmaxy(t->out) - 1 : 1;
-			int max = out_total_rows(t) - (t->out ? getmaxy(t->out) : 0);
-			t->out_scroll += key == KEY_PPAGE ? (page > 0 ? page : 1) : -(page > 0 ? page : 1);
-			if (t->out_scroll > max)
-				t->out_scroll = max;
-			if (t->out_scroll < 0)
-				t->out_scroll = 0;
-			t->dirty_out = true;
+		} else if ((key == KEY_PPAGE || key == KEY_NPAGE) && t->out) {
+			outlog_page(&t->log, t->out, key == KEY_PPAGE ? 1 : -1);
 		} else if (!t->running && t->interactive) {
 			rlw_key(key);
 		}
@@ -892,6 +762,7 @@ struct tui *tui_new(struct session *ss, bool colours, bool utf8)
 	t->utf8 = utf8;
 	t->colours = draw_init(colours, utf8);
 	t->budget = 1000;
+	outlog_init(&t->log);
 	snprintf(t->state, sizeof t->state, "paused");
 	if (ss->sim && sim_done(ss->sim))
 		snprintf(t->state, sizeof t->state, "finished");
@@ -909,8 +780,7 @@ void tui_free(struct tui *t)
 	del_windows(t);
 	for (size_t i = 0; i < ARRAY_LEN(t->panels); i++)
 		panel_free(t->panels[i]);
-	for (int i = 0; i < t->out_n; i++)
-		free(t->outv[(t->out_start + i) % OUT_CAP].text);
+	outlog_fini(&t->log);
 	free(t->help_text);
 	if (t->ss->ui == t) {
 		t->ss->ui = NULL;
@@ -979,7 +849,7 @@ int tui_main(struct session *ss)
 		struct cmd_out quiet = {.print = discard, .error = discard};
 		cmd_exec(ss, "log all", &quiet);
 	}
-	out_add(t, "gpustep " GPUSTEP_VERSION ": F10 step, F5 continue, ? or F1 keys, help for commands, quit to leave",
+	outlog_add(&t->log, "gpustep " GPUSTEP_VERSION ": F10 step, F5 continue, ? or F1 keys, help for commands, quit to leave",
 		OUT_TEXT);
 	apply_layout(t);
 	tui_frame(t);
@@ -1000,7 +870,7 @@ int tui_main(struct session *ss)
 				tui_frame(t);
 			}
 		} else {
-			if (t->dirty_panels || t->dirty_status || t->dirty_out || t->need_layout || rlw_dirty() ||
+			if (t->dirty_panels || t->dirty_status || t->log.dirty || t->need_layout || rlw_dirty() ||
 			    LINES != t->lines || COLS != t->cols)
 				tui_frame(t);
 			poll_keys(t, 250);

@@ -134,7 +134,7 @@ static void screen_snapshot(int lines, int cols)
 	struct session *ss;
 	struct tui *t = start(&ss, lines, cols);
 	REQUIRE(t != NULL);
-	tui_exec(t, "log all");
+	tui_exec(t, "log l1.* +l2.* +dram.* +mem.* +warp.* +coalesce");
 	tui_exec(t, "step 300");
 	tui_run_to_stop(t);
 	tui_frame(t);
