@@ -128,6 +128,31 @@ int inspect_dram_channels(const struct sim *s);
 bool inspect_dram_channel(const struct sim *s, int ch, struct dram_chan_info *out);
 bool inspect_dram_bank(const struct sim *s, int ch, int bank, struct dram_bank_info *out);
 
+/* ---- reuse-distance profiler (inspect_reuse.c; reuse.h) ------------------ */
+#define REUSE_INFO_MAX_BINS 1024
+enum reuse_view { RV_SET, RV_FA, RV_ONESET, RV__COUNT };
+
+struct reuse_info {
+	int units;            /* caches summed (1, or every L1 / L2 bank) */
+	int sets, ways, lines;
+	int nbins;            /* finite bins; then bins[nbins + 0] >= cap, +1 inf never seen, +2 inf in flight */
+	int bin_width;        /* distances per bin: 1 (set views), sets (FA view) */
+	int cutoff;           /* first bin that misses in an LRU cache: ways (set views), ways (FA: N / width) */
+	uint64_t cap;         /* distance of the ">=" bin */
+	uint64_t bins[REUSE_INFO_MAX_BINS + 3];
+	uint64_t cls[6];      /* enum reuse_class: hit, compulsory, capacity, associativity, latency, other */
+	uint64_t accesses, hits_far, approx;
+	size_t bytes;         /* profiler memory for these caches */
+	bool has_last;        /* the most recent access (one unit only) */
+	uint64_t last_addr, last_cycle;
+	int last_set, last_cls;
+	int64_t last_d, last_dfa;
+};
+/* k/unit: a cache (unit -1 = all L1s or all L2 banks); view: enum reuse_view;
+ * set: for RV_ONESET. false if there is no such cache or no profiler. */
+bool inspect_reuse(const struct sim *s, enum cache_id_kind k, int unit, int view, int set, struct reuse_info *out);
+const char *inspect_reuse_class_name(int cls);
+
 /* ---- one address across the hierarchy (`info line`) ----------------------- */
 /* Appends one line per place the line lives: each L1, L2 bank/set/way, MSHRs,
  * DRAM channel/bank/row and queue. */

@@ -13,6 +13,7 @@ static const struct layout_def layouts[] = {
 	{"dram", "DRAM channels and banks above the event log", {{3, {{"dram", 1}}}, {2, {{"events", 1}}}}},
 	{"events", "the event log, full screen", {{1, {{"events", 1}}}}},
 	{"stats", "the statistics registry, full screen", {{1, {{"stats", 1}}}}},
+	{"reuse", "reuse-distance histogram of a cache above the event log", {{3, {{"reuse", 1}}}, {1, {{"events", 1}}}}}, /* views/reuse.c */
 };
 
 size_t layout_count(void) { return sizeof layouts / sizeof layouts[0]; }

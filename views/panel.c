@@ -70,6 +70,7 @@ static const struct panel_kind kinds[] = {
 	{"dram", "DRAM channels x banks: state, open row, queues, timing", dram_panel_new},
 	{"events", "the event log, newest at the bottom (/ filters)", events_panel_new},
 	{"stats", "the statistics registry (/ searches)", stats_panel_new},
+	{"reuse", "reuse-distance histogram and miss classes of an L1 / L2 bank", reuse_panel_new}, /* views/reuse.c */
 };
 
 size_t panel_kind_count(void) { return sizeof kinds / sizeof kinds[0]; }

@@ -106,5 +106,6 @@ struct panel *l2_panel_new(void);
 struct panel *dram_panel_new(void);
 struct panel *events_panel_new(void);
 struct panel *stats_panel_new(void);
+struct panel *reuse_panel_new(void); /* views/reuse.c */
 
 #endif

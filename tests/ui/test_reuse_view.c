@@ -1,0 +1,94 @@
+/*
+ * test_reuse_view.c: the `reuse` panel: snapshots at 80x24 and 132x40 (set
+ * view of the selected L1, fully associative view of all L2 banks), and a
+ * reuse.class breakpoint that the panel follows, marking the access's bin.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+#include "view.h"
+#include "vtest.h"
+
+static char *draw(struct session *ss, int w, int h, const int *keys, struct panel *keep)
+{
+	struct panel *p = keep ? keep : panel_create("reuse");
+	REQUIRE(p != NULL);
+	WINDOW *win = newwin(h, w, 0, 0);
+	REQUIRE(win != NULL);
+	struct view_ctx c = {
+		.sim = ss->sim,
+		.sel_sm = ss->sel_sm,
+		.sel_l2 = ss->sel_l2,
+		.stop_ev = ss->bps.stop ? &ss->bps.stop_ev : NULL,
+		.focused = true,
+	};
+	for (const int *k = keys; k && *k; k++)
+		panel_key(p, *k, &c);
+	panel_draw(p, win, &c);
+	char *text = vt_text(win);
+	delwin(win);
+	if (!keep)
+		panel_free(p);
+	return text;
+}
+
+TEST(view_reuse_snapshot)
+{
+	vt_screen();
+	struct session *ss = vt_session("workload matmul_naive\nstep 3000\n");
+	REQUIRE(ss != NULL);
+	char *t = draw(ss, 80, 24, NULL, NULL);
+	CHECK_SNAPSHOT("reuse_80x24", t);
+	CHECK(test_contains(t, "cut-off: 4 ways"));
+	CHECK(test_contains(t, "inf new"));
+	free(t);
+	t = draw(ss, 132, 40, NULL, NULL);
+	CHECK_SNAPSHOT("reuse_132x40", t);
+	CHECK(test_contains(t, "associativity"));
+	free(t);
+	/* all L2 banks (Right twice), fully associative view (PgDn), log scale (Home) */
+	static const int keys[] = {KEY_RIGHT, KEY_RIGHT, KEY_RIGHT, KEY_NPAGE, KEY_HOME, 0};
+	t = draw(ss, 100, 30, keys, NULL);
+	CHECK_SNAPSHOT("reuse_l2_fa_100x30", t);
+	CHECK(test_contains(t, "L2 all"));
+	CHECK(test_contains(t, "(FA LRU)"));
+	free(t);
+	vt_session_free(ss);
+}
+
+TEST(view_reuse_follows_class_breakpoint)
+{
+	vt_screen();
+	struct session *ss = vt_session("workload matmul_naive\nbreak reuse.class b=3\ncontinue\n");
+	REQUIRE(ss != NULL);
+	REQUIRE(ss->bps.stop);
+	CHECK_EQ(ss->bps.stop_ev.kind, EV_REUSE_CLASS);
+	char *t = draw(ss, 80, 24, NULL, NULL);
+	CHECK_SNAPSHOT("reuse_break_80x24", t);
+	CHECK(test_contains(t, "break"));
+	CHECK(test_contains(t, "associativity"));
+	free(t);
+	vt_session_free(ss);
+}
+
+TEST(view_reuse_too_small_and_no_sim)
+{
+	vt_screen();
+	struct panel *p = panel_create("reuse");
+	REQUIRE(p != NULL);
+	WINDOW *win = newwin(4, 30, 0, 0);
+	struct view_ctx c = {.sim = NULL};
+	panel_draw(p, win, &c);
+	char *t = vt_text(win);
+	CHECK(test_contains(t, "needs 40x5"));
+	free(t);
+	delwin(win);
+	win = newwin(10, 60, 0, 0);
+	panel_draw(p, win, &c);
+	t = vt_text(win);
+	CHECK(test_contains(t, "no simulator"));
+	free(t);
+	delwin(win);
+	panel_free(p);
+}
