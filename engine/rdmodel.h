@@ -1,0 +1,95 @@
+/*
+ * rdmodel.h: the analytical GPU L1 cache model of Nugteren et al. ("A
+ * Detailed GPU Cache Model Based on Reuse Distance Theory"; note 003 §1.10),
+ * separate from the cycle simulation. Heap-allocated, single-threaded.
+ *
+ *   threads -> warps (32 consecutive tids) -> blocks -> active sets of
+ *   A = min(max_blocks, max_threads / B) blocks, processed one after another
+ *   -> per warp instruction, coalesced line requests (groups of 32/16/8 lanes
+ *   for <=4/8/16-byte accesses)
+ *   -> one warp instruction per time-stamp from a FIFO warp queue; a warp is
+ *   delayed to t + max miss latency + 1 (ref-impl timing); MSHR refusals
+ *   cancel the instruction and send the warp to the back
+ *   -> per-set LRU stacks changed only at effect time t + latency
+ *   (latency: hit -> lat_hit; miss -> lat_min + |round(N(0, sigma^2))|)
+ *
+ * Same-time-stamp order (note §1.12): rule A = the access issued at t sees
+ * effects due before t (Tables 3, 4; default); rule B = effects due at t
+ * (and their MSHR releases) come first (Table 5). Clipping: a merged miss
+ * takes effect no later than the in-flight request for its line.
+ *
+ * Classes per access on the same order (note §2.2): hit; latency (line in
+ * flight); compulsory (never requested); associativity (a shadow fully
+ * associative stack of S*W lines hits); capacity. rdm_ablation() runs the
+ * paper's four runs for the difference-of-totals breakdown instead.
+ */
+#ifndef GPUSTEP_RDMODEL_H
+#define GPUSTEP_RDMODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct kernel;
+
+enum rdm_set_fn { RDM_MODULO, RDM_FERMI };
+enum rdm_policy { RDM_WARP_QUEUE, RDM_ROUND_ROBIN }; /* round robin: no latency delay (Tables 2-5) */
+enum rdm_class { RDM_HIT, RDM_COMPULSORY, RDM_CAPACITY, RDM_ASSOC, RDM_LATENCY, RDM__CLASSES };
+
+struct rdm_cfg {
+	uint32_t line, sets, ways;
+	int set_fn;              /* enum rdm_set_fn, on line addresses as the simulator's fermi_hash */
+	uint32_t mshr;           /* unique in-flight lines; 0 = unlimited */
+	uint32_t mshr_per_warp;  /* 0 = no per-warp cap */
+	uint32_t lat_hit, lat_min, lat_sigma;
+	bool clip;
+	bool rule_b;
+	int policy;              /* enum rdm_policy */
+	uint32_t warp_size, max_blocks, max_threads, thread_cap;
+	uint64_t seed;
+};
+
+/* Fermi 16 KB: 128 B lines, 32 sets x 4 ways, Fermi hash, 64 MSHRs (6 per
+ * warp), hit 0, miss 100 + |N(0, 5^2)|, rule A, clipping on, 8 blocks /
+ * 1536 threads active, 8192 threads modelled. fermi48: 64 sets x 6 ways. */
+void rdm_cfg_fermi(struct rdm_cfg *c, bool kb48);
+/* Set of a line number. */
+uint32_t rdm_set_of(const struct rdm_cfg *c, uint64_t line);
+
+/* The ordered input: warps (with their active set), their load
+ * instructions, each a list of line numbers in issue order. */
+struct rdm_trace;
+struct rdm_trace *rdm_trace_new(void);
+void rdm_trace_free(struct rdm_trace *t);
+void rdm_trace_warp(struct rdm_trace *t, uint32_t active_set); /* starts a warp */
+void rdm_trace_inst(struct rdm_trace *t);                      /* starts an instruction of it */
+void rdm_trace_line(struct rdm_trace *t, uint64_t line);       /* one request of it */
+uint64_t rdm_trace_requests(const struct rdm_trace *t);
+/* Loads of the kernel's first thread_cap threads (whole blocks), coalesced. */
+struct rdm_trace *rdm_trace_from_kernel(const struct kernel *k, const struct rdm_cfg *c);
+
+#define RDM_MAX_TRACE 4096 /* per-access record kept for tests (first accesses) */
+
+struct rdm_result {
+	uint64_t accesses, cls[RDM__CLASSES];
+	uint64_t hist[4 * 256 + 3]; /* set view: 0 .. 4W-1, >= 4W, inf never requested, inf in flight */
+	uint32_t nbins;             /* 4W */
+	uint64_t steps, idle_steps, cancels;
+	/* Per access (first RDM_MAX_TRACE): distance (-1 = inf), class, effect time. */
+	uint32_t ntrace;
+	int32_t d[RDM_MAX_TRACE];
+	uint8_t cls_of[RDM_MAX_TRACE];
+	uint64_t t_issue[RDM_MAX_TRACE], effect[RDM_MAX_TRACE];
+};
+void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_result *out);
+/* Miss rate comparable with hardware counters / the simulator without latency misses. */
+double rdm_miss_rate(const struct rdm_result *r);
+
+/* The paper's 4-run ablation (full, fully associative, no latency, unlimited MSHRs). */
+struct rdm_ablation {
+	uint64_t accesses;
+	int64_t compulsory, capacity, associativity, latency, mshr;
+	double miss_rate; /* (miss_0 - latency) / accesses */
+};
+void rdm_ablation(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_ablation *out);
+
+#endif

@@ -1,0 +1,253 @@
+/*
+ * test_rdmodel.c: the analytical model against the note's test vectors:
+ * TV2 (round robin, no latency), TV3 (fixed latency 2, rule A), TV4 and
+ * TV4-clip (hit 0 / miss 2), TV5 (1 MSHR, cancel, rule B) and TV5-A, TV6
+ * (Fermi set hash), TV10 (warp queue with delays), plus the ablation sums
+ * and a built-in kernel run.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+#include "rdmodel.h"
+#include "util.h"
+
+/* TV2-TV5 kernel: thread t loads x[2t], then x[2t+1]; 4 elements per line. */
+static struct rdm_trace *toy(const int *tids, int n)
+{
+	struct rdm_trace *t = rdm_trace_new();
+	for (int i = 0; i < n; i++) {
+		rdm_trace_warp(t, 0);
+		for (int k = 0; k < 2; k++) {
+			rdm_trace_inst(t);
+			rdm_trace_line(t, (uint64_t)(2 * tids[i] + k) / 4);
+		}
+	}
+	return t;
+}
+
+static void toy_cfg(struct rdm_cfg *c, uint32_t hit, uint32_t miss, bool clip, bool rule_b, int policy)
+{
+	*c = (struct rdm_cfg){.line = 4, .sets = 1, .ways = 2, .set_fn = RDM_MODULO, .lat_hit = hit,
+			      .lat_min = miss, .clip = clip, .rule_b = rule_b, .policy = policy, .warp_size = 1,
+			      .max_blocks = 8, .max_threads = 1536, .thread_cap = 8192, .seed = 1};
+}
+
+static void expect(const struct rdm_result *r, int n, const int *d, const int *cls, const int *eff)
+{
+	CHECK_EQ(r->ntrace, n);
+	for (int i = 0; i < n && i < (int)r->ntrace; i++) {
+		CHECK_EQ(r->d[i], d[i]);
+		if (cls)
+			CHECK_EQ(r->cls_of[i], cls[i]);
+		if (eff)
+			CHECK_EQ(r->effect[i], eff[i]);
+	}
+}
+
+enum { H = RDM_HIT, C = RDM_COMPULSORY, L = RDM_LATENCY };
+static const int four[4] = {0, 1, 2, 3};
+
+TEST(rdmodel_tv2_round_robin_no_latency)
+{
+	struct rdm_cfg c;
+	toy_cfg(&c, 0, 0, false, false, RDM_ROUND_ROBIN);
+	struct rdm_trace *t = toy(four, 4);
+	struct rdm_result *r = xmalloc(sizeof(*r));
+	rdm_run(&c, t, r);
+	static const int d[8] = {-1, 0, -1, 0, 1, 0, 1, 0};
+	expect(r, 8, d, NULL, NULL);
+	CHECK_EQ(r->cls[H], 6); /* [derived] 2 misses, 6 hits */
+	free(r);
+	rdm_trace_free(t);
+}
+
+TEST(rdmodel_tv3_fixed_latency_rule_a)
+{
+	struct rdm_cfg c;
+	toy_cfg(&c, 2, 2, false, false, RDM_ROUND_ROBIN);
+	struct rdm_trace *t = toy(four, 4);
+	struct rdm_result *r = xmalloc(sizeof(*r));
+	rdm_run(&c, t, r);
+	static const int d[8] = {-1, -1, -1, -1, 0, 1, 0, 1};
+	static const int cls[8] = {C, L, C, L, H, H, H, H};
+	static const int eff[8] = {2, 3, 4, 5, 6, 7, 8, 9};
+	expect(r, 8, d, cls, eff);
+	/* rule B does not match the paper's table: 1, 1, 1, 1 */
+	c.rule_b = true;
+	rdm_run(&c, t, r);
+	CHECK_EQ(r->d[4], 1);
+	CHECK_EQ(r->d[6], 1);
+	free(r);
+	rdm_trace_free(t);
+}
+
+TEST(rdmodel_tv4_hit0_miss2_with_and_without_clipping)
+{
+	struct rdm_cfg c;
+	toy_cfg(&c, 0, 2, false, false, RDM_ROUND_ROBIN);
+	struct rdm_trace *t = toy(four, 4);
+	struct rdm_result *r = xmalloc(sizeof(*r));
+	rdm_run(&c, t, r);
+	static const int d[8] = {-1, -1, -1, -1, 0, 0, 1, 0};
+	static const int cls[8] = {C, L, C, L, H, H, H, H};
+	static const int eff[8] = {2, 3, 4, 5, 4, 5, 6, 7};
+	expect(r, 8, d, cls, eff);
+	CHECK(rdm_miss_rate(r) == 2.0 / 8.0);
+	c.clip = true; /* TV4-clip */
+	rdm_run(&c, t, r);
+	static const int effc[8] = {2, 2, 4, 4, 4, 5, 6, 7};
+	expect(r, 8, d, cls, effc);
+	free(r);
+	rdm_trace_free(t);
+}
+
+TEST(rdmodel_tv5_one_mshr_cancel_rule_b)
+{
+	static const int tids[2] = {0, 2};
+	struct rdm_cfg c;
+	toy_cfg(&c, 0, 2, false, true, RDM_ROUND_ROBIN);
+	c.mshr = 1;
+	struct rdm_trace *t = toy(tids, 2);
+	struct rdm_result *r = xmalloc(sizeof(*r));
+	rdm_run(&c, t, r);
+	/* issued t0 (line 0), t1 cancelled, t2 hit, t3 miss, t4 merge */
+	static const int d[4] = {-1, 0, -1, -1};
+	static const int cls[4] = {C, H, C, L};
+	static const int eff[4] = {2, 2, 5, 6};
+	expect(r, 4, d, cls, eff);
+	CHECK_EQ(r->cancels, 1);
+	CHECK_EQ(r->t_issue[1], 2);
+	CHECK_EQ(r->t_issue[3], 4);
+	/* TV5-A: rule A makes t2 a latency miss merged into line 0's entry (effect 4, 2 clipped) */
+	c.rule_b = false;
+	rdm_run(&c, t, r);
+	CHECK_EQ(r->d[1], -1);
+	CHECK_EQ(r->cls_of[1], L);
+	CHECK_EQ(r->effect[1], 4);
+	c.clip = true;
+	rdm_run(&c, t, r);
+	CHECK_EQ(r->effect[1], 2);
+	free(r);
+	rdm_trace_free(t);
+}
+
+TEST(rdmodel_tv6_fermi_hash)
+{
+	static const struct {
+		uint64_t addr;
+		uint32_t s16, s48;
+	} v[] = {
+		{0x0, 0, 0},        {0x80, 1, 1},      {0x100, 2, 2},      {0x1000, 0, 32},      {0x1080, 1, 33},
+		{0x2000, 1, 1},     {0x2080, 0, 0},    {0x4000, 2, 2},     {0x8000, 4, 4},       {0x10000, 0, 0},
+		{0x20000, 8, 8},    {0x80000, 16, 16}, {0xABC80, 4, 36},   {0x12345680, 15, 47},
+	};
+	struct rdm_cfg c16, c48;
+	rdm_cfg_fermi(&c16, false);
+	rdm_cfg_fermi(&c48, true);
+	for (size_t i = 0; i < ARRAY_LEN(v); i++) {
+		CHECK_EQ(rdm_set_of(&c16, v[i].addr / 128), v[i].s16);
+		CHECK_EQ(rdm_set_of(&c48, v[i].addr / 128), v[i].s48);
+	}
+	/* a contiguous 16 KB fill: 4 lines per set (16 KB), 2 per set (48 KB) */
+	uint32_t n16[32] = {0}, n48[64] = {0};
+	for (uint64_t l = 0; l < 128; l++) {
+		n16[rdm_set_of(&c16, l)]++;
+		n48[rdm_set_of(&c48, l)]++;
+	}
+	for (int s = 0; s < 32; s++)
+		CHECK_EQ(n16[s], 4);
+	for (int s = 0; s < 64; s++)
+		CHECK_EQ(n48[s], 2);
+}
+
+TEST(rdmodel_tv10_warp_queue_delays)
+{
+	struct rdm_cfg c;
+	toy_cfg(&c, 0, 2, true, false, RDM_WARP_QUEUE);
+	struct rdm_trace *t = toy(four, 4);
+	struct rdm_result *r = xmalloc(sizeof(*r));
+	rdm_run(&c, t, r);
+	static const int d[8] = {-1, -1, -1, -1, 0, 0, 1, 0};
+	static const int cls[8] = {C, L, C, L, H, H, H, H};
+	static const int eff[8] = {2, 2, 4, 4, 4, 5, 6, 7};
+	expect(r, 8, d, cls, eff);
+	for (int i = 0; i < 8; i++)
+		CHECK_EQ(r->t_issue[i], i);
+	free(r);
+	rdm_trace_free(t);
+}
+
+/* TV7 [derived]: the associativity probe: a 16 KB fill, one line in set 2, the
+ * fill again: exactly the 4 lines of that set miss in the second sweep (no latency). */
+TEST(rdmodel_tv7_associativity_probe)
+{
+	struct rdm_cfg c;
+	rdm_cfg_fermi(&c, false);
+	c.lat_min = c.lat_sigma = 0;
+	c.mshr = 0;
+	c.mshr_per_warp = 0;
+	struct rdm_trace *t = rdm_trace_new();
+	rdm_trace_warp(t, 0);
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint64_t l = 0; l < 128; l++) {
+			rdm_trace_inst(t);
+			rdm_trace_line(t, l);
+		}
+		if (pass == 0) {
+			rdm_trace_inst(t);
+			rdm_trace_line(t, 0x4000 / 128); /* sv = 4096 ints */
+		}
+	}
+	struct rdm_result *r = xmalloc(sizeof(*r));
+	rdm_run(&c, t, r);
+	CHECK_EQ(r->accesses, 257);
+	CHECK_EQ(r->cls[RDM_COMPULSORY], 129);
+	CHECK_EQ(r->accesses - r->cls[RDM_HIT] - r->cls[RDM_COMPULSORY], 4);
+	/* 129 distinct lines: a 128-line FA LRU cache would miss all of the second
+	 * sweep, so by the shadow-stack rule these four are capacity misses */
+	CHECK_EQ(r->cls[RDM_CAPACITY], 4);
+	static const uint64_t miss_lines[4] = {2, 34, 67, 99};
+	int found = 0;
+	for (uint32_t i = 129; i < r->ntrace; i++)
+		if (r->cls_of[i] != RDM_HIT)
+			for (int k = 0; k < 4; k++)
+				found += (i - 129) == miss_lines[k];
+	CHECK_EQ(found, 4);
+	free(r);
+	rdm_trace_free(t);
+}
+
+TEST(rdmodel_ablation_and_seeded_latency)
+{
+	struct rdm_cfg c;
+	rdm_cfg_fermi(&c, false);
+	struct rdm_trace *t = rdm_trace_new();
+	struct rng g;
+	rng_seed(&g, 5);
+	for (int w = 0; w < 48; w++) {
+		rdm_trace_warp(t, (uint32_t)w / 16);
+		for (int i = 0; i < 20; i++) {
+			rdm_trace_inst(t);
+			rdm_trace_line(t, rng_below(&g, 400));
+			rdm_trace_line(t, (uint64_t)w * 7 + (uint64_t)i);
+		}
+	}
+	struct rdm_result *a = xmalloc(sizeof(*a)), *b = xmalloc(sizeof(*b));
+	rdm_run(&c, t, a);
+	rdm_run(&c, t, b);
+	CHECK_EQ(a->accesses, 48 * 20 * 2);
+	CHECK(memcmp(a, b, sizeof(*a)) == 0); /* seeded: reproducible */
+	uint64_t sum = 0;
+	for (int k = 0; k < RDM__CLASSES; k++)
+		sum += a->cls[k];
+	CHECK_EQ(sum, a->accesses);
+	struct rdm_ablation ab;
+	rdm_ablation(&c, t, &ab);
+	CHECK_EQ(ab.accesses, a->accesses);
+	CHECK(ab.compulsory > 0 && ab.compulsory <= 400 + 48 * 27);
+	CHECK(ab.miss_rate > 0 && ab.miss_rate <= 1);
+	free(a);
+	free(b);
+	rdm_trace_free(t);
+}
