@@ -1,0 +1,211 @@
+/*
+ * cmd_reuse.c: `gpustep model [CONFIG] -w WORKLOAD`: the analytical
+ * reuse-distance model next to the cycle simulator (cmd_reuse.h).
+ *
+ * The model sees the config's L1 (line, sets, ways, index function, MSHRs,
+ * per-warp cap, warp size, CTAs and threads per SM); latencies are model
+ * parameters (defaults 0 / 100 + |N(0, 5^2)| from the reference code).
+ * The simulator's comparable miss rate leaves out misses to lines in flight
+ * (l1.miss.latency), as the paper does against hardware counters.
+ */
+#include "cmd_reuse.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "loader.h"
+#include "sim.h"
+#include "stats.h"
+
+void model_opts_default(struct model_opts *o)
+{
+	*o = (struct model_opts){.lat_min = 100, .lat_sigma = 5, .lat_hit = 0, .simulate = true, .ablation = true};
+}
+
+void model_cfg_from_sim(const struct sim_cfg *cfg, const struct model_opts *o, struct rdm_cfg *c)
+{
+	rdm_cfg_fermi(c, false);
+	c->line = (uint32_t)cfg->l1.line;
+	c->sets = (uint32_t)cfg->l1.sets;
+	c->ways = (uint32_t)cfg->l1.ways;
+	c->set_fn = cfg->l1.index == IDX_FERMI_HASH ? RDM_FERMI : RDM_MODULO; /* ipoly: modulo (the model has no ipoly) */
+	c->mshr = (uint32_t)cfg->l1.mshr_entries;
+	c->mshr_per_warp = (uint32_t)cfg->l1.mshr_per_warp;
+	c->warp_size = (uint32_t)cfg->core.warp_size;
+	c->max_blocks = (uint32_t)cfg->core.ctas_per_sm;
+	c->max_threads = (uint32_t)cfg->core.threads_per_sm;
+	c->lat_hit = o->lat_hit;
+	c->lat_min = o->lat_min;
+	c->lat_sigma = o->lat_sigma;
+	c->clip = !o->no_clip;
+	c->rule_b = o->rule_b;
+	c->seed = cfg->seed;
+}
+
+static double seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t statv(const struct stats *st, const char *name)
+{
+	int id = stats_find(st, name);
+	return id < 0 ? 0 : stats_counter_value(st, (uint32_t)id);
+}
+
+int model_report(const struct sim_cfg *cfg, const struct kernel *k, const struct model_opts *o, struct strbuf *out,
+		 char **err)
+{
+	struct rdm_cfg c;
+	model_cfg_from_sim(cfg, o, &c);
+	double t0 = seconds();
+	struct rdm_trace *tr = rdm_trace_from_kernel(k, &c);
+	struct rdm_result *r = xmalloc(sizeof(*r));
+	rdm_run(&c, tr, r);
+	double t_model = seconds() - t0;
+	sb_printf(out, "model: %s L1 %u sets x %u ways x %u B (%s), %u MSHRs (%u per warp), latency hit %u miss %u+|N(0,%u^2)|, rule %s%s\n",
+		  cfg->name, c.sets, c.ways, c.line, c.set_fn == RDM_FERMI ? "fermi hash" : "modulo", c.mshr,
+		  c.mshr_per_warp, c.lat_hit, c.lat_min, c.lat_sigma, c.rule_b ? "B" : "A", c.clip ? ", clipping" : "");
+	sb_printf(out, "model: %s, %llu coalesced loads of the first %u threads, %llu steps, %llu cancels\n",
+		  kernel_name(k), (unsigned long long)r->accesses, MIN(c.thread_cap, kernel_ctas(k) * kernel_threads_per_cta(k)),
+		  (unsigned long long)r->steps, (unsigned long long)r->cancels);
+	double a = r->accesses ? (double)r->accesses : 1.0;
+	double mr = rdm_miss_rate(r);
+	sb_printf(out, "model hit rate   %.4f\n", r->accesses ? 1.0 - mr : 0.0);
+	sb_printf(out, "model miss rate  %.4f   (latency misses excluded; %.4f with them)\n", mr,
+		  (double)(r->accesses - r->cls[RDM_HIT]) / a);
+	sb_printf(out, "model classes    compulsory %.4f  capacity %.4f  associativity %.4f  latency %.4f\n",
+		  (double)r->cls[RDM_COMPULSORY] / a, (double)r->cls[RDM_CAPACITY] / a, (double)r->cls[RDM_ASSOC] / a,
+		  (double)r->cls[RDM_LATENCY] / a);
+	if (o->ablation) {
+		struct rdm_ablation ab;
+		rdm_ablation(&c, tr, &ab);
+		double aa = ab.accesses ? (double)ab.accesses : 1.0;
+		sb_printf(out, "model ablation   compulsory %.4f  capacity %.4f  associativity %.4f  latency %.4f  mshr %.4f (4 runs)\n",
+			  (double)ab.compulsory / aa, (double)ab.capacity / aa, (double)ab.associativity / aa,
+			  (double)ab.latency / aa, (double)ab.mshr / aa);
+	}
+	free(r);
+	rdm_trace_free(tr);
+	sb_printf(out, "model time       %.3f s\n", t_model);
+	if (!o->simulate)
+		return 0;
+	struct workload wl = {.kernel = k};
+	snprintf(wl.name, sizeof wl.name, "%s", kernel_name(k));
+	t0 = seconds();
+	struct sim *s = sim_new(cfg, &wl, err);
+	if (!s)
+		return -1;
+	sim_step(s, UINT64_MAX);
+	double t_sim = seconds() - t0;
+	const struct stats *st = sim_stats_c(s);
+	uint64_t acc = statv(st, "l1.accesses"), miss = statv(st, "l1.misses"), lat = statv(st, "l1.miss.latency");
+	double sa = acc ? (double)acc : 1.0;
+	sb_printf(out, "simulated hit rate   %.4f   (l1, all SMs, %llu lookups, %llu cycles)\n",
+		  (double)statv(st, "l1.hits") / sa, (unsigned long long)acc, (unsigned long long)sim_cycle(s));
+	sb_printf(out, "simulated miss rate  %.4f   (latency misses excluded; %.4f with them)\n",
+		  (double)(miss - lat) / sa, (double)miss / sa);
+	sb_printf(out, "simulated classes    compulsory %.4f  capacity %.4f  associativity %.4f  latency %.4f  other %.4f\n",
+		  (double)statv(st, "l1.miss.compulsory") / sa, (double)statv(st, "l1.miss.capacity") / sa,
+		  (double)statv(st, "l1.miss.associativity") / sa, (double)lat / sa,
+		  (double)statv(st, "l1.miss.other") / sa);
+	sb_printf(out, "simulation time  %.3f s (model %.0fx faster)\n", t_sim, t_model > 0 ? t_sim / t_model : 0.0);
+	sim_free(s);
+	return 0;
+}
+
+static int usage(const char *msg)
+{
+	if (msg)
+		fprintf(stderr, "gpustep model: %s\n", msg);
+	fprintf(stderr, "usage: gpustep model [CONFIG] -w WORKLOAD [-s PATH=VALUE] [-p NAME=VALUE] [--seed N]\n"
+			"       [--lat-min N] [--lat-sigma N] [--lat-hit N] [--rule-b] [--no-clip] [--no-sim] [--no-ablation]\n");
+	return 2;
+}
+
+int model_main(int argc, char **argv)
+{
+	enum { O_LMIN = 256, O_LSIG, O_LHIT, O_RULEB, O_NOCLIP, O_NOSIM, O_NOABL, O_SEED };
+	static const struct option lo[] = {
+		{"workload", required_argument, NULL, 'w'}, {"set", required_argument, NULL, 's'},
+		{"param", required_argument, NULL, 'p'},    {"seed", required_argument, NULL, O_SEED},
+		{"lat-min", required_argument, NULL, O_LMIN}, {"lat-sigma", required_argument, NULL, O_LSIG},
+		{"lat-hit", required_argument, NULL, O_LHIT}, {"rule-b", no_argument, NULL, O_RULEB},
+		{"no-clip", no_argument, NULL, O_NOCLIP},   {"no-sim", no_argument, NULL, O_NOSIM},
+		{"no-ablation", no_argument, NULL, O_NOABL}, {NULL, 0, NULL, 0},
+	};
+	struct model_opts mo;
+	model_opts_default(&mo);
+	const char *workload = NULL, *sets[32], *params[32];
+	int nsets = 0, nparams = 0;
+	const char *seed = NULL;
+	optind = 1;
+	int ch;
+	while ((ch = getopt_long(argc, argv, "w:s:p:", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'w': workload = optarg; break;
+		case 's': if (nsets == 32) return usage("too many -s"); sets[nsets++] = optarg; break;
+		case 'p': if (nparams == 32) return usage("too many -p"); params[nparams++] = optarg; break;
+		case O_SEED: seed = optarg; break;
+		case O_LMIN: mo.lat_min = (unsigned)strtoul(optarg, NULL, 0); break;
+		case O_LSIG: mo.lat_sigma = (unsigned)strtoul(optarg, NULL, 0); break;
+		case O_LHIT: mo.lat_hit = (unsigned)strtoul(optarg, NULL, 0); break;
+		case O_RULEB: mo.rule_b = true; break;
+		case O_NOCLIP: mo.no_clip = true; break;
+		case O_NOSIM: mo.simulate = false; break;
+		case O_NOABL: mo.ablation = false; break;
+		default: return usage(NULL);
+		}
+	}
+	if (optind + 1 < argc)
+		return usage("at most one CONFIG");
+	if (!workload)
+		return usage("-w WORKLOAD is required");
+	char *err = NULL;
+	struct sim_cfg cfg;
+	cfg_defaults(&cfg);
+	int rc = optind < argc ? loader_load_config(argv[optind], &cfg, &err) : 0;
+	for (int i = 0; i < nsets && !rc; i++)
+		rc = loader_apply_override(&cfg, sets[i], &err);
+	if (!rc && seed)
+		cfg.seed = strtoull(seed, NULL, 0);
+	if (!rc)
+		rc = cfg_validate(&cfg, &err);
+	struct kernel_src *src = xcalloc(1, sizeof(*src));
+	if (!rc)
+		rc = loader_load_kernel(workload, src, &err);
+	for (int i = 0; i < nparams && !rc; i++) {
+		const char *eq = strchr(params[i], '=');
+		char name[64];
+		if (!eq) {
+			rc = set_err(&err, "-p %s: expected NAME=VALUE", params[i]);
+			break;
+		}
+		snprintf(name, sizeof name, "%.*s", (int)(eq - params[i]), params[i]);
+		rc = loader_kernel_set_param(src, name, eq + 1, &err);
+	}
+	struct kernel *k = rc ? NULL : kernel_compile(src, cfg.seed, &err);
+	free(src);
+	if (!k) {
+		fprintf(stderr, "gpustep model: %s\n", err ? err : "error");
+		free(err);
+		return 2;
+	}
+	struct strbuf out;
+	sb_init(&out);
+	rc = model_report(&cfg, k, &mo, &out, &err);
+	fputs(out.s ? out.s : "", stdout);
+	sb_fini(&out);
+	kernel_free(k);
+	if (rc) {
+		fprintf(stderr, "gpustep model: %s\n", err ? err : "error");
+		free(err);
+		return 1;
+	}
+	return 0;
+}

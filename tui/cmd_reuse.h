@@ -1,0 +1,32 @@
+/*
+ * cmd_reuse.h: the reuse-distance model front end (cmd_reuse.c):
+ *   gpustep model [CONFIG] -w WORKLOAD [options]
+ * runs the analytical model (engine/rdmodel.h) on the L1 of CONFIG and, for
+ * comparison, the cycle simulator on the same workload; prints `hit rate`
+ * and `miss rate` lines for both.
+ */
+#ifndef GPUSTEP_CMD_REUSE_H
+#define GPUSTEP_CMD_REUSE_H
+
+#include <stdbool.h>
+
+#include "config.h"
+#include "kernel.h"
+#include "rdmodel.h"
+#include "util.h"
+
+/* Model parameters the config does not give (defaults: reference implementation). */
+struct model_opts {
+	unsigned lat_min, lat_sigma, lat_hit;
+	bool rule_b, no_clip, simulate, ablation;
+};
+void model_opts_default(struct model_opts *o);
+/* The model's view of a machine config's L1. */
+void model_cfg_from_sim(const struct sim_cfg *cfg, const struct model_opts *o, struct rdm_cfg *out);
+/* Run the model (and the simulator when o->simulate) and append the report. 0 or -1 with *err. */
+int model_report(const struct sim_cfg *cfg, const struct kernel *k, const struct model_opts *o, struct strbuf *out,
+		 char **err);
+/* `gpustep model ...`: argv[0] = "model". Returns the exit status. */
+int model_main(int argc, char **argv);
+
+#endif
