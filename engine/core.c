@@ -119,8 +119,9 @@ void core_dispatch(struct sim *s)
 		return;
 	}
 	/* Round robin: at most one CTA per SM per cycle, in global CTA order. */
+	uint32_t start = st->rr_sm;
 	for (int k = 0; k < n && st->ctas_dispatched < s->nctas; k++) {
-		struct sm *sm = &s->sms[(st->rr_sm + (uint32_t)k) % (uint32_t)n];
+		struct sm *sm = &s->sms[(start + (uint32_t)k) % (uint32_t)n];
 		if (cta_fits(s, sm)) {
 			cta_launch(s, sm, st->ctas_dispatched);
 			st->rr_sm = (uint32_t)(sm->id + 1) % (uint32_t)n;

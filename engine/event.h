@@ -46,6 +46,15 @@
 	X(L2_SET_ALL_TRANSIENT, "l2.set_all_transient", EVF_UNIT | EVF_ADDR | EVF_SET, "every way of an L2 set is transient: new misses to it block") \
 	X(L2_FILL, "l2.fill", EVF_UNIT | EVF_ADDR | EVF_SET, "memory data filled an L2 line")          \
 	X(L2_WRITEBACK, "l2.writeback", EVF_UNIT | EVF_ADDR | EVF_SET, "a dirty L2 victim was written back to memory") \
+	X(FRC_LOOKUP, "frc.lookup", EVF_UNIT | EVF_ADDR | EVF_SET, "an L2 miss looked up the bank's FRC (set = FRC set)") \
+	X(FRC_ALLOC, "frc.alloc", EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A, "an FRC entry took a miss and sent its fetch at once (a = entry)") \
+	X(FRC_FALLBACK, "frc.fallback", EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A, "the miss took the conventional path (a = 0 FRC set full, 1 MSHRs shared and full, 2 memory queue full, 3 no victim)") \
+	X(FRC_ALL_BUSY, "frc.all_busy", EVF_UNIT, "every FRC entry of the bank is busy") \
+	X(FRC_FILL, "frc.fill", EVF_UNIT | EVF_ADDR | EVF_A, "fetched data reached an FRC entry; its requesters are answered (a = entry)") \
+	X(FRC_SWAP_START, "frc.swap_start", EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "an FRC entry starts swapping with its L2 victim (a = entry, b = L2 way, -1 = none free yet)") \
+	X(FRC_SWAP_DONE, "frc.swap_done", EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "the L2 line now holds the fetched block (a = entry, b = L2 way)") \
+	X(FRC_EVICT_DONE, "frc.evict_done", EVF_UNIT | EVF_ADDR | EVF_A, "the victim held by an FRC entry was written back (a = entry)") \
+	X(FRC_FREE, "frc.free", EVF_UNIT | EVF_A, "an FRC entry became free (a = entry)") \
 	X(DRAM_ENQUEUE, "dram.enqueue", EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR | EVF_A, "a request entered a DRAM controller queue (a = 1 write)") \
 	X(DRAM_QUEUE_FULL, "dram.queue_full", EVF_CH | EVF_ADDR | EVF_A, "a DRAM queue refused a request (a = 1 write queue)") \
 	X(DRAM_ACT, "dram.act", EVF_CH | EVF_BANK | EVF_ROW, "ACTIVATE opened a row")                  \

@@ -6,8 +6,13 @@
  * output queue of replies, and a queue toward memory.
  *
  * Per cycle, per bank (l2_tick):
- *   1. requests waiting for memory are handed over while it accepts them
- *   2. up to l2.ports lookups from the input queue
+ *   1. FRC swaps that are due complete (frc.c)
+ *   2. requests waiting for memory are handed over while it accepts them
+ *   3. up to l2.ports lookups from the input queue
+ *
+ * With an FRC (l2.frc.entries > 0), a read miss on an absent line goes to the
+ * FRC first and takes the conventional path below only when its FRC set is
+ * full (frc.h).
  *
  * Reads/atomics that miss take the *conventional miss path* (FRC thesis §2.1):
  * the victim line becomes transient at once; if it is dirty it is written
@@ -31,6 +36,7 @@
  */
 #include <stdio.h>
 
+#include "frc.h"
 #include "reuse.h"
 #include "sim_int.h"
 
@@ -66,6 +72,10 @@ void l2_init(struct sim *s, struct l2bank *b)
 	char name[64];
 	snprintf(name, sizeof name, "l2.bank%d.mshr.occupancy", i);
 	b->st.mshr_occ = stats_occupancy(&s->stats, name, "L2 MSHR entries in use", (uint64_t)c->mshr_entries);
+	if (c->frc.entries) {
+		snprintf(name, sizeof name, "l2.bank%d.frc.occupancy", i);
+		b->st.frc_occ = stats_occupancy(&s->stats, name, "FRC entries busy", (uint64_t)c->frc.entries);
+	}
 }
 
 #define B_INC(s, b, field, agg)                                                                            \
@@ -89,7 +99,15 @@ static int bank_set(const struct sim *s, const struct l2bank *b, uint64_t addr)
 
 static uint32_t memq_cap(const struct sim *s)
 {
-	return (uint32_t)(2 * s->cfg.l2.mshr_entries + s->cfg.l2.queue);
+	return (uint32_t)(2 * s->cfg.l2.mshr_entries + 2 * s->cfg.l2.frc.entries + s->cfg.l2.queue);
+}
+
+bool l2_memq_room(const struct sim *s, const struct l2bank *b, uint32_t n) { return b->memq.n + n <= memq_cap(s); }
+
+/* MSHR entries in use, counting FRC entries when they share the file. */
+static uint32_t mshr_in_use(const struct sim *s, const struct l2bank *b)
+{
+	return b->m.used + (s->cfg.l2.frc.mshr == FRC_MSHR_SHARED ? (uint32_t)b->frc.active : 0);
 }
 
 static void mshr_changed(struct sim *s, struct l2bank *b)
@@ -98,7 +116,7 @@ static void mshr_changed(struct sim *s, struct l2bank *b)
 	occ_hist_set(&b->hist, s->st->now, (uint16_t)b->m.used);
 }
 
-static void reply(struct sim *s, struct l2bank *b, uint32_t ri, uint8_t kind, uint64_t delay)
+void l2_reply(struct sim *s, struct l2bank *b, uint32_t ri, uint8_t kind, uint64_t delay)
 {
 	struct req *r = &s->pool.r[ri];
 	if (r->type == RQ_WB) { /* write-backs from the L1 want no answer */
@@ -119,10 +137,10 @@ static void nack(struct sim *s, struct l2bank *b, uint32_t ri, unsigned reason)
 	r->nack_reason = (uint8_t)reason;
 	EV_EMIT(&s->ev, EV_L2_NACK, .cycle = s->st->now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id, .addr = r->addr,
 		.a = reason);
-	reply(s, b, ri, RP_NACK, 0);
+	l2_reply(s, b, ri, RP_NACK, 0);
 }
 
-static uint32_t mem_req(struct sim *s, struct l2bank *b, uint8_t type, uint64_t addr, uint32_t mask, uint32_t mshr)
+uint32_t l2_mem_req(struct sim *s, struct l2bank *b, uint8_t type, uint64_t addr, uint32_t mask, uint32_t mshr)
 {
 	uint32_t mi = req_alloc(&s->pool);
 	if (mi == REQ_NIL)
@@ -143,7 +161,7 @@ static void writeback(struct sim *s, struct l2bank *b, struct cline *cl, int set
 {
 	B_INC(s, b, writebacks, l2_writebacks);
 	EV_EMIT(&s->ev, EV_L2_WRITEBACK, .cycle = s->st->now, .unit = (int16_t)b->id, .addr = cl->tag, .set = set);
-	mem_req(s, b, RQ_WB, cl->tag, cl->sd ? cl->sd : b->c.all_sectors, mshr);
+	l2_mem_req(s, b, RQ_WB, cl->tag, cl->sd ? cl->sd : b->c.all_sectors, mshr);
 }
 
 static void apply_write(struct cline *cl, uint32_t mask)
@@ -171,7 +189,11 @@ static void miss_path(struct sim *s, struct l2bank *b, uint32_t ri, int set, int
 		B_INC(s, b, merges, l2_merges);
 		return;
 	}
-	if (mshr_full(&b->m)) {
+	bool present = way >= 0 && cache_line(&b->c, set, way)->valid && !cache_line(&b->c, set, way)->transient;
+	/* The FRC (when configured) takes misses on absent lines first. */
+	if (!present && frc_access(s, b, ri, set))
+		return;
+	if (mshr_in_use(s, b) >= b->m.n) {
 		nack(s, b, ri, NACK_MSHR_FULL);
 		return;
 	}
@@ -181,7 +203,7 @@ static void miss_path(struct sim *s, struct l2bank *b, uint32_t ri, int set, int
 	}
 	struct cline *cl = NULL;
 	uint32_t fetch_mask = r->mask;
-	if (way >= 0 && cache_line(&b->c, set, way)->valid && !cache_line(&b->c, set, way)->transient) {
+	if (present) {
 		/* Sector miss on a present line: fetch the missing sectors only. */
 		cl = cache_line(&b->c, set, way);
 		fetch_mask = r->mask & ~cl->sv;
@@ -227,7 +249,7 @@ static void miss_path(struct sim *s, struct l2bank *b, uint32_t ri, int set, int
 	} else {
 		me->state = ME_FETCHING;
 	}
-	mem_req(s, b, RQ_FETCH, r->addr, fetch_mask, e);
+	l2_mem_req(s, b, RQ_FETCH, r->addr, fetch_mask, e);
 	mshr_changed(s, b);
 }
 
@@ -266,12 +288,14 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 			cache_touch(&b->c, set, way);
 			cl->touch = TOUCH_HIT;
 			cl->touch_cycle = now;
-			reply(s, b, ri, RP_ACK, lat);
+			l2_reply(s, b, ri, RP_ACK, lat);
 			return L2_DONE;
 		}
 		B_INC(s, b, misses, l2_misses);
 		EV_EMIT(&s->ev, EV_L2_MISS, .cycle = now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id, .addr = r->addr,
 			.set = set);
+		if (frc_join(s, b, ri))
+			return L2_DONE; /* the block is being fetched into the FRC */
 		uint32_t e = mshr_find(&b->m, r->addr, 0);
 		if (e != REQ_NIL || s->cfg.l2.write_fetch == L2W_FETCH_ON_WRITE) {
 			miss_path(s, b, ri, set, way);
@@ -296,7 +320,7 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 		apply_write(vl, r->mask);
 		vl->touch = TOUCH_MISS;
 		vl->touch_cycle = now;
-		reply(s, b, ri, RP_ACK, lat);
+		l2_reply(s, b, ri, RP_ACK, lat);
 		return L2_DONE;
 	}
 	if (present && (cl->sv & r->mask) == r->mask) {
@@ -308,7 +332,7 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 		cache_touch(&b->c, set, way);
 		cl->touch = TOUCH_HIT;
 		cl->touch_cycle = now;
-		reply(s, b, ri, RP_DATA, lat);
+		l2_reply(s, b, ri, RP_DATA, lat);
 		return L2_DONE;
 	}
 	B_INC(s, b, misses, l2_misses);
@@ -342,7 +366,7 @@ static void fill(struct sim *s, struct l2bank *b, uint32_t mi)
 		struct req *w = &s->pool.r[wi];
 		if (w->type == RQ_ST || w->type == RQ_WB) {
 			apply_write(cl, w->mask);
-			reply(s, b, wi, RP_ACK, 0);
+			l2_reply(s, b, wi, RP_ACK, 0);
 		} else if (w->mask & ~cl->sv) {
 			/* Merged while the fetch for other sectors was out: look up again. */
 			w->t_ready = now;
@@ -351,7 +375,7 @@ static void fill(struct sim *s, struct l2bank *b, uint32_t mi)
 		} else {
 			if (w->type == RQ_ATOM)
 				apply_write(cl, w->mask);
-			reply(s, b, wi, RP_DATA, 0);
+			l2_reply(s, b, wi, RP_DATA, 0);
 		}
 	}
 	mshr_release(&b->m, m->mshr);
@@ -368,7 +392,9 @@ static void handed_to_memory(struct sim *s, struct l2bank *b, uint32_t mi)
 		stat_inc(&s->stats, s->id.mem_writes);
 	else
 		stat_inc(&s->stats, s->id.mem_reads);
-	if (m->type == RQ_WB && m->mshr != REQ_NIL) {
+	if (m->type == RQ_WB && m->mshr != REQ_NIL && (m->mshr & FRC_TAG)) {
+		frc_handed(s, b, mi);
+	} else if (m->type == RQ_WB && m->mshr != REQ_NIL) {
 		struct mshr_ent *me = &b->m.e[m->mshr];
 		struct cline *cl = cache_line(&b->c, me->set, me->way);
 		cl->tag = me->addr;
@@ -386,6 +412,8 @@ static void mem_done(struct sim *s, uint32_t mi)
 	if (m->type == RQ_WB) {
 		req_free(&s->pool, mi);
 		sim_progress(s);
+	} else if (m->mshr & FRC_TAG) {
+		frc_fill(s, b, mi);
 	} else {
 		fill(s, b, mi);
 	}
@@ -395,8 +423,10 @@ void l2_tick(struct sim *s, struct l2bank *b)
 {
 	struct req *R = s->pool.r;
 	uint64_t now = s->st->now;
-	/* 1. hand requests to memory */
-	while (b->memq.head != REQ_NIL) {
+	/* 1. FRC swaps that are due */
+	frc_tick(s, b);
+	/* 2. hand requests to memory (an early FRC fetch waits out the FRC lookup) */
+	while (reqq_ready(&b->memq, R, now)) {
 		uint32_t mi = b->memq.head;
 		bool wr = R[mi].type == RQ_WB;
 		if (s->dram) {
@@ -420,7 +450,7 @@ void l2_tick(struct sim *s, struct l2bank *b)
 		handed_to_memory(s, b, mi);
 		sim_progress(s);
 	}
-	/* 2. lookups */
+	/* 3. lookups */
 	for (int p = 0; p < s->cfg.l2.ports && reqq_ready(&b->inq, R, now); p++) {
 		uint32_t ri = reqq_pop(&b->inq, R);
 		b->in_credits_used--;
@@ -428,6 +458,7 @@ void l2_tick(struct sim *s, struct l2bank *b)
 		sim_progress(s);
 	}
 	sim_wake_q(s, &b->inq);
+	sim_wake_q(s, &b->memq);
 	sim_wake_q(s, &b->outq);
 	sim_wake_q(s, &b->outq_now);
 	sim_wake_q(s, &b->fixedq);

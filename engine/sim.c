@@ -100,6 +100,15 @@ static void register_stats(struct sim *s)
 	id->l2_hit_rate = stats_ratio(st, "l2.hit_rate", "l2.hits / l2.accesses", "l2.hits", "l2.accesses", 1.0);
 	id->mem_reads = stats_counter(st, "mem.reads", "line reads handed to memory");
 	id->mem_writes = stats_counter(st, "mem.writes", "line write-backs handed to memory");
+	id->frc_lookups = stats_counter(st, "frc.lookups", "FRC tag lookups (one per L2 miss on an absent line)");
+	id->frc_allocs = stats_counter(st, "frc.allocs", "L2 misses handled by the FRC (entry allocated, early fetch)");
+	id->frc_fallbacks = stats_counter(st, "frc.fallbacks", "L2 misses that took the conventional path (FRC set full)");
+	id->frc_hits_fetching = stats_counter(st, "frc.hits_fetching", "requests that waited on an entry fetching their block");
+	id->frc_evicting_hits = stats_counter(st, "frc.evicting_hits", "requests served from a victim held in an evicting entry");
+	id->frc_fills = stats_counter(st, "frc.fills", "fetched blocks written into the FRC");
+	id->frc_swaps = stats_counter(st, "frc.swaps", "FRC entry / L2 victim line swaps");
+	id->frc_evictions = stats_counter(st, "frc.evictions", "dirty victims written back from an FRC entry");
+	stats_ratio(st, "frc.share", "share of L2 misses handled by the FRC", "frc.allocs", "l2.misses", 1.0);
 }
 
 /* The kernel language as a workload source. */
@@ -191,6 +200,7 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 	for (uint32_t i = 0; i < nb; i++) {
 		s->banks[i].id = (int)i;
 		l2_init(s, &s->banks[i]);
+		frc_init(s, &s->banks[i]);
 	}
 	if (cfg->mem.model == MEM_DRAM) {
 		s->dram = dram_new(&s->arena, cfg, &s->stats, &s->ev, &s->st->now, err);
@@ -381,6 +391,9 @@ int sim_check_invariants(const struct sim *s, char **err)
 		for (int i = 0; i < s->cfg.core.sms; i++)
 			if (s->sms[i].l1.m.used)
 				return set_err(err, "finished with sm%d L1 MSHR entries still allocated", i);
+		for (int i = 0; i < s->cfg.l2.banks; i++)
+			if (s->banks[i].frc.active)
+				return set_err(err, "finished with %d FRC entries busy in L2 bank %d", s->banks[i].frc.active, i);
 		if (s->st->ctas_done != s->nctas)
 			return set_err(err, "finished with %u of %u CTAs done", s->st->ctas_done, s->nctas);
 	}

@@ -28,6 +28,7 @@
 #include "config.h"
 #include "dram.h"
 #include "event.h"
+#include "frc.h"
 #include "inspect.h"
 #include "kernel.h"
 #include "mshr.h"
@@ -127,7 +128,7 @@ struct sm {
 
 struct l2_stats {
 	uint32_t accesses, hits, misses, merges, nacks, transient_blocks, set_all_transient, writebacks, fills,
-		mshr_occ;
+		mshr_occ, frc_occ;
 };
 
 struct l2bank {
@@ -139,6 +140,7 @@ struct l2bank {
 	struct reqq outq_now; /* fill replies and NACKs (ready at once) */
 	struct reqq memq;  /* waiting for the memory to accept */
 	struct reqq fixedq; /* fixed-latency memory: in flight (timed) */
+	struct frc frc;    /* Fetch and Replacement Cache (frc.c); n = 0 when off */
 	uint32_t in_credits_used;
 	uint64_t req_link_free; /* xbar -> bank */
 	uint64_t rep_link_free; /* bank -> xbar */
@@ -157,6 +159,8 @@ struct sim_stat_ids {
 	uint32_t l2_accesses, l2_hits, l2_misses, l2_merges, l2_nacks, l2_transient_blocks, l2_set_all_transient,
 		l2_writebacks, l2_fills, l2_hit_rate;
 	uint32_t mem_reads, mem_writes;
+	uint32_t frc_lookups, frc_allocs, frc_fallbacks, frc_hits_fetching, frc_evicting_hits, frc_fills, frc_swaps,
+		frc_evictions;
 	uint32_t req_pool_occ;
 };
 
@@ -236,6 +240,9 @@ unsigned icnt_bank_of(const struct sim *s, uint64_t addr);
 void l2_init(struct sim *s, struct l2bank *b);
 void l2_tick(struct sim *s, struct l2bank *b);
 void mem_tick(struct sim *s);
+void l2_reply(struct sim *s, struct l2bank *b, uint32_t ri, uint8_t kind, uint64_t delay);
+uint32_t l2_mem_req(struct sim *s, struct l2bank *b, uint8_t type, uint64_t addr, uint32_t mask, uint32_t mshr);
+bool l2_memq_room(const struct sim *s, const struct l2bank *b, uint32_t n);
 /* snapshot.c */
 void snapshot_tick(struct sim *s);
 uint64_t snapshot_next_at(const struct sim *s);

@@ -9,202 +9,83 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "simtest.h"
 #include "test.h"
-#include "kernel.h"
-#include "sim.h"
-
-struct tk {
-	struct kernel_src src;
-	struct kernel *k;
-	struct workload wl;
-	struct sim *s;
-	struct sim_cfg cfg;
-};
-
-static void base_cfg(struct sim_cfg *c)
-{
-	cfg_defaults(c);
-	c->core.sms = 1;
-	c->mem.model = MEM_FIXED;
-	c->mem.latency = 100;
-	c->icnt.latency = 4;
-	c->icnt.flit_bytes = 32;
-	c->icnt.port_flits = 1;
-	c->l1.hit_latency = 4;
-	c->l2.banks = 1;
-	c->core.scheduler = SCHED_LRR; /* warp 0 at cycle 0, warp 1 at cycle 1 */
-}
-
-/* body: statements separated by ';' */
-static void kernel_of(struct kernel_src *k, unsigned threads, unsigned ctas, const char *body)
-{
-	memset(k, 0, sizeof(*k));
-	snprintf(k->name, sizeof k->name, "t");
-	snprintf(k->grid[0], sizeof k->grid[0], "%u", ctas);
-	snprintf(k->grid[1], sizeof k->grid[1], "1");
-	snprintf(k->grid[2], sizeof k->grid[2], "1");
-	snprintf(k->block[0], sizeof k->block[0], "%u", threads);
-	snprintf(k->block[1], sizeof k->block[1], "1");
-	snprintf(k->block[2], sizeof k->block[2], "1");
-	const char *names[] = {"A", "B", "C", "D"};
-	k->narrays = 4;
-	for (unsigned i = 0; i < 4; i++) {
-		snprintf(k->arrays[i].name, sizeof k->arrays[i].name, "%s", names[i]);
-		k->arrays[i].elem = 4;
-		snprintf(k->arrays[i].len, sizeof k->arrays[i].len, "65536");
-	}
-	k->nparams = 1;
-	snprintf(k->params[0].name, sizeof k->params[0].name, "stride");
-	k->params[0].value = 1;
-	char buf[1024];
-	snprintf(buf, sizeof buf, "%s", body);
-	for (char *tok = strtok(buf, ";"); tok; tok = strtok(NULL, ";")) {
-		while (*tok == ' ')
-			tok++;
-		snprintf(k->body[k->nbody++], sizeof k->body[0], "%s", tok);
-	}
-}
-
-static bool tk_start(struct tk *t, unsigned threads, unsigned ctas, const char *body)
-{
-	char *err = NULL;
-	kernel_of(&t->src, threads, ctas, body);
-	t->k = kernel_compile(&t->src, t->cfg.seed, &err);
-	if (!t->k) {
-		test_fail(__FILE__, __LINE__, "kernel: %s", err);
-		free(err);
-		return false;
-	}
-	t->wl = (struct workload){.name = "t", .kernel = t->k};
-	t->s = sim_new(&t->cfg, &t->wl, &err);
-	if (!t->s) {
-		test_fail(__FILE__, __LINE__, "sim_new: %s", err);
-		free(err);
-		return false;
-	}
-	events_log_all(sim_events(t->s), true);
-	return true;
-}
-
-static void tk_end(struct tk *t)
-{
-	char *err = NULL;
-	if (sim_check_invariants(t->s, &err)) {
-		test_fail(__FILE__, __LINE__, "invariant: %s", err);
-		free(err);
-	}
-	sim_free(t->s);
-	kernel_free(t->k);
-}
-
-static uint64_t stat(struct tk *t, const char *name)
-{
-	int id = stats_find(sim_stats_c(t->s), name);
-	if (id < 0) {
-		test_fail(__FILE__, __LINE__, "no stat %s", name);
-		return 0;
-	}
-	return (uint64_t)stats_value(sim_stats_c(t->s), (uint32_t)id);
-}
-
-/* The n-th (0-based, oldest first) logged event of a kind, or NULL. */
-static const struct event *nth_event(struct tk *t, unsigned kind, unsigned n)
-{
-	const struct events *ev = sim_events_c(t->s);
-	uint64_t total = events_logged(ev);
-	uint64_t avail = total < ev->cap ? total : ev->cap;
-	for (uint64_t i = avail; i-- > 0;) {
-		const struct event *e = events_recent(ev, i);
-		if (e && e->kind == kind && n-- == 0)
-			return e;
-	}
-	return NULL;
-}
-
-/* Cycles for one L1 miss served by fixed-latency memory, from the config. */
-static uint64_t miss_latency(const struct sim_cfg *c)
-{
-	uint64_t req_flits = 1, rep_flits = 1 + (uint64_t)c->l2.line / (uint64_t)c->icnt.flit_bytes;
-	uint64_t pf = (uint64_t)c->icnt.port_flits;
-	return 1 /* coalescer -> L1 */ + 1 /* miss queue -> crossbar */ +
-	       (req_flits + pf - 1) / pf + (uint64_t)c->icnt.latency + 1 /* L2 -> memory queue */ +
-	       (uint64_t)c->mem.latency + (rep_flits + pf - 1) / pf + (uint64_t)c->icnt.latency;
-}
 
 TEST(core_single_miss_fixed_memory)
 {
 	struct tk t;
-	base_cfg(&t.cfg);
+	tk_base_cfg(&t.cfg);
 	REQUIRE(tk_start(&t, 32, 1, "ld A[tid]"));
 	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
-	CHECK_EQ(stat(&t, "l1.accesses"), 1);
-	CHECK_EQ(stat(&t, "l1.misses"), 1);
-	CHECK_EQ(stat(&t, "l2.misses"), 1);
-	CHECK_EQ(stat(&t, "mem.reads"), 1);
-	const struct event *r = nth_event(&t, EV_MEM_REPLY, 0);
+	CHECK_EQ(tk_stat(&t, "l1.accesses"), 1);
+	CHECK_EQ(tk_stat(&t, "l1.misses"), 1);
+	CHECK_EQ(tk_stat(&t, "l2.misses"), 1);
+	CHECK_EQ(tk_stat(&t, "mem.reads"), 1);
+	const struct event *r = tk_event(&t, EV_MEM_REPLY, 0);
 	REQUIRE(r);
-	CHECK_EQ(r->a, miss_latency(&t.cfg));
-	CHECK_EQ(r->cycle, miss_latency(&t.cfg)); /* issued at cycle 0 */
+	CHECK_EQ(r->a, tk_miss_latency(&t.cfg));
+	CHECK_EQ(r->cycle, tk_miss_latency(&t.cfg)); /* issued at cycle 0 */
 	tk_end(&t);
 }
 
 TEST(core_single_l1_hit)
 {
 	struct tk t;
-	base_cfg(&t.cfg);
+	tk_base_cfg(&t.cfg);
 	/* The alu reads the first load's register, so the second load issues
 	 * after the fill and hits. */
 	REQUIRE(tk_start(&t, 32, 1, "ld A[tid] -> r1; alu 1 <- r1; ld A[tid] -> r2"));
 	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
-	CHECK_EQ(stat(&t, "l1.accesses"), 2);
-	CHECK_EQ(stat(&t, "l1.hits"), 1);
-	const struct event *r = nth_event(&t, EV_MEM_REPLY, 1);
+	CHECK_EQ(tk_stat(&t, "l1.accesses"), 2);
+	CHECK_EQ(tk_stat(&t, "l1.hits"), 1);
+	const struct event *r = tk_event(&t, EV_MEM_REPLY, 1);
 	REQUIRE(r);
 	CHECK_EQ(r->a, 1 + t.cfg.l1.hit_latency);
 	/* fill at L, alu issues at L and holds the warp 1 cycle, load at L+1 */
-	CHECK_EQ(r->cycle, miss_latency(&t.cfg) + 1 + 1 + (uint64_t)t.cfg.l1.hit_latency);
+	CHECK_EQ(r->cycle, tk_miss_latency(&t.cfg) + 1 + 1 + (uint64_t)t.cfg.l1.hit_latency);
 	tk_end(&t);
 }
 
 TEST(core_mshr_merge_allocates_nothing)
 {
 	struct tk t;
-	base_cfg(&t.cfg);
+	tk_base_cfg(&t.cfg);
 	/* Two warps load the same line (lane indexes it). */
 	REQUIRE(tk_start(&t, 64, 1, "ld A[lane]"));
 	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
-	CHECK_EQ(stat(&t, "l1.accesses"), 2);
-	CHECK_EQ(stat(&t, "l1.misses"), 2);
-	CHECK_EQ(stat(&t, "l1.mshr_merges"), 1);
-	CHECK_EQ(stat(&t, "l2.accesses"), 1);
+	CHECK_EQ(tk_stat(&t, "l1.accesses"), 2);
+	CHECK_EQ(tk_stat(&t, "l1.misses"), 2);
+	CHECK_EQ(tk_stat(&t, "l1.mshr_merges"), 1);
+	CHECK_EQ(tk_stat(&t, "l2.accesses"), 1);
 	const struct stats *S = sim_stats_c(t.s);
 	const struct stat_occ *o = stats_occ(S, (uint32_t)stats_find(S, "sm0.l1.mshr.occupancy"));
 	CHECK_EQ(o->max, 1);
 	/* Both warps get their data the same cycle. */
-	const struct event *a = nth_event(&t, EV_MEM_REPLY, 0), *b = nth_event(&t, EV_MEM_REPLY, 1);
+	const struct event *a = tk_event(&t, EV_MEM_REPLY, 0), *b = tk_event(&t, EV_MEM_REPLY, 1);
 	REQUIRE(a && b);
 	CHECK_EQ(a->cycle, b->cycle);
-	CHECK_EQ(a->a, miss_latency(&t.cfg));
+	CHECK_EQ(a->a, tk_miss_latency(&t.cfg));
 	tk_end(&t);
 }
 
 TEST(core_mshr_full_goes_to_wait_queue)
 {
 	struct tk t;
-	base_cfg(&t.cfg);
+	tk_base_cfg(&t.cfg);
 	t.cfg.l1.mshr_entries = 1;
 	/* Two warps, two different lines. */
 	REQUIRE(tk_start(&t, 64, 1, "ld A[tid]"));
 	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
-	CHECK_EQ(stat(&t, "l1.mshr_full"), 1);
-	const struct event *f = nth_event(&t, EV_L1_MSHR_FULL, 0);
+	CHECK_EQ(tk_stat(&t, "l1.mshr_full"), 1);
+	const struct event *f = tk_event(&t, EV_L1_MSHR_FULL, 0);
 	REQUIRE(f);
 	CHECK_EQ(f->cycle, 2); /* warp 1 issued at 1, looked up at 2 */
-	const struct event *b = nth_event(&t, EV_MEM_REPLY, 1);
+	const struct event *b = tk_event(&t, EV_MEM_REPLY, 1);
 	REQUIRE(b);
 	/* The waiting request is looked up the cycle the first fill frees the entry
 	 * (cycle L), then takes the miss path minus its first cycle. */
-	uint64_t L = miss_latency(&t.cfg);
+	uint64_t L = tk_miss_latency(&t.cfg);
 	CHECK_EQ(b->cycle, L + (L - 1));
 	tk_end(&t);
 }
@@ -212,30 +93,30 @@ TEST(core_mshr_full_goes_to_wait_queue)
 TEST(core_l2_nack_and_retry)
 {
 	struct tk t;
-	base_cfg(&t.cfg);
+	tk_base_cfg(&t.cfg);
 	t.cfg.l2.mshr_entries = 1;
 	t.cfg.l1.retry_delay = 8;
 	REQUIRE(tk_start(&t, 64, 1, "ld A[tid]"));
 	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
-	const struct event *n = nth_event(&t, EV_L2_NACK, 0);
+	const struct event *n = tk_event(&t, EV_L2_NACK, 0);
 	REQUIRE(n);
 	CHECK_EQ(n->a, 0); /* mshr_full */
 	/* Second fetch: L1 at 2, crossbar at 3, arrives 3 + 1 + latency. */
 	CHECK_EQ(n->cycle, 3 + 1 + (uint64_t)t.cfg.icnt.latency);
-	const struct event *r = nth_event(&t, EV_L1_RETRY, 0);
+	const struct event *r = tk_event(&t, EV_L1_RETRY, 0);
 	REQUIRE(r);
 	/* The NACK leaves the same cycle: 1 flit + latency back, then the retry delay. */
 	CHECK_EQ(r->cycle, n->cycle + 1 + (uint64_t)t.cfg.icnt.latency + (uint64_t)t.cfg.l1.retry_delay);
-	CHECK(stat(&t, "l2.nacks") >= 1);
-	CHECK_EQ(stat(&t, "l1.retries"), stat(&t, "l2.nacks"));
-	CHECK_EQ(stat(&t, "mem.reads"), 2);
+	CHECK(tk_stat(&t, "l2.nacks") >= 1);
+	CHECK_EQ(tk_stat(&t, "l1.retries"), tk_stat(&t, "l2.nacks"));
+	CHECK_EQ(tk_stat(&t, "mem.reads"), 2);
 	tk_end(&t);
 }
 
 TEST(core_transient_line_blocks_request)
 {
 	struct tk t;
-	base_cfg(&t.cfg);
+	tk_base_cfg(&t.cfg);
 	t.cfg.l2.sets = 1;
 	t.cfg.l2.ways = 2;
 	t.cfg.mem.queue = 1;
@@ -246,25 +127,25 @@ TEST(core_transient_line_blocks_request)
 	REQUIRE(tk_start(&t, 64, 1,
 			 "if warp == 0; st A[lane]; ld B[lane] -> r1; ld C[lane] -> r2; else; alu 40; ld A[lane] -> r3; end"));
 	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
-	const struct event *n = nth_event(&t, EV_L2_NACK, 0);
+	const struct event *n = tk_event(&t, EV_L2_NACK, 0);
 	REQUIRE(n);
 	CHECK_EQ(n->a, 1); /* transient */
-	CHECK(stat(&t, "l2.transient_blocks") >= 1);
-	CHECK_EQ(stat(&t, "l2.writebacks"), 1);
+	CHECK(tk_stat(&t, "l2.transient_blocks") >= 1);
+	CHECK_EQ(tk_stat(&t, "l2.writebacks"), 1);
 	tk_end(&t);
 }
 
 static uint64_t l1_accesses_for(int coal, int sector, const char *body)
 {
 	struct tk t;
-	base_cfg(&t.cfg);
+	tk_base_cfg(&t.cfg);
 	t.cfg.core.coalescer = coal;
 	t.cfg.l1.sector = sector;
 	t.cfg.l2.sector = sector;
 	if (!tk_start(&t, 32, 1, body))
 		return 0;
 	sim_step(t.s, 1000000);
-	uint64_t n = stat(&t, "l1.accesses");
+	uint64_t n = tk_stat(&t, "l1.accesses");
 	tk_end(&t);
 	return n;
 }
@@ -300,7 +181,7 @@ TEST(core_determinism_step_vs_run)
 	uint64_t hash[3], cycles[3], hits[3];
 	for (int mode = 0; mode < 3; mode++) {
 		struct tk t;
-		base_cfg(&t.cfg);
+		tk_base_cfg(&t.cfg);
 		t.cfg.core.sms = 2;
 		t.cfg.l2.banks = 2;
 		t.cfg.mem.model = MEM_DRAM;
@@ -317,7 +198,7 @@ TEST(core_determinism_step_vs_run)
 		}
 		hash[mode] = sim_state_hash(t.s);
 		cycles[mode] = sim_cycle(t.s);
-		hits[mode] = stat(&t, "l1.hits") * 1000003 + stat(&t, "core.stall.scoreboard");
+		hits[mode] = tk_stat(&t, "l1.hits") * 1000003 + tk_stat(&t, "core.stall.scoreboard");
 		tk_end(&t);
 	}
 	CHECK_EQ(cycles[0], cycles[1]);

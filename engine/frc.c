@@ -1,0 +1,264 @@
+/*
+ * frc.c: the Fetch and Replacement Cache (see frc.h for the picture).
+ *
+ * Choices where the thesis is silent (config keys under l2.frc.*):
+ *   victim      at_swap (default): the L2 victim is the LRU line when the swap
+ *               starts, so the old block stays readable for the whole fetch;
+ *               at_miss: chosen (and promised) when the entry is allocated.
+ *   serve_evicting  false (default): once swapped out, the victim is gone; a
+ *               request for it misses. true: it is served from the entry.
+ *   mshr        separate (default): FRC entries track misses in addition to
+ *               the L2 MSHRs; shared: an FRC entry uses up an MSHR slot.
+ *   Writes that hit a fetching entry wait like reads; their sectors are
+ *   dirty in the L2 line after the swap. Every requester waiting at fill time
+ *   is answered from the entry at once; later ones after the swap, from the
+ *   L2 line. The early fetch leaves lookup_cycles after the L2 tag miss.
+ *   Without a coherence protocol there are no L1 invalidations: EVICTING
+ *   lasts until a dirty victim's write-back is handed to memory.
+ */
+#include <stdio.h>
+
+#include "frc.h"
+#include "sim_int.h"
+
+static const char *const state_names[] = {"free", "fetching", "swapping", "evicting"};
+
+const char *frc_state_name(unsigned st) { return st < 4 ? state_names[st] : "?"; }
+
+void frc_init(struct sim *s, struct l2bank *b)
+{
+	const struct frc_cfg *c = &s->cfg.l2.frc;
+	struct frc *f = &b->frc;
+	f->n = c->entries;
+	if (!f->n)
+		return;
+	f->ways = c->ways;
+	f->sets = c->entries / c->ways;
+	f->e = ARENA_NEW(&s->arena, struct frc_entry, f->n);
+	for (int i = 0; i < f->n; i++) {
+		reqq_init(&f->e[i].wait);
+		f->e[i].way = -1;
+	}
+}
+
+static int frc_set(const struct sim *s, const struct frc *f, uint64_t line)
+{
+	return (int)((line / (uint64_t)s->cfg.l2.line) & (uint64_t)(f->sets - 1));
+}
+
+static void enter(struct sim *s, struct l2bank *b, int i, unsigned st)
+{
+	struct frc_entry *e = &b->frc.e[i];
+	if (e->state == FRC_FREE && st != FRC_FREE)
+		b->frc.active++;
+	if (e->state != FRC_FREE && st == FRC_FREE)
+		b->frc.active--;
+	if (e->state == FRC_SWAPPING)
+		b->frc.swapping--;
+	if (st == FRC_SWAPPING)
+		b->frc.swapping++;
+	e->state = (uint8_t)st;
+	e->t_state = s->st->now;
+	stat_occ_set(&s->stats, b->st.frc_occ, (uint64_t)b->frc.active);
+	sim_progress(s);
+}
+
+static bool is_write(const struct req *r) { return r->type == RQ_ST || r->type == RQ_WB; }
+
+/* Answer a waiter from the entry (at fill) or from the L2 line (after the swap). */
+static void answer(struct sim *s, struct l2bank *b, struct frc_entry *e, uint32_t wi, uint64_t delay)
+{
+	struct req *w = &s->pool.r[wi];
+	if (is_write(w) || w->type == RQ_ATOM)
+		e->wmask |= w->mask;
+	l2_reply(s, b, wi, is_write(w) ? RP_ACK : RP_DATA, delay);
+}
+
+bool frc_join(struct sim *s, struct l2bank *b, uint32_t ri)
+{
+	struct frc *f = &b->frc;
+	if (!f->n)
+		return false;
+	struct req *r = &s->pool.r[ri];
+	struct frc_entry *row = &f->e[frc_set(s, f, r->addr) * f->ways];
+	for (int w = 0; w < f->ways; w++) {
+		struct frc_entry *e = &row[w];
+		if ((e->state == FRC_FETCHING || e->state == FRC_SWAPPING) && e->tag == r->addr) {
+			reqq_push(&e->wait, s->pool.r, ri);
+			e->nwait++;
+			stat_inc(&s->stats, s->id.frc_hits_fetching);
+			return true;
+		}
+	}
+	return false;
+}
+
+bool frc_access(struct sim *s, struct l2bank *b, uint32_t ri, int set)
+{
+	struct frc *f = &b->frc;
+	if (!f->n)
+		return false;
+	struct req *r = &s->pool.r[ri];
+	uint64_t now = s->st->now;
+	const struct frc_cfg *c = &s->cfg.l2.frc;
+	stat_inc(&s->stats, s->id.frc_lookups);
+	int fs = frc_set(s, f, r->addr);
+	struct frc_entry *row = &f->e[fs * f->ways];
+	EV_EMIT(&s->ev, EV_FRC_LOOKUP, .cycle = now, .unit = (int16_t)b->id, .addr = r->addr, .set = fs);
+	int freew = -1;
+	for (int w = 0; w < f->ways; w++) {
+		struct frc_entry *e = &row[w];
+		if (e->state == FRC_FREE) {
+			if (freew < 0)
+				freew = w;
+			continue;
+		}
+		if ((e->state == FRC_FETCHING || e->state == FRC_SWAPPING) && e->tag == r->addr) {
+			reqq_push(&e->wait, s->pool.r, ri);
+			e->nwait++;
+			stat_inc(&s->stats, s->id.frc_hits_fetching);
+			return true;
+		}
+		if (e->state == FRC_EVICTING && e->tag == r->addr && c->serve_evicting && !is_write(r) &&
+		    r->type != RQ_ATOM) {
+			stat_inc(&s->stats, s->id.frc_evicting_hits);
+			l2_reply(s, b, ri, RP_DATA, (uint64_t)s->cfg.l2.hit_latency + (uint64_t)c->lookup_cycles);
+			return true;
+		}
+	}
+	bool shared_full = c->mshr == FRC_MSHR_SHARED && b->m.used + (uint32_t)f->active >= b->m.n;
+	if (freew < 0 || shared_full || !l2_memq_room(s, b, 1)) {
+		stat_inc(&s->stats, s->id.frc_fallbacks);
+		EV_EMIT(&s->ev, EV_FRC_FALLBACK, .cycle = now, .unit = (int16_t)b->id, .addr = r->addr, .set = fs,
+			.a = freew < 0 ? 0 : shared_full ? 1 : 2);
+		if (f->active == f->n)
+			EV_EMIT(&s->ev, EV_FRC_ALL_BUSY, .cycle = now, .unit = (int16_t)b->id);
+		return false;
+	}
+	int way = -1;
+	if (c->victim == FRC_VICTIM_AT_MISS) {
+		way = cache_victim(&b->c, set, &s->st->rng);
+		if (way < 0) {
+			stat_inc(&s->stats, s->id.frc_fallbacks);
+			EV_EMIT(&s->ev, EV_FRC_FALLBACK, .cycle = now, .unit = (int16_t)b->id, .addr = r->addr, .set = fs,
+				.a = 3);
+			return false;
+		}
+		cache_line(&b->c, set, way)->swap_pending = 1;
+	}
+	int i = fs * f->ways + freew;
+	struct frc_entry *e = &f->e[i];
+	*e = (struct frc_entry){.tag = r->addr, .incoming = r->addr, .t_alloc = now, .set = set, .way = (int16_t)way,
+				.mask = is_write(r) ? b->c.all_sectors : r->mask, .nwait = 1};
+	reqq_init(&e->wait);
+	reqq_push(&e->wait, s->pool.r, ri);
+	enter(s, b, i, FRC_FETCHING);
+	stat_inc(&s->stats, s->id.frc_allocs);
+	EV_EMIT(&s->ev, EV_FRC_ALLOC, .cycle = now, .unit = (int16_t)b->id, .addr = r->addr, .set = fs, .a = i);
+	uint32_t mi = l2_mem_req(s, b, RQ_FETCH, r->addr, e->mask, FRC_TAG | (uint32_t)i);
+	if (mi != REQ_NIL)
+		s->pool.r[mi].t_ready = now + 1 + (uint64_t)c->lookup_cycles;
+	return true;
+}
+
+static bool choose_victim(struct sim *s, struct l2bank *b, struct frc_entry *e)
+{
+	if (e->way >= 0)
+		return true;
+	int way = cache_victim(&b->c, e->set, &s->st->rng);
+	if (way < 0)
+		return false;
+	e->way = (int16_t)way;
+	cache_line(&b->c, e->set, way)->swap_pending = 1;
+	return true;
+}
+
+void frc_fill(struct sim *s, struct l2bank *b, uint32_t mi)
+{
+	int i = (int)(s->pool.r[mi].mshr & ~FRC_TAG);
+	struct frc_entry *e = &b->frc.e[i];
+	uint64_t now = s->st->now;
+	req_free(&s->pool, mi);
+	stat_inc(&s->stats, s->id.frc_fills);
+	EV_EMIT(&s->ev, EV_FRC_FILL, .cycle = now, .unit = (int16_t)b->id, .addr = e->tag, .a = i);
+	uint32_t wi;
+	while ((wi = reqq_pop(&e->wait, s->pool.r)) != REQ_NIL)
+		answer(s, b, e, wi, 0);
+	e->nwait = 0;
+	enter(s, b, i, FRC_SWAPPING);
+	e->t_done = now + (uint64_t)s->cfg.l2.frc.swap_cycles;
+	if (!choose_victim(s, b, e))
+		e->t_done = now + 1; /* every way busy: try again next cycle */
+	EV_EMIT(&s->ev, EV_FRC_SWAP_START, .cycle = now, .unit = (int16_t)b->id, .addr = e->tag, .set = e->set,
+		.a = i, .b = e->way);
+	sim_wake_at(s, e->t_done);
+}
+
+static void finish_swap(struct sim *s, struct l2bank *b, int i)
+{
+	struct frc_entry *e = &b->frc.e[i];
+	uint64_t now = s->st->now;
+	if (!choose_victim(s, b, e)) {
+		e->t_done = now + 1;
+		sim_wake_at(s, e->t_done);
+		return;
+	}
+	struct cline *cl = cache_line(&b->c, e->set, e->way);
+	e->victim_valid = cl->valid;
+	e->victim_sd = cl->valid ? cl->sd : 0;
+	uint64_t victim = cl->tag;
+	cache_install(&b->c, e->set, e->way, e->incoming);
+	cl->sv = e->mask | e->wmask;
+	cl->sd = e->wmask;
+	cl->touch = TOUCH_FILL;
+	cl->touch_cycle = now;
+	stat_inc(&s->stats, s->id.frc_swaps);
+	EV_EMIT(&s->ev, EV_FRC_SWAP_DONE, .cycle = now, .unit = (int16_t)b->id, .addr = e->incoming, .set = e->set,
+		.a = i, .b = e->way);
+	/* Requests that came during the swap are served from the L2 line. */
+	uint32_t wi;
+	while ((wi = reqq_pop(&e->wait, s->pool.r)) != REQ_NIL) {
+		struct req *w = &s->pool.r[wi];
+		if (is_write(w) || w->type == RQ_ATOM) {
+			cl->sv |= w->mask;
+			cl->sd |= w->mask;
+		}
+		l2_reply(s, b, wi, is_write(w) ? RP_ACK : RP_DATA, (uint64_t)s->cfg.l2.hit_latency);
+	}
+	e->nwait = 0;
+	e->tag = e->victim_valid ? victim : 0;
+	if (e->victim_valid && e->victim_sd && l2_mem_req(s, b, RQ_WB, victim, e->victim_sd, FRC_TAG | (uint32_t)i) != REQ_NIL) {
+		stat_inc(&s->stats, s->id.frc_evictions);
+		stat_inc(&s->stats, s->id.l2_writebacks);
+		enter(s, b, i, FRC_EVICTING);
+		return;
+	}
+	enter(s, b, i, FRC_FREE);
+	EV_EMIT(&s->ev, EV_FRC_FREE, .cycle = now, .unit = (int16_t)b->id, .a = i);
+}
+
+void frc_handed(struct sim *s, struct l2bank *b, uint32_t mi)
+{
+	int i = (int)(s->pool.r[mi].mshr & ~FRC_TAG);
+	struct frc_entry *e = &b->frc.e[i];
+	EV_EMIT(&s->ev, EV_FRC_EVICT_DONE, .cycle = s->st->now, .unit = (int16_t)b->id, .addr = e->tag, .a = i);
+	enter(s, b, i, FRC_FREE);
+	EV_EMIT(&s->ev, EV_FRC_FREE, .cycle = s->st->now, .unit = (int16_t)b->id, .a = i);
+}
+
+void frc_tick(struct sim *s, struct l2bank *b)
+{
+	struct frc *f = &b->frc;
+	if (!f->swapping)
+		return;
+	uint64_t now = s->st->now;
+	for (int i = 0; i < f->n && f->swapping; i++) {
+		struct frc_entry *e = &f->e[i];
+		if (e->state != FRC_SWAPPING)
+			continue;
+		if (e->t_done <= now)
+			finish_swap(s, b, i);
+		else
+			sim_wake_at(s, e->t_done);
+	}
+}

@@ -1,0 +1,75 @@
+/*
+ * frc.h: the Fetch and Replacement Cache, one per L2 bank (FRC thesis §2;
+ * ../shared/papers/notes/000-frc-thesis.md). A small set-associative
+ * structure next to the L2 tags that starts a miss's fetch at once, holds
+ * the incoming block until it is swapped into the L2, and then holds the
+ * victim while it is evicted, so the L2 line is never transient.
+ *
+ *   FRC of one bank: sets x ways entries, set = (line address) mod sets
+ *
+ *        way 0        way 1     ...
+ *   set0 [FETCHING B] [FREE]
+ *   set1 [EVICTING A] [SWAPPING C]
+ *
+ *   FREE --miss in L2 and FRC, free way--> FETCHING (fetch sent at once)
+ *   FETCHING --data back: requesters answered--> SWAPPING (swap_cycles)
+ *   SWAPPING --L2 line now holds the block--> EVICTING (victim dirty)
+ *                                             or FREE (clean / empty)
+ *   EVICTING --write-back handed to memory--> FREE
+ *
+ * A miss whose FRC set is full takes the conventional path (`frc.fallback`).
+ * Requests for a block being fetched wait on its entry (`frc.hits_fetching`).
+ */
+#ifndef GPUSTEP_FRC_H
+#define GPUSTEP_FRC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "req.h"
+
+enum frc_state { FRC_FREE, FRC_FETCHING, FRC_SWAPPING, FRC_EVICTING };
+
+#define FRC_TAG 0x80000000u /* marks req.mshr as an FRC entry index */
+
+struct frc_entry {
+	uint64_t tag;      /* incoming block; after the swap: the victim block */
+	uint64_t incoming; /* block fetched (kept for display) */
+	uint64_t t_alloc, t_state, t_done;
+	struct reqq wait;
+	uint32_t mask;  /* sectors fetched */
+	uint32_t wmask; /* sectors written by waiters (dirty after the swap) */
+	uint32_t victim_sd;
+	int32_t set;    /* L2 set */
+	int16_t way;    /* L2 victim way, -1 until chosen */
+	uint8_t state;  /* enum frc_state */
+	uint8_t victim_valid;
+	uint16_t nwait;
+};
+
+struct frc {
+	struct frc_entry *e;
+	int n, ways, sets;
+	int active;    /* entries not FREE */
+	int swapping;  /* entries SWAPPING */
+};
+
+struct sim;
+struct l2bank;
+
+void frc_init(struct sim *s, struct l2bank *b);
+/* After an L2 tag miss with no MSHR entry for the line: wait on a fetching
+ * entry, be served from an evicting one, or allocate. false = take the
+ * conventional path. */
+bool frc_access(struct sim *s, struct l2bank *b, uint32_t ri, int set);
+/* Only wait on an entry fetching the request's block (writes use this). */
+bool frc_join(struct sim *s, struct l2bank *b, uint32_t ri);
+/* Memory completed an FRC fetch (req.mshr has FRC_TAG). */
+void frc_fill(struct sim *s, struct l2bank *b, uint32_t mi);
+/* An FRC write-back was handed to memory. */
+void frc_handed(struct sim *s, struct l2bank *b, uint32_t mi);
+/* Finish swaps that are due. */
+void frc_tick(struct sim *s, struct l2bank *b);
+const char *frc_state_name(unsigned st);
+
+#endif

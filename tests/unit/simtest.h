@@ -1,0 +1,38 @@
+/*
+ * simtest.h: helpers shared by the engine's whole-machine unit tests: a small
+ * kernel from a ';'-separated body, a simulator on a config, stats by name,
+ * the n-th logged event of a kind, and the config-derived latency of one L1
+ * miss served by fixed-latency memory.
+ */
+#ifndef GPUSTEP_SIMTEST_H
+#define GPUSTEP_SIMTEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel.h"
+#include "sim.h"
+
+struct tk {
+	struct kernel_src src;
+	struct kernel *k;
+	struct workload wl;
+	struct sim *s;
+	struct sim_cfg cfg;
+};
+
+/* One SM, one L2 bank, fixed 100-cycle memory, LRR (warp 0 issues at cycle 0,
+ * warp 1 at cycle 1). */
+void tk_base_cfg(struct sim_cfg *c);
+/* Compile `body` (statements separated by ';') for ctas x threads and build the
+ * simulator on t->cfg with every event kind logged. */
+bool tk_start(struct tk *t, unsigned threads, unsigned ctas, const char *body);
+/* Check invariants, free everything. */
+void tk_end(struct tk *t);
+uint64_t tk_stat(struct tk *t, const char *name);
+/* The n-th (0-based, oldest first) logged event of a kind, or NULL. */
+const struct event *tk_event(struct tk *t, unsigned kind, unsigned n);
+uint64_t tk_count(struct tk *t, unsigned kind);
+uint64_t tk_miss_latency(const struct sim_cfg *c);
+
+#endif

@@ -1,0 +1,108 @@
+/*
+ * test_frc.c: the Fetch and Replacement Cache, cycle by cycle, on one SM /
+ * one L2 bank with fixed 100-cycle memory (tk_base_cfg): each lifecycle step,
+ * a request waiting on a fetching entry, a dirty victim evicted from the
+ * entry, and the fallback to the conventional path when the FRC set is full.
+ */
+#include "simtest.h"
+#include "test.h"
+
+static void frc_cfg(struct sim_cfg *c, int entries, int ways)
+{
+	tk_base_cfg(c);
+	c->l2.frc.entries = entries;
+	c->l2.frc.ways = ways;
+	c->l2.frc.swap_cycles = 3;
+	c->l2.frc.lookup_cycles = 1;
+}
+
+TEST(frc_lifecycle_single_miss)
+{
+	struct tk t;
+	frc_cfg(&t.cfg, 4, 4);
+	REQUIRE(tk_start(&t, 32, 1, "ld A[tid]"));
+	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+	uint64_t arrive = 3 + 1 + (uint64_t)t.cfg.icnt.latency; /* L1 at 1, crossbar at 2 */
+	const struct event *a = tk_event(&t, EV_FRC_ALLOC, 0), *f = tk_event(&t, EV_FRC_FILL, 0),
+			   *ss = tk_event(&t, EV_FRC_SWAP_START, 0), *sd = tk_event(&t, EV_FRC_SWAP_DONE, 0),
+			   *fr = tk_event(&t, EV_FRC_FREE, 0);
+	REQUIRE(a && f && ss && sd && fr);
+	CHECK_EQ(a->cycle, arrive - 1);
+	/* The early fetch leaves after the FRC lookup (one cycle later than the
+	 * conventional hand-off), memory answers mem.latency later. */
+	CHECK_EQ(f->cycle, a->cycle + 1 + (uint64_t)t.cfg.l2.frc.lookup_cycles + (uint64_t)t.cfg.mem.latency);
+	CHECK_EQ(ss->cycle, f->cycle);
+	CHECK_EQ(sd->cycle, f->cycle + (uint64_t)t.cfg.l2.frc.swap_cycles);
+	CHECK_EQ(fr->cycle, sd->cycle); /* the victim way was empty: nothing to evict */
+	/* The requester was answered from the entry at fill time. */
+	const struct event *r = tk_event(&t, EV_MEM_REPLY, 0);
+	REQUIRE(r);
+	CHECK_EQ(r->a, tk_miss_latency(&t.cfg) + (uint64_t)t.cfg.l2.frc.lookup_cycles);
+	CHECK_EQ(tk_count(&t, EV_L2_TRANSIENT), 0); /* the L2 line is never transient */
+	CHECK_EQ(tk_stat(&t, "frc.allocs"), 1);
+	CHECK_EQ(tk_stat(&t, "frc.swaps"), 1);
+	CHECK_EQ(tk_stat(&t, "frc.fallbacks"), 0);
+	tk_end(&t);
+}
+
+TEST(frc_request_waits_on_fetching_entry)
+{
+	struct tk t;
+	frc_cfg(&t.cfg, 4, 4);
+	t.cfg.core.sms = 2; /* two L1s, so both requests reach the L2 */
+	REQUIRE(tk_start(&t, 32, 2, "ld A[lane]"));
+	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+	CHECK_EQ(tk_stat(&t, "frc.allocs"), 1);
+	CHECK_EQ(tk_stat(&t, "frc.hits_fetching"), 1);
+	CHECK_EQ(tk_stat(&t, "mem.reads"), 1);
+	const struct event *f = tk_event(&t, EV_FRC_FILL, 0);
+	REQUIRE(f);
+	/* Both requesters are answered when the data reaches the entry: their
+	 * replies leave the bank the same cycle (one after the other on the link). */
+	const struct event *r0 = tk_event(&t, EV_MEM_REPLY, 0), *r1 = tk_event(&t, EV_MEM_REPLY, 1);
+	REQUIRE(r0 && r1);
+	CHECK(r0->cycle > f->cycle && r1->cycle > f->cycle);
+	CHECK(r0->cycle < f->cycle + (uint64_t)t.cfg.l2.frc.swap_cycles + 20);
+	tk_end(&t);
+}
+
+TEST(frc_dirty_victim_evicted_from_entry)
+{
+	struct tk t;
+	frc_cfg(&t.cfg, 1, 1);
+	t.cfg.l2.sets = 1;
+	t.cfg.l2.ways = 1;
+	t.cfg.l1.enabled = false;
+	/* The store leaves X dirty in the only L2 line; the load of Y must swap
+	 * X out of it. The alu keeps the load behind the store's acknowledgement. */
+	REQUIRE(tk_start(&t, 32, 1, "st A[lane] <- r9; ld B[lane] -> r1"));
+	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+	CHECK_EQ(tk_stat(&t, "frc.allocs"), 1);
+	CHECK_EQ(tk_stat(&t, "frc.evictions"), 1);
+	CHECK_EQ(tk_stat(&t, "l2.writebacks"), 1);
+	const struct event *sd = tk_event(&t, EV_FRC_SWAP_DONE, 0), *ed = tk_event(&t, EV_FRC_EVICT_DONE, 0),
+			   *fr = tk_event(&t, EV_FRC_FREE, 0);
+	REQUIRE(sd && ed && fr);
+	/* Swaps finish before the bank hands requests to memory (l2_tick steps
+	 * 1 and 2), so the write-back leaves the cycle the swap completes. */
+	CHECK_EQ(ed->cycle, sd->cycle);
+	CHECK_EQ(fr->cycle, ed->cycle);
+	CHECK_EQ(tk_count(&t, EV_L2_TRANSIENT), 0);
+	tk_end(&t);
+}
+
+TEST(frc_full_set_falls_back_to_conventional_path)
+{
+	struct tk t;
+	frc_cfg(&t.cfg, 1, 1);
+	/* Two warps, two lines, one FRC entry: the second miss takes the
+	 * conventional path and its L2 line becomes transient. */
+	REQUIRE(tk_start(&t, 64, 1, "ld A[tid]"));
+	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+	CHECK_EQ(tk_stat(&t, "frc.allocs"), 1);
+	CHECK_EQ(tk_stat(&t, "frc.fallbacks"), 1);
+	CHECK_EQ(tk_count(&t, EV_FRC_FALLBACK), 1);
+	CHECK_EQ(tk_count(&t, EV_L2_TRANSIENT), 1);
+	CHECK_EQ(tk_stat(&t, "mem.reads"), 2);
+	tk_end(&t);
+}
