@@ -189,6 +189,37 @@ bool inspect_l2_bank(const struct sim *s, int bank, struct l2_bank_info *o)
 	return true;
 }
 
+bool inspect_frc(const struct sim *s, int bank, struct frc_info *o)
+{
+	if (bank < 0 || bank >= s->cfg.l2.banks || !s->banks[bank].frc.n)
+		return false;
+	const struct frc *f = &s->banks[bank].frc;
+	const struct stats *st = &s->stats;
+	*o = (struct frc_info){.entries = f->n, .ways = f->ways, .sets = f->sets, .busy = f->active,
+			       .allocs = stats_counter_value(st, s->id.frc_allocs),
+			       .fallbacks = stats_counter_value(st, s->id.frc_fallbacks),
+			       .hits_fetching = stats_counter_value(st, s->id.frc_hits_fetching),
+			       .swaps = stats_counter_value(st, s->id.frc_swaps),
+			       .evictions = stats_counter_value(st, s->id.frc_evictions),
+			       .l2_misses = stats_counter_value(st, s->id.l2_misses)};
+	return true;
+}
+
+bool inspect_frc_entry(const struct sim *s, int bank, int i, struct frc_entry_info *o)
+{
+	if (bank < 0 || bank >= s->cfg.l2.banks || i < 0 || i >= s->banks[bank].frc.n)
+		return false;
+	const struct frc_entry *e = &s->banks[bank].frc.e[i];
+	*o = (struct frc_entry_info){.state = e->state, .l2_set = e->set, .l2_way = e->way};
+	if (e->state == FRC_FREE)
+		return true;
+	o->incoming = e->incoming;
+	o->victim = e->state == FRC_EVICTING ? e->tag : 0;
+	o->age = s->st->now - e->t_state;
+	o->waiters = e->nwait;
+	return true;
+}
+
 int inspect_dram_channels(const struct sim *s) { return s->dram ? dram_channels(s->dram) : 0; }
 
 bool inspect_dram_channel(const struct sim *s, int ch, struct dram_chan_info *o)

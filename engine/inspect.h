@@ -122,6 +122,26 @@ struct l2_bank_info {
 };
 bool inspect_l2_bank(const struct sim *s, int bank, struct l2_bank_info *out);
 
+/* ---- FRC (frc.h) ------------------------------------------------------ */
+struct frc_info {
+	int entries, ways, sets, busy;
+	uint64_t allocs, fallbacks, hits_fetching, swaps, evictions;
+	uint64_t l2_misses;
+};
+
+struct frc_entry_info {
+	int state;          /* enum frc_state; frc_state_name() */
+	uint64_t incoming;  /* block fetched */
+	uint64_t victim;    /* block swapped out (EVICTING), 0 if none */
+	uint64_t age;       /* cycles in the current state */
+	int waiters;
+	int l2_set, l2_way; /* way -1 until chosen */
+};
+
+/* false when the bank has no FRC (l2.frc.entries = 0) or is out of range. */
+bool inspect_frc(const struct sim *s, int bank, struct frc_info *out);
+bool inspect_frc_entry(const struct sim *s, int bank, int i, struct frc_entry_info *out);
+
 /* ---- DRAM: structs in dram.h ------------------------------------------- */
 /* 0 when the sim uses fixed-latency memory. */
 int inspect_dram_channels(const struct sim *s);

@@ -14,6 +14,8 @@ static const struct layout_def layouts[] = {
 	{"events", "the event log, full screen", {{1, {{"events", 1}}}}},
 	{"stats", "the statistics registry, full screen", {{1, {{"stats", 1}}}}},
 	{"reuse", "reuse-distance histogram of a cache above the event log", {{3, {{"reuse", 1}}}, {1, {{"events", 1}}}}}, /* views/reuse.c */
+	{"frc", "the selected L2 bank's FRC entries, its set x way grid and the event log",
+	 {{3, {{"frc", 3}, {"l2", 2}}}, {3, {{"l2cache", 1}}}, {2, {{"events", 1}}}}},
 };
 
 size_t layout_count(void) { return sizeof layouts / sizeof layouts[0]; }

@@ -107,5 +107,6 @@ struct panel *dram_panel_new(void);
 struct panel *events_panel_new(void);
 struct panel *stats_panel_new(void);
 struct panel *reuse_panel_new(void); /* views/reuse.c */
+struct panel *frc_panel_new(void);   /* views/frc.c */
 
 #endif
