@@ -1,6 +1,7 @@
 /* snapshot.c: periodic snapshots, restore and replay; see snapshot.h. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "snapshot.h"
 #include "sim_int.h"
@@ -28,7 +29,20 @@ struct snapshots {
 	size_t bytes, budget;
 	uint64_t interval;
 	uint64_t next_at;
+	double wall_last; /* when the last snapshot was taken (monotonic seconds) */
 };
+
+/* Copying a snapshot may cost at most this fraction of the time spent
+ * simulating since the previous one; above it the interval doubles. */
+#define SNAP_OVERHEAD 0.03
+#define SNAP_MAX_INTERVAL (1ull << 32)
+
+static double wall_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static void snap_free(struct snap *p)
 {
@@ -69,6 +83,7 @@ static void take(struct sim *s)
 		pos--;
 	/* Already held (we are replaying after a rewind): same state, keep it. */
 	if (!(pos > 0 && ss->v[pos - 1].cycle == now)) {
+		double t0 = wall_s();
 		struct snap p = {.cycle = now, .len = arena_bytes(&s->arena)};
 		p.data = xmalloc(p.len);
 		arena_save(&s->arena, p.data);
@@ -90,6 +105,13 @@ static void take(struct sim *s)
 		ss->n++;
 		ss->bytes += p.len;
 		thin(ss);
+		/* Keep the copying cheap next to the simulation: a big machine that
+		 * simulates slowly per byte of state gets fewer snapshots. Only the
+		 * positions depend on the clock, never the results. */
+		double t1 = wall_s(), since = t0 - ss->wall_last;
+		if (ss->wall_last > 0 && t1 - t0 > SNAP_OVERHEAD * since && ss->interval < SNAP_MAX_INTERVAL)
+			ss->interval *= 2;
+		ss->wall_last = t1;
 	}
 	ss->next_at = (now / ss->interval + 1) * ss->interval;
 }

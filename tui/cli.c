@@ -21,6 +21,7 @@
 #include "embedded.h"
 #include "loader.h"
 #include "session.h"
+#include "session_file.h"
 #include "stats_json.h"
 #include "tui.h"
 
@@ -31,7 +32,8 @@
 #define MAX_SETS 256
 
 struct options {
-	const char *config, *workload, *batch, *stats, *dram_trace;
+	const char *config, *workload, *batch, *stats, *dram_trace, *session;
+	long snapshot_mb; /* -1: default */
 	const char *sets[MAX_SETS];
 	int nsets;
 	const char *params[MAX_SETS];
@@ -51,6 +53,9 @@ static const char usage_text[] =
 	"      --run                       headless: run to completion, print a summary\n"
 	"      --stats FILE                write every stat as JSON at exit (- = stdout)\n"
 	"      --seed N                    PRNG seed (overrides the config's seed)\n"
+	"      --session FILE              restore a saved session (save session FILE) and replay to its cycle\n"
+	"      --snapshot-mb N             memory for rewind snapshots (default 256; 0 = no rewinding;\n"
+	"                                  plain --run without --batch defaults to 0)\n"
 	"      --check-config              validate, print derived values, exit\n"
 	"      --dump-config               print the resulting config as JSON, exit\n"
 	"      --dram-trace FILE           feed a DRAM trace (DRAMSim or Ramulator format) to the DRAM model\n"
@@ -72,6 +77,8 @@ enum {
 	OPT_LIST_PRESETS,
 	OPT_LIST_CONFIG,
 	OPT_VERSION,
+	OPT_SESSION,
+	OPT_SNAPSHOT_MB,
 };
 
 static const struct option long_opts[] = {
@@ -91,6 +98,8 @@ static const struct option long_opts[] = {
 	{"list-presets", no_argument, NULL, OPT_LIST_PRESETS},
 	{"list-config", no_argument, NULL, OPT_LIST_CONFIG},
 	{"version", no_argument, NULL, OPT_VERSION},
+	{"session", required_argument, NULL, OPT_SESSION},
+	{"snapshot-mb", required_argument, NULL, OPT_SNAPSHOT_MB},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -145,6 +154,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_CHECK:
 			o->check = true;
 			break;
+		case OPT_SESSION:
+			o->session = optarg;
+			break;
+		case OPT_SNAPSHOT_MB: {
+			char *end;
+			o->snapshot_mb = strtol(optarg, &end, 10);
+			if (!*optarg || *end || o->snapshot_mb < 0 || o->snapshot_mb > (1L << 20))
+				return usage_error("--snapshot-mb: expected megabytes from 0 to 1048576, got '%s'", optarg);
+			break;
+		}
 		case OPT_DUMP:
 			o->dump = true;
 			break;
@@ -388,6 +407,32 @@ static int apply_params(struct session *ss, const struct options *o)
 	return rc;
 }
 
+/* Snapshots (on unless --snapshot-mb 0; a plain --run never rewinds, so off
+ * there unless asked for), then --session. */
+static int setup_rewind(struct session *ss, const struct options *o)
+{
+	long mb = o->snapshot_mb >= 0 ? o->snapshot_mb : o->run && !o->batch ? 0 : SESSION_SNAPSHOT_MB_DEFAULT;
+	session_set_snapshot_budget(ss, (size_t)mb << 20);
+	if (!o->session)
+		return 0;
+	if (o->config || o->workload || o->nsets || o->nparams || o->seed_given) {
+		fprintf(stderr, "gpustep: --session restores the config, workload, parameters and seed; "
+				"do not combine it with CONFIG, -w, -s, -p or --seed\n");
+		return -1;
+	}
+	struct strbuf notes;
+	sb_init(&notes);
+	char *err = NULL;
+	int rc = session_load(ss, o->session, &notes, &err);
+	fputs(notes.s, stderr);
+	sb_fini(&notes);
+	if (rc) {
+		fprintf(stderr, "gpustep: %s\n", err ? err : o->session);
+		free(err);
+	}
+	return rc;
+}
+
 static int headless(struct session *ss, const struct options *o)
 {
 	int status = EXIT_OK;
@@ -433,6 +478,7 @@ int gpustep_main(int argc, char **argv)
 {
 	struct options o;
 	memset(&o, 0, sizeof o);
+	o.snapshot_mb = -1;
 	int rc = parse_options(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
@@ -493,7 +539,7 @@ int gpustep_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	int status = EXIT_OK;
-	if (apply_params(ss, &o)) {
+	if (apply_params(ss, &o) || setup_rewind(ss, &o)) {
 		status = EXIT_USAGE;
 	} else if (o.list_stats) {
 		const struct stats *st = sim_stats_c(ss->sim);

@@ -10,6 +10,7 @@
 #include "cmd_int.h"
 #include "inspect.h"
 #include "loader.h"
+#include "session_file.h"
 #include "stats_json.h"
 
 static bool is_glob(const char *s) { return strpbrk(s, "*?[") != NULL; }
@@ -490,13 +491,16 @@ CMD_FN(cmd_log)
 /* ---- save ---------------------------------------------------------------------- */
 CMD_FN(cmd_save)
 {
-	if (argc != 3 || (strcmp(argv[1], "stats") != 0 && strcmp(argv[1], "config") != 0)) {
-		cmd_errorf(out, "usage: save stats FILE | save config FILE");
+	if (argc != 3 || (strcmp(argv[1], "stats") != 0 && strcmp(argv[1], "config") != 0 &&
+			  strcmp(argv[1], "session") != 0)) {
+		cmd_errorf(out, "usage: save stats FILE | save config FILE | save session FILE");
 		return CMD_ERR;
 	}
 	char *err = NULL;
 	int rc;
-	if (strcmp(argv[1], "stats") == 0) {
+	if (strcmp(argv[1], "session") == 0) {
+		rc = session_save(ss, argv[2], &err);
+	} else if (strcmp(argv[1], "stats") == 0) {
 		struct stats_json_info info = {ss->cfg.name, ss->ksrc.name, ss->seed};
 		rc = stats_json_write(argv[2], ss->sim, &info, &err);
 	} else {

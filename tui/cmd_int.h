@@ -1,7 +1,8 @@
 /*
  * cmd_int.h: helpers shared by the command implementations (commands.c:
  * table, dispatch, time and breakpoint commands; cmd_info.c: info, print,
- * display, list, log, save); cmd_run.c: stop report, batch scripts.
+ * display, list, log, save); cmd_run.c: stop report, batch scripts;
+ * cmd_rewind.c: reverse-step, reverse-continue, goto.
  */
 #ifndef GPUSTEP_CMD_INT_H
 #define GPUSTEP_CMD_INT_H
@@ -29,5 +30,11 @@ CMD_FN(cmd_undisplay);
 CMD_FN(cmd_list);
 CMD_FN(cmd_log);
 CMD_FN(cmd_save);
+/* cmd_rewind.c */
+CMD_FN(cmd_reverse_step);
+CMD_FN(cmd_reverse_continue);
+CMD_FN(cmd_goto);
+/* `load session FILE` (commands.c); `save session` is in cmd_save. */
+int cmd_load_session(struct session *ss, const char *path, struct cmd_out *out);
 
 #endif

@@ -54,6 +54,20 @@ static const struct cmd_def builtin[] = {
 	 .help = "Rebuild the machine at cycle 0 (config, workload and breakpoints are kept), then\n"
 		 "continue; with N, stop after N cycles. `run 0` just goes back to cycle 0.\nExample: run 5000",
 	 .fn = c_run},
+	{.name = "reverse-step", .aliases = "rs", .usage = "reverse-step [N]", .summary = "go back N cycles (default 1)",
+	 .help = "Rewind to N cycles earlier: every panel, stat, display, log entry and breakpoint hit\n"
+		 "count shows what it showed the first time at that cycle (restore the nearest snapshot,\n"
+		 "replay). Enter on an empty line repeats it. See docs/SESSIONS.md.\nExample: reverse-step 5",
+	 .fn = cmd_reverse_step, .repeat = 1},
+	{.name = "reverse-continue", .aliases = "rc", .usage = "reverse-continue",
+	 .summary = "go back to the previous breakpoint stop",
+	 .help = "Rewind to the last cycle before now at which a `continue` would have stopped at an\n"
+		 "enabled breakpoint or watchpoint, with the same report and hit counts.\nExample: reverse-continue",
+	 .fn = cmd_reverse_continue},
+	{.name = "goto", .usage = "goto CYCLE", .summary = "go to a cycle, backwards or forwards",
+	 .help = "Move to CYCLE: backwards by rewinding, forwards by running (breakpoints count their\n"
+		 "hits but do not stop; Ctrl-C does). N accepts k/M/G suffixes.\nExample: goto 12k",
+	 .fn = cmd_goto},
 	{.name = "next", .aliases = "n", .usage = "next", .summary = "run until the selected warp issues",
 	 .help = "Run until the selected warp (see `select sm N` and `select warp W`) issues its next\n"
 		 "instruction. Enter on an empty line repeats it.\nExample: select warp 3",
@@ -120,17 +134,20 @@ static const struct cmd_def builtin[] = {
 		 "the machine. Only at cycle 0: after cycles have run, `run 0` goes back first.\n"
 		 "Example: set l1.mshr.entries 8",
 	 .fn = c_set, .complete = COMPL_CONFIG},
-	{.name = "load", .usage = "load CONFIG", .summary = "load a machine config (file or preset) and restart",
+	{.name = "load", .usage = "load CONFIG | load session FILE", .summary = "load a machine config (file or preset) and restart",
 	 .help = "Load a config file or preset (see `list presets`) on top of the built-in defaults,\n"
-		 "validate it and restart at cycle 0. Breakpoints are kept.\nExample: load gtx480",
+		 "validate it and restart at cycle 0. Breakpoints are kept. `load session FILE`\n"
+		 "restores a saved session (`save session`) and replays it to its cycle.\nExample: load gtx480",
 	 .fn = c_load, .complete = COMPL_FILE},
 	{.name = "workload", .usage = "workload NAME|FILE", .summary = "switch to a built-in kernel or a kernel file",
 	 .help = "Load a built-in kernel (see `list kernels`) or a kernel JSON file and restart at\n"
 		 "cycle 0.\nExample: workload transpose_naive",
 	 .fn = c_workload, .complete = COMPL_KERNEL},
-	{.name = "save", .usage = "save stats FILE | save config FILE", .summary = "write stats or the config as JSON",
+	{.name = "save", .usage = "save stats FILE | save config FILE | save session FILE",
+	 .summary = "write stats, the config or the whole session",
 	 .help = "Write every stat (the --stats format) or the current config (loadable with\n"
-		 "`load`) to FILE, atomically.\nExample: save stats run1.json",
+		 "`load`) as JSON, or the session (config, workload, breakpoints, displays, layout,\n"
+		 "cycle; `load session` restores it) to FILE, atomically.\nExample: save session bug42.gps",
 	 .fn = cmd_save, .complete = COMPL_FILE},
 	{.name = "log", .usage = "log [all|none|GLOB|+GLOB|-GLOB ...]", .summary = "choose which events the event log records",
 	 .help = "Without arguments, show the filter. A plain pattern replaces it, +pattern adds\n"
@@ -649,6 +666,8 @@ static CMD_FN(c_set)
 
 static CMD_FN(c_load)
 {
+	if (argc == 3 && strcmp(argv[1], "session") == 0)
+		return cmd_load_session(ss, argv[2], out);
 	if (argc != 2)
 		return usage(out, "load");
 	struct sim_cfg c;

@@ -27,7 +27,7 @@ out=$(printf 'step 5\nrun 0\nset l1.ways 2\nprint l1.ways\n' | "$BIN" --batch -)
 expect_contains "$out" "l1.ways = 2"
 
 # Every command has help with an example.
-for c in $(printf 'list commands\n' | "$BIN" --batch - | sed -n 's/^  \([a-z]*\).*/\1/p'); do
+for c in $(printf 'list commands\n' | "$BIN" --batch - | sed -n 's/^  \([a-z][a-z-]*\).*/\1/p'); do
 	h=$(printf 'help %s\n' "$c" | "$BIN" --batch -) || fail "help $c"
 	expect_contains "$h" "Example:"
 done

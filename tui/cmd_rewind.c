@@ -1,0 +1,134 @@
+/*
+ * cmd_rewind.c: moving backwards in time: `reverse-step [N]`, `reverse-continue`
+ * and `goto CYCLE`, on top of the engine's snapshots (engine/snapshot.h).
+ *
+ *   reverse-step N     sim_goto(now - N)            then an empty run request
+ *   reverse-continue   sim_prev_break() = C; sim_goto(C - 1), then `step 1`:
+ *                      the breakpoint fires again exactly as the first time
+ *   goto C  (C < now)  sim_goto(C)                  then an empty run request
+ *   goto C  (C > now)  a RUN_GOTO request: runs in slices (Ctrl-C stops it),
+ *                      breakpoints count their hits but do not stop
+ *
+ * Every command ends with a run request so the caller prints the usual stop
+ * report and displays (batch) or updates the status bar (TUI), exactly as
+ * after `step`.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_int.h"
+#include "session_file.h"
+#include "snapshot.h"
+
+static int usage_of(struct cmd_out *out, const char *u)
+{
+	cmd_errorf(out, "usage: %s", u);
+	return CMD_ERR;
+}
+
+/* Without snapshots there is nothing to go back to. */
+static int need_snapshots(struct session *ss, struct cmd_out *out, const char *cmd)
+{
+	size_t n, bytes;
+	uint64_t iv;
+	sim_snapshots_info(ss->sim, &n, &bytes, &iv);
+	if (n)
+		return 0;
+	cmd_errorf(out, "%s: rewinding is off (started with --snapshot-mb 0)", cmd);
+	return -1;
+}
+
+/* Go back to `cycle` (< now) and leave an empty run request for the report. */
+static int rewind_to(struct session *ss, uint64_t cycle, struct cmd_out *out, const char *cmd)
+{
+	char *err = NULL;
+	if (sim_goto(ss->sim, cycle, &err)) {
+		cmd_errorf(out, "%s: %s", cmd, err ? err : "cannot rewind");
+		free(err);
+		return CMD_ERR;
+	}
+	ss->started = sim_cycle(ss->sim) > 0;
+	session_start_run(ss, RUN_CYCLES, 0);
+	return CMD_RUN;
+}
+
+CMD_FN(cmd_reverse_step)
+{
+	uint64_t n = 1;
+	if (argc > 2 || (argc == 2 && (cmd_parse_u64(argv[1], &n) || n == 0)))
+		return usage_of(out, "reverse-step [N]");
+	if (need_snapshots(ss, out, "reverse-step"))
+		return CMD_ERR;
+	uint64_t now = sim_cycle(ss->sim), horizon = sim_rewind_horizon(ss->sim);
+	if (now <= horizon) {
+		cmd_errorf(out, "reverse-step: already at cycle %llu, the earliest reachable", (unsigned long long)now);
+		return CMD_ERR;
+	}
+	uint64_t target = now - horizon < n ? horizon : now - n;
+	return rewind_to(ss, target, out, "reverse-step");
+}
+
+CMD_FN(cmd_reverse_continue)
+{
+	(void)argv;
+	if (argc != 1)
+		return usage_of(out, "reverse-continue");
+	if (need_snapshots(ss, out, "reverse-continue"))
+		return CMD_ERR;
+	uint64_t now = sim_cycle(ss->sim);
+	uint64_t c = sim_prev_break(ss->sim);
+	if (c == UINT64_MAX || c == 0 || c >= now) {
+		cmd_errorf(out, "reverse-continue: no breakpoint stop between cycle %llu and cycle %llu",
+			   (unsigned long long)sim_rewind_horizon(ss->sim), (unsigned long long)now);
+		return CMD_ERR;
+	}
+	/* One cycle before the stop, then step into it: the stop report, the
+	 * selection and the highlighted event are those of the first time. */
+	int rc = rewind_to(ss, c - 1, out, "reverse-continue");
+	if (rc & CMD_RUN)
+		session_start_run(ss, RUN_CYCLES, 1);
+	return rc;
+}
+
+CMD_FN(cmd_goto)
+{
+	uint64_t c;
+	if (argc != 2 || cmd_parse_u64(argv[1], &c))
+		return usage_of(out, "goto CYCLE");
+	uint64_t now = sim_cycle(ss->sim);
+	if (c < now) {
+		if (need_snapshots(ss, out, "goto"))
+			return CMD_ERR;
+		return rewind_to(ss, c, out, "goto");
+	}
+	if (c > now && sim_done(ss->sim)) {
+		cmd_errorf(out, "goto: the kernel finished at cycle %llu", (unsigned long long)now);
+		return CMD_ERR;
+	}
+	session_start_run(ss, RUN_GOTO, c - now);
+	return CMD_RUN;
+}
+
+/* `load session FILE`: all or nothing (session_file.c). */
+int cmd_load_session(struct session *ss, const char *path, struct cmd_out *out)
+{
+	struct strbuf notes;
+	sb_init(&notes);
+	char *err = NULL;
+	if (session_load(ss, path, &notes, &err)) {
+		cmd_errorf(out, "load session: %s", err ? err : path);
+		cmd_errorf(out, "the current session is unchanged");
+		free(err);
+		sb_fini(&notes);
+		return CMD_ERR;
+	}
+	cmd_print_block(out, notes.s);
+	sb_fini(&notes);
+	cmd_printf(out, "loaded session %s: %s, %s, seed %llu, %u breakpoint%s, %d display%s", path, ss->cfg.name,
+		   ss->ksrc.name, (unsigned long long)ss->seed, ss->bps.n, ss->bps.n == 1 ? "" : "s", ss->ndisplays,
+		   ss->ndisplays == 1 ? "" : "s");
+	session_apply_ui(ss, out);
+	ss->last_line[0] = 0;
+	session_start_run(ss, RUN_CYCLES, 0); /* report the cycle and the displays */
+	return CMD_RUN | CMD_RESET;
+}

@@ -1,0 +1,548 @@
+/*
+ * session_file.c: save and load sessions (format in session_file.h and
+ * docs/SESSIONS.md).
+ *
+ *   load:  read ─▶ header/version ─▶ checksum ─▶ parse every line (config
+ *          applied to fresh defaults) ─▶ workload hash ─▶ fresh session:
+ *          params, breakpoints, displays, log, selection ─▶ replay to the
+ *          cycle ─▶ state hash ─▶ swap with the live session
+ */
+#include "session_file.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "embedded.h"
+#include "loader.h"
+#include "snapshot.h"
+#include "stats_json.h"
+#include "tui.h"
+
+#ifndef GPUSTEP_VERSION
+#define GPUSTEP_VERSION "0.0.0"
+#endif
+
+#define MAGIC "gpustep-session "
+#define MAX_FILE (16u << 20)
+
+static uint64_t fnv1a(const char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/* Values are the rest of the line: escape backslash, newline, CR. */
+static void put_escaped(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			sb_puts(sb, "\\\\");
+		else if (*s == '\n')
+			sb_puts(sb, "\\n");
+		else if (*s == '\r')
+			sb_puts(sb, "\\r");
+		else
+			sb_printf(sb, "%c", *s);
+	}
+}
+
+static void unescape(char *s)
+{
+	char *w = s;
+	for (; *s; s++) {
+		if (*s == '\\' && s[1]) {
+			s++;
+			*w++ = *s == 'n' ? '\n' : *s == 'r' ? '\r' : *s;
+		} else {
+			*w++ = *s;
+		}
+	}
+	*w = 0;
+}
+
+/* What a workload spec resolves to, as loader_load_kernel decides, and the
+ * hash of that JSON. kind: "builtin", "file" or "other" (no hash). */
+static int workload_hash(const char *spec, const char **kind, uint64_t *h, char **err)
+{
+	char path[512];
+	bool looks_like_file = strchr(spec, '/') || (strlen(spec) > 5 && strcmp(spec + strlen(spec) - 5, ".json") == 0);
+	snprintf(path, sizeof path, "configs/workloads/%s.json", spec);
+	const struct embedded_file *e = looks_like_file ? NULL : embedded_find(path);
+	struct stat st;
+	if (!e && stat(spec, &st) == 0 && S_ISREG(st.st_mode)) {
+		size_t len;
+		char *text = loader_read_file(spec, &len, err);
+		if (!text)
+			return -1;
+		*kind = "file";
+		*h = fnv1a(text, len);
+		free(text);
+		return 0;
+	}
+	if (!e)
+		e = embedded_find(spec);
+	if (e) {
+		*kind = "builtin";
+		*h = fnv1a(e->data, e->size);
+		return 0;
+	}
+	*kind = "other";
+	*h = 0;
+	return 0;
+}
+
+/* ---- save ------------------------------------------------------------------ */
+char *session_file_text(const struct session *ss)
+{
+	struct strbuf sb;
+	sb_init(&sb);
+	sb_printf(&sb, MAGIC "%d\n", SESSION_FILE_VERSION);
+	sb_puts(&sb, "# gpustep session (docs/SESSIONS.md). Do not edit: the checksum line covers every byte.\n");
+	sb_puts(&sb, "gpustep-version " GPUSTEP_VERSION "\n");
+	sb_puts(&sb, "config-source ");
+	put_escaped(&sb, ss->cfg_source);
+	sb_puts(&sb, "\n");
+	for (size_t i = 0; i < cfg_param_count(); i++) {
+		const struct cfg_param *p = cfg_param_at(i);
+		char v[CFG_STR_MAX + 32];
+		if (p->type == CFG_DOUBLE) /* exact, unlike the %g of cfg_format */
+			snprintf(v, sizeof v, "%.17g", *(const double *)(const void *)((const char *)&ss->cfg + p->offset));
+		else
+			cfg_format(&ss->cfg, p, v, sizeof v);
+		sb_printf(&sb, "cfg %s=", p->path);
+		put_escaped(&sb, v);
+		sb_puts(&sb, "\n");
+	}
+	sb_printf(&sb, "seed %" PRIu64 "\n", ss->seed);
+	sb_puts(&sb, "workload ");
+	put_escaped(&sb, ss->workload_spec);
+	sb_puts(&sb, "\n");
+	const char *kind;
+	uint64_t h;
+	char *err = NULL;
+	if (workload_hash(ss->workload_spec, &kind, &h, &err) == 0)
+		sb_printf(&sb, "workload-hash %s %016" PRIx64 "\n", kind, h);
+	free(err);
+	for (unsigned i = 0; i < ss->ksrc.nparams; i++)
+		sb_printf(&sb, "param %s=%" PRId64 "\n", ss->ksrc.params[i].name, ss->ksrc.params[i].value);
+	for (unsigned i = 0; i < ss->bps.n; i++) {
+		const struct bp *b = &ss->bps.v[i];
+		if (b->temporary || b->id == ss->until_id)
+			continue;
+		sb_printf(&sb, "bp %d %s ", b->id, b->enabled ? "on" : "off");
+		put_escaped(&sb, b->text);
+		sb_puts(&sb, "\n");
+	}
+	sb_printf(&sb, "bp-next %d\n", ss->bps.next_id);
+	for (int i = 0; i < ss->ndisplays; i++) {
+		sb_puts(&sb, "display ");
+		put_escaped(&sb, ss->displays[i]);
+		sb_puts(&sb, "\n");
+	}
+	sb_puts(&sb, "log");
+	unsigned nlog = 0;
+	for (unsigned k = 0; k < EV__COUNT; k++)
+		if ((ss->log_mask[k >> 6] >> (k & 63)) & 1u) {
+			sb_printf(&sb, " %s", event_defs[k].name);
+			nlog++;
+		}
+	sb_puts(&sb, nlog ? "\n" : " none\n");
+	sb_printf(&sb, "select sm=%d warp=%d l2=%d ch=%d bank=%d\n", ss->sel_sm, ss->sel_warp, ss->sel_l2, ss->sel_ch,
+		  ss->sel_bank);
+	if (ss->ui && ss->extra_cmds) {
+		sb_printf(&sb, "ui layout %s\n", tui_layout_name(ss->ui));
+	} else if (ss->ui_pending) { /* batch mode: keep what the file had */
+		for (const char *p = ss->ui_pending; *p;) {
+			size_t n = strcspn(p, "\n");
+			sb_printf(&sb, "ui %.*s\n", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+	}
+	sb_printf(&sb, "cycle %" PRIu64 "\n", sim_cycle(ss->sim));
+	sb_printf(&sb, "state-hash %016" PRIx64 "\n", sim_state_hash(ss->sim));
+	sb_printf(&sb, "checksum fnv1a64 %016" PRIx64 "\n", fnv1a(sb.s, sb.len));
+	return sb.s;
+}
+
+int session_save(const struct session *ss, const char *path, char **err)
+{
+	char *text = session_file_text(ss);
+	int rc = write_file_atomic(path, text, err);
+	free(text);
+	return rc;
+}
+
+/* ---- load ------------------------------------------------------------------ */
+#define MAX_LIST 256
+
+struct sfile {
+	struct sim_cfg cfg;
+	char *cfg_source, *workload, *wl_kind, *log;
+	uint64_t wl_hash, seed, cycle, state_hash;
+	bool have_wl_hash, have_seed, have_cycle, have_hash, have_cfg, have_log;
+	char *params[MAX_LIST], *bps[MAX_LIST], *displays[MAX_LIST], *ui[MAX_LIST];
+	int nparams, nbps, ndisplays, nui;
+	int bp_next;
+	int sel[5];
+	bool have_sel;
+};
+
+static int parse_u64(const char *s, uint64_t *v, int base)
+{
+	char *end;
+	if (!*s || *s == '-' || *s == ' ')
+		return -1;
+	*v = strtoull(s, &end, base);
+	return *end ? -1 : 0;
+}
+
+static int push(char **list, int *n, char *v, const char *what, int line, char **err)
+{
+	if (*n == MAX_LIST)
+		return set_err(err, "line %d: more than %d %s lines", line, MAX_LIST, what);
+	list[(*n)++] = v;
+	return 0;
+}
+
+/* Split into lines (in place) and fill *f. */
+static int parse_lines(char *text, struct sfile *f, char **err)
+{
+	cfg_defaults(&f->cfg);
+	int line = 1;
+	for (char *p = text; *p; line++) {
+		char *nl = strchr(p, '\n');
+		if (!nl)
+			return set_err(err, "line %d: not terminated (truncated file?)", line);
+		*nl = 0;
+		char *key = p, *val = strchr(p, ' ');
+		p = nl + 1;
+		if (line == 1 || key[0] == '#')
+			continue;
+		if (val)
+			*val++ = 0;
+		else
+			val = nl; /* empty value */
+		unescape(val);
+		int rc = 0;
+		if (strcmp(key, "gpustep-version") == 0) {
+		} else if (strcmp(key, "config-source") == 0) {
+			f->cfg_source = val;
+		} else if (strcmp(key, "cfg") == 0) {
+			char *eq = strchr(val, '=');
+			if (!eq)
+				return set_err(err, "line %d: expected cfg PATH=VALUE", line);
+			*eq = 0;
+			char *e2 = NULL;
+			if (cfg_set_value(&f->cfg, val, eq + 1, &e2)) {
+				set_err(err, "line %d: %s (the session comes from an incompatible gpustep?)", line, e2);
+				free(e2);
+				return -1;
+			}
+			f->have_cfg = true;
+		} else if (strcmp(key, "seed") == 0) {
+			rc = parse_u64(val, &f->seed, 10);
+			f->have_seed = true;
+		} else if (strcmp(key, "workload") == 0) {
+			f->workload = val;
+		} else if (strcmp(key, "workload-hash") == 0) {
+			char *sp = strchr(val, ' ');
+			if (!sp)
+				return set_err(err, "line %d: expected workload-hash KIND HEX", line);
+			*sp = 0;
+			f->wl_kind = val;
+			rc = parse_u64(sp + 1, &f->wl_hash, 16);
+			f->have_wl_hash = true;
+		} else if (strcmp(key, "param") == 0) {
+			rc = push(f->params, &f->nparams, val, "param", line, err);
+		} else if (strcmp(key, "bp") == 0) {
+			rc = push(f->bps, &f->nbps, val, "bp", line, err);
+		} else if (strcmp(key, "bp-next") == 0) {
+			uint64_t v = 0;
+			rc = parse_u64(val, &v, 10) || v > 1000000000;
+			f->bp_next = (int)v;
+		} else if (strcmp(key, "display") == 0) {
+			rc = push(f->displays, &f->ndisplays, val, "display", line, err);
+		} else if (strcmp(key, "log") == 0) {
+			f->log = val;
+			f->have_log = true;
+		} else if (strcmp(key, "select") == 0) {
+			rc = sscanf(val, "sm=%d warp=%d l2=%d ch=%d bank=%d", &f->sel[0], &f->sel[1], &f->sel[2], &f->sel[3],
+				    &f->sel[4]) != 5;
+			f->have_sel = true;
+		} else if (strcmp(key, "ui") == 0) {
+			rc = push(f->ui, &f->nui, val, "ui", line, err);
+		} else if (strcmp(key, "cycle") == 0) {
+			rc = parse_u64(val, &f->cycle, 10);
+			f->have_cycle = true;
+		} else if (strcmp(key, "state-hash") == 0) {
+			rc = parse_u64(val, &f->state_hash, 16);
+			f->have_hash = true;
+		} else {
+			return set_err(err, "line %d: unknown key '%.40s' (written by a different gpustep?)", line, key);
+		}
+		if (rc)
+			return *err ? -1 : set_err(err, "line %d: bad value for %s: '%.60s'", line, key, val);
+	}
+	if (!f->have_cfg || !f->workload || !f->have_seed || !f->have_cycle)
+		return set_err(err, "incomplete: the %s line is missing",
+			       !f->have_cfg ? "cfg" : !f->workload ? "workload" : !f->have_seed ? "seed" : "cycle");
+	return 0;
+}
+
+/* Header, version and checksum; on success the checksum line is cut off. */
+static int check_envelope(char *text, size_t len, char **err)
+{
+	if (memchr(text, 0, len))
+		return set_err(err, "not a gpustep session file (binary data)");
+	if (strncmp(text, MAGIC, strlen(MAGIC)) != 0)
+		return set_err(err, "not a gpustep session file (no '%s' header)", MAGIC "N");
+	int ver = atoi(text + strlen(MAGIC));
+	if (ver != SESSION_FILE_VERSION)
+		return set_err(err, "session format version %d is not supported (this gpustep %s reads version %d%s)", ver,
+			       GPUSTEP_VERSION, SESSION_FILE_VERSION, ver > SESSION_FILE_VERSION ? "; it is newer" : "");
+	if (len == 0 || text[len - 1] != '\n')
+		return set_err(err, "truncated: the file does not end with a complete checksum line");
+	size_t start = len - 1;
+	while (start > 0 && text[start - 1] != '\n')
+		start--;
+	const char *ck = "checksum fnv1a64 ";
+	if (strncmp(text + start, ck, strlen(ck)) != 0)
+		return set_err(err, "truncated: the last line is not the checksum line");
+	text[len - 1] = 0;
+	uint64_t want;
+	if (parse_u64(text + start + strlen(ck), &want, 16))
+		return set_err(err, "corrupt checksum line");
+	uint64_t got = fnv1a(text, start);
+	if (got != want)
+		return set_err(err, "checksum mismatch (file says %016" PRIx64 ", content gives %016" PRIx64
+				    "): the file is corrupt or was edited",
+			       want, got);
+	text[start] = 0;
+	return 0;
+}
+
+/* Breakpoint "ID on|off break ARGS" into ns->bps, keeping its number. */
+static int add_bp(struct session *ns, char *spec, char **err)
+{
+	char onoff[4], cmd[8];
+	int id, pos = 0;
+	if (sscanf(spec, "%d %3s %7s %n", &id, onoff, cmd, &pos) != 3 || id <= 0 || pos == 0)
+		return set_err(err, "bad breakpoint line '%.60s'", spec);
+	const char *args = spec + pos;
+	char *e2 = NULL;
+	int nid;
+	uint64_t lb = session_line_bytes(ns);
+	if (strcmp(cmd, "break") == 0)
+		nid = bp_add_break(&ns->bps, args, lb, &e2);
+	else if (strcmp(cmd, "watch") == 0)
+		nid = bp_add_watch(&ns->bps, args, lb, &e2);
+	else
+		return set_err(err, "bad breakpoint line '%.60s'", spec);
+	if (nid < 0) {
+		set_err(err, "breakpoint %d (%s %s): %s", id, cmd, args, e2 ? e2 : "invalid");
+		free(e2);
+		return -1;
+	}
+	for (unsigned i = 0; i < ns->bps.n; i++)
+		if (ns->bps.v[i].id == id && ns->bps.v[i].id != nid)
+			return set_err(err, "breakpoint %d appears twice", id);
+	struct bp *b = bp_get(&ns->bps, nid);
+	b->id = id;
+	bp_enable(&ns->bps, id, strcmp(onoff, "on") == 0);
+	if (ns->bps.next_id <= id)
+		ns->bps.next_id = id + 1;
+	return 0;
+}
+
+/* Everything after session_init: params, breakpoints, displays, log, selection, cycle. */
+static int build(struct session *ns, struct sfile *f, struct strbuf *notes, char **err)
+{
+	if (f->nparams) {
+		struct kernel_src *k = xmalloc(sizeof *k);
+		*k = ns->ksrc;
+		int rc = 0;
+		for (int i = 0; i < f->nparams && !rc; i++) {
+			char *eq = strchr(f->params[i], '=');
+			if (!eq) {
+				rc = set_err(err, "bad param line '%.60s'", f->params[i]);
+				break;
+			}
+			*eq = 0;
+			rc = loader_kernel_set_param(k, f->params[i], eq + 1, err);
+		}
+		if (!rc)
+			rc = session_set_kernel_src(ns, k, err);
+		free(k);
+		if (rc)
+			return -1;
+	}
+	for (int i = 0; i < f->nbps; i++)
+		if (add_bp(ns, f->bps[i], err))
+			return -1;
+	if (f->bp_next > ns->bps.next_id)
+		ns->bps.next_id = f->bp_next;
+	bp_rebind(&ns->bps, sim_stats(ns->sim));
+	for (int i = 0; i < f->ndisplays && ns->ndisplays < SESSION_MAX_DISPLAYS; i++)
+		ns->displays[ns->ndisplays++] = xstrdup(f->displays[i]);
+	if (f->have_log) {
+		memset(ns->log_mask, 0, sizeof ns->log_mask);
+		for (char *tok = strtok(f->log, " "); tok; tok = strtok(NULL, " ")) {
+			int k = event_find(tok);
+			if (strcmp(tok, "none") == 0)
+				continue;
+			if (k < 0)
+				sb_printf(notes, "note: event kind '%s' in the log filter no longer exists\n", tok);
+			else
+				ns->log_mask[k >> 6] |= 1ull << (k & 63);
+		}
+		struct events *ev = sim_events(ns->sim);
+		memcpy(ev->log_mask, ns->log_mask, sizeof ev->log_mask);
+	}
+	events_update_watch(sim_events(ns->sim));
+	/* Replay to the saved cycle: breakpoints count their hits on the way. */
+	char *e2 = NULL;
+	if (sim_goto(ns->sim, f->cycle, &e2)) {
+		set_err(err, "cannot replay to cycle %" PRIu64 ": %s", f->cycle, e2 ? e2 : "?");
+		free(e2);
+		return -1;
+	}
+	if (sim_cycle(ns->sim) != f->cycle)
+		return set_err(err, "the replay ended at cycle %" PRIu64 ", before the saved cycle %" PRIu64,
+			       sim_cycle(ns->sim), f->cycle);
+	ns->started = f->cycle > 0;
+	if (f->have_hash && sim_state_hash(ns->sim) != f->state_hash)
+		sb_printf(notes, "note: the machine state at cycle %" PRIu64 " differs from the saved one "
+				 "(saved by a different gpustep build?)\n",
+			  f->cycle);
+	if (f->have_sel) {
+		int *s = f->sel;
+		ns->sel_sm = s[0] >= 0 && s[0] < ns->cfg.core.sms ? s[0] : 0;
+		ns->sel_warp = s[1] >= 0 && s[1] < 4096 ? s[1] : 0;
+		ns->sel_l2 = s[2] >= 0 && s[2] < ns->cfg.l2.banks ? s[2] : 0;
+		ns->sel_ch = s[3] >= 0 && s[3] < ns->cfg.dram.channels ? s[3] : 0;
+		ns->sel_bank = s[4] >= 0 && s[4] < ns->cfg.dram.banks * ns->cfg.dram.ranks ? s[4] : 0;
+	}
+	struct strbuf ui;
+	sb_init(&ui);
+	for (int i = 0; i < f->nui; i++)
+		sb_printf(&ui, "%s\n", f->ui[i]);
+	free(ns->ui_pending);
+	ns->ui_pending = f->nui ? xstrdup(ui.s) : NULL;
+	sb_fini(&ui);
+	return 0;
+}
+
+int session_load_text(struct session *ss, const char *text, size_t len, const char *name, struct strbuf *notes,
+		      char **err)
+{
+	char *buf = xmalloc(len + 1);
+	memcpy(buf, text, len);
+	buf[len] = 0;
+	struct sfile *f = xcalloc(1, sizeof *f);
+	struct session *ns = NULL;
+	struct strbuf tmp_notes;
+	sb_init(&tmp_notes);
+	char *e = NULL;
+	int rc = -1;
+	if (check_envelope(buf, len, &e) || parse_lines(buf, f, &e))
+		goto out;
+	f->cfg.seed = f->seed;
+	if (cfg_validate(&f->cfg, &e))
+		goto out;
+	const char *kind;
+	uint64_t h;
+	if (workload_hash(f->workload, &kind, &h, &e))
+		goto out;
+	if (f->have_wl_hash && strcmp(f->wl_kind, "other") != 0) {
+		if (strcmp(kind, f->wl_kind) != 0 || h != f->wl_hash) {
+			if (strcmp(f->wl_kind, "file") == 0)
+				set_err(&e, "workload file %s changed since the session was saved (content hash %016" PRIx64
+					    ", saved %016" PRIx64 "); restore the original file to replay it",
+					f->workload, h, f->wl_hash);
+			else
+				set_err(&e, "built-in kernel %s differs from the one the session was saved with "
+					    "(a different gpustep version?)",
+					f->workload);
+			goto out;
+		}
+	}
+	ns = xcalloc(1, sizeof *ns);
+	if (session_init(ns, &f->cfg, f->cfg_source ? f->cfg_source : "", f->workload, f->seed, &e)) {
+		free(ns);
+		ns = NULL;
+		goto out;
+	}
+	session_set_snapshot_budget(ns, ss->snapshot_bytes);
+	if (build(ns, f, &tmp_notes, &e))
+		goto out;
+	/* Swap: the live session takes the new contents; the old ones are freed. */
+	struct session old = *ss;
+	*ss = *ns;
+	ss->ui = old.ui;
+	ss->extra_cmds = old.extra_cmds;
+	ss->nextra_cmds = old.nextra_cmds;
+	sim_set_bps(ss->sim, &ss->bps); /* the sim points at the breakpoint set */
+	sim_set_bps(old.sim, &old.bps);
+	session_fini(&old);
+	free(ns);
+	ns = NULL;
+	if (notes)
+		sb_puts(notes, tmp_notes.s);
+	rc = 0;
+out:
+	if (rc) {
+		set_err(err, "%s: %s", name, e ? e : "invalid session file");
+		if (ns) {
+			session_fini(ns);
+			free(ns);
+		}
+	}
+	free(e);
+	sb_fini(&tmp_notes);
+	free(f);
+	free(buf);
+	return rc;
+}
+
+int session_load(struct session *ss, const char *path, struct strbuf *notes, char **err)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > MAX_FILE)
+		return set_err(err, "%s: too large for a session file (%lld bytes)", path, (long long)st.st_size);
+	size_t len;
+	char *e = NULL;
+	char *text = loader_read_file(path, &len, &e);
+	if (!text) {
+		set_err(err, "%s", e ? e : path);
+		free(e);
+		return -1;
+	}
+	int rc = session_load_text(ss, text, len, path, notes, err);
+	free(text);
+	return rc;
+}
+
+void session_apply_ui(struct session *ss, struct cmd_out *out)
+{
+	if (!ss->ui || !ss->extra_cmds || !ss->ui_pending)
+		return;
+	char *ui = ss->ui_pending;
+	ss->ui_pending = NULL;
+	for (char *line = ui, *nl; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			break;
+		*nl = 0;
+		if (cmd_exec(ss, line, out) & CMD_ERR)
+			cmd_errorf(out, "(ignored: '%s' from the session file)", line);
+	}
+	free(ui);
+}
