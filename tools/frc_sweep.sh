@@ -1,0 +1,30 @@
+#!/bin/sh
+# frc_sweep.sh [BIN] [PRESET] [WORKLOAD] [extra gpustep args...]: the FRC size
+# sweep of docs/EXPERIMENTS.md. Runs WORKLOAD headless with 0, 4, 8, 16, 32,
+# 64 and 128 FRC entries per L2 bank (8-way; 4 entries are 4-way) and prints
+# one row per size: cycles, IPC, OPC, FRC share of L2 misses, fallbacks,
+# refused misses (set_all_transient / all NACKs), mean memory latency and L2
+# misses per kilo warp instruction.
+#   sh tools/frc_sweep.sh build/gpustep rx540 l2_set_burst -p set_stride=16384
+BIN=${1:-build/gpustep}
+PRESET=${2:-rx540}
+WL=${3:-l2_set_burst}
+[ $# -ge 3 ] && shift 3 || shift $#
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-frc.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+printf '%-8s %9s %7s %7s %7s %9s %9s %7s %9s %7s\n' entries cycles ipc opc share fallbacks set_full nacks mem_lat l2_mpki
+for n in 0 4 8 16 32 64 128; do
+	ways=8
+	[ "$n" -lt 8 ] && [ "$n" -gt 0 ] && ways=$n
+	"$BIN" "$PRESET" --run -w "$WL" -s l2.frc.entries=$n -s l2.frc.ways=$ways --stats "$tmp/s.json" "$@" \
+		>/dev/null 2>"$tmp/err" || { echo "entries=$n: failed"; cat "$tmp/err"; exit 1; }
+	awk -v n="$n" '
+		/"cycles":/ { gsub(/[^0-9]/, "", $2); cyc = $2 }
+		/"sim.ipc":/ { ipc = $2 + 0 } /"sim.opc":/ { opc = $2 + 0 }
+		/"frc.share":/ { share = $2 + 0 } /"frc.fallbacks":/ { fb = $2 + 0 }
+		/"l2.set_all_transient":/ { sat = $2 + 0 } /"l2.nacks":/ { nk = $2 + 0 }
+		/"core.mem_latency_avg":/ { lat = $2 + 0 } /"l2.misses":/ { mis = $2 + 0 }
+		/"sim.warp_insts":/ { wi = $2 + 0 }
+		END { printf "%-8s %9d %7.3f %7.2f %7.2f %9d %9d %7d %9.1f %7.1f\n", n, cyc, ipc, opc, share, fb, sat, nk, lat, wi ? 1000 * mis / wi : 0 }
+	' "$tmp/s.json"
+done
