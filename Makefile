@@ -9,7 +9,7 @@
 VERSION := 0.1.0
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := ncursesw panelw readline libcjson
+PKGS := ncursesw panelw readline libcjson liblzma
 
 BUILD := build
 ifdef SANITIZE

@@ -19,6 +19,7 @@
 
 #include "dram_cfg.h"
 #include "hier_cfg.h"
+#include "trace_cfg.h"
 #include "util.h"
 
 #define CFG_STR_MAX 128
@@ -33,6 +34,7 @@ struct sim_cfg {
 	struct icnt_cfg icnt;
 	struct mem_cfg mem;
 	struct dram_cfg dram;
+	struct trace_cfg trace; /* trace replay (trace_cfg.h) */
 };
 
 enum cfg_type {
@@ -71,7 +73,7 @@ struct cfg_section {
 
 /* Sections contributed by modules (defined in their *_cfg.c files). */
 extern const struct cfg_section core_cfg_section, l1_cfg_section, l2_cfg_section,
-	icnt_cfg_section, mem_cfg_section, dram_cfg_section;
+	icnt_cfg_section, mem_cfg_section, dram_cfg_section, trace_cfg_section;
 
 /* Every parameter, in table order; *n receives the count. */
 const struct cfg_param *cfg_param_at(size_t i);
@@ -93,7 +95,7 @@ int cfg_validate(const struct sim_cfg *c, char **err);
 void cfg_print_derived(const struct sim_cfg *c, struct strbuf *out);
 /* "integer", "boolean", "number", "enum", "string". */
 const char *cfg_type_name(enum cfg_type t);
-/* Sections in table order: top (name, description, seed), core, l1, l2, icnt, mem, dram. */
+/* Sections in table order: top (name, description, seed), core, l1, l2, icnt, mem, dram, trace. */
 size_t cfg_section_count(void);
 const struct cfg_section *cfg_section_at(size_t i);
 

@@ -97,6 +97,10 @@ struct kwarp {
 	uint64_t full_mask;      /* lanes that exist (last warp of a CTA may be partial) */
 	uint64_t mask;           /* currently active lanes */
 	bool exited;
+	/* Recorded-trace workloads (engine/trace.c): byte offset of the warp's
+	 * next instruction line in the trace text and instructions left. */
+	uint32_t tleft;
+	uint64_t tpos;
 	struct {
 		uint8_t is_loop;
 		uint16_t start_pc;   /* loop: first body statement; if: unused */

@@ -2,9 +2,9 @@
 # deps.sh: make sure the build and test dependencies are installed.
 # Quiet when everything is present. Otherwise installs the Debian packages when
 # run as root, or prints the exact command and fails.
-PKGS="ncursesw panelw readline libcjson"
-CMDS="cc make tmux pkg-config"
-APT="libncurses-dev libreadline-dev libcjson-dev pkg-config tmux gcc make"
+PKGS="ncursesw panelw readline libcjson liblzma"
+CMDS="cc make tmux pkg-config xz"
+APT="libncurses-dev libreadline-dev libcjson-dev liblzma-dev xz-utils pkg-config tmux gcc make"
 
 missing=""
 for c in $CMDS; do

@@ -15,7 +15,7 @@
 
 #include "inspect.h"
 #include "loader.h"
-#include "snapshot.h"
+#include "trace_io.h"
 
 uint64_t session_line_bytes(const struct session *ss)
 {
@@ -28,18 +28,27 @@ static int rebuild(struct session *ss, const struct sim_cfg *cfg, const struct k
 {
 	struct sim_cfg c = *cfg;
 	c.seed = ss->seed;
-	struct kernel *k = kernel_compile(ksrc, ss->seed, err);
-	if (!k)
-		return -1;
-	/* The sim keeps a pointer to its workload: it lives on the heap until the
-	 * sim is freed. */
-	struct workload *wl = xcalloc(1, sizeof *wl);
-	snprintf(wl->name, sizeof wl->name, "%s", kernel_name(k));
-	wl->kernel = k;
+	struct kernel *k = NULL;
+	struct workload *wl;
+	if (ss->traces) { /* a recorded trace (trace_io.h), kernel trace_k of the list */
+		wl = trace_workload_new(ss->traces, ss->trace_k, &c, err);
+		if (!wl)
+			return -1;
+	} else {
+		k = kernel_compile(ksrc, ss->seed, err);
+		if (!k)
+			return -1;
+		/* The sim keeps a pointer to its workload: it lives on the heap until the
+		 * sim is freed. */
+		wl = xcalloc(1, sizeof *wl);
+		snprintf(wl->name, sizeof wl->name, "%s", kernel_name(k));
+		wl->kernel = k;
+	}
 	struct sim *s = sim_new(&c, wl, err);
 	if (!s) {
 		free(wl);
-		kernel_free(k);
+		if (k)
+			kernel_free(k);
 		return -1;
 	}
 	if (ss->sim)
@@ -55,8 +64,6 @@ static int rebuild(struct session *ss, const struct sim_cfg *cfg, const struct k
 	if (ksrc != &ss->ksrc)
 		ss->ksrc = *ksrc;
 	sim_set_bps(ss->sim, &ss->bps);
-	if (ss->snapshot_bytes)
-		sim_snapshots_enable(ss->sim, ss->snapshot_bytes);
 	bp_rebind(&ss->bps, sim_stats(ss->sim));
 	bp_clear_stop(&ss->bps);
 	struct events *ev = sim_events(ss->sim);
@@ -83,15 +90,48 @@ static int rebuild(struct session *ss, const struct sim_cfg *cfg, const struct k
 	return 0;
 }
 
+/* Switch to a recorded trace (trace_io.h): kernel @N of a list, else the
+ * first. On error nothing changes. */
+static int set_trace(struct session *ss, const struct sim_cfg *cfg, const char *spec, char **err)
+{
+	unsigned first;
+	struct trace_list *tl = trace_list_open(spec, &first, err);
+	if (!tl)
+		return -1;
+	struct trace_list *old = ss->traces;
+	unsigned old_k = ss->trace_k;
+	struct kernel_src *k = xcalloc(1, sizeof *k);
+	ss->traces = tl;
+	ss->trace_k = first;
+	int rc = trace_list_fill_src(tl, first, k, err);
+	if (rc == 0)
+		rc = rebuild(ss, cfg, k, err);
+	free(k);
+	if (rc) {
+		ss->traces = old;
+		ss->trace_k = old_k;
+		trace_list_free(tl);
+		return -1;
+	}
+	trace_list_free(old);
+	return 0;
+}
+
 int session_init(struct session *ss, const struct sim_cfg *cfg, const char *cfg_source, const char *workload_spec,
 		 uint64_t seed, char **err)
 {
 	memset(ss, 0, sizeof(*ss));
 	bp_init(&ss->bps, NULL);
 	ss->seed = seed;
-	ss->snapshot_bytes = (size_t)SESSION_SNAPSHOT_MB_DEFAULT << 20;
 	snprintf(ss->cfg_source, sizeof ss->cfg_source, "%s", cfg_source ? cfg_source : "");
 	snprintf(ss->workload_spec, sizeof ss->workload_spec, "%s", workload_spec);
+	if (trace_is_spec(workload_spec)) {
+		if (set_trace(ss, cfg, workload_spec, err)) {
+			bp_fini(&ss->bps);
+			return -1;
+		}
+		return 0;
+	}
 	if (loader_load_kernel(workload_spec, &ss->ksrc, err)) {
 		bp_fini(&ss->bps);
 		return -1;
@@ -110,10 +150,10 @@ void session_fini(struct session *ss)
 	if (ss->kernel)
 		kernel_free(ss->kernel);
 	free(ss->wl_owned);
+	trace_list_free(ss->traces);
 	bp_fini(&ss->bps);
 	for (int i = 0; i < ss->ndisplays; i++)
 		free(ss->displays[i]);
-	free(ss->ui_pending);
 	memset(ss, 0, sizeof(*ss));
 }
 
@@ -125,16 +165,46 @@ int session_reset(struct session *ss, char **err)
 
 int session_set_workload(struct session *ss, const char *spec, char **err)
 {
-	struct kernel_src *k = xmalloc(sizeof *k);
-	int rc = loader_load_kernel(spec, k, err);
-	if (rc == 0) {
-		struct sim_cfg c = ss->cfg;
-		rc = rebuild(ss, &c, k, err);
-	}
-	if (rc == 0)
+	struct sim_cfg c = ss->cfg;
+	if (trace_is_spec(spec)) {
+		if (set_trace(ss, &c, spec, err))
+			return -1;
 		snprintf(ss->workload_spec, sizeof ss->workload_spec, "%s", spec);
+		return 0;
+	}
+	struct kernel_src *k = xmalloc(sizeof *k);
+	struct trace_list *old = ss->traces;
+	ss->traces = NULL;
+	int rc = loader_load_kernel(spec, k, err);
+	if (rc == 0)
+		rc = rebuild(ss, &c, k, err);
+	if (rc == 0) {
+		snprintf(ss->workload_spec, sizeof ss->workload_spec, "%s", spec);
+		trace_list_free(old);
+	} else {
+		ss->traces = old;
+	}
 	free(k);
 	return rc;
+}
+
+int session_next_kernel(struct session *ss, char **err)
+{
+	if (!ss->traces || ss->trace_k + 1 >= trace_list_count(ss->traces))
+		return 0;
+	struct kernel_src *k = xcalloc(1, sizeof *k);
+	struct sim_cfg c = ss->cfg;
+	ss->trace_k++;
+	int rc = trace_list_fill_src(ss->traces, ss->trace_k, k, err);
+	if (rc == 0)
+		rc = rebuild(ss, &c, k, err);
+	free(k);
+	if (rc) {
+		ss->trace_k--;
+		return -1;
+	}
+	trace_list_release_others(ss->traces, ss->trace_k);
+	return 1;
 }
 
 int session_set_config(struct session *ss, const struct sim_cfg *cfg, const char *source, char **err)
@@ -156,13 +226,6 @@ int session_set_kernel_src(struct session *ss, const struct kernel_src *k, char 
 {
 	struct sim_cfg c = ss->cfg;
 	return rebuild(ss, &c, k, err);
-}
-
-void session_set_snapshot_budget(struct session *ss, size_t bytes)
-{
-	ss->snapshot_bytes = bytes;
-	if (ss->sim)
-		sim_snapshots_enable(ss->sim, bytes);
 }
 
 void session_start_run(struct session *ss, enum run_kind kind, uint64_t cycles)
@@ -250,24 +313,6 @@ bool session_run_slice(struct session *ss, uint64_t budget)
 		uint64_t n = MIN(budget, ss->run.target_cycle - now);
 		st = sim_step(ss->sim, n);
 		ss->started = true;
-		if (st != SIM_STOP_LIMIT || sim_cycle(ss->sim) >= ss->run.target_cycle) {
-			finish(ss, st == SIM_STOP_LIMIT && sim_done(ss->sim) ? SIM_STOP_DONE : st);
-			return false;
-		}
-		return true;
-	}
-	case RUN_GOTO: {
-		uint64_t now = sim_cycle(ss->sim);
-		if (now >= ss->run.target_cycle) {
-			finish(ss, SIM_STOP_LIMIT);
-			return false;
-		}
-		st = sim_step(ss->sim, MIN(budget, ss->run.target_cycle - now));
-		ss->started = true;
-		if (st == SIM_STOP_BREAK) { /* counted, not stopping */
-			bp_clear_stop(&ss->bps);
-			return true;
-		}
 		if (st != SIM_STOP_LIMIT || sim_cycle(ss->sim) >= ss->run.target_cycle) {
 			finish(ss, st == SIM_STOP_LIMIT && sim_done(ss->sim) ? SIM_STOP_DONE : st);
 			return false;

@@ -1,0 +1,212 @@
+/*
+ * trace_replay.c: an indexed Accel-Sim trace as a workload (trace_wl_ops).
+ * Each warp_next() parses the warp's next instruction line straight from the
+ * trace text at kwarp.tpos; nothing else changes, so snapshots of the sim
+ * (which hold the kwarps) rewind replay exactly.
+ *
+ * Opcode class -> core instruction (docs/TRACES.md has the full table):
+ *
+ *   LDG LDGSTS TEX* SULD  -> KOP_LD      STG SUST   -> KOP_ST
+ *   ATOM(G) RED SUATOM    -> KOP_ATOM    LDS LDSM ATOMS -> KOP_LDSH   STS -> KOP_STSH
+ *   LDL / STL             -> KOP_LD / KOP_ST in the per-thread local region
+ *   LD / ST / ATOM        -> by the first active lane's address: the shared
+ *                            window, the local window, else global
+ *   BAR (not BAR.ARV)     -> KOP_BAR     EXIT as a warp's last line -> KOP_EXIT
+ *   everything else       -> KOP_ALU, trace.<class>_cycles
+ *
+ * Local memory: the tracer records a thread's local offsets (or generic
+ * addresses in the local window), identical across threads. Each thread gets
+ * a private copy, interleaved by 4-byte words as on NVIDIA GPUs so a warp's
+ * accesses to one local variable are consecutive words:
+ *
+ *   addr = TRACE_LOCAL_REGION + (off / 4) * (threads * 4) + tid * 4 + off % 4
+ */
+#include <string.h>
+
+#include "kernel.h"
+#include "trace_int.h"
+
+void trace_view_init(struct trace_view *v, const struct trace_kernel *k, const struct trace_cfg *c)
+{
+	memset(v, 0, sizeof *v);
+	v->k = k;
+	v->cycles[TC_ALU] = (uint16_t)c->alu_cycles;
+	v->cycles[TC_SFU] = (uint16_t)c->sfu_cycles;
+	v->cycles[TC_DP] = (uint16_t)c->dp_cycles;
+	v->cycles[TC_TENSOR] = (uint16_t)c->tensor_cycles;
+	v->cycles[TC_BRANCH] = (uint16_t)c->branch_cycles;
+	v->cycles[TC_MISC] = (uint16_t)c->misc_cycles;
+	v->cycles[TC_UNKNOWN] = (uint16_t)c->alu_cycles;
+	for (unsigned i = TC_UNKNOWN + 1; i < TC__COUNT; i++)
+		v->cycles[i] = (uint16_t)c->misc_cycles; /* memory lines without addresses */
+	v->cycles[TC_EXIT] = (uint16_t)c->branch_cycles; /* EXIT before a warp's last line */
+}
+
+static const struct trace_kernel *K(const void *impl) { return ((const struct trace_view *)impl)->k; }
+
+static uint32_t t_ctas(const void *impl) { return K(impl)->nctas; }
+static uint32_t t_tpc(const void *impl) { return K(impl)->tpc; }
+static unsigned t_nregs(const void *impl) { return K(impl)->h.nregs ? K(impl)->h.nregs : 32; }
+static unsigned t_shmem(const void *impl) { return K(impl)->h.shmem; }
+static unsigned t_nstmts(const void *impl) { return K(impl)->nst; }
+
+static const char *t_text(const void *impl, unsigned stmt)
+{
+	const struct trace_kernel *k = K(impl);
+	return stmt < k->nst ? k->st_text[stmt] : "exit";
+}
+
+/* Skip blank lines; the start of the next non-blank line and its end. */
+static const char *line_at(const struct trace_kernel *k, uint64_t pos, const char **le)
+{
+	const char *p = k->text + pos, *end = k->text + k->len;
+	for (;;) {
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+			p++;
+		if (p < end && *p == '\n') {
+			p++;
+			continue;
+		}
+		break;
+	}
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	*le = nl ? nl : end;
+	return p;
+}
+
+/* Show the next line's statement and mask in the warps panel. */
+static void peek(const struct trace_kernel *k, struct kwarp *w)
+{
+	if (w->tleft == 0) {
+		w->pc = (uint16_t)k->nst;
+		return;
+	}
+	const char *le, *p = line_at(k, w->tpos, &le);
+	struct cur c = {p, le, NULL, NULL};
+	uint64_t pc;
+	uint32_t mask;
+	if (trace_parse_head(&c, k->h.lineinfo, &pc, &mask)) {
+		int s = trace_pc_find(k, pc);
+		w->pc = (uint16_t)(s < 0 ? (int)k->nst : s);
+		w->mask = mask & w->full_mask;
+	}
+}
+
+static void t_start(const void *impl, struct kwarp *w, uint32_t cta, uint32_t wic, unsigned warp_size)
+{
+	const struct trace_kernel *k = K(impl);
+	memset(w, 0, sizeof *w);
+	w->cta = cta;
+	w->warp_in_cta = wic;
+	w->warp_size = (uint8_t)warp_size;
+	uint32_t first = wic * TLANES, lanes = first < k->tpc ? k->tpc - first : 0;
+	if (lanes > TLANES)
+		lanes = TLANES;
+	w->full_mask = lanes >= 64 ? ~0ull : (1ull << lanes) - 1;
+	w->mask = w->full_mask;
+	/* Trace warps are 32 lanes; the front end refuses other warp sizes. */
+	if (cta < k->nctas && wic < k->wpc && warp_size == TLANES) {
+		size_t i = (size_t)cta * k->wpc + wic;
+		w->tpos = k->woff[i];
+		w->tleft = k->wn[i];
+	}
+	peek(k, w);
+}
+
+static bool finish(const struct trace_kernel *k, struct kwarp *w, struct winst *o)
+{
+	w->exited = true;
+	w->tleft = 0;
+	w->pc = (uint16_t)k->nst;
+	o->op = KOP_EXIT;
+	o->active = w->full_mask;
+	o->ndst = o->nsrc = 0;
+	return false;
+}
+
+static bool t_next(const void *impl, struct kwarp *w, struct winst *o)
+{
+	const struct trace_view *v = impl;
+	const struct trace_kernel *k = v->k;
+	if (w->exited || w->tleft == 0)
+		return finish(k, w, o);
+	const char *le, *p = line_at(k, w->tpos, &le);
+	struct tline t;
+	struct cur c = {p, le, NULL, NULL};
+	int s;
+	/* Validated at load time; a file changed since then just ends the warp. */
+	if (!trace_parse_inst(&c, k->h.lineinfo, &t) || (s = trace_pc_find(k, t.pc)) < 0)
+		return finish(k, w, o);
+	w->tpos = (uint64_t)(le - k->text) + (le < k->text + k->len);
+	w->tleft--;
+	const struct topc *op = &k->op[k->st_op[s]];
+	unsigned cls = op->cls;
+	if (cls == TC_EXIT && w->tleft == 0)
+		return finish(k, w, o);
+	o->stmt = (uint16_t)s;
+	o->active = t.mask & w->full_mask;
+	o->ndst = (uint8_t)t.ndst;
+	o->dst = (uint8_t)t.dst;
+	o->nsrc = (uint8_t)t.nsrc;
+	for (unsigned i = 0; i < t.nsrc; i++)
+		o->src[i] = (uint8_t)t.src[i];
+	o->size = op->size;
+	o->alu_cycles = 0;
+	bool mem = cls >= TC_LDG && t.width > 0;
+	bool local = cls == TC_LDL || cls == TC_STL;
+	if (mem && (cls == TC_LD || cls == TC_ST || cls == TC_ATOM) && o->active) {
+		uint64_t a = t.addr[__builtin_ctzll(o->active)];
+		const struct trace_hdr *h = &k->h;
+		bool st = cls == TC_ST;
+		if (h->shmem_base && a >= h->shmem_base && a - h->shmem_base < TRACE_WINDOW_BYTES)
+			cls = st ? TC_STS : TC_LDS;
+		else if (h->local_base && a >= h->local_base && a - h->local_base < TRACE_WINDOW_BYTES)
+			local = true;
+	}
+	if (!mem) {
+		o->op = cls == TC_BAR ? KOP_BAR : KOP_ALU;
+		o->alu_cycles = v->cycles[cls == TC_BAR ? TC_MISC : cls];
+		if (cls == TC_BAR)
+			o->ndst = o->nsrc = 0;
+	} else if (cls == TC_LDS || cls == TC_STS || cls == TC_ATOMS) {
+		o->op = cls == TC_STS ? KOP_STSH : KOP_LDSH;
+		uint64_t base = k->h.shmem_base;
+		for (unsigned l = 0; l < TLANES; l++)
+			if (o->active >> l & 1)
+				o->addr[l] = base && t.addr[l] >= base ? t.addr[l] - base : t.addr[l];
+	} else {
+		o->op = cls == TC_STG || cls == TC_ST || cls == TC_STL ? KOP_ST
+			: cls == TC_ATOMG || cls == TC_ATOM               ? KOP_ATOM
+									  : KOP_LD;
+		if (local && o->op == KOP_ATOM)
+			o->op = KOP_LD;
+		if (o->op == KOP_ST)
+			o->ndst = 0;
+		uint64_t threads = (uint64_t)k->nctas * k->tpc, lb = k->h.local_base;
+		uint64_t tid0 = (uint64_t)w->cta * k->tpc + (uint64_t)w->warp_in_cta * TLANES;
+		for (unsigned l = 0; l < TLANES; l++) {
+			if (!(o->active >> l & 1))
+				continue;
+			uint64_t a = t.addr[l];
+			if (local) {
+				uint64_t off = lb && a >= lb ? a - lb : a;
+				a = TRACE_LOCAL_REGION + (off / 4) * (threads * 4) + (tid0 + l) * 4 + off % 4;
+			}
+			o->addr[l] = a;
+		}
+	}
+	w->mask = o->active;
+	peek(k, w);
+	return true;
+}
+
+const struct wl_ops trace_wl_ops = {
+	.ctas = t_ctas,
+	.threads_per_cta = t_tpc,
+	.nregs = t_nregs,
+	.shmem_bytes = t_shmem,
+	.warp_start = t_start,
+	.warp_next = t_next,
+	.stmt_text = t_text,
+	.nstmts = t_nstmts,
+};

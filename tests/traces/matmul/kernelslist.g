@@ -1,0 +1,3 @@
+MemcpyHtoD,0x00007f0000000000,1024
+MemcpyHtoD,0x00007f0000100000,1024
+kernel-1.traceg

@@ -1,0 +1,402 @@
+/*
+ * trace_io.c: files behind trace workloads (see trace_io.h). The engine gets
+ * one read-only text buffer per kernel and never touches a file.
+ *
+ * Plain .traceg files are mmap'd, so replaying a multi-gigabyte trace reads
+ * pages as warps reach them and the kernel may drop them again; memory stays
+ * the index (12 bytes per warp) plus what is resident. .xz files are streamed
+ * through liblzma once into a heap buffer (no temporary file): their memory
+ * is the decompressed size, so decompress very large traces with `xz -dk`
+ * first (docs/TRACES.md). Truncated or corrupt .xz data fails at load with the
+ * compressed byte offset.
+ */
+#include "trace_io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <lzma.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+struct tkern {
+	char *path;            /* as opened */
+	char *text;            /* mmap'd or heap */
+	size_t len;
+	bool mapped;
+	struct trace_kernel *k;
+};
+
+struct trace_list {
+	char *spec;
+	unsigned n;
+	struct tkern *kern;
+	unsigned memcpys;
+	uint64_t memcpy_bytes;
+};
+
+static bool ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+static bool ends_with_n(const char *s, int n, const char *suf)
+{
+	int b = (int)strlen(suf);
+	return n >= b && memcmp(s + n - b, suf, (size_t)b) == 0;
+}
+
+/* Copy of spec without a trailing "@N"; *n = N (0 if absent). */
+static char *split_at(const char *spec, unsigned *n)
+{
+	char *s = xstrdup(spec);
+	char *at = strrchr(s, '@');
+	*n = 0;
+	if (at && at[1] && strspn(at + 1, "0123456789") == strlen(at + 1) && strlen(at + 1) < 9) {
+		*n = (unsigned)atoi(at + 1);
+		*at = 0;
+	}
+	return s;
+}
+
+bool trace_is_spec(const char *spec)
+{
+	unsigned n;
+	char *s = split_at(spec, &n);
+	const char *base = strrchr(s, '/');
+	base = base ? base + 1 : s;
+	bool r = ends_with(s, ".traceg") || ends_with(s, ".traceg.xz") || ends_with(s, ".g") ||
+		 strncmp(base, "kernelslist", 11) == 0;
+	free(s);
+	return r;
+}
+
+static char *read_xz(FILE *f, const char *path, size_t *len, char **err)
+{
+	lzma_stream st = LZMA_STREAM_INIT;
+	if (lzma_stream_decoder(&st, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK) {
+		set_err(err, "%s: cannot start the xz decoder", path);
+		return NULL;
+	}
+	uint8_t in[1 << 16];
+	size_t cap = 1 << 20, used = 0;
+	char *out = xmalloc(cap);
+	lzma_action act = LZMA_RUN;
+	st.next_out = (uint8_t *)out;
+	st.avail_out = cap;
+	for (;;) {
+		if (st.avail_in == 0 && act == LZMA_RUN) {
+			st.next_in = in;
+			st.avail_in = fread(in, 1, sizeof in, f);
+			if (ferror(f)) {
+				set_err(err, "%s: read error: %s", path, strerror(errno));
+				break;
+			}
+			if (feof(f))
+				act = LZMA_FINISH;
+		}
+		lzma_ret r = lzma_code(&st, act);
+		used = cap - st.avail_out;
+		if (r == LZMA_STREAM_END) {
+			lzma_end(&st);
+			*len = used;
+			return out;
+		}
+		if (r != LZMA_OK) {
+			const char *why = r == LZMA_BUF_ERROR	 ? "truncated xz data (the file ends inside the stream)"
+					  : r == LZMA_FORMAT_ERROR ? "not an xz file"
+					  : r == LZMA_DATA_ERROR   ? "corrupt xz data"
+					  : r == LZMA_MEM_ERROR	   ? "out of memory"
+								   : "xz decoding failed";
+			set_err(err, "%s: %s at compressed byte %" PRIu64 " (%zu bytes decompressed)", path, why,
+				(uint64_t)st.total_in, used);
+			break;
+		}
+		if (st.avail_out == 0) {
+			if (cap > ((size_t)1 << 40)) {
+				set_err(err, "%s: decompresses to more than 1 TB", path);
+				break;
+			}
+			cap *= 2;
+			out = xrealloc(out, cap);
+			st.next_out = (uint8_t *)out + used;
+			st.avail_out = cap - used;
+		}
+	}
+	lzma_end(&st);
+	free(out);
+	return NULL;
+}
+
+char *trace_read_file(const char *path, size_t *len, char **err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		set_err(err, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	char *buf = NULL;
+	if (ends_with(path, ".xz")) {
+		buf = read_xz(f, path, len, err);
+	} else {
+		size_t cap = 1 << 16, n = 0, r;
+		buf = xmalloc(cap);
+		while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
+			n += r;
+			if (n == cap)
+				buf = xrealloc(buf, cap *= 2);
+		}
+		*len = n;
+	}
+	fclose(f);
+	return buf;
+}
+
+static int kern_load(struct tkern *t, char **err)
+{
+	if (ends_with(t->path, ".xz")) {
+		t->text = trace_read_file(t->path, &t->len, err);
+		if (!t->text)
+			return -1;
+	} else {
+		int fd = open(t->path, O_RDONLY);
+		struct stat sb;
+		if (fd < 0 || fstat(fd, &sb)) {
+			set_err(err, "%s: %s", t->path, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		t->len = (size_t)sb.st_size;
+		if (t->len == 0) {
+			close(fd);
+			return set_err(err, "%s: empty file", t->path);
+		}
+		void *m = mmap(NULL, t->len, PROT_READ, MAP_PRIVATE, fd, 0);
+		close(fd);
+		if (m == MAP_FAILED)
+			return set_err(err, "%s: mmap: %s", t->path, strerror(errno));
+		madvise(m, t->len, MADV_SEQUENTIAL);
+		t->text = m;
+		t->mapped = true;
+	}
+	const char *base = strrchr(t->path, '/');
+	t->k = trace_index(t->text, t->len, base ? base + 1 : t->path, err);
+	if (!t->k) {
+		if (t->mapped)
+			munmap(t->text, t->len);
+		else
+			free(t->text);
+		t->text = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static void kern_unload(struct tkern *t)
+{
+	trace_free(t->k);
+	t->k = NULL;
+	if (t->mapped)
+		munmap(t->text, t->len);
+	else
+		free(t->text);
+	t->text = NULL;
+	t->mapped = false;
+}
+
+static void add_kernel(struct trace_list *tl, char *path)
+{
+	tl->kern = xrealloc(tl->kern, (tl->n + 1) * sizeof *tl->kern);
+	tl->kern[tl->n++] = (struct tkern){.path = path};
+}
+
+/* kernelslist.g: one command per line, kernel paths relative to the list. */
+static int parse_list(struct trace_list *tl, const char *path, char **err)
+{
+	size_t len;
+	char *text = trace_read_file(path, &len, err);
+	if (!text)
+		return -1;
+	const char *slash = strrchr(path, '/');
+	int dirlen = slash ? (int)(slash - path + 1) : 0;
+	unsigned line = 0;
+	int rc = 0;
+	for (char *p = text, *end = text + len; p < end && rc == 0;) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		char *le = nl ? nl : end;
+		line++;
+		while (le > p && (le[-1] == '\r' || le[-1] == ' ' || le[-1] == '\t'))
+			le--;
+		while (p < le && (*p == ' ' || *p == '\t'))
+			p++;
+		int n = (int)(le - p);
+		if (n == 0 || *p == '#') {
+			/* blank or comment */
+		} else if (n > 10 && strncmp(p, "MemcpyHtoD", 10) == 0) {
+			unsigned long long addr, bytes;
+			char tail;
+			char buf[128];
+			snprintf(buf, sizeof buf, "%.*s", n, p);
+			if (sscanf(buf, "MemcpyHtoD,%llx,%llu%c", &addr, &bytes, &tail) != 2)
+				rc = set_err(err, "%s:%u: expected 'MemcpyHtoD,0xADDRESS,BYTES', got '%.60s'", path, line, buf);
+			tl->memcpys++;
+			tl->memcpy_bytes += bytes;
+		} else if (n >= 6 && strncmp(p, "kernel", 6) == 0 && memchr(p, ' ', (size_t)n) == NULL) {
+			if (!(ends_with_n(p, n, ".traceg") || ends_with_n(p, n, ".traceg.xz")))
+				rc = set_err(err, "%s:%u: expected a kernel-N.traceg or kernel-N.traceg.xz file name, got '%.*s'",
+					     path, line, MIN(n, 60), p);
+			else
+				add_kernel(tl, xasprintf("%.*s%.*s", *p == '/' ? 0 : dirlen, path, n, p));
+		} else if (n > 10 && strncmp(p, "MemcpyDtoH", 10) == 0) {
+			/* copies back to the host do not touch the GPU caches */
+		} else {
+			rc = set_err(err, "%s:%u: expected 'MemcpyHtoD,ADDR,BYTES' or a kernel-N.traceg line, got '%.*s'", path,
+				     line, MIN(n, 60), p);
+		}
+		p = nl ? nl + 1 : end;
+	}
+	free(text);
+	if (rc == 0 && tl->n == 0)
+		rc = set_err(err, "%s: no kernel-N.traceg lines", path);
+	return rc;
+}
+
+struct trace_list *trace_list_open(const char *spec, unsigned *first, char **err)
+{
+	unsigned at;
+	char *path = split_at(spec, &at);
+	struct trace_list *tl = xcalloc(1, sizeof *tl);
+	tl->spec = xstrdup(spec);
+	int rc;
+	if (ends_with(path, ".traceg") || ends_with(path, ".traceg.xz")) {
+		add_kernel(tl, xstrdup(path));
+		rc = 0;
+	} else {
+		rc = parse_list(tl, path, err);
+	}
+	if (rc == 0 && at > tl->n)
+		rc = set_err(err, "%s: kernel @%u requested, the list has %u", path, at, tl->n);
+	free(path);
+	if (rc) {
+		trace_list_free(tl);
+		return NULL;
+	}
+	*first = at ? at - 1 : 0;
+	if (!trace_list_kernel(tl, *first, err)) {
+		trace_list_free(tl);
+		return NULL;
+	}
+	return tl;
+}
+
+void trace_list_free(struct trace_list *tl)
+{
+	if (!tl)
+		return;
+	for (unsigned i = 0; i < tl->n; i++) {
+		if (tl->kern[i].k)
+			kern_unload(&tl->kern[i]);
+		free(tl->kern[i].path);
+	}
+	free(tl->kern);
+	free(tl->spec);
+	free(tl);
+}
+
+unsigned trace_list_count(const struct trace_list *tl) { return tl->n; }
+
+const struct trace_kernel *trace_list_kernel(struct trace_list *tl, unsigned i, char **err)
+{
+	if (i >= tl->n) {
+		set_err(err, "no kernel %u in %s (%u kernels)", i + 1, tl->spec, tl->n);
+		return NULL;
+	}
+	if (!tl->kern[i].k && kern_load(&tl->kern[i], err))
+		return NULL;
+	return tl->kern[i].k;
+}
+
+void trace_list_release_others(struct trace_list *tl, unsigned keep)
+{
+	for (unsigned i = 0; i < tl->n; i++)
+		if (i != keep && tl->kern[i].k)
+			kern_unload(&tl->kern[i]);
+}
+
+struct trace_wl {
+	struct workload wl;
+	struct trace_view view;
+};
+
+struct workload *trace_workload_new(struct trace_list *tl, unsigned i, const struct sim_cfg *cfg, char **err)
+{
+	if (cfg->core.warp_size != 32) {
+		set_err(err, "%s: NVIDIA traces have 32-thread warps; this config has core.warp_size %d", tl->spec,
+			cfg->core.warp_size);
+		return NULL;
+	}
+	const struct trace_kernel *k = trace_list_kernel(tl, i, err);
+	if (!k)
+		return NULL;
+	struct trace_wl *t = xcalloc(1, sizeof *t);
+	trace_view_init(&t->view, k, &cfg->trace);
+	const char *nm = trace_hdr(k)->name;
+	snprintf(t->wl.name, sizeof t->wl.name, "%.63s", *nm ? nm : trace_file(k));
+	t->wl.ops = &trace_wl_ops;
+	t->wl.impl = &t->view;
+	return &t->wl;
+}
+
+void trace_list_describe(struct trace_list *tl, unsigned i, char *buf, size_t n)
+{
+	const struct trace_kernel *k = i < tl->n ? tl->kern[i].k : NULL;
+	if (!k) {
+		snprintf(buf, n, "kernel %u/%u (not loaded)", i + 1, tl->n);
+		return;
+	}
+	const struct trace_hdr *h = trace_hdr(k);
+	const struct trace_info *in = trace_get_info(k);
+	snprintf(buf, n, "Accel-Sim trace, kernel %u/%u %s: grid (%u,%u,%u) x block (%u,%u,%u), %" PRIu64
+		 " warp instructions, sm_%u, tracer v%u",
+		 i + 1, tl->n, trace_file(k), h->grid[0], h->grid[1], h->grid[2], h->block[0], h->block[1], h->block[2],
+		 in->insts, h->binary_version, h->tracer_version);
+}
+
+void trace_list_warnings(struct trace_list *tl, unsigned i, char *buf, size_t n)
+{
+	buf[0] = 0;
+	const struct trace_kernel *k = i < tl->n ? tl->kern[i].k : NULL;
+	if (!k)
+		return;
+	const struct trace_info *in = trace_get_info(k);
+	size_t u = 0;
+	if (in->unknown[0])
+		u += (size_t)snprintf(buf + u, n - u, "%s: unknown opcodes replayed as ALU (%" PRIu64 " instructions): %s\n",
+				      trace_file(k), in->by_class[TC_UNKNOWN], in->unknown);
+	if (in->cg && u < n)
+		u += (size_t)snprintf(buf + u, n - u, "%s: %" PRIu64 " .CG accesses (L1 bypass) go through the L1: no bypass is modelled\n",
+				      trace_file(k), in->cg);
+	if (tl->memcpys && i == 0 && u < n)
+		snprintf(buf + u, n - u, "%s: %u MemcpyHtoD (%" PRIu64 " bytes) ignored: caches start cold\n", tl->spec,
+			 tl->memcpys, tl->memcpy_bytes);
+}
+
+int trace_list_fill_src(struct trace_list *tl, unsigned i, struct kernel_src *k, char **err)
+{
+	const struct trace_kernel *t = trace_list_kernel(tl, i, err);
+	if (!t)
+		return -1;
+	memset(k, 0, sizeof *k);
+	const char *nm = trace_hdr(t)->name;
+	snprintf(k->name, sizeof k->name, "%.63s", *nm ? nm : trace_file(t));
+	trace_list_describe(tl, i, k->desc, sizeof k->desc);
+	return 0;
+}

@@ -1,0 +1,49 @@
+/*
+ * trace_io.h: opening recorded GPU traces for the engine (engine/trace.h).
+ *
+ *   kernel-1.traceg          mmap'd read-only: replay streams from the page cache
+ *   kernel-1.traceg.xz       decompressed with liblzma into memory, once
+ *   kernelslist.g            Accel-Sim command list: MemcpyHtoD lines (counted,
+ *                            not modelled) and kernel-N.traceg[.xz] lines
+ *   any of them + "@N"       start at kernel N of the list (1-based)
+ *
+ * Kernels of a list are indexed when first used; the session keeps the list
+ * for as long as a simulator replays one of its kernels.
+ */
+#ifndef GPUSTEP_TRACE_IO_H
+#define GPUSTEP_TRACE_IO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config.h"
+#include "kernel.h"
+#include "sim.h"
+#include "trace.h"
+
+struct trace_list;
+
+/* True if spec names a trace (.traceg, .traceg.xz, .g, a kernelslist file, optionally with @N). */
+bool trace_is_spec(const char *spec);
+/* Open a list or a single kernel; *first = the kernel to start at (from @N). */
+struct trace_list *trace_list_open(const char *spec, unsigned *first, char **err);
+void trace_list_free(struct trace_list *tl);
+unsigned trace_list_count(const struct trace_list *tl);
+/* Kernel i, indexed on first use (NULL with *err naming the file and line). */
+const struct trace_kernel *trace_list_kernel(struct trace_list *tl, unsigned i, char **err);
+/* Unmap/free every indexed kernel but `keep` (no sim may use them). */
+void trace_list_release_others(struct trace_list *tl, unsigned keep);
+/* A workload replaying kernel i on cfg: one heap block (workload + its impl),
+ * freed with free(). Refuses core.warp_size other than 32. */
+struct workload *trace_workload_new(struct trace_list *tl, unsigned i, const struct sim_cfg *cfg, char **err);
+/* One line: "kernel 1/3 kernel-1.traceg: _Z6vecAdd..., grid (4,1,1) x block (256,1,1), ..." */
+void trace_list_describe(struct trace_list *tl, unsigned i, char *buf, size_t n);
+/* Name and one-line description of kernel i for the session's kernel_src
+ * (indexes it if needed); -1 with *err. */
+int trace_list_fill_src(struct trace_list *tl, unsigned i, struct kernel_src *k, char **err);
+/* Warnings for kernel i ("" if none): unknown opcodes, .CG accesses, memcpys. */
+void trace_list_warnings(struct trace_list *tl, unsigned i, char *buf, size_t n);
+/* Read a whole (optionally .xz) file into memory: for tests and tools. */
+char *trace_read_file(const char *path, size_t *len, char **err);
+
+#endif
