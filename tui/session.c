@@ -16,6 +16,7 @@
 #include "inspect.h"
 #include "loader.h"
 #include "trace_io.h"
+#include "snapshot.h"
 
 uint64_t session_line_bytes(const struct session *ss)
 {
@@ -64,6 +65,8 @@ static int rebuild(struct session *ss, const struct sim_cfg *cfg, const struct k
 	if (ksrc != &ss->ksrc)
 		ss->ksrc = *ksrc;
 	sim_set_bps(ss->sim, &ss->bps);
+	if (ss->snapshot_bytes)
+		sim_snapshots_enable(ss->sim, ss->snapshot_bytes);
 	bp_rebind(&ss->bps, sim_stats(ss->sim));
 	bp_clear_stop(&ss->bps);
 	struct events *ev = sim_events(ss->sim);
@@ -123,6 +126,7 @@ int session_init(struct session *ss, const struct sim_cfg *cfg, const char *cfg_
 	memset(ss, 0, sizeof(*ss));
 	bp_init(&ss->bps, NULL);
 	ss->seed = seed;
+	ss->snapshot_bytes = (size_t)SESSION_SNAPSHOT_MB_DEFAULT << 20;
 	snprintf(ss->cfg_source, sizeof ss->cfg_source, "%s", cfg_source ? cfg_source : "");
 	snprintf(ss->workload_spec, sizeof ss->workload_spec, "%s", workload_spec);
 	if (trace_is_spec(workload_spec)) {
@@ -154,6 +158,7 @@ void session_fini(struct session *ss)
 	bp_fini(&ss->bps);
 	for (int i = 0; i < ss->ndisplays; i++)
 		free(ss->displays[i]);
+	free(ss->ui_pending);
 	memset(ss, 0, sizeof(*ss));
 }
 
@@ -226,6 +231,13 @@ int session_set_kernel_src(struct session *ss, const struct kernel_src *k, char 
 {
 	struct sim_cfg c = ss->cfg;
 	return rebuild(ss, &c, k, err);
+}
+
+void session_set_snapshot_budget(struct session *ss, size_t bytes)
+{
+	ss->snapshot_bytes = bytes;
+	if (ss->sim)
+		sim_snapshots_enable(ss->sim, bytes);
 }
 
 void session_start_run(struct session *ss, enum run_kind kind, uint64_t cycles)
@@ -313,6 +325,24 @@ bool session_run_slice(struct session *ss, uint64_t budget)
 		uint64_t n = MIN(budget, ss->run.target_cycle - now);
 		st = sim_step(ss->sim, n);
 		ss->started = true;
+		if (st != SIM_STOP_LIMIT || sim_cycle(ss->sim) >= ss->run.target_cycle) {
+			finish(ss, st == SIM_STOP_LIMIT && sim_done(ss->sim) ? SIM_STOP_DONE : st);
+			return false;
+		}
+		return true;
+	}
+	case RUN_GOTO: {
+		uint64_t now = sim_cycle(ss->sim);
+		if (now >= ss->run.target_cycle) {
+			finish(ss, SIM_STOP_LIMIT);
+			return false;
+		}
+		st = sim_step(ss->sim, MIN(budget, ss->run.target_cycle - now));
+		ss->started = true;
+		if (st == SIM_STOP_BREAK) { /* counted, not stopping */
+			bp_clear_stop(&ss->bps);
+			return true;
+		}
 		if (st != SIM_STOP_LIMIT || sim_cycle(ss->sim) >= ss->run.target_cycle) {
 			finish(ss, st == SIM_STOP_LIMIT && sim_done(ss->sim) ? SIM_STOP_DONE : st);
 			return false;

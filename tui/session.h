@@ -16,12 +16,15 @@
 #include "sim.h"
 
 #define SESSION_MAX_DISPLAYS 16
+/* Default memory budget of the rewind snapshots (--snapshot-mb). */
+#define SESSION_SNAPSHOT_MB_DEFAULT 256
 
 enum run_kind {
 	RUN_NONE,
 	RUN_CYCLES,    /* step N / run N: stop after N more cycles (or earlier at a breakpoint) */
 	RUN_FOREVER,   /* continue: until a breakpoint, the end, or an interrupt */
-	RUN_NEXT_ISSUE /* next: until warp (sm, slot) issues its next instruction */
+	RUN_NEXT_ISSUE, /* next: until warp (sm, slot) issues its next instruction */
+	RUN_GOTO        /* goto (forward): to target_cycle; breakpoints count hits but do not stop */
 };
 
 struct trace_list;
@@ -67,6 +70,10 @@ struct session {
 	const struct cmd_def *extra_cmds;
 	size_t nextra_cmds;
 	void *ui;
+	/* Rewind snapshots: budget in bytes (0 = off), applied to every rebuilt sim. */
+	size_t snapshot_bytes;
+	/* UI commands (`layout ...`) from a loaded session file, waiting for a UI. */
+	char *ui_pending;
 };
 
 /* Load cfg (already validated) + workload spec into a fresh simulator. */
@@ -84,6 +91,9 @@ int session_set_config(struct session *ss, const struct sim_cfg *cfg, const char
 int session_next_kernel(struct session *ss, char **err);
 /* Replace the kernel source (e.g. a changed parameter) and reset. On error nothing changes. */
 int session_set_kernel_src(struct session *ss, const struct kernel_src *k, char **err);
+
+/* Set the rewind snapshot budget (0 = off) now and for every rebuild. */
+void session_set_snapshot_budget(struct session *ss, size_t bytes);
 
 /* Start a run request (clears the previous stop). */
 void session_start_run(struct session *ss, enum run_kind kind, uint64_t cycles);
