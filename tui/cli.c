@@ -23,6 +23,7 @@
 #include "session.h"
 #include "session_file.h"
 #include "stats_json.h"
+#include "trace_io.h"
 #include "tui.h"
 
 #ifndef GPUSTEP_VERSION
@@ -321,6 +322,16 @@ static void print_summary(struct session *ss)
 	}
 }
 
+/* Unknown opcodes, .CG accesses, ignored memcpys of the trace kernel (once). */
+static void print_trace_warnings(struct session *ss)
+{
+	char w[1024];
+	if (!ss->traces)
+		return;
+	trace_list_warnings(ss->traces, ss->trace_k, w, sizeof w);
+	fputs(w, stderr);
+}
+
 static int write_stats(struct session *ss, const char *path)
 {
 	char *err = NULL;
@@ -454,7 +465,11 @@ static int headless(struct session *ss, const struct options *o)
 			status = EXIT_RUNTIME;
 		}
 	}
-	if (o->run) {
+	/* A trace list runs its kernels in order, each on a fresh simulator
+	 * (docs/TRACES.md); --stats then holds the last kernel. */
+	uint64_t total_cycles = 0;
+	unsigned nkernels = 0;
+	while (o->run) {
 		/* To completion: breakpoints set by a batch script report and resume. */
 		while (!sim_done(ss->sim)) {
 			session_start_run(ss, RUN_FOREVER, 0);
@@ -468,7 +483,22 @@ static int headless(struct session *ss, const struct options *o)
 				cmd_report_stop(ss, &out);
 		}
 		print_summary(ss);
+		total_cycles += sim_cycle(ss->sim);
+		nkernels++;
+		char *kerr = NULL;
+		int nk = status == EXIT_OK ? session_next_kernel(ss, &kerr) : 0;
+		if (nk < 0) {
+			fprintf(stderr, "gpustep: %s\n", kerr);
+			free(kerr);
+			status = EXIT_RUNTIME;
+		}
+		if (nk <= 0)
+			break;
+		print_trace_warnings(ss);
 	}
+	if (nkernels > 1)
+		printf("trace: %u kernels, %llu cycles in all (run one after another)\n", nkernels,
+		       (unsigned long long)total_cycles);
 	signal(SIGINT, SIG_DFL);
 	interrupt_target = NULL;
 	return status;
@@ -538,6 +568,7 @@ int gpustep_main(int argc, char **argv)
 		free(ss);
 		return EXIT_USAGE;
 	}
+	print_trace_warnings(ss);
 	int status = EXIT_OK;
 	if (apply_params(ss, &o) || setup_rewind(ss, &o)) {
 		status = EXIT_USAGE;
