@@ -478,7 +478,7 @@ static int expr_text(const cJSON *v, char *out, size_t n, const char *fname, con
 		       json_type_name(v));
 }
 
-static int dims(const cJSON *v, char out[3][64], const char *fname, const char *key, char **err)
+static int dims(const cJSON *v, char (*out)[64], const char *fname, const char *key, char **err)
 {
 	for (int i = 0; i < 3; i++)
 		snprintf(out[i], 64, "1");
