@@ -20,7 +20,7 @@ void status_draw(WINDOW *w, const struct status_info *si)
 	if (si->ipc >= 0)
 		snprintf(ipc, sizeof ipc, "IPC %.3f", si->ipc);
 	/* Optional segments, most important first. */
-	const char *opt[] = {cps, ipc, si->config, si->workload, si->layout};
+	const char *opt[] = {cps, ipc, si->rewind, si->config, si->workload, si->layout};
 	int nopt = (int)(sizeof opt / sizeof opt[0]);
 	int fixed = (int)strlen(cyc) + 3 + (int)strlen(si->state ? si->state : "");
 	int keep = 0, len = fixed;

@@ -1,10 +1,10 @@
 /*
  * status.h: the status bar (one line, top of the screen):
  *
- *   cycle 1234 | stopped at breakpoint 2: dram.row_conflict ch=0 bank=3 | 1.2M cyc/s | IPC 0.53 | teaching | vecadd | overview
+ *   cycle 1234 | stopped at breakpoint 2: dram.row_conflict ch=0 bank=3 | 1.2M cyc/s | IPC 0.53 | rewind ≥ 0 | teaching | vecadd | overview
  *
  * When the line is too narrow, the layout name, then the workload and config,
- * then IPC are dropped before the run state is truncated (with the marker).
+ * then the rewind horizon, then IPC are dropped before the run state is truncated (with the marker).
  */
 #ifndef GPUSTEP_VIEWS_STATUS_H
 #define GPUSTEP_VIEWS_STATUS_H
@@ -21,6 +21,7 @@ struct status_info {
 	enum role state_role; /* R_BAR (plain), R_BAR_ALERT (breakpoint, interrupt), R_BAR_DONE */
 	double cps;           /* simulated cycles per second; < 0: not shown */
 	double ipc;           /* < 0: unknown */
+	const char *rewind;   /* how far back rewinding reaches ("rewind ≥ 0"); NULL/"": not shown */
 };
 
 void status_draw(WINDOW *w, const struct status_info *si);

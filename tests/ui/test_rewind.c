@@ -194,6 +194,20 @@ TEST(rewind_breakpoint_hits_and_reverse_continue)
 	fx_fini(&f);
 }
 
+TEST(rewind_keys_listed)
+{
+	struct fx f;
+	fx_init_wl(&f, "vecadd");
+	CHECK_EQ(run(&f, "help keys"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "F6         reverse-step");
+	CHECK_CONTAINS(f.cap.out.s, "Shift-F10  reverse-step");
+	CHECK_CONTAINS(f.cap.out.s, "F9         reverse-continue");
+	CHECK_CONTAINS(f.cap.out.s, "Shift-F5   reverse-continue");
+	CHECK_EQ(run(&f, "help rs"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "Example: reverse-step 5");
+	fx_fini(&f);
+}
+
 /* ---- determinism ---------------------------------------------------------------- */
 static char *stats_text(struct fx *f)
 {
