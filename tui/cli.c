@@ -8,6 +8,7 @@
  *                 ─▶ --stats at exit
  */
 #include "cli.h"
+#include "cmd_reuse.h"
 
 #include <getopt.h>
 #include <signal.h>
@@ -62,6 +63,7 @@ static const char usage_text[] =
 	"      --dram-trace FILE           feed a DRAM trace (DRAMSim or Ramulator format) to the DRAM model\n"
 	"      --list-events --list-stats --list-kernels --list-presets --list-config\n"
 	"      --version, -h --help\n"
+	"  gpustep model [CONFIG] -w WORKLOAD   the reuse-distance model beside the simulator\n"
 	"With no --batch/--run/--check-config/--list-*, gpustep starts the interactive TUI.\n"
 	"Exit status: 0 ok, 1 runtime error, 2 usage or config error.\n";
 
@@ -506,6 +508,9 @@ static int headless(struct session *ss, const struct options *o)
 
 int gpustep_main(int argc, char **argv)
 {
+	/* `gpustep model ...`: the reuse-distance model next to the simulator. */
+	if (argc > 1 && strcmp(argv[1], "model") == 0)
+		return model_main(argc - 1, argv + 1);
 	struct options o;
 	memset(&o, 0, sizeof o);
 	o.snapshot_mb = -1;

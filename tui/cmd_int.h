@@ -29,6 +29,7 @@ CMD_FN(cmd_display);
 CMD_FN(cmd_undisplay);
 CMD_FN(cmd_list);
 CMD_FN(cmd_log);
+CMD_FN(cmd_model); /* cmd_reuse.c */
 CMD_FN(cmd_save);
 /* cmd_rewind.c */
 CMD_FN(cmd_reverse_step);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cmd_int.h"
 #include "loader.h"
 #include "sim.h"
 #include "stats.h"
@@ -208,4 +209,34 @@ int model_main(int argc, char **argv)
 		return 1;
 	}
 	return 0;
+}
+
+/* `model` at the prompt / in batch scripts: the model on the session's
+ * machine and kernel, beside a fresh simulation of the same (the session's
+ * own simulator is not touched). */
+int cmd_model(struct session *ss, int argc, char **argv, struct cmd_out *out)
+{
+	(void)argv;
+	if (argc != 1) {
+		cmd_errorf(out, "usage: model");
+		return CMD_ERR;
+	}
+	if (!ss->kernel) {
+		cmd_errorf(out, "model: the workload is not a kernel (the model reads kernels only)");
+		return CMD_ERR;
+	}
+	struct model_opts o;
+	model_opts_default(&o);
+	struct strbuf sb;
+	sb_init(&sb);
+	char *err = NULL;
+	int rc = model_report(&ss->cfg, ss->kernel, &o, &sb, &err);
+	if (rc) {
+		cmd_errorf(out, "model: %s", err ? err : "failed");
+		free(err);
+	} else {
+		cmd_printf(out, "%s", sb.s);
+	}
+	sb_fini(&sb);
+	return rc ? CMD_ERR : CMD_OK;
 }

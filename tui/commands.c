@@ -158,6 +158,12 @@ static const struct cmd_def builtin[] = {
 	 .help = "List built-in kernels, machine and DRAM presets, event kinds, stats of the current\n"
 		 "machine, config parameters or commands.\nExample: list kernels",
 	 .fn = cmd_list},
+	{.name = "model", .usage = "model", .summary = "reuse-distance model vs the simulator on this machine",
+	 .help = "Run the analytical reuse-distance cache model (Nugteren et al.) on the current\n"
+		 "machine's L1 and kernel, and a fresh simulation of the same for comparison: hit and\n"
+		 "miss rates, miss classes, run times. The session's own simulator is not touched.\n"
+		 "See docs/REUSE.md.\nExample: model",
+	 .fn = cmd_model},
 	{.name = "check", .usage = "check", .summary = "verify the simulator's invariants now",
 	 .help = "Check structural invariants (hits + misses = accesses, MSHR bookkeeping, no request\n"
 		 "lost). Prints the first violation and fails; golden scripts end with it.\nExample: check",
