@@ -50,6 +50,14 @@ static bool fail(struct cur *c, const char *what)
 	return false;
 }
 
+/* A token read fine but its value is out of range: point at the token. */
+static bool fail_tok(struct cur *c, const char *start, const char *what)
+{
+	c->p = start;
+	tok_start(c);
+	return fail(c, what);
+}
+
 static bool get_hex(struct cur *c, uint64_t *v, const char *what)
 {
 	if (!tok_start(c))
@@ -134,6 +142,7 @@ bool trace_parse_inst(struct cur *c, int lineinfo, struct tline *t)
 {
 	int64_t v;
 	uint64_t u;
+	const char *ts;
 	if (lineinfo && !get_dec(c, &v, false, "a source line number (-enable lineinfo = 1)"))
 		return false;
 	if (!get_hex(c, &t->pc, "a hex PC"))
@@ -141,14 +150,14 @@ bool trace_parse_inst(struct cur *c, int lineinfo, struct tline *t)
 	const char *ms = c->p;
 	if (!get_hex(c, &u, "a hex active mask of at most 32 lanes"))
 		return false;
-	if (u > 0xffffffffu) {
-		c->p = ms;
-		tok_start(c);
-		return fail(c, "a hex active mask of at most 32 lanes");
-	}
+	if (u > 0xffffffffu)
+		return fail_tok(c, ms, "a hex active mask of at most 32 lanes");
 	t->mask = (uint32_t)u;
-	if (!get_dec(c, &v, false, "the destination register count") || v > 2)
-		return fail(c, "a destination register count of 0, 1 or 2");
+	ts = c->p;
+	if (!get_dec(c, &v, false, "the destination register count"))
+		return false;
+	if (v > 2)
+		return fail_tok(c, ts, "a destination register count of 0, 1 or 2");
 	t->ndst = 0;
 	for (int64_t i = 0; i < v; i++) {
 		unsigned r;
@@ -165,8 +174,11 @@ bool trace_parse_inst(struct cur *c, int lineinfo, struct tline *t)
 	while (!is_end(c))
 		c->p++;
 	t->oplen = (size_t)(c->p - t->op);
-	if (!get_dec(c, &v, false, "the source register count") || v > 8)
-		return fail(c, "a source register count of 0 to 8");
+	ts = c->p;
+	if (!get_dec(c, &v, false, "the source register count"))
+		return false;
+	if (v > 8)
+		return fail_tok(c, ts, "a source register count of 0 to 8");
 	t->nsrc = 0;
 	for (int64_t i = 0; i < v; i++) {
 		unsigned r;
@@ -178,14 +190,20 @@ bool trace_parse_inst(struct cur *c, int lineinfo, struct tline *t)
 		if (!dup && t->nsrc < 3)
 			t->src[t->nsrc++] = r;
 	}
-	if (!get_dec(c, &v, false, "the memory width in bytes (0 = not a memory instruction)") || v > 4096)
-		return fail(c, "a memory width of 0 to 4096 bytes");
+	ts = c->p;
+	if (!get_dec(c, &v, false, "the memory width in bytes (0 = not a memory instruction)"))
+		return false;
+	if (v > 4096)
+		return fail_tok(c, ts, "a memory width of 0 to 4096 bytes");
 	t->width = (unsigned)v;
 	t->mode = 0;
 	if (t->width == 0)
 		return true;
-	if (!get_dec(c, &v, false, "an address mode (0 list, 1 base+stride, 2 base+deltas)") || v > 2)
-		return fail(c, "an address mode of 0 (list), 1 (base+stride) or 2 (base+deltas)");
+	ts = c->p;
+	if (!get_dec(c, &v, false, "an address mode (0 list, 1 base+stride, 2 base+deltas)"))
+		return false;
+	if (v > 2)
+		return fail_tok(c, ts, "an address mode of 0 (list), 1 (base+stride) or 2 (base+deltas)");
 	t->mode = (unsigned)v;
 	uint32_t m = t->mask;
 	if (t->mode == 0) {
@@ -527,8 +545,9 @@ static int warp_insts(struct ix *x, size_t wi, uint64_t n, uint64_t insts_line, 
 		struct cur c = {x->ls, x->le, NULL, NULL};
 		if (!trace_parse_inst(&c, k->h.lineinfo, &t)) {
 			char b[48];
-			return ix_err(x, "column %d: expected %s, got '%s'", (int)(c.at - x->ls) + 1, c.what,
-				      tok_at(c.at, x->le, b, sizeof b));
+			return ix_err(x, "column %d: expected %s, got '%s'%s", (int)(c.at - x->ls) + 1, c.what,
+				      tok_at(c.at, x->le, b, sizeof b),
+				      x->p >= x->end ? " (the last line of the file: truncated?)" : "");
 		}
 		const char *why = NULL;
 		int s = stmt_of(k, &t, &why);

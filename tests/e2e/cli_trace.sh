@@ -1,0 +1,86 @@
+#!/bin/sh
+# Accel-Sim traces end to end: the hand-written vecadd and matmul traces
+# (tests/traces/gen_traces.py) on gtx480 and titanv, with cache and DRAM counts
+# computed by hand; a multi-kernel list with an .xz kernel; error messages for
+# a malformed line, a truncated file and a truncated .xz; the workload command.
+. "$(dirname "$0")/lib.sh"
+
+stat() { sed -n "s/^    \"$1\": \([0-9]*\).*/\1/p" "$2"; }
+check() { # FILE STAT EXPECTED WHY
+	v=$(stat "$2" "$1")
+	[ "$v" = "$3" ] || fail "$1: $2 = '$v', expected $3 ($4)"
+}
+run() { # PRESET WORKLOAD JSON
+	"$BIN" "$1" --run -w "$2" --stats "$3" >"$E2E_TMP/out" 2>"$E2E_TMP/err" || { cat "$E2E_TMP/err"; fail "$1 $2: exit $?"; }
+}
+
+T=tests/traces
+# vecadd: 8 warps x (LDG A, LDG B, STG C), 4 bytes a lane, every warp on its own 128 B lines.
+run gtx480 $T/vecadd/kernelslist.g "$E2E_TMP/v480.json"
+j="$E2E_TMP/v480.json"
+check "$j" sim.warp_insts 80 "8 warps x 10 lines"
+check "$j" l1.accesses 24 "fermi: 1 request per warp access, 24 accesses"
+check "$j" l1.misses 24 "no line is reused"
+check "$j" l2.accesses 24 "every miss and every store reaches the L2"
+check "$j" dram.reads 24 "16 load lines + 8 store lines (l2 fetch_on_write)"
+run titanv $T/vecadd/kernelslist.g "$E2E_TMP/vtv.json"
+j="$E2E_TMP/vtv.json"
+check "$j" l1.accesses 96 "volta: 4 sector requests per 8-lane groups x 24 accesses"
+check "$j" l1.misses 96 "cold sectors"
+check "$j" icnt.req_packets 96 "each miss and store goes to the L2"
+check "$j" dram.reads 64 "16 load lines x 4 sectors; stores are lazy_fetch"
+
+# matmul 16x16: per warp 16 x (LDG A: 2 addresses in one line, LDG B: 64 B in one line) + 1 STG.
+run gtx480 $T/matmul/kernelslist.g "$E2E_TMP/m480.json"
+j="$E2E_TMP/m480.json"
+check "$j" core.ld_insts 256 "8 warps x 32 loads"
+check "$j" l1.accesses 264 "fermi: 1 request per access: 8 x 33"
+check "$j" l2.accesses 24 "8 A lines + 8 B lines fetched once (16 KB L1 holds them) + 8 stores"
+check "$j" dram.reads 24 "16 lines + 8 store lines (fetch_on_write)"
+run titanv $T/matmul/kernelslist.g "$E2E_TMP/mtv.json"
+j="$E2E_TMP/mtv.json"
+check "$j" l1.accesses 1056 "volta: 4 groups x 264 accesses"
+check "$j" icnt.req_packets 96 "32 A sectors + 32 B sectors + 32 store sectors"
+check "$j" dram.reads 64 "64 loaded sectors; stores lazy_fetch"
+
+# A list: memcpy (ignored, said once), kernel-1 (2 CTAs) then kernel-2.traceg.xz (80 threads).
+out=$("$BIN" titanv --run -w $T/multi/kernelslist.g --stats "$E2E_TMP/multi.json" 2>"$E2E_TMP/err") || fail "multi: exit $?"
+expect_contains "$out" "_Z6vecAddPfS_S_i on titanv"
+expect_contains "$out" "_Z4tailPfS_S_i on titanv"
+expect_contains "$out" "trace: 2 kernels"
+expect_contains "$(cat "$E2E_TMP/err")" "1 MemcpyHtoD (2048 bytes) ignored"
+check "$E2E_TMP/multi.json" l1.accesses 30 "last kernel: warps of 32, 32, 16 lanes: 12 + 12 + 6"
+# @2 starts at the xz kernel.
+out=$("$BIN" titanv --run -w "$T/multi/kernelslist.g@2") || fail "@2: exit $?"
+expect_contains "$out" "_Z4tailPfS_S_i"
+"$BIN" --run -w "$T/multi/kernelslist.g@3" >/dev/null 2>"$E2E_TMP/err" && fail "@3 should fail"
+expect_contains "$(cat "$E2E_TMP/err")" "kernel @3 requested, the list has 2"
+
+# Errors: file, line, what was expected; truncation; corrupt xz; wrong warp size.
+sed 's/^0050 ffffffff 1 R2 LDG.E.SYS 1 R2 4 1 0x7f0000000000 4 0$/0050 ffffffff 1 R2 LDG.E.SYS 1 R2 4 7 0x7f0000000000 4 0/' \
+	$T/vecadd/kernel-1.traceg >"$E2E_TMP/bad.traceg"
+"$BIN" --run -w "$E2E_TMP/bad.traceg" >/dev/null 2>"$E2E_TMP/err" && fail "bad mode accepted"
+expect_contains "$(cat "$E2E_TMP/err")" "bad.traceg:28: column 37: expected an address mode of 0 (list), 1 (base+stride) or 2 (base+deltas), got '7'"
+head -c 2000 $T/vecadd/kernel-1.traceg >"$E2E_TMP/cut.traceg"
+"$BIN" --run -w "$E2E_TMP/cut.traceg" >/dev/null 2>"$E2E_TMP/err" && fail "truncated trace accepted"
+expect_contains "$(cat "$E2E_TMP/err")" "cut.traceg:"
+expect_contains "$(cat "$E2E_TMP/err")" "truncated?"
+head -c 300 $T/multi/kernel-2.traceg.xz >"$E2E_TMP/cut.traceg.xz"
+"$BIN" --run -w "$E2E_TMP/cut.traceg.xz" >/dev/null 2>"$E2E_TMP/err" && fail "truncated xz accepted"
+expect_contains "$(cat "$E2E_TMP/err")" "cut.traceg.xz: truncated xz data"
+xz -dc $T/multi/kernel-2.traceg.xz | sed 's/^0090 0000ffff 0 EXIT 0 0 0$/0090 0000ffff 0 EXIT/' | xz >"$E2E_TMP/b.traceg.xz"
+"$BIN" --run -w "$E2E_TMP/b.traceg.xz" >/dev/null 2>"$E2E_TMP/err" && fail "bad xz line accepted"
+expect_contains "$(cat "$E2E_TMP/err")" "b.traceg.xz:"
+expect_contains "$(cat "$E2E_TMP/err")" "expected the source register count"
+"$BIN" hd7770 --run -w $T/vecadd/kernel-1.traceg >/dev/null 2>"$E2E_TMP/err" && fail "warp size 64 accepted"
+expect_contains "$(cat "$E2E_TMP/err")" "32-thread warps"
+printf 'MemcpyHtoD,0x10,5\nkernel-9.traceg\n' >"$E2E_TMP/kernelslist.g"
+"$BIN" --run -w "$E2E_TMP/kernelslist.g" >/dev/null 2>"$E2E_TMP/err" && fail "missing kernel file accepted"
+expect_contains "$(cat "$E2E_TMP/err")" "kernel-9.traceg: No such file"
+
+# The prompt: `workload FILE`, then the warps' next SASS line and PC; back to a kernel.
+printf 'workload %s\nstep 2\ninfo warp\nworkload vecadd\n' "$T/vecadd/kernelslist.g" >"$E2E_TMP/b.txt"
+out=$("$BIN" gtx480 --batch "$E2E_TMP/b.txt" 2>&1) || { echo "$out"; fail "batch exit $?"; }
+expect_contains "$out" "Accel-Sim trace, kernel 1/1 kernel-1.traceg"
+expect_contains "$out" "next: 0010 S2R"
+exit 0
