@@ -49,3 +49,18 @@ echo "$CASES" | while read -r cfg wl extra; do
 done
 echo "machine: $(uname -srm), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
 echo "commit:  $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+
+# Rewinding (docs/SESSIONS.md): `reverse-step 1` at cycle 1,000,000 of the
+# default workload (teaching + vecadd, large enough to get there) with the
+# default snapshot budget, timed by batch mode (GPUSTEP_TIME_COMMANDS=1).
+# Target: under 200 ms.
+echo
+printf 'goto 1000000\nrs 1\nrs 1\nrs 1\nrs 1\nrs 1\n' |
+	GPUSTEP_TIME_COMMANDS=1 "$BIN" --batch - -w vecadd -p n=1048576 >"$tmp/rw" 2>"$tmp/err" || { echo "rewind: failed"; cat "$tmp/err"; }
+awk '/^\(gpustep\) /{cmd = substr($0, 11); next}
+	/^time: /{ if (cmd == "goto 1000000") g = $2; else if (cmd == "rs 1") t[n++] = $2 }
+	END {
+		if (!n) { print "rewind: no timings"; exit }
+		for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (t[j] < t[i]) { x = t[i]; t[i] = t[j]; t[j] = x }
+		printf "rewind: goto 1000000 from cycle 0 %.1f ms; reverse-step 1 at cycle 1,000,000: median %.1f ms, max %.1f ms (%d runs; target < 200 ms)\n", g, t[int(n / 2)], t[n - 1], n
+	}' "$tmp/rw"

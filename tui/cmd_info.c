@@ -11,6 +11,7 @@
 #include "inspect.h"
 #include "loader.h"
 #include "session_file.h"
+#include "snapshot.h"
 #include "stats_json.h"
 
 static bool is_glob(const char *s) { return strpbrk(s, "*?[") != NULL; }
@@ -194,6 +195,15 @@ static void info_session(struct session *ss, struct cmd_out *out)
 	cmd_printf(out, "selected  sm %d warp %d, l2 bank %d, dram channel %d bank %d", ss->sel_sm, ss->sel_warp,
 		   ss->sel_l2, ss->sel_ch, ss->sel_bank);
 	cmd_printf(out, "breakpoints %u, displays %d", ss->bps.n, ss->ndisplays);
+	size_t nsnap, snap_bytes;
+	uint64_t snap_iv;
+	sim_snapshots_info(ss->sim, &nsnap, &snap_bytes, &snap_iv);
+	if (nsnap)
+		cmd_printf(out, "rewind    back to cycle %llu: %zu snapshots, %.1f of %zu MB, every %llu cycles",
+			   (unsigned long long)sim_rewind_horizon(ss->sim), nsnap, (double)snap_bytes / (1 << 20),
+			   ss->snapshot_bytes >> 20, (unsigned long long)snap_iv);
+	else
+		cmd_printf(out, "rewind    off (--snapshot-mb 0)");
 }
 
 static void info_config(struct session *ss, const char *glob, struct cmd_out *out)

@@ -3,7 +3,9 @@
  * (why the run ended, then every display) and the batch script runner.
  */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cmd_int.h"
 
@@ -37,10 +39,20 @@ void cmd_report_stop(struct session *ss, struct cmd_out *out)
 	}
 }
 
+static double wall_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 int cmd_run_script(struct session *ss, FILE *f, struct cmd_out *out, int *quit)
 {
 	char line[1024];
 	int failed = 0;
+	/* GPUSTEP_TIME_COMMANDS=1: print each command's wall time (tools/bench.sh). */
+	const char *tv = getenv("GPUSTEP_TIME_COMMANDS");
+	bool timing = tv && *tv && strcmp(tv, "0") != 0;
 	if (quit)
 		*quit = 0;
 	while (fgets(line, sizeof line, f)) {
@@ -61,13 +73,16 @@ int cmd_run_script(struct session *ss, FILE *f, struct cmd_out *out, int *quit)
 		if (!*p || *p == '#')
 			continue;
 		cmd_printf(out, "(gpustep) %s", p);
+		double t0 = timing ? wall_s() : 0;
 		int rc = cmd_exec(ss, p, out);
 		if (rc & CMD_ERR)
 			failed++;
-		if (rc & CMD_RUN) {
+		if (rc & CMD_RUN)
 			session_run_all(ss);
+		if (timing)
+			cmd_printf(out, "time: %.3f ms", (wall_s() - t0) * 1e3);
+		if (rc & CMD_RUN)
 			cmd_report_stop(ss, out);
-		}
 		if (rc & CMD_QUIT) {
 			if (quit)
 				*quit = 1;

@@ -133,7 +133,7 @@ TEST(session_file_round_trip)
 	CHECK_EQ(b.ss.cfg.l1.mshr_entries, 4);
 	CHECK_EQ(b.ss.sel_sm, 1);
 	CHECK_EQ(b.ss.sel_l2, 1);
-	static const char *const same[] = {"info break", "display", "log", "info stats", "print param.n", "info"};
+	static const char *const same[] = {"info break", "display", "log", "info stats", "print param.n", "info sm"};
 	for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
 		char *x = output(&a, same[i]), *y = output(&b, same[i]);
 		if (strcmp(x, y) != 0)
