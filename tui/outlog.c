@@ -55,14 +55,6 @@ void outlog_add(struct outlog *o, const char *text, enum out_kind k)
 	}
 }
 
-static int text_cols(const char *s)
-{
-	int n = 0;
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xC0) != 0x80;
-	return n;
-}
-
 /* Byte offset of column col in s. */
 static size_t col_offset(const char *s, int col)
 {
@@ -78,10 +70,41 @@ static size_t col_offset(const char *s, int col)
 	return i;
 }
 
+/* Split s into rows of at most wd columns, breaking after a space when a word
+ * would be cut (a word longer than a row is cut). Fills start/end byte
+ * offsets of up to max rows; returns the number of rows (at least 1). */
+static int wrap_rows(const char *s, int wd, size_t *start, size_t *end, int max)
+{
+	size_t len = strlen(s), pos = 0;
+	int n = 0;
+	do {
+		size_t e = col_offset(s + pos, wd) + pos;
+		if (e < len && s[e] != ' ') {
+			size_t b = e;
+			while (b > pos && s[b - 1] != ' ')
+				b--;
+			if (b > pos)
+				e = b;
+		}
+		if (n < max) {
+			start[n] = pos;
+			end[n] = e;
+		}
+		n++;
+		pos = e;
+		while (pos < len && s[pos] == ' ')
+			pos++;
+	} while (pos < len);
+	return n;
+}
+
+#define WRAP_MAX 64
+
 static int rows_of(const char *s, int wd)
 {
-	int c = text_cols(s);
-	return c > 0 ? (c + wd - 1) / wd : 1;
+	size_t a[WRAP_MAX], b[WRAP_MAX];
+	int n = wrap_rows(s, wd, a, b, WRAP_MAX);
+	return n < WRAP_MAX ? n : WRAP_MAX;
 }
 
 void outlog_draw(struct outlog *o, WINDOW *w)
@@ -97,15 +120,18 @@ void outlog_draw(struct outlog *o, WINDOW *w)
 		const char *text = o->v[(o->start + i) % OUTLOG_CAP].text;
 		enum out_kind k = o->v[(o->start + i) % OUTLOG_CAP].kind;
 		attr_t a = k == OUT_ERROR ? role_attr(R_ERROR) : k == OUT_ECHO ? role_attr(R_HEADER) : 0;
-		for (int r = rows_of(text, wd) - 1; r >= 0 && y >= 0; r--) {
+		size_t rs[WRAP_MAX], re[WRAP_MAX];
+		int nr = wrap_rows(text, wd, rs, re, WRAP_MAX);
+		if (nr > WRAP_MAX)
+			nr = WRAP_MAX; /* a line this long keeps its first rows */
+		for (int r = nr - 1; r >= 0 && y >= 0; r--) {
 			if (skip > 0) {
 				skip--;
 				continue;
 			}
-			size_t off = col_offset(text, r * wd), end = col_offset(text, (r + 1) * wd);
 			char buf[1024];
-			size_t n = end - off < sizeof buf - 1 ? end - off : sizeof buf - 1;
-			memcpy(buf, text + off, n);
+			size_t n = re[r] - rs[r] < sizeof buf - 1 ? re[r] - rs[r] : sizeof buf - 1;
+			memcpy(buf, text + rs[r], n);
 			buf[n] = 0;
 			put_text(w, y--, 0, wd, buf, a, false);
 		}

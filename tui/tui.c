@@ -876,7 +876,7 @@ int tui_main(struct session *ss)
 		struct cmd_out quiet = {.print = discard, .error = discard};
 		cmd_exec(ss, "log all", &quiet);
 	}
-	outlog_add(&t->log, "gpustep " GPUSTEP_VERSION ": F10 step, F5 continue, ? or F1 keys, help for commands, quit to leave",
+	outlog_add(&t->log, "gpustep " GPUSTEP_VERSION ": F10 step, F5 continue, F1 keys, `help` commands, `quit` leaves",
 		OUT_TEXT);
 	apply_layout(t);
 	struct cmd_out uo = tui_out(t);
