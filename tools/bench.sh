@@ -47,6 +47,45 @@ echo "$CASES" | while read -r cfg wl extra; do
 		printf "%-10s %-18s %12d %9.3f %14.0f %14.0f %10s\n", (c == "-" ? "teaching" : c), w, cy, t, cy / t, ni / t, r
 	}'
 done
+# Trace replay (docs/TRACES.md): a generated vecadd-style Accel-Sim trace of
+# 4096 CTAs x 8 warps x 10 lines. "index" = load + one-pass index only
+# (--list-stats builds the session and exits); "replay" = --run.
+awk -v n=4096 'BEGIN {
+	printf "-kernel name = bench\n-grid dim = (%d,1,1)\n-block dim = (256,1,1)\n-nregs = 16\n-accelsim tracer version = 4\n\n", n
+	for (b = 0; b < n; b++) {
+		printf "#BEGIN_TB\nthread block = %d,0,0\n", b
+		for (w = 0; w < 8; w++) {
+			i = (b * 256 + w * 32) * 4
+			printf "warp = %d\ninsts = 10\n", w
+			printf "0000 ffffffff 1 R1 IMAD.MOV.U32 2 R255 R255 0 0\n0010 ffffffff 1 R6 S2R 0 0 0\n0020 ffffffff 1 R3 S2R 0 0 0\n"
+			printf "0030 ffffffff 1 R6 IMAD 2 R3 R6 0 0\n0040 ffffffff 0 ISETP.GE.AND 1 R6 0 0\n"
+			printf "0050 ffffffff 1 R2 LDG.E.SYS 1 R2 4 1 0x%x 4 0\n", 268435456 + i
+			printf "0060 ffffffff 1 R4 LDG.E.SYS 1 R4 4 1 0x%x 4 0\n", 536870912 + i
+			printf "0070 ffffffff 1 R9 FADD 2 R2 R4 0 0\n"
+			printf "0080 ffffffff 0 STG.E.SYS 2 R6 R9 4 1 0x%x 4 0\n0090 ffffffff 0 EXIT 0 0 0\n", 805306368 + i
+		}
+		printf "#END_TB\n"
+	}
+}' >"$tmp/kernel-1.traceg"
+bytes=$(wc -c <"$tmp/kernel-1.traceg")
+for p in - gtx480; do
+	cfg=""
+	[ "$p" = - ] || cfg=$p
+	[ -z "$cfg" ] || "$BIN" --check-config "$cfg" >/dev/null 2>&1 || continue
+	start=$(date +%s.%N)
+	# shellcheck disable=SC2086
+	"$BIN" $cfg --list-stats -w "$tmp/kernel-1.traceg" >/dev/null 2>&1 || { echo "trace index: failed"; continue; }
+	mid=$(date +%s.%N)
+	# shellcheck disable=SC2086
+	"$BIN" $cfg --run -w "$tmp/kernel-1.traceg" --stats "$tmp/t.json" >/dev/null 2>&1 || { echo "trace replay: failed"; continue; }
+	end=$(date +%s.%N)
+	insts=$(sed -n 's/^    "sim.warp_insts": \([0-9]*\).*/\1/p' "$tmp/t.json")
+	cycles=$(sed -n 's/^  "cycles": \([0-9]*\).*/\1/p' "$tmp/t.json")
+	awk -v c="$p" -v b="$bytes" -v ni="${insts:-0}" -v cy="${cycles:-0}" -v s="$start" -v m="$mid" -v e="$end" 'BEGIN {
+		ti = m - s; tr = e - m; if (ti <= 0) ti = 1e-6; if (tr <= 0) tr = 1e-6
+		printf "trace %-8s %.1f MB: index %.3f s (%.0f MB/s); replay %.3f s, %d cycles, %.0f warp-insts/s\n", (c == "-" ? "teaching" : c), b / 1e6, ti, b / 1e6 / ti, tr, cy, ni / tr
+	}'
+done
 echo "machine: $(uname -srm), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
 echo "commit:  $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 
