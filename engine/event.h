@@ -70,7 +70,12 @@
 	/* reuse profiler (reuse.h): unit = L2 bank or -1 for an L1; a = distance in the set, -1 = inf; b = class */ \
 	X(REUSE_ACCESS, "reuse.access", EVF_SM | EVF_WARP | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a profiled lookup (unit = L2 bank, -1 = L1 of sm; a = reuse distance in its set, -1 = inf; b = class 0 hit, 1 compulsory, 2 capacity, 3 associativity, 4 latency, 5 other)") \
 	X(REUSE_INF, "reuse.inf", EVF_SM | EVF_WARP | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a lookup with infinite reuse distance (b = 1 never seen, 4 line in flight)") \
-	X(REUSE_CLASS, "reuse.class", EVF_SM | EVF_WARP | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a profiled miss was classified (b = 1 compulsory, 2 capacity, 3 associativity, 4 latency, 5 other; a = distance, -1 = inf)")
+	X(REUSE_CLASS, "reuse.class", EVF_SM | EVF_WARP | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a profiled miss was classified (b = 1 compulsory, 2 capacity, 3 associativity, 4 latency, 5 other; a = distance, -1 = inf)") \
+	/* locality bypassing (bypass.h) */ \
+	X(L1_BYPASS, "l1.bypass", EVF_SM | EVF_WARP | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a load went to the L2 without an L1 line or MSHR (a = 0 tag miss, 1 RC at or below the threshold, 2 bypass all; b = RC)") \
+	X(L1_TAG_PROMOTE, "l1.tag_promote", EVF_SM | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a candidate tag crossed the threshold and got a data line (a = RC, b = data way)") \
+	X(L1_TAG_EVICT, "l1.tag_evict", EVF_SM | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "the LFU candidate left the tag store (a = its RC, b = tag way)") \
+	X(L1_DUEL_SWITCH, "l1.duel_switch", EVF_SM | EVF_A | EVF_B, "the follower SMs changed mode (a = 1 decoupled, 0 plain; b = SM0 - SM1 miss rate in per mille of the interval just closed)")
 
 #define EV_ENUM(e, n, f, d) EV_##e,
 enum ev_kind { EVENT_LIST(EV_ENUM) EV__COUNT };

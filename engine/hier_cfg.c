@@ -17,6 +17,7 @@ static const char *const l1w_names[] = {"write_evict", "write_through", "write_b
 static const char *const l2w_names[] = {"lazy_fetch", "fetch_on_write", NULL};
 static const char *const bankh_names[] = {"linear", "xor", "ipoly", NULL};
 static const char *const mem_names[] = {"dram", "fixed", NULL};
+static const char *const bypass_names[] = {"none", "all", "locality", NULL};
 
 #define P_INT(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, 0, NULL, desc}
 #define P_POW2(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, CFG_POW2, NULL, desc}
@@ -104,6 +105,21 @@ static const struct cfg_param l1_params[] = {
 	P_INT("l1.wait_queue", l1.wait_queue, "8", 1, 4096, "requests waiting for an MSHR entry (FIFO)"),
 	P_INT("l1.miss_queue", l1.miss_queue, "8", 1, 4096, "requests waiting for the crossbar"),
 	P_INT("l1.retry_delay", l1.retry_delay, "8", 0, 100000, "cycles before re-sending a request the L2 refused"),
+	P_ENUM("l1.bypass", l1.bypass, "none", bypass_names,
+	       "load bypassing: none, all (every load goes to the L2), locality (decoupled tag store with reference counts, notes 004)"),
+	P_INT("l1.bypass_tag_ways", l1.bypass_tag_ways, "8", 2, 256,
+	      "locality: tag-store ways per set (must exceed l1.ways; the paper doubles 4 to 8)"),
+	P_INT("l1.bypass_threshold", l1.bypass_threshold, "2", 0, 62,
+	      "locality: a tag-only block gets a data line once its reference count exceeds this (0 = plain L1)"),
+	P_INT("l1.bypass_aging", l1.bypass_aging, "2", 1, 2,
+	      "locality: RC decrements of the other tags per replacement: 2 (at eviction and allocation, literal) or 1"),
+	P_INT("l1.bypass_tag_cycles", l1.bypass_tag_cycles, "1", 0, 100,
+	      "locality: extra hit latency of the larger tag probe (the paper assumes 1)"),
+	P_BOOL("l1.bypass_duel", l1.bypass_duel, "true",
+	       "locality: SM dueling (SM0 decoupled, SM1 plain, the other SMs follow the better; needs 2 SMs)"),
+	P_INT("l1.bypass_duel_interval", l1.bypass_duel_interval, "500", 1, 1 << 30, "locality: dueling interval (cycles)"),
+	P_INT("l1.bypass_duel_diff", l1.bypass_duel_diff, "10", 0, 100,
+	      "locality: followers turn plain when SM0's miss rate exceeds SM1's by more than this many points"),
 };
 
 static int l1_validate(const struct sim_cfg *c, char **err)
@@ -114,6 +130,17 @@ static int l1_validate(const struct sim_cfg *c, char **err)
 			       l->line, l->sector);
 	if (l->index == IDX_IPOLY && (l->sets < 2 || l->sets > 4096))
 		return set_err(err, "l1.index: ipoly needs l1.sets between 2 and 4096, got %d", l->sets);
+	if (l->bypass == L1B_LOCALITY) {
+		if (l->bypass_tag_ways <= l->ways)
+			return set_err(err, "l1.bypass_tag_ways: must exceed l1.ways (%d) for locality bypassing, got %d",
+				       l->ways, l->bypass_tag_ways);
+		if (l->streaming)
+			return set_err(err, "l1.bypass: locality needs allocate-on-miss (l1.streaming false)");
+		if (l->write_policy == L1W_WRITE_BACK)
+			return set_err(err, "l1.bypass: locality needs a write-through L1 (l1.write_policy write_evict or write_through)");
+		if (!l->enabled)
+			return set_err(err, "l1.bypass: locality needs l1.enabled true");
+	}
 	return 0;
 }
 

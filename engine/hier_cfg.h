@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum sched_policy { SCHED_LRR, SCHED_GTO, SCHED_TWO_LEVEL };
+enum sched_policy { SCHED_LRR, SCHED_GTO, SCHED_TWO_LEVEL, SCHED_VWS, SCHED_TBAS };
 enum cta_dispatch { CTA_ROUND_ROBIN, CTA_SERIAL };
 enum coalesce_mode { COAL_FERMI, COAL_VOLTA, COAL_SI };
 enum repl_policy { REPL_LRU, REPL_FIFO, REPL_RANDOM };
@@ -18,6 +18,7 @@ enum l1_write { L1W_WRITE_EVICT, L1W_WRITE_THROUGH, L1W_WRITE_BACK };
 enum l2_write { L2W_LAZY_FETCH, L2W_FETCH_ON_WRITE };
 enum bank_hash { BANKH_LINEAR, BANKH_XOR, BANKH_IPOLY };
 enum mem_model { MEM_DRAM, MEM_FIXED };
+enum l1_bypass { L1B_NONE, L1B_ALL, L1B_LOCALITY };
 
 struct core_cfg {
 	int sms;
@@ -54,6 +55,15 @@ struct l1_cfg {
 	int wait_queue;      /* requests waiting for an MSHR */
 	int miss_queue;      /* requests waiting for the crossbar */
 	int retry_delay;     /* cycles before re-sending a NACKed request */
+	/* Locality-driven bypassing (notes 004; engine/bypass.c). */
+	int bypass;          /* enum l1_bypass */
+	int bypass_tag_ways; /* decoupled tag store ways (same sets as the data store) */
+	int bypass_threshold; /* a candidate gets a data line when RC > threshold */
+	int bypass_aging;    /* RC decrements per replacement: 2 (evict + alloc) or 1 */
+	int bypass_tag_cycles; /* extra hit latency of the larger tag probe */
+	bool bypass_duel;    /* SM dueling (SM0 decoupled, SM1 baseline, others follow) */
+	int bypass_duel_interval; /* cycles */
+	int bypass_duel_diff; /* percentage points of miss rate */
 };
 
 struct l2_cfg {

@@ -85,6 +85,31 @@ bool inspect_cache_line(const struct sim *s, enum cache_id_kind k, int unit, int
 			struct line_info *out);
 int inspect_l2_banks(const struct sim *s);
 
+/* ---- locality bypassing: the decoupled tag store (bypass.h) ------------ */
+struct byp_info {
+	int mode;          /* enum l1_bypass */
+	int sets, ways;    /* tag store; 0 when not locality */
+	int threshold;
+	bool decoupled;    /* this SM's current mode */
+	int role;          /* dueling: 0 leader decoupled, 1 leader plain, 2 follower, -1 no dueling */
+	int last_diff;     /* last closed interval: SM0 - SM1 miss rate, per mille */
+	uint64_t bypasses;
+};
+
+enum btag_touch_kind { BTT_NONE, BTT_ALLOC, BTT_INC, BTT_PROMOTE, BTT_HIT, BTT_RESET };
+
+struct btag_info {
+	bool valid;
+	uint64_t addr;     /* block address */
+	int rc;
+	int pos;           /* data way, -1 = candidate */
+	int lru_rank;      /* 0 = most recently used among valid tags */
+	enum btag_touch_kind touched; /* in the last simulated cycle */
+};
+
+bool inspect_bypass(const struct sim *s, int sm, struct byp_info *out);
+bool inspect_bypass_tag(const struct sim *s, int sm, int set, int way, struct btag_info *out);
+
 /* ---- MSHRs -------------------------------------------------------------- */
 #define INSPECT_MAX_WAITERS 16
 

@@ -22,6 +22,12 @@
  * forward the store to the L2 and complete on its acknowledgement. write_back
  * writes hits locally and fetches the line on a miss (write-allocate);
  * evicted dirty lines are written back. Atomics always go to the L2.
+ *
+ * Bypassing (l1.bypass): `all` sends every load to the L2 as itself (no
+ * line, no MSHR; the reply completes the warp request directly); `locality`
+ * asks the decoupled tag store (bypass.c) whether a load bypasses, takes the
+ * plain path or allocates a data line, and applies its side effects only
+ * when the lookup is accepted.
  */
 #include <stdio.h>
 
@@ -78,6 +84,7 @@ void l1_init(struct sim *s, struct sm *sm)
 	char name[64];
 	snprintf(name, sizeof name, "sm%d.l1.mshr.occupancy", i);
 	l->st.mshr_occ = stats_occupancy(&s->stats, name, "L1 MSHR entries in use", (uint64_t)c->mshr_entries);
+	byp_init(s, sm);
 }
 
 /* Count in the per-SM and the aggregate counter. */
@@ -106,12 +113,15 @@ static void send_down(struct sim *s, struct l1 *l, uint32_t ri)
 	reqq_push(&l->missq, s->pool.r, ri);
 }
 
-static void evict_line(struct sim *s, struct sm *sm, int set, int way)
+/* tags_done: the caller already updated the bypass tag store. */
+static void evict_line(struct sim *s, struct sm *sm, int set, int way, bool tags_done)
 {
 	struct l1 *l = &sm->l1;
 	struct cline *cl = cache_line(&l->c, set, way);
 	if (!cl->valid)
 		return;
+	if (!tags_done && byp_decoupled(s, sm))
+		byp_line_gone(s, sm, set, cl->tag);
 	L1_INC(s, l, evictions, l1_evictions);
 	EV_EMIT(&s->ev, EV_L1_EVICT, .cycle = s->st->now, .sm = (int16_t)sm->id, .addr = cl->tag, .set = set);
 	if (cl->sd) {
@@ -149,6 +159,7 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 	int way = cache_find(&l->c, set, r->addr);
 	struct cline *cl = way >= 0 ? cache_line(&l->c, set, way) : NULL;
 	bool first = !(r->flags & REQF_COUNTED);
+	bool dec = r->type == RQ_LD && byp_decoupled(s, sm);
 	if (first) {
 		r->flags |= REQF_COUNTED;
 		L1_INC(s, l, accesses, l1_accesses);
@@ -159,6 +170,9 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 		/* reuse profiler tap: the hit test below, once per request */
 		reuse_tap_l1(s, sm->id, r->warp, r->addr, set, cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask,
 			     mshr_find(&l->m, r->addr, r->mask) != REQ_NIL);
+		if (r->type == RQ_LD) /* dueling: bypasses and MSHR-allocating misses count as misses */
+			byp_duel_count(s, sm, !(cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask) &&
+						      mshr_find(&l->m, r->addr, r->mask) == REQ_NIL);
 	}
 	if (cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask) {
 		/* A request that waited for an MSHR may find its line filled meanwhile. */
@@ -171,7 +185,12 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 		cl->touch_cycle = now;
 		if (r->type == RQ_ST)
 			cl->sd |= r->mask;
-		complete_after(s, l, ri, (uint64_t)c->hit_latency);
+		uint64_t lat = (uint64_t)c->hit_latency;
+		if (dec) {
+			byp_apply_committed(s, sm, set, r->addr, first);
+			lat += (uint64_t)c->bypass_tag_cycles;
+		}
+		complete_after(s, l, ri, lat);
 		return ACC_DONE;
 	}
 	if (first) {
@@ -181,8 +200,21 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 			cl->touch_cycle = now;
 		}
 	}
+	struct byp_probe bp = {.kind = BYPK_PLAIN, .way = -1};
+	if (dec) {
+		byp_probe(s, sm, set, r->addr, &bp);
+		if (bp.kind == BYPK_BYPASS) {
+			if (!missq_room(s, l))
+				return ACC_STALL;
+			byp_apply_bypass(s, sm, set, r->addr, r->warp, &bp);
+			send_down(s, l, ri);
+			return ACC_DONE;
+		}
+	}
 	uint32_t e = mshr_find(&l->m, r->addr, r->mask);
 	if (e != REQ_NIL && mshr_can_merge(&l->m, e)) {
+		if (dec)
+			byp_apply_committed(s, sm, set, r->addr, false);
 		struct mshr_ent *me = &l->m.e[e];
 		reqq_push(&me->wait, s->pool.r, ri);
 		me->merged++;
@@ -230,7 +262,9 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 				}
 				return ACC_STALL;
 			}
-			evict_line(s, sm, set, lway);
+			if (bp.kind == BYPK_ALLOC)
+				byp_apply_alloc(s, sm, set, r->addr, &bp, lway);
+			evict_line(s, sm, set, lway, bp.kind == BYPK_ALLOC);
 			struct cline *v = cache_line(&l->c, set, lway);
 			v->tag = r->addr;
 			v->valid = 0;
@@ -300,10 +334,29 @@ static int access_forward(struct sim *s, struct sm *sm, uint32_t ri)
 				cl->sv |= r->mask;
 				cache_touch(&l->c, set, way);
 			} else {
-				evict_line(s, sm, set, way); /* write-evict, and atomics */
+				evict_line(s, sm, set, way, false); /* write-evict, and atomics */
 			}
 		}
 	}
+	send_down(s, l, ri);
+	core_req_accepted(s, ri);
+	return ACC_DONE;
+}
+
+/* l1.bypass = all: every load is a miss that goes to the L2 as itself. */
+static int access_bypass_all(struct sim *s, struct sm *sm, uint32_t ri)
+{
+	struct l1 *l = &sm->l1;
+	struct req *r = &s->pool.r[ri];
+	if (!missq_room(s, l))
+		return ACC_STALL;
+	int set = cache_set(&l->c, r->addr);
+	L1_INC(s, l, accesses, l1_accesses);
+	L1_INC(s, l, misses, l1_misses);
+	EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
+		.addr = r->addr, .set = set, .a = 0);
+	reuse_tap_l1(s, sm->id, r->warp, r->addr, set, false, false); /* reuse profiler */
+	byp_count_all(s, sm, set, r->addr, r->warp);
 	send_down(s, l, ri);
 	core_req_accepted(s, ri);
 	return ACC_DONE;
@@ -323,6 +376,10 @@ static int l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 		}
 		return access_forward(s, sm, ri);
 	}
+	if (s->cfg.l1.bypass == L1B_ALL && r->type == RQ_LD)
+		return access_bypass_all(s, sm, ri);
+	if (!(r->flags & REQF_COUNTED))
+		byp_duel_update(s); /* at first lookups only: their cycles do not depend on skipping */
 	int rc = access_read(s, sm, ri, from_wait);
 	if (rc == ACC_DONE)
 		core_req_accepted(s, ri);
@@ -342,7 +399,7 @@ static void fill(struct sim *s, struct sm *sm, uint32_t fi)
 		if (way < 0) {
 			way = cache_victim(&l->c, set, &s->st->rng);
 			if (way >= 0) {
-				evict_line(s, sm, set, way);
+				evict_line(s, sm, set, way, false);
 				cache_install(&l->c, set, way, me->addr);
 			}
 		}

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "bp.h"
+#include "bypass.h"
 #include "cache.h"
 #include "config.h"
 #include "dram.h"
@@ -47,7 +48,7 @@ struct occ_hist {
 /* Per-unit stat ids, registered once per L1 and per L2 bank. */
 struct l1_stats {
 	uint32_t accesses, hits, misses, merges, mshr_full, resv_fail, wait_full, writes, atomics, retries,
-		nacks, evictions, writebacks, mshr_occ;
+		nacks, evictions, writebacks, mshr_occ, bypasses;
 };
 
 struct l1 {
@@ -65,6 +66,7 @@ struct l1 {
 	struct occ_hist hist;
 	struct l1_stats st;
 	uint64_t full_events;
+	struct byp_tags bt; /* locality bypassing (bypass.h) */
 };
 
 enum warp_slot_state { WSL_EMPTY, WSL_ACTIVE, WSL_DONE };
@@ -155,6 +157,8 @@ struct sim_stat_ids {
 	uint32_t stall[STALL__COUNT];
 	uint32_t l1_accesses, l1_hits, l1_misses, l1_merges, l1_mshr_full, l1_resv_fail, l1_retries, l1_hit_rate;
 	uint32_t l1_writes, l1_atomics, l1_nacks, l1_evictions, l1_writebacks;
+	uint32_t l1_bypasses, l1_tag_hits, l1_tag_allocs, l1_tag_promotes, l1_tag_evicts, l1_duel_switches,
+		l1_rc_hist;
 	uint32_t icnt_req_flits, icnt_rep_flits, icnt_stalls, icnt_req_pkts, icnt_rep_pkts;
 	uint32_t l2_accesses, l2_hits, l2_misses, l2_merges, l2_nacks, l2_transient_blocks, l2_set_all_transient,
 		l2_writebacks, l2_fills, l2_hit_rate;
@@ -196,6 +200,7 @@ struct sim {
 	struct bp_set *bps;
 	struct snapshots *snaps; /* snapshot.c; NULL = rewinding off */
 	struct reuse *reuse;     /* reuse.h profiler (arena); NULL = off */
+	struct byp_duel *duel;   /* bypass.h SM dueling (arena) */
 };
 
 /* Wake an SM's scheduler: one of its warps may be able to issue. */

@@ -14,6 +14,18 @@
  * Invalid ways show '·'. Up/Down/PgUp/PgDn scroll sets, Left/Right scroll
  * ways when they do not all fit, Home returns to following the sets touched
  * in the last cycle.
+ *
+ * With l1.bypass = locality the L1 view shows the decoupled tag store
+ * beside the data store (notes 004 §6.3), one row per set:
+ *
+ *   SET  tag way0      tag way1     ...  | data way0  way1 ...  free
+ *     0  P 1a2f  4 @0  + 0c41  2 -       | 1a2f 0     ·          3
+ *        | |     |  |                       |    +--- LRU rank
+ *        | |     |  +--- data way holding the block, - = candidate
+ *        | |     +------ reference count (bright when above the threshold)
+ *        | +------------ tag
+ *        +-------------- last cycle: A allocated, + RC up, P promoted,
+ *                        H hit, R reset by a data eviction
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +73,103 @@ static int hex_digits(uint64_t v)
 	return n;
 }
 
+static char btouch_mark(enum btag_touch_kind t)
+{
+	static const char m[] = " A+PHR";
+	return t >= BTT_NONE && t <= BTT_RESET ? m[t] : ' ';
+}
+
+static void scroll_clamp(struct cache_panel *cp, int rows, int first_touched)
+{
+	cp->visible = rows;
+	if (cp->follow && first_touched >= 0 && (first_touched < cp->top || first_touched >= cp->top + rows))
+		cp->top = first_touched - rows / 3;
+	if (cp->top > cp->sets - rows)
+		cp->top = cp->sets - rows;
+	if (cp->top < 0)
+		cp->top = 0;
+}
+
+/* The decoupled tag store beside the data store (l1.bypass = locality). */
+static void tagstore_draw(struct cache_panel *cp, WINDOW *w, const struct view_ctx *c, const struct cache_geom *g,
+			  const struct byp_info *bi, struct rect r)
+{
+	int unit = c->sel_sm;
+	cp->sets = g->sets;
+	cp->ways = bi->ways;
+	int first_touched = -1;
+	uint64_t maxtag = 0xfff;
+	uint64_t tdiv = (uint64_t)g->line * (uint64_t)g->sets;
+	for (int s = 0; s < g->sets; s++)
+		for (int wy = 0; wy < bi->ways; wy++) {
+			struct btag_info t;
+			if (!inspect_bypass_tag(c->sim, unit, s, wy, &t) || !t.valid)
+				continue;
+			if (t.addr / tdiv > maxtag)
+				maxtag = t.addr / tdiv;
+			if (t.touched != BTT_NONE && first_touched < 0)
+				first_touched = s;
+		}
+	int tw = hex_digits(maxtag);
+	int tcw = 1 + 1 + tw + 3 + 2 + 2 + 1; /* mark tag rc pos gap */
+	int dcw = tw + 2 + 2;                 /* tag lru gap */
+	int setw = 5;
+	int rows = r.h - 1;
+	if (rows < 1)
+		rows = 1;
+	scroll_clamp(cp, rows, first_touched);
+	int dx = r.x + setw + bi->ways * tcw; /* data store column */
+	put_text(w, r.y, r.x, setw, "SET", role_attr(R_HEADER), false);
+	for (int wy = 0; wy < bi->ways; wy++)
+		put_fmt(w, r.y, r.x + setw + wy * tcw, tcw, role_attr(R_HEADER), " tag%d", wy);
+	put_fmt(w, r.y, dx, r.x + r.w - dx, role_attr(R_HEADER), "| data ways 0-%d  free", g->ways - 1);
+	for (int i = 0; i < rows && cp->top + i < g->sets; i++) {
+		int s = cp->top + i, y = r.y + 1 + i;
+		put_fmt(w, y, r.x, setw - 1, A_NORMAL, "%*d", setw - 2, s);
+		for (int wy = 0; wy < bi->ways; wy++) {
+			int x = r.x + setw + wy * tcw;
+			struct btag_info t;
+			if (!inspect_bypass_tag(c->sim, unit, s, wy, &t))
+				continue;
+			if (!t.valid) {
+				put_fmt(w, y, x, tcw - 1, role_attr(R_DIM), "%c %s", btouch_mark(t.touched),
+					draw_utf8() ? "\xc2\xb7" : "-");
+				continue;
+			}
+			attr_t a = t.touched == BTT_PROMOTE || t.touched == BTT_HIT ? role_attr(R_HIT)
+				   : t.touched == BTT_RESET			  ? role_attr(R_STALL)
+				   : t.touched != BTT_NONE			  ? role_attr(R_MISS)
+				   : t.pos >= 0					  ? A_NORMAL
+										  : role_attr(R_DIM);
+			if (t.pos < 0 && t.rc >= bi->threshold && t.touched == BTT_NONE)
+				a = A_NORMAL;
+			char pos = t.pos >= 0 ? (char)('0' + t.pos % 10) : '-';
+			put_fmt(w, y, x, tcw - 1, a, "%c %*llx %2d %c", btouch_mark(t.touched), tw,
+				(unsigned long long)(t.addr / tdiv), t.rc, pos);
+		}
+		put_text(w, y, dx, 1, "|", role_attr(R_DIM), false);
+		int nfree = 0;
+		for (int wy = 0; wy < g->ways; wy++) {
+			int x = dx + 2 + wy * dcw;
+			struct line_info li;
+			if (!inspect_cache_line(c->sim, CACHE_L1, unit, s, wy, &li))
+				continue;
+			if (!li.valid && !li.transient) {
+				nfree++;
+				put_text(w, y, x, dcw - 1, draw_utf8() ? "\xc2\xb7" : "-", role_attr(R_DIM), false);
+				continue;
+			}
+			char lru = li.lru_rank < 0 ? 'R' : li.lru_rank < 10 ? (char)('0' + li.lru_rank) : '+';
+			put_fmt(w, y, x, dcw - 1, li.transient ? role_attr(R_STALL) : role_attr(touch_role(li.touched)),
+				"%*llx %c", tw, (unsigned long long)li.tag, lru);
+		}
+		put_fmt(w, y, dx + 2 + g->ways * dcw, 4, A_NORMAL, "%d", nfree);
+	}
+	if (g->sets - cp->top + 2 <= rows)
+		put_fmt(w, r.y + rows, r.x, r.w, role_attr(R_DIM),
+			"tag rc @way (- candidate)  A alloc + RC up P promoted H hit R reset   data: tag LRU (R reserved)");
+}
+
 static void cache_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 {
 	struct cache_panel *cp = (struct cache_panel *)p;
@@ -71,9 +180,21 @@ static void cache_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	if (ok)
 		snprintf(info, sizeof info, "%s %d  %d sets x %d ways  %dB lines%s", cp->kind == CACHE_L1 ? "sm" : "bank",
 			 unit, g.sets, g.ways, g.line, g.sectors_per_line > 1 ? "  sectored" : "");
+	struct byp_info bi;
+	bool tags = ok && cp->kind == CACHE_L1 && inspect_bypass(c->sim, unit, &bi) && bi.sets > 0;
+	if (tags) {
+		static const char *const role[] = {"leader", "leader", "follower"};
+		snprintf(info, sizeof info, "sm %d  %s%s%s  T=%d  %d sets x %d tags | %d ways  %llu bypassed", unit,
+			 bi.decoupled ? "decoupled" : "plain", bi.role >= 0 ? " " : "", bi.role >= 0 ? role[bi.role] : "",
+			 bi.threshold, g.sets, bi.ways, g.ways, (unsigned long long)bi.bypasses);
+	}
 	struct rect r = view_frame(p, w, c, info);
 	if (!ok) {
 		put_text(w, r.y, r.x, r.w, c->sim ? "no such cache" : "no simulator", role_attr(R_DIM), false);
+		return;
+	}
+	if (tags) {
+		tagstore_draw(cp, w, c, &g, &bi, r);
 		return;
 	}
 	cp->sets = g.sets;
@@ -110,13 +231,7 @@ static void cache_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	int rows = r.h - 1; /* header */
 	if (rows < 1)
 		rows = 1;
-	cp->visible = rows;
-	if (cp->follow && first_touched >= 0 && (first_touched < cp->top || first_touched >= cp->top + rows))
-		cp->top = first_touched - rows / 3;
-	if (cp->top > g.sets - rows)
-		cp->top = g.sets - rows;
-	if (cp->top < 0)
-		cp->top = 0;
+	scroll_clamp(cp, rows, first_touched);
 	int fit = (r.w - setw) / cw;
 	if (fit < 1)
 		fit = 1;

@@ -1,0 +1,290 @@
+/*
+ * bypass.c: the decoupled tag store, reference counts, LFU tag replacement,
+ * aging and SM dueling of locality-driven L1 bypassing (notes 004 §2; the
+ * structure and its rules are drawn in bypass.h). l1.c asks byp_probe() what
+ * a load lookup would do and calls one byp_apply_*() once the lookup is
+ * accepted.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+static struct btag *btag(struct byp_tags *b, int set, int way) { return &b->t[(size_t)set * (size_t)b->ways + (size_t)way]; }
+static const struct btag *cbtag(const struct byp_tags *b, int set, int way)
+{
+	return &b->t[(size_t)set * (size_t)b->ways + (size_t)way];
+}
+
+static bool locality(const struct sim *s) { return s->cfg.l1.bypass == L1B_LOCALITY; }
+static bool dueling(const struct sim *s) { return locality(s) && s->cfg.l1.bypass_duel && s->cfg.core.sms >= 2; }
+
+void byp_register_stats(struct sim *s)
+{
+	struct stats *st = &s->stats;
+	struct sim_stat_ids *id = &s->id;
+	static const uint64_t rc_edges[] = {0, 1, 2, 3, 4, 6, 8, 16, 32, 63};
+	id->l1_bypasses = stats_counter(st, "l1.bypasses", "loads sent to the L2 without an L1 line or MSHR, all SMs");
+	id->l1_tag_hits = stats_counter(st, "l1.tag_hits", "locality: lookups that found a tag without a data line");
+	id->l1_tag_allocs = stats_counter(st, "l1.tag_allocs", "locality: tags allocated on a tag-store miss");
+	id->l1_tag_promotes = stats_counter(st, "l1.tag_promotes", "locality: candidates given a data line (RC over the threshold)");
+	id->l1_tag_evicts = stats_counter(st, "l1.tag_evicts", "locality: candidate tags replaced (LFU)");
+	id->l1_duel_switches = stats_counter(st, "l1.duel_switches", "locality: follower mode changes by SM dueling");
+	id->l1_rc_hist = stats_hist(st, "l1.rc_at_evict", "locality: RC of tags when they leave the tag store", rc_edges,
+				    ARRAY_LEN(rc_edges));
+	stats_ratio(st, "l1.bypass_rate", "l1.bypasses / l1.accesses", "l1.bypasses", "l1.accesses", 1.0);
+}
+
+void byp_init(struct sim *s, struct sm *sm)
+{
+	struct byp_tags *b = &sm->l1.bt;
+	char name[64];
+	snprintf(name, sizeof name, "sm%d.l1.bypasses", sm->id);
+	sm->l1.st.bypasses = stats_counter(&s->stats, name, "loads this L1 sent to the L2 without a line or MSHR");
+	if (!locality(s))
+		return;
+	b->sets = s->cfg.l1.sets;
+	b->ways = s->cfg.l1.bypass_tag_ways;
+	b->t = ARENA_NEW(&s->arena, struct btag, (size_t)b->sets * (size_t)b->ways);
+	for (int i = 0; i < b->sets * b->ways; i++)
+		b->t[i].pos = -1;
+	/* SM0 leads decoupled, SM1 leads plain, followers start plain (notes 004 §2.5). */
+	b->decoupled = !dueling(s) || sm->id == 0;
+	if (sm->id == 0 && !s->duel) {
+		s->duel = ARENA_NEW(&s->arena, struct byp_duel, 1);
+		s->duel->next_at = (uint64_t)s->cfg.l1.bypass_duel_interval;
+	}
+}
+
+bool byp_decoupled(const struct sim *s, const struct sm *sm)
+{
+	return locality(s) && sm->l1.bt.decoupled && s->cfg.l1.bypass_threshold > 0;
+}
+
+static int find(const struct byp_tags *b, int set, uint64_t addr)
+{
+	for (int w = 0; w < b->ways; w++) {
+		const struct btag *t = cbtag(b, set, w);
+		if (t->valid && t->tag == addr)
+			return w;
+	}
+	return -1;
+}
+
+static void touch(struct sim *s, struct byp_tags *b, struct btag *t, uint8_t how)
+{
+	t->stamp = ++b->clock;
+	t->touch = how;
+	t->touch_cycle = s->st->now;
+}
+
+/* Decrement every valid tag of the set except two ways. */
+static void age(struct byp_tags *b, int set, int ex1, int ex2)
+{
+	for (int w = 0; w < b->ways; w++) {
+		struct btag *t = btag(b, set, w);
+		if (t->valid && w != ex1 && w != ex2 && t->rc)
+			t->rc--;
+	}
+}
+
+/* Rebuild a follower's tag store from its data store: every present line
+ * becomes a committed entry with RC 0 (notes 004 §2.4 item 11). */
+static void rebuild(struct sm *sm)
+{
+	struct byp_tags *b = &sm->l1.bt;
+	struct cache *c = &sm->l1.c;
+	memset(b->t, 0, sizeof(*b->t) * (size_t)b->sets * (size_t)b->ways);
+	for (int set = 0; set < b->sets; set++) {
+		int tw = 0;
+		for (int w = 0; w < b->ways; w++)
+			btag(b, set, w)->pos = -1;
+		for (int dw = 0; dw < c->ways; dw++) {
+			const struct cline *cl = cache_line(c, set, dw);
+			if (!cl->valid && !cl->reserved)
+				continue;
+			struct btag *t = btag(b, set, tw++);
+			*t = (struct btag){.tag = cl->tag, .valid = 1, .pos = (int8_t)dw, .stamp = ++b->clock};
+		}
+	}
+}
+
+void byp_duel_update(struct sim *s)
+{
+	if (!dueling(s))
+		return;
+	struct byp_duel *d = s->duel;
+	uint64_t now = s->st->now, iv = (uint64_t)s->cfg.l1.bypass_duel_interval;
+	if (now < d->next_at)
+		return;
+	struct byp_tags *l0 = &s->sms[0].l1.bt, *l1 = &s->sms[1].l1.bt;
+	uint64_t boundary = d->next_at;
+	if (l0->iv_acc && l1->iv_acc) {
+		/* per mille, integer arithmetic: 1000 * (m0/a0 - m1/a1) */
+		int64_t diff = ((int64_t)l0->iv_miss * 1000 * (int64_t)l1->iv_acc -
+				(int64_t)l1->iv_miss * 1000 * (int64_t)l0->iv_acc) /
+			       ((int64_t)l0->iv_acc * (int64_t)l1->iv_acc);
+		uint8_t want = diff > (int64_t)s->cfg.l1.bypass_duel_diff * 10 ? 0 : 1;
+		d->last_diff = (int32_t)diff;
+		d->last_at = boundary;
+		if (want != d->followers) {
+			d->followers = want;
+			stat_inc(&s->stats, s->id.l1_duel_switches);
+			EV_EMIT(&s->ev, EV_L1_DUEL_SWITCH, .cycle = boundary, .sm = -1, .a = want, .b = diff);
+			for (int i = 2; i < s->cfg.core.sms; i++) {
+				s->sms[i].l1.bt.decoupled = want;
+				if (want)
+					rebuild(&s->sms[i]);
+			}
+		}
+	}
+	l0->iv_acc = l0->iv_miss = l1->iv_acc = l1->iv_miss = 0;
+	/* Intervals after the first that ended before now had no lookups. */
+	d->next_at += iv * (1 + (now - boundary) / iv);
+}
+
+void byp_duel_count(struct sim *s, struct sm *sm, bool miss)
+{
+	if (!dueling(s) || sm->id > 1)
+		return;
+	struct byp_tags *b = &sm->l1.bt;
+	b->iv_acc++;
+	b->iv_miss += miss;
+}
+
+void byp_probe(const struct sim *s, const struct sm *sm, int set, uint64_t addr, struct byp_probe *p)
+{
+	const struct byp_tags *b = &sm->l1.bt;
+	int w = find(b, set, addr);
+	p->way = w;
+	p->reason = 0;
+	if (w < 0) {
+		p->kind = BYPK_BYPASS;
+		p->rc = 1;
+		return;
+	}
+	const struct btag *t = cbtag(b, set, w);
+	if (t->pos >= 0) {
+		p->kind = BYPK_PLAIN;
+		p->rc = t->rc;
+		return;
+	}
+	p->rc = t->rc < BYP_RC_MAX ? t->rc + 1 : BYP_RC_MAX;
+	p->reason = 1;
+	p->kind = p->rc > s->cfg.l1.bypass_threshold ? BYPK_ALLOC : BYPK_BYPASS;
+}
+
+/* LFU victim among candidates: invalid first, then the smallest RC, ties to
+ * the least recently used. Committed entries are never chosen. */
+static int lfu_victim(const struct byp_tags *b, int set)
+{
+	int best = -1;
+	for (int w = 0; w < b->ways; w++) {
+		const struct btag *t = cbtag(b, set, w);
+		if (!t->valid)
+			return w;
+		if (t->pos >= 0)
+			continue;
+		const struct btag *bt = best >= 0 ? cbtag(b, set, best) : NULL;
+		if (!bt || t->rc < bt->rc || (t->rc == bt->rc && t->stamp < bt->stamp))
+			best = w;
+	}
+	return best;
+}
+
+void byp_apply_bypass(struct sim *s, struct sm *sm, int set, uint64_t addr, int warp, const struct byp_probe *p)
+{
+	struct byp_tags *b = &sm->l1.bt;
+	int w = p->way;
+	if (w < 0) {
+		w = lfu_victim(b, set); /* exists: tag ways > data ways */
+		struct btag *v = btag(b, set, w);
+		if (v->valid) {
+			stat_inc(&s->stats, s->id.l1_tag_evicts);
+			stat_hist_add(&s->stats, s->id.l1_rc_hist, v->rc);
+			EV_EMIT(&s->ev, EV_L1_TAG_EVICT, .cycle = s->st->now, .sm = (int16_t)sm->id, .addr = v->tag,
+				.set = set, .a = v->rc, .b = w);
+		}
+		*v = (struct btag){.tag = addr, .valid = 1, .rc = 1, .pos = -1};
+		stat_inc(&s->stats, s->id.l1_tag_allocs);
+		touch(s, b, v, BT_ALLOC);
+	} else {
+		struct btag *t = btag(b, set, w);
+		t->rc = (uint8_t)p->rc;
+		stat_inc(&s->stats, s->id.l1_tag_hits);
+		touch(s, b, t, BT_INC);
+	}
+	stat_inc(&s->stats, sm->l1.st.bypasses);
+	stat_inc(&s->stats, s->id.l1_bypasses);
+	EV_EMIT(&s->ev, EV_L1_BYPASS, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)warp, .addr = addr,
+		.set = set, .a = p->way < 0 ? 0 : 1, .b = p->rc);
+}
+
+void byp_count_all(struct sim *s, struct sm *sm, int set, uint64_t addr, int warp)
+{
+	stat_inc(&s->stats, sm->l1.st.bypasses);
+	stat_inc(&s->stats, s->id.l1_bypasses);
+	EV_EMIT(&s->ev, EV_L1_BYPASS, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)warp, .addr = addr,
+		.set = set, .a = 2, .b = 0);
+}
+
+void byp_apply_committed(struct sim *s, struct sm *sm, int set, uint64_t addr, bool hit)
+{
+	struct byp_tags *b = &sm->l1.bt;
+	int w = find(b, set, addr);
+	if (w < 0)
+		return;
+	struct btag *t = btag(b, set, w);
+	if (hit && t->rc < BYP_RC_MAX)
+		t->rc++;
+	touch(s, b, t, BT_HIT);
+}
+
+/* Owner of data way dway loses its line: candidate with RC 0. Returns its tag way. */
+static int drop_owner(struct sim *s, struct byp_tags *b, int set, int dway)
+{
+	for (int w = 0; w < b->ways; w++) {
+		struct btag *t = btag(b, set, w);
+		if (t->valid && t->pos == dway) {
+			t->pos = -1;
+			t->rc = 0;
+			t->touch = BT_RESET;
+			t->touch_cycle = s->st->now;
+			return w;
+		}
+	}
+	return -1;
+}
+
+void byp_apply_alloc(struct sim *s, struct sm *sm, int set, uint64_t addr, const struct byp_probe *p, int dway)
+{
+	struct byp_tags *b = &sm->l1.bt;
+	(void)addr;
+	int x = p->way;
+	const struct cline *cl = cache_line(&sm->l1.c, set, dway);
+	int y = -1;
+	if (cl->valid) { /* data-store eviction: its owner goes back to candidate */
+		y = drop_owner(s, b, set, dway);
+		if (s->cfg.l1.bypass_aging == 2)
+			age(b, set, x, y);
+	}
+	struct btag *t = btag(b, set, x);
+	t->rc = (uint8_t)p->rc;
+	t->pos = (int8_t)dway;
+	touch(s, b, t, BT_PROMOTE);
+	age(b, set, x, y);
+	stat_inc(&s->stats, s->id.l1_tag_hits);
+	stat_inc(&s->stats, s->id.l1_tag_promotes);
+	EV_EMIT(&s->ev, EV_L1_TAG_PROMOTE, .cycle = s->st->now, .sm = (int16_t)sm->id, .addr = t->tag, .set = set,
+		.a = p->rc, .b = dway);
+}
+
+void byp_line_gone(struct sim *s, struct sm *sm, int set, uint64_t addr)
+{
+	struct byp_tags *b = &sm->l1.bt;
+	int w = find(b, set, addr);
+	if (w < 0 || btag(b, set, w)->pos < 0)
+		return;
+	drop_owner(s, b, set, btag(b, set, w)->pos);
+	age(b, set, w, -1);
+}

@@ -1,0 +1,111 @@
+/*
+ * bypass.h: locality-driven L1 bypassing with a decoupled tag store (Li et
+ * al., ICS 2015; notes 004 §2). One tag store per SM, beside the L1's data
+ * store (the generic cache in l1.c), with the same sets and set index:
+ *
+ *        tag store (l1.sets x l1.bypass_tag_ways)     data store (l1.sets x l1.ways)
+ *   set  way0           way1     ...  way7             way0  way1  way2  way3
+ *    0   A rc=4 pos=0   B rc=0 pos=-  ...   ---------> [A ]  [  ]  [  ]  [  ]
+ *        committed      candidate
+ *
+ * A tag entry holds a block address, a 6-bit reference count (RC, saturating
+ * at 63), a position (the data way holding the block, -1 = none) and an LRU
+ * stamp. Entries with a position are committed, the others candidates. Every
+ * valid or reserved data line of a decoupled SM has exactly one committed
+ * entry; l1.c keeps this when it allocates, evicts and write-evicts.
+ *
+ * Load lookup on a decoupled SM (l1.c access_read):
+ *   tag miss              -> allocate a tag (RC 1; LFU victim among the
+ *                            candidates, ties to the LRU), BYPASS to the L2
+ *   candidate, RC+1 <= T  -> RC+1, BYPASS
+ *   candidate, RC+1 >  T  -> normal miss path; when it allocates its data
+ *                            line the entry is committed and the set ages
+ *   committed             -> the plain L1 (hit, merge, ...); RC+1 on a hit
+ * Side effects are applied only when the lookup is accepted (bypassed, hit,
+ * merged or allocated), so a request that stalls and retries counts once.
+ *
+ * Aging: each data-store allocation and each eviction decrements the RC of
+ * every other valid tag of the set (saturating at 0); a data eviction resets
+ * its owner to a candidate with RC 0. With l1.bypass_aging = 1 a replacement
+ * (evict + allocate) ages once.
+ *
+ * SM dueling: SM0 always decoupled, SM1 always plain; every
+ * l1.bypass_duel_interval cycles the others become plain if SM0's miss rate
+ * (bypasses count as misses, merges as hits) exceeded SM1's by more than
+ * l1.bypass_duel_diff points, else decoupled. An interval in which a leader
+ * made no load lookup changes nothing. Intervals are closed lazily, at the
+ * first new L1 lookup after their end: nothing is counted in between, so the
+ * outcome is the one of closing them on time, and first lookups happen at
+ * the same cycles whether the machine is stepped or run (retries of stalled
+ * lookups do not). The l1.duel_switch event carries that lookup's cycle.
+ */
+#ifndef GPUSTEP_BYPASS_H
+#define GPUSTEP_BYPASS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define BYP_RC_MAX 63
+
+struct btag {
+	uint64_t tag;   /* line address */
+	uint64_t stamp; /* LRU order within the set (larger = more recent) */
+	uint8_t valid;
+	uint8_t rc;
+	int8_t pos;     /* data way, -1 = candidate */
+	uint8_t touch;  /* enum btag_touch of the last event, for panels */
+	uint64_t touch_cycle;
+};
+
+enum btag_touch { BT_NONE, BT_ALLOC, BT_INC, BT_PROMOTE, BT_HIT, BT_RESET };
+
+/* Per-SM tag store (arena); t == NULL unless l1.bypass = locality. */
+struct byp_tags {
+	struct btag *t; /* [set * ways + way] */
+	int sets, ways;
+	uint64_t clock;
+	uint8_t decoupled;       /* current mode of this SM */
+	uint32_t iv_acc, iv_miss; /* dueling interval counters (leaders) */
+};
+
+struct byp_duel {
+	uint64_t next_at;   /* end of the current interval */
+	uint8_t followers;  /* 1 = decoupled */
+	int32_t last_diff;  /* per mille, SM0 - SM1, of the last closed interval */
+	uint64_t last_at;   /* boundary of the last closed interval with accesses */
+};
+
+/* Decision of a tag probe (no side effects). */
+enum byp_kind { BYPK_PLAIN, BYPK_BYPASS, BYPK_ALLOC };
+struct byp_probe {
+	int kind;  /* enum byp_kind */
+	int way;   /* tag way of the block, -1 = tag miss */
+	int rc;    /* RC after the access would be accepted */
+	int reason; /* BYPASS: 0 tag miss, 1 RC <= threshold */
+};
+
+struct sim;
+struct sm;
+
+void byp_init(struct sim *s, struct sm *sm);
+void byp_register_stats(struct sim *s);
+/* Is this SM's L1 in decoupled mode now? */
+bool byp_decoupled(const struct sim *s, const struct sm *sm);
+/* Close dueling intervals that ended before now (call before a lookup). */
+void byp_duel_update(struct sim *s);
+/* Count a first load lookup for dueling (miss: bypass or MSHR-allocating miss). */
+void byp_duel_count(struct sim *s, struct sm *sm, bool miss);
+void byp_probe(const struct sim *s, const struct sm *sm, int set, uint64_t addr, struct byp_probe *p);
+/* Accepted bypass: allocate the tag or commit RC; stats and event. */
+void byp_apply_bypass(struct sim *s, struct sm *sm, int set, uint64_t addr, int warp, const struct byp_probe *p);
+/* Accepted lookup of a committed block: LRU, and RC+1 on a data hit. */
+void byp_apply_committed(struct sim *s, struct sm *sm, int set, uint64_t addr, bool hit);
+/* Accepted allocation into data way dway (call before l1.c evicts the line
+ * there): data eviction bookkeeping for the victim's owner, commit, aging. */
+void byp_apply_alloc(struct sim *s, struct sm *sm, int set, uint64_t addr, const struct byp_probe *p, int dway);
+/* A data line left outside an allocation (write-evict, atomic). */
+void byp_line_gone(struct sim *s, struct sm *sm, int set, uint64_t addr);
+/* Count a bypass-all load. */
+void byp_count_all(struct sim *s, struct sm *sm, int set, uint64_t addr, int warp);
+
+#endif

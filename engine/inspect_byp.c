@@ -1,0 +1,43 @@
+/* inspect_byp.c: read-only accessors for the decoupled tag store of
+ * locality-driven bypassing (bypass.h), for panels and tests. */
+#include "sim_int.h"
+
+bool inspect_bypass(const struct sim *s, int sm, struct byp_info *o)
+{
+	if (sm < 0 || sm >= s->cfg.core.sms)
+		return false;
+	const struct l1 *l = &s->sms[sm].l1;
+	bool duel = s->cfg.l1.bypass == L1B_LOCALITY && s->cfg.l1.bypass_duel && s->cfg.core.sms >= 2;
+	*o = (struct byp_info){.mode = s->cfg.l1.bypass,
+			       .threshold = s->cfg.l1.bypass_threshold,
+			       .decoupled = byp_decoupled(s, &s->sms[sm]),
+			       .role = duel ? (sm < 2 ? sm : 2) : -1,
+			       .last_diff = s->duel ? s->duel->last_diff : 0,
+			       .bypasses = stats_counter_value(&s->stats, l->st.bypasses)};
+	if (l->bt.t) {
+		o->sets = l->bt.sets;
+		o->ways = l->bt.ways;
+	}
+	return true;
+}
+
+bool inspect_bypass_tag(const struct sim *s, int sm, int set, int way, struct btag_info *o)
+{
+	if (sm < 0 || sm >= s->cfg.core.sms)
+		return false;
+	const struct byp_tags *b = &s->sms[sm].l1.bt;
+	if (!b->t || set < 0 || set >= b->sets || way < 0 || way >= b->ways)
+		return false;
+	const struct btag *t = &b->t[(size_t)set * (size_t)b->ways + (size_t)way];
+	*o = (struct btag_info){.valid = t->valid, .addr = t->tag, .rc = t->rc, .pos = t->pos, .lru_rank = -1};
+	if (!t->valid)
+		return true;
+	int rank = 0;
+	for (int w = 0; w < b->ways; w++) {
+		const struct btag *u = &b->t[(size_t)set * (size_t)b->ways + (size_t)w];
+		rank += u->valid && u->stamp > t->stamp;
+	}
+	o->lru_rank = rank;
+	o->touched = t->touch_cycle + 1 == s->st->now && s->st->now ? (enum btag_touch_kind)t->touch : BTT_NONE;
+	return true;
+}

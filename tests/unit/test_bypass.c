@@ -1,0 +1,278 @@
+/*
+ * test_bypass.c: locality-driven L1 bypassing (notes 004): the single-set
+ * trace of §2.6 access by access, the data-store eviction case, the RC
+ * counted once for a request that waits, bypass-all, dueling and
+ * step-vs-run determinism with dueling followers.
+ */
+#include "inspect.h"
+#include "simtest.h"
+#include "test.h"
+
+#define A0 0x10000000ull /* A[0] */
+#define B0 0x10040000ull /* B[0]: the page after A's 256 KB */
+#define C0 0x10080000ull
+#define D0 0x100c0000ull
+
+/* One SM, one L1 set of 4 data ways under 8 tag ways: every block shares the set. */
+static void one_set_cfg(struct sim_cfg *c)
+{
+	tk_base_cfg(c);
+	c->l1.sets = 1;
+	c->l1.ways = 4;
+	c->l1.bypass = L1B_LOCALITY;
+	c->l1.bypass_tag_ways = 8;
+	c->l1.bypass_threshold = 2;
+}
+
+static int tag_way(struct tk *t, uint64_t addr, struct btag_info *out)
+{
+	for (int w = 0; w < 8; w++)
+		if (inspect_bypass_tag(t->s, 0, 0, w, out) && out->valid && out->addr == addr)
+			return w;
+	return -1;
+}
+
+static int free_lines(struct tk *t)
+{
+	int n = 0;
+	for (int w = 0; w < 4; w++) {
+		struct line_info li;
+		inspect_cache_line(t->s, CACHE_L1, 0, 0, w, &li);
+		n += !li.valid && !li.transient;
+	}
+	return n;
+}
+
+/* Run until the n-th l1.access event has happened (its cycle completed). */
+static void run_to_access(struct tk *t, unsigned n)
+{
+	while (tk_count(t, EV_L1_ACCESS) < n && !sim_done(t->s))
+		sim_step(t->s, 1);
+}
+
+/* Notes 004 §2.6: A A B A A A with T = 2. */
+TEST(bypass_single_set_trace)
+{
+	struct tk t;
+	one_set_cfg(&t.cfg);
+	REQUIRE(tk_start(&t, 32, 1,
+			 "ld A[0] -> r1; ld A[0] -> r2; ld B[0] -> r3; ld A[0] -> r4; ld A[0] -> r5; alu 1 <- r5; "
+			 "ld A[0] -> r6"));
+	struct btag_info a, b;
+	/* 1: tag miss -> alloc A (RC 1), BYPASS */
+	run_to_access(&t, 1);
+	REQUIRE(tag_way(&t, A0, &a) >= 0);
+	CHECK_EQ(a.rc, 1);
+	CHECK_EQ(a.pos, -1);
+	CHECK_EQ(free_lines(&t), 4);
+	CHECK_EQ(tk_stat(&t, "l1.bypasses"), 1);
+	const struct event *e = tk_event(&t, EV_L1_BYPASS, 0);
+	REQUIRE(e);
+	CHECK_EQ(e->a, 0);
+	CHECK_EQ(e->b, 1);
+	/* 2: candidate hit, RC 2 (not > 2): BYPASS */
+	run_to_access(&t, 2);
+	tag_way(&t, A0, &a);
+	CHECK_EQ(a.rc, 2);
+	CHECK_EQ(a.pos, -1);
+	CHECK_EQ(tk_stat(&t, "l1.bypasses"), 2);
+	CHECK_EQ(tk_stat(&t, "l1.tag_hits"), 1);
+	/* 3: B tag miss -> RC 1, BYPASS */
+	run_to_access(&t, 3);
+	REQUIRE(tag_way(&t, B0, &b) >= 0);
+	CHECK_EQ(b.rc, 1);
+	CHECK_EQ(tk_stat(&t, "l1.bypasses"), 3);
+	CHECK_EQ(tk_stat(&t, "l1.mshr_merges"), 0);
+	/* 4: A RC 3 > 2 -> data way 0 reserved, MSHR, B aged 1 -> 0 */
+	run_to_access(&t, 4);
+	tag_way(&t, A0, &a);
+	tag_way(&t, B0, &b);
+	CHECK_EQ(a.rc, 3);
+	CHECK_EQ(a.pos, 0);
+	CHECK_EQ(b.rc, 0);
+	CHECK_EQ(free_lines(&t), 3);
+	CHECK_EQ(tk_stat(&t, "l1.bypasses"), 3);
+	CHECK_EQ(tk_stat(&t, "l1.tag_promotes"), 1);
+	CHECK_EQ(tk_count(&t, EV_L1_MISS), 1);
+	e = tk_event(&t, EV_L1_TAG_PROMOTE, 0);
+	REQUIRE(e);
+	CHECK_EQ(e->addr, A0);
+	CHECK_EQ(e->a, 3);
+	CHECK_EQ(e->b, 0);
+	/* 5: committed, pending -> merged into the MSHR entry (HIT_RESERVED), RC unchanged */
+	run_to_access(&t, 5);
+	tag_way(&t, A0, &a);
+	CHECK_EQ(a.rc, 3);
+	CHECK_EQ(tk_stat(&t, "l1.mshr_merges"), 1);
+	CHECK_EQ(free_lines(&t), 3);
+	/* 6: after the fill: HIT, RC 4 */
+	run_to_access(&t, 6);
+	tag_way(&t, A0, &a);
+	CHECK_EQ(a.rc, 4);
+	CHECK_EQ(tk_stat(&t, "l1.hits"), 1);
+	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+	/* Every access is a hit or a miss; the L2 saw 3 bypasses + 1 fetch. */
+	CHECK_EQ(tk_stat(&t, "l1.accesses"), 6);
+	CHECK_EQ(tk_stat(&t, "l1.misses"), 5);
+	CHECK_EQ(tk_stat(&t, "l2.accesses"), 4);
+	CHECK_EQ(tk_stat(&t, "l1.tag_evicts"), 0);
+	/* The hit took the extra tag-probe cycle: issue + hit_latency + 1. */
+	const struct event *hit = tk_event(&t, EV_L1_HIT, 0), *rep = tk_event(&t, EV_MEM_REPLY, 5);
+	REQUIRE(hit && rep);
+	CHECK_EQ(rep->cycle, hit->cycle + (uint64_t)t.cfg.l1.hit_latency + 1);
+	tk_end(&t);
+}
+
+/* Notes 004 §2.6 eviction case: four committed lines, a candidate X reaches
+ * RC 3; the LRU line's owner Y becomes a candidate with RC 0, X takes its way. */
+TEST(bypass_data_eviction_resets_owner)
+{
+	struct tk t;
+	one_set_cfg(&t.cfg);
+	/* P Q R S committed in ways 0..3 (each read 3 times), then X three times. */
+	REQUIRE(tk_start(&t, 32, 1,
+			 "loop i 0 3; ld A[0] -> r1; end; alu 1 <- r1; loop i 0 3; ld B[0] -> r2; end; alu 1 <- r2; "
+			 "loop i 0 3; ld C[0] -> r3; end; alu 1 <- r3; loop i 0 3; ld D[0] -> r4; end; alu 1 <- r4; "
+			 "loop i 0 3; ld A[32] -> r5; end"));
+	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+	struct btag_info p, x;
+	REQUIRE(tag_way(&t, A0, &p) >= 0);
+	REQUIRE(tag_way(&t, A0 + 128, &x) >= 0);
+	CHECK_EQ(p.pos, -1); /* P was the LRU data line */
+	CHECK_EQ(p.rc, 0);
+	CHECK_EQ(x.pos, 0); /* X took P's way */
+	CHECK_EQ(x.rc, 3);
+	CHECK_EQ(tk_stat(&t, "l1.tag_promotes"), 5);
+	CHECK_EQ(tk_stat(&t, "l1.evictions"), 1);
+	CHECK_EQ(free_lines(&t), 0);
+	/* Q (way 1) was aged by S's allocation, X's eviction and X's allocation:
+	 * 3 at its allocation, -1 (R), -1 (S), -2 (X): 0. */
+	struct btag_info q;
+	REQUIRE(tag_way(&t, B0, &q) >= 0);
+	CHECK_EQ(q.pos, 1);
+	CHECK_EQ(q.rc, 0);
+	tk_end(&t);
+}
+
+/* A qualifying request that waits for an MSHR is looked up again every cycle;
+ * its RC is committed once, when it allocates. (A's allocation ages C from 2
+ * to 1, so C needs two more reads: 2 bypasses, 3 waits for A's entry.) */
+TEST(bypass_rc_counted_once_while_waiting)
+{
+	struct tk t;
+	one_set_cfg(&t.cfg);
+	t.cfg.l1.mshr_entries = 1;
+	REQUIRE(tk_start(&t, 32, 1,
+			 "ld A[0] -> r1; ld A[0] -> r2; ld C[0] -> r3; ld C[0] -> r4; ld A[0] -> r5; ld C[0] -> r6; "
+			 "ld C[0] -> r7"));
+	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+	CHECK_EQ(tk_stat(&t, "l1.mshr_full"), 1); /* C waited for A's entry */
+	const struct event *e = tk_event(&t, EV_L1_TAG_PROMOTE, 1);
+	REQUIRE(e);
+	CHECK_EQ(e->addr, C0);
+	CHECK_EQ(e->a, 3);
+	struct btag_info c;
+	REQUIRE(tag_way(&t, C0, &c) >= 0);
+	CHECK_EQ(c.rc, 3);
+	tk_end(&t);
+}
+
+TEST(bypass_all_sends_every_load_down)
+{
+	struct tk t;
+	tk_base_cfg(&t.cfg);
+	t.cfg.l1.bypass = L1B_ALL;
+	REQUIRE(tk_start(&t, 64, 2, "loop i 0 4; ld A[tid] -> r1; alu 1 <- r1; end; st B[tid]"));
+	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+	CHECK_EQ(tk_stat(&t, "l1.bypasses"), tk_stat(&t, "core.ld_insts"));
+	CHECK_EQ(tk_stat(&t, "l1.hits"), 0);
+	CHECK_EQ(tk_stat(&t, "l1.mshr_merges"), 0);
+	CHECK_EQ(tk_stat(&t, "l1.accesses"), tk_stat(&t, "l1.misses"));
+	tk_end(&t);
+}
+
+/* A streaming kernel: bypassing takes no data lines at all (notes 004 §5.6 case 1). */
+TEST(bypass_streaming_allocates_nothing)
+{
+	struct tk t;
+	one_set_cfg(&t.cfg);
+	t.cfg.l1.sets = 8;
+	REQUIRE(tk_start(&t, 128, 4, "loop i 0 8; ld A[tid + i*512 + bx*4096] -> r1; end"));
+	CHECK_EQ(sim_step(t.s, 1000000), SIM_STOP_DONE);
+	CHECK_EQ(tk_stat(&t, "l1.tag_promotes"), 0);
+	CHECK_EQ(tk_stat(&t, "l1.bypasses"), tk_stat(&t, "l1.accesses"));
+	CHECK_EQ(tk_stat(&t, "l1.mshr_merges"), 0);
+	tk_end(&t);
+}
+
+/* Dueling: a kernel that reads every block twice at short distance hits
+ * half the time on a plain L1 and never on a decoupled one (T = 2), so the
+ * followers stay plain; a streaming one switches them to decoupled. */
+TEST(bypass_dueling_followers)
+{
+	for (int streaming = 0; streaming < 2; streaming++) {
+		struct tk t;
+		tk_base_cfg(&t.cfg);
+		t.cfg.core.sms = 4;
+		t.cfg.l1.bypass = L1B_LOCALITY;
+		t.cfg.l1.bypass_duel_interval = 200;
+		const char *body = streaming ? "loop i 0 24; ld A[tid + i*4096 + bx*128] -> r1; alu 2 <- r1; end"
+					     : "loop i 0 24; ld A[tid + i*4096 + bx*128] -> r1; ld A[tid + i*4096 + bx*128] -> r2; alu 2 <- r2; end";
+		REQUIRE(tk_start(&t, 64, 8, body));
+		struct events *ev = sim_events(t.s); /* log only the switches: the ring is short */
+		events_log_all(ev, false);
+		ev->log_mask[EV_L1_DUEL_SWITCH >> 6] |= 1ull << (EV_L1_DUEL_SWITCH & 63);
+		events_update_watch(ev);
+		CHECK_EQ(sim_step(t.s, 1000000), SIM_STOP_DONE);
+		struct byp_info bi;
+		REQUIRE(inspect_bypass(t.s, 2, &bi));
+		CHECK_EQ(bi.role, 2);
+		CHECK_EQ(bi.decoupled, streaming == 1);
+		CHECK_EQ(tk_stat(&t, "l1.duel_switches"), (uint64_t)streaming);
+		if (streaming) {
+			const struct event *e = tk_event(&t, EV_L1_DUEL_SWITCH, 0);
+			REQUIRE(e);
+			CHECK(e->cycle >= 200);
+			CHECK(e->b <= 100); /* SM0 missed at most 10 points more than SM1 */
+			CHECK_EQ(e->a, 1);
+		}
+		tk_end(&t);
+	}
+}
+
+TEST(bypass_determinism_step_vs_run)
+{
+	const char *body = "loop i 0 6; ld A[(tid*7 + i*129) % 4096] -> r1; ld B[lane + (i % 2)*32] -> r2; "
+			   "alu 3 <- r1; st C[tid + i*64]; end";
+	uint64_t hash[3], cycles[3], byp[3];
+	for (int mode = 0; mode < 3; mode++) {
+		struct tk t;
+		tk_base_cfg(&t.cfg);
+		t.cfg.core.sms = 3;
+		t.cfg.l2.banks = 2;
+		t.cfg.mem.model = MEM_DRAM;
+		t.cfg.l1.bypass = L1B_LOCALITY;
+		t.cfg.l1.bypass_duel_interval = 100;
+		REQUIRE(tk_start(&t, 128, 9, body));
+		events_log_all(sim_events(t.s), false);
+		if (mode == 0) {
+			sim_step(t.s, UINT64_MAX);
+		} else {
+			uint64_t k = 1;
+			while (!sim_done(t.s)) {
+				sim_step(t.s, mode == 1 ? 1 : k);
+				k = k % 37 + 5;
+			}
+		}
+		hash[mode] = sim_state_hash(t.s);
+		cycles[mode] = sim_cycle(t.s);
+		byp[mode] = tk_stat(&t, "l1.bypasses") * 1000003 + tk_stat(&t, "l1.duel_switches");
+		tk_end(&t);
+	}
+	CHECK_EQ(cycles[0], cycles[1]);
+	CHECK_EQ(cycles[0], cycles[2]);
+	CHECK_EQ(byp[0], byp[1]);
+	CHECK_EQ(byp[0], byp[2]);
+	CHECK(hash[0] == hash[1]);
+	CHECK(hash[0] == hash[2]);
+}
