@@ -18,14 +18,16 @@
  * With l1.bypass = locality the L1 view shows the decoupled tag store
  * beside the data store (notes 004 §6.3), one row per set:
  *
- *   SET  tag way0      tag way1     ...  | data way0  way1 ...  free
- *     0  P 1a2f  4 @0  + 0c41  2 -       | 1a2f 0     ·          3
- *        | |     |  |                       |    +--- LRU rank
- *        | |     |  +--- data way holding the block, - = candidate
- *        | |     +------ reference count (bright when above the threshold)
- *        | +------------ tag
- *        +-------------- last cycle: A allocated, + RC up, P promoted,
+ *   SET  tag0       tag1       ...  | data ways 0-3      free
+ *     0  P1a2f 0  4 +0c41 -  2    | 1a2f 0  ·  ·  ·     3
+ *        ||    |  |                   |    +--- LRU rank
+ *        ||    |  +--- reference count (bright when at the threshold or above)
+ *        ||    +------ data way holding the block, - = candidate
+ *        |+----------- tag
+ *        +------------ last cycle: A allocated, + RC up, P promoted,
  *                        H hit, R reset by a data eviction
+ * Under 80 + 12 x tag digits columns the tags are left out (RC and way
+ * only) and a data line shows V valid / R reserved and its LRU rank.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,9 +113,11 @@ static void tagstore_draw(struct cache_panel *cp, WINDOW *w, const struct view_c
 				first_touched = s;
 		}
 	int tw = hex_digits(maxtag);
-	int tcw = 1 + 1 + tw + 3 + 2 + 2 + 1; /* mark tag rc pos gap */
-	int dcw = tw + 2 + 2;                 /* tag lru gap */
 	int setw = 5;
+	/* Wide: tags shown; narrow (under 80 + 12 x tag digits): RC and way only. */
+	bool wide = setw + bi->ways * (tw + 6) + 2 + g->ways * (tw + 3) + 3 <= r.w;
+	int tcw = wide ? tw + 6 : 6; /* "P1a2f 0  3 " or "P 3 0 " */
+	int dcw = wide ? tw + 3 : 3; /* "1a2f 0 " or "V0 " */
 	int rows = r.h - 1;
 	if (rows < 1)
 		rows = 1;
@@ -121,8 +125,9 @@ static void tagstore_draw(struct cache_panel *cp, WINDOW *w, const struct view_c
 	int dx = r.x + setw + bi->ways * tcw; /* data store column */
 	put_text(w, r.y, r.x, setw, "SET", role_attr(R_HEADER), false);
 	for (int wy = 0; wy < bi->ways; wy++)
-		put_fmt(w, r.y, r.x + setw + wy * tcw, tcw, role_attr(R_HEADER), " tag%d", wy);
-	put_fmt(w, r.y, dx, r.x + r.w - dx, role_attr(R_HEADER), "| data ways 0-%d  free", g->ways - 1);
+		put_fmt(w, r.y, r.x + setw + wy * tcw, tcw, role_attr(R_HEADER), wide ? "tag%d" : "t%d", wy);
+	put_fmt(w, r.y, dx, r.x + r.w - dx, role_attr(R_HEADER), wide ? "| data ways 0-%d  free" : "| data free",
+		g->ways - 1);
 	for (int i = 0; i < rows && cp->top + i < g->sets; i++) {
 		int s = cp->top + i, y = r.y + 1 + i;
 		put_fmt(w, y, r.x, setw - 1, A_NORMAL, "%*d", setw - 2, s);
@@ -139,13 +144,14 @@ static void tagstore_draw(struct cache_panel *cp, WINDOW *w, const struct view_c
 			attr_t a = t.touched == BTT_PROMOTE || t.touched == BTT_HIT ? role_attr(R_HIT)
 				   : t.touched == BTT_RESET			  ? role_attr(R_STALL)
 				   : t.touched != BTT_NONE			  ? role_attr(R_MISS)
-				   : t.pos >= 0					  ? A_NORMAL
+				   : t.pos >= 0 || t.rc >= bi->threshold	  ? A_NORMAL
 										  : role_attr(R_DIM);
-			if (t.pos < 0 && t.rc >= bi->threshold && t.touched == BTT_NONE)
-				a = A_NORMAL;
 			char pos = t.pos >= 0 ? (char)('0' + t.pos % 10) : '-';
-			put_fmt(w, y, x, tcw - 1, a, "%c %*llx %2d %c", btouch_mark(t.touched), tw,
-				(unsigned long long)(t.addr / tdiv), t.rc, pos);
+			if (wide)
+				put_fmt(w, y, x, tcw - 1, a, "%c%*llx %c%2d", btouch_mark(t.touched), tw,
+					(unsigned long long)(t.addr / tdiv), pos, t.rc);
+			else
+				put_fmt(w, y, x, tcw - 1, a, "%c%2d %c", btouch_mark(t.touched), t.rc, pos);
 		}
 		put_text(w, y, dx, 1, "|", role_attr(R_DIM), false);
 		int nfree = 0;
@@ -159,15 +165,20 @@ static void tagstore_draw(struct cache_panel *cp, WINDOW *w, const struct view_c
 				put_text(w, y, x, dcw - 1, draw_utf8() ? "\xc2\xb7" : "-", role_attr(R_DIM), false);
 				continue;
 			}
-			char lru = li.lru_rank < 0 ? 'R' : li.lru_rank < 10 ? (char)('0' + li.lru_rank) : '+';
-			put_fmt(w, y, x, dcw - 1, li.transient ? role_attr(R_STALL) : role_attr(touch_role(li.touched)),
-				"%*llx %c", tw, (unsigned long long)li.tag, lru);
+			char lru = li.lru_rank < 0 ? '-' : li.lru_rank < 10 ? (char)('0' + li.lru_rank) : '+';
+			attr_t a = li.transient ? role_attr(R_STALL) : role_attr(touch_role(li.touched));
+			if (wide)
+				put_fmt(w, y, x, dcw - 1, a, "%*llx %c", tw, (unsigned long long)li.tag,
+					li.transient ? 'R' : lru);
+			else
+				put_fmt(w, y, x, dcw - 1, a, "%c%c", li.transient ? 'R' : 'V', lru);
 		}
 		put_fmt(w, y, dx + 2 + g->ways * dcw, 4, A_NORMAL, "%d", nfree);
 	}
 	if (g->sets - cp->top + 2 <= rows)
 		put_fmt(w, r.y + rows, r.x, r.w, role_attr(R_DIM),
-			"tag rc @way (- candidate)  A alloc + RC up P promoted H hit R reset   data: tag LRU (R reserved)");
+			wide ? "tag way RC (- candidate)  A alloc + RC up P promoted H hit R reset   data: tag LRU (R reserved)"
+			     : "RC way (- candidate)  A alloc + RC up P promoted H hit R reset  data: V/R LRU");
 }
 
 static void cache_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
