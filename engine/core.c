@@ -45,7 +45,8 @@ void core_init(struct sim *s)
 		}
 		sm->last_issued = -1;
 		sm->last_stall = STALL_DONE;
-		if (c->cta_dispatch == CTA_SERIAL) {
+		vws_init(s, sm);
+		if (c->cta_dispatch == CTA_SERIAL || (vws_on(s) && c->vws_intercl)) {
 			sm->serial_next = (uint32_t)((uint64_t)s->nctas * (uint64_t)i / (uint64_t)c->sms);
 			sm->serial_end = (uint32_t)((uint64_t)s->nctas * (uint64_t)(i + 1) / (uint64_t)c->sms);
 		}
@@ -110,7 +111,7 @@ void core_dispatch(struct sim *s)
 	int n = s->cfg.core.sms;
 	if (st->ctas_dispatched >= s->nctas)
 		return;
-	if (s->cfg.core.cta_dispatch == CTA_SERIAL) {
+	if (s->cfg.core.cta_dispatch == CTA_SERIAL || (vws_on(s) && s->cfg.core.vws_intercl)) {
 		for (int i = 0; i < n; i++) {
 			struct sm *sm = &s->sms[i];
 			if (sm->serial_next < sm->serial_end && cta_fits(s, sm))
@@ -281,6 +282,8 @@ static unsigned warp_blocker(struct sim *s, struct sm *sm, struct warp *w)
 	}
 	if (s->cfg.core.scheduler == SCHED_TWO_LEVEL && !w->in_pool)
 		return STALL_INACTIVE;
+	if (sm->vws && !(sm->vws_mask >> (w - sm->w) & 1))
+		return STALL_INACTIVE;
 	if (!w->ib_valid) {
 		if (!s->wops->warp_next(s->wimpl, &w->kw, &w->ib))
 			w->ib.op = KOP_EXIT;
@@ -379,6 +382,7 @@ static void issue(struct sim *s, struct sm *sm, int slot)
 		w->busy_until = now;
 		sm->cta[w->cta_slot].ndone++;
 		EV_EMIT(&s->ev, EV_WARP_DONE, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)slot);
+		vws_on_warp_done(s, sm, slot);
 		barrier_check(s, sm, w->cta_slot);
 		if (w->outstanding == 0)
 			cta_maybe_done(s, sm, w->cta_slot);
@@ -403,6 +407,8 @@ void core_tick(struct sim *s, struct sm *sm)
 	}
 	sm->dirty = 0;
 	int n = s->cfg.core.warps_per_sm;
+	if (sm->vws)
+		sm->vws_mask = vws_active_mask(s, sm);
 	uint64_t ready = 0;
 	unsigned count[STALL__COUNT] = {0};
 	sm->next_busy = UINT64_MAX;

@@ -8,7 +8,7 @@
 
 #include "config.h"
 
-static const char *const sched_names[] = {"lrr", "gto", "two_level", NULL};
+static const char *const sched_names[] = {"lrr", "gto", "two_level", "vws", NULL};
 static const char *const dispatch_names[] = {"round_robin", "serial", NULL};
 static const char *const coal_names[] = {"fermi", "volta", "si", NULL};
 static const char *const repl_names[] = {"lru", "fifo", "random", NULL};
@@ -46,6 +46,15 @@ static const struct cfg_param core_params[] = {
 	P_INT("core.shmem_latency", core.shmem_latency, "4", 1, 1000, "shared-memory access latency (cycles, one pass)"),
 	P_INT("core.shmem_banks", core.shmem_banks, "32", 1, 64, "shared-memory banks (4-byte wide)"),
 	P_INT("core.clock_mhz", core.clock_mhz, "1000", 1, 10000, "core clock (MHz); DRAM timings convert from it"),
+	P_BOOL("core.vws_iwl", core.vws_iwl, "true", "vws: IWL working-set estimator throttles the active warps"),
+	P_BOOL("core.vws_intracl", core.vws_intracl, "true",
+	       "vws: IntraCL, active warps from as few CTAs as possible (else spread over CTAs)"),
+	P_BOOL("core.vws_intercl", core.vws_intercl, "true",
+	       "vws: InterCL, serial CTA dispatch and a level 1 of at most core.vws_level1 warps under GTO"),
+	P_INT("core.vws_alpha_pct", core.vws_alpha_pct, "10", 1, 100, "vws: sampling length alpha, percent"),
+	P_INT("core.vws_beta", core.vws_beta, "4", 1, 64, "vws: throttle aggressiveness beta"),
+	P_INT("core.vws_level1", core.vws_level1, "16", 1, 64, "vws: InterCL level-1 warps"),
+	P_INT("core.vws_nact", core.vws_nact, "0", 0, 64, "vws: fixed active-warp window (0 = estimated by IWL)"),
 };
 
 static int core_validate(const struct sim_cfg *c, char **err)

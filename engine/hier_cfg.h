@@ -37,6 +37,12 @@ struct core_cfg {
 	int shmem_latency;
 	int shmem_banks;
 	int clock_mhz;
+	/* VWS (notes 002 §3; engine/vws.c) */
+	bool vws_iwl, vws_intracl, vws_intercl; /* ablation switches */
+	int vws_alpha_pct;  /* sampling length, percent of the SM's warps */
+	int vws_beta;       /* throttle aggressiveness */
+	int vws_level1;     /* InterCL level-1 size */
+	int vws_nact;       /* fixed window, 0 = estimate (IWL) */
 };
 
 struct l1_cfg {

@@ -108,6 +108,17 @@ struct btag_info {
 };
 
 bool inspect_bypass(const struct sim *s, int sm, struct byp_info *out);
+
+/* ---- VWS (vws.h) ---------------------------------------------------------- */
+struct vws_info {
+	bool post;          /* post-sampling */
+	int nact, npred;
+	uint32_t ws_x256, rr_x256; /* working set (blocks) and re-reference degree, x 256 */
+	uint32_t finished;
+	uint64_t active_mask; /* warp slots in the active window */
+};
+/* false unless core.scheduler = vws. */
+bool inspect_vws(const struct sim *s, int sm, struct vws_info *out);
 bool inspect_bypass_tag(const struct sim *s, int sm, int set, int way, struct btag_info *out);
 
 /* ---- MSHRs -------------------------------------------------------------- */

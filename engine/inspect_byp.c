@@ -1,5 +1,5 @@
-/* inspect_byp.c: read-only accessors for the decoupled tag store of
- * locality-driven bypassing (bypass.h), for panels and tests. */
+/* inspect_byp.c: read-only accessors for the locality policies: the decoupled
+ * tag store of bypassing (bypass.h) and the VWS estimator (vws.h). */
 #include "sim_int.h"
 
 bool inspect_bypass(const struct sim *s, int sm, struct byp_info *o)
@@ -39,5 +39,17 @@ bool inspect_bypass_tag(const struct sim *s, int sm, int set, int way, struct bt
 	}
 	o->lru_rank = rank;
 	o->touched = t->touch_cycle + 1 == s->st->now && s->st->now ? (enum btag_touch_kind)t->touch : BTT_NONE;
+	return true;
+}
+
+bool inspect_vws(const struct sim *s, int sm, struct vws_info *o)
+{
+	if (sm < 0 || sm >= s->cfg.core.sms || !s->sms[sm].vws)
+		return false;
+	const struct sm *m = &s->sms[sm];
+	const struct vws_sm *v = m->vws;
+	*o = (struct vws_info){.post = v->post, .nact = (int)v->nact, .npred = (int)vws_npred(s),
+			       .ws_x256 = v->ws_x256, .rr_x256 = v->rr_x256, .finished = v->finished,
+			       .active_mask = vws_active_mask(s, m)};
 	return true;
 }

@@ -170,6 +170,9 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 		/* reuse profiler tap: the hit test below, once per request */
 		reuse_tap_l1(s, sm->id, r->warp, r->addr, set, cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask,
 			     mshr_find(&l->m, r->addr, r->mask) != REQ_NIL);
+		if (r->type == RQ_LD) /* VWS IWL estimator */
+			vws_on_access(s, sm, r->warp, r->addr,
+				      !(cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask));
 		if (r->type == RQ_LD) /* dueling: bypasses and MSHR-allocating misses count as misses */
 			byp_duel_count(s, sm, !(cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask) &&
 						      mshr_find(&l->m, r->addr, r->mask) == REQ_NIL);

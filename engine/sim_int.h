@@ -25,6 +25,7 @@
 
 #include "bp.h"
 #include "bypass.h"
+#include "vws.h"
 #include "cache.h"
 #include "config.h"
 #include "dram.h"
@@ -89,6 +90,7 @@ struct warp {
 	uint64_t launch_cycle;
 	uint64_t stall_start; /* cycle the current stall began, UINT64_MAX if issuing */
 	uint64_t mem_stall_cycles, other_stall_cycles;
+	uint16_t vws_acc, vws_miss; /* VWS IWL counters (10-bit, saturating) */
 };
 
 struct vmb_ent {
@@ -125,6 +127,8 @@ struct sm {
 	uint32_t serial_next, serial_end; /* serial CTA dispatch range */
 	uint64_t insts;
 	struct l1 l1;
+	struct vws_sm *vws; /* vws.h, arena; NULL unless core.scheduler = vws */
+	uint64_t vws_mask;  /* active window at the last evaluation */
 	uint32_t st_insts, st_issue_cycles;
 };
 

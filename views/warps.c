@@ -12,6 +12,10 @@
  * stalled; OUT the memory requests in flight; ORD the position in the
  * scheduler's order (0 = looked at first). Columns are ordered so that at 80
  * columns (overview) the next instruction still shows.
+ *
+ * Under core.scheduler = vws a line above the table shows the IWL estimator
+ * (stage, completions / N_pred, N_act, WS, RRDegr) and the active window;
+ * warps outside it are `inactive`.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +109,24 @@ static void warps_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	if (!c->sim) {
 		put_text(w, r.y, r.x, r.w, "no simulator", role_attr(R_DIM), false);
 		return;
+	}
+	struct vws_info v;
+	if (inspect_vws(c->sim, wp->sm, &v) && r.h > 2) {
+		/* VWS: the estimator and the active window on one line above the table. */
+		int first = -1, last = -1, n = 0;
+		for (int i = 0; i < 64; i++)
+			if (v.active_mask >> i & 1) {
+				if (first < 0)
+					first = i;
+				last = i;
+				n++;
+			}
+		put_fmt(w, r.y, r.x, r.w, role_attr(R_HEADER),
+			"vws %s %u/%d  N_act %d  WS %u.%02u  RRDegr %u.%02u  level 1: %d warps (slots %d-%d)",
+			v.post ? "post-sampling" : "sampling", v.finished, v.npred, v.nact, v.ws_x256 / 256,
+			(v.ws_x256 % 256) * 100 / 256, v.rr_x256 / 256, (v.rr_x256 % 256) * 100 / 256, n, first, last);
+		r.y++;
+		r.h--;
 	}
 	wp->sim = c->sim;
 	wp->sel = c->sel_warp;

@@ -1,7 +1,9 @@
 /*
- * test_bypass_view.c: the `cache` panel with l1.bypass = locality shows the
+ * test_bypass_view.c: panels of the locality policies. The `cache` panel with
+ * l1.bypass = locality shows the
  * decoupled tag store (RC, position) beside the data store; drawn off-screen
- * at two sizes when a candidate is promoted in a matmul_naive run.
+ * at two sizes when a candidate is promoted in a matmul_naive run; the
+ * `warps` panel under VWS shows the estimator line.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,5 +40,25 @@ TEST(view_bypass_tagstore_snapshot)
 	CHECK_CONTAINS(t, "| data ways 0-3");
 	CHECK_SNAPSHOT("cache_tags_132x40", t);
 	free(t);
+	vt_session_free(ss);
+}
+
+TEST(view_vws_warps_line)
+{
+	vt_screen();
+	struct session *ss = vt_session("set core.scheduler vws\nworkload matmul_naive\nstep 400\n");
+	REQUIRE(ss != NULL);
+	struct panel *p = panel_create("warps");
+	REQUIRE(p != NULL);
+	WINDOW *win = newwin(24, 100, 0, 0);
+	struct view_ctx c = {.sim = ss->sim, .sel_sm = 0, .focused = true};
+	panel_draw(p, win, &c);
+	char *text = vt_text(win);
+	CHECK_CONTAINS(text, "vws sampling");
+	CHECK_CONTAINS(text, "N_act");
+	CHECK_SNAPSHOT("warps_vws_100x24", text);
+	free(text);
+	delwin(win);
+	panel_free(p);
 	vt_session_free(ss);
 }
