@@ -486,6 +486,7 @@ static void reset_panels(struct tui *t)
 		if (t->panels[i])
 			panel_reset(t->panels[i]);
 	t->have_stop_ev = false;
+	t->ipc_sim = NULL; /* a rebuilt sim may reuse a freed one's address */
 	snprintf(t->state, sizeof t->state, "paused");
 	t->state_role = R_NORMAL;
 }
