@@ -20,6 +20,7 @@
 #include "loader.h"
 #include "snapshot.h"
 #include "stats_json.h"
+#include "trace_io.h"
 #include "tui.h"
 
 #ifndef GPUSTEP_VERSION
@@ -68,24 +69,59 @@ static void unescape(char *s)
 	*w = 0;
 }
 
+/* FNV-1a 64 of a file, read in pieces (traces can be large). */
+static int hash_file(const char *path, uint64_t *h, char **err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return set_err(err, "%s: cannot read it", path);
+	uint64_t x = 0xcbf29ce484222325ull;
+	char buf[1 << 16];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		for (size_t i = 0; i < n; i++) {
+			x ^= (unsigned char)buf[i];
+			x *= 0x100000001b3ull;
+		}
+	int bad = ferror(f);
+	fclose(f);
+	if (bad)
+		return set_err(err, "%s: read error", path);
+	*h = x;
+	return 0;
+}
+
+/* A trace spec without its "@N" kernel suffix. */
+static void trace_path(const char *spec, char *out, size_t n)
+{
+	snprintf(out, n, "%s", spec);
+	char *at = strrchr(out, '@');
+	if (at && at[1] && strspn(at + 1, "0123456789") == strlen(at + 1))
+		*at = 0;
+}
+
 /* What a workload spec resolves to, as loader_load_kernel decides, and the
- * hash of that JSON. kind: "builtin", "file" or "other" (no hash). */
+ * hash of that JSON (of the named file for a trace: the list or the
+ * .traceg). kind: "builtin", "file" or "other" (no hash). */
 static int workload_hash(const char *spec, const char **kind, uint64_t *h, char **err)
 {
 	char path[512];
+	struct stat st;
+	if (trace_is_spec(spec)) {
+		trace_path(spec, path, sizeof path);
+		*kind = "file";
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+			return hash_file(path, h, err);
+		*kind = "other";
+		*h = 0;
+		return 0;
+	}
 	bool looks_like_file = strchr(spec, '/') || (strlen(spec) > 5 && strcmp(spec + strlen(spec) - 5, ".json") == 0);
 	snprintf(path, sizeof path, "configs/workloads/%s.json", spec);
 	const struct embedded_file *e = looks_like_file ? NULL : embedded_find(path);
-	struct stat st;
 	if (!e && stat(spec, &st) == 0 && S_ISREG(st.st_mode)) {
-		size_t len;
-		char *text = loader_read_file(spec, &len, err);
-		if (!text)
-			return -1;
 		*kind = "file";
-		*h = fnv1a(text, len);
-		free(text);
-		return 0;
+		return hash_file(spec, h, err);
 	}
 	if (!e)
 		e = embedded_find(spec);
@@ -97,6 +133,18 @@ static int workload_hash(const char *spec, const char **kind, uint64_t *h, char 
 	*kind = "other";
 	*h = 0;
 	return 0;
+}
+
+/* Every stat's value at this cycle. (sim_state_hash is exact but only within
+ * one process: the arena holds a few pointers to functions, which move
+ * between runs.) */
+static uint64_t stats_hash(const struct sim *s)
+{
+	struct stats_json_info info = {"", "", 0};
+	char *t = stats_json_string(s, &info);
+	uint64_t h = fnv1a(t, strlen(t));
+	free(t);
+	return h;
 }
 
 /* ---- save ------------------------------------------------------------------ */
@@ -122,16 +170,24 @@ char *session_file_text(const struct session *ss)
 		sb_puts(&sb, "\n");
 	}
 	sb_printf(&sb, "seed %" PRIu64 "\n", ss->seed);
+	char spec[sizeof ss->workload_spec + 16];
+	if (ss->traces) { /* the kernel of a trace list being simulated, 1-based */
+		char p[sizeof ss->workload_spec];
+		trace_path(ss->workload_spec, p, sizeof p);
+		snprintf(spec, sizeof spec, "%s@%u", p, ss->trace_k + 1);
+	} else {
+		snprintf(spec, sizeof spec, "%s", ss->workload_spec);
+	}
 	sb_puts(&sb, "workload ");
-	put_escaped(&sb, ss->workload_spec);
+	put_escaped(&sb, spec);
 	sb_puts(&sb, "\n");
 	const char *kind;
 	uint64_t h;
 	char *err = NULL;
-	if (workload_hash(ss->workload_spec, &kind, &h, &err) == 0)
+	if (workload_hash(spec, &kind, &h, &err) == 0)
 		sb_printf(&sb, "workload-hash %s %016" PRIx64 "\n", kind, h);
 	free(err);
-	for (unsigned i = 0; i < ss->ksrc.nparams; i++)
+	for (unsigned i = 0; i < ss->ksrc.nparams && !ss->traces; i++)
 		sb_printf(&sb, "param %s=%" PRId64 "\n", ss->ksrc.params[i].name, ss->ksrc.params[i].value);
 	for (unsigned i = 0; i < ss->bps.n; i++) {
 		const struct bp *b = &ss->bps.v[i];
@@ -167,7 +223,7 @@ char *session_file_text(const struct session *ss)
 		}
 	}
 	sb_printf(&sb, "cycle %" PRIu64 "\n", sim_cycle(ss->sim));
-	sb_printf(&sb, "state-hash %016" PRIx64 "\n", sim_state_hash(ss->sim));
+	sb_printf(&sb, "stats-hash %016" PRIx64 "\n", stats_hash(ss->sim));
 	sb_printf(&sb, "checksum fnv1a64 %016" PRIx64 "\n", fnv1a(sb.s, sb.len));
 	return sb.s;
 }
@@ -282,7 +338,7 @@ static int parse_lines(char *text, struct sfile *f, char **err)
 		} else if (strcmp(key, "cycle") == 0) {
 			rc = parse_u64(val, &f->cycle, 10);
 			f->have_cycle = true;
-		} else if (strcmp(key, "state-hash") == 0) {
+		} else if (strcmp(key, "stats-hash") == 0) {
 			rc = parse_u64(val, &f->state_hash, 16);
 			f->have_hash = true;
 		} else {
@@ -418,7 +474,7 @@ static int build(struct session *ns, struct sfile *f, struct strbuf *notes, char
 		return set_err(err, "the replay ended at cycle %" PRIu64 ", before the saved cycle %" PRIu64,
 			       sim_cycle(ns->sim), f->cycle);
 	ns->started = f->cycle > 0;
-	if (f->have_hash && sim_state_hash(ns->sim) != f->state_hash)
+	if (f->have_hash && stats_hash(ns->sim) != f->state_hash)
 		sb_printf(notes, "note: the machine state at cycle %" PRIu64 " differs from the saved one "
 				 "(saved by a different gpustep build?)\n",
 			  f->cycle);

@@ -11,7 +11,7 @@
  *   bp ID on|off TEXT         breakpoints and watchpoints as typed
  *   display EXPR / log KINDS / select ... / ui COMMAND
  *   cycle N                   loading replays to it
- *   state-hash HEX            sim_state_hash at that cycle (checked after the replay)
+ *   stats-hash HEX            every stat's value at that cycle (checked after the replay)
  *   checksum fnv1a64 HEX      of every byte before this line
  *
  * Loading builds a fresh session, replays it to the saved cycle and only then

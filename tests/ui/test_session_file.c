@@ -127,6 +127,7 @@ TEST(session_file_round_trip)
 	CHECK(rc & CMD_RESET);
 	CHECK(!(rc & CMD_ERR));
 	CHECK_CONTAINS(b.cap.out.s, "loaded session");
+	CHECK(!strstr(b.cap.out.s, "differs")); /* the replay reached the saved stats */
 	CHECK_EQ(sim_cycle(b.ss.sim), sim_cycle(a.ss.sim));
 	CHECK(sim_state_hash(b.ss.sim) == sim_state_hash(a.ss.sim));
 	CHECK_EQ(b.ss.seed, 7);
@@ -314,6 +315,32 @@ TEST(session_file_changed_workload_file_refused)
 	unlink(spath);
 	free(kpath);
 	free(spath);
+	fx_fini(&a);
+	fx_fini(&b);
+}
+
+TEST(session_file_trace_workload_keeps_its_kernel)
+{
+	struct fx a, b;
+	fx_init(&a, "tests/traces/multi/kernelslist.g@2");
+	fx_init(&b, "vecadd");
+	run(&a, "step 60");
+	char *path = tmp_path("tr.gps"), cmd[600];
+	snprintf(cmd, sizeof cmd, "save session %s", path);
+	CHECK_EQ(run(&a, cmd), CMD_OK);
+	char *t = session_file_text(&a.ss);
+	CHECK_CONTAINS(t, "workload tests/traces/multi/kernelslist.g@2\n");
+	CHECK_CONTAINS(t, "workload-hash file ");
+	CHECK(!strstr(t, "\nparam "));
+	snprintf(cmd, sizeof cmd, "load session %s", path);
+	CHECK_EQ(run(&b, cmd), CMD_RUN | CMD_RESET);
+	CHECK(!strstr(b.cap.out.s, "differs"));
+	CHECK_EQ(b.ss.trace_k, 1);
+	CHECK_EQ(sim_cycle(b.ss.sim), 60);
+	CHECK(sim_state_hash(a.ss.sim) == sim_state_hash(b.ss.sim));
+	free(t);
+	unlink(path);
+	free(path);
 	fx_fini(&a);
 	fx_fini(&b);
 }
