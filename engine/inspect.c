@@ -94,6 +94,18 @@ bool inspect_cache_geom(const struct sim *s, enum cache_id_kind k, int unit, str
 	return true;
 }
 
+/* The tag as the hardware stores it: the address above the set-index bits; for
+ * an L2 bank, of the address with the bank-select bits removed (l2.c indexes
+ * sets that way). */
+static uint64_t tag_of(const struct sim *s, enum cache_id_kind k, const struct cache *c, uint64_t addr)
+{
+	if (k == CACHE_L2) {
+		uint64_t il = (uint64_t)s->cfg.l2.interleave, nb = (uint64_t)s->cfg.l2.banks;
+		addr = (addr / il / nb) * il + addr % il;
+	}
+	return addr >> (c->off_bits + c->idx_bits);
+}
+
 bool inspect_cache_line(const struct sim *s, enum cache_id_kind k, int unit, int set, int way, struct line_info *o)
 {
 	const struct cache *c = cache_of(s, k, unit);
@@ -101,7 +113,7 @@ bool inspect_cache_line(const struct sim *s, enum cache_id_kind k, int unit, int
 		return false;
 	const struct cline *l = &c->l[(size_t)set * (size_t)c->ways + (size_t)way];
 	*o = (struct line_info){.valid = l->valid, .dirty = l->sd != 0, .transient = l->transient || l->reserved,
-				.tag = l->tag >> (c->off_bits + c->idx_bits), .addr = l->tag,
+				.tag = tag_of(s, k, c, l->tag), .addr = l->tag,
 				.lru_rank = cache_lru_rank(c, set, way), .sector_valid = l->sv, .sector_dirty = l->sd};
 	if (!l->valid && !l->reserved)
 		o->addr = 0;
