@@ -19,6 +19,7 @@
 
 #include "dram_cfg.h"
 #include "hier_cfg.h"
+#include "rf_cfg.h"
 #include "trace_cfg.h"
 #include "util.h"
 
@@ -35,6 +36,7 @@ struct sim_cfg {
 	struct mem_cfg mem;
 	struct dram_cfg dram;
 	struct trace_cfg trace; /* trace replay (trace_cfg.h) */
+	struct rf_cfg rf;       /* register file (rf_cfg.h) */
 };
 
 enum cfg_type {
@@ -73,7 +75,7 @@ struct cfg_section {
 
 /* Sections contributed by modules (defined in their *_cfg.c files). */
 extern const struct cfg_section core_cfg_section, l1_cfg_section, l2_cfg_section,
-	icnt_cfg_section, mem_cfg_section, dram_cfg_section, trace_cfg_section;
+	icnt_cfg_section, mem_cfg_section, dram_cfg_section, trace_cfg_section, rf_cfg_section;
 
 /* Every parameter, in table order; *n receives the count. */
 const struct cfg_param *cfg_param_at(size_t i);
@@ -95,7 +97,7 @@ int cfg_validate(const struct sim_cfg *c, char **err);
 void cfg_print_derived(const struct sim_cfg *c, struct strbuf *out);
 /* "integer", "boolean", "number", "enum", "string". */
 const char *cfg_type_name(enum cfg_type t);
-/* Sections in table order: top (name, description, seed), core, l1, l2, icnt, mem, dram, trace. */
+/* Sections in table order: top (name, description, seed), core, l1, l2, icnt, mem, dram, trace, rf. */
 size_t cfg_section_count(void);
 const struct cfg_section *cfg_section_at(size_t i);
 

@@ -8,7 +8,7 @@
 
 #include "config.h"
 
-static const char *const sched_names[] = {"lrr", "gto", "two_level", "vws", NULL};
+static const char *const sched_names[] = {"lrr", "gto", "two_level", "vws", "rmws", NULL};
 static const char *const dispatch_names[] = {"round_robin", "serial", NULL};
 static const char *const coal_names[] = {"fermi", "volta", "si", NULL};
 static const char *const repl_names[] = {"lru", "fifo", "random", NULL};

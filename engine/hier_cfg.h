@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum sched_policy { SCHED_LRR, SCHED_GTO, SCHED_TWO_LEVEL, SCHED_VWS, SCHED_TBAS };
+enum sched_policy { SCHED_LRR, SCHED_GTO, SCHED_TWO_LEVEL, SCHED_VWS, SCHED_RMWS, SCHED_TBAS };
 enum cta_dispatch { CTA_ROUND_ROBIN, CTA_SERIAL };
 enum coalesce_mode { COAL_FERMI, COAL_VOLTA, COAL_SI };
 enum repl_policy { REPL_LRU, REPL_FIFO, REPL_RANDOM };
