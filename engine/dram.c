@@ -261,6 +261,8 @@ struct dram *dram_new(struct arena *a, const struct sim_cfg *cfg, struct stats *
 		c->ref_due = dram_ref_due(d, 0);
 	}
 	register_stats(d);
+	if (dram_temp_init(d, a, cfg, err))
+		return NULL;
 	return d;
 }
 
@@ -269,7 +271,7 @@ struct dram *dram_new(struct arena *a, const struct sim_cfg *cfg, struct stats *
 void dram_decode(const struct dram *d, uint64_t addr, unsigned *ch, unsigned *bank, uint32_t *row, uint32_t *col)
 {
 	struct dram_addr x;
-	addrmap_decode(&d->map, addr, &x);
+	dram_lookup(d, addr, &x);
 	if (ch)
 		*ch = x.ch;
 	if (bank)
@@ -282,10 +284,15 @@ void dram_decode(const struct dram *d, uint64_t addr, unsigned *ch, unsigned *ba
 
 bool dram_can_accept(const struct dram *d, uint64_t addr, bool is_write)
 {
-	unsigned ch;
-	dram_decode(d, addr, &ch, NULL, NULL, NULL);
-	const struct dram_chan *c = &d->ch[ch];
-	return c->held[is_write] < (uint32_t)(is_write ? d->c.write_queue : d->c.read_queue);
+	uint32_t cap = (uint32_t)(is_write ? d->c.write_queue : d->c.read_queue);
+	struct dram_addr x;
+	if (!dram_lookup(d, addr, &x)) { /* TEMP places it on enqueue: any channel may take it */
+		for (uint32_t i = 0; i < d->nch; i++)
+			if (d->ch[i].held[is_write] >= cap)
+				return false;
+		return true;
+	}
+	return d->ch[x.ch].held[is_write] < cap;
 }
 
 void dram_note_full(struct dram *d, uint64_t addr, bool is_write)
@@ -314,9 +321,14 @@ static void deactivate(struct dram *d, struct dram_chan *c)
 
 void dram_enqueue(struct dram *d, uint64_t addr, bool is_write, uint32_t tag)
 {
+	dram_enqueue_from(d, addr, is_write, tag, -1);
+}
+
+void dram_enqueue_from(struct dram *d, uint64_t addr, bool is_write, uint32_t tag, int sm)
+{
 	dram_tick(d);
 	struct dram_addr x;
-	addrmap_decode(&d->map, addr, &x);
+	dram_route(d, addr, sm, &x);
 	struct dram_chan *c = &d->ch[x.ch];
 	int q = is_write ? Q_WR : Q_RD;
 	assert(c->held[q] < (uint32_t)(is_write ? d->c.write_queue : d->c.read_queue) && c->free_head >= 0);
@@ -475,6 +487,13 @@ bool dram_bank_info(const struct dram *d, int ch, int bank, struct dram_bank_inf
 	o->hits = stats_counter_value(d->st, b->st_hit);
 	o->misses = stats_counter_value(d->st, b->st_miss);
 	o->conflicts = stats_counter_value(d->st, b->st_conf);
+	o->owner = dram_bank_owner(d, (uint32_t)ch, (uint32_t)bank);
+	if (o->owner >= 0) {
+		uint32_t g = (uint32_t)bank * d->nch + (uint32_t)ch;
+		o->local = d->tp.local[g];
+		o->remote = d->tp.remote[g];
+		o->last_remote = d->tp.last_remote[g];
+	}
 	dcyc e;
 	int32_t ri;
 	if (dram_bank_next(d, c, (uint32_t)bank, &e, &ri) == DC_NONE) {

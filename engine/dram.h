@@ -31,6 +31,9 @@ struct dram_bank_info {
 	uint64_t last_cmd_cycle; /* core cycle */
 	uint64_t hits, misses, conflicts;
 	int next_legal;         /* core cycles until the bank's next command may issue, 0 = now, -1 = n/a */
+	int owner;              /* SM the bank is bound to (TEMP / dram.local_stats), -1 = not tracked */
+	uint64_t local, remote; /* requests from the owner / from other SMs */
+	bool last_remote;       /* the latest request with a known origin was remote */
 };
 
 struct dram_chan_info {
@@ -62,6 +65,11 @@ bool dram_can_accept(const struct dram *d, uint64_t addr, bool is_write);
 void dram_note_full(struct dram *d, uint64_t addr, bool is_write);
 /* Enqueue at the current core cycle. `tag` comes back from dram_pop_done. */
 void dram_enqueue(struct dram *d, uint64_t addr, bool is_write, uint32_t tag);
+/* The same with the SM whose miss caused the request (-1 = unknown, e.g. a
+ * write-back): TEMP places a page at its first touch in that SM's banks and
+ * counts local/remote accesses (dram.page_alloc, dram.local_stats). Under
+ * temp, dram_can_accept for a page not placed yet asks every channel. */
+void dram_enqueue_from(struct dram *d, uint64_t addr, bool is_write, uint32_t tag, int sm);
 /* Advance the DRAM clock domain up to the current core cycle, issuing commands. */
 void dram_tick(struct dram *d);
 /* Completed requests whose data is back by the current core cycle, oldest

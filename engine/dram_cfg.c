@@ -21,6 +21,7 @@ _Static_assert(DRAM_CFG_STR_MAX == CFG_STR_MAX, "dram.mapping is a CFG_STR field
 static const char *const sched_names[] = {"fcfs", "frfcfs", NULL};
 static const char *const page_names[] = {"open", "closed", "timeout", NULL};
 static const char *const refresh_names[] = {"none", "all_bank", "per_bank", NULL};
+static const char *const alloc_names[] = {"interleave", "temp", NULL};
 
 #define P_INT(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, 0, NULL, desc}
 #define P_POW2(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, CFG_POW2, NULL, desc}
@@ -59,6 +60,12 @@ static const struct cfg_param dram_params[] = {
 	P_BOOL("dram.bank_xor", dram.bank_xor, "false", "XOR the bank index with the low row bits (spreads row-strided streams)"),
 	P_BOOL("dram.page_colour", dram.page_colour, "false",
 	       "page colouring: channel/bank/rank bits just above the 4 KB page offset (overrides dram.mapping)"),
+	P_ENUM("dram.page_alloc", dram.page_alloc, "interleave", alloc_names,
+	       "interleave: the address map places pages; temp: first-touch page colouring into banks bound to the requesting SM (TEMP)"),
+	P_INT("dram.temp_pages", dram.temp_pages, "16384", 1, 1 << 22,
+	      "temp: page-table entries (4 KB pages placed by first touch; later pages keep their address-map place)"),
+	P_BOOL("dram.local_stats", dram.local_stats, "false",
+	       "count local/remote accesses (banks bound to SMs as under temp) also with interleave"),
 	P_ENUM("dram.refresh", dram.refresh, "all_bank", refresh_names,
 	       "refresh: none, all_bank (REF every tREFI blocks the rank for tRFC), per_bank (one bank every tREFI/banks for tRFCpb)"),
 	P_T(tCL, "18", 1, "READ to first data beat"),
@@ -136,6 +143,9 @@ static int dram_validate(const struct sim_cfg *c, char **err)
 		return set_err(err, "dram.write_high: must be <= dram.write_queue (%d), got %d", d->write_queue, d->write_high);
 	if (d->write_low >= d->write_high)
 		return set_err(err, "dram.write_low: must be < dram.write_high (%d), got %d", d->write_high, d->write_low);
+	if (d->page_alloc == DRAM_ALLOC_TEMP && (d->columns * d->bus_bytes) % (int)ADDRMAP_PAGE_BYTES)
+		return set_err(err, "dram.page_alloc: temp needs rows of whole 4 KB pages (columns x bus_bytes = %d B)",
+			       d->columns * d->bus_bytes);
 	struct addrmap m;
 	if (addrmap_init(&m, d, err))
 		return -1;

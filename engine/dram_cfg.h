@@ -24,6 +24,7 @@
 enum dram_sched_kind { DRAM_SCHED_FCFS, DRAM_SCHED_FRFCFS };
 enum dram_page_policy { DRAM_PAGE_OPEN, DRAM_PAGE_CLOSED, DRAM_PAGE_TIMEOUT };
 enum dram_refresh_mode { DRAM_REFRESH_NONE, DRAM_REFRESH_ALL_BANK, DRAM_REFRESH_PER_BANK };
+enum dram_page_alloc { DRAM_ALLOC_INTERLEAVE, DRAM_ALLOC_TEMP };
 
 /* All in DRAM clock cycles. */
 struct dram_timing {
@@ -74,6 +75,10 @@ struct dram_cfg {
 	char mapping[DRAM_CFG_STR_MAX]; /* field order MSB first, e.g. "row:rank:bank:ch:col" */
 	bool bank_xor;       /* bank ^= low row bits */
 	bool page_colour;    /* keep channel/bank bits above the 4 KB page offset */
+	/* TEMP (notes 002 §4.4; engine/dram_temp.c) */
+	int page_alloc;      /* enum dram_page_alloc */
+	int temp_pages;      /* page-table capacity (4 KB pages) under temp */
+	bool local_stats;    /* count local/remote accesses (SM-bound banks) without temp too */
 	/* refresh */
 	int refresh;         /* enum dram_refresh_mode */
 	struct dram_timing timing;

@@ -106,6 +106,28 @@ struct dram_sched_ops {
 
 extern const struct dram_sched_ops dram_sched_fcfs, dram_sched_frfcfs;
 
+/* TEMP page allocation and local/remote accounting (dram_temp.c). A global
+ * bank is g = (rank * banks + bank) * channels + ch (channel fastest); with
+ * T banks and N SMs, SM s owns the banks g = s, s + N, ... (T >= N), else
+ * bank s mod T. */
+struct dram_page {
+	uint64_t key;  /* virtual page + 1, 0 = empty slot */
+	uint32_t g, f; /* global bank, frame within the bank */
+};
+
+struct dram_temp {
+	bool on, track;       /* page_alloc = temp; local/remote counting */
+	struct addrmap vmap;  /* page-colour map: where an unplaced page would go */
+	uint32_t nsm, ngb, page_cols, pages_per_row, frames_per_bank;
+	uint32_t cap, npages, maxpages;
+	struct dram_page *pt; /* open addressing, linear probing */
+	uint32_t *next_frame; /* per global bank */
+	uint32_t *sm_rr;      /* per SM: which of its banks takes its next new page */
+	uint64_t *local, *remote; /* per global bank */
+	uint8_t *last_remote;     /* per global bank: the last request came from another SM */
+	uint32_t st_local, st_remote, st_sm_acc, st_pages, st_no_origin, st_overflow;
+};
+
 struct dram_timing_c { /* timings in DRAM cycles, bank-group variants resolved */
 	dcyc CL, CWL, RCD, RP, RAS, RC, RRD, RRD_L, FAW, CCD, CCD_L, WR, WTR, WTR_L, RTW, RTRS, RTP, RFC, RFCpb,
 		REFI, BL;
@@ -115,6 +137,7 @@ struct dram {
 	struct dram_cfg c;
 	struct dram_timing_c t;
 	struct addrmap map;
+	struct dram_temp tp;
 	const struct dram_sched_ops *sched;
 	struct stats *st;
 	struct events *ev;
@@ -139,6 +162,16 @@ void dram_cand_add(struct dram_chan *c, uint32_t b);
 void dram_blp_account(struct dram *d, struct dram_chan *c, dcyc t);
 /* Next command the bank wants and the earliest cycle it is legal (DC_NONE if none). */
 enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, uint32_t b, dcyc *e, int32_t *req);
+
+/* dram_temp.c */
+int dram_temp_init(struct dram *d, struct arena *a, const struct sim_cfg *cfg, char **err);
+/* Where addr lives: placed by first touch under temp (sm < 0: origin unknown),
+ * else the address map; counts local/remote when tracking. */
+void dram_route(struct dram *d, uint64_t addr, int sm, struct dram_addr *x);
+/* The same without side effects; false when temp has not placed the page yet. */
+bool dram_lookup(const struct dram *d, uint64_t addr, struct dram_addr *x);
+/* Owning SM of bank `bank` (within its channel) of channel ch, -1 without tracking. */
+int dram_bank_owner(const struct dram *d, uint32_t ch, uint32_t bank);
 
 /* dram.c */
 void dram_complete(struct dram *d, uint32_t ch, int32_t slot);

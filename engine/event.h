@@ -67,6 +67,17 @@
 	X(DRAM_ROW_CONFLICT, "dram.row_conflict", EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR | EVF_A, "a request found another row open (a = open row)") \
 	X(DRAM_DONE, "dram.done", EVF_CH | EVF_BANK | EVF_ADDR | EVF_A, "a DRAM request completed (a = latency in core cycles)") \
 	X(MEM_REPLY, "mem.reply", EVF_SM | EVF_WARP | EVF_ADDR | EVF_A, "a load's data reached its warp (a = latency in cycles)") \
+	/* register file (regfile.h): unit = RF bank of the SM; BMLs are offsets in a port segment */ \
+	X(RF_SHIFT_START, "rf.shift_start", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "a racetrack bank starts shifting for a request of warp (a = from BML, b = to BML)") \
+	X(RF_SHIFT_DONE, "rf.shift_done", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "a racetrack bank's ports reached the requested BML (a = BML, b = distance in bits)") \
+	X(RF_SHIFT_STALL, "rf.shift_stall", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "a register request of warp waits behind a shifting bank (a = RF cycles it waits, b = register)") \
+	X(RF_BANK_CONFLICT, "rf.bank_conflict", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "a register request found its bank busy (a = requests ahead of it, b = register)") \
+	X(RF_RMWS_PICK, "rf.rmws_pick", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "RMWS issued warp (a = its score, b = runner-up warp or -1, unit = the warp GTO would have picked)") \
+	X(RF_WB_ALLOC, "rf.wb_alloc", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "an issued instruction claimed a write-buffer entry for its destination (a = register, b = way)") \
+	X(RF_WB_RAW, "rf.wb_raw", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A, "a source register was read from the write buffer, not the bank (a = register)") \
+	X(RF_WB_VOID, "rf.wb_void", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A, "a buffered write was voided by a newer write to the same register (a = register)") \
+	X(RF_WB_DRAIN, "rf.wb_drain", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "a buffered write went to the bank (a = register, b = 0 direct, 1 piggyback, 2 forced overflow)") \
+	X(RF_WB_FULL, "rf.wb_full", EVF_SM | EVF_WARP | EVF_UNIT, "issue blocked: the destination bank's write-buffer ways are all waiting for data") \
 	/* reuse profiler (reuse.h): unit = L2 bank or -1 for an L1; a = distance in the set, -1 = inf; b = class */ \
 	X(REUSE_ACCESS, "reuse.access", EVF_SM | EVF_WARP | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a profiled lookup (unit = L2 bank, -1 = L1 of sm; a = reuse distance in its set, -1 = inf; b = class 0 hit, 1 compulsory, 2 capacity, 3 associativity, 4 latency, 5 other)") \
 	X(REUSE_INF, "reuse.inf", EVF_SM | EVF_WARP | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a lookup with infinite reuse distance (b = 1 never seen, 4 line in flight)") \
@@ -75,7 +86,11 @@
 	X(L1_BYPASS, "l1.bypass", EVF_SM | EVF_WARP | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a load went to the L2 without an L1 line or MSHR (a = 0 tag miss, 1 RC at or below the threshold, 2 bypass all; b = RC)") \
 	X(L1_TAG_PROMOTE, "l1.tag_promote", EVF_SM | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a candidate tag crossed the threshold and got a data line (a = RC, b = data way)") \
 	X(L1_TAG_EVICT, "l1.tag_evict", EVF_SM | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "the LFU candidate left the tag store (a = its RC, b = tag way)") \
-	X(L1_DUEL_SWITCH, "l1.duel_switch", EVF_SM | EVF_A | EVF_B, "the follower SMs changed mode (a = 1 decoupled, 0 plain; b = SM0 - SM1 miss rate in per mille of the interval just closed)")
+	X(L1_DUEL_SWITCH, "l1.duel_switch", EVF_SM | EVF_A | EVF_B, "the follower SMs changed mode (a = 1 decoupled, 0 plain; b = SM0 - SM1 miss rate in per mille of the interval just closed)") \
+	/* TEMP / TBAS (dram_temp.c, tbas.c) */ \
+	X(DRAM_PAGE_ALLOC, "dram.page_alloc", EVF_SM | EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR | EVF_A, "TEMP placed a page at its first touch in a bank of the requesting SM (addr = page, a = frame in the bank; sm = -1: origin unknown)") \
+	X(DRAM_REMOTE, "dram.remote", EVF_SM | EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR | EVF_A, "a request went to a bank bound to another SM (a = owning SM)") \
+	X(TBAS_SWAP, "tbas.swap", EVF_SM | EVF_A | EVF_B, "TBAS replaced the running thread batch (a = demoted batch, -1 none; b = promoted batch)")
 
 #define EV_ENUM(e, n, f, d) EV_##e,
 enum ev_kind { EVENT_LIST(EV_ENUM) EV__COUNT };
