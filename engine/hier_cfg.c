@@ -8,7 +8,8 @@
 
 #include "config.h"
 
-static const char *const sched_names[] = {"lrr", "gto", "two_level", "vws", "rmws", NULL};
+static const char *const sched_names[] = {"lrr", "gto", "two_level", "vws", "rmws", "tbas", NULL};
+static const char *const tbas_promote_names[] = {"oldest", "successor", NULL};
 static const char *const dispatch_names[] = {"round_robin", "serial", NULL};
 static const char *const coal_names[] = {"fermi", "volta", "si", NULL};
 static const char *const repl_names[] = {"lru", "fifo", "random", NULL};
@@ -55,6 +56,11 @@ static const struct cfg_param core_params[] = {
 	P_INT("core.vws_beta", core.vws_beta, "4", 1, 64, "vws: throttle aggressiveness beta"),
 	P_INT("core.vws_level1", core.vws_level1, "16", 1, 64, "vws: InterCL level-1 warps"),
 	P_INT("core.vws_nact", core.vws_nact, "0", 0, 64, "vws: fixed active-warp window (0 = estimated by IWL)"),
+	P_INT("core.batch_stride", core.batch_stride, "1", 1, 1 << 20, "tbas: CTAs per thread batch (batch = floor(ctaid / stride))"),
+	P_INT("core.tbas_running", core.tbas_running, "8", 1, 64, "tbas: warps in the running set (all from one batch)"),
+	P_INT("core.tbas_threshold", core.tbas_threshold, "2", 1, 64, "tbas: swap batches when the running one has fewer active warps"),
+	P_ENUM("core.tbas_promote", core.tbas_promote, "oldest", tbas_promote_names,
+	       "tbas: promote the oldest batch with enough active warps, or the successor of the demoted one"),
 };
 
 static int core_validate(const struct sim_cfg *c, char **err)

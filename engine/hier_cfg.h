@@ -43,6 +43,9 @@ struct core_cfg {
 	int vws_beta;       /* throttle aggressiveness */
 	int vws_level1;     /* InterCL level-1 size */
 	int vws_nact;       /* fixed window, 0 = estimate (IWL) */
+	/* TBAS (notes 002 §4.5; engine/tbas.c) */
+	int batch_stride;   /* thread batch = floor(ctaid / batch_stride) */
+	int tbas_running, tbas_threshold, tbas_promote; /* running-set warps, active warps to keep a batch, enum tbas_promote */
 };
 
 struct l1_cfg {

@@ -14,16 +14,19 @@
  * full "warp queue" (the order the policy looks at warps) for panels.
  */
 #include "sim_int.h"
+#include "tbas.h"
 
 static bool active(const struct warp *w) { return w->state == WSL_ACTIVE; }
 
-int sched_pick(const struct sim *s, const struct sm *sm, const uint64_t ready);
-int sched_pick(const struct sim *s, const struct sm *sm, const uint64_t ready)
+int sched_pick(const struct sim *s, const struct sm *sm, const uint64_t ready_all);
+int sched_pick(const struct sim *s, const struct sm *sm, const uint64_t ready_all)
 {
 	int n = s->cfg.core.warps_per_sm;
+	const uint64_t ready = s->cfg.core.scheduler == SCHED_TBAS ? ready_all & tbas_running_mask(s, sm) : ready_all;
 	if (!ready)
 		return -1;
 	switch (s->cfg.core.scheduler) {
+	case SCHED_TBAS: /* GTO inside the running set */
 	case SCHED_VWS: /* GTO inside the active window (inactive warps are never ready) */
 	case SCHED_GTO: {
 		if (sm->last_issued >= 0 && (ready >> sm->last_issued & 1))
@@ -52,6 +55,8 @@ int sched_pick(const struct sim *s, const struct sm *sm, const uint64_t ready)
 void sched_refill(struct sim *s, struct sm *sm);
 void sched_refill(struct sim *s, struct sm *sm)
 {
+	if (s->cfg.core.scheduler == SCHED_TBAS)
+		tbas_update(s, sm);
 	if (s->cfg.core.scheduler != SCHED_TWO_LEVEL)
 		return;
 	int n = s->cfg.core.warps_per_sm, in = 0;
@@ -133,7 +138,8 @@ int sched_order(const struct sim *s, const struct sm *sm, int *order)
 				int i = (start + t) % n;
 				if (!active(&sm->w[i]))
 					continue;
-				bool in = s->cfg.core.scheduler != SCHED_TWO_LEVEL || sm->w[i].in_pool;
+				bool in = (s->cfg.core.scheduler != SCHED_TWO_LEVEL && s->cfg.core.scheduler != SCHED_TBAS) ||
+					  sm->w[i].in_pool;
 				if ((pass == 0) == in)
 					order[k++] = i;
 			}
