@@ -47,7 +47,6 @@
 #include "rl.h"
 #include "session_file.h"
 #include "status.h"
-#include "snapshot.h"
 #include "util.h"
 #include "view.h"
 
@@ -235,19 +234,6 @@ static double current_ipc(struct tui *t)
 	return t->ipc_id >= 0 ? stats_value(st, (uint32_t)t->ipc_id) : -1;
 }
 
-/* 12288 -> "12,288" */
-static void fmt_thousands(char *buf, size_t n, uint64_t v)
-{
-	char d[24];
-	int len = snprintf(d, sizeof d, "%llu", (unsigned long long)v), o = 0;
-	for (int i = 0; i < len && (size_t)o + 2 < n; i++) {
-		if (i && (len - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = d[i];
-	}
-	buf[o] = 0;
-}
-
 static void draw_status(struct tui *t)
 {
 	const struct session *ss = t->ss;
@@ -256,19 +242,8 @@ static void draw_status(struct tui *t)
 		snprintf(state, sizeof state, "running (Ctrl-C stops)");
 	else
 		snprintf(state, sizeof state, "%s", t->state);
-	/* How far back `reverse-step`/`goto` can go (engine/snapshot.h). */
-	char rw[48] = "";
-	size_t nsnap = 0, snap_bytes;
-	uint64_t snap_iv;
-	if (ss->sim)
-		sim_snapshots_info(ss->sim, &nsnap, &snap_bytes, &snap_iv);
-	if (nsnap) {
-		char num[32];
-		fmt_thousands(num, sizeof num, sim_rewind_horizon(ss->sim));
-		snprintf(rw, sizeof rw, "rewind %s %s", t->utf8 ? "\u2265" : ">=", num);
-	}
 	struct status_info si = {
-		.rewind = rw,
+		.sim = ss->sim,
 		.config = ss->cfg.name[0] ? ss->cfg.name : ss->cfg_source,
 		.workload = ss->wl.name[0] ? ss->wl.name : ss->workload_spec,
 		.layout = t->layout->name,

@@ -6,6 +6,29 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "snapshot.h"
+
+/* "rewind ≥ 12,288": the earliest cycle rewinding reaches; "" when it is off. */
+static void rewind_text(const struct sim *s, char *buf, size_t n)
+{
+	size_t nsnap = 0, bytes;
+	uint64_t iv;
+	buf[0] = 0;
+	if (s)
+		sim_snapshots_info(s, &nsnap, &bytes, &iv);
+	if (!nsnap)
+		return;
+	char d[24], num[32];
+	int len = snprintf(d, sizeof d, "%llu", (unsigned long long)sim_rewind_horizon(s)), o = 0;
+	for (int i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			num[o++] = ',';
+		num[o++] = d[i];
+	}
+	num[o] = 0;
+	snprintf(buf, n, "rewind %s %s", draw_utf8() ? "\u2265" : ">=", num);
+}
+
 void status_draw(WINDOW *w, const struct status_info *si)
 {
 	int wd = getmaxx(w);
@@ -20,7 +43,9 @@ void status_draw(WINDOW *w, const struct status_info *si)
 	if (si->ipc >= 0)
 		snprintf(ipc, sizeof ipc, "IPC %.3f", si->ipc);
 	/* Optional segments, most important first. */
-	const char *opt[] = {cps, ipc, si->rewind, si->config, si->workload, si->layout};
+	char rw[48];
+	rewind_text(si->sim, rw, sizeof rw);
+	const char *opt[] = {cps, ipc, rw, si->config, si->workload, si->layout};
 	int nopt = (int)(sizeof opt / sizeof opt[0]);
 	int fixed = (int)strlen(cyc) + 3 + (int)strlen(si->state ? si->state : "");
 	int keep = 0, len = fixed;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "draw.h"
+#include "sim.h"
 
 struct status_info {
 	const char *config, *workload, *layout;
@@ -21,7 +22,7 @@ struct status_info {
 	enum role state_role; /* R_BAR (plain), R_BAR_ALERT (breakpoint, interrupt), R_BAR_DONE */
 	double cps;           /* simulated cycles per second; < 0: not shown */
 	double ipc;           /* < 0: unknown */
-	const char *rewind;   /* how far back rewinding reaches ("rewind ≥ 0"); NULL/"": not shown */
+	const struct sim *sim; /* for how far back rewinding reaches ("rewind ≥ 0"); NULL: not shown */
 };
 
 void status_draw(WINDOW *w, const struct status_info *si);
