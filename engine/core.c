@@ -15,6 +15,12 @@
  *
  * Exited warps count as arrived at barriers. A CTA completes when all its
  * warps exited and none has a request in flight; its slots then free up.
+ *
+ * Register file (regfile.h), when timed: issue queues the source reads at
+ * the bank arbitrators; the instruction executes (the switch in execute())
+ * in the core cycle its last operand has been read, the warp stalling `rf`
+ * meanwhile. Results reach the register file when they are produced (end of
+ * an ALU/shared op, load data), and the RF's capacity limits resident warps.
  */
 #include <stdio.h>
 #include <string.h>
@@ -68,6 +74,8 @@ static bool cta_fits(const struct sim *s, const struct sm *sm)
 	if (sm->threads_used + (int)s->threads_per_cta > c->threads_per_sm)
 		return false;
 	if (sm->shmem_used + (int)s->wops->shmem_bytes(s->wimpl) > c->shmem_per_sm)
+		return false;
+	if (rf_timed(s) && sm->nwarps_active + (int)s->warps_per_cta > s->rfm->map_warps)
 		return false;
 	return true;
 }
@@ -191,6 +199,8 @@ static void vmb_complete(struct sim *s, struct sm *sm, int vi)
 	struct warp *w = &sm->w[e->warp];
 	if (e->op == KOP_LD || e->op == KOP_ATOM)
 		sb_clear(w, e->dst);
+	if (e->has_dst && sm->rf)
+		rf_write(s, sm, e->warp, e->dst);
 	uint64_t lat = s->st->now - e->t_issue;
 	stat_hist_add(&s->stats, s->id.mem_lat, lat);
 	stat_add(&s->stats, s->id.mem_lat_total, lat);
@@ -278,6 +288,8 @@ static unsigned warp_blocker(struct sim *s, struct sm *sm, struct warp *w)
 		sim_wake_at(s, w->busy_until);
 		if (w->busy_until < sm->next_busy)
 			sm->next_busy = w->busy_until;
+		if (w->rf_collect)
+			return STALL_RF;
 		return w->ib_valid && (w->ib.op == KOP_LDSH || w->ib.op == KOP_STSH) ? STALL_SHMEM : STALL_ALU;
 	}
 	if (s->cfg.core.scheduler == SCHED_TWO_LEVEL && !w->in_pool)
@@ -299,15 +311,18 @@ static unsigned warp_blocker(struct sim *s, struct sm *sm, struct warp *w)
 		return STALL_SCOREBOARD;
 	if (kop_is_global(in->op) && sm->vmb_count >= s->cfg.core.mem_inflight)
 		return (sm->l1.waitq.n || mshr_full(&sm->l1.m)) ? STALL_MSHR_FULL : STALL_MEM;
+	if (sm->rf && rf_blocked(s, sm, (int)(w - sm->w), in))
+		return STALL_RF;
 	return STALL_NONE;
 }
+
+static void execute(struct sim *s, struct sm *sm, int slot);
 
 static void issue(struct sim *s, struct sm *sm, int slot)
 {
 	uint64_t now = s->st->now;
 	struct warp *w = &sm->w[slot];
 	struct winst *in = &w->ib;
-	unsigned ic = s->issue_cycles;
 	w->ib_valid = 0;
 	w->insts++;
 	w->issue_cycle = now;
@@ -328,11 +343,33 @@ static void issue(struct sim *s, struct sm *sm, int slot)
 	stat_add(&s->stats, s->id.thread_insts, (uint64_t)__builtin_popcountll(in->active));
 	EV_EMIT(&s->ev, EV_WARP_ISSUE, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)slot, .a = in->stmt);
 	sched_on_issue(s, sm, slot);
+	uint64_t t = in->op == KOP_EXIT ? now : rf_issue(s, sm, slot, in);
+	sim_progress(s);
+	if (t > now) { /* operand collection: execute once the reads are done */
+		w->rf_collect = 1;
+		w->busy_until = t;
+		return;
+	}
+	execute(s, sm, slot);
+}
+
+/* The execution part of an issued instruction (at issue, or when its
+ * operands have been read). */
+static void execute(struct sim *s, struct sm *sm, int slot)
+{
+	uint64_t now = s->st->now;
+	struct warp *w = &sm->w[slot];
+	struct winst *in = &w->ib;
+	unsigned ic = s->issue_cycles;
 	w->busy_until = now + ic;
 	switch (in->op) {
 	case KOP_ALU:
 		stat_inc(&s->stats, s->id.alu_insts);
 		w->busy_until = now + (uint64_t)(in->alu_cycles ? in->alu_cycles : 1) * ic;
+		if (in->ndst && sm->rf) {
+			w->rf_wr_pend = 1;
+			w->rf_wr_reg = in->dst;
+		}
 		break;
 	case KOP_BAR:
 		stat_inc(&s->stats, s->id.bar_insts);
@@ -352,6 +389,10 @@ static void issue(struct sim *s, struct sm *sm, int slot)
 		w->busy_until = now + (uint64_t)s->cfg.core.shmem_latency + p - 1;
 		if (w->busy_until < now + ic)
 			w->busy_until = now + ic;
+		if (in->ndst && in->op == KOP_LDSH && sm->rf) {
+			w->rf_wr_pend = 1;
+			w->rf_wr_reg = in->dst;
+		}
 		break;
 	}
 	case KOP_LD:
@@ -364,7 +405,8 @@ static void issue(struct sim *s, struct sm *sm, int slot)
 		int vi = (sm->vmb_head + sm->vmb_count) % cap;
 		sm->vmb_count++;
 		struct vmb_ent *e = &sm->vmb[vi];
-		*e = (struct vmb_ent){.valid = 1, .op = in->op, .dst = in->dst, .warp = (uint16_t)slot, .t_issue = now};
+		*e = (struct vmb_ent){.valid = 1, .op = in->op, .dst = in->dst, .warp = (uint16_t)slot, .t_issue = now,
+				      .has_dst = in->op != KOP_ST && in->ndst};
 		if (in->op != KOP_ST && in->ndst)
 			sb_set(w, in->dst);
 		int n = coalesce_issue(s, sm, slot, in, vi);
@@ -394,6 +436,7 @@ static void issue(struct sim *s, struct sm *sm, int slot)
 
 void core_tick(struct sim *s, struct sm *sm)
 {
+	rf_tick(s, sm);
 	if (sm->nwarps_active == 0)
 		return;
 	uint64_t now = s->st->now;
@@ -416,6 +459,16 @@ void core_tick(struct sim *s, struct sm *sm)
 		struct warp *w = &sm->w[i];
 		if (w->state != WSL_ACTIVE)
 			continue;
+		if (w->busy_until <= now && (w->rf_wr_pend || w->rf_collect)) {
+			if (w->rf_wr_pend) { /* the previous instruction's result reaches the RF */
+				w->rf_wr_pend = 0;
+				rf_write(s, sm, i, w->rf_wr_reg);
+			}
+			if (w->rf_collect) { /* operands read: execute */
+				w->rf_collect = 0;
+				execute(s, sm, i);
+			}
+		}
 		unsigned r = warp_blocker(s, sm, w);
 		if (r == STALL_NONE) {
 			ready |= 1ull << i;
@@ -427,6 +480,13 @@ void core_tick(struct sim *s, struct sm *sm)
 		}
 	}
 	int pick = sched_pick(s, sm, ready);
+	if (pick >= 0 && s->cfg.core.scheduler == SCHED_RMWS && ev_on(&s->ev, EV_RF_RMWS_PICK)) {
+		unsigned sc;
+		int second, gto;
+		rmws_explain(s, sm, ready, pick, &sc, &second, &gto);
+		EV_EMIT(&s->ev, EV_RF_RMWS_PICK, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)pick,
+			.unit = (int16_t)gto, .a = sc, .b = second);
+	}
 	if (pick >= 0) {
 		issue(s, sm, pick);
 		sm->dirty = 1;

@@ -30,6 +30,7 @@ enum stall_reason {
 	STALL_SHMEM,
 	STALL_INACTIVE,   /* two-level: not in the active pool */
 	STALL_DONE,
+	STALL_RF,         /* register file: operands being read (shifts, bank conflicts), write buffer or arbitrator full */
 	STALL__COUNT,
 };
 const char *stall_reason_name(unsigned r);

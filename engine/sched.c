@@ -5,6 +5,7 @@
  *   gto        greedy-then-oldest: keep issuing from the last warp while it
  *              is ready, else the oldest ready warp (launch order)
  *   vws        greedy-then-oldest inside the VWS active window (vws.h)
+ *   rmws       lowest racetrack score first (rmws.h; ties per rf.rmws_tiebreak)
  *   two_level  an active pool of core.active_pool warps scheduled LRR; a warp
  *              that stalls on memory (scoreboard / memory buffer) or waits at
  *              a barrier leaves the pool; the oldest warp outside it that is
@@ -27,6 +28,8 @@ int sched_pick(const struct sim *s, const struct sm *sm, const uint64_t ready_al
 		return -1;
 	switch (s->cfg.core.scheduler) {
 	case SCHED_TBAS: /* GTO inside the running set */
+	case SCHED_RMWS:
+		return rmws_pick(s, sm, ready);
 	case SCHED_VWS: /* GTO inside the active window (inactive warps are never ready) */
 	case SCHED_GTO: {
 		if (sm->last_issued >= 0 && (ready >> sm->last_issued & 1))
@@ -113,6 +116,7 @@ int sched_order(const struct sim *s, const struct sm *sm, int *order)
 {
 	int n = s->cfg.core.warps_per_sm, k = 0;
 	switch (s->cfg.core.scheduler) {
+	case SCHED_RMWS: /* shown in GTO order; the score decides among ready warps */
 	case SCHED_VWS:
 	case SCHED_GTO: {
 		if (sm->last_issued >= 0 && active(&sm->w[sm->last_issued]))

@@ -25,7 +25,7 @@
 static const char *const stall_names[STALL__COUNT] = {
 	[STALL_NONE] = "none",       [STALL_MEM] = "mem",         [STALL_SCOREBOARD] = "scoreboard",
 	[STALL_BARRIER] = "barrier", [STALL_MSHR_FULL] = "mshr_full", [STALL_ALU] = "alu",
-	[STALL_SHMEM] = "shmem",     [STALL_INACTIVE] = "inactive", [STALL_DONE] = "done",
+	[STALL_SHMEM] = "shmem",     [STALL_INACTIVE] = "inactive", [STALL_DONE] = "done", [STALL_RF] = "rf",
 };
 
 const char *stall_reason_name(unsigned r) { return r < STALL__COUNT ? stall_names[r] : "?"; }
@@ -64,6 +64,7 @@ static void register_stats(struct sim *s)
 		[STALL_SHMEM] = "SM-cycles without an issue, mostly waiting for shared memory",
 		[STALL_INACTIVE] = "SM-cycles without an issue, mostly with ready warps outside the active pool",
 		[STALL_DONE] = "SM-cycles without an issue with no warp left to run (tail of the kernel)",
+		[STALL_RF] = "SM-cycles without an issue, mostly waiting for register operands (shifts, bank conflicts) or a write-buffer entry",
 	};
 	for (unsigned r = STALL_MEM; r < STALL__COUNT; r++) {
 		char name[64];
@@ -210,6 +211,10 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 			return NULL;
 		}
 	}
+	if (rf_init(s, err)) { /* register file (regfile.h): after the cores, before the freeze */
+		sim_free(s);
+		return NULL;
+	}
 	s->reuse = reuse_new(s); /* reuse-distance profiler: after the caches, before the freeze */
 	stats_freeze(&s->stats, &s->arena);
 	return s;
@@ -220,6 +225,7 @@ void sim_free(struct sim *s)
 	if (!s)
 		return;
 	snapshot_free_all(s);
+	rf_free(s);
 	stats_fini(&s->stats);
 	arena_fini(&s->arena);
 	free(s);
@@ -319,6 +325,7 @@ enum sim_stop sim_step(struct sim *s, uint64_t cycles)
 		st->done = true;
 		why = SIM_STOP_DONE;
 	}
+	rf_account(s); /* leakage and total energy follow the cycle count */
 	return why;
 }
 

@@ -34,7 +34,9 @@
 #include "inspect.h"
 #include "kernel.h"
 #include "mshr.h"
+#include "regfile.h"
 #include "req.h"
+#include "rmws.h"
 #include "sim.h"
 #include "stats.h"
 
@@ -91,6 +93,9 @@ struct warp {
 	uint64_t stall_start; /* cycle the current stall began, UINT64_MAX if issuing */
 	uint64_t mem_stall_cycles, other_stall_cycles;
 	uint16_t vws_acc, vws_miss; /* VWS IWL counters (10-bit, saturating) */
+	uint8_t rf_collect;  /* issued; operands being read until busy_until, then it executes */
+	uint8_t rf_wr_pend;  /* ALU/ldsh result for rf_wr_reg arrives at busy_until */
+	uint8_t rf_wr_reg;
 };
 
 struct vmb_ent {
@@ -98,6 +103,7 @@ struct vmb_ent {
 	uint8_t done;
 	uint8_t op;
 	uint8_t dst;
+	uint8_t has_dst; /* the register file receives dst when it completes */
 	uint16_t warp;
 	uint32_t pending;    /* requests not yet completed */
 	uint32_t unaccepted; /* requests not yet accepted by the L1 (non-blocking stores) */
@@ -129,6 +135,7 @@ struct sm {
 	struct l1 l1;
 	struct vws_sm *vws; /* vws.h, arena; NULL unless core.scheduler = vws */
 	uint64_t vws_mask;  /* active window at the last evaluation */
+	struct rf_sm *rf;   /* regfile.h, arena; NULL unless the register file is timed */
 	uint32_t st_insts, st_issue_cycles;
 };
 
@@ -205,6 +212,7 @@ struct sim {
 	struct snapshots *snaps; /* snapshot.c; NULL = rewinding off */
 	struct reuse *reuse;     /* reuse.h profiler (arena); NULL = off */
 	struct byp_duel *duel;   /* bypass.h SM dueling (arena) */
+	struct rf_model *rfm;    /* regfile.h: register map and constants (heap, immutable) */
 };
 
 /* Wake an SM's scheduler: one of its warps may be able to issue. */

@@ -1,0 +1,98 @@
+/*
+ * rmws.c: RMWS (see rmws.h). The score itself is regfile.c's rf_score (it
+ * knows the bank queues and write-buffer hits); this file orders warps.
+ */
+#include "rmws.h"
+
+#include "sim_int.h"
+
+uint64_t rmws_bml_pp(unsigned bml, unsigned seg)
+{
+	uint64_t ones = bml + 1 >= 64 ? ~0ull : (1ull << (bml + 1)) - 1;
+	return ones << (seg - 1 - bml);
+}
+
+uint64_t rmws_norm_dist(uint64_t a, uint64_t b)
+{
+	uint64_t x = a ^ b;
+	if (!x)
+		return 0;
+	while (!(x & 1))
+		x >>= 1;
+	return x;
+}
+
+int rmws_column_scan(const uint64_t *unary, int n)
+{
+	for (int col = 0; col < 64 && n > 0; col++)
+		for (int r = 0; r < n; r++)
+			if (!(unary[r] >> col & 1))
+				return r;
+	return n > 0 ? 0 : -1;
+}
+
+/* Is a better than b among equal scores? */
+static bool tie_before(const struct sim *s, const struct sm *sm, int a, int b)
+{
+	int n = s->cfg.core.warps_per_sm;
+	switch (s->cfg.rf.tiebreak) {
+	case RF_TIE_LRR: {
+		int da = (a - sm->last_issued - 1 + 2 * n) % n, db = (b - sm->last_issued - 1 + 2 * n) % n;
+		return da < db;
+	}
+	case RF_TIE_GTO:
+		if (a == sm->last_issued)
+			return true;
+		if (b == sm->last_issued)
+			return false;
+		/* fall through */
+	case RF_TIE_OLDEST:
+	default:
+		return sm->w[a].age < sm->w[b].age;
+	}
+}
+
+static void rank(const struct sim *s, const struct sm *sm, uint64_t ready, int *best, int *second, unsigned *bscore)
+{
+	unsigned ss = 0;
+	*best = *second = -1;
+	*bscore = 0;
+	for (int i = 0; i < s->cfg.core.warps_per_sm; i++) {
+		if (!(ready >> i & 1))
+			continue;
+		unsigned sc = rf_score(s, sm, i, &sm->w[i].ib);
+		if (*best < 0 || sc < *bscore || (sc == *bscore && tie_before(s, sm, i, *best))) {
+			*second = *best;
+			ss = *bscore;
+			*best = i;
+			*bscore = sc;
+		} else if (*second < 0 || sc < ss || (sc == ss && tie_before(s, sm, i, *second))) {
+			*second = i;
+			ss = sc;
+		}
+	}
+}
+
+int rmws_pick(const struct sim *s, const struct sm *sm, uint64_t ready)
+{
+	int best, second;
+	unsigned sc;
+	rank(s, sm, ready, &best, &second, &sc);
+	return best;
+}
+
+void rmws_explain(const struct sim *s, const struct sm *sm, uint64_t ready, int pick, unsigned *score, int *runner_up,
+		  int *gto)
+{
+	int best, second;
+	rank(s, sm, ready, &best, &second, score);
+	*runner_up = best == pick ? second : best;
+	if (sm->last_issued >= 0 && (ready >> sm->last_issued & 1)) {
+		*gto = sm->last_issued;
+		return;
+	}
+	*gto = -1;
+	for (int i = 0; i < s->cfg.core.warps_per_sm; i++)
+		if ((ready >> i & 1) && (*gto < 0 || sm->w[i].age < sm->w[*gto].age))
+			*gto = i;
+}
