@@ -174,19 +174,31 @@ char *session_file_text(const struct session *ss)
 	if (ss->traces) { /* the kernel of a trace list being simulated, 1-based */
 		char p[sizeof ss->workload_spec];
 		trace_path(ss->workload_spec, p, sizeof p);
-		snprintf(spec, sizeof spec, "%s@%u", p, ss->trace_k + 1);
+		snprintf(spec, sizeof spec, "%.*s@%u", (int)sizeof p - 1, p, ss->trace_k + 1);
 	} else {
 		snprintf(spec, sizeof spec, "%s", ss->workload_spec);
+	}
+	const char *kind;
+	uint64_t h;
+	char *err = NULL;
+	bool hashed = workload_hash(spec, &kind, &h, &err) == 0;
+	free(err);
+	if (hashed && strcmp(kind, "file") == 0) { /* loadable from any directory */
+		char p[sizeof spec], *abs;
+		trace_path(spec, p, sizeof p);
+		if (spec[0] != '/' && (abs = realpath(p, NULL))) {
+			char *at = ss->traces ? strrchr(spec, '@') : NULL;
+			char tail[16];
+			snprintf(tail, sizeof tail, "%s", at ? at : "");
+			snprintf(spec, sizeof spec, "%s%s", abs, tail);
+			free(abs);
+		}
 	}
 	sb_puts(&sb, "workload ");
 	put_escaped(&sb, spec);
 	sb_puts(&sb, "\n");
-	const char *kind;
-	uint64_t h;
-	char *err = NULL;
-	if (workload_hash(spec, &kind, &h, &err) == 0)
+	if (hashed)
 		sb_printf(&sb, "workload-hash %s %016" PRIx64 "\n", kind, h);
-	free(err);
 	for (unsigned i = 0; i < ss->ksrc.nparams && !ss->traces; i++)
 		sb_printf(&sb, "param %s=%" PRId64 "\n", ss->ksrc.params[i].name, ss->ksrc.params[i].value);
 	for (unsigned i = 0; i < ss->bps.n; i++) {

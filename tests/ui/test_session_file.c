@@ -329,7 +329,8 @@ TEST(session_file_trace_workload_keeps_its_kernel)
 	snprintf(cmd, sizeof cmd, "save session %s", path);
 	CHECK_EQ(run(&a, cmd), CMD_OK);
 	char *t = session_file_text(&a.ss);
-	CHECK_CONTAINS(t, "workload tests/traces/multi/kernelslist.g@2\n");
+	CHECK_CONTAINS(t, "/tests/traces/multi/kernelslist.g@2\n"); /* made absolute */
+	CHECK_CONTAINS(t, "\nworkload /");
 	CHECK_CONTAINS(t, "workload-hash file ");
 	CHECK(!strstr(t, "\nparam "));
 	snprintf(cmd, sizeof cmd, "load session %s", path);
