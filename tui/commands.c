@@ -711,7 +711,7 @@ static CMD_FN(c_help)
 	if (argc == 1) {
 		for (size_t i = 0; i < cmd_count(ss); i++) {
 			const struct cmd_def *d = cmd_at(ss, i);
-			cmd_printf(out, "  %-10s %s", d->name, d->summary);
+			cmd_printf(out, "  %-16s %s", d->name, d->summary);
 		}
 		cmd_printf(out, "Type `help COMMAND` for details, `help keys` for key bindings, `help events` for event kinds.");
 		return CMD_OK;

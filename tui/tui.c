@@ -586,7 +586,7 @@ void tui_show_keys(struct tui *t)
 	sb_puts(&sb, "\nCommands (help CMD for details and an example):\n");
 	for (size_t i = 0; i < cmd_count(t->ss); i++) {
 		const struct cmd_def *d = cmd_at(t->ss, i);
-		sb_printf(&sb, "  %-10s %s\n", d->name, d->summary ? d->summary : "");
+		sb_printf(&sb, "  %-16s %s\n", d->name, d->summary ? d->summary : "");
 	}
 	sb_puts(&sb, "\nLayouts:\n");
 	for (size_t i = 0; i < layout_count(); i++)
