@@ -50,7 +50,7 @@ BIN := $(BUILD)/gpustep
 UNIT_BIN := $(BUILD)/unit_tests
 UITEST_BIN := $(BUILD)/ui_tests
 
-.PHONY: all deps run test test-unit test-ui test-golden test-e2e bench clean golden-update format
+.PHONY: all deps run test test-unit test-ui test-golden test-e2e bench clean golden-update format stress
 
 all: deps $(BIN)
 
@@ -135,6 +135,11 @@ test-e2e: deps $(BIN)
 # Regenerate golden expectations deliberately (review the diff before committing).
 golden-update: deps $(BIN)
 	GOLDEN_UPDATE=1 sh tests/golden/run.sh $(BIN)
+
+# Longer random coherence runs (docs/COHERENCE.md): 10^7 accesses per protocol (about 40 s each).
+STRESS_SEED ?= 1
+stress: deps $(BIN)
+	@for p in si nmoesi moesi; do $(BIN) stress-coherence --protocol $$p --accesses 10000000 --seed $(STRESS_SEED) || exit 1; done
 
 bench: deps $(BIN)
 	sh tools/bench.sh $(BIN)

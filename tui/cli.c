@@ -8,6 +8,7 @@
  *                 ─▶ --stats at exit
  */
 #include "cli.h"
+#include "cmd_coh.h"
 #include "cmd_reuse.h"
 
 #include <getopt.h>
@@ -511,6 +512,8 @@ int gpustep_main(int argc, char **argv)
 	/* `gpustep model ...`: the reuse-distance model next to the simulator. */
 	if (argc > 1 && strcmp(argv[1], "model") == 0)
 		return model_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "stress-coherence") == 0)
+		return stress_coherence_main(argc - 1, argv + 1);
 	struct options o;
 	memset(&o, 0, sizeof o);
 	o.snapshot_mb = -1;
