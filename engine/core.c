@@ -343,6 +343,12 @@ static void issue(struct sim *s, struct sm *sm, int slot)
 	stat_add(&s->stats, s->id.thread_insts, (uint64_t)__builtin_popcountll(in->active));
 	EV_EMIT(&s->ev, EV_WARP_ISSUE, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)slot, .a = in->stmt);
 	sched_on_issue(s, sm, slot);
+	if (kop_is_global(in->op)) { /* the buffer entry is taken at issue, filled at execution */
+		int vi = (sm->vmb_head + sm->vmb_count) % s->cfg.core.mem_inflight;
+		sm->vmb_count++;
+		sm->vmb[vi] = (struct vmb_ent){.valid = 1, .op = in->op, .warp = (uint16_t)slot, .t_issue = now};
+		w->vmb_slot = (int16_t)vi;
+	}
 	uint64_t t = in->op == KOP_EXIT ? now : rf_issue(s, sm, slot, in);
 	sim_progress(s);
 	if (t > now) { /* operand collection: execute once the reads are done */
@@ -401,12 +407,10 @@ static void execute(struct sim *s, struct sm *sm, int slot)
 		stat_inc(&s->stats, s->id.mem_insts);
 		stat_inc(&s->stats, in->op == KOP_LD ? s->id.ld_insts : in->op == KOP_ST ? s->id.st_insts
 											 : s->id.atom_insts);
-		int cap = s->cfg.core.mem_inflight;
-		int vi = (sm->vmb_head + sm->vmb_count) % cap;
-		sm->vmb_count++;
+		int vi = w->vmb_slot;
 		struct vmb_ent *e = &sm->vmb[vi];
-		*e = (struct vmb_ent){.valid = 1, .op = in->op, .dst = in->dst, .warp = (uint16_t)slot, .t_issue = now,
-				      .has_dst = in->op != KOP_ST && in->ndst};
+		e->dst = in->dst;
+		e->has_dst = in->op != KOP_ST && in->ndst;
 		if (in->op != KOP_ST && in->ndst)
 			sb_set(w, in->dst);
 		int n = coalesce_issue(s, sm, slot, in, vi);

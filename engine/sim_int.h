@@ -96,6 +96,7 @@ struct warp {
 	uint8_t rf_collect;  /* issued; operands being read until busy_until, then it executes */
 	uint8_t rf_wr_pend;  /* ALU/ldsh result for rf_wr_reg arrives at busy_until */
 	uint8_t rf_wr_reg;
+	int16_t vmb_slot;    /* vector memory buffer entry of the issued global memory instruction */
 };
 
 struct vmb_ent {

@@ -1,0 +1,395 @@
+/*
+ * test_rf.c: the register file model (regfile.h) and RMWS (rmws.h): the
+ * thesis's exact toy cases (notes 002 §5.2 items 1-3), cycle-exact operand
+ * timing derived from the RF clock, the write buffer's outcomes, the default
+ * being timing-neutral, and step-vs-run determinism.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_int.h"
+#include "simtest.h"
+#include "test.h"
+
+/* tk_start with a register count (simtest's kernels use the default 32). */
+static bool rf_start(struct tk *t, unsigned threads, unsigned ctas, unsigned nregs, const char *body)
+{
+	struct kernel_src *k = &t->src;
+	memset(k, 0, sizeof(*k));
+	snprintf(k->name, sizeof k->name, "t");
+	snprintf(k->grid[0], sizeof k->grid[0], "%u", ctas);
+	snprintf(k->block[0], sizeof k->block[0], "%u", threads);
+	snprintf(k->grid[1], sizeof k->grid[1], "1");
+	snprintf(k->grid[2], sizeof k->grid[2], "1");
+	snprintf(k->block[1], sizeof k->block[1], "1");
+	snprintf(k->block[2], sizeof k->block[2], "1");
+	k->narrays = 1;
+	snprintf(k->arrays[0].name, sizeof k->arrays[0].name, "A");
+	k->arrays[0].elem = 4;
+	snprintf(k->arrays[0].len, sizeof k->arrays[0].len, "65536");
+	k->nregs = nregs;
+	char buf[1024];
+	snprintf(buf, sizeof buf, "%s", body);
+	for (char *tok = strtok(buf, ";"); tok; tok = strtok(NULL, ";")) {
+		while (*tok == ' ')
+			tok++;
+		snprintf(k->body[k->nbody++], sizeof k->body[0], "%s", tok);
+	}
+	char *err = NULL;
+	t->k = kernel_compile(k, t->cfg.seed, &err);
+	if (!t->k) {
+		test_fail(__FILE__, __LINE__, "kernel: %s", err);
+		free(err);
+		return false;
+	}
+	t->wl = (struct workload){.name = "t", .kernel = t->k};
+	t->s = sim_new(&t->cfg, &t->wl, &err);
+	if (!t->s) {
+		test_fail(__FILE__, __LINE__, "sim_new: %s", err);
+		free(err);
+		return false;
+	}
+	events_log_all(sim_events(t->s), true);
+	return true;
+}
+
+/* The Fig. 7 machine: 2 banks, 16-bit tracks with 2 ports (segment 8). */
+static void fig7_cfg(struct sim_cfg *c, int remap)
+{
+	tk_base_cfg(c);
+	c->core.warps_per_sm = 2;
+	c->core.active_pool = 1;
+	c->rf.kind = RF_RACETRACK;
+	c->rf.banks = 2;
+	c->rf.entries = 16;
+	c->rf.ports = 2;
+	c->rf.remap = remap;
+	c->rf.wb_entries = 0;
+}
+
+/* Item 1 (Figs. 7b and 8): the arithmetic of the min-search, then RMWS
+ * itself: banks 0 and 1 both projected at BML 4; W0 reads R0 (bank 0, BML 2)
+ * and R5 (bank 1, BML 2), W1 reads R2 (BML 5) and R1 (BML 4): W0 scores 2,
+ * W1 scores 1, W1 issues. */
+TEST(rf_toy_fig8_rmws_arithmetic)
+{
+	CHECK_EQ(rmws_bml_pp(2, 8), 0xE0);
+	CHECK_EQ(rmws_bml_pp(4, 8), 0xF8);
+	CHECK_EQ(rmws_bml_pp(2, 8) ^ rmws_bml_pp(4, 8), 0x18);
+	CHECK_EQ(rmws_norm_dist(rmws_bml_pp(2, 8), rmws_bml_pp(4, 8)), 0x03);
+	CHECK_EQ(rmws_norm_dist(rmws_bml_pp(4, 8), rmws_bml_pp(4, 8)), 0); /* W1R1 */
+	uint64_t w0 = rmws_norm_dist(rmws_bml_pp(2, 8), rmws_bml_pp(4, 8)) |
+		      rmws_norm_dist(rmws_bml_pp(2, 8), rmws_bml_pp(4, 8));
+	uint64_t w1 = rmws_norm_dist(rmws_bml_pp(5, 8), rmws_bml_pp(4, 8)) |
+		      rmws_norm_dist(rmws_bml_pp(4, 8), rmws_bml_pp(4, 8));
+	CHECK_EQ(w0, 0x3);
+	CHECK_EQ(w1, 0x1);
+	uint64_t arr[2] = {w0, w1};
+	CHECK_EQ(rmws_column_scan(arr, 2), 1);
+
+	struct tk t;
+	fig7_cfg(&t.cfg, RF_REMAP_EQ3_3);
+	t.cfg.core.scheduler = SCHED_RMWS;
+	REQUIRE(rf_start(&t, 64, 1, 8, "alu 1 <- r0, r5 -> r7"));
+	const struct sim *s = t.s;
+	CHECK_EQ(rf_bml_of(s, 0, 0), 2); /* the thesis's BML(W0R0) */
+	CHECK_EQ(rf_bml_of(s, 1, 2), 5);
+	CHECK_EQ(rf_bml_of(s, 1, 4), 4);
+	CHECK_EQ(rf_bml_of(s, 0, 5), 2);
+	CHECK_EQ(rf_bml_of(s, 1, 1), 4);
+	struct sm *sm = &t.s->sms[0];
+	REQUIRE(sm->rf != NULL);
+	sm->rf->bank[0].tail = sm->rf->bank[1].tail = 4;
+	struct winst i0 = {.op = KOP_ALU, .nsrc = 2, .src = {0, 5}, .ndst = 1, .dst = 7};
+	struct winst i1 = {.op = KOP_ALU, .nsrc = 2, .src = {2, 1}, .ndst = 1, .dst = 7};
+	sm->w[0].ib = i0;
+	sm->w[1].ib = i1;
+	CHECK_EQ(rf_score(s, sm, 0, &i0), 2);
+	CHECK_EQ(rf_score(s, sm, 1, &i1), 1);
+	sm->last_issued = 0; /* even with GTO's greedy preference for W0 */
+	CHECK_EQ(rmws_pick(s, sm, 3), 1);
+	unsigned sc;
+	int second, gto;
+	rmws_explain(s, sm, 3, 1, &sc, &second, &gto);
+	CHECK_EQ(sc, 1);
+	CHECK_EQ(second, 0);
+	CHECK_EQ(gto, 0);
+	tk_end(&t);
+}
+
+/* Item 2 (Fig. 7): the sequence W1R2, W1R6, W0R0 (all in bank 0) spans 8
+ * rows of the top port's segment with the original mapping and 4 with the
+ * remapping (the thesis's "max shift distance 8 -> 4"); the shifts walked
+ * from W1R2 are 2 + 7 = 9 and 0 + 3 = 3. */
+static void seq_span(int remap, unsigned *span, unsigned *walk)
+{
+	struct tk t;
+	fig7_cfg(&t.cfg, remap);
+	if (!rf_start(&t, 64, 1, 8, "alu 1"))
+		return;
+	static const int seq[3][2] = {{1, 2}, {1, 6}, {0, 0}};
+	unsigned lo = 99, hi = 0, prev = 0;
+	*walk = 0;
+	for (int i = 0; i < 3; i++) {
+		CHECK_EQ(rf_bank_of(t.s, seq[i][0], (unsigned)seq[i][1]), 0);
+		unsigned row = rf_row_of(t.s, seq[i][0], (unsigned)seq[i][1]);
+		if (remap == RF_REMAP_CONTIGUOUS)
+			CHECK(row < 8); /* all under the top port; remapped, W1R6 sits in segment 1 */
+		unsigned b = rf_bml_of(t.s, seq[i][0], (unsigned)seq[i][1]);
+		lo = b < lo ? b : lo;
+		hi = b > hi ? b : hi;
+		if (i)
+			*walk += b > prev ? b - prev : prev - b;
+		prev = b;
+	}
+	*span = hi - lo + 1;
+	tk_end(&t);
+}
+
+TEST(rf_toy_fig7_remapping)
+{
+	unsigned span, walk;
+	seq_span(RF_REMAP_CONTIGUOUS, &span, &walk);
+	CHECK_EQ(span, 8);
+	CHECK_EQ(walk, 9);
+	seq_span(RF_REMAP_EQ3_3, &span, &walk);
+	CHECK_EQ(span, 4);
+	CHECK_EQ(walk, 3);
+}
+
+/* Item 3 (Fig. 10): two RMWS schedulers share one bank whose projected BML
+ * is 4. Scheduler 0 holds warps reading R1 (BML 3) and R2 (BML 6), scheduler
+ * 1 warps reading R3 (BML 7) and R4 (BML 0). (The figure's BMLs are not in
+ * the text; these reproduce its story.) In cycle 1 each picks its local
+ * minimum: S1 R3, S0 R1; queued S1 then S0, the bank walks 4 -> 7 -> 3 = 7
+ * steps where S0 picking R2 costs 4 -> 7 -> 6 = 4: the hazard. In cycle 2 the
+ * bank BML is R1's (3), so S1 takes R4. With warp-register remapping each
+ * scheduler owns a bank, both start at 4, and the local picks are the
+ * global optimum. */
+static unsigned dist(unsigned a, unsigned b) { return a > b ? a - b : b - a; }
+static int local_pick(const unsigned *bml, int n, unsigned proj)
+{
+	uint64_t u[4];
+	for (int i = 0; i < n; i++)
+		u[i] = rmws_norm_dist(rmws_bml_pp(bml[i], 8), rmws_bml_pp(proj, 8));
+	return rmws_column_scan(u, n);
+}
+
+TEST(rf_toy_fig10_schedule_hazard)
+{
+	unsigned s0[2] = {3, 6}, s1[2] = {7, 0};
+	/* shared bank */
+	unsigned proj = 4;
+	int p0 = local_pick(s0, 2, proj), p1 = local_pick(s1, 2, proj);
+	CHECK_EQ(p0, 0); /* R1 */
+	CHECK_EQ(p1, 0); /* R3 */
+	unsigned cost = dist(proj, s1[p1]) + dist(s1[p1], s0[p0]);
+	unsigned best = 99;
+	int best0 = -1;
+	for (int a = 0; a < 2; a++)
+		if (dist(proj, s1[p1]) + dist(s1[p1], s0[a]) < best) {
+			best = dist(proj, s1[p1]) + dist(s1[p1], s0[a]);
+			best0 = a;
+		}
+	CHECK_EQ(cost, 7);
+	CHECK_EQ(best, 4);
+	CHECK_EQ(best0, 1); /* R2 was the global choice */
+	proj = s0[p0];      /* cycle 2: the bank BML is R1's */
+	unsigned rest1[1] = {s1[1]};
+	CHECK_EQ(local_pick(rest1, 1, proj), 0); /* R4 */
+	CHECK_EQ(dist(proj, s1[1]), 3);
+	/* warp-register remapping: private banks, independent walks */
+	unsigned c0 = dist(4, s0[local_pick(s0, 2, 4)]), c1 = dist(4, s1[local_pick(s1, 2, 4)]);
+	unsigned opt = 99;
+	for (int a = 0; a < 2; a++)
+		for (int b = 0; b < 2; b++)
+			if (dist(4, s0[a]) + dist(4, s1[b]) < opt)
+				opt = dist(4, s0[a]) + dist(4, s1[b]);
+	CHECK_EQ(c0 + c1, opt);
+	CHECK_EQ(opt, 4);
+}
+
+/* Operand timing, derived from the clocks: core 1000 MHz, RF 2000 MHz, one
+ * warp, contiguous map (W0's registers at rows 0..3 of each bank), ports at
+ * BML 0. `alu 1 <- r6 -> r1`: r6 is bank 0 row 3: 3 shift + 1 read = RF
+ * cycles [0, 4) -> executes at core cycle 2, busy until 3; the write of r1
+ * (bank 1, BML 0) takes 2 RF cycles without a shift; exit issues at 3. */
+TEST(rf_operand_timing_exact)
+{
+	for (int kind = 0; kind < 2; kind++) {
+		struct tk t;
+		fig7_cfg(&t.cfg, RF_REMAP_CONTIGUOUS);
+		t.cfg.core.warps_per_sm = 1;
+		t.cfg.core.clock_mhz = 1000;
+		t.cfg.rf.kind = kind ? RF_RACETRACK : RF_SRAM;
+		REQUIRE(rf_start(&t, 32, 1, 8, "alu 1 <- r6 -> r1"));
+		CHECK_EQ(sim_step(t.s, 100), SIM_STOP_DONE);
+		const struct event *d = tk_event(&t, EV_WARP_DONE, 0);
+		REQUIRE(d);
+		CHECK_EQ(d->cycle, kind ? 3 : 1);
+		CHECK_EQ(tk_stat(&t, "rf.reads"), 1);
+		CHECK_EQ(tk_stat(&t, "rf.writes"), 1);
+		if (kind) {
+			CHECK_EQ(tk_stat(&t, "rf.shifts"), 1);
+			CHECK_EQ(tk_stat(&t, "rf.shift_cycles"), 3);
+			const struct event *a = tk_event(&t, EV_RF_SHIFT_START, 0), *b = tk_event(&t, EV_RF_SHIFT_DONE, 0);
+			REQUIRE(a && b);
+			CHECK_EQ(a->cycle, 0);
+			CHECK_EQ(a->a, 0);
+			CHECK_EQ(a->b, 3);
+			CHECK_EQ(b->cycle, 1); /* RF cycle 3 lies in core cycle 1 */
+			CHECK_EQ(tk_stat(&t, "core.stall.rf"), 1); /* cycle 1; at 2 it executes */
+			/* energy: 59.34 + 50.49 pJ + 3 x 1.8 pJ */
+			CHECK_EQ(tk_stat(&t, "rf.energy.read") + tk_stat(&t, "rf.energy.write") +
+					 tk_stat(&t, "rf.energy.shift"),
+				 59340 + 50490 + 5400);
+		} else {
+			CHECK_EQ(tk_stat(&t, "rf.energy.read"), 103880);
+		}
+		tk_end(&t);
+	}
+}
+
+/* A non-integer clock ratio (1400 / 1000) converts exactly. */
+TEST(rf_clock_conversion_exact)
+{
+	struct tk t;
+	fig7_cfg(&t.cfg, RF_REMAP_CONTIGUOUS);
+	t.cfg.core.clock_mhz = 1000;
+	t.cfg.rf.clock_mhz = 1400;
+	REQUIRE(rf_start(&t, 32, 1, 8, "alu 1"));
+	for (uint64_t c = 0; c < 5000; c++) {
+		uint64_t r = rf_time_of_core(t.s, c); /* ceil(c * 1.4) */
+		CHECK_EQ(r, (c * 1400 + 999) / 1000);
+		CHECK_EQ(rf_core_containing(t.s, r), c);
+		CHECK_EQ(rf_core_ready(t.s, r), (r * 1000 + 1399) / 1400); /* c, or c + 1 when RF cycle r starts inside c */
+	}
+	tk_end(&t);
+}
+
+/* Write buffer: `alu -> r1` then `alu <- r1 -> r1` reads r1 from the buffer
+ * (RAW) and voids the first write (WAW); at the end the second write stays
+ * buffered (no bank write at all). Overflow: 2 ways per bank, three
+ * destinations in one bank, none at a port. */
+TEST(rf_write_buffer_outcomes)
+{
+	struct tk t;
+	fig7_cfg(&t.cfg, RF_REMAP_CONTIGUOUS);
+	t.cfg.core.warps_per_sm = 1;
+	t.cfg.rf.wb_entries = 4; /* 2 ways per bank */
+	REQUIRE(rf_start(&t, 32, 1, 8, "alu 1 <- r0 -> r2; alu 1 <- r2 -> r2"));
+	CHECK_EQ(sim_step(t.s, 100), SIM_STOP_DONE);
+	CHECK_EQ(tk_stat(&t, "rf.wb.reads"), 1);
+	CHECK_EQ(tk_stat(&t, "rf.wb.voided"), 1);
+	CHECK_EQ(tk_stat(&t, "rf.reads"), 1);  /* r0 only */
+	CHECK_EQ(tk_stat(&t, "rf.writes"), 0); /* r2 never left the buffer */
+	tk_end(&t);
+
+	/* r2, r4, r6 live in bank 0 at rows 1, 2, 3; the ports stay at 0. */
+	fig7_cfg(&t.cfg, RF_REMAP_CONTIGUOUS);
+	t.cfg.core.warps_per_sm = 1;
+	t.cfg.rf.wb_entries = 4;
+	REQUIRE(rf_start(&t, 32, 1, 8, "alu 1 <- r1 -> r2; alu 1 <- r1 -> r4; alu 1 <- r1 -> r6"));
+	CHECK_EQ(sim_step(t.s, 100), SIM_STOP_DONE);
+	CHECK_EQ(tk_stat(&t, "rf.wb.allocs"), 3);
+	CHECK_EQ(tk_stat(&t, "rf.wb.overflow"), 1);
+	const struct event *e = tk_event(&t, EV_RF_WB_DRAIN, 0);
+	REQUIRE(e);
+	CHECK_EQ(e->a, 2); /* the oldest with data */
+	CHECK_EQ(e->b, 2); /* forced */
+	CHECK_EQ(tk_stat(&t, "rf.shift_cycles"), 1);
+	tk_end(&t);
+
+	/* Direct: the result's register is at a port of an idle bank (r0 at
+	 * BML 0, bank 0 idle at 0). */
+	fig7_cfg(&t.cfg, RF_REMAP_CONTIGUOUS);
+	t.cfg.core.warps_per_sm = 1;
+	t.cfg.rf.wb_entries = 4;
+	REQUIRE(rf_start(&t, 32, 1, 8, "alu 1 <- r1 -> r0"));
+	CHECK_EQ(sim_step(t.s, 100), SIM_STOP_DONE);
+	CHECK_EQ(tk_stat(&t, "rf.wb.direct"), 1);
+	CHECK_EQ(tk_stat(&t, "rf.writes"), 1);
+	tk_end(&t);
+}
+
+/* Piggyback: a buffered result waits until another request brings its BML
+ * under a port: r2 (bank 0, BML 4, segment 0) is buffered while bank 0 sits
+ * at BML 0; the next instruction reads r6 (bank 0, BML 4, segment 1), and r2
+ * is written right behind that read without a shift. */
+TEST(rf_write_buffer_piggyback)
+{
+	struct tk t;
+	fig7_cfg(&t.cfg, RF_REMAP_EQ3_3);
+	t.cfg.core.warps_per_sm = 1;
+	t.cfg.rf.wb_entries = 4;
+	/* eq3_3, 1 warp, 8 regs, 2 banks, 2 ports: nrb 4, nrps 2, offset 3:
+	 * r0 BML 3 (row 3), r2 BML 4 (row 4), r4 BML 3 (row 11), r6 BML 4 (row 12). */
+	REQUIRE(rf_start(&t, 32, 1, 8, "alu 1 <- r1 -> r2; alu 1 <- r6 -> r3"));
+	CHECK_EQ(rf_bml_of(t.s, 0, 2), 4);
+	CHECK_EQ(rf_bml_of(t.s, 0, 6), 4);
+	CHECK_EQ(sim_step(t.s, 100), SIM_STOP_DONE);
+	CHECK_EQ(tk_stat(&t, "rf.wb.piggyback"), 1);
+	tk_end(&t);
+}
+
+/* The default (sram, free operand path) changes no timing: same cycles and
+ * state-independent stats as before the model existed, and a racetrack run
+ * with RMWS and the write buffer is identical stepped or run. */
+TEST(rf_step_vs_run_racetrack_rmws)
+{
+	const char *body = "loop i 0 6; ld A[(tid*7 + i*129) % 4096] -> r(1 + i % 4); alu 3 <- r1, r2 -> r5; "
+			   "alu 2 <- r5, r3 -> r6; st A[tid + i*64] <- r6; end";
+	uint64_t hash[3], cycles[3], st[3];
+	for (int mode = 0; mode < 3; mode++) {
+		struct tk t;
+		tk_base_cfg(&t.cfg);
+		t.cfg.core.sms = 2;
+		t.cfg.l2.banks = 2;
+		t.cfg.rf.kind = RF_RACETRACK;
+		t.cfg.core.scheduler = SCHED_RMWS;
+		t.cfg.rf.banks = 4;
+		REQUIRE(rf_start(&t, 128, 6, 12, body));
+		events_log_all(sim_events(t.s), false);
+		if (mode == 0) {
+			sim_step(t.s, UINT64_MAX);
+		} else {
+			uint64_t k = 1;
+			while (!sim_done(t.s)) {
+				sim_step(t.s, mode == 1 ? 1 : k);
+				k = k % 37 + 5;
+			}
+		}
+		hash[mode] = sim_state_hash(t.s);
+		cycles[mode] = sim_cycle(t.s);
+		st[mode] = tk_stat(&t, "rf.shift_cycles") * 1000003 + tk_stat(&t, "rf.wb.piggyback") * 7 +
+			   tk_stat(&t, "core.stall.rf") + tk_stat(&t, "rf.energy.total");
+		CHECK(tk_stat(&t, "rf.shifts") > 0);
+		tk_end(&t);
+	}
+	CHECK_EQ(cycles[0], cycles[1]);
+	CHECK_EQ(cycles[0], cycles[2]);
+	CHECK_EQ(st[0], st[1]);
+	CHECK_EQ(st[0], st[2]);
+	CHECK(hash[0] == hash[1]);
+	CHECK(hash[0] == hash[2]);
+}
+
+/* eq3_3 overflows when warps x registers per segment exceed the segment:
+ * the fallback is balanced, with a warning and rf.remap_fallback = 1. */
+TEST(rf_remap_overflow_fallback)
+{
+	struct tk t;
+	tk_base_cfg(&t.cfg);
+	t.cfg.rf.kind = RF_RACETRACK;
+	t.cfg.core.warps_per_sm = 32;
+	t.cfg.core.threads_per_sm = 1024;
+	REQUIRE(rf_start(&t, 256, 1, 15, "alu 1 <- r1 -> r2")); /* CP: 15 regs, 32 warps */
+	CHECK(strstr(t.s->rfm->warning, "balanced") != NULL);
+	CHECK_EQ(t.s->rfm->remap_used, RF_REMAP_BALANCED);
+	for (int w = 0; w < 32; w++)
+		CHECK(rf_bml_of(t.s, w, 1) < 16);
+	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+	CHECK_EQ(tk_stat(&t, "rf.remap_fallback"), 1);
+	tk_end(&t);
+}
