@@ -210,6 +210,46 @@ struct reuse_info {
 bool inspect_reuse(const struct sim *s, enum cache_id_kind k, int unit, int view, int set, struct reuse_info *out);
 const char *inspect_reuse_class_name(int cls);
 
+/* ---- register file (regfile.h; engine/regfile_inspect.c) ---------------- */
+struct rf_info {
+	int kind;             /* enum rf_kind */
+	bool timed;           /* banks and arbitration modelled */
+	int banks, entries, ports, seg, ways; /* ways: write-buffer entries per bank */
+	int remap;            /* enum rf_remap applied */
+	int nregs, map_warps;
+	const char *warning;  /* "" or the remap fallback warning */
+	uint64_t rf_now;      /* RF cycle at the start of the current core cycle */
+	uint64_t reads, writes, shifts, shift_cycles, conflicts;
+	uint64_t wb_reads, wb_voided, wb_direct, wb_piggy, wb_overflow;
+	uint64_t energy_fj;   /* dynamic + leakage so far */
+};
+struct rf_bank_info {
+	int loc;              /* live bank BML (ports' offset in their segments) */
+	int tail;             /* projected BML (newest queued request; RMWS) */
+	int queued;           /* requests not yet finished */
+	bool shifting;
+	int from, to, remaining; /* shift in progress: remaining bits to go */
+};
+struct rf_req_info {
+	int warp, reg;
+	bool write;
+	int src;              /* enum rf_op_src */
+	int bml, dist;        /* target BML, shift distance from the request ahead */
+	bool in_service;
+	uint64_t waited;      /* RF cycles waited so far (or in total once started) */
+};
+struct rf_wb_info {
+	bool valid, ready;    /* V and R */
+	int warp, reg, bml;
+	bool at_port;         /* the bank's projected BML is the entry's: next request drains it */
+};
+bool inspect_rf(const struct sim *s, int sm, struct rf_info *out);
+bool inspect_rf_bank(const struct sim *s, int sm, int bank, struct rf_bank_info *out);
+/* i-th queued request (0 = head), false past the queue. */
+bool inspect_rf_req(const struct sim *s, int sm, int bank, int i, struct rf_req_info *out);
+bool inspect_rf_wb(const struct sim *s, int sm, int bank, int way, struct rf_wb_info *out);
+/* Owner of a row: warp slot and register, false if unused. */
+bool inspect_rf_owner(const struct sim *s, int bank, int row, int *warp, int *reg);
 /* ---- one address across the hierarchy (`info line`) ----------------------- */
 /* Appends one line per place the line lives: each L1, L2 bank/set/way, MSHRs,
  * DRAM channel/bank/row and queue. */

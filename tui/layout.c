@@ -16,6 +16,8 @@ static const struct layout_def layouts[] = {
 	{"reuse", "reuse-distance histogram of a cache above the event log", {{3, {{"reuse", 1}}}, {1, {{"events", 1}}}}}, /* views/reuse.c */
 	{"frc", "the selected L2 bank's FRC entries, its set x way grid and the event log",
 	 {{3, {{"frc", 3}, {"l2", 2}}}, {3, {{"l2cache", 1}}}, {2, {{"events", 1}}}}},
+	{"rf", "the selected SM's register banks (racetrack tracks and ports) above its warps and the event log",
+	 {{3, {{"rf", 1}}}, {1, {{"warps", 1}, {"events", 1}}}}}, /* views/rf.c */
 };
 
 size_t layout_count(void) { return sizeof layouts / sizeof layouts[0]; }

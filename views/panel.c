@@ -72,6 +72,7 @@ static const struct panel_kind kinds[] = {
 	{"stats", "the statistics registry (/ searches)", stats_panel_new},
 	{"reuse", "reuse-distance histogram and miss classes of an L1 / L2 bank", reuse_panel_new}, /* views/reuse.c */
 	{"frc", "Fetch and Replacement Cache entries of the selected L2 bank", frc_panel_new}, /* views/frc.c */
+	{"rf", "register file of the selected SM: racetrack tracks, ports, shifts, queues, write buffer", rf_panel_new}, /* views/rf.c */
 };
 
 size_t panel_kind_count(void) { return sizeof kinds / sizeof kinds[0]; }

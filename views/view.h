@@ -108,5 +108,6 @@ struct panel *events_panel_new(void);
 struct panel *stats_panel_new(void);
 struct panel *reuse_panel_new(void); /* views/reuse.c */
 struct panel *frc_panel_new(void);   /* views/frc.c */
+struct panel *rf_panel_new(void);    /* views/rf.c */
 
 #endif

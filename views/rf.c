@@ -1,0 +1,198 @@
+/*
+ * rf.c: the `rf` panel: the selected SM's register banks as racetrack strips.
+ *
+ *   reads 812  writes 640  shifts 301 (1220 cyc)  conflicts 77 | wb raw 90 void 12 ...
+ *   b 3  BML  5  proj  9  shift 5>9 (3 left)  q 2: w4r3 R>9 d4 ~2 | w1r7 R>2 d7
+ *        0123....|4567....|89ab....|cdef....   wb: w2r3 R* | -
+ *
+ * A strip is the bank's rows (domains) left to right, segments separated by
+ * '|'; each row shows the warp slot that owns it (0-9a-zA-Z), '.' unused.
+ * The rows under the ports (offset = the live BML in every segment) are drawn
+ * reversed; the rows a shift is heading for are yellow. proj is the BML of the
+ * newest queued request (what RMWS scores against). Queue entries: warp and
+ * register, R/W, target BML, distance, ~waited RF cycles; '*' marks the one in
+ * service. Write-buffer ways: warp/register, R when the data arrived, '*' when
+ * the next request at proj drains it. Wide windows put two lines per bank,
+ * narrow ones three. Up/Down/PgUp/PgDn/Home/End scroll over banks.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "draw.h"
+#include "inspect.h"
+#include "util.h"
+#include "view.h"
+
+struct rf_panel {
+	struct panel base;
+	int top;   /* first bank shown */
+	int shown; /* banks that fit, from the last draw */
+	int banks;
+};
+
+static const char warp_glyph[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+#";
+
+static void header(WINDOW *w, struct rect r, int y, const struct rf_info *fi)
+{
+	char e[16];
+	int x = r.x;
+	x += put_fmt(w, y, x, r.w - (x - r.x), 0, "reads %llu  writes %llu  shifts %llu (%llu cyc)  conflicts %llu",
+		     (unsigned long long)fi->reads, (unsigned long long)fi->writes, (unsigned long long)fi->shifts,
+		     (unsigned long long)fi->shift_cycles, (unsigned long long)fi->conflicts);
+	if (fi->ways)
+		x += put_fmt(w, y, x, r.w - (x - r.x), 0, "  | wb raw %llu void %llu direct %llu piggy %llu overflow %llu",
+			     (unsigned long long)fi->wb_reads, (unsigned long long)fi->wb_voided,
+			     (unsigned long long)fi->wb_direct, (unsigned long long)fi->wb_piggy,
+			     (unsigned long long)fi->wb_overflow);
+	put_fmt(w, y, x, r.w - (x - r.x), role_attr(R_DIM), "  | %s nJ", fmt_si(e, sizeof e, (double)fi->energy_fj / 1e6));
+}
+
+/* Queue entries from index 0 into the rest of the line. */
+static void queue_text(WINDOW *w, int y, int x, int width, const struct sim *s, int sm, int b, int queued)
+{
+	int used = put_fmt(w, y, x, width, role_attr(queued > 1 ? R_STALL : R_NORMAL), "q %d:", queued);
+	struct rf_req_info q;
+	for (int i = 0; used < width && inspect_rf_req(s, sm, b, i, &q); i++)
+		used += put_fmt(w, y, x + used, width - used, q.in_service ? role_attr(R_HEADER) : 0, " w%dr%d %c>%d d%d%s~%llu",
+				q.warp, q.reg, q.write ? 'W' : 'R', q.bml, q.dist, q.in_service ? "*" : " ",
+				(unsigned long long)q.waited);
+}
+
+static void wb_text(WINDOW *w, int y, int x, int width, const struct sim *s, int sm, int b, int ways)
+{
+	int used = put_text(w, y, x, width, "wb:", role_attr(R_DIM), false);
+	struct rf_wb_info e;
+	for (int k = 0; k < ways && used < width && inspect_rf_wb(s, sm, b, k, &e); k++) {
+		if (!e.valid)
+			used += put_text(w, y, x + used, width - used, " -", role_attr(R_DIM), false);
+		else
+			used += put_fmt(w, y, x + used, width - used, role_attr(e.ready ? R_HIT : R_NORMAL), " w%dr%d%s%s",
+					e.warp, e.reg, e.ready ? " R" : "", e.at_port ? "*" : "");
+	}
+}
+
+static int strip(WINDOW *w, int y, int x, int width, const struct sim *s, const struct rf_info *fi, int b,
+		 const struct rf_bank_info *bi)
+{
+	int col = 0;
+	for (int row = 0; row < fi->entries && col < width; row++) {
+		if (row && row % fi->seg == 0) {
+			mvwaddch(w, y, x + col++, '|');
+			if (col >= width)
+				break;
+		}
+		int wp, rg;
+		bool own = inspect_rf_owner(s, b, row, &wp, &rg);
+		attr_t a = own ? 0 : role_attr(R_DIM);
+		if (row % fi->seg == bi->loc)
+			a = role_attr(R_SELECT);
+		else if (bi->shifting && row % fi->seg == bi->to)
+			a = role_attr(R_STALL);
+		wattrset(w, a);
+		mvwaddch(w, y, x + col++, (chtype)(unsigned char)(own ? warp_glyph[wp & 63] : '.'));
+		wattrset(w, 0);
+	}
+	return col;
+}
+
+static void rf_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
+{
+	struct rf_panel *rp = (struct rf_panel *)p;
+	struct rf_info fi;
+	char info[160] = "";
+	static const char *const remaps[] = {"contiguous", "eq3_3", "balanced"};
+	bool on = c->sim && inspect_rf(c->sim, c->sel_sm, &fi);
+	if (on)
+		snprintf(info, sizeof info, "sm %d  %s %dP seg %d  %s  %d banks x %d  %d regs  RF cycle %llu", c->sel_sm,
+			 fi.kind ? "racetrack" : "sram", fi.ports, fi.seg, remaps[fi.remap % 3], fi.banks, fi.entries,
+			 fi.nregs, (unsigned long long)fi.rf_now);
+	struct rect r = view_frame(p, w, c, info);
+	if (!on) {
+		put_text(w, r.y, r.x, r.w, "no simulator", role_attr(R_DIM), false);
+		return;
+	}
+	int y = r.y;
+	header(w, r, y++, &fi);
+	if (fi.warning[0] && y < r.y + r.h)
+		put_text(w, y++, r.x, r.w, fi.warning, role_attr(R_STALL), false);
+	if (!fi.timed) {
+		if (y < r.y + r.h)
+			put_text(w, y, r.x, r.w,
+				 "free SRAM operand path (rf.sram_cycles 0): no banks to show; `set rf.kind racetrack` "
+				 "or `set rf.sram_cycles 1` at cycle 0",
+				 role_attr(R_DIM), false);
+		return;
+	}
+	int stripw = fi.entries + fi.ports - 1;
+	bool wide = r.w >= 6 + stripw + 4 + 9 * fi.ways + 30;
+	int per = wide ? 2 : 3, avail = r.y + r.h - y;
+	rp->banks = fi.banks;
+	rp->shown = MAX(1, avail / per);
+	if (rp->top > fi.banks - rp->shown)
+		rp->top = MAX(0, fi.banks - rp->shown);
+	for (int b = rp->top; b < fi.banks && y + per <= r.y + r.h; b++) {
+		struct rf_bank_info bi;
+		inspect_rf_bank(c->sim, c->sel_sm, b, &bi);
+		int x = r.x;
+		x += put_fmt(w, y, x, r.w, role_attr(R_HEADER), "b%-2d", b);
+		x += put_fmt(w, y, x, r.w - (x - r.x), 0, " BML %2d proj %2d ", bi.loc, bi.tail);
+		if (bi.shifting)
+			x += put_fmt(w, y, x, r.w - (x - r.x), role_attr(R_STALL), "shift %d>%d (%d left) ", bi.from, bi.to,
+				     bi.remaining);
+		queue_text(w, y, x, r.w - (x - r.x), c->sim, c->sel_sm, b, bi.queued);
+		y++;
+		int sx = r.x + 4;
+		int used = strip(w, y, sx, r.w - 4, c->sim, &fi, b, &bi);
+		if (fi.ways && wide)
+			wb_text(w, y, sx + used + 3, r.w - 4 - used - 3, c->sim, c->sel_sm, b, fi.ways);
+		y++;
+		if (!wide) {
+			if (fi.ways)
+				wb_text(w, y, r.x + 4, r.w - 4, c->sim, c->sel_sm, b, fi.ways);
+			y++;
+		}
+	}
+}
+
+static int rf_key(struct panel *p, int key, const struct view_ctx *c)
+{
+	(void)c;
+	struct rf_panel *rp = (struct rf_panel *)p;
+	int old = rp->top, page = MAX(1, rp->shown);
+	switch (key) {
+	case KEY_UP: rp->top--; break;
+	case KEY_DOWN: rp->top++; break;
+	case KEY_PPAGE: rp->top -= page; break;
+	case KEY_NPAGE: rp->top += page; break;
+	case KEY_HOME: rp->top = 0; break;
+	case KEY_END: rp->top = rp->banks; break;
+	default: return VK_IGNORED;
+	}
+	if (rp->top > rp->banks - page)
+		rp->top = rp->banks - page;
+	if (rp->top < 0)
+		rp->top = 0;
+	return rp->top != old ? VK_HANDLED | VK_REDRAW : VK_HANDLED;
+}
+
+static void rf_reset(struct panel *p) { ((struct rf_panel *)p)->top = 0; }
+static void rf_free(struct panel *p) { free(p); }
+
+static const struct panel_ops rf_ops = {
+	.name = "rf",
+	.desc = "register file of the selected SM: racetrack tracks, ports, shifts, arbitrator queues, write buffer",
+	.min_w = 40,
+	.min_h = 4,
+	.draw = rf_draw,
+	.key = rf_key,
+	.reset = rf_reset,
+	.free = rf_free,
+};
+
+struct panel *rf_panel_new(void)
+{
+	struct rf_panel *rp = xcalloc(1, sizeof *rp);
+	rp->base.ops = &rf_ops;
+	return &rp->base;
+}
