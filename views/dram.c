@@ -8,7 +8,8 @@
  *
  * HITS/MISS/CONF are row-buffer hits, misses (bank closed) and conflicts
  * (another row open); NEXT is core cycles until the bank's next command may
- * issue. The selected channel/bank is reverse; Up/Down select through
+ * issue; OWN and REMOTE (under TEMP page colouring) the SM the bank belongs to
+ * and the requests other SMs sent it. The selected channel/bank is reverse; Up/Down select through
  * `select channel C` / `select bank B`.
  */
 #include <stdio.h>
@@ -33,7 +34,7 @@ struct dram_panel {
 static const struct table_col cols[] = {
 	{"BANK", 5, 0, false}, {"STATE", 11, 0, false}, {"ROW", 7, 0, true}, {"Q", 3, 0, true},
 	{"LAST", 10, 0, false}, {"HITS", 6, 0, true},    {"MISS", 6, 0, true}, {"CONF", 6, 0, true},
-	{"NEXT", 4, 0, true},
+	{"NEXT", 4, 0, true},  {"OWN", 4, 0, true},     {"REMOTE", 7, 0, true},
 };
 
 static void dram_row(void *u, int row, struct table_row *r)
@@ -77,6 +78,18 @@ static void dram_row(void *u, int row, struct table_row *r)
 		snprintf(r->text[8], TABLE_CELL, "%d", b.next_legal);
 	else
 		snprintf(r->text[8], TABLE_CELL, "-");
+	/* TEMP page colouring (dram.page_alloc = temp / dram.local_stats): the SM
+	 * the bank is bound to and the requests from other SMs, yellow when the
+	 * latest one was remote. */
+	if (b.owner >= 0) {
+		snprintf(r->text[9], TABLE_CELL, "sm%d", b.owner);
+		snprintf(r->text[10], TABLE_CELL, "%llu", (unsigned long long)b.remote);
+		if (b.last_remote)
+			r->attr[10] = role_attr(R_STALL);
+	} else {
+		snprintf(r->text[9], TABLE_CELL, "-");
+		snprintf(r->text[10], TABLE_CELL, "-");
+	}
 	r->attr[5] = role_attr(R_HIT);
 	r->attr[6] = role_attr(R_MISS);
 	r->attr[7] = role_attr(R_STALL);
