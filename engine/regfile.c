@@ -309,7 +309,7 @@ static const struct rf_op *push(struct sim *s, struct sm *sm, unsigned b, int wa
 		stat_inc(st, m->id.conflicts);
 		EV_EMIT(&s->ev, EV_RF_BANK_CONFLICT, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)warp,
 			.unit = (int16_t)b, .a = ahead, .b = reg);
-		if (shifting_ahead)
+		if (shifting_ahead && kind == RFO_READ) /* a warp waits for reads only */
 			EV_EMIT(&s->ev, EV_RF_SHIFT_STALL, .cycle = s->st->now, .sm = (int16_t)sm->id,
 				.warp = (int16_t)warp, .unit = (int16_t)b, .a = (int64_t)(start - arr), .b = reg);
 	}
