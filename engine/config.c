@@ -38,7 +38,7 @@ static const struct cfg_section top_cfg_section = {
 
 static const struct cfg_section *const sections[] = {
 	&top_cfg_section, &core_cfg_section, &l1_cfg_section,  &l2_cfg_section,
-	&icnt_cfg_section, &mem_cfg_section, &dram_cfg_section, &trace_cfg_section, &rf_cfg_section,
+	&icnt_cfg_section, &mem_cfg_section, &dram_cfg_section, &trace_cfg_section, &rf_cfg_section, &reuse_cfg_section,
 };
 
 size_t cfg_param_count(void)

@@ -37,6 +37,7 @@ struct sim_cfg {
 	struct dram_cfg dram;
 	struct trace_cfg trace; /* trace replay (trace_cfg.h) */
 	struct rf_cfg rf;       /* register file (rf_cfg.h) */
+	struct reuse_cfg reuse; /* reuse-distance profiler (hier_cfg.h) */
 };
 
 enum cfg_type {
@@ -75,7 +76,8 @@ struct cfg_section {
 
 /* Sections contributed by modules (defined in their *_cfg.c files). */
 extern const struct cfg_section core_cfg_section, l1_cfg_section, l2_cfg_section,
-	icnt_cfg_section, mem_cfg_section, dram_cfg_section, trace_cfg_section, rf_cfg_section;
+	icnt_cfg_section, mem_cfg_section, dram_cfg_section, trace_cfg_section, rf_cfg_section,
+	reuse_cfg_section;
 
 /* Every parameter, in table order; *n receives the count. */
 const struct cfg_param *cfg_param_at(size_t i);

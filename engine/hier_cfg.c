@@ -294,3 +294,17 @@ const struct cfg_section mem_cfg_section = {
 	.derived = NULL,
 };
 
+
+static const struct cfg_param reuse_params[] = {
+	P_BOOL("reuse.profile", reuse.profile, "true",
+	       "measure reuse distances and classify misses of every L1 and L2 bank (reuse panel, reuse.* stats); "
+	       "costs simulation speed on caches with many ways"),
+};
+
+const struct cfg_section reuse_cfg_section = {
+	.name = "reuse",
+	.params = reuse_params,
+	.nparams = ARRAY_LEN(reuse_params),
+	.validate = NULL,
+	.derived = NULL,
+};

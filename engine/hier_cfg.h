@@ -110,6 +110,11 @@ struct icnt_cfg {
 	int queue;       /* packets buffered per port and direction */
 };
 
+/* The reuse-distance profiler (reuse.c): observes, never changes timing. */
+struct reuse_cfg {
+	bool profile;
+};
+
 struct mem_cfg {
 	int model;   /* enum mem_model */
 	int latency; /* fixed model: core cycles */

@@ -215,7 +215,8 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 		sim_free(s);
 		return NULL;
 	}
-	s->reuse = reuse_new(s); /* reuse-distance profiler: after the caches, before the freeze */
+	if (cfg->reuse.profile)
+		s->reuse = reuse_new(s); /* reuse-distance profiler: after the caches, before the freeze */
 	stats_freeze(&s->stats, &s->arena);
 	return s;
 }
