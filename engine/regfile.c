@@ -426,7 +426,7 @@ bool rf_blocked(struct sim *s, struct sm *sm, int slot, const struct winst *in)
 	unsigned b = rf_bank_of(s, slot, in->dst);
 	if (sm->rf->bank[b].n >= m->qlimit)
 		return true;
-	if (!m->wb_on || wb_find(s, sm, b, slot, in->dst) >= 0)
+	if (!m->wb_on || s->cfg.rf.wb_claim != RF_WB_AT_ISSUE || wb_find(s, sm, b, slot, in->dst) >= 0)
 		return false;
 	int victim;
 	if (wb_free_way(s, sm, b, &victim) >= 0 || victim >= 0)
@@ -478,7 +478,7 @@ uint64_t rf_issue(struct sim *s, struct sm *sm, int slot, const struct winst *in
 		if (m->wb_on)
 			piggyback(s, sm, b);
 	}
-	if (in->ndst && m->wb_on) {
+	if (in->ndst && m->wb_on && s->cfg.rf.wb_claim == RF_WB_AT_ISSUE) {
 		unsigned b = rf_bank_of(s, slot, in->dst);
 		int way = wb_find(s, sm, b, slot, in->dst);
 		if (way >= 0) {
@@ -511,18 +511,46 @@ void rf_write(struct sim *s, struct sm *sm, int slot, unsigned reg)
 	if (!sm->rf)
 		return;
 	unsigned b = rf_bank_of(s, slot, reg), bml = rf_bml_of(s, slot, reg);
-	int way = m->wb_on ? wb_find(s, sm, b, slot, reg) : -1;
-	if (way < 0) {
+	if (!m->wb_on) {
 		push(s, sm, b, slot, reg, RFO_WRITE, RFS_PLAIN, bml);
-		if (m->wb_on)
-			piggyback(s, sm, b);
 		return;
+	}
+	struct rf_bank *bk = &sm->rf->bank[b];
+	int way = wb_find(s, sm, b, slot, reg);
+	if (way >= 0 && wb_way(s, sm, b, way)->r) { /* an older buffered value: WAW, it never reaches the RF */
+		stat_inc(&s->stats, m->id.wb_voided);
+		EV_EMIT(&s->ev, EV_RF_WB_VOID, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)slot,
+			.unit = (int16_t)b, .a = reg);
+		wb_way(s, sm, b, way)->v = 0;
+		way = -1;
+		sm_wake(sm);
+	}
+	if (way < 0) { /* claimed now (rf.write_buffer.claim = writeback) */
+		if (bk->tail == bml) { /* already under a port: written directly, no entry */
+			stat_inc(&s->stats, m->id.wb_direct);
+			EV_EMIT(&s->ev, EV_RF_WB_DRAIN, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)slot,
+				.unit = (int16_t)b, .a = reg, .b = 0);
+			push(s, sm, b, slot, reg, RFO_WRITE, RFS_DIRECT, bml);
+			return;
+		}
+		int victim;
+		way = wb_free_way(s, sm, b, &victim);
+		if (way < 0) {
+			assert(victim >= 0); /* every entry holds data in this mode */
+			wb_drain(s, sm, b, victim, RFS_OVERFLOW);
+			piggyback(s, sm, b);
+			way = victim;
+		}
+		stat_inc(&s->stats, m->id.wb_allocs);
+		EV_EMIT(&s->ev, EV_RF_WB_ALLOC, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)slot,
+			.unit = (int16_t)b, .a = reg, .b = way);
+		*wb_way(s, sm, b, way) = (struct rf_wbe){.seq = ++sm->rf->wb_seq, .warp = (uint16_t)slot, .v = 1,
+							 .reg = (uint8_t)reg, .bml = (uint8_t)bml};
 	}
 	struct rf_wbe *e = wb_way(s, sm, b, way);
 	e->r = 1;
 	energy(s, m->id.e_wb, m->e_wbw);
 	sm_wake(sm); /* the entry can now be drained to make room */
-	struct rf_bank *bk = &sm->rf->bank[b];
 	if (bk->tail == bml)
 		wb_drain(s, sm, b, way, bk->n == 0 ? RFS_DIRECT : RFS_PIGGY);
 }

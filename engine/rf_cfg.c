@@ -15,6 +15,7 @@ static const char *const kind_names[] = {"sram", "racetrack", NULL};
 static const char *const remap_names[] = {"contiguous", "eq3_3", "balanced", NULL};
 static const char *const tie_names[] = {"gto", "oldest", "lrr", NULL};
 static const char *const scope_names[] = {"bank", "track", NULL};
+static const char *const claim_names[] = {"writeback", "issue", NULL};
 
 #define P_INT(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, 0, NULL, desc}
 #define P_BOOL(path, field, def, desc) {path, CFG_BOOL, CFG_OFF(field), def, 0, 1, 0, NULL, desc}
@@ -41,6 +42,9 @@ static const struct cfg_param rf_params[] = {
 	P_BOOL("rf.warp_shift", rf.warp_shift, "false", "bank = (reg + warp slot) mod banks"),
 	P_INT("rf.write_buffer.entries", rf.wb_entries, "32", 0, 1024,
 	      "racetrack write buffer entries per SM, a multiple of rf.banks (0 = off: writes go to the banks)"),
+	P_ENUM("rf.write_buffer.claim", rf.wb_claim, "writeback", claim_names,
+	       "when a result takes its write-buffer entry: writeback (when it arrives; a full set forces the oldest "
+	       "out) or issue (the thesis's WBIT logging: issue blocks while every way awaits data)"),
 	P_ENUM("rf.rmws_tiebreak", rf.tiebreak, "gto", tie_names,
 	       "rmws: order among warps with the same score (gto: last issued, then oldest)"),
 	P_INT("rf.queue_limit", rf.queue_limit, "32", 4, 1024,

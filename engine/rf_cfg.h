@@ -13,6 +13,7 @@ enum rf_kind { RF_SRAM, RF_RACETRACK };
 enum rf_remap { RF_REMAP_CONTIGUOUS, RF_REMAP_EQ3_3, RF_REMAP_BALANCED };
 enum rf_tiebreak { RF_TIE_GTO, RF_TIE_OLDEST, RF_TIE_LRR };
 enum rf_shift_scope { RF_SHIFT_PER_BANK, RF_SHIFT_PER_TRACK };
+enum rf_wb_claim { RF_WB_AT_WRITEBACK, RF_WB_AT_ISSUE };
 
 struct rf_cfg {
 	int kind;            /* enum rf_kind */
@@ -28,6 +29,7 @@ struct rf_cfg {
 	int remap;           /* enum rf_remap */
 	bool warp_shift;     /* bank = (reg + warp) mod banks */
 	int wb_entries;      /* racetrack write buffer, total per SM (0 = off) */
+	int wb_claim;        /* enum rf_wb_claim: when a destination takes its entry */
 	int tiebreak;        /* enum rf_tiebreak (RMWS) */
 	int queue_limit;     /* arbitrator queue depth that blocks issue (back-pressure) */
 	/* energy (Table 3 of the thesis) */
