@@ -170,7 +170,9 @@ int rf_init(struct sim *s, char **err)
 	m->e_shift = fj(c->shift_pj) * (c->shift_scope == RF_SHIFT_PER_TRACK ? (uint64_t)c->entry_bytes * 8 : 1);
 	m->e_wbr = fj(c->wb_read_pj);
 	m->e_wbw = fj(c->wb_write_pj);
-	m->leak_nw = (uint64_t)((m->racetrack ? c->rm_leak_mw + (m->wb_on ? c->wb_leak_mw : 0) : c->sram_leak_mw) * 1e6 + 0.5);
+	/* Table 3's write-buffer leakage is for 32 entries; it scales with the array */
+	double wb_leak = m->wb_on ? c->wb_leak_mw * (double)c->wb_entries / 32.0 : 0;
+	m->leak_nw = (uint64_t)((m->racetrack ? c->rm_leak_mw + wb_leak : c->sram_leak_mw) * 1e6 + 0.5);
 	if (build_map(s, m, err))
 		return -1;
 	register_stats(s, m);

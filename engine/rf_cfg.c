@@ -60,7 +60,7 @@ static const struct cfg_param rf_params[] = {
 	P_DBL("rf.energy.sram_leak_mw", rf.sram_leak_mw, "14.41", "SRAM register file leakage per SM (mW)"),
 	P_DBL("rf.energy.wb_read_pj", rf.wb_read_pj, "8.34", "write buffer read energy per entry (pJ)"),
 	P_DBL("rf.energy.wb_write_pj", rf.wb_write_pj, "8.09", "write buffer write energy per entry (pJ)"),
-	P_DBL("rf.energy.wb_leak_mw", rf.wb_leak_mw, "0.94", "write buffer leakage per SM (mW)"),
+	P_DBL("rf.energy.wb_leak_mw", rf.wb_leak_mw, "0.94", "write buffer leakage per SM at 32 entries (mW; scaled by rf.write_buffer.entries / 32)"),
 };
 
 static int rf_validate(const struct sim_cfg *c, char **err)
