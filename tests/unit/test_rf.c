@@ -393,3 +393,42 @@ TEST(rf_remap_overflow_fallback)
 	CHECK_EQ(tk_stat(&t, "rf.remap_fallback"), 1);
 	tk_end(&t);
 }
+
+/* rf.write_buffer.claim = issue (the thesis's WBIT logging): both ways of
+ * bank 0 are taken by loads still in flight, so `alu -> r6` (bank 0) cannot
+ * issue (rf.wb_full, stall rf) until the first load's data arrives; then the
+ * oldest entry with data is forced out and the alu issues. */
+TEST(rf_write_buffer_issue_claim_blocks)
+{
+	struct tk t;
+	fig7_cfg(&t.cfg, RF_REMAP_CONTIGUOUS);
+	t.cfg.core.warps_per_sm = 1;
+	t.cfg.rf.wb_entries = 4;
+	t.cfg.rf.wb_claim = RF_WB_AT_ISSUE;
+	REQUIRE(rf_start(&t, 32, 1, 8, "ld A[tid] -> r2; ld A[tid + 4096] -> r4; alu 1 <- r1 -> r6"));
+	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+	CHECK(tk_count(&t, EV_RF_WB_FULL) >= 1);
+	CHECK_EQ(tk_stat(&t, "rf.wb.overflow"), 1);
+	const struct event *reply = tk_event(&t, EV_MEM_REPLY, 0), *alu = tk_event(&t, EV_WARP_ISSUE, 2);
+	REQUIRE(reply && alu);
+	CHECK(alu->cycle >= reply->cycle);
+	CHECK(tk_stat(&t, "core.stall.rf") >= 50);
+	tk_end(&t);
+}
+
+/* rf.rmws_pick names the pick, its score, the runner-up and GTO's choice. */
+TEST(rf_rmws_pick_event)
+{
+	struct tk t;
+	fig7_cfg(&t.cfg, RF_REMAP_EQ3_3);
+	t.cfg.core.scheduler = SCHED_RMWS;
+	REQUIRE(rf_start(&t, 64, 1, 8, "alu 1 <- r0, r5 -> r7; alu 1 <- r2, r1 -> r6"));
+	CHECK_EQ(sim_step(t.s, 1000), SIM_STOP_DONE);
+	const struct event *e = tk_event(&t, EV_RF_RMWS_PICK, 0);
+	REQUIRE(e);
+	CHECK_EQ(e->cycle, 0);
+	CHECK(e->warp == 0 || e->warp == 1);
+	CHECK(e->b == 1 - e->warp); /* two ready warps: the other is the runner-up */
+	CHECK(tk_stat(&t, "sim.warp_insts") == 6);
+	tk_end(&t);
+}
