@@ -221,7 +221,7 @@ struct dram *dram_new(struct arena *a, const struct sim_cfg *cfg, struct stats *
 	if (addrmap_init(&d->map, &d->c, err))
 		return NULL;
 	resolve_timing(d);
-	d->sched = d->c.scheduler == DRAM_SCHED_FCFS ? &dram_sched_fcfs : &dram_sched_frfcfs;
+	d->sched_kind = (uint8_t)d->c.scheduler;
 	d->st = st;
 	d->ev = ev;
 	d->now = now;

@@ -105,6 +105,8 @@ struct dram_sched_ops {
 };
 
 extern const struct dram_sched_ops dram_sched_fcfs, dram_sched_frfcfs;
+struct dram;
+const struct dram_sched_ops *dram_sched_of(const struct dram *d);
 
 /* TEMP page allocation and local/remote accounting (dram_temp.c). A global
  * bank is g = (rank * banks + bank) * channels + ch (channel fastest); with
@@ -138,7 +140,9 @@ struct dram {
 	struct dram_timing_c t;
 	struct addrmap map;
 	struct dram_temp tp;
-	const struct dram_sched_ops *sched;
+	/* The scheduler policy, as an index (a pointer into the program image would
+	 * differ between runs and break state hashes): dram_sched_of(d). */
+	uint8_t sched_kind;
 	struct stats *st;
 	struct events *ev;
 	const uint64_t *now;

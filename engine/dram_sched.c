@@ -61,6 +61,11 @@ static uint64_t frfcfs_key(const struct dram_req *r, enum dram_cmd cmd)
 const struct dram_sched_ops dram_sched_fcfs = {.name = "fcfs", .pick = fcfs_pick, .key = fcfs_key};
 const struct dram_sched_ops dram_sched_frfcfs = {.name = "frfcfs", .pick = frfcfs_pick, .key = frfcfs_key};
 
+const struct dram_sched_ops *dram_sched_of(const struct dram *d)
+{
+	return d->sched_kind == DRAM_SCHED_FCFS ? &dram_sched_fcfs : &dram_sched_frfcfs;
+}
+
 /* ---- helpers --------------------------------------------------------------- */
 
 static inline dcyc dmax(dcyc a, dcyc b) { return a > b ? a : b; }
@@ -165,7 +170,7 @@ enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, ui
 	} else {
 		int q = c->draining ? Q_WR : Q_RD;
 		if (b->nq[q]) {
-			int32_t ri = d->sched->pick(d, c, b, q);
+			int32_t ri = dram_sched_of(d)->pick(d, c, b, q);
 			const struct dram_req *r = &c->req[ri];
 			*req = ri;
 			if (b->open_row == (int64_t)r->row) {
@@ -451,7 +456,7 @@ static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, bo
 		else if (ref_targets(d, c, bi))
 			key = 0;
 		else if (ri >= 0)
-			key = ((uint64_t)1 << 62) | d->sched->key(&c->req[ri], cmd);
+			key = ((uint64_t)1 << 62) | dram_sched_of(d)->key(&c->req[ri], cmd);
 		else
 			key = (uint64_t)3 << 62; /* page timeout */
 		if (key < best_key || (key == best_key && (int32_t)bi < best_bank)) {
