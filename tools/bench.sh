@@ -20,11 +20,16 @@ for p in gtx480 titanv; do
 $p matmul_tiled -p n=256
 $p gather_random -p n=262144"
 done
+# The core issue's target case (titanv, matmul_naive), with and without the
+# reuse-distance profiler (reuse.profile, on by default).
+"$BIN" --check-config titanv >/dev/null 2>&1 && CASES="$CASES
+titanv matmul_naive -p n=256
+titanv matmul_naive -p n=256 -s reuse.profile=false"
 
 have_time=0
 [ -x /usr/bin/time ] && /usr/bin/time -f %M true >/dev/null 2>&1 && have_time=1
 
-printf '%-10s %-18s %12s %9s %14s %14s %10s\n' config workload cycles seconds cycles/s warp-insts/s peak-RSS
+printf '%-10s %-18s %12s %9s %14s %14s %10s  %s\n' config workload cycles seconds cycles/s warp-insts/s peak-RSS options
 echo "$CASES" | while read -r cfg wl extra; do
 	[ -n "$wl" ] || continue
 	args="--run -w $wl --stats $tmp/s.json $extra"
@@ -42,9 +47,9 @@ echo "$CASES" | while read -r cfg wl extra; do
 	end=$(date +%s.%N)
 	cycles=$(sed -n 's/^  "cycles": \([0-9]*\).*/\1/p' "$tmp/s.json")
 	insts=$(sed -n 's/^    "sim.warp_insts": \([0-9]*\).*/\1/p' "$tmp/s.json")
-	awk -v c="$cfg" -v w="$wl" -v cy="${cycles:-0}" -v ni="${insts:-0}" -v s="$start" -v e="$end" -v r="$rss" 'BEGIN {
+	awk -v c="$cfg" -v w="$wl" -v cy="${cycles:-0}" -v ni="${insts:-0}" -v s="$start" -v e="$end" -v r="$rss" -v x="$extra" 'BEGIN {
 		t = e - s; if (t <= 0) t = 1e-6
-		printf "%-10s %-18s %12d %9.3f %14.0f %14.0f %10s\n", (c == "-" ? "teaching" : c), w, cy, t, cy / t, ni / t, r
+		printf "%-10s %-18s %12d %9.3f %14.0f %14.0f %10s  %s\n", (c == "-" ? "teaching" : c), w, cy, t, cy / t, ni / t, r, x
 	}'
 done
 # Trace replay (docs/TRACES.md): a generated vecadd-style Accel-Sim trace of
@@ -88,6 +93,20 @@ for p in - gtx480; do
 done
 echo "machine: $(uname -srm), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
 echo "commit:  $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+
+# DRAM-trace mode (docs/DRAM.md): 1,000,000 requests straight into the DRAM
+# model of the default machine, sequential lines and random lines.
+echo
+awk 'BEGIN { for (i = 0; i < 1000000; i++) printf "LD 0x%x\n", 268435456 + i * 128 }' >"$tmp/seq.trc"
+awk 'BEGIN { srand(7); for (i = 0; i < 1000000; i++) printf "%s 0x%x\n", (rand() < 0.3 ? "ST" : "LD"), int(rand() * 1073741824) * 128 % 4294967296 }' >"$tmp/rnd.trc"
+for t in seq rnd; do
+	start=$(date +%s.%N)
+	"$BIN" --dram-trace "$tmp/$t.trc" --stats "$tmp/d.json" >/dev/null 2>"$tmp/err" || { echo "dram trace $t: failed"; cat "$tmp/err"; continue; }
+	end=$(date +%s.%N)
+	awk -v t="$t" -v s="$start" -v e="$end" '/"dram.row_hits":/ { h = $2 + 0 } /"dram.row_conflicts":/ { c = $2 + 0 }
+		END { d = e - s; if (d <= 0) d = 1e-6
+		      printf "dram-trace %-4s 1000000 requests: %.2f s, %.0f requests/s (row hits %d, conflicts %d)\n", t, d, 1e6 / d, h, c }' "$tmp/d.json"
+done
 
 # Rewinding (docs/SESSIONS.md): `reverse-step 1` at cycle 1,000,000 of the
 # default workload (teaching + vecadd, large enough to get there) with the
