@@ -35,6 +35,9 @@ struct cline {
 	uint8_t transient; /* L2 conventional miss path: victim being replaced */
 	uint8_t touch;    /* enum touch (inspect.h) of the last access */
 	uint8_t swap_pending; /* L2: chosen as the victim of an FRC swap */
+	uint8_t coh;      /* L1 with a coherence protocol: enum coh_state of the copy */
+	uint8_t pinned;   /* coherence: L1 line being upgraded / L2 line whose directory
+			   * entry is locked; never chosen as a victim */
 };
 
 struct cache {
@@ -64,7 +67,7 @@ static inline struct cline *cache_line(struct cache *c, int set, int way)
 }
 /* Record a use for LRU. */
 void cache_touch(struct cache *c, int set, int way);
-/* Choose a victim among lines that are neither reserved, transient nor
+/* Choose a victim among lines that are neither reserved, transient, pinned nor
  * promised to an FRC swap;
  * invalid lines first. -1 when every way is reserved/transient. */
 int cache_victim(struct cache *c, int set, struct rng *rng);

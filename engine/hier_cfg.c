@@ -178,6 +178,7 @@ const struct cfg_section l1_cfg_section = {
 
 static const char *const frc_victim_names[] = {"at_swap", "at_miss", NULL};
 static const char *const frc_mshr_names[] = {"separate", "shared", NULL};
+static const char *const coh_names[] = {"none", "si", "nmoesi", "moesi", NULL}; /* = enum coh_proto_id */
 
 static const struct cfg_param l2_params[] = {
 	P_INT("l2.banks", l2.banks, "2", 1, 256, "L2 banks (slices)"),
@@ -207,6 +208,10 @@ static const struct cfg_param l2_params[] = {
 	       "serve hits on the victim block while its FRC entry is evicting it (an extension)"),
 	P_ENUM("l2.frc.mshr", l2.frc.mshr, "separate", frc_mshr_names,
 	       "FRC entries track misses in addition to the L2 MSHRs (separate) or use them up (shared)"),
+	P_ENUM("coherence.protocol", l2.coh.protocol, "none", coh_names,
+	       "coherence protocol between the L1s (directory in the L2): none, si, nmoesi, moesi (docs/COHERENCE.md)"),
+	P_INT("coherence.dir_latency", l2.coh.dir_latency, "2", 0, 1000,
+	      "directory cycles added to every directory message (grant, Inv, Recall, Nack) on top of l2.hit_latency"),
 };
 
 static int l2_validate(const struct sim_cfg *c, char **err)
@@ -226,6 +231,12 @@ static int l2_validate(const struct sim_cfg *c, char **err)
 			       l->bank_hash == BANKH_XOR ? "xor" : "ipoly", l->banks);
 	if (l->index == IDX_IPOLY && (l->sets < 2 || l->sets > 4096))
 		return set_err(err, "l2.index: ipoly needs l2.sets between 2 and 4096, got %d", l->sets);
+	if (l->coh.protocol) {
+		if (!c->l1.enabled || c->l1.streaming || c->l1.bypass != L1B_NONE)
+			return set_err(err, "coherence.protocol: needs l1.enabled, l1.streaming false and l1.bypass none");
+		if (l->frc.entries)
+			return set_err(err, "coherence.protocol: not wired with the FRC yet (set l2.frc.entries 0)");
+	}
 	if (l->frc.entries) {
 		if (l->frc.ways > l->frc.entries)
 			return set_err(err, "l2.frc.ways: must be <= l2.frc.entries (%d), got %d", l->frc.entries,

@@ -98,6 +98,12 @@ struct l2_cfg {
 		bool serve_evicting; /* hits on the victim held in an EVICTING entry are served */
 		int mshr;          /* enum frc_mshr */
 	} frc;
+	/* Coherence (issue 9; docs/COHERENCE.md): keys coherence.*, kept here
+	 * because the directory lives in the L2 banks. */
+	struct coh_cfg {
+		int protocol;      /* enum coh_proto_id (coh.h): none, si, nmoesi, moesi */
+		int dir_latency;   /* extra cycles on every directory message (on top of l2.hit_latency) */
+	} coh;
 };
 
 enum frc_victim { FRC_VICTIM_AT_SWAP, FRC_VICTIM_AT_MISS };

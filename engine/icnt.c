@@ -15,6 +15,7 @@
  * free slot counting packets still in flight. Source ports are served in a
  * rotating order so that no SM or bank is always first.
  */
+#include "coh.h"
 #include "sim_int.h"
 
 unsigned icnt_bank_of(const struct sim *s, uint64_t addr)
@@ -58,6 +59,10 @@ static unsigned packet_flits(const struct sim *s, const struct req *r, bool repl
 {
 	unsigned sec = (unsigned)(s->cfg.l2.sector ? s->cfg.l2.sector : 0);
 	unsigned line = (unsigned)s->cfg.l1.line;
+	/* Coherence messages: a header, plus the data when the type carries it
+	 * (coh_msg_has_data; Nack and WTAck never do). */
+	if ((r->flags & REQF_COH) && !(reply && (r->reply == RP_NACK || r->reply == RP_ACK)))
+		return 1 + (coh_msg_has_data(r->coh_msg, r->coh_aux) ? payload_flits(s, r, sec, line) : 0);
 	if (reply)
 		return 1 + (r->reply == RP_DATA ? payload_flits(s, r, sec, line) : 0);
 	if (r->type == RQ_ST || r->type == RQ_WB)

@@ -31,6 +31,7 @@
  */
 #include <stdio.h>
 
+#include "coh_eng.h"
 #include "reuse.h"
 #include "sim_int.h"
 
@@ -113,6 +114,11 @@ static void send_down(struct sim *s, struct l1 *l, uint32_t ri)
 	reqq_push(&l->missq, s->pool.r, ri);
 }
 
+/* For the coherence controller (coh_l1.c). */
+bool l1_missq_room(const struct sim *s, const struct l1 *l) { return missq_room(s, l); }
+void l1_send_down(struct sim *s, struct l1 *l, uint32_t ri) { send_down(s, l, ri); }
+void l1_mshr_changed(struct sim *s, struct sm *sm) { mshr_changed(s, sm); }
+
 /* tags_done: the caller already updated the bypass tag store. */
 static void evict_line(struct sim *s, struct sm *sm, int set, int way, bool tags_done)
 {
@@ -145,6 +151,8 @@ static void complete_after(struct sim *s, struct l1 *l, uint32_t ri, uint64_t la
 	s->pool.r[ri].t_ready = s->st->now + lat;
 	reqq_insert_timed(&l->hitq, s->pool.r, ri);
 }
+
+void l1_complete_after(struct sim *s, struct l1 *l, uint32_t ri, uint64_t lat) { complete_after(s, l, ri, lat); }
 
 enum { ACC_DONE, ACC_STALL };
 
@@ -368,6 +376,12 @@ static int access_bypass_all(struct sim *s, struct sm *sm, uint32_t ri)
 static int l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 {
 	struct req *r = &s->pool.r[ri];
+	if (s->coh) { /* a coherence protocol decides (coh_l1.c); validation ensures the L1 is on */
+		int rc = coh_l1_access(s, sm, ri, from_wait) ? ACC_STALL : ACC_DONE;
+		if (rc == ACC_DONE && !from_wait)
+			core_req_accepted(s, ri);
+		return rc;
+	}
 	if (!s->cfg.l1.enabled || r->type == RQ_ATOM ||
 	    (r->type == RQ_ST && s->cfg.l1.write_policy != L1W_WRITE_BACK)) {
 		/* L1 disabled: loads travel to the L2 as themselves. */
@@ -451,8 +465,13 @@ void l1_tick(struct sim *s, struct sm *sm)
 			r->reply = RP_NONE;
 			r->t_ready = now + (uint64_t)s->cfg.l1.retry_delay;
 			reqq_insert_timed(&l->retryq, R, ri);
+		} else if (r->reply == RP_COH) {
+			coh_l1_msg(s, sm, ri); /* Inv / Recall */
 		} else if (r->type == RQ_FETCH) {
-			fill(s, sm, ri);
+			if (s->coh)
+				coh_l1_fill(s, sm, ri);
+			else
+				fill(s, sm, ri);
 		} else {
 			core_req_done(s, ri);
 		}
@@ -462,6 +481,8 @@ void l1_tick(struct sim *s, struct sm *sm)
 		uint32_t ri = reqq_pop(&l->retryq, R);
 		L1_INC(s, l, retries, l1_retries);
 		EV_EMIT(&s->ev, EV_L1_RETRY, .cycle = now, .sm = (int16_t)sm->id, .addr = R[ri].addr);
+		if (R[ri].flags & REQF_COH)
+			coh_l1_retry(s, sm, ri); /* re-derive the request from the line's state */
 		send_down(s, l, ri);
 		sim_progress(s);
 	}

@@ -36,6 +36,7 @@
  */
 #include <stdio.h>
 
+#include "coh_eng.h"
 #include "frc.h"
 #include "reuse.h"
 #include "sim_int.h"
@@ -97,6 +98,8 @@ static int bank_set(const struct sim *s, const struct l2bank *b, uint64_t addr)
 	return cache_set(&b->c, local_addr(s, addr));
 }
 
+int l2_bank_set(const struct sim *s, const struct l2bank *b, uint64_t addr) { return bank_set(s, b, addr); }
+
 static uint32_t memq_cap(const struct sim *s)
 {
 	return (uint32_t)(2 * s->cfg.l2.mshr_entries + 2 * s->cfg.l2.frc.entries + s->cfg.l2.queue);
@@ -123,6 +126,8 @@ void l2_reply(struct sim *s, struct l2bank *b, uint32_t ri, uint8_t kind, uint64
 		req_free(&s->pool, ri);
 		return;
 	}
+	if (s->coh)
+		coh_l2_reply_note(s, b, r, kind); /* WTAck / Nack counts */
 	r->reply = kind;
 	r->t_ready = s->st->now + delay;
 	/* Two FIFOs keep both in t_ready order without sorting: lookups all take
@@ -139,6 +144,8 @@ static void nack(struct sim *s, struct l2bank *b, uint32_t ri, unsigned reason)
 		.a = reason);
 	l2_reply(s, b, ri, RP_NACK, 0);
 }
+
+void l2_nack(struct sim *s, struct l2bank *b, uint32_t ri, unsigned reason) { nack(s, b, ri, reason); }
 
 uint32_t l2_mem_req(struct sim *s, struct l2bank *b, uint8_t type, uint64_t addr, uint32_t mask, uint32_t mshr)
 {
@@ -162,6 +169,29 @@ static void writeback(struct sim *s, struct l2bank *b, struct cline *cl, int set
 	B_INC(s, b, writebacks, l2_writebacks);
 	EV_EMIT(&s->ev, EV_L2_WRITEBACK, .cycle = s->st->now, .unit = (int16_t)b->id, .addr = cl->tag, .set = set);
 	l2_mem_req(s, b, RQ_WB, cl->tag, cl->sd ? cl->sd : b->c.all_sectors, mshr);
+}
+
+void l2_writeback(struct sim *s, struct l2bank *b, struct cline *cl, int set, uint32_t mshr)
+{
+	writeback(s, b, cl, set, mshr);
+}
+
+/* A lookup handled by the directory (coh_dir.c): the same counts and taps. */
+void l2_count_access(struct sim *s, struct l2bank *b, uint32_t ri, int set, bool hit)
+{
+	struct req *r = &s->pool.r[ri];
+	unsigned kind = r->type == RQ_ST || r->type == RQ_WB ? 1 : r->type == RQ_ATOM ? 2 : 0;
+	B_INC(s, b, accesses, l2_accesses);
+	EV_EMIT(&s->ev, EV_L2_ACCESS, .cycle = s->st->now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id,
+		.addr = r->addr, .set = set, .a = kind);
+	reuse_tap_l2(s, b->id, r->sm, r->addr, set, hit, false);
+	if (hit) {
+		B_INC(s, b, hits, l2_hits);
+		EV_EMIT(&s->ev, EV_L2_HIT, .cycle = s->st->now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id,
+			.addr = r->addr, .set = set);
+	} else {
+		B_INC(s, b, misses, l2_misses);
+	}
 }
 
 static void apply_write(struct cline *cl, uint32_t mask)
@@ -233,6 +263,17 @@ static void miss_path(struct sim *s, struct l2bank *b, uint32_t ri, int set, int
 		cl->transient = 1;
 		EV_EMIT(&s->ev, EV_L2_TRANSIENT, .cycle = now, .unit = (int16_t)b->id, .addr = cl->valid ? cl->tag : r->addr,
 			.set = set, .a = way);
+		if (s->coh && cl->valid && coh_l2_start_evict(s, b, set, way, e)) {
+			/* Invalidate the L1 copies first; the write-back and the fetch
+			 * leave with the last ack (coh_dir.c). */
+			me->state = ME_EVICTING;
+			me->victim = cl->tag;
+			cache_touch(&b->c, set, way);
+			mshr_changed(s, b);
+			return;
+		}
+		if (s->coh)
+			coh_l2_reset(b, set, way);
 		if (cl->valid && cl->sd) {
 			/* Evict first: the line keeps the old tag until the write-back leaves. */
 			me->state = ME_EVICTING;
@@ -259,6 +300,8 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 {
 	struct req *r = &s->pool.r[ri];
 	uint64_t now = s->st->now;
+	if (s->coh && ((r->flags & REQF_COH) || r->type == RQ_ATOM) && coh_l2_access(s, b, ri))
+		return L2_DONE; /* the directory (coh_dir.c) */
 	int set = bank_set(s, b, r->addr);
 	int way = cache_find(&b->c, set, r->addr);
 	struct cline *cl = way >= 0 ? cache_line(&b->c, set, way) : NULL;
@@ -309,6 +352,12 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 			return L2_DONE;
 		}
 		struct cline *vl = cache_line(&b->c, set, v);
+		if (s->coh && vl->valid && coh_l2_holders(b, set, v)) {
+			miss_path(s, b, ri, set, way); /* its L1 copies must go first */
+			return L2_DONE;
+		}
+		if (s->coh)
+			coh_l2_reset(b, set, v);
 		if (vl->valid && vl->sd) {
 			if (b->memq.n + 1 > memq_cap(s)) {
 				nack(s, b, ri, NACK_QUEUE_FULL);
@@ -364,7 +413,10 @@ static void fill(struct sim *s, struct l2bank *b, uint32_t mi)
 	uint32_t wi;
 	while ((wi = reqq_pop(&me->wait, s->pool.r)) != REQ_NIL) {
 		struct req *w = &s->pool.r[wi];
-		if (w->type == RQ_ST || w->type == RQ_WB) {
+		if (s->coh && (w->type == RQ_FETCH || w->type == RQ_ATOM) && ((w->flags & REQF_COH) || w->type == RQ_ATOM) &&
+		    !(w->mask & ~cl->sv)) {
+			coh_l2_request(s, b, wi, me->set, me->way); /* the directory answers */
+		} else if (w->type == RQ_ST || w->type == RQ_WB) {
 			apply_write(cl, w->mask);
 			l2_reply(s, b, wi, RP_ACK, 0);
 		} else if (w->mask & ~cl->sv) {

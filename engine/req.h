@@ -10,6 +10,7 @@
  *                                          its warp instruction is told
  *   fetch         (RQ_FETCH)             an L1 MSHR entry's request to the L2
  *   write-back    (RQ_WB)                dirty data going down a level
+ *   coherence     (RQ_COH)               Ack/AckD/Unblock, Inv/Recall (coh_eng.h)
  *
  * Timed queues: every entry carries t_ready (the cycle it may leave); a
  * queue is kept in t_ready order, so its head tells when it next has work.
@@ -24,12 +25,15 @@
 
 #define REQ_NIL UINT32_MAX
 
-enum req_type { RQ_LD, RQ_ST, RQ_ATOM, RQ_FETCH, RQ_WB };
-enum reply_kind { RP_NONE, RP_DATA, RP_ACK, RP_NACK };
+/* RQ_COH: a coherence control message (Ack/AckD/Unblock up, Inv/Recall down). */
+enum req_type { RQ_LD, RQ_ST, RQ_ATOM, RQ_FETCH, RQ_WB, RQ_COH };
+/* RP_COH: a message the directory starts (Inv, Recall) travelling to an L1. */
+enum reply_kind { RP_NONE, RP_DATA, RP_ACK, RP_NACK, RP_COH };
 enum req_flags {
 	REQF_COUNTED = 1, /* the L1 already counted this access (it is waiting or retrying) */
 	REQF_FULL_SEEN = 2, /* l1.mshr_full / reservation fail already counted */
 	REQF_ICNT_SEEN = 4, /* icnt.stalls already counted for this packet */
+	REQF_COH = 8, /* a coherence message: coh_msg holds its enum coh_msg type */
 };
 
 struct req {
@@ -47,6 +51,8 @@ struct req {
 	uint8_t nack_reason;
 	uint8_t in_use;
 	uint8_t flags;     /* REQF_* */
+	uint8_t coh_msg;   /* enum coh_msg (REQF_COH) */
+	uint8_t coh_aux;   /* Ack: what the L1 kept (0 gone, 1 S, 2 O); Data*: 1 = carries the line */
 };
 
 struct req_pool {

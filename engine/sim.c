@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coh_eng.h"
 #include "reuse.h"
 #include "sim_int.h"
 
@@ -187,6 +188,8 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 	uint64_t pool = (uint64_t)ns * ((uint64_t)cfg->core.mem_inflight * (uint64_t)cfg->core.warp_size * 2 +
 					(uint64_t)cfg->l1.mshr_entries * 2 + 64) +
 			(uint64_t)nb * ((uint64_t)cfg->l2.mshr_entries * 3 + (uint64_t)cfg->l2.queue * 2 + 64);
+	if (cfg->l2.coh.protocol) /* Inv/Recall/Put/Ack packets (coh_eng.h) */
+		pool += (uint64_t)ns * ((uint64_t)cfg->l1.sets * (uint64_t)cfg->l1.ways + 64) + (uint64_t)nb * (uint64_t)ns * 4;
 	if (pool > 16u << 20) {
 		set_err(err, "configuration needs %llu in-flight request slots (over 16 M): reduce core.mem_inflight or MSHR sizes",
 			(unsigned long long)pool);
@@ -215,6 +218,7 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 		sim_free(s);
 		return NULL;
 	}
+	coh_init(s); /* coherence protocol (coh_eng.h): stats, directories, log */
 	if (cfg->reuse.profile)
 		s->reuse = reuse_new(s); /* reuse-distance profiler: after the caches, before the freeze */
 	stats_freeze(&s->stats, &s->arena);
@@ -394,6 +398,8 @@ int sim_check_invariants(const struct sim *s, char **err)
 		if (n != mm->used)
 			return set_err(err, "l2 bank%d MSHR: %u entries valid, counter %u", i, n, mm->used);
 	}
+	if (coh_check_invariants(s, err))
+		return -1;
 	if (sim_done(s)) {
 		if (s->pool.used)
 			return set_err(err, "finished with %u requests still in flight", s->pool.used);

@@ -161,6 +161,7 @@ struct l2bank {
 	struct occ_hist hist;
 	struct l2_stats st;
 	uint32_t nacks_since; /* for panels */
+	struct coh_dent *dir; /* coherence: directory entry per line (set * ways + way), NULL = none */
 };
 
 struct sim_stat_ids {
@@ -214,6 +215,9 @@ struct sim {
 	struct reuse *reuse;     /* reuse.h profiler (arena); NULL = off */
 	struct byp_duel *duel;   /* bypass.h SM dueling (arena) */
 	struct rf_model *rfm;    /* regfile.h: register map and constants (heap, immutable) */
+	const struct coh_proto *coh; /* coherence protocol (coh.h); NULL = none */
+	struct coh_log *clog;    /* coh_eng.h: recent transactions (arena) */
+	uint32_t coh_msg_id[32], coh_trans_id, coh_nack_id, coh_err_id, coh_inv_id; /* coh.* stats */
 };
 
 /* Wake an SM's scheduler: one of its warps may be able to issue. */
