@@ -292,7 +292,8 @@ static unsigned warp_blocker(struct sim *s, struct sm *sm, struct warp *w)
 			return STALL_RF;
 		return w->ib_valid && (w->ib.op == KOP_LDSH || w->ib.op == KOP_STSH) ? STALL_SHMEM : STALL_ALU;
 	}
-	if (s->cfg.core.scheduler == SCHED_TWO_LEVEL && !w->in_pool)
+	/* Outside the two-level active pool or the TBAS running set. */
+	if ((s->cfg.core.scheduler == SCHED_TWO_LEVEL || s->cfg.core.scheduler == SCHED_TBAS) && !w->in_pool)
 		return STALL_INACTIVE;
 	if (sm->vws && !(sm->vws_mask >> (w - sm->w) & 1))
 		return STALL_INACTIVE;
