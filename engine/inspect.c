@@ -3,7 +3,9 @@
  * and tests (see inspect.h). Nothing here changes the simulation.
  */
 #include <stdio.h>
+#include <string.h>
 
+#include "coh_eng.h"
 #include "sim_int.h"
 
 int inspect_sms(const struct sim *s) { return s->cfg.core.sms; }
@@ -118,6 +120,7 @@ bool inspect_cache_line(const struct sim *s, enum cache_id_kind k, int unit, int
 	if (!l->valid && !l->reserved)
 		o->addr = 0;
 	o->touched = l->touch_cycle + 1 == s->st->now && s->st->now ? (enum touch)l->touch : TOUCH_NONE;
+	o->coh_state = k == CACHE_L1 && s->coh && (l->valid || l->reserved) ? (int)l->coh : -1;
 	return true;
 }
 
@@ -255,9 +258,12 @@ void inspect_line(const struct sim *s, uint64_t addr, struct strbuf *out)
 		int way = cache_find(&l->c, set, line);
 		if (way >= 0) {
 			const struct cline *c = &l->c.l[(size_t)set * (size_t)l->c.ways + (size_t)way];
-			sb_printf(out, "  sm%d L1   set %d way %d  %s sectors valid 0x%x dirty 0x%x  LRU rank %d\n", i, set,
+			sb_printf(out, "  sm%d L1   set %d way %d  %s sectors valid 0x%x dirty 0x%x  LRU rank %d", i, set,
 				  way, c->reserved ? "reserved (fill pending)" : "valid", c->sv, c->sd,
 				  cache_lru_rank(&l->c, set, way));
+			if (s->coh)
+				sb_printf(out, "  state %s", coh_state_name(c->coh));
+			sb_printf(out, "\n");
 			found++;
 		}
 		uint32_t e = mshr_find(&l->m, line, 0);
@@ -288,6 +294,22 @@ void inspect_line(const struct sim *s, uint64_t addr, struct strbuf *out)
 			  (unsigned long long)(s->st->now - b->m.e[e].t_alloc));
 		found++;
 	}
+	struct coh_dir_info d;
+	if (inspect_coh_dir(s, line, &d) && d.present) {
+		sb_printf(out, "  directory (%s): state %s  owner ", s->coh->name, coh_dstate_name(d.dstate));
+		if (d.owner >= 0)
+			sb_printf(out, "sm%d", d.owner);
+		else
+			sb_printf(out, "-");
+		sb_printf(out, "  sharers {");
+		for (int i = 0, n = 0; i < s->cfg.core.sms; i++)
+			if (d.sharers[i >> 6] >> (i & 63) & 1)
+				sb_printf(out, "%ssm%d", n++ ? "," : "", i);
+		sb_printf(out, "}  lock %s", d.lock);
+		if (d.locked)
+			sb_printf(out, " (requester sm%u, %u acks due)", d.req_sm, d.acks);
+		sb_printf(out, "\n");
+	}
 	if (s->dram) {
 		unsigned ch, bk;
 		uint32_t row, col;
@@ -296,4 +318,53 @@ void inspect_line(const struct sim *s, uint64_t addr, struct strbuf *out)
 	}
 	if (!found)
 		sb_printf(out, "  not cached anywhere\n");
+}
+
+/* ---- coherence ------------------------------------------------------------- */
+const struct coh_proto *inspect_coh_proto(const struct sim *s) { return s->coh; }
+
+bool inspect_coh_dir(const struct sim *s, uint64_t addr, struct coh_dir_info *o)
+{
+	if (!s->coh)
+		return false;
+	uint64_t line = addr & ~(uint64_t)(s->cfg.l2.line - 1);
+	unsigned bank = icnt_bank_of(s, line);
+	const struct l2bank *b = &s->banks[bank];
+	int set = l2_bank_set(s, b, line), way = cache_find(&b->c, set, line);
+	*o = (struct coh_dir_info){.bank = (int)bank, .set = set, .way = way, .owner = -1, .lock = "none"};
+	if (way < 0)
+		return true;
+	static const char *const locks[] = {"none", "acks", "unblock", "evict"};
+	const struct coh_dent *d = coh_dent_at(b, set, way);
+	o->present = true;
+	o->dstate = d->ds;
+	o->owner = d->owner;
+	memcpy(o->sharers, d->sh, sizeof o->sharers);
+	o->locked = d->busy != DB_NONE;
+	o->lock = d->busy < 4 ? locks[d->busy] : "?";
+	o->acks = d->acks;
+	o->req_sm = d->req_sm;
+	return true;
+}
+
+bool inspect_coh_tx(const struct sim *s, uint64_t i, struct coh_tx_info *o)
+{
+	const struct coh_log *g = s->clog;
+	if (!g || i >= g->total || i >= COH_LOG)
+		return false;
+	const struct coh_tx *t = &g->tx[(g->total - 1 - i) % COH_LOG];
+	*o = (struct coh_tx_info){.cycle = t->cycle, .addr = t->addr, .sm = t->sm, .bank = t->bank, .kind = t->kind,
+				  .from = t->from, .to = t->to, .msg = t->msg};
+	return true;
+}
+
+bool inspect_coh_last_transition(const struct sim *s, unsigned *from, unsigned *to, uint64_t *cycle)
+{
+	struct coh_tx_info t;
+	for (uint64_t i = 0; inspect_coh_tx(s, i, &t); i++)
+		if (t.kind == TX_L1) {
+			*from = t.from, *to = t.to, *cycle = t.cycle;
+			return true;
+		}
+	return false;
 }

@@ -78,6 +78,7 @@ struct line_info {
 	uint32_t sector_valid; /* bit per sector */
 	uint32_t sector_dirty;
 	enum touch touched;   /* in the last simulated cycle */
+	int coh_state;        /* L1 with a coherence protocol: enum coh_state (coh.h); -1 otherwise */
 };
 
 /* unit = SM index for L1, bank for L2. false if out of range/disabled. */
@@ -254,5 +255,31 @@ bool inspect_rf_owner(const struct sim *s, int bank, int row, int *warp, int *re
 /* Appends one line per place the line lives: each L1, L2 bank/set/way, MSHRs,
  * DRAM channel/bank/row and queue. */
 void inspect_line(const struct sim *s, uint64_t addr, struct strbuf *out);
+
+/* ---- coherence (coh_eng.h): protocol, directory entries, transactions ---- */
+struct coh_proto;
+/* The protocol in use, NULL for none. */
+const struct coh_proto *inspect_coh_proto(const struct sim *s);
+struct coh_dir_info {
+	bool present;        /* the L2 holds the line */
+	int bank, set, way;
+	unsigned dstate;     /* enum coh_dstate */
+	int owner;           /* SM, -1 none */
+	uint64_t sharers[4]; /* bit per SM */
+	bool locked;
+	const char *lock;    /* "none", "acks", "unblock", "evict" */
+	unsigned acks, req_sm;
+};
+bool inspect_coh_dir(const struct sim *s, uint64_t addr, struct coh_dir_info *o);
+struct coh_tx_info {
+	uint64_t cycle, addr;
+	int sm, bank;
+	unsigned kind; /* 0 L1 transition, 1 directory transition, 2 message, 3 dir_locked NACK */
+	unsigned from, to, msg;
+};
+/* i-th most recent transaction (0 = newest); false past the log. */
+bool inspect_coh_tx(const struct sim *s, uint64_t i, struct coh_tx_info *o);
+/* The last protocol row taken by an L1 transition: state from/to (false if none). */
+bool inspect_coh_last_transition(const struct sim *s, unsigned *from, unsigned *to, uint64_t *cycle);
 
 #endif

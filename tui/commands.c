@@ -39,6 +39,7 @@ static CMD_FN(c_check);
 static CMD_FN(c_help);
 static CMD_FN(c_quit);
 
+CMD_FN(cmd_protocol); /* cmd_coh_help.c */
 static const struct cmd_def builtin[] = {
 	{.name = "step", .aliases = "s", .usage = "step [N]", .summary = "advance N cycles (default 1)",
 	 .help = "Simulate N more core cycles, or fewer if a breakpoint fires or the kernel ends.\n"
@@ -164,6 +165,7 @@ static const struct cmd_def builtin[] = {
 		 "miss rates, miss classes, run times. The session's own simulator is not touched.\n"
 		 "See docs/REUSE.md.\nExample: model",
 	 .fn = cmd_model},
+	{.name = "protocol", .usage = "protocol [si|nmoesi|moesi]", .summary = "print a coherence protocol's tables", .help = "Print the L1 and directory tables of the machine's coherence.protocol (or the one named),\nthe rows the engine executes; > marks the last L1 transition taken.\nExample: protocol moesi", .fn = cmd_protocol},
 	{.name = "check", .usage = "check", .summary = "verify the simulator's invariants now",
 	 .help = "Check structural invariants (hits + misses = accesses, MSHR bookkeeping, no request\n"
 		 "lost). Prints the first violation and fails; golden scripts end with it.\nExample: check",
