@@ -7,6 +7,8 @@
  * parameters (defaults 0 / 100 + |N(0, 5^2)| from the reference code).
  * The simulator's comparable miss rate leaves out misses to lines in flight
  * (l1.miss.latency), as the paper does against hardware counters.
+ * WORKLOAD may be a .trc thread-address trace (engine/trc.h): the model reads
+ * its per-thread loads directly, the simulator replays it (trc_wl_ops).
  */
 #include "cmd_reuse.h"
 
@@ -20,6 +22,8 @@
 #include "loader.h"
 #include "sim.h"
 #include "stats.h"
+#include "trace_io.h"
+#include "trc.h"
 
 void model_opts_default(struct model_opts *o)
 {
@@ -59,13 +63,16 @@ static uint64_t statv(const struct stats *st, const char *name)
 	return id < 0 ? 0 : stats_counter_value(st, (uint32_t)id);
 }
 
-int model_report(const struct sim_cfg *cfg, const struct kernel *k, const struct model_opts *o, struct strbuf *out,
-		 char **err)
+/* The report for workload wl (a kernel or a .trc replay) of `threads`
+ * threads; `build` turns it into the model's input. */
+static int report(const struct sim_cfg *cfg, const struct workload *wl, uint64_t threads,
+		  struct rdm_trace *(*build)(const struct workload *wl, const struct rdm_cfg *c),
+		  const struct model_opts *o, struct strbuf *out, char **err)
 {
 	struct rdm_cfg c;
 	model_cfg_from_sim(cfg, o, &c);
 	double t0 = seconds();
-	struct rdm_trace *tr = rdm_trace_from_kernel(k, &c);
+	struct rdm_trace *tr = build(wl, &c);
 	struct rdm_result *r = xmalloc(sizeof(*r));
 	rdm_run(&c, tr, r);
 	double t_model = seconds() - t0;
@@ -73,7 +80,7 @@ int model_report(const struct sim_cfg *cfg, const struct kernel *k, const struct
 		  cfg->name, c.sets, c.ways, c.line, c.set_fn == RDM_FERMI ? "fermi hash" : "modulo", c.mshr,
 		  c.mshr_per_warp, c.lat_hit, c.lat_min, c.lat_sigma, c.rule_b ? "B" : "A", c.clip ? ", clipping" : "");
 	sb_printf(out, "model: %s, %llu coalesced loads of the first %u threads, %llu steps, %llu cancels\n",
-		  kernel_name(k), (unsigned long long)r->accesses, MIN(c.thread_cap, kernel_ctas(k) * kernel_threads_per_cta(k)),
+		  wl->name, (unsigned long long)r->accesses, (unsigned)MIN((uint64_t)c.thread_cap, threads),
 		  (unsigned long long)r->steps, (unsigned long long)r->cancels);
 	double a = r->accesses ? (double)r->accesses : 1.0;
 	double mr = rdm_miss_rate(r);
@@ -96,10 +103,8 @@ int model_report(const struct sim_cfg *cfg, const struct kernel *k, const struct
 	sb_printf(out, "model time       %.3f s\n", t_model);
 	if (!o->simulate)
 		return 0;
-	struct workload wl = {.kernel = k};
-	snprintf(wl.name, sizeof wl.name, "%s", kernel_name(k));
 	t0 = seconds();
-	struct sim *s = sim_new(cfg, &wl, err);
+	struct sim *s = sim_new(cfg, wl, err);
 	if (!s)
 		return -1;
 	sim_step(s, UINT64_MAX);
@@ -120,6 +125,32 @@ int model_report(const struct sim_cfg *cfg, const struct kernel *k, const struct
 	return 0;
 }
 
+static struct rdm_trace *from_kernel(const struct workload *wl, const struct rdm_cfg *c)
+{
+	return rdm_trace_from_kernel(wl->kernel, c);
+}
+
+static struct rdm_trace *from_trc(const struct workload *wl, const struct rdm_cfg *c)
+{
+	return trc_rdm_trace(wl->impl, c);
+}
+
+int model_report(const struct sim_cfg *cfg, const struct kernel *k, const struct model_opts *o, struct strbuf *out,
+		 char **err)
+{
+	struct workload wl = {.kernel = k};
+	snprintf(wl.name, sizeof wl.name, "%s", kernel_name(k));
+	return report(cfg, &wl, (uint64_t)kernel_ctas(k) * kernel_threads_per_cta(k), from_kernel, o, out, err);
+}
+
+int model_report_trc(const struct sim_cfg *cfg, const struct trc *t, const struct model_opts *o, struct strbuf *out,
+		     char **err)
+{
+	struct workload wl = {.ops = &trc_wl_ops, .impl = t};
+	snprintf(wl.name, sizeof wl.name, "%.63s", trc_file(t));
+	return report(cfg, &wl, (uint64_t)trc_get_info(t)->blocks * trc_get_info(t)->tpb, from_trc, o, out, err);
+}
+
 static int usage(const char *msg)
 {
 	if (msg)
@@ -127,6 +158,39 @@ static int usage(const char *msg)
 	fprintf(stderr, "usage: gpustep model [CONFIG] -w WORKLOAD [-s PATH=VALUE] [-p NAME=VALUE] [--seed N]\n"
 			"       [--lat-min N] [--lat-sigma N] [--lat-hit N] [--rule-b] [--no-clip] [--no-sim] [--no-ablation]\n");
 	return 2;
+}
+
+/* `gpustep model -w FILE.trc`: 0, 1 (run error) or 2 (usage / load error). */
+static int model_trc(const struct sim_cfg *cfg, const char *spec, int nparams, const struct model_opts *mo)
+{
+	char *err = NULL;
+	unsigned first;
+	struct trace_list *tl = nparams ? NULL : trace_list_open(spec, &first, &err);
+	const struct trc *t = tl ? trace_list_trc(tl, first, &err) : NULL;
+	if (!t) {
+		if (nparams)
+			fprintf(stderr, "gpustep model: -p sets kernel parameters; %s is a trace\n", spec);
+		else if (tl) /* an Accel-Sim trace */
+			fprintf(stderr, "gpustep model: %s: the model reads built-in or JSON kernels and .trc traces, "
+					"not Accel-Sim traces\n", spec);
+		else
+			fprintf(stderr, "gpustep model: %s\n", err ? err : "error");
+		free(err);
+		trace_list_free(tl);
+		return 2;
+	}
+	struct strbuf out;
+	sb_init(&out);
+	int rc = model_report_trc(cfg, t, mo, &out, &err);
+	fputs(out.s ? out.s : "", stdout);
+	sb_fini(&out);
+	trace_list_free(tl);
+	if (rc) {
+		fprintf(stderr, "gpustep model: %s\n", err ? err : "error");
+		free(err);
+		return 1;
+	}
+	return 0;
 }
 
 int model_main(int argc, char **argv)
@@ -177,6 +241,8 @@ int model_main(int argc, char **argv)
 		cfg.seed = strtoull(seed, NULL, 0);
 	if (!rc)
 		rc = cfg_validate(&cfg, &err);
+	if (!rc && trace_is_spec(workload)) /* a .trc trace: the model reads it directly */
+		return model_trc(&cfg, workload, nparams, &mo);
 	struct kernel_src *src = xcalloc(1, sizeof(*src));
 	if (!rc)
 		rc = loader_load_kernel(workload, src, &err);
@@ -221,16 +287,18 @@ int cmd_model(struct session *ss, int argc, char **argv, struct cmd_out *out)
 		cmd_errorf(out, "usage: model");
 		return CMD_ERR;
 	}
-	if (!ss->kernel) {
-		cmd_errorf(out, "model: the workload is not a kernel (the model reads kernels only)");
+	char *err = NULL;
+	const struct trc *t = !ss->kernel && ss->traces ? trace_list_trc(ss->traces, ss->trace_k, &err) : NULL;
+	if (!ss->kernel && !t) {
+		cmd_errorf(out, "model: %s", err ? err : "the workload is an Accel-Sim trace (the model reads kernels and .trc traces)");
+		free(err);
 		return CMD_ERR;
 	}
 	struct model_opts o;
 	model_opts_default(&o);
 	struct strbuf sb;
 	sb_init(&sb);
-	char *err = NULL;
-	int rc = model_report(&ss->cfg, ss->kernel, &o, &sb, &err);
+	int rc = t ? model_report_trc(&ss->cfg, t, &o, &sb, &err) : model_report(&ss->cfg, ss->kernel, &o, &sb, &err);
 	if (rc) {
 		cmd_errorf(out, "model: %s", err ? err : "failed");
 		free(err);

@@ -26,6 +26,10 @@ void model_cfg_from_sim(const struct sim_cfg *cfg, const struct model_opts *o, s
 /* Run the model (and the simulator when o->simulate) and append the report. 0 or -1 with *err. */
 int model_report(const struct sim_cfg *cfg, const struct kernel *k, const struct model_opts *o, struct strbuf *out,
 		 char **err);
+/* The same for a .trc thread-address trace (engine/trc.h). */
+struct trc;
+int model_report_trc(const struct sim_cfg *cfg, const struct trc *t, const struct model_opts *o, struct strbuf *out,
+		     char **err);
 /* `gpustep model ...`: argv[0] = "model". Returns the exit status. */
 int model_main(int argc, char **argv);
 

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "trc.h"
 #include "util.h"
 
 struct tkern {
@@ -31,6 +32,7 @@ struct tkern {
 	size_t len;
 	bool mapped;
 	struct trace_kernel *k;
+	struct trc *trc;       /* a .trc thread-address trace instead (engine/trc.h) */
 };
 
 struct trace_list {
@@ -73,7 +75,7 @@ bool trace_is_spec(const char *spec)
 	const char *base = strrchr(s, '/');
 	base = base ? base + 1 : s;
 	bool r = ends_with(s, ".traceg") || ends_with(s, ".traceg.xz") || ends_with(s, ".g") ||
-		 strncmp(base, "kernelslist", 11) == 0;
+		 ends_with(s, ".trc") || ends_with(s, ".trc.xz") || strncmp(base, "kernelslist", 11) == 0;
 	free(s);
 	return r;
 }
@@ -159,8 +161,25 @@ char *trace_read_file(const char *path, size_t *len, char **err)
 	return buf;
 }
 
+static bool is_trc(const char *path) { return ends_with(path, ".trc") || ends_with(path, ".trc.xz"); }
+
+/* A .trc trace is parsed into per-thread lists; its text is freed at once. */
+static int trc_load(struct tkern *t, char **err)
+{
+	size_t len;
+	char *text = trace_read_file(t->path, &len, err);
+	if (!text)
+		return -1;
+	const char *base = strrchr(t->path, '/');
+	t->trc = trc_parse(text, len, base ? base + 1 : t->path, err);
+	free(text);
+	return t->trc ? 0 : -1;
+}
+
 static int kern_load(struct tkern *t, char **err)
 {
+	if (is_trc(t->path))
+		return trc_load(t, err);
 	if (ends_with(t->path, ".xz")) {
 		t->text = trace_read_file(t->path, &t->len, err);
 		if (!t->text)
@@ -202,6 +221,8 @@ static int kern_load(struct tkern *t, char **err)
 
 static void kern_unload(struct tkern *t)
 {
+	trc_free(t->trc);
+	t->trc = NULL;
 	trace_free(t->k);
 	t->k = NULL;
 	if (t->mapped)
@@ -211,6 +232,8 @@ static void kern_unload(struct tkern *t)
 	t->text = NULL;
 	t->mapped = false;
 }
+
+static int kern_get(struct trace_list *tl, unsigned i, char **err);
 
 static void add_kernel(struct trace_list *tl, char *path)
 {
@@ -276,7 +299,7 @@ struct trace_list *trace_list_open(const char *spec, unsigned *first, char **err
 	struct trace_list *tl = xcalloc(1, sizeof *tl);
 	tl->spec = xstrdup(spec);
 	int rc;
-	if (ends_with(path, ".traceg") || ends_with(path, ".traceg.xz")) {
+	if (ends_with(path, ".traceg") || ends_with(path, ".traceg.xz") || is_trc(path)) {
 		add_kernel(tl, xstrdup(path));
 		rc = 0;
 	} else {
@@ -290,7 +313,7 @@ struct trace_list *trace_list_open(const char *spec, unsigned *first, char **err
 		return NULL;
 	}
 	*first = at ? at - 1 : 0;
-	if (!trace_list_kernel(tl, *first, err)) {
+	if (kern_get(tl, *first, err)) {
 		trace_list_free(tl);
 		return NULL;
 	}
@@ -302,7 +325,7 @@ void trace_list_free(struct trace_list *tl)
 	if (!tl)
 		return;
 	for (unsigned i = 0; i < tl->n; i++) {
-		if (tl->kern[i].k)
+		if (tl->kern[i].k || tl->kern[i].trc)
 			kern_unload(&tl->kern[i]);
 		free(tl->kern[i].path);
 	}
@@ -313,21 +336,36 @@ void trace_list_free(struct trace_list *tl)
 
 unsigned trace_list_count(const struct trace_list *tl) { return tl->n; }
 
+/* Load kernel i (an Accel-Sim kernel or a .trc trace) if needed. */
+static int kern_get(struct trace_list *tl, unsigned i, char **err)
+{
+	if (i >= tl->n)
+		return set_err(err, "no kernel %u in %s (%u kernels)", i + 1, tl->spec, tl->n);
+	if (!tl->kern[i].k && !tl->kern[i].trc && kern_load(&tl->kern[i], err))
+		return -1;
+	return 0;
+}
+
 const struct trace_kernel *trace_list_kernel(struct trace_list *tl, unsigned i, char **err)
 {
-	if (i >= tl->n) {
-		set_err(err, "no kernel %u in %s (%u kernels)", i + 1, tl->spec, tl->n);
+	if (kern_get(tl, i, err))
 		return NULL;
-	}
-	if (!tl->kern[i].k && kern_load(&tl->kern[i], err))
-		return NULL;
+	if (!tl->kern[i].k)
+		set_err(err, "%s: a .trc thread-address trace, not an Accel-Sim kernel", tl->kern[i].path);
 	return tl->kern[i].k;
+}
+
+const struct trc *trace_list_trc(struct trace_list *tl, unsigned i, char **err)
+{
+	if (kern_get(tl, i, err))
+		return NULL;
+	return tl->kern[i].trc;
 }
 
 void trace_list_release_others(struct trace_list *tl, unsigned keep)
 {
 	for (unsigned i = 0; i < tl->n; i++)
-		if (i != keep && tl->kern[i].k)
+		if (i != keep && (tl->kern[i].k || tl->kern[i].trc))
 			kern_unload(&tl->kern[i]);
 }
 
@@ -338,6 +376,15 @@ struct trace_wl {
 
 struct workload *trace_workload_new(struct trace_list *tl, unsigned i, const struct sim_cfg *cfg, char **err)
 {
+	if (kern_get(tl, i, err))
+		return NULL;
+	if (tl->kern[i].trc) { /* the .trc replay needs no config: the impl is the parsed trace */
+		struct workload *wl = xcalloc(1, sizeof *wl);
+		snprintf(wl->name, sizeof wl->name, "%.63s", trc_file(tl->kern[i].trc));
+		wl->ops = &trc_wl_ops;
+		wl->impl = tl->kern[i].trc;
+		return wl;
+	}
 	if (cfg->core.warp_size != 32) {
 		set_err(err, "%s: NVIDIA traces have 32-thread warps; this config has core.warp_size %d", tl->spec,
 			cfg->core.warp_size);
@@ -357,6 +404,15 @@ struct workload *trace_workload_new(struct trace_list *tl, unsigned i, const str
 
 void trace_list_describe(struct trace_list *tl, unsigned i, char *buf, size_t n)
 {
+	const struct trc *r = i < tl->n ? tl->kern[i].trc : NULL;
+	if (r) {
+		const struct trc_info *in = trc_get_info(r);
+		snprintf(buf, n, ".trc thread-address trace %s: %u threads in %u blocks of (%u,%u,%u), %" PRIu64
+			 " loads, %" PRIu64 " stores, up to %u accesses per thread",
+			 trc_file(r), in->threads, in->blocks, in->block[0], in->block[1], in->block[2], in->loads,
+			 in->stores, in->max_per_thread);
+		return;
+	}
 	const struct trace_kernel *k = i < tl->n ? tl->kern[i].k : NULL;
 	if (!k) {
 		snprintf(buf, n, "kernel %u/%u (not loaded)", i + 1, tl->n);
@@ -391,6 +447,14 @@ void trace_list_warnings(struct trace_list *tl, unsigned i, char *buf, size_t n)
 
 int trace_list_fill_src(struct trace_list *tl, unsigned i, struct kernel_src *k, char **err)
 {
+	if (kern_get(tl, i, err))
+		return -1;
+	if (tl->kern[i].trc) {
+		memset(k, 0, sizeof *k);
+		snprintf(k->name, sizeof k->name, "%.63s", trc_file(tl->kern[i].trc));
+		trace_list_describe(tl, i, k->desc, sizeof k->desc);
+		return 0;
+	}
 	const struct trace_kernel *t = trace_list_kernel(tl, i, err);
 	if (!t)
 		return -1;

@@ -3,6 +3,7 @@
  *
  *   kernel-1.traceg          mmap'd read-only: replay streams from the page cache
  *   kernel-1.traceg.xz       decompressed with liblzma into memory, once
+ *   trace.trc[.xz]           a thread-address trace (engine/trc.h), a list of one
  *   kernelslist.g            Accel-Sim command list: MemcpyHtoD lines (counted,
  *                            not modelled) and kernel-N.traceg[.xz] lines
  *   any of them + "@N"       start at kernel N of the list (1-based)
@@ -23,14 +24,20 @@
 
 struct trace_list;
 
-/* True if spec names a trace (.traceg, .traceg.xz, .g, a kernelslist file, optionally with @N). */
+/* True if spec names a trace (.traceg, .traceg.xz, .g, a kernelslist file, .trc, .trc.xz; optionally with @N). */
 bool trace_is_spec(const char *spec);
 /* Open a list or a single kernel; *first = the kernel to start at (from @N). */
 struct trace_list *trace_list_open(const char *spec, unsigned *first, char **err);
 void trace_list_free(struct trace_list *tl);
 unsigned trace_list_count(const struct trace_list *tl);
-/* Kernel i, indexed on first use (NULL with *err naming the file and line). */
+/* Kernel i, indexed on first use (NULL with *err naming the file and line,
+ * or saying that it is a .trc trace). */
 const struct trace_kernel *trace_list_kernel(struct trace_list *tl, unsigned i, char **err);
+/* Kernel i when it is a .trc thread-address trace, parsed on first use; NULL
+ * (and *err untouched) when it is an Accel-Sim kernel, NULL with *err on a
+ * load error. */
+struct trc;
+const struct trc *trace_list_trc(struct trace_list *tl, unsigned i, char **err);
 /* Unmap/free every indexed kernel but `keep` (no sim may use them). */
 void trace_list_release_others(struct trace_list *tl, unsigned keep);
 /* A workload replaying kernel i on cfg: one heap block (workload + its impl),
