@@ -290,7 +290,7 @@ static unsigned warp_blocker(struct sim *s, struct sm *sm, struct warp *w)
 			sm->next_busy = w->busy_until;
 		if (w->rf_collect)
 			return STALL_RF;
-		return w->ib_valid && (w->ib.op == KOP_LDSH || w->ib.op == KOP_STSH) ? STALL_SHMEM : STALL_ALU;
+		return w->ibh.op == KOP_LDSH || w->ibh.op == KOP_STSH ? STALL_SHMEM : STALL_ALU; /* ibh: the instruction issued */
 	}
 	/* Outside the two-level active pool or the TBAS running set. */
 	if ((s->cfg.core.scheduler == SCHED_TWO_LEVEL || s->cfg.core.scheduler == SCHED_TBAS) && !w->in_pool)
@@ -301,18 +301,22 @@ static unsigned warp_blocker(struct sim *s, struct sm *sm, struct warp *w)
 		if (!s->wops->warp_next(s->wimpl, &w->kw, &w->ib))
 			w->ib.op = KOP_EXIT;
 		w->ib_valid = 1;
+		w->ibh.op = w->ib.op;
+		w->ibh.nsrc = w->ib.nsrc;
+		w->ibh.ndst = w->ib.ndst;
+		w->ibh.dst = w->ib.dst;
+		memcpy(w->ibh.src, w->ib.src, sizeof w->ibh.src);
 	}
-	const struct winst *in = &w->ib;
-	if (in->op == KOP_EXIT)
+	if (w->ibh.op == KOP_EXIT)
 		return STALL_NONE;
-	for (unsigned i = 0; i < in->nsrc; i++)
-		if (sb_test(w, in->src[i]))
+	for (unsigned i = 0; i < w->ibh.nsrc; i++)
+		if (sb_test(w, w->ibh.src[i]))
 			return STALL_SCOREBOARD;
-	if (in->ndst && sb_test(w, in->dst))
+	if (w->ibh.ndst && sb_test(w, w->ibh.dst))
 		return STALL_SCOREBOARD;
-	if (kop_is_global(in->op) && sm->vmb_count >= s->cfg.core.mem_inflight)
+	if (kop_is_global(w->ibh.op) && sm->vmb_count >= s->cfg.core.mem_inflight)
 		return (sm->l1.waitq.n || mshr_full(&sm->l1.m)) ? STALL_MSHR_FULL : STALL_MEM;
-	if (sm->rf && rf_blocked(s, sm, (int)(w - sm->w), in))
+	if (sm->rf && rf_blocked(s, sm, (int)(w - sm->w), &w->ib))
 		return STALL_RF;
 	return STALL_NONE;
 }

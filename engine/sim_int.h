@@ -75,28 +75,35 @@ struct l1 {
 enum warp_slot_state { WSL_EMPTY, WSL_ACTIVE, WSL_DONE };
 
 struct warp {
-	struct kwarp kw;
-	struct winst ib;
-	uint8_t ib_valid;
+	/* Hot part: one cache line with everything warp_blocker() reads, since
+	 * the scheduler looks at every warp of an SM on the cycles it evaluates. */
 	uint8_t state;      /* enum warp_slot_state */
-	uint8_t stall;      /* enum stall_reason, last evaluation */
 	uint8_t at_barrier;
-	uint8_t in_pool;    /* two-level: in the active pool */
-	int16_t cta_slot;
+	uint8_t ib_valid;
+	uint8_t in_pool;    /* two-level / TBAS: in the active pool */
+	uint8_t rf_collect;  /* issued; operands being read until busy_until, then it executes */
+	uint8_t rf_wr_pend;  /* ALU/ldsh result for rf_wr_reg arrives at busy_until */
+	uint8_t rf_wr_reg;
+	uint8_t stall;      /* enum stall_reason, last evaluation */
+	struct {
+		uint8_t op, nsrc, ndst, dst;
+		uint8_t src[3];
+	} ibh;               /* copy of ib's opcode and registers */
 	uint64_t busy_until; /* ALU / issue occupancy */
 	uint64_t pend[4];    /* scoreboard: registers awaiting a load */
+	uint64_t stall_start; /* cycle the current stall began, UINT64_MAX if issuing */
+	/* Cold part. */
+	int16_t cta_slot;
+	int16_t vmb_slot;    /* vector memory buffer entry of the issued global memory instruction */
 	uint32_t outstanding; /* requests in flight */
 	uint64_t age;        /* launch order (GTO: oldest first) */
 	uint64_t insts;
 	uint64_t issue_cycle; /* last issue */
 	uint64_t launch_cycle;
-	uint64_t stall_start; /* cycle the current stall began, UINT64_MAX if issuing */
 	uint64_t mem_stall_cycles, other_stall_cycles;
 	uint16_t vws_acc, vws_miss; /* VWS IWL counters (10-bit, saturating) */
-	uint8_t rf_collect;  /* issued; operands being read until busy_until, then it executes */
-	uint8_t rf_wr_pend;  /* ALU/ldsh result for rf_wr_reg arrives at busy_until */
-	uint8_t rf_wr_reg;
-	int16_t vmb_slot;    /* vector memory buffer entry of the issued global memory instruction */
+	struct winst ib;     /* the next instruction */
+	struct kwarp kw;
 };
 
 struct vmb_ent {

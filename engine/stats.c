@@ -95,6 +95,11 @@ uint32_t stats_hist(struct stats *s, const char *name, const char *desc, const u
 	memcpy(d->edges, edges, sizeof(uint64_t) * nbuckets);
 	for (uint32_t i = 1; i < nbuckets; i++)
 		assert(edges[i] > edges[i - 1] && "histogram edges must increase");
+	/* Evenly spaced from 0 (the reuse-distance histograms): no search needed. */
+	d->step = nbuckets > 1 && edges[0] == 0 ? edges[1] : 0;
+	for (uint32_t i = 1; i < nbuckets && d->step; i++)
+		if (edges[i] != (uint64_t)i * d->step)
+			d->step = 0;
 	s->nhist_cells += nbuckets;
 	return s->n - 1;
 }
@@ -152,6 +157,11 @@ void stat_occ_set(struct stats *s, uint32_t id, uint64_t value)
 void stat_hist_add(struct stats *s, uint32_t id, uint64_t sample)
 {
 	const struct stat_def *d = &s->defs[id];
+	if (d->step) {
+		uint64_t b = sample / d->step;
+		s->hist[d->slot + (b < d->nbuckets ? b : d->nbuckets - 1)]++;
+		return;
+	}
 	/* Last bucket whose lower edge <= sample; below the first edge counts in bucket 0. */
 	uint32_t lo = 0, hi = d->nbuckets;
 	while (hi - lo > 1) {

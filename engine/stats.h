@@ -41,6 +41,7 @@ struct stat_def {
 	double scale;
 	uint32_t nbuckets;
 	uint64_t *edges; /* histogram lower edges, heap */
+	uint64_t step;   /* edges are 0, step, 2*step, ...: bucket = sample / step (0 = search) */
 };
 
 struct stats {
