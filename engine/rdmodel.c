@@ -380,6 +380,7 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 				uint64_t maxlat = 0;
 				size_t ns = 0;
 				bool cancel = false;
+				uint32_t nalloc = 0; /* entries this instruction allocated */
 				for (size_t r = r0; r < r1 && !cancel; r++) {
 					uint64_t line = t->line[r];
 					uint32_t set = rdm_set_of(c, line);
@@ -396,9 +397,13 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 					bool pending_here = false;
 					for (size_t k = 0; k < ns && !pending_here; k++)
 						pending_here = sg[k].alloc && sg[k].line == line;
+					/* An instruction needing more new lines than a cap could
+					 * never fit: it is refused only while entries from earlier
+					 * instructions are in flight (else the model would cancel
+					 * it forever), so it may then exceed the cap. */
 					if (!ie && !pending_here &&
-					    ((c->mshr && m.inflight.n >= c->mshr) ||
-					     (c->mshr_per_warp && m.wmshr[w] >= c->mshr_per_warp))) {
+					    ((c->mshr && m.inflight.n >= c->mshr && m.inflight.n > nalloc) ||
+					     (c->mshr_per_warp && m.wmshr[w] >= c->mshr_per_warp && m.wmshr[w] > nalloc))) {
 						cancel = true;
 						break;
 					}
@@ -414,6 +419,7 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 					} else {
 						s->eff = now + lat;
 						s->alloc = true;
+						nalloc++;
 						lm_put(&m.inflight, line, s->eff, w);
 						m.wmshr[w]++;
 						if (!lm_get(&m.seen, line))

@@ -10,6 +10,8 @@
  *   -> one warp instruction per time-stamp from a FIFO warp queue; a warp is
  *   delayed to t + max miss latency + 1 (ref-impl timing); MSHR refusals
  *   cancel the instruction and send the warp to the back
+ *   (an instruction is refused only while earlier instructions hold
+ *   entries, so one needing more lines than a cap still goes through)
  *   -> per-set LRU stacks changed only at effect time t + latency
  *   (latency: hit -> lat_hit; miss -> lat_min + |round(N(0, sigma^2))|)
  *
