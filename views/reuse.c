@@ -220,8 +220,11 @@ static void reuse_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		snprintf(info, sizeof info, "%s", what);
 	struct rect r = view_frame(p, w, c, info);
 	if (!ok) {
-		put_text(w, r.y, r.x, r.w, c->sim ? "no such cache (L1 disabled?)" : "no simulator", role_attr(R_DIM),
-			 false);
+		const char *why = !c->sim ? "no simulator"
+				  : !sim_cfg(c->sim)->reuse.profile
+				      ? "reuse profiler off in this machine: `set reuse.profile true` at cycle 0 (or -s reuse.profile=true)"
+				      : "no such cache (L1 disabled?)";
+		put_text(w, r.y, r.x, r.w, why, role_attr(R_DIM), false);
 		return;
 	}
 	int right = r.w >= 70 ? 31 : 0;
