@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "inspect.h"
 #include "dram_trace.h"
 #include "embedded.h"
 #include "loader.h"
@@ -577,6 +578,9 @@ int gpustep_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	print_trace_warnings(ss);
+	struct rf_info rfi;
+	if (inspect_rf(ss->sim, 0, &rfi) && rfi.warning && *rfi.warning)
+		fprintf(stderr, "gpustep: warning: %s\n", rfi.warning);
 	int status = EXIT_OK;
 	if (apply_params(ss, &o) || setup_rewind(ss, &o)) {
 		status = EXIT_USAGE;
