@@ -13,6 +13,9 @@
  */
 #include "event.h"
 
+#include "coh.h"
+#include "inspect.h"
+
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -99,6 +102,31 @@ int64_t event_field_value(const struct event *e, unsigned bit)
 	return 0;
 }
 
+/* A name for a kind-specific code (shown after the number, which filters use). */
+static const char *code_name(const struct event *e, unsigned bit)
+{
+	static const char *const nack[] = {"mshr_full", "transient", "set_all_transient", "queue_full", "dir_locked"};
+	static const char *const full[] = {"no entry", "no merge slot", "per-warp limit"};
+	int64_t v = event_field_value(e, bit);
+	if (v < 0)
+		return NULL;
+	switch (e->kind) {
+	case EV_WARP_STALL:
+		return bit == EVF_A ? stall_reason_name((unsigned)v) : NULL;
+	case EV_L2_NACK:
+		return bit == EVF_A && (size_t)v < ARRAY_LEN(nack) ? nack[v] : NULL;
+	case EV_L1_MSHR_FULL:
+		return bit == EVF_A && (size_t)v < ARRAY_LEN(full) ? full[v] : NULL;
+	case EV_COH_TRANSITION:
+		return bit == EVF_A || bit == EVF_B ? coh_state_name((unsigned)v) : NULL;
+	case EV_COH_MSG:
+	case EV_COH_NACK:
+		return bit == EVF_A ? coh_msg_name((unsigned)v) : NULL;
+	default:
+		return NULL;
+	}
+}
+
 void event_format_fields(const struct event *e, char *buf, size_t n)
 {
 	if (!n)
@@ -120,6 +148,9 @@ void event_format_fields(const struct event *e, char *buf, size_t n)
 			continue;
 		if (bit == EVF_ADDR)
 			w = snprintf(buf + len, n - len, " addr=0x%" PRIx64, e->addr);
+		else if (code_name(e, bit))
+			w = snprintf(buf + len, n - len, " %s=%" PRId64 "(%s)", field_names[i].name,
+				     event_field_value(e, bit), code_name(e, bit));
 		else
 			w = snprintf(buf + len, n - len, " %s=%" PRId64, field_names[i].name,
 				     event_field_value(e, bit));

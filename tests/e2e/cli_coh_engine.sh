@@ -5,7 +5,7 @@
 
 out=$(printf 'break coh.transition b=4 addr=0x10010400\ncontinue\ninfo line 0x10010400\nprotocol\ncheck\n' |
 	"$BIN" teaching -w vecadd -s coherence.protocol=moesi -x - 2>&1) || fail "exit $?"
-expect_contains "$out" "coh.transition sm=1 addr=0x10010400 a=8 b=4"
+expect_contains "$out" "coh.transition sm=1 addr=0x10010400 a=8(IM_D) b=4(M)"
 expect_contains "$out" "state M"
 expect_contains "$out" "directory (moesi): state X  owner sm1"
 expect_contains "$out" "> IM_D  DataX    -> M"
