@@ -104,3 +104,20 @@ void coh_dir_act_text(uint32_t act, char *buf, unsigned n)
 					    "merge", "WBAck",   "WTAck", "clear-sender", "no-dir-update", "stale"};
 	act_text(act, names, sizeof names / sizeof names[0], buf, n);
 }
+
+/* One table row as the `protocol` command and panel print it. */
+void coh_l1_row_text(const struct coh_l1_row *r, char *buf, unsigned n)
+{
+	char act[128];
+	coh_l1_act_text(r->act, act, sizeof act);
+	snprintf(buf, n, "%-5s %-8s -> %-5s %-28s %s", coh_state_name(r->state), coh_event_name(r->ev),
+		 coh_state_name(r->next), act, r->note ? r->note : "");
+}
+
+void coh_dir_row_text(const struct coh_dir_row *r, char *buf, unsigned n)
+{
+	char act[128];
+	coh_dir_act_text(r->act, act, sizeof act);
+	snprintf(buf, n, "%-2s %-8s -> %-2s %-28s %s", coh_dstate_name(r->dstate), coh_msg_name(r->msg),
+		 coh_dstate_name(r->next), act, r->note ? r->note : "");
+}

@@ -156,5 +156,9 @@ int coh_dir_lookup(const struct coh_proto *p, unsigned ds, unsigned msg);
 /* Actions as text ("GetS|fill") into buf. */
 void coh_l1_act_text(uint32_t act, char *buf, unsigned n);
 void coh_dir_act_text(uint32_t act, char *buf, unsigned n);
+/* A whole row, "state event -> next actions note" (the `protocol` command,
+ * `help protocol` and the protocol panel print the same text). */
+void coh_l1_row_text(const struct coh_l1_row *r, char *buf, unsigned n);
+void coh_dir_row_text(const struct coh_dir_row *r, char *buf, unsigned n);
 
 #endif

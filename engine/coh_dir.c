@@ -130,12 +130,13 @@ static void grant(struct sim *s, struct l2bank *b, int set, int way, struct coh_
 		d->busy = DB_UNBLOCK;
 	}
 	bool upg = r->coh_msg == CM_UPG || r->coh_msg == CM_UPGN;
+	unsigned req_msg = r->coh_msg; /* logged: the directory row is (state, request) */
 	r->coh_msg = (uint8_t)msg;
 	r->coh_aux = !(upg && had); /* an upgrade of a copy still held carries no data */
 	coh_count(s, msg, (int)q, b->id, r->addr);
 	l2_reply(s, b, ri, RP_DATA, dir_delay(s));
 	settle(b, set, way, d);
-	note_dir(s, b, (int)q, r->addr, old, d->ds, msg);
+	note_dir(s, b, (int)q, r->addr, old, d->ds, req_msg);
 }
 
 /* A request on a present line (at lookup, or at the fill of its miss). */

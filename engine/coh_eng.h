@@ -51,7 +51,7 @@ enum coh_tx_kind { TX_L1, TX_DIR, TX_MSG, TX_NACK };
 struct coh_tx {
 	uint64_t cycle, addr;
 	int16_t sm, bank;
-	uint8_t kind, from, to, msg; /* L1: states; dir: directory states + msg; msg: type */
+	uint8_t kind, from, to, msg; /* L1: states + event; dir: directory states + msg; msg: type */
 };
 struct coh_log {
 	uint64_t total; /* entries ever written; tx[total % COH_LOG] is the next */

@@ -19,14 +19,15 @@
 		stat_inc(&(s)->stats, (s)->id.agg);                                                       \
 	} while (0)
 
-static void trans(struct sim *s, struct sm *sm, uint64_t addr, unsigned from, unsigned to)
+/* ev: the L1 event of the row taken (logged so the protocol panel can mark the exact row). */
+static void trans(struct sim *s, struct sm *sm, uint64_t addr, unsigned from, unsigned to, unsigned ev)
 {
 	if (from == to)
 		return;
 	stat_inc(&s->stats, s->coh_trans_id);
 	EV_EMIT(&s->ev, EV_COH_TRANSITION, .cycle = s->st->now, .sm = (int16_t)sm->id, .addr = addr, .a = from,
 		.b = to);
-	coh_note(s, TX_L1, sm->id, -1, addr, from, to, 0);
+	coh_note(s, TX_L1, sm->id, -1, addr, from, to, ev);
 }
 
 /* A message leaving this L1 (the request index becomes the packet). */
@@ -76,7 +77,7 @@ void coh_l1_evict(struct sim *s, struct sm *sm, int set, int way)
 				L1C(s, l, writebacks, l1_writebacks);
 		}
 	}
-	trans(s, sm, cl->tag, st, CS_I);
+	trans(s, sm, cl->tag, st, CS_I, CE_REPLACE);
 	cl->valid = 0;
 	cl->sv = cl->sd = 0;
 	cl->coh = CS_I;
@@ -141,7 +142,7 @@ int coh_l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 		cl->touch_cycle = now;
 		if (act & A_DIRTY)
 			cl->sd |= r->mask ? r->mask : l->c.all_sectors;
-		trans(s, sm, r->addr, st, nx);
+		trans(s, sm, r->addr, st, nx, ev);
 		cl->coh = (uint8_t)nx;
 		if (act & A_WT) { /* SI: update, then the store itself goes down as WT */
 			up(s, sm, ri, CM_WT, r->addr);
@@ -225,7 +226,7 @@ int coh_l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 		v->pinned = 1; /* upgrade: the copy stays readable and must not be replaced */
 	}
 	cache_touch(&l->c, set, lway);
-	trans(s, sm, r->addr, st, nx);
+	trans(s, sm, r->addr, st, nx, ev);
 	v->coh = (uint8_t)nx;
 	uint32_t e = mshr_alloc(&l->m, r->addr, l->c.all_sectors, now);
 	struct mshr_ent *me = &l->m.e[e];
@@ -278,7 +279,7 @@ void coh_l1_fill(struct sim *s, struct sm *sm, uint32_t fi)
 	cl->touch = TOUCH_FILL;
 	cl->touch_cycle = now;
 	cache_touch(&l->c, set, way);
-	trans(s, sm, me->addr, st, nx);
+	trans(s, sm, me->addr, st, nx, ev);
 	cl->coh = (uint8_t)nx;
 	EV_EMIT(&s->ev, EV_L1_FILL, .cycle = now, .sm = (int16_t)sm->id, .addr = me->addr, .set = set, .a = me->merged);
 	bool reused = false;
@@ -297,7 +298,7 @@ void coh_l1_fill(struct sim *s, struct sm *sm, uint32_t fi)
 		if ((wa & A_HIT) && !(wa & A_WT)) {
 			if (wa & A_DIRTY)
 				cl->sd |= R[wi].mask ? R[wi].mask : l->c.all_sectors;
-			trans(s, sm, me->addr, wst, p->l1[wr].next);
+			trans(s, sm, me->addr, wst, p->l1[wr].next, wev);
 			cl->coh = p->l1[wr].next;
 			core_req_done(s, wi);
 		} else { /* e.g. a store after a shared grant: look it up again (upgrade) */
@@ -361,7 +362,7 @@ void coh_l1_msg(struct sim *s, struct sm *sm, uint32_t ri)
 			cl->reserved = 1;
 			cl->sv = cl->sd = 0;
 		}
-		trans(s, sm, addr, st, nx);
+		trans(s, sm, addr, st, nx, ev);
 		cl->coh = (uint8_t)nx;
 	}
 	if (!reused)

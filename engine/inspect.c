@@ -347,6 +347,19 @@ bool inspect_coh_dir(const struct sim *s, uint64_t addr, struct coh_dir_info *o)
 	return true;
 }
 
+int inspect_coh_l1_state(const struct sim *s, int sm, uint64_t addr)
+{
+	if (!s->coh || !s->cfg.l1.enabled || sm < 0 || sm >= s->cfg.core.sms)
+		return -1;
+	const struct cache *c = &s->sms[sm].l1.c;
+	uint64_t line = addr & ~(uint64_t)(s->cfg.l2.line - 1);
+	int set = cache_set(c, line), way = cache_find(c, set, line);
+	if (way < 0)
+		return -1;
+	const struct cline *cl = &c->l[(size_t)set * (size_t)c->ways + (size_t)way];
+	return cl->valid || cl->reserved ? (int)cl->coh : -1;
+}
+
 bool inspect_coh_tx(const struct sim *s, uint64_t i, struct coh_tx_info *o)
 {
 	const struct coh_log *g = s->clog;
@@ -358,12 +371,12 @@ bool inspect_coh_tx(const struct sim *s, uint64_t i, struct coh_tx_info *o)
 	return true;
 }
 
-bool inspect_coh_last_transition(const struct sim *s, unsigned *from, unsigned *to, uint64_t *cycle)
+bool inspect_coh_last_transition(const struct sim *s, unsigned *from, unsigned *to, unsigned *ev, uint64_t *cycle)
 {
 	struct coh_tx_info t;
 	for (uint64_t i = 0; inspect_coh_tx(s, i, &t); i++)
 		if (t.kind == TX_L1) {
-			*from = t.from, *to = t.to, *cycle = t.cycle;
+			*from = t.from, *to = t.to, *ev = t.msg, *cycle = t.cycle;
 			return true;
 		}
 	return false;

@@ -271,15 +271,19 @@ struct coh_dir_info {
 	unsigned acks, req_sm;
 };
 bool inspect_coh_dir(const struct sim *s, uint64_t addr, struct coh_dir_info *o);
+/* The protocol state (enum coh_state) of SM sm's L1 copy of addr's line, -1 if it has none. */
+int inspect_coh_l1_state(const struct sim *s, int sm, uint64_t addr);
 struct coh_tx_info {
 	uint64_t cycle, addr;
 	int sm, bank;
 	unsigned kind; /* 0 L1 transition, 1 directory transition, 2 message, 3 dir_locked NACK */
-	unsigned from, to, msg;
+	unsigned from, to; /* L1: enum coh_state; directory and NACK: enum coh_dstate */
+	unsigned msg;      /* L1: the enum coh_event of the row taken; others: enum coh_msg */
 };
 /* i-th most recent transaction (0 = newest); false past the log. */
 bool inspect_coh_tx(const struct sim *s, uint64_t i, struct coh_tx_info *o);
-/* The last protocol row taken by an L1 transition: state from/to (false if none). */
-bool inspect_coh_last_transition(const struct sim *s, unsigned *from, unsigned *to, uint64_t *cycle);
+/* The last protocol row taken by an L1 transition: state from/to, the event
+ * (enum coh_event) and its cycle (false if none). */
+bool inspect_coh_last_transition(const struct sim *s, unsigned *from, unsigned *to, unsigned *ev, uint64_t *cycle);
 
 #endif

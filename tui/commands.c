@@ -40,6 +40,7 @@ static CMD_FN(c_help);
 static CMD_FN(c_quit);
 
 CMD_FN(cmd_protocol); /* cmd_coh_help.c */
+int cmd_select_line(struct session *ss, const char *arg, struct cmd_out *out); /* cmd_coh_view.c */
 static const struct cmd_def builtin[] = {
 	{.name = "step", .aliases = "s", .usage = "step [N]", .summary = "advance N cycles (default 1)",
 	 .help = "Simulate N more core cycles, or fewer if a breakpoint fires or the kernel ends.\n"
@@ -126,9 +127,10 @@ static const struct cmd_def builtin[] = {
 	{.name = "undisplay", .usage = "undisplay [N]", .summary = "remove a display (all without N)",
 	 .help = "Remove display number N (as listed by `display`), or all.\nExample: undisplay 1",
 	 .fn = cmd_undisplay},
-	{.name = "select", .usage = "select sm N|warp W|l2 N|channel N|bank N", .summary = "choose the unit panels and info show",
+	{.name = "select", .usage = "select sm N|warp W|l2 N|channel N|bank N|line ADDR|line last", .summary = "choose the unit panels and info show",
 	 .help = "Select the SM, warp slot, L2 bank, DRAM channel or DRAM bank that panels,\n"
-		 "`info` and `next` act on.\nExample: select sm 1",
+		 "`info` and `next` act on; `select line ADDR` the line whose directory entry the\n"
+		 "coherence panel shows (`line last`: follow the newest transaction).\nExample: select sm 1",
 	 .fn = c_select},
 	{.name = "set", .usage = "set PATH VALUE | set param.NAME VALUE", .summary = "change a config value or kernel parameter (at cycle 0)",
 	 .help = "Change one config parameter (see `list config`) or kernel parameter and rebuild\n"
@@ -170,9 +172,10 @@ static const struct cmd_def builtin[] = {
 	 .help = "Check structural invariants (hits + misses = accesses, MSHR bookkeeping, no request\n"
 		 "lost). Prints the first violation and fails; golden scripts end with it.\nExample: check",
 	 .fn = c_check},
-	{.name = "help", .aliases = "h ?", .usage = "help [COMMAND|keys|events]", .summary = "explain a command, the keys or the events",
+	{.name = "help", .aliases = "h ?", .usage = "help [COMMAND|keys|events|protocol]", .summary = "explain a command, the keys or the events",
 	 .help = "Without arguments, list the commands. `help keys` lists key bindings,\n"
-		 "`help events` the event kinds with their fields.\nExample: help break",
+		 "`help events` the event kinds with their fields, `help protocol [P]` the coherence\n"
+		 "protocol's tables (as `protocol`).\nExample: help break",
 	 .fn = c_help, .complete = COMPL_COMMAND},
 	{.name = "quit", .aliases = "q exit", .usage = "quit", .summary = "leave gpustep",
 	 .help = "Leave gpustep (in batch mode: stop reading the script).\nExample: quit", .fn = c_quit},
@@ -593,6 +596,8 @@ static CMD_FN(c_select)
 		return usage(out, "select");
 	const char *u = argv[1];
 	int v;
+	if (strcmp(u, "line") == 0) /* tui/cmd_coh_view.c */
+		return cmd_select_line(ss, argv[2], out);
 	if (strcmp(u, "sm") == 0) {
 		if (cmd_parse_index(out, "sm", argv[2], inspect_sms(ss->sim), &v))
 			return CMD_ERR;
@@ -727,6 +732,8 @@ static CMD_FN(c_help)
 		sb_fini(&sb);
 		return CMD_OK;
 	}
+	if (strcmp(argv[1], "protocol") == 0 && (argc > 2 || inspect_coh_proto(ss->sim))) /* the tables */
+		return cmd_protocol(ss, argc - 1, argv + 1, out);
 	if (strcmp(argv[1], "events") == 0) {
 		char *a[] = {(char *)"list", (char *)"events", NULL};
 		return cmd_list(ss, 2, a, out);

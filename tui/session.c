@@ -276,6 +276,10 @@ static void select_from_event(struct session *ss, const struct event *e)
 		ss->sel_warp = e->warp;
 	if ((f & EVF_UNIT) && l2 && e->unit >= 0 && e->unit < inspect_l2_banks(ss->sim))
 		ss->sel_l2 = e->unit;
+	if ((f & EVF_ADDR) && strncmp(event_defs[e->kind].name, "coh.", 4) == 0) {
+		ss->sel_line = e->addr; /* the coherence panel shows this line's directory entry */
+		ss->sel_line_set = true;
+	}
 	if ((f & EVF_CH) && e->ch >= 0 && e->ch < inspect_dram_channels(ss->sim)) {
 		ss->sel_ch = e->ch;
 		struct dram_chan_info ci;

@@ -58,6 +58,8 @@ struct session {
 	/* Interactive front end: selected units (panels read them). */
 	int sel_sm, sel_l2, sel_ch, sel_bank;
 	int sel_warp;              /* warp slot within sel_sm (`next`, `info warp`) */
+	uint64_t sel_line;         /* `select line ADDR` or a coh.* stop's line (coherence panel) */
+	bool sel_line_set;         /* false: the panel follows the newest coherence transaction */
 	/* Event kinds the log records; survives restarts (`log`). */
 	uint64_t log_mask[EV_MASK_WORDS];
 	/* Last command line, repeated by an empty line when repeatable (gdb). */

@@ -267,6 +267,8 @@ static struct view_ctx ctx_for(struct tui *t, int slot)
 		.sel_l2 = ss->sel_l2,
 		.sel_ch = ss->sel_ch,
 		.sel_bank = ss->sel_bank,
+		.sel_line = ss->sel_line,
+		.sel_line_set = ss->sel_line_set,
 		.stop_ev = t->have_stop_ev ? &t->stop_ev : NULL,
 		.focused = slot == t->focus,
 	};

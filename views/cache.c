@@ -11,6 +11,9 @@
  *        | +-------------- tag (hex)
  *        +---------------- touched in the last cycle: H hit, M miss, F fill
  *
+ * With a coherence protocol the L1 cells carry the copy's state after the
+ * tag (cache panel only): "H 1a2f M D0" (M/O/E/S/I/N/V, '~' transient).
+ *
  * Invalid ways show '·'. Up/Down/PgUp/PgDn scroll sets, Left/Right scroll
  * ways when they do not all fit, Home returns to following the sets touched
  * in the last cycle.
@@ -33,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coh.h"
 #include "draw.h"
 #include "inspect.h"
 #include "util.h"
@@ -228,8 +232,10 @@ static void cache_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 				first_touched = s;
 		}
 	int tw = hex_digits(maxtag);
-	/* cell: mark tag ' ' flag lru [' ' sectors] + gap */
-	int cw = 1 + 1 + tw + 1 + 1 + 1 + (spl ? 1 + spl : 0) + 2;
+	/* The L1's coherence state letter after the tag when a protocol is set. */
+	bool coh = cp->kind == CACHE_L1 && inspect_coh_proto(c->sim) != NULL;
+	/* cell: mark tag [' ' state] ' ' flag lru [' ' sectors] + gap */
+	int cw = 1 + 1 + tw + (coh ? 2 : 0) + 1 + 1 + 1 + (spl ? 1 + spl : 0) + 2;
 	int setw = hex_digits((uint64_t)g.sets) > 3 ? 6 : 5; /* decimal set number, right aligned */
 	/* Room to spare: show each line's address too (what `info line` takes). */
 	int aw = 0;
@@ -281,11 +287,13 @@ static void cache_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 			char lru = li.lru_rank < 0    ? '-'
 				   : li.lru_rank < 10 ? (char)('0' + li.lru_rank)
 				   : li.lru_rank < 36 ? (char)('a' + li.lru_rank - 10) : '+';
-			char cell[96], addr[32] = "";
+			char cell[96], addr[32] = "", cst[4] = "";
 			if (aw)
 				snprintf(addr, sizeof addr, " 0x%-*llx", aw - 3, (unsigned long long)li.addr);
-			snprintf(cell, sizeof cell, "%c %*llx%s %c%c%s%s", touch_mark(li.touched), tw,
-				 (unsigned long long)li.tag, addr, li.transient ? 'T' : li.dirty ? 'D' : ' ', lru,
+			if (coh)
+				snprintf(cst, sizeof cst, " %c", li.coh_state >= 0 ? coh_state_letter((unsigned)li.coh_state) : '?');
+			snprintf(cell, sizeof cell, "%c %*llx%s%s %c%c%s%s", touch_mark(li.touched), tw,
+				 (unsigned long long)li.tag, addr, cst, li.transient ? 'T' : li.dirty ? 'D' : ' ', lru,
 				 spl ? " " : "", sec);
 			if (li.transient && !li.touched)
 				a = role_attr(R_STALL);
@@ -295,8 +303,9 @@ static void cache_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	/* Spare rows: a legend. */
 	if (g.sets - cp->top + 2 <= rows)
 		put_fmt(w, r.y + rows, r.x, r.w, role_attr(R_DIM),
-			"H hit  M miss  F fill (last cycle)   tag%s  D dirty  T transient  LRU rank (0 = MRU)%s   %s invalid",
-			aw ? " addr" : "", spl ? "  sectors: v valid D dirty . absent" : "", draw_utf8() ? "\xc2\xb7" : "-");
+			"H hit  M miss  F fill (last cycle)   tag%s%s  D dirty  T transient  LRU rank (0 = MRU)%s   %s invalid",
+			aw ? " addr" : "", coh ? " state (MOESI/N/V, ~ transient)" : "",
+			spl ? "  sectors: v valid D dirty . absent" : "", draw_utf8() ? "\xc2\xb7" : "-");
 	if (cp->top > 0)
 		put_text(w, r.y + 1, r.x + r.w - 1, 1, "^", role_attr(R_HEADER), false);
 	if (cp->top + rows < g.sets)

@@ -73,6 +73,8 @@ static const struct panel_kind kinds[] = {
 	{"reuse", "reuse-distance histogram and miss classes of an L1 / L2 bank", reuse_panel_new}, /* views/reuse.c */
 	{"frc", "Fetch and Replacement Cache entries of the selected L2 bank", frc_panel_new}, /* views/frc.c */
 	{"rf", "register file of the selected SM: racetrack tracks, ports, shifts, queues, write buffer", rf_panel_new}, /* views/rf.c */
+	{"coherence", "coherence transactions (/ filters) and the selected line's directory entry", coherence_panel_new}, /* views/coherence.c */
+	{"protocol", "the coherence protocol's L1 and directory tables, the rows just taken marked", protocol_panel_new}, /* views/protocol.c */
 };
 
 size_t panel_kind_count(void) { return sizeof kinds / sizeof kinds[0]; }

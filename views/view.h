@@ -32,6 +32,7 @@
 struct view_ctx {
 	const struct sim *sim;       /* NULL when no simulator exists */
 	int sel_sm, sel_warp, sel_l2, sel_ch, sel_bank;
+	uint64_t sel_line; bool sel_line_set; /* coherence panel: the line to show (else the newest) */
 	const struct event *stop_ev; /* the event of the breakpoint that fired, or NULL */
 	bool focused;                /* this panel has the keyboard */
 };
@@ -109,5 +110,7 @@ struct panel *stats_panel_new(void);
 struct panel *reuse_panel_new(void); /* views/reuse.c */
 struct panel *frc_panel_new(void);   /* views/frc.c */
 struct panel *rf_panel_new(void);    /* views/rf.c */
+struct panel *coherence_panel_new(void); /* views/coherence.c */
+struct panel *protocol_panel_new(void);  /* views/protocol.c */
 
 #endif

@@ -1,0 +1,164 @@
+/*
+ * test_coh_views.c: the coherence inspection panels drawn off-screen: the
+ * coherence panel (transaction log + the directory entry of the line of the
+ * coh.transition that fired) and the protocol panel (MOESI tables with the
+ * IM_D -> M row marked) at 80x24 and 132x40, stopped at the first transition
+ * to M of vecadd under MOESI; the L1 cache panel with state letters; the
+ * message both panels give without a protocol; `/` filters; `select line`;
+ * `help protocol`.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "test.h"
+#include "view.h"
+#include "vtest.h"
+
+/* break on the first transition to M (b = 4, enum coh_state) */
+#define COH_SETUP "set coherence.protocol moesi\nbreak coh.transition b=4\ncontinue\n"
+
+static char *draw_text(struct session *ss, const char *panel, int w, int h, const struct event *stop,
+		       const char *keys)
+{
+	struct panel *p = panel_create(panel);
+	REQUIRE(p != NULL);
+	WINDOW *win = newwin(h, w, 0, 0);
+	REQUIRE(win != NULL);
+	struct view_ctx c = {.sim = ss->sim, .sel_sm = ss->sel_sm, .sel_l2 = ss->sel_l2, .sel_line = ss->sel_line,
+			     .sel_line_set = ss->sel_line_set, .stop_ev = stop, .focused = true};
+	panel_draw(p, win, &c);
+	for (const char *k = keys; k && *k; k++)
+		panel_key(p, *k, &c);
+	if (keys)
+		panel_draw(p, win, &c);
+	char *text = vt_text(win);
+	delwin(win);
+	panel_free(p);
+	return text;
+}
+
+static void snap(struct session *ss, const char *panel, int w, int h, const char *name)
+{
+	char *text = draw_text(ss, panel, w, h, &ss->bps.stop_ev, NULL);
+	CHECK_SNAPSHOT(name, text);
+	free(text);
+}
+
+TEST(view_coherence_and_protocol_snapshots)
+{
+	vt_screen();
+	struct session *ss = vt_session(COH_SETUP);
+	REQUIRE(ss != NULL);
+	/* the stop selected the transition's line */
+	CHECK(ss->sel_line_set);
+	CHECK_EQ(ss->bps.stop_ev.kind, EV_COH_TRANSITION);
+	snap(ss, "coherence", 80, 24, "coherence_80x24");
+	snap(ss, "coherence", 132, 40, "coherence_132x40");
+	snap(ss, "protocol", 80, 24, "protocol_80x24");
+	snap(ss, "protocol", 132, 40, "protocol_132x40");
+	snap(ss, "cache", 80, 24, "cache_coh_80x24");
+	snap(ss, "cache", 132, 40, "cache_coh_132x40");
+	char *t = draw_text(ss, "coherence", 132, 40, NULL, NULL);
+	char want[64];
+	snprintf(want, sizeof want, "line 0x%llx (selected)", (unsigned long long)ss->sel_line);
+	CHECK_CONTAINS(t, want);
+	CHECK_CONTAINS(t, "dir X  owner sm");
+	CHECK_CONTAINS(t, "IM_D -> M");
+	free(t);
+	t = draw_text(ss, "protocol", 132, 40, NULL, NULL);
+	CHECK_CONTAINS(t, "> IM_D  DataX    -> M");
+	CHECK_CONTAINS(t, "last L1 transition");
+	free(t);
+	t = draw_text(ss, "cache", 132, 40, NULL, NULL);
+	CHECK_CONTAINS(t, " M D");
+	free(t);
+	vt_session_free(ss);
+}
+
+TEST(view_coherence_filter_and_select_line)
+{
+	vt_screen();
+	struct session *ss = vt_session(COH_SETUP);
+	REQUIRE(ss != NULL);
+	/* only NACK-free GetX traffic of SM 1 */
+	char *t = draw_text(ss, "coherence", 132, 40, NULL, "/GetX sm=1\n");
+	CHECK_CONTAINS(t, "filter: GetX sm=1");
+	CHECK_CONTAINS(t, " GetX ");
+	CHECK(strstr(t, " Unblock") == NULL);
+	CHECK(strstr(t, " DataX    IM_D") == NULL);
+	free(t);
+	/* the words also match the state after a transition */
+	t = draw_text(ss, "coherence", 132, 40, NULL, "/M\n");
+	CHECK_CONTAINS(t, "IM_D -> M");
+	CHECK(strstr(t, "-> IS_D") == NULL);
+	free(t);
+	char line[80];
+	snprintf(line, sizeof line, "/0x%llx\n", (unsigned long long)ss->sel_line);
+	t = draw_text(ss, "coherence", 132, 40, NULL, line);
+	CHECK(strstr(t, "0x10000380") == NULL || ss->sel_line == 0x10000380);
+	free(t);
+	vt_exec(ss, "select line 0x10000300\n");
+	CHECK(ss->sel_line_set);
+	CHECK_EQ(ss->sel_line, 0x10000300);
+	t = draw_text(ss, "coherence", 132, 40, NULL, NULL);
+	CHECK_CONTAINS(t, "line 0x10000300 (selected)");
+	free(t);
+	vt_exec(ss, "select line last\n");
+	CHECK(!ss->sel_line_set);
+	t = draw_text(ss, "coherence", 132, 40, NULL, NULL);
+	CHECK_CONTAINS(t, "(newest)");
+	free(t);
+	vt_session_free(ss);
+}
+
+TEST(view_coherence_without_protocol_says_how_to_enable)
+{
+	vt_screen();
+	struct session *ss = vt_session("step 10\n");
+	REQUIRE(ss != NULL);
+	char *t = draw_text(ss, "coherence", 120, 6, NULL, NULL);
+	CHECK_CONTAINS(t, "no coherence protocol");
+	CHECK_CONTAINS(t, "coherence.protocol=moesi");
+	free(t);
+	t = draw_text(ss, "protocol", 120, 6, NULL, NULL);
+	CHECK_CONTAINS(t, "no coherence protocol");
+	free(t);
+	/* the plain cache grid has no state letters */
+	t = draw_text(ss, "cache", 132, 40, NULL, NULL);
+	CHECK(strstr(t, "state (MOESI") == NULL);
+	free(t);
+	vt_session_free(ss);
+}
+
+static void cap_line(void *u, const char *t) { sb_printf(u, "%s\n", t); }
+
+TEST(help_protocol_prints_the_tables)
+{
+	vt_screen();
+	struct session *ss = vt_session(COH_SETUP);
+	REQUIRE(ss != NULL);
+	struct strbuf sb;
+	sb_init(&sb);
+	struct cmd_out out = {cap_line, cap_line, &sb};
+	CHECK_EQ(cmd_exec(ss, "help protocol", &out), CMD_OK);
+	CHECK_CONTAINS(sb.s, "moesi:");
+	CHECK_CONTAINS(sb.s, "> IM_D  DataX    -> M");
+	CHECK_CONTAINS(sb.s, "directory table");
+	sb.len = 0;
+	sb.s[0] = 0;
+	CHECK_EQ(cmd_exec(ss, "help protocol si", &out), CMD_OK);
+	CHECK_CONTAINS(sb.s, "si:");
+	sb_fini(&sb);
+	vt_session_free(ss);
+	/* without a protocol: the command's own help */
+	ss = vt_session(NULL);
+	REQUIRE(ss != NULL);
+	sb_init(&sb);
+	out.u = &sb;
+	CHECK_EQ(cmd_exec(ss, "help protocol", &out), CMD_OK);
+	CHECK_CONTAINS(sb.s, "usage: protocol");
+	sb_fini(&sb);
+	vt_session_free(ss);
+}
