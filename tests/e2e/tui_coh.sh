@@ -1,0 +1,48 @@
+#!/bin/sh
+# tui_coh.sh BIN: coherence inspection in the interactive screen under MOESI:
+# break on a transition to M (coh.transition b=4, see `help events`) to learn
+# a line, then break on a transition to M of that one address from cycle 0;
+# the coherence panel shows the line's directory entry (owner, lock) and the
+# copy in M, the protocol panel marks the IM_D -> M row, `info line` agrees.
+. "$(dirname "$0")/lib.sh"
+
+type_line() { tmux_send -l "$1" && tmux_send Enter; }
+
+tmux_start 132 40 "GPUSTEP_HISTORY= $BIN -s coherence.protocol=moesi; echo EXIT=\$? >$E2E_TMP/exit"
+tmux_wait_for '(gpustep)' 5 || fail "no prompt"
+type_line 'layout coherence'
+tmux_wait_for '─ coherence  moesi' 3 || fail "coherence panel missing"
+tmux_wait_for '─ protocol  moesi' 3 || fail "protocol panel missing"
+type_line 'break coh.transition b=4'
+type_line 'continue'
+tmux_wait_for 'stopped at breakpoint 1: coh.transition' 5 || fail "no stop at a transition to M"
+addr=$(tmux_capture | head -1 | sed -n 's/.*coh\.transition .*addr=\(0x[0-9a-f]*\).*/\1/p')
+[ -n "$addr" ] || fail "no address in the stop reason"
+type_line 'delete'
+type_line "break coh.transition b=4 addr=$addr"
+type_line 'run'
+tmux_wait_for "stopped at breakpoint 2: coh.transition" 5 || fail "no stop at the transition to M of $addr"
+tmux_capture | head -1 | grep -q "addr=$addr" || fail "stopped on another address than $addr"
+# coherence panel: the stop selected the line; its entry names the owner
+tmux_wait_for "line $addr (selected)" 2 || fail "coherence panel does not show line $addr"
+dir=$(tmux_capture | grep -E '^dir X  owner sm[0-9]+' | head -1)
+[ -n "$dir" ] || fail "no directory entry (state X, an owner) for $addr"
+owner=$(printf '%s' "$dir" | sed -n 's/^dir X  owner \(sm[0-9]*\).*/\1/p')
+tmux_capture | grep -q "^copies: $owner M" || fail "the owner's copy is not shown in M"
+# the stop's transition is in the log, and the protocol table marks its row
+tmux_capture | grep -q "$addr .* IM_D -> M" || fail "the IM_D -> M transition of $addr is not in the log"
+tmux_capture | grep -q '> IM_D  DataX    -> M' || fail "the protocol panel does not mark IM_D DataX -> M"
+# info line prints the same entry
+type_line "info line $addr"
+tmux_wait_for "directory (moesi): state X  owner $owner" 3 || fail "info line: no directory entry with owner $owner"
+tmux_wait_for "state M" 2 || fail "info line: the copy is not in M"
+# the filter keeps one SM's rows
+type_line 'focus coherence'
+tmux_send '/'
+tmux_send -l 'sm=9'
+tmux_send Enter
+tmux_wait_for 'filter: sm=9' 2 || fail "the / filter is not shown"
+type_line 'quit'
+tmux_wait_exit 5 || fail "did not quit"
+grep -q 'EXIT=0' "$E2E_TMP/exit" || fail "exit status $(cat "$E2E_TMP/exit")"
+exit 0
