@@ -71,6 +71,10 @@ TEST(view_coherence_and_protocol_snapshots)
 	CHECK_CONTAINS(t, "> IM_D  DataX    -> M");
 	CHECK_CONTAINS(t, "last L1 transition");
 	free(t);
+	/* tall enough for both tables: the directory's newest (state, request) row is marked too */
+	t = draw_text(ss, "protocol", 132, 80, NULL, NULL);
+	CHECK_CONTAINS(t, "> I  GetX     -> X");
+	free(t);
 	t = draw_text(ss, "cache", 132, 40, NULL, NULL);
 	CHECK_CONTAINS(t, " M D");
 	free(t);
