@@ -47,6 +47,9 @@ void rd_cache_init(struct rd_cache *c, struct arena *a, uint32_t sets, uint32_t 
 	c->kcap = REUSE_DCAP_FACTOR * c->lines;
 	c->stk = ARENA_NEW(a, uint64_t, (size_t)sets * c->dcap);
 	c->depth = ARENA_NEW(a, uint16_t, sets);
+	c->head = ARENA_NEW(a, uint16_t, sets);
+	c->nmemb = (uint32_t)pow2_at_least(2 * (uint64_t)sets * c->dcap);
+	c->memb = ARENA_NEW(a, uint64_t, c->nmemb);
 	c->T = (uint32_t)pow2_at_least(2 * (uint64_t)c->kcap);
 	c->now = 1;
 	c->fen = ARENA_NEW(a, uint32_t, c->T + 1);
@@ -75,7 +78,7 @@ void rd_cache_init(struct rd_cache *c, struct arena *a, uint32_t sets, uint32_t 
 
 size_t rd_cache_bytes(const struct rd_cache *c)
 {
-	return (size_t)c->sets * c->dcap * 8 + (size_t)c->sets * 2 + ((size_t)c->T + 1) * 8 +
+	return (size_t)c->sets * c->dcap * 8 + (size_t)c->sets * 4 + (size_t)c->nmemb * 8 + ((size_t)c->T + 1) * 8 +
 	       ((size_t)c->kcap + 1) * sizeof(struct rd_ent) + (size_t)c->nbuckets * 4 + c->seen_bits / 8 +
 	       ((size_t)c->dcap + c->fa_bins + 2 * RB__EXTRA) * 8 + (size_t)c->sets * (c->dcap + RB__EXTRA) * 4;
 }
@@ -193,22 +196,65 @@ static int64_t fa_access(struct rd_cache *c, uint64_t line)
 	return d;
 }
 
+/* Membership of the set stacks: linear probing, backward-shift deletion. */
+static uint32_t memb_slot(const struct rd_cache *c, uint64_t line)
+{
+	uint32_t m = c->nmemb - 1, i = (uint32_t)mix64(line) & m;
+	while (c->memb[i] && c->memb[i] != line + 1)
+		i = (i + 1) & m;
+	return i;
+}
+
+static void memb_remove(struct rd_cache *c, uint64_t line)
+{
+	uint32_t m = c->nmemb - 1, i = memb_slot(c, line);
+	if (!c->memb[i])
+		return;
+	c->memb[i] = 0;
+	for (uint32_t j = (i + 1) & m; c->memb[j]; j = (j + 1) & m) {
+		uint32_t home = (uint32_t)mix64(c->memb[j] - 1) & m;
+		/* Move j back into the hole if its home is not in (i, j]. */
+		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
+			c->memb[i] = c->memb[j];
+			c->memb[j] = 0;
+			i = j;
+		}
+	}
+}
+
 /* Set-view distance of line (REUSE_INF if not in the D-deep stack), then move it to the top. */
 static int64_t set_access(struct rd_cache *c, uint64_t line, uint32_t set)
 {
 	uint64_t *s = &c->stk[(size_t)set * c->dcap];
-	uint32_t n = c->depth[set], i = 0;
-	while (i < n && s[i] != line)
-		i++;
-	int64_t d = i < n ? (int64_t)i : REUSE_INF;
-	if (i == n) {
-		if (n < c->dcap)
-			c->depth[set] = (uint16_t)++n;
-		i = n - 1;
+	uint32_t n = c->depth[set], h = c->head[set], dcap = c->dcap;
+	uint32_t slot = memb_slot(c, line);
+	if (!c->memb[slot]) { /* not in the stack: push, dropping the oldest when full */
+		if (n == dcap) {
+			uint32_t last = h + n - 1;
+			memb_remove(c, s[last >= dcap ? last - dcap : last]);
+			slot = memb_slot(c, line);
+		} else {
+			c->depth[set] = (uint16_t)(n + 1);
+		}
+		h = h ? h - 1 : dcap - 1;
+		s[h] = line;
+		c->head[set] = (uint16_t)h;
+		c->memb[slot] = line + 1;
+		return REUSE_INF;
 	}
-	memmove(s + 1, s, (size_t)i * sizeof(*s));
-	s[0] = line;
-	return d;
+	uint32_t i = 0, p = h;
+	while (s[p] != line) {
+		i++;
+		p = p + 1 == dcap ? 0 : p + 1;
+	}
+	/* Shift the i more recent lines down one place, the line goes on top. */
+	for (uint32_t k = i; k > 0; k--) {
+		uint32_t prev = p ? p - 1 : dcap - 1;
+		s[p] = s[prev];
+		p = prev;
+	}
+	s[h] = line;
+	return (int64_t)i;
 }
 
 /* Mark line seen; returns whether it was. */

@@ -38,8 +38,11 @@
  *                  sector misses, lines invalidated by stores/atomics,
  *                  non-LRU replacement, allocate-on-fill timing, L2 NACKs
  *
+ * The set stacks are rings with a membership table, so a line that is not in
+ * its set's stack (every miss to a new line) costs O(1), not O(D).
+ *
  * Memory, per cache, fixed at creation (all in the simulator arena, so
- * snapshots restore it): about 8*S*D (set stacks) + 4*S*(D+3) (per-set
+ * snapshots restore it): about 8*S*D (set stacks) + 16*S*D (membership) + 4*S*(D+3) (per-set
  * histograms) + 8*T + 24*K (FA window) + seen bits/8 bytes.
  */
 #ifndef GPUSTEP_REUSE_H
@@ -74,8 +77,11 @@ struct rd_cache {
 	uint32_t fa_bins, fa_width; /* FA view: fa_bins bins of fa_width distances */
 	uint32_t kcap;              /* K: FA distances tracked exactly */
 	/* set view */
-	uint64_t *stk;   /* [sets * dcap], most recent first */
+	uint64_t *stk;   /* [sets * dcap], a ring per set: the most recent at head */
 	uint16_t *depth; /* [sets] */
+	uint16_t *head;  /* [sets] */
+	uint64_t *memb;  /* open-addressed set of the lines in any set's stack (line + 1; 0 = empty) */
+	uint32_t nmemb;  /* power of two >= 2 * sets * dcap */
 	/* FA window */
 	uint32_t T, now, live;
 	uint32_t *fen;   /* [T + 1], 1-based */
