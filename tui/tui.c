@@ -50,54 +50,7 @@
 #include "util.h"
 #include "view.h"
 
-#define FRAME_SECONDS (1.0 / 30)
-#define SLICE_SECONDS 0.010
-
-struct slot {
-	struct panel *p;
-	WINDOW *w;
-};
-
-struct tui {
-	struct session *ss;
-	WINDOW *status, *out, *prompt, *help;
-	struct panel *panels[16]; /* one per kind, created on first use */
-	struct slot slots[LAYOUT_MAX_SLOTS];
-	int nslots;
-	const struct layout_def *layout;
-	int focus; /* slot index, -1 = the command line */
-	char focus_name[32];
-	int lines, cols; /* screen size the windows were made for */
-
-	struct outlog log; /* the command window's scrollback */
-
-	/* run state */
-	bool running;
-	uint64_t budget;
-	double run_t0, mark_t;
-	uint64_t run_c0, mark_c;
-	double cps;
-	char state[256];
-	enum role state_role;
-	struct event stop_ev;
-	bool have_stop_ev;
-
-	/* status bar values */
-	const struct sim *ipc_sim;
-	int ipc_id;
-
-	/* what to redraw */
-	bool dirty_panels, dirty_status, need_layout;
-	double last_frame;
-
-	bool help_open;
-	int help_scroll;
-	char *help_text;
-
-	bool colours, utf8;
-	bool quit;
-	bool interactive; /* readline is live */
-};
+#include "tui_int.h"
 
 static volatile sig_atomic_t got_sigint;
 static struct sim *volatile sigint_sim;
@@ -114,7 +67,7 @@ static double now_s(void)
 static void out_print_cb(void *u, const char *text) { outlog_add(&((struct tui *)u)->log, text, OUT_TEXT); }
 static void out_error_cb(void *u, const char *text) { outlog_add(&((struct tui *)u)->log, text, OUT_ERROR); }
 
-static struct cmd_out tui_out(struct tui *t)
+struct cmd_out tui_out(struct tui *t)
 {
 	return (struct cmd_out){.print = out_print_cb, .error = out_error_cb, .u = t};
 }
@@ -257,7 +210,7 @@ static void draw_status(struct tui *t)
 	t->dirty_status = false;
 }
 
-static struct view_ctx ctx_for(struct tui *t, int slot)
+struct view_ctx tui_ctx_for(struct tui *t, int slot)
 {
 	const struct session *ss = t->ss;
 	return (struct view_ctx){
@@ -277,7 +230,7 @@ static struct view_ctx ctx_for(struct tui *t, int slot)
 static void draw_panels(struct tui *t)
 {
 	for (int i = 0; i < t->nslots; i++) {
-		struct view_ctx c = ctx_for(t, i);
+		struct view_ctx c = tui_ctx_for(t, i);
 		panel_draw(t->slots[i].p, t->slots[i].w, &c);
 		wnoutrefresh(t->slots[i].w);
 	}
@@ -430,7 +383,7 @@ static void run_slice(struct tui *t)
 		run_finished(t);
 }
 
-static void run_interrupt(struct tui *t)
+void tui_run_interrupt(struct tui *t)
 {
 	struct session *ss = t->ss;
 	if (!t->running)
@@ -508,7 +461,7 @@ static void on_line(void *u, char *line)
 static void on_show(void *u, const char *text) { outlog_add(&((struct tui *)u)->log, text, OUT_TEXT); }
 
 /* Run a panel's request (one command per line) through the command table. */
-static void panel_request(struct tui *t, struct panel *p)
+void tui_panel_request(struct tui *t, struct panel *p)
 {
 	char buf[sizeof p->request];
 	snprintf(buf, sizeof buf, "%s", p->request);
@@ -601,158 +554,10 @@ void tui_show_keys(struct tui *t)
 	t->need_layout = true;
 }
 
-static void close_help(struct tui *t)
+void tui_close_help(struct tui *t)
 {
 	t->help_open = false;
 	t->need_layout = true; /* recreate windows: everything below is redrawn */
-}
-
-/* ---- input -------------------------------------------------------------------------- */
-
-static bool is_nav_key(int k)
-{
-	return k == KEY_UP || k == KEY_DOWN || k == KEY_LEFT || k == KEY_RIGHT || k == KEY_PPAGE || k == KEY_NPAGE ||
-	       k == KEY_HOME || k == KEY_END;
-}
-
-static void to_panel(struct tui *t, int key)
-{
-	struct panel *p = t->slots[t->focus].p;
-	struct view_ctx c = ctx_for(t, t->focus);
-	int r = panel_key(p, key, &c);
-	if (r & VK_COMMAND)
-		panel_request(t, p);
-	if (r & (VK_REDRAW | VK_COMMAND))
-		t->dirty_panels = true;
-}
-
-static void run_binding(struct tui *t, const struct key_binding *b)
-{
-	if (t->running || (b->flags & KB_QUIET)) {
-		/* Only screen commands while running (layout, focus, refresh, keys). */
-		struct cmd_out o = tui_out(t);
-		cmd_exec(t->ss, b->command, &o);
-		t->dirty_panels = t->dirty_status = true;
-		return;
-	}
-	tui_exec(t, b->command);
-}
-
-/* Esc was read: Alt-x if another key follows at once, else a lone Esc. */
-static int read_after_esc(struct tui *t, wint_t *wc)
-{
-	wtimeout(t->prompt, 0);
-	int r = wget_wch(t->prompt, wc);
-	wtimeout(t->prompt, t->running ? 0 : 250);
-	return r;
-}
-
-static void handle_key(struct tui *t, int r, wint_t wc)
-{
-	int key = (int)wc;
-	bool fkey = r == KEY_CODE_YES;
-	if (fkey && key == KEY_RESIZE) {
-		t->need_layout = true;
-		return;
-	}
-	if (fkey && key == KEY_MOUSE)
-		return;
-	/* 1. help overlay */
-	if (t->help_open) {
-		if (fkey && (key == KEY_PPAGE || key == KEY_NPAGE || key == KEY_UP || key == KEY_DOWN)) {
-			int page = t->help ? getmaxy(t->help) - 3 : 10;
-			t->help_scroll += key == KEY_UP ? -1 : key == KEY_DOWN ? 1 : key == KEY_PPAGE ? -page : page;
-			t->dirty_panels = true;
-			return;
-		}
-		close_help(t);
-		return;
-	}
-	/* 2. a panel taking input */
-	if (t->focus >= 0 && t->focus < t->nslots && t->slots[t->focus].p->modal) {
-		to_panel(t, key);
-		return;
-	}
-	/* 3. Ctrl-C and Esc */
-	if (!fkey && key == 3) {
-		if (t->running)
-			run_interrupt(t);
-		else if (t->interactive)
-			rlw_clear_line();
-		return;
-	}
-	if (!fkey && key == 27) {
-		wint_t c2;
-		int r2 = read_after_esc(t, &c2);
-		if (r2 == OK && c2 >= '1' && c2 <= '9') {
-			key = KEYS_ALT((int)c2);
-			fkey = true; /* treat as a bound key below */
-		} else if (r2 == ERR) {
-			if (t->running)
-				run_interrupt(t);
-			return;
-		} else if (!t->running && t->interactive) {
-			/* Meta-x for readline (M-b, M-f, ...). */
-			rlw_feed(27);
-			if (r2 == KEY_CODE_YES)
-				rlw_key((int)c2);
-			else
-				rlw_feed_wch((wchar_t)c2);
-			return;
-		} else {
-			return;
-		}
-	}
-	/* 4. bindings */
-	bool empty = !t->interactive || rlw_empty();
-	int lookup = key;
-	if (!fkey && (key == '\n' || key == '\r'))
-		lookup = '\r';
-	const struct key_binding *b = NULL;
-	if (fkey || key < 32 || key == '?' || key == 127 || key >= KEYS_ALT(0))
-		b = keys_lookup(lookup, empty, t->running);
-	if (b && !(!fkey && key == '\r')) {
-		run_binding(t, b);
-		return;
-	}
-	/* '/' on an empty prompt searches a focused searchable panel. */
-	if (!fkey && key == '/' && empty && !t->running && t->focus >= 0 && t->slots[t->focus].p->searchable) {
-		to_panel(t, key);
-		return;
-	}
-	/* 5. navigation */
-	if (fkey && is_nav_key(key)) {
-		if (t->focus >= 0 && t->focus < t->nslots) {
-			to_panel(t, key);
-		} else if ((key == KEY_PPAGE || key == KEY_NPAGE) && t->out) {
-			outlog_page(&t->log, t->out, key == KEY_PPAGE ? 1 : -1);
-		} else if (!t->running && t->interactive) {
-			rlw_key(key);
-		}
-		return;
-	}
-	if (t->running)
-		return; /* typing waits until the run stops */
-	/* 6. readline */
-	if (!t->interactive)
-		return;
-	if (fkey)
-		rlw_key(key);
-	else
-		rlw_feed_wch((wchar_t)key);
-}
-
-/* Read every key that is waiting (timeout: ms to wait for the first one, -1 forever). */
-static void poll_keys(struct tui *t, int timeout)
-{
-	wint_t wc;
-	wtimeout(t->prompt, timeout);
-	int r;
-	while (!t->quit && (r = wget_wch(t->prompt, &wc)) != ERR) {
-		handle_key(t, r, wc);
-		wtimeout(t->prompt, 0);
-	}
-	wtimeout(t->prompt, t->running ? 0 : 250);
 }
 
 /* ---- life cycle ------------------------------------------------------------------------- */
@@ -865,13 +670,13 @@ int tui_main(struct session *ss)
 		if (got_sigint) {
 			got_sigint = 0;
 			if (t->running)
-				run_interrupt(t);
+				tui_run_interrupt(t);
 			else
 				rlw_clear_line();
 		}
 		if (t->running) {
 			run_slice(t);
-			poll_keys(t, 0);
+			tui_poll_keys(t, 0);
 			if (now_s() - t->last_frame >= FRAME_SECONDS || !t->running) {
 				t->dirty_status = true;
 				tui_frame(t);
@@ -880,7 +685,7 @@ int tui_main(struct session *ss)
 			if (t->dirty_panels || t->dirty_status || t->log.dirty || t->need_layout || rlw_dirty() ||
 			    LINES != t->lines || COLS != t->cols)
 				tui_frame(t);
-			poll_keys(t, 250);
+			tui_poll_keys(t, 250);
 		}
 	}
 	sigint_sim = NULL;

@@ -1,0 +1,158 @@
+/*
+ * tui_input.c: key routing for the interactive front end (the order is in
+ * tui.c's top comment): help overlay, modal panel input, Ctrl-C/Esc, key
+ * bindings (keys.c), navigation keys to the focused panel, then readline.
+ */
+#include <curses.h>
+#include <wchar.h>
+
+#include "keys.h"
+#include "rl.h"
+#include "tui.h"
+#include "tui_int.h"
+
+static bool is_nav_key(int k)
+{
+	return k == KEY_UP || k == KEY_DOWN || k == KEY_LEFT || k == KEY_RIGHT || k == KEY_PPAGE || k == KEY_NPAGE ||
+	       k == KEY_HOME || k == KEY_END;
+}
+
+static void to_panel(struct tui *t, int key)
+{
+	struct panel *p = t->slots[t->focus].p;
+	struct view_ctx c = tui_ctx_for(t, t->focus);
+	int r = panel_key(p, key, &c);
+	if (r & VK_COMMAND)
+		tui_panel_request(t, p);
+	if (r & (VK_REDRAW | VK_COMMAND))
+		t->dirty_panels = true;
+}
+
+static void run_binding(struct tui *t, const struct key_binding *b)
+{
+	if (t->running || (b->flags & KB_QUIET)) {
+		/* Only screen commands while running (layout, focus, refresh, keys). */
+		struct cmd_out o = tui_out(t);
+		cmd_exec(t->ss, b->command, &o);
+		t->dirty_panels = t->dirty_status = true;
+		return;
+	}
+	tui_exec(t, b->command);
+}
+
+/* Esc was read: Alt-x if another key follows at once, else a lone Esc. */
+static int read_after_esc(struct tui *t, wint_t *wc)
+{
+	wtimeout(t->prompt, 0);
+	int r = wget_wch(t->prompt, wc);
+	wtimeout(t->prompt, t->running ? 0 : 250);
+	return r;
+}
+
+static void handle_key(struct tui *t, int r, wint_t wc)
+{
+	int key = (int)wc;
+	bool fkey = r == KEY_CODE_YES;
+	if (fkey && key == KEY_RESIZE) {
+		t->need_layout = true;
+		return;
+	}
+	if (fkey && key == KEY_MOUSE)
+		return;
+	/* 1. help overlay */
+	if (t->help_open) {
+		if (fkey && (key == KEY_PPAGE || key == KEY_NPAGE || key == KEY_UP || key == KEY_DOWN)) {
+			int page = t->help ? getmaxy(t->help) - 3 : 10;
+			t->help_scroll += key == KEY_UP ? -1 : key == KEY_DOWN ? 1 : key == KEY_PPAGE ? -page : page;
+			t->dirty_panels = true;
+			return;
+		}
+		tui_close_help(t);
+		return;
+	}
+	/* 2. a panel taking input */
+	if (t->focus >= 0 && t->focus < t->nslots && t->slots[t->focus].p->modal) {
+		to_panel(t, key);
+		return;
+	}
+	/* 3. Ctrl-C and Esc */
+	if (!fkey && key == 3) {
+		if (t->running)
+			tui_run_interrupt(t);
+		else if (t->interactive)
+			rlw_clear_line();
+		return;
+	}
+	if (!fkey && key == 27) {
+		wint_t c2;
+		int r2 = read_after_esc(t, &c2);
+		if (r2 == OK && c2 >= '1' && c2 <= '9') {
+			key = KEYS_ALT((int)c2);
+			fkey = true; /* treat as a bound key below */
+		} else if (r2 == ERR) {
+			if (t->running)
+				tui_run_interrupt(t);
+			return;
+		} else if (!t->running && t->interactive) {
+			/* Meta-x for readline (M-b, M-f, ...). */
+			rlw_feed(27);
+			if (r2 == KEY_CODE_YES)
+				rlw_key((int)c2);
+			else
+				rlw_feed_wch((wchar_t)c2);
+			return;
+		} else {
+			return;
+		}
+	}
+	/* 4. bindings */
+	bool empty = !t->interactive || rlw_empty();
+	int lookup = key;
+	if (!fkey && (key == '\n' || key == '\r'))
+		lookup = '\r';
+	const struct key_binding *b = NULL;
+	if (fkey || key < 32 || key == '?' || key == 127 || key >= KEYS_ALT(0))
+		b = keys_lookup(lookup, empty, t->running);
+	if (b && !(!fkey && key == '\r')) {
+		run_binding(t, b);
+		return;
+	}
+	/* '/' on an empty prompt searches a focused searchable panel. */
+	if (!fkey && key == '/' && empty && !t->running && t->focus >= 0 && t->slots[t->focus].p->searchable) {
+		to_panel(t, key);
+		return;
+	}
+	/* 5. navigation */
+	if (fkey && is_nav_key(key)) {
+		if (t->focus >= 0 && t->focus < t->nslots) {
+			to_panel(t, key);
+		} else if ((key == KEY_PPAGE || key == KEY_NPAGE) && t->out) {
+			outlog_page(&t->log, t->out, key == KEY_PPAGE ? 1 : -1);
+		} else if (!t->running && t->interactive) {
+			rlw_key(key);
+		}
+		return;
+	}
+	if (t->running)
+		return; /* typing waits until the run stops */
+	/* 6. readline */
+	if (!t->interactive)
+		return;
+	if (fkey)
+		rlw_key(key);
+	else
+		rlw_feed_wch((wchar_t)key);
+}
+
+void tui_poll_keys(struct tui *t, int timeout)
+{
+	wint_t wc;
+	wtimeout(t->prompt, timeout);
+	int r;
+	while (!t->quit && (r = wget_wch(t->prompt, &wc)) != ERR) {
+		handle_key(t, r, wc);
+		wtimeout(t->prompt, 0);
+	}
+	wtimeout(t->prompt, t->running ? 0 : 250);
+}
+

@@ -1,0 +1,76 @@
+/*
+ * tui_int.h: the inside of the interactive front end, shared by tui.c (screen,
+ * run loop, commands) and tui_input.c (key routing). Nothing else includes it.
+ */
+#ifndef GPUSTEP_TUI_INT_H
+#define GPUSTEP_TUI_INT_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "commands.h"
+#include "draw.h"
+#include "layout.h"
+#include "outlog.h"
+#include "view.h"
+
+#define FRAME_SECONDS (1.0 / 30)
+#define SLICE_SECONDS 0.010
+
+struct slot {
+	struct panel *p;
+	WINDOW *w;
+};
+
+struct tui {
+	struct session *ss;
+	WINDOW *status, *out, *prompt, *help;
+	struct panel *panels[16]; /* one per kind, created on first use */
+	struct slot slots[LAYOUT_MAX_SLOTS];
+	int nslots;
+	const struct layout_def *layout;
+	int focus; /* slot index, -1 = the command line */
+	char focus_name[32];
+	int lines, cols; /* screen size the windows were made for */
+
+	struct outlog log; /* the command window's scrollback */
+
+	/* run state */
+	bool running;
+	uint64_t budget;
+	double run_t0, mark_t;
+	uint64_t run_c0, mark_c;
+	double cps;
+	char state[256];
+	enum role state_role;
+	struct event stop_ev;
+	bool have_stop_ev;
+
+	/* status bar values */
+	const struct sim *ipc_sim;
+	int ipc_id;
+
+	/* what to redraw */
+	bool dirty_panels, dirty_status, need_layout;
+	double last_frame;
+
+	bool help_open;
+	int help_scroll;
+	char *help_text;
+
+	bool colours, utf8;
+	bool quit;
+	bool interactive; /* readline is live */
+};
+
+struct cmd_out tui_out(struct tui *t);
+struct view_ctx tui_ctx_for(struct tui *t, int slot);
+void tui_run_interrupt(struct tui *t);
+void tui_panel_request(struct tui *t, struct panel *p);
+void tui_close_help(struct tui *t);
+/* tui_input.c: read every key that is waiting (timeout: ms to wait for the
+ * first one, -1 forever) and route each (see tui.c's top comment). */
+void tui_poll_keys(struct tui *t, int timeout);
+
+#endif
