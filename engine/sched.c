@@ -4,7 +4,11 @@
  *   lrr        loose round robin: first ready warp after the last issued one
  *   gto        greedy-then-oldest: keep issuing from the last warp while it
  *              is ready, else the oldest ready warp (launch order)
- *   vws        greedy-then-oldest inside the VWS active window (vws.h)
+ *   vws        greedy-then-oldest inside the VWS active set (vws.h): with
+ *              InterCL the level 1 of a two-level pool (demote on a load
+ *              wait or barrier, promote same CTA -> predecessor ->
+ *              successor -> oldest; vws_on_stall / vws_refill), else a
+ *              window recomputed at every evaluation
  *   rmws       lowest racetrack score first (rmws.h; ties per rf.rmws_tiebreak)
  *   two_level  an active pool of core.active_pool warps scheduled LRR; a warp
  *              that stalls on memory (scoreboard / memory buffer) or waits at
@@ -60,6 +64,8 @@ void sched_refill(struct sim *s, struct sm *sm)
 {
 	if (s->cfg.core.scheduler == SCHED_TBAS)
 		tbas_update(s, sm);
+	if (s->cfg.core.scheduler == SCHED_VWS)
+		vws_refill(s, sm);
 	if (s->cfg.core.scheduler != SCHED_TWO_LEVEL)
 		return;
 	int n = s->cfg.core.warps_per_sm, in = 0;
@@ -96,6 +102,8 @@ void sched_on_issue(struct sim *s, struct sm *sm, int slot)
 
 void sched_on_stall(struct sim *s, struct sm *sm, int slot, unsigned reason)
 {
+	if (s->cfg.core.scheduler == SCHED_VWS)
+		vws_on_stall(s, sm, slot, reason);
 	if (s->cfg.core.scheduler != SCHED_TWO_LEVEL)
 		return;
 	struct warp *w = &sm->w[slot];
@@ -116,8 +124,28 @@ int sched_order(const struct sim *s, const struct sm *sm, int *order)
 {
 	int n = s->cfg.core.warps_per_sm, k = 0;
 	switch (s->cfg.core.scheduler) {
+	case SCHED_VWS: { /* GTO order, the active set (level 1) first */
+		uint64_t act = vws_active_mask(s, sm);
+		int li = sm->last_issued;
+		bool greedy = li >= 0 && active(&sm->w[li]) && (act >> li & 1);
+		if (greedy)
+			order[k++] = li;
+		for (int pass = 0; pass < 2; pass++) {
+			int base = k;
+			for (int i = 0; i < n; i++) {
+				if (!active(&sm->w[i]) || (greedy && i == li) || (bool)(act >> i & 1) != (pass == 0))
+					continue;
+				int j = k++;
+				while (j > base && sm->w[order[j - 1]].age > sm->w[i].age) {
+					order[j] = order[j - 1];
+					j--;
+				}
+				order[j] = i;
+			}
+		}
+		return k;
+	}
 	case SCHED_RMWS: /* shown in GTO order; the score decides among ready warps */
-	case SCHED_VWS:
 	case SCHED_GTO: {
 		if (sm->last_issued >= 0 && active(&sm->w[sm->last_issued]))
 			order[k++] = sm->last_issued;

@@ -16,11 +16,32 @@ uint32_t vws_npred(const struct sim *s)
 	return n ? (uint32_t)n : 1;
 }
 
+static const char *const why_names[VWS_WHY__COUNT] = {"-", "same", "pred", "succ", "old"};
+
+const char *vws_why_name(enum vws_why w) { return (unsigned)w < VWS_WHY__COUNT ? why_names[w] : "?"; }
+
 void vws_init(struct sim *s, struct sm *sm)
 {
 	if (!vws_on(s))
 		return;
 	sm->vws = ARENA_NEW(&s->arena, struct vws_sm, 1);
+	if (sm == &s->sms[0]) {
+		static const char *const sn[VWS_WHY__COUNT] = {NULL, "vws.promote_same_cta", "vws.promote_pred_cta",
+								"vws.promote_succ_cta", "vws.promote_oldest"};
+		static const char *const sd[VWS_WHY__COUNT] = {
+			NULL, "vws InterCL: level-2 warps promoted because their CTA had warps in level 1",
+			"vws InterCL: promoted as the predecessor CTA of a level-1 CTA",
+			"vws InterCL: promoted as the successor CTA of a level-1 CTA",
+			"vws InterCL: promoted with no CTA relation (oldest first)"};
+		for (int k = 1; k < VWS_WHY__COUNT; k++)
+			sm->vws->st_promote[k] = stats_counter(&s->stats, sn[k], sd[k]);
+		sm->vws->st_demote = stats_counter(&s->stats, "vws.demotions",
+						   "vws InterCL: level-1 warps demoted (load wait or barrier)");
+	} else {
+		for (int k = 1; k < VWS_WHY__COUNT; k++)
+			sm->vws->st_promote[k] = s->sms[0].vws->st_promote[k];
+		sm->vws->st_demote = s->sms[0].vws->st_demote;
+	}
 	sm->vws->nact = (uint32_t)s->cfg.core.warps_per_sm;
 	if (s->cfg.core.vws_nact) { /* fixed window (teaching and tests) */
 		sm->vws->nact = (uint32_t)s->cfg.core.vws_nact;
@@ -85,19 +106,36 @@ static uint64_t rank_key(const struct sim *s, const struct sm *sm, int i)
 	return ((uint64_t)w->kw.warp_in_cta << 40) | w->age;
 }
 
-uint64_t vws_active_mask(const struct sim *s, const struct sm *sm)
+static bool intercl(const struct sim *s) { return s->cfg.core.vws_intercl; }
+
+uint32_t vws_cap(const struct sim *s, const struct sm *sm)
+{
+	uint32_t cap = sm->vws->nact;
+	if (intercl(s) && cap > (uint32_t)s->cfg.core.vws_level1)
+		cap = (uint32_t)s->cfg.core.vws_level1;
+	return cap;
+}
+
+static bool live(const struct warp *w) { return w->state == WSL_ACTIVE; }
+
+/* The IWL/IntraCL window: the first N_act live warps not at a barrier, in
+ * rank order. */
+static uint64_t window(const struct sim *s, const struct sm *sm)
 {
 	int n = s->cfg.core.warps_per_sm;
-	uint32_t cap = sm->vws->nact;
-	if (s->cfg.core.vws_intercl && cap > (uint32_t)s->cfg.core.vws_level1)
-		cap = (uint32_t)s->cfg.core.vws_level1;
-	uint64_t mask = 0, taken = 0;
-	uint32_t k = 0;
+	uint32_t cap = sm->vws->nact, k = 0;
+	uint64_t taken = 0;
+	if (cap >= (uint32_t)n) { /* no throttling: every such warp */
+		for (int i = 0; i < n; i++)
+			if (live(&sm->w[i]) && !sm->w[i].at_barrier)
+				taken |= 1ull << i;
+		return taken;
+	}
 	while (k < cap) {
 		int best = -1;
 		for (int i = 0; i < n; i++) {
 			const struct warp *w = &sm->w[i];
-			if (w->state != WSL_ACTIVE || w->at_barrier || (taken >> i & 1))
+			if (!live(w) || w->at_barrier || (taken >> i & 1))
 				continue;
 			if (best < 0 || rank_key(s, sm, i) < rank_key(s, sm, best))
 				best = i;
@@ -105,12 +143,135 @@ uint64_t vws_active_mask(const struct sim *s, const struct sm *sm)
 		if (best < 0)
 			break;
 		taken |= 1ull << best;
-		mask |= 1ull << best;
 		k++;
 	}
+	return taken;
+}
+
+static uint64_t at_barrier_mask(const struct sim *s, const struct sm *sm)
+{
+	uint64_t m = 0;
+	for (int i = 0; i < s->cfg.core.warps_per_sm; i++)
+		if (live(&sm->w[i]) && sm->w[i].at_barrier)
+			m |= 1ull << i;
+	return m;
+}
+
+static uint64_t level1_mask(const struct sim *s, const struct sm *sm)
+{
+	uint64_t m = 0;
+	for (int i = 0; i < s->cfg.core.warps_per_sm; i++)
+		if (live(&sm->w[i]) && sm->w[i].in_pool)
+			m |= 1ull << i;
+	return m;
+}
+
+uint64_t vws_window_mask(const struct sim *s, const struct sm *sm) { return window(s, sm); }
+
+uint64_t vws_active_mask(const struct sim *s, const struct sm *sm)
+{
+	uint64_t a = window(s, sm);
+	if (intercl(s)) /* the two-level pool: level 1, inside the window */
+		a &= level1_mask(s, sm);
 	/* Warps at a barrier are not held back (they cannot issue anyway). */
+	return a | at_barrier_mask(s, sm);
+}
+
+void vws_on_stall(struct sim *s, struct sm *sm, int warp, unsigned reason)
+{
+	if (!sm->vws || !intercl(s))
+		return;
+	if (sm->w[warp].in_pool && (reason == STALL_SCOREBOARD || reason == STALL_BARRIER))
+		sm->vws->want_demote |= 1ull << warp;
+}
+
+/* A level-2 warp worth promoting: live, not at a barrier, and its next
+ * instruction (if fetched) does not wait on a load. */
+static bool promotable(const struct warp *w)
+{
+	if (!live(w) || w->in_pool || w->at_barrier)
+		return false;
+	if (!w->ib_valid)
+		return true;
+	for (unsigned i = 0; i < w->ibh.nsrc; i++)
+		if (w->pend[w->ibh.src[i] >> 6] >> (w->ibh.src[i] & 63) & 1)
+			return false;
+	if (w->ibh.ndst && (w->pend[w->ibh.dst >> 6] >> (w->ibh.dst & 63) & 1))
+		return false;
+	return true;
+}
+
+static int32_t cta_of(const struct sm *sm, const struct warp *w) { return sm->cta[w->cta_slot].cta; }
+
+static bool has_cta(const int32_t *l, int nl, int64_t c)
+{
+	for (int k = 0; k < nl; k++)
+		if (l[k] == c)
+			return true;
+	return false;
+}
+
+void vws_refill(struct sim *s, struct sm *sm)
+{
+	struct vws_sm *v = sm->vws;
+	if (!v || !intercl(s))
+		return;
+	int n = s->cfg.core.warps_per_sm;
+	uint64_t win = window(s, sm), cand = 0;
 	for (int i = 0; i < n; i++)
-		if (sm->w[i].state == WSL_ACTIVE && sm->w[i].at_barrier)
-			mask |= 1ull << i;
-	return mask;
+		if ((win >> i & 1) && promotable(&sm->w[i]))
+			cand |= 1ull << i;
+	/* Demote: level-1 warps the window no longer holds (N_act fell), and
+	 * warps stalled on a load or at a barrier if someone can come in. The
+	 * CTAs of demoted warps still count as level-1 CTAs for promotion. */
+	int32_t l1c[VWS_MAX_WARPS];
+	int nl = 0;
+	uint32_t in = 0;
+	for (int i = 0; i < n; i++) {
+		struct warp *w = &sm->w[i];
+		if (!live(w) || !w->in_pool)
+			continue;
+		bool out = !(win >> i & 1) && !w->at_barrier;
+		if (out || ((v->want_demote >> i & 1) && cand)) {
+			w->in_pool = 0;
+			stat_inc(&s->stats, v->st_demote);
+			sm_wake(sm);
+			sim_progress(s);
+		} else {
+			in++;
+		}
+		if (!has_cta(l1c, nl, cta_of(sm, w)))
+			l1c[nl++] = cta_of(sm, w);
+	}
+	v->want_demote = 0;
+	uint32_t cap = vws_cap(s, sm);
+	while (in < cap && cand) {
+		int best = -1;
+		enum vws_why best_why = VWS_WHY_OLDEST;
+		for (int i = 0; i < n; i++) {
+			if (!(cand >> i & 1))
+				continue;
+			int64_t c = cta_of(sm, &sm->w[i]);
+			enum vws_why why = has_cta(l1c, nl, c)       ? VWS_WHY_SAME_CTA
+					   : has_cta(l1c, nl, c + 1) ? VWS_WHY_PRED_CTA
+					   : has_cta(l1c, nl, c - 1) ? VWS_WHY_SUCC_CTA
+								     : VWS_WHY_OLDEST;
+			if (best < 0 || why < best_why ||
+			    (why == best_why && rank_key(s, sm, i) < rank_key(s, sm, best))) {
+				best = i;
+				best_why = why;
+			}
+		}
+		struct warp *w = &sm->w[best];
+		w->in_pool = 1;
+		v->why[best] = (uint8_t)best_why;
+		v->promoted_at[best] = s->st->now;
+		stat_inc(&s->stats, v->st_promote[best_why]);
+		cand &= ~(1ull << best);
+		if (!has_cta(l1c, nl, cta_of(sm, w)))
+			l1c[nl++] = cta_of(sm, w);
+		in++;
+		sm_wake(sm);
+		sim_progress(s);
+	}
 }
