@@ -117,10 +117,23 @@ struct vws_info {
 	int nact, npred;
 	uint32_t ws_x256, rr_x256; /* working set (blocks) and re-reference degree, x 256 */
 	uint32_t finished;
-	uint64_t active_mask; /* warp slots in the active window */
+	uint64_t active_mask; /* warp slots allowed to issue (level 1 with InterCL, else the window) */
+	uint64_t window_mask; /* the IWL/IntraCL window (first N_act warps) */
+	bool intercl;         /* two-level pool on */
+	int level1, level1_cap; /* warps in level 1 (InterCL) and min(core.vws_level1, N_act) */
 };
 /* false unless core.scheduler = vws. */
 bool inspect_vws(const struct sim *s, int sm, struct vws_info *out);
+
+struct vws_warp_info {
+	int level;          /* 0 = no live warp, 1, 2 = in the window, outside level 1; 3 = outside the window */
+	const char *why;    /* level 1 under InterCL: why promoted ("same", "pred", "succ", "old"); else "-" */
+	uint64_t promoted_at; /* cycle of that promotion */
+	int acc, miss;      /* the warp's IWL counters: L1 accesses, AMT-filtered misses (its WS) */
+	uint32_t rr_x256;   /* its RRDegr = acc / max(miss, 1), x 256 */
+};
+/* false unless core.scheduler = vws and sm/slot are in range. */
+bool inspect_vws_warp(const struct sim *s, int sm, int slot, struct vws_warp_info *out);
 bool inspect_bypass_tag(const struct sim *s, int sm, int set, int way, struct btag_info *out);
 
 /* ---- MSHRs -------------------------------------------------------------- */

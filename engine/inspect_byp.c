@@ -50,6 +50,36 @@ bool inspect_vws(const struct sim *s, int sm, struct vws_info *o)
 	const struct vws_sm *v = m->vws;
 	*o = (struct vws_info){.post = v->post, .nact = (int)v->nact, .npred = (int)vws_npred(s),
 			       .ws_x256 = v->ws_x256, .rr_x256 = v->rr_x256, .finished = v->finished,
-			       .active_mask = vws_active_mask(s, m)};
+			       .active_mask = vws_active_mask(s, m), .window_mask = vws_window_mask(s, m),
+			       .intercl = s->cfg.core.vws_intercl, .level1_cap = (int)vws_cap(s, m)};
+	for (int i = 0; o->intercl && i < s->cfg.core.warps_per_sm; i++)
+		o->level1 += m->w[i].state == WSL_ACTIVE && m->w[i].in_pool;
+	if (!o->intercl)
+		o->level1 = __builtin_popcountll(o->window_mask);
+	return true;
+}
+
+bool inspect_vws_warp(const struct sim *s, int sm, int slot, struct vws_warp_info *o)
+{
+	if (sm < 0 || sm >= s->cfg.core.sms || !s->sms[sm].vws || slot < 0 || slot >= s->cfg.core.warps_per_sm)
+		return false;
+	const struct sm *m = &s->sms[sm];
+	const struct warp *w = &m->w[slot];
+	*o = (struct vws_warp_info){.why = vws_why_name(VWS_WHY_NONE)};
+	if (w->state != WSL_ACTIVE)
+		return true;
+	o->acc = w->vws_acc;
+	o->miss = w->vws_miss;
+	o->rr_x256 = (uint32_t)w->vws_acc * 256 / (w->vws_miss ? w->vws_miss : 1);
+	bool in_win = vws_window_mask(s, m) >> slot & 1;
+	if (s->cfg.core.vws_intercl && w->in_pool) {
+		o->level = 1;
+		o->why = vws_why_name((enum vws_why)m->vws->why[slot]);
+		o->promoted_at = m->vws->promoted_at[slot];
+	} else if (!s->cfg.core.vws_intercl && in_win) {
+		o->level = 1;
+	} else {
+		o->level = in_win || w->at_barrier ? 2 : 3;
+	}
 	return true;
 }
