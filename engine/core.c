@@ -34,6 +34,21 @@ static inline bool sb_test(const struct warp *w, unsigned r) { return (w->pend[r
 static inline void sb_set(struct warp *w, unsigned r) { w->pend[r >> 6] |= 1ull << (r & 63); }
 static inline void sb_clear(struct warp *w, unsigned r) { w->pend[r >> 6] &= ~(1ull << (r & 63)); }
 
+static bool serial_dispatch(const struct sim *s)
+{
+	return s->cfg.core.cta_dispatch == CTA_SERIAL || (vws_on(s) && s->cfg.core.vws_intercl);
+}
+
+/* Serial dispatch: SM i runs the i-th contiguous share of kernel k's CTAs. */
+static void serial_range(struct sim *s, struct sm *sm, uint32_t k)
+{
+	if (!serial_dispatch(s))
+		return;
+	uint64_t n = s->kfirst[k + 1] - s->kfirst[k], sms = (uint64_t)s->cfg.core.sms, i = (uint64_t)sm->id;
+	sm->serial_next = s->kfirst[k] + (uint32_t)(n * i / sms);
+	sm->serial_end = s->kfirst[k] + (uint32_t)(n * (i + 1) / sms);
+}
+
 void core_init(struct sim *s)
 {
 	const struct core_cfg *c = &s->cfg.core;
@@ -52,10 +67,7 @@ void core_init(struct sim *s)
 		sm->last_issued = -1;
 		sm->last_stall = STALL_DONE;
 		vws_init(s, sm);
-		if (c->cta_dispatch == CTA_SERIAL || (vws_on(s) && c->vws_intercl)) {
-			sm->serial_next = (uint32_t)((uint64_t)s->nctas * (uint64_t)i / (uint64_t)c->sms);
-			sm->serial_end = (uint32_t)((uint64_t)s->nctas * (uint64_t)(i + 1) / (uint64_t)c->sms);
-		}
+		serial_range(s, sm, 0);
 		char name[64];
 		snprintf(name, sizeof name, "sm%d.insts", i);
 		sm->st_insts = stats_counter(&s->stats, name, "warp instructions issued by this SM");
@@ -64,18 +76,21 @@ void core_init(struct sim *s)
 	}
 }
 
+/* The shape of the kernel being dispatched (wl_ops.kernel_shape). */
 static bool cta_fits(const struct sim *s, const struct sm *sm)
 {
 	const struct core_cfg *c = &s->cfg.core;
+	uint32_t k = s->st->kernel;
+	int wpc = (int)s->kwpc[k];
 	if (sm->ctas_active >= c->ctas_per_sm)
 		return false;
-	if (c->warps_per_sm - sm->nwarps_active < (int)s->warps_per_cta)
+	if (c->warps_per_sm - sm->nwarps_active < wpc)
 		return false;
-	if (sm->threads_used + (int)s->threads_per_cta > c->threads_per_sm)
+	if (sm->threads_used + (int)s->ktpc[k] > c->threads_per_sm)
 		return false;
-	if (sm->shmem_used + (int)s->wops->shmem_bytes(s->wimpl) > c->shmem_per_sm)
+	if (sm->shmem_used + (int)s->kshmem[k] > c->shmem_per_sm)
 		return false;
-	if (rf_timed(s) && sm->nwarps_active + (int)s->warps_per_cta > s->rfm->map_warps)
+	if (rf_timed(s) && sm->nwarps_active + wpc > s->rfm->map_warps)
 		return false;
 	return true;
 }
@@ -83,15 +98,16 @@ static bool cta_fits(const struct sim *s, const struct sm *sm)
 static void cta_launch(struct sim *s, struct sm *sm, uint32_t cta)
 {
 	const struct core_cfg *c = &s->cfg.core;
+	uint32_t k = s->st->kernel, wpc = s->kwpc[k];
 	int cs = 0;
 	while (sm->cta[cs].cta >= 0)
 		cs++;
 	struct cta_slot *slot = &sm->cta[cs];
-	*slot = (struct cta_slot){.cta = (int32_t)cta, .nwarps = (uint16_t)s->warps_per_cta,
-				  .threads = s->threads_per_cta, .shmem = s->wops->shmem_bytes(s->wimpl)};
+	*slot = (struct cta_slot){.cta = (int32_t)cta, .nwarps = (uint16_t)wpc, .threads = s->ktpc[k],
+				  .shmem = s->kshmem[k]};
 	uint32_t wi = 0;
-	for (int k = 0; k < c->warps_per_sm && wi < s->warps_per_cta; k++) {
-		struct warp *w = &sm->w[k];
+	for (int kk = 0; kk < c->warps_per_sm && wi < wpc; kk++) {
+		struct warp *w = &sm->w[kk];
 		if (w->state != WSL_EMPTY)
 			continue;
 		memset(w, 0, sizeof(*w));
@@ -113,13 +129,38 @@ static void cta_launch(struct sim *s, struct sm *sm, uint32_t cta)
 	sim_progress(s);
 }
 
+/* Back-to-back kernels (wl_ops.nkernels): kernel k begins once every CTA of
+ * kernel k-1 has finished; its serial dispatch ranges are set then. */
+static void kernel_begin(struct sim *s, uint32_t k)
+{
+	struct state *st = s->st;
+	st->kernel = k;
+	st->kernels_begun = k + 1;
+	st->kernel_start = st->now;
+	if (k > 0)
+		for (int i = 0; i < s->cfg.core.sms; i++)
+			serial_range(s, &s->sms[i], k);
+	EV_EMIT(&s->ev, EV_KERNEL_START, .cycle = st->now, .a = k);
+	sim_progress(s);
+}
+
 void core_dispatch(struct sim *s)
 {
 	struct state *st = s->st;
 	int n = s->cfg.core.sms;
 	if (st->ctas_dispatched >= s->nctas)
 		return;
-	if (s->cfg.core.cta_dispatch == CTA_SERIAL || (vws_on(s) && s->cfg.core.vws_intercl)) {
+	if (s->nk > 1) {
+		if (st->ctas_dispatched == s->kfirst[st->kernel + 1]) { /* kernel boundary */
+			if (st->ctas_done < st->ctas_dispatched)
+				return;
+			kernel_begin(s, st->kernel + 1);
+		} else if (st->kernels_begun == 0) {
+			kernel_begin(s, 0);
+		}
+	}
+	uint32_t end = s->kfirst[st->kernel + 1];
+	if (serial_dispatch(s)) {
 		for (int i = 0; i < n; i++) {
 			struct sm *sm = &s->sms[i];
 			if (sm->serial_next < sm->serial_end && cta_fits(s, sm))
@@ -129,7 +170,7 @@ void core_dispatch(struct sim *s)
 	}
 	/* Round robin: at most one CTA per SM per cycle, in global CTA order. */
 	uint32_t start = st->rr_sm;
-	for (int k = 0; k < n && st->ctas_dispatched < s->nctas; k++) {
+	for (int k = 0; k < n && st->ctas_dispatched < end; k++) {
 		struct sm *sm = &s->sms[(start + (uint32_t)k) % (uint32_t)n];
 		if (cta_fits(s, sm)) {
 			cta_launch(s, sm, st->ctas_dispatched);
@@ -161,6 +202,8 @@ static void cta_maybe_done(struct sim *s, struct sm *sm, int cs)
 	sm->shmem_used -= (int)c->shmem;
 	c->cta = -1;
 	s->st->ctas_done++;
+	if (s->nk > 1 && s->st->ctas_done == s->kfirst[s->st->kernel + 1]) /* the kernel's last CTA */
+		stat_add(&s->stats, s->kcycles_id[s->st->kernel], s->st->now - s->st->kernel_start);
 	sm_wake(sm);
 	sim_progress(s);
 }

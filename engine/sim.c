@@ -148,23 +148,62 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 	}
 	const struct wl_ops *ops = wl->ops ? wl->ops : &kernel_wl_ops;
 	const void *impl = wl->ops ? wl->impl : (const void *)wl->kernel;
-	uint32_t tpc = ops->threads_per_cta(impl);
-	uint32_t wpc = (tpc + (uint32_t)cfg->core.warp_size - 1) / (uint32_t)cfg->core.warp_size;
-	unsigned shmem = ops->shmem_bytes(impl), nregs = ops->nregs(impl);
-	if (tpc == 0 || ops->ctas(impl) == 0) {
-		set_err(err, "workload %s: no threads to run", wl->name);
+	unsigned nk = ops->nkernels && ops->kernel_shape ? ops->nkernels(impl) : 1;
+	if (nk == 0) {
+		set_err(err, "workload %s: no kernels to run", wl->name);
 		return NULL;
 	}
-	if ((int)wpc > cfg->core.warps_per_sm || (int)tpc > cfg->core.threads_per_sm || (int)shmem > cfg->core.shmem_per_sm) {
-		set_err(err,
-			"workload %s: a CTA of %u threads (%u warps, %u B shared memory) does not fit on an SM "
-			"(core.warps_per_sm %d, core.threads_per_sm %d, core.shmem_per_sm %d)",
-			wl->name, tpc, wpc, shmem, cfg->core.warps_per_sm, cfg->core.threads_per_sm,
-			cfg->core.shmem_per_sm);
-		return NULL;
+	uint32_t *kfirst = xcalloc((size_t)nk * 4 + 1, sizeof *kfirst);
+	uint32_t *ktpc = kfirst + nk + 1, *kwpc = ktpc + nk, *kshmem = kwpc + nk;
+	uint32_t tpc_max = 0, wpc_max = 0;
+	uint64_t total = 0;
+	unsigned nregs = ops->nregs(impl);
+	for (unsigned k = 0; k < nk; k++) {
+		uint32_t ctas, tpc;
+		unsigned shmem;
+		if (nk == 1) {
+			ctas = ops->ctas(impl);
+			tpc = ops->threads_per_cta(impl);
+			shmem = ops->shmem_bytes(impl);
+		} else {
+			ops->kernel_shape(impl, k, &ctas, &tpc, &shmem);
+		}
+		uint32_t wpc = (tpc + (uint32_t)cfg->core.warp_size - 1) / (uint32_t)cfg->core.warp_size;
+		char kn[48] = "";
+		if (nk > 1)
+			snprintf(kn, sizeof kn, " kernel %u of %u:", k + 1, nk);
+		if (tpc == 0 || ctas == 0) {
+			set_err(err, "workload %s:%s no threads to run", wl->name, kn);
+			free(kfirst);
+			return NULL;
+		}
+		if ((int)wpc > cfg->core.warps_per_sm || (int)tpc > cfg->core.threads_per_sm ||
+		    (int)shmem > cfg->core.shmem_per_sm) {
+			set_err(err,
+				"workload %s:%s a CTA of %u threads (%u warps, %u B shared memory) does not fit on an SM "
+				"(core.warps_per_sm %d, core.threads_per_sm %d, core.shmem_per_sm %d)",
+				wl->name, kn, tpc, wpc, shmem, cfg->core.warps_per_sm, cfg->core.threads_per_sm,
+				cfg->core.shmem_per_sm);
+			free(kfirst);
+			return NULL;
+		}
+		kfirst[k] = (uint32_t)total;
+		total += ctas;
+		if (total > UINT32_MAX - 1) {
+			set_err(err, "workload %s: over 4 G CTAs in all", wl->name);
+			free(kfirst);
+			return NULL;
+		}
+		ktpc[k] = tpc;
+		kwpc[k] = wpc;
+		kshmem[k] = shmem;
+		tpc_max = MAX(tpc_max, tpc);
+		wpc_max = MAX(wpc_max, wpc);
 	}
+	kfirst[nk] = (uint32_t)total;
 	if (nregs > 256) {
 		set_err(err, "workload %s: %u registers per thread, at most 256", wl->name, nregs);
+		free(kfirst);
 		return NULL;
 	}
 	struct sim *s = xcalloc(1, sizeof(*s));
@@ -172,9 +211,14 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 	s->wl = *wl;
 	s->wops = ops;
 	s->wimpl = impl;
-	s->nctas = ops->ctas(impl);
-	s->threads_per_cta = tpc;
-	s->warps_per_cta = wpc;
+	s->nk = nk;
+	s->kfirst = kfirst;
+	s->ktpc = ktpc;
+	s->kwpc = kwpc;
+	s->kshmem = kshmem;
+	s->nctas = (uint32_t)total;
+	s->threads_per_cta = tpc_max;
+	s->warps_per_cta = wpc_max;
 	s->issue_cycles = (unsigned)(cfg->core.warp_size / cfg->core.simd_width);
 	s->nregs = nregs;
 	arena_init(&s->arena);
@@ -184,6 +228,16 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 	stats_init(&s->stats, &s->st->now);
 	events_init(&s->ev, &s->arena, 4096, &s->st->now);
 	register_stats(s);
+	if (nk > 1) { /* back-to-back kernels (wl_ops.nkernels): absent for one kernel */
+		s->kernels_id = stats_counter(&s->stats, "sim.kernels", "kernels run back to back in this machine");
+		s->kcycles_id = xcalloc(nk, sizeof *s->kcycles_id);
+		for (unsigned k = 0; k < nk; k++) {
+			char name[40];
+			snprintf(name, sizeof name, "kernel%u.cycles", k);
+			s->kcycles_id[k] = stats_counter(&s->stats, name,
+							 "cycles from the kernel's start to the end of its last CTA");
+		}
+	}
 	uint32_t ns = (uint32_t)cfg->core.sms, nb = (uint32_t)cfg->l2.banks;
 	uint64_t pool = (uint64_t)ns * ((uint64_t)cfg->core.mem_inflight * (uint64_t)cfg->core.warp_size * 2 +
 					(uint64_t)cfg->l1.mshr_entries * 2 + 64) +
@@ -222,6 +276,8 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 	if (cfg->reuse.profile)
 		s->reuse = reuse_new(s); /* reuse-distance profiler: after the caches, before the freeze */
 	stats_freeze(&s->stats, &s->arena);
+	if (nk > 1)
+		stat_add(&s->stats, s->kernels_id, nk);
 	return s;
 }
 
@@ -231,6 +287,8 @@ void sim_free(struct sim *s)
 		return;
 	snapshot_free_all(s);
 	rf_free(s);
+	free(s->kfirst);
+	free(s->kcycles_id);
 	stats_fini(&s->stats);
 	arena_fini(&s->arena);
 	free(s);

@@ -36,6 +36,14 @@ struct wl_ops {
 	/* Text of instruction `stmt` (struct winst.stmt), for panels. */
 	const char *(*stmt_text)(const void *impl, unsigned stmt);
 	unsigned (*nstmts)(const void *impl);
+	/* Optional (NULL = one kernel described by ctas / threads_per_cta /
+	 * shmem_bytes): a sequence of kernels run back to back in one machine,
+	 * sharing its caches and memory. Kernel k's CTAs are dispatched only once
+	 * every CTA of kernel k-1 has finished. `ctas` is then the total over all
+	 * kernels and warp_start's `cta` a global index: kernel k's CTAs follow
+	 * kernel k-1's. */
+	unsigned (*nkernels)(const void *impl);
+	void (*kernel_shape)(const void *impl, unsigned k, uint32_t *ctas, uint32_t *threads_per_cta, unsigned *shmem);
 };
 
 /* What the machine runs. Owned by the caller; must outlive the sim. */

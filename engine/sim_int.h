@@ -199,6 +199,9 @@ struct sim {
 		struct rng rng;
 		uint64_t age_counter;
 		uint64_t next_event; /* min future time reported by the ticks */
+		uint32_t kernel;        /* kernel whose CTAs are being dispatched (wl_ops.nkernels) */
+		uint32_t kernels_begun; /* kernels whose kernel.start has been handled */
+		uint64_t kernel_start;  /* cycle the current kernel began */
 	} *st;
 	struct req_pool pool;
 	struct sm *sms;
@@ -212,8 +215,13 @@ struct sim {
 	struct workload wl;
 	const struct wl_ops *wops; /* the workload's instruction source */
 	const void *wimpl;
-	uint32_t nctas;
-	uint32_t threads_per_cta, warps_per_cta;
+	uint32_t nctas;                   /* all kernels */
+	uint32_t threads_per_cta, warps_per_cta; /* the largest CTA of any kernel */
+	/* Kernels run back to back (wl_ops.nkernels; 1 for other workloads):
+	 * kernel k owns global CTAs [kfirst[k], kfirst[k+1]). Heap, immutable. */
+	uint32_t nk;
+	uint32_t *kfirst, *ktpc, *kwpc, *kshmem;
+	uint32_t kernels_id, *kcycles_id; /* sim.kernels, kernelK.cycles (nk > 1 only) */
 	unsigned issue_cycles; /* warp_size / simd_width */
 	unsigned nregs;
 	volatile int interrupt;
