@@ -90,6 +90,20 @@ struct trace_view {
 void trace_view_init(struct trace_view *v, const struct trace_kernel *k, const struct trace_cfg *c);
 extern const struct wl_ops trace_wl_ops;
 
+/* Several indexed kernels run back to back in one simulator (sim.h
+ * wl_ops.nkernels): kernel k's CTAs are global CTAs first[k] .. first[k+1]-1,
+ * its statements soff[k] ... The caller provides the arrays (n views, n + 1
+ * entries each); immutable while a sim uses it. */
+struct trace_multi {
+	unsigned n;
+	const struct trace_view *v;
+	const uint32_t *first, *soff;
+	unsigned nregs; /* the largest of the kernels */
+};
+void trace_multi_init(struct trace_multi *m, struct trace_view *views, uint32_t *first, uint32_t *soff,
+		      const struct trace_kernel *const *ks, unsigned n, const struct trace_cfg *c);
+extern const struct wl_ops trace_multi_wl_ops;
+
 /* Where generic and local addresses go (docs/TRACES.md). */
 #define TRACE_WINDOW_BYTES (16ull << 20)   /* shared and local generic windows */
 #define TRACE_LOCAL_REGION (1ull << 47)    /* per-thread local memory, above user VAs */

@@ -74,11 +74,19 @@ static const char *line_at(const struct trace_kernel *k, uint64_t pos, const cha
 	return p;
 }
 
+/* Statement `s` of a kernel whose statements are numbered from `soff`
+ * (back-to-back lists number all kernels' statements in one space; past
+ * 65534 they are shown as the end). */
+static uint16_t stmt_id(uint32_t soff, uint32_t s)
+{
+	return (uint16_t)(soff + s > 0xfffe ? 0xffff : soff + s);
+}
+
 /* Show the next line's statement and mask in the warps panel. */
-static void peek(const struct trace_kernel *k, struct kwarp *w)
+static void peek(const struct trace_kernel *k, uint32_t soff, struct kwarp *w)
 {
 	if (w->tleft == 0) {
-		w->pc = (uint16_t)k->nst;
+		w->pc = stmt_id(soff, k->nst);
 		return;
 	}
 	const char *le, *p = line_at(k, w->tpos, &le);
@@ -87,14 +95,15 @@ static void peek(const struct trace_kernel *k, struct kwarp *w)
 	uint32_t mask;
 	if (trace_parse_head(&c, k->h.lineinfo, &pc, &mask)) {
 		int s = trace_pc_find(k, pc);
-		w->pc = (uint16_t)(s < 0 ? (int)k->nst : s);
+		w->pc = stmt_id(soff, s < 0 ? k->nst : (uint32_t)s);
 		w->mask = mask & w->full_mask;
 	}
 }
 
-static void t_start(const void *impl, struct kwarp *w, uint32_t cta, uint32_t wic, unsigned warp_size)
+/* Warp `wic` of CTA `lcta` of kernel k (global CTA id `cta`). */
+static void start_in(const struct trace_kernel *k, uint32_t soff, struct kwarp *w, uint32_t cta, uint32_t lcta,
+		     uint32_t wic, unsigned warp_size)
 {
-	const struct trace_kernel *k = K(impl);
 	memset(w, 0, sizeof *w);
 	w->cta = cta;
 	w->warp_in_cta = wic;
@@ -105,45 +114,50 @@ static void t_start(const void *impl, struct kwarp *w, uint32_t cta, uint32_t wi
 	w->full_mask = lanes >= 64 ? ~0ull : (1ull << lanes) - 1;
 	w->mask = w->full_mask;
 	/* Trace warps are 32 lanes; the front end refuses other warp sizes. */
-	if (cta < k->nctas && wic < k->wpc && warp_size == TLANES) {
-		size_t i = (size_t)cta * k->wpc + wic;
+	if (lcta < k->nctas && wic < k->wpc && warp_size == TLANES) {
+		size_t i = (size_t)lcta * k->wpc + wic;
 		w->tpos = k->woff[i];
 		w->tleft = k->wn[i];
 	}
-	peek(k, w);
+	peek(k, soff, w);
 }
 
-static bool finish(const struct trace_kernel *k, struct kwarp *w, struct winst *o)
+static void t_start(const void *impl, struct kwarp *w, uint32_t cta, uint32_t wic, unsigned warp_size)
+{
+	start_in(K(impl), 0, w, cta, cta, wic, warp_size);
+}
+
+static bool finish(const struct trace_kernel *k, uint32_t soff, struct kwarp *w, struct winst *o)
 {
 	w->exited = true;
 	w->tleft = 0;
-	w->pc = (uint16_t)k->nst;
+	w->pc = stmt_id(soff, k->nst);
 	o->op = KOP_EXIT;
 	o->active = w->full_mask;
 	o->ndst = o->nsrc = 0;
 	return false;
 }
 
-static bool t_next(const void *impl, struct kwarp *w, struct winst *o)
+/* The next instruction of a warp of view v; lcta = its CTA within the kernel. */
+static bool next_in(const struct trace_view *v, uint32_t soff, uint32_t lcta, struct kwarp *w, struct winst *o)
 {
-	const struct trace_view *v = impl;
 	const struct trace_kernel *k = v->k;
 	if (w->exited || w->tleft == 0)
-		return finish(k, w, o);
+		return finish(k, soff, w, o);
 	const char *le, *p = line_at(k, w->tpos, &le);
 	struct tline t;
 	struct cur c = {p, le, NULL, NULL};
 	int s;
 	/* Validated at load time; a file changed since then just ends the warp. */
 	if (!trace_parse_inst(&c, k->h.lineinfo, &t) || (s = trace_pc_find(k, t.pc)) < 0)
-		return finish(k, w, o);
+		return finish(k, soff, w, o);
 	w->tpos = (uint64_t)(le - k->text) + (le < k->text + k->len);
 	w->tleft--;
 	const struct topc *op = &k->op[k->st_op[s]];
 	unsigned cls = op->cls;
 	if (cls == TC_EXIT && w->tleft == 0)
-		return finish(k, w, o);
-	o->stmt = (uint16_t)s;
+		return finish(k, soff, w, o);
+	o->stmt = stmt_id(soff, (uint32_t)s);
 	o->active = t.mask & w->full_mask;
 	o->ndst = (uint8_t)t.ndst;
 	o->dst = (uint8_t)t.dst;
@@ -183,7 +197,7 @@ static bool t_next(const void *impl, struct kwarp *w, struct winst *o)
 		if (o->op == KOP_ST)
 			o->ndst = 0;
 		uint64_t threads = (uint64_t)k->nctas * k->tpc, lb = k->h.local_base;
-		uint64_t tid0 = (uint64_t)w->cta * k->tpc + (uint64_t)w->warp_in_cta * TLANES;
+		uint64_t tid0 = (uint64_t)lcta * k->tpc + (uint64_t)w->warp_in_cta * TLANES;
 		for (unsigned l = 0; l < TLANES; l++) {
 			if (!(o->active >> l & 1))
 				continue;
@@ -196,8 +210,13 @@ static bool t_next(const void *impl, struct kwarp *w, struct winst *o)
 		}
 	}
 	w->mask = o->active;
-	peek(k, w);
+	peek(k, soff, w);
 	return true;
+}
+
+static bool t_next(const void *impl, struct kwarp *w, struct winst *o)
+{
+	return next_in(impl, 0, w->cta, w, o);
 }
 
 const struct wl_ops trace_wl_ops = {
@@ -209,4 +228,114 @@ const struct wl_ops trace_wl_ops = {
 	.warp_next = t_next,
 	.stmt_text = t_text,
 	.nstmts = t_nstmts,
+};
+
+/*
+ * A list of kernels run back to back in one machine (trace_multi_wl_ops):
+ * global CTA c belongs to the kernel k with first[k] <= c < first[k+1];
+ * kwarp.cta keeps the global id, so the kernel is found again by a binary
+ * search over the (few) kernels. Statements are numbered in one space,
+ * kernel k's from soff[k].
+ */
+void trace_multi_init(struct trace_multi *m, struct trace_view *views, uint32_t *first, uint32_t *soff,
+		      const struct trace_kernel *const *ks, unsigned n, const struct trace_cfg *c)
+{
+	m->n = n;
+	m->v = views;
+	m->first = first;
+	m->soff = soff;
+	m->nregs = 0;
+	first[0] = soff[0] = 0;
+	for (unsigned i = 0; i < n; i++) {
+		trace_view_init(&views[i], ks[i], c);
+		first[i + 1] = first[i] + ks[i]->nctas;
+		soff[i + 1] = soff[i] + ks[i]->nst;
+		unsigned r = ks[i]->h.nregs ? ks[i]->h.nregs : 32;
+		if (r > m->nregs)
+			m->nregs = r;
+	}
+}
+
+static const struct trace_multi *M(const void *impl) { return impl; }
+
+/* Kernel of global CTA c (c < first[n]). */
+static unsigned m_kernel_of(const struct trace_multi *m, uint32_t c)
+{
+	unsigned lo = 0, hi = m->n - 1;
+	while (lo < hi) {
+		unsigned mid = (lo + hi + 1) / 2;
+		if (m->first[mid] <= c)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+static uint32_t m_ctas(const void *impl) { return M(impl)->first[M(impl)->n]; }
+static uint32_t m_tpc(const void *impl) { return M(impl)->v[0].k->tpc; }
+static unsigned m_nregs(const void *impl) { return M(impl)->nregs; }
+static unsigned m_shmem(const void *impl) { return M(impl)->v[0].k->h.shmem; }
+static unsigned m_nkernels(const void *impl) { return M(impl)->n; }
+
+static unsigned m_nstmts(const void *impl)
+{
+	uint32_t n = M(impl)->soff[M(impl)->n];
+	return n > 0xffff ? 0xffff : n;
+}
+
+static void m_shape(const void *impl, unsigned k, uint32_t *ctas, uint32_t *tpc, unsigned *shmem)
+{
+	const struct trace_kernel *t = M(impl)->v[k].k;
+	*ctas = t->nctas;
+	*tpc = t->tpc;
+	*shmem = t->h.shmem;
+}
+
+static const char *m_text(const void *impl, unsigned stmt)
+{
+	const struct trace_multi *m = M(impl);
+	if (stmt >= m_nstmts(impl))
+		return "exit";
+	unsigned lo = 0, hi = m->n - 1; /* the kernel with soff[k] <= stmt < soff[k+1] */
+	while (lo < hi) {
+		unsigned mid = (lo + hi + 1) / 2;
+		if (m->soff[mid] <= stmt)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return t_text(&m->v[lo], stmt - m->soff[lo]);
+}
+
+static void m_start(const void *impl, struct kwarp *w, uint32_t cta, uint32_t wic, unsigned warp_size)
+{
+	const struct trace_multi *m = M(impl);
+	if (cta >= m->first[m->n]) {
+		memset(w, 0, sizeof *w);
+		w->cta = cta;
+		return;
+	}
+	unsigned k = m_kernel_of(m, cta);
+	start_in(m->v[k].k, m->soff[k], w, cta, cta - m->first[k], wic, warp_size);
+}
+
+static bool m_next(const void *impl, struct kwarp *w, struct winst *o)
+{
+	const struct trace_multi *m = M(impl);
+	unsigned k = m_kernel_of(m, w->cta < m->first[m->n] ? w->cta : m->first[m->n] - 1);
+	return next_in(&m->v[k], m->soff[k], w->cta - m->first[k], w, o);
+}
+
+const struct wl_ops trace_multi_wl_ops = {
+	.ctas = m_ctas,
+	.threads_per_cta = m_tpc,
+	.nregs = m_nregs,
+	.shmem_bytes = m_shmem,
+	.warp_start = m_start,
+	.warp_next = m_next,
+	.stmt_text = m_text,
+	.nstmts = m_nstmts,
+	.nkernels = m_nkernels,
+	.kernel_shape = m_shape,
 };

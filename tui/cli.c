@@ -326,14 +326,36 @@ static void print_summary(struct session *ss)
 	}
 }
 
-/* Unknown opcodes, .CG accesses, ignored memcpys of the trace kernel (once). */
+/* Unknown opcodes, .CG accesses, ignored memcpys of the trace kernel(s) (once). */
 static void print_trace_warnings(struct session *ss)
 {
 	char w[1024];
 	if (!ss->traces)
 		return;
-	trace_list_warnings(ss->traces, ss->trace_k, w, sizeof w);
-	fputs(w, stderr);
+	bool all = trace_list_back_to_back(ss->traces);
+	for (unsigned i = all ? 0 : ss->trace_k; i < (all ? trace_list_count(ss->traces) : ss->trace_k + 1); i++) {
+		trace_list_warnings(ss->traces, i, w, sizeof w);
+		fputs(w, stderr);
+	}
+}
+
+/* A back-to-back trace list: the cycles of each kernel (kernelK.cycles). */
+static void print_kernels(struct session *ss)
+{
+	const struct stats *st = sim_stats_c(ss->sim);
+	int id = stats_find(st, "sim.kernels");
+	if (id < 0)
+		return;
+	unsigned n = (unsigned)stats_value(st, (uint32_t)id);
+	printf("trace: %u kernels back to back in one simulator, %llu cycles in all; cycles per kernel:", n,
+	       (unsigned long long)sim_cycle(ss->sim));
+	for (unsigned k = 0; k < n; k++) {
+		char name[40];
+		snprintf(name, sizeof name, "kernel%u.cycles", k);
+		int kid = stats_find(st, name);
+		printf(" %llu", kid < 0 ? 0ull : (unsigned long long)stats_value(st, (uint32_t)kid));
+	}
+	printf("\n");
 }
 
 static int write_stats(struct session *ss, const char *path)
@@ -469,40 +491,24 @@ static int headless(struct session *ss, const struct options *o)
 			status = EXIT_RUNTIME;
 		}
 	}
-	/* A trace list runs its kernels in order, each on a fresh simulator
-	 * (docs/TRACES.md); --stats then holds the last kernel. */
-	uint64_t total_cycles = 0;
-	unsigned nkernels = 0;
-	while (o->run) {
+	/* A trace list runs its kernels back to back in this one simulator
+	 * (docs/TRACES.md); @N picked a single kernel. */
+	while (o->run && !sim_done(ss->sim)) {
 		/* To completion: breakpoints set by a batch script report and resume. */
-		while (!sim_done(ss->sim)) {
-			session_start_run(ss, RUN_FOREVER, 0);
-			session_run_all(ss);
-			if (ss->last_stop == SIM_STOP_INTERRUPT) {
-				fprintf(stderr, "gpustep: interrupted at cycle %llu\n", (unsigned long long)sim_cycle(ss->sim));
-				status = EXIT_RUNTIME;
-				break;
-			}
-			if (ss->last_stop == SIM_STOP_BREAK)
-				cmd_report_stop(ss, &out);
-		}
-		print_summary(ss);
-		total_cycles += sim_cycle(ss->sim);
-		nkernels++;
-		char *kerr = NULL;
-		int nk = status == EXIT_OK ? session_next_kernel(ss, &kerr) : 0;
-		if (nk < 0) {
-			fprintf(stderr, "gpustep: %s\n", kerr);
-			free(kerr);
+		session_start_run(ss, RUN_FOREVER, 0);
+		session_run_all(ss);
+		if (ss->last_stop == SIM_STOP_INTERRUPT) {
+			fprintf(stderr, "gpustep: interrupted at cycle %llu\n", (unsigned long long)sim_cycle(ss->sim));
 			status = EXIT_RUNTIME;
-		}
-		if (nk <= 0)
 			break;
-		print_trace_warnings(ss);
+		}
+		if (ss->last_stop == SIM_STOP_BREAK)
+			cmd_report_stop(ss, &out);
 	}
-	if (nkernels > 1)
-		printf("trace: %u kernels, %llu cycles in all (run one after another)\n", nkernels,
-		       (unsigned long long)total_cycles);
+	if (o->run) {
+		print_summary(ss);
+		print_kernels(ss);
+	}
 	signal(SIGINT, SIG_DFL);
 	interrupt_target = NULL;
 	return status;

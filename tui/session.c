@@ -31,8 +31,9 @@ static int rebuild(struct session *ss, const struct sim_cfg *cfg, const struct k
 	c.seed = ss->seed;
 	struct kernel *k = NULL;
 	struct workload *wl;
-	if (ss->traces) { /* a recorded trace (trace_io.h), kernel trace_k of the list */
-		wl = trace_workload_new(ss->traces, ss->trace_k, &c, err);
+	if (ss->traces) { /* a recorded trace (trace_io.h): the whole list back to back, or kernel trace_k */
+		wl = trace_list_back_to_back(ss->traces) ? trace_workload_all(ss->traces, &c, err)
+							  : trace_workload_new(ss->traces, ss->trace_k, &c, err);
 		if (!wl)
 			return -1;
 	} else {
@@ -195,7 +196,8 @@ int session_set_workload(struct session *ss, const char *spec, char **err)
 
 int session_next_kernel(struct session *ss, char **err)
 {
-	if (!ss->traces || ss->trace_k + 1 >= trace_list_count(ss->traces))
+	/* Back to back, every kernel of the list already runs in this simulator. */
+	if (!ss->traces || trace_list_back_to_back(ss->traces) || ss->trace_k + 1 >= trace_list_count(ss->traces))
 		return 0;
 	struct kernel_src *k = xcalloc(1, sizeof *k);
 	struct sim_cfg c = ss->cfg;

@@ -171,7 +171,7 @@ char *session_file_text(const struct session *ss)
 	}
 	sb_printf(&sb, "seed %" PRIu64 "\n", ss->seed);
 	char spec[sizeof ss->workload_spec + 16];
-	if (ss->traces) { /* the kernel of a trace list being simulated, 1-based */
+	if (ss->traces && !trace_list_back_to_back(ss->traces)) { /* the kernel of a trace list being simulated, 1-based */
 		char p[sizeof ss->workload_spec];
 		trace_path(ss->workload_spec, p, sizeof p);
 		snprintf(spec, sizeof spec, "%.*s@%u", (int)sizeof p - 1, p, ss->trace_k + 1);
@@ -187,7 +187,7 @@ char *session_file_text(const struct session *ss)
 		char p[sizeof spec], *abs;
 		trace_path(spec, p, sizeof p);
 		if (spec[0] != '/' && (abs = realpath(p, NULL))) {
-			char *at = ss->traces ? strrchr(spec, '@') : NULL;
+			char *at = ss->traces && !trace_list_back_to_back(ss->traces) ? strrchr(spec, '@') : NULL;
 			char tail[16];
 			snprintf(tail, sizeof tail, "%s", at ? at : "");
 			snprintf(spec, sizeof spec, "%s%s", abs, tail);

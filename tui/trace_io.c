@@ -37,6 +37,7 @@ struct tkern {
 
 struct trace_list {
 	char *spec;
+	unsigned at; /* @N of the spec (1-based), 0 = none: the whole list */
 	unsigned n;
 	struct tkern *kern;
 	unsigned memcpys;
@@ -298,6 +299,7 @@ struct trace_list *trace_list_open(const char *spec, unsigned *first, char **err
 	char *path = split_at(spec, &at);
 	struct trace_list *tl = xcalloc(1, sizeof *tl);
 	tl->spec = xstrdup(spec);
+	tl->at = at;
 	int rc;
 	if (ends_with(path, ".traceg") || ends_with(path, ".traceg.xz") || is_trc(path)) {
 		add_kernel(tl, xstrdup(path));
@@ -313,10 +315,13 @@ struct trace_list *trace_list_open(const char *spec, unsigned *first, char **err
 		return NULL;
 	}
 	*first = at ? at - 1 : 0;
-	if (kern_get(tl, *first, err)) {
-		trace_list_free(tl);
-		return NULL;
-	}
+	/* Back to back, every kernel is indexed now, so errors show at load. */
+	bool all = trace_list_back_to_back(tl);
+	for (unsigned i = all ? 0 : *first; i < (all ? tl->n : *first + 1); i++)
+		if (kern_get(tl, i, err)) {
+			trace_list_free(tl);
+			return NULL;
+		}
 	return tl;
 }
 
@@ -335,6 +340,8 @@ void trace_list_free(struct trace_list *tl)
 }
 
 unsigned trace_list_count(const struct trace_list *tl) { return tl->n; }
+
+bool trace_list_back_to_back(const struct trace_list *tl) { return tl && tl->n > 1 && tl->at == 0; }
 
 /* Load kernel i (an Accel-Sim kernel or a .trc trace) if needed. */
 static int kern_get(struct trace_list *tl, unsigned i, char **err)
@@ -402,6 +409,45 @@ struct workload *trace_workload_new(struct trace_list *tl, unsigned i, const str
 	return &t->wl;
 }
 
+/* Every kernel of the list in one simulator, back to back (trace.h
+ * trace_multi): one heap block holding the workload, the views and tables. */
+struct trace_mwl {
+	struct workload wl;
+	struct trace_multi m;
+};
+
+struct workload *trace_workload_all(struct trace_list *tl, const struct sim_cfg *cfg, char **err)
+{
+	if (tl->n == 1)
+		return trace_workload_new(tl, 0, cfg, err);
+	if (cfg->core.warp_size != 32) {
+		set_err(err, "%s: NVIDIA traces have 32-thread warps; this config has core.warp_size %d", tl->spec,
+			cfg->core.warp_size);
+		return NULL;
+	}
+	const struct trace_kernel **ks = xcalloc(tl->n, sizeof *ks);
+	for (unsigned i = 0; i < tl->n; i++)
+		if (!(ks[i] = trace_list_kernel(tl, i, err))) {
+			free(ks);
+			return NULL;
+		}
+	size_t views = (sizeof(struct trace_mwl) + _Alignof(struct trace_view) - 1) / _Alignof(struct trace_view) *
+		_Alignof(struct trace_view);
+	size_t tables = views + tl->n * sizeof(struct trace_view);
+	tables = (tables + 3) & ~(size_t)3;
+	char *mem = xcalloc(1, tables + 2 * (tl->n + 1) * sizeof(uint32_t));
+	struct trace_mwl *t = (struct trace_mwl *)(void *)mem;
+	uint32_t *first = (uint32_t *)(void *)(mem + tables);
+	trace_multi_init(&t->m, (struct trace_view *)(void *)(mem + views), first, first + tl->n + 1, ks, tl->n,
+			 &cfg->trace);
+	free(ks);
+	const char *base = strrchr(tl->spec, '/');
+	snprintf(t->wl.name, sizeof t->wl.name, "%.63s", base ? base + 1 : tl->spec);
+	t->wl.ops = &trace_multi_wl_ops;
+	t->wl.impl = &t->m;
+	return &t->wl;
+}
+
 void trace_list_describe(struct trace_list *tl, unsigned i, char *buf, size_t n)
 {
 	const struct trc *r = i < tl->n ? tl->kern[i].trc : NULL;
@@ -449,6 +495,22 @@ int trace_list_fill_src(struct trace_list *tl, unsigned i, struct kernel_src *k,
 {
 	if (kern_get(tl, i, err))
 		return -1;
+	if (trace_list_back_to_back(tl)) { /* the list as one workload */
+		memset(k, 0, sizeof *k);
+		const char *base = strrchr(tl->spec, '/');
+		snprintf(k->name, sizeof k->name, "%.63s", base ? base + 1 : tl->spec);
+		uint64_t ctas = 0, insts = 0;
+		for (unsigned j = 0; j < tl->n; j++)
+			if (tl->kern[j].k) {
+				ctas += trace_get_info(tl->kern[j].k)->ctas;
+				insts += trace_get_info(tl->kern[j].k)->insts;
+			}
+		snprintf(k->desc, sizeof k->desc,
+			 "Accel-Sim trace list %.60s: %u kernels back to back in one machine, %" PRIu64 " CTAs, %" PRIu64
+			 " warp instructions",
+			 k->name, tl->n, ctas, insts);
+		return 0;
+	}
 	if (tl->kern[i].trc) {
 		memset(k, 0, sizeof *k);
 		snprintf(k->name, sizeof k->name, "%.63s", trc_file(tl->kern[i].trc));

@@ -6,10 +6,11 @@
  *   trace.trc[.xz]           a thread-address trace (engine/trc.h), a list of one
  *   kernelslist.g            Accel-Sim command list: MemcpyHtoD lines (counted,
  *                            not modelled) and kernel-N.traceg[.xz] lines
- *   any of them + "@N"       start at kernel N of the list (1-based)
+ *   any of them + "@N"       only kernel N of the list (1-based)
  *
- * Kernels of a list are indexed when first used; the session keeps the list
- * for as long as a simulator replays one of its kernels.
+ * Without @N the kernels of a list run back to back in one simulator
+ * (trace_workload_all) and are all indexed at open; with @N only kernel N is.
+ * The session keeps the list for as long as a simulator replays it.
  */
 #ifndef GPUSTEP_TRACE_IO_H
 #define GPUSTEP_TRACE_IO_H
@@ -30,6 +31,9 @@ bool trace_is_spec(const char *spec);
 struct trace_list *trace_list_open(const char *spec, unsigned *first, char **err);
 void trace_list_free(struct trace_list *tl);
 unsigned trace_list_count(const struct trace_list *tl);
+/* True when the list runs as one workload, its kernels back to back in one
+ * simulator: more than one kernel and no @N in the spec. */
+bool trace_list_back_to_back(const struct trace_list *tl);
 /* Kernel i, indexed on first use (NULL with *err naming the file and line,
  * or saying that it is a .trc trace). */
 const struct trace_kernel *trace_list_kernel(struct trace_list *tl, unsigned i, char **err);
@@ -43,6 +47,9 @@ void trace_list_release_others(struct trace_list *tl, unsigned keep);
 /* A workload replaying kernel i on cfg: one heap block (workload + its impl),
  * freed with free(). Refuses core.warp_size other than 32. */
 struct workload *trace_workload_new(struct trace_list *tl, unsigned i, const struct sim_cfg *cfg, char **err);
+/* Every kernel of the list in one simulator, back to back (trace.h
+ * trace_multi; a list of one: trace_workload_new). One heap block, free(). */
+struct workload *trace_workload_all(struct trace_list *tl, const struct sim_cfg *cfg, char **err);
 /* One line: "kernel 1/3 kernel-1.traceg: _Z6vecAdd..., grid (4,1,1) x block (256,1,1), ..." */
 void trace_list_describe(struct trace_list *tl, unsigned i, char *buf, size_t n);
 /* Name and one-line description of kernel i for the session's kernel_src

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Accel-Sim traces end to end: the hand-written vecadd and matmul traces
 # (tests/traces/gen_traces.py) on gtx480 and titanv, with cache and DRAM counts
-# computed by hand; a multi-kernel list with an .xz kernel; error messages for
+# computed by hand; multi-kernel lists back to back (one with an .xz kernel); error messages for
 # a malformed line, a truncated file and a truncated .xz; the workload command.
 . "$(dirname "$0")/lib.sh"
 
@@ -43,16 +43,26 @@ check "$j" l1.accesses 1056 "volta: 4 groups x 264 accesses"
 check "$j" icnt.req_packets 96 "32 A sectors + 32 B sectors + 32 store sectors"
 check "$j" dram.reads 64 "64 loaded sectors; stores lazy_fetch"
 
-# A list: memcpy (ignored, said once), kernel-1 (2 CTAs) then kernel-2.traceg.xz (80 threads).
+# A list: memcpy (ignored, said once), kernel-1 (2 CTAs) then kernel-2.traceg.xz
+# (80 threads), back to back in one simulator: one summary, shared caches.
 out=$("$BIN" titanv --run -w $T/multi/kernelslist.g --stats "$E2E_TMP/multi.json" 2>"$E2E_TMP/err") || fail "multi: exit $?"
-expect_contains "$out" "_Z6vecAddPfS_S_i on titanv"
-expect_contains "$out" "_Z4tailPfS_S_i on titanv"
-expect_contains "$out" "trace: 2 kernels"
+expect_contains "$out" "kernelslist.g on titanv"
+expect_contains "$out" "trace: 2 kernels back to back in one simulator"
 expect_contains "$(cat "$E2E_TMP/err")" "1 MemcpyHtoD (2048 bytes) ignored"
-check "$E2E_TMP/multi.json" l1.accesses 30 "last kernel: warps of 32, 32, 16 lanes: 12 + 12 + 6"
-# @2 starts at the xz kernel.
-out=$("$BIN" titanv --run -w "$T/multi/kernelslist.g@2") || fail "@2: exit $?"
+j="$E2E_TMP/multi.json"
+check "$j" sim.kernels 2 "two kernels"
+check "$j" l1.accesses 222 "16 warps x 3 accesses x 4 sectors + warps of 32, 32, 16 lanes: 12 + 12 + 6"
+check "$j" l2.hits 78 "kernel 1's 48 + all 30 of kernel 2 (it re-reads A and B, re-writes C)"
+check "$j" dram.reads 128 "kernel 1's 128 sectors; kernel 2's 20 (alone) are in the L2 already"
+# @2 picks kernel 2 alone, on cold caches.
+out=$("$BIN" titanv --run -w "$T/multi/kernelslist.g@2" --stats "$E2E_TMP/m2.json") || fail "@2: exit $?"
 expect_contains "$out" "_Z4tailPfS_S_i"
+check "$E2E_TMP/m2.json" l1.accesses 30 "warps of 32, 32, 16 lanes: 12 + 12 + 6"
+check "$E2E_TMP/m2.json" dram.reads 20 "cold: 10 A + 10 B sectors"
+# b2b: kernel 2 (2 CTAs x 128 threads) reads the 8 lines kernel 1 (4 x 64) stored.
+run gtx480 $T/b2b/kernelslist.g "$E2E_TMP/b2b.json"
+check "$E2E_TMP/b2b.json" l2.hits 8 "kernel 2's 8 C lines were left in the L2 by kernel 1's stores"
+check "$E2E_TMP/b2b.json" dram.reads 24 "A 8 lines + C and D 8 lines each (fetch_on_write); C is not read again"
 "$BIN" --run -w "$T/multi/kernelslist.g@3" >/dev/null 2>"$E2E_TMP/err" && fail "@3 should fail"
 expect_contains "$(cat "$E2E_TMP/err")" "kernel @3 requested, the list has 2"
 

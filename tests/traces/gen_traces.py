@@ -13,6 +13,10 @@ patterns described here, not from this script.
             B loads in mode 0 (list), C stores in mode 1.
   multi/    kernelslist.g: MemcpyHtoD, kernel-1 (vecadd, 2 CTAs) and
             kernel-2.traceg.xz (a copy with a partial last warp).
+  b2b/      kernelslist.g run back to back in one machine: kernel-1 copies
+            A -> C (4 CTAs x 64 threads), kernel-2 copies C -> D (2 CTAs x
+            128 threads, 1 KB shared memory), so kernel 2 re-reads the 8 lines
+            kernel 1 wrote (tests/unit/test_multikernel.c).
 """
 import os
 import subprocess
@@ -56,6 +60,21 @@ def vecadd(nctas, threads, name="_Z6vecAddPfS_S_i"):
                 f"0080 {m} 0 STG.E.SYS 2 R6 R9 4 1 0x{C + 4 * i0:x} 4 0",
                 f"0090 {m} 0 EXIT 0 0 0",
             ]
+            out.append(f"warp = {w}\ninsts = {len(ins)}\n" + "\n".join(ins) + "\n\n")
+        out.append("#END_TB\n\n")
+    return "".join(out)
+
+
+def copy(name, kid, nctas, threads, src, dst, shmem=0):
+    """dst[i] = src[i], one LDG and one STG per warp (mode 1)."""
+    out = [header(name, nctas, (threads, 1), kid).replace("-shmem = 0", f"-shmem = {shmem}")]
+    for b in range(nctas):
+        out.append(f"#BEGIN_TB\n\nthread block = {b},0,0\n\n")
+        for w in range(threads // 32):
+            i0 = b * threads + w * 32
+            ins = [f"0000 ffffffff 1 R2 LDG.E.SYS 1 R4 4 1 0x{src + 4 * i0:x} 4 0",
+                   f"0010 ffffffff 0 STG.E.SYS 2 R6 R2 4 1 0x{dst + 4 * i0:x} 4 0",
+                   "0020 ffffffff 0 EXIT 0 0 0"]
             out.append(f"warp = {w}\ninsts = {len(ins)}\n" + "\n".join(ins) + "\n\n")
         out.append("#END_TB\n\n")
     return "".join(out)
@@ -107,3 +126,6 @@ p = write("multi/kernel-2.traceg", vecadd(1, 80, "_Z4tailPfS_S_i").replace("-ker
 subprocess.run(["xz", "-f", "-9", p], check=True)
 write("multi/kernelslist.g", "MemcpyHtoD,0x00007f0000000000,2048\nkernel-1.traceg\nMemcpyDtoH,0x00007f0000200000,2048\n"
       "kernel-2.traceg.xz\n")
+write("b2b/kernel-1.traceg", copy("_Z5copy1PfS_", 1, 4, 64, A, C))
+write("b2b/kernel-2.traceg", copy("_Z5copy2PfS_", 2, 2, 128, C, 0x7F0000300000, shmem=1024))
+write("b2b/kernelslist.g", "kernel-1.traceg\nkernel-2.traceg\n")
