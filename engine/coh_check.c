@@ -44,6 +44,11 @@ void coh_init(struct sim *s)
 		b->dir = ARENA_NEW(&s->arena, struct coh_dent, n);
 		for (size_t k = 0; k < n; k++)
 			b->dir[k] = (struct coh_dent){.owner = -1, .held = REQ_NIL, .evict_mshr = REQ_NIL};
+		if (b->frc.n) { /* the victims held by FRC entries (frc.c) */
+			b->frc.dir = ARENA_NEW(&s->arena, struct coh_dent, (size_t)b->frc.n);
+			for (int k = 0; k < b->frc.n; k++)
+				b->frc.dir[k] = (struct coh_dent){.owner = -1, .held = REQ_NIL, .evict_mshr = REQ_NIL};
+		}
 	}
 	s->clog = ARENA_NEW(&s->arena, struct coh_log, 1);
 }
@@ -116,10 +121,11 @@ int coh_check_invariants(const struct sim *s, char **err)
 			/* the directory counts every copy */
 			const struct l2bank *b = &s->banks[icnt_bank_of(s, cl->tag)];
 			int set = l2_bank_set(s, b, cl->tag), way = cache_find(&b->c, set, cl->tag);
-			if (way < 0)
+			int fe = way < 0 ? frc_victim_entry(b, cl->tag) : -1; /* a victim being invalidated */
+			if (way < 0 && fe < 0)
 				return set_err(err, "%s: sm%d holds line 0x%llx in %s but the L2 does not hold it",
 					       s->coh->name, i, (unsigned long long)cl->tag, coh_state_name(st));
-			const struct coh_dent *d = coh_dent_at(b, set, way);
+			const struct coh_dent *d = fe >= 0 ? &b->frc.dir[fe] : coh_dent_at(b, set, way);
 			bool counted = owner_state(st) ? d->owner == i : coh_has(d, (unsigned)i) || d->owner == i;
 			if (!counted)
 				return set_err(err,

@@ -191,6 +191,7 @@ static void evict_done(struct sim *s, struct l2bank *b, int set, int way, struct
 	uint32_t e = d->evict_mshr;
 	struct cline *cl = cache_line(&b->c, set, way);
 	struct mshr_ent *me = &b->m.e[e];
+	b->mlat[3 * e] = b->mlat[3 * e + 1] = s->st->now; /* miss latency split: invalidation over */
 	coh_l2_reset(b, set, way);
 	if (cl->sd) {
 		l2_writeback(s, b, cl, set, e); /* re-tagged when handed to memory (l2.c) */
@@ -227,6 +228,53 @@ bool coh_l2_start_evict(struct sim *s, struct l2bank *b, int set, int way, uint3
 	return true;
 }
 
+/* FRC swap (frc.c): the victim in (set, way) leaves the L2 line; its
+ * directory entry goes with it into FRC entry i and its copies are
+ * invalidated from there. true = acks are due (the entry waits for them). */
+bool coh_frc_victim(struct sim *s, struct l2bank *b, int i, int set, int way)
+{
+	struct coh_dent *d = &b->frc.dir[i];
+	struct cline *cl = cache_line(&b->c, set, way);
+	*d = *coh_dent_at(b, set, way);
+	coh_l2_reset(b, set, way); /* the new block's entry: no copies */
+	if (!cl->valid || !(any_sh(d) || d->owner >= 0))
+		return false;
+	unsigned old = d->ds;
+	d->acks = 0;
+	inv_all(s, b, d, cl->tag, -1);
+	note_dir(s, b, -1, cl->tag, old, DS_I, CM_L2_REPL);
+	stat_inc(&s->stats, s->id.frc_inv_victims);
+	if (!d->acks)
+		return false;
+	d->busy = DB_EVICT;
+	return true;
+}
+
+/* An Ack/AckD for a victim held in FRC entry i. */
+static void frc_response(struct sim *s, struct l2bank *b, uint32_t ri, int i)
+{
+	struct req *r = &s->pool.r[ri];
+	struct coh_dent *d = &b->frc.dir[i];
+	unsigned q = r->sm;
+	if (r->coh_msg == CM_UNBLOCK || d->busy != DB_EVICT || !d->acks) {
+		stat_inc(&s->stats, s->coh_err_id);
+		req_free(&s->pool, ri);
+		return;
+	}
+	if (r->coh_msg == CM_ACKD) /* the copy's data goes with the victim */
+		b->frc.e[i].victim_sd |= b->c.all_sectors;
+	clr_sh(d, q);
+	if (d->owner == (int)q)
+		d->owner = -1, d->owner_o = 0;
+	req_free(&s->pool, ri);
+	if (--d->acks) {
+		restate(d);
+		return;
+	}
+	*d = (struct coh_dent){.owner = -1, .held = REQ_NIL, .evict_mshr = REQ_NIL};
+	frc_evict_acked(s, b, i);
+}
+
 static void response(struct sim *s, struct l2bank *b, uint32_t ri)
 {
 	struct req *r = &s->pool.r[ri];
@@ -234,6 +282,11 @@ static void response(struct sim *s, struct l2bank *b, uint32_t ri)
 	int way = cache_find(&b->c, set, r->addr);
 	unsigned q = r->sm, m = r->coh_msg;
 	if (way < 0) {
+		int fe = frc_victim_entry(b, r->addr);
+		if (fe >= 0) {
+			frc_response(s, b, ri, fe);
+			return;
+		}
 		stat_inc(&s->stats, s->coh_err_id);
 		req_free(&s->pool, ri);
 		return;
@@ -316,6 +369,22 @@ bool coh_l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 	int way = cache_find(&b->c, set, r->addr);
 	struct cline *cl = way >= 0 ? cache_line(&b->c, set, way) : NULL;
 	if (r->type == RQ_WB) {
+		int fe = !cl || !cl->valid ? frc_victim_entry(b, r->addr) : -1;
+		if (fe >= 0) { /* a Put of a victim held in an FRC entry */
+			struct coh_dent *d = &b->frc.dir[fe];
+			unsigned q = r->sm, m = r->coh_msg;
+			l2_count_access(s, b, ri, set, true);
+			if (m == CM_PUTN ? coh_has(d, q) : d->owner == (int)q) {
+				if (m != CM_PUTE)
+					b->frc.e[fe].victim_sd |= r->mask ? r->mask : b->c.all_sectors;
+				clr_sh(d, q);
+				if (d->owner == (int)q)
+					d->owner = -1, d->owner_o = 0;
+				restate(d);
+			}
+			req_free(&s->pool, ri);
+			return true;
+		}
 		if (!cl || !cl->valid)
 			return false; /* not held: an ordinary write */
 		put(s, b, ri, set, way);

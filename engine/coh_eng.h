@@ -20,6 +20,8 @@
  *   - L2 replacement of a line with L1 copies: the line turns transient, Inv
  *     goes to every holder, and the write-back / fetch leave when the last
  *     ack is in (SI: Invs are not acknowledged, the fetch leaves at once);
+ *   - with the FRC, the swap moves the victim's entry into the FRC entry and
+ *     its Invs leave from there; the entry frees after the acks (frc.c);
  *   - atomics execute at the L2 after the directory has invalidated every
  *     copy (a GetX without a grant); the requester's own copy leaves first.
  */
@@ -80,6 +82,9 @@ bool coh_l2_holders(const struct l2bank *b, int set, int way);
 void coh_l2_reset(struct l2bank *b, int set, int way);
 bool coh_l2_start_evict(struct sim *s, struct l2bank *b, int set, int way, uint32_t mshr);
 void coh_l2_reply_note(struct sim *s, struct l2bank *b, struct req *r, uint8_t kind);
+/* FRC swap of (set, way): the victim's directory entry moves into FRC entry i
+ * and Inv goes to its copies; true = wait for acks (frc_evict_acked). */
+bool coh_frc_victim(struct sim *s, struct l2bank *b, int i, int set, int way);
 static inline struct coh_dent *coh_dent_at(const struct l2bank *b, int set, int way)
 {
 	return &b->dir[(size_t)set * (size_t)b->c.ways + (size_t)way];

@@ -15,9 +15,23 @@
  *   L2 line. The early fetch leaves lookup_cycles after the L2 tag miss.
  *   Without a coherence protocol there are no L1 invalidations: EVICTING
  *   lasts until a dirty victim's write-back is handed to memory.
+ *
+ * With a coherence protocol (coherence.protocol != none):
+ *   - the swap waits while the victim's directory entry is locked;
+ *   - at the swap the victim's directory entry moves into the FRC entry and
+ *     the L2 line's entry starts empty for the new block; Inv goes to every
+ *     recorded copy from the entry (coh_frc_victim, coh_dir.c); the entry
+ *     stays EVICTING until the last Ack/AckD (AckD data and Puts of the
+ *     victim merge into the entry's dirty mask), then writes back if dirty;
+ *   - requests for the victim block while its entry is EVICTING are refused
+ *     (NACK `transient`, as for a transient line); serve_evicting is ignored;
+ *   - coherent requests waiting on a fetching entry (GetS/GetX/..., atomics)
+ *     are answered by the directory from the L2 line at the swap, when the
+ *     new block's directory entry exists; other waiters at the fill as before.
  */
 #include <stdio.h>
 
+#include "coh_eng.h"
 #include "frc.h"
 #include "sim_int.h"
 
@@ -57,6 +71,10 @@ static void enter(struct sim *s, struct l2bank *b, int i, unsigned st)
 		b->frc.swapping--;
 	if (st == FRC_SWAPPING)
 		b->frc.swapping++;
+	if (e->state == FRC_EVICTING)
+		b->frc.evicting--;
+	if (st == FRC_EVICTING)
+		b->frc.evicting++;
 	e->state = (uint8_t)st;
 	e->t_state = s->st->now;
 	stat_occ_set(&s->stats, b->st.frc_occ, (uint64_t)b->frc.active);
@@ -64,6 +82,23 @@ static void enter(struct sim *s, struct l2bank *b, int i, unsigned st)
 }
 
 static bool is_write(const struct req *r) { return r->type == RQ_ST || r->type == RQ_WB; }
+
+/* A request the directory must answer (coherence on). */
+static bool coherent(const struct sim *s, const struct req *r)
+{
+	return s->coh && (r->type == RQ_FETCH || r->type == RQ_ATOM) && ((r->flags & REQF_COH) || r->type == RQ_ATOM);
+}
+
+int frc_victim_entry(const struct l2bank *b, uint64_t line)
+{
+	const struct frc *f = &b->frc;
+	if (!f->evicting)
+		return -1;
+	for (int i = 0; i < f->n; i++)
+		if (f->e[i].state == FRC_EVICTING && f->e[i].victim_valid && f->e[i].tag == line)
+			return i;
+	return -1;
+}
 
 /* Answer a waiter from the entry (at fill) or from the L2 line (after the swap). */
 static void answer(struct sim *s, struct l2bank *b, struct frc_entry *e, uint32_t wi, uint64_t delay)
@@ -105,6 +140,11 @@ bool frc_access(struct sim *s, struct l2bank *b, uint32_t ri, int set)
 	int fs = frc_set(s, f, r->addr);
 	struct frc_entry *row = &f->e[fs * f->ways];
 	EV_EMIT(&s->ev, EV_FRC_LOOKUP, .cycle = now, .unit = (int16_t)b->id, .addr = r->addr, .set = fs);
+	if (s->coh && frc_victim_entry(b, r->addr) >= 0) {
+		/* The block's old copies are still being invalidated from an entry. */
+		l2_nack_transient(s, b, ri);
+		return true;
+	}
 	int freew = -1;
 	for (int w = 0; w < f->ways; w++) {
 		struct frc_entry *e = &row[w];
@@ -119,7 +159,7 @@ bool frc_access(struct sim *s, struct l2bank *b, uint32_t ri, int set)
 			stat_inc(&s->stats, s->id.frc_hits_fetching);
 			return true;
 		}
-		if (e->state == FRC_EVICTING && e->tag == r->addr && c->serve_evicting && !is_write(r) &&
+		if (e->state == FRC_EVICTING && e->tag == r->addr && c->serve_evicting && !s->coh && !is_write(r) &&
 		    r->type != RQ_ATOM) {
 			stat_inc(&s->stats, s->id.frc_evicting_hits);
 			l2_reply(s, b, ri, RP_DATA, (uint64_t)s->cfg.l2.hit_latency + (uint64_t)c->lookup_cycles);
@@ -181,10 +221,21 @@ void frc_fill(struct sim *s, struct l2bank *b, uint32_t mi)
 	req_free(&s->pool, mi);
 	stat_inc(&s->stats, s->id.frc_fills);
 	EV_EMIT(&s->ev, EV_FRC_FILL, .cycle = now, .unit = (int16_t)b->id, .addr = e->tag, .a = i);
+	l2_miss_lat_frc(s, b, e);
 	uint32_t wi;
-	while ((wi = reqq_pop(&e->wait, s->pool.r)) != REQ_NIL)
-		answer(s, b, e, wi, 0);
-	e->nwait = 0;
+	struct reqq keep;
+	reqq_init(&keep);
+	uint16_t nkeep = 0;
+	while ((wi = reqq_pop(&e->wait, s->pool.r)) != REQ_NIL) {
+		if (coherent(s, &s->pool.r[wi])) { /* the directory answers at the swap */
+			reqq_push(&keep, s->pool.r, wi);
+			nkeep++;
+		} else {
+			answer(s, b, e, wi, 0);
+		}
+	}
+	e->wait = keep;
+	e->nwait = nkeep;
 	enter(s, b, i, FRC_SWAPPING);
 	e->t_done = now + (uint64_t)s->cfg.l2.frc.swap_cycles;
 	if (!choose_victim(s, b, e))
@@ -192,6 +243,31 @@ void frc_fill(struct sim *s, struct l2bank *b, uint32_t mi)
 	EV_EMIT(&s->ev, EV_FRC_SWAP_START, .cycle = now, .unit = (int16_t)b->id, .addr = e->tag, .set = e->set,
 		.a = i, .b = e->way);
 	sim_wake_at(s, e->t_done);
+}
+
+/* The victim's copies are gone: write it back if dirty, else free the entry. */
+static void evict_or_free(struct sim *s, struct l2bank *b, int i)
+{
+	struct frc_entry *e = &b->frc.e[i];
+	uint64_t now = s->st->now;
+	if (e->victim_valid && e->victim_sd && l2_mem_req(s, b, RQ_WB, e->tag, e->victim_sd, FRC_TAG | (uint32_t)i) != REQ_NIL) {
+		stat_inc(&s->stats, s->id.frc_evictions);
+		stat_inc(&s->stats, s->id.l2_writebacks);
+		enter(s, b, i, FRC_EVICTING);
+		return;
+	}
+	if (e->state == FRC_EVICTING) /* waited for acks only */
+		EV_EMIT(&s->ev, EV_FRC_EVICT_DONE, .cycle = now, .unit = (int16_t)b->id, .addr = e->tag, .a = i);
+	enter(s, b, i, FRC_FREE);
+	EV_EMIT(&s->ev, EV_FRC_FREE, .cycle = now, .unit = (int16_t)b->id, .a = i);
+}
+
+void frc_evict_acked(struct sim *s, struct l2bank *b, int i)
+{
+	struct frc_entry *e = &b->frc.e[i];
+	e->t_acked = s->st->now;
+	stat_add(&s->stats, s->id.frc_ev_inval, e->t_acked - e->t_swap);
+	evict_or_free(s, b, i);
 }
 
 static void finish_swap(struct sim *s, struct l2bank *b, int i)
@@ -204,6 +280,16 @@ static void finish_swap(struct sim *s, struct l2bank *b, int i)
 		return;
 	}
 	struct cline *cl = cache_line(&b->c, e->set, e->way);
+	/* Not while a sector fetch for the victim is out or (coherence) its
+	 * directory entry is locked: try again next cycle. */
+	if (cl->valid && (mshr_find(&b->m, cl->tag, 0) != REQ_NIL || (s->coh && coh_dent_at(b, e->set, e->way)->busy))) {
+		e->t_done = now + 1;
+		sim_wake_at(s, e->t_done);
+		return;
+	}
+	/* Coherence: the victim's directory entry moves into the FRC entry, its
+	 * copies are invalidated from there; the line's entry starts empty. */
+	bool acks = s->coh && coh_frc_victim(s, b, i, e->set, e->way);
 	e->victim_valid = cl->valid;
 	e->victim_sd = cl->valid ? cl->sd : 0;
 	uint64_t victim = cl->tag;
@@ -219,6 +305,17 @@ static void finish_swap(struct sim *s, struct l2bank *b, int i)
 	uint32_t wi;
 	while ((wi = reqq_pop(&e->wait, s->pool.r)) != REQ_NIL) {
 		struct req *w = &s->pool.r[wi];
+		if (coherent(s, w) && (w->mask & ~cl->sv)) {
+			/* sectors the fetch did not bring: look up again */
+			w->t_ready = now;
+			reqq_push_front(&b->inq, s->pool.r, wi);
+			b->in_credits_used++;
+			continue;
+		}
+		if (coherent(s, w)) {
+			coh_l2_request(s, b, wi, e->set, e->way); /* the new block's directory answers */
+			continue;
+		}
 		if (is_write(w) || w->type == RQ_ATOM) {
 			cl->sv |= w->mask;
 			cl->sd |= w->mask;
@@ -227,20 +324,19 @@ static void finish_swap(struct sim *s, struct l2bank *b, int i)
 	}
 	e->nwait = 0;
 	e->tag = e->victim_valid ? victim : 0;
-	if (e->victim_valid && e->victim_sd && l2_mem_req(s, b, RQ_WB, victim, e->victim_sd, FRC_TAG | (uint32_t)i) != REQ_NIL) {
-		stat_inc(&s->stats, s->id.frc_evictions);
-		stat_inc(&s->stats, s->id.l2_writebacks);
-		enter(s, b, i, FRC_EVICTING);
+	e->t_swap = e->t_acked = now;
+	if (acks) {
+		enter(s, b, i, FRC_EVICTING); /* until the last ack (frc_evict_acked) */
 		return;
 	}
-	enter(s, b, i, FRC_FREE);
-	EV_EMIT(&s->ev, EV_FRC_FREE, .cycle = now, .unit = (int16_t)b->id, .a = i);
+	evict_or_free(s, b, i);
 }
 
 void frc_handed(struct sim *s, struct l2bank *b, uint32_t mi)
 {
 	int i = (int)(s->pool.r[mi].mshr & ~FRC_TAG);
 	struct frc_entry *e = &b->frc.e[i];
+	stat_add(&s->stats, s->id.frc_ev_wb, s->st->now - e->t_acked);
 	EV_EMIT(&s->ev, EV_FRC_EVICT_DONE, .cycle = s->st->now, .unit = (int16_t)b->id, .addr = e->tag, .a = i);
 	enter(s, b, i, FRC_FREE);
 	EV_EMIT(&s->ev, EV_FRC_FREE, .cycle = s->st->now, .unit = (int16_t)b->id, .a = i);

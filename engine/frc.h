@@ -15,7 +15,12 @@
  *   FETCHING --data back: requesters answered--> SWAPPING (swap_cycles)
  *   SWAPPING --L2 line now holds the block--> EVICTING (victim dirty)
  *                                             or FREE (clean / empty)
- *   EVICTING --write-back handed to memory--> FREE
+ *   EVICTING --L1 copies' acks in (coherence), write-back handed--> FREE
+ *
+ * With a coherence protocol the swap also moves the victim's directory entry
+ * into the FRC entry (frc.dir[i]), resets the L2 line's for the new block and
+ * sends the victim's invalidations from the entry (coh_dir.c: coh_frc_*);
+ * the entry frees after the last ack (and the dirty write-back).
  *
  * A miss whose FRC set is full takes the conventional path (`frc.fallback`).
  * Requests for a block being fetched wait on its entry (`frc.hits_fetching`).
@@ -40,6 +45,9 @@ struct frc_entry {
 	uint32_t mask;  /* sectors fetched */
 	uint32_t wmask; /* sectors written by waiters (dirty after the swap) */
 	uint32_t victim_sd;
+	uint64_t t_handed; /* miss latency split: cycle the early fetch reached memory */
+	uint64_t t_swap;   /* cycle the victim left the L2 line (EVICTING phases) */
+	uint64_t t_acked;  /* cycle the victim's last invalidation ack came in */
 	int32_t set;    /* L2 set */
 	int16_t way;    /* L2 victim way, -1 until chosen */
 	uint8_t state;  /* enum frc_state */
@@ -52,10 +60,13 @@ struct frc {
 	int n, ways, sets;
 	int active;    /* entries not FREE */
 	int swapping;  /* entries SWAPPING */
+	int evicting;  /* entries EVICTING */
+	struct coh_dent *dir; /* coherence: the victim's directory entry per FRC entry, or NULL */
 };
 
 struct sim;
 struct l2bank;
+struct coh_dent;
 
 void frc_init(struct sim *s, struct l2bank *b);
 /* After an L2 tag miss with no MSHR entry for the line: wait on a fetching
@@ -71,5 +82,13 @@ void frc_handed(struct sim *s, struct l2bank *b, uint32_t mi);
 /* Finish swaps that are due. */
 void frc_tick(struct sim *s, struct l2bank *b);
 const char *frc_state_name(unsigned st);
+/* The EVICTING entry holding victim block `line`, or -1. */
+int frc_victim_entry(const struct l2bank *b, uint64_t line);
+/* Coherence: the victim's last invalidation ack is in (coh_dir.c). */
+void frc_evict_acked(struct sim *s, struct l2bank *b, int i);
+
+/* l2.c helpers for the FRC */
+void l2_nack_transient(struct sim *s, struct l2bank *b, uint32_t ri);
+void l2_miss_lat_frc(struct sim *s, struct l2bank *b, const struct frc_entry *e); /* at the fill */
 
 #endif

@@ -234,8 +234,6 @@ static int l2_validate(const struct sim_cfg *c, char **err)
 	if (l->coh.protocol) {
 		if (!c->l1.enabled || c->l1.streaming || c->l1.bypass != L1B_NONE)
 			return set_err(err, "coherence.protocol: needs l1.enabled, l1.streaming false and l1.bypass none");
-		if (l->frc.entries)
-			return set_err(err, "coherence.protocol: not wired with the FRC yet (set l2.frc.entries 0)");
 	}
 	if (l->frc.entries) {
 		if (l->frc.ways > l->frc.entries)

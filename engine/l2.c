@@ -33,6 +33,12 @@
  *
  * Memory: the DRAM model (dram.h) or a fixed latency (mem.latency cycles,
  * mem.queue requests in flight per bank).
+ *
+ * Miss latency split (l2.miss_lat.{conv,frc}.*): for each miss that takes an
+ * MSHR entry (conventional) or an FRC entry, the cycles from the miss to the
+ * fill, cut at: last invalidation ack (inval), victim write-back handed to
+ * memory (evict), fetch handed to memory (contention), data back (dram).
+ * b->mlat keeps the cut points per MSHR entry; frc_entry.t_handed for the FRC.
  */
 #include <stdio.h>
 
@@ -73,10 +79,79 @@ void l2_init(struct sim *s, struct l2bank *b)
 	char name[64];
 	snprintf(name, sizeof name, "l2.bank%d.mshr.occupancy", i);
 	b->st.mshr_occ = stats_occupancy(&s->stats, name, "L2 MSHR entries in use", (uint64_t)c->mshr_entries);
+	b->mlat = ARENA_NEW(&s->arena, uint64_t, 3 * (size_t)c->mshr_entries);
 	if (c->frc.entries) {
 		snprintf(name, sizeof name, "l2.bank%d.frc.occupancy", i);
 		b->st.frc_occ = stats_occupancy(&s->stats, name, "FRC entries busy", (uint64_t)c->frc.entries);
 	}
+}
+
+enum { ML_INVAL, ML_EVICT, ML_CONT, ML_DRAM, ML_TOTAL, ML_MISSES };
+
+void l2_register_stats(struct sim *s)
+{
+	struct stats *st = &s->stats;
+	static const char *const path[2] = {"conv", "frc"};
+	static const char *const part[6] = {"inval", "evict", "contention", "dram", "total", "misses"};
+	static const char *const what[6] = {
+		"cycles waiting for the victim's L1 invalidation acks",
+		"cycles waiting for the victim's write-back to be handed to memory",
+		"cycles waiting for memory to accept the fetch (FRC: includes the lookup)",
+		"cycles from the fetch's hand-off to memory until its data came back",
+		"cycles from the miss to its fill (the four parts)",
+		"misses measured (one per MSHR / FRC entry allocated; merges not counted)",
+	};
+	for (int p = 0; p < 2; p++) {
+		char name[64], num[64], den[64], desc[160];
+		snprintf(den, sizeof den, "l2.miss_lat.%s.misses", path[p]);
+		for (int k = 0; k < 6; k++) {
+			snprintf(name, sizeof name, "l2.miss_lat.%s.%s", path[p], part[k]);
+			snprintf(desc, sizeof desc, "L2 misses on the %s path: sum of %s",
+				 p ? "FRC" : "conventional", what[k]);
+			if (k == ML_MISSES)
+				snprintf(desc, sizeof desc, "L2 misses on the %s path %s", p ? "FRC" : "conventional", what[k]);
+			s->id.ml[p][k] = stats_counter(st, name, desc);
+		}
+		for (int k = 0; k < 5; k++) {
+			snprintf(num, sizeof num, "l2.miss_lat.%s.%s", path[p], part[k]);
+			snprintf(name, sizeof name, "l2.miss_lat.%s.avg_%s", path[p], part[k]);
+			snprintf(desc, sizeof desc, "average %s cycles per miss on the %s path", part[k],
+				 p ? "FRC" : "conventional");
+			stats_ratio(st, name, desc, num, den, 1.0);
+		}
+	}
+	s->id.frc_inv_victims = stats_counter(st, "frc.inv_victims", "FRC swaps whose victim had L1 copies (Inv sent from the entry)");
+	s->id.frc_ev_inval = stats_counter(st, "frc.evict_lat.inval",
+					   "cycles FRC entries waited for their victim's invalidation acks (off the miss path)");
+	s->id.frc_ev_wb = stats_counter(st, "frc.evict_lat.writeback",
+					"cycles FRC entries waited for their dirty victim's write-back to be handed to memory");
+	stats_ratio(st, "frc.evict_lat.avg_inval", "average invalidation wait per FRC victim with L1 copies",
+		    "frc.evict_lat.inval", "frc.inv_victims", 1.0);
+	stats_ratio(st, "frc.evict_lat.avg_writeback", "average write-back wait per dirty FRC victim",
+		    "frc.evict_lat.writeback", "frc.evictions", 1.0);
+	stats_ratio(st, "l2.mpki", "L2 misses (as l2.misses counts them) per 1000 warp instructions", "l2.misses",
+		    "sim.warp_insts", 1000.0);
+	s->id.mem_bytes = stats_counter(st, "mem.bytes", "bytes handed from the L2 to memory (reads and write-backs, by sector)");
+	stats_ratio(st, "l2.mem_bytes_per_cycle", "L2 <-> memory bytes (mem.bytes) per core cycle", "mem.bytes",
+		    "sim.cycles", 1.0);
+}
+
+static void miss_lat(struct sim *s, int p, uint64_t t0, uint64_t t_inv, uint64_t t_ev, uint64_t t_hand)
+{
+	uint64_t now = s->st->now;
+	const uint32_t *id = s->id.ml[p];
+	stat_add(&s->stats, id[ML_INVAL], t_inv - t0);
+	stat_add(&s->stats, id[ML_EVICT], t_ev - t_inv);
+	stat_add(&s->stats, id[ML_CONT], t_hand - t_ev);
+	stat_add(&s->stats, id[ML_DRAM], now - t_hand);
+	stat_add(&s->stats, id[ML_TOTAL], now - t0);
+	stat_inc(&s->stats, id[ML_MISSES]);
+}
+
+void l2_miss_lat_frc(struct sim *s, struct l2bank *b, const struct frc_entry *e)
+{
+	(void)b;
+	miss_lat(s, 1, e->t_alloc, e->t_alloc, e->t_alloc, e->t_handed);
 }
 
 #define B_INC(s, b, field, agg)                                                                            \
@@ -146,6 +221,12 @@ static void nack(struct sim *s, struct l2bank *b, uint32_t ri, unsigned reason)
 }
 
 void l2_nack(struct sim *s, struct l2bank *b, uint32_t ri, unsigned reason) { nack(s, b, ri, reason); }
+
+void l2_nack_transient(struct sim *s, struct l2bank *b, uint32_t ri)
+{
+	B_INC(s, b, transient_blocks, l2_transient_blocks);
+	nack(s, b, ri, NACK_TRANSIENT);
+}
 
 uint32_t l2_mem_req(struct sim *s, struct l2bank *b, uint8_t type, uint64_t addr, uint32_t mask, uint32_t mshr)
 {
@@ -252,6 +333,7 @@ static void miss_path(struct sim *s, struct l2bank *b, uint32_t ri, int set, int
 	}
 	e = mshr_alloc(&b->m, r->addr, r->mask, now);
 	struct mshr_ent *me = &b->m.e[e];
+	b->mlat[3 * e] = b->mlat[3 * e + 1] = b->mlat[3 * e + 2] = now;
 	me->set = (int16_t)set;
 	me->way = (int16_t)way;
 	me->merged = 1;
@@ -409,6 +491,8 @@ static void fill(struct sim *s, struct l2bank *b, uint32_t mi)
 	cl->touch = TOUCH_FILL;
 	cl->touch_cycle = now;
 	B_INC(s, b, fills, l2_fills);
+	const uint64_t *ml = &b->mlat[3 * m->mshr];
+	miss_lat(s, 0, me->t_alloc, ml[0], ml[1], ml[2]);
 	EV_EMIT(&s->ev, EV_L2_FILL, .cycle = now, .unit = (int16_t)b->id, .addr = me->addr, .set = me->set);
 	uint32_t wi;
 	while ((wi = reqq_pop(&me->wait, s->pool.r)) != REQ_NIL) {
@@ -444,6 +528,9 @@ static void handed_to_memory(struct sim *s, struct l2bank *b, uint32_t mi)
 		stat_inc(&s->stats, s->id.mem_writes);
 	else
 		stat_inc(&s->stats, s->id.mem_reads);
+	stat_add(&s->stats, s->id.mem_bytes, (uint64_t)__builtin_popcount(m->mask) * (uint64_t)b->c.sector);
+	if (m->type == RQ_FETCH && m->mshr != REQ_NIL)
+		*((m->mshr & FRC_TAG) ? &b->frc.e[m->mshr & ~FRC_TAG].t_handed : &b->mlat[3 * m->mshr + 2]) = s->st->now;
 	if (m->type == RQ_WB && m->mshr != REQ_NIL && (m->mshr & FRC_TAG)) {
 		frc_handed(s, b, mi);
 	} else if (m->type == RQ_WB && m->mshr != REQ_NIL) {
@@ -454,6 +541,7 @@ static void handed_to_memory(struct sim *s, struct l2bank *b, uint32_t mi)
 		cl->reserved = 1;
 		cl->sv = cl->sd = 0;
 		me->state = ME_FETCHING;
+		b->mlat[3 * m->mshr + 1] = s->st->now; /* the eviction is over */
 	}
 }
 

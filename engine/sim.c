@@ -111,6 +111,7 @@ static void register_stats(struct sim *s)
 	id->frc_swaps = stats_counter(st, "frc.swaps", "FRC entry / L2 victim line swaps");
 	id->frc_evictions = stats_counter(st, "frc.evictions", "dirty victims written back from an FRC entry");
 	stats_ratio(st, "frc.share", "share of L2 misses handled by the FRC", "frc.allocs", "l2.misses", 1.0);
+	l2_register_stats(s); /* miss latency split, MPKI, memory bytes (l2.c) */
 	byp_register_stats(s); /* locality bypassing (bypass.c) */
 }
 

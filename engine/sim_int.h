@@ -169,6 +169,7 @@ struct l2bank {
 	struct l2_stats st;
 	uint32_t nacks_since; /* for panels */
 	struct coh_dent *dir; /* coherence: directory entry per line (set * ways + way), NULL = none */
+	uint64_t *mlat; /* per L2 MSHR entry: cycles invalidation done, eviction done, fetch handed (l2.miss_lat.*) */
 };
 
 struct sim_stat_ids {
@@ -185,6 +186,7 @@ struct sim_stat_ids {
 	uint32_t mem_reads, mem_writes;
 	uint32_t frc_lookups, frc_allocs, frc_fallbacks, frc_hits_fetching, frc_evicting_hits, frc_fills, frc_swaps,
 		frc_evictions;
+	uint32_t frc_inv_victims, frc_ev_inval, frc_ev_wb, mem_bytes, ml[2][6]; /* l2_register_stats (l2.c) */
 	uint32_t req_pool_occ;
 };
 
@@ -275,6 +277,7 @@ void icnt_tick(struct sim *s);
 unsigned icnt_bank_of(const struct sim *s, uint64_t addr);
 /* l2.c */
 void l2_init(struct sim *s, struct l2bank *b);
+void l2_register_stats(struct sim *s);
 void l2_tick(struct sim *s, struct l2bank *b);
 void mem_tick(struct sim *s);
 void l2_reply(struct sim *s, struct l2bank *b, uint32_t ri, uint8_t kind, uint64_t delay);

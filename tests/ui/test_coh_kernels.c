@@ -2,7 +2,8 @@
  * test_coh_kernels.c: every built-in kernel finishes on the teaching and
  * gtx480 presets under each coherence protocol (si, nmoesi, moesi) with the
  * invariants holding (sim_check_invariants includes the protocol's:
- * coh_check.c), checked every 500 cycles on teaching and at the end.
+ * coh_check.c), checked every 500 cycles on teaching and at the end; and on
+ * teaching with an FRC.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,7 @@
 #include "sim.h"
 #include "test.h"
 
-static void run_one(const char *preset, const char *kernel, const char *proto)
+static void run_one(const char *preset, const char *kernel, const char *proto, const char *extra)
 {
 	char *err = NULL;
 	struct sim_cfg cfg;
@@ -22,7 +23,7 @@ static void run_one(const char *preset, const char *kernel, const char *proto)
 	char ov[64];
 	snprintf(ov, sizeof ov, "coherence.protocol=%s", proto);
 	if ((strcmp(preset, "teaching") && loader_load_config(preset, &cfg, &err)) || loader_apply_override(&cfg, ov, &err) ||
-	    loader_load_kernel(kernel, &src, &err)) {
+	    (extra && loader_apply_override(&cfg, extra, &err)) || loader_load_kernel(kernel, &src, &err)) {
 		test_fail(__FILE__, __LINE__, "%s/%s/%s: %s", preset, kernel, proto, err ? err : "?");
 		free(err);
 		return;
@@ -68,6 +69,22 @@ TEST(coh_every_kernel_finishes_with_each_protocol)
 	for (size_t p = 0; p < 2; p++)
 		for (size_t c = 0; c < 3; c++)
 			for (size_t k = 0; k < nk; k++)
-				run_one(presets[p], kernels[k], protos[c]);
+				run_one(presets[p], kernels[k], protos[c], NULL);
+	loader_names_free(kernels);
+}
+
+/* The same with an FRC in every L2 bank (teaching, invariants every 500
+ * cycles): a small one (many fallbacks to the conventional path, both paths
+ * mixed) and a larger one. */
+TEST(coh_every_kernel_finishes_with_each_protocol_and_frc)
+{
+	size_t nk = 0;
+	char **kernels = loader_names(LOADER_KERNELS, &nk);
+	static const char *const protos[] = {"si", "nmoesi", "moesi"};
+	static const char *const frcs[] = {"l2.frc.entries=8", "l2.frc.entries=64"};
+	for (size_t f = 0; f < 2; f++)
+		for (size_t c = 0; c < 3; c++)
+			for (size_t k = 0; k < nk; k++)
+				run_one("teaching", kernels[k], protos[c], frcs[f]);
 	loader_names_free(kernels);
 }

@@ -193,3 +193,40 @@ TEST(coh_step_vs_run_deterministic)
 		CHECK_EQ(hash[0], hash[1]);
 	}
 }
+
+/* The same with a small FRC (one L2 set of 2 ways, so victims with L1 copies
+ * are swapped out of FRC entries and some misses fall back): one cycle at a
+ * time, in chunks of 37, and in one go give the same machine. */
+TEST(coh_frc_step_vs_run_deterministic)
+{
+	static const unsigned protos[] = {COH_SI, COH_NMOESI, COH_MOESI};
+	for (int p = 0; p < 3; p++) {
+		uint64_t hash[3], cyc[3], inv[3], lat[3];
+		for (int mode = 0; mode < 3; mode++) {
+			struct tk t;
+			coh_cfg(&t, protos[p], 2);
+			t.cfg.l2.sets = 1;
+			t.cfg.l2.ways = 2;
+			t.cfg.l2.frc.entries = 2;
+			t.cfg.l2.frc.ways = 1;
+			REQUIRE(tk_start(&t, 64, 4, "ld A[tid] -> r1; alu 3 <- r1; st A[tid + 7] <- r1; ld B[tid] -> r2; st B[tid] <- r2"));
+			uint64_t chunk = mode == 0 ? 200000 : mode == 1 ? 1 : 37;
+			while (sim_step(t.s, chunk) != SIM_STOP_DONE && sim_cycle(t.s) < 200000)
+				;
+			CHECK(sim_done(t.s));
+			hash[mode] = sim_state_hash(t.s);
+			cyc[mode] = sim_cycle(t.s);
+			inv[mode] = tk_stat(&t, "frc.inv_victims");
+			lat[mode] = tk_stat(&t, "l2.miss_lat.frc.total") + tk_stat(&t, "l2.miss_lat.conv.total");
+			CHECK(tk_stat(&t, "frc.allocs") > 0);
+			tk_end(&t);
+		}
+		CHECK(inv[0] > 0);
+		for (int m = 1; m < 3; m++) {
+			CHECK_EQ(cyc[0], cyc[m]);
+			CHECK_EQ(inv[0], inv[m]);
+			CHECK_EQ(lat[0], lat[m]);
+			CHECK_EQ(hash[0], hash[m]);
+		}
+	}
+}

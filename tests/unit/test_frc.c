@@ -4,6 +4,8 @@
  * a request waiting on a fetching entry, a dirty victim evicted from the
  * entry, and the fallback to the conventional path when the FRC set is full.
  */
+#include "coh.h"
+#include "event.h"
 #include "simtest.h"
 #include "test.h"
 
@@ -104,5 +106,78 @@ TEST(frc_full_set_falls_back_to_conventional_path)
 	CHECK_EQ(tk_count(&t, EV_FRC_FALLBACK), 1);
 	CHECK_EQ(tk_count(&t, EV_L2_TRANSIENT), 1);
 	CHECK_EQ(tk_stat(&t, "mem.reads"), 2);
+	tk_end(&t);
+}
+
+/* With a coherence protocol the FRC's EVICTING step invalidates the victim's
+ * L1 copies from the entry: the store leaves A in M in the L1 (and in the only
+ * L2 line); the load of B swaps A out, Inv goes from the entry at the swap,
+ * the AckD brings A's data, and only then is A written back and the entry
+ * freed. B's requester is answered by B's new directory entry at the swap. */
+TEST(frc_coherence_victim_invalidated_from_entry)
+{
+	struct tk t;
+	frc_cfg(&t.cfg, 1, 1);
+	t.cfg.l2.sets = 1;
+	t.cfg.l2.ways = 1;
+	t.cfg.l2.coh.protocol = COH_MOESI;
+	REQUIRE(tk_start(&t, 32, 1, "st A[lane] <- r9; alu 400; ld B[lane] -> r1"));
+	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+	CHECK_EQ(tk_stat(&t, "frc.allocs"), 2); /* A's GetX, then B */
+	CHECK_EQ(tk_stat(&t, "frc.inv_victims"), 1);
+	CHECK_EQ(tk_stat(&t, "coh.invalidations"), 1);
+	CHECK_EQ(tk_stat(&t, "coh.msgs.AckD"), 1);
+	CHECK_EQ(tk_stat(&t, "frc.evictions"), 1); /* dirty through the AckD */
+	CHECK_EQ(tk_stat(&t, "l2.writebacks"), 1);
+	CHECK_EQ(tk_stat(&t, "coh.errors"), 0);
+	CHECK_EQ(tk_count(&t, EV_L2_TRANSIENT), 0);
+	/* the second swap (B in, A out) */
+	const struct event *sd = tk_event(&t, EV_FRC_SWAP_DONE, 1), *ed = tk_event(&t, EV_FRC_EVICT_DONE, 0),
+			   *fr = tk_event(&t, EV_FRC_FREE, 1);
+	REQUIRE(sd && ed && fr);
+	const struct event *inv = NULL, *ackd = NULL;
+	for (unsigned i = 0; i < tk_count(&t, EV_COH_MSG); i++) {
+		const struct event *m = tk_event(&t, EV_COH_MSG, i);
+		if (m->a == CM_INV && !inv)
+			inv = m;
+		if (m->a == CM_ACKD && !ackd)
+			ackd = m;
+	}
+	REQUIRE(inv && ackd);
+	CHECK_EQ(inv->cycle, sd->cycle);  /* sent from the entry at the swap */
+	CHECK(ackd->cycle > inv->cycle + 2 * (uint64_t)t.cfg.icnt.latency);
+	CHECK(ed->cycle > ackd->cycle); /* the write-back leaves after the AckD reached the bank */
+	CHECK_EQ(fr->cycle, ed->cycle);
+	CHECK(fr->cycle > sd->cycle + 2 * (uint64_t)t.cfg.icnt.latency);
+	/* the L1 lost A and got B */
+	CHECK_EQ(tk_stat(&t, "coh.msgs.DataE"), 1);
+	CHECK_EQ(tk_stat(&t, "coh.msgs.DataX"), 1);
+	/* the miss latency split: no invalidation or eviction on the FRC path */
+	CHECK_EQ(tk_stat(&t, "l2.miss_lat.frc.misses"), 2);
+	CHECK_EQ(tk_stat(&t, "l2.miss_lat.frc.inval"), 0);
+	CHECK_EQ(tk_stat(&t, "l2.miss_lat.frc.evict"), 0);
+	CHECK(tk_stat(&t, "frc.evict_lat.inval") >= 2 * (uint64_t)t.cfg.icnt.latency);
+	tk_end(&t);
+}
+
+/* The same scenario without the FRC: the conventional path waits for the
+ * invalidation (and the write-back) before the fetch, and the split shows it. */
+TEST(frc_miss_latency_split_conventional_with_invalidation)
+{
+	struct tk t;
+	frc_cfg(&t.cfg, 0, 1);
+	t.cfg.l2.sets = 1;
+	t.cfg.l2.ways = 1;
+	t.cfg.l2.coh.protocol = COH_MOESI;
+	REQUIRE(tk_start(&t, 32, 1, "st A[lane] <- r9; alu 400; ld B[lane] -> r1"));
+	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+	CHECK_EQ(tk_stat(&t, "l2.miss_lat.conv.misses"), 2);
+	CHECK_EQ(tk_stat(&t, "l2.miss_lat.frc.misses"), 0);
+	CHECK(tk_stat(&t, "l2.miss_lat.conv.inval") >= 2 * (uint64_t)t.cfg.icnt.latency);
+	CHECK_EQ(tk_stat(&t, "l2.miss_lat.conv.dram"), 2 * (uint64_t)t.cfg.mem.latency);
+	CHECK_EQ(tk_stat(&t, "l2.miss_lat.conv.total"),
+		 tk_stat(&t, "l2.miss_lat.conv.inval") + tk_stat(&t, "l2.miss_lat.conv.evict") +
+			 tk_stat(&t, "l2.miss_lat.conv.contention") + tk_stat(&t, "l2.miss_lat.conv.dram"));
+	CHECK(tk_stat(&t, "mem.bytes") > 0);
 	tk_end(&t);
 }
