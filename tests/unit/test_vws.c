@@ -119,3 +119,198 @@ TEST(vws_determinism_step_vs_run)
 	CHECK_EQ(cycles[0], cycles[1]);
 	CHECK(hash[0] == hash[1]);
 }
+
+/* ---- InterCL's two-level pool (vws.h) ------------------------------------ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+/* 4 CTAs x 2 warps on one SM (CTA k in slots 2k, 2k+1), IWL off (the window
+ * is every warp), level 1 of 2 warps. */
+static void pool_cfg(struct sim_cfg *c)
+{
+	tk_base_cfg(c);
+	c->core.scheduler = SCHED_VWS;
+	c->core.vws_iwl = false;
+	c->core.vws_level1 = 2;
+	c->core.warps_per_sm = 8;
+	c->core.ctas_per_sm = 8;
+}
+
+static const char *why_of(struct tk *t, int slot)
+{
+	struct vws_warp_info wi;
+	if (!inspect_vws_warp(t->s, 0, slot, &wi))
+		return "?";
+	return wi.level == 1 ? wi.why : "L2";
+}
+
+/* Put the pool in a given state: level-1 slots, slots whose next instruction
+ * waits on a load (r1 pending), level-1 warps that stalled this cycle; then
+ * run the demotion and promotion step and return the new level-1 mask. */
+static uint64_t pool_step(struct sm *sm, struct sim *s, uint64_t level1, uint64_t waiting)
+{
+	for (int i = 0; i < 8; i++) {
+		struct warp *w = &sm->w[i];
+		w->in_pool = level1 >> i & 1;
+		w->at_barrier = 0;
+		w->ib_valid = 1;
+		w->ibh.nsrc = 1;
+		w->ibh.src[0] = 1;
+		w->ibh.ndst = 0;
+		memset(w->pend, 0, sizeof w->pend);
+		if (waiting >> i & 1)
+			w->pend[0] = 1ull << 1;
+	}
+	sm->vws->want_demote = waiting & level1;
+	vws_refill(s, sm);
+	uint64_t m = 0;
+	for (int i = 0; i < 8; i++)
+		m |= (uint64_t)sm->w[i].in_pool << i;
+	return m;
+}
+
+TEST(vws_intercl_promotion_order)
+{
+	struct tk t;
+	pool_cfg(&t.cfg);
+	REQUIRE(tk_start(&t, 64, 4, "alu 50; ld A[bx*64 + tid] -> r1; alu 1 <- r1"));
+	while (t.s->st->ctas_dispatched < 4)
+		sim_step(t.s, 1);
+	struct sm *sm = &t.s->sms[0];
+	for (int i = 0; i < 8; i++) {
+		struct warp_info wi;
+		REQUIRE(inspect_warp(t.s, 0, i, &wi));
+		CHECK_EQ(wi.cta, i / 2);
+	}
+	struct warp saved[8];
+	memcpy(saved, sm->w, sizeof saved);
+
+	/* Same CTA first: CTA 2's slot 4 stalls; its sibling 5 is ready, CTA 1
+	 * (predecessor) and CTA 3 (successor) too. */
+	CHECK_EQ(pool_step(sm, t.s, 0x10, 0x10), 0x24);
+	CHECK_STR(why_of(&t, 5), "same");
+	CHECK_STR(why_of(&t, 2), "pred"); /* then the predecessor CTA */
+	/* Predecessor before successor: both CTA 2 warps stall. */
+	CHECK_EQ(pool_step(sm, t.s, 0x30, 0x30), 0x0c);
+	CHECK_STR(why_of(&t, 2), "pred");
+	CHECK_STR(why_of(&t, 3), "same");
+	/* Successor when there is no predecessor: CTA 0 stalls. */
+	CHECK_EQ(pool_step(sm, t.s, 0x03, 0x03), 0x0c);
+	CHECK_STR(why_of(&t, 2), "succ");
+	CHECK_STR(why_of(&t, 3), "same");
+	/* Successor before an unrelated CTA: CTA 1 stalls, CTA 0 waits too. */
+	CHECK_EQ(pool_step(sm, t.s, 0x0c, 0x0f), 0x30);
+	CHECK_STR(why_of(&t, 4), "succ");
+	/* Oldest when no CTA is related: CTA 3 stalls, CTA 2 waits. */
+	CHECK_EQ(pool_step(sm, t.s, 0xc0, 0xf0), 0x03);
+	CHECK_STR(why_of(&t, 0), "old");
+	CHECK_STR(why_of(&t, 1), "same");
+	/* Nobody could come in: the stalled warps stay in level 1. */
+	CHECK_EQ(pool_step(sm, t.s, 0x03, 0xff), 0x03);
+	/* Level 1 empty: the oldest ready warps, one CTA. */
+	CHECK_EQ(pool_step(sm, t.s, 0x00, 0x03), 0x0c);
+	CHECK_STR(why_of(&t, 2), "old");
+	CHECK_STR(why_of(&t, 3), "same");
+	/* A warp at a barrier is demoted and not promoted; CTA 1 keeps slot 3
+	 * in level 1, CTA 0 waits on loads: the successor CTA 2 comes in. */
+	sm->w[2].at_barrier = 1;
+	sm->vws->want_demote = 0x04;
+	vws_refill(t.s, sm);
+	CHECK(!sm->w[2].in_pool);
+	CHECK(sm->w[3].in_pool);
+	CHECK_STR(why_of(&t, 4), "succ");
+	CHECK_EQ(tk_stat(&t, "vws.demotions") >= 9, 1);
+
+	memcpy(sm->w, saved, sizeof saved);
+	tk_end(&t);
+}
+
+/* A whole run: each warp loads once and uses the value. Level 1 starts with
+ * CTA 0; when its warps wait on their loads, CTA 1 (successor) comes in,
+ * then CTA 2 and CTA 3; a warp comes back only once its load returned. */
+TEST(vws_intercl_run_sequence)
+{
+	struct tk t;
+	pool_cfg(&t.cfg);
+	REQUIRE(tk_start(&t, 64, 4, "ld A[bx*64 + tid] -> r1; alu 1 <- r1"));
+	int seq[32], nseq = 0;
+	char why[32][8];
+	uint64_t last_at[8] = {0};
+	bool was1[8] = {false};
+	while (!sim_done(t.s)) {
+		sim_step(t.s, 1);
+		struct vws_info v;
+		REQUIRE(inspect_vws(t.s, 0, &v));
+		CHECK(v.level1 <= 2);
+		for (int i = 0; i < 8; i++) {
+			struct vws_warp_info wi;
+			REQUIRE(inspect_vws_warp(t.s, 0, i, &wi));
+			bool is1 = wi.level == 1;
+			if (is1 && (!was1[i] || wi.promoted_at != last_at[i]) && nseq < 32) {
+				struct warp_info w;
+				REQUIRE(inspect_warp(t.s, 0, i, &w));
+				/* never promoted while its next instruction waits on a load */
+				CHECK(!(w.state == WS_STALLED && w.stall == STALL_SCOREBOARD && wi.promoted_at + 1 == sim_cycle(t.s)));
+				seq[nseq] = i;
+				snprintf(why[nseq], sizeof why[nseq], "%s", wi.why);
+				nseq++;
+				last_at[i] = wi.promoted_at;
+			}
+			was1[i] = is1;
+		}
+	}
+	REQUIRE(nseq >= 8);
+	static const char *const want_why[8] = {"old", "same", "succ", "same", "succ", "same", "succ", "same"};
+	for (int k = 0; k < 8; k++) {
+		CHECK_EQ(seq[k], k);
+		CHECK_STR(why[k], want_why[k]);
+	}
+	uint64_t prom = tk_stat(&t, "vws.promote_same_cta") + tk_stat(&t, "vws.promote_pred_cta") +
+			tk_stat(&t, "vws.promote_succ_cta") + tk_stat(&t, "vws.promote_oldest");
+	CHECK_EQ(prom, (uint64_t)nseq);
+	CHECK(tk_stat(&t, "vws.demotions") >= 6);
+	CHECK_EQ(tk_stat(&t, "sim.warp_insts"), 8 * 3);
+	tk_end(&t);
+}
+
+/* Step-vs-chunks-vs-run with the two-level pool working: 16 warps per SM,
+ * level 1 of 4, the estimator on, two SMs over DRAM. */
+TEST(vws_intercl_determinism)
+{
+	const char *body = "loop i 0 6; ld A[(tid*7 + i*129) % 4096] -> r1; ld B[bx*32 + lane] -> r2; alu 3 <- r1; "
+			   "bar; alu 1 <- r2; end";
+	uint64_t hash[3], cycles[3], prom[3];
+	for (int mode = 0; mode < 3; mode++) {
+		struct tk t;
+		tk_base_cfg(&t.cfg);
+		t.cfg.core.sms = 2;
+		t.cfg.core.scheduler = SCHED_VWS;
+		t.cfg.core.warps_per_sm = 16;
+		t.cfg.core.ctas_per_sm = 8;
+		t.cfg.core.threads_per_sm = 512;
+		t.cfg.core.vws_level1 = 4;
+		t.cfg.mem.model = MEM_DRAM;
+		REQUIRE(tk_start(&t, 64, 24, body));
+		events_log_all(sim_events(t.s), false);
+		if (mode == 0)
+			sim_step(t.s, UINT64_MAX);
+		else
+			while (!sim_done(t.s))
+				sim_step(t.s, mode == 1 ? 1 : 37);
+		hash[mode] = sim_state_hash(t.s);
+		cycles[mode] = sim_cycle(t.s);
+		prom[mode] = tk_stat(&t, "vws.promote_same_cta") + tk_stat(&t, "vws.promote_pred_cta") +
+			     tk_stat(&t, "vws.promote_succ_cta") + tk_stat(&t, "vws.promote_oldest");
+		CHECK(tk_stat(&t, "vws.demotions") > 0);
+		tk_end(&t);
+	}
+	CHECK(prom[0] > 24);
+	for (int m = 1; m < 3; m++) {
+		CHECK_EQ(cycles[0], cycles[m]);
+		CHECK_EQ(prom[0], prom[m]);
+		CHECK(hash[0] == hash[m]);
+	}
+}
