@@ -4,7 +4,12 @@
 # 64 and 128 FRC entries per L2 bank (8-way; 4 entries are 4-way) and prints
 # one row per size: cycles, IPC, OPC, FRC share of L2 misses, fallbacks,
 # refused misses (set_all_transient / all NACKs), mean memory latency and L2
-# misses per kilo warp instruction.
+# misses per kilo warp instruction (l2.mpki), L2<->memory bytes per cycle,
+# and the L2 miss latency split (l2.miss_lat.*): per miss, on the
+# conventional path (c_) and the FRC path (f_), average cycles waiting for
+# invalidation acks (inv), the victim's write-back (ev), memory to accept the
+# fetch (cont) and DRAM (dram). Add -s coherence.protocol=moesi to see
+# invalidations.
 #   sh tools/frc_sweep.sh build/gpustep rx540 l2_set_burst -p set_stride=16384
 BIN=${1:-build/gpustep}
 PRESET=${2:-rx540}
@@ -12,7 +17,8 @@ WL=${3:-l2_set_burst}
 [ $# -ge 3 ] && shift 3 || shift $#
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-frc.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
-printf '%-8s %9s %7s %7s %7s %9s %9s %7s %9s %7s\n' entries cycles ipc opc share fallbacks set_full nacks mem_lat l2_mpki
+printf '%-8s %9s %7s %7s %7s %9s %9s %7s %9s %7s %6s | %6s %6s %6s %6s | %6s %6s\n' entries cycles ipc opc share fallbacks \
+	set_full nacks mem_lat l2_mpki B/cyc c_inv c_ev c_cont c_dram f_cont f_dram
 for n in 0 4 8 16 32 64 128; do
 	ways=8
 	[ "$n" -lt 8 ] && [ "$n" -gt 0 ] && ways=$n
@@ -24,7 +30,11 @@ for n in 0 4 8 16 32 64 128; do
 		/"frc.share":/ { share = $2 + 0 } /"frc.fallbacks":/ { fb = $2 + 0 }
 		/"l2.set_all_transient":/ { sat = $2 + 0 } /"l2.nacks":/ { nk = $2 + 0 }
 		/"core.mem_latency_avg":/ { lat = $2 + 0 } /"l2.misses":/ { mis = $2 + 0 }
-		/"sim.warp_insts":/ { wi = $2 + 0 }
-		END { printf "%-8s %9d %7.3f %7.2f %7.2f %9d %9d %7d %9.1f %7.1f\n", n, cyc, ipc, opc, share, fb, sat, nk, lat, wi ? 1000 * mis / wi : 0 }
+		/"sim.warp_insts":/ { wi = $2 + 0 } /"l2.mem_bytes_per_cycle":/ { bpc = $2 + 0 }
+		/"l2.miss_lat.conv.avg_inval":/ { ci = $2 + 0 } /"l2.miss_lat.conv.avg_evict":/ { ce = $2 + 0 }
+		/"l2.miss_lat.conv.avg_contention":/ { cc = $2 + 0 } /"l2.miss_lat.conv.avg_dram":/ { cd = $2 + 0 }
+		/"l2.miss_lat.frc.avg_contention":/ { fc = $2 + 0 } /"l2.miss_lat.frc.avg_dram":/ { fd = $2 + 0 }
+		END { printf "%-8s %9d %7.3f %7.2f %7.2f %9d %9d %7d %9.1f %7.1f %6.1f | %6.1f %6.1f %6.1f %6.1f | %6.1f %6.1f\n",
+			n, cyc, ipc, opc, share, fb, sat, nk, lat, wi ? 1000 * mis / wi : 0, bpc, ci, ce, cc, cd, fc, fd }
 	' "$tmp/s.json"
 done
