@@ -13,9 +13,19 @@
  * scheduler's order (0 = looked at first). Columns are ordered so that at 80
  * columns (overview) the next instruction still shows.
  *
- * Under core.scheduler = vws a line above the table shows the IWL estimator
- * (stage, completions / N_pred, N_act, WS, RRDegr) and the active window;
- * warps outside it are `inactive`.
+ * Under core.scheduler = vws the title shows N_act, a line above the table
+ * the IWL estimator (stage, completions / N_pred, WS, RRDegr) and level 1
+ * (warps / capacity), and four columns follow W:
+ *
+ *    W   L   WS RRDEG WHY   CTA STATE ...
+ *    0   1    3  2.67 same  0.0 ready
+ *    4   2    1  1.00 -     2.0 inactive
+ *
+ * L is the level (1; 2 = in IWL's window but not level 1; x = outside the
+ * window, throttled); WS and RRDEG the warp's own estimator values so far
+ * (AMT-filtered misses, accesses / misses); WHY why it entered level 1
+ * (same CTA, pred = predecessor CTA, succ = successor CTA, old = oldest;
+ * InterCL only). Warps outside the active set are `inactive`.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,12 +41,21 @@ struct warps_panel {
 	struct table t;
 	const struct sim *sim; /* valid during a draw only */
 	int sm, sel;
+	bool vws; /* core.scheduler = vws: the VWS columns */
 };
 
 static const struct table_col cols[] = {
 	{"W", 3, 0, true},  {"CTA", 5, 0, true}, {"STATE", 10, 0, false}, {"OUT", 3, 0, true},
 	{"ORD", 3, 0, true}, {"NEXT", 6, 1, false}, {"INSTS", 7, 0, true},
 };
+
+/* Under VWS: W, then level, WS, RRDegr, promotion reason, then the rest. */
+static const struct table_col vcols[] = {
+	{"W", 3, 0, true},  {"L", 1, 0, true},   {"WS", 4, 0, true},     {"RRDEG", 5, 0, true},
+	{"WHY", 4, 0, false}, {"CTA", 5, 0, true}, {"STATE", 10, 0, false}, {"OUT", 3, 0, true},
+	{"ORD", 3, 0, true}, {"NEXT", 6, 1, false}, {"INSTS", 7, 0, true},
+};
+#define VCOLS 4 /* extra columns under VWS, after W */
 
 static const char *state_name(enum warp_state s)
 {
@@ -57,6 +76,7 @@ static void warp_row(void *u, int row, struct table_row *r)
 {
 	struct warps_panel *wp = u;
 	struct warp_info wi;
+	int o = wp->vws ? VCOLS : 0; /* column offset of CTA.. */
 	if (!inspect_warp(wp->sim, wp->sm, row, &wi)) {
 		snprintf(r->text[0], TABLE_CELL, "%d", row);
 		return;
@@ -65,25 +85,34 @@ static void warp_row(void *u, int row, struct table_row *r)
 	if (row == wp->sel)
 		r->row_attr |= role_attr(R_SELECT);
 	if (wi.state == WS_EMPTY) {
-		snprintf(r->text[2], TABLE_CELL, "empty");
+		snprintf(r->text[o + 2], TABLE_CELL, "empty");
 		r->row_attr |= role_attr(R_DIM);
 		return;
 	}
-	snprintf(r->text[1], TABLE_CELL, "%d.%d", wi.cta, wi.warp_in_cta);
-	if (wi.state == WS_STALLED) {
-		snprintf(r->text[2], TABLE_CELL, "%s", stall_reason_name(wi.stall));
-		r->attr[2] = role_attr(R_STALL);
-	} else {
-		snprintf(r->text[2], TABLE_CELL, "%s", state_name(wi.state));
+	struct vws_warp_info vw;
+	if (o && inspect_vws_warp(wp->sim, wp->sm, row, &vw) && vw.level) {
+		snprintf(r->text[1], TABLE_CELL, "%s", vw.level == 1 ? "1" : vw.level == 2 ? "2" : "x");
+		if (vw.level == 1)
+			r->attr[1] = role_attr(R_HEADER);
+		snprintf(r->text[2], TABLE_CELL, "%d", vw.miss);
+		snprintf(r->text[3], TABLE_CELL, "%u.%02u", vw.rr_x256 / 256, (vw.rr_x256 % 256) * 100 / 256);
+		snprintf(r->text[4], TABLE_CELL, "%s", vw.why);
 	}
-	snprintf(r->text[3], TABLE_CELL, "%d", wi.outstanding);
+	snprintf(r->text[o + 1], TABLE_CELL, "%d.%d", wi.cta, wi.warp_in_cta);
+	if (wi.state == WS_STALLED) {
+		snprintf(r->text[o + 2], TABLE_CELL, "%s", stall_reason_name(wi.stall));
+		r->attr[o + 2] = role_attr(R_STALL);
+	} else {
+		snprintf(r->text[o + 2], TABLE_CELL, "%s", state_name(wi.state));
+	}
+	snprintf(r->text[o + 3], TABLE_CELL, "%d", wi.outstanding);
 	if (wi.order >= 0)
-		snprintf(r->text[4], TABLE_CELL, "%d", wi.order);
+		snprintf(r->text[o + 4], TABLE_CELL, "%d", wi.order);
 	else
-		snprintf(r->text[4], TABLE_CELL, "-");
+		snprintf(r->text[o + 4], TABLE_CELL, "-");
 	if (wi.next_stmt >= 0 && wi.next_text)
-		snprintf(r->text[5], TABLE_CELL, "%s", wi.next_text);
-	snprintf(r->text[6], TABLE_CELL, "%llu", (unsigned long long)wi.insts);
+		snprintf(r->text[o + 5], TABLE_CELL, "%s", wi.next_text);
+	snprintf(r->text[o + 6], TABLE_CELL, "%llu", (unsigned long long)wi.insts);
 	if (wi.state == WS_DONE)
 		r->row_attr |= role_attr(R_DIM);
 	if (wi.issued_now)
@@ -93,38 +122,36 @@ static void warp_row(void *u, int row, struct table_row *r)
 static void warps_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 {
 	struct warps_panel *wp = (struct warps_panel *)p;
-	char info[96] = "";
+	char info[128] = "";
 	int nrows = 0;
+	struct vws_info v;
+	wp->vws = false;
 	if (c->sim) {
 		int ctas = 0, warps = 0;
 		uint64_t insts = 0;
 		int nsm = inspect_sms(c->sim);
 		wp->sm = c->sel_sm < nsm ? c->sel_sm : 0;
 		inspect_sm_summary(c->sim, wp->sm, &ctas, &warps, &insts);
-		snprintf(info, sizeof info, "sm %d/%d  %d ctas  %d warps  %llu insts", wp->sm, nsm, ctas, warps,
-			 (unsigned long long)insts);
+		wp->vws = inspect_vws(c->sim, wp->sm, &v);
+		int k = snprintf(info, sizeof info, "sm %d/%d  %d ctas  %d warps  %llu insts", wp->sm, nsm, ctas, warps,
+				 (unsigned long long)insts);
+		if (wp->vws && k > 0 && (size_t)k < sizeof info)
+			snprintf(info + k, sizeof info - (size_t)k, "  vws N_act %d", v.nact);
 		nrows = inspect_warp_slots(c->sim);
 	}
+	wp->t.cols = wp->vws ? vcols : cols;
+	wp->t.ncols = wp->vws ? (int)ARRAY_LEN(vcols) : (int)ARRAY_LEN(cols);
 	struct rect r = view_frame(p, w, c, info);
 	if (!c->sim) {
 		put_text(w, r.y, r.x, r.w, "no simulator", role_attr(R_DIM), false);
 		return;
 	}
-	struct vws_info v;
-	if (inspect_vws(c->sim, wp->sm, &v) && r.h > 2) {
-		/* VWS: the estimator and the active window on one line above the table. */
-		int first = -1, last = -1, n = 0;
-		for (int i = 0; i < 64; i++)
-			if (v.active_mask >> i & 1) {
-				if (first < 0)
-					first = i;
-				last = i;
-				n++;
-			}
+	if (wp->vws && r.h > 2) {
+		/* VWS: the estimator and level 1 on one line above the table. */
 		put_fmt(w, r.y, r.x, r.w, role_attr(R_HEADER),
-			"vws %s %u/%d  N_act %d  WS %u.%02u  RRDegr %u.%02u  level 1: %d warps (slots %d-%d)",
-			v.post ? "post-sampling" : "sampling", v.finished, v.npred, v.nact, v.ws_x256 / 256,
-			(v.ws_x256 % 256) * 100 / 256, v.rr_x256 / 256, (v.rr_x256 % 256) * 100 / 256, n, first, last);
+			"vws %s %u/%d  WS %u.%02u  RRDegr %u.%02u  %s %d/%d warps", v.post ? "post-sampling" : "sampling",
+			v.finished, v.npred, v.ws_x256 / 256, (v.ws_x256 % 256) * 100 / 256, v.rr_x256 / 256,
+			(v.rr_x256 % 256) * 100 / 256, v.intercl ? "level 1" : "window", v.level1, v.level1_cap);
 		r.y++;
 		r.h--;
 	}
