@@ -194,26 +194,6 @@ int session_set_workload(struct session *ss, const char *spec, char **err)
 	return rc;
 }
 
-int session_next_kernel(struct session *ss, char **err)
-{
-	/* Back to back, every kernel of the list already runs in this simulator. */
-	if (!ss->traces || trace_list_back_to_back(ss->traces) || ss->trace_k + 1 >= trace_list_count(ss->traces))
-		return 0;
-	struct kernel_src *k = xcalloc(1, sizeof *k);
-	struct sim_cfg c = ss->cfg;
-	ss->trace_k++;
-	int rc = trace_list_fill_src(ss->traces, ss->trace_k, k, err);
-	if (rc == 0)
-		rc = rebuild(ss, &c, k, err);
-	free(k);
-	if (rc) {
-		ss->trace_k--;
-		return -1;
-	}
-	trace_list_release_others(ss->traces, ss->trace_k);
-	return 1;
-}
-
 int session_set_config(struct session *ss, const struct sim_cfg *cfg, const char *source, char **err)
 {
 	if (cfg_validate(cfg, err))

@@ -88,9 +88,6 @@ int session_reset(struct session *ss, char **err);
 int session_set_workload(struct session *ss, const char *spec, char **err);
 /* Replace the config and reset. On error nothing changes. */
 int session_set_config(struct session *ss, const struct sim_cfg *cfg, const char *source, char **err);
-/* Trace lists: go on to the next kernel (a fresh simulator at cycle 0).
- * 1 = moved, 0 = no kernel left (or not a trace), -1 = error (unchanged). */
-int session_next_kernel(struct session *ss, char **err);
 /* Replace the kernel source (e.g. a changed parameter) and reset. On error nothing changes. */
 int session_set_kernel_src(struct session *ss, const struct kernel_src *k, char **err);
 
