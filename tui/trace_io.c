@@ -369,13 +369,6 @@ const struct trc *trace_list_trc(struct trace_list *tl, unsigned i, char **err)
 	return tl->kern[i].trc;
 }
 
-void trace_list_release_others(struct trace_list *tl, unsigned keep)
-{
-	for (unsigned i = 0; i < tl->n; i++)
-		if (i != keep && (tl->kern[i].k || tl->kern[i].trc))
-			kern_unload(&tl->kern[i]);
-}
-
 struct trace_wl {
 	struct workload wl;
 	struct trace_view view;

@@ -42,8 +42,6 @@ const struct trace_kernel *trace_list_kernel(struct trace_list *tl, unsigned i, 
  * load error. */
 struct trc;
 const struct trc *trace_list_trc(struct trace_list *tl, unsigned i, char **err);
-/* Unmap/free every indexed kernel but `keep` (no sim may use them). */
-void trace_list_release_others(struct trace_list *tl, unsigned keep);
 /* A workload replaying kernel i on cfg: one heap block (workload + its impl),
  * freed with free(). Refuses core.warp_size other than 32. */
 struct workload *trace_workload_new(struct trace_list *tl, unsigned i, const struct sim_cfg *cfg, char **err);
