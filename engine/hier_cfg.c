@@ -51,7 +51,7 @@ static const struct cfg_param core_params[] = {
 	P_BOOL("core.vws_intracl", core.vws_intracl, "true",
 	       "vws: IntraCL, active warps from as few CTAs as possible (else spread over CTAs)"),
 	P_BOOL("core.vws_intercl", core.vws_intercl, "true",
-	       "vws: InterCL, serial CTA dispatch and a level 1 of at most core.vws_level1 warps under GTO"),
+	       "vws: InterCL, serial CTA dispatch and a two-level pool (level 1 of at most core.vws_level1 warps under GTO, demote on a load wait, promote same/predecessor/successor CTA)"),
 	P_INT("core.vws_alpha_pct", core.vws_alpha_pct, "10", 1, 100, "vws: sampling length alpha, percent"),
 	P_INT("core.vws_beta", core.vws_beta, "4", 1, 64, "vws: throttle aggressiveness beta"),
 	P_INT("core.vws_level1", core.vws_level1, "16", 1, 64, "vws: InterCL level-1 warps"),
