@@ -20,11 +20,11 @@ for p in gtx480 titanv; do
 $p matmul_tiled -p n=256
 $p gather_random -p n=262144"
 done
-# The core issue's target case (titanv, matmul_naive), with and without the
-# reuse-distance profiler (reuse.profile, on by default).
+# The core issue's target case (titanv, matmul_naive) as shipped (the preset
+# has the reuse-distance profiler off) and with the profiler on.
 "$BIN" --check-config titanv >/dev/null 2>&1 && CASES="$CASES
 titanv matmul_naive -p n=256
-titanv matmul_naive -p n=256 -s reuse.profile=false"
+titanv matmul_naive -p n=256 -s reuse.profile=true"
 
 have_time=0
 [ -x /usr/bin/time ] && /usr/bin/time -f %M true >/dev/null 2>&1 && have_time=1
