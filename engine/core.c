@@ -549,6 +549,14 @@ void core_tick(struct sim *s, struct sm *sm)
 				if (sm->w[i].stall_start == UINT64_MAX)
 					sm->w[i].stall_start = now;
 			}
+		/* VWS demotes a level-1 warp the cycle it stalls, even while another
+		 * warp issues (the stall reasons were refreshed above). */
+		if (s->cfg.core.scheduler == SCHED_VWS) {
+			for (int i = 0; i < n; i++)
+				if (i != pick && sm->w[i].state == WSL_ACTIVE && sm->w[i].stall != STALL_NONE)
+					sched_on_stall(s, sm, i, sm->w[i].stall);
+			sched_refill(s, sm);
+		}
 		return;
 	}
 	/* Nothing issued: attribute the cycle to the most common reason. */
