@@ -105,7 +105,8 @@ int64_t event_field_value(const struct event *e, unsigned bit)
 /* A name for a kind-specific code (shown after the number, which filters use). */
 static const char *code_name(const struct event *e, unsigned bit)
 {
-	static const char *const nack[] = {"mshr_full", "transient", "set_all_transient", "queue_full", "dir_locked"};
+	static const char *const nack[] = {"mshr_full", "transient", "set_all_transient", "queue_full", "dir_locked",
+					   "merge_full"};
 	static const char *const full[] = {"no entry", "no merge slot", "per-warp limit"};
 	int64_t v = event_field_value(e, bit);
 	if (v < 0)

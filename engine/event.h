@@ -41,7 +41,7 @@
 	X(L2_ACCESS, "l2.access", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A, "an L2 bank lookup (unit = bank, a = 0 read, 1 write, 2 atomic)") \
 	X(L2_HIT, "l2.hit", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_SET, "an L2 lookup hit")               \
 	X(L2_MISS, "l2.miss", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_SET, "an L2 lookup missed")          \
-	X(L2_NACK, "l2.nack", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_A, "the L2 refused a request (a = reason: 0 mshr_full, 1 transient, 2 set_all_transient, 3 queue_full)") \
+	X(L2_NACK, "l2.nack", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_A, "the L2 refused a request (a = reason: 0 mshr_full, 1 transient, 2 set_all_transient, 3 queue_full, 4 dir_locked, 5 merge_full)") \
 	X(L2_TRANSIENT, "l2.transient", EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A, "an L2 victim line became transient (a = way)") \
 	X(L2_SET_ALL_TRANSIENT, "l2.set_all_transient", EVF_UNIT | EVF_ADDR | EVF_SET, "every way of an L2 set is transient: new misses to it block") \
 	X(L2_FILL, "l2.fill", EVF_UNIT | EVF_ADDR | EVF_SET, "memory data filled an L2 line")          \

@@ -47,7 +47,8 @@
 #include "reuse.h"
 #include "sim_int.h"
 
-enum nack_reason { NACK_MSHR_FULL, NACK_TRANSIENT, NACK_SET_ALL_TRANSIENT, NACK_QUEUE_FULL };
+/* 4 is dir_locked (coh_dir.c). */
+enum nack_reason { NACK_MSHR_FULL, NACK_TRANSIENT, NACK_SET_ALL_TRANSIENT, NACK_QUEUE_FULL, NACK_MERGE_FULL = 5 };
 
 static uint32_t bank_stat(struct sim *s, int b, const char *what, const char *desc)
 {
@@ -291,7 +292,7 @@ static void miss_path(struct sim *s, struct l2bank *b, uint32_t ri, int set, int
 	uint32_t e = mshr_find(&b->m, r->addr, 0);
 	if (e != REQ_NIL) {
 		if (!mshr_can_merge(&b->m, e)) {
-			nack(s, b, ri, NACK_MSHR_FULL);
+			nack(s, b, ri, NACK_MERGE_FULL);
 			return;
 		}
 		struct mshr_ent *me = &b->m.e[e];
