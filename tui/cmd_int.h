@@ -30,6 +30,7 @@ CMD_FN(cmd_undisplay);
 CMD_FN(cmd_list);
 CMD_FN(cmd_log);
 CMD_FN(cmd_model); /* cmd_reuse.c */
+CMD_FN(cmd_timeline); /* cmd_timeline.c */
 CMD_FN(cmd_save);
 /* cmd_rewind.c */
 CMD_FN(cmd_reverse_step);

@@ -168,6 +168,7 @@ static const struct cmd_def builtin[] = {
 		 "See docs/REUSE.md.\nExample: model",
 	 .fn = cmd_model},
 	{.name = "protocol", .usage = "protocol [si|nmoesi|moesi]", .summary = "print a coherence protocol's tables", .help = "Print the L1 and directory tables of the machine's coherence.protocol (or the one named),\nthe rows the engine executes; > marks the last L1 transition taken.\nExample: protocol moesi", .fn = cmd_protocol},
+	{.name = "timeline", .usage = "timeline [l2 BANK SET | follow]", .summary = "choose the L2 set the timeline panel charts", .help = "Show one L2 set in the timeline panel (`layout timeline`): per block, bars for NACK waits,\ntransient victims, fetches, FRC fetches, swaps and FRC evictions over cycles, rebuilt from\nthe event log (the kinds it needs are added to `log`). `follow`: the set of the newest L2\nevent of the selected bank (the default). Without arguments, print the choice.\nExample: timeline l2 0 0", .fn = cmd_timeline},
 	{.name = "check", .usage = "check", .summary = "verify the simulator's invariants now",
 	 .help = "Check structural invariants (hits + misses = accesses, MSHR bookkeeping, no request\n"
 		 "lost). Prints the first violation and fails; golden scripts end with it.\nExample: check",

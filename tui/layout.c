@@ -18,6 +18,7 @@ static const struct layout_def layouts[] = {
 	 {{3, {{"frc", 3}, {"l2", 2}}}, {3, {{"l2cache", 1}}}, {2, {{"events", 1}}}}},
 	{"rf", "the selected SM's register banks (racetrack tracks and ports) above its warps and the event log",
 	 {{3, {{"rf", 1}}}, {1, {{"warps", 1}, {"events", 1}}}}}, /* views/rf.c */
+	{"timeline", "one L2 set's requests over cycles (`timeline l2 BANK SET`) above the FRC entries and the event log", {{3, {{"timeline", 1}}}, {1, {{"frc", 3}, {"events", 2}}}}}, /* views/timeline.c */
 	{"coherence", "coherence transactions and the selected line's directory entry beside the protocol tables, the L1 below", {{3, {{"coherence", 3}, {"protocol", 2}}}, {2, {{"cache", 1}}}}}, /* views/coherence.c, protocol.c */
 };
 

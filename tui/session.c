@@ -89,6 +89,9 @@ static int rebuild(struct session *ss, const struct sim_cfg *cfg, const struct k
 		ss->sel_l2 = 0;
 	if (ss->sel_ch >= inspect_dram_channels(ss->sim))
 		ss->sel_ch = 0;
+	struct cache_geom tlg;
+	if (ss->tl_fixed && (!inspect_cache_geom(ss->sim, CACHE_L2, ss->tl_bank, &tlg) || ss->tl_set >= tlg.sets))
+		ss->tl_fixed = false; /* the timeline's set is gone with the old machine: follow again */
 	if (ss->sel_bank >= ss->cfg.dram.banks * ss->cfg.dram.ranks)
 		ss->sel_bank = 0;
 	return 0;

@@ -60,6 +60,8 @@ struct session {
 	int sel_warp;              /* warp slot within sel_sm (`next`, `info warp`) */
 	uint64_t sel_line;         /* `select line ADDR` or a coh.* stop's line (coherence panel) */
 	bool sel_line_set;         /* false: the panel follows the newest coherence transaction */
+	int tl_bank, tl_set;       /* `timeline l2 BANK SET`: the L2 set the timeline panel shows */
+	bool tl_fixed;             /* false: it follows the newest L2 event of the selected bank */
 	/* Event kinds the log records; survives restarts (`log`). */
 	uint64_t log_mask[EV_MASK_WORDS];
 	/* Last command line, repeated by an empty line when repeatable (gdb). */

@@ -222,6 +222,9 @@ struct view_ctx tui_ctx_for(struct tui *t, int slot)
 		.sel_bank = ss->sel_bank,
 		.sel_line = ss->sel_line,
 		.sel_line_set = ss->sel_line_set,
+		.tl_bank = ss->tl_bank,
+		.tl_set = ss->tl_set,
+		.tl_fixed = ss->tl_fixed,
 		.stop_ev = t->have_stop_ev ? &t->stop_ev : NULL,
 		.focused = slot == t->focus,
 	};

@@ -75,6 +75,7 @@ static const struct panel_kind kinds[] = {
 	{"rf", "register file of the selected SM: racetrack tracks, ports, shifts, queues, write buffer", rf_panel_new}, /* views/rf.c */
 	{"coherence", "coherence transactions (/ filters) and the selected line's directory entry", coherence_panel_new}, /* views/coherence.c */
 	{"protocol", "the coherence protocol's L1 and directory tables, the rows just taken marked", protocol_panel_new}, /* views/protocol.c */
+	{"timeline", "one L2 set's recent requests as a Gantt chart over cycles (NACK waits, evictions, fetches, FRC swaps)", timeline_panel_new}, /* views/timeline.c */
 };
 
 size_t panel_kind_count(void) { return sizeof kinds / sizeof kinds[0]; }

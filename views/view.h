@@ -33,6 +33,7 @@ struct view_ctx {
 	const struct sim *sim;       /* NULL when no simulator exists */
 	int sel_sm, sel_warp, sel_l2, sel_ch, sel_bank;
 	uint64_t sel_line; bool sel_line_set; /* coherence panel: the line to show (else the newest) */
+	int tl_bank, tl_set; bool tl_fixed;   /* timeline panel: `timeline l2 BANK SET` (else it follows sel_l2's newest set) */
 	const struct event *stop_ev; /* the event of the breakpoint that fired, or NULL */
 	bool focused;                /* this panel has the keyboard */
 };
@@ -112,5 +113,8 @@ struct panel *frc_panel_new(void);   /* views/frc.c */
 struct panel *rf_panel_new(void);    /* views/rf.c */
 struct panel *coherence_panel_new(void); /* views/coherence.c */
 struct panel *protocol_panel_new(void);  /* views/protocol.c */
+struct panel *timeline_panel_new(void);  /* views/timeline.c */
+/* The event kinds the timeline panel is built from (`timeline` logs them). */
+const unsigned *timeline_kinds(size_t *n);
 
 #endif
