@@ -84,6 +84,7 @@ struct tl_row {
 	uint64_t miss_t, fetch0, frc0, swap0;
 	uint64_t trans0; int trans_for; /* transient victim: until the fill of row trans_for */
 	bool busy;
+	bool write; /* the last access was a write: a write miss is acknowledged without a fetch (lazy fetch) */
 };
 
 struct timeline_panel {
@@ -223,14 +224,16 @@ static void rebuild(struct timeline_panel *tp, const struct events *ev, uint64_t
 			if (r->nack0 == TL_NONE && !r->busy)
 				item(tp, row, G_ARRIVE, t, t);
 			r->last_access = t;
+			r->write = e->a == 1;
 			break;
 		case EV_L2_HIT:
 			close_nacks(tp, row, now, false);
 			item(tp, row, G_HIT, t, t);
 			break;
 		case EV_L2_MISS:
-			r->miss_t = t;
-			r->busy = true;
+			if (!r->write) /* a write miss needs no fetch unless it goes transient (below) */
+				r->miss_t = t;
+			r->busy = !r->write;
 			last_miss = row;
 			last_miss_t = t;
 			break;
