@@ -558,8 +558,7 @@ static int warp_insts(struct ix *x, size_t wi, uint64_t n, uint64_t insts_line, 
 		const struct topc *o = &k->op[k->st_op[s]];
 		k->info.insts++;
 		k->info.by_class[o->cls]++;
-		if ((o->flags & (TF_CG | TF_CV)) && (o->cls == TC_LDG || o->cls == TC_STG || o->cls == TC_LD || o->cls == TC_ST ||
-						   o->cls == TC_LDL || o->cls == TC_STL))
+		if (o->flags & TF_CG)
 			k->info.cg++;
 	}
 	return 0;
