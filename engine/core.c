@@ -103,8 +103,12 @@ static void cta_launch(struct sim *s, struct sm *sm, uint32_t cta)
 	while (sm->cta[cs].cta >= 0)
 		cs++;
 	struct cta_slot *slot = &sm->cta[cs];
-	*slot = (struct cta_slot){.cta = (int32_t)cta, .nwarps = (uint16_t)wpc, .threads = s->ktpc[k],
-				  .shmem = s->kshmem[k]};
+	/* Field by field after a memset: padding must be zero (the arena is hashed). */
+	memset(slot, 0, sizeof *slot);
+	slot->cta = (int32_t)cta;
+	slot->nwarps = (uint16_t)wpc;
+	slot->threads = s->ktpc[k];
+	slot->shmem = s->kshmem[k];
 	uint32_t wi = 0;
 	for (int kk = 0; kk < c->warps_per_sm && wi < wpc; kk++) {
 		struct warp *w = &sm->w[kk];
@@ -394,7 +398,12 @@ static void issue(struct sim *s, struct sm *sm, int slot)
 	if (kop_is_global(in->op)) { /* the buffer entry is taken at issue, filled at execution */
 		int vi = (sm->vmb_head + sm->vmb_count) % s->cfg.core.mem_inflight;
 		sm->vmb_count++;
-		sm->vmb[vi] = (struct vmb_ent){.valid = 1, .op = in->op, .warp = (uint16_t)slot, .t_issue = now};
+		struct vmb_ent *ve = &sm->vmb[vi];
+		memset(ve, 0, sizeof *ve); /* padding zero: the arena is hashed */
+		ve->valid = 1;
+		ve->op = in->op;
+		ve->warp = (uint16_t)slot;
+		ve->t_issue = now;
 		w->vmb_slot = (int16_t)vi;
 	}
 	uint64_t t = in->op == KOP_EXIT ? now : rf_issue(s, sm, slot, in);

@@ -345,9 +345,18 @@ void dram_enqueue_from(struct dram *d, uint64_t addr, bool is_write, uint32_t ta
 	int32_t s = c->free_head;
 	struct dram_req *r = &c->req[s];
 	c->free_head = r->next;
-	*r = (struct dram_req){.addr = addr, .seq = d->seq++, .enq = *d->now, .tag = tag, .row = x.row, .col = x.col,
-			       .prev = b->tail[q], .next = -1, .bank = (uint16_t)bi, .is_write = (uint8_t)is_write,
-			       .cols_left = (uint8_t)d->cmds_per_line};
+	memset(r, 0, sizeof *r); /* field by field: padding must be zero (the arena is hashed) */
+	r->addr = addr;
+	r->seq = d->seq++;
+	r->enq = *d->now;
+	r->tag = tag;
+	r->row = x.row;
+	r->col = x.col;
+	r->prev = b->tail[q];
+	r->next = -1;
+	r->bank = (uint16_t)bi;
+	r->is_write = (uint8_t)is_write;
+	r->cols_left = (uint8_t)d->cmds_per_line;
 	if (b->tail[q] >= 0)
 		c->req[b->tail[q]].next = s;
 	else

@@ -122,6 +122,7 @@ struct event {
 	int16_t sm, warp, unit;
 	int16_t ch, bank;
 	int32_t row, set;
+	int32_t spare; /* named so EV_EMIT's initializer zeroes it: the ring lives in the arena, which sim_state_hash hashes (unnamed padding kept stack garbage) */
 	int64_t a, b;
 };
 

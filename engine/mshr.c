@@ -1,4 +1,6 @@
 /* mshr.c: MSHR file with hashed lookup; see mshr.h. */
+#include <string.h>
+
 #include "mshr.h"
 
 #include <assert.h>
@@ -43,8 +45,13 @@ uint32_t mshr_alloc(struct mshr *m, uint64_t line, uint32_t mask, uint64_t now)
 		return REQ_NIL;
 	struct mshr_ent *e = &m->e[i];
 	m->free_head = e->hnext;
-	*e = (struct mshr_ent){.addr = line, .t_alloc = now, .mask = mask, .way = -1, .set = -1,
-			       .state = ME_FETCHING};
+	memset(e, 0, sizeof *e); /* padding too: entries are hashed (sim_state_hash) */
+	e->addr = line;
+	e->t_alloc = now;
+	e->mask = mask;
+	e->way = -1;
+	e->set = -1;
+	e->state = ME_FETCHING;
 	reqq_init(&e->wait);
 	uint32_t b = hash_line(m, line);
 	e->hnext = m->bucket[b];

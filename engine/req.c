@@ -1,4 +1,6 @@
 /* req.c: request pool and timed queues; see req.h. */
+#include <string.h>
+
 #include "req.h"
 
 #include <assert.h>
@@ -21,7 +23,10 @@ uint32_t req_alloc(struct req_pool *p)
 		return REQ_NIL;
 	struct req *q = &p->r[i];
 	p->free_head = q->next;
-	*q = (struct req){.next = REQ_NIL, .mshr = REQ_NIL, .in_use = 1};
+	memset(q, 0, sizeof *q); /* padding too: the pool is hashed (sim_state_hash) */
+	q->next = REQ_NIL;
+	q->mshr = REQ_NIL;
+	q->in_use = 1;
 	p->used++;
 	if (p->used > p->high_water)
 		p->high_water = p->used;
