@@ -127,3 +127,16 @@ uint64_t tk_count(struct tk *t, unsigned kind)
 	}
 	return n;
 }
+
+void tk_run_mode(struct sim *s, int mode)
+{
+	if (mode == 0) {
+		sim_step(s, UINT64_MAX);
+		return;
+	}
+	uint64_t k = 1;
+	while (!sim_done(s)) {
+		sim_step(s, mode == 1 ? 1 : k);
+		k = k % 37 + 5;
+	}
+}

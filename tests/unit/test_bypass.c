@@ -255,15 +255,7 @@ TEST(bypass_determinism_step_vs_run)
 		t.cfg.l1.bypass_duel_interval = 100;
 		REQUIRE(tk_start(&t, 128, 9, body));
 		events_log_all(sim_events(t.s), false);
-		if (mode == 0) {
-			sim_step(t.s, UINT64_MAX);
-		} else {
-			uint64_t k = 1;
-			while (!sim_done(t.s)) {
-				sim_step(t.s, mode == 1 ? 1 : k);
-				k = k % 37 + 5;
-			}
-		}
+		tk_run_mode(t.s, mode);
 		hash[mode] = sim_state_hash(t.s);
 		cycles[mode] = sim_cycle(t.s);
 		byp[mode] = tk_stat(&t, "l1.bypasses") * 1000003 + tk_stat(&t, "l1.duel_switches");

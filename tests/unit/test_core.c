@@ -187,15 +187,7 @@ TEST(core_determinism_step_vs_run)
 		t.cfg.mem.model = MEM_DRAM;
 		REQUIRE(tk_start(&t, 128, 6, body));
 		events_log_all(sim_events(t.s), false);
-		if (mode == 0) {
-			sim_step(t.s, UINT64_MAX);
-		} else {
-			uint64_t k = 1;
-			while (!sim_done(t.s)) {
-				sim_step(t.s, mode == 1 ? 1 : k);
-				k = k % 37 + 5;
-			}
-		}
+		tk_run_mode(t.s, mode);
 		hash[mode] = sim_state_hash(t.s);
 		cycles[mode] = sim_cycle(t.s);
 		hits[mode] = tk_stat(&t, "l1.hits") * 1000003 + tk_stat(&t, "core.stall.scoreboard");

@@ -11,6 +11,7 @@
 
 #include "sim.h"
 #include "snapshot.h"
+#include "simtest.h"
 #include "test.h"
 #include "trace.h"
 
@@ -191,15 +192,7 @@ TEST(multikernel_step_chunks_and_run_agree)
 			t.cfg.core.cta_dispatch = CTA_SERIAL;
 		char *err = NULL;
 		REQUIRE(b2b_sim(&t, -1, &err));
-		if (mode == 0) {
-			sim_step(t.s, UINT64_MAX);
-		} else {
-			uint64_t k = 1;
-			while (!sim_done(t.s)) {
-				sim_step(t.s, mode == 1 ? 1 : k);
-				k = k % 37 + 5;
-			}
-		}
+		tk_run_mode(t.s, mode);
 		CHECK(sim_check_invariants(t.s, &err) == 0);
 		hash[mode] = sim_state_hash(t.s);
 		cycles[mode] = sim_cycle(t.s);

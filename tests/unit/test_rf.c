@@ -351,15 +351,7 @@ TEST(rf_step_vs_run_racetrack_rmws)
 		t.cfg.rf.banks = 4;
 		REQUIRE(rf_start(&t, 128, 6, 12, body));
 		events_log_all(sim_events(t.s), false);
-		if (mode == 0) {
-			sim_step(t.s, UINT64_MAX);
-		} else {
-			uint64_t k = 1;
-			while (!sim_done(t.s)) {
-				sim_step(t.s, mode == 1 ? 1 : k);
-				k = k % 37 + 5;
-			}
-		}
+		tk_run_mode(t.s, mode);
 		hash[mode] = sim_state_hash(t.s);
 		cycles[mode] = sim_cycle(t.s);
 		st[mode] = tk_stat(&t, "rf.shift_cycles") * 1000003 + tk_stat(&t, "rf.wb.piggyback") * 7 +
