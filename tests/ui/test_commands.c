@@ -5,60 +5,10 @@
 
 #include "commands.h"
 #include "loader.h"
+#include "sesstest.h"
 #include "test.h"
 
-struct capture {
-	struct strbuf out, err;
-};
-
-static void cap_print(void *u, const char *t) { sb_printf(&((struct capture *)u)->out, "%s\n", t); }
-static void cap_error(void *u, const char *t) { sb_printf(&((struct capture *)u)->err, "%s\n", t); }
-
-struct fx {
-	struct session ss;
-	struct capture cap;
-	struct cmd_out out;
-};
-
-static void fx_init(struct fx *f)
-{
-	struct sim_cfg c;
-	cfg_defaults(&c);
-	char *err = NULL;
-	int rc = session_init(&f->ss, &c, "", "vecadd", 1, &err);
-	if (rc)
-		test_fail(__FILE__, __LINE__, "session_init: %s", err);
-	free(err);
-	REQUIRE(rc == 0);
-	sb_init(&f->cap.out);
-	sb_init(&f->cap.err);
-	f->out = (struct cmd_out){cap_print, cap_error, &f->cap};
-}
-
-static void fx_clear(struct fx *f)
-{
-	f->cap.out.len = f->cap.err.len = 0;
-	f->cap.out.s[0] = f->cap.err.s[0] = 0;
-}
-
-static void fx_fini(struct fx *f)
-{
-	session_fini(&f->ss);
-	sb_fini(&f->cap.out);
-	sb_fini(&f->cap.err);
-}
-
-/* Run a line the way batch mode does; returns the cmd_result flags. */
-static int run(struct fx *f, const char *line)
-{
-	fx_clear(f);
-	int rc = cmd_exec(&f->ss, line, &f->out);
-	if (rc & CMD_RUN) {
-		session_run_all(&f->ss);
-		cmd_report_stop(&f->ss, &f->out);
-	}
-	return rc;
-}
+static void fx_init(struct fx *f) { fx_init_wl(f, "vecadd"); }
 
 TEST(commands_table_complete)
 {
@@ -79,24 +29,24 @@ TEST(commands_step_print_repeat)
 {
 	struct fx f;
 	fx_init(&f);
-	CHECK_EQ(run(&f, "step 10"), CMD_RUN);
+	CHECK_EQ(fx_run(&f, "step 10"), CMD_RUN);
 	CHECK_STR(f.cap.out.s, "cycle 10\n");
 	CHECK_EQ(sim_cycle(f.ss.sim), 10);
-	run(&f, ""); /* Enter repeats step 10 */
+	fx_run(&f, ""); /* Enter repeats step 10 */
 	CHECK_EQ(sim_cycle(f.ss.sim), 20);
-	run(&f, "print sim.cycles");
+	fx_run(&f, "print sim.cycles");
 	CHECK_STR(f.cap.out.s, "sim.cycles = 20\n");
-	run(&f, ""); /* print is not repeatable */
+	fx_run(&f, ""); /* print is not repeatable */
 	CHECK_STR(f.cap.out.s, "");
 	CHECK_EQ(sim_cycle(f.ss.sim), 20);
-	CHECK_EQ(run(&f, "p l1.*"), CMD_OK);
+	CHECK_EQ(fx_run(&f, "p l1.*"), CMD_OK);
 	CHECK_CONTAINS(f.cap.out.s, "l1.hits = ");
-	CHECK_EQ(run(&f, "print l1.hts"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "print l1.hts"), CMD_ERR);
 	CHECK_CONTAINS(f.cap.err.s, "unknown stat 'l1.hts'");
-	CHECK_EQ(run(&f, "print l1.ways"), CMD_OK);
+	CHECK_EQ(fx_run(&f, "print l1.ways"), CMD_OK);
 	CHECK_CONTAINS(f.cap.out.s, "l1.ways = ");
-	CHECK_EQ(run(&f, "print param.n"), CMD_OK);
-	CHECK_EQ(run(&f, "step 1k"), CMD_RUN);
+	CHECK_EQ(fx_run(&f, "print param.n"), CMD_OK);
+	CHECK_EQ(fx_run(&f, "step 1k"), CMD_RUN);
 	CHECK_EQ(sim_cycle(f.ss.sim), 1020);
 	fx_fini(&f);
 }
@@ -105,23 +55,23 @@ TEST(commands_errors)
 {
 	struct fx f;
 	fx_init(&f);
-	CHECK_EQ(run(&f, "frob"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "frob"), CMD_ERR);
 	CHECK_STR(f.cap.err.s, "unknown command 'frob' (try help)\n");
-	CHECK_EQ(run(&f, "d"), CMD_OK); /* alias of delete, not ambiguous */
-	CHECK_EQ(run(&f, "di 1"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "d"), CMD_OK); /* alias of delete, not ambiguous */
+	CHECK_EQ(fx_run(&f, "di 1"), CMD_ERR);
 	CHECK_CONTAINS(f.cap.err.s, "ambiguous command 'di'");
-	CHECK_EQ(run(&f, "step -3"), CMD_ERR);
-	CHECK_EQ(run(&f, "select sm 99"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "step -3"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "select sm 99"), CMD_ERR);
 	CHECK_CONTAINS(f.cap.err.s, "sm: expected a number from 0 to");
-	CHECK_EQ(run(&f, "set l2.sets 48"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "set l2.sets 48"), CMD_ERR);
 	CHECK_STR(f.cap.err.s, "l2.sets: must be a power of two, got 48\n");
-	CHECK_EQ(run(&f, "info nothing"), CMD_ERR);
-	CHECK_EQ(run(&f, "log nosuch.*"), CMD_ERR);
-	CHECK_EQ(run(&f, "print \"unterminated"), CMD_ERR);
-	CHECK_EQ(run(&f, "workload nope_nope"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "info nothing"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "log nosuch.*"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "print \"unterminated"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "workload nope_nope"), CMD_ERR);
 	CHECK_STR(f.ss.ksrc.name, "vecadd"); /* unchanged */
-	CHECK_EQ(run(&f, "load /nonexistent.json"), CMD_ERR);
-	CHECK_EQ(run(&f, "quit"), CMD_QUIT);
+	CHECK_EQ(fx_run(&f, "load /nonexistent.json"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "quit"), CMD_QUIT);
 	fx_fini(&f);
 }
 
@@ -129,31 +79,31 @@ TEST(commands_breakpoints_and_until)
 {
 	struct fx f;
 	fx_init(&f);
-	CHECK_EQ(run(&f, "break l1.miss sm=1"), CMD_OK);
+	CHECK_EQ(fx_run(&f, "break l1.miss sm=1"), CMD_OK);
 	CHECK_STR(f.cap.out.s, "Breakpoint 1: l1.miss sm=1\n");
-	CHECK_EQ(run(&f, "continue"), CMD_RUN);
+	CHECK_EQ(fx_run(&f, "continue"), CMD_RUN);
 	CHECK_EQ(f.ss.last_stop, SIM_STOP_BREAK);
 	CHECK_CONTAINS(f.cap.out.s, "Breakpoint 1, l1.miss sm=1 ");
 	uint64_t at = sim_cycle(f.ss.sim);
-	run(&f, "info break");
+	fx_run(&f, "info break");
 	CHECK_CONTAINS(f.cap.out.s, "breakpoint  y    1     l1.miss sm=1");
-	run(&f, "disable 1");
-	run(&f, "until cycle 5000");
+	fx_run(&f, "disable 1");
+	fx_run(&f, "until cycle 5000");
 	CHECK_EQ(sim_cycle(f.ss.sim), 5000);
 	CHECK(sim_cycle(f.ss.sim) > at);
 	CHECK_EQ(f.ss.bps.n, 1); /* the until breakpoint is gone */
-	run(&f, "until l2.miss unit=77"); /* never happens: runs to the end */
+	fx_run(&f, "until l2.miss unit=77"); /* never happens: runs to the end */
 	CHECK_EQ(f.ss.last_stop, SIM_STOP_DONE);
 	CHECK_EQ(f.ss.bps.n, 1);
 	CHECK_CONTAINS(f.cap.out.s, "Kernel vecadd finished at cycle");
-	CHECK_EQ(run(&f, "continue"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "continue"), CMD_ERR);
 	CHECK_CONTAINS(f.cap.err.s, "use `run` to restart");
 	/* run restarts; breakpoints survive */
-	run(&f, "enable 1");
-	CHECK_EQ(run(&f, "run"), CMD_RUN | CMD_RESET);
+	fx_run(&f, "enable 1");
+	CHECK_EQ(fx_run(&f, "run"), CMD_RUN | CMD_RESET);
 	CHECK_EQ(f.ss.last_stop, SIM_STOP_BREAK);
 	CHECK_EQ(sim_cycle(f.ss.sim), at);
-	run(&f, "delete");
+	fx_run(&f, "delete");
 	CHECK_STR(f.cap.out.s, "deleted 1 breakpoint\n");
 	fx_fini(&f);
 }
@@ -162,30 +112,30 @@ TEST(commands_set_load_workload)
 {
 	struct fx f;
 	fx_init(&f);
-	CHECK_EQ(run(&f, "set l1.ways 2"), CMD_RESET);
+	CHECK_EQ(fx_run(&f, "set l1.ways 2"), CMD_RESET);
 	CHECK_EQ(f.ss.cfg.l1.ways, 2);
-	CHECK_EQ(run(&f, "set seed=7"), CMD_RESET);
+	CHECK_EQ(fx_run(&f, "set seed=7"), CMD_RESET);
 	CHECK_EQ(f.ss.seed, 7);
-	CHECK_EQ(run(&f, "set param.n 1024"), CMD_RESET);
-	run(&f, "step 3");
-	CHECK_EQ(run(&f, "set l1.ways 4"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "set param.n 1024"), CMD_RESET);
+	fx_run(&f, "step 3");
+	CHECK_EQ(fx_run(&f, "set l1.ways 4"), CMD_ERR);
 	CHECK_CONTAINS(f.cap.err.s, "run 0");
-	CHECK_EQ(run(&f, "run 0"), CMD_RESET);
+	CHECK_EQ(fx_run(&f, "run 0"), CMD_RESET);
 	CHECK_EQ(sim_cycle(f.ss.sim), 0);
-	CHECK_EQ(run(&f, "set l1.ways 4"), CMD_RESET);
-	CHECK_EQ(run(&f, "load teaching"), CMD_RESET);
+	CHECK_EQ(fx_run(&f, "set l1.ways 4"), CMD_RESET);
+	CHECK_EQ(fx_run(&f, "load teaching"), CMD_RESET);
 	CHECK_EQ(f.ss.cfg.l1.ways, 4);
-	CHECK_EQ(run(&f, "workload strided"), CMD_RESET);
+	CHECK_EQ(fx_run(&f, "workload strided"), CMD_RESET);
 	CHECK_STR(f.ss.ksrc.name, "strided");
-	run(&f, "list kernels");
+	fx_run(&f, "list kernels");
 	CHECK_CONTAINS(f.cap.out.s, "vecadd");
-	run(&f, "help events");
+	fx_run(&f, "help events");
 	CHECK_CONTAINS(f.cap.out.s, "dram.row_conflict");
-	run(&f, "help break");
+	fx_run(&f, "help break");
 	CHECK_CONTAINS(f.cap.out.s, "Example: break");
-	run(&f, "info config l1.*");
+	fx_run(&f, "info config l1.*");
 	CHECK_CONTAINS(f.cap.out.s, "l1.ways");
-	run(&f, "info");
+	fx_run(&f, "info");
 	CHECK_CONTAINS(f.cap.out.s, "workload  strided");
 	fx_fini(&f);
 }
@@ -194,21 +144,21 @@ TEST(commands_display_log_save)
 {
 	struct fx f;
 	fx_init(&f);
-	CHECK_EQ(run(&f, "display sim.cycles"), CMD_OK);
+	CHECK_EQ(fx_run(&f, "display sim.cycles"), CMD_OK);
 	CHECK_STR(f.cap.out.s, "1: sim.cycles = 0\n");
-	run(&f, "step 4");
+	fx_run(&f, "step 4");
 	CHECK_STR(f.cap.out.s, "cycle 4\n1: sim.cycles = 4\n");
-	run(&f, "undisplay 1");
+	fx_run(&f, "undisplay 1");
 	CHECK_EQ(f.ss.ndisplays, 0);
-	CHECK_EQ(run(&f, "log l1.* +dram.act -l1.hit"), CMD_OK);
+	CHECK_EQ(fx_run(&f, "log l1.* +dram.act -l1.hit"), CMD_OK);
 	CHECK_CONTAINS(f.cap.out.s, "dram.act");
 	CHECK(!strstr(f.cap.out.s, "l1.hit "));
-	run(&f, "step 3000");
-	run(&f, "info events 5");
+	fx_run(&f, "step 3000");
+	fx_run(&f, "info events 5");
 	CHECK_CONTAINS(f.cap.out.s, "cycle ");
 	/* the log filter survives a restart */
-	run(&f, "run 0");
-	run(&f, "log");
+	fx_run(&f, "run 0");
+	fx_run(&f, "log");
 	CHECK_CONTAINS(f.cap.out.s, "dram.act");
 	char path[] = "/tmp/gpustep-stats-XXXXXX";
 	int fd = mkstemp(path);
@@ -216,13 +166,13 @@ TEST(commands_display_log_save)
 	close(fd);
 	char line[128];
 	snprintf(line, sizeof line, "save stats %s", path);
-	CHECK_EQ(run(&f, line), CMD_OK);
+	CHECK_EQ(fx_run(&f, line), CMD_OK);
 	char *err = NULL, *text = loader_read_file(path, NULL, &err);
 	REQUIRE(text != NULL);
 	CHECK_CONTAINS(text, "\"sim.cycles\": 0");
 	free(text);
 	snprintf(line, sizeof line, "save config %s", path);
-	CHECK_EQ(run(&f, line), CMD_OK);
+	CHECK_EQ(fx_run(&f, line), CMD_OK);
 	struct sim_cfg c;
 	cfg_defaults(&c);
 	CHECK_EQ(loader_load_config(path, &c, &err), 0);

@@ -13,55 +13,8 @@
 #include "loader.h"
 #include "snapshot.h"
 #include "stats_json.h"
+#include "sesstest.h"
 #include "test.h"
-
-struct cap {
-	struct strbuf out, err;
-};
-
-static void cap_print(void *u, const char *t) { sb_printf(&((struct cap *)u)->out, "%s\n", t); }
-static void cap_error(void *u, const char *t) { sb_printf(&((struct cap *)u)->err, "%s\n", t); }
-
-struct fx {
-	struct session ss;
-	struct cap cap;
-	struct cmd_out out;
-};
-
-static void fx_init_wl(struct fx *f, const char *wl)
-{
-	struct sim_cfg c;
-	cfg_defaults(&c);
-	char *err = NULL;
-	int rc = session_init(&f->ss, &c, "", wl, 1, &err);
-	if (rc)
-		test_fail(__FILE__, __LINE__, "session_init %s: %s", wl, err);
-	free(err);
-	REQUIRE(rc == 0);
-	sb_init(&f->cap.out);
-	sb_init(&f->cap.err);
-	f->out = (struct cmd_out){cap_print, cap_error, &f->cap};
-}
-
-static void fx_fini(struct fx *f)
-{
-	session_fini(&f->ss);
-	sb_fini(&f->cap.out);
-	sb_fini(&f->cap.err);
-}
-
-/* A line the way batch mode runs it (Enter = ""). */
-static int run(struct fx *f, const char *line)
-{
-	f->cap.out.len = f->cap.err.len = 0;
-	f->cap.out.s[0] = f->cap.err.s[0] = 0;
-	int rc = cmd_exec(&f->ss, line, &f->out);
-	if (rc & CMD_RUN) {
-		session_run_all(&f->ss);
-		cmd_report_stop(&f->ss, &f->out);
-	}
-	return rc;
-}
 
 static uint64_t now(struct fx *f) { return sim_cycle(f->ss.sim); }
 
@@ -82,17 +35,17 @@ TEST(rewind_snapshots_on_by_default_and_after_rebuild)
 	CHECK_EQ(f.ss.snapshot_bytes, (size_t)SESSION_SNAPSHOT_MB_DEFAULT << 20);
 	static const char *const rebuilders[] = {"run 0", "load teaching", "workload strided", "set l1.mshr.entries 4"};
 	for (size_t i = 0; i < sizeof rebuilders / sizeof *rebuilders; i++) {
-		run(&f, rebuilders[i]);
+		fx_run(&f, rebuilders[i]);
 		sim_snapshots_info(f.ss.sim, &n, &bytes, &iv);
 		if (n < 1)
 			test_fail(__FILE__, __LINE__, "no snapshots after '%s'", rebuilders[i]);
 	}
 	session_set_snapshot_budget(&f.ss, 0);
-	run(&f, "step 100");
-	CHECK_EQ(run(&f, "rs"), CMD_ERR);
+	fx_run(&f, "step 100");
+	CHECK_EQ(fx_run(&f, "rs"), CMD_ERR);
 	CHECK_CONTAINS(f.cap.err.s, "rewinding is off");
-	CHECK_EQ(run(&f, "goto 5"), CMD_ERR);
-	CHECK_EQ(run(&f, "goto 500"), CMD_RUN); /* forwards needs no snapshots */
+	CHECK_EQ(fx_run(&f, "goto 5"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "goto 500"), CMD_RUN); /* forwards needs no snapshots */
 	CHECK_EQ(now(&f), 500);
 	fx_fini(&f);
 }
@@ -101,44 +54,44 @@ TEST(rewind_reverse_step_repeat_and_goto)
 {
 	struct fx f;
 	fx_init_wl(&f, "vecadd");
-	run(&f, "display dram.row_hits");
-	run(&f, "step 3000");
+	fx_run(&f, "display dram.row_hits");
+	fx_run(&f, "step 3000");
 	char at2990[4096];
-	run(&f, "goto 2990");
+	fx_run(&f, "goto 2990");
 	snprintf(at2990, sizeof at2990, "%s", f.cap.out.s);
-	run(&f, "goto 3000");
-	CHECK_EQ(run(&f, "reverse-step 10"), CMD_RUN);
+	fx_run(&f, "goto 3000");
+	CHECK_EQ(fx_run(&f, "reverse-step 10"), CMD_RUN);
 	CHECK_EQ(now(&f), 2990);
 	CHECK_STR(f.cap.out.s, at2990); /* report and displays as the first time */
 	CHECK_CONTAINS(f.cap.out.s, "cycle 2990\n1: dram.row_hits = ");
-	run(&f, ""); /* Enter repeats rs 10 */
+	fx_run(&f, ""); /* Enter repeats rs 10 */
 	CHECK_EQ(now(&f), 2980);
-	CHECK_EQ(run(&f, "rs"), CMD_RUN);
+	CHECK_EQ(fx_run(&f, "rs"), CMD_RUN);
 	CHECK_EQ(now(&f), 2979);
-	CHECK_EQ(run(&f, "rs 1M"), CMD_RUN); /* clamps at the horizon */
+	CHECK_EQ(fx_run(&f, "rs 1M"), CMD_RUN); /* clamps at the horizon */
 	CHECK_EQ(now(&f), 0);
-	CHECK_EQ(run(&f, "rs"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "rs"), CMD_ERR);
 	CHECK_CONTAINS(f.cap.err.s, "already at cycle 0");
-	CHECK_EQ(run(&f, "goto 7k"), CMD_RUN);
+	CHECK_EQ(fx_run(&f, "goto 7k"), CMD_RUN);
 	CHECK_EQ(now(&f), 7000);
-	CHECK_EQ(run(&f, "goto 1G"), CMD_RUN);
+	CHECK_EQ(fx_run(&f, "goto 1G"), CMD_RUN);
 	CHECK(sim_done(f.ss.sim));
 	CHECK_CONTAINS(f.cap.out.s, "finished at cycle");
 	uint64_t end = now(&f);
-	CHECK_EQ(run(&f, "goto 1G"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "goto 1G"), CMD_ERR);
 	CHECK_CONTAINS(f.cap.err.s, "finished");
-	CHECK_EQ(run(&f, "rs 5"), CMD_RUN); /* rewinding out of the end */
+	CHECK_EQ(fx_run(&f, "rs 5"), CMD_RUN); /* rewinding out of the end */
 	CHECK_EQ(now(&f), end - 5);
 	CHECK(!sim_done(f.ss.sim));
 	/* Bad input. */
-	CHECK_EQ(run(&f, "rs 0"), CMD_ERR);
-	CHECK_EQ(run(&f, "rs -3"), CMD_ERR);
-	CHECK_EQ(run(&f, "rs 1 2"), CMD_ERR);
-	CHECK_EQ(run(&f, "goto"), CMD_ERR);
-	CHECK_EQ(run(&f, "goto x"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "rs 0"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "rs -3"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "rs 1 2"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "goto"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "goto x"), CMD_ERR);
 	CHECK_CONTAINS(f.cap.err.s, "usage: goto CYCLE");
-	CHECK_EQ(run(&f, "rc now"), CMD_ERR);
-	CHECK_EQ(run(&f, "goto 99999999999999999999999"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "rc now"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "goto 99999999999999999999999"), CMD_ERR);
 	fx_fini(&f);
 }
 
@@ -146,50 +99,50 @@ TEST(rewind_breakpoint_hits_and_reverse_continue)
 {
 	struct fx f;
 	fx_init_wl(&f, "vecadd");
-	CHECK_EQ(run(&f, "rc"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "rc"), CMD_ERR);
 	CHECK_CONTAINS(f.cap.err.s, "no breakpoint stop");
-	run(&f, "break dram.row_conflict");
-	CHECK_EQ(run(&f, "continue"), CMD_RUN);
+	fx_run(&f, "break dram.row_conflict");
+	CHECK_EQ(fx_run(&f, "continue"), CMD_RUN);
 	char first[512];
 	snprintf(first, sizeof first, "%s", f.cap.out.s);
 	CHECK_CONTAINS(first, "Breakpoint 1, dram.row_conflict");
 	uint64_t c1 = now(&f);
 	CHECK_EQ(hits(&f, 1), 1);
-	run(&f, "rs 5");
+	fx_run(&f, "rs 5");
 	CHECK_EQ(now(&f), c1 - 5);
 	CHECK_EQ(hits(&f, 1), 0);
-	run(&f, "c"); /* the same hit again */
+	fx_run(&f, "c"); /* the same hit again */
 	CHECK_EQ(now(&f), c1);
 	CHECK_EQ(hits(&f, 1), 1);
 	CHECK_STR(f.cap.out.s, first);
-	run(&f, "c");
-	run(&f, "c");
+	fx_run(&f, "c");
+	fx_run(&f, "c");
 	uint64_t c3 = now(&f);
 	struct event ev3 = f.ss.bps.stop_ev;
-	run(&f, "step 50");
+	fx_run(&f, "step 50");
 	/* reverse-continue: the stop at c3 (the last before now), reported as then. */
-	CHECK_EQ(run(&f, "reverse-continue"), CMD_RUN);
+	CHECK_EQ(fx_run(&f, "reverse-continue"), CMD_RUN);
 	CHECK_EQ(now(&f), c3);
 	CHECK_EQ(hits(&f, 1), 3);
 	CHECK_EQ(f.ss.last_stop, SIM_STOP_BREAK);
 	CHECK_EQ(f.ss.bps.stop_ev.cycle, ev3.cycle);
 	CHECK_EQ(f.ss.bps.stop_ev.addr, ev3.addr);
 	CHECK_CONTAINS(f.cap.out.s, "Breakpoint 1, dram.row_conflict");
-	run(&f, "rc");
+	fx_run(&f, "rc");
 	CHECK(now(&f) < c3);
 	CHECK_EQ(hits(&f, 1), 2);
-	run(&f, "rc");
+	fx_run(&f, "rc");
 	CHECK_EQ(now(&f), c1);
 	CHECK_STR(f.cap.out.s, first);
-	CHECK_EQ(run(&f, "rc"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "rc"), CMD_ERR);
 	CHECK_EQ(now(&f), c1);
 	/* goto forward counts hits without stopping. */
-	run(&f, "goto 9000");
+	fx_run(&f, "goto 9000");
 	CHECK_EQ(now(&f), 9000);
 	CHECK(hits(&f, 1) > 3);
 	/* A disabled breakpoint is not a stop for rc. */
-	run(&f, "disable 1");
-	CHECK_EQ(run(&f, "rc"), CMD_ERR);
+	fx_run(&f, "disable 1");
+	CHECK_EQ(fx_run(&f, "rc"), CMD_ERR);
 	CHECK_EQ(now(&f), 9000);
 	fx_fini(&f);
 }
@@ -198,12 +151,12 @@ TEST(rewind_keys_listed)
 {
 	struct fx f;
 	fx_init_wl(&f, "vecadd");
-	CHECK_EQ(run(&f, "help keys"), CMD_OK);
+	CHECK_EQ(fx_run(&f, "help keys"), CMD_OK);
 	CHECK_CONTAINS(f.cap.out.s, "F6         reverse-step");
 	CHECK_CONTAINS(f.cap.out.s, "Shift-F10  reverse-step");
 	CHECK_CONTAINS(f.cap.out.s, "F9         reverse-continue");
 	CHECK_CONTAINS(f.cap.out.s, "Shift-F5   reverse-continue");
-	CHECK_EQ(run(&f, "help rs"), CMD_OK);
+	CHECK_EQ(fx_run(&f, "help rs"), CMD_OK);
 	CHECK_CONTAINS(f.cap.out.s, "Example: reverse-step 5");
 	fx_fini(&f);
 }

@@ -13,59 +13,13 @@
 #include "embedded.h"
 #include "session_file.h"
 #include "stats_json.h"
+#include "sesstest.h"
 #include "test.h"
-
-struct cap {
-	struct strbuf out, err;
-};
-
-static void cap_print(void *u, const char *t) { sb_printf(&((struct cap *)u)->out, "%s\n", t); }
-static void cap_error(void *u, const char *t) { sb_printf(&((struct cap *)u)->err, "%s\n", t); }
-
-struct fx {
-	struct session ss;
-	struct cap cap;
-	struct cmd_out out;
-};
-
-static void fx_init(struct fx *f, const char *wl)
-{
-	struct sim_cfg c;
-	cfg_defaults(&c);
-	char *err = NULL;
-	int rc = session_init(&f->ss, &c, "", wl, 1, &err);
-	if (rc)
-		test_fail(__FILE__, __LINE__, "session_init: %s", err);
-	free(err);
-	REQUIRE(rc == 0);
-	sb_init(&f->cap.out);
-	sb_init(&f->cap.err);
-	f->out = (struct cmd_out){cap_print, cap_error, &f->cap};
-}
-
-static void fx_fini(struct fx *f)
-{
-	session_fini(&f->ss);
-	sb_fini(&f->cap.out);
-	sb_fini(&f->cap.err);
-}
-
-static int run(struct fx *f, const char *line)
-{
-	f->cap.out.len = f->cap.err.len = 0;
-	f->cap.out.s[0] = f->cap.err.s[0] = 0;
-	int rc = cmd_exec(&f->ss, line, &f->out);
-	if (rc & CMD_RUN) {
-		session_run_all(&f->ss);
-		cmd_report_stop(&f->ss, &f->out);
-	}
-	return rc;
-}
 
 /* Output of a command, as a heap string. */
 static char *output(struct fx *f, const char *line)
 {
-	run(f, line);
+	fx_run(f, line);
 	return xstrdup(f->cap.out.s);
 }
 
@@ -103,8 +57,8 @@ static char *with_checksum(const char *body)
 TEST(session_file_round_trip)
 {
 	struct fx a, b;
-	fx_init(&a, "vecadd");
-	fx_init(&b, "strided");
+	fx_init_wl(&a, "vecadd");
+	fx_init_wl(&b, "strided");
 	static const char *const setup[] = {
 		"set l1.mshr.entries 4", "set seed 7",	       "set param.n 4096",	"break l1.mshr_full",
 		"break cycle 99999",	 "watch 0x10000080",  "delete 2",		"break dram.row_conflict bank=0",
@@ -112,18 +66,18 @@ TEST(session_file_round_trip)
 		"continue",		 "step 333",	       "select sm 1",		"select l2 1",
 	};
 	for (size_t i = 0; i < sizeof setup / sizeof *setup; i++)
-		if (run(&a, setup[i]) & CMD_ERR)
+		if (fx_run(&a, setup[i]) & CMD_ERR)
 			test_fail(__FILE__, __LINE__, "setup '%s': %s", setup[i], a.cap.err.s);
 	char *path = tmp_path("rt.gps");
 	char cmd[600];
 	snprintf(cmd, sizeof cmd, "save session %s", path);
-	CHECK_EQ(run(&a, cmd), CMD_OK);
+	CHECK_EQ(fx_run(&a, cmd), CMD_OK);
 	CHECK_CONTAINS(a.cap.out.s, "wrote ");
 	/* b starts elsewhere (another kernel, its own breakpoint) and becomes a. */
-	run(&b, "break l2.miss");
-	run(&b, "step 50");
+	fx_run(&b, "break l2.miss");
+	fx_run(&b, "step 50");
 	snprintf(cmd, sizeof cmd, "load session %s", path);
-	int rc = run(&b, cmd);
+	int rc = fx_run(&b, cmd);
 	CHECK(rc & CMD_RESET);
 	CHECK(!(rc & CMD_ERR));
 	CHECK_CONTAINS(b.cap.out.s, "loaded session");
@@ -146,14 +100,14 @@ TEST(session_file_round_trip)
 	char *ta = session_file_text(&a.ss), *tb = session_file_text(&b.ss);
 	CHECK_STR(ta, tb);
 	/* The next breakpoint number continues; both go on identically. */
-	run(&b, "break l2.fill");
+	fx_run(&b, "break l2.fill");
 	CHECK_CONTAINS(b.cap.out.s, "Breakpoint 5");
-	run(&b, "delete 5");
+	fx_run(&b, "delete 5");
 	char *x = output(&a, "continue"), *y = output(&b, "continue");
 	CHECK_STR(x, y);
 	CHECK(sim_state_hash(b.ss.sim) == sim_state_hash(a.ss.sim));
 	/* And the loaded session can rewind. */
-	CHECK_EQ(run(&b, "rs 100"), CMD_RUN);
+	CHECK_EQ(fx_run(&b, "rs 100"), CMD_RUN);
 	free(x);
 	free(y);
 	free(ta);
@@ -167,8 +121,8 @@ TEST(session_file_round_trip)
 TEST(session_file_cli_session_and_ui_lines)
 {
 	struct fx a;
-	fx_init(&a, "vecadd");
-	run(&a, "step 10");
+	fx_init_wl(&a, "vecadd");
+	fx_run(&a, "step 10");
 	char *t = session_file_text(&a.ss);
 	/* A UI line is kept for the front end (batch: carried through a save). */
 	char *body = strstr(t, "\ncycle ");
@@ -204,7 +158,7 @@ static void expect_refused(struct fx *a, const char *text, size_t len, const cha
 	write_text(path, text, len);
 	char cmd[600];
 	snprintf(cmd, sizeof cmd, "load session %s", path);
-	CHECK_EQ(run(a, cmd), CMD_ERR);
+	CHECK_EQ(fx_run(a, cmd), CMD_ERR);
 	if (!strstr(a->cap.err.s, msg))
 		test_fail(__FILE__, __LINE__, "expected '%s' in: %s", msg, a->cap.err.s);
 	CHECK_CONTAINS(a->cap.err.s, "the current session is unchanged");
@@ -220,12 +174,12 @@ static void expect_refused(struct fx *a, const char *text, size_t len, const cha
 TEST(session_file_bad_files_rejected)
 {
 	struct fx a, src;
-	fx_init(&a, "strided");
-	fx_init(&src, "vecadd");
-	run(&a, "break l1.miss");
-	run(&a, "display l1.hits");
-	run(&a, "step 77");
-	run(&src, "step 500");
+	fx_init_wl(&a, "strided");
+	fx_init_wl(&src, "vecadd");
+	fx_run(&a, "break l1.miss");
+	fx_run(&a, "display l1.hits");
+	fx_run(&a, "step 77");
+	fx_run(&src, "step 500");
 	char *good = session_file_text(&src.ss);
 	size_t n = strlen(good);
 
@@ -271,11 +225,11 @@ TEST(session_file_bad_files_rejected)
 	expect_refused(&a, f1, strlen(f1), "unknown key 'frobnicate'");
 	free(f1);
 	/* Missing file. */
-	CHECK_EQ(run(&a, "load session /nonexistent/dir/x.gps"), CMD_ERR);
+	CHECK_EQ(fx_run(&a, "load session /nonexistent/dir/x.gps"), CMD_ERR);
 	CHECK_CONTAINS(a.cap.err.s, "/nonexistent/dir/x.gps");
 	/* Usage. */
-	CHECK_EQ(run(&a, "save session"), CMD_ERR);
-	CHECK_EQ(run(&a, "save session /nonexistent/dir/x.gps"), CMD_ERR);
+	CHECK_EQ(fx_run(&a, "save session"), CMD_ERR);
+	CHECK_EQ(fx_run(&a, "save session /nonexistent/dir/x.gps"), CMD_ERR);
 	free(good);
 	fx_fini(&a);
 	fx_fini(&src);
@@ -288,17 +242,17 @@ TEST(session_file_changed_workload_file_refused)
 	char *kpath = tmp_path("k.json"), *spath = tmp_path("k.gps");
 	write_text(kpath, e->data, e->size);
 	struct fx a, b;
-	fx_init(&a, kpath);
-	fx_init(&b, "strided");
-	run(&a, "step 100");
+	fx_init_wl(&a, kpath);
+	fx_init_wl(&b, "strided");
+	fx_run(&a, "step 100");
 	char cmd[600];
 	snprintf(cmd, sizeof cmd, "save session %s", spath);
-	CHECK_EQ(run(&a, cmd), CMD_OK);
+	CHECK_EQ(fx_run(&a, cmd), CMD_OK);
 	char *t = session_file_text(&a.ss);
 	CHECK_CONTAINS(t, "workload-hash file ");
 	free(t);
 	snprintf(cmd, sizeof cmd, "load session %s", spath);
-	CHECK_EQ(run(&b, cmd), CMD_RUN | CMD_RESET); /* unchanged file: fine */
+	CHECK_EQ(fx_run(&b, cmd), CMD_RUN | CMD_RESET); /* unchanged file: fine */
 	CHECK_EQ(sim_cycle(b.ss.sim), 100);
 	/* Same length, one character different. */
 	char *changed = xstrdup(e->data);
@@ -307,7 +261,7 @@ TEST(session_file_changed_workload_file_refused)
 	d[16] = d[16] == 'x' ? 'y' : 'x';
 	write_text(kpath, changed, e->size);
 	expect_refused(&b, "", 0, "not a gpustep"); /* warm-up: b unchanged by a bad load */
-	CHECK_EQ(run(&b, cmd), CMD_ERR);
+	CHECK_EQ(fx_run(&b, cmd), CMD_ERR);
 	CHECK_CONTAINS(b.cap.err.s, "changed since the session was saved");
 	CHECK_EQ(sim_cycle(b.ss.sim), 100);
 	free(changed);
@@ -322,19 +276,19 @@ TEST(session_file_changed_workload_file_refused)
 TEST(session_file_trace_workload_keeps_its_kernel)
 {
 	struct fx a, b;
-	fx_init(&a, "tests/traces/multi/kernelslist.g@2");
-	fx_init(&b, "vecadd");
-	run(&a, "step 60");
+	fx_init_wl(&a, "tests/traces/multi/kernelslist.g@2");
+	fx_init_wl(&b, "vecadd");
+	fx_run(&a, "step 60");
 	char *path = tmp_path("tr.gps"), cmd[600];
 	snprintf(cmd, sizeof cmd, "save session %s", path);
-	CHECK_EQ(run(&a, cmd), CMD_OK);
+	CHECK_EQ(fx_run(&a, cmd), CMD_OK);
 	char *t = session_file_text(&a.ss);
 	CHECK_CONTAINS(t, "/tests/traces/multi/kernelslist.g@2\n"); /* made absolute */
 	CHECK_CONTAINS(t, "\nworkload /");
 	CHECK_CONTAINS(t, "workload-hash file ");
 	CHECK(!strstr(t, "\nparam "));
 	snprintf(cmd, sizeof cmd, "load session %s", path);
-	CHECK_EQ(run(&b, cmd), CMD_RUN | CMD_RESET);
+	CHECK_EQ(fx_run(&b, cmd), CMD_RUN | CMD_RESET);
 	CHECK(!strstr(b.cap.out.s, "differs"));
 	CHECK_EQ(b.ss.trace_k, 1);
 	CHECK_EQ(sim_cycle(b.ss.sim), 60);
