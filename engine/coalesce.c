@@ -81,6 +81,8 @@ int coalesce_issue(struct sim *s, struct sm *sm, int slot, const struct winst *i
 		r->addr = v[k].line;
 		r->mask = v[k].mask;
 		r->type = type;
+		if (in->cop != KCOP_DEFAULT)
+			r->flags = (uint8_t)(REQF_BYP_L1 | (in->cop == KCOP_SLC ? REQF_NOALLOC_L2 : 0));
 		r->sm = (uint16_t)sm->id;
 		r->warp = (uint16_t)slot;
 		r->vmb = (uint16_t)vmb;

@@ -322,6 +322,14 @@ unsigned kernel_narrays(const struct kernel *k)
 {
 	return k->narrays;
 }
+bool kernel_uses_cop(const struct kernel *k)
+{
+	for (unsigned i = 0; i < k->nstmts; i++)
+		if (k->st[i].cop)
+			return true;
+	return false;
+}
+
 unsigned kernel_nstmts(const struct kernel *k)
 {
 	return k->nstmts;

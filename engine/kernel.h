@@ -13,6 +13,7 @@
  *     ld A[EXPR] [-> rD] [<- rS ...]    global load of element EXPR of array A
  *     st A[EXPR]                        global store
  *     atom A[EXPR]                      global atomic (read-modify-write)
+ *     ld.glc / ld.slc / st.glc / st.slc / atom.glc   with a cache operator
  *     ldsh EXPR / stsh EXPR             shared memory, EXPR = byte offset
  *     alu N                             N cycles of arithmetic
  *     bar                               CTA barrier
@@ -71,6 +72,11 @@ enum kop {
 	KOP_EXIT,
 };
 
+/* Cache operators (`ld.glc A[i]`; traces: .CG/.CV -> glc). glc: the access
+ * bypasses the L1 (no lookup, no allocation); slc: bypasses the L1 and does
+ * not allocate in the L2 on a miss (docs/MODEL.md, "Cache operators"). */
+enum kcop { KCOP_DEFAULT, KCOP_GLC, KCOP_SLC };
+
 static inline bool kop_is_global(unsigned op) { return op == KOP_LD || op == KOP_ST || op == KOP_ATOM; }
 static inline bool kop_is_mem(unsigned op) { return op <= KOP_STSH; }
 
@@ -83,6 +89,7 @@ struct winst {
 	uint8_t ndst, nsrc;
 	uint8_t dst;
 	uint8_t src[3];
+	uint8_t cop;         /* enum kcop: cache operator of a global access (KCOP_DEFAULT otherwise) */
 	uint64_t active;         /* active lane mask */
 	uint64_t addr[KMAX_LANES]; /* byte address per active lane (memory ops) */
 };
@@ -136,6 +143,8 @@ bool kernel_warp_next(const struct kernel *k, struct kwarp *w, struct winst *out
 /* Source text of statement i ("ld A[tid]"), for panels. */
 const char *kernel_stmt_text(const struct kernel *k, unsigned stmt);
 unsigned kernel_nstmts(const struct kernel *k);
+/* Whether any statement carries a cache operator (glc / slc). */
+bool kernel_uses_cop(const struct kernel *k);
 
 /* ---- additions (kernel.c) -------------------------------------------- */
 /* Set an existing param of src before compiling (e.g. `--param n=1024`);

@@ -46,6 +46,7 @@ struct kstmt {
 	uint8_t kind;     /* enum kstmt_kind */
 	uint8_t op;       /* enum kop for instruction-producing statements */
 	uint8_t size;     /* bytes per lane */
+	uint8_t cop;      /* enum kcop (ld / st / atom) */
 	uint8_t depth;    /* control slot (LOOP/IF/ELSE/END) */
 	uint16_t match;   /* partner statement, see the table above */
 	uint16_t else_pc; /* IF: its `else`, or KNO_PC */

@@ -225,6 +225,24 @@ static int array_ref(struct sp *sp, struct kstmt *st)
 	return 0;
 }
 
+/* `.glc` / `.slc` right after ld / st / atom (the cursor is on the '.'). */
+static int cache_op(struct sp *sp, struct kstmt *st)
+{
+	size_t at = ++sp->p, len = ident(sp);
+	const char *t = sp->s + at;
+	if (len == 3 && kernel_name_eq("glc", t, len))
+		st->cop = KCOP_GLC;
+	else if (len == 3 && kernel_name_eq("slc", t, len))
+		st->cop = KCOP_SLC;
+	else
+		return serr(sp, at, "unknown cache operator '%.*s' (expected glc or slc)", (int)len, t);
+	if (st->kind == KS_ATOM && st->cop == KCOP_SLC)
+		return serr(sp, at,
+		            "atom.slc is not supported: atomics execute in the L2, which must hold the line "
+		            "(use atom or atom.glc)");
+	return 0;
+}
+
 static int loop_header(struct sp *sp, struct kstmt *st)
 {
 	struct cc *cc = sp->cc;
@@ -341,6 +359,8 @@ static int compile_stmt(struct sp *sp, struct regs *rs)
 	case KS_LD:
 	case KS_ST:
 	case KS_ATOM:
+		if (sp->s[sp->p] == '.' && cache_op(sp, st))
+			return -1;
 		if (array_ref(sp, st) || annotations(sp, st, &has_dst, &has_src, st->kind != KS_ST, true))
 			return -1;
 		break;

@@ -82,6 +82,7 @@ void l1_init(struct sim *s, struct sm *sm)
 	l->st.nacks = l1_stat(s, i, "nacks", "NACKs received from the L2");
 	l->st.evictions = l1_stat(s, i, "evictions", "valid lines evicted or invalidated");
 	l->st.writebacks = l1_stat(s, i, "writebacks", "dirty lines written back (write_back policy)");
+	l->st.bypasses_cop = l1_stat(s, i, "bypasses_cop", "loads that skipped the L1 for their cache operator (glc/slc)");
 	char name[64];
 	snprintf(name, sizeof name, "sm%d.l1.mshr.occupancy", i);
 	l->st.mshr_occ = stats_occupancy(&s->stats, name, "L1 MSHR entries in use", (uint64_t)c->mshr_entries);
@@ -341,7 +342,7 @@ static int access_forward(struct sim *s, struct sm *sm, uint32_t ri)
 		if (cl && cl->valid && !cl->reserved) {
 			cl->touch = hit ? TOUCH_HIT : TOUCH_MISS;
 			cl->touch_cycle = now;
-			if (r->type == RQ_ST && s->cfg.l1.write_policy == L1W_WRITE_THROUGH) {
+			if (r->type == RQ_ST && s->cfg.l1.write_policy == L1W_WRITE_THROUGH && !(r->flags & REQF_BYP_L1)) {
 				cl->sv |= r->mask;
 				cache_touch(&l->c, set, way);
 			} else {
@@ -373,9 +374,37 @@ static int access_bypass_all(struct sim *s, struct sm *sm, uint32_t ri)
 	return ACC_DONE;
 }
 
+/* A load with a cache operator (glc / slc): no lookup, no allocation, no
+ * MSHR; it travels to the L2 as itself, as with the L1 disabled, and its
+ * reply completes the warp request. Not an L1 access (l1.accesses unchanged). */
+static int access_cop_bypass(struct sim *s, struct sm *sm, uint32_t ri)
+{
+	struct l1 *l = &sm->l1;
+	if (!missq_room(s, l))
+		return ACC_STALL;
+	L1_INC(s, l, bypasses_cop, l1_bypasses_cop);
+	send_down(s, l, ri);
+	core_req_accepted(s, ri);
+	return ACC_DONE;
+}
+
 static int l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 {
 	struct req *r = &s->pool.r[ri];
+	if ((r->flags & REQF_BYP_L1) && s->cfg.l1.enabled) {
+		if (r->type == RQ_LD) /* SI: the thesis's GLC load; MOESI/NMOESI refuse operators at load */
+			return access_cop_bypass(s, sm, ri);
+		if (r->type == RQ_ST && s->coh) {
+			/* SI st.glc / st.slc: the L1 copy goes (silently, V -> I); the store then
+			 * writes through as an SI store miss (no write-allocate). */
+			int set = cache_set(&sm->l1.c, r->addr), way = cache_find(&sm->l1.c, set, r->addr);
+			struct cline *cl = way >= 0 ? cache_line(&sm->l1.c, set, way) : NULL;
+			if (cl && cl->valid && !cl->reserved && coh_state_stable(cl->coh) && !cl->pinned)
+				coh_l1_evict(s, sm, set, way);
+		} else if (r->type == RQ_ST) {
+			return access_forward(s, sm, ri); /* no write-allocate; a present copy is invalidated */
+		}
+	}
 	if (s->coh) { /* a coherence protocol decides (coh_l1.c); validation ensures the L1 is on */
 		int rc = coh_l1_access(s, sm, ri, from_wait) ? ACC_STALL : ACC_DONE;
 		if (rc == ACC_DONE && !from_wait)

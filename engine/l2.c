@@ -377,6 +377,65 @@ static void miss_path(struct sim *s, struct l2bank *b, uint32_t ri, int set, int
 	mshr_changed(s, b);
 }
 
+/* slc read miss on an absent line (no FRC): fetch the requested sectors into
+ * an MSHR entry with no line (way -1). No victim, nothing turns transient;
+ * the fill answers the waiters and the line stays unallocated. */
+static void slc_stream(struct sim *s, struct l2bank *b, uint32_t ri, int set)
+{
+	struct req *r = &s->pool.r[ri];
+	uint64_t now = s->st->now;
+	if (mshr_in_use(s, b) >= b->m.n) {
+		nack(s, b, ri, NACK_MSHR_FULL);
+		return;
+	}
+	if (b->memq.n + 1 > memq_cap(s)) {
+		nack(s, b, ri, NACK_QUEUE_FULL);
+		return;
+	}
+	uint32_t e = mshr_alloc(&b->m, r->addr, r->mask, now);
+	struct mshr_ent *me = &b->m.e[e];
+	b->mlat[3 * e] = b->mlat[3 * e + 1] = b->mlat[3 * e + 2] = now;
+	me->set = (int16_t)set;
+	me->way = -1;
+	me->merged = 1;
+	me->sent = 1;
+	me->warp = r->sm;
+	me->mask = r->mask;
+	me->state = ME_FETCHING;
+	reqq_push(&me->wait, s->pool.r, ri);
+	stat_inc(&s->stats, s->id.l2_slc_streamed);
+	l2_mem_req(s, b, RQ_FETCH, r->addr, r->mask, e);
+	mshr_changed(s, b);
+}
+
+/* The fill of a streamed (slc) fetch: plain reads covered by the fetched
+ * sectors get the data; anything else that merged (stores, atomics,
+ * coherence requests, other sectors) is looked up again and takes the
+ * ordinary path. */
+static void slc_fill(struct sim *s, struct l2bank *b, uint32_t mi)
+{
+	struct req *m = &s->pool.r[mi];
+	struct mshr_ent *me = &b->m.e[m->mshr];
+	uint64_t now = s->st->now;
+	const uint64_t *ml = &b->mlat[3 * m->mshr];
+	miss_lat(s, 0, me->t_alloc, ml[0], ml[1], ml[2]);
+	uint32_t wi;
+	while ((wi = reqq_pop(&me->wait, s->pool.r)) != REQ_NIL) {
+		struct req *w = &s->pool.r[wi];
+		if ((w->type == RQ_LD || w->type == RQ_FETCH) && !(w->flags & REQF_COH) && !(w->mask & ~me->mask)) {
+			l2_reply(s, b, wi, RP_DATA, 0);
+		} else {
+			w->t_ready = now;
+			reqq_push_front(&b->inq, s->pool.r, wi);
+			b->in_credits_used++;
+		}
+	}
+	mshr_release(&b->m, m->mshr);
+	req_free(&s->pool, mi);
+	mshr_changed(s, b);
+	sim_progress(s);
+}
+
 enum { L2_DONE, L2_STALL };
 
 static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
@@ -423,6 +482,17 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 		if (frc_join(s, b, ri))
 			return L2_DONE; /* the block is being fetched into the FRC */
 		uint32_t e = mshr_find(&b->m, r->addr, 0);
+		if (e == REQ_NIL && (r->flags & REQF_NOALLOC_L2) && !s->coh && !s->cfg.l2.frc.entries) {
+			/* st.slc miss: write around (the written sectors go to memory), no line */
+			if (b->memq.n + 1 > memq_cap(s)) {
+				nack(s, b, ri, NACK_QUEUE_FULL);
+				return L2_DONE;
+			}
+			stat_inc(&s->stats, s->id.l2_slc_streamed);
+			l2_mem_req(s, b, RQ_WB, r->addr, r->mask, REQ_NIL);
+			l2_reply(s, b, ri, RP_ACK, lat);
+			return L2_DONE;
+		}
 		if (e != REQ_NIL || s->cfg.l2.write_fetch == L2W_FETCH_ON_WRITE) {
 			miss_path(s, b, ri, set, way);
 			return L2_DONE;
@@ -474,6 +544,11 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 		cl->touch = TOUCH_MISS;
 		cl->touch_cycle = now;
 	}
+	if (kind == 0 && (r->flags & REQF_NOALLOC_L2) && !present && !s->cfg.l2.frc.entries &&
+	    mshr_find(&b->m, r->addr, 0) == REQ_NIL) {
+		slc_stream(s, b, ri, set);
+		return L2_DONE;
+	}
 	miss_path(s, b, ri, set, way);
 	return L2_DONE;
 }
@@ -483,6 +558,10 @@ static void fill(struct sim *s, struct l2bank *b, uint32_t mi)
 	struct req *m = &s->pool.r[mi];
 	struct mshr_ent *me = &b->m.e[m->mshr];
 	uint64_t now = s->st->now;
+	if (me->way < 0) {
+		slc_fill(s, b, mi);
+		return;
+	}
 	struct cline *cl = cache_line(&b->c, me->set, me->way);
 	cl->tag = me->addr;
 	cl->valid = 1;

@@ -34,6 +34,8 @@ enum req_flags {
 	REQF_FULL_SEEN = 2, /* l1.mshr_full / reservation fail already counted */
 	REQF_ICNT_SEEN = 4, /* icnt.stalls already counted for this packet */
 	REQF_COH = 8, /* a coherence message: coh_msg holds its enum coh_msg type */
+	REQF_BYP_L1 = 16, /* cache operator glc/slc: the access bypasses the L1 */
+	REQF_NOALLOC_L2 = 32, /* cache operator slc: an L2 miss does not allocate a line */
 };
 
 struct req {

@@ -82,6 +82,7 @@ static void register_stats(struct sim *s)
 	id->l1_nacks = stats_counter(st, "l1.nacks", "NACKs received by the L1s");
 	id->l1_writes = stats_counter(st, "l1.writes", "store requests at the L1s");
 	id->l1_atomics = stats_counter(st, "l1.atomics", "atomic requests at the L1s");
+	id->l1_bypasses_cop = stats_counter(st, "l1.bypasses_cop", "loads that skipped the L1s for their cache operator (glc/slc)");
 	id->l1_evictions = stats_counter(st, "l1.evictions", "L1 lines evicted or invalidated");
 	id->l1_writebacks = stats_counter(st, "l1.writebacks", "dirty L1 lines written back");
 	id->l1_hit_rate = stats_ratio(st, "l1.hit_rate", "l1.hits / l1.accesses", "l1.hits", "l1.accesses", 1.0);
@@ -99,6 +100,8 @@ static void register_stats(struct sim *s)
 	id->l2_set_all_transient = stats_counter(st, "l2.set_all_transient", "misses refused because every way of the set was transient");
 	id->l2_writebacks = stats_counter(st, "l2.writebacks", "dirty L2 lines written back to memory");
 	id->l2_fills = stats_counter(st, "l2.fills", "L2 lines filled from memory");
+	id->l2_slc_streamed = stats_counter(st, "l2.slc_streamed", "slc misses served without allocating an L2 line (loads streamed, stores written around)");
+	id->l2_prefill_lines = stats_counter(st, "l2.prefill_lines", "lines marked valid in the L2 before the first cycle (trace.memcpy_fill)");
 	id->l2_hit_rate = stats_ratio(st, "l2.hit_rate", "l2.hits / l2.accesses", "l2.hits", "l2.accesses", 1.0);
 	id->mem_reads = stats_counter(st, "mem.reads", "line reads handed to memory");
 	id->mem_writes = stats_counter(st, "mem.writes", "line write-backs handed to memory");
@@ -149,6 +152,16 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 	}
 	const struct wl_ops *ops = wl->ops ? wl->ops : &kernel_wl_ops;
 	const void *impl = wl->ops ? wl->impl : (const void *)wl->kernel;
+	bool cop = wl->ops ? ops->uses_cop && ops->uses_cop(impl) : kernel_uses_cop(wl->kernel);
+	if (cop && (cfg->l2.coh.protocol == COH_MOESI || cfg->l2.coh.protocol == COH_NMOESI)) {
+		set_err(err,
+			"workload %s: cache operators (glc/slc, trace .CG/.CV) are not supported with coherence.protocol=%s: "
+			"a load that bypasses the L1 would need a directory read that neither records a sharer nor leaves "
+			"an owner's data stale, which the %s tables do not have (use coherence.protocol si or none)",
+			wl->name, cfg->l2.coh.protocol == COH_MOESI ? "moesi" : "nmoesi",
+			cfg->l2.coh.protocol == COH_MOESI ? "MOESI" : "NMOESI");
+		return NULL;
+	}
 	unsigned nk = ops->nkernels && ops->kernel_shape ? ops->nkernels(impl) : 1;
 	if (nk == 0) {
 		set_err(err, "workload %s: no kernels to run", wl->name);

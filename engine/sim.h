@@ -44,6 +44,9 @@ struct wl_ops {
 	 * kernel k-1's. */
 	unsigned (*nkernels)(const void *impl);
 	void (*kernel_shape)(const void *impl, unsigned k, uint32_t *ctas, uint32_t *threads_per_cta, unsigned *shmem);
+	/* Optional (NULL = no): whether any instruction carries a cache operator
+	 * (glc / slc), which MOESI and NMOESI refuse at sim_new. */
+	bool (*uses_cop)(const void *impl);
 };
 
 /* What the machine runs. Owned by the caller; must outlive the sim. */

@@ -52,6 +52,7 @@ struct occ_hist {
 struct l1_stats {
 	uint32_t accesses, hits, misses, merges, mshr_full, resv_fail, wait_full, writes, atomics, retries,
 		nacks, evictions, writebacks, mshr_occ, bypasses;
+	uint32_t bypasses_cop; /* loads that skipped the L1 for their glc/slc operator */
 };
 
 struct l1 {
@@ -188,6 +189,8 @@ struct sim_stat_ids {
 		frc_evictions;
 	uint32_t frc_inv_victims, frc_ev_inval, frc_ev_wb, mem_bytes, ml[2][6]; /* l2_register_stats (l2.c) */
 	uint32_t req_pool_occ;
+	uint32_t l1_bypasses_cop, l2_slc_streamed, l2_prefill_lines; /* cache operators, memcpy fill */
+	uint32_t spare; /* keeps the size a multiple of 8: struct sim has no padding (sim_state_hash hashes its bytes) */
 };
 
 struct sim {

@@ -159,6 +159,7 @@ bool trace_parse_inst(struct cur *c, int lineinfo, struct tline *t)
 	if (v > 2)
 		return fail_tok(c, ts, "a destination register count of 0, 1 or 2");
 	t->ndst = 0;
+	t->dst = 0; /* copied into the arena (hashed) even when ndst == 0 */
 	for (int64_t i = 0; i < v; i++) {
 		unsigned r;
 		if (!get_reg(c, &r, "a destination register (R0..R255)"))
@@ -558,7 +559,8 @@ static int warp_insts(struct ix *x, size_t wi, uint64_t n, uint64_t insts_line, 
 		const struct topc *o = &k->op[k->st_op[s]];
 		k->info.insts++;
 		k->info.by_class[o->cls]++;
-		if (o->flags & TF_CG)
+		if ((o->flags & (TF_CG | TF_CV)) && (o->cls == TC_LDG || o->cls == TC_STG || o->cls == TC_LD || o->cls == TC_ST ||
+						   o->cls == TC_LDL || o->cls == TC_STL))
 			k->info.cg++;
 	}
 	return 0;

@@ -41,7 +41,7 @@ enum tcls {
 #define TC_ALU_CLASSES 7 /* classes below TC_BAR are arithmetic */
 
 /* Opcode flags. */
-enum { TF_CG = 1u << 0, TF_CS = 1u << 1 };
+enum { TF_CG = 1u << 0, TF_CS = 1u << 1, TF_CV = 1u << 2, TF_LU = 1u << 3 };
 
 /* Class, bytes per lane (from the opcode's .8/.16/.64/.128/.U8/.S16 tokens,
  * default 4, as Accel-Sim does) and flags of a SASS opcode such as
@@ -64,7 +64,7 @@ struct trace_info {
 	uint32_t ctas, warps_per_cta;
 	uint64_t insts;              /* warp instructions in the file */
 	uint64_t by_class[TC__COUNT];
-	uint64_t cg;                 /* global accesses with .CG (L1 bypass: not modelled, counted) */
+	uint64_t cg;                 /* global loads/stores with .CG or .CV (replayed as glc: L1 bypass) */
 	uint64_t generic_shared, generic_local; /* generic LD/ST/ATOM that fell in a window */
 	unsigned nopcodes, nstmts;
 	char unknown[256];           /* distinct unknown opcodes, comma separated ("" = none) */

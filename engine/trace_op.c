@@ -150,6 +150,10 @@ unsigned trace_classify(const char *op, size_t len, unsigned *size, unsigned *fl
 			fl |= TF_CG;
 		if (tn == 2 && t[0] == 'C' && t[1] == 'S')
 			fl |= TF_CS;
+		if (tn == 2 && t[0] == 'C' && t[1] == 'V')
+			fl |= TF_CV;
+		if (tn == 2 && t[0] == 'L' && t[1] == 'U')
+			fl |= TF_LU;
 		if (cls == TC_BAR && tn == 3 && memcmp(t, "ARV", 3) == 0)
 			cls = TC_MISC;
 		i = j;

@@ -133,6 +133,7 @@ static bool finish(const struct trace_kernel *k, uint32_t soff, struct kwarp *w,
 	w->tleft = 0;
 	w->pc = stmt_id(soff, k->nst);
 	o->op = KOP_EXIT;
+	o->cop = KCOP_DEFAULT;
 	o->active = w->full_mask;
 	o->ndst = o->nsrc = 0;
 	return false;
@@ -165,6 +166,7 @@ static bool next_in(const struct trace_view *v, uint32_t soff, uint32_t lcta, st
 	for (unsigned i = 0; i < t.nsrc; i++)
 		o->src[i] = (uint8_t)t.src[i];
 	o->size = op->size;
+	o->cop = KCOP_DEFAULT;
 	o->alu_cycles = 0;
 	bool mem = cls >= TC_LDG && t.width > 0;
 	bool local = cls == TC_LDL || cls == TC_STL;
@@ -196,6 +198,10 @@ static bool next_in(const struct trace_view *v, uint32_t soff, uint32_t lcta, st
 			o->op = KOP_LD;
 		if (o->op == KOP_ST)
 			o->ndst = 0;
+		/* .CG / .CV: cache at the L2 only (PTX ld.cg / ld.cv) -> glc; .CS / .LU
+		 * (evict-first hints) keep the default path. Atomics ignore operators. */
+		if (o->op != KOP_ATOM && (op->flags & (TF_CG | TF_CV)))
+			o->cop = KCOP_GLC;
 		uint64_t threads = (uint64_t)k->nctas * k->tpc, lb = k->h.local_base;
 		uint64_t tid0 = (uint64_t)lcta * k->tpc + (uint64_t)w->warp_in_cta * TLANES;
 		for (unsigned l = 0; l < TLANES; l++) {
@@ -219,6 +225,8 @@ static bool t_next(const void *impl, struct kwarp *w, struct winst *o)
 	return next_in(impl, 0, w->cta, w, o);
 }
 
+static bool t_uses_cop(const void *impl) { return ((const struct trace_view *)impl)->k->info.cg > 0; }
+
 const struct wl_ops trace_wl_ops = {
 	.ctas = t_ctas,
 	.threads_per_cta = t_tpc,
@@ -228,6 +236,7 @@ const struct wl_ops trace_wl_ops = {
 	.warp_next = t_next,
 	.stmt_text = t_text,
 	.nstmts = t_nstmts,
+	.uses_cop = t_uses_cop,
 };
 
 /*
@@ -327,6 +336,14 @@ static bool m_next(const void *impl, struct kwarp *w, struct winst *o)
 	return next_in(&m->v[k], m->soff[k], w->cta - m->first[k], w, o);
 }
 
+static bool m_uses_cop(const void *impl)
+{
+	for (unsigned i = 0; i < M(impl)->n; i++)
+		if (t_uses_cop(&M(impl)->v[i]))
+			return true;
+	return false;
+}
+
 const struct wl_ops trace_multi_wl_ops = {
 	.ctas = m_ctas,
 	.threads_per_cta = m_tpc,
@@ -338,4 +355,5 @@ const struct wl_ops trace_multi_wl_ops = {
 	.nstmts = m_nstmts,
 	.nkernels = m_nkernels,
 	.kernel_shape = m_shape,
+	.uses_cop = m_uses_cop,
 };

@@ -338,6 +338,7 @@ static bool inst_at(const struct trc *t, const struct kwarp *w, uint64_t *k, uin
 			}
 		bool st = want >> 8;
 		o->op = st ? KOP_ST : KOP_LD;
+		o->cop = KCOP_DEFAULT;
 		o->size = (uint8_t)(want & 0xff);
 		o->stmt = st ? STMT_ST : STMT_LD;
 		o->alu_cycles = 0;
@@ -387,6 +388,7 @@ static bool r_next(const void *impl, struct kwarp *w, struct winst *o)
 		w->exited = true;
 		w->pc = NSTMTS;
 		o->op = KOP_EXIT;
+		o->cop = KCOP_DEFAULT;
 		o->active = w->full_mask;
 		o->ndst = o->nsrc = 0;
 		return false;

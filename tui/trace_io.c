@@ -477,7 +477,7 @@ void trace_list_warnings(struct trace_list *tl, unsigned i, char *buf, size_t n)
 		u += (size_t)snprintf(buf + u, n - u, "%s: unknown opcodes replayed as ALU (%" PRIu64 " instructions): %s\n",
 				      trace_file(k), in->by_class[TC_UNKNOWN], in->unknown);
 	if (in->cg && u < n)
-		u += (size_t)snprintf(buf + u, n - u, "%s: %" PRIu64 " .CG accesses (L1 bypass) go through the L1: no bypass is modelled\n",
+		u += (size_t)snprintf(buf + u, n - u, "%s: %" PRIu64 " .CG/.CV loads and stores replayed as glc (they bypass the L1)\n",
 				      trace_file(k), in->cg);
 	if (tl->memcpys && i == 0 && u < n)
 		snprintf(buf + u, n - u, "%s: %u MemcpyHtoD (%" PRIu64 " bytes) ignored: caches start cold\n", tl->spec,
