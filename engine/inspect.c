@@ -371,6 +371,14 @@ bool inspect_coh_tx(const struct sim *s, uint64_t i, struct coh_tx_info *o)
 	return true;
 }
 
+void inspect_coh_log_size(const struct sim *s, uint64_t *kept, uint64_t *total, unsigned *cap)
+{
+	const struct coh_log *g = s->clog;
+	*total = g ? g->total : 0;
+	*kept = *total < COH_LOG ? *total : COH_LOG;
+	*cap = g ? COH_LOG : 0;
+}
+
 bool inspect_coh_last_transition(const struct sim *s, unsigned *from, unsigned *to, unsigned *ev, uint64_t *cycle)
 {
 	struct coh_tx_info t;

@@ -295,6 +295,9 @@ struct coh_tx_info {
 };
 /* i-th most recent transaction (0 = newest); false past the log. */
 bool inspect_coh_tx(const struct sim *s, uint64_t i, struct coh_tx_info *o);
+/* How much the transaction log holds: entries kept (at most its capacity),
+ * entries ever written since cycle 0, and the capacity (0 without a protocol). */
+void inspect_coh_log_size(const struct sim *s, uint64_t *kept, uint64_t *total, unsigned *cap);
 /* The last protocol row taken by an L1 transition: state from/to, the event
  * (enum coh_event) and its cycle (false if none). */
 bool inspect_coh_last_transition(const struct sim *s, unsigned *from, unsigned *to, unsigned *ev, uint64_t *cycle);

@@ -40,6 +40,7 @@ static CMD_FN(c_help);
 static CMD_FN(c_quit);
 
 CMD_FN(cmd_protocol); /* cmd_coh_help.c */
+CMD_FN(cmd_history);  /* cmd_coh_hist.c */
 int cmd_select_line(struct session *ss, const char *arg, struct cmd_out *out); /* cmd_coh_view.c */
 static const struct cmd_def builtin[] = {
 	{.name = "step", .aliases = "s", .usage = "step [N]", .summary = "advance N cycles (default 1)",
@@ -168,6 +169,14 @@ static const struct cmd_def builtin[] = {
 		 "See docs/REUSE.md.\nExample: model",
 	 .fn = cmd_model},
 	{.name = "protocol", .usage = "protocol [si|nmoesi|moesi]", .summary = "print a coherence protocol's tables", .help = "Print the L1 and directory tables of the machine's coherence.protocol (or the one named),\nthe rows the engine executes; > marks the last L1 transition taken.\nExample: protocol moesi", .fn = cmd_protocol},
+	{.name = "history", .usage = "history ADDR [N]", .summary = "a cache line's recent coherence transactions",
+	 .help = "Print the coherence transactions of ADDR's line, oldest first: cycle, where (the SM's\n"
+		 "L1, the directory's bank and requester, a message's direction), kind (L1 copy, dir,\n"
+		 "msg, NACK), the event or message, and the state before -> after. The record is the\n"
+		 "coherence panel's log (the last 512 transactions of every line, rewound with the\n"
+		 "machine); the last line says how far back it goes. N: only the newest N.\n"
+		 "Tab offers the lines in the log.\nExample: history 0x10010400 20",
+	 .fn = cmd_history, .complete = COMPL_LINE},
 	{.name = "timeline", .usage = "timeline [l2 BANK SET | follow]", .summary = "choose the L2 set the timeline panel charts", .help = "Show one L2 set in the timeline panel (`layout timeline`): per block, bars for NACK waits,\ntransient victims, fetches, FRC fetches, swaps and FRC evictions over cycles, rebuilt from\nthe event log (the kinds it needs are added to `log`). `follow`: the set of the newest L2\nevent of the selected bank (the default). Without arguments, print the choice.\nExample: timeline l2 0 0", .fn = cmd_timeline},
 	{.name = "check", .usage = "check", .summary = "verify the simulator's invariants now",
 	 .help = "Check structural invariants (hits + misses = accesses, MSHR bookkeeping, no request\n"

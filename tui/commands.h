@@ -42,6 +42,7 @@ enum cmd_complete {
 	COMPL_LAYOUT,
 	COMPL_PANEL,
 	COMPL_FILE,
+	COMPL_LINE,    /* cache lines in the coherence transaction log */
 };
 
 #define CMD_MAX_ARGS 32
@@ -62,6 +63,9 @@ int cmd_exec(struct session *ss, const char *line, struct cmd_out *out);
 /* Built-in table plus the session's extra (TUI) commands. */
 const struct cmd_def *cmd_lookup(const struct session *ss, const char *name_or_alias);
 size_t cmd_count(const struct session *ss);
+/* Line addresses in the coherence transaction log, newest first, each once
+ * (what Tab offers after `history`); at most max, returns the count. */
+size_t cmd_history_lines(const struct session *ss, uint64_t *lines, size_t max);
 const struct cmd_def *cmd_at(const struct session *ss, size_t i);
 /* Print why the last run stopped: "stopped at breakpoint 2 (dram.row_conflict ch=0 bank=3 ...)
  * at cycle N", then each display. */

@@ -342,6 +342,17 @@ static char **complete(const char *text, int start, int end)
 			case COMPL_PANEL:
 				add_words(R.h.panels, text);
 				break;
+			case COMPL_LINE:
+				if (nw == 1) {
+					uint64_t lines[64];
+					size_t n = cmd_history_lines(R.h.ss, lines, ARRAY_LEN(lines));
+					for (size_t i = 0; i < n; i++) {
+						char a[24];
+						snprintf(a, sizeof a, "0x%llx", (unsigned long long)lines[i]);
+						cand_add(a, text);
+					}
+				}
+				break;
 			case COMPL_FILE:
 				rl_attempted_completion_over = 0;
 				return NULL; /* readline's filename completion */

@@ -12,4 +12,24 @@ done
 expect_contains "$(cat "$E2E_TMP/err")" "expected si, nmoesi or moesi"
 "$BIN" stress-coherence --protocol si --accesses zero >/dev/null 2>"$E2E_TMP/err"
 [ $? = 2 ] || fail "--accesses zero: expected exit 2"
+
+# history in batch mode: the line of the first transition to M, then a bad address
+cat >"$E2E_TMP/hist.gps" <<'SCRIPT'
+break coh.transition b=4
+continue
+history 0x10010400
+history 0x1
+history nope
+SCRIPT
+"$BIN" -s coherence.protocol=moesi -x "$E2E_TMP/hist.gps" >"$E2E_TMP/out" 2>&1
+[ $? = 1 ] || fail "history batch: expected exit 1 (one command failed)"
+out=$(cat "$E2E_TMP/out")
+expect_contains "$out" "Breakpoint 1, coh.transition sm=1 addr=0x10010400 a=8(IM_D) b=4(M)"
+expect_contains "$out" "history of line 0x10010400 (moesi): 6 transactions in the log, oldest first"
+expect_contains "$out" "       215  sm1              L1    Store    I -> IM_D"
+expect_contains "$out" "       404  bank0 (sm1)      dir   GetX     I -> X"
+expect_contains "$out" "       425  sm1              L1    DataX    IM_D -> M"
+expect_contains "$out" "record: the log keeps the last 512 transactions of every line; it holds all 204 since cycle 0"
+expect_contains "$out" "history of line 0x0 (moesi): no coherence transactions of this line in the log"
+expect_contains "$out" "history: expected a line address (e.g. 0x10000080), got 'nope'"
 exit 0

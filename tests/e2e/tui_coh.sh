@@ -36,6 +36,23 @@ tmux_capture | grep -q '> IM_D  DataX    -> M' || fail "the protocol panel does 
 type_line "info line $addr"
 tmux_wait_for "directory (moesi): state X  owner $owner" 3 || fail "info line: no directory entry with owner $owner"
 tmux_wait_for "state M" 2 || fail "info line: the copy is not in M"
+# history: the line's last transactions (here the newest 3) and how far back the record goes
+type_line "history $addr 3"
+tmux_wait_for "history of line $addr (moesi):" 3 || fail "history: no header for $addr"
+tmux_wait_for "(the newest 3 shown), oldest first" 2 || fail "history: N not applied"
+tmux_wait_for "$owner              L1    DataX    IM_D -> M" 2 || fail "history: no IM_D -> M row for $owner"
+tmux_wait_for "record: the log keeps the last 512 transactions of every line" 2 || fail "history: no record extent"
+type_line "history 0xnope"
+tmux_wait_for "history: expected a line address (e.g. 0x10000080), got '0xnope'" 2 || fail "history: no message for a bad address"
+# Tab after `history` offers the lines in the log: all but the last digit of the
+# stop's line (128-byte lines end in 00 or 80: unique) completes to it
+tmux_send -l "hist"
+tmux_send Tab
+tmux_wait_for '(gpustep) history' 2 || fail "Tab did not complete 'hist'"
+tmux_send -l "$(printf '%s' "$addr" | cut -c1-9)"
+tmux_send Tab
+tmux_wait_for "(gpustep) history $addr" 2 || fail "Tab did not complete $addr after history"
+tmux_send C-u
 # the filter keeps one SM's rows
 type_line 'focus coherence'
 tmux_send '/'
