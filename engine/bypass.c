@@ -32,6 +32,8 @@ void byp_register_stats(struct sim *s)
 	id->l1_duel_switches = stats_counter(st, "l1.duel_switches", "locality: follower mode changes by SM dueling");
 	id->l1_rc_hist = stats_hist(st, "l1.rc_at_evict", "locality: RC of tags when they leave the tag store", rc_edges,
 				    ARRAY_LEN(rc_edges));
+	id->l1_mrpb_mshr = stats_counter(st, "l1.bypasses_mshr", "mrpb: loads bypassed because no MSHR entry or merge slot was free");
+	id->l1_mrpb_resv = stats_counter(st, "l1.bypasses_resv", "mrpb: loads bypassed because every way of their set was reserved");
 	stats_ratio(st, "l1.bypass_rate", "l1.bypasses / l1.accesses", "l1.bypasses", "l1.accesses", 1.0);
 }
 
@@ -226,6 +228,15 @@ void byp_count_all(struct sim *s, struct sm *sm, int set, uint64_t addr, int war
 	stat_inc(&s->stats, s->id.l1_bypasses);
 	EV_EMIT(&s->ev, EV_L1_BYPASS, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)warp, .addr = addr,
 		.set = set, .a = 2, .b = 0);
+}
+
+void byp_count_resfail(struct sim *s, struct sm *sm, int set, uint64_t addr, int warp, int reason)
+{
+	stat_inc(&s->stats, sm->l1.st.bypasses);
+	stat_inc(&s->stats, s->id.l1_bypasses);
+	stat_inc(&s->stats, reason == BYPR_RESERVED ? s->id.l1_mrpb_resv : s->id.l1_mrpb_mshr);
+	EV_EMIT(&s->ev, EV_L1_BYPASS, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)warp, .addr = addr,
+		.set = set, .a = 3, .b = reason);
 }
 
 void byp_apply_committed(struct sim *s, struct sm *sm, int set, uint64_t addr, bool hit)

@@ -83,7 +83,7 @@
 	X(REUSE_INF, "reuse.inf", EVF_SM | EVF_WARP | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a lookup with infinite reuse distance (b = 1 never seen, 4 line in flight)") \
 	X(REUSE_CLASS, "reuse.class", EVF_SM | EVF_WARP | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a profiled miss was classified (b = 1 compulsory, 2 capacity, 3 associativity, 4 latency, 5 other; a = distance, -1 = inf)") \
 	/* locality bypassing (bypass.h) */ \
-	X(L1_BYPASS, "l1.bypass", EVF_SM | EVF_WARP | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a load went to the L2 without an L1 line or MSHR (a = 0 tag miss, 1 RC at or below the threshold, 2 bypass all; b = RC)") \
+	X(L1_BYPASS, "l1.bypass", EVF_SM | EVF_WARP | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a load went to the L2 without an L1 line or MSHR (a = 0 tag miss, 1 RC at or below the threshold, 2 bypass all, 3 mrpb resource failure; b = RC, or for mrpb 0 MSHR full, 1 merge slots full, 2 per-warp MSHR cap, 3 every way reserved)") \
 	X(L1_TAG_PROMOTE, "l1.tag_promote", EVF_SM | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a candidate tag crossed the threshold and got a data line (a = RC, b = data way)") \
 	X(L1_TAG_EVICT, "l1.tag_evict", EVF_SM | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "the LFU candidate left the tag store (a = its RC, b = tag way)") \
 	X(L1_DUEL_SWITCH, "l1.duel_switch", EVF_SM | EVF_A | EVF_B, "the follower SMs changed mode (a = 1 decoupled, 0 plain; b = SM0 - SM1 miss rate in per mille of the interval just closed)") \

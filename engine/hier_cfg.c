@@ -18,7 +18,7 @@ static const char *const l1w_names[] = {"write_evict", "write_through", "write_b
 static const char *const l2w_names[] = {"lazy_fetch", "fetch_on_write", NULL};
 static const char *const bankh_names[] = {"linear", "xor", "ipoly", NULL};
 static const char *const mem_names[] = {"dram", "fixed", NULL};
-static const char *const bypass_names[] = {"none", "all", "locality", NULL};
+static const char *const bypass_names[] = {"none", "all", "locality", "mrpb", NULL};
 
 #define P_INT(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, 0, NULL, desc}
 #define P_POW2(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, CFG_POW2, NULL, desc}
@@ -121,7 +121,8 @@ static const struct cfg_param l1_params[] = {
 	P_INT("l1.miss_queue", l1.miss_queue, "8", 1, 4096, "requests waiting for the crossbar"),
 	P_INT("l1.retry_delay", l1.retry_delay, "8", 0, 100000, "cycles before re-sending a request the L2 refused"),
 	P_ENUM("l1.bypass", l1.bypass, "none", bypass_names,
-	       "load bypassing: none, all (every load goes to the L2), locality (decoupled tag store with reference counts, notes 004)"),
+	       "load bypassing: none, all (every load goes to the L2), locality (decoupled tag store with reference counts, notes 004), "
+	       "mrpb (stall-based: a load bypasses when it would wait for an MSHR or a line)"),
 	P_INT("l1.bypass_tag_ways", l1.bypass_tag_ways, "8", 2, 256,
 	      "locality: tag-store ways per set (must exceed l1.ways; the paper doubles 4 to 8)"),
 	P_INT("l1.bypass_threshold", l1.bypass_threshold, "2", 0, 62,
@@ -156,6 +157,8 @@ static int l1_validate(const struct sim_cfg *c, char **err)
 		if (!l->enabled)
 			return set_err(err, "l1.bypass: locality needs l1.enabled true");
 	}
+	if (l->bypass == L1B_MRPB && !l->enabled)
+		return set_err(err, "l1.bypass: mrpb needs l1.enabled true");
 	return 0;
 }
 

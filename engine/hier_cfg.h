@@ -18,7 +18,7 @@ enum l1_write { L1W_WRITE_EVICT, L1W_WRITE_THROUGH, L1W_WRITE_BACK };
 enum l2_write { L2W_LAZY_FETCH, L2W_FETCH_ON_WRITE };
 enum bank_hash { BANKH_LINEAR, BANKH_XOR, BANKH_IPOLY };
 enum mem_model { MEM_DRAM, MEM_FIXED };
-enum l1_bypass { L1B_NONE, L1B_ALL, L1B_LOCALITY };
+enum l1_bypass { L1B_NONE, L1B_ALL, L1B_LOCALITY, L1B_MRPB };
 
 struct core_cfg {
 	int sms;

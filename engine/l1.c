@@ -27,7 +27,8 @@
  * line, no MSHR; the reply completes the warp request directly); `locality`
  * asks the decoupled tag store (bypass.c) whether a load bypasses, takes the
  * plain path or allocates a data line, and applies its side effects only
- * when the lookup is accepted.
+ * when the lookup is accepted; `mrpb` sends a load down the same way only
+ * when it would otherwise wait for an MSHR or a reservable line.
  */
 #include <stdio.h>
 
@@ -157,6 +158,22 @@ void l1_complete_after(struct sim *s, struct l1 *l, uint32_t ri, uint64_t lat) {
 
 enum { ACC_DONE, ACC_STALL };
 
+/* l1.bypass = mrpb (notes 004, the MRPB comparison mode): a load that would
+ * wait for an MSHR entry, a merge slot or a reservable line goes to the L2 as
+ * itself instead, like a bypass-all load (no MSHR, no line; its reply
+ * completes the warp request). The request was already counted as an access
+ * and a miss. With the miss queue full it stalls like any other miss. */
+static int mrpb_bypass(struct sim *s, struct sm *sm, uint32_t ri, int set, int reason)
+{
+	struct l1 *l = &sm->l1;
+	struct req *r = &s->pool.r[ri];
+	if (!missq_room(s, l))
+		return ACC_STALL;
+	byp_count_resfail(s, sm, set, r->addr, r->warp, reason);
+	send_down(s, l, ri);
+	return ACC_DONE;
+}
+
 /* Read (or write-allocate store) lookup. */
 static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 {
@@ -242,6 +259,9 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 		full_reason = 0;
 	else if (c->mshr_per_warp && mshr_count_warp(&l->m, r->warp) >= (uint32_t)c->mshr_per_warp)
 		full_reason = 2;
+	bool mrpb = c->bypass == L1B_MRPB && r->type == RQ_LD;
+	if (full_reason >= 0 && mrpb && !from_wait)
+		return mrpb_bypass(s, sm, ri, set, full_reason);
 	if (full_reason >= 0) {
 		if (from_wait)
 			return ACC_STALL;
@@ -267,6 +287,8 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 			lway = way; /* sector miss on a present line */
 		} else {
 			lway = cache_victim(&l->c, set, &s->st->rng);
+			if (lway < 0 && mrpb)
+				return mrpb_bypass(s, sm, ri, set, BYPR_RESERVED);
 			if (lway < 0) {
 				if (!(r->flags & REQF_FULL_SEEN)) {
 					r->flags |= REQF_FULL_SEEN;

@@ -101,7 +101,6 @@ static void register_stats(struct sim *s)
 	id->l2_writebacks = stats_counter(st, "l2.writebacks", "dirty L2 lines written back to memory");
 	id->l2_fills = stats_counter(st, "l2.fills", "L2 lines filled from memory");
 	id->l2_slc_streamed = stats_counter(st, "l2.slc_streamed", "slc misses served without allocating an L2 line (loads streamed, stores written around)");
-	id->l2_prefill_lines = stats_counter(st, "l2.prefill_lines", "lines marked valid in the L2 before the first cycle (trace.memcpy_fill)");
 	id->l2_hit_rate = stats_ratio(st, "l2.hit_rate", "l2.hits / l2.accesses", "l2.hits", "l2.accesses", 1.0);
 	id->mem_reads = stats_counter(st, "mem.reads", "line reads handed to memory");
 	id->mem_writes = stats_counter(st, "mem.writes", "line write-backs handed to memory");

@@ -189,7 +189,8 @@ struct sim_stat_ids {
 		frc_evictions;
 	uint32_t frc_inv_victims, frc_ev_inval, frc_ev_wb, mem_bytes, ml[2][6]; /* l2_register_stats (l2.c) */
 	uint32_t req_pool_occ;
-	uint32_t l1_bypasses_cop, l2_slc_streamed, l2_prefill_lines; /* cache operators, memcpy fill */
+	uint32_t l1_bypasses_cop, l2_slc_streamed; /* cache operators */
+	uint32_t l1_mrpb_mshr, l1_mrpb_resv;      /* l1.bypass = mrpb, by resource */
 	uint32_t spare; /* keeps the size a multiple of 8: struct sim has no padding (sim_state_hash hashes its bytes) */
 };
 

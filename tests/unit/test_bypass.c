@@ -4,6 +4,9 @@
  * counted once for a request that waits, bypass-all, dueling and
  * step-vs-run determinism with dueling followers.
  */
+#include <stdlib.h>
+
+#include "config.h"
 #include "inspect.h"
 #include "simtest.h"
 #include "test.h"
@@ -263,6 +266,104 @@ TEST(bypass_determinism_step_vs_run)
 	}
 	CHECK_EQ(cycles[0], cycles[1]);
 	CHECK_EQ(cycles[0], cycles[2]);
+	CHECK_EQ(byp[0], byp[1]);
+	CHECK_EQ(byp[0], byp[2]);
+	CHECK(hash[0] == hash[1]);
+	CHECK(hash[0] == hash[2]);
+}
+
+/* l1.bypass = mrpb, MSHR full: with 2 MSHR entries, the first pass over four
+ * blocks allocates A and B and sends C and D to the L2 as themselves (nothing
+ * waits in the wait queue); the second pass hits A and B and misses C and D
+ * again, which now find free MSHRs. The baseline instead parks C and D in the
+ * wait queue, fills all four and hits all four on the second pass. */
+TEST(bypass_mrpb_mshr_full)
+{
+	const char *body = "ld A[0] -> r1; ld B[0] -> r2; ld C[0] -> r3; ld D[0] -> r4; alu 1 <- r1, r2, r3; alu 1 <- r4; "
+			   "ld A[0] -> r5; ld B[0] -> r6; ld C[0] -> r7; ld D[0] -> r8";
+	for (int mrpb = 0; mrpb < 2; mrpb++) {
+		struct tk t;
+		tk_base_cfg(&t.cfg);
+		t.cfg.l1.mshr_entries = 2;
+		t.cfg.l1.bypass = mrpb ? L1B_MRPB : L1B_NONE;
+		REQUIRE(tk_start(&t, 32, 1, body));
+		CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+		CHECK_EQ(tk_stat(&t, "l1.accesses"), 8);
+		CHECK_EQ(tk_stat(&t, "l1.hits"), mrpb ? 2 : 4);
+		CHECK_EQ(tk_stat(&t, "l1.bypasses"), mrpb ? 2 : 0);
+		CHECK_EQ(tk_stat(&t, "l1.bypasses_mshr"), mrpb ? 2 : 0);
+		CHECK_EQ(tk_stat(&t, "l1.bypasses_resv"), 0);
+		CHECK_EQ(tk_stat(&t, "l1.mshr_full"), mrpb ? 0 : 2);
+		CHECK_EQ(tk_stat(&t, "l2.accesses"), mrpb ? 6 : 4);
+		if (mrpb) {
+			const struct event *e = tk_event(&t, EV_L1_BYPASS, 0);
+			REQUIRE(e);
+			CHECK_EQ(e->addr, C0);
+			CHECK_EQ(e->a, 3);
+			CHECK_EQ(e->b, 0); /* MSHR full */
+			e = tk_event(&t, EV_L1_BYPASS, 1);
+			REQUIRE(e);
+			CHECK_EQ(e->addr, D0);
+		}
+		tk_end(&t);
+	}
+}
+
+/* l1.bypass = mrpb, reservation failure: one set of two ways; A and B reserve
+ * both ways, so C (and the D behind it) finds every way reserved and bypasses
+ * at once instead of retrying until a fill frees a way. */
+TEST(bypass_mrpb_reservation_fail)
+{
+	struct tk t;
+	tk_base_cfg(&t.cfg);
+	t.cfg.l1.sets = 1;
+	t.cfg.l1.ways = 2;
+	t.cfg.l1.bypass = L1B_MRPB;
+	REQUIRE(tk_start(&t, 32, 1, "ld A[0] -> r1; ld B[0] -> r2; ld C[0] -> r3; ld D[0] -> r4; alu 1 <- r4"));
+	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+	CHECK_EQ(tk_stat(&t, "l1.bypasses"), 2);
+	CHECK_EQ(tk_stat(&t, "l1.bypasses_resv"), 2);
+	CHECK_EQ(tk_stat(&t, "l1.reservation_fails"), 0);
+	const struct event *e = tk_event(&t, EV_L1_BYPASS, 0);
+	REQUIRE(e);
+	CHECK_EQ(e->addr, C0);
+	CHECK_EQ(e->b, 3); /* every way reserved */
+	/* C and D did not wait for A's fill: D's load issued three cycles after A's,
+	 * so the kernel ends one miss latency after D's L1 lookup. */
+	const struct event *a = tk_event(&t, EV_L1_ACCESS, 0), *d = tk_event(&t, EV_L1_ACCESS, 3);
+	REQUIRE(a && d);
+	CHECK(d->cycle - a->cycle < 10);
+	tk_end(&t);
+}
+
+TEST(bypass_mrpb_needs_the_l1_and_is_deterministic)
+{
+	struct sim_cfg c;
+	tk_base_cfg(&c);
+	char *err = NULL;
+	CHECK_EQ(cfg_set_value(&c, "l1.bypass", "mrpb", &err), 0);
+	c.l1.enabled = false;
+	CHECK(cfg_validate(&c, &err) != 0);
+	CHECK_STR(err, "l1.bypass: mrpb needs l1.enabled true");
+	free(err);
+	const char *body = "loop i 0 6; ld A[(tid*7 + i*129) % 4096] -> r1; ld B[lane + (i % 2)*32] -> r2; "
+			   "alu 3 <- r1; st C[tid + i*64]; end";
+	uint64_t hash[3], byp[3];
+	for (int mode = 0; mode < 3; mode++) {
+		struct tk t;
+		tk_base_cfg(&t.cfg);
+		t.cfg.core.sms = 2;
+		t.cfg.mem.model = MEM_DRAM;
+		t.cfg.l1.mshr_entries = 4;
+		t.cfg.l1.bypass = L1B_MRPB;
+		REQUIRE(tk_start(&t, 128, 6, body));
+		events_log_all(sim_events(t.s), false);
+		tk_run_mode(t.s, mode);
+		hash[mode] = sim_state_hash(t.s);
+		byp[mode] = tk_stat(&t, "l1.bypasses");
+		tk_end(&t);
+	}
+	CHECK(byp[0] > 0);
 	CHECK_EQ(byp[0], byp[1]);
 	CHECK_EQ(byp[0], byp[2]);
 	CHECK(hash[0] == hash[1]);
