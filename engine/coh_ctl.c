@@ -82,6 +82,40 @@ uint32_t make_value(struct cs_sys *s, unsigned l1, unsigned line, unsigned word)
 	return (uint32_t)(++s->seq << 12) | (uint32_t)((line * CS_WORDS + word) << 5) | l1;
 }
 
+void note_write(struct cs_sys *s, unsigned line, unsigned word, uint32_t v)
+{
+	uint32_t *n = &s->nsince[line][word];
+	if (*n < CS_SINCE)
+		s->since[line][word][*n] = v;
+	(*n)++;
+}
+
+/* The atomic rule (coh_stress.h): `old` is what an atomic read at the L2. */
+static void check_atomic(struct cs_sys *s, unsigned l1, unsigned line, unsigned word, uint32_t old)
+{
+	uint32_t n = s->nsince[line][word], last = s->atom_last[line][word];
+	if (n == 0) {
+		if (old != last)
+			fail(s, (int)line, (int)l1,
+			     "atomic on word %u read %#x at the L2, but the latest write there was %#x (%s) and nothing wrote since",
+			     word, old, last, last ? "the previous atomic" : "none: initial 0");
+		return;
+	}
+	if (s->p == &coh_moesi_proto && old != s->latest[line][word]) {
+		fail(s, (int)line, (int)l1, "atomic on word %u read %#x at the L2, latest store was %#x", word, old,
+		     s->latest[line][word]);
+		return;
+	}
+	if (n > CS_SINCE)
+		return; /* too many to remember: the value-origin checks still apply */
+	for (uint32_t k = 0; k < n; k++)
+		if (s->since[line][word][k] == old)
+			return;
+	fail(s, (int)line, (int)l1,
+	     "atomic on word %u read %#x at the L2, not one of the %u writes since the previous atomic (%#x, first since %#x)",
+	     word, old, n, last, s->since[line][word][0]);
+}
+
 static void check_load(struct cs_sys *s, unsigned l1, unsigned line, unsigned word, uint32_t v, unsigned st)
 {
 	s->r.loads++;
@@ -142,6 +176,8 @@ static void perform(struct cs_sys *s, unsigned l1, struct cs_lline *ln, bool dir
 		if (dirty)
 			ln->dmask |= 1u << c->word;
 		s->latest[c->line][c->word] = c->value;
+		if (s->p->inv_acks) /* si: performed for the L2 at the WT's merge */
+			note_write(s, c->line, c->word, c->value);
 	} else {
 		check_load(s, l1, c->line, c->word, ln->data[c->word], ln->st);
 	}
@@ -237,6 +273,16 @@ bool l1_event(struct cs_sys *s, unsigned l1, unsigned line, struct cs_lline *ln,
 	return true;
 }
 
+static void send_atomic(struct cs_sys *s, unsigned l1)
+{
+	struct cs_core *c = &s->core[l1];
+	struct cs_msg *m = send(s, &s->up[l1], CM_GETX, l1, c->line, s->c.dir_latency);
+	m->atom = 1;
+	m->mask = 1u << c->word;
+	m->data[c->word] = c->value;
+	c->atom_sent = true;
+}
+
 /* The core's access: find or make room for the line, then LOAD/STORE. */
 void l1_try_access(struct cs_sys *s, unsigned l1)
 {
@@ -244,6 +290,17 @@ void l1_try_access(struct cs_sys *s, unsigned l1)
 	if (!s->p->inv_acks && s->wt_pending[l1][c->line])
 		return; /* same-address order survives NACKs: wait for the write-throughs */
 	struct cs_lline *ln = l1_find(s, l1, c->line);
+	if (c->atom) { /* the copy leaves first (its Put travels ahead), then the atomic goes to the L2 */
+		if (c->atom_sent)
+			return;
+		if (ln && ln->st != CS_I) {
+			if (coh_state_stable(ln->st))
+				l1_event(s, l1, c->line, ln, CE_REPLACE, NULL);
+			return; /* gone or MI_A: look again next cycle */
+		}
+		send_atomic(s, l1);
+		return;
+	}
 	if (!ln && (!c->store || s->p->write_alloc)) {
 		for (unsigned w = 0; w < s->c.l1_ways && !ln; w++)
 			if (s->l1[l1][w].tag < 0)
@@ -275,12 +332,29 @@ void l1_receive(struct cs_sys *s, unsigned l1, const struct cs_msg *m)
 		s->wt_pending[l1][m->line]--;
 		return;
 	}
-	if (m->type == CM_NACK && m->orig == CM_WT) { /* resend the same words later */
+	if (m->atom && m->type != CM_NACK) { /* an atomic's reply: the value it read at the L2 */
+		struct cs_core *c = &s->core[l1];
+		if (!c->busy || !c->atom || c->line != m->line) {
+			fail(s, m->line, (int)l1, "L1 %u got an atomic's reply it did not ask for", l1);
+			return;
+		}
+		unsigned w = c->word;
+		uint32_t v = m->data[w];
+		if (v && ((v >> 5) & 127) != m->line * CS_WORDS + w)
+			fail(s, m->line, (int)l1, "atomic on word %u got %#x, a value stored to another word", w, v);
+		c->atom_read = v;
+		c->busy = c->atom = c->atom_sent = false;
+		c->t_next = s->now + 1 + rng_below(&s->rng, s->c.pause_max + 1);
+		return;
+	}
+	if (m->type == CM_NACK && (m->orig == CM_WT || m->atom)) { /* resend the same words later */
 		struct cs_msg *r = q_push(&s->retry[l1]);
 		if (r) {
 			*r = *m;
 			r->t = s->now + 1 + rng_below(&s->rng, s->c.retry_max);
 		}
+		if (m->atom)
+			s->r.nacks++;
 		return;
 	}
 	if (m->type == CM_NACK)
@@ -301,6 +375,13 @@ void l1_retries(struct cs_sys *s, unsigned l1)
 		q_pop(q);
 		if (m.t > s->now) {
 			*q_push(q) = m;
+			continue;
+		}
+		if (m.atom) {
+			struct cs_msg *w = send(s, &s->up[l1], CM_GETX, l1, m.line, s->c.dir_latency);
+			w->atom = 1;
+			w->mask = m.mask;
+			memcpy(w->data, m.data, sizeof w->data);
 			continue;
 		}
 		if (m.orig == CM_WT) {
@@ -343,9 +424,37 @@ static void dir_restate(struct cs_sys *s, struct cs_dent *e)
 		s->r.dir_transitions++;
 }
 
+/* Every copy is gone (their dirty words merged): the atomic reads and writes
+ * the word at the L2 and its reply carries what it read. */
+static void atom_perform(struct cs_sys *s, struct cs_dent *e)
+{
+	unsigned q = e->req, line = (unsigned)e->tag, w = 0;
+	while (w + 1 < CS_WORDS && !(e->grant_act >> w & 1))
+		w++;
+	uint32_t v = e->fwd[w];
+	uint32_t old = s->c.bug == CS_BUG_ATOM_READS_MEM ? s->mem[line][w] : e->data[w];
+	check_atomic(s, q, line, w, old);
+	e->data[w] = v;
+	e->dirty |= 1u << w;
+	s->atom_last[line][w] = v;
+	s->nsince[line][w] = 0;
+	s->latest[line][w] = v;
+	s->r.atomics++;
+	e->busy = B_NONE;
+	e->req_atom = 0;
+	struct cs_msg *m = send(s, &s->down[q], CM_DATA_X, q, line, 0);
+	m->atom = 1;
+	m->data[w] = old;
+	dir_restate(s, e);
+}
+
 static void grant(struct cs_sys *s, struct cs_dent *e)
 {
 	uint32_t a = e->grant_act;
+	if (e->req_atom) {
+		atom_perform(s, e);
+		return;
+	}
 	unsigned q = e->req;
 	const uint32_t *data = e->fwd_valid ? e->fwd : e->data;
 	e->busy = B_NONE;
@@ -412,6 +521,7 @@ static void nack(struct cs_sys *s, const struct cs_msg *m)
 {
 	struct cs_msg *n = send(s, &s->down[m->l1], CM_NACK, m->l1, m->line, 0);
 	n->orig = m->type;
+	n->atom = m->atom;
 	n->mask = m->mask;
 	memcpy(n->data, m->data, sizeof n->data);
 }
@@ -448,7 +558,8 @@ static void dir_miss(struct cs_sys *s, const struct cs_msg *m)
 	e->t_fetch = s->now + s->c.mem_latency;
 	e->req = m->l1;
 	e->req_msg = m->type;
-	memcpy(e->fwd, m->data, sizeof e->fwd); /* WT words wait here */
+	e->req_atom = m->atom;
+	memcpy(e->fwd, m->data, sizeof e->fwd); /* WT and atomic words wait here */
 	e->grant_act = m->mask;
 }
 
@@ -470,6 +581,21 @@ void dir_request(struct cs_sys *s, const struct cs_msg *m)
 		nack(s, m);
 		return;
 	}
+	if (m->atom) { /* no table row: invalidate every copy, then perform (atom_perform) */
+		e->req = (uint8_t)q;
+		e->req_msg = m->type;
+		e->req_atom = 1;
+		e->grant_act = m->mask;
+		memcpy(e->fwd, m->data, sizeof e->fwd);
+		e->acks = 0;
+		if (s->c.bug != CS_BUG_ATOM_NO_INV)
+			dir_inv_all(s, e, -1, B_ACKS);
+		if (!e->acks)
+			atom_perform(s, e);
+		else
+			dir_restate(s, e);
+		return;
+	}
 	if (put && (m->type == CM_PUTN ? !(e->sharers & qb) : e->owner != (int)q)) {
 		dir_send(s, e, CM_WB_ACK, q, NULL); /* stale: data already handed over */
 		return;
@@ -484,6 +610,10 @@ void dir_request(struct cs_sys *s, const struct cs_msg *m)
 	s->r.dir_transitions++;
 	if (a & (D_WB | D_MERGE))
 		merge(e, m->mask, m->data);
+	if (m->type == CM_WT) /* si: the store is performed for the L2 now */
+		for (unsigned w = 0; w < CS_WORDS; w++)
+			if (m->mask >> w & 1)
+				note_write(s, m->line, w, m->data[w]);
 	if (a & D_CLR_OWNER) {
 		e->sharers &= ~qb;
 		if (e->owner == (int)q)
@@ -564,7 +694,8 @@ void dir_tick(struct cs_sys *s)
 		if (e->tag >= 0 && e->busy == B_FETCH && e->t_fetch <= s->now) {
 			memcpy(e->data, s->mem[e->tag], sizeof e->data);
 			e->busy = B_NONE;
-			struct cs_msg m = {.type = e->req_msg, .l1 = e->req, .line = (uint8_t)e->tag, .mask = e->grant_act};
+			struct cs_msg m = {.type = e->req_msg, .l1 = e->req, .line = (uint8_t)e->tag, .mask = e->grant_act,
+					   .atom = e->req_atom};
 			memcpy(m.data, e->fwd, sizeof m.data);
 			s->last_progress = s->now;
 			dir_request(s, &m);

@@ -17,7 +17,7 @@ enum { K_GONE, K_S, K_O };
 
 struct cs_msg {
 	uint64_t t;
-	uint8_t type, kept, orig;
+	uint8_t type, kept, orig, atom; /* atom: an atomic's request, its NACK or its reply */
 	uint8_t l1;
 	uint8_t line;
 	uint32_t mask;
@@ -25,6 +25,7 @@ struct cs_msg {
 };
 
 #define QCAP 256
+#define CS_SINCE 16
 struct cs_q { /* one channel: ring of messages in send order */
 	struct cs_msg m[QCAP];
 	unsigned head, n;
@@ -33,15 +34,16 @@ struct cs_q { /* one channel: ring of messages in send order */
 struct cs_lline { int tag; uint8_t st, put; uint32_t dmask; uint32_t data[CS_WORDS]; };
 
 struct cs_core {
-	bool busy, store;
+	bool busy, store, atom, atom_sent;
 	uint8_t line, word;
 	uint32_t value;
 	uint64_t t_next;
+	uint32_t atom_read; /* what the last atomic read at the L2 */
 };
 
 struct cs_dent {
 	int tag;
-	uint8_t ds, busy, req, req_msg, owner_o, has_n, fwd_valid;
+	uint8_t ds, busy, req, req_msg, owner_o, has_n, fwd_valid, req_atom;
 	int owner;
 	uint64_t sharers;
 	unsigned acks;
@@ -65,6 +67,11 @@ struct cs_sys {
 	uint32_t latest[CS_MAX_LINES][CS_WORDS];          /* moesi: last stored value */
 	uint32_t own_last[CS_MAX_L1][CS_MAX_LINES][CS_WORDS]; /* each core's last store */
 	bool written[CS_MAX_LINES][CS_WORDS];
+	/* the atomic rule (coh_stress.h): per word, the last atomic's value and
+	 * the writes performed since it (the first CS_SINCE of them kept) */
+	uint32_t atom_last[CS_MAX_LINES][CS_WORDS];
+	uint32_t nsince[CS_MAX_LINES][CS_WORDS];
+	uint32_t since[CS_MAX_LINES][CS_WORDS][CS_SINCE];
 	uint64_t issued, seq;
 	bool stop_issue;
 	struct cs_result r;
@@ -86,5 +93,6 @@ void dir_response(struct cs_sys *s, const struct cs_msg *m);
 void dir_tick(struct cs_sys *s);
 struct cs_msg *q_head(struct cs_q *q);
 void q_pop(struct cs_q *q);
+void note_write(struct cs_sys *s, unsigned line, unsigned word, uint32_t v);
 
 #endif

@@ -89,14 +89,17 @@ static void cores(struct cs_sys *s)
 		struct cs_core *c = &s->core[i];
 		if (!c->busy && !s->stop_issue && c->t_next <= s->now && s->issued < s->c.accesses) {
 			c->busy = true;
-			c->store = rng_below(&s->rng, 100) < s->c.store_pct;
+			unsigned r = (unsigned)rng_below(&s->rng, 100);
+			c->store = r < s->c.store_pct;
+			c->atom = !c->store && r < s->c.store_pct + s->c.atomic_pct;
+			c->atom_sent = false;
 			c->line = (uint8_t)rng_below(&s->rng, s->c.lines);
 			c->word = (uint8_t)rng_below(&s->rng, CS_WORDS);
-			if (c->store) {
+			if (c->store || c->atom) {
 				c->value = make_value(s, i, c->line, c->word);
 				s->own_last[i][c->line][c->word] = c->value;
 				s->written[c->line][c->word] = true;
-				s->r.stores++;
+				s->r.stores += c->store;
 			}
 			s->issued++;
 			s->r.accesses++;
@@ -116,7 +119,7 @@ static void deadlock(struct cs_sys *s)
 		fail(s, c->line, (int)i,
 		     "deadlock: nothing moved for 200000 cycles; L1 %u waits to %s in state %s; directory %s owner %d "
 		     "sharers %#llx busy %d acks %u",
-		     i, c->store ? "store" : "load", coh_state_name(cs_l1_state(s, i, c->line)),
+		     i, c->atom ? "do an atomic" : c->store ? "store" : "load", coh_state_name(cs_l1_state(s, i, c->line)),
 		     e ? coh_dstate_name(e->ds) : "absent", e ? e->owner : -1, e ? (unsigned long long)e->sharers : 0ull,
 		     e ? e->busy : -1, e ? e->acks : 0);
 		return;
@@ -165,7 +168,7 @@ bool cs_run(struct cs_sys *s, uint64_t max_cycles)
 void cs_default_cfg(struct cs_cfg *c, const struct coh_proto *p)
 {
 	*c = (struct cs_cfg){.p = p, .l1s = 4, .lines = 8, .l1_ways = 2, .l2_lines = 4, .net_min = 1, .net_max = 6,
-			     .dir_latency = 1, .mem_latency = 8, .retry_max = 4, .store_pct = 40, .pause_max = 3,
+			     .dir_latency = 1, .mem_latency = 8, .retry_max = 4, .store_pct = 40, .atomic_pct = 10, .pause_max = 3,
 			     .accesses = 100000, .seed = 1};
 }
 
@@ -209,6 +212,28 @@ bool cs_access(struct cs_sys *s, unsigned l1, unsigned line, unsigned word, bool
 	s->r.accesses++;
 	l1_try_access(s, l1);
 	return true;
+}
+
+bool cs_atomic(struct cs_sys *s, unsigned l1, unsigned line, unsigned word)
+{
+	struct cs_core *c = &s->core[l1];
+	if (c->busy || l1 >= s->c.l1s || line >= s->c.lines)
+		return false;
+	s->stop_issue = true;
+	*c = (struct cs_core){.busy = true, .atom = true, .line = (uint8_t)line, .word = (uint8_t)(word % CS_WORDS)};
+	c->value = make_value(s, l1, line, c->word);
+	s->own_last[l1][line][c->word] = c->value;
+	s->written[line][c->word] = true;
+	s->r.accesses++;
+	l1_try_access(s, l1);
+	return true;
+}
+
+uint32_t cs_atomic_read(const struct cs_sys *s, unsigned l1, uint32_t *wrote)
+{
+	if (wrote)
+		*wrote = s->core[l1].value;
+	return s->core[l1].atom_read;
 }
 
 bool cs_l1_evict(struct cs_sys *s, unsigned l1, unsigned line)

@@ -7,10 +7,10 @@
  *   ...            │   random delay each message      │
  *   core n ─ L1 n ─┘                                 └─ fetch / write-back
  *
- * Each core issues one access at a time (load or store of one word of one of
- * `lines` lines) after a random pause. Every store writes a unique value
- * (sequence, word, core); every load is checked against what the protocol's
- * model allows, and the invariants are checked after every cycle:
+ * Each core issues one access at a time (load, store or atomic of one word of
+ * one of `lines` lines) after a random pause. Every store and atomic writes a
+ * unique value (sequence, word, core); every load is checked against what the
+ * protocol's model allows, and the invariants are checked after every cycle:
  *   moesi   a load returns the latest stored value (SWMR + data value);
  *           one E/M/O owner at most, E/M exclusive; the directory's owner and
  *           sharers cover every copy.
@@ -21,6 +21,15 @@
  *   all     values only come from stores to the same word; after the final
  *           flush memory holds, for every word written, a value stored to it
  *           (moesi: the latest), never a core's overwritten one; no deadlock.
+ *   atomics run at the L2 (as in the engine: the L1 gives its copy back
+ *           first, the directory invalidates every copy, merges their dirty
+ *           words, then reads and writes the word) and read the latest value
+ *           at the L2: with no write to the word since the previous atomic
+ *           on it, that atomic's value (0 initially); otherwise one of the
+ *           writes made since (moesi: the latest store). A write counts from
+ *           when it is performed where the L2 must see it: at the L1 for
+ *           moesi/nmoesi (the atomic's invalidation collects it), at its
+ *           merge into the L2 for si's write-through.
  * The same code runs scripted (cs_access + cs_run) for the unit tests.
  */
 #ifndef GPUSTEP_COH_STRESS_H
@@ -46,12 +55,22 @@ struct cs_cfg {
 	unsigned mem_latency;
 	unsigned retry_max; /* NACK retry delay drawn from 1..retry_max */
 	unsigned store_pct;
+	unsigned atomic_pct; /* atomic read-modify-writes (exchange of a unique value) */
+	unsigned bug;        /* enum cs_bug: deliberately broken behaviour for the tests */
 	unsigned pause_max; /* cycles between a core's accesses, 0..pause_max */
 	uint64_t accesses;  /* total, all cores */
 	uint64_t seed;
 };
 
-/* Defaults: 4 L1s of 2 lines, 8 lines, a 4-line L2, delays 1..6. */
+/* Broken behaviours the tests use to prove the atomic rule can fail. */
+enum cs_bug {
+	CS_BUG_NONE,
+	CS_BUG_ATOM_NO_INV,    /* the directory performs an atomic without invalidating the copies */
+	CS_BUG_ATOM_READS_MEM, /* an atomic reads memory instead of the (possibly dirty) L2 line */
+};
+
+/* Defaults: 4 L1s of 2 lines, 8 lines, a 4-line L2, delays 1..6, 40 % stores,
+ * 10 % atomics. */
 void cs_default_cfg(struct cs_cfg *c, const struct coh_proto *p);
 
 struct cs_result {
@@ -59,7 +78,7 @@ struct cs_result {
 	uint64_t cycle;     /* of the first violation, or the end */
 	int line, l1;       /* -1 when not about one */
 	char why[320];      /* the violation with the states involved */
-	uint64_t accesses, loads, stores, l1_hits, nacks, transitions, dir_transitions;
+	uint64_t accesses, loads, stores, atomics, l1_hits, nacks, transitions, dir_transitions;
 	uint64_t msgs[CM__COUNT];
 };
 
@@ -74,6 +93,10 @@ void cs_stress(const struct cs_cfg *c, struct cs_result *out);
 /* Scripted use: start an access on core `l1` (false when the core is busy),
  * then run until every queue is empty (or max cycles). */
 bool cs_access(struct cs_sys *s, unsigned l1, unsigned line, unsigned word, bool store);
+/* An atomic exchange on core `l1`; after cs_run, cs_atomic_read gives the
+ * value it read at the L2 and *wrote the value it left there. */
+bool cs_atomic(struct cs_sys *s, unsigned l1, unsigned line, unsigned word);
+uint32_t cs_atomic_read(const struct cs_sys *s, unsigned l1, uint32_t *wrote);
 bool cs_run(struct cs_sys *s, uint64_t max_cycles);
 /* Run exactly n cycles. */
 void cs_step(struct cs_sys *s, uint64_t n);

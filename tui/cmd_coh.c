@@ -14,7 +14,8 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: gpustep stress-coherence --protocol si|nmoesi|moesi [--accesses N] [--seed S]\n"
-			"       [--l1s N] [--lines N] [--l1-ways N] [--l2-lines N] [--store-pct P] [--delay MAX]\n");
+			"       [--l1s N] [--lines N] [--l1-ways N] [--l2-lines N] [--store-pct P] [--atomic-pct P]\n"
+			"       [--delay MAX]\n");
 	return 2;
 }
 
@@ -63,6 +64,8 @@ int stress_coherence_main(int argc, char **argv)
 			c.l2_lines = (unsigned)x;
 		} else if (strcmp(o, "--store-pct") == 0 && !(rc = num(o, v, 0, 100, &x))) {
 			c.store_pct = (unsigned)x;
+		} else if (strcmp(o, "--atomic-pct") == 0 && !(rc = num(o, v, 0, 100, &x))) {
+			c.atomic_pct = (unsigned)x;
 		} else if (strcmp(o, "--delay") == 0 && !(rc = num(o, v, 1, 1000, &x))) {
 			c.net_max = (unsigned)x;
 		} else if (rc == 0) {
@@ -75,20 +78,25 @@ int stress_coherence_main(int argc, char **argv)
 	}
 	if (!p)
 		return usage();
+	if (c.store_pct + c.atomic_pct > 100) {
+		fprintf(stderr, "stress-coherence: --store-pct %u plus --atomic-pct %u is over 100\n", c.store_pct,
+			c.atomic_pct);
+		return 2;
+	}
 	c.p = p;
 	struct cs_result r;
 	cs_stress(&c, &r);
 	if (!r.ok) {
 		printf("stress-coherence %s seed %llu: VIOLATION at cycle %llu, line %d, L1 %d: %s\n", p->name,
 		       (unsigned long long)c.seed, (unsigned long long)r.cycle, r.line, r.l1, r.why);
-		printf("  after %llu accesses (%llu loads, %llu stores)\n", (unsigned long long)r.accesses,
-		       (unsigned long long)r.loads, (unsigned long long)r.stores);
+		printf("  after %llu accesses (%llu loads, %llu stores, %llu atomics)\n", (unsigned long long)r.accesses,
+		       (unsigned long long)r.loads, (unsigned long long)r.stores, (unsigned long long)r.atomics);
 		return 1;
 	}
-	printf("stress-coherence %s seed %llu: ok, %llu accesses (%llu loads, %llu stores, %llu L1 hits) in %llu cycles, "
-	       "%u L1s x %u lines, L2 %u lines\n",
+	printf("stress-coherence %s seed %llu: ok, %llu accesses (%llu loads, %llu stores, %llu atomics, %llu L1 hits) in "
+	       "%llu cycles, %u L1s x %u lines, L2 %u lines\n",
 	       p->name, (unsigned long long)c.seed, (unsigned long long)r.accesses, (unsigned long long)r.loads,
-	       (unsigned long long)r.stores, (unsigned long long)r.l1_hits, (unsigned long long)r.cycle, c.l1s, c.lines,
+	       (unsigned long long)r.stores, (unsigned long long)r.atomics, (unsigned long long)r.l1_hits, (unsigned long long)r.cycle, c.l1s, c.lines,
 	       c.l2_lines);
 	printf("  L1 transitions %llu, directory transitions %llu, NACKs %llu\n  messages:",
 	       (unsigned long long)r.transitions, (unsigned long long)r.dir_transitions, (unsigned long long)r.nacks);

@@ -6,7 +6,13 @@ for p in si nmoesi moesi; do
 	out=$("$BIN" stress-coherence --protocol $p --accesses 20000 --seed 4) || fail "$p: exit $?"
 	expect_contains "$out" "stress-coherence $p seed 4: ok, 20000 accesses"
 	expect_contains "$out" "messages:"
+	expect_contains "$out" " atomics, " # 10 % atomic read-modify-writes by default
 done
+out=$("$BIN" stress-coherence --protocol moesi --accesses 5000 --seed 2 --store-pct 0 --atomic-pct 100) || fail "all atomics: exit $?"
+expect_contains "$out" "(0 loads, 0 stores, 5000 atomics, 0 L1 hits)"
+"$BIN" stress-coherence --protocol si --store-pct 60 --atomic-pct 50 >/dev/null 2>"$E2E_TMP/err"
+[ $? = 2 ] || fail "--store-pct 60 --atomic-pct 50: expected exit 2"
+expect_contains "$(cat "$E2E_TMP/err")" "is over 100"
 "$BIN" stress-coherence --protocol none >/dev/null 2>"$E2E_TMP/err"
 [ $? = 2 ] || fail "--protocol none: expected exit 2"
 expect_contains "$(cat "$E2E_TMP/err")" "expected si, nmoesi or moesi"

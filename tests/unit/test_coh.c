@@ -4,7 +4,9 @@
  * scripted on a 4-L1 system with fixed delays (read miss, write hit on S,
  * write miss with sharers, eviction of a dirty line, NACK on a locked
  * directory), then 10^6 random accesses per protocol with zero violations,
- * and deliberately broken table entries that the tester must catch.
+ * and deliberately broken table entries that the tester must catch; atomics
+ * (run at the L2: the read value is the latest there), scripted and with
+ * deliberately broken atomic behaviours the tester must catch.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,6 +218,7 @@ static void stress(const struct coh_proto *p, uint64_t n, uint64_t seed)
 			r.why);
 	CHECK(r.ok);
 	CHECK_EQ(r.accesses, n);
+	CHECK(r.atomics > n / 20); /* 10 % of the accesses by default */
 }
 
 TEST(coh_stress_si_1m) { stress(&coh_si_proto, 1000000, 11); }
@@ -266,4 +269,79 @@ TEST(coh_stress_catches_broken_tables)
 	/* SI: a store hit that forgets to write through */
 	breaks(&coh_si_proto, CS_V, CE_STORE, CS_V, A_HIT, &b);
 	CHECK(fails(&b.p));
+}
+
+/* ---- atomics in the tester ------------------------------------------------ */
+
+static uint32_t atomic(struct cs_sys *s, unsigned l1, unsigned line, unsigned word, uint32_t *wrote)
+{
+	REQUIRE(cs_atomic(s, l1, line, word));
+	REQUIRE(cs_run(s, 10000));
+	REQUIRE(cs_stats(s)->ok);
+	return cs_atomic_read(s, l1, wrote);
+}
+
+#define STORER(v) ((v) & 31) /* make_value: the L1 that wrote a value */
+
+/* An atomic runs at the L2 after every copy is gone: it reads the dirty word
+ * of another L1's copy (merged by the invalidation), the next atomic reads
+ * the first one's value, and the copies are invalidated. */
+static void atomic_reads_latest(const struct coh_proto *p)
+{
+	struct cs_sys *s = mk(p);
+	uint32_t w1, w2;
+	CHECK_EQ(atomic(s, 1, 0, 0, &w1), 0u); /* nothing written yet: the initial 0 */
+	CHECK_EQ(atomic(s, 2, 0, 0, &w2), w1); /* the previous atomic's value */
+	go(s, 3, 0, false);                    /* a reader's copy (checked: w2 under moesi) */
+	go(s, 0, 0, true);                     /* sm0's store: M / N / write-through */
+	uint32_t r = atomic(s, 1, 0, 0, NULL);
+	CHECK(r != 0 && r != w1 && r != w2);
+	CHECK_EQ(STORER(r), 0u); /* sm0's value, merged from its dirty copy (or its WT) */
+	CHECK_EQ(cs_l1_state(s, 0, 0), CS_I);
+	CHECK_EQ(cs_l1_state(s, 3, 0), CS_I);
+	int own;
+	uint64_t sh;
+	unsigned ds = dstate(s, 0, &own, &sh);
+	CHECK(ds != 98); /* not locked */
+	CHECK_EQ(own, -1);
+	CHECK_EQ(cs_stats(s)->atomics, 4u - 1u);
+	/* the atomic's requester gives its own dirty copy back first */
+	go(s, 2, 1, true);
+	r = atomic(s, 2, 1, 0, &w1);
+	CHECK_EQ(STORER(r), 2u);
+	CHECK(r != w1);
+	CHECK_EQ(cs_l1_state(s, 2, 1), CS_I);
+	go(s, 0, 1, false); /* moesi: must read the atomic's value (w1) */
+	CHECK(cs_stats(s)->ok);
+	cs_free(s);
+}
+
+TEST(coh_atomic_reads_latest_at_l2_moesi) { atomic_reads_latest(&coh_moesi_proto); }
+TEST(coh_atomic_reads_latest_at_l2_nmoesi) { atomic_reads_latest(&coh_nmoesi_proto); }
+TEST(coh_atomic_reads_latest_at_l2_si) { atomic_reads_latest(&coh_si_proto); }
+
+static bool bug_fails(const struct coh_proto *p, unsigned bug)
+{
+	struct cs_cfg c;
+	cs_default_cfg(&c, p);
+	c.accesses = 200000;
+	c.bug = bug;
+	struct cs_result r;
+	cs_stress(&c, &r);
+	if (getenv("COH_VERBOSE"))
+		fprintf(stderr, "  %s bug %u: %s\n", p->name, bug, r.ok ? "not caught" : r.why);
+	return !r.ok && strstr(r.why, "atomic on word");
+}
+
+/* The atomic rule can fail: an atomic that skips the invalidation misses a
+ * dirty copy's words (moesi, nmoesi; si's copies are never dirty); one that
+ * reads memory instead of the L2 line misses every write not yet written
+ * back (all three). */
+TEST(coh_stress_catches_broken_atomics)
+{
+	CHECK(bug_fails(&coh_moesi_proto, CS_BUG_ATOM_NO_INV));
+	CHECK(bug_fails(&coh_nmoesi_proto, CS_BUG_ATOM_NO_INV));
+	CHECK(bug_fails(&coh_si_proto, CS_BUG_ATOM_READS_MEM));
+	CHECK(bug_fails(&coh_nmoesi_proto, CS_BUG_ATOM_READS_MEM));
+	CHECK(bug_fails(&coh_moesi_proto, CS_BUG_ATOM_READS_MEM));
 }
