@@ -66,6 +66,39 @@ char *xasprintf(const char *fmt, ...)
 	return p;
 }
 
+/* Length of the valid UTF-8 sequence at p (1..4), or 0. */
+static size_t utf8_len(const unsigned char *p)
+{
+	size_t n = p[0] >= 0xf0 && p[0] <= 0xf4   ? 4
+		 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
+		 : p[0] >= 0xc2 && p[0] <= 0xdf ? 2
+						: 0;
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)
+		return 0; /* U+0080..U+009F: C1 controls (0x9b is CSI in some terminals) */
+	return n;
+}
+
+void str_printable(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+	while (*p) {
+		if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f) {
+			*p++ = '?';
+		} else if (*p < 0x80) {
+			p++;
+		} else {
+			size_t n = utf8_len(p);
+			if (n)
+				p += n;
+			else
+				*p++ = '?';
+		}
+	}
+}
+
 int set_err(char **err, const char *fmt, ...)
 {
 	if (err && !*err) {
@@ -73,6 +106,9 @@ int set_err(char **err, const char *fmt, ...)
 		va_start(ap, fmt);
 		*err = xvasprintf(fmt, ap);
 		va_end(ap);
+		/* Messages quote input (file lines, tokens): a binary file's control
+		 * bytes and broken UTF-8 must not reach the terminal. */
+		str_printable(*err);
 	}
 	return -1;
 }

@@ -29,6 +29,8 @@ char *xvasprintf(const char *fmt, va_list ap);
 
 /* Set *err (if err != NULL and *err == NULL) to a formatted message. Returns -1. */
 int set_err(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Replace control bytes (but newline and tab) and invalid UTF-8 by ?, in place. */
+void str_printable(char *s);
 
 /* ---- arena ---------------------------------------------------------- */
 struct arena_chunk {
