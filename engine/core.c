@@ -2,7 +2,9 @@
  * core.c: streaming multiprocessors: CTA dispatch, warps, in-order issue with
  * a scoreboard, the vector memory buffer, barriers and completion.
  *
- * One warp instruction issues per SM per cycle. An instruction occupies its
+ * One warp instruction issues per scheduler per cycle (core.schedulers per
+ * SM, scheduler k owning the warp slots w mod schedulers = k; sched.c). An
+ * instruction occupies its
  * warp for warp_size/simd_width cycles (4 for a 64-wide wavefront on 16
  * lanes); `alu N` for N times that. Loads mark their destination register
  * pending until every request of the instruction has returned; a later
@@ -27,7 +29,6 @@
 
 #include "sim_int.h"
 
-int sched_pick(const struct sim *s, const struct sm *sm, const uint64_t ready);
 void sched_refill(struct sim *s, struct sm *sm);
 
 static inline bool sb_test(const struct warp *w, unsigned r) { return (w->pend[r >> 6] >> (r & 63)) & 1; }
@@ -65,6 +66,8 @@ void core_init(struct sim *s)
 			sm->w[k].stall_start = UINT64_MAX;
 		}
 		sm->last_issued = -1;
+		for (int k = 0; k < 4; k++)
+			sm->sched_last[k] = -1;
 		sm->last_stall = STALL_DONE;
 		vws_init(s, sm);
 		serial_range(s, sm, 0);
@@ -73,6 +76,12 @@ void core_init(struct sim *s)
 		sm->st_insts = stats_counter(&s->stats, name, "warp instructions issued by this SM");
 		snprintf(name, sizeof name, "sm%d.issue_cycles", i);
 		sm->st_issue_cycles = stats_counter(&s->stats, name, "cycles this SM issued an instruction");
+	}
+	for (int k = 0; c->schedulers > 1 && k < c->schedulers; k++) {
+		char name[64];
+		snprintf(name, sizeof name, "core.sched%d.insts", k);
+		s->id.sched_insts[k] =
+			stats_counter(&s->stats, name, "warp instructions issued by scheduler k of every SM (core.schedulers > 1)");
 	}
 }
 
@@ -390,7 +399,8 @@ static void issue(struct sim *s, struct sm *sm, int slot)
 	sm->insts++;
 	sm->last_issue_cycle = now;
 	stat_inc(&s->stats, sm->st_insts);
-	stat_inc(&s->stats, sm->st_issue_cycles);
+	if (s->cfg.core.schedulers > 1)
+		stat_inc(&s->stats, s->id.sched_insts[sched_of(s, slot)]);
 	stat_inc(&s->stats, s->id.warp_insts);
 	stat_add(&s->stats, s->id.thread_insts, (uint64_t)__builtin_popcountll(in->active));
 	EV_EMIT(&s->ev, EV_WARP_ISSUE, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)slot, .a = in->stmt);
@@ -540,20 +550,56 @@ void core_tick(struct sim *s, struct sm *sm)
 			count[r]++;
 		}
 	}
-	int pick = sched_pick(s, sm, ready);
-	if (pick >= 0 && s->cfg.core.scheduler == SCHED_RMWS && ev_on(&s->ev, EV_RF_RMWS_PICK)) {
-		unsigned sc;
-		int second, gto;
-		rmws_explain(s, sm, ready, pick, &sc, &second, &gto);
-		EV_EMIT(&s->ev, EV_RF_RMWS_PICK, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)pick,
-			.unit = (int16_t)gto, .a = sc, .b = second);
+	/* Each scheduler picks from its own warps, all on the state at the start
+	 * of the issue stage (so RMWS schedulers score against the same projected
+	 * bank BMLs: the thesis's schedule hazard). */
+	int S = s->cfg.core.schedulers, picks[4], npick = 0;
+	for (int k = 0; k < S; k++) {
+		uint64_t mine = S > 1 ? ready & sched_mask(s, k) : ready;
+		int p = picks[k] = sched_pick(s, sm, mine, k);
+		if (p < 0)
+			continue;
+		npick++;
+		if (s->cfg.core.scheduler == SCHED_RMWS && ev_on(&s->ev, EV_RF_RMWS_PICK)) {
+			unsigned sc;
+			int second, gto;
+			rmws_explain(s, sm, mine, sm->sched_last[k], p, &sc, &second, &gto);
+			EV_EMIT(&s->ev, EV_RF_RMWS_PICK, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)p,
+				.unit = (int16_t)gto, .a = sc, .b = second);
+		}
 	}
-	if (pick >= 0) {
-		issue(s, sm, pick);
+	if (npick) {
+		/* The picks issue, and their requests enter the bank queues, in
+		 * rotating scheduler order: (now + 1) mod S first (docs/REGFILE.md).
+		 * A pick that an earlier one this cycle took a resource from (memory
+		 * buffer, write buffer, queue limit) waits for the next cycle. */
+		if (S > 1)
+			rf_issue_stage(s, sm);
+		int first = S > 1 ? (int)((now + 1) % (uint64_t)S) : 0, nissued = 0;
+		uint64_t issued = 0, lost = 0;
+		for (int j = 0; j < S; j++) {
+			int p = picks[(first + j) % S];
+			if (p < 0)
+				continue;
+			if (nissued) {
+				unsigned r = warp_blocker(s, sm, &sm->w[p]);
+				if (r != STALL_NONE) {
+					sm->w[p].stall = (uint8_t)r;
+					if (sm->w[p].stall_start == UINT64_MAX)
+						sm->w[p].stall_start = now;
+					lost |= 1ull << p;
+					continue;
+				}
+			}
+			issue(s, sm, p);
+			issued |= 1ull << p;
+			nissued++;
+		}
+		stat_inc(&s->stats, sm->st_issue_cycles);
 		sm->dirty = 1;
 		/* Ready warps that lost arbitration are not stalled. */
 		for (int i = 0; i < n; i++)
-			if (i != pick && (ready >> i & 1)) {
+			if (!((issued | lost) >> i & 1) && (ready >> i & 1)) {
 				sm->w[i].stall = STALL_NONE;
 				if (sm->w[i].stall_start == UINT64_MAX)
 					sm->w[i].stall_start = now;
@@ -562,7 +608,7 @@ void core_tick(struct sim *s, struct sm *sm)
 		 * warp issues (the stall reasons were refreshed above). */
 		if (s->cfg.core.scheduler == SCHED_VWS) {
 			for (int i = 0; i < n; i++)
-				if (i != pick && sm->w[i].state == WSL_ACTIVE && sm->w[i].stall != STALL_NONE)
+				if (!(issued >> i & 1) && sm->w[i].state == WSL_ACTIVE && sm->w[i].stall != STALL_NONE)
 					sched_on_stall(s, sm, i, sm->w[i].stall);
 			sched_refill(s, sm);
 		}

@@ -78,6 +78,7 @@
 	X(RF_WB_VOID, "rf.wb_void", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A, "a buffered write was voided by a newer write to the same register (a = register)") \
 	X(RF_WB_DRAIN, "rf.wb_drain", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "a buffered write went to the bank (a = register, b = 0 direct, 1 piggyback, 2 forced overflow)") \
 	X(RF_WB_FULL, "rf.wb_full", EVF_SM | EVF_WARP | EVF_UNIT, "issue blocked: the destination bank's write-buffer ways are all waiting for data") \
+	X(RF_SCHED_HAZARD, "rf.schedule_hazard", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "two schedulers queued reads moving racetrack bank unit in opposite directions this cycle; warp's read completed the pair (a = the BML they scored against, b = its target BML; scheduler = warp mod core.schedulers)") \
 	/* reuse profiler (reuse.h): unit = L2 bank or -1 for an L1; a = distance in the set, -1 = inf; b = class */ \
 	X(REUSE_ACCESS, "reuse.access", EVF_SM | EVF_WARP | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a profiled lookup (unit = L2 bank, -1 = L1 of sm; a = reuse distance in its set, -1 = inf; b = class 0 hit, 1 compulsory, 2 capacity, 3 associativity, 4 latency, 5 other)") \
 	X(REUSE_INF, "reuse.inf", EVF_SM | EVF_WARP | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a lookup with infinite reuse distance (b = 1 never seen, 4 line in flight)") \

@@ -35,7 +35,10 @@ static const struct cfg_param core_params[] = {
 	P_INT("core.threads_per_sm", core.threads_per_sm, "512", 32, 4096, "resident threads per SM"),
 	P_INT("core.shmem_per_sm", core.shmem_per_sm, "16384", 0, 1 << 20, "shared memory bytes per SM"),
 	P_ENUM("core.scheduler", core.scheduler, "gto", sched_names, "warp scheduler"),
-	P_INT("core.active_pool", core.active_pool, "4", 1, 64, "two_level: warps in the active pool"),
+	P_INT("core.schedulers", core.schedulers, "1", 1, 4,
+	      "warp schedulers per SM (1, 2 or 4): scheduler k owns the warp slots w with w mod schedulers = k, runs "
+	      "core.scheduler over them and issues up to one instruction per cycle"),
+	P_INT("core.active_pool", core.active_pool, "4", 1, 64, "two_level: warps in the active pool (per scheduler)"),
 	P_ENUM("core.cta_dispatch", core.cta_dispatch, "round_robin", dispatch_names,
 	       "CTA dispatch: round_robin over SMs, or serial (contiguous CTA ranges per SM)"),
 	P_ENUM("core.coalescer", core.coalescer, "fermi", coal_names,
@@ -76,6 +79,13 @@ static int core_validate(const struct sim_cfg *c, char **err)
 	if (c->core.active_pool > c->core.warps_per_sm)
 		return set_err(err, "core.active_pool: must be <= core.warps_per_sm (%d), got %d",
 			       c->core.warps_per_sm, c->core.active_pool);
+	if (c->core.schedulers != 1 && c->core.schedulers != 2 && c->core.schedulers != 4)
+		return set_err(err, "core.schedulers: must be 1, 2 or 4, got %d", c->core.schedulers);
+	if (c->core.schedulers > 1 && (c->core.scheduler == SCHED_VWS || c->core.scheduler == SCHED_TBAS))
+		return set_err(err,
+			       "core.schedulers: %d needs a policy that runs per scheduler; core.scheduler %s manages the SM's "
+			       "warps as one set (use core.schedulers 1)",
+			       c->core.schedulers, c->core.scheduler == SCHED_VWS ? "vws" : "tbas");
 	if (c->core.coalescer == COAL_VOLTA && c->core.warp_size != 32)
 		return set_err(err, "core.coalescer: volta needs core.warp_size 32, got %d", c->core.warp_size);
 	return 0;

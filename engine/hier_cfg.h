@@ -29,6 +29,7 @@ struct core_cfg {
 	int threads_per_sm;
 	int shmem_per_sm;   /* bytes */
 	int scheduler;      /* enum sched_policy */
+	int schedulers;     /* warp schedulers per SM (1, 2, 4): slot mod schedulers, one issue each per cycle */
 	int active_pool;    /* two-level: warps in the active pool */
 	int cta_dispatch;   /* enum cta_dispatch */
 	int coalescer;      /* enum coalesce_mode */

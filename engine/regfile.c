@@ -52,25 +52,52 @@ unsigned rf_row_of(const struct sim *s, int warp, unsigned reg)
 unsigned rf_bml_of(const struct sim *s, int warp, unsigned reg) { return rf_row_of(s, warp, reg) % (unsigned)s->rfm->seg; }
 unsigned rf_segment(const struct sim *s) { return (unsigned)s->rfm->seg; }
 
+/* Warp-register remapping (rf.warp_reg_remap, Fig. 11) splits the banks into
+ * classes: with interleave, class = the warp's scheduler and its registers
+ * interleave over the class's banks/schedulers banks; with one_bank, every
+ * bank is a class and a scheduler's consecutive warps take its banks in turn.
+ * Without it there is one class of all banks. Eqs. 3.1-3.3 then apply per
+ * bank with w = the warp's index among the warps of its class. */
+static void warp_class(const struct rf_model *m, int ns, int w, int *cls, int *local)
+{
+	if (m->groups == m->banks && m->gbanks == 1 && ns > 1) { /* one_bank */
+		int per = m->banks / ns;                          /* banks per scheduler */
+		*cls = (w % ns) * per + (w / ns) % per;
+		*local = w / m->banks;
+	} else {
+		*cls = w % m->groups;
+		*local = w / m->groups;
+	}
+}
+
 static int build_map(struct sim *s, struct rf_model *m, char **err)
 {
 	const struct rf_cfg *c = &s->cfg.rf;
-	int B = m->banks, P = m->ports, S = m->seg;
-	m->nrb = (m->nregs + B - 1) / B; /* Eq. 3.1 */
+	int B = m->banks, P = m->ports, S = m->seg, NS = s->cfg.core.schedulers;
+	bool wr = c->warp_reg_remap && NS > 1;
+	bool one = wr && c->warp_reg_spread == RF_WR_ONE_BANK;
+	m->groups = !wr ? 1 : one ? B : NS;
+	m->gbanks = !wr ? B : one ? 1 : B / NS;
+	int Bc = m->gbanks;
+	m->nrb = (m->nregs + Bc - 1) / Bc; /* Eq. 3.1 */
 	if (m->nrb > m->entries)
-		return set_err(err, "rf.entries: %d registers per thread need %d entries per bank for one warp, the bank has %d",
-			       m->nregs, m->nrb, m->entries);
-	m->map_warps = MIN(m->slots, m->entries / m->nrb);
+		return set_err(err, "rf.entries: %d registers per thread need %d entries per bank for one warp%s, the bank has %d",
+			       m->nregs, m->nrb, wr ? " (rf.warp_reg_remap: a warp uses a subset of the banks)" : "",
+			       m->entries);
+	m->map_warps = MIN(m->slots, m->entries / m->nrb * m->groups);
 	if (m->timed && m->map_warps < (int)s->warps_per_cta)
 		return set_err(err,
-			       "rf: a CTA of %u warps x %d registers does not fit in %d banks x %d entries (holds %d warps)",
-			       s->warps_per_cta, m->nregs, B, m->entries, m->map_warps);
+			       "rf: a CTA of %u warps x %d registers does not fit in %d banks x %d entries (holds %d warps%s)",
+			       s->warps_per_cta, m->nregs, B, m->entries, m->map_warps,
+			       wr ? " with rf.warp_reg_remap" : "");
+	m->bank_warps = (m->map_warps + m->groups - 1) / m->groups;
+	int W = m->bank_warps;
 	int remap = m->racetrack ? c->remap : RF_REMAP_CONTIGUOUS;
 	m->nrps = (m->nrb + P - 1) / P; /* Eq. 3.2 */
-	if (remap == RF_REMAP_EQ3_3 && m->map_warps * m->nrps > S) {
+	if (remap == RF_REMAP_EQ3_3 && W * m->nrps > S) {
 		snprintf(m->warning, sizeof m->warning,
 			 "rf.remap eq3_3 overflows a port segment (%d warps x %d registers per segment > %d): using balanced",
-			 m->map_warps, m->nrps, S);
+			 W, m->nrps, S);
 		remap = RF_REMAP_BALANCED;
 	}
 	m->remap_used = remap;
@@ -80,21 +107,23 @@ static int build_map(struct sim *s, struct rf_model *m, char **err)
 	m->owner = xmalloc(sizeof(int32_t) * (size_t)B * (size_t)m->entries);
 	for (int i = 0; i < B * m->entries; i++)
 		m->owner[i] = -1;
-	int per_seg = (m->map_warps * m->nrb + P - 1) / P;
-	m->offset = remap == RF_REMAP_EQ3_3 ? (S - m->map_warps * m->nrps) / 2 : remap == RF_REMAP_BALANCED ? (S - per_seg) / 2 : 0;
+	int per_seg = (W * m->nrb + P - 1) / P;
+	m->offset = remap == RF_REMAP_EQ3_3 ? (S - W * m->nrps) / 2 : remap == RF_REMAP_BALANCED ? (S - per_seg) / 2 : 0;
 	for (int w = 0; w < m->slots; w++)
 		for (int r = 0; r < m->nregs; r++) {
-			int bank = (r + (c->warp_shift ? w : 0)) % B, idx = r / B, row;
+			int cls, wl;
+			warp_class(m, wr ? NS : 1, w, &cls, &wl);
+			int bank = cls * Bc + (r + (c->warp_shift ? wl : 0)) % Bc, idx = r / Bc, row;
 			if (w >= m->map_warps) {
 				row = 0; /* never resident when timed (cta_fits) */
 			} else if (remap == RF_REMAP_EQ3_3) {
-				int bml = m->nrps * w + idx % m->nrps + m->offset; /* Eq. 3.3 */
+				int bml = m->nrps * wl + idx % m->nrps + m->offset; /* Eq. 3.3 */
 				row = (idx / m->nrps) * S + bml;
 			} else if (remap == RF_REMAP_BALANCED) {
-				int u = w * m->nrb + idx;
+				int u = wl * m->nrb + idx;
 				row = (u % P) * S + u / P + m->offset;
 			} else {
-				row = w * m->nrb + idx;
+				row = wl * m->nrb + idx;
 			}
 			assert(row >= 0 && row < m->entries);
 			m->bank[w * m->nregs + r] = (uint8_t)bank;
@@ -141,6 +170,10 @@ static void register_stats(struct sim *s, struct rf_model *m)
 	m->id.e_leak = stats_counter(st, "rf.energy.leakage", "register file and write-buffer leakage, all SMs (fJ)");
 	m->id.e_total = stats_counter(st, "rf.energy.total", "register file energy: read + write + shift + wb + leakage (fJ)");
 	m->id.fallback = stats_counter(st, "rf.remap_fallback", "1 when rf.remap eq3_3 overflowed and balanced was used");
+	if (s->cfg.core.schedulers > 1)
+		m->id.hazards = stats_counter(st, "rf.schedule_hazards",
+					      "issue stages in which two schedulers queued reads moving one racetrack bank in "
+					      "opposite directions (counted once per bank)");
 }
 
 int rf_init(struct sim *s, char **err)
@@ -185,6 +218,8 @@ int rf_init(struct sim *s, char **err)
 		sm->rf->ops = ARENA_NEW(&s->arena, struct rf_op, (size_t)m->banks * (size_t)m->qcap);
 		if (m->ways)
 			sm->rf->wb = ARENA_NEW(&s->arena, struct rf_wbe, (size_t)m->banks * (size_t)m->ways);
+		if (s->cfg.core.schedulers > 1)
+			sm->rf->hz = ARENA_NEW(&s->arena, struct rf_hz, m->banks);
 	}
 	return 0;
 }
@@ -438,6 +473,38 @@ bool rf_blocked(struct sim *s, struct sm *sm, int slot, const struct winst *in)
 	return true;
 }
 
+void rf_issue_stage(struct sim *s, struct sm *sm)
+{
+	if (!sm->rf || !sm->rf->hz || !s->rfm->racetrack)
+		return;
+	for (int b = 0; b < s->rfm->banks; b++) {
+		struct rf_hz *h = &sm->rf->hz[b];
+		h->ref = sm->rf->bank[b].tail;
+		h->up = h->down = h->hit = 0;
+	}
+}
+
+/* A read of warp slot for BML `to` queued at bank b in this issue stage: two
+ * schedulers pulling the bank in opposite directions from the BML they both
+ * scored against is a schedule hazard (notes 002 §2.7). */
+static void hazard_check(struct sim *s, struct sm *sm, unsigned b, int slot, unsigned to)
+{
+	struct rf_hz *h = &sm->rf->hz[b];
+	if (to == h->ref)
+		return;
+	uint8_t me = (uint8_t)(1u << sched_of(s, slot));
+	if (to > h->ref)
+		h->up |= me;
+	else
+		h->down |= me;
+	if (h->hit || !h->up || !h->down || (h->up == h->down && !(h->up & (h->up - 1))))
+		return;
+	h->hit = 1;
+	stat_inc(&s->stats, s->rfm->id.hazards);
+	EV_EMIT(&s->ev, EV_RF_SCHED_HAZARD, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)slot,
+		.unit = (int16_t)b, .a = h->ref, .b = to);
+}
+
 uint64_t rf_issue(struct sim *s, struct sm *sm, int slot, const struct winst *in)
 {
 	const struct rf_model *m = s->rfm;
@@ -474,6 +541,8 @@ uint64_t rf_issue(struct sim *s, struct sm *sm, int slot, const struct winst *in
 	}
 	for (int i = 0; i < n; i++) {
 		unsigned b = rf_bank_of(s, slot, regs[i]);
+		if (sm->rf->hz && m->racetrack)
+			hazard_check(s, sm, b, slot, rf_bml_of(s, slot, regs[i]));
 		const struct rf_op *op = push(s, sm, b, slot, regs[i], RFO_READ, RFS_PLAIN, rf_bml_of(s, slot, regs[i]));
 		if (op->t_end > ready)
 			ready = op->t_end;

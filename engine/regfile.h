@@ -63,7 +63,15 @@ struct rf_wbe {
 	uint8_t v, r, reg, bml;
 };
 
+/* Schedule hazard detection (core.schedulers > 1, racetrack): per bank, the
+ * projected BML the schedulers scored against in this issue stage and which
+ * schedulers queued reads moving the bank up / down from it. */
+struct rf_hz {
+	uint8_t ref, up, down, hit; /* up/down: scheduler bit masks; hit: counted this stage */
+};
+
 struct rf_sm {
+	struct rf_hz *hz;     /* banks, NULL with one scheduler */
 	struct rf_bank *bank; /* banks */
 	struct rf_op *ops;    /* banks x qcap */
 	struct rf_wbe *wb;    /* banks x ways */
@@ -78,6 +86,8 @@ struct rf_model {
 	int banks, entries, ports, seg, ways, qcap, qlimit;
 	int nregs, slots, map_warps; /* map_warps: warps the RF holds (residency limit when timed) */
 	int remap_used;              /* enum rf_remap actually applied */
+	int groups, gbanks;          /* rf.warp_reg_remap: bank classes and banks per class (1 and banks without) */
+	int bank_warps;              /* warps sharing one bank's rows (the w of Eqs. 3.1-3.3) */
 	int nrb, nrps, offset;       /* Eq. 3.1, 3.2 and the centring offset */
 	uint64_t rf_mhz, core_mhz;
 	unsigned rd_cyc, wr_cyc, sh_cyc;
@@ -89,7 +99,7 @@ struct rf_model {
 	struct {
 		uint32_t reads, writes, requests, shifts, shift_cycles, shift_dist, wait_cycles, wait, conflicts,
 			score, wb_reads, wb_voided, wb_direct, wb_piggy, wb_overflow, wb_allocs, e_read, e_write,
-			e_shift, e_wb, e_leak, e_total, fallback;
+			e_shift, e_wb, e_leak, e_total, fallback, hazards;
 	} id;
 };
 
@@ -105,6 +115,9 @@ bool rf_timed(const struct sim *s);
 /* Can this instruction not issue for the register file (write buffer full,
  * arbitrator queue at its limit)? Emits rf.wb_full. */
 bool rf_blocked(struct sim *s, struct sm *sm, int slot, const struct winst *in);
+/* Start of an issue stage with several schedulers: note the projected BML
+ * of every bank, the reference for rf.schedule_hazard. */
+void rf_issue_stage(struct sim *s, struct sm *sm);
 /* Issue: queue the reads, claim the destination's write-buffer entry. Returns
  * the core cycle at which every operand has been read (>= now). */
 uint64_t rf_issue(struct sim *s, struct sm *sm, int slot, const struct winst *in);

@@ -16,6 +16,7 @@ static const char *const remap_names[] = {"contiguous", "eq3_3", "balanced", NUL
 static const char *const tie_names[] = {"gto", "oldest", "lrr", NULL};
 static const char *const scope_names[] = {"bank", "track", NULL};
 static const char *const claim_names[] = {"writeback", "issue", NULL};
+static const char *const spread_names[] = {"interleave", "one_bank", NULL};
 
 #define P_INT(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, 0, NULL, desc}
 #define P_BOOL(path, field, def, desc) {path, CFG_BOOL, CFG_OFF(field), def, 0, 1, 0, NULL, desc}
@@ -40,6 +41,13 @@ static const struct cfg_param rf_params[] = {
 	       "register placement in a bank: contiguous (original), eq3_3 (packed around the ports, Eq. 3.3; "
 	       "falls back to balanced with a warning when it overflows a segment), balanced"),
 	P_BOOL("rf.warp_shift", rf.warp_shift, "false", "bank = (reg + warp slot) mod banks"),
+	P_BOOL("rf.warp_reg_remap", rf.warp_reg_remap, "false",
+	       "warp-register remapping (Fig. 11): the banks are split into core.schedulers equal subsets and the warps "
+	       "of scheduler k keep all their registers in subset k, so schedulers never share a bank (no effect with "
+	       "one scheduler)"),
+	P_ENUM("rf.warp_reg_spread", rf.warp_reg_spread, "interleave", spread_names,
+	       "with rf.warp_reg_remap: a warp's registers interleave over its subset (reg mod banks/schedulers), or "
+	       "all sit in one bank of it (the thesis's figure; consecutive warps of a scheduler take consecutive banks)"),
 	P_INT("rf.write_buffer.entries", rf.wb_entries, "32", 0, 1024,
 	      "racetrack write buffer entries per SM, a multiple of rf.banks (0 = off: writes go to the banks)"),
 	P_ENUM("rf.write_buffer.claim", rf.wb_claim, "writeback", claim_names,
@@ -68,6 +76,9 @@ static int rf_validate(const struct sim_cfg *c, char **err)
 	const struct rf_cfg *r = &c->rf;
 	if (r->entries % r->ports)
 		return set_err(err, "rf.ports: must divide rf.entries (%d), got %d", r->entries, r->ports);
+	if (r->warp_reg_remap && r->banks % c->core.schedulers)
+		return set_err(err, "rf.warp_reg_remap: rf.banks (%d) must be a multiple of core.schedulers (%d)", r->banks,
+			       c->core.schedulers);
 	if (r->wb_entries % r->banks)
 		return set_err(err, "rf.write_buffer.entries: must be a multiple of rf.banks (%d), got %d", r->banks,
 			       r->wb_entries);

@@ -14,6 +14,7 @@ enum rf_remap { RF_REMAP_CONTIGUOUS, RF_REMAP_EQ3_3, RF_REMAP_BALANCED };
 enum rf_tiebreak { RF_TIE_GTO, RF_TIE_OLDEST, RF_TIE_LRR };
 enum rf_shift_scope { RF_SHIFT_PER_BANK, RF_SHIFT_PER_TRACK };
 enum rf_wb_claim { RF_WB_AT_WRITEBACK, RF_WB_AT_ISSUE };
+enum rf_wr_spread { RF_WR_INTERLEAVE, RF_WR_ONE_BANK };
 
 struct rf_cfg {
 	int kind;            /* enum rf_kind */
@@ -28,6 +29,8 @@ struct rf_cfg {
 	int sram_cycles;     /* SRAM read/write, RF cycles; 0 = free operand path (no bank model) */
 	int remap;           /* enum rf_remap */
 	bool warp_shift;     /* bank = (reg + warp) mod banks */
+	bool warp_reg_remap; /* Fig. 11: scheduler k's warps use only banks [k*B/S, (k+1)*B/S) */
+	int warp_reg_spread; /* enum rf_wr_spread: a warp's registers over its scheduler's banks */
 	int wb_entries;      /* racetrack write buffer, total per SM (0 = off) */
 	int wb_claim;        /* enum rf_wb_claim: when a destination takes its entry */
 	int tiebreak;        /* enum rf_tiebreak (RMWS) */

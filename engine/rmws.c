@@ -32,18 +32,18 @@ int rmws_column_scan(const uint64_t *unary, int n)
 }
 
 /* Is a better than b among equal scores? */
-static bool tie_before(const struct sim *s, const struct sm *sm, int a, int b)
+static bool tie_before(const struct sim *s, const struct sm *sm, int last, int a, int b)
 {
 	int n = s->cfg.core.warps_per_sm;
 	switch (s->cfg.rf.tiebreak) {
 	case RF_TIE_LRR: {
-		int da = (a - sm->last_issued - 1 + 2 * n) % n, db = (b - sm->last_issued - 1 + 2 * n) % n;
+		int da = (a - last - 1 + 2 * n) % n, db = (b - last - 1 + 2 * n) % n;
 		return da < db;
 	}
 	case RF_TIE_GTO:
-		if (a == sm->last_issued)
+		if (a == last)
 			return true;
-		if (b == sm->last_issued)
+		if (b == last)
 			return false;
 		/* fall through */
 	case RF_TIE_OLDEST:
@@ -52,7 +52,8 @@ static bool tie_before(const struct sim *s, const struct sm *sm, int a, int b)
 	}
 }
 
-static void rank(const struct sim *s, const struct sm *sm, uint64_t ready, int *best, int *second, unsigned *bscore)
+static void rank(const struct sim *s, const struct sm *sm, uint64_t ready, int last, int *best, int *second,
+		 unsigned *bscore)
 {
 	unsigned ss = 0;
 	*best = *second = -1;
@@ -61,34 +62,34 @@ static void rank(const struct sim *s, const struct sm *sm, uint64_t ready, int *
 		if (!(ready >> i & 1))
 			continue;
 		unsigned sc = rf_score(s, sm, i, &sm->w[i].ib);
-		if (*best < 0 || sc < *bscore || (sc == *bscore && tie_before(s, sm, i, *best))) {
+		if (*best < 0 || sc < *bscore || (sc == *bscore && tie_before(s, sm, last, i, *best))) {
 			*second = *best;
 			ss = *bscore;
 			*best = i;
 			*bscore = sc;
-		} else if (*second < 0 || sc < ss || (sc == ss && tie_before(s, sm, i, *second))) {
+		} else if (*second < 0 || sc < ss || (sc == ss && tie_before(s, sm, last, i, *second))) {
 			*second = i;
 			ss = sc;
 		}
 	}
 }
 
-int rmws_pick(const struct sim *s, const struct sm *sm, uint64_t ready)
+int rmws_pick(const struct sim *s, const struct sm *sm, uint64_t ready, int last)
 {
 	int best, second;
 	unsigned sc;
-	rank(s, sm, ready, &best, &second, &sc);
+	rank(s, sm, ready, last, &best, &second, &sc);
 	return best;
 }
 
-void rmws_explain(const struct sim *s, const struct sm *sm, uint64_t ready, int pick, unsigned *score, int *runner_up,
-		  int *gto)
+void rmws_explain(const struct sim *s, const struct sm *sm, uint64_t ready, int last, int pick, unsigned *score,
+		  int *runner_up, int *gto)
 {
 	int best, second;
-	rank(s, sm, ready, &best, &second, score);
+	rank(s, sm, ready, last, &best, &second, score);
 	*runner_up = best == pick ? second : best;
-	if (sm->last_issued >= 0 && (ready >> sm->last_issued & 1)) {
-		*gto = sm->last_issued;
+	if (last >= 0 && (ready >> last & 1)) {
+		*gto = last;
 		return;
 	}
 	*gto = -1;

@@ -31,10 +31,11 @@ uint64_t rmws_norm_dist(uint64_t pp_a, uint64_t pp_b);
  * with the minimum unary score. -1 if n = 0. */
 int rmws_column_scan(const uint64_t *unary, int n);
 
-/* Pick among the ready warps (bit mask over slots); -1 if none. */
-int rmws_pick(const struct sim *s, const struct sm *sm, uint64_t ready);
+/* Pick among the ready warps (bit mask over slots; one scheduler's warps),
+ * `last` = that scheduler's last issued warp slot (tie-breaks) or -1; -1 if none. */
+int rmws_pick(const struct sim *s, const struct sm *sm, uint64_t ready, int last);
 /* The decision explained: score of the pick, runner-up (-1), GTO's pick. */
-void rmws_explain(const struct sim *s, const struct sm *sm, uint64_t ready, int pick, unsigned *score, int *runner_up,
-		  int *gto);
+void rmws_explain(const struct sim *s, const struct sm *sm, uint64_t ready, int last, int pick, unsigned *score,
+		  int *runner_up, int *gto);
 
 #endif

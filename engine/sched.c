@@ -1,5 +1,5 @@
 /*
- * sched.c: warp scheduling policies (one SM, one issue per cycle).
+ * sched.c: warp scheduling policies (one issue per scheduler per cycle).
  *
  *   lrr        loose round robin: first ready warp after the last issued one
  *   gto        greedy-then-oldest: keep issuing from the last warp while it
@@ -15,29 +15,44 @@
  *              a barrier leaves the pool; the oldest warp outside it that is
  *              not at a barrier (preferring one with no load pending) enters
  *
- * sched_pick() runs every cycle on the ready set; sched_order() produces the
- * full "warp queue" (the order the policy looks at warps) for panels.
+ * With core.schedulers = S > 1 each SM has S schedulers: scheduler k owns
+ * the warp slots w with w mod S = k (as in Fermi/Volta), remembers its own
+ * last issued warp and runs the policy over its own warps (two_level: one
+ * pool of core.active_pool warps per scheduler); vws and tbas are refused
+ * (hier_cfg.c), their sets span the SM.
+ *
+ * sched_pick() runs every cycle on each scheduler's ready set; sched_order()
+ * produces the full "warp queue" (the order the policy looks at warps) for
+ * panels.
  */
 #include "sim_int.h"
 #include "tbas.h"
 
 static bool active(const struct warp *w) { return w->state == WSL_ACTIVE; }
 
-int sched_pick(const struct sim *s, const struct sm *sm, const uint64_t ready_all);
-int sched_pick(const struct sim *s, const struct sm *sm, const uint64_t ready_all)
+uint64_t sched_mask(const struct sim *s, int k)
 {
-	int n = s->cfg.core.warps_per_sm;
+	int n = s->cfg.core.warps_per_sm, S = s->cfg.core.schedulers;
+	uint64_t m = 0;
+	for (int i = k; i < n; i += S)
+		m |= 1ull << i;
+	return m;
+}
+
+int sched_pick(const struct sim *s, const struct sm *sm, const uint64_t ready_all, int k)
+{
+	int n = s->cfg.core.warps_per_sm, last = sm->sched_last[k];
 	const uint64_t ready = s->cfg.core.scheduler == SCHED_TBAS ? ready_all & tbas_running_mask(s, sm) : ready_all;
 	if (!ready)
 		return -1;
 	switch (s->cfg.core.scheduler) {
 	case SCHED_TBAS: /* GTO inside the running set */
 	case SCHED_RMWS:
-		return rmws_pick(s, sm, ready);
+		return rmws_pick(s, sm, ready, last);
 	case SCHED_VWS: /* GTO inside the active window (inactive warps are never ready) */
 	case SCHED_GTO: {
-		if (sm->last_issued >= 0 && (ready >> sm->last_issued & 1))
-			return sm->last_issued;
+		if (last >= 0 && (ready >> last & 1))
+			return last;
 		int best = -1;
 		for (int i = 0; i < n; i++)
 			if ((ready >> i & 1) && (best < 0 || sm->w[i].age < sm->w[best].age))
@@ -47,9 +62,9 @@ int sched_pick(const struct sim *s, const struct sm *sm, const uint64_t ready_al
 	case SCHED_TWO_LEVEL:
 	case SCHED_LRR:
 	default: {
-		int start = sm->last_issued + 1;
-		for (int k = 0; k < n; k++) {
-			int i = (start + k) % n;
+		int start = last + 1;
+		for (int j = 0; j < n; j++) {
+			int i = (start + j) % n;
 			if (ready >> i & 1)
 				return i;
 		}
@@ -68,36 +83,39 @@ void sched_refill(struct sim *s, struct sm *sm)
 		vws_refill(s, sm);
 	if (s->cfg.core.scheduler != SCHED_TWO_LEVEL)
 		return;
-	int n = s->cfg.core.warps_per_sm, in = 0;
-	for (int i = 0; i < n; i++)
-		in += active(&sm->w[i]) && sm->w[i].in_pool;
-	while (in < s->cfg.core.active_pool) {
-		/* Oldest warp outside the pool that is not waiting at a barrier,
-		 * preferring one with no load outstanding (likely ready). */
-		int best = -1, best_pend = 1;
-		for (int i = 0; i < n; i++) {
-			const struct warp *w = &sm->w[i];
-			if (!active(w) || w->in_pool || w->at_barrier)
-				continue;
-			int pend = (w->pend[0] | w->pend[1] | w->pend[2] | w->pend[3]) != 0;
-			if (best < 0 || pend < best_pend || (pend == best_pend && w->age < sm->w[best].age)) {
-				best = i;
-				best_pend = pend;
+	int n = s->cfg.core.warps_per_sm, S = s->cfg.core.schedulers;
+	for (int k = 0; k < S; k++) { /* one pool per scheduler, over its own warps */
+		int in = 0;
+		for (int i = k; i < n; i += S)
+			in += active(&sm->w[i]) && sm->w[i].in_pool;
+		while (in < s->cfg.core.active_pool) {
+			/* Oldest warp outside the pool that is not waiting at a barrier,
+			 * preferring one with no load outstanding (likely ready). */
+			int best = -1, best_pend = 1;
+			for (int i = k; i < n; i += S) {
+				const struct warp *w = &sm->w[i];
+				if (!active(w) || w->in_pool || w->at_barrier)
+					continue;
+				int pend = (w->pend[0] | w->pend[1] | w->pend[2] | w->pend[3]) != 0;
+				if (best < 0 || pend < best_pend || (pend == best_pend && w->age < sm->w[best].age)) {
+					best = i;
+					best_pend = pend;
+				}
 			}
+			if (best < 0)
+				break;
+			sm->w[best].in_pool = 1;
+			in++;
+			sm_wake(sm);
+			sim_progress(s);
 		}
-		if (best < 0)
-			break;
-		sm->w[best].in_pool = 1;
-		in++;
-		sm_wake(sm);
-		sim_progress(s);
 	}
 }
 
 void sched_on_issue(struct sim *s, struct sm *sm, int slot)
 {
-	(void)s;
 	sm->last_issued = slot;
+	sm->sched_last[sched_of(s, slot)] = (int16_t)slot;
 }
 
 void sched_on_stall(struct sim *s, struct sm *sm, int slot, unsigned reason)
@@ -109,8 +127,8 @@ void sched_on_stall(struct sim *s, struct sm *sm, int slot, unsigned reason)
 	struct warp *w = &sm->w[slot];
 	if (w->in_pool && (reason == STALL_SCOREBOARD || reason == STALL_MEM || reason == STALL_MSHR_FULL ||
 			    reason == STALL_BARRIER)) {
-		/* Demote only if someone could come in. */
-		for (int i = 0; i < s->cfg.core.warps_per_sm; i++)
+		/* Demote only if someone of its scheduler could come in. */
+		for (int i = sched_of(s, slot); i < s->cfg.core.warps_per_sm; i += s->cfg.core.schedulers)
 			if (active(&sm->w[i]) && !sm->w[i].in_pool && !sm->w[i].at_barrier) {
 				w->in_pool = 0;
 				sm_wake(sm);

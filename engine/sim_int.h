@@ -135,6 +135,7 @@ struct sm {
 	int ctas_active;
 	int threads_used, shmem_used;
 	int last_issued;   /* warp slot, -1 */
+	int16_t sched_last[4]; /* per scheduler (core.schedulers): its last issued warp slot, -1 */
 	uint64_t last_issue_cycle;
 	uint64_t next_busy; /* min busy_until > now among warps, from the last scan */
 	uint8_t last_stall; /* dominant reason of the last cycle without an issue */
@@ -191,6 +192,7 @@ struct sim_stat_ids {
 	uint32_t req_pool_occ;
 	uint32_t l1_bypasses_cop, l2_slc_streamed; /* cache operators */
 	uint32_t l1_mrpb_mshr, l1_mrpb_resv;      /* l1.bypass = mrpb, by resource */
+	uint32_t sched_insts[4]; /* core.sched<k>.insts (core.schedulers > 1) */
 	uint32_t spare; /* keeps the size a multiple of 8: struct sim has no padding (sim_state_hash hashes its bytes) */
 };
 
@@ -268,6 +270,11 @@ void core_account_idle(struct sim *s, uint64_t cycles);
 bool core_all_done(const struct sim *s);
 /* sched.c: order in which the scheduler looks at warp slots; returns count. */
 int sched_order(const struct sim *s, const struct sm *sm, int *order);
+/* The scheduler owning a warp slot, and the slots it owns (core.schedulers). */
+static inline int sched_of(const struct sim *s, int slot) { return slot % s->cfg.core.schedulers; }
+uint64_t sched_mask(const struct sim *s, int k);
+/* Scheduler k's pick among `ready` (already restricted to its warps); -1 if none. */
+int sched_pick(const struct sim *s, const struct sm *sm, uint64_t ready, int k);
 void sched_on_issue(struct sim *s, struct sm *sm, int slot);
 void sched_on_stall(struct sim *s, struct sm *sm, int slot, unsigned reason);
 /* coalesce.c: split a warp memory instruction into line requests. Returns the

@@ -1,6 +1,7 @@
 /*
  * test_rf.c: the register file model (regfile.h) and RMWS (rmws.h): the
- * thesis's exact toy cases (notes 002 §5.2 items 1-3), cycle-exact operand
+ * thesis's exact toy cases (notes 002 §5.2 items 1-3, item 3 with two
+ * schedulers on the engine), cycle-exact operand
  * timing derived from the RF clock, the write buffer's outcomes, the default
  * being timing-neutral, and step-vs-run determinism.
  */
@@ -107,11 +108,11 @@ TEST(rf_toy_fig8_rmws_arithmetic)
 	sm->w[1].ib = i1;
 	CHECK_EQ(rf_score(s, sm, 0, &i0), 2);
 	CHECK_EQ(rf_score(s, sm, 1, &i1), 1);
-	sm->last_issued = 0; /* even with GTO's greedy preference for W0 */
-	CHECK_EQ(rmws_pick(s, sm, 3), 1);
+	/* even with GTO's greedy preference for W0 (the last issued warp) */
+	CHECK_EQ(rmws_pick(s, sm, 3, 0), 1);
 	unsigned sc;
 	int second, gto;
-	rmws_explain(s, sm, 3, 1, &sc, &second, &gto);
+	rmws_explain(s, sm, 3, 0, 1, &sc, &second, &gto);
 	CHECK_EQ(sc, 1);
 	CHECK_EQ(second, 0);
 	CHECK_EQ(gto, 0);
@@ -158,56 +159,144 @@ TEST(rf_toy_fig7_remapping)
 	CHECK_EQ(walk, 3);
 }
 
-/* Item 3 (Fig. 10): two RMWS schedulers share one bank whose projected BML
- * is 4. Scheduler 0 holds warps reading R1 (BML 3) and R2 (BML 6), scheduler
- * 1 warps reading R3 (BML 7) and R4 (BML 0). (The figure's BMLs are not in
- * the text; these reproduce its story.) In cycle 1 each picks its local
- * minimum: S1 R3, S0 R1; queued S1 then S0, the bank walks 4 -> 7 -> 3 = 7
- * steps where S0 picking R2 costs 4 -> 7 -> 6 = 4: the hazard. In cycle 2 the
- * bank BML is R1's (3), so S1 takes R4. With warp-register remapping each
- * scheduler owns a bank, both start at 4, and the local picks are the
- * global optimum. */
+/* Item 3 (Fig. 10), on the engine: two RMWS schedulers (core.schedulers 2)
+ * on the Fig. 7 machine (2 banks, segment 8, eq3_3), 4 warps: scheduler 0
+ * owns W0 and W2, scheduler 1 W1 and W3. Each warp's one instruction reads
+ * one register of bank 0: R1 = W0r2 (BML 1), R2 = W2r0 (BML 4), R3 = W1r2
+ * (BML 3), R4 = W3r0 (BML 6); bank 0 starts at BML 2. The thesis gives no
+ * BMLs (notes 002 §2.7); these are ours, chosen to tell its story.
+ * Figure cycle 1 = core cycle 0: both schedulers score against BML 2 and
+ * pick locally, S0 R1 (score 1, R2 scores 2), S1 R3 (1, R4 4); their reads go
+ * up (R3) and down (R1): rf.schedule_hazard. Requests of one cycle enter the
+ * queues in rotating scheduler order ((cycle + 1) mod S first, our choice,
+ * docs/REGFILE.md), so R3 is queued first and the bank walks 2 -> 3 -> 1 =
+ * 3 steps; S0 issuing R2 instead would walk 2 -> 3 -> 4 = 2: R1 was only the
+ * local optimum. Figure cycle 2 = core cycle 1: the projected bank BML is
+ * R1's (1), and S1 takes R4 scored against it (|6 - 1| = 5, against R3's BML
+ * it would be 3). With warp-register remapping (rf.warp_reg_remap) each
+ * scheduler's warps live in their own bank: no hazard, and the walk of the
+ * local picks is the global minimum. */
 static unsigned dist(unsigned a, unsigned b) { return a > b ? a - b : b - a; }
-static int local_pick(const unsigned *bml, int n, unsigned proj)
+
+static const char *fig10_body = "if warp < 2; alu 1 <- r2 -> r1; else; alu 1 <- r0 -> r1; end";
+
+static bool fig10_start(struct tk *t, bool remap)
 {
-	uint64_t u[4];
-	for (int i = 0; i < n; i++)
-		u[i] = rmws_norm_dist(rmws_bml_pp(bml[i], 8), rmws_bml_pp(proj, 8));
-	return rmws_column_scan(u, n);
+	fig7_cfg(&t->cfg, RF_REMAP_EQ3_3);
+	t->cfg.core.warps_per_sm = 4;
+	t->cfg.core.schedulers = 2;
+	t->cfg.core.scheduler = SCHED_RMWS;
+	t->cfg.rf.warp_reg_remap = remap;
+	char *err = NULL;
+	if (cfg_validate(&t->cfg, &err)) {
+		test_fail(__FILE__, __LINE__, "config: %s", err);
+		free(err);
+		return false;
+	}
+	if (!rf_start(t, 128, 1, 8, fig10_body))
+		return false;
+	struct sm *sm = &t->s->sms[0];
+	for (int b = 0; b < 2; b++) /* the figure's starting port position */
+		sm->rf->bank[b].loc = sm->rf->bank[b].tail = 2;
+	return true;
+}
+
+/* The n-th event of a kind at a cycle (NULL if none). */
+static const struct event *ev_at(struct tk *t, unsigned kind, uint64_t cycle, unsigned n)
+{
+	for (unsigned i = 0;; i++) {
+		const struct event *e = tk_event(t, kind, i);
+		if (!e || e->cycle > cycle)
+			return NULL;
+		if (e->cycle == cycle && n-- == 0)
+			return e;
+	}
 }
 
 TEST(rf_toy_fig10_schedule_hazard)
 {
-	unsigned s0[2] = {3, 6}, s1[2] = {7, 0};
-	/* shared bank */
-	unsigned proj = 4;
-	int p0 = local_pick(s0, 2, proj), p1 = local_pick(s1, 2, proj);
-	CHECK_EQ(p0, 0); /* R1 */
-	CHECK_EQ(p1, 0); /* R3 */
-	unsigned cost = dist(proj, s1[p1]) + dist(s1[p1], s0[p0]);
-	unsigned best = 99;
-	int best0 = -1;
-	for (int a = 0; a < 2; a++)
-		if (dist(proj, s1[p1]) + dist(s1[p1], s0[a]) < best) {
-			best = dist(proj, s1[p1]) + dist(s1[p1], s0[a]);
-			best0 = a;
-		}
-	CHECK_EQ(cost, 7);
-	CHECK_EQ(best, 4);
-	CHECK_EQ(best0, 1); /* R2 was the global choice */
-	proj = s0[p0];      /* cycle 2: the bank BML is R1's */
-	unsigned rest1[1] = {s1[1]};
-	CHECK_EQ(local_pick(rest1, 1, proj), 0); /* R4 */
-	CHECK_EQ(dist(proj, s1[1]), 3);
-	/* warp-register remapping: private banks, independent walks */
-	unsigned c0 = dist(4, s0[local_pick(s0, 2, 4)]), c1 = dist(4, s1[local_pick(s1, 2, 4)]);
+	struct tk t;
+	REQUIRE(fig10_start(&t, false));
+	const struct sim *s = t.s;
+	unsigned r1 = rf_bml_of(s, 0, 2), r2 = rf_bml_of(s, 2, 0), r3 = rf_bml_of(s, 1, 2), r4 = rf_bml_of(s, 3, 0);
+	CHECK_EQ(r1, 1);
+	CHECK_EQ(r2, 4);
+	CHECK_EQ(r3, 3);
+	CHECK_EQ(r4, 6);
+	for (int w = 0; w < 4; w++)
+		CHECK_EQ(rf_bank_of(s, w, w < 2 ? 2 : 0), 0); /* one shared bank */
+	CHECK_EQ(sim_step(t.s, 1), SIM_STOP_LIMIT);
+	/* figure cycle 1: local picks */
+	const struct event *p0 = ev_at(&t, EV_RF_RMWS_PICK, 0, 0), *p1 = ev_at(&t, EV_RF_RMWS_PICK, 0, 1);
+	REQUIRE(p0 && p1);
+	CHECK_EQ(p0->warp, 0); /* scheduler 0: R1, not R2 */
+	CHECK_EQ(p0->a, 1);
+	CHECK_EQ(p0->b, 2); /* runner-up W2 (R2) */
+	CHECK_EQ(p1->warp, 1); /* scheduler 1: R3 */
+	CHECK_EQ(p1->a, 1);
+	const struct event *i0 = ev_at(&t, EV_WARP_ISSUE, 0, 0), *i1 = ev_at(&t, EV_WARP_ISSUE, 0, 1);
+	REQUIRE(i0 && i1);
+	CHECK_EQ(i0->warp, 1); /* (0 + 1) mod 2: scheduler 1 queues first */
+	CHECK_EQ(i1->warp, 0);
+	CHECK(ev_at(&t, EV_WARP_ISSUE, 0, 2) == NULL);
+	const struct event *h = ev_at(&t, EV_RF_SCHED_HAZARD, 0, 0);
+	REQUIRE(h);
+	CHECK_EQ(h->unit, 0);
+	CHECK_EQ(h->warp, 0);
+	CHECK_EQ(h->a, 2); /* both scored against BML 2 */
+	CHECK_EQ(h->b, r1);
+	CHECK_EQ(tk_stat(&t, "rf.schedule_hazards"), 1);
+	struct sm *sm = &t.s->sms[0];
+	CHECK_EQ(sm->rf->bank[0].tail, r1); /* the bank BML is represented by R1's */
+	unsigned walked = dist(2, r3) + dist(r3, r1), with_r2 = dist(2, r3) + dist(r3, r2);
+	CHECK_EQ(walked, 3);
+	CHECK_EQ(with_r2, 2); /* R2 was the global choice */
+	/* figure cycle 2 */
+	CHECK_EQ(sim_step(t.s, 1), SIM_STOP_LIMIT);
+	const struct event *q0 = ev_at(&t, EV_RF_RMWS_PICK, 1, 0), *q1 = ev_at(&t, EV_RF_RMWS_PICK, 1, 1);
+	REQUIRE(q0 && q1);
+	CHECK_EQ(q1->warp, 3); /* R4 */
+	CHECK_EQ(q1->a, dist(r4, r1)); /* scored against R1's BML */
+	CHECK_EQ(q1->a, 5);
+	CHECK_EQ(q0->warp, 2);
+	CHECK_EQ(tk_stat(&t, "rf.schedule_hazards"), 1); /* both move up from 1: no hazard */
+	CHECK_EQ(sim_step(t.s, 1000), SIM_STOP_DONE);
+	/* the shifts bank 0 actually made in cycle 0: 2 -> 3, 3 -> 1 */
+	uint64_t sh = 0;
+	for (unsigned i = 0; tk_event(&t, EV_RF_SHIFT_DONE, i); i++) {
+		const struct event *e = tk_event(&t, EV_RF_SHIFT_DONE, i);
+		if (e->unit == 0 && (e->warp == 0 || e->warp == 1))
+			sh += (uint64_t)e->b;
+	}
+	CHECK_EQ(sh, walked);
+	CHECK_EQ(tk_stat(&t, "core.sched0.insts"), 4); /* W0, W2: alu + exit each */
+	CHECK_EQ(tk_stat(&t, "core.sched1.insts"), 4);
+	tk_end(&t);
+
+	/* warp-register remapping: scheduler 0's warps in bank 0, scheduler 1's in bank 1 */
+	REQUIRE(fig10_start(&t, true));
+	s = t.s;
+	for (int w = 0; w < 4; w++)
+		for (unsigned r = 0; r < 8; r++)
+			CHECK_EQ(rf_bank_of(s, w, r), (unsigned)(w % 2));
+	unsigned b1 = rf_bml_of(s, 0, 2), b2 = rf_bml_of(s, 2, 0), b3 = rf_bml_of(s, 1, 2), b4 = rf_bml_of(s, 3, 0);
+	CHECK_EQ(sim_step(t.s, 1), SIM_STOP_LIMIT);
+	p0 = ev_at(&t, EV_RF_RMWS_PICK, 0, 0);
+	p1 = ev_at(&t, EV_RF_RMWS_PICK, 0, 1);
+	REQUIRE(p0 && p1);
+	CHECK_EQ(tk_stat(&t, "rf.schedule_hazards"), 0);
+	CHECK(ev_at(&t, EV_RF_SCHED_HAZARD, 0, 0) == NULL);
+	/* each bank walks only for its own scheduler: the local picks minimise the sum */
+	unsigned c0 = dist(2, p0->warp == 0 ? b1 : b2), c1 = dist(2, p1->warp == 1 ? b3 : b4);
 	unsigned opt = 99;
 	for (int a = 0; a < 2; a++)
 		for (int b = 0; b < 2; b++)
-			if (dist(4, s0[a]) + dist(4, s1[b]) < opt)
-				opt = dist(4, s0[a]) + dist(4, s1[b]);
+			if (dist(2, a ? b2 : b1) + dist(2, b ? b4 : b3) < opt)
+				opt = dist(2, a ? b2 : b1) + dist(2, b ? b4 : b3);
 	CHECK_EQ(c0 + c1, opt);
-	CHECK_EQ(opt, 4);
+	CHECK_EQ(sim_step(t.s, 1000), SIM_STOP_DONE);
+	CHECK_EQ(tk_stat(&t, "rf.schedule_hazards"), 0);
+	tk_end(&t);
 }
 
 /* Operand timing, derived from the clocks: core 1000 MHz, RF 2000 MHz, one
