@@ -143,10 +143,12 @@ static void cta_launch(struct sim *s, struct sm *sm, uint32_t cta)
 }
 
 /* Back-to-back kernels (wl_ops.nkernels): kernel k begins once every CTA of
- * kernel k-1 has finished; its serial dispatch ranges are set then. */
+ * kernel k-1 has finished; the host copies before it are applied and its
+ * serial dispatch ranges set then. */
 static void kernel_begin(struct sim *s, uint32_t k)
 {
 	struct state *st = s->st;
+	hostcopy_run(s, k); /* the MemcpyHtoD lines before it (hostcopy.h) */
 	st->kernel = k;
 	st->kernels_begun = k + 1;
 	st->kernel_start = st->now;
@@ -171,6 +173,8 @@ void core_dispatch(struct sim *s)
 		} else if (st->kernels_begun == 0) {
 			kernel_begin(s, 0);
 		}
+	} else if (st->copies_done < s->wl.ncopies) {
+		hostcopy_run(s, 0);
 	}
 	uint32_t end = s->kfirst[st->kernel + 1];
 	if (serial_dispatch(s)) {

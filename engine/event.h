@@ -96,7 +96,8 @@
 	X(COH_TRANSITION, "coh.transition", EVF_SM | EVF_ADDR | EVF_A | EVF_B, "an L1 copy changed protocol state (a = from, b = to: 0 I 1 S 2 E 3 O 4 M 5 N 6 V 7 IS_D 8 IM_D 9 SM_D 10 OM_D 11 IN_D 12 SN_D)") \
 	X(COH_MSG, "coh.msg", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_A, "a coherence message was sent (sm = L1, unit = L2 bank, a = type: 0 GetS 1 GetX 2 Upg 3 GetN 4 UpgN 5 PutE 6 PutM 7 PutN 8 WT 9 Ack 10 AckD 11 Unblock 12 DataS 13 DataE 14 DataX 15 DataN 16 Inv 17 Recall 20 Nack)") \
 	X(COH_NACK, "coh.nack", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_A, "the directory refused a request: its entry is locked (dir_locked; a = request type)") \
-	X(KERNEL_START, "kernel.start", EVF_A, "a kernel of a back-to-back list began: every CTA of the previous one has finished (a = kernel index, from 0)")
+	X(KERNEL_START, "kernel.start", EVF_A, "a kernel of a back-to-back list began: every CTA of the previous one has finished (a = kernel index, from 0)") \
+	X(TRACE_MEMCPY, "trace.memcpy", EVF_ADDR | EVF_A | EVF_B, "a host-to-device copy (MemcpyHtoD) was applied before the next kernel (addr = start, a = bytes, b = L2 lines installed; 0 with trace.memcpy = ignore)")
 
 #define EV_ENUM(e, n, f, d) EV_##e,
 enum ev_kind { EVENT_LIST(EV_ENUM) EV__COUNT };

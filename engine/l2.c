@@ -705,3 +705,56 @@ void mem_tick(struct sim *s)
 			mem_done(s, reqq_pop(&b->fixedq, R));
 	}
 }
+
+/* A host copy wrote the whole line of addr (hostcopy.c): install it in its
+ * bank, clean and fully valid, as a fill would, but without a request. Lines
+ * that are busy (a pending fill or eviction, an FRC entry, a locked directory
+ * entry, L1 copies under coherence: recalling them would need messages) are
+ * left alone, and so is a dirty victim when the memory queue or the request
+ * pool has no room for its write-back. Not an access: no hit/miss counts, no
+ * reuse-profiler tap. */
+int l2_install_line(struct sim *s, uint64_t addr)
+{
+	struct l2bank *b = &s->banks[icnt_bank_of(s, addr)];
+	uint64_t la = cache_line_addr(&b->c, addr);
+	int set = bank_set(s, b, la);
+	if (mshr_find(&b->m, la, 0) != REQ_NIL)
+		return L2I_SKIPPED;
+	for (int i = 0; i < b->frc.n; i++) {
+		const struct frc_entry *e = &b->frc.e[i];
+		if (e->state != FRC_FREE && (e->tag == la || e->incoming == la))
+			return L2I_SKIPPED;
+	}
+	int way = cache_find(&b->c, set, la);
+	if (way >= 0) {
+		struct cline *cl = cache_line(&b->c, set, way);
+		if (!cl->valid || cl->reserved || cl->transient || cl->swap_pending || cl->pinned ||
+		    (s->coh && coh_l2_holders(b, set, way)))
+			return L2I_SKIPPED;
+		cl->sv = b->c.all_sectors; /* the copy's data; still dirty if it was */
+		cache_touch(&b->c, set, way);
+		cl->touch = TOUCH_FILL;
+		cl->touch_cycle = s->st->now;
+		return L2I_PRESENT;
+	}
+	int v = cache_victim(&b->c, set, &s->st->rng);
+	if (v < 0)
+		return L2I_SKIPPED;
+	struct cline *vl = cache_line(&b->c, set, v);
+	if (s->coh && vl->valid && coh_l2_holders(b, set, v))
+		return L2I_SKIPPED;
+	int r = L2I_INSTALLED;
+	if (vl->valid && vl->sd) {
+		if (!l2_memq_room(s, b, 1) || s->pool.used >= s->pool.cap)
+			return L2I_SKIPPED;
+		writeback(s, b, vl, set, REQ_NIL);
+		r = L2I_INSTALLED_WB;
+	}
+	if (s->coh)
+		coh_l2_reset(b, set, v); /* no L1 sharers */
+	cache_install(&b->c, set, v, la);
+	vl->sv = b->c.all_sectors;
+	vl->touch = TOUCH_FILL;
+	vl->touch_cycle = s->st->now;
+	return r;
+}

@@ -214,6 +214,10 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 		wpc_max = MAX(wpc_max, wpc);
 	}
 	kfirst[nk] = (uint32_t)total;
+	if (hostcopy_check(wl, nk, err)) {
+		free(kfirst);
+		return NULL;
+	}
 	if (nregs > 256) {
 		set_err(err, "workload %s: %u registers per thread, at most 256", wl->name, nregs);
 		free(kfirst);
@@ -286,6 +290,8 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 		return NULL;
 	}
 	coh_init(s); /* coherence protocol (coh_eng.h): stats, directories, log */
+	if (wl->ncopies)
+		hostcopy_register_stats(s); /* trace.memcpy.* */
 	if (cfg->reuse.profile)
 		s->reuse = reuse_new(s); /* reuse-distance profiler: after the caches, before the freeze */
 	stats_freeze(&s->stats, &s->arena);

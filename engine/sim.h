@@ -49,12 +49,23 @@ struct wl_ops {
 	bool (*uses_cop)(const void *impl);
 };
 
+/* A host-to-device copy of `bytes` bytes at `addr` made before kernel
+ * `kernel` (0-based, in wl_ops.nkernels order) starts: an Accel-Sim
+ * MemcpyHtoD line. What it does is trace.memcpy's choice (hostcopy.h). */
+struct wl_copy {
+	uint64_t addr, bytes;
+	uint32_t kernel;
+	uint32_t line; /* of the kernel list, for messages (0 = unknown) */
+};
+
 /* What the machine runs. Owned by the caller; must outlive the sim. */
 struct workload {
 	char name[64];
 	const struct kernel *kernel; /* compiled kernel (kernel.h), when ops is NULL */
 	const struct wl_ops *ops;    /* other instruction sources (traces) */
 	const void *impl;
+	const struct wl_copy *copies; /* host-to-device copies in list order (kernel non-decreasing); may be NULL */
+	uint32_t ncopies;
 };
 
 enum sim_stop {

@@ -31,6 +31,7 @@
 #include "dram.h"
 #include "event.h"
 #include "frc.h"
+#include "hostcopy.h"
 #include "inspect.h"
 #include "kernel.h"
 #include "mshr.h"
@@ -210,6 +211,7 @@ struct sim {
 		uint32_t kernel;        /* kernel whose CTAs are being dispatched (wl_ops.nkernels) */
 		uint32_t kernels_begun; /* kernels whose kernel.start has been handled */
 		uint64_t kernel_start;  /* cycle the current kernel began */
+		uint32_t copies_done;   /* host-to-device copies (workload.copies) applied (hostcopy.c) */
 	} *st;
 	struct req_pool pool;
 	struct sm *sms;
@@ -241,6 +243,7 @@ struct sim {
 	const struct coh_proto *coh; /* coherence protocol (coh.h); NULL = none */
 	struct coh_log *clog;    /* coh_eng.h: recent transactions (arena) */
 	uint32_t coh_msg_id[32], coh_trans_id, coh_nack_id, coh_err_id, coh_inv_id; /* coh.* stats */
+	uint32_t hc_id[HC__STATS]; /* trace.memcpy.* (hostcopy.c); registered only with copies */
 };
 
 /* Wake an SM's scheduler: one of its warps may be able to issue. */
@@ -292,6 +295,9 @@ void l2_register_stats(struct sim *s);
 void l2_tick(struct sim *s, struct l2bank *b);
 void mem_tick(struct sim *s);
 void l2_reply(struct sim *s, struct l2bank *b, uint32_t ri, uint8_t kind, uint64_t delay);
+/* Install the line of addr in its L2 bank as if written by a host copy
+ * (hostcopy.c): enum l2_install result. */
+int l2_install_line(struct sim *s, uint64_t addr);
 uint32_t l2_mem_req(struct sim *s, struct l2bank *b, uint8_t type, uint64_t addr, uint32_t mask, uint32_t mshr);
 bool l2_memq_room(const struct sim *s, const struct l2bank *b, uint32_t n);
 /* snapshot.c */

@@ -4,12 +4,19 @@
  * each class, rounded from the Volta paper's measured latencies (int/fp32 ~4,
  * MUFU ~8+, fp64 ~8 on TITAN V); the model has no per-register ALU
  * scoreboard, so the interval is also the dependency delay.
+ *
+ * trace.memcpy defaults to ignore (the teaching machine starts cold, which is
+ * easier to reason about); the NVIDIA presets set l2_fill because copy-engine
+ * writes reach device memory through the L2 there (docs/TRACES.md).
  */
 #include <stdio.h>
 
 #include "config.h"
 
 #define P_INT(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, 0, NULL, desc}
+#define P_ENUM(path, field, def, names, desc) {path, CFG_ENUM, CFG_OFF(field), def, 0, 0, 0, names, desc}
+
+static const char *const memcpy_names[] = {"ignore", "l2_fill", NULL};
 
 static const struct cfg_param trace_params[] = {
 	P_INT("trace.alu_cycles", trace.alu_cycles, "4", 1, 1000,
@@ -22,6 +29,9 @@ static const struct cfg_param trace_params[] = {
 	      "trace replay: cycles for branches, convergence barriers (BSSY/BSYNC), NOP"),
 	P_INT("trace.misc_cycles", trace.misc_cycles, "4", 1, 1000,
 	      "trace replay: cycles for MEMBAR, DEPBAR, LDC, S2R and other non-memory instructions"),
+	P_ENUM("trace.memcpy", trace.memcpy_mode, "ignore", memcpy_names,
+	       "MemcpyHtoD lines of a kernel list: ignore (caches stay as they are) or l2_fill (the copied lines are "
+	       "installed in the L2, clean, just before the next kernel starts; NVIDIA presets)"),
 };
 
 const struct cfg_section trace_cfg_section = {

@@ -326,7 +326,7 @@ static void print_summary(struct session *ss)
 	}
 }
 
-/* Unknown opcodes, .CG accesses, ignored memcpys of the trace kernel(s) (once). */
+/* Unknown opcodes, .CG accesses, ignored MemcpyHtoD lines of the trace kernel(s) (once). */
 static void print_trace_warnings(struct session *ss)
 {
 	char w[1024];
@@ -334,7 +334,7 @@ static void print_trace_warnings(struct session *ss)
 		return;
 	bool all = trace_list_back_to_back(ss->traces);
 	for (unsigned i = all ? 0 : ss->trace_k; i < (all ? trace_list_count(ss->traces) : ss->trace_k + 1); i++) {
-		trace_list_warnings(ss->traces, i, w, sizeof w);
+		trace_list_warnings(ss->traces, i, &ss->cfg, w, sizeof w);
 		fputs(w, stderr);
 	}
 }

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,8 +41,8 @@ struct trace_list {
 	unsigned at; /* @N of the spec (1-based), 0 = none: the whole list */
 	unsigned n;
 	struct tkern *kern;
-	unsigned memcpys;
-	uint64_t memcpy_bytes;
+	struct wl_copy *copies; /* MemcpyHtoD lines in list order; .kernel = kernels before it */
+	unsigned ncopies;
 };
 
 static bool ends_with(const char *s, const char *suf)
@@ -242,6 +243,75 @@ static void add_kernel(struct trace_list *tl, char *path)
 	tl->kern[tl->n++] = (struct tkern){.path = path};
 }
 
+/* What is at c in [c, e), for messages: "end of line" or up to 40 characters. */
+static const char *got_at(const char *c, const char *e, char *buf, size_t n)
+{
+	if (c >= e)
+		return "end of line";
+	snprintf(buf, n, "%.*s", (int)MIN(e - c, 40), c);
+	return buf;
+}
+
+/* Digits of base 10 or 16 at *c; false if none or on overflow. */
+static bool parse_u64(const char **c, const char *e, int base, unsigned long long *v)
+{
+	const char *q = *c;
+	unsigned long long x = 0;
+	for (; q < e; q++) {
+		int d = *q >= '0' && *q <= '9' ? *q - '0'
+			: base == 16 && *q >= 'a' && *q <= 'f' ? *q - 'a' + 10
+			: base == 16 && *q >= 'A' && *q <= 'F' ? *q - 'A' + 10
+								   : -1;
+		if (d < 0)
+			break;
+		if (x > (ULLONG_MAX - (unsigned)d) / (unsigned)base)
+			return false;
+		x = x * (unsigned)base + (unsigned)d;
+	}
+	if (q == *c)
+		return false;
+	*c = q;
+	*v = x;
+	return true;
+}
+
+/* "MemcpyHtoD,0xADDR,BYTES" in [p, e) (the tracer writes the address in hex
+ * with 0x, the size in decimal): a copy made before the next kernel line. */
+static int parse_memcpy(struct trace_list *tl, const char *path, unsigned line, const char *p, const char *e,
+			char **err)
+{
+	const char *c = p + 10;
+	char g[48];
+	unsigned long long addr, bytes;
+	if (c >= e || *c != ',')
+		return set_err(err, "%s:%u: column %d: expected ',' after MemcpyHtoD, got '%s'", path, line,
+			       (int)(c - p) + 1, got_at(c, e, g, sizeof g));
+	c++;
+	const char *a = c;
+	if (e - c > 2 && c[0] == '0' && (c[1] == 'x' || c[1] == 'X'))
+		c += 2;
+	if (!parse_u64(&c, e, 16, &addr))
+		return set_err(err, "%s:%u: column %d: expected a hex device address (0x...) after 'MemcpyHtoD,', got '%s'",
+			       path, line, (int)(a - p) + 1, got_at(a, e, g, sizeof g));
+	if (c >= e || *c != ',')
+		return set_err(err, "%s:%u: column %d: expected ',' and the byte count after the address, got '%s'", path,
+			       line, (int)(c - p) + 1, got_at(c, e, g, sizeof g));
+	c++;
+	const char *b = c;
+	if (!parse_u64(&c, e, 10, &bytes))
+		return set_err(err, "%s:%u: column %d: expected a decimal byte count, got '%s'", path, line,
+			       (int)(b - p) + 1, got_at(b, e, g, sizeof g));
+	if (c < e)
+		return set_err(err, "%s:%u: column %d: expected the end of the line after the byte count, got '%s'", path,
+			       line, (int)(c - p) + 1, got_at(c, e, g, sizeof g));
+	if (bytes > UINT64_MAX - addr)
+		return set_err(err, "%s:%u: 0x%llx + %llu bytes runs past the end of the address space", path, line, addr,
+			       bytes);
+	tl->copies = xrealloc(tl->copies, (tl->ncopies + 1) * sizeof *tl->copies);
+	tl->copies[tl->ncopies++] = (struct wl_copy){.addr = addr, .bytes = bytes, .kernel = tl->n, .line = line};
+	return 0;
+}
+
 /* kernelslist.g: one command per line, kernel paths relative to the list. */
 static int parse_list(struct trace_list *tl, const char *path, char **err)
 {
@@ -264,22 +334,15 @@ static int parse_list(struct trace_list *tl, const char *path, char **err)
 		int n = (int)(le - p);
 		if (n == 0 || *p == '#') {
 			/* blank or comment */
-		} else if (n > 10 && strncmp(p, "MemcpyHtoD", 10) == 0) {
-			unsigned long long addr, bytes;
-			char tail;
-			char buf[128];
-			snprintf(buf, sizeof buf, "%.*s", n, p);
-			if (sscanf(buf, "MemcpyHtoD,%llx,%llu%c", &addr, &bytes, &tail) != 2)
-				rc = set_err(err, "%s:%u: expected 'MemcpyHtoD,0xADDRESS,BYTES', got '%.60s'", path, line, buf);
-			tl->memcpys++;
-			tl->memcpy_bytes += bytes;
+		} else if (n >= 10 && strncmp(p, "MemcpyHtoD", 10) == 0) {
+			rc = parse_memcpy(tl, path, line, p, le, err);
 		} else if (n >= 6 && strncmp(p, "kernel", 6) == 0 && memchr(p, ' ', (size_t)n) == NULL) {
 			if (!(ends_with_n(p, n, ".traceg") || ends_with_n(p, n, ".traceg.xz")))
 				rc = set_err(err, "%s:%u: expected a kernel-N.traceg or kernel-N.traceg.xz file name, got '%.*s'",
 					     path, line, MIN(n, 60), p);
 			else
 				add_kernel(tl, xasprintf("%.*s%.*s", *p == '/' ? 0 : dirlen, path, n, p));
-		} else if (n > 10 && strncmp(p, "MemcpyDtoH", 10) == 0) {
+		} else if (n >= 10 && strncmp(p, "MemcpyDtoH", 10) == 0) {
 			/* copies back to the host do not touch the GPU caches */
 		} else {
 			rc = set_err(err, "%s:%u: expected 'MemcpyHtoD,ADDR,BYTES' or a kernel-N.traceg line, got '%.*s'", path,
@@ -335,6 +398,7 @@ void trace_list_free(struct trace_list *tl)
 		free(tl->kern[i].path);
 	}
 	free(tl->kern);
+	free(tl->copies);
 	free(tl->spec);
 	free(tl);
 }
@@ -372,7 +436,31 @@ const struct trc *trace_list_trc(struct trace_list *tl, unsigned i, char **err)
 struct trace_wl {
 	struct workload wl;
 	struct trace_view view;
+	struct wl_copy copies[]; /* the list's copies made just before this kernel, renumbered to kernel 0 */
 };
+
+/* Copies in list order that precede kernel i directly (after kernel i-1):
+ * tl->copies[*first .. *first + return). */
+static unsigned copies_before(const struct trace_list *tl, unsigned i, unsigned *first)
+{
+	unsigned a = 0;
+	while (a < tl->ncopies && tl->copies[a].kernel < i)
+		a++;
+	unsigned b = a;
+	while (b < tl->ncopies && tl->copies[b].kernel == i)
+		b++;
+	*first = a;
+	return b - a;
+}
+
+/* Copies after the last kernel line: nothing runs after them. */
+static unsigned copies_after_last(const struct trace_list *tl)
+{
+	unsigned k = 0;
+	for (unsigned j = 0; j < tl->ncopies; j++)
+		k += tl->copies[j].kernel >= tl->n;
+	return k;
+}
 
 struct workload *trace_workload_new(struct trace_list *tl, unsigned i, const struct sim_cfg *cfg, char **err)
 {
@@ -393,7 +481,14 @@ struct workload *trace_workload_new(struct trace_list *tl, unsigned i, const str
 	const struct trace_kernel *k = trace_list_kernel(tl, i, err);
 	if (!k)
 		return NULL;
-	struct trace_wl *t = xcalloc(1, sizeof *t);
+	unsigned c0, nc = copies_before(tl, i, &c0);
+	struct trace_wl *t = xcalloc(1, sizeof *t + nc * sizeof t->copies[0]);
+	for (unsigned j = 0; j < nc; j++) {
+		t->copies[j] = tl->copies[c0 + j];
+		t->copies[j].kernel = 0;
+	}
+	t->wl.copies = nc ? t->copies : NULL;
+	t->wl.ncopies = nc;
 	trace_view_init(&t->view, k, &cfg->trace);
 	const char *nm = trace_hdr(k)->name;
 	snprintf(t->wl.name, sizeof t->wl.name, "%.63s", *nm ? nm : trace_file(k));
@@ -438,6 +533,10 @@ struct workload *trace_workload_all(struct trace_list *tl, const struct sim_cfg 
 	snprintf(t->wl.name, sizeof t->wl.name, "%.63s", base ? base + 1 : tl->spec);
 	t->wl.ops = &trace_multi_wl_ops;
 	t->wl.impl = &t->m;
+	/* The list owns the copies (it outlives the sim); those after the last
+	 * kernel are left out. */
+	t->wl.ncopies = tl->ncopies - copies_after_last(tl);
+	t->wl.copies = t->wl.ncopies ? tl->copies : NULL;
 	return &t->wl;
 }
 
@@ -465,7 +564,7 @@ void trace_list_describe(struct trace_list *tl, unsigned i, char *buf, size_t n)
 		 in->insts, h->binary_version, h->tracer_version);
 }
 
-void trace_list_warnings(struct trace_list *tl, unsigned i, char *buf, size_t n)
+void trace_list_warnings(struct trace_list *tl, unsigned i, const struct sim_cfg *cfg, char *buf, size_t n)
 {
 	buf[0] = 0;
 	const struct trace_kernel *k = i < tl->n ? tl->kern[i].k : NULL;
@@ -479,9 +578,24 @@ void trace_list_warnings(struct trace_list *tl, unsigned i, char *buf, size_t n)
 	if (in->cg && u < n)
 		u += (size_t)snprintf(buf + u, n - u, "%s: %" PRIu64 " .CG/.CV loads and stores replayed as glc (they bypass the L1)\n",
 				      trace_file(k), in->cg);
-	if (tl->memcpys && i == 0 && u < n)
-		snprintf(buf + u, n - u, "%s: %u MemcpyHtoD (%" PRIu64 " bytes) ignored: caches start cold\n", tl->spec,
-			 tl->memcpys, tl->memcpy_bytes);
+	/* Copies: said once, with the first kernel that runs. */
+	bool all = trace_list_back_to_back(tl);
+	if (all && i != 0)
+		return;
+	unsigned c0, nc = all ? tl->ncopies - copies_after_last(tl) : copies_before(tl, i, &c0);
+	if (all)
+		c0 = 0;
+	uint64_t bytes = 0;
+	for (unsigned j = 0; j < nc; j++)
+		bytes += tl->copies[c0 + j].bytes;
+	if (nc && u < n && (!cfg || cfg->trace.memcpy_mode == TRACE_MEMCPY_IGNORE))
+		u += (size_t)snprintf(buf + u, n - u,
+				      "%s: %u MemcpyHtoD (%" PRIu64 " bytes) ignored (trace.memcpy = ignore): the L2 does not see them\n",
+				      tl->spec, nc, bytes);
+	unsigned late = copies_after_last(tl);
+	if (late && u < n && (all || i + 1 == tl->n))
+		snprintf(buf + u, n - u, "%s: %u MemcpyHtoD after the last kernel ignored: nothing runs after them\n",
+			 tl->spec, late);
 }
 
 int trace_list_fill_src(struct trace_list *tl, unsigned i, struct kernel_src *k, char **err)

@@ -4,8 +4,9 @@
  *   kernel-1.traceg          mmap'd read-only: replay streams from the page cache
  *   kernel-1.traceg.xz       decompressed with liblzma into memory, once
  *   trace.trc[.xz]           a thread-address trace (engine/trc.h), a list of one
- *   kernelslist.g            Accel-Sim command list: MemcpyHtoD lines (counted,
- *                            not modelled) and kernel-N.traceg[.xz] lines
+ *   kernelslist.g            Accel-Sim command list: MemcpyHtoD lines (host copies,
+ *                            handed to the engine: sim.h wl_copy) and
+ *                            kernel-N.traceg[.xz] lines
  *   any of them + "@N"       only kernel N of the list (1-based)
  *
  * Without @N the kernels of a list run back to back in one simulator
@@ -43,18 +44,22 @@ const struct trace_kernel *trace_list_kernel(struct trace_list *tl, unsigned i, 
 struct trc;
 const struct trc *trace_list_trc(struct trace_list *tl, unsigned i, char **err);
 /* A workload replaying kernel i on cfg: one heap block (workload + its impl),
- * freed with free(). Refuses core.warp_size other than 32. */
+ * freed with free(). Refuses core.warp_size other than 32. Its copies are the
+ * MemcpyHtoD lines between kernel i-1 and kernel i of the list. */
 struct workload *trace_workload_new(struct trace_list *tl, unsigned i, const struct sim_cfg *cfg, char **err);
 /* Every kernel of the list in one simulator, back to back (trace.h
- * trace_multi; a list of one: trace_workload_new). One heap block, free(). */
+ * trace_multi; a list of one: trace_workload_new). One heap block, free().
+ * Its copies (kept by the list) are every MemcpyHtoD before the last kernel. */
 struct workload *trace_workload_all(struct trace_list *tl, const struct sim_cfg *cfg, char **err);
 /* One line: "kernel 1/3 kernel-1.traceg: _Z6vecAdd..., grid (4,1,1) x block (256,1,1), ..." */
 void trace_list_describe(struct trace_list *tl, unsigned i, char *buf, size_t n);
 /* Name and one-line description of kernel i for the session's kernel_src
  * (indexes it if needed); -1 with *err. */
 int trace_list_fill_src(struct trace_list *tl, unsigned i, struct kernel_src *k, char **err);
-/* Warnings for kernel i ("" if none): unknown opcodes, .CG accesses, memcpys. */
-void trace_list_warnings(struct trace_list *tl, unsigned i, char *buf, size_t n);
+/* Warnings for kernel i ("" if none): unknown opcodes, .CG accesses, and
+ * MemcpyHtoD lines that change nothing (trace.memcpy = ignore in cfg, or
+ * after the last kernel). */
+void trace_list_warnings(struct trace_list *tl, unsigned i, const struct sim_cfg *cfg, char *buf, size_t n);
 /* Read a whole (optionally .xz) file into memory: for tests and tools. */
 char *trace_read_file(const char *path, size_t *len, char **err);
 
