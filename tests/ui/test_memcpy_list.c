@@ -46,10 +46,10 @@ static char *write_list(const char *body)
 static void list_rm(char *path)
 {
 	unlink(path);
-	char *slash = strrchr(path, '/');
-	strcpy(slash + 1, "kernel-1.traceg");
-	unlink(path);
-	*slash = 0;
+	*strrchr(path, '/') = 0;
+	char *link = xasprintf("%s/kernel-1.traceg", path);
+	unlink(link);
+	free(link);
 	rmdir(path);
 	free(path);
 }
