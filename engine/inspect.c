@@ -12,13 +12,15 @@ int inspect_sms(const struct sim *s) { return s->cfg.core.sms; }
 int inspect_warp_slots(const struct sim *s) { return s->cfg.core.warps_per_sm; }
 int inspect_l2_banks(const struct sim *s) { return s->cfg.l2.banks; }
 
+int inspect_schedulers(const struct sim *s) { return s->cfg.core.schedulers; }
+
 bool inspect_warp(const struct sim *s, int smi, int slot, struct warp_info *o)
 {
 	if (smi < 0 || smi >= s->cfg.core.sms || slot < 0 || slot >= s->cfg.core.warps_per_sm)
 		return false;
 	const struct sm *sm = &s->sms[smi];
 	const struct warp *w = &sm->w[slot];
-	*o = (struct warp_info){.slot = slot, .cta = -1, .next_stmt = -1, .order = -1};
+	*o = (struct warp_info){.slot = slot, .cta = -1, .next_stmt = -1, .order = -1, .sched = sched_of(s, slot)};
 	if (w->state == WSL_EMPTY) {
 		o->state = WS_EMPTY;
 		return true;
@@ -46,12 +48,14 @@ bool inspect_warp(const struct sim *s, int smi, int slot, struct warp_info *o)
 		o->next_active = w->kw.mask;
 	}
 	int order[64];
-	int n = sched_order(s, sm, order);
-	for (int i = 0; i < n; i++)
+	int n = sched_order(s, sm, order), pos = 0;
+	for (int i = 0; i < n; i++) {
 		if (order[i] == slot) {
-			o->order = i;
+			o->order = pos;
 			break;
 		}
+		pos += sched_of(s, order[i]) == o->sched;
+	}
 	if (s->cfg.core.scheduler == SCHED_TWO_LEVEL && !w->in_pool)
 		o->order = -1;
 	return true;

@@ -45,13 +45,15 @@ struct warp_info {
 	const char *next_text;  /* statement text, static for the kernel's life */
 	uint64_t next_active;   /* lane mask of the next instruction */
 	int outstanding;    /* memory requests in flight for this warp */
-	int order;          /* position in the scheduler's order, 0 = looked at first; -1 if not eligible */
+	int order;          /* position in its scheduler's order, 0 = looked at first; -1 if not eligible */
+	int sched;          /* its scheduler (slot mod core.schedulers) */
 	bool issued_now;    /* issued in the last simulated cycle */
 	uint64_t insts;     /* instructions issued so far */
 	uint64_t stall_cycles;
 };
 
 int inspect_sms(const struct sim *s);
+int inspect_schedulers(const struct sim *s); /* core.schedulers */
 int inspect_warp_slots(const struct sim *s);
 /* Returns false if sm/slot is out of range. */
 bool inspect_warp(const struct sim *s, int sm, int slot, struct warp_info *out);
@@ -236,6 +238,9 @@ struct rf_info {
 	uint64_t reads, writes, shifts, shift_cycles, conflicts;
 	uint64_t wb_reads, wb_voided, wb_direct, wb_piggy, wb_overflow;
 	uint64_t energy_fj;   /* dynamic + leakage so far */
+	int schedulers;       /* core.schedulers */
+	bool warp_reg_remap;  /* rf.warp_reg_remap in effect: bank subsets per scheduler */
+	uint64_t hazards;     /* rf.schedule_hazards (0 with one scheduler) */
 };
 struct rf_bank_info {
 	int loc;              /* live bank BML (ports' offset in their segments) */
@@ -243,6 +248,7 @@ struct rf_bank_info {
 	int queued;           /* requests not yet finished */
 	bool shifting;
 	int from, to, remaining; /* shift in progress: remaining bits to go */
+	int sched;            /* with rf.warp_reg_remap: the scheduler owning the bank, else -1 */
 };
 struct rf_req_info {
 	int warp, reg;

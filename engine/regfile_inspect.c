@@ -29,6 +29,9 @@ bool inspect_rf(const struct sim *s, int sm, struct rf_info *o)
 	o->wb_piggy = ctr(s, m->id.wb_piggy);
 	o->wb_overflow = ctr(s, m->id.wb_overflow);
 	o->energy_fj = ctr(s, m->id.e_total);
+	o->schedulers = s->cfg.core.schedulers;
+	o->warp_reg_remap = m->groups > 1;
+	o->hazards = o->schedulers > 1 ? ctr(s, m->id.hazards) : 0;
 	return true;
 }
 
@@ -44,6 +47,7 @@ bool inspect_rf_bank(const struct sim *s, int smi, int b, struct rf_bank_info *o
 		return false;
 	const struct sm *sm = &s->sms[smi];
 	*o = (struct rf_bank_info){0};
+	o->sched = s->rfm->groups > 1 ? b / (s->rfm->banks / s->cfg.core.schedulers) : -1;
 	if (!sm->rf)
 		return true;
 	const struct rf_bank *bk = &sm->rf->bank[b];

@@ -138,9 +138,11 @@ void sched_on_stall(struct sim *s, struct sm *sm, int slot, unsigned reason)
 	}
 }
 
-int sched_order(const struct sim *s, const struct sm *sm, int *order)
+/* Scheduler kk's order over its own warps (every warp with one scheduler). */
+static int order_of(const struct sim *s, const struct sm *sm, int kk, int *order)
 {
-	int n = s->cfg.core.warps_per_sm, k = 0;
+	int n = s->cfg.core.warps_per_sm, k = 0, S = s->cfg.core.schedulers, last = sm->sched_last[kk];
+#define MINE(i) ((i) % S == kk)
 	switch (s->cfg.core.scheduler) {
 	case SCHED_VWS: { /* GTO order, the active set (level 1) first */
 		uint64_t act = vws_active_mask(s, sm);
@@ -165,12 +167,12 @@ int sched_order(const struct sim *s, const struct sm *sm, int *order)
 	}
 	case SCHED_RMWS: /* shown in GTO order; the score decides among ready warps */
 	case SCHED_GTO: {
-		if (sm->last_issued >= 0 && active(&sm->w[sm->last_issued]))
-			order[k++] = sm->last_issued;
+		if (last >= 0 && active(&sm->w[last]))
+			order[k++] = last;
 		/* The rest by age (insertion; at most 64 warps, only for display). */
 		int base = k;
 		for (int i = 0; i < n; i++) {
-			if (!active(&sm->w[i]) || i == sm->last_issued)
+			if (!MINE(i) || !active(&sm->w[i]) || i == last)
 				continue;
 			int j = k++;
 			while (j > base && sm->w[order[j - 1]].age > sm->w[i].age) {
@@ -182,11 +184,11 @@ int sched_order(const struct sim *s, const struct sm *sm, int *order)
 		return k;
 	}
 	default: {
-		int start = sm->last_issued + 1;
+		int start = last + 1;
 		for (int pass = 0; pass < 2; pass++)
 			for (int t = 0; t < n; t++) {
 				int i = (start + t) % n;
-				if (!active(&sm->w[i]))
+				if (!MINE(i) || !active(&sm->w[i]))
 					continue;
 				bool in = (s->cfg.core.scheduler != SCHED_TWO_LEVEL && s->cfg.core.scheduler != SCHED_TBAS) ||
 					  sm->w[i].in_pool;
@@ -196,4 +198,14 @@ int sched_order(const struct sim *s, const struct sm *sm, int *order)
 		return k;
 	}
 	}
+}
+#undef MINE
+
+/* With several schedulers: scheduler 0's order, then 1's, ... */
+int sched_order(const struct sim *s, const struct sm *sm, int *order)
+{
+	int k = 0;
+	for (int kk = 0; kk < s->cfg.core.schedulers; kk++)
+		k += order_of(s, sm, kk, order + k);
+	return k;
 }

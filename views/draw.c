@@ -16,7 +16,8 @@ static struct {
 	attr_t attr[R__COUNT];
 } theme = {.attr = {0}};
 
-enum { PAIR_HIT = 1, PAIR_MISS, PAIR_STALL, PAIR_BAR, PAIR_BREAK, PAIR_BAR_ALERT, PAIR_BAR_DONE };
+enum { PAIR_HIT = 1, PAIR_MISS, PAIR_STALL, PAIR_BAR, PAIR_BREAK, PAIR_BAR_ALERT, PAIR_BAR_DONE, PAIR_OWN0, PAIR_OWN1,
+       PAIR_OWN2 };
 
 bool draw_init(bool colours, bool utf8)
 {
@@ -31,6 +32,10 @@ bool draw_init(bool colours, bool utf8)
 		init_pair(PAIR_BREAK, COLOR_BLACK, COLOR_YELLOW);
 		init_pair(PAIR_BAR_ALERT, COLOR_YELLOW, COLOR_BLUE);
 		init_pair(PAIR_BAR_DONE, COLOR_GREEN, COLOR_BLUE);
+		/* register-file row owners: colours no other role uses */
+		init_pair(PAIR_OWN0, COLOR_CYAN, -1);
+		init_pair(PAIR_OWN1, COLOR_MAGENTA, -1);
+		init_pair(PAIR_OWN2, COLOR_BLUE, -1);
 	}
 	attr_t *a = theme.attr;
 	a[R_NORMAL] = A_NORMAL;
@@ -46,6 +51,10 @@ bool draw_init(bool colours, bool utf8)
 		a[R_ERROR] = COLOR_PAIR(PAIR_MISS) | A_BOLD;
 		a[R_BAR_ALERT] = COLOR_PAIR(PAIR_BAR_ALERT) | A_BOLD;
 		a[R_BAR_DONE] = COLOR_PAIR(PAIR_BAR_DONE) | A_BOLD;
+		a[R_OWN0] = COLOR_PAIR(PAIR_OWN0);
+		a[R_OWN1] = COLOR_PAIR(PAIR_OWN1);
+		a[R_OWN2] = COLOR_PAIR(PAIR_OWN2);
+		a[R_OWN3] = A_NORMAL;
 	} else {
 		a[R_HIT] = A_NORMAL;
 		a[R_MISS] = A_UNDERLINE;
@@ -55,6 +64,7 @@ bool draw_init(bool colours, bool utf8)
 		a[R_ERROR] = A_BOLD;
 		a[R_BAR_ALERT] = A_REVERSE | A_BOLD;
 		a[R_BAR_DONE] = A_REVERSE | A_BOLD;
+		a[R_OWN0] = a[R_OWN1] = a[R_OWN2] = a[R_OWN3] = A_NORMAL; /* the glyph names the warp */
 	}
 	return theme.colours;
 }

@@ -12,6 +12,8 @@
  *   R_DIM      dim      empty slots, invalid lines, finished warps
  *   R_BREAK    reverse+yellow: the event that fired a breakpoint
  *   R_BAR      status bar and overlay chrome
+ *   R_OWN0..3  cyan, magenta, blue, default: the owner of a register-file
+ *              row (warp slot mod 4) in the rf strips, nothing else
  *
  * With colours off (NO_COLOR, `color off`, a terminal without colours) every
  * role falls back to bold / reverse / underline / dim, and the text itself
@@ -41,6 +43,10 @@ enum role {
 	R_ERROR,
 	R_BAR_ALERT, /* status bar: a stop that wants attention (breakpoint, interrupt) */
 	R_BAR_DONE,  /* status bar: finished */
+	R_OWN0,      /* rf strips: row owned by a warp with slot mod 4 = 0 (cyan) */
+	R_OWN1,      /* ... 1 (magenta) */
+	R_OWN2,      /* ... 2 (blue) */
+	R_OWN3,      /* ... 3 (default colour) */
 	R__COUNT,
 };
 

@@ -6,9 +6,14 @@
  *        0123....|4567....|89ab....|cdef....   wb: w2r3 R* | -
  *
  * A strip is the bank's rows (domains) left to right, segments separated by
- * '|'; each row shows the warp slot that owns it (0-9a-zA-Z), '.' unused.
- * The rows under the ports (offset = the live BML in every segment) are drawn
- * reversed; the rows a shift is heading for are yellow. proj is the BML of the
+ * '|'; each row shows the warp slot that owns it (0-9a-zA-Z), '.' unused,
+ * coloured by the owner (warp slot mod 4: cyan, magenta, blue, default; a
+ * colour no other panel uses, so neighbouring warps' bands stand apart and
+ * with 4 schedulers the colour is the scheduler). The rows under the ports
+ * (offset = the live BML in every segment) are drawn reversed in that colour;
+ * the rows a shift is heading for are yellow. With core.schedulers > 1 the
+ * counter line adds the schedule hazards (yellow once there was one), and
+ * with rf.warp_reg_remap each bank is labelled with its scheduler (b4 s1). proj is the BML of the
  * newest queued request (what RMWS scores against). Queue entries: warp and
  * register, R/W, target BML, distance, ~waited RF cycles; '*' marks the one in
  * service. Write-buffer ways: warp/register, R when the data arrived, '*' when
@@ -45,6 +50,10 @@ static void header(WINDOW *w, struct rect r, int y, const struct rf_info *fi)
 			     (unsigned long long)fi->wb_reads, (unsigned long long)fi->wb_voided,
 			     (unsigned long long)fi->wb_direct, (unsigned long long)fi->wb_piggy,
 			     (unsigned long long)fi->wb_overflow);
+	if (fi->schedulers > 1)
+		x += put_fmt(w, y, x, r.w - (x - r.x), role_attr(fi->hazards ? R_STALL : R_NORMAL), "  | %d sched%s hazards %llu",
+			     fi->schedulers, fi->warp_reg_remap ? " (private banks)" : "",
+			     (unsigned long long)fi->hazards);
 	put_fmt(w, y, x, r.w - (x - r.x), role_attr(R_DIM), "  | %s nJ", fmt_si(e, sizeof e, (double)fi->energy_fj / 1e6));
 }
 
@@ -84,9 +93,9 @@ static int strip(WINDOW *w, int y, int x, int width, const struct sim *s, const 
 		}
 		int wp, rg;
 		bool own = inspect_rf_owner(s, b, row, &wp, &rg);
-		attr_t a = own ? 0 : role_attr(R_DIM);
+		attr_t a = own ? role_attr((enum role)(R_OWN0 + (wp & 3))) : role_attr(R_DIM);
 		if (row % fi->seg == bi->loc)
-			a = role_attr(R_SELECT);
+			a |= role_attr(R_SELECT); /* the ports: reversed, in the owner's colour */
 		else if (bi->shifting && row % fi->seg == bi->to)
 			a = role_attr(R_STALL);
 		wattrset(w, a);
@@ -136,6 +145,8 @@ static void rf_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		inspect_rf_bank(c->sim, c->sel_sm, b, &bi);
 		int x = r.x;
 		x += put_fmt(w, y, x, r.w, role_attr(R_HEADER), "b%-2d", b);
+		if (bi.sched >= 0) /* rf.warp_reg_remap: the scheduler whose warps use this bank */
+			x += put_fmt(w, y, x, r.w - (x - r.x), 0, " s%d", bi.sched);
 		x += put_fmt(w, y, x, r.w - (x - r.x), 0, " BML %2d proj %2d ", bi.loc, bi.tail);
 		if (bi.shifting)
 			x += put_fmt(w, y, x, r.w - (x - r.x), role_attr(R_STALL), "shift %d>%d (%d left) ", bi.from, bi.to,

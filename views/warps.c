@@ -13,6 +13,10 @@
  * scheduler's order (0 = looked at first). Columns are ordered so that at 80
  * columns (overview) the next instruction still shows.
  *
+ * With core.schedulers > 1 the title says how many and a SCH column after W
+ * names each warp's scheduler (slot mod schedulers); ORD is then the
+ * position in that scheduler's own order.
+ *
  * Under core.scheduler = vws the title shows N_act, a line above the table
  * the IWL estimator (stage, completions / N_pred, WS, RRDegr) and level 1
  * (warps / capacity), and four columns follow W:
@@ -42,6 +46,7 @@ struct warps_panel {
 	const struct sim *sim; /* valid during a draw only */
 	int sm, sel;
 	bool vws; /* core.scheduler = vws: the VWS columns */
+	bool multi; /* core.schedulers > 1: the SCH column */
 };
 
 static const struct table_col cols[] = {
@@ -56,6 +61,13 @@ static const struct table_col vcols[] = {
 	{"ORD", 3, 0, true}, {"NEXT", 6, 1, false}, {"INSTS", 7, 0, true},
 };
 #define VCOLS 4 /* extra columns under VWS, after W */
+
+/* With several schedulers per SM: W, the warp's scheduler, then the rest
+ * (ORD is the position in its own scheduler's order). */
+static const struct table_col scols[] = {
+	{"W", 3, 0, true},   {"SCH", 3, 0, true},    {"CTA", 5, 0, true}, {"STATE", 10, 0, false},
+	{"OUT", 3, 0, true}, {"ORD", 3, 0, true},    {"NEXT", 6, 1, false}, {"INSTS", 7, 0, true},
+};
 
 static const char *state_name(enum warp_state s)
 {
@@ -76,7 +88,7 @@ static void warp_row(void *u, int row, struct table_row *r)
 {
 	struct warps_panel *wp = u;
 	struct warp_info wi;
-	int o = wp->vws ? VCOLS : 0; /* column offset of CTA.. */
+	int o = wp->vws ? VCOLS : wp->multi ? 1 : 0; /* column offset of CTA.. */
 	if (!inspect_warp(wp->sim, wp->sm, row, &wi)) {
 		snprintf(r->text[0], TABLE_CELL, "%d", row);
 		return;
@@ -89,8 +101,10 @@ static void warp_row(void *u, int row, struct table_row *r)
 		r->row_attr |= role_attr(R_DIM);
 		return;
 	}
+	if (wp->multi)
+		snprintf(r->text[1], TABLE_CELL, "%d", wi.sched);
 	struct vws_warp_info vw;
-	if (o && inspect_vws_warp(wp->sim, wp->sm, row, &vw) && vw.level) {
+	if (wp->vws && inspect_vws_warp(wp->sim, wp->sm, row, &vw) && vw.level) {
 		snprintf(r->text[1], TABLE_CELL, "%s", vw.level == 1 ? "1" : vw.level == 2 ? "2" : "x");
 		if (vw.level == 1)
 			r->attr[1] = role_attr(R_HEADER);
@@ -126,6 +140,7 @@ static void warps_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	int nrows = 0;
 	struct vws_info v;
 	wp->vws = false;
+	wp->multi = false;
 	if (c->sim) {
 		int ctas = 0, warps = 0;
 		uint64_t insts = 0;
@@ -137,10 +152,14 @@ static void warps_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 				 (unsigned long long)insts);
 		if (wp->vws && k > 0 && (size_t)k < sizeof info)
 			snprintf(info + k, sizeof info - (size_t)k, "  vws N_act %d", v.nact);
+		int ns = inspect_schedulers(c->sim);
+		wp->multi = ns > 1;
+		if (wp->multi && k > 0 && (size_t)k < sizeof info)
+			snprintf(info + k, sizeof info - (size_t)k, "  %d schedulers", ns);
 		nrows = inspect_warp_slots(c->sim);
 	}
-	wp->t.cols = wp->vws ? vcols : cols;
-	wp->t.ncols = wp->vws ? (int)ARRAY_LEN(vcols) : (int)ARRAY_LEN(cols);
+	wp->t.cols = wp->vws ? vcols : wp->multi ? scols : cols;
+	wp->t.ncols = wp->vws ? (int)ARRAY_LEN(vcols) : wp->multi ? (int)ARRAY_LEN(scols) : (int)ARRAY_LEN(cols);
 	struct rect r = view_frame(p, w, c, info);
 	if (!c->sim) {
 		put_text(w, r.y, r.x, r.w, "no simulator", role_attr(R_DIM), false);

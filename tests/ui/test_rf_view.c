@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "draw.h"
+#include "inspect.h"
 #include "test.h"
 #include "view.h"
 #include "vtest.h"
@@ -59,6 +61,66 @@ TEST(view_rf_free_sram_path_says_how_to_enable)
 	CHECK_CONTAINS(t, "free SRAM operand path");
 	CHECK_CONTAINS(t, "rf.kind racetrack");
 	free(t);
+	panel_free(p);
+	vt_session_free(ss);
+}
+
+/* Row colours: every owned domain of a strip carries its owner's colour role
+ * (warp slot mod 4), unused rows are dim, and with more than one scheduler
+ * and warp-register remapping each bank is labelled with its scheduler and
+ * the counter line shows the schedule hazards. The warps panel then has a
+ * SCH column. */
+TEST(view_rf_dual_rmws_owner_colours_and_schedulers)
+{
+	vt_screen();
+	struct session *ss = vt_session("set rf.kind racetrack\nset core.scheduler rmws\nset core.schedulers 2\n"
+					"set rf.warp_reg_remap true\nworkload matmul_tiled\nstep 400\n");
+	REQUIRE(ss != NULL);
+	struct panel *p = panel_create("rf");
+	REQUIRE(p != NULL);
+	WINDOW *win = newwin(60, 200, 0, 0);
+	REQUIRE(win != NULL);
+	struct view_ctx c = {.sim = ss->sim, .sel_sm = ss->sel_sm, .focused = true};
+	panel_draw(p, win, &c);
+	char *t = vt_text(win);
+	CHECK_SNAPSHOT("rf_dual_remap_200x60", t);
+	CHECK_CONTAINS(t, "2 sched (private banks) hazards 0");
+	CHECK_CONTAINS(t, "b0  s0");
+	CHECK_CONTAINS(t, "b8  s1");
+	free(t);
+	/* the strip of bank 0 starts at column 4 of the line after its header
+	 * (frame row 0, counters row 1, bank 0 at rows 2-3) */
+	int checked = 0, colours = 0;
+	attr_t seen[4] = {0};
+	for (int row = 0; row < 64; row++) {
+		int wp, rg;
+		int col = 4 + row + row / 16; /* segments are separated by '|' */
+		chtype ch = mvwinch(win, 3, col);
+		if (!inspect_rf_owner(ss->sim, 0, row, &wp, &rg)) {
+			CHECK_EQ((char)(ch & A_CHARTEXT), '.');
+			continue;
+		}
+		attr_t want = role_attr((enum role)(R_OWN0 + (wp & 3)));
+		CHECK_EQ(ch & A_COLOR, want & A_COLOR);
+		CHECK_EQ(wp % 2, 0); /* bank 0 belongs to scheduler 0: even warp slots only */
+		if (!seen[wp & 3]++)
+			colours++;
+		checked++;
+	}
+	CHECK(checked >= 8);
+	CHECK(colours >= 2); /* neighbouring warps differ */
+	delwin(win);
+	panel_free(p);
+	p = panel_create("warps");
+	REQUIRE(p != NULL);
+	win = newwin(24, 80, 0, 0);
+	panel_draw(p, win, &c);
+	t = vt_text(win);
+	CHECK_SNAPSHOT("warps_dual_80x24", t);
+	CHECK_CONTAINS(t, "2 schedulers");
+	CHECK_CONTAINS(t, "SCH");
+	free(t);
+	delwin(win);
 	panel_free(p);
 	vt_session_free(ss);
 }
