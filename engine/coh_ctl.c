@@ -85,6 +85,7 @@ uint32_t make_value(struct cs_sys *s, unsigned l1, unsigned line, unsigned word)
 void note_write(struct cs_sys *s, unsigned line, unsigned word, uint32_t v)
 {
 	uint32_t *n = &s->nsince[line][word];
+	s->kb_written[line][word] = true;
 	if (*n < CS_SINCE)
 		s->since[line][word][*n] = v;
 	(*n)++;
@@ -119,6 +120,14 @@ static void check_atomic(struct cs_sys *s, unsigned l1, unsigned line, unsigned 
 static void check_load(struct cs_sys *s, unsigned l1, unsigned line, unsigned word, uint32_t v, unsigned st)
 {
 	s->r.loads++;
+	s->core[l1].load_read = v;
+	if (s->kb_any && !s->kb_written[line][word] && v != s->kb_val[line][word]) {
+		fail(s, (int)line, (int)l1,
+		     "load of word %u got %#x after a kernel boundary, but its value at the release was %#x and nothing "
+		     "wrote it since (L1 state %s)",
+		     word, v, s->kb_val[line][word], coh_state_name(st));
+		return;
+	}
 	if (v && ((v >> 5) & 127) != line * CS_WORDS + word)
 		fail(s, (int)line, (int)l1, "load of word %u got %#x, a value stored to another word (L1 state %s)", word,
 		     v, coh_state_name(st));
@@ -438,6 +447,7 @@ static void atom_perform(struct cs_sys *s, struct cs_dent *e)
 	e->dirty |= 1u << w;
 	s->atom_last[line][w] = v;
 	s->nsince[line][w] = 0;
+	s->kb_written[line][w] = true;
 	s->latest[line][w] = v;
 	s->r.atomics++;
 	e->busy = B_NONE;

@@ -39,6 +39,7 @@ struct cs_core {
 	uint32_t value;
 	uint64_t t_next;
 	uint32_t atom_read; /* what the last atomic read at the L2 */
+	uint32_t load_read; /* what the last load read */
 };
 
 struct cs_dent {
@@ -72,6 +73,13 @@ struct cs_sys {
 	uint32_t atom_last[CS_MAX_LINES][CS_WORDS];
 	uint32_t nsince[CS_MAX_LINES][CS_WORDS];
 	uint32_t since[CS_MAX_LINES][CS_WORDS][CS_SINCE];
+	/* kernel boundaries: each word's value at the last release and whether
+	 * anything wrote it since (then loads are not held to it) */
+	bool kb_any;
+	uint32_t kb_val[CS_MAX_LINES][CS_WORDS];
+	bool kb_written[CS_MAX_LINES][CS_WORDS];
+	int8_t kwriter[CS_MAX_LINES][CS_WORDS]; /* the L1 that wrote the word since the boundary, -1 none, -2 several */
+	uint64_t kernel_end; /* cores issue until `issued` reaches it */
 	uint64_t issued, seq;
 	bool stop_issue;
 	struct cs_result r;

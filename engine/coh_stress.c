@@ -83,11 +83,17 @@ static void deliver(struct cs_sys *s)
 	}
 }
 
+static void note_writer(struct cs_sys *s, unsigned l1, unsigned line, unsigned word)
+{
+	int8_t *w = &s->kwriter[line][word];
+	*w = *w == -1 || *w == (int8_t)l1 ? (int8_t)l1 : -2;
+}
+
 static void cores(struct cs_sys *s)
 {
 	for (unsigned i = 0; i < s->c.l1s; i++) {
 		struct cs_core *c = &s->core[i];
-		if (!c->busy && !s->stop_issue && c->t_next <= s->now && s->issued < s->c.accesses) {
+		if (!c->busy && !s->stop_issue && c->t_next <= s->now && s->issued < s->kernel_end) {
 			c->busy = true;
 			unsigned r = (unsigned)rng_below(&s->rng, 100);
 			c->store = r < s->c.store_pct;
@@ -96,6 +102,7 @@ static void cores(struct cs_sys *s)
 			c->line = (uint8_t)rng_below(&s->rng, s->c.lines);
 			c->word = (uint8_t)rng_below(&s->rng, CS_WORDS);
 			if (c->store || c->atom) {
+				note_writer(s, i, c->line, c->word);
 				c->value = make_value(s, i, c->line, c->word);
 				s->own_last[i][c->line][c->word] = c->value;
 				s->written[c->line][c->word] = true;
@@ -158,7 +165,7 @@ static bool quiet(const struct cs_sys *s)
 bool cs_run(struct cs_sys *s, uint64_t max_cycles)
 {
 	for (uint64_t k = 0; k < max_cycles && s->r.ok; k++) {
-		if (quiet(s) && (s->stop_issue || s->issued >= s->c.accesses))
+		if (quiet(s) && (s->stop_issue || s->issued >= s->kernel_end))
 			return true;
 		cs_step(s, 1);
 	}
@@ -169,7 +176,7 @@ void cs_default_cfg(struct cs_cfg *c, const struct coh_proto *p)
 {
 	*c = (struct cs_cfg){.p = p, .l1s = 4, .lines = 8, .l1_ways = 2, .l2_lines = 4, .net_min = 1, .net_max = 6,
 			     .dir_latency = 1, .mem_latency = 8, .retry_max = 4, .store_pct = 40, .atomic_pct = 10, .pause_max = 3,
-			     .accesses = 100000, .seed = 1};
+			     .accesses = 100000, .seed = 1, .kernel_every = 1000};
 }
 
 struct cs_sys *cs_new(const struct cs_cfg *c)
@@ -191,6 +198,8 @@ struct cs_sys *cs_new(const struct cs_cfg *c)
 		s->dir[i].tag = -1, s->dir[i].owner = -1;
 	s->r.ok = true;
 	s->r.line = s->r.l1 = -1;
+	s->kernel_end = s->c.accesses;
+	memset(s->kwriter, -1, sizeof s->kwriter);
 	return s;
 }
 
@@ -204,6 +213,7 @@ bool cs_access(struct cs_sys *s, unsigned l1, unsigned line, unsigned word, bool
 	s->stop_issue = true;
 	*c = (struct cs_core){.busy = true, .store = store, .line = (uint8_t)line, .word = (uint8_t)(word % CS_WORDS)};
 	if (store) {
+		note_writer(s, l1, line, c->word);
 		c->value = make_value(s, l1, line, c->word);
 		s->own_last[l1][line][c->word] = c->value;
 		s->written[line][c->word] = true;
@@ -221,12 +231,69 @@ bool cs_atomic(struct cs_sys *s, unsigned l1, unsigned line, unsigned word)
 		return false;
 	s->stop_issue = true;
 	*c = (struct cs_core){.busy = true, .atom = true, .line = (uint8_t)line, .word = (uint8_t)(word % CS_WORDS)};
+	note_writer(s, l1, line, c->word);
 	c->value = make_value(s, l1, line, c->word);
 	s->own_last[l1][line][c->word] = c->value;
 	s->written[line][c->word] = true;
 	s->r.accesses++;
 	l1_try_access(s, l1);
 	return true;
+}
+
+uint32_t cs_load_read(const struct cs_sys *s, unsigned l1) { return s->core[l1].load_read; }
+
+/* Drop (REPLACE row) every stable line of every L1 whose state `pick` names. */
+static uint64_t replace_all(struct cs_sys *s, bool (*pick)(unsigned st))
+{
+	uint64_t n = 0;
+	for (unsigned i = 0; i < s->c.l1s; i++)
+		for (unsigned w = 0; w < s->c.l1_ways; w++) {
+			struct cs_lline *ln = &s->l1[i][w];
+			if (ln->tag >= 0 && pick(ln->st) && l1_event(s, i, (unsigned)ln->tag, ln, CE_REPLACE, NULL))
+				n++;
+		}
+	return n;
+}
+
+static bool is_n(unsigned st) { return st == CS_N; }
+static bool is_shared(unsigned st) { return st == CS_S || st == CS_V; }
+
+/* The word's value in the coherent domain: an owner's copy, else the L2's, else memory's. */
+static uint32_t coherent_value(struct cs_sys *s, unsigned line, unsigned w)
+{
+	for (unsigned i = 0; i < s->c.l1s; i++) {
+		const struct cs_lline *ln = l1_find(s, i, line);
+		if (ln && (ln->st == CS_E || ln->st == CS_M || ln->st == CS_O))
+			return ln->data[w];
+	}
+	const struct cs_dent *e = dir_find(s, line);
+	return e ? e->data[w] : s->mem[line][w];
+}
+
+bool cs_kernel_boundary(struct cs_sys *s)
+{
+	bool relaxed = s->p == &coh_si_proto || s->p == &coh_nmoesi_proto;
+	s->r.kernels++;
+	if (relaxed && s->c.bug != CS_BUG_NO_RELEASE) /* release: N words back to the L2 (si: WTs drained already) */
+		s->r.kb_writebacks += replace_all(s, is_n);
+	if (!cs_run(s, 100000))
+		return false;
+	for (unsigned line = 0; line < s->c.lines; line++)
+		for (unsigned w = 0; w < CS_WORDS; w++) {
+			uint32_t v = coherent_value(s, line, w);
+			int k = s->kwriter[line][w];
+			if (k >= 0 && v != s->latest[line][w])
+				fail(s, (int)line, k,
+				     "kernel boundary: word %u holds %#x after the release, but its only writer L1 %d last wrote %#x",
+				     w, v, k, s->latest[line][w]);
+			s->kb_val[line][w] = v;
+			s->kb_written[line][w] = false;
+			s->kwriter[line][w] = -1;
+		}
+	if (relaxed && s->c.bug != CS_BUG_NO_ACQUIRE) /* acquire: copies that may be stale go */
+		s->r.kb_invalidations += replace_all(s, is_shared);
+	s->kb_any = true;
+	return cs_run(s, 100000) && s->r.ok;
 }
 
 uint32_t cs_atomic_read(const struct cs_sys *s, unsigned l1, uint32_t *wrote)
@@ -295,8 +362,18 @@ static void flush_all(struct cs_sys *s)
 
 void cs_run_random(struct cs_sys *s, struct cs_result *out)
 {
-	while (s->r.ok && s->issued < s->c.accesses)
-		cs_step(s, 1024);
+	while (s->r.ok && s->issued < s->c.accesses) {
+		uint64_t end = s->c.kernel_every ? s->issued + s->c.kernel_every : s->c.accesses;
+		s->kernel_end = end < s->c.accesses ? end : s->c.accesses;
+		while (s->r.ok && s->issued < s->kernel_end)
+			cs_step(s, 64);
+		if (s->r.ok && s->issued < s->c.accesses) {
+			if (!cs_run(s, 1000000))
+				fail(s, -1, -1, "did not drain at a kernel boundary");
+			else if (!cs_kernel_boundary(s) && s->r.ok)
+				fail(s, -1, -1, "did not drain after a kernel boundary");
+		}
+	}
 	if (s->r.ok && !cs_run(s, 1000000))
 		fail(s, -1, -1, "did not drain after the last access");
 	if (s->r.ok)

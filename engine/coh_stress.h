@@ -30,6 +30,12 @@
  *           when it is performed where the L2 must see it: at the L1 for
  *           moesi/nmoesi (the atomic's invalidation collects it), at its
  *           merge into the L2 for si's write-through.
+ *   kernels (kernel_every): at a boundary the relaxed protocols release (si:
+ *           write-throughs drained; nmoesi: N lines merged back with PutN)
+ *           then acquire (S/V copies dropped; E/M stay: they are coherent);
+ *           afterwards a load of a word nobody wrote since the boundary
+ *           returns the word's value at the release (its owner's copy, else
+ *           the L2's, else memory's) - kernel k+1 sees kernel k's writes.
  * The same code runs scripted (cs_access + cs_run) for the unit tests.
  */
 #ifndef GPUSTEP_COH_STRESS_H
@@ -57,6 +63,7 @@ struct cs_cfg {
 	unsigned store_pct;
 	unsigned atomic_pct; /* atomic read-modify-writes (exchange of a unique value) */
 	unsigned bug;        /* enum cs_bug: deliberately broken behaviour for the tests */
+	uint64_t kernel_every; /* accesses per kernel: a kernel boundary (release, acquire) after each; 0 = one kernel */
 	unsigned pause_max; /* cycles between a core's accesses, 0..pause_max */
 	uint64_t accesses;  /* total, all cores */
 	uint64_t seed;
@@ -67,10 +74,12 @@ enum cs_bug {
 	CS_BUG_NONE,
 	CS_BUG_ATOM_NO_INV,    /* the directory performs an atomic without invalidating the copies */
 	CS_BUG_ATOM_READS_MEM, /* an atomic reads memory instead of the (possibly dirty) L2 line */
+	CS_BUG_NO_ACQUIRE,     /* kernel boundary: the L1s keep their S/V copies */
+	CS_BUG_NO_RELEASE,     /* kernel boundary: N lines keep their unmerged words */
 };
 
 /* Defaults: 4 L1s of 2 lines, 8 lines, a 4-line L2, delays 1..6, 40 % stores,
- * 10 % atomics. */
+ * 10 % atomics, a kernel boundary every 1000 accesses. */
 void cs_default_cfg(struct cs_cfg *c, const struct coh_proto *p);
 
 struct cs_result {
@@ -79,6 +88,7 @@ struct cs_result {
 	int line, l1;       /* -1 when not about one */
 	char why[320];      /* the violation with the states involved */
 	uint64_t accesses, loads, stores, atomics, l1_hits, nacks, transitions, dir_transitions;
+	uint64_t kernels, kb_writebacks, kb_invalidations; /* boundaries, N lines merged, copies dropped */
 	uint64_t msgs[CM__COUNT];
 };
 
@@ -97,6 +107,13 @@ bool cs_access(struct cs_sys *s, unsigned l1, unsigned line, unsigned word, bool
  * value it read at the L2 and *wrote the value it left there. */
 bool cs_atomic(struct cs_sys *s, unsigned l1, unsigned line, unsigned word);
 uint32_t cs_atomic_read(const struct cs_sys *s, unsigned l1, uint32_t *wrote);
+/* The value core l1's last load read. */
+uint32_t cs_load_read(const struct cs_sys *s, unsigned l1);
+/* A kernel boundary now (the system must be quiet): si/nmoesi release (N
+ * lines merged back to the L2, write-throughs drained) then acquire (S/V
+ * copies dropped); moesi: nothing. Then loads of a word nobody wrote since
+ * must return its value at the release. false if it did not drain. */
+bool cs_kernel_boundary(struct cs_sys *s);
 bool cs_run(struct cs_sys *s, uint64_t max_cycles);
 /* Run exactly n cycles. */
 void cs_step(struct cs_sys *s, uint64_t n);

@@ -15,7 +15,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: gpustep stress-coherence --protocol si|nmoesi|moesi [--accesses N] [--seed S]\n"
 			"       [--l1s N] [--lines N] [--l1-ways N] [--l2-lines N] [--store-pct P] [--atomic-pct P]\n"
-			"       [--delay MAX]\n");
+			"       [--delay MAX] [--kernel-every N]\n");
 	return 2;
 }
 
@@ -66,6 +66,8 @@ int stress_coherence_main(int argc, char **argv)
 			c.store_pct = (unsigned)x;
 		} else if (strcmp(o, "--atomic-pct") == 0 && !(rc = num(o, v, 0, 100, &x))) {
 			c.atomic_pct = (unsigned)x;
+		} else if (strcmp(o, "--kernel-every") == 0 && !(rc = num(o, v, 0, 1ull << 40, &x))) {
+			c.kernel_every = x;
 		} else if (strcmp(o, "--delay") == 0 && !(rc = num(o, v, 1, 1000, &x))) {
 			c.net_max = (unsigned)x;
 		} else if (rc == 0) {
@@ -98,8 +100,13 @@ int stress_coherence_main(int argc, char **argv)
 	       p->name, (unsigned long long)c.seed, (unsigned long long)r.accesses, (unsigned long long)r.loads,
 	       (unsigned long long)r.stores, (unsigned long long)r.atomics, (unsigned long long)r.l1_hits, (unsigned long long)r.cycle, c.l1s, c.lines,
 	       c.l2_lines);
-	printf("  L1 transitions %llu, directory transitions %llu, NACKs %llu\n  messages:",
+	printf("  L1 transitions %llu, directory transitions %llu, NACKs %llu\n",
 	       (unsigned long long)r.transitions, (unsigned long long)r.dir_transitions, (unsigned long long)r.nacks);
+	if (r.kernels)
+		printf("  kernel boundaries %llu: %llu N lines merged back (release), %llu S/V copies dropped (acquire)\n",
+		       (unsigned long long)r.kernels, (unsigned long long)r.kb_writebacks,
+		       (unsigned long long)r.kb_invalidations);
+	printf("  messages:");
 	for (unsigned m = 0; m < CM__COUNT; m++)
 		if (r.msgs[m])
 			printf(" %s=%llu", coh_msg_name(m), (unsigned long long)r.msgs[m]);

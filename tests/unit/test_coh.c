@@ -345,3 +345,73 @@ TEST(coh_stress_catches_broken_atomics)
 	CHECK(bug_fails(&coh_nmoesi_proto, CS_BUG_ATOM_READS_MEM));
 	CHECK(bug_fails(&coh_moesi_proto, CS_BUG_ATOM_READS_MEM));
 }
+
+/* ---- kernel boundaries in the tester -------------------------------------- */
+
+/* Kernel 1: sm1 reads line 0, then sm0 writes word 0. Under the relaxed
+ * protocols sm1's copy is stale in kernel 1 (allowed); after the boundary
+ * (release, acquire) kernel 2's load on sm1 reads sm0's value. */
+static void kernel_boundary_publishes(const struct coh_proto *p)
+{
+	struct cs_sys *s = mk(p);
+	go(s, 1, 0, false);
+	go(s, 0, 0, true);
+	go(s, 1, 0, false);
+	uint32_t before = cs_load_read(s, 1);
+	REQUIRE(cs_kernel_boundary(s));
+	REQUIRE(cs_stats(s)->ok);
+	go(s, 1, 0, false); /* checked by the tester too: the value at the release */
+	uint32_t after = cs_load_read(s, 1);
+	CHECK(after != 0);
+	CHECK_EQ(STORER(after), 0u);
+	if (p == &coh_moesi_proto) { /* coherent: nothing to do at the boundary */
+		CHECK_EQ(before, after);
+		CHECK_EQ(cs_stats(s)->kb_writebacks, 0u);
+		CHECK_EQ(cs_stats(s)->kb_invalidations, 0u);
+	} else { /* stale in kernel 1, fresh in kernel 2 */
+		CHECK_EQ(before, 0u);
+		CHECK(cs_stats(s)->kb_invalidations >= 1); /* sm1's S/V copy */
+	}
+	if (p == &coh_nmoesi_proto) {
+		CHECK_EQ(cs_stats(s)->kb_writebacks, 1u); /* sm0's N line merged back */
+		CHECK_EQ(cs_l1_state(s, 0, 0), CS_I);
+	}
+	CHECK_EQ(cs_stats(s)->kernels, 1u);
+	CHECK(cs_stats(s)->ok);
+	cs_free(s);
+}
+
+TEST(coh_kernel_boundary_si) { kernel_boundary_publishes(&coh_si_proto); }
+TEST(coh_kernel_boundary_nmoesi) { kernel_boundary_publishes(&coh_nmoesi_proto); }
+TEST(coh_kernel_boundary_moesi_unaffected) { kernel_boundary_publishes(&coh_moesi_proto); }
+
+static bool kb_bug_fails(const struct coh_proto *p, unsigned bug, const char *why)
+{
+	struct cs_cfg c;
+	cs_default_cfg(&c, p);
+	c.accesses = 200000;
+	c.bug = bug;
+	struct cs_result r;
+	cs_stress(&c, &r);
+	if (getenv("COH_VERBOSE"))
+		fprintf(stderr, "  %s bug %u: %s\n", p->name, bug, r.ok ? "not caught" : r.why);
+	return !r.ok && strstr(r.why, why);
+}
+
+/* The kernel-boundary rule can fail: without the acquire, stale S/V copies
+ * survive into the next kernel; without the release, N words stay unmerged. */
+TEST(coh_stress_catches_broken_kernel_boundaries)
+{
+	CHECK(kb_bug_fails(&coh_si_proto, CS_BUG_NO_ACQUIRE, "after a kernel boundary"));
+	CHECK(kb_bug_fails(&coh_nmoesi_proto, CS_BUG_NO_ACQUIRE, "after a kernel boundary"));
+	CHECK(kb_bug_fails(&coh_nmoesi_proto, CS_BUG_NO_RELEASE, "kernel boundary"));
+	/* with a boundary every 1000 accesses, the stress runs cross many */
+	struct cs_cfg c;
+	cs_default_cfg(&c, &coh_nmoesi_proto);
+	c.accesses = 50000;
+	struct cs_result r;
+	cs_stress(&c, &r);
+	CHECK(r.ok);
+	CHECK_EQ(r.kernels, 49u);
+	CHECK(r.kb_writebacks > 0 && r.kb_invalidations > 0);
+}
