@@ -51,6 +51,7 @@ void coh_init(struct sim *s)
 		}
 	}
 	s->clog = ARENA_NEW(&s->arena, struct coh_log, 1);
+	coh_kflush_init(s);
 }
 
 void coh_note(struct sim *s, unsigned kind, int sm, int bank, uint64_t addr, unsigned from, unsigned to, unsigned msg)

@@ -68,6 +68,9 @@ void coh_note(struct sim *s, unsigned kind, int sm, int bank, uint64_t addr, uns
 int coh_check_invariants(const struct sim *s, char **err);
 unsigned coh_request_of(unsigned st);
 
+/* coh_kflush.c (coh_kernel_boundary is in sim_int.h for core.c) */
+void coh_kflush_init(struct sim *s);
+
 /* coh_l1.c */
 int coh_l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait); /* 0 done, 1 stall */
 void coh_l1_fill(struct sim *s, struct sm *sm, uint32_t fi);

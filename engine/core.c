@@ -169,6 +169,8 @@ void core_dispatch(struct sim *s)
 		if (st->ctas_dispatched == s->kfirst[st->kernel + 1]) { /* kernel boundary */
 			if (st->ctas_done < st->ctas_dispatched)
 				return;
+			if (!coh_kernel_boundary(s)) /* release, acquire (coh_kflush.c) */
+				return;
 			kernel_begin(s, st->kernel + 1);
 		} else if (st->kernels_begun == 0) {
 			kernel_begin(s, 0);

@@ -123,6 +123,10 @@ static const char *code_name(const struct event *e, unsigned bit)
 	case EV_COH_MSG:
 	case EV_COH_NACK:
 		return bit == EVF_A ? coh_msg_name((unsigned)v) : NULL;
+	case EV_COH_KFLUSH: {
+		static const char *const phase[] = {"release", "acquire", "done"};
+		return bit == EVF_A && (size_t)v < ARRAY_LEN(phase) ? phase[v] : NULL;
+	}
 	default:
 		return NULL;
 	}

@@ -97,7 +97,8 @@
 	X(COH_MSG, "coh.msg", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_A, "a coherence message was sent (sm = L1, unit = L2 bank, a = type: 0 GetS 1 GetX 2 Upg 3 GetN 4 UpgN 5 PutE 6 PutM 7 PutN 8 WT 9 Ack 10 AckD 11 Unblock 12 DataS 13 DataE 14 DataX 15 DataN 16 Inv 17 Recall 20 Nack)") \
 	X(COH_NACK, "coh.nack", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_A, "the directory refused a request: its entry is locked (dir_locked; a = request type)") \
 	X(KERNEL_START, "kernel.start", EVF_A, "a kernel of a back-to-back list began: every CTA of the previous one has finished (a = kernel index, from 0)") \
-	X(TRACE_MEMCPY, "trace.memcpy", EVF_ADDR | EVF_A | EVF_B, "a host-to-device copy (MemcpyHtoD) was applied before the next kernel (addr = start, a = bytes, b = L2 lines installed; 0 with trace.memcpy = ignore)")
+	X(TRACE_MEMCPY, "trace.memcpy", EVF_ADDR | EVF_A | EVF_B, "a host-to-device copy (MemcpyHtoD) was applied before the next kernel (addr = start, a = bytes, b = L2 lines installed; 0 with trace.memcpy = ignore)") \
+	X(COH_KFLUSH, "coh.kernel_flush", EVF_A | EVF_B, "kernel boundary under si/nmoesi (coherence.kernel_boundary = flush): a = 0 release began, 1 acquire began (b = N lines written back), 2 done (b = L1 copies invalidated); the next kernel starts after 2")
 
 #define EV_ENUM(e, n, f, d) EV_##e,
 enum ev_kind { EVENT_LIST(EV_ENUM) EV__COUNT };

@@ -192,6 +192,7 @@ const struct cfg_section l1_cfg_section = {
 static const char *const frc_victim_names[] = {"at_swap", "at_miss", NULL};
 static const char *const frc_mshr_names[] = {"separate", "shared", NULL};
 static const char *const coh_names[] = {"none", "si", "nmoesi", "moesi", NULL}; /* = enum coh_proto_id */
+static const char *const kb_names[] = {"flush", "none", NULL}; /* = enum coh_kernel_boundary */
 
 static const struct cfg_param l2_params[] = {
 	P_INT("l2.banks", l2.banks, "2", 1, 256, "L2 banks (slices)"),
@@ -225,6 +226,9 @@ static const struct cfg_param l2_params[] = {
 	       "coherence protocol between the L1s (directory in the L2): none, si, nmoesi, moesi (docs/COHERENCE.md)"),
 	P_INT("coherence.dir_latency", l2.coh.dir_latency, "2", 0, 1000,
 	      "directory cycles added to every directory message (grant, Inv, Recall, Nack) on top of l2.hit_latency"),
+	P_ENUM("coherence.kernel_boundary", l2.coh.kernel_boundary, "flush", kb_names,
+	       "between back-to-back kernels under si/nmoesi: flush (release: N lines written back, write-throughs "
+	       "drained; acquire: S/V copies invalidated) or none; moesi needs neither (docs/COHERENCE.md)"),
 };
 
 static int l2_validate(const struct sim_cfg *c, char **err)

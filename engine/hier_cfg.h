@@ -76,6 +76,8 @@ struct l1_cfg {
 	int bypass_duel_diff; /* percentage points of miss rate */
 };
 
+enum coh_kernel_boundary { COH_KB_FLUSH, COH_KB_NONE }; /* coherence.kernel_boundary */
+
 struct l2_cfg {
 	int banks;
 	int sets, ways, line;
@@ -104,6 +106,7 @@ struct l2_cfg {
 	struct coh_cfg {
 		int protocol;      /* enum coh_proto_id (coh.h): none, si, nmoesi, moesi */
 		int dir_latency;   /* extra cycles on every directory message (on top of l2.hit_latency) */
+		int kernel_boundary; /* enum coh_kernel_boundary: release/acquire between kernels (si, nmoesi) */
 	} coh;
 };
 

@@ -244,6 +244,8 @@ struct sim {
 	struct coh_log *clog;    /* coh_eng.h: recent transactions (arena) */
 	uint32_t coh_msg_id[32], coh_trans_id, coh_nack_id, coh_err_id, coh_inv_id; /* coh.* stats */
 	uint32_t hc_id[HC__STATS]; /* trace.memcpy.* (hostcopy.c); registered only with copies */
+	struct coh_kb *kb;       /* coh_kflush.c: kernel-boundary release/acquire (arena); NULL = none */
+	uint32_t kb_id[4];       /* coh.kernel_flush.* stats */
 };
 
 /* Wake an SM's scheduler: one of its warps may be able to issue. */
@@ -300,6 +302,8 @@ void l2_reply(struct sim *s, struct l2bank *b, uint32_t ri, uint8_t kind, uint64
 int l2_install_line(struct sim *s, uint64_t addr);
 uint32_t l2_mem_req(struct sim *s, struct l2bank *b, uint8_t type, uint64_t addr, uint32_t mask, uint32_t mshr);
 bool l2_memq_room(const struct sim *s, const struct l2bank *b, uint32_t n);
+/* coh_kflush.c: the release/acquire between kernels; true = the next may start */
+bool coh_kernel_boundary(struct sim *s);
 /* snapshot.c */
 void snapshot_tick(struct sim *s);
 uint64_t snapshot_next_at(const struct sim *s);

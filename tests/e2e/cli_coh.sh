@@ -19,6 +19,18 @@ expect_contains "$(cat "$E2E_TMP/err")" "expected si, nmoesi or moesi"
 "$BIN" stress-coherence --protocol si --accesses zero >/dev/null 2>"$E2E_TMP/err"
 [ $? = 2 ] || fail "--accesses zero: expected exit 2"
 
+# kernel boundary under nmoesi (two back-to-back trace kernels): the release
+# writes kernel 1's 8 N lines back, the boundary costs cycles, stops on its event
+out=$("$BIN" --run -w tests/traces/b2b/kernelslist.g -s coherence.protocol=nmoesi --stats -) || fail "b2b nmoesi: exit $?"
+expect_contains "$out" '"coh.kernel_flush.boundaries": 1'
+expect_contains "$out" '"coh.kernel_flush.writebacks": 8'
+expect_contains "$out" '"coh.kernel_flush.cycles": 34'
+out=$("$BIN" --run -w tests/traces/b2b/kernelslist.g -s coherence.protocol=nmoesi -s coherence.kernel_boundary=none --stats -) || fail "b2b none: exit $?"
+case "$out" in *coh.kernel_flush*) fail "kernel_boundary none still registers coh.kernel_flush stats" ;; esac
+printf 'break coh.kernel_flush a=2\ncontinue\ninfo events 3\n' >"$E2E_TMP/kb.gps"
+out=$("$BIN" -w tests/traces/b2b/kernelslist.g -s coherence.protocol=si -x "$E2E_TMP/kb.gps" 2>&1) || fail "kb batch: exit $?"
+expect_contains "$out" "Breakpoint 1, coh.kernel_flush a=2(done)"
+
 # history in batch mode: the line of the first transition to M, then a bad address
 cat >"$E2E_TMP/hist.gps" <<'SCRIPT'
 break coh.transition b=4
