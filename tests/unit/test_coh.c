@@ -381,9 +381,9 @@ static void kernel_boundary_publishes(const struct coh_proto *p)
 	cs_free(s);
 }
 
-TEST(coh_kernel_boundary_si) { kernel_boundary_publishes(&coh_si_proto); }
-TEST(coh_kernel_boundary_nmoesi) { kernel_boundary_publishes(&coh_nmoesi_proto); }
-TEST(coh_kernel_boundary_moesi_unaffected) { kernel_boundary_publishes(&coh_moesi_proto); }
+TEST(coh_stress_kernel_boundary_si) { kernel_boundary_publishes(&coh_si_proto); }
+TEST(coh_stress_kernel_boundary_nmoesi) { kernel_boundary_publishes(&coh_nmoesi_proto); }
+TEST(coh_stress_kernel_boundary_moesi_unaffected) { kernel_boundary_publishes(&coh_moesi_proto); }
 
 static bool kb_bug_fails(const struct coh_proto *p, unsigned bug, const char *why)
 {
