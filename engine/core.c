@@ -70,6 +70,7 @@ void core_init(struct sim *s)
 			sm->sched_last[k] = -1;
 		sm->last_stall = STALL_DONE;
 		vws_init(s, sm);
+		ccws_init(s, sm);
 		serial_range(s, sm, 0);
 		char name[64];
 		snprintf(name, sizeof name, "sm%d.insts", i);
@@ -130,6 +131,7 @@ static void cta_launch(struct sim *s, struct sm *sm, uint32_t cta)
 		w->age = s->st->age_counter++;
 		w->launch_cycle = s->st->now;
 		w->stall_start = UINT64_MAX;
+		ccws_on_launch(s, sm, kk);
 		sm->nwarps_active++;
 	}
 	sm->ctas_active++;
@@ -371,6 +373,8 @@ static unsigned warp_blocker(struct sim *s, struct sm *sm, struct warp *w)
 	}
 	if (w->ibh.op == KOP_EXIT)
 		return STALL_NONE;
+	if (w->ibh.op == KOP_LD && sm->ccws && (sm->ccws->thr >> (w - sm->w) & 1))
+		return STALL_INACTIVE; /* CCWS: loads held back */
 	for (unsigned i = 0; i < w->ibh.nsrc; i++)
 		if (sb_test(w, w->ibh.src[i]))
 			return STALL_SCOREBOARD;
@@ -529,6 +533,7 @@ void core_tick(struct sim *s, struct sm *sm)
 	int n = s->cfg.core.warps_per_sm;
 	if (sm->vws)
 		sm->vws_mask = vws_active_mask(s, sm);
+	ccws_eval(s, sm);
 	uint64_t ready = 0;
 	unsigned count[STALL__COUNT] = {0};
 	sm->next_busy = UINT64_MAX;
@@ -555,6 +560,10 @@ void core_tick(struct sim *s, struct sm *sm)
 			w->stall = (uint8_t)r;
 			count[r]++;
 		}
+	}
+	if (sm->ccws && sm->ccws->next_change < sm->next_busy) { /* decay changes the load cutoff then */
+		sm->next_busy = sm->ccws->next_change;
+		sim_wake_at(s, sm->next_busy);
 	}
 	/* Each scheduler picks from its own warps, all on the state at the start
 	 * of the issue stage (so RMWS schedulers score against the same projected

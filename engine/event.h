@@ -92,6 +92,7 @@
 	X(DRAM_PAGE_ALLOC, "dram.page_alloc", EVF_SM | EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR | EVF_A, "TEMP placed a page at its first touch in a bank of the requesting SM (addr = page, a = frame in the bank; sm = -1: origin unknown)") \
 	X(DRAM_REMOTE, "dram.remote", EVF_SM | EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR | EVF_A, "a request went to a bank bound to another SM (a = owning SM)") \
 	X(TBAS_SWAP, "tbas.swap", EVF_SM | EVF_A | EVF_B, "TBAS replaced the running thread batch (a = demoted batch, -1 none; b = promoted batch)") \
+	X(CCWS_THROTTLE, "ccws.throttle", EVF_SM | EVF_A | EVF_B, "CCWS changed the warps whose loads are held back (a = how many, b = mask of their slots)") \
 	/* coherence (coh_l1.c, coh_dir.c; states and types numbered as in coh.h) */ \
 	X(COH_TRANSITION, "coh.transition", EVF_SM | EVF_ADDR | EVF_A | EVF_B, "an L1 copy changed protocol state (a = from, b = to: 0 I 1 S 2 E 3 O 4 M 5 N 6 V 7 IS_D 8 IM_D 9 SM_D 10 OM_D 11 IN_D 12 SN_D)") \
 	X(COH_MSG, "coh.msg", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_A, "a coherence message was sent (sm = L1, unit = L2 bank, a = type: 0 GetS 1 GetX 2 Upg 3 GetN 4 UpgN 5 PutE 6 PutM 7 PutN 8 WT 9 Ack 10 AckD 11 Unblock 12 DataS 13 DataE 14 DataX 15 DataN 16 Inv 17 Recall 20 Nack)") \

@@ -8,7 +8,7 @@
 
 #include "config.h"
 
-static const char *const sched_names[] = {"lrr", "gto", "two_level", "vws", "rmws", "tbas", NULL};
+static const char *const sched_names[] = {"lrr", "gto", "two_level", "vws", "rmws", "tbas", "ccws", NULL};
 static const char *const tbas_promote_names[] = {"oldest", "successor", NULL};
 static const char *const dispatch_names[] = {"round_robin", "serial", NULL};
 static const char *const coal_names[] = {"fermi", "volta", "si", NULL};
@@ -59,6 +59,15 @@ static const struct cfg_param core_params[] = {
 	P_INT("core.vws_beta", core.vws_beta, "4", 1, 64, "vws: throttle aggressiveness beta"),
 	P_INT("core.vws_level1", core.vws_level1, "16", 1, 64, "vws: InterCL level-1 warps"),
 	P_INT("core.vws_nact", core.vws_nact, "0", 0, 64, "vws: fixed active-warp window (0 = estimated by IWL)"),
+	P_INT("core.ccws_vta_entries", core.ccws_vta_entries, "16", 1, 64,
+	      "ccws: victim tag array entries per warp (tags of L1 lines the warp allocated and lost)"),
+	P_INT("core.ccws_vta_ways", core.ccws_vta_ways, "8", 1, 64, "ccws: victim tag array associativity (FIFO)"),
+	P_INT("core.ccws_base_score", core.ccws_base_score, "100", 1, 100000,
+	      "ccws: base lost-locality score; the cutoff is live warps x base"),
+	P_INT("core.ccws_kthrottle", core.ccws_kthrottle, "8", 0, 1000,
+	      "ccws: a lost-locality hit adds hits/instructions x kthrottle x cutoff to the warp's score"),
+	P_INT("core.ccws_kcap", core.ccws_kcap, "8", 0, 1000,
+	      "ccws: a score is capped at max(base, hits/instructions x kcap x cutoff) (0 = no cap)"),
 	P_INT("core.batch_stride", core.batch_stride, "1", 1, 1 << 20, "tbas: CTAs per thread batch (batch = floor(ctaid / stride))"),
 	P_INT("core.tbas_running", core.tbas_running, "8", 1, 64, "tbas: warps in the running set (all from one batch)"),
 	P_INT("core.tbas_threshold", core.tbas_threshold, "2", 1, 64, "tbas: swap batches when the running one has fewer active warps"),
@@ -86,6 +95,12 @@ static int core_validate(const struct sim_cfg *c, char **err)
 			       "core.schedulers: %d needs a policy that runs per scheduler; core.scheduler %s manages the SM's "
 			       "warps as one set (use core.schedulers 1)",
 			       c->core.schedulers, c->core.scheduler == SCHED_VWS ? "vws" : "tbas");
+	if (c->core.ccws_vta_entries % c->core.ccws_vta_ways)
+		return set_err(err, "core.ccws_vta_entries: must be a multiple of core.ccws_vta_ways (%d), got %d",
+			       c->core.ccws_vta_ways, c->core.ccws_vta_entries);
+	if (c->core.scheduler == SCHED_CCWS && c->l2.coh.protocol)
+		return set_err(err, "core.scheduler: ccws feeds its victim tag arrays from the plain L1; "
+				    "coherence.protocol must be none");
 	if (c->core.coalescer == COAL_VOLTA && c->core.warp_size != 32)
 		return set_err(err, "core.coalescer: volta needs core.warp_size 32, got %d", c->core.warp_size);
 	return 0;

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum sched_policy { SCHED_LRR, SCHED_GTO, SCHED_TWO_LEVEL, SCHED_VWS, SCHED_RMWS, SCHED_TBAS };
+enum sched_policy { SCHED_LRR, SCHED_GTO, SCHED_TWO_LEVEL, SCHED_VWS, SCHED_RMWS, SCHED_TBAS, SCHED_CCWS };
 enum cta_dispatch { CTA_ROUND_ROBIN, CTA_SERIAL };
 enum coalesce_mode { COAL_FERMI, COAL_VOLTA, COAL_SI };
 enum repl_policy { REPL_LRU, REPL_FIFO, REPL_RANDOM };
@@ -44,6 +44,11 @@ struct core_cfg {
 	int vws_beta;       /* throttle aggressiveness */
 	int vws_level1;     /* InterCL level-1 size */
 	int vws_nact;       /* fixed window, 0 = estimate (IWL) */
+	/* CCWS (Rogers et al., MICRO 2012; engine/ccws.c; sources in docs/POLICIES.md) */
+	int ccws_vta_entries, ccws_vta_ways; /* victim tag array per warp */
+	int ccws_base_score;  /* LLS base; cutoff = live warps x base */
+	int ccws_kthrottle;   /* LLS increment factor */
+	int ccws_kcap;        /* LLS cap factor, 0 = no cap */
 	/* TBAS (notes 002 §4.5; engine/tbas.c) */
 	int batch_stride;   /* thread batch = floor(ctaid / batch_stride) */
 	int tbas_running, tbas_threshold, tbas_promote; /* running-set warps, active warps to keep a batch, enum tbas_promote */

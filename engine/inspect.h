@@ -138,6 +138,27 @@ struct vws_warp_info {
 bool inspect_vws_warp(const struct sim *s, int sm, int slot, struct vws_warp_info *out);
 bool inspect_bypass_tag(const struct sim *s, int sm, int set, int way, struct btag_info *out);
 
+/* ---- CCWS (ccws.h) ------------------------------------------------------- */
+struct ccws_info {
+	int cutoff;           /* live warps x base score */
+	int live, throttled;  /* live warps; those whose loads are held back */
+	uint64_t thr_mask;    /* throttled warp slots */
+	uint64_t lost;        /* lost-locality hits of this SM */
+	uint64_t next_change; /* cycle decay alone changes the mask, UINT64_MAX = never */
+};
+/* false unless core.scheduler = ccws. */
+bool inspect_ccws(const struct sim *s, int sm, struct ccws_info *out);
+
+struct ccws_warp_info {
+	bool live;
+	int lls;         /* lost-locality score now */
+	bool throttled;  /* its loads are held back */
+	uint32_t hits;   /* lost-locality hits */
+	int vta_used;    /* valid victim tag array entries */
+};
+/* false unless core.scheduler = ccws and sm/slot are in range. */
+bool inspect_ccws_warp(const struct sim *s, int sm, int slot, struct ccws_warp_info *out);
+
 /* ---- MSHRs -------------------------------------------------------------- */
 #define INSPECT_MAX_WAITERS 16
 

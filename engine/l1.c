@@ -196,6 +196,10 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 		/* reuse profiler tap: the hit test below, once per request */
 		reuse_tap_l1(s, sm->id, r->warp, r->addr, set, cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask,
 			     mshr_find(&l->m, r->addr, r->mask) != REQ_NIL);
+		if (r->type == RQ_LD && !(cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask))
+			ccws_on_load_miss(s, sm, r->warp, r->addr); /* CCWS lost-locality detection */
+		else if (r->type == RQ_ST)
+			ccws_on_store(s, sm, r->addr);
 		if (r->type == RQ_LD) /* VWS IWL estimator */
 			vws_on_access(s, sm, r->warp, r->addr,
 				      !(cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask));
@@ -298,6 +302,7 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 			}
 			if (bp.kind == BYPK_ALLOC)
 				byp_apply_alloc(s, sm, set, r->addr, &bp, lway);
+			ccws_on_evict(s, sm, set, lway);
 			evict_line(s, sm, set, lway, bp.kind == BYPK_ALLOC);
 			struct cline *v = cache_line(&l->c, set, lway);
 			v->tag = r->addr;
@@ -351,10 +356,12 @@ static int access_forward(struct sim *s, struct sm *sm, uint32_t ri)
 		L1_INC(s, l, accesses, l1_accesses);
 		EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
 			.addr = r->addr, .set = set, .a = r->type == RQ_ST ? 1 : 2);
-		if (r->type == RQ_ST)
+		if (r->type == RQ_ST) {
 			L1_INC(s, l, writes, l1_writes);
-		else
+			ccws_on_store(s, sm, r->addr);
+		} else {
 			L1_INC(s, l, atomics, l1_atomics);
+		}
 		bool hit = cl && cl->valid && !cl->reserved && r->type == RQ_ST;
 		if (hit)
 			L1_INC(s, l, hits, l1_hits);
@@ -467,6 +474,7 @@ static void fill(struct sim *s, struct sm *sm, uint32_t fi)
 		if (way < 0) {
 			way = cache_victim(&l->c, set, &s->st->rng);
 			if (way >= 0) {
+				ccws_on_evict(s, sm, set, way);
 				evict_line(s, sm, set, way, false);
 				cache_install(&l->c, set, way, me->addr);
 			}
@@ -481,6 +489,7 @@ static void fill(struct sim *s, struct sm *sm, uint32_t fi)
 		cl->valid = 1;
 		cl->reserved = 0;
 		cl->sv |= me->mask;
+		ccws_on_fill(s, sm, set, way, me->warp);
 		cl->touch = TOUCH_FILL;
 		cl->touch_cycle = now;
 		cache_touch(&l->c, set, way);

@@ -9,6 +9,8 @@
  *              wait or barrier, promote same CTA -> predecessor ->
  *              successor -> oldest; vws_on_stall / vws_refill), else a
  *              window recomputed at every evaluation
+ *   ccws       greedy-then-oldest; warps past the lost-locality cutoff may
+ *              not issue loads (ccws.h)
  *   rmws       lowest racetrack score first (rmws.h; ties per rf.rmws_tiebreak)
  *   two_level  an active pool of core.active_pool warps scheduled LRR; a warp
  *              that stalls on memory (scoreboard / memory buffer) or waits at
@@ -50,6 +52,7 @@ int sched_pick(const struct sim *s, const struct sm *sm, const uint64_t ready_al
 	case SCHED_RMWS:
 		return rmws_pick(s, sm, ready, last);
 	case SCHED_VWS: /* GTO inside the active window (inactive warps are never ready) */
+	case SCHED_CCWS: /* GTO; warps past the load cutoff are not ready at a load */
 	case SCHED_GTO: {
 		if (last >= 0 && (ready >> last & 1))
 			return last;
@@ -166,6 +169,7 @@ static int order_of(const struct sim *s, const struct sm *sm, int kk, int *order
 		return k;
 	}
 	case SCHED_RMWS: /* shown in GTO order; the score decides among ready warps */
+	case SCHED_CCWS:
 	case SCHED_GTO: {
 		if (last >= 0 && active(&sm->w[last]))
 			order[k++] = last;

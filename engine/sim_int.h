@@ -27,6 +27,7 @@
 #include "bypass.h"
 #include "vws.h"
 #include "cache.h"
+#include "ccws.h"
 #include "config.h"
 #include "dram.h"
 #include "event.h"
@@ -146,6 +147,7 @@ struct sm {
 	struct l1 l1;
 	struct vws_sm *vws; /* vws.h, arena; NULL unless core.scheduler = vws */
 	uint64_t vws_mask;  /* active window at the last evaluation */
+	struct ccws_sm *ccws; /* ccws.h, arena; NULL unless core.scheduler = ccws */
 	struct rf_sm *rf;   /* regfile.h, arena; NULL unless the register file is timed */
 	uint32_t st_insts, st_issue_cycles;
 };
