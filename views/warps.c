@@ -30,6 +30,16 @@
  * (AMT-filtered misses, accesses / misses); WHY why it entered level 1
  * (same CTA, pred = predecessor CTA, succ = successor CTA, old = oldest;
  * InterCL only). Warps outside the active set are `inactive`.
+ *
+ * Under core.scheduler = ccws the title shows the cutoff (live warps x base
+ * score) and how many warps have their loads held back; three columns
+ * follow W: the warp's lost-locality score, its lost-locality hits (loads
+ * that missed on a line in its own victim tag array) and LD `held` when the
+ * cutoff keeps its loads from issuing (such a warp at a load is `inactive`):
+ *
+ *    W   LLS LOST LD   CTA STATE ...
+ *    0   266    1      0.0 scoreboard
+ *    3   100    0 held 0.3 inactive
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +57,7 @@ struct warps_panel {
 	int sm, sel;
 	bool vws; /* core.scheduler = vws: the VWS columns */
 	bool multi; /* core.schedulers > 1: the SCH column */
+	bool ccws; /* core.scheduler = ccws: the CCWS columns */
 };
 
 static const struct table_col cols[] = {
@@ -68,6 +79,13 @@ static const struct table_col scols[] = {
 	{"W", 3, 0, true},   {"SCH", 3, 0, true},    {"CTA", 5, 0, true}, {"STATE", 10, 0, false},
 	{"OUT", 3, 0, true}, {"ORD", 3, 0, true},    {"NEXT", 6, 1, false}, {"INSTS", 7, 0, true},
 };
+/* Under CCWS: W, then the lost-locality score, hits, held loads, then the rest. */
+static const struct table_col ccols[] = {
+	{"W", 3, 0, true},    {"LLS", 5, 0, true},     {"LOST", 4, 0, true}, {"LD", 4, 0, false},
+	{"CTA", 5, 0, true},  {"STATE", 10, 0, false}, {"OUT", 3, 0, true},  {"ORD", 3, 0, true},
+	{"NEXT", 6, 1, false}, {"INSTS", 7, 0, true},
+};
+#define CCOLS 3 /* extra columns under CCWS, after W */
 
 static const char *state_name(enum warp_state s)
 {
@@ -88,7 +106,7 @@ static void warp_row(void *u, int row, struct table_row *r)
 {
 	struct warps_panel *wp = u;
 	struct warp_info wi;
-	int o = wp->vws ? VCOLS : wp->multi ? 1 : 0; /* column offset of CTA.. */
+	int o = wp->vws ? VCOLS : wp->ccws ? CCOLS : wp->multi ? 1 : 0; /* column offset of CTA.. */
 	if (!inspect_warp(wp->sim, wp->sm, row, &wi)) {
 		snprintf(r->text[0], TABLE_CELL, "%d", row);
 		return;
@@ -111,6 +129,15 @@ static void warp_row(void *u, int row, struct table_row *r)
 		snprintf(r->text[2], TABLE_CELL, "%d", vw.miss);
 		snprintf(r->text[3], TABLE_CELL, "%u.%02u", vw.rr_x256 / 256, (vw.rr_x256 % 256) * 100 / 256);
 		snprintf(r->text[4], TABLE_CELL, "%s", vw.why);
+	}
+	struct ccws_warp_info cw;
+	if (wp->ccws && inspect_ccws_warp(wp->sim, wp->sm, row, &cw) && cw.live) {
+		snprintf(r->text[1], TABLE_CELL, "%d", cw.lls);
+		snprintf(r->text[2], TABLE_CELL, "%u", cw.hits);
+		if (cw.throttled) {
+			snprintf(r->text[3], TABLE_CELL, "held");
+			r->attr[3] = role_attr(R_STALL);
+		}
 	}
 	snprintf(r->text[o + 1], TABLE_CELL, "%d.%d", wi.cta, wi.warp_in_cta);
 	if (wi.state == WS_STALLED) {
@@ -139,8 +166,10 @@ static void warps_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	char info[128] = "";
 	int nrows = 0;
 	struct vws_info v;
+	struct ccws_info cc;
 	wp->vws = false;
 	wp->multi = false;
+	wp->ccws = false;
 	if (c->sim) {
 		int ctas = 0, warps = 0;
 		uint64_t insts = 0;
@@ -153,13 +182,19 @@ static void warps_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		if (wp->vws && k > 0 && (size_t)k < sizeof info)
 			snprintf(info + k, sizeof info - (size_t)k, "  vws N_act %d", v.nact);
 		int ns = inspect_schedulers(c->sim);
-		wp->multi = ns > 1;
+		wp->ccws = inspect_ccws(c->sim, wp->sm, &cc);
+		wp->multi = ns > 1 && !wp->ccws; /* the CCWS columns take SCH's place */
 		if (wp->multi && k > 0 && (size_t)k < sizeof info)
 			snprintf(info + k, sizeof info - (size_t)k, "  %d schedulers", ns);
+		if (wp->ccws && k > 0 && (size_t)k < sizeof info)
+			snprintf(info + k, sizeof info - (size_t)k, "  ccws cutoff %d, %d held", cc.cutoff, cc.throttled);
 		nrows = inspect_warp_slots(c->sim);
 	}
-	wp->t.cols = wp->vws ? vcols : wp->multi ? scols : cols;
-	wp->t.ncols = wp->vws ? (int)ARRAY_LEN(vcols) : wp->multi ? (int)ARRAY_LEN(scols) : (int)ARRAY_LEN(cols);
+	wp->t.cols = wp->vws ? vcols : wp->ccws ? ccols : wp->multi ? scols : cols;
+	wp->t.ncols = wp->vws	? (int)ARRAY_LEN(vcols)
+		      : wp->ccws ? (int)ARRAY_LEN(ccols)
+		      : wp->multi ? (int)ARRAY_LEN(scols)
+				  : (int)ARRAY_LEN(cols);
 	struct rect r = view_frame(p, w, c, info);
 	if (!c->sim) {
 		put_text(w, r.y, r.x, r.w, "no simulator", role_attr(R_DIM), false);

@@ -21,7 +21,7 @@ check typo '{"l1": {"wyas": 4}}' "typo.json:1: l1.wyas: unknown key (did you mea
 check type '{"l1": {"sets": "many"}}' "l1.sets: expected an integer, got a string"
 check range '{"l1.ways": 0}' "l1.ways: must be between 1 and"
 check pow2 '{"l2": {"sets": 48}}' "l2.sets: must be a power of two, got 48"
-check enum '{"core": {"scheduler": "gtx"}}' "core.scheduler: unknown value 'gtx' (one of lrr, gto, two_level, vws, rmws, tbas)"
+check enum '{"core": {"scheduler": "gtx"}}' "core.scheduler: unknown value 'gtx' (one of lrr, gto, two_level, vws, rmws, tbas, ccws)"
 check inconsistent '{"l1": {"line": 64}}' "l1.line: must equal l2.line"
 check malformed '{
   "l1": {

@@ -84,7 +84,7 @@ TEST(loader_type_and_key_errors)
 	CHECK_CONTAINS(e, "expected a JSON object");
 	free(e);
 	e = load_err("t8.json", "{\"core\": {\"scheduler\": \"gtx\"}}");
-	CHECK_CONTAINS(e, "core.scheduler: unknown value 'gtx' (one of lrr, gto, two_level, vws, rmws, tbas)");
+	CHECK_CONTAINS(e, "core.scheduler: unknown value 'gtx' (one of lrr, gto, two_level, vws, rmws, tbas, ccws)");
 	free(e);
 	/* the line of the offending key, found through the nesting */
 	e = load_err("t9.json", "{\n  \"l2\": {\"sets\": 64},\n  \"l1\": {\n    \"ways\": 4,\n    \"sets\": \"64\"\n  }\n}\n");

@@ -73,7 +73,7 @@ TEST(config_set_errors_name_key_and_rule)
 	CHECK_STR(e, want);
 	free(e);
 	e = set_fails(&c, "core.scheduler", "gtx");
-	CHECK_STR(e, "core.scheduler: unknown value 'gtx' (one of lrr, gto, two_level, vws, rmws, tbas)");
+	CHECK_STR(e, "core.scheduler: unknown value 'gtx' (one of lrr, gto, two_level, vws, rmws, tbas, ccws)");
 	free(e);
 	e = set_fails(&c, "l1.sets", "abc");
 	CHECK_STR(e, "l1.sets: expected an integer, got 'abc'");
