@@ -66,6 +66,11 @@ void ccws_on_launch(struct sim *s, struct sm *sm, int w)
 	c->score_at[w] = s->st->now;
 	c->hits[w] = 0;
 	memset(&c->vta[(size_t)w * (size_t)n], 0, sizeof(struct ccws_vta_ent) * (size_t)n);
+	/* Lines the slot's previous warp allocated are not this warp's. */
+	size_t lines = (size_t)s->cfg.l1.sets * (size_t)s->cfg.l1.ways;
+	for (size_t i = 0; i < lines; i++)
+		if (c->owner[i] == w)
+			c->owner[i] = -1;
 	sm_wake(sm);
 }
 
