@@ -255,3 +255,27 @@ TEST(ccws_determinism_run_step_chunks_rewind)
 	tk_end(&a);
 	tk_end(&b);
 }
+
+/* Two schedulers per SM (core.schedulers = 2): each runs GTO on its own
+ * warps under the SM's one cutoff; run and step agree. */
+TEST(ccws_two_schedulers_share_the_cutoff)
+{
+	uint64_t hash[2], cycles[2], changes[2];
+	for (int mode = 0; mode < 2; mode++) {
+		struct tk t;
+		thrash_cfg(&t.cfg);
+		t.cfg.core.schedulers = 2;
+		REQUIRE(tk_start(&t, 64, 8, thrash));
+		events_log_all(sim_events(t.s), false);
+		tk_run_mode(t.s, mode);
+		hash[mode] = sim_state_hash(t.s);
+		cycles[mode] = sim_cycle(t.s);
+		changes[mode] = tk_stat(&t, "ccws.throttle_changes");
+		CHECK_EQ(tk_stat(&t, "sim.warp_insts"), 8 * 2 * (6 * 8 * 2 + 1));
+		tk_end(&t);
+	}
+	CHECK(changes[0] > 0);
+	CHECK_EQ(changes[0], changes[1]);
+	CHECK_EQ(cycles[0], cycles[1]);
+	CHECK(hash[0] == hash[1]);
+}
