@@ -40,6 +40,9 @@
  *    W   LLS LOST LD   CTA STATE ...
  *    0   266    1      0.0 scoreboard
  *    3   100    0 held 0.3 inactive
+ *
+ * (With several schedulers per SM the CCWS columns take the SCH column's
+ * place.)
  */
 #include <stdio.h>
 #include <stdlib.h>
