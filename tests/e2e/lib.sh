@@ -31,7 +31,14 @@ tmux_start() {
 	h=$2
 	shift 2
 	unset TMUX
-	tmux -L "$TMUX_SOCK" -f /dev/null new-session -d -s "$TMUX_TARGET" -x "$w" -y "$h" "$*" || fail "tmux did not start"
+	# A server killed just before (tmux_kill) may still be exiting: a client that
+	# reaches it fails, so retry for up to 5 s before giving up.
+	tries=0
+	until tmux -L "$TMUX_SOCK" -f /dev/null new-session -d -s "$TMUX_TARGET" -x "$w" -y "$h" "$*" 2>"$E2E_TMP/tmux.err"; do
+		tries=$((tries + 1))
+		[ "$tries" -lt 50 ] || fail "tmux did not start: $(cat "$E2E_TMP/tmux.err")"
+		sleep 0.1
+	done
 	tmux -L "$TMUX_SOCK" set-option -t "$TMUX_TARGET" remain-on-exit on >/dev/null 2>&1
 	TMUX_STARTED=1
 }
@@ -68,6 +75,13 @@ tmux_wait_exit() {
 
 tmux_kill() {
 	tmux -L "$TMUX_SOCK" kill-server >/dev/null 2>&1
+	# kill-server returns before the server has gone: wait (up to 5 s) until
+	# no server answers on the socket, so a following tmux_start gets a new one.
+	i=0
+	while [ "$i" -lt 50 ] && tmux -L "$TMUX_SOCK" list-sessions >/dev/null 2>&1; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	TMUX_STARTED=0
 }
 
