@@ -270,6 +270,7 @@ struct rf_bank_info {
 	bool shifting;
 	int from, to, remaining; /* shift in progress: remaining bits to go */
 	int sched;            /* with rf.warp_reg_remap: the scheduler owning the bank, else -1 */
+	bool hazard;          /* a schedule hazard hit this bank in the last simulated cycle */
 };
 struct rf_req_info {
 	int warp, reg;

@@ -479,6 +479,7 @@ void rf_issue_stage(struct sim *s, struct sm *sm)
 		return;
 	for (int b = 0; b < s->rfm->banks; b++) {
 		struct rf_hz *h = &sm->rf->hz[b];
+		h->at = s->st->now;
 		h->ref = sm->rf->bank[b].tail;
 		h->up = h->down = h->hit = 0;
 	}

@@ -67,7 +67,9 @@ struct rf_wbe {
  * projected BML the schedulers scored against in this issue stage and which
  * schedulers queued reads moving the bank up / down from it. */
 struct rf_hz {
+	uint64_t at;                /* core cycle of that issue stage */
 	uint8_t ref, up, down, hit; /* up/down: scheduler bit masks; hit: counted this stage */
+	uint8_t spare[4];           /* named padding: the arena is hashed */
 };
 
 struct rf_sm {

@@ -52,6 +52,7 @@ bool inspect_rf_bank(const struct sim *s, int smi, int b, struct rf_bank_info *o
 		return true;
 	const struct rf_bank *bk = &sm->rf->bank[b];
 	uint64_t t = rf_time_of_core(s, s->st->now);
+	o->hazard = sm->rf->hz && sm->rf->hz[b].hit && sm->rf->hz[b].at + 1 == s->st->now;
 	o->loc = bk->loc;
 	o->tail = bk->tail;
 	for (int i = 0; i < bk->n; i++) {

@@ -12,7 +12,8 @@
  * with 4 schedulers the colour is the scheduler). The rows under the ports
  * (offset = the live BML in every segment) are drawn reversed in that colour;
  * the rows a shift is heading for are yellow. With core.schedulers > 1 the
- * counter line adds the schedule hazards (yellow once there was one), and
+ * counter line adds the schedule hazards (yellow once there was one), a bank
+ * two schedulers pulled both ways in the last cycle says HAZARD (yellow), and
  * with rf.warp_reg_remap each bank is labelled with its scheduler (b4 s1). proj is the BML of the
  * newest queued request (what RMWS scores against). Queue entries: warp and
  * register, R/W, target BML, distance, ~waited RF cycles; '*' marks the one in
@@ -148,6 +149,8 @@ static void rf_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		if (bi.sched >= 0) /* rf.warp_reg_remap: the scheduler whose warps use this bank */
 			x += put_fmt(w, y, x, r.w - (x - r.x), 0, " s%d", bi.sched);
 		x += put_fmt(w, y, x, r.w - (x - r.x), 0, " BML %2d proj %2d ", bi.loc, bi.tail);
+		if (bi.hazard) /* two schedulers pulled this bank both ways in the last cycle */
+			x += put_fmt(w, y, x, r.w - (x - r.x), role_attr(R_STALL), "HAZARD ");
 		if (bi.shifting)
 			x += put_fmt(w, y, x, r.w - (x - r.x), role_attr(R_STALL), "shift %d>%d (%d left) ", bi.from, bi.to,
 				     bi.remaining);

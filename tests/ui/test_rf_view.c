@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "draw.h"
 #include "inspect.h"
@@ -119,6 +120,50 @@ TEST(view_rf_dual_rmws_owner_colours_and_schedulers)
 	CHECK_SNAPSHOT("warps_dual_80x24", t);
 	CHECK_CONTAINS(t, "2 schedulers");
 	CHECK_CONTAINS(t, "SCH");
+	free(t);
+	delwin(win);
+	panel_free(p);
+	vt_session_free(ss);
+}
+
+/* A breakpoint on rf.schedule_hazard stops after the cycle in which two RMWS
+ * schedulers pulled a bank both ways; the panel marks that bank HAZARD (and
+ * only banks hit in that cycle), and the counter line counts it. */
+TEST(view_rf_breaks_on_schedule_hazard_and_marks_the_bank)
+{
+	vt_screen();
+	struct session *ss = vt_session("set rf.kind racetrack\nset core.scheduler rmws\nset core.schedulers 2\n"
+					"workload matmul_tiled\nlog +rf.schedule_hazard\nbreak rf.schedule_hazard\ncontinue\n");
+	REQUIRE(ss != NULL);
+	const struct events *ev = sim_events(ss->sim);
+	const struct event *e = NULL;
+	for (uint64_t i = 0; (e = events_recent(ev, i)) && e->kind != EV_RF_SCHED_HAZARD; i++)
+		;
+	REQUIRE(e != NULL);
+	CHECK_EQ(e->cycle + 1, sim_cycle(ss->sim));
+	int bank = e->unit, smi = e->sm;
+	vt_exec(ss, smi ? "select sm 1\n" : "select sm 0\n");
+	struct panel *p = panel_create("rf");
+	REQUIRE(p != NULL);
+	WINDOW *win = newwin(60, 200, 0, 0);
+	struct view_ctx c = {.sim = ss->sim, .sel_sm = smi, .focused = true};
+	panel_draw(p, win, &c);
+	char *t = vt_text(win);
+	CHECK_CONTAINS(t, "2 sched hazards 1");
+	char want[16];
+	snprintf(want, sizeof want, "\nb%-2d ", bank);
+	const char *line = strstr(t, want);
+	REQUIRE(line != NULL);
+	const char *eol = strchr(line + 1, '\n'), *mark = strstr(line, "HAZARD");
+	CHECK(mark != NULL && eol != NULL && mark < eol); /* on that bank's line */
+	/* every HAZARD mark is on a bank the event log names for this cycle */
+	int marks = 0;
+	for (const char *q = strstr(t, "HAZARD"); q; q = strstr(q + 1, "HAZARD"))
+		marks++;
+	int logged = 0;
+	for (uint64_t i = 0; (e = events_recent(ev, i)) && e->cycle + 1 == sim_cycle(ss->sim); i++)
+		logged += e->kind == EV_RF_SCHED_HAZARD && e->sm == smi;
+	CHECK_EQ(marks, logged);
 	free(t);
 	delwin(win);
 	panel_free(p);
