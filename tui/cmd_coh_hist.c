@@ -2,7 +2,7 @@
  * cmd_coh_hist.c: `history ADDR [N]`: the coherence transactions of one
  * cache line, oldest first, read from the engine's transaction log (the one
  * the coherence panel shows, inspect_coh_tx: a ring of the last COH_LOG
- * transactions of every line, kept in the arena so rewinding restores it).
+ * transactions of all lines, kept in the arena so rewinding restores it).
  * The footer says how far back the log goes, so an empty or short history
  * is never mistaken for "nothing happened". Also the line addresses Tab
  * completion offers after `history` (the newest lines in the log).
@@ -70,7 +70,7 @@ static void tx_text(const struct coh_tx_info *t, char *buf, size_t n)
 		snprintf(buf, n, "%10llu  %-16s %-4s  %s", (unsigned long long)t->cycle, who, kind, what);
 }
 
-/* "the log keeps the last 512 transactions of every line: all 300 since cycle 0" */
+/* "the log keeps the last 512 transactions of all lines: all 300 since cycle 0" */
 static void print_extent(struct session *ss, struct cmd_out *out)
 {
 	uint64_t kept, total;
@@ -78,11 +78,11 @@ static void print_extent(struct session *ss, struct cmd_out *out)
 	inspect_coh_log_size(ss->sim, &kept, &total, &cap);
 	struct coh_tx_info old;
 	if (total <= kept) {
-		cmd_printf(out, "record: the log keeps the last %u transactions of every line; it holds all %llu since cycle 0",
+		cmd_printf(out, "record: the log keeps the last %u transactions of all lines; it holds all %llu since cycle 0",
 			   cap, (unsigned long long)total);
 	} else if (inspect_coh_tx(ss->sim, kept - 1, &old)) {
 		cmd_printf(out,
-			   "record: the log keeps the last %u transactions of every line; %llu older ones are gone, so it "
+			   "record: the log keeps the last %u transactions of all lines; %llu older ones are gone, so it "
 			   "goes back to cycle %llu",
 			   cap, (unsigned long long)(total - kept), (unsigned long long)old.cycle);
 	}

@@ -173,7 +173,7 @@ static const struct cmd_def builtin[] = {
 	 .help = "Print the coherence transactions of ADDR's line, oldest first: cycle, where (the SM's\n"
 		 "L1, the directory's bank and requester, a message's direction), kind (L1 copy, dir,\n"
 		 "msg, NACK), the event or message, and the state before -> after. The record is the\n"
-		 "coherence panel's log (the last 512 transactions of every line, rewound with the\n"
+		 "coherence panel's log (the last 512 transactions of all lines, rewound with the\n"
 		 "machine); the last line says how far back it goes. N: only the newest N.\n"
 		 "Tab offers the lines in the log.\nExample: history 0x10010400 20",
 	 .fn = cmd_history, .complete = COMPL_LINE},

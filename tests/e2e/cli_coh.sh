@@ -47,7 +47,7 @@ expect_contains "$out" "history of line 0x10010400 (moesi): 6 transactions in th
 expect_contains "$out" "       215  sm1              L1    Store    I -> IM_D"
 expect_contains "$out" "       404  bank0 (sm1)      dir   GetX     I -> X"
 expect_contains "$out" "       425  sm1              L1    DataX    IM_D -> M"
-expect_contains "$out" "record: the log keeps the last 512 transactions of every line; it holds all 204 since cycle 0"
+expect_contains "$out" "record: the log keeps the last 512 transactions of all lines; it holds all 204 since cycle 0"
 expect_contains "$out" "history of line 0x0 (moesi): no coherence transactions of this line in the log"
 expect_contains "$out" "history: expected a line address (e.g. 0x10000080), got 'nope'"
 exit 0

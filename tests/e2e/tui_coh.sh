@@ -41,7 +41,7 @@ type_line "history $addr 3"
 tmux_wait_for "history of line $addr (moesi):" 3 || fail "history: no header for $addr"
 tmux_wait_for "(the newest 3 shown), oldest first" 2 || fail "history: N not applied"
 tmux_wait_for "$owner              L1    DataX    IM_D -> M" 2 || fail "history: no IM_D -> M row for $owner"
-tmux_wait_for "record: the log keeps the last 512 transactions of every line" 2 || fail "history: no record extent"
+tmux_wait_for "record: the log keeps the last 512 transactions of all lines" 2 || fail "history: no record extent"
 type_line "history 0xnope"
 tmux_wait_for "history: expected a line address (e.g. 0x10000080), got '0xnope'" 2 || fail "history: no message for a bad address"
 # Tab after `history` offers the lines in the log: all but the last digit of the

@@ -61,7 +61,7 @@ TEST(history_shows_the_lines_transactions)
 	/* oldest first: the store precedes the fill */
 	CHECK(strstr(h, "I -> IM_D") < strstr(h, "IM_D -> M"));
 	/* how far back: nothing was lost yet at the first M */
-	CHECK_CONTAINS(h, "record: the log keeps the last 512 transactions of every line; it holds all ");
+	CHECK_CONTAINS(h, "record: the log keeps the last 512 transactions of all lines; it holds all ");
 	CHECK_CONTAINS(h, " since cycle 0");
 	/* any address inside the line names the line */
 	char *h2 = history(&f, a + 4, "");
