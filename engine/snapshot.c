@@ -3,6 +3,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "regfile.h"
 #include "snapshot.h"
 #include "sim_int.h"
 
@@ -84,6 +85,10 @@ static void take(struct sim *s)
 	/* Already held (we are replaying after a rewind): same state, keep it. */
 	if (!(pos > 0 && ss->v[pos - 1].cycle == now)) {
 		double t0 = wall_s();
+		/* Derived stats that sim_step refreshes when it returns: bring them to
+		 * this cycle first, or the snapshot would hold whatever the last
+		 * sim_step boundary left (it depends on how the run was stepped). */
+		rf_account(s);
 		struct snap p = {.cycle = now, .len = arena_bytes(&s->arena)};
 		p.data = xmalloc(p.len);
 		arena_save(&s->arena, p.data);
