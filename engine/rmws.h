@@ -5,7 +5,7 @@
  * |register BML - projected bank BML| (projected = the BML of the newest
  * request queued at that bank, or the location register when none is); the
  * ready warp with the lowest score issues, ties broken by rf.rmws_tiebreak
- * (gto: the last issued warp, then the oldest; oldest; lrr). Warps that
+ * (gto: the scheduler's last issued warp, then the oldest; oldest; lrr). Warps that
  * cannot issue (scoreboard, full write buffer, ...) are not in the ready set,
  * which is the thesis's "continue the column scan".
  *
