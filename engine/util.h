@@ -58,7 +58,12 @@ void arena_load(struct arena *a, const void *buf);
 /* FNV-1a over every used byte: identical state gives an identical hash. */
 uint64_t arena_hash(const struct arena *a);
 /* Same, also treating pointers into [ext, ext + ext_len) (the object that owns
- * the arena) as offsets, so equal states hash alike across instances. */
+ * the arena) as offsets, so equal states hash alike across instances.
+ * Pointers are recognised by value: a word that falls inside an arena chunk
+ * is taken as a pointer into it. On a normal 64-bit Linux heap (addresses
+ * above 0x5500'0000'0000) no counter or cycle count gets there; under
+ * valgrind, whose heap sits near 0x0500'0000, a counter of ~10^8 can, and two
+ * equal states may then hash differently (docs/TESTING.md, "valgrind"). */
 uint64_t arena_hash_ex(const struct arena *a, const void *ext, size_t ext_len);
 
 /* ---- PRNG: xoshiro256** seeded by splitmix64 ------------------------- */
