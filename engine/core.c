@@ -329,10 +329,9 @@ static unsigned shmem_passes(const struct sim *s, const struct winst *in)
 		if (!seen)
 			words[nw++] = wd;
 	}
-	for (unsigned b = 0; b < nb; b++) {
-		unsigned c = 0;
-		for (int k = 0; k < nw; k++)
-			c += (unsigned)(words[k] % nb) == b;
+	unsigned per_bank[64] = {0}; /* core.shmem_banks <= 64 (hier_cfg.c) */
+	for (int k = 0; k < nw; k++) {
+		unsigned c = ++per_bank[words[k] % nb];
 		if (c > worst)
 			worst = c;
 	}

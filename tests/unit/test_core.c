@@ -235,3 +235,34 @@ TEST(core_invariants_every_cycle)
 		tk_end(&t);
 	}
 }
+
+/* Shared-memory bank conflicts (32 banks of 4-byte words): the busiest bank
+ * sets the passes; lanes reading the same word share a pass (broadcast).
+ * tid*4: one word per bank, 1 pass. tid*8: lanes l and l+16 meet in bank
+ * 2l mod 32, 2 passes. tid*128: every lane in bank 0, 32 passes. 0: one word,
+ * 1 pass. (tid%8)*128: 8 distinct words in bank 0, 8 passes. */
+TEST(core_shmem_bank_conflict_passes)
+{
+	static const struct {
+		const char *expr;
+		unsigned passes;
+	} cases[] = {{"tid*4", 1}, {"tid*8", 2}, {"tid*128", 32}, {"0", 1}, {"(tid%8)*128", 8}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct tk t;
+		tk_base_cfg(&t.cfg);
+		char body[64];
+		snprintf(body, sizeof body, "ldsh %s", cases[i].expr);
+		REQUIRE(tk_start(&t, 32, 1, body));
+		CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+		CHECK_EQ(tk_stat(&t, "core.shmem_insts"), 1);
+		CHECK_EQ(tk_stat(&t, "core.shmem_conflict_passes"), cases[i].passes - 1);
+		const struct event *e = tk_event(&t, EV_SHMEM_CONFLICT, 0);
+		if (cases[i].passes > 1) {
+			REQUIRE(e);
+			CHECK_EQ(e->a, cases[i].passes);
+		} else {
+			CHECK(e == NULL);
+		}
+		tk_end(&t);
+	}
+}
