@@ -33,6 +33,7 @@ void stats_fini(struct stats *s)
 	}
 	free(s->defs);
 	free(s->occ_view);
+	free(s->hidx);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -51,10 +52,42 @@ const char *stat_kind_name(enum stat_kind k)
 	return "?";
 }
 
+static uint32_t name_hash(const char *name)
+{
+	uint32_t h = 2166136261u;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h;
+}
+
+static void hidx_put(struct stats *s, uint32_t id)
+{
+	uint32_t m = s->hcap - 1, i = name_hash(s->defs[id].name) & m;
+	while (s->hidx[i] != UINT32_MAX)
+		i = (i + 1) & m;
+	s->hidx[i] = id;
+}
+
+/* Keep the index at most half full (n + 1 entries after the next add). */
+static void hidx_grow(struct stats *s)
+{
+	if (s->hcap >= 2 * (s->n + 1))
+		return;
+	free(s->hidx);
+	s->hcap = s->hcap ? s->hcap * 2 : 256;
+	while (s->hcap < 2 * (s->n + 1))
+		s->hcap *= 2;
+	s->hidx = xmalloc(sizeof(*s->hidx) * s->hcap);
+	memset(s->hidx, 0xff, sizeof(*s->hidx) * s->hcap);
+	for (uint32_t i = 0; i < s->n; i++)
+		hidx_put(s, i);
+}
+
 static struct stat_def *stats_add(struct stats *s, const char *name, const char *desc, enum stat_kind k)
 {
 	assert(!s->frozen && "stat registered after stats_freeze");
 	assert(stats_find(s, name) < 0 && "duplicate stat name");
+	hidx_grow(s);
 	if (s->n == s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 64;
 		s->defs = xrealloc(s->defs, sizeof(*s->defs) * s->cap);
@@ -65,6 +98,7 @@ static struct stat_def *stats_add(struct stats *s, const char *name, const char 
 	d->desc = xstrdup(desc ? desc : ""); /* owned: callers may pass formatted text */
 	d->kind = k;
 	d->scale = 1.0;
+	hidx_put(s, s->n - 1);
 	return d;
 }
 
@@ -176,9 +210,12 @@ void stat_hist_add(struct stats *s, uint32_t id, uint64_t sample)
 
 int stats_find(const struct stats *s, const char *name)
 {
-	for (uint32_t i = 0; i < s->n; i++)
-		if (strcmp(s->defs[i].name, name) == 0)
-			return (int)i;
+	if (!s->hcap)
+		return -1;
+	uint32_t m = s->hcap - 1;
+	for (uint32_t i = name_hash(name) & m; s->hidx[i] != UINT32_MAX; i = (i + 1) & m)
+		if (strcmp(s->defs[s->hidx[i]].name, name) == 0)
+			return (int)s->hidx[i];
 	return -1;
 }
 

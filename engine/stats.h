@@ -57,6 +57,10 @@ struct stats {
 	/* Heap scratch for stats_occ(): copies brought up to `now` without
 	 * touching the arena (reading a stat must not change the state hash). */
 	struct stat_occ *occ_view;
+	/* Heap: name -> id, open addressing (UINT32_MAX = empty), hcap a power
+	 * of two at least twice n. A big machine registers thousands of stats. */
+	uint32_t *hidx;
+	uint32_t hcap;
 };
 
 void stats_init(struct stats *s, const uint64_t *now);
