@@ -12,6 +12,7 @@
  * Requests enter the SM's L1 queue in lane order of their first lane, ready
  * the cycle after issue.
  */
+#include "coh_eng.h"
 #include "sim_int.h"
 
 struct creq {
@@ -88,6 +89,8 @@ int coalesce_issue(struct sim *s, struct sm *sm, int slot, const struct winst *i
 		r->vmb = (uint16_t)vmb;
 		r->t_issue = now;
 		r->t_ready = now + 1 + v[k].delay;
+		if (s->cv)
+			coh_values_coalesce(s, sm, ri, in); /* the words the lanes touch (coherence.check_values) */
 		reqq_insert_timed(&sm->l1.lsu, s->pool.r, ri);
 	}
 	EV_EMIT(&s->ev, EV_COALESCE, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)slot,

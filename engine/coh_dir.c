@@ -312,6 +312,8 @@ static void response(struct sim *s, struct l2bank *b, uint32_t ri)
 		cl->sv |= b->c.all_sectors;
 		cl->sd |= b->c.all_sectors;
 	}
+	if (s->cv && m == CM_ACKD) /* an O owner's words are forwarded: the L2 keeps them clean */
+		coh_values_l2_merge(s, b, ri, set, way, kept != KEPT_O);
 	if (kept == KEPT_GONE) {
 		clr_sh(d, q);
 		if (d->owner == (int)q)
@@ -347,6 +349,8 @@ static void put(struct sim *s, struct l2bank *b, uint32_t ri, int set, int way)
 		if (m != CM_PUTE) {
 			cl->sv |= b->c.all_sectors;
 			cl->sd |= r->mask ? r->mask : b->c.all_sectors;
+			if (s->cv)
+				coh_values_l2_merge(s, b, ri, set, way, true);
 		}
 		clr_sh(d, q);
 		if (d->owner == (int)q)

@@ -94,6 +94,22 @@ static inline struct coh_dent *coh_dent_at(const struct l2bank *b, int set, int 
 }
 static inline bool coh_has(const struct coh_dent *d, unsigned i) { return d->sh[i >> 6] >> (i & 63) & 1; }
 
+/* coh_values.c: coherence.check_values (shadow data values; s->cv NULL = off) */
+void coh_values_init(struct sim *s);
+void coh_values_free(struct sim *s);
+bool coh_values_take_stop(struct sim *s);
+void coh_values_test_bug(struct sim *s, int bug); /* tests: 1 write-throughs, 2 AckDs lose their values */
+void coh_values_coalesce(struct sim *s, struct sm *sm, uint32_t ri, const struct winst *in);
+void coh_values_l1_load(struct sim *s, struct sm *sm, uint32_t ri, int set, int way);
+void coh_values_l1_store(struct sim *s, struct sm *sm, uint32_t ri, int set, int way, bool dirty, bool wt);
+void coh_values_l1_fill(struct sim *s, struct sm *sm, uint32_t fi, int set, int way, bool data, bool upgrade);
+void coh_values_l1_payload(struct sim *s, struct sm *sm, uint32_t ri, int set, int way);
+void coh_values_l1_clean(struct sim *s, struct sm *sm, int set, int way);
+void coh_values_l2_merge(struct sim *s, struct l2bank *b, uint32_t ri, int set, int way, bool dirty);
+void coh_values_l2_fill(struct sim *s, struct l2bank *b, int set, int way);
+void coh_values_l2_writeback(struct sim *s, struct l2bank *b, const struct cline *cl);
+void coh_values_l2_reply(struct sim *s, struct l2bank *b, uint32_t ri);
+
 /* helpers exported by l1.c / l2.c for the coherence files */
 void l1_send_down(struct sim *s, struct l1 *l, uint32_t ri);
 void l1_complete_after(struct sim *s, struct l1 *l, uint32_t ri, uint64_t lat);

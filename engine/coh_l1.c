@@ -72,12 +72,16 @@ void coh_l1_evict(struct sim *s, struct sm *sm, int set, int way)
 			unsigned m = a & A_PUTE ? CM_PUTE : a & A_PUTM ? CM_PUTM : CM_PUTN;
 			w->type = RQ_WB;
 			w->mask = m == CM_PUTE ? 0 : cl->sd ? cl->sd : l->c.all_sectors;
+			if (s->cv)
+				coh_values_l1_payload(s, sm, wi, set, way); /* the dirty words go with the Put */
 			up(s, sm, wi, m, cl->tag);
 			if (m != CM_PUTE)
 				L1C(s, l, writebacks, l1_writebacks);
 		}
 	}
 	trans(s, sm, cl->tag, st, CS_I, CE_REPLACE);
+	if (s->cv)
+		coh_values_l1_clean(s, sm, set, way);
 	cl->valid = 0;
 	cl->sv = cl->sd = 0;
 	cl->coh = CS_I;
@@ -142,6 +146,10 @@ int coh_l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 		cl->touch_cycle = now;
 		if (act & A_DIRTY)
 			cl->sd |= r->mask ? r->mask : l->c.all_sectors;
+		if (s->cv && r->type == RQ_ST)
+			coh_values_l1_store(s, sm, ri, set, way, act & A_DIRTY, act & A_WT);
+		else if (s->cv)
+			coh_values_l1_load(s, sm, ri, set, way);
 		trans(s, sm, r->addr, st, nx, ev);
 		cl->coh = (uint8_t)nx;
 		if (act & A_WT) { /* SI: update, then the store itself goes down as WT */
@@ -152,6 +160,8 @@ int coh_l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 		return 0;
 	}
 	if (act & A_WT) { /* SI store miss: no write-allocate, write through */
+		if (s->cv)
+			coh_values_l1_store(s, sm, ri, set, -1, false, true);
 		up(s, sm, ri, CM_WT, r->addr);
 		return 0;
 	}
@@ -276,6 +286,8 @@ void coh_l1_fill(struct sim *s, struct sm *sm, uint32_t fi)
 	cl->sv = l->c.all_sectors;
 	if (!upgrade)
 		cl->sd = 0;
+	if (s->cv) /* coh_aux: the grant carries the line */
+		coh_values_l1_fill(s, sm, fi, set, way, R[fi].coh_aux, upgrade);
 	cl->touch = TOUCH_FILL;
 	cl->touch_cycle = now;
 	cache_touch(&l->c, set, way);
@@ -298,6 +310,10 @@ void coh_l1_fill(struct sim *s, struct sm *sm, uint32_t fi)
 		if ((wa & A_HIT) && !(wa & A_WT)) {
 			if (wa & A_DIRTY)
 				cl->sd |= R[wi].mask ? R[wi].mask : l->c.all_sectors;
+			if (s->cv && R[wi].type == RQ_ST)
+				coh_values_l1_store(s, sm, wi, set, way, wa & A_DIRTY, false);
+			else if (s->cv)
+				coh_values_l1_load(s, sm, wi, set, way);
 			trans(s, sm, me->addr, wst, p->l1[wr].next, wev);
 			cl->coh = p->l1[wr].next;
 			core_req_done(s, wi);
@@ -340,10 +356,15 @@ void coh_l1_msg(struct sim *s, struct sm *sm, uint32_t ri)
 		r->reply = RP_NONE;
 		r->coh_aux = (uint8_t)kept;
 		r->mask = l->c.all_sectors;
+		if (s->cv) /* AckD: the copy's dirty words go with it */
+			coh_values_l1_payload(s, sm, ri, set, data ? way : -1);
 		up(s, sm, ri, data ? CM_ACKD : CM_ACK, addr);
 		reused = true;
-		if (cl && kept != KEPT_O)
+		if (cl && kept != KEPT_O) {
 			cl->sd = 0; /* the data went with the ack */
+			if (s->cv)
+				coh_values_l1_clean(s, sm, set, way);
+		}
 	}
 	if (cl) {
 		if (act & A_FREE) {
@@ -356,11 +377,15 @@ void coh_l1_msg(struct sim *s, struct sm *sm, uint32_t ri)
 			cl->sv = cl->sd = 0;
 			cl->pinned = 0;
 			nx = CS_I;
+			if (s->cv)
+				coh_values_l1_clean(s, sm, set, way);
 		} else if (cl->valid && (nx == CS_IM_D || nx == CS_IN_D)) {
 			/* lost the copy while upgrading: wait for the data like a miss */
 			cl->valid = 0;
 			cl->reserved = 1;
 			cl->sv = cl->sd = 0;
+			if (s->cv)
+				coh_values_l1_clean(s, sm, set, way);
 		}
 		trans(s, sm, addr, st, nx, ev);
 		cl->coh = (uint8_t)nx;

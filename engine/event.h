@@ -99,7 +99,8 @@
 	X(COH_NACK, "coh.nack", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_A, "the directory refused a request: its entry is locked (dir_locked; a = request type)") \
 	X(KERNEL_START, "kernel.start", EVF_A, "a kernel of a back-to-back list began: every CTA of the previous one has finished (a = kernel index, from 0)") \
 	X(TRACE_MEMCPY, "trace.memcpy", EVF_ADDR | EVF_A | EVF_B, "a host-to-device copy (MemcpyHtoD) was applied before the next kernel (addr = start, a = bytes, b = L2 lines installed; 0 with trace.memcpy = ignore)") \
-	X(COH_KFLUSH, "coh.kernel_flush", EVF_A | EVF_B, "kernel boundary under si/nmoesi (coherence.kernel_boundary = flush): a = 0 release began, 1 acquire began (b = N lines written back), 2 done (b = L1 copies invalidated); the next kernel starts after 2")
+	X(COH_KFLUSH, "coh.kernel_flush", EVF_A | EVF_B, "kernel boundary under si/nmoesi (coherence.kernel_boundary = flush): a = 0 release began, 1 acquire began (b = N lines written back), 2 done (b = L1 copies invalidated); the next kernel starts after 2") \
+	X(COH_VALUE_VIOLATION, "coh.value_violation", EVF_SM | EVF_ADDR | EVF_A | EVF_B, "coherence.check_values: a load (or atomic) read a value the protocol's consistency model does not allow (addr = line, a = word in the line, b = value read); the run stops")
 
 #define EV_ENUM(e, n, f, d) EV_##e,
 enum ev_kind { EVENT_LIST(EV_ENUM) EV__COUNT };

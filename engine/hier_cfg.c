@@ -244,6 +244,11 @@ static const struct cfg_param l2_params[] = {
 	P_ENUM("coherence.kernel_boundary", l2.coh.kernel_boundary, "flush", kb_names,
 	       "between back-to-back kernels under si/nmoesi: flush (release: N lines written back, write-throughs "
 	       "drained; acquire: S/V copies invalidated) or none; moesi needs neither (docs/COHERENCE.md)"),
+	P_BOOL("coherence.check_values", l2.coh.check_values, "false",
+	       "keep a shadow data value per 4-byte word in every L1 copy, L2 line and memory and check every load "
+	       "against the protocol's consistency model; timing unchanged (docs/COHERENCE.md)"),
+	P_INT("coherence.value_words", l2.coh.value_words, "1048576", 1024, 1 << 28,
+	      "coherence.check_values: distinct words the value store can track (sized at start; running out stops the run)"),
 };
 
 static int l2_validate(const struct sim_cfg *c, char **err)
@@ -266,6 +271,14 @@ static int l2_validate(const struct sim_cfg *c, char **err)
 	if (l->coh.protocol) {
 		if (!c->l1.enabled || c->l1.streaming || c->l1.bypass != L1B_NONE)
 			return set_err(err, "coherence.protocol: needs l1.enabled, l1.streaming false and l1.bypass none");
+	}
+	if (l->coh.check_values) {
+		if (!l->coh.protocol)
+			return set_err(err, "coherence.check_values: needs coherence.protocol si, nmoesi or moesi");
+		if (l->frc.entries)
+			return set_err(err, "coherence.check_values: not supported with the FRC (l2.frc.entries > 0)");
+		if (l->line > 256)
+			return set_err(err, "coherence.check_values: needs l2.line <= 256 (64 words), got %d", l->line);
 	}
 	if (l->frc.entries) {
 		if (l->frc.ways > l->frc.entries)

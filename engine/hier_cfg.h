@@ -112,6 +112,8 @@ struct l2_cfg {
 		int protocol;      /* enum coh_proto_id (coh.h): none, si, nmoesi, moesi */
 		int dir_latency;   /* extra cycles on every directory message (on top of l2.hit_latency) */
 		int kernel_boundary; /* enum coh_kernel_boundary: release/acquire between kernels (si, nmoesi) */
+		int check_values;  /* shadow data values per word, every load checked (coh_values.c) */
+		int value_words;   /* words the value store can track (fixed at sim_new: the arena cannot grow) */
 	} coh;
 };
 

@@ -204,6 +204,8 @@ void l2_reply(struct sim *s, struct l2bank *b, uint32_t ri, uint8_t kind, uint64
 	}
 	if (s->coh)
 		coh_l2_reply_note(s, b, r, kind); /* WTAck / Nack counts */
+	if (s->cv && kind == RP_DATA)
+		coh_values_l2_reply(s, b, ri); /* grants carry the line, atomics execute (coh_values.c) */
 	r->reply = kind;
 	r->t_ready = s->st->now + delay;
 	/* Two FIFOs keep both in t_ready order without sorting: lookups all take
@@ -249,6 +251,8 @@ uint32_t l2_mem_req(struct sim *s, struct l2bank *b, uint8_t type, uint64_t addr
 static void writeback(struct sim *s, struct l2bank *b, struct cline *cl, int set, uint32_t mshr)
 {
 	B_INC(s, b, writebacks, l2_writebacks);
+	if (s->cv)
+		coh_values_l2_writeback(s, b, cl); /* the dirty words reach memory */
 	EV_EMIT(&s->ev, EV_L2_WRITEBACK, .cycle = s->st->now, .unit = (int16_t)b->id, .addr = cl->tag, .set = set);
 	l2_mem_req(s, b, RQ_WB, cl->tag, cl->sd ? cl->sd : b->c.all_sectors, mshr);
 }
@@ -470,6 +474,8 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 			EV_EMIT(&s->ev, EV_L2_HIT, .cycle = now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id,
 				.addr = r->addr, .set = set);
 			apply_write(cl, r->mask);
+			if (s->cv)
+				coh_values_l2_merge(s, b, ri, set, way, true);
 			cache_touch(&b->c, set, way);
 			cl->touch = TOUCH_HIT;
 			cl->touch_cycle = now;
@@ -519,7 +525,11 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 			writeback(s, b, vl, set, REQ_NIL);
 		}
 		cache_install(&b->c, set, v, r->addr);
+		if (s->cv)
+			coh_values_l2_fill(s, b, set, v);
 		apply_write(vl, r->mask);
+		if (s->cv)
+			coh_values_l2_merge(s, b, ri, set, v, true);
 		vl->touch = TOUCH_MISS;
 		vl->touch_cycle = now;
 		l2_reply(s, b, ri, RP_ACK, lat);
@@ -571,6 +581,8 @@ static void fill(struct sim *s, struct l2bank *b, uint32_t mi)
 	cl->touch = TOUCH_FILL;
 	cl->touch_cycle = now;
 	B_INC(s, b, fills, l2_fills);
+	if (s->cv)
+		coh_values_l2_fill(s, b, me->set, me->way); /* words not written here come from memory */
 	const uint64_t *ml = &b->mlat[3 * m->mshr];
 	miss_lat(s, 0, me->t_alloc, ml[0], ml[1], ml[2]);
 	EV_EMIT(&s->ev, EV_L2_FILL, .cycle = now, .unit = (int16_t)b->id, .addr = me->addr, .set = me->set);
@@ -582,6 +594,8 @@ static void fill(struct sim *s, struct l2bank *b, uint32_t mi)
 			coh_l2_request(s, b, wi, me->set, me->way); /* the directory answers */
 		} else if (w->type == RQ_ST || w->type == RQ_WB) {
 			apply_write(cl, w->mask);
+			if (s->cv)
+				coh_values_l2_merge(s, b, wi, me->set, me->way, true);
 			l2_reply(s, b, wi, RP_ACK, 0);
 		} else if (w->mask & ~cl->sv) {
 			/* Merged while the fetch for other sectors was out: look up again. */
@@ -754,6 +768,8 @@ int l2_install_line(struct sim *s, uint64_t addr)
 		coh_l2_reset(b, set, v); /* no L1 sharers */
 	cache_install(&b->c, set, v, la);
 	vl->sv = b->c.all_sectors;
+	if (s->cv)
+		coh_values_l2_fill(s, b, set, v); /* host-copied data counts as the initial values */
 	vl->touch = TOUCH_FILL;
 	vl->touch_cycle = s->st->now;
 	return r;

@@ -290,6 +290,7 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 		return NULL;
 	}
 	coh_init(s); /* coherence protocol (coh_eng.h): stats, directories, log */
+	coh_values_init(s); /* coherence.check_values (coh_values.c): after the request pool */
 	if (wl->ncopies)
 		hostcopy_register_stats(s); /* trace.memcpy.* */
 	if (cfg->reuse.profile)
@@ -306,6 +307,7 @@ void sim_free(struct sim *s)
 		return;
 	snapshot_free_all(s);
 	rf_free(s);
+	coh_values_free(s);
 	free(s->kfirst);
 	free(s->kcycles_id);
 	stats_fini(&s->stats);
@@ -359,6 +361,10 @@ enum sim_stop sim_step(struct sim *s, uint64_t cycles)
 		st->now++;
 		stat_inc(&s->stats, s->id.cycles);
 		snapshot_tick(s);
+		if (s->cvh && coh_values_take_stop(s)) { /* a data-value violation (coh_values.c) */
+			why = SIM_STOP_BREAK;
+			break;
+		}
 		if (bps) {
 			if (bp_has_polled(bps))
 				bp_poll(bps, st->now);
@@ -477,6 +483,10 @@ int sim_check_invariants(const struct sim *s, char **err)
 	}
 	if (coh_check_invariants(s, err))
 		return -1;
+	if (s->cv && stats_counter_value(st, s->cv_id[1])) /* coherence.check_values */
+		return set_err(err, "%llu data-value violations; the first: %s",
+			       (unsigned long long)stats_counter_value(st, s->cv_id[1]),
+			       sim_value_violation(s) ? sim_value_violation(s) : "?");
 	if (sim_done(s)) {
 		if (s->pool.used)
 			return set_err(err, "finished with %u requests still in flight", s->pool.used);

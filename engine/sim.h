@@ -101,5 +101,8 @@ uint64_t sim_state_hash(const struct sim *s);
 /* Check structural invariants (hits + misses = accesses, MSHR bookkeeping,
  * request conservation); returns -1 with a message on the first violation. */
 int sim_check_invariants(const struct sim *s, char **err);
+/* coherence.check_values: the first data-value violation's message (cycle,
+ * line, word, SM, value read, values allowed), NULL when none. */
+const char *sim_value_violation(const struct sim *s);
 
 #endif

@@ -248,6 +248,10 @@ struct sim {
 	uint32_t hc_id[HC__STATS]; /* trace.memcpy.* (hostcopy.c); registered only with copies */
 	struct coh_kb *kb;       /* coh_kflush.c: kernel-boundary release/acquire (arena); NULL = none */
 	uint32_t kb_id[4];       /* coh.kernel_flush.* stats */
+	struct coh_vals *cv;     /* coh_values.c: shadow data values (arena); NULL unless coherence.check_values */
+	struct cv_host *cvh;     /* coh_values.c: its stop request and first violation (heap) */
+	uint32_t cv_id[3];       /* coh.value_checks, coh.value_violations, coh.value_words */
+	uint32_t cv_spare;
 };
 
 /* Wake an SM's scheduler: one of its warps may be able to issue. */
