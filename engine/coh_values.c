@@ -247,7 +247,7 @@ static uint64_t perform_store(struct sim *s, unsigned sm, uint64_t waddr)
 static void fmt_val(char *buf, size_t n, uint64_t v)
 {
 	if (!v)
-		snprintf(buf, n, "0 (never written)");
+		snprintf(buf, n, "0");
 	else
 		snprintf(buf, n, "#%llu", (unsigned long long)(v >> TAGB));
 }
@@ -266,7 +266,7 @@ static void check(struct sim *s, unsigned sm, uint64_t line, unsigned word, uint
 		ok = v == latest;
 		char a[40];
 		fmt_val(a, sizeof a, latest);
-		snprintf(rule, sizeof rule, "moesi allows only the latest store, %s", a);
+		snprintf(rule, sizeof rule, "only %s (the latest store)", a);
 	} else {
 		const struct cv_own *o = ofind(s, waddr, sm, false);
 		uint64_t own = o ? o->val : 0;
@@ -275,13 +275,11 @@ static void check(struct sim *s, unsigned sm, uint64_t line, unsigned word, uint
 		char a[40], b[40];
 		fmt_val(a, sizeof a, own);
 		fmt_val(b, sizeof b, latest);
-		snprintf(rule, sizeof rule, "%s allows a value stored to the word, not older than sm %u's own last store %s "
-			 "(latest %s)", s->coh->name, sm, a, b);
+		snprintf(rule, sizeof rule, "a value stored to the word, not older than %s (its own last store; latest %s)", a, b);
 		if (ok && w && w->writer >= 0 && w->kern < s->st->kernel) {
 			ok = v == latest;
-			snprintf(rule, sizeof rule,
-				 "after the kernel boundary only sm %d's last store in kernel %u, %s (nothing wrote the word since)",
-				 w->writer, w->kern, b);
+			snprintf(rule, sizeof rule, "only %s (sm %d's last store, in kernel %u, before the boundary)", b,
+				 w->writer, w->kern);
 		}
 	}
 	if (ok)
@@ -294,9 +292,8 @@ static void check(struct sim *s, unsigned sm, uint64_t line, unsigned word, uint
 	char got[40], msg[400];
 	fmt_val(got, sizeof got, v);
 	snprintf(msg, sizeof msg,
-		 "coh.value_violation at cycle %llu: sm %u %s line 0x%llx word %u (0x%llx) and read %s; %s",
-		 (unsigned long long)s->st->now, sm, where, (unsigned long long)line, word,
-		 (unsigned long long)(waddr * 4), got, rule);
+		 "coh.value_violation at cycle %llu: sm %u %s line 0x%llx word %u read %s; allowed: %s",
+		 (unsigned long long)s->st->now, sm, where, (unsigned long long)line, word, got, rule);
 	stop(s, &e, msg);
 }
 
@@ -347,7 +344,7 @@ void coh_values_l1_load(struct sim *s, struct sm *sm, uint32_t ri, int set, int 
 	uint64_t i = l1i(s, sm, set, way);
 	unsigned w;
 	EACH(c->rwm[ri], w)
-		check(s, (unsigned)sm->id, s->pool.r[ri].addr, w, V1(c, i)[w], "loaded from its L1 copy");
+		check(s, (unsigned)sm->id, s->pool.r[ri].addr, w, V1(c, i)[w], "L1 load of");
 }
 
 /* A store performs: into the L1 copy (way >= 0; dirty marks its words) and,
@@ -466,13 +463,13 @@ void coh_values_l2_reply(struct sim *s, struct l2bank *b, uint32_t ri)
 			return;
 		uint64_t i = l2i(s, b, set, way);
 		EACH(c->rwm[ri], w) {
-			check(s, r->sm, r->addr, w, lv[w], "read atomically at the L2");
+			check(s, r->sm, r->addr, w, lv[w], "atomic at the L2 on");
 			lv[w] = perform_store(s, r->sm, r->addr / 4 + w);
 			c->l2d[i] |= 1ull << w;
 		}
 	} else if (r->type == RQ_LD) {
 		EACH(c->rwm[ri], w)
 			check(s, r->sm, r->addr, w, lv ? lv[w] : mem_get(s, r->addr / 4 + w),
-			      lv ? "loaded at the L2 (L1 bypassed)" : "loaded from memory (L1 and L2 bypassed)");
+			      lv ? "glc load at the L2 of" : "slc load from memory of");
 	}
 }

@@ -504,6 +504,11 @@ static int headless(struct session *ss, const struct options *o)
 		}
 		if (ss->last_stop == SIM_STOP_BREAK)
 			cmd_report_stop(ss, &out);
+		if (sim_value_violation(ss->sim)) { /* coherence.check_values: the run ends there */
+			fprintf(stderr, "gpustep: %s\n", sim_value_violation(ss->sim));
+			status = EXIT_RUNTIME;
+			break;
+		}
 	}
 	if (o->run) {
 		print_summary(ss);
