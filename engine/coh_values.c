@@ -119,7 +119,7 @@ void coh_values_free(struct sim *s)
 	s->cvh = NULL;
 }
 
-void coh_values_test_bug(struct sim *s, int bug)
+void sim_test_value_bug(struct sim *s, int bug)
 {
 	if (s->cvh)
 		s->cvh->bug = bug;
@@ -391,7 +391,8 @@ void coh_values_l1_payload(struct sim *s, struct sm *sm, uint32_t ri, int set, i
 	}
 	uint64_t i = l1i(s, sm, set, way);
 	unsigned w;
-	c->rpm[ri] = s->cvh->bug == 2 && s->pool.r[ri].type == RQ_COH ? 0 : c->l1d[i]; /* bug 2: AckD loses them */
+	int bug = s->cvh->bug, t = s->pool.r[ri].type;
+	c->rpm[ri] = (bug == 2 && t == RQ_COH) || (bug == 3 && t == RQ_WB) ? 0 : c->l1d[i]; /* tests: lost on the way */
 	EACH(c->rpm[ri], w)
 		PV(c, ri)[w] = V1(c, i)[w];
 }

@@ -104,5 +104,8 @@ int sim_check_invariants(const struct sim *s, char **err);
 /* coherence.check_values: the first data-value violation's message (cycle,
  * line, word, SM, value read, values allowed), NULL when none. */
 const char *sim_value_violation(const struct sim *s);
+/* Tests only: break the value movement so the checker must catch it
+ * (1 write-throughs, 2 AckDs, 3 Puts lose their values; 0 = correct). */
+void sim_test_value_bug(struct sim *s, int bug);
 
 #endif
