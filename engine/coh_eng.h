@@ -98,6 +98,7 @@ static inline bool coh_has(const struct coh_dent *d, unsigned i) { return d->sh[
 void coh_values_init(struct sim *s);
 void coh_values_free(struct sim *s);
 bool coh_values_take_stop(struct sim *s);
+int coh_values_invariant(const struct sim *s, char **err); /* violations counted, or the store full */
 void coh_values_coalesce(struct sim *s, struct sm *sm, uint32_t ri, const struct winst *in);
 void coh_values_l1_load(struct sim *s, struct sm *sm, uint32_t ri, int set, int way);
 void coh_values_l1_store(struct sim *s, struct sm *sm, uint32_t ri, int set, int way, bool dirty, bool wt);

@@ -137,6 +137,17 @@ bool coh_values_take_stop(struct sim *s)
 	return true;
 }
 
+int coh_values_invariant(const struct sim *s, char **err)
+{
+	uint64_t n = stats_counter_value(&s->stats, s->cv_id[1]);
+	if (n)
+		return set_err(err, "%llu data-value violation%s; the first: %s", (unsigned long long)n, n == 1 ? "" : "s",
+			       sim_value_violation(s) ? sim_value_violation(s) : "?");
+	if (s->cv->full)
+		return set_err(err, "%s", sim_value_violation(s) ? sim_value_violation(s) : "the value store is full");
+	return 0;
+}
+
 const char *sim_value_violation(const struct sim *s)
 {
 	return s->cvh && s->cvh->first[0] ? s->cvh->first : NULL;
@@ -160,6 +171,20 @@ static void stop(struct sim *s, const struct event *e, const char *msg)
 
 static uint64_t tag_of(uint64_t waddr) { return mix64(waddr) & ((1u << TAGB) - 1); }
 
+/* The value store cannot grow (the arena is fixed at sim_new): stop once. */
+static void full(struct sim *s)
+{
+	struct coh_vals *c = s->cv;
+	if (c->full)
+		return;
+	c->full = 1;
+	char msg[200];
+	snprintf(msg, sizeof msg,
+		 "coherence.check_values: the value store is full at cycle %llu (%llu words, %llu SM-word pairs): raise "
+		 "coherence.value_words", (unsigned long long)s->st->now, (unsigned long long)c->nw, (unsigned long long)c->no);
+	stop(s, NULL, msg);
+}
+
 /* The table entry of a word (add: create it); NULL when absent / full. */
 static struct cv_word *wfind(struct sim *s, uint64_t waddr, bool add)
 {
@@ -174,14 +199,7 @@ static struct cv_word *wfind(struct sim *s, uint64_t waddr, bool add)
 		if (!add)
 			return NULL;
 		if ((c->nw + 1) * 4 > c->wslots * 3) {
-			if (!c->full) {
-				c->full = 1;
-				char msg[200];
-				snprintf(msg, sizeof msg,
-					 "coherence.check_values: the value store is full at cycle %llu (%llu words): raise "
-					 "coherence.value_words", (unsigned long long)s->st->now, (unsigned long long)c->nw);
-				stop(s, NULL, msg);
-			}
+			full(s);
 			return NULL;
 		}
 		c->nw++;
@@ -204,8 +222,12 @@ static struct cv_own *ofind(struct sim *s, uint64_t waddr, unsigned sm, bool add
 			return o;
 		if (o->key)
 			continue;
-		if (!add || (c->no + 1) * 4 > c->oslots * 3)
-			return NULL; /* full: the word table fills first (same size, fewer entries) */
+		if (!add)
+			return NULL;
+		if ((c->no + 1) * 4 > c->oslots * 3) {
+			full(s);
+			return NULL;
+		}
 		c->no++;
 		o->key = key;
 		o->val = 0;

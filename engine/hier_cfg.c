@@ -247,8 +247,9 @@ static const struct cfg_param l2_params[] = {
 	P_BOOL("coherence.check_values", l2.coh.check_values, "false",
 	       "keep a shadow data value per 4-byte word in every L1 copy, L2 line and memory and check every load "
 	       "against the protocol's consistency model; timing unchanged (docs/COHERENCE.md)"),
-	P_INT("coherence.value_words", l2.coh.value_words, "1048576", 1024, 1 << 28,
-	      "coherence.check_values: distinct words the value store can track (sized at start; running out stops the run)"),
+	P_INT("coherence.value_words", l2.coh.value_words, "65536", 16, 1 << 26,
+	      "coherence.check_values: distinct words stored to that the value store can track (sized at start: "
+	      "48 B per word; running out stops the run with a message)"),
 };
 
 static int l2_validate(const struct sim_cfg *c, char **err)

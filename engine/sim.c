@@ -483,10 +483,8 @@ int sim_check_invariants(const struct sim *s, char **err)
 	}
 	if (coh_check_invariants(s, err))
 		return -1;
-	if (s->cv && stats_counter_value(st, s->cv_id[1])) /* coherence.check_values */
-		return set_err(err, "%llu data-value violations; the first: %s",
-			       (unsigned long long)stats_counter_value(st, s->cv_id[1]),
-			       sim_value_violation(s) ? sim_value_violation(s) : "?");
+	if (s->cv && coh_values_invariant(s, err)) /* coherence.check_values */
+		return -1;
 	if (sim_done(s)) {
 		if (s->pool.used)
 			return set_err(err, "finished with %u requests still in flight", s->pool.used);
