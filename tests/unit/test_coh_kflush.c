@@ -15,8 +15,9 @@
  * invalidated at the acquire) and fetches X from the L2: kernel 2 sees
  * kernel 1's value. With none, sm1 hits its stale copy. The boundary costs
  * cycles (stat coh.kernel_flush.cycles, events coh.kernel_flush); MOESI is
- * unaffected (every stat equal with flush and none). The values themselves
- * are checked by the random tester's kernel boundaries (test_coh.c).
+ * unaffected (every stat equal with flush and none). The values themselves:
+ * coherence.check_values (coh_values_* at the end; the random tester's
+ * kernel boundaries in test_coh.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
