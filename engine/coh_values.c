@@ -11,7 +11,7 @@
  * mask at 4-byte granularity.
  *
  * Values: every word a store (or an atomic) writes gets value
- * seq << 28 | SM << 20 | hash20(word address), seq counting the word-stores
+ * 1 << 63 | seq << 28 | SM << 20 | hash20(word address), seq counting the word-stores
  * performed in the whole machine, so values are unique, grow in the global
  * order in which stores perform, and name the SM that stored them and
  * (up to a 20-bit hash) the word they were stored to. 0 = never written. Where values live (all in the arena, so snapshots and rewinding
@@ -44,10 +44,15 @@
 #include "coh_eng.h"
 
 #define TAGB 20 /* word hash bits */
-#define SEQB 28 /* seq starts here; the SM is in bits 20..27 */
+#define SEQB 28 /* seq starts here (35 bits); the SM is in bits 20..27 */
+/* Bit 63 is set in every value and table key: a user-space address never has
+ * it, so sim_state_hash's pointer normalisation (arena_hash_ex) cannot take
+ * a value for a pointer into the arena. */
+#define HI (1ull << 63)
+#define SEQ(v) ((v) >> SEQB & ((1ull << 35) - 1))
 
 struct cv_word {
-	uint64_t key;    /* word address + 1; 0 = empty slot */
+	uint64_t key;    /* HI | word address + 1; 0 = empty slot */
 	uint64_t mem;    /* the word's value in memory */
 	uint64_t latest; /* the last store performed to it */
 	uint32_t kern;   /* kernel (state.kernel) of that store */
@@ -55,7 +60,7 @@ struct cv_word {
 };
 
 struct cv_own {
-	uint64_t key; /* word address * 256 + SM + 1 */
+	uint64_t key; /* HI | word address * 256 + SM + 1 */
 	uint64_t val; /* that SM's last store to the word */
 };
 
@@ -189,7 +194,7 @@ static void full(struct sim *s)
 static struct cv_word *wfind(struct sim *s, uint64_t waddr, bool add)
 {
 	struct coh_vals *c = s->cv;
-	uint64_t key = waddr + 1, m = c->wslots - 1;
+	uint64_t key = HI | (waddr + 1), m = c->wslots - 1;
 	for (uint64_t i = mix64(key) & m;; i = (i + 1) & m) {
 		struct cv_word *w = &c->w[i];
 		if (w->key == key)
@@ -215,7 +220,7 @@ static struct cv_word *wfind(struct sim *s, uint64_t waddr, bool add)
 static struct cv_own *ofind(struct sim *s, uint64_t waddr, unsigned sm, bool add)
 {
 	struct coh_vals *c = s->cv;
-	uint64_t key = waddr * 256 + sm + 1, m = c->oslots - 1;
+	uint64_t key = HI | (waddr * 256 + sm + 1), m = c->oslots - 1;
 	for (uint64_t i = mix64(key) & m;; i = (i + 1) & m) {
 		struct cv_own *o = &c->o[i];
 		if (o->key == key)
@@ -252,7 +257,7 @@ static void mem_put(struct sim *s, uint64_t waddr, uint64_t v)
 static uint64_t perform_store(struct sim *s, unsigned sm, uint64_t waddr)
 {
 	struct coh_vals *c = s->cv;
-	uint64_t v = ++c->seq << SEQB | (uint64_t)(sm & 255) << TAGB | tag_of(waddr);
+	uint64_t v = HI | ++c->seq << SEQB | (uint64_t)(sm & 255) << TAGB | tag_of(waddr);
 	struct cv_word *w = wfind(s, waddr, true);
 	if (w) {
 		uint32_t k = s->st->kernel;
@@ -275,7 +280,7 @@ static void fmt_val(char *buf, size_t n, uint64_t v)
 	if (!v)
 		snprintf(buf, n, "0");
 	else
-		snprintf(buf, n, "#%llu/sm%u", (unsigned long long)(v >> SEQB), (unsigned)(v >> TAGB & 255));
+		snprintf(buf, n, "#%llu/sm%u", (unsigned long long)SEQ(v), (unsigned)(v >> TAGB & 255));
 }
 
 /* A load of `sm` read v from word `word` of `line`. */
@@ -296,7 +301,7 @@ static void check(struct sim *s, unsigned sm, uint64_t line, unsigned word, uint
 	} else {
 		const struct cv_own *o = ofind(s, waddr, sm, false);
 		uint64_t own = o ? o->val : 0;
-		bool stored = v == 0 || ((v & ((1u << TAGB) - 1)) == tag_of(waddr) && (v >> SEQB) <= c->seq);
+		bool stored = v == 0 || ((v & ((1u << TAGB) - 1)) == tag_of(waddr) && SEQ(v) <= c->seq);
 		ok = stored && (!own || (v && ((v >> TAGB & 255) != (sm & 255) || v == own)));
 		char a[40], b[40];
 		fmt_val(a, sizeof a, own);
