@@ -158,19 +158,23 @@ const char *sim_value_violation(const struct sim *s)
 	return s->cvh && s->cvh->first[0] ? s->cvh->first : NULL;
 }
 
-static void stop(struct sim *s, const struct event *e, const char *msg)
+/* msg: the full report (sim_value_violation, check, --run); reason: the
+ * stop reason in the breakpoint style "Label, what at cycle N" that the
+ * batch runner prints and the TUI status line shortens. */
+static void stop(struct sim *s, const struct event *e, const char *msg, const char *reason)
 {
 	if (!s->cvh->first[0])
 		snprintf(s->cvh->first, sizeof s->cvh->first, "%s", msg);
 	s->cvh->stop = true;
 	if (s->bps && !s->bps->stop) {
 		s->bps->stop = true;
-		s->bps->stop_id = -1;
+		s->bps->stop_id = 0;
 		if (e)
 			s->bps->stop_ev = *e;
 		else
 			s->bps->stop_ev.kind = EV__COUNT;
-		snprintf(s->bps->stop_reason, sizeof s->bps->stop_reason, "%s", msg);
+		snprintf(s->bps->stop_reason, sizeof s->bps->stop_reason, "%s at cycle %llu", reason,
+			 (unsigned long long)s->st->now);
 	}
 }
 
@@ -187,7 +191,7 @@ static void full(struct sim *s)
 	snprintf(msg, sizeof msg,
 		 "coherence.check_values: the value store is full at cycle %llu (%llu words, %llu SM-word pairs): raise "
 		 "coherence.value_words", (unsigned long long)s->st->now, (unsigned long long)c->nw, (unsigned long long)c->no);
-	stop(s, NULL, msg);
+	stop(s, NULL, msg, "Value store full, raise coherence.value_words");
 }
 
 /* The table entry of a word (add: create it); NULL when absent / full. */
@@ -320,12 +324,14 @@ static void check(struct sim *s, unsigned sm, uint64_t line, unsigned word, uint
 			  .a = word, .b = (int64_t)v};
 	EV_EMIT(&s->ev, EV_COH_VALUE_VIOLATION, .cycle = s->st->now, .sm = (int16_t)sm, .addr = line, .a = word,
 		.b = (int64_t)v);
-	char got[40], msg[400];
+	char got[40], what[300], msg[400];
 	fmt_val(got, sizeof got, v);
-	snprintf(msg, sizeof msg,
-		 "coh.value_violation at cycle %llu: sm %u %s line 0x%llx word %u read %s; allowed: %s",
-		 (unsigned long long)s->st->now, sm, where, (unsigned long long)line, word, got, rule);
-	stop(s, &e, msg);
+	snprintf(what, sizeof what, "sm %u %s line 0x%llx word %u read %s; allowed: %s", sm, where,
+		 (unsigned long long)line, word, got, rule);
+	snprintf(msg, sizeof msg, "coh.value_violation at cycle %llu: %s", (unsigned long long)s->st->now, what);
+	char reason[320];
+	snprintf(reason, sizeof reason, "Value check, %s", what);
+	stop(s, &e, msg, reason);
 }
 
 /* ---- shadow storage ------------------------------------------------- */
