@@ -88,7 +88,7 @@ int cache_victim(struct cache *c, int set, struct rng *rng)
 	struct cline *l = &c->l[(size_t)set * (size_t)c->ways];
 	int best = -1, navail = 0;
 	for (int w = 0; w < c->ways; w++) {
-		if (l[w].reserved || l[w].transient || l[w].swap_pending || l[w].pinned)
+		if (l[w].reserved || l[w].transient || l[w].swap_pending || l[w].pinned || l[w].fetching)
 			continue;
 		if (!l[w].valid)
 			return w;
@@ -99,7 +99,7 @@ int cache_victim(struct cache *c, int set, struct rng *rng)
 	if (best >= 0 && c->repl == REPL_RANDOM) {
 		uint64_t k = rng_below(rng, (uint64_t)navail);
 		for (int w = 0; w < c->ways; w++) {
-			if (l[w].reserved || l[w].transient || l[w].swap_pending || l[w].pinned)
+			if (l[w].reserved || l[w].transient || l[w].swap_pending || l[w].pinned || l[w].fetching)
 				continue;
 			if (k-- == 0)
 				return w;

@@ -38,6 +38,8 @@ struct cline {
 	uint8_t coh;      /* L1 with a coherence protocol: enum coh_state of the copy */
 	uint8_t pinned;   /* coherence: L1 line being upgraded / L2 line whose directory
 			   * entry is locked; never chosen as a victim */
+	uint8_t fetching; /* a present line whose missing sectors are being fetched
+			   * (sector miss): never a victim until that fill */
 };
 
 struct cache {

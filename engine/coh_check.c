@@ -52,6 +52,19 @@ void coh_init(struct sim *s)
 	}
 	s->clog = ARENA_NEW(&s->arena, struct coh_log, 1);
 	coh_kflush_init(s);
+	if (!s->coh->inv_acks) { /* SI: same-address order of write-throughs (coh_l1.c) */
+		/* At most one WT per store request in flight: an SM's share of the pool. */
+		uint64_t most = (uint64_t)s->cfg.core.mem_inflight * (uint64_t)s->cfg.core.warp_size * 2 + 64;
+		uint32_t cap = 64;
+		while (cap < 2 * most)
+			cap *= 2;
+		for (int i = 0; i < s->cfg.core.sms; i++) {
+			struct l1 *l = &s->sms[i].l1;
+			l->wt_cap = cap;
+			l->wt_key = ARENA_NEW(&s->arena, uint64_t, cap);
+			l->wt_n = ARENA_NEW(&s->arena, uint32_t, cap);
+		}
+	}
 }
 
 void coh_note(struct sim *s, unsigned kind, int sm, int bank, uint64_t addr, unsigned from, unsigned to, unsigned msg)

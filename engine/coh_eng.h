@@ -77,6 +77,8 @@ void coh_l1_fill(struct sim *s, struct sm *sm, uint32_t fi);
 void coh_l1_msg(struct sim *s, struct sm *sm, uint32_t ri);
 void coh_l1_evict(struct sim *s, struct sm *sm, int set, int way);
 void coh_l1_retry(struct sim *s, struct sm *sm, uint32_t ri);
+/* SI: a write-through of line `addr` was acknowledged (l1.c reply path). */
+void coh_l1_wt_acked(struct sim *s, struct sm *sm, uint64_t addr);
 
 /* coh_dir.c */
 bool coh_l2_access(struct sim *s, struct l2bank *b, uint32_t ri);

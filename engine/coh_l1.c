@@ -31,8 +31,66 @@ static void trans(struct sim *s, struct sm *sm, uint64_t addr, unsigned from, un
 }
 
 /* A message leaving this L1 (the request index becomes the packet). */
+/* SI same-address order: an L1 sends no access for a line while one of its
+ * write-throughs of that line is unacknowledged, so a NACKed WT retried
+ * later is never overtaken by a younger WT or a GetS of the same line (the
+ * L2 would keep the older value, and the core could read its own
+ * overwritten one). The tester does the same (coh_ctl.c, wt_pending). */
+static uint32_t wt_slot(const struct l1 *l, uint64_t key)
+{
+	uint32_t m = l->wt_cap - 1, i = (uint32_t)(mix64(key) & m);
+	while (l->wt_key[i] && l->wt_key[i] != key)
+		i = (i + 1) & m;
+	return i;
+}
+
+static uint64_t wt_key(const struct l1 *l, uint64_t addr) { return (addr & ~(uint64_t)(l->c.line - 1)) | 1; }
+
+static bool wt_pending(const struct l1 *l, uint64_t addr)
+{
+	return l->wt_cap && l->wt_key[wt_slot(l, wt_key(l, addr))] != 0;
+}
+
+static void wt_sent(struct l1 *l, uint64_t addr)
+{
+	if (!l->wt_cap)
+		return;
+	uint64_t key = wt_key(l, addr);
+	uint32_t i = wt_slot(l, key);
+	l->wt_key[i] = key;
+	l->wt_n[i]++;
+}
+
+void coh_l1_wt_acked(struct sim *s, struct sm *sm, uint64_t addr)
+{
+	struct l1 *l = &sm->l1;
+	(void)s;
+	if (!l->wt_cap)
+		return;
+	uint32_t m = l->wt_cap - 1, i = wt_slot(l, wt_key(l, addr));
+	if (!l->wt_key[i] || --l->wt_n[i])
+		return;
+	/* Last one: delete by shifting the rest of the probe run back. */
+	for (uint32_t j = i;;) {
+		j = (j + 1) & m;
+		if (!l->wt_key[j])
+			break;
+		uint32_t k = (uint32_t)(mix64(l->wt_key[j]) & m);
+		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+			continue;
+		l->wt_key[i] = l->wt_key[j];
+		l->wt_n[i] = l->wt_n[j];
+		i = j;
+	}
+	l->wt_key[i] = 0;
+	l->wt_n[i] = 0;
+	sm_wake(sm);
+}
+
 static void up(struct sim *s, struct sm *sm, uint32_t ri, unsigned type, uint64_t addr)
 {
+	if (type == CM_WT)
+		wt_sent(&sm->l1, addr);
 	struct req *r = &s->pool.r[ri];
 	r->flags |= REQF_COH;
 	r->coh_msg = (uint8_t)type;
@@ -101,6 +159,8 @@ int coh_l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 	struct cline *cl = way >= 0 ? cache_line(&l->c, set, way) : NULL;
 	unsigned st = cl ? cl->coh : CS_I;
 	bool first = !(r->flags & REQF_COUNTED);
+	if (wt_pending(l, r->addr))
+		return 1; /* SI: wait for this line's write-throughs (nothing counted yet) */
 	uint32_t pend = mshr_find(&l->m, r->addr, 0);
 	if (r->type == RQ_ATOM) {
 		if (!l1_missq_room(s, l))

@@ -288,7 +288,8 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 	int lway = -1;
 	if (!c->streaming) {
 		if (cl) {
-			lway = way; /* sector miss on a present line */
+			lway = way; /* sector miss on a present line: not a victim until the fill */
+			cl->fetching = 1;
 		} else {
 			lway = cache_victim(&l->c, set, &s->st->rng);
 			if (lway < 0 && mrpb)
@@ -488,6 +489,7 @@ static void fill(struct sim *s, struct sm *sm, uint32_t fi)
 		}
 		cl->valid = 1;
 		cl->reserved = 0;
+		cl->fetching = 0;
 		cl->sv |= me->mask;
 		ccws_on_fill(s, sm, set, way, me->warp);
 		cl->touch = TOUCH_FILL;
@@ -533,6 +535,8 @@ void l1_tick(struct sim *s, struct sm *sm)
 			else
 				fill(s, sm, ri);
 		} else {
+			if ((r->flags & REQF_COH) && r->coh_msg == CM_WT)
+				coh_l1_wt_acked(s, sm, r->addr);
 			core_req_done(s, ri);
 		}
 	}

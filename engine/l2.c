@@ -320,8 +320,11 @@ static void miss_path(struct sim *s, struct l2bank *b, uint32_t ri, int set, int
 	struct cline *cl = NULL;
 	uint32_t fetch_mask = r->mask;
 	if (present) {
-		/* Sector miss on a present line: fetch the missing sectors only. */
+		/* Sector miss on a present line: fetch the missing sectors only. The
+		 * line must not be chosen as a victim meanwhile: the fill would
+		 * re-tag it under whatever replaced it. */
 		cl = cache_line(&b->c, set, way);
+		cl->fetching = 1;
 		fetch_mask = r->mask & ~cl->sv;
 		if (!fetch_mask)
 			fetch_mask = r->mask;
@@ -577,6 +580,7 @@ static void fill(struct sim *s, struct l2bank *b, uint32_t mi)
 	cl->valid = 1;
 	cl->reserved = 0;
 	cl->transient = 0;
+	cl->fetching = 0;
 	cl->sv |= me->mask;
 	cl->touch = TOUCH_FILL;
 	cl->touch_cycle = now;
@@ -742,7 +746,7 @@ int l2_install_line(struct sim *s, uint64_t addr)
 	int way = cache_find(&b->c, set, la);
 	if (way >= 0) {
 		struct cline *cl = cache_line(&b->c, set, way);
-		if (!cl->valid || cl->reserved || cl->transient || cl->swap_pending || cl->pinned ||
+		if (!cl->valid || cl->reserved || cl->transient || cl->swap_pending || cl->pinned || cl->fetching ||
 		    (s->coh && coh_l2_holders(b, set, way)))
 			return L2I_SKIPPED;
 		cl->sv = b->c.all_sectors; /* the copy's data; still dirty if it was */

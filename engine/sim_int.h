@@ -73,6 +73,12 @@ struct l1 {
 	struct l1_stats st;
 	uint64_t full_events;
 	struct byp_tags bt; /* locality bypassing (bypass.h) */
+	/* SI: this L1's write-throughs not yet acknowledged, per line (open
+	 * addressing, key line | 1, 0 = empty; coh_l1.c). NULL without SI. */
+	uint64_t *wt_key;
+	uint32_t *wt_n;
+	uint32_t wt_cap; /* power of two */
+	uint32_t wt_spare; /* keeps the struct free of padding (sim_state_hash) */
 };
 
 enum warp_slot_state { WSL_EMPTY, WSL_ACTIVE, WSL_DONE };
