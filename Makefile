@@ -54,30 +54,32 @@ UITEST_BIN := $(BUILD)/ui_tests
 
 all: deps $(BIN)
 
+# Every compile waits for deps (order-only), so `make -j` never compiles
+# before a missing package is installed.
 deps:
 	@sh tools/deps.sh
 
-$(BUILD)/engine/%.o: engine/%.c
+$(BUILD)/engine/%.o: engine/%.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(ENGINE_CFLAGS) -c $< -o $@
 
-$(BUILD)/views/%.o: views/%.c
+$(BUILD)/views/%.o: views/%.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(UI_CFLAGS) -c $< -o $@
 
-$(BUILD)/tui/%.o: tui/%.c
+$(BUILD)/tui/%.o: tui/%.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(UI_CFLAGS) -c $< -o $@
 
-$(BUILD)/tests/unit/%.o: tests/unit/%.c
+$(BUILD)/tests/unit/%.o: tests/unit/%.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(ENGINE_CFLAGS) -Itests -c $< -o $@
 
-$(BUILD)/tests/ui/%.o: tests/ui/%.c
+$(BUILD)/tests/ui/%.o: tests/ui/%.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(UI_CFLAGS) -Itests -c $< -o $@
 
-$(BUILD)/tests/test_main.o: tests/test_main.c
+$(BUILD)/tests/test_main.o: tests/test_main.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(ENGINE_CFLAGS) -Itests -c $< -o $@
 
@@ -91,7 +93,7 @@ $(BUILD)/gen/embedded.c: $(BUILD)/tools/embed $(EMBED_FILES)
 	@mkdir -p $(@D)
 	$(BUILD)/tools/embed $(EMBED_FILES) > $@
 
-$(BUILD)/gen/embedded.o: $(BUILD)/gen/embedded.c
+$(BUILD)/gen/embedded.o: $(BUILD)/gen/embedded.c | deps
 	$(CC) $(UI_CFLAGS) -c $< -o $@
 
 $(LIB): $(ENGINE_OBJ)
