@@ -285,9 +285,9 @@ static int add_event_bp(struct bp_set *b, const char *cmd, const char *args, uin
 				return set_err(err, "expected field=value, got '%s'", p);
 			memcpy(fname, p, fl);
 			fname[fl] = 0;
-			unsigned bit = event_field_bit(fname);
-			if (!bit || !(event_defs[k].fields & bit)) {
-				char list[96];
+			unsigned bit = event_field_resolve((unsigned)k, fname);
+			if (!bit) {
+				char list[160];
 				event_field_list((unsigned)k, list, sizeof list);
 				return set_err(err, "unknown field '%s' for %s (fields: %s)", fname, tok[0], list);
 			}
@@ -297,8 +297,14 @@ static int add_event_bp(struct bp_set *b, const char *cmd, const char *args, uin
 			p += fl;
 			if (parse_op(&p, &f->op))
 				return set_err(err, "bad operator in '%s'", tok[i]);
-			if (parse_i64(p, &f->value))
+			if (parse_i64(p, &f->value) && event_field_code((unsigned)k, bit, p, &f->value)) {
+				char codes[256];
+				event_field_codes((unsigned)k, bit, codes, sizeof codes);
+				if (codes[0])
+					return set_err(err, "bad value '%s' for %s (a number, or one of: %s)", p, fname,
+						       codes);
 				return set_err(err, "bad value '%s' for %s (decimal or 0x hex)", p, fname);
+			}
 			f->field = bit;
 			nb.nf++;
 		}

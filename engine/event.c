@@ -15,7 +15,9 @@
 
 #include "coh.h"
 #include "inspect.h"
+#include "reuse.h"
 
+#include <ctype.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -68,7 +70,8 @@ void event_field_list(unsigned kind, char *buf, size_t n)
 		return;
 	for (size_t i = 0; i < ARRAY_LEN(field_names) && len < n; i++)
 		if (event_defs[kind].fields & field_names[i].bit) {
-			int w = snprintf(buf + len, n - len, "%s%s", len ? " " : "", field_names[i].name);
+			int w = snprintf(buf + len, n - len, "%s%s", len ? " " : "",
+					 event_field_name_of(kind, field_names[i].bit));
 			if (w < 0)
 				break;
 			len += (size_t)w;
@@ -102,33 +105,204 @@ int64_t event_field_value(const struct event *e, unsigned bit)
 	return 0;
 }
 
-/* A name for a kind-specific code (shown after the number, which filters use). */
-static const char *code_name(const struct event *e, unsigned bit)
+/* ---- named kind-specific fields --------------------------------------------
+ * The generic record has two kind-specific slots, a and b. Each kind names
+ * them here (`break coh.transition to=M`, `break reuse.access dist>=64`), and
+ * a slot holding a code has a table of value names that filters accept and the
+ * log prints. `a`/`b` keep working everywhere as the raw numbers. */
+static const char *const nack_names[] = {"mshr_full", "transient", "set_all_transient", "queue_full", "dir_locked",
+					 "merge_full"};
+static const char *const mshr_full_names[] = {"entries", "merges", "per_warp"};
+static const char *const access_names[] = {"read", "write", "atomic"};
+static const char *const frc_fallback_names[] = {"set_full", "mshr_full", "queue_full", "no_victim"};
+static const char *const bypass_names[] = {"tag_miss", "low_rc", "all", "mrpb"};
+static const char *const drain_names[] = {"direct", "piggyback", "forced"};
+static const char *const kflush_names[] = {"release", "acquire", "done"};
+static const char *const dir_names[] = {"request", "reply"};
+
+static const char *stall_code(unsigned v) { return v < STALL__COUNT ? stall_reason_name(v) : NULL; }
+static const char *coh_state_code(unsigned v) { return v < CS__COUNT ? coh_state_name(v) : NULL; }
+static const char *coh_msg_code(unsigned v) { return v < CM__COUNT ? coh_msg_name(v) : NULL; }
+static const char *reuse_class_code(unsigned v) { return v < RC__COUNT ? reuse_class_name(v) : NULL; }
+
+struct ev_named {
+	unsigned kind, bit;
+	const char *name;
+	const char *const *codes; /* value names by number, or NULL */
+	unsigned ncodes;
+	const char *(*code_fn)(unsigned); /* or a lookup function (NULL past the end) */
+};
+
+#define CODES(t) t, ARRAY_LEN(t), NULL
+#define CODEFN(f) NULL, 0, f
+#define PLAIN NULL, 0, NULL
+static const struct ev_named named[] = {
+	{EV_WARP_ISSUE, EVF_A, "stmt", PLAIN},
+	{EV_WARP_STALL, EVF_A, "reason", CODEFN(stall_code)},
+	{EV_CTA_LAUNCH, EVF_A, "cta", PLAIN},
+	{EV_CTA_DONE, EVF_A, "cta", PLAIN},
+	{EV_BARRIER, EVF_A, "cta", PLAIN},
+	{EV_COALESCE, EVF_A, "reqs", PLAIN},
+	{EV_COALESCE, EVF_B, "lanes", PLAIN},
+	{EV_SHMEM_CONFLICT, EVF_A, "passes", PLAIN},
+	{EV_L1_ACCESS, EVF_A, "op", CODES(access_names)},
+	{EV_L1_MSHR_MERGE, EVF_A, "merged", PLAIN},
+	{EV_L1_MSHR_FULL, EVF_A, "reason", CODES(mshr_full_names)},
+	{EV_L1_FILL, EVF_A, "woken", PLAIN},
+	{EV_ICNT_STALL, EVF_A, "dir", CODES(dir_names)},
+	{EV_L2_ACCESS, EVF_A, "op", CODES(access_names)},
+	{EV_L2_NACK, EVF_A, "reason", CODES(nack_names)},
+	{EV_L2_TRANSIENT, EVF_A, "way", PLAIN},
+	{EV_FRC_ALLOC, EVF_A, "entry", PLAIN},
+	{EV_FRC_FALLBACK, EVF_A, "reason", CODES(frc_fallback_names)},
+	{EV_FRC_FILL, EVF_A, "entry", PLAIN},
+	{EV_FRC_SWAP_START, EVF_A, "entry", PLAIN},
+	{EV_FRC_SWAP_START, EVF_B, "way", PLAIN},
+	{EV_FRC_SWAP_DONE, EVF_A, "entry", PLAIN},
+	{EV_FRC_SWAP_DONE, EVF_B, "way", PLAIN},
+	{EV_FRC_EVICT_DONE, EVF_A, "entry", PLAIN},
+	{EV_FRC_FREE, EVF_A, "entry", PLAIN},
+	{EV_DRAM_ENQUEUE, EVF_A, "write", PLAIN},
+	{EV_DRAM_QUEUE_FULL, EVF_A, "write", PLAIN},
+	{EV_DRAM_ROW_CONFLICT, EVF_A, "open_row", PLAIN},
+	{EV_DRAM_DONE, EVF_A, "latency", PLAIN},
+	{EV_MEM_REPLY, EVF_A, "latency", PLAIN},
+	{EV_RF_SHIFT_START, EVF_A, "from", PLAIN},
+	{EV_RF_SHIFT_START, EVF_B, "to", PLAIN},
+	{EV_RF_SHIFT_DONE, EVF_A, "bml", PLAIN},
+	{EV_RF_SHIFT_DONE, EVF_B, "dist", PLAIN},
+	{EV_RF_SHIFT_STALL, EVF_A, "wait", PLAIN},
+	{EV_RF_SHIFT_STALL, EVF_B, "reg", PLAIN},
+	{EV_RF_BANK_CONFLICT, EVF_A, "ahead", PLAIN},
+	{EV_RF_BANK_CONFLICT, EVF_B, "reg", PLAIN},
+	{EV_RF_RMWS_PICK, EVF_A, "score", PLAIN},
+	{EV_RF_RMWS_PICK, EVF_B, "runner_up", PLAIN},
+	{EV_RF_WB_ALLOC, EVF_A, "reg", PLAIN},
+	{EV_RF_WB_ALLOC, EVF_B, "way", PLAIN},
+	{EV_RF_WB_RAW, EVF_A, "reg", PLAIN},
+	{EV_RF_WB_VOID, EVF_A, "reg", PLAIN},
+	{EV_RF_WB_DRAIN, EVF_A, "reg", PLAIN},
+	{EV_RF_WB_DRAIN, EVF_B, "how", CODES(drain_names)},
+	{EV_RF_SCHED_HAZARD, EVF_A, "scored_bml", PLAIN},
+	{EV_RF_SCHED_HAZARD, EVF_B, "target_bml", PLAIN},
+	{EV_REUSE_ACCESS, EVF_A, "dist", PLAIN},
+	{EV_REUSE_ACCESS, EVF_B, "class", CODEFN(reuse_class_code)},
+	{EV_REUSE_INF, EVF_A, "dist", PLAIN},
+	{EV_REUSE_INF, EVF_B, "class", CODEFN(reuse_class_code)},
+	{EV_REUSE_CLASS, EVF_A, "dist", PLAIN},
+	{EV_REUSE_CLASS, EVF_B, "class", CODEFN(reuse_class_code)},
+	{EV_L1_BYPASS, EVF_A, "reason", CODES(bypass_names)},
+	{EV_L1_BYPASS, EVF_B, "rc", PLAIN},
+	{EV_L1_TAG_PROMOTE, EVF_A, "rc", PLAIN},
+	{EV_L1_TAG_PROMOTE, EVF_B, "way", PLAIN},
+	{EV_L1_TAG_EVICT, EVF_A, "rc", PLAIN},
+	{EV_L1_TAG_EVICT, EVF_B, "way", PLAIN},
+	{EV_L1_DUEL_SWITCH, EVF_A, "decoupled", PLAIN},
+	{EV_L1_DUEL_SWITCH, EVF_B, "diff_permille", PLAIN},
+	{EV_DRAM_PAGE_ALLOC, EVF_A, "frame", PLAIN},
+	{EV_DRAM_REMOTE, EVF_A, "owner", PLAIN},
+	{EV_TBAS_SWAP, EVF_A, "demoted", PLAIN},
+	{EV_TBAS_SWAP, EVF_B, "promoted", PLAIN},
+	{EV_CCWS_THROTTLE, EVF_A, "held", PLAIN},
+	{EV_CCWS_THROTTLE, EVF_B, "mask", PLAIN},
+	{EV_COH_TRANSITION, EVF_A, "from", CODEFN(coh_state_code)},
+	{EV_COH_TRANSITION, EVF_B, "to", CODEFN(coh_state_code)},
+	{EV_COH_MSG, EVF_A, "type", CODEFN(coh_msg_code)},
+	{EV_COH_NACK, EVF_A, "type", CODEFN(coh_msg_code)},
+	{EV_KERNEL_START, EVF_A, "kernel", PLAIN},
+	{EV_TRACE_MEMCPY, EVF_A, "bytes", PLAIN},
+	{EV_TRACE_MEMCPY, EVF_B, "lines", PLAIN},
+	{EV_COH_KFLUSH, EVF_A, "phase", CODES(kflush_names)},
+	{EV_COH_KFLUSH, EVF_B, "lines", PLAIN},
+	{EV_COH_VALUE_VIOLATION, EVF_A, "word", PLAIN},
+	{EV_COH_VALUE_VIOLATION, EVF_B, "value", PLAIN},
+};
+#undef CODES
+#undef CODEFN
+#undef PLAIN
+
+static const struct ev_named *named_of(unsigned kind, unsigned bit)
 {
-	static const char *const nack[] = {"mshr_full", "transient", "set_all_transient", "queue_full", "dir_locked",
-					   "merge_full"};
-	static const char *const full[] = {"no entry", "no merge slot", "per-warp limit"};
-	int64_t v = event_field_value(e, bit);
-	if (v < 0)
+	for (size_t i = 0; i < ARRAY_LEN(named); i++)
+		if (named[i].kind == kind && named[i].bit == bit)
+			return &named[i];
+	return NULL;
+}
+
+static const char *named_code(const struct ev_named *nm, int64_t v)
+{
+	if (!nm || v < 0)
 		return NULL;
-	switch (e->kind) {
-	case EV_WARP_STALL:
-		return bit == EVF_A ? stall_reason_name((unsigned)v) : NULL;
-	case EV_L2_NACK:
-		return bit == EVF_A && (size_t)v < ARRAY_LEN(nack) ? nack[v] : NULL;
-	case EV_L1_MSHR_FULL:
-		return bit == EVF_A && (size_t)v < ARRAY_LEN(full) ? full[v] : NULL;
-	case EV_COH_TRANSITION:
-		return bit == EVF_A || bit == EVF_B ? coh_state_name((unsigned)v) : NULL;
-	case EV_COH_MSG:
-	case EV_COH_NACK:
-		return bit == EVF_A ? coh_msg_name((unsigned)v) : NULL;
-	case EV_COH_KFLUSH: {
-		static const char *const phase[] = {"release", "acquire", "done"};
-		return bit == EVF_A && (size_t)v < ARRAY_LEN(phase) ? phase[v] : NULL;
+	if (nm->codes)
+		return (uint64_t)v < nm->ncodes ? nm->codes[v] : NULL;
+	return nm->code_fn ? nm->code_fn((unsigned)v) : NULL;
+}
+
+const char *event_field_code_name(unsigned kind, unsigned bit, int64_t v)
+{
+	return kind < EV__COUNT ? named_code(named_of(kind, bit), v) : NULL;
+}
+
+const char *event_field_name_of(unsigned kind, unsigned bit)
+{
+	const struct ev_named *nm = kind < EV__COUNT ? named_of(kind, bit) : NULL;
+	return nm ? nm->name : event_field_name(bit);
+}
+
+unsigned event_field_resolve(unsigned kind, const char *name)
+{
+	if (kind >= EV__COUNT)
+		return 0;
+	for (size_t i = 0; i < ARRAY_LEN(named); i++)
+		if (named[i].kind == kind && strcmp(named[i].name, name) == 0)
+			return named[i].bit;
+	unsigned bit = event_field_bit(name);
+	return bit & event_defs[kind].fields;
+}
+
+/* Case-insensitive, '_' also matching ' ' and '-'. */
+static bool code_eq(const char *typed, const char *name)
+{
+	for (; *typed && *name; typed++, name++) {
+		char a = (char)tolower((unsigned char)*typed), b = (char)tolower((unsigned char)*name);
+		if (a == b || (a == '_' && (b == ' ' || b == '-')))
+			continue;
+		return false;
 	}
-	default:
-		return NULL;
+	return !*typed && !*name;
+}
+
+int event_field_code(unsigned kind, unsigned bit, const char *text, int64_t *out)
+{
+	const struct ev_named *nm = kind < EV__COUNT ? named_of(kind, bit) : NULL;
+	if (!nm || (!nm->codes && !nm->code_fn))
+		return -1;
+	for (unsigned v = 0; v < 256; v++) {
+		const char *c = named_code(nm, v);
+		if (!c)
+			break;
+		if (code_eq(text, c)) {
+			*out = v;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void event_field_codes(unsigned kind, unsigned bit, char *buf, size_t n)
+{
+	const struct ev_named *nm = kind < EV__COUNT ? named_of(kind, bit) : NULL;
+	size_t len = 0;
+	if (n)
+		buf[0] = 0;
+	for (unsigned v = 0; nm && v < 256 && len < n; v++) {
+		const char *c = named_code(nm, v);
+		if (!c)
+			break;
+		int w = snprintf(buf + len, n - len, "%s%s", len ? " " : "", c);
+		if (w < 0)
+			break;
+		len += (size_t)w;
 	}
 }
 
@@ -151,14 +325,15 @@ void event_format_fields(const struct event *e, char *buf, size_t n)
 		w = 0;
 		if (!(d->fields & bit))
 			continue;
+		const struct ev_named *nm = named_of(e->kind, bit);
+		const char *fname = nm ? nm->name : field_names[i].name;
+		const char *code = named_code(nm, event_field_value(e, bit));
 		if (bit == EVF_ADDR)
 			w = snprintf(buf + len, n - len, " addr=0x%" PRIx64, e->addr);
-		else if (code_name(e, bit))
-			w = snprintf(buf + len, n - len, " %s=%" PRId64 "(%s)", field_names[i].name,
-				     event_field_value(e, bit), code_name(e, bit));
+		else if (code)
+			w = snprintf(buf + len, n - len, " %s=%s", fname, code);
 		else
-			w = snprintf(buf + len, n - len, " %s=%" PRId64, field_names[i].name,
-				     event_field_value(e, bit));
+			w = snprintf(buf + len, n - len, " %s=%" PRId64, fname, event_field_value(e, bit));
 	}
 }
 

@@ -21,42 +21,42 @@
 
 /* X(enum suffix, "name", fields, "description") */
 #define EVENT_LIST(X)                                                                              \
-	X(WARP_ISSUE, "warp.issue", EVF_SM | EVF_WARP | EVF_A, "a warp issued an instruction (a = statement index)") \
-	X(WARP_STALL, "warp.stall", EVF_SM | EVF_A, "an SM stopped issuing, or its reason changed (a = dominant stall reason)") \
+	X(WARP_ISSUE, "warp.issue", EVF_SM | EVF_WARP | EVF_A, "a warp issued an instruction (stmt = statement index)") \
+	X(WARP_STALL, "warp.stall", EVF_SM | EVF_A, "an SM stopped issuing, or its reason changed (reason = the dominant stall reason)") \
 	X(WARP_DONE, "warp.done", EVF_SM | EVF_WARP, "a warp executed its exit")                       \
-	X(CTA_LAUNCH, "cta.launch", EVF_SM | EVF_A, "a CTA was dispatched to an SM (a = CTA id)")     \
-	X(CTA_DONE, "cta.done", EVF_SM | EVF_A, "every warp of a CTA finished (a = CTA id)")          \
-	X(BARRIER, "warp.barrier", EVF_SM | EVF_A, "all warps of a CTA reached a barrier (a = CTA id)") \
-	X(COALESCE, "coalesce", EVF_SM | EVF_WARP | EVF_ADDR | EVF_A | EVF_B, "a memory instruction became a = requests from b active lanes") \
-	X(SHMEM_CONFLICT, "shmem.conflict", EVF_SM | EVF_WARP | EVF_A, "a shared-memory access needed a = passes (bank conflict)") \
-	X(L1_ACCESS, "l1.access", EVF_SM | EVF_WARP | EVF_ADDR | EVF_SET | EVF_A, "an L1 lookup (a = 0 read, 1 write, 2 atomic)") \
+	X(CTA_LAUNCH, "cta.launch", EVF_SM | EVF_A, "a CTA was dispatched to an SM (cta = linear CTA id)")     \
+	X(CTA_DONE, "cta.done", EVF_SM | EVF_A, "every warp of a CTA finished (cta = linear CTA id)")          \
+	X(BARRIER, "warp.barrier", EVF_SM | EVF_A, "all warps of a CTA reached a barrier (cta = linear CTA id)") \
+	X(COALESCE, "coalesce", EVF_SM | EVF_WARP | EVF_ADDR | EVF_A | EVF_B, "a memory instruction became reqs requests from lanes active lanes") \
+	X(SHMEM_CONFLICT, "shmem.conflict", EVF_SM | EVF_WARP | EVF_A, "a shared-memory access needed passes passes (bank conflict when > 1)") \
+	X(L1_ACCESS, "l1.access", EVF_SM | EVF_WARP | EVF_ADDR | EVF_SET | EVF_A, "an L1 lookup (op = read, write, atomic)") \
 	X(L1_HIT, "l1.hit", EVF_SM | EVF_WARP | EVF_ADDR | EVF_SET, "an L1 lookup hit")                \
 	X(L1_MISS, "l1.miss", EVF_SM | EVF_WARP | EVF_ADDR | EVF_SET, "an L1 lookup missed and allocated an MSHR entry") \
-	X(L1_MSHR_MERGE, "l1.mshr_merge", EVF_SM | EVF_WARP | EVF_ADDR | EVF_A, "a miss merged into a pending MSHR entry (a = merged count)") \
-	X(L1_MSHR_FULL, "l1.mshr_full", EVF_SM | EVF_WARP | EVF_ADDR | EVF_A, "a miss found no free MSHR entry or merge slot (a = 0 entries, 1 merges, 2 per-warp limit)") \
-	X(L1_FILL, "l1.fill", EVF_SM | EVF_ADDR | EVF_SET | EVF_A, "a reply filled an L1 line and woke a = waiting requests") \
+	X(L1_MSHR_MERGE, "l1.mshr_merge", EVF_SM | EVF_WARP | EVF_ADDR | EVF_A, "a miss merged into a pending MSHR entry (merged = requests now in the entry)") \
+	X(L1_MSHR_FULL, "l1.mshr_full", EVF_SM | EVF_WARP | EVF_ADDR | EVF_A, "a miss found no free MSHR entry or merge slot (reason = entries, merges, per_warp: the per-warp limit)") \
+	X(L1_FILL, "l1.fill", EVF_SM | EVF_ADDR | EVF_SET | EVF_A, "a reply filled an L1 line and woke woken waiting requests") \
 	X(L1_EVICT, "l1.evict", EVF_SM | EVF_ADDR | EVF_SET, "an L1 line was evicted")                 \
 	X(L1_RETRY, "l1.retry", EVF_SM | EVF_ADDR, "the L1 re-sent a request the L2 refused")         \
-	X(ICNT_STALL, "icnt.stall", EVF_UNIT | EVF_A, "a crossbar port could not accept a packet (unit = port, a = 0 request, 1 reply)") \
-	X(L2_ACCESS, "l2.access", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A, "an L2 bank lookup (unit = bank, a = 0 read, 1 write, 2 atomic)") \
+	X(ICNT_STALL, "icnt.stall", EVF_UNIT | EVF_A, "a crossbar port could not accept a packet (unit = port, dir = request, reply)") \
+	X(L2_ACCESS, "l2.access", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A, "an L2 bank lookup (unit = bank, op = read, write, atomic)") \
 	X(L2_HIT, "l2.hit", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_SET, "an L2 lookup hit")               \
 	X(L2_MISS, "l2.miss", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_SET, "an L2 lookup missed")          \
-	X(L2_NACK, "l2.nack", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_A, "the L2 refused a request (a = reason: 0 mshr_full, 1 transient, 2 set_all_transient, 3 queue_full, 4 dir_locked, 5 merge_full)") \
-	X(L2_TRANSIENT, "l2.transient", EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A, "an L2 victim line became transient (a = way)") \
+	X(L2_NACK, "l2.nack", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_A, "the L2 refused a request (reason = mshr_full, transient, set_all_transient, queue_full, dir_locked, merge_full)") \
+	X(L2_TRANSIENT, "l2.transient", EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A, "an L2 victim line became transient (way = its way)") \
 	X(L2_SET_ALL_TRANSIENT, "l2.set_all_transient", EVF_UNIT | EVF_ADDR | EVF_SET, "every way of an L2 set is transient: new misses to it block") \
 	X(L2_FILL, "l2.fill", EVF_UNIT | EVF_ADDR | EVF_SET, "memory data filled an L2 line")          \
 	X(L2_WRITEBACK, "l2.writeback", EVF_UNIT | EVF_ADDR | EVF_SET, "a dirty L2 victim was written back to memory") \
 	X(FRC_LOOKUP, "frc.lookup", EVF_UNIT | EVF_ADDR | EVF_SET, "an L2 miss looked up the bank's FRC (set = FRC set)") \
-	X(FRC_ALLOC, "frc.alloc", EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A, "an FRC entry took a miss and sent its fetch at once (a = entry)") \
-	X(FRC_FALLBACK, "frc.fallback", EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A, "the miss took the conventional path (a = 0 FRC set full, 1 MSHRs shared and full, 2 memory queue full, 3 no victim)") \
+	X(FRC_ALLOC, "frc.alloc", EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A, "an FRC entry took a miss and sent its fetch at once") \
+	X(FRC_FALLBACK, "frc.fallback", EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A, "the miss took the conventional path (reason = set_full: FRC set full, mshr_full: MSHRs shared and full, queue_full: memory queue full, no_victim)") \
 	X(FRC_ALL_BUSY, "frc.all_busy", EVF_UNIT, "every FRC entry of the bank is busy") \
-	X(FRC_FILL, "frc.fill", EVF_UNIT | EVF_ADDR | EVF_A, "fetched data reached an FRC entry; its requesters are answered (a = entry)") \
-	X(FRC_SWAP_START, "frc.swap_start", EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "an FRC entry starts swapping with its L2 victim (a = entry, b = L2 way, -1 = none free yet)") \
-	X(FRC_SWAP_DONE, "frc.swap_done", EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "the L2 line now holds the fetched block (a = entry, b = L2 way)") \
-	X(FRC_EVICT_DONE, "frc.evict_done", EVF_UNIT | EVF_ADDR | EVF_A, "the victim held by an FRC entry was written back (a = entry)") \
-	X(FRC_FREE, "frc.free", EVF_UNIT | EVF_A, "an FRC entry became free (a = entry)") \
-	X(DRAM_ENQUEUE, "dram.enqueue", EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR | EVF_A, "a request entered a DRAM controller queue (a = 1 write)") \
-	X(DRAM_QUEUE_FULL, "dram.queue_full", EVF_CH | EVF_ADDR | EVF_A, "a DRAM queue refused a request (a = 1 write queue)") \
+	X(FRC_FILL, "frc.fill", EVF_UNIT | EVF_ADDR | EVF_A, "fetched data reached an FRC entry; its requesters are answered") \
+	X(FRC_SWAP_START, "frc.swap_start", EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "an FRC entry starts swapping with its L2 victim (way = L2 way, -1 = none free yet)") \
+	X(FRC_SWAP_DONE, "frc.swap_done", EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "the L2 line now holds the fetched block (way = L2 way)") \
+	X(FRC_EVICT_DONE, "frc.evict_done", EVF_UNIT | EVF_ADDR | EVF_A, "the victim held by an FRC entry was written back") \
+	X(FRC_FREE, "frc.free", EVF_UNIT | EVF_A, "an FRC entry became free") \
+	X(DRAM_ENQUEUE, "dram.enqueue", EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR | EVF_A, "a request entered a DRAM controller queue (write = 1 for a write)") \
+	X(DRAM_QUEUE_FULL, "dram.queue_full", EVF_CH | EVF_ADDR | EVF_A, "a DRAM queue refused a request (write = 1: the write queue)") \
 	X(DRAM_ACT, "dram.act", EVF_CH | EVF_BANK | EVF_ROW, "ACTIVATE opened a row")                  \
 	X(DRAM_RD, "dram.rd", EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR, "READ column command")             \
 	X(DRAM_WR, "dram.wr", EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR, "WRITE column command")           \
@@ -64,43 +64,43 @@
 	X(DRAM_REF, "dram.ref", EVF_CH | EVF_BANK, "REFRESH (bank = -1: all banks)")                   \
 	X(DRAM_ROW_HIT, "dram.row_hit", EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR, "a request found its row open") \
 	X(DRAM_ROW_MISS, "dram.row_miss", EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR, "a request found its bank closed") \
-	X(DRAM_ROW_CONFLICT, "dram.row_conflict", EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR | EVF_A, "a request found another row open (a = open row)") \
-	X(DRAM_DONE, "dram.done", EVF_CH | EVF_BANK | EVF_ADDR | EVF_A, "a DRAM request completed (a = latency in core cycles)") \
-	X(MEM_REPLY, "mem.reply", EVF_SM | EVF_WARP | EVF_ADDR | EVF_A, "a load's data reached its warp (a = latency in cycles)") \
+	X(DRAM_ROW_CONFLICT, "dram.row_conflict", EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR | EVF_A, "a request found another row open (open_row = the row it found)") \
+	X(DRAM_DONE, "dram.done", EVF_CH | EVF_BANK | EVF_ADDR | EVF_A, "a DRAM request completed (latency in core cycles)") \
+	X(MEM_REPLY, "mem.reply", EVF_SM | EVF_WARP | EVF_ADDR | EVF_A, "a load's data reached its warp (latency in core cycles)") \
 	/* register file (regfile.h): unit = RF bank of the SM; BMLs are offsets in a port segment */ \
-	X(RF_SHIFT_START, "rf.shift_start", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "a racetrack bank starts shifting for a request of warp (a = from BML, b = to BML)") \
-	X(RF_SHIFT_DONE, "rf.shift_done", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "a racetrack bank's ports reached the requested BML (a = BML, b = distance in bits)") \
-	X(RF_SHIFT_STALL, "rf.shift_stall", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "a register request of warp waits behind a shifting bank (a = RF cycles it waits, b = register)") \
-	X(RF_BANK_CONFLICT, "rf.bank_conflict", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "a register request found its bank busy (a = requests ahead of it, b = register)") \
-	X(RF_RMWS_PICK, "rf.rmws_pick", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "RMWS issued warp (a = its score, b = runner-up warp or -1, unit = the warp GTO would have picked)") \
-	X(RF_WB_ALLOC, "rf.wb_alloc", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "an issued instruction claimed a write-buffer entry for its destination (a = register, b = way)") \
-	X(RF_WB_RAW, "rf.wb_raw", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A, "a source register was read from the write buffer, not the bank (a = register)") \
-	X(RF_WB_VOID, "rf.wb_void", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A, "a buffered write was voided by a newer write to the same register (a = register)") \
-	X(RF_WB_DRAIN, "rf.wb_drain", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "a buffered write went to the bank (a = register, b = 0 direct, 1 piggyback, 2 forced overflow)") \
+	X(RF_SHIFT_START, "rf.shift_start", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "a racetrack bank starts shifting for a request of warp (from, to = BMLs)") \
+	X(RF_SHIFT_DONE, "rf.shift_done", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "a racetrack bank's ports reached the requested BML (dist = distance in bits)") \
+	X(RF_SHIFT_STALL, "rf.shift_stall", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "a register request of warp waits behind a shifting bank (wait = RF cycles it waits)") \
+	X(RF_BANK_CONFLICT, "rf.bank_conflict", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "a register request found its bank busy (ahead = requests ahead of it)") \
+	X(RF_RMWS_PICK, "rf.rmws_pick", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "RMWS issued warp (score = its score, runner_up = runner-up warp or -1, unit = the warp GTO would have picked)") \
+	X(RF_WB_ALLOC, "rf.wb_alloc", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "an issued instruction claimed a write-buffer entry for its destination register") \
+	X(RF_WB_RAW, "rf.wb_raw", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A, "a source register was read from the write buffer, not the bank") \
+	X(RF_WB_VOID, "rf.wb_void", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A, "a buffered write was voided by a newer write to the same register") \
+	X(RF_WB_DRAIN, "rf.wb_drain", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "a buffered write went to the bank (how = direct, piggyback, forced: overflow)") \
 	X(RF_WB_FULL, "rf.wb_full", EVF_SM | EVF_WARP | EVF_UNIT, "issue blocked: the destination bank's write-buffer ways are all waiting for data") \
-	X(RF_SCHED_HAZARD, "rf.schedule_hazard", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "two schedulers queued reads moving racetrack bank unit in opposite directions this cycle; warp's read completed the pair (a = the BML they scored against, b = its target BML; scheduler = warp mod core.schedulers)") \
+	X(RF_SCHED_HAZARD, "rf.schedule_hazard", EVF_SM | EVF_WARP | EVF_UNIT | EVF_A | EVF_B, "two schedulers queued reads moving racetrack bank unit in opposite directions this cycle; warp's read completed the pair (scored_bml = the BML they scored against; scheduler = warp mod core.schedulers)") \
 	/* reuse profiler (reuse.h): unit = L2 bank or -1 for an L1; a = distance in the set, -1 = inf; b = class */ \
-	X(REUSE_ACCESS, "reuse.access", EVF_SM | EVF_WARP | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a profiled lookup (unit = L2 bank, -1 = L1 of sm; a = reuse distance in its set, -1 = inf; b = class 0 hit, 1 compulsory, 2 capacity, 3 associativity, 4 latency, 5 other)") \
-	X(REUSE_INF, "reuse.inf", EVF_SM | EVF_WARP | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a lookup with infinite reuse distance (b = 1 never seen, 4 line in flight)") \
-	X(REUSE_CLASS, "reuse.class", EVF_SM | EVF_WARP | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a profiled miss was classified (b = 1 compulsory, 2 capacity, 3 associativity, 4 latency, 5 other; a = distance, -1 = inf)") \
+	X(REUSE_ACCESS, "reuse.access", EVF_SM | EVF_WARP | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a profiled lookup (unit = L2 bank, -1 = L1 of sm; dist = reuse distance in its set, -1 = inf; class = hit, compulsory, capacity, associativity, latency, other)") \
+	X(REUSE_INF, "reuse.inf", EVF_SM | EVF_WARP | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a lookup with infinite reuse distance (class = compulsory: never seen, latency: line in flight)") \
+	X(REUSE_CLASS, "reuse.class", EVF_SM | EVF_WARP | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a profiled miss was classified (class = compulsory, capacity, associativity, latency, other; dist = distance, -1 = inf)") \
 	/* locality bypassing (bypass.h) */ \
-	X(L1_BYPASS, "l1.bypass", EVF_SM | EVF_WARP | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a load went to the L2 without an L1 line or MSHR (a = 0 tag miss, 1 RC at or below the threshold, 2 bypass all, 3 mrpb resource failure; b = RC, or for mrpb 0 MSHR full, 1 merge slots full, 2 per-warp MSHR cap, 3 every way reserved)") \
-	X(L1_TAG_PROMOTE, "l1.tag_promote", EVF_SM | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a candidate tag crossed the threshold and got a data line (a = RC, b = data way)") \
-	X(L1_TAG_EVICT, "l1.tag_evict", EVF_SM | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "the LFU candidate left the tag store (a = its RC, b = tag way)") \
-	X(L1_DUEL_SWITCH, "l1.duel_switch", EVF_SM | EVF_A | EVF_B, "the follower SMs changed mode (a = 1 decoupled, 0 plain; b = SM0 - SM1 miss rate in per mille of the interval just closed)") \
+	X(L1_BYPASS, "l1.bypass", EVF_SM | EVF_WARP | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a load went to the L2 without an L1 line or MSHR (reason = tag_miss, low_rc: RC at or below the threshold, all: bypass all, mrpb: resource failure; rc = RC, or for mrpb 0 MSHR full, 1 merge slots full, 2 per-warp MSHR cap, 3 every way reserved)") \
+	X(L1_TAG_PROMOTE, "l1.tag_promote", EVF_SM | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "a candidate tag crossed the threshold and got a data line (way = data way)") \
+	X(L1_TAG_EVICT, "l1.tag_evict", EVF_SM | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "the LFU candidate left the tag store (rc = its RC, way = tag way)") \
+	X(L1_DUEL_SWITCH, "l1.duel_switch", EVF_SM | EVF_A | EVF_B, "the follower SMs changed mode (decoupled = 1, 0 plain; diff_permille = SM0 - SM1 miss rate of the interval just closed)") \
 	/* TEMP / TBAS (dram_temp.c, tbas.c) */ \
-	X(DRAM_PAGE_ALLOC, "dram.page_alloc", EVF_SM | EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR | EVF_A, "TEMP placed a page at its first touch in a bank of the requesting SM (addr = page, a = frame in the bank; sm = -1: origin unknown)") \
-	X(DRAM_REMOTE, "dram.remote", EVF_SM | EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR | EVF_A, "a request went to a bank bound to another SM (a = owning SM)") \
-	X(TBAS_SWAP, "tbas.swap", EVF_SM | EVF_A | EVF_B, "TBAS replaced the running thread batch (a = demoted batch, -1 none; b = promoted batch)") \
-	X(CCWS_THROTTLE, "ccws.throttle", EVF_SM | EVF_A | EVF_B, "CCWS changed the warps whose loads are held back (a = how many, b = mask of their slots)") \
+	X(DRAM_PAGE_ALLOC, "dram.page_alloc", EVF_SM | EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR | EVF_A, "TEMP placed a page at its first touch in a bank of the requesting SM (addr = page, frame = frame in the bank; sm = -1: origin unknown)") \
+	X(DRAM_REMOTE, "dram.remote", EVF_SM | EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR | EVF_A, "a request went to a bank bound to another SM (owner = owning SM)") \
+	X(TBAS_SWAP, "tbas.swap", EVF_SM | EVF_A | EVF_B, "TBAS replaced the running thread batch (demoted = batch, -1 none; promoted = batch)") \
+	X(CCWS_THROTTLE, "ccws.throttle", EVF_SM | EVF_A | EVF_B, "CCWS changed the warps whose loads are held back (held = how many, mask = their slots)") \
 	/* coherence (coh_l1.c, coh_dir.c; states and types numbered as in coh.h) */ \
-	X(COH_TRANSITION, "coh.transition", EVF_SM | EVF_ADDR | EVF_A | EVF_B, "an L1 copy changed protocol state (a = from, b = to: 0 I 1 S 2 E 3 O 4 M 5 N 6 V 7 IS_D 8 IM_D 9 SM_D 10 OM_D 11 IN_D 12 SN_D)") \
-	X(COH_MSG, "coh.msg", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_A, "a coherence message was sent (sm = L1, unit = L2 bank, a = type: 0 GetS 1 GetX 2 Upg 3 GetN 4 UpgN 5 PutE 6 PutM 7 PutN 8 WT 9 Ack 10 AckD 11 Unblock 12 DataS 13 DataE 14 DataX 15 DataN 16 Inv 17 Recall 20 Nack)") \
-	X(COH_NACK, "coh.nack", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_A, "the directory refused a request: its entry is locked (dir_locked; a = request type)") \
-	X(KERNEL_START, "kernel.start", EVF_A, "a kernel of a back-to-back list began: every CTA of the previous one has finished (a = kernel index, from 0)") \
-	X(TRACE_MEMCPY, "trace.memcpy", EVF_ADDR | EVF_A | EVF_B, "a host-to-device copy (MemcpyHtoD) was applied before the next kernel (addr = start, a = bytes, b = L2 lines installed; 0 with trace.memcpy = ignore)") \
-	X(COH_KFLUSH, "coh.kernel_flush", EVF_A | EVF_B, "kernel boundary under si/nmoesi (coherence.kernel_boundary = flush): a = 0 release began, 1 acquire began (b = N lines written back), 2 done (b = L1 copies invalidated); the next kernel starts after 2") \
-	X(COH_VALUE_VIOLATION, "coh.value_violation", EVF_SM | EVF_ADDR | EVF_A | EVF_B, "coherence.check_values: a load (or atomic) read a value the protocol's consistency model does not allow (addr = line, a = word in the line, b = value read); the run stops")
+	X(COH_TRANSITION, "coh.transition", EVF_SM | EVF_ADDR | EVF_A | EVF_B, "an L1 copy changed protocol state (from, to = I S E O M N V, transient IS_D IM_D SM_D OM_D IN_D SN_D MI_A II_A)") \
+	X(COH_MSG, "coh.msg", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_A, "a coherence message was sent (sm = L1, unit = L2 bank, type = GetS GetX Upg GetN UpgN PutE PutM PutN WT Ack AckD Unblock DataS DataE DataX DataN Inv Recall WBAck WTAck Nack)") \
+	X(COH_NACK, "coh.nack", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_A, "the directory refused a request: its entry is locked (dir_locked; type = the request's type)") \
+	X(KERNEL_START, "kernel.start", EVF_A, "a kernel of a back-to-back list began: every CTA of the previous one has finished (kernel = index, from 0)") \
+	X(TRACE_MEMCPY, "trace.memcpy", EVF_ADDR | EVF_A | EVF_B, "a host-to-device copy (MemcpyHtoD) was applied before the next kernel (addr = start, lines = L2 lines installed; 0 with trace.memcpy = ignore)") \
+	X(COH_KFLUSH, "coh.kernel_flush", EVF_A | EVF_B, "kernel boundary under si/nmoesi (coherence.kernel_boundary = flush): phase = release began, acquire began (lines = lines written back), done (lines = L1 copies invalidated); the next kernel starts after done") \
+	X(COH_VALUE_VIOLATION, "coh.value_violation", EVF_SM | EVF_ADDR | EVF_A | EVF_B, "coherence.check_values: a load (or atomic) read a value the protocol's consistency model does not allow (addr = line, word = word in the line, value = value read); the run stops")
 
 #define EV_ENUM(e, n, f, d) EV_##e,
 enum ev_kind { EVENT_LIST(EV_ENUM) EV__COUNT };
@@ -150,7 +150,21 @@ void event_format(const struct event *e, char *buf, size_t n);
 void event_format_fields(const struct event *e, char *buf, size_t n);
 /* Name of a single EVF_ bit ("sm", "addr", ...), "" for anything else. */
 const char *event_field_name(unsigned bit);
-/* Space-separated field names of a kind: "ch bank row addr a". */
+/* A kind's name for a field: its named slot ("to", "dist", "reason") for a
+ * and b where the kind names them, else the generic name. */
+const char *event_field_name_of(unsigned kind, unsigned bit);
+/* Field of a kind by name: generic ("sm", "a") or the kind's own ("to");
+ * 0 if the kind has no such field. */
+unsigned event_field_resolve(unsigned kind, const char *name);
+/* Value name of a coded field ("M", "associativity", "Inv", "dir_locked"):
+ * case-insensitive, '_' also matching ' ' and '-'. 0 and *out set, or -1. */
+int event_field_code(unsigned kind, unsigned bit, const char *text, int64_t *out);
+/* Name of a coded field's value ("M" for to=4 of coh.transition), or NULL. */
+const char *event_field_code_name(unsigned kind, unsigned bit, int64_t v);
+/* Space-separated value names of a coded field ("" if it has none). */
+void event_field_codes(unsigned kind, unsigned bit, char *buf, size_t n);
+/* Space-separated field names of a kind, with its own names for a and b:
+ * "ch bank row addr open_row". */
 void event_field_list(unsigned kind, char *buf, size_t n);
 /* Kinds matching a glob ("l1.*", "dram.act"): sets bits in mask, returns how many. */
 int event_match(const char *glob, uint64_t *mask);

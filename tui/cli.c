@@ -537,7 +537,7 @@ int gpustep_main(int argc, char **argv)
 			for (unsigned i = 0; i < EV__COUNT; i++) {
 				char f[96];
 				event_field_list(i, f, sizeof f);
-				printf("%-22s %-26s %s\n", event_defs[i].name, f, event_defs[i].desc);
+				printf("%-22s %-32s %s\n", event_defs[i].name, f, event_defs[i].desc);
 			}
 		if (o.list_kernels)
 			list_builtin(LOADER_KERNELS, NULL);

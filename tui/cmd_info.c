@@ -428,7 +428,7 @@ CMD_FN(cmd_list)
 		for (unsigned i = 0; i < EV__COUNT; i++) {
 			char f[96];
 			event_field_list(i, f, sizeof f);
-			cmd_printf(out, "  %-22s %-26s %s", event_defs[i].name, f, event_defs[i].desc);
+			cmd_printf(out, "  %-22s %-32s %s", event_defs[i].name, f, event_defs[i].desc);
 		}
 	} else if (strcmp(what, "stats") == 0) {
 		const struct stats *st = sim_stats_c(ss->sim);

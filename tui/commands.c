@@ -85,9 +85,12 @@ static const struct cmd_def builtin[] = {
 	 .summary = "stop when an event happens",
 	 .help = "Stop the run when an event of kind EVENT happens and every filter matches.\n"
 		 "Filters compare event fields with = != < <= > >= (decimal or 0x hex); addr\n"
-		 "compares whole cache lines. `if` adds a condition on a stat, checked at the event.\n"
+		 "compares whole cache lines. Each kind names its own fields (`help events`),\n"
+		 "and coded ones take names: to=M, class=associativity, type=Inv, reason=dir_locked.\n"
+		 "`if` adds a condition on a stat, checked at the event.\n"
 		 "`break cycle N` stops at cycle N. Without arguments, lists breakpoints.\n"
-		 "Example: break dram.row_conflict bank=3 if dram.row_conflicts > 10",
+		 "Example: break dram.row_conflict bank=3 if dram.row_conflicts > 10\n"
+		 "Example: break coh.transition to=M addr=0x10010400",
 	 .fn = c_break, .complete = COMPL_EVENT},
 	{.name = "watch", .usage = "watch ADDR | watch STAT OP VALUE", .summary = "stop on accesses to a line, or when a stat condition becomes true",
 	 .help = "`watch ADDR` stops at every L1 or L2 access and DRAM enqueue of the cache line\n"

@@ -123,11 +123,32 @@ int write_file_atomic(const char *path, const char *text, char **err)
 			return set_err(err, "stdout: %s", strerror(errno));
 		return 0;
 	}
+	/* A device or FIFO (/dev/null, /dev/stdout, a pipe) is written in place:
+	 * renaming a temp file over it would replace the device node itself. */
+	struct stat sb;
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		if (S_ISDIR(sb.st_mode))
+			return set_err(err, "%s: is a directory", path);
+		FILE *f = fopen(path, "w");
+		if (!f)
+			return set_err(err, "%s: %s", path, strerror(errno));
+		bool ok = fwrite(text, 1, len, f) == len;
+		if (fclose(f) || !ok)
+			return set_err(err, "%s: %s", path, strerror(errno ? errno : EIO));
+		return 0;
+	}
+	/* Through a symlink, replace the file it names, not the link. */
+	char *real = NULL;
+	if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode))
+		real = realpath(path, NULL);
+	if (real)
+		path = real;
 	char *tmp = xasprintf("%s.tmpXXXXXX", path);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		set_err(err, "%s: %s", path, strerror(errno));
 		free(tmp);
+		free(real);
 		return -1;
 	}
 	const char *p = text;
@@ -151,6 +172,7 @@ int write_file_atomic(const char *path, const char *text, char **err)
 	if (rename(tmp, path))
 		goto fail;
 	free(tmp);
+	free(real);
 	return 0;
 fail:
 	set_err(err, "%s: %s", path, strerror(errno));
@@ -158,6 +180,7 @@ fail:
 		close(fd);
 	unlink(tmp);
 	free(tmp);
+	free(real);
 	return -1;
 }
 

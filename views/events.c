@@ -9,7 +9,8 @@
  *
  * `/` filters what is shown (not what is logged; `log` decides that): words
  * are matched against the event name (any word may match), field=value terms
- * (sm=0 bank=3 addr=0x1000) must all hold.
+ * (sm=0 bank=3 addr=0x1000, or a kind's own names: to=M class=capacity)
+ * must all hold.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,8 +36,8 @@ struct events_panel {
 	/* parsed filter */
 	char names[EV_MAX_TERMS][32];
 	int nnames;
-	unsigned fbit[EV_MAX_TERMS];
-	int64_t fval[EV_MAX_TERMS];
+	char fname[EV_MAX_TERMS][24]; /* resolved per event kind: "to" means b of coh.transition */
+	char ftext[EV_MAX_TERMS][24]; /* a number or a value name ("M", "associativity") */
 	int nf;
 };
 
@@ -45,8 +46,6 @@ static const struct table_col cols[] = {
 	{"EVENT", 18, 0, false},
 	{"FIELDS", 10, 1, false},
 };
-
-static const char *const field_names[] = {"sm", "warp", "unit", "ch", "bank", "row", "addr", "set", "a", "b"};
 
 static void parse_filter(struct events_panel *ep)
 {
@@ -57,15 +56,28 @@ static void parse_filter(struct events_panel *ep)
 		char *eq = strchr(tok, '=');
 		if (eq && ep->nf < EV_MAX_TERMS) {
 			*eq = 0;
-			unsigned bit = event_field_bit(tok);
-			if (bit) {
-				ep->fbit[ep->nf] = bit;
-				ep->fval[ep->nf++] = strtoll(eq + 1, NULL, 0);
-			}
+			snprintf(ep->fname[ep->nf], sizeof ep->fname[0], "%s", tok);
+			snprintf(ep->ftext[ep->nf++], sizeof ep->ftext[0], "%s", eq + 1);
 		} else if (!eq && ep->nnames < EV_MAX_TERMS) {
 			snprintf(ep->names[ep->nnames++], sizeof ep->names[0], "%s", tok);
 		}
 	}
+}
+
+/* field=value for this event's kind; a kind without the field does not match. */
+static bool term_holds(const struct event *e, const char *name, const char *text)
+{
+	unsigned bit = event_field_resolve(e->kind, name);
+	if (!bit)
+		return false;
+	int64_t v;
+	char *end;
+	v = strtoll(text, &end, 0);
+	if (end == text || *end) {
+		if (event_field_code(e->kind, bit, text, &v))
+			return false;
+	}
+	return event_field_value(e, bit) == v;
 }
 
 static bool matches(const struct events_panel *ep, const struct event *e)
@@ -81,7 +93,7 @@ static bool matches(const struct events_panel *ep, const struct event *e)
 			return false;
 	}
 	for (int i = 0; i < ep->nf; i++)
-		if (!(d->fields & ep->fbit[i]) || event_field_value(e, ep->fbit[i]) != ep->fval[i])
+		if (!term_holds(e, ep->fname[i], ep->ftext[i]))
 			return false;
 	return true;
 }
@@ -123,17 +135,20 @@ static void format_fields(const struct event *e, char *buf, size_t n)
 	unsigned f = event_defs[e->kind].fields;
 	size_t len = 0;
 	buf[0] = 0;
-	for (unsigned i = 0; i < ARRAY_LEN(field_names) && len + 1 < n; i++) {
+	for (unsigned i = 0; i < 10 && len + 1 < n; i++) {
 		unsigned bit = 1u << i;
 		if (!(f & bit))
 			continue;
 		int64_t v = event_field_value(e, bit);
+		const char *name = event_field_name_of(e->kind, bit);
+		const char *code = event_field_code_name(e->kind, bit, v);
 		int k;
-		if (bit == EVF_ADDR || bit == EVF_ROW)
-			k = snprintf(buf + len, n - len, "%s%s=0x%llx", len ? " " : "", field_names[i],
-				     (unsigned long long)v);
+		if (code)
+			k = snprintf(buf + len, n - len, "%s%s=%s", len ? " " : "", name, code);
+		else if (bit == EVF_ADDR || bit == EVF_ROW || strcmp(name, "open_row") == 0)
+			k = snprintf(buf + len, n - len, "%s%s=0x%llx", len ? " " : "", name, (unsigned long long)v);
 		else
-			k = snprintf(buf + len, n - len, "%s%s=%lld", len ? " " : "", field_names[i], (long long)v);
+			k = snprintf(buf + len, n - len, "%s%s=%lld", len ? " " : "", name, (long long)v);
 		if (k < 0 || (size_t)k >= n - len)
 			break;
 		len += (size_t)k;

@@ -27,13 +27,13 @@ expect_contains "$out" '"coh.kernel_flush.writebacks": 8'
 expect_contains "$out" '"coh.kernel_flush.cycles": 34'
 out=$("$BIN" --run -w tests/traces/b2b/kernelslist.g -s coherence.protocol=nmoesi -s coherence.kernel_boundary=none --stats -) || fail "b2b none: exit $?"
 case "$out" in *coh.kernel_flush*) fail "kernel_boundary none still registers coh.kernel_flush stats" ;; esac
-printf 'break coh.kernel_flush a=2\ncontinue\ninfo events 3\n' >"$E2E_TMP/kb.gps"
+printf 'break coh.kernel_flush phase=done\ncontinue\ninfo events 3\n' >"$E2E_TMP/kb.gps"
 out=$("$BIN" -w tests/traces/b2b/kernelslist.g -s coherence.protocol=si -x "$E2E_TMP/kb.gps" 2>&1) || fail "kb batch: exit $?"
-expect_contains "$out" "Breakpoint 1, coh.kernel_flush a=2(done)"
+expect_contains "$out" "Breakpoint 1, coh.kernel_flush phase=done"
 
 # history in batch mode: the line of the first transition to M, then a bad address
 cat >"$E2E_TMP/hist.gps" <<'SCRIPT'
-break coh.transition b=4
+break coh.transition to=M
 continue
 history 0x10010400
 history 0x1
@@ -42,7 +42,7 @@ SCRIPT
 "$BIN" -s coherence.protocol=moesi -x "$E2E_TMP/hist.gps" >"$E2E_TMP/out" 2>&1
 [ $? = 1 ] || fail "history batch: expected exit 1 (one command failed)"
 out=$(cat "$E2E_TMP/out")
-expect_contains "$out" "Breakpoint 1, coh.transition sm=1 addr=0x10010400 a=8(IM_D) b=4(M)"
+expect_contains "$out" "Breakpoint 1, coh.transition sm=1 addr=0x10010400 from=IM_D to=M"
 expect_contains "$out" "history of line 0x10010400 (moesi): 6 transactions in the log, oldest first"
 expect_contains "$out" "       215  sm1              L1    Store    I -> IM_D"
 expect_contains "$out" "       404  bank0 (sm1)      dir   GetX     I -> X"

@@ -34,6 +34,24 @@ if command -v python3 >/dev/null 2>&1; then
 fi
 ls "$E2E_TMP"/s.json.tmp* >/dev/null 2>&1 && fail "temp file left behind"
 
+# A FIFO (as /dev/null or a pipe would be) is written in place, never
+# replaced by a renamed temp file; through a symlink the file it names is
+# replaced and the link stays; a directory is refused by name.
+mkfifo "$E2E_TMP/fifo" || fail "mkfifo"
+cat "$E2E_TMP/fifo" >"$E2E_TMP/from_fifo" &
+"$BIN" --run -w vecadd --stats "$E2E_TMP/fifo" >/dev/null || fail "--stats FIFO exit $?"
+wait
+[ -p "$E2E_TMP/fifo" ] || fail "--stats replaced the FIFO with a file"
+expect_contains "$(cat "$E2E_TMP/from_fifo")" '"sim.cycles": '
+: >"$E2E_TMP/target.json"
+ln -s target.json "$E2E_TMP/link.json"
+"$BIN" --run -w vecadd --stats "$E2E_TMP/link.json" >/dev/null || fail "--stats symlink exit $?"
+[ -L "$E2E_TMP/link.json" ] || fail "--stats replaced the symlink"
+expect_contains "$(cat "$E2E_TMP/target.json")" '"sim.cycles": '
+"$BIN" --run -w vecadd --stats "$E2E_TMP" >/dev/null 2>"$E2E_TMP/err"
+[ $? = 1 ] || fail "--stats DIR: expected exit 1"
+expect_contains "$(cat "$E2E_TMP/err")" "is a directory"
+
 # Unwritable stats file: runtime error (1) with the path.
 "$BIN" --run -w vecadd --stats /nonexistent/dir/s.json >/dev/null 2>"$E2E_TMP/err"
 [ $? = 1 ] || fail "unwritable --stats: expected exit 1"

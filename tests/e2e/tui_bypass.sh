@@ -14,7 +14,7 @@ type_line 'break l1.tag_promote'
 type_line 'continue'
 tmux_wait_for 'stopped at breakpoint 1: l1.tag_promote' 5 || fail "no stop at l1.tag_promote"
 # b = data way; the promoted tag shows "P<tag> <way> <rc>" in its set's row.
-way=$(tmux_capture | head -1 | sed -n 's/.*l1.tag_promote .* b=\([0-9]*\).*/\1/p')
+way=$(tmux_capture | head -1 | sed -n 's/.*l1.tag_promote .* way=\([0-9]*\).*/\1/p')
 [ -n "$way" ] || fail "no data way in the stop reason"
 tmux_capture | grep -Eq "P[0-9a-f]+ $way +[0-9]+" || fail "promoted tag with data way $way not shown"
 type_line 'quit'

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tui_coh.sh BIN: coherence inspection in the interactive screen under MOESI:
-# break on a transition to M (coh.transition b=4, see `help events`) to learn
+# break on a transition to M (coh.transition to=M, see `help events`) to learn
 # a line, then break on a transition to M of that one address from cycle 0;
 # the coherence panel shows the line's directory entry (owner, lock) and the
 # copy in M, the protocol panel marks the IM_D -> M row, `info line` agrees.
@@ -13,13 +13,13 @@ tmux_wait_for '(gpustep)' 5 || fail "no prompt"
 type_line 'layout coherence'
 tmux_wait_for '─ coherence  moesi' 3 || fail "coherence panel missing"
 tmux_wait_for '─ protocol  moesi' 3 || fail "protocol panel missing"
-type_line 'break coh.transition b=4'
+type_line 'break coh.transition to=M'
 type_line 'continue'
 tmux_wait_for 'stopped at breakpoint 1: coh.transition' 5 || fail "no stop at a transition to M"
 addr=$(tmux_capture | head -1 | sed -n 's/.*coh\.transition .*addr=\(0x[0-9a-f]*\).*/\1/p')
 [ -n "$addr" ] || fail "no address in the stop reason"
 type_line 'delete'
-type_line "break coh.transition b=4 addr=$addr"
+type_line "break coh.transition to=M addr=$addr"
 type_line 'run'
 tmux_wait_for "stopped at breakpoint 2: coh.transition" 5 || fail "no stop at the transition to M of $addr"
 tmux_capture | head -1 | grep -q "addr=$addr" || fail "stopped on another address than $addr"

@@ -19,7 +19,7 @@ type_line 'break frc.swap_done'
 type_line 'continue'
 tmux_wait_for 'stopped at breakpoint 2: frc.swap_done' 5 || fail "no stop at frc.swap_done"
 # a = entry that swapped; its row (set.way) must no longer be swapping.
-entry=$(tmux_capture | head -1 | sed -n 's/.*frc.swap_done .* a=\([0-9]*\).*/\1/p')
+entry=$(tmux_capture | head -1 | sed -n 's/.*frc.swap_done .* entry=\([0-9]*\).*/\1/p')
 [ -n "$entry" ] || fail "no entry number in the stop reason"
 row="$((entry / 8)).$((entry % 8))"
 line=$(tmux_capture | grep -E "^$row " | head -1)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tui_reuse.sh BIN: the reuse panel end to end in tmux at 132x40: the `reuse`
-# layout, `break reuse.class b=3` (an associativity miss) stops and the
+# layout, `break reuse.class class=associativity` (an associativity miss) stops and the
 # histogram marks the access's bin; the panel keys switch to all L2 banks.
 . "$(dirname "$0")/lib.sh"
 
@@ -12,7 +12,7 @@ type_line 'layout reuse'
 tmux_wait_for '─ reuse' 3 || fail "layout reuse shows no reuse panel"
 tmux_wait_for 'cut-off: 4 ways' 2 || fail "no cut-off marker"
 
-type_line 'break reuse.class b=3'
+type_line 'break reuse.class class=associativity'
 type_line 'continue'
 tmux_wait_for 'stopped at breakpoint 1: reuse.class' 5 || fail "reuse.class breakpoint did not stop"
 tmux_wait_for 'break' 2 || fail "no break marker"

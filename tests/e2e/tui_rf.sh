@@ -18,7 +18,7 @@ stop=$(tmux_capture | grep -m1 'rf.shift_stall')
 sm=$(echo "$stop" | sed -n 's/.* sm=\([0-9]*\).*/\1/p')
 warp=$(echo "$stop" | sed -n 's/.* warp=\([0-9]*\).*/\1/p')
 bank=$(echo "$stop" | sed -n 's/.* unit=\([0-9]*\).*/\1/p')
-reg=$(echo "$stop" | sed -n 's/.* b=\([0-9]*\).*/\1/p')
+reg=$(echo "$stop" | sed -n 's/.* reg=\([0-9]*\).*/\1/p')
 [ -n "$warp" ] && [ -n "$bank" ] && [ -n "$reg" ] || fail "no warp/unit/b in the stop reason: $stop"
 tmux_wait_for "─ rf  sm $sm " 2 || fail "rf panel does not follow the stop's SM $sm"
 line=$(tmux_capture | grep -E "^b$bank +BML" | head -1)

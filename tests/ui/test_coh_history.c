@@ -18,7 +18,7 @@
 static uint64_t to_first_m(struct fx *f)
 {
 	fx_run(f, "set coherence.protocol moesi");
-	fx_run(f, "break coh.transition b=4");
+	fx_run(f, "break coh.transition to=M");
 	fx_run(f, "continue");
 	REQUIRE(f->ss.bps.stop_ev.kind == EV_COH_TRANSITION);
 	return f->ss.bps.stop_ev.addr;

@@ -17,7 +17,7 @@
 #include "vtest.h"
 
 /* break on the first transition to M (b = 4, enum coh_state) */
-#define COH_SETUP "set coherence.protocol moesi\nbreak coh.transition b=4\ncontinue\n"
+#define COH_SETUP "set coherence.protocol moesi\nbreak coh.transition to=M\ncontinue\n"
 
 static char *draw_text(struct session *ss, const char *panel, int w, int h, const struct event *stop,
 		       const char *keys)

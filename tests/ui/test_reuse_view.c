@@ -60,7 +60,7 @@ TEST(view_reuse_snapshot)
 TEST(view_reuse_follows_class_breakpoint)
 {
 	vt_screen();
-	struct session *ss = vt_session("workload matmul_naive\nbreak reuse.class b=3\ncontinue\n");
+	struct session *ss = vt_session("workload matmul_naive\nbreak reuse.class class=associativity\ncontinue\n");
 	REQUIRE(ss != NULL);
 	REQUIRE(ss->bps.stop);
 	CHECK_EQ(ss->bps.stop_ev.kind, EV_REUSE_CLASS);

@@ -2,6 +2,8 @@
 #include <stdlib.h>
 
 #include "bp.h"
+#include "coh.h"
+#include "reuse.h"
 #include "test.h"
 
 struct fixture {
@@ -45,7 +47,7 @@ TEST(bp_parse_errors)
 	struct fixture f;
 	fx_init(&f);
 	char *e = add_fails(&f.b, "dram.row_conflict bnak=1");
-	CHECK_STR(e, "unknown field 'bnak' for dram.row_conflict (fields: ch bank row addr a)");
+	CHECK_STR(e, "unknown field 'bnak' for dram.row_conflict (fields: ch bank row addr open_row)");
 	free(e);
 	e = add_fails(&f.b, "l1.mis");
 	CHECK_STR(e, "unknown event 'l1.mis' (did you mean l1.miss?)");
@@ -231,5 +233,61 @@ TEST(bp_rebind_after_rebuild)
 	CHECK(!f.b.v[1].enabled);
 	stats_fini(&s2);
 	arena_fini(&a2);
+	fx_fini(&f);
+}
+
+/* Each kind's own names for a and b, and value names for coded fields. */
+TEST(bp_named_fields_and_codes)
+{
+	struct fixture f;
+	fx_init(&f);
+	char *err = NULL;
+	CHECK(bp_add_break(&f.b, "coh.transition from=s to=M", 128, &err) > 0);
+	CHECK(err == NULL);
+	CHECK(bp_add_break(&f.b, "reuse.class class=associativity dist>=64", 128, &err) > 0);
+	CHECK(bp_add_break(&f.b, "coh.msg type=Inv", 128, &err) > 0);
+	CHECK(bp_add_break(&f.b, "l2.nack reason=dir_locked", 128, &err) > 0);
+	CHECK(err == NULL);
+	events_update_watch(&f.ev);
+	EV_EMIT(&f.ev, EV_COH_TRANSITION, .a = CS_I, .b = CS_M); /* from I: no */
+	EV_EMIT(&f.ev, EV_COH_TRANSITION, .a = CS_S, .b = CS_E); /* to E: no */
+	CHECK(!f.b.stop);
+	EV_EMIT(&f.ev, EV_COH_TRANSITION, .sm = 2, .addr = 0x40, .a = CS_S, .b = CS_M);
+	REQUIRE(f.b.stop);
+	CHECK_EQ(f.b.stop_id, 1);
+	CHECK_CONTAINS(f.b.stop_reason, "coh.transition sm=2 addr=0x40 from=S to=M");
+	bp_clear_stop(&f.b);
+	EV_EMIT(&f.ev, EV_REUSE_CLASS, .a = 80, .b = RC_CAPACITY);
+	EV_EMIT(&f.ev, EV_REUSE_CLASS, .a = 63, .b = RC_ASSOC);
+	EV_EMIT(&f.ev, EV_REUSE_CLASS, .a = -1, .b = RC_ASSOC);
+	CHECK(!f.b.stop);
+	EV_EMIT(&f.ev, EV_REUSE_CLASS, .a = 64, .b = RC_ASSOC);
+	REQUIRE(f.b.stop);
+	CHECK_EQ(f.b.stop_id, 2);
+	bp_clear_stop(&f.b);
+	EV_EMIT(&f.ev, EV_COH_MSG, .a = CM_GETS);
+	CHECK(!f.b.stop);
+	EV_EMIT(&f.ev, EV_COH_MSG, .a = CM_INV);
+	CHECK_EQ(f.b.stop_id, 3);
+	bp_clear_stop(&f.b);
+	EV_EMIT(&f.ev, EV_L2_NACK, .a = 0);
+	CHECK(!f.b.stop);
+	EV_EMIT(&f.ev, EV_L2_NACK, .a = 4);
+	CHECK_EQ(f.b.stop_id, 4);
+	/* raw slots and numbers still work */
+	CHECK(bp_add_break(&f.b, "coh.transition b=4", 128, &err) > 0);
+	char *e = add_fails(&f.b, "coh.transition to=Q");
+	CHECK_STR(e, "bad value 'Q' for to (a number, or one of: I S E O M N V IS_D IM_D SM_D OM_D IN_D SN_D MI_A "
+		     "II_A)");
+	free(e);
+	e = add_fails(&f.b, "reuse.access klass=2");
+	CHECK_STR(e, "unknown field 'klass' for reuse.access (fields: sm warp unit addr set dist class)");
+	free(e);
+	e = add_fails(&f.b, "dram.act to=3"); /* another kind's name */
+	CHECK_CONTAINS(e, "unknown field 'to'");
+	free(e);
+	char list[128];
+	event_field_list(EV_COH_TRANSITION, list, sizeof list);
+	CHECK_STR(list, "sm addr from to");
 	fx_fini(&f);
 }

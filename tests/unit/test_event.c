@@ -27,13 +27,13 @@ TEST(event_format_fields_only)
 			  .addr = 0x1c00, .a = 7, .sm = 5};
 	char buf[200];
 	event_format(&e, buf, sizeof buf);
-	CHECK_STR(buf, "cycle 345 dram.row_conflict ch=0 bank=1 row=12 addr=0x1c00 a=7");
+	CHECK_STR(buf, "cycle 345 dram.row_conflict ch=0 bank=1 row=12 addr=0x1c00 open_row=7");
 	char small[12];
 	event_format(&e, small, sizeof small); /* truncates, never overflows */
 	CHECK_EQ(strlen(small), 11);
 	char list[64];
 	event_field_list(EV_DRAM_ROW_CONFLICT, list, sizeof list);
-	CHECK_STR(list, "ch bank row addr a");
+	CHECK_STR(list, "ch bank row addr open_row");
 }
 
 TEST(event_log_ring_and_mask)
