@@ -65,7 +65,10 @@ static const char usage_text[] =
 	"      --dram-trace FILE           feed a DRAM trace (DRAMSim or Ramulator format) to the DRAM model\n"
 	"      --list-events --list-stats --list-kernels --list-presets --list-config\n"
 	"      --version, -h --help\n"
+	"Subcommands:\n"
 	"  gpustep model [CONFIG] -w WORKLOAD   the reuse-distance model beside the simulator\n"
+	"  gpustep stress-coherence --protocol si|nmoesi|moesi [--accesses N] [--seed S]\n"
+	"                                       random coherence tester (options: docs/COHERENCE.md)\n"
 	"With no --batch/--run/--check-config/--list-*, gpustep starts the interactive TUI.\n"
 	"Exit status: 0 ok, 1 runtime error, 2 usage or config error.\n";
 

@@ -4,7 +4,7 @@
 
 out=$("$BIN" --help) || fail "--help exit $?"
 for opt in --workload --set --batch --run --stats --seed --check-config --list-events --list-stats \
-	--list-kernels --list-presets --list-config --version --dram-trace; do
+	--list-kernels --list-presets --list-config --version --dram-trace stress-coherence model; do
 	expect_contains "$out" "$opt"
 done
 expect_contains "$("$BIN" --version)" "gpustep "
