@@ -3,8 +3,10 @@
 # --dram-trace FILE on a terminal): the DRAM panel shows banks, open rows and
 # queue depths as it steps; panels of cores and caches say they have nothing
 # to show; a breakpoint on dram.row_conflict stops and selects its bank;
-# `rs 1` and `c` rewind and return to the same stop; a session cannot be
-# saved but `workload` switches to a kernel.
+# `rs 1` and `c` rewind and return to the same stop; the trace runs to its
+# end; a session cannot be saved but `workload` switches to a kernel; the
+# hbm2 preset shows its 24 channels; quitting exits 0 (under ASan: no leak);
+# a trace without requests is refused with exit status 2.
 . "$(dirname "$0")/lib.sh"
 
 type_line() { tmux_send -l "$1" && tmux_send Enter; }
@@ -71,4 +73,26 @@ tmux_wait_for 'IPC ' 2 || fail "no IPC for the kernel"
 tmux_capture | grep -q 'nothing to show' && fail "kernel panels still empty after workload vecadd"
 type_line 'quit'
 tmux_wait_exit 5 || fail "quit did not exit"
+grep -q 'EXIT=0' "$E2E_TMP/exit" || fail "exit status after workload vecadd: $(cat "$E2E_TMP/exit")"
+tmux_kill
+
+# Quit while still on the trace (the session frees it), then a trace with no
+# request is refused before the TUI starts.
+tmux_start 120 40 "GPUSTEP_HISTORY= $BIN --dram-trace $E2E_TMP/t.trc dram/hbm2; echo EXIT=\$? >$E2E_TMP/exit"
+tmux_wait_for '(gpustep)' 5 || fail "no prompt with dram/hbm2"
+tmux_wait_for 'dram  24 channels' 2 || fail "the hbm2 preset's 24 channels are not shown"
+type_line 'step 100'
+tmux_wait_for ' cycle 100 |' 3 || fail "step 100 on hbm2"
+type_line 'quit'
+tmux_wait_exit 5 || fail "quit did not exit"
+grep -q 'EXIT=0' "$E2E_TMP/exit" || fail "exit status on the trace: $(cat "$E2E_TMP/exit")"
+tmux_kill
+
+printf '# nothing\n\n' >"$E2E_TMP/empty.trc"
+rm -f "$E2E_TMP/exit"
+tmux_start 120 40 "GPUSTEP_HISTORY= $BIN --dram-trace $E2E_TMP/empty.trc; echo EXIT=\$? >$E2E_TMP/exit; sleep 5"
+tmux_wait_for 'empty.trc: no requests' 3 || fail "an empty trace was not refused"
+i=0
+while [ ! -s "$E2E_TMP/exit" ] && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+grep -q 'EXIT=2' "$E2E_TMP/exit" || fail "exit status for an empty trace: $(cat "$E2E_TMP/exit")"
 exit 0
