@@ -297,10 +297,14 @@ bool dram_can_accept(const struct dram *d, uint64_t addr, bool is_write)
 
 void dram_note_full(struct dram *d, uint64_t addr, bool is_write)
 {
-	unsigned ch;
-	dram_decode(d, addr, &ch, NULL, NULL, NULL);
+	struct dram_addr x;
+	/* Under TEMP a page not placed yet has no bank or row: -1 (the channel is
+	 * its colour's, as dram_decode gives). */
+	bool placed = dram_lookup(d, addr, &x);
 	stat_inc(d->st, d->st_full);
-	EV_EMIT(d->ev, EV_DRAM_QUEUE_FULL, .cycle = *d->now, .ch = (int16_t)ch, .addr = addr, .a = is_write);
+	EV_EMIT(d->ev, EV_DRAM_QUEUE_FULL, .cycle = *d->now, .ch = (int16_t)x.ch,
+		.bank = placed ? (int16_t)(x.rank * (unsigned)d->c.banks + x.bank) : -1,
+		.row = placed ? (int32_t)x.row : -1, .addr = addr, .a = is_write);
 }
 
 static void activate(struct dram *d, struct dram_chan *c)

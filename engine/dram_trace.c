@@ -23,10 +23,10 @@ struct dram_trace {
 	unsigned long line;
 	enum dram_trace_fmt fmt;
 	int sub;            /* Ramulator: 0 = LD/ST, 1 = "0xADDR R|W" */
-	uint64_t count, issued;
+	uint64_t count;
+	struct dram_trace_cursor cur;
 	bool have;          /* look-ahead valid */
 	bool eof;
-	bool full_noted;    /* the head was refused and counted once */
 	struct dram_trace_rec head;
 };
 
@@ -160,6 +160,12 @@ struct dram_trace *dram_trace_open(const char *path, char **err)
 		dram_trace_close(t);
 		return NULL;
 	}
+	if (!t->count) {
+		set_err(err, "%s: no requests (expected lines \"0xADDR READ|WRITE CYCLE\" or \"LD|ST 0xADDR\"; "
+			     "the file has only blank or '#' lines)", path);
+		dram_trace_close(t);
+		return NULL;
+	}
 	rewind(f);
 	t->line = 0;
 	return t;
@@ -178,7 +184,7 @@ void dram_trace_close(struct dram_trace *t)
 
 enum dram_trace_fmt dram_trace_format(const struct dram_trace *t) { return t->fmt; }
 uint64_t dram_trace_count(const struct dram_trace *t) { return t->count; }
-uint64_t dram_trace_issued(const struct dram_trace *t) { return t->issued; }
+uint64_t dram_trace_issued(const struct dram_trace *t) { return t->cur.issued; }
 
 int dram_trace_next(struct dram_trace *t, struct dram_trace_rec *r)
 {
@@ -207,25 +213,78 @@ static bool look(struct dram_trace *t)
 
 bool dram_trace_exhausted(const struct dram_trace *t) { return !t->have && t->eof; }
 
+/* Feed record r (the next of the trace) if it is due and its queue has room:
+ * true = enqueued; false = stop, *due = when to try again. */
+static bool feed_one(struct dram_trace_cursor *c, const struct dram_trace_rec *r, struct dram *d, uint64_t now,
+		     uint64_t mask, uint64_t *due)
+{
+	if (r->cycle > now) {
+		*due = r->cycle;
+		return false;
+	}
+	uint64_t a = r->addr & mask;
+	if (!dram_can_accept(d, a, r->is_write)) {
+		if (!c->full_noted)
+			dram_note_full(d, a, r->is_write);
+		c->full_noted = 1;
+		*due = UINT64_MAX; /* a completion frees the slot: dram_next_event */
+		return false;
+	}
+	dram_enqueue(d, a, r->is_write, (uint32_t)c->issued);
+	c->issued++;
+	c->full_noted = 0;
+	return true;
+}
+
+static uint64_t line_mask(uint32_t line) { return ~(uint64_t)(line ? line - 1 : 0); }
+
 uint64_t dram_trace_feed(struct dram_trace *t, struct dram *d, uint64_t now, uint32_t line)
 {
-	uint64_t mask = ~(uint64_t)(line ? line - 1 : 0);
+	uint64_t mask = line_mask(line), due = UINT64_MAX;
 	while (look(t)) {
-		struct dram_trace_rec *r = &t->head;
-		if (r->cycle > now)
-			return r->cycle;
-		uint64_t a = r->addr & mask;
-		if (!dram_can_accept(d, a, r->is_write)) {
-			if (!t->full_noted)
-				dram_note_full(d, a, r->is_write);
-			t->full_noted = true;
-			return UINT64_MAX;
-		}
-		dram_enqueue(d, a, r->is_write, (uint32_t)t->issued);
-		t->issued++;
+		if (!feed_one(&t->cur, &t->head, d, now, mask, &due))
+			return due;
 		t->have = false;
-		t->full_noted = false;
 	}
+	return UINT64_MAX;
+}
+
+struct dram_reqs *dram_trace_load(const char *path, char **err)
+{
+	struct dram_trace *t = dram_trace_open(path, err);
+	if (!t)
+		return NULL;
+	struct dram_reqs *q = xcalloc(1, sizeof *q);
+	q->fmt = t->fmt;
+	q->r = xmalloc((size_t)t->count * sizeof *q->r);
+	while (q->n < t->count && dram_trace_next(t, &q->r[q->n]))
+		q->n++;
+	if (q->n != t->count) { /* the file changed under us */
+		set_err(err, "%s: read %" PRIu64 " of %" PRIu64 " requests (the file changed while it was read)", path,
+			q->n, t->count);
+		dram_trace_close(t);
+		dram_reqs_free(q);
+		return NULL;
+	}
+	dram_trace_close(t);
+	return q;
+}
+
+void dram_reqs_free(struct dram_reqs *q)
+{
+	if (!q)
+		return;
+	free(q->r);
+	free(q);
+}
+
+uint64_t dram_reqs_feed(const struct dram_reqs *q, struct dram_trace_cursor *c, struct dram *d, uint64_t now,
+			uint32_t line)
+{
+	uint64_t mask = line_mask(line), due = UINT64_MAX;
+	while (c->issued < q->n)
+		if (!feed_one(c, &q->r[c->issued], d, now, mask, &due))
+			return due;
 	return UINT64_MAX;
 }
 

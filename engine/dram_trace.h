@@ -39,8 +39,25 @@ struct dram_trace_rec {
 
 struct dram_trace;
 
+/* Where feeding stands: requests issued so far, and whether the head's
+ * refusal was counted (dram.queue_full once per waiting request). Plain
+ * data, so a simulator keeps it in its arena and rewinding restores it. */
+struct dram_trace_cursor {
+	uint64_t issued;
+	uint8_t full_noted;
+	uint8_t pad[7];
+};
+
+/* A whole trace in memory (the TUI's DRAM-trace sessions, engine/sim.c):
+ * immutable once loaded, so snapshots need only the cursor. */
+struct dram_reqs {
+	enum dram_trace_fmt fmt;
+	uint64_t n;
+	struct dram_trace_rec *r;
+};
+
 /* Check every line, then rewind. NULL + *err ("path:line: expected ...") on
- * a bad file. Free with dram_trace_close(). */
+ * a bad file or one without a request. Free with dram_trace_close(). */
 struct dram_trace *dram_trace_open(const char *path, char **err);
 void dram_trace_close(struct dram_trace *t);
 enum dram_trace_fmt dram_trace_format(const struct dram_trace *t);
@@ -49,14 +66,23 @@ uint64_t dram_trace_count(const struct dram_trace *t); /* requests in the file *
 /* Next request: 1, or 0 at the end of the file. */
 int dram_trace_next(struct dram_trace *t, struct dram_trace_rec *r);
 
-/* Feed the requests due by `now` into d while its queues accept (the TUI
- * calls this once per cycle before dram_tick; the batch runner below uses
- * it too). Returns the earliest cycle > now at which feeding could make
- * progress (UINT64_MAX when the trace is exhausted or the head waits for a
- * queue slot, which a dram completion frees). */
+/* Feed the requests due by `now` into d while its queues accept (the batch
+ * runner below; the TUI uses dram_reqs_feed). Returns the earliest cycle >
+ * now at which feeding could make progress (UINT64_MAX when the trace is
+ * exhausted or the head waits for a queue slot, which a dram completion
+ * frees). */
 uint64_t dram_trace_feed(struct dram_trace *t, struct dram *d, uint64_t now, uint32_t line);
 bool dram_trace_exhausted(const struct dram_trace *t);
 uint64_t dram_trace_issued(const struct dram_trace *t);
+
+/* Read and check the whole file into memory (24 B a request). NULL + *err as
+ * dram_trace_open. Free with dram_reqs_free(). */
+struct dram_reqs *dram_trace_load(const char *path, char **err);
+void dram_reqs_free(struct dram_reqs *q);
+/* dram_trace_feed over a loaded trace from cursor c (same rules, same
+ * return value). */
+uint64_t dram_reqs_feed(const struct dram_reqs *q, struct dram_trace_cursor *c, struct dram *d, uint64_t now,
+			uint32_t line);
 
 /* Batch run: a DRAM built from cfg, fed the whole trace, run until every
  * request completed. The result owns the stats registry (every dram.* stat),

@@ -56,7 +56,7 @@
 	X(FRC_EVICT_DONE, "frc.evict_done", EVF_UNIT | EVF_ADDR | EVF_A, "the victim held by an FRC entry was written back") \
 	X(FRC_FREE, "frc.free", EVF_UNIT | EVF_A, "an FRC entry became free") \
 	X(DRAM_ENQUEUE, "dram.enqueue", EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR | EVF_A, "a request entered a DRAM controller queue (write = 1 for a write)") \
-	X(DRAM_QUEUE_FULL, "dram.queue_full", EVF_CH | EVF_ADDR | EVF_A, "a DRAM queue refused a request (write = 1: the write queue)") \
+	X(DRAM_QUEUE_FULL, "dram.queue_full", EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR | EVF_A, "a DRAM queue refused a request (write = 1: the write queue; bank, row = -1: a TEMP page not placed yet)") \
 	X(DRAM_ACT, "dram.act", EVF_CH | EVF_BANK | EVF_ROW, "ACTIVATE opened a row")                  \
 	X(DRAM_RD, "dram.rd", EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR, "READ column command")             \
 	X(DRAM_WR, "dram.wr", EVF_CH | EVF_BANK | EVF_ROW | EVF_ADDR, "WRITE column command")           \

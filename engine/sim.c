@@ -10,6 +10,13 @@
  *   4. L1s: hits complete, replies fill, retries, lookups
  *   5. CTA dispatch, then each SM's scheduler issues one instruction
  *
+ * A DRAM-trace workload (workload.dram_reqs) builds the same machine but
+ * ticks only the DRAM: (1) the DRAM advances and completions are popped,
+ * (2) the trace requests due by now are fed while the queues accept. It never
+ * reports progress; its next event is the earlier of the DRAM's and the next
+ * trace arrival, so every cycle in between is skipped exactly as
+ * dram_trace_run() (the batch runner) does.
+ *
  * Skip-ahead: a tick that changes nothing (no progress) leaves the earliest
  * future time at which some queue head, busy warp or the DRAM has work; the
  * loop jumps there directly, adding the skipped cycles to the per-cycle stall
@@ -130,6 +137,32 @@ static bool k_next(const void *k, struct kwarp *w, struct winst *out) { return k
 static const char *k_text(const void *k, unsigned i) { return kernel_stmt_text(k, i); }
 static unsigned k_nstmts(const void *k) { return kernel_nstmts(k); }
 
+/* A DRAM-trace workload: no instructions at all. */
+static uint32_t d_zero32(const void *impl) { return (void)impl, 0; }
+static unsigned d_zero(const void *impl) { return (void)impl, 0; }
+static void d_start(const void *impl, struct kwarp *w, uint32_t cta, uint32_t wic, unsigned ws)
+{
+	(void)impl, (void)w, (void)cta, (void)wic, (void)ws;
+}
+static bool d_next(const void *impl, struct kwarp *w, struct winst *out)
+{
+	(void)impl, (void)w;
+	out->op = KOP_EXIT;
+	return false;
+}
+static const char *d_text(const void *impl, unsigned i) { return (void)impl, (void)i, ""; }
+
+static const struct wl_ops dram_wl_ops = {
+	.ctas = d_zero32,
+	.threads_per_cta = d_zero32,
+	.nregs = d_zero,
+	.shmem_bytes = d_zero,
+	.warp_start = d_start,
+	.warp_next = d_next,
+	.stmt_text = d_text,
+	.nstmts = d_zero,
+};
+
 static const struct wl_ops kernel_wl_ops = {
 	.ctas = k_ctas,
 	.threads_per_cta = k_tpc,
@@ -145,13 +178,18 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 {
 	if (cfg_validate(cfg, err))
 		return NULL;
-	if (!wl || (!wl->kernel && !(wl->ops && wl->impl))) {
+	bool dram_only = wl && wl->dram_reqs;
+	if (!wl || (!dram_only && !wl->kernel && !(wl->ops && wl->impl))) {
 		set_err(err, "no workload");
 		return NULL;
 	}
-	const struct wl_ops *ops = wl->ops ? wl->ops : &kernel_wl_ops;
-	const void *impl = wl->ops ? wl->impl : (const void *)wl->kernel;
-	bool cop = wl->ops ? ops->uses_cop && ops->uses_cop(impl) : kernel_uses_cop(wl->kernel);
+	if (dram_only && !wl->dram_reqs->n) {
+		set_err(err, "workload %s: a DRAM trace without requests", wl->name);
+		return NULL;
+	}
+	const struct wl_ops *ops = dram_only ? &dram_wl_ops : wl->ops ? wl->ops : &kernel_wl_ops;
+	const void *impl = dram_only ? (const void *)wl->dram_reqs : wl->ops ? wl->impl : (const void *)wl->kernel;
+	bool cop = dram_only ? false : wl->ops ? ops->uses_cop && ops->uses_cop(impl) : kernel_uses_cop(wl->kernel);
 	if (cop && (cfg->l2.coh.protocol == COH_MOESI || cfg->l2.coh.protocol == COH_NMOESI)) {
 		set_err(err,
 			"workload %s: cache operators (glc/slc, trace .CG/.CV) are not supported with coherence.protocol=%s: "
@@ -171,7 +209,7 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 	uint32_t tpc_max = 0, wpc_max = 0;
 	uint64_t total = 0;
 	unsigned nregs = ops->nregs(impl);
-	for (unsigned k = 0; k < nk; k++) {
+	for (unsigned k = 0; k < nk && !dram_only; k++) { /* a DRAM trace has no CTAs */
 		uint32_t ctas, tpc;
 		unsigned shmem;
 		if (nk == 1) {
@@ -278,12 +316,18 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 		l2_init(s, &s->banks[i]);
 		frc_init(s, &s->banks[i]);
 	}
-	if (cfg->mem.model == MEM_DRAM) {
+	if (cfg->mem.model == MEM_DRAM || dram_only) { /* a DRAM trace needs the DRAM whatever mem.model says */
 		s->dram = dram_new(&s->arena, cfg, &s->stats, &s->ev, &s->st->now, err);
 		if (!s->dram) {
 			sim_free(s);
 			return NULL;
 		}
+	}
+	if (dram_only) {
+		s->dreqs = wl->dram_reqs;
+		s->dcur = ARENA_NEW(&s->arena, struct dram_trace_cursor, 1);
+		s->dt_id[0] = stats_counter(&s->stats, "dram_trace.issued", "DRAM-trace requests handed to the DRAM");
+		s->dt_id[1] = stats_counter(&s->stats, "dram_trace.completed", "DRAM-trace requests completed");
 	}
 	if (rf_init(s, err)) { /* register file (regfile.h): after the cores, before the freeze */
 		sim_free(s);
@@ -315,11 +359,31 @@ void sim_free(struct sim *s)
 	free(s);
 }
 
+/* One cycle of a DRAM-trace simulator (see the top of the file). */
+static void dram_only_tick(struct sim *s)
+{
+	dram_tick(s->dram);
+	uint32_t tag;
+	bool w;
+	while (dram_pop_done(s->dram, &tag, &w))
+		stat_inc(&s->stats, s->dt_id[1]);
+	uint64_t before = s->dcur->issued;
+	uint32_t line = (uint32_t)(s->cfg.l2.line > 0 ? s->cfg.l2.line : 128);
+	uint64_t due = dram_reqs_feed(s->dreqs, s->dcur, s->dram, s->st->now, line);
+	stat_add(&s->stats, s->dt_id[0], s->dcur->issued - before);
+	sim_wake_at(s, due);
+	sim_wake_at(s, dram_next_event(s->dram));
+}
+
 static void sim_tick(struct sim *s)
 {
 	struct state *st = s->st;
 	st->progress = false;
 	st->next_event = UINT64_MAX;
+	if (s->dreqs) {
+		dram_only_tick(s);
+		return;
+	}
 	mem_tick(s);
 	for (int i = 0; i < s->cfg.l2.banks; i++)
 		l2_tick(s, &s->banks[i]);
@@ -333,6 +397,8 @@ static void sim_tick(struct sim *s)
 
 static bool drained(const struct sim *s)
 {
+	if (s->dreqs)
+		return s->dcur->issued == s->dreqs->n && dram_idle(s->dram);
 	return core_all_done(s) && s->pool.used == 0 && (!s->dram || dram_idle(s->dram));
 }
 
@@ -419,6 +485,7 @@ enum sim_stop sim_step(struct sim *s, uint64_t cycles)
 
 void sim_interrupt(struct sim *s) { s->interrupt = 1; }
 uint64_t sim_cycle(const struct sim *s) { return s->st->now; }
+bool sim_dram_only(const struct sim *s) { return s->dreqs != NULL; }
 bool sim_done(const struct sim *s) { return s->st->done || drained(s); }
 const struct sim_cfg *sim_cfg(const struct sim *s) { return &s->cfg; }
 const struct workload *sim_workload(const struct sim *s) { return &s->wl; }

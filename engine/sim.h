@@ -66,6 +66,10 @@ struct workload {
 	const void *impl;
 	const struct wl_copy *copies; /* host-to-device copies in list order (kernel non-decreasing); may be NULL */
 	uint32_t ncopies;
+	/* A DRAM-level trace (dram_trace.h) instead of instructions: the sim runs
+	 * its DRAM alone (no cores, caches or crossbar tick), fed the requests as
+	 * they fall due, until every request completed (kernel/ops unused). */
+	const struct dram_reqs *dram_reqs;
 };
 
 enum sim_stop {
@@ -87,6 +91,9 @@ enum sim_stop sim_step(struct sim *s, uint64_t cycles);
 void sim_interrupt(struct sim *s);
 
 uint64_t sim_cycle(const struct sim *s);
+/* A DRAM-trace simulator (workload.dram_reqs): panels of cores and caches
+ * have nothing to show. */
+bool sim_dram_only(const struct sim *s);
 bool sim_done(const struct sim *s);
 const struct sim_cfg *sim_cfg(const struct sim *s);
 const struct workload *sim_workload(const struct sim *s);

@@ -30,6 +30,7 @@
 #include "ccws.h"
 #include "config.h"
 #include "dram.h"
+#include "dram_trace.h"
 #include "event.h"
 #include "frc.h"
 #include "hostcopy.h"
@@ -258,6 +259,11 @@ struct sim {
 	struct cv_host *cvh;     /* coh_values.c: its stop request and first violation (heap) */
 	uint32_t cv_id[3];       /* coh.value_checks, coh.value_violations, coh.value_words */
 	uint32_t cv_spare;
+	/* DRAM-trace mode (workload.dram_reqs): the requests (heap, immutable)
+	 * and the feeding cursor (arena); NULL otherwise. */
+	const struct dram_reqs *dreqs;
+	struct dram_trace_cursor *dcur;
+	uint32_t dt_id[2];       /* dram_trace.issued, dram_trace.completed */
 };
 
 /* Wake an SM's scheduler: one of its warps may be able to issue. */

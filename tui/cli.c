@@ -62,7 +62,9 @@ static const char usage_text[] =
 	"                                  plain --run without --batch defaults to 0)\n"
 	"      --check-config              validate, print derived values, exit\n"
 	"      --dump-config               print the resulting config as JSON, exit\n"
-	"      --dram-trace FILE           feed a DRAM trace (DRAMSim or Ramulator format) to the DRAM model\n"
+	"      --dram-trace FILE           feed a DRAM trace (DRAMSim or Ramulator format) to the DRAM model:\n"
+	"                                  the TUI on a terminal; a summary with --run,\n"
+	"                                  --batch, --stats or off a terminal\n"
 	"      --list-events --list-stats --list-kernels --list-presets --list-config\n"
 	"      --version, -h --help\n"
 	"Subcommands:\n"
@@ -573,10 +575,17 @@ int gpustep_main(int argc, char **argv)
 		sb_fini(&sb);
 		return EXIT_OK;
 	}
-	if (o.dram_trace)
-		return run_dram_trace(&cfg, &o);
-
 	bool interactive = !o.batch && !o.run && !o.list_stats;
+	/* A DRAM trace with --run, --batch, --stats or off a terminal runs
+	 * straight through dram_trace_run (bounded memory, a summary, as the
+	 * issue's `--dram-trace FILE CONFIG --stats out.json`); on a terminal
+	 * the TUI opens it as a DRAM-only simulator (session_init_dram_trace). */
+	if (o.dram_trace && (!interactive || o.stats || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+		return run_dram_trace(&cfg, &o);
+	if (o.dram_trace && (o.workload || o.nparams || o.session)) {
+		fprintf(stderr, "gpustep: --dram-trace feeds the DRAM alone; do not combine it with -w, -p or --session\n");
+		return EXIT_USAGE;
+	}
 	if (interactive && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		fprintf(stderr, "gpustep: stdin/stdout is not a terminal; use --batch FILE|-, --run, "
 				"--check-config or --list-* for headless use\n");
@@ -585,7 +594,8 @@ int gpustep_main(int argc, char **argv)
 	struct session *ss = xcalloc(1, sizeof *ss);
 	char *err = NULL;
 	const char *wl = o.workload ? o.workload : default_workload();
-	if (session_init(ss, &cfg, o.config ? o.config : "", wl, cfg.seed, &err)) {
+	if (o.dram_trace ? session_init_dram_trace(ss, &cfg, o.config ? o.config : "", o.dram_trace, cfg.seed, &err)
+			 : session_init(ss, &cfg, o.config ? o.config : "", wl, cfg.seed, &err)) {
 		fprintf(stderr, "gpustep: %s\n", err ? err : "cannot build the simulator");
 		free(err);
 		free(ss);

@@ -20,7 +20,11 @@ void cmd_report_stop(struct session *ss, struct cmd_out *out)
 			cmd_printf(out, "Stopped at cycle %llu", now);
 		break;
 	case SIM_STOP_DONE:
-		cmd_printf(out, "Kernel %s finished at cycle %llu", ss->ksrc.name, now);
+		if (sim_dram_only(ss->sim))
+			cmd_printf(out, "DRAM trace %s finished at cycle %llu (every request completed)", ss->ksrc.name,
+				   now);
+		else
+			cmd_printf(out, "Kernel %s finished at cycle %llu", ss->ksrc.name, now);
 		break;
 	case SIM_STOP_INTERRUPT:
 		cmd_printf(out, "Interrupted at cycle %llu", now);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dram_trace.h"
 #include "inspect.h"
 #include "loader.h"
 #include "trace_io.h"
@@ -36,6 +37,10 @@ static int rebuild(struct session *ss, const struct sim_cfg *cfg, const struct k
 							  : trace_workload_new(ss->traces, ss->trace_k, &c, err);
 		if (!wl)
 			return -1;
+	} else if (ss->dreqs) { /* a DRAM-level trace: the DRAM alone */
+		wl = xcalloc(1, sizeof *wl);
+		snprintf(wl->name, sizeof wl->name, "%s", ksrc->name);
+		wl->dram_reqs = ss->dreqs;
 	} else {
 		k = kernel_compile(ksrc, ss->seed, err);
 		if (!k)
@@ -151,6 +156,37 @@ int session_init(struct session *ss, const struct sim_cfg *cfg, const char *cfg_
 	return 0;
 }
 
+int session_init_dram_trace(struct session *ss, const struct sim_cfg *cfg, const char *cfg_source, const char *path,
+			    uint64_t seed, char **err)
+{
+	memset(ss, 0, sizeof(*ss));
+	struct dram_reqs *q = dram_trace_load(path, err);
+	if (!q)
+		return -1;
+	bp_init(&ss->bps, NULL);
+	ss->seed = seed;
+	ss->snapshot_bytes = (size_t)SESSION_SNAPSHOT_MB_DEFAULT << 20;
+	snprintf(ss->cfg_source, sizeof ss->cfg_source, "%s", cfg_source ? cfg_source : "");
+	snprintf(ss->workload_spec, sizeof ss->workload_spec, "%s", path);
+	ss->dreqs = q;
+	struct kernel_src *k = xcalloc(1, sizeof *k);
+	const char *base = strrchr(path, '/');
+	snprintf(k->name, sizeof k->name, "%s", base ? base + 1 : path);
+	snprintf(k->desc, sizeof k->desc, "DRAM trace, %llu requests (%s format)", (unsigned long long)q->n,
+		 dram_trace_format_name(q->fmt));
+	int rc = rebuild(ss, cfg, k, err);
+	free(k);
+	if (rc == 0)
+		ss->ui_pending = xstrdup("layout dram\n"); /* the TUI opens on the DRAM panel (session_apply_ui) */
+	if (rc) {
+		dram_reqs_free(q);
+		ss->dreqs = NULL;
+		bp_fini(&ss->bps);
+		return -1;
+	}
+	return 0;
+}
+
 void session_fini(struct session *ss)
 {
 	if (ss->sim)
@@ -159,6 +195,7 @@ void session_fini(struct session *ss)
 		kernel_free(ss->kernel);
 	free(ss->wl_owned);
 	trace_list_free(ss->traces);
+	dram_reqs_free(ss->dreqs);
 	bp_fini(&ss->bps);
 	for (int i = 0; i < ss->ndisplays; i++)
 		free(ss->displays[i]);
@@ -175,10 +212,15 @@ int session_reset(struct session *ss, char **err)
 int session_set_workload(struct session *ss, const char *spec, char **err)
 {
 	struct sim_cfg c = ss->cfg;
+	struct dram_reqs *dq = ss->dreqs; /* a DRAM-trace session ends when the new workload loads */
+	ss->dreqs = NULL;
 	if (trace_is_spec(spec)) {
-		if (set_trace(ss, &c, spec, err))
+		if (set_trace(ss, &c, spec, err)) {
+			ss->dreqs = dq;
 			return -1;
+		}
 		snprintf(ss->workload_spec, sizeof ss->workload_spec, "%s", spec);
+		dram_reqs_free(dq);
 		return 0;
 	}
 	struct kernel_src *k = xmalloc(sizeof *k);
@@ -190,8 +232,10 @@ int session_set_workload(struct session *ss, const char *spec, char **err)
 	if (rc == 0) {
 		snprintf(ss->workload_spec, sizeof ss->workload_spec, "%s", spec);
 		trace_list_free(old);
+		dram_reqs_free(dq);
 	} else {
 		ss->traces = old;
+		ss->dreqs = dq;
 	}
 	free(k);
 	return rc;

@@ -28,6 +28,7 @@ enum run_kind {
 };
 
 struct trace_list;
+struct dram_reqs;
 
 struct run_request {
 	enum run_kind kind;
@@ -45,6 +46,7 @@ struct session {
 	struct workload wl;        /* copy of *wl_owned, for readers */
 	struct workload *wl_owned; /* what the sim points at */
 	struct trace_list *traces; /* recorded trace (trace_io.h), or NULL for a kernel */
+	struct dram_reqs *dreqs;   /* a DRAM-level trace (--dram-trace; dram_trace.h): DRAM-only sim, else NULL */
 	unsigned trace_k;          /* its kernel being simulated (0-based) */
 	uint64_t seed;
 	struct sim *sim;
@@ -83,10 +85,15 @@ struct session {
 /* Load cfg (already validated) + workload spec into a fresh simulator. */
 int session_init(struct session *ss, const struct sim_cfg *cfg, const char *cfg_source,
 		 const char *workload_spec, uint64_t seed, char **err);
+/* The same for a DRAM-level trace file (gpustep --dram-trace FILE in the TUI):
+ * the simulator runs its DRAM alone, fed the trace (sim.h workload.dram_reqs). */
+int session_init_dram_trace(struct session *ss, const struct sim_cfg *cfg, const char *cfg_source, const char *path,
+			    uint64_t seed, char **err);
 void session_fini(struct session *ss);
 /* Rebuild the simulator from cfg/workload/seed at cycle 0; breakpoints kept. */
 int session_reset(struct session *ss, char **err);
-/* Replace the workload (built-in name or file) and reset. On error nothing changes. */
+/* Replace the workload (built-in name or file) and reset; a DRAM-trace
+ * session becomes a kernel one. On error nothing changes. */
 int session_set_workload(struct session *ss, const char *spec, char **err);
 /* Replace the config and reset. On error nothing changes. */
 int session_set_config(struct session *ss, const struct sim_cfg *cfg, const char *source, char **err);

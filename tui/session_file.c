@@ -242,6 +242,11 @@ char *session_file_text(const struct session *ss)
 
 int session_save(const struct session *ss, const char *path, char **err)
 {
+	if (ss->dreqs) /* a session file names a kernel or instruction trace, which a DRAM trace is not */
+		return set_err(err,
+			       "save session: a DRAM-trace session cannot be saved (a session file replays a kernel or "
+			       "an instruction trace); restart it with gpustep --dram-trace %s and `goto %llu`",
+			       ss->workload_spec, (unsigned long long)sim_cycle(ss->sim));
 	char *text = session_file_text(ss);
 	int rc = write_file_atomic(path, text, err);
 	free(text);

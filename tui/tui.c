@@ -177,7 +177,7 @@ static void apply_layout(struct tui *t)
 static double current_ipc(struct tui *t)
 {
 	const struct sim *s = t->ss->sim;
-	if (!s)
+	if (!s || sim_dram_only(s)) /* a DRAM trace issues no instructions */
 		return -1;
 	const struct stats *st = sim_stats_c(s);
 	if (t->ipc_sim != s) {

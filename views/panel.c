@@ -8,6 +8,17 @@
 #include "draw.h"
 #include "view.h"
 
+/* Panels with something to show when the simulator runs a DRAM trace alone
+ * (sim_dram_only); the others say so in one line. */
+static bool dram_only_panel(const char *name)
+{
+	static const char *const ok[] = {"dram", "events", "stats"};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+		if (strcmp(name, ok[i]) == 0)
+			return true;
+	return false;
+}
+
 void panel_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 {
 	int h = getmaxy(w), wd = getmaxx(w);
@@ -18,6 +29,13 @@ void panel_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		char msg[96];
 		snprintf(msg, sizeof msg, "%s: needs %dx%d, have %dx%d", p->ops->name, p->ops->min_w,
 			 p->ops->min_h, wd, h);
+		put_text(w, 0, 0, wd, msg, role_attr(c->focused ? R_SELECT : R_DIM), false);
+		return;
+	}
+	if (c->sim && sim_dram_only(c->sim) && !dram_only_panel(p->ops->name)) {
+		char msg[120];
+		snprintf(msg, sizeof msg, "%s: nothing to show: a DRAM-trace session has no cores or caches (layout dram)",
+			 p->ops->name);
 		put_text(w, 0, 0, wd, msg, role_attr(c->focused ? R_SELECT : R_DIM), false);
 		return;
 	}

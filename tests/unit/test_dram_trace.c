@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "dram_trace.h"
+#include "sim.h"
+#include "snapshot.h"
 #include "test_dram_harness.h"
 
 #define NREQ 2048
@@ -282,6 +284,114 @@ TEST(dram_trace_run_batch)
 	dram_trace_summary(r, &out);
 	CHECK_CONTAINS(out.s, "1000 requests (750 reads, 250 writes)");
 	sb_fini(&out);
+	dram_trace_run_free(r);
+	unlink(p);
+	free(p);
+}
+
+TEST(dram_trace_without_requests_refused)
+{
+	char *err = NULL;
+	char *p = write_tmp("# only a comment\n\n   \n");
+	CHECK(!dram_trace_open(p, &err));
+	CHECK_CONTAINS(err, ": no requests");
+	free(err);
+	err = NULL;
+	CHECK(!dram_trace_load(p, &err));
+	CHECK_CONTAINS(err, ": no requests");
+	free(err);
+	unlink(p);
+	free(p);
+}
+
+/* A mixed DRAMSim trace: bursts that overfill the queues, a gap, reads and
+ * writes over a few rows of every bank. */
+static char *mixed_file(unsigned n)
+{
+	struct strbuf sb;
+	sb_init(&sb);
+	struct rng r;
+	rng_seed(&r, 11);
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t a = i % 3 ? (uint64_t)i * 64 : rng_below(&r, 8u << 20);
+		sb_printf(&sb, "0x%llx %s %u\n", (unsigned long long)a, rng_below(&r, 10) < 3 ? "WRITE" : "READ",
+			  i < n / 2 ? i / 8 : 4000 + i);
+	}
+	char *p = write_tmp(sb.s);
+	sb_fini(&sb);
+	return p;
+}
+
+static struct sim *dram_only_sim(const struct sim_cfg *c, const struct dram_reqs *q, struct workload *wl)
+{
+	memset(wl, 0, sizeof *wl);
+	snprintf(wl->name, sizeof wl->name, "dtrace");
+	wl->dram_reqs = q;
+	char *err = NULL;
+	struct sim *s = sim_new(c, wl, &err);
+	if (!s)
+		fprintf(stderr, "sim_new: %s\n", err);
+	free(err);
+	return s;
+}
+
+/* The simulator's DRAM-trace mode gives the batch runner's dram.* stats, and
+ * the same state whether run, stepped cycle by cycle, or rewound. */
+TEST(dram_trace_sim_matches_batch_and_rewinds)
+{
+	char *p = mixed_file(600);
+	struct sim_cfg c;
+	cfg_defaults(&c);
+	c.dram.channels = 2;
+	c.mem.model = MEM_FIXED; /* a DRAM trace builds the DRAM anyway */
+	char *err = NULL;
+	struct dram_trace_run *r = dram_trace_run(&c, p, &err);
+	REQUIRE(r);
+	struct dram_reqs *q = dram_trace_load(p, &err);
+	REQUIRE(q);
+	CHECK_EQ(q->n, 600);
+	struct workload wa, wb;
+	struct sim *a = dram_only_sim(&c, q, &wa), *b = dram_only_sim(&c, q, &wb);
+	REQUIRE(a && b);
+	CHECK(sim_dram_only(a));
+	CHECK_EQ(sim_step(a, UINT64_MAX), SIM_STOP_DONE);
+	CHECK_EQ(sim_cycle(a), r->now + 1); /* cycles completed: the last completion's cycle included */
+	const struct stats *sa = sim_stats_c(a);
+	unsigned compared = 0;
+	for (uint32_t i = 0; i < stats_count(&r->stats); i++) {
+		const char *name = stats_def(&r->stats, i)->name;
+		int id = stats_find(sa, name);
+		REQUIRE(id >= 0);
+		bool occ = stats_def(&r->stats, i)->kind == STAT_OCC;
+		if (occ ? stats_occ(&r->stats, i)->integral != stats_occ(sa, (uint32_t)id)->integral
+			: stats_value(&r->stats, i) != stats_value(sa, (uint32_t)id))
+			test_fail(__FILE__, __LINE__, "%s: batch %g, sim %g", name, stats_value(&r->stats, i),
+				  stats_value(sa, (uint32_t)id));
+		compared++;
+	}
+	CHECK(compared > 20); /* occupancies by their integral: their means divide by one more cycle here */
+	CHECK_EQ(stats_value(sa, (uint32_t)stats_find(sa, "dram_trace.completed")), 600);
+	CHECK(stats_value(sa, (uint32_t)stats_find(sa, "dram.queue_full")) > 0);
+	/* Stepped one cycle at a time, with rewinds on the way. */
+	sim_snapshots_enable(b, 4u << 20);
+	while (!sim_done(b)) {
+		sim_step(b, 1);
+		if (sim_cycle(b) == 900) {
+			uint64_t h = sim_state_hash(b);
+			REQUIRE(sim_goto(b, 123, &err) == 0);
+			REQUIRE(sim_goto(b, 900, &err) == 0);
+			CHECK_EQ(sim_state_hash(b), h);
+		}
+	}
+	CHECK_EQ(sim_cycle(b), sim_cycle(a));
+	CHECK_EQ(sim_state_hash(b), sim_state_hash(a));
+	REQUIRE(sim_goto(b, 300, &err) == 0);
+	CHECK_EQ(stats_value(sim_stats_c(b), (uint32_t)stats_find(sim_stats_c(b), "sim.cycles")), 300);
+	sim_step(b, UINT64_MAX);
+	CHECK_EQ(sim_state_hash(b), sim_state_hash(a));
+	sim_free(a);
+	sim_free(b);
+	dram_reqs_free(q);
 	dram_trace_run_free(r);
 	unlink(p);
 	free(p);
