@@ -331,6 +331,9 @@ struct dram_trace_run *dram_trace_run(const struct sim_cfg *cfg, const char *pat
 		r->now = next;
 	}
 	dram_tick(r->dram);
+	/* Count cycles simulated (0 .. the cycle of the last completion), as
+	 * sim.cycles does when the TUI or a batch script runs the same trace. */
+	r->now++;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 	dram_trace_close(t);

@@ -576,11 +576,12 @@ int gpustep_main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	bool interactive = !o.batch && !o.run && !o.list_stats;
-	/* A DRAM trace with --run, --batch, --stats or off a terminal runs
-	 * straight through dram_trace_run (bounded memory, a summary, as the
-	 * issue's `--dram-trace FILE CONFIG --stats out.json`); on a terminal
-	 * the TUI opens it as a DRAM-only simulator (session_init_dram_trace). */
-	if (o.dram_trace && (!interactive || o.stats || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+	/* A DRAM trace with --run, --stats or off a terminal runs straight
+	 * through dram_trace_run (bounded memory, a summary, as the issue's
+	 * `--dram-trace FILE CONFIG --stats out.json`); on a terminal the TUI,
+	 * and with --batch the same command table, open it as a DRAM-only
+	 * simulator (session_init_dram_trace). */
+	if (o.dram_trace && !o.batch && (!interactive || o.stats || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
 		return run_dram_trace(&cfg, &o);
 	if (o.dram_trace && (o.workload || o.nparams || o.session)) {
 		fprintf(stderr, "gpustep: --dram-trace feeds the DRAM alone; do not combine it with -w, -p or --session\n");

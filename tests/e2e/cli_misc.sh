@@ -67,6 +67,14 @@ expect_contains "$(cat "$E2E_TMP/err")" "param.nope"
 printf '0x1000 READ 0\n0x1080 READ 5\n0x9000 WRITE 10\n' >"$E2E_TMP/t.trc"
 out=$("$BIN" --dram-trace "$E2E_TMP/t.trc" --stats "$E2E_TMP/t.json") || fail "--dram-trace exit $?"
 expect_contains "$(cat "$E2E_TMP/t.json")" '"dram.reads": 2'
+# A batch script runs on a DRAM trace like at the prompt, and counts cycles
+# and stats exactly as the run-to-the-end path does.
+out=$(printf 'break dram.row_miss\ncontinue\ninfo bank\ncontinue\nprint dram.reads\n' |
+	"$BIN" --dram-trace "$E2E_TMP/t.trc" -x - --stats "$E2E_TMP/tb.json") || fail "--dram-trace -x exit $?"
+expect_contains "$out" "Breakpoint 1, dram.row_miss ch=0 bank="
+expect_contains "$out" "dram.reads = 2"
+[ "$(grep '"cycles"' "$E2E_TMP/t.json")" = "$(grep '"cycles"' "$E2E_TMP/tb.json")" ] ||
+	fail "--dram-trace: --run and -x count cycles differently"
 printf '0x1000 READ 0\nbogus line\n' >"$E2E_TMP/bad.trc"
 "$BIN" --dram-trace "$E2E_TMP/bad.trc" >/dev/null 2>"$E2E_TMP/err"
 [ $? = 2 ] || fail "bad trace: expected exit 2"
