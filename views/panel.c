@@ -36,7 +36,24 @@ void panel_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		char msg[120];
 		snprintf(msg, sizeof msg, "%s: nothing to show: a DRAM-trace session has no cores or caches (layout dram)",
 			 p->ops->name);
-		put_text(w, 0, 0, wd, msg, role_attr(c->focused ? R_SELECT : R_DIM), false);
+		/* Word-wrapped over the panel's rows; the last row cuts with a marker. */
+		const char *t = msg;
+		for (int y = 0; y < h && *t; y++) {
+			int n = (int)strlen(t);
+			if (n > wd && y + 1 < h) {
+				n = wd;
+				while (n > 0 && t[n] != ' ')
+					n--;
+				if (n == 0)
+					n = wd;
+			}
+			char line[120];
+			snprintf(line, sizeof line, "%.*s", n, t);
+			put_text(w, y, 0, wd, line, role_attr(c->focused ? R_SELECT : R_DIM), false);
+			t += n;
+			while (*t == ' ')
+				t++;
+		}
 		return;
 	}
 	p->ops->draw(p, w, c);
