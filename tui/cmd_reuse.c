@@ -114,7 +114,7 @@ static int report(const struct sim_cfg *cfg, const struct workload *wl, uint64_t
 	}
 	free(r);
 	rdm_trace_free(tr);
-	sb_printf(out, "model time       %.3f s (input %.3f s: the workload's loads, coalesced; model %.3f s)\n", t_model,
+	sb_printf(out, "model time       %.4f s (input %.4f s: the workload's loads, coalesced; model %.4f s)\n", t_model,
 		  t_input, t_model - t_input);
 	sm.model_s = t_model;
 	sm.valid = true;
@@ -141,7 +141,7 @@ static int report(const struct sim_cfg *cfg, const struct workload *wl, uint64_t
 		  (double)statv(st, "l1.miss.compulsory") / sa, (double)statv(st, "l1.miss.capacity") / sa,
 		  (double)statv(st, "l1.miss.associativity") / sa, (double)lat / sa,
 		  (double)statv(st, "l1.miss.other") / sa);
-	sb_printf(out, "simulation time  %.3f s (model %.0fx faster)\n", t_sim, t_model > 0 ? t_sim / t_model : 0.0);
+	sb_printf(out, "simulation time  %.4f s (model %.0fx faster)\n", t_sim, t_model > 0 ? t_sim / t_model : 0.0);
 	sm.simulated = true;
 	sm.sim_lookups = acc;
 	sm.sim_cycles = sim_cycle(s);
