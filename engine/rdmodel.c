@@ -10,8 +10,11 @@
  *   3. effects due now are applied in issue order (line to the top of its set
  *      stack and of the shadow fully associative stack); MSHRs whose line
  *      arrived are freed
- * Stacks are kept 4W deep per set (exact distances below 4W) and S*W deep
- * for the shadow fully associative stack (only "< S*W?" is needed).
+ * Stacks are kept 4W deep per set (exact distances below 4W). The shadow
+ * fully associative stack only has to answer "distance < S*W?", which is
+ * membership in an LRU list of S*W lines: a hash map to list nodes, O(1)
+ * per lookup and touch (a linear stack of 128-384 lines took most of the
+ * model's time on miss-heavy workloads).
  */
 #include "rdmodel.h"
 
@@ -79,14 +82,20 @@ void rdm_trace_line(struct rdm_trace *t, uint64_t line)
 
 uint64_t rdm_trace_requests(const struct rdm_trace *t) { return t->nline; }
 
+uint32_t rdm_blocks_modelled(const struct rdm_cfg *c, uint32_t B, uint32_t blocks)
+{
+	if (!c->thread_cap || !B)
+		return blocks;
+	return MIN(blocks, MAX(1u, c->thread_cap / B));
+}
+
 struct rdm_trace *rdm_trace_from_kernel(const struct kernel *k, const struct rdm_cfg *c)
 {
 	struct rdm_trace *t = rdm_trace_new();
 	uint32_t B = kernel_threads_per_cta(k), nb = kernel_ctas(k);
 	if (B == 0)
 		return t;
-	uint32_t cap_blocks = MAX(1u, c->thread_cap / B);
-	nb = MIN(nb, cap_blocks);
+	nb = rdm_blocks_modelled(c, B, nb);
 	uint32_t A = MAX(1u, MIN(c->max_blocks, c->max_threads / B));
 	uint32_t wpb = (B + c->warp_size - 1) / c->warp_size;
 	struct kwarp kw;
@@ -214,6 +223,84 @@ static void lm_del(struct lmap *m, uint64_t line)
 	}
 }
 
+/* ---- the shadow fully associative LRU (N lines) -------------------------- */
+struct falru {
+	struct lmap where; /* line -> node */
+	uint64_t *line;
+	uint32_t *prev, *next; /* doubly linked, most recent at head; UINT32_MAX = none */
+	uint32_t head, tail, n, cap;
+};
+
+#define FA_NONE UINT32_MAX
+
+static void fa_init(struct falru *f, uint32_t cap)
+{
+	*f = (struct falru){.head = FA_NONE, .tail = FA_NONE, .cap = cap};
+	size_t mc = 64;
+	while (mc < 4 * (size_t)cap)
+		mc *= 2;
+	lm_init(&f->where, mc);
+	f->line = xcalloc(cap, 8);
+	f->prev = xcalloc(cap, 4);
+	f->next = xcalloc(cap, 4);
+}
+
+static void fa_fini(struct falru *f)
+{
+	lm_fini(&f->where);
+	free(f->line);
+	free(f->prev);
+	free(f->next);
+}
+
+static bool fa_has(struct falru *f, uint64_t line) { return lm_get(&f->where, line) != NULL; }
+
+static void fa_unlink(struct falru *f, uint32_t i)
+{
+	if (f->prev[i] != FA_NONE)
+		f->next[f->prev[i]] = f->next[i];
+	else
+		f->head = f->next[i];
+	if (f->next[i] != FA_NONE)
+		f->prev[f->next[i]] = f->prev[i];
+	else
+		f->tail = f->prev[i];
+}
+
+static void fa_push_front(struct falru *f, uint32_t i)
+{
+	f->prev[i] = FA_NONE;
+	f->next[i] = f->head;
+	if (f->head != FA_NONE)
+		f->prev[f->head] = i;
+	f->head = i;
+	if (f->tail == FA_NONE)
+		f->tail = i;
+}
+
+/* Move line to the top; the least recent line drops out when full. */
+static void fa_touch(struct falru *f, uint64_t line)
+{
+	if (!f->cap)
+		return;
+	uint64_t *v = lm_get(&f->where, line);
+	uint32_t i;
+	if (v) {
+		i = (uint32_t)*v;
+		fa_unlink(f, i);
+	} else if (f->n < f->cap) {
+		i = f->n++;
+		lm_put(&f->where, line, i, 0);
+	} else {
+		i = f->tail;
+		fa_unlink(f, i);
+		lm_del(&f->where, f->line[i]);
+		lm_put(&f->where, line, i, 0);
+	}
+	f->line[i] = line;
+	fa_push_front(f, i);
+}
+
 /* ---- model state --------------------------------------------------------- */
 struct eff {
 	uint64_t t, seq, line;
@@ -224,13 +311,14 @@ struct st {
 	uint32_t D, N;
 	uint64_t *stk;   /* [sets * D] */
 	uint32_t *depth;
-	uint64_t *fa;    /* [N] shadow fully associative stack */
-	uint32_t fadepth;
+	struct falru fa; /* shadow fully associative LRU of N lines */
 	struct lmap seen, inflight; /* inflight: line -> effect time, owner warp */
 	uint32_t *wmshr; /* per warp in-flight entries it allocated */
 	struct eff *heap;
 	size_t nheap, capheap;
 	struct rng rng;
+	double spare; /* the second normal of the last Box-Muller pair */
+	bool have_spare;
 };
 
 static int64_t stack_find(const uint64_t *s, uint32_t n, uint64_t line)
@@ -297,7 +385,7 @@ static void apply_effects(struct st *m, uint64_t t)
 		struct eff e = heap_pop(m);
 		uint32_t set = rdm_set_of(m->c, e.line);
 		stack_touch(&m->stk[(size_t)set * m->D], &m->depth[set], m->D, e.line);
-		stack_touch(m->fa, &m->fadepth, m->N, e.line);
+		fa_touch(&m->fa, e.line);
 		uint64_t *ie = lm_get(&m->inflight, e.line);
 		if (ie && *ie <= t) {
 			size_t i = lm_slot(&m->inflight, e.line);
@@ -312,11 +400,20 @@ static uint64_t miss_latency(struct st *m)
 	const struct rdm_cfg *c = m->c;
 	if (!c->lat_sigma)
 		return c->lat_min;
-	/* Box-Muller on the seeded PRNG */
-	double u1 = ((double)(rng_next(&m->rng) >> 11) + 1.0) / 9007199254740993.0;
-	double u2 = (double)(rng_next(&m->rng) >> 11) / 9007199254740992.0;
-	double x = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2) * (double)c->lat_sigma;
-	return c->lat_min + (uint64_t)llabs(llround(x));
+	/* Box-Muller on the seeded PRNG; each pair of uniforms gives two normals */
+	double x;
+	if (m->have_spare) {
+		x = m->spare;
+		m->have_spare = false;
+	} else {
+		double u1 = ((double)(rng_next(&m->rng) >> 11) + 1.0) / 9007199254740993.0;
+		double u2 = (double)(rng_next(&m->rng) >> 11) / 9007199254740992.0;
+		double rad = sqrt(-2.0 * log(u1)), ang = 6.283185307179586 * u2;
+		x = rad * cos(ang);
+		m->spare = rad * sin(ang);
+		m->have_spare = true;
+	}
+	return c->lat_min + (uint64_t)llabs(llround(x * (double)c->lat_sigma));
 }
 
 struct staged {
@@ -333,7 +430,7 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 	out->nbins = m.D;
 	m.stk = xcalloc((size_t)c->sets * m.D, 8);
 	m.depth = xcalloc(c->sets, 4);
-	m.fa = xcalloc(m.N, 8);
+	fa_init(&m.fa, m.N);
 	lm_init(&m.seen, 1024);
 	lm_init(&m.inflight, 256);
 	m.wmshr = xcalloc(t->nwarp + 1, 4);
@@ -425,7 +522,7 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 						if (!lm_get(&m.seen, line))
 							s->cls = RDM_COMPULSORY;
 						else
-							s->cls = stack_find(m.fa, m.fadepth, line) >= 0 ? RDM_ASSOC : RDM_CAPACITY;
+							s->cls = fa_has(&m.fa, line) ? RDM_ASSOC : RDM_CAPACITY;
 					}
 					ns++;
 				}
@@ -480,7 +577,7 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 	free(ready);
 	free(m.stk);
 	free(m.depth);
-	free(m.fa);
+	fa_fini(&m.fa);
 	free(m.wmshr);
 	free(m.heap);
 	lm_fini(&m.seen);

@@ -46,7 +46,8 @@ struct rdm_cfg {
 	bool clip;
 	bool rule_b;
 	int policy;              /* enum rdm_policy */
-	uint32_t warp_size, max_blocks, max_threads, thread_cap;
+	uint32_t warp_size, max_blocks, max_threads;
+	uint32_t thread_cap;     /* threads modelled (whole blocks, at least one); 0 = all */
 	uint64_t seed;
 };
 
@@ -66,6 +67,9 @@ void rdm_trace_warp(struct rdm_trace *t, uint32_t active_set); /* starts a warp 
 void rdm_trace_inst(struct rdm_trace *t);                      /* starts an instruction of it */
 void rdm_trace_line(struct rdm_trace *t, uint64_t line);       /* one request of it */
 uint64_t rdm_trace_requests(const struct rdm_trace *t);
+/* Blocks of B threads modelled out of `blocks`: the first thread_cap
+ * threads in whole blocks (at least one block), or all when thread_cap is 0. */
+uint32_t rdm_blocks_modelled(const struct rdm_cfg *c, uint32_t B, uint32_t blocks);
 /* Loads of the kernel's first thread_cap threads (whole blocks), coalesced. */
 struct rdm_trace *rdm_trace_from_kernel(const struct kernel *k, const struct rdm_cfg *c);
 
@@ -93,5 +97,20 @@ struct rdm_ablation {
 	double miss_rate; /* (miss_0 - latency) / accesses */
 };
 void rdm_ablation(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_ablation *out);
+
+/* A model run next to a simulation of the same workload, as the front end
+ * keeps it for the reuse panel (predicted vs measured). Rates leave latency
+ * misses out of the misses (they count as hits), on both sides. */
+struct rdm_summary {
+	bool valid;
+	char workload[64];
+	uint32_t sets, ways, threads; /* L1 modelled; threads the model saw */
+	uint64_t accesses;            /* model's coalesced loads */
+	double model_hit, model_miss;
+	bool simulated;               /* false: --no-sim */
+	uint64_t sim_lookups, sim_cycles;
+	double sim_hit, sim_miss;     /* the fresh full simulation's L1s */
+	double model_s, sim_s;        /* wall times */
+};
 
 #endif

@@ -417,7 +417,7 @@ struct rdm_trace *trc_rdm_trace(const struct trc *t, const struct rdm_cfg *c)
 	uint32_t B = t->info.tpb, ws = c->warp_size;
 	if (ws == 0 || ws > KMAX_LANES)
 		return r;
-	uint32_t nb = MIN(t->info.blocks, MAX(1u, c->thread_cap / B));
+	uint32_t nb = rdm_blocks_modelled(c, B, t->info.blocks);
 	uint32_t A = MAX(1u, MIN(c->max_blocks, c->max_threads / B));
 	uint32_t wpb = (B + ws - 1) / ws;
 	const struct trc_acc *acc[KMAX_LANES];

@@ -3,6 +3,11 @@
  * the random coherence tester (engine/coh_stress.h). Exit 0 with a summary
  * when no violation; exit 1 with the first violation's cycle, line and
  * states; exit 2 on bad arguments.
+ *
+ * Test-only (not in the usage text): --inject-bug N runs the tester with one
+ * of its deliberately broken behaviours (enum cs_bug in coh_stress.h: 1 an
+ * atomic skips the invalidations, 2 an atomic reads memory, 3 no acquire at a
+ * kernel boundary, 4 no release), so the exit-1 path can be tested end to end.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +73,8 @@ int stress_coherence_main(int argc, char **argv)
 			c.atomic_pct = (unsigned)x;
 		} else if (strcmp(o, "--kernel-every") == 0 && !(rc = num(o, v, 0, 1ull << 40, &x))) {
 			c.kernel_every = x;
+		} else if (strcmp(o, "--inject-bug") == 0 && !(rc = num(o, v, 0, CS_BUG_NO_RELEASE, &x))) {
+			c.bug = (unsigned)x;
 		} else if (strcmp(o, "--delay") == 0 && !(rc = num(o, v, 1, 1000, &x))) {
 			c.net_max = (unsigned)x;
 		} else if (rc == 0) {

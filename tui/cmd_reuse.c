@@ -27,7 +27,8 @@
 
 void model_opts_default(struct model_opts *o)
 {
-	*o = (struct model_opts){.lat_min = 100, .lat_sigma = 5, .lat_hit = 0, .simulate = true, .ablation = true};
+	*o = (struct model_opts){.lat_min = 100, .lat_sigma = 5, .lat_hit = 0, .threads = 8192, .simulate = true,
+				 .ablation = true};
 }
 
 void model_cfg_from_sim(const struct sim_cfg *cfg, const struct model_opts *o, struct rdm_cfg *c)
@@ -47,6 +48,7 @@ void model_cfg_from_sim(const struct sim_cfg *cfg, const struct model_opts *o, s
 	c->lat_sigma = o->lat_sigma;
 	c->clip = !o->no_clip;
 	c->rule_b = o->rule_b;
+	c->thread_cap = o->threads;
 	c->seed = cfg->seed;
 }
 
@@ -63,27 +65,39 @@ static uint64_t statv(const struct stats *st, const char *name)
 	return id < 0 ? 0 : stats_counter_value(st, (uint32_t)id);
 }
 
+static uint64_t threads_per_block(const struct workload *wl);
+
 /* The report for workload wl (a kernel or a .trc replay) of `threads`
  * threads; `build` turns it into the model's input. */
 static int report(const struct sim_cfg *cfg, const struct workload *wl, uint64_t threads,
 		  struct rdm_trace *(*build)(const struct workload *wl, const struct rdm_cfg *c),
-		  const struct model_opts *o, struct strbuf *out, char **err)
+		  const struct model_opts *o, struct strbuf *out, struct rdm_summary *sum, char **err)
 {
 	struct rdm_cfg c;
 	model_cfg_from_sim(cfg, o, &c);
+	struct rdm_summary sm = {.sets = c.sets, .ways = c.ways};
+	snprintf(sm.workload, sizeof sm.workload, "%s", wl->name);
 	double t0 = seconds();
 	struct rdm_trace *tr = build(wl, &c);
+	double t_input = seconds() - t0;
 	struct rdm_result *r = xmalloc(sizeof(*r));
 	rdm_run(&c, tr, r);
 	double t_model = seconds() - t0;
 	sb_printf(out, "model: %s L1 %u sets x %u ways x %u B (%s), %u MSHRs (%u per warp), latency hit %u miss %u+|N(0,%u^2)|, rule %s%s\n",
 		  cfg->name, c.sets, c.ways, c.line, c.set_fn == RDM_FERMI ? "fermi hash" : "modulo", c.mshr,
 		  c.mshr_per_warp, c.lat_hit, c.lat_min, c.lat_sigma, c.rule_b ? "B" : "A", c.clip ? ", clipping" : "");
-	sb_printf(out, "model: %s, %llu coalesced loads of the first %u threads, %llu steps, %llu cancels\n",
-		  wl->name, (unsigned long long)r->accesses, (unsigned)MIN((uint64_t)c.thread_cap, threads),
-		  (unsigned long long)r->steps, (unsigned long long)r->cancels);
+	uint64_t tpb = threads_per_block(wl);
+	uint64_t nthr = MIN(threads, (uint64_t)rdm_blocks_modelled(&c, (uint32_t)tpb, (uint32_t)(tpb ? threads / tpb : 0)) * tpb);
+	sb_printf(out, "model: %s, %llu coalesced loads of %s%llu of %llu threads, one core, %llu steps, %llu cancels\n",
+		  wl->name, (unsigned long long)r->accesses, nthr == threads ? "all " : "the first ",
+		  (unsigned long long)nthr, (unsigned long long)threads, (unsigned long long)r->steps,
+		  (unsigned long long)r->cancels);
 	double a = r->accesses ? (double)r->accesses : 1.0;
 	double mr = rdm_miss_rate(r);
+	sm.threads = (uint32_t)MIN(nthr, (uint64_t)UINT32_MAX);
+	sm.accesses = r->accesses;
+	sm.model_miss = mr;
+	sm.model_hit = r->accesses ? 1.0 - mr : 0.0;
 	sb_printf(out, "model hit rate   %.4f\n", r->accesses ? 1.0 - mr : 0.0);
 	sb_printf(out, "model miss rate  %.4f   (latency misses excluded; %.4f with them)\n", mr,
 		  (double)(r->accesses - r->cls[RDM_HIT]) / a);
@@ -100,9 +114,15 @@ static int report(const struct sim_cfg *cfg, const struct workload *wl, uint64_t
 	}
 	free(r);
 	rdm_trace_free(tr);
-	sb_printf(out, "model time       %.3f s\n", t_model);
-	if (!o->simulate)
+	sb_printf(out, "model time       %.4f s (input %.4f s: the workload's loads, coalesced; model %.4f s)\n", t_model,
+		  t_input, t_model - t_input);
+	sm.model_s = t_model;
+	sm.valid = true;
+	if (!o->simulate) {
+		if (sum)
+			*sum = sm;
 		return 0;
+	}
 	t0 = seconds();
 	struct sim *s = sim_new(cfg, wl, err);
 	if (!s)
@@ -112,17 +132,31 @@ static int report(const struct sim_cfg *cfg, const struct workload *wl, uint64_t
 	const struct stats *st = sim_stats_c(s);
 	uint64_t acc = statv(st, "l1.accesses"), miss = statv(st, "l1.misses"), lat = statv(st, "l1.miss.latency");
 	double sa = acc ? (double)acc : 1.0;
-	sb_printf(out, "simulated hit rate   %.4f   (l1, all SMs, %llu lookups, %llu cycles)\n",
-		  (double)statv(st, "l1.hits") / sa, (unsigned long long)acc, (unsigned long long)sim_cycle(s));
+	sb_printf(out, "simulated hit rate   %.4f   (l1, %d SMs, %llu lookups, %llu cycles; %.4f counting latency misses as misses)\n",
+		  acc ? 1.0 - (double)(miss - lat) / sa : 0.0, cfg->core.sms, (unsigned long long)acc,
+		  (unsigned long long)sim_cycle(s), (double)statv(st, "l1.hits") / sa);
 	sb_printf(out, "simulated miss rate  %.4f   (latency misses excluded; %.4f with them)\n",
 		  (double)(miss - lat) / sa, (double)miss / sa);
 	sb_printf(out, "simulated classes    compulsory %.4f  capacity %.4f  associativity %.4f  latency %.4f  other %.4f\n",
 		  (double)statv(st, "l1.miss.compulsory") / sa, (double)statv(st, "l1.miss.capacity") / sa,
 		  (double)statv(st, "l1.miss.associativity") / sa, (double)lat / sa,
 		  (double)statv(st, "l1.miss.other") / sa);
-	sb_printf(out, "simulation time  %.3f s (model %.0fx faster)\n", t_sim, t_model > 0 ? t_sim / t_model : 0.0);
+	sb_printf(out, "simulation time  %.4f s (model %.0fx faster)\n", t_sim, t_model > 0 ? t_sim / t_model : 0.0);
+	sm.simulated = true;
+	sm.sim_lookups = acc;
+	sm.sim_cycles = sim_cycle(s);
+	sm.sim_miss = (double)(miss - lat) / sa;
+	sm.sim_hit = acc ? 1.0 - sm.sim_miss : 0.0;
+	sm.sim_s = t_sim;
 	sim_free(s);
+	if (sum)
+		*sum = sm;
 	return 0;
+}
+
+static uint64_t threads_per_block(const struct workload *wl)
+{
+	return wl->kernel ? kernel_threads_per_cta(wl->kernel) : trc_get_info(wl->impl)->tpb;
 }
 
 static struct rdm_trace *from_kernel(const struct workload *wl, const struct rdm_cfg *c)
@@ -136,19 +170,29 @@ static struct rdm_trace *from_trc(const struct workload *wl, const struct rdm_cf
 }
 
 int model_report(const struct sim_cfg *cfg, const struct kernel *k, const struct model_opts *o, struct strbuf *out,
-		 char **err)
+		 struct rdm_summary *sum, char **err)
 {
 	struct workload wl = {.kernel = k};
 	snprintf(wl.name, sizeof wl.name, "%s", kernel_name(k));
-	return report(cfg, &wl, (uint64_t)kernel_ctas(k) * kernel_threads_per_cta(k), from_kernel, o, out, err);
+	return report(cfg, &wl, (uint64_t)kernel_ctas(k) * kernel_threads_per_cta(k), from_kernel, o, out, sum, err);
 }
 
 int model_report_trc(const struct sim_cfg *cfg, const struct trc *t, const struct model_opts *o, struct strbuf *out,
-		     char **err)
+		     struct rdm_summary *sum, char **err)
 {
 	struct workload wl = {.ops = &trc_wl_ops, .impl = t};
 	snprintf(wl.name, sizeof wl.name, "%.63s", trc_file(t));
-	return report(cfg, &wl, (uint64_t)trc_get_info(t)->blocks * trc_get_info(t)->tpb, from_trc, o, out, err);
+	return report(cfg, &wl, (uint64_t)trc_get_info(t)->blocks * trc_get_info(t)->tpb, from_trc, o, out, sum, err);
+}
+
+static int parse_threads(const char *v, unsigned *out)
+{
+	char *end;
+	unsigned long x = strtoul(v, &end, 10);
+	if (!*v || *end || *v == '-' || x > UINT32_MAX)
+		return -1;
+	*out = (unsigned)x;
+	return 0;
 }
 
 static int usage(const char *msg)
@@ -156,7 +200,9 @@ static int usage(const char *msg)
 	if (msg)
 		fprintf(stderr, "gpustep model: %s\n", msg);
 	fprintf(stderr, "usage: gpustep model [CONFIG] -w WORKLOAD [-s PATH=VALUE] [-p NAME=VALUE] [--seed N]\n"
-			"       [--lat-min N] [--lat-sigma N] [--lat-hit N] [--rule-b] [--no-clip] [--no-sim] [--no-ablation]\n");
+			"       [--lat-min N] [--lat-sigma N] [--lat-hit N] [--rule-b] [--no-clip] [--threads N]\n"
+			"       [--no-sim] [--no-ablation]\n"
+			"  --threads N   threads the model sees, whole blocks (default 8192 as the paper; 0 = all)\n");
 	return 2;
 }
 
@@ -181,7 +227,7 @@ static int model_trc(const struct sim_cfg *cfg, const char *spec, int nparams, c
 	}
 	struct strbuf out;
 	sb_init(&out);
-	int rc = model_report_trc(cfg, t, mo, &out, &err);
+	int rc = model_report_trc(cfg, t, mo, &out, NULL, &err);
 	fputs(out.s ? out.s : "", stdout);
 	sb_fini(&out);
 	trace_list_free(tl);
@@ -195,14 +241,15 @@ static int model_trc(const struct sim_cfg *cfg, const char *spec, int nparams, c
 
 int model_main(int argc, char **argv)
 {
-	enum { O_LMIN = 256, O_LSIG, O_LHIT, O_RULEB, O_NOCLIP, O_NOSIM, O_NOABL, O_SEED };
+	enum { O_LMIN = 256, O_LSIG, O_LHIT, O_RULEB, O_NOCLIP, O_NOSIM, O_NOABL, O_SEED, O_THREADS };
 	static const struct option lo[] = {
 		{"workload", required_argument, NULL, 'w'}, {"set", required_argument, NULL, 's'},
 		{"param", required_argument, NULL, 'p'},    {"seed", required_argument, NULL, O_SEED},
 		{"lat-min", required_argument, NULL, O_LMIN}, {"lat-sigma", required_argument, NULL, O_LSIG},
 		{"lat-hit", required_argument, NULL, O_LHIT}, {"rule-b", no_argument, NULL, O_RULEB},
 		{"no-clip", no_argument, NULL, O_NOCLIP},   {"no-sim", no_argument, NULL, O_NOSIM},
-		{"no-ablation", no_argument, NULL, O_NOABL}, {NULL, 0, NULL, 0},
+		{"no-ablation", no_argument, NULL, O_NOABL}, {"threads", required_argument, NULL, O_THREADS},
+		{NULL, 0, NULL, 0},
 	};
 	struct model_opts mo;
 	model_opts_default(&mo);
@@ -224,6 +271,10 @@ int model_main(int argc, char **argv)
 		case O_NOCLIP: mo.no_clip = true; break;
 		case O_NOSIM: mo.simulate = false; break;
 		case O_NOABL: mo.ablation = false; break;
+		case O_THREADS:
+			if (parse_threads(optarg, &mo.threads))
+				return usage("--threads: expected a thread count (0 = all threads)");
+			break;
 		default: return usage(NULL);
 		}
 	}
@@ -265,7 +316,7 @@ int model_main(int argc, char **argv)
 	}
 	struct strbuf out;
 	sb_init(&out);
-	rc = model_report(&cfg, k, &mo, &out, &err);
+	rc = model_report(&cfg, k, &mo, &out, NULL, &err);
 	fputs(out.s ? out.s : "", stdout);
 	sb_fini(&out);
 	kernel_free(k);
@@ -277,15 +328,26 @@ int model_main(int argc, char **argv)
 	return 0;
 }
 
-/* `model` at the prompt / in batch scripts: the model on the session's
- * machine and kernel, beside a fresh simulation of the same (the session's
- * own simulator is not touched). */
+/* `model [--threads N] [--no-sim]` at the prompt / in batch scripts: the
+ * model on the session's machine and kernel, beside a fresh simulation of the
+ * same (the session's own simulator is not touched). The result stays in
+ * the session for the reuse panel (predicted vs measured). */
 int cmd_model(struct session *ss, int argc, char **argv, struct cmd_out *out)
 {
-	(void)argv;
-	if (argc != 1) {
-		cmd_errorf(out, "usage: model");
-		return CMD_ERR;
+	struct model_opts o;
+	model_opts_default(&o);
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--no-sim") == 0) {
+			o.simulate = false;
+		} else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+			if (parse_threads(argv[++i], &o.threads)) {
+				cmd_errorf(out, "model: --threads: expected a thread count (0 = all threads), got '%s'", argv[i]);
+				return CMD_ERR;
+			}
+		} else {
+			cmd_errorf(out, "usage: model [--threads N] [--no-sim]");
+			return CMD_ERR;
+		}
 	}
 	char *err = NULL;
 	const struct trc *t = !ss->kernel && ss->traces ? trace_list_trc(ss->traces, ss->trace_k, &err) : NULL;
@@ -294,15 +356,16 @@ int cmd_model(struct session *ss, int argc, char **argv, struct cmd_out *out)
 		free(err);
 		return CMD_ERR;
 	}
-	struct model_opts o;
-	model_opts_default(&o);
 	struct strbuf sb;
 	sb_init(&sb);
-	int rc = t ? model_report_trc(&ss->cfg, t, &o, &sb, &err) : model_report(&ss->cfg, ss->kernel, &o, &sb, &err);
+	struct rdm_summary sum;
+	int rc = t ? model_report_trc(&ss->cfg, t, &o, &sb, &sum, &err)
+		   : model_report(&ss->cfg, ss->kernel, &o, &sb, &sum, &err);
 	if (rc) {
 		cmd_errorf(out, "model: %s", err ? err : "failed");
 		free(err);
 	} else {
+		ss->model = sum;
 		cmd_printf(out, "%s", sb.s);
 	}
 	sb_fini(&sb);

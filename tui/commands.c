@@ -165,11 +165,13 @@ static const struct cmd_def builtin[] = {
 	 .help = "List built-in kernels, machine and DRAM presets, event kinds, stats of the current\n"
 		 "machine, config parameters or commands.\nExample: list kernels",
 	 .fn = cmd_list},
-	{.name = "model", .usage = "model", .summary = "reuse-distance model vs the simulator on this machine",
+	{.name = "model", .usage = "model [--threads N] [--no-sim]", .summary = "reuse-distance model vs the simulator on this machine",
 	 .help = "Run the analytical reuse-distance cache model (Nugteren et al.) on the current\n"
 		 "machine's L1 and kernel, and a fresh simulation of the same for comparison: hit and\n"
 		 "miss rates, miss classes, run times. The session's own simulator is not touched.\n"
-		 "See docs/REUSE.md.\nExample: model",
+		 "--threads N: threads the model sees (default 8192, 0 = all); --no-sim: model only.\n"
+		 "The reuse panel then shows predicted vs measured hit rate. See docs/REUSE.md.\n"
+		 "Example: model --threads 0",
 	 .fn = cmd_model},
 	{.name = "protocol", .usage = "protocol [si|nmoesi|moesi]", .summary = "print a coherence protocol's tables", .help = "Print the L1 and directory tables of the machine's coherence.protocol (or the one named),\nthe rows the engine executes; > marks the last L1 transition taken.\nExample: protocol moesi", .fn = cmd_protocol},
 	{.name = "history", .usage = "history ADDR [N]", .summary = "a cache line's recent coherence transactions",

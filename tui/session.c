@@ -221,6 +221,7 @@ int session_set_workload(struct session *ss, const char *spec, char **err)
 		}
 		snprintf(ss->workload_spec, sizeof ss->workload_spec, "%s", spec);
 		dram_reqs_free(dq);
+		ss->model.valid = false;
 		return 0;
 	}
 	struct kernel_src *k = xmalloc(sizeof *k);
@@ -233,6 +234,7 @@ int session_set_workload(struct session *ss, const char *spec, char **err)
 		snprintf(ss->workload_spec, sizeof ss->workload_spec, "%s", spec);
 		trace_list_free(old);
 		dram_reqs_free(dq);
+		ss->model.valid = false;
 	} else {
 		ss->traces = old;
 		ss->dreqs = dq;
@@ -253,13 +255,17 @@ int session_set_config(struct session *ss, const struct sim_cfg *cfg, const char
 	}
 	if (source)
 		snprintf(ss->cfg_source, sizeof ss->cfg_source, "%s", source);
+	ss->model.valid = false;
 	return 0;
 }
 
 int session_set_kernel_src(struct session *ss, const struct kernel_src *k, char **err)
 {
 	struct sim_cfg c = ss->cfg;
-	return rebuild(ss, &c, k, err);
+	if (rebuild(ss, &c, k, err))
+		return -1;
+	ss->model.valid = false;
+	return 0;
 }
 
 void session_set_snapshot_budget(struct session *ss, size_t bytes)

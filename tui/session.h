@@ -13,6 +13,7 @@
 #include "bp.h"
 #include "config.h"
 #include "kernel.h"
+#include "rdmodel.h"
 #include "sim.h"
 
 #define SESSION_MAX_DISPLAYS 16
@@ -80,6 +81,9 @@ struct session {
 	size_t snapshot_bytes;
 	/* UI commands (`layout ...`) from a loaded session file, waiting for a UI. */
 	char *ui_pending;
+	/* The last `model` command's result (reuse panel: predicted vs measured);
+	 * cleared when the config or workload changes. */
+	struct rdm_summary model;
 };
 
 /* Load cfg (already validated) + workload spec into a fresh simulator. */

@@ -226,6 +226,7 @@ struct view_ctx tui_ctx_for(struct tui *t, int slot)
 		.tl_set = ss->tl_set,
 		.tl_fixed = ss->tl_fixed,
 		.stop_ev = t->have_stop_ev ? &t->stop_ev : NULL,
+		.model = ss->model.valid ? &ss->model : NULL,
 		.focused = slot == t->focus,
 	};
 }

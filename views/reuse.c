@@ -135,7 +135,30 @@ static void draw_hist(struct reuse_panel *rp, WINDOW *w, struct rect r, const st
 	}
 }
 
-static void draw_classes(WINDOW *w, struct rect r, const struct reuse_info *ri)
+/* Predicted vs measured hit rate after a `model` command (latency misses
+ * count as hits on every line, as the model's miss rate leaves them out):
+ * the model, the fresh full simulation it ran beside, and the cache shown
+ * here so far. Returns the next row. */
+static int draw_model(WINDOW *w, struct rect r, int y, const struct rdm_summary *m, const struct reuse_info *ri,
+		      bool l1)
+{
+	if (!m || y >= r.y + r.h)
+		return y;
+	put_fmt(w, y++, r.x, r.w, role_attr(R_HEADER), "%-21s %5s %3s", "PREDICTED/MEASURED", "hit%", "");
+	if (y < r.y + r.h)
+		put_fmt(w, y++, r.x, r.w, A_NORMAL, "%-21.21s %5.1f", "model (one core)", 100.0 * m->model_hit);
+	if (y < r.y + r.h && m->simulated)
+		put_fmt(w, y++, r.x, r.w, A_NORMAL, "%-21.21s %5.1f", "sim, full run", 100.0 * m->sim_hit);
+	if (y < r.y + r.h && l1 && ri->accesses)
+		put_fmt(w, y++, r.x, r.w, A_NORMAL, "%-21.21s %5.1f", "this L1 view, now",
+			100.0 * (1.0 - (double)(ri->accesses - ri->cls[0] - ri->cls[4]) / (double)ri->accesses));
+	if (y < r.y + r.h)
+		put_fmt(w, y++, r.x, r.w, role_attr(R_DIM), "%.12s %ux%u, %u thr", m->workload, m->sets, m->ways,
+			m->threads);
+	return y;
+}
+
+static void draw_classes(WINDOW *w, struct rect r, const struct reuse_info *ri, const struct rdm_summary *m, bool l1)
 {
 	static const int order[6] = {0, 1, 2, 3, 4, 5};
 	put_fmt(w, r.y, r.x, r.w, role_attr(R_HEADER), "%-13s %9s %5s", "CLASS", "COUNT", "%");
@@ -153,6 +176,7 @@ static void draw_classes(WINDOW *w, struct rect r, const struct reuse_info *ri)
 			100.0 * (double)miss / (double)ri->accesses,
 			100.0 * (double)(miss - ri->cls[4]) / (double)ri->accesses);
 	}
+	y = draw_model(w, r, y, m, ri, l1);
 	if (y < r.y + r.h)
 		put_fmt(w, y++, r.x, r.w, A_NORMAL, "lookups %llu", (unsigned long long)ri->accesses);
 	if (y < r.y + r.h && ri->has_last) {
@@ -229,6 +253,14 @@ static void reuse_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	}
 	int right = r.w >= 70 ? 31 : 0;
 	struct rect hr = {r.y, r.x, r.h, r.w - right - (right ? 1 : 0)};
+	if (!right && r.h >= 7 && c->model) { /* narrow: predicted vs measured above the summary */
+		hr.h--;
+		char simv[16] = "-";
+		if (c->model->simulated)
+			snprintf(simv, sizeof simv, "%.1f", 100.0 * c->model->sim_hit);
+		put_fmt(w, r.y + r.h - 2, r.x, r.w, A_NORMAL, "hit%%: model %.1f, simulated (full run) %s",
+			100.0 * c->model->model_hit, simv);
+	}
 	if (!right && r.h >= 6) { /* narrow: one summary line at the bottom */
 		hr.h--;
 		uint64_t a = ri->accesses ? ri->accesses : 1;
@@ -242,7 +274,7 @@ static void reuse_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		int x = r.x + r.w - right;
 		for (int y = r.y; y < r.y + r.h; y++)
 			mvwaddch(w, y, x - 1, draw_utf8() ? ACS_VLINE : '|');
-		draw_classes(w, (struct rect){r.y, x, r.h, right}, ri);
+		draw_classes(w, (struct rect){r.y, x, r.h, right}, ri, c->model, l1);
 	}
 }
 

@@ -27,6 +27,7 @@
 #include <stddef.h>
 
 #include "event.h"
+#include "rdmodel.h"
 #include "sim.h"
 
 struct view_ctx {
@@ -35,6 +36,7 @@ struct view_ctx {
 	uint64_t sel_line; bool sel_line_set; /* coherence panel: the line to show (else the newest) */
 	int tl_bank, tl_set; bool tl_fixed;   /* timeline panel: `timeline l2 BANK SET` (else it follows sel_l2's newest set) */
 	const struct event *stop_ev; /* the event of the breakpoint that fired, or NULL */
+	const struct rdm_summary *model; /* reuse panel: the last `model` result, or NULL */
 	bool focused;                /* this panel has the keyboard */
 };
 

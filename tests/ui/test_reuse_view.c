@@ -1,7 +1,8 @@
 /*
  * test_reuse_view.c: the `reuse` panel: snapshots at 80x24 and 132x40 (set
  * view of the selected L1, fully associative view of all L2 banks), and a
- * reuse.class breakpoint that the panel follows, marking the access's bin.
+ * reuse.class breakpoint that the panel follows, marking the access's bin,
+ * and predicted vs measured hit rate after `model`.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,8 @@
 #include "view.h"
 #include "vtest.h"
 
-static char *draw(struct session *ss, int w, int h, const int *keys, struct panel *keep)
+static char *draw_model(struct session *ss, int w, int h, const int *keys, struct panel *keep,
+			const struct rdm_summary *model)
 {
 	struct panel *p = keep ? keep : panel_create("reuse");
 	REQUIRE(p != NULL);
@@ -21,6 +23,7 @@ static char *draw(struct session *ss, int w, int h, const int *keys, struct pane
 		.sel_sm = ss->sel_sm,
 		.sel_l2 = ss->sel_l2,
 		.stop_ev = ss->bps.stop ? &ss->bps.stop_ev : NULL,
+		.model = model,
 		.focused = true,
 	};
 	for (const int *k = keys; k && *k; k++)
@@ -31,6 +34,11 @@ static char *draw(struct session *ss, int w, int h, const int *keys, struct pane
 	if (!keep)
 		panel_free(p);
 	return text;
+}
+
+static char *draw(struct session *ss, int w, int h, const int *keys, struct panel *keep)
+{
+	return draw_model(ss, w, h, keys, keep, NULL);
 }
 
 TEST(view_reuse_snapshot)
@@ -69,6 +77,50 @@ TEST(view_reuse_follows_class_breakpoint)
 	CHECK(test_contains(t, "break"));
 	CHECK(test_contains(t, "associativity"));
 	free(t);
+	vt_session_free(ss);
+}
+
+/* After `model`: predicted vs measured hit rate beside the classes (wide)
+ * or on one line (narrow); the numbers are the session's stored result. */
+TEST(view_reuse_model_predicted_vs_measured)
+{
+	vt_screen();
+	struct session *ss = vt_session("workload matmul_naive\nmodel\nstep 3000\n");
+	REQUIRE(ss != NULL);
+	REQUIRE(ss->model.valid);
+	CHECK(ss->model.simulated);
+	CHECK_EQ(ss->model.sets, (uint32_t)ss->cfg.l1.sets); /* the session's machine (teaching: 8 x 4) */
+	CHECK_EQ(ss->model.ways, (uint32_t)ss->cfg.l1.ways);
+	CHECK_EQ(ss->model.threads, 4096u);
+	char want[32];
+	char *t = draw_model(ss, 132, 40, NULL, NULL, &ss->model);
+	CHECK_SNAPSHOT("reuse_model_132x40", t);
+	CHECK(test_contains(t, "PREDICTED/MEASURED"));
+	snprintf(want, sizeof want, "%5.1f", 100.0 * ss->model.model_hit);
+	CHECK(test_contains(t, want));
+	snprintf(want, sizeof want, "%5.1f", 100.0 * ss->model.sim_hit);
+	CHECK(test_contains(t, want));
+	CHECK(test_contains(t, "this L1 view, now"));
+	free(t);
+	t = draw_model(ss, 60, 20, NULL, NULL, &ss->model);
+	CHECK_SNAPSHOT("reuse_model_60x20", t);
+	CHECK(test_contains(t, "hit%: model "));
+	free(t);
+	/* without a model result nothing of it shows */
+	t = draw(ss, 132, 40, NULL, NULL);
+	CHECK(!test_contains(t, "PREDICTED"));
+	free(t);
+	/* kept over a restart of the same machine and workload, dropped when either changes */
+	vt_exec(ss, "run 10\n"); /* restarts from cycle 0 */
+	CHECK(ss->model.valid);
+	vt_exec(ss, "workload vecadd\n");
+	CHECK(!ss->model.valid);
+	vt_exec(ss, "model --no-sim\n");
+	CHECK(ss->model.valid);
+	CHECK(!ss->model.simulated);
+	CHECK_NEAR(ss->model.model_miss, 1.0, 1e-9); /* streaming: every line new */
+	vt_exec(ss, "set l1.ways 2\n");
+	CHECK(!ss->model.valid);
 	vt_session_free(ss);
 }
 

@@ -2,7 +2,8 @@
  * test_rdmodel.c: the analytical model against the note's test vectors:
  * TV2 (round robin, no latency), TV3 (fixed latency 2, rule A), TV4 and
  * TV4-clip (hit 0 / miss 2), TV5 (1 MSHR, cancel, rule B) and TV5-A, TV6
- * (Fermi set hash), TV10 (warp queue with delays), plus the ablation sums
+ * (Fermi set hash), TV7 (associativity probe, every row of the note's
+ * table), TV10 (warp queue with delays), plus the ablation sums
  * and a built-in kernel run.
  */
 #include <stdlib.h>
@@ -180,7 +181,12 @@ TEST(rdmodel_tv10_warp_queue_delays)
 
 /* TV7 [derived]: the associativity probe: a 16 KB fill, one line in set 2, the
  * fill again: exactly the 4 lines of that set miss in the second sweep (no latency). */
-TEST(rdmodel_tv7_associativity_probe)
+/* TV7 (Figure 5, 16 KB, LRU): fill lines 0..127 (stage 1, warps 0..3 per
+ * iteration touch lines 4i..4i+3 in turn), thread 0 loads int mem[sv]
+ * (stage 2), sweep again (stage 3). The stage-3 misses are the fill's lines
+ * in sv's set: every row of the note's table, plus no stage-2 load and an
+ * sv inside the fill (0 misses). */
+static void tv7_row(long sv, int set, const uint64_t *lines, int nmiss)
 {
 	struct rdm_cfg c;
 	rdm_cfg_fermi(&c, false);
@@ -189,33 +195,57 @@ TEST(rdmodel_tv7_associativity_probe)
 	c.mshr_per_warp = 0;
 	struct rdm_trace *t = rdm_trace_new();
 	rdm_trace_warp(t, 0);
+	uint64_t svline = sv >= 0 ? (uint64_t)sv * 4 / 128 : 0;
+	bool outside = sv >= 0 && svline >= 128;
+	if (sv >= 0)
+		CHECK_EQ(rdm_set_of(&c, svline), (uint32_t)set);
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint64_t l = 0; l < 128; l++) {
 			rdm_trace_inst(t);
 			rdm_trace_line(t, l);
 		}
-		if (pass == 0) {
+		if (pass == 0 && sv >= 0) {
 			rdm_trace_inst(t);
-			rdm_trace_line(t, 0x4000 / 128); /* sv = 4096 ints */
+			rdm_trace_line(t, svline);
 		}
 	}
 	struct rdm_result *r = xmalloc(sizeof(*r));
 	rdm_run(&c, t, r);
-	CHECK_EQ(r->accesses, 257);
-	CHECK_EQ(r->cls[RDM_COMPULSORY], 129);
-	CHECK_EQ(r->accesses - r->cls[RDM_HIT] - r->cls[RDM_COMPULSORY], 4);
-	/* 129 distinct lines: a 128-line FA LRU cache would miss all of the second
-	 * sweep, so by the shadow-stack rule these four are capacity misses */
-	CHECK_EQ(r->cls[RDM_CAPACITY], 4);
-	static const uint64_t miss_lines[4] = {2, 34, 67, 99};
-	int found = 0;
-	for (uint32_t i = 129; i < r->ntrace; i++)
-		if (r->cls_of[i] != RDM_HIT)
-			for (int k = 0; k < 4; k++)
-				found += (i - 129) == miss_lines[k];
-	CHECK_EQ(found, 4);
+	uint32_t first3 = sv >= 0 ? 129 : 128; /* first stage-3 access */
+	CHECK_EQ(r->accesses, first3 + 128);
+	CHECK_EQ(r->cls[RDM_COMPULSORY], outside ? 129u : 128u);
+	CHECK_EQ(r->accesses - r->cls[RDM_HIT] - r->cls[RDM_COMPULSORY], (uint64_t)nmiss);
+	/* 129 distinct lines: a 128-line FA LRU cache would miss all of the
+	 * second sweep, so by the shadow-stack rule these are capacity misses */
+	CHECK_EQ(r->cls[RDM_CAPACITY], (uint64_t)nmiss);
+	int found = 0, missed = 0;
+	for (uint32_t i = first3; i < r->ntrace; i++)
+		if (r->cls_of[i] != RDM_HIT) {
+			missed++;
+			for (int k = 0; k < nmiss; k++)
+				found += (i - first3) == lines[k];
+			CHECK_EQ(rdm_set_of(&c, i - first3), (uint32_t)set);
+		}
+	CHECK_EQ(missed, nmiss);
+	CHECK_EQ(found, nmiss);
 	free(r);
 	rdm_trace_free(t);
+}
+
+TEST(rdmodel_tv7_associativity_probe)
+{
+	static const struct {
+		long sv;
+		int set;
+		uint64_t lines[4];
+	} rows[] = {
+		{4096, 2, {2, 34, 67, 99}},   {4128, 3, {3, 35, 66, 98}},  {5000, 30, {30, 62, 95, 127}},
+		{8192, 4, {4, 36, 69, 101}},  {65536, 0, {0, 32, 65, 97}},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		tv7_row(rows[i].sv, rows[i].set, rows[i].lines, 4);
+	tv7_row(-1, 0, NULL, 0);  /* no stage-2 load */
+	tv7_row(100, 3, NULL, 0); /* sv < 4096: a line of the fill (line 3, set 3) */
 }
 
 TEST(rdmodel_ablation_and_seeded_latency)
@@ -250,4 +280,19 @@ TEST(rdmodel_ablation_and_seeded_latency)
 	free(a);
 	free(b);
 	rdm_trace_free(t);
+}
+
+/* --threads: the first thread_cap threads in whole blocks, at least one
+ * block; 0 = every block of the workload. */
+TEST(rdmodel_thread_cap_blocks)
+{
+	struct rdm_cfg c;
+	rdm_cfg_fermi(&c, false);
+	CHECK_EQ(rdm_blocks_modelled(&c, 256, 1000), 32u); /* 8192 / 256 */
+	CHECK_EQ(rdm_blocks_modelled(&c, 256, 10), 10u);
+	CHECK_EQ(rdm_blocks_modelled(&c, 1024, 100), 8u);
+	c.thread_cap = 100;
+	CHECK_EQ(rdm_blocks_modelled(&c, 256, 1000), 1u); /* never less than one block */
+	c.thread_cap = 0;
+	CHECK_EQ(rdm_blocks_modelled(&c, 256, 100000), 100000u);
 }
