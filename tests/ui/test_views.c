@@ -19,8 +19,9 @@
  * list, so kinds added later elsewhere do not change these pictures). */
 static const char *const setup = "log l1.* +l2.* +dram.* +mem.* +warp.* +coalesce\nstep 400\n";
 
-/* keys: typed into the panel before drawing (e.g. a search), NULL for none. */
-static void snapshot_panel(const char *panel, int w, int h, struct session *ss, const char *keys)
+/* keys: typed into the panel before drawing (e.g. a search), NULL for none.
+ * The snapshot is tests/views/<panel>_<w>x<h><suffix>.txt. */
+static void snapshot_named(const char *panel, const char *suffix, int w, int h, struct session *ss, const char *keys)
 {
 	struct panel *p = panel_create(panel);
 	REQUIRE(p != NULL);
@@ -40,13 +41,18 @@ static void snapshot_panel(const char *panel, int w, int h, struct session *ss, 
 	panel_draw(p, win, &c);
 	char *text = vt_text(win);
 	char name[64];
-	snprintf(name, sizeof name, "%s_%dx%d", panel, w, h);
+	snprintf(name, sizeof name, "%s_%dx%d%s", panel, w, h, suffix);
 	CHECK_SNAPSHOT(name, text);
 	/* Nothing is drawn outside the window and every row is at most w columns. */
 	CHECK_EQ(getmaxx(win), w);
 	free(text);
 	delwin(win);
 	panel_free(p);
+}
+
+static void snapshot_panel(const char *panel, int w, int h, struct session *ss, const char *keys)
+{
+	snapshot_named(panel, "", w, h, ss, keys);
 }
 
 static void snapshot_all_sizes(const char *panel, const char *keys)
@@ -66,6 +72,55 @@ TEST(view_l2cache_snapshot) { snapshot_all_sizes("l2cache", NULL); }
 TEST(view_l2_snapshot) { snapshot_all_sizes("l2", NULL); }
 TEST(view_dram_snapshot) { snapshot_all_sizes("dram", NULL); }
 TEST(view_events_snapshot) { snapshot_all_sizes("events", NULL); }
+/* Cycle 20: every L2 line is still transient (fetching) and the L1s have
+ * none valid; the cells are as wide as later (tag, T flag and LRU rank
+ * shown in full, not cut). */
+TEST(view_cache_early_cycle_snapshot)
+{
+	vt_screen();
+	struct session *ss = vt_session("step 20\n");
+	REQUIRE(ss != NULL);
+	snapshot_named("l2cache", "_cycle20", 80, 24, ss, NULL);
+	snapshot_named("cache", "_cycle20", 80, 24, ss, NULL);
+	/* The same cell width as at cycle 400 (view_cache_snapshot): way columns
+	 * do not move as lines become valid. */
+	struct panel *p = panel_create("l2cache");
+	WINDOW *win = newwin(24, 80, 0, 0);
+	struct view_ctx c = {.sim = ss->sim, .sel_l2 = 0};
+	panel_draw(p, win, &c);
+	char *t20 = vt_text(win);
+	vt_exec(ss, "step 380\n");
+	werase(win);
+	panel_draw(p, win, &c);
+	char *t400 = vt_text(win);
+	const char *h20 = strstr(t20, "SET"), *h400 = strstr(t400, "SET");
+	REQUIRE(h20 && h400);
+	CHECK_EQ((long)(strchr(h20, '\n') - h20), (long)(strchr(h400, '\n') - h400));
+	CHECK(strncmp(h20, h400, (size_t)(strchr(h20, '\n') - h20)) == 0);
+	CHECK(strstr(t20, " T-") != NULL); /* transient flag and LRU rank (none), not cut */
+	const char *legend = strstr(t20, "H hit");
+	const char *cut = strstr(t20, "\xe2\x80\xa6"); /* '…' in a cell, not the clipped legend */
+	CHECK(cut == NULL || (legend && cut > legend));
+	free(t20);
+	free(t400);
+	delwin(win);
+	panel_free(p);
+	vt_session_free(ss);
+}
+
+/* l2_set_burst stopped where every way of an L2 set is transient: the set
+ * is marked '!' and the legend says what that means. */
+TEST(view_l2cache_all_transient_set_snapshot)
+{
+	vt_screen();
+	struct session *ss = vt_session("workload l2_set_burst\nbreak l2.set_all_transient\ncontinue\n");
+	REQUIRE(ss != NULL);
+	CHECK_EQ(ss->sel_l2, 0);
+	snapshot_named("l2cache", "_all_transient", 132, 40, ss, NULL);
+	snapshot_named("l2cache", "_all_transient", 80, 24, ss, NULL);
+	vt_session_free(ss);
+}
+
 /* Searched for the DRAM and L1 rows (new stats elsewhere do not disturb it);
  * shows the derived rows too. */
 TEST(view_stats_snapshot) { snapshot_all_sizes("stats", "/dram.r\n"); }
