@@ -280,8 +280,9 @@ static void finish(struct session *ss, enum sim_stop why)
 	if (why == SIM_STOP_BREAK && ss->run.kind == RUN_NEXT_ISSUE && ss->bps.stop_id == ss->until_id) {
 		const struct event *e = &ss->bps.stop_ev;
 		const char *text = ss->kernel ? kernel_stmt_text(ss->kernel, (unsigned)e->a) : NULL;
-		snprintf(ss->stop_note, sizeof ss->stop_note, "sm %d warp %d issued '%s' at cycle %llu", e->sm, e->warp,
-			 text ? text : "?", (unsigned long long)e->cycle);
+		snprintf(ss->stop_note, sizeof ss->stop_note, "sm %d warp %d issued '%s' at cycle %llu (logged in cycle %llu)",
+			 e->sm, e->warp, text ? text : "?", (unsigned long long)sim_cycle(ss->sim),
+			 (unsigned long long)e->cycle);
 		why = SIM_STOP_LIMIT; /* reported by the note, not as a breakpoint */
 	}
 	ss->run.kind = RUN_NONE;

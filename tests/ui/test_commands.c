@@ -75,6 +75,56 @@ TEST(commands_errors)
 	fx_fini(&f);
 }
 
+/* One meaning of "cycle N" everywhere: the machine after N cycles (sim.cycles,
+ * the status bar, `info`, `goto N`, `break cycle N`). An event's breakpoint
+ * stops at the end of the cycle the event happened in, so the report names
+ * that cycle too, as the event log shows it. */
+TEST(commands_stop_report_names_the_machine_cycle)
+{
+	struct fx f;
+	fx_init(&f);
+	char want[160];
+	CHECK_EQ(fx_run(&f, "break dram.row_conflict"), CMD_OK);
+	CHECK_EQ(fx_run(&f, "continue"), CMD_RUN);
+	REQUIRE(f.ss.last_stop == SIM_STOP_BREAK);
+	unsigned long long now = (unsigned long long)sim_cycle(f.ss.sim);
+	CHECK_EQ(f.ss.bps.stop_ev.cycle + 1, now);
+	snprintf(want, sizeof want, "at cycle %llu (logged in cycle %llu)\n", now, now - 1);
+	CHECK_CONTAINS(f.cap.out.s, want);
+	fx_run(&f, "print sim.cycles");
+	snprintf(want, sizeof want, "sim.cycles = %llu\n", now);
+	CHECK_STR(f.cap.out.s, want);
+	fx_run(&f, "info");
+	snprintf(want, sizeof want, "cycle     %llu (stopped)", now);
+	CHECK_CONTAINS(f.cap.out.s, want);
+	/* rs 5 is five cycles before the cycle reported; c finds the same hit */
+	fx_run(&f, "rs 5");
+	CHECK_EQ(sim_cycle(f.ss.sim), now - 5);
+	fx_run(&f, "continue");
+	CHECK_EQ(sim_cycle(f.ss.sim), now);
+	snprintf(want, sizeof want, "at cycle %llu (logged in cycle %llu)\n", now, now - 1);
+	CHECK_CONTAINS(f.cap.out.s, want);
+	/* goto the reported cycle lands where the stop did */
+	fx_run(&f, "goto 3");
+	snprintf(want, sizeof want, "goto %llu", now);
+	fx_run(&f, want);
+	CHECK_EQ(sim_cycle(f.ss.sim), now);
+	/* break cycle N: no event, the machine is at N */
+	fx_run(&f, "delete");
+	snprintf(want, sizeof want, "break cycle %llu", now + 10);
+	fx_run(&f, want);
+	fx_run(&f, "continue");
+	CHECK_EQ(sim_cycle(f.ss.sim), now + 10);
+	snprintf(want, sizeof want, "cycle %llu at cycle %llu\n", now + 10, now + 10);
+	CHECK_CONTAINS(f.cap.out.s, want);
+	/* next: the issue was logged in the cycle before the one reported */
+	fx_run(&f, "next");
+	snprintf(want, sizeof want, "at cycle %llu (logged in cycle %llu)\n", (unsigned long long)sim_cycle(f.ss.sim),
+		 (unsigned long long)sim_cycle(f.ss.sim) - 1);
+	CHECK_CONTAINS(f.cap.out.s, want);
+	fx_fini(&f);
+}
+
 TEST(commands_breakpoints_and_until)
 {
 	struct fx f;
