@@ -42,6 +42,13 @@ static CMD_FN(c_quit);
 CMD_FN(cmd_protocol); /* cmd_coh_help.c */
 CMD_FN(cmd_history);  /* cmd_coh_hist.c */
 int cmd_select_line(struct session *ss, const char *arg, struct cmd_out *out); /* cmd_coh_view.c */
+/* What Tab offers after `info`, `list`, `save`, `load` (cmd_info, cmd_list, cmd_save, c_load). */
+static const char *const info_words[] = {"break", "stats", "config", "sm",	"warp",	   "line",
+					 "l2",	  "channel", "bank", "mshr", "events", "display", NULL};
+static const char *const list_words[] = {"kernels", "presets", "events", "stats", "config", "commands", NULL};
+static const char *const save_words[] = {"stats", "config", "session", NULL};
+static const char *const load_words[] = {"session", NULL};
+
 static const struct cmd_def builtin[] = {
 	{.name = "step", .aliases = "s", .usage = "step [N]", .summary = "advance N cycles (default 1)",
 	 .help = "Simulate N more core cycles, or fewer if a breakpoint fires or the kernel ends.\n"
@@ -119,7 +126,7 @@ static const struct cmd_def builtin[] = {
 		 "info mshr [l1|l2] MSHR entries of the selected SM's L1 or the selected L2 bank\n"
 		 "info events [N]   the last N logged events (see `log`)\n"
 		 "Example: info line 0x10000080",
-	 .fn = cmd_info},
+	 .fn = cmd_info, .words = info_words},
 	{.name = "print", .aliases = "p", .usage = "print STAT|GLOB|CONFIG.PATH|param.NAME", .summary = "print stats (globs allowed) or config values",
 	 .help = "Print a stat, every stat matching a glob, a config value or a kernel parameter.\n"
 		 "Example: print l1.*",
@@ -145,7 +152,7 @@ static const struct cmd_def builtin[] = {
 	 .help = "Load a config file or preset (see `list presets`) on top of the built-in defaults,\n"
 		 "validate it and restart at cycle 0. Breakpoints are kept. `load session FILE`\n"
 		 "restores a saved session (`save session`) and replays it to its cycle.\nExample: load gtx480",
-	 .fn = c_load, .complete = COMPL_FILE},
+	 .fn = c_load, .complete = COMPL_FILE, .words = load_words},
 	{.name = "workload", .usage = "workload NAME|FILE", .summary = "switch to a built-in kernel or a kernel file",
 	 .help = "Load a built-in kernel (see `list kernels`) or a kernel JSON file and restart at\n"
 		 "cycle 0.\nExample: workload transpose_naive",
@@ -155,7 +162,7 @@ static const struct cmd_def builtin[] = {
 	 .help = "Write every stat (the --stats format) or the current config (loadable with\n"
 		 "`load`) as JSON, or the session (config, workload, breakpoints, displays, layout,\n"
 		 "cycle; `load session` restores it) to FILE, atomically.\nExample: save session bug42.gps",
-	 .fn = cmd_save, .complete = COMPL_FILE},
+	 .fn = cmd_save, .complete = COMPL_FILE, .words = save_words},
 	{.name = "log", .usage = "log [all|none|GLOB|+GLOB|-GLOB ...]", .summary = "choose which events the event log records",
 	 .help = "Without arguments, show the filter. A plain pattern replaces it, +pattern adds\n"
 		 "kinds, -pattern removes them (globs over event names, see `help events`).\n"
@@ -164,7 +171,7 @@ static const struct cmd_def builtin[] = {
 	{.name = "list", .usage = "list kernels|presets|events|stats|config|commands", .summary = "list what exists",
 	 .help = "List built-in kernels, machine and DRAM presets, event kinds, stats of the current\n"
 		 "machine, config parameters or commands.\nExample: list kernels",
-	 .fn = cmd_list},
+	 .fn = cmd_list, .words = list_words},
 	{.name = "model", .usage = "model", .summary = "reuse-distance model vs the simulator on this machine",
 	 .help = "Run the analytical reuse-distance cache model (Nugteren et al.) on the current\n"
 		 "machine's L1 and kernel, and a fresh simulation of the same for comparison: hit and\n"
