@@ -7,6 +7,7 @@
 #include "loader.h"
 #include "sesstest.h"
 #include "test.h"
+#include "tui.h"
 
 static void fx_init(struct fx *f) { fx_init_wl(f, "vecadd"); }
 
@@ -23,6 +24,55 @@ TEST(commands_table_complete)
 	CHECK(cmd_lookup(NULL, "cont") == cmd_lookup(NULL, "continue"));
 	CHECK(cmd_lookup(NULL, "und") == cmd_lookup(NULL, "undisplay"));
 	CHECK(cmd_lookup(NULL, "di") == NULL); /* disable / display */
+}
+
+/* Columns of one line of UTF-8 text (one per code point; no wide glyphs here). */
+static int columns(const char *s, size_t n)
+{
+	int c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/* Every line of text is at most max columns; names the first that is not. */
+static void check_width(const char *what, const char *text, int max)
+{
+	for (const char *l = text; l && *l;) {
+		const char *e = strchr(l, '\n');
+		size_t n = e ? (size_t)(e - l) : strlen(l);
+		if (columns(l, n) > max)
+			test_fail(__FILE__, __LINE__, "%s: line of %d columns (max %d): %.*s", what, columns(l, n), max,
+				  (int)n, l);
+		l += n + (e != NULL);
+	}
+}
+
+/* `help`, `help CMD` for every command (the TUI's too) and `help keys` fit an
+ * 80-column screen with room for the output window's margin: <= 78 columns. */
+TEST(commands_help_fits_78_columns)
+{
+	struct fx f;
+	fx_init(&f);
+	f.ss.extra_cmds = tui_cmds;
+	f.ss.nextra_cmds = tui_ncmds;
+	CHECK_EQ(fx_run(&f, "help"), CMD_OK);
+	check_width("help", f.cap.out.s, 78);
+	CHECK_EQ(fx_run(&f, "help keys"), CMD_OK);
+	check_width("help keys", f.cap.out.s, 78);
+	size_t n = cmd_count(&f.ss);
+	CHECK(n > tui_ncmds);
+	for (size_t i = 0; i < n; i++) {
+		const struct cmd_def *d = cmd_at(&f.ss, i);
+		char line[80], what[64];
+		snprintf(line, sizeof line, "help %s", d->name);
+		snprintf(what, sizeof what, "help %s", d->name);
+		CHECK_EQ(fx_run(&f, line), CMD_OK);
+		if (strcmp(d->name, "keys") != 0) /* `help keys` is the key table, checked above */
+			CHECK_CONTAINS(f.cap.out.s, "usage: ");
+		check_width(what, f.cap.out.s, 78);
+	}
+	fx_fini(&f);
 }
 
 TEST(commands_step_print_repeat)
