@@ -285,10 +285,14 @@ static void finish(struct session *ss, enum sim_stop why)
 			 (unsigned long long)e->cycle);
 		why = SIM_STOP_LIMIT; /* reported by the note, not as a breakpoint */
 	}
+	bool internal = ss->run.kind == RUN_NEXT_ISSUE; /* `next`'s own breakpoint, never listed */
 	ss->run.kind = RUN_NONE;
 	ss->last_stop = why;
 	if (ss->until_id > 0)
 		bp_delete(&ss->bps, ss->until_id);
+	/* ... so it gives its number back: the next `break` after `next` is #2, not #3. */
+	if (internal && ss->until_id > 0 && ss->until_id == ss->bps.next_id - 1)
+		ss->bps.next_id--;
 	ss->until_id = 0;
 	/* A temporary breakpoint may have gone: stop watching its kind. */
 	events_update_watch(sim_events(ss->sim));

@@ -175,6 +175,33 @@ TEST(commands_stop_report_names_the_machine_cycle)
 	fx_fini(&f);
 }
 
+/* `next` uses a breakpoint of its own that gives its number back; `info
+ * bank` says when no row is open rather than printing row -1. */
+TEST(commands_next_keeps_breakpoint_numbers_and_info_bank_rows)
+{
+	struct fx f;
+	fx_init(&f);
+	CHECK_EQ(fx_run(&f, "info bank 0"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "channel 0 bank 0: idle, no open row,");
+	CHECK(strstr(f.cap.out.s, "-1") == NULL);
+	CHECK_EQ(fx_run(&f, "next"), CMD_RUN);
+	CHECK_CONTAINS(f.cap.out.s, "sm 0 warp 0 issued");
+	fx_run(&f, "next");
+	CHECK_EQ(fx_run(&f, "break dram.row_conflict"), CMD_OK);
+	CHECK_STR(f.cap.out.s, "Breakpoint 1: dram.row_conflict\n");
+	fx_run(&f, "until l2.miss"); /* a visible temporary breakpoint does take one */
+	CHECK_CONTAINS(f.cap.out.s, "Temporary breakpoint 2, l2.miss");
+	fx_run(&f, "next");
+	fx_run(&f, "break l1.fill");
+	CHECK_STR(f.cap.out.s, "Breakpoint 3: l1.fill\n");
+	fx_run(&f, "delete 3");
+	fx_run(&f, "continue"); /* the row conflict: bank 0 had row 0 open */
+	fx_run(&f, "step 40");
+	fx_run(&f, "info bank 0");
+	CHECK_CONTAINS(f.cap.out.s, ", open row ");
+	fx_fini(&f);
+}
+
 TEST(commands_breakpoints_and_until)
 {
 	struct fx f;
