@@ -477,8 +477,15 @@ static void fire(struct bp_set *b, const struct bp *p, const struct event *e, ui
 	const char *label = p->temporary                                            ? "Temporary breakpoint"
 			    : (p->type == BP_WATCH_ADDR || p->type == BP_WATCH_STAT) ? "Watchpoint"
 										     : "Breakpoint";
-	snprintf(b->stop_reason, sizeof b->stop_reason, "%s %d, %s at cycle %" PRIu64, label, p->id, what,
-		 cycle);
+	/* "at cycle N" is where the machine is now (sim.cycles, the status bar,
+	 * `goto N`); an event happened during the cycle before, which is the
+	 * cycle the event log shows, so that one is named too. */
+	if (e)
+		snprintf(b->stop_reason, sizeof b->stop_reason, "%s %d, %s at cycle %" PRIu64 " (logged in cycle %" PRIu64 ")",
+			 label, p->id, what, cycle + 1, cycle);
+	else
+		snprintf(b->stop_reason, sizeof b->stop_reason, "%s %d, %s at cycle %" PRIu64, label, p->id, what,
+			 cycle);
 }
 
 static void drop_fired_temporaries(struct bp_set *b)

@@ -61,7 +61,7 @@ struct bp_set {
 	bool stop;
 	int stop_id;
 	struct event stop_ev; /* the event that fired (kind EV__COUNT for cycle/stat) */
-	char stop_reason[200];
+	char stop_reason[256];
 };
 
 void bp_init(struct bp_set *b, struct stats *stats);

@@ -173,8 +173,9 @@ static void stop(struct sim *s, const struct event *e, const char *msg, const ch
 			s->bps->stop_ev = *e;
 		else
 			s->bps->stop_ev.kind = EV__COUNT;
-		snprintf(s->bps->stop_reason, sizeof s->bps->stop_reason, "%s at cycle %llu", reason,
-			 (unsigned long long)s->st->now);
+		/* As a breakpoint's report (bp.c): the machine stops after this cycle. */
+		snprintf(s->bps->stop_reason, sizeof s->bps->stop_reason, "%s at cycle %llu (logged in cycle %llu)", reason,
+			 (unsigned long long)s->st->now + 1, (unsigned long long)s->st->now);
 	}
 }
 

@@ -376,8 +376,11 @@ CMD_FN(cmd_info)
 			cmd_printf(out, "no DRAM bank %d in channel %d", v, ss->sel_ch);
 			return CMD_OK;
 		}
-		cmd_printf(out, "channel %d bank %d: %s, open row %lld, queue %d, last %s at %llu, hits %llu misses %llu conflicts %llu",
-			   ss->sel_ch, v, dram_bank_state_name(b.state), (long long)b.open_row, b.queue,
+		char row[32] = "no open row"; /* open_row < 0: closed (or precharging) */
+		if (b.open_row >= 0)
+			snprintf(row, sizeof row, "open row %lld", (long long)b.open_row);
+		cmd_printf(out, "channel %d bank %d: %s, %s, queue %d, last %s at %llu, hits %llu misses %llu conflicts %llu",
+			   ss->sel_ch, v, dram_bank_state_name(b.state), row, b.queue,
 			   b.last_cmd[0] ? b.last_cmd : "-", (unsigned long long)b.last_cmd_cycle,
 			   (unsigned long long)b.hits, (unsigned long long)b.misses, (unsigned long long)b.conflicts);
 	} else if (strcmp(what, "mshr") == 0) {

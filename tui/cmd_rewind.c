@@ -75,6 +75,15 @@ CMD_FN(cmd_reverse_continue)
 		return usage_of(out, "reverse-continue");
 	if (need_snapshots(ss, out, "reverse-continue"))
 		return CMD_ERR;
+	/* Nothing could have stopped: say so at once rather than replay the
+	 * whole history looking (seconds at millions of cycles, uninterruptible). */
+	bool any = false;
+	for (unsigned i = 0; i < ss->bps.n; i++)
+		any |= ss->bps.v[i].enabled;
+	if (!any) {
+		cmd_errorf(out, "reverse-continue: no enabled breakpoint or watchpoint to go back to (see `info break`)");
+		return CMD_ERR;
+	}
 	uint64_t now = sim_cycle(ss->sim);
 	uint64_t c = sim_prev_break(ss->sim);
 	if (c == UINT64_MAX || c == 0 || c >= now) {

@@ -42,43 +42,59 @@ static CMD_FN(c_quit);
 CMD_FN(cmd_protocol); /* cmd_coh_help.c */
 CMD_FN(cmd_history);  /* cmd_coh_hist.c */
 int cmd_select_line(struct session *ss, const char *arg, struct cmd_out *out); /* cmd_coh_view.c */
+/* What Tab offers after `info`, `list`, `save`, `load` (cmd_info, cmd_list, cmd_save, c_load). */
+static const char *const info_words[] = {"break", "stats", "config", "sm",	"warp",	   "line",
+					 "l2",	  "channel", "bank", "mshr", "events", "display", NULL};
+static const char *const list_words[] = {"kernels", "presets", "events", "stats", "config", "commands", NULL};
+static const char *const save_words[] = {"stats", "config", "session", NULL};
+static const char *const load_words[] = {"session", NULL};
+
 static const struct cmd_def builtin[] = {
 	{.name = "step", .aliases = "s", .usage = "step [N]", .summary = "advance N cycles (default 1)",
-	 .help = "Simulate N more core cycles, or fewer if a breakpoint fires or the kernel ends.\n"
-		 "N accepts k/M/G suffixes (10k = 10000). Enter on an empty line repeats it.\n"
+	 .help = "Simulate N more core cycles, or fewer if a breakpoint fires or the kernel\n"
+		 "ends. N accepts k/M/G suffixes (10k = 10000). Enter on an empty line repeats\n"
+		 "it.\n"
 		 "Example: step 100",
 	 .fn = c_step, .repeat = 1},
 	{.name = "continue", .aliases = "c cont", .usage = "continue",
 	 .summary = "run until a breakpoint, the end, or Ctrl-C",
-	 .help = "Resume simulation until a breakpoint or watchpoint fires, every warp has finished\n"
-		 "and the memory system has drained, or you press Ctrl-C.\nExample: continue",
+	 .help = "Resume simulation until a breakpoint or watchpoint fires, every warp has\n"
+		 "finished and the memory system has drained, or you press Ctrl-C.\n"
+		 "Example: continue",
 	 .fn = c_continue, .repeat = 1},
 	{.name = "run", .aliases = "r", .usage = "run [N]", .summary = "restart from cycle 0, then continue (or run N cycles)",
-	 .help = "Rebuild the machine at cycle 0 (config, workload and breakpoints are kept), then\n"
-		 "continue; with N, stop after N cycles. `run 0` just goes back to cycle 0.\nExample: run 5000",
+	 .help = "Rebuild the machine at cycle 0 (config, workload and breakpoints are kept),\n"
+		 "then continue; with N, stop after N cycles. `run 0` just goes back to cycle 0.\n"
+		 "Example: run 5000",
 	 .fn = c_run},
 	{.name = "reverse-step", .aliases = "rs", .usage = "reverse-step [N]", .summary = "go back N cycles (default 1)",
-	 .help = "Rewind to N cycles earlier: every panel, stat, display, log entry and breakpoint hit\n"
-		 "count shows what it showed the first time at that cycle (restore the nearest snapshot,\n"
-		 "replay). Enter on an empty line repeats it. See docs/SESSIONS.md.\nExample: reverse-step 5",
+	 .help = "Rewind to N cycles earlier: every panel, stat, display, log entry and\n"
+		 "breakpoint hit count shows what it showed the first time at that cycle\n"
+		 "(restore the nearest snapshot, replay). Enter on an empty line repeats it. See\n"
+		 "docs/SESSIONS.md.\n"
+		 "Example: reverse-step 5",
 	 .fn = cmd_reverse_step, .repeat = 1},
 	{.name = "reverse-continue", .aliases = "rc", .usage = "reverse-continue",
 	 .summary = "go back to the previous breakpoint stop",
-	 .help = "Rewind to the last cycle before now at which a `continue` would have stopped at an\n"
-		 "enabled breakpoint or watchpoint, with the same report and hit counts.\nExample: reverse-continue",
+	 .help = "Rewind to the last cycle before now at which a `continue` would have stopped\n"
+		 "at an enabled breakpoint or watchpoint, with the same report and hit counts.\n"
+		 "Example: reverse-continue",
 	 .fn = cmd_reverse_continue},
 	{.name = "goto", .usage = "goto CYCLE", .summary = "go to a cycle, backwards or forwards",
-	 .help = "Move to CYCLE: backwards by rewinding, forwards by running (breakpoints count their\n"
-		 "hits but do not stop; Ctrl-C does). N accepts k/M/G suffixes.\nExample: goto 12k",
+	 .help = "Move to CYCLE: backwards by rewinding, forwards by running (breakpoints count\n"
+		 "their hits but do not stop; Ctrl-C does). N accepts k/M/G suffixes.\n"
+		 "Example: goto 12k",
 	 .fn = cmd_goto},
 	{.name = "next", .aliases = "n", .usage = "next", .summary = "run until the selected warp issues",
-	 .help = "Run until the selected warp (see `select sm N` and `select warp W`) issues its next\n"
-		 "instruction. Enter on an empty line repeats it.\nExample: select warp 3",
+	 .help = "Run until the selected warp (see `select sm N` and `select warp W`) issues its\n"
+		 "next instruction. Enter on an empty line repeats it.\n"
+		 "Example: select warp 3",
 	 .fn = c_next, .repeat = 1},
 	{.name = "until", .aliases = "u", .usage = "until EVENT [field=value ...] [if STAT OP VALUE] | until cycle N",
 	 .summary = "run until an event happens (one-shot breakpoint)",
-	 .help = "Continue until the next event of that kind matching the filters, like a breakpoint\n"
-		 "that deletes itself. See `help break` for filters and `help events` for kinds.\n"
+	 .help = "Continue until the next event of that kind matching the filters, like a\n"
+		 "breakpoint that deletes itself. See `help break` for filters and `help events`\n"
+		 "for kinds.\n"
 		 "Example: until dram.row_conflict ch=0",
 	 .fn = c_until, .complete = COMPL_EVENT},
 	{.name = "break", .aliases = "b", .usage = "break EVENT [field=value ...] [if STAT OP VALUE] | break cycle N",
@@ -86,13 +102,13 @@ static const struct cmd_def builtin[] = {
 	 .help = "Stop the run when an event of kind EVENT happens and every filter matches.\n"
 		 "Filters compare event fields with = != < <= > >= (decimal or 0x hex); addr\n"
 		 "compares whole cache lines. Each kind names its own fields (`help events`),\n"
-		 "and coded ones take names: to=M, class=associativity, type=Inv, reason=dir_locked.\n"
-		 "`if` adds a condition on a stat, checked at the event.\n"
+		 "and coded ones take names: to=M, class=associativity, type=Inv,\n"
+		 "reason=dir_locked. `if` adds a condition on a stat, checked at the event.\n"
 		 "`break cycle N` stops at cycle N. Without arguments, lists breakpoints.\n"
 		 "Example: break dram.row_conflict bank=3 if dram.row_conflicts > 10\n"
 		 "Example: break coh.transition to=M addr=0x10010400",
 	 .fn = c_break, .complete = COMPL_EVENT},
-	{.name = "watch", .usage = "watch ADDR | watch STAT OP VALUE", .summary = "stop on accesses to a line, or when a stat condition becomes true",
+	{.name = "watch", .usage = "watch ADDR | watch STAT OP VALUE", .summary = "stop on accesses to a line, or when a stat condition holds",
 	 .help = "`watch ADDR` stops at every L1 or L2 access and DRAM enqueue of the cache line\n"
 		 "holding ADDR. `watch STAT OP VALUE` stops when the condition becomes true\n"
 		 "(occupancies compare their current level).\nExample: watch sm0.l1.mshr.occupancy >= 8",
@@ -106,22 +122,26 @@ static const struct cmd_def builtin[] = {
 	{.name = "enable", .usage = "enable N ...", .summary = "enable breakpoints",
 	 .help = "Turn disabled breakpoints back on.\nExample: enable 1", .fn = c_enable},
 	{.name = "info", .aliases = "i",
-	 .usage = "info break|stats [GLOB]|config [GLOB]|sm [N]|warp [W]|line ADDR|l2 [N]|channel [N]|bank [N]|mshr [l1|l2]|events [N]|display",
+	 .usage = "info [break|stats|config|sm|warp|line|l2|channel|bank|mshr|events]",
 	 .summary = "show the state of the machine and the session",
 	 .help = "info              session summary (config, workload, cycle, state)\n"
 		 "info break        breakpoints and watchpoints with hit counts\n"
 		 "info stats [GLOB] every stat (or those matching, e.g. 'dram.*')\n"
-		 "info config [GLOB] config values; '*' marks values that differ from the default\n"
-		 "info sm [N]       one SM and its warps     info warp [W]   one warp of the selected SM\n"
+		 "info config [GLOB]  config values; '*': differs from the default\n"
+		 "info sm [N]       one SM and its warps\n"
+		 "info warp [W]     one warp of the selected SM\n"
 		 "info line ADDR    where a cache line lives (L1s, L2, MSHRs, DRAM)\n"
-		 "info l2 [N]       an L2 bank               info channel [N] a DRAM channel\n"
+		 "info l2 [N]       an L2 bank\n"
+		 "info channel [N]  a DRAM channel\n"
 		 "info bank [N]     a DRAM bank of the selected channel\n"
-		 "info mshr [l1|l2] MSHR entries of the selected SM's L1 or the selected L2 bank\n"
+		 "info mshr [l1|l2] MSHR entries of the selected SM's L1 or L2 bank\n"
 		 "info events [N]   the last N logged events (see `log`)\n"
+		 "info display      the expressions `display` prints after every stop\n"
 		 "Example: info line 0x10000080",
-	 .fn = cmd_info},
+	 .fn = cmd_info, .words = info_words},
 	{.name = "print", .aliases = "p", .usage = "print STAT|GLOB|CONFIG.PATH|param.NAME", .summary = "print stats (globs allowed) or config values",
-	 .help = "Print a stat, every stat matching a glob, a config value or a kernel parameter.\n"
+	 .help = "Print a stat, every stat matching a glob, a config value or a kernel\n"
+		 "parameter.\n"
 		 "Example: print l1.*",
 	 .fn = cmd_print, .complete = COMPL_STAT},
 	{.name = "display", .usage = "display [STAT|GLOB]", .summary = "print a stat after every stop",
@@ -133,64 +153,84 @@ static const struct cmd_def builtin[] = {
 	 .fn = cmd_undisplay},
 	{.name = "select", .usage = "select sm N|warp W|l2 N|channel N|bank N|line ADDR|line last", .summary = "choose the unit panels and info show",
 	 .help = "Select the SM, warp slot, L2 bank, DRAM channel or DRAM bank that panels,\n"
-		 "`info` and `next` act on; `select line ADDR` the line whose directory entry the\n"
-		 "coherence panel shows (`line last`: follow the newest transaction).\nExample: select sm 1",
+		 "`info` and `next` act on; `select line ADDR` the line whose directory entry\n"
+		 "the coherence panel shows (`line last`: follow the newest transaction).\n"
+		 "Example: select sm 1",
 	 .fn = c_select},
 	{.name = "set", .usage = "set PATH VALUE | set param.NAME VALUE", .summary = "change a config value or kernel parameter (at cycle 0)",
-	 .help = "Change one config parameter (see `list config`) or kernel parameter and rebuild\n"
-		 "the machine. Only at cycle 0: after cycles have run, `run 0` goes back first.\n"
+	 .help = "Change one config parameter (see `list config`) or kernel parameter and\n"
+		 "rebuild the machine. Only at cycle 0: after cycles have run, `run 0` goes back\n"
+		 "first.\n"
 		 "Example: set l1.mshr.entries 8",
 	 .fn = c_set, .complete = COMPL_CONFIG},
 	{.name = "load", .usage = "load CONFIG | load session FILE", .summary = "load a machine config (file or preset) and restart",
-	 .help = "Load a config file or preset (see `list presets`) on top of the built-in defaults,\n"
-		 "validate it and restart at cycle 0. Breakpoints are kept. `load session FILE`\n"
-		 "restores a saved session (`save session`) and replays it to its cycle.\nExample: load gtx480",
-	 .fn = c_load, .complete = COMPL_FILE},
+	 .help = "Load a config file or preset (see `list presets`) on top of the built-in\n"
+		 "defaults, validate it and restart at cycle 0. Breakpoints are kept. `load\n"
+		 "session FILE` restores a saved session (`save session`) and replays it to its\n"
+		 "cycle.\n"
+		 "Example: load gtx480",
+	 .fn = c_load, .complete = COMPL_FILE, .words = load_words},
 	{.name = "workload", .usage = "workload NAME|FILE", .summary = "switch to a built-in kernel or a kernel file",
-	 .help = "Load a built-in kernel (see `list kernels`) or a kernel JSON file and restart at\n"
-		 "cycle 0.\nExample: workload transpose_naive",
+	 .help = "Load a built-in kernel (see `list kernels`) or a kernel JSON file and restart\n"
+		 "at cycle 0.\n"
+		 "Example: workload transpose_naive",
 	 .fn = c_workload, .complete = COMPL_KERNEL},
 	{.name = "save", .usage = "save stats FILE | save config FILE | save session FILE",
 	 .summary = "write stats, the config or the whole session",
 	 .help = "Write every stat (the --stats format) or the current config (loadable with\n"
-		 "`load`) as JSON, or the session (config, workload, breakpoints, displays, layout,\n"
-		 "cycle; `load session` restores it) to FILE, atomically.\nExample: save session bug42.gps",
-	 .fn = cmd_save, .complete = COMPL_FILE},
+		 "`load`) as JSON, or the session (config, workload, breakpoints, displays,\n"
+		 "layout, cycle; `load session` restores it) to FILE, atomically.\n"
+		 "Example: save session bug42.gps",
+	 .fn = cmd_save, .complete = COMPL_FILE, .words = save_words},
 	{.name = "log", .usage = "log [all|none|GLOB|+GLOB|-GLOB ...]", .summary = "choose which events the event log records",
 	 .help = "Without arguments, show the filter. A plain pattern replaces it, +pattern adds\n"
 		 "kinds, -pattern removes them (globs over event names, see `help events`).\n"
 		 "Example: log +dram.act -l1.hit",
 	 .fn = cmd_log, .complete = COMPL_EVENT},
 	{.name = "list", .usage = "list kernels|presets|events|stats|config|commands", .summary = "list what exists",
-	 .help = "List built-in kernels, machine and DRAM presets, event kinds, stats of the current\n"
-		 "machine, config parameters or commands.\nExample: list kernels",
-	 .fn = cmd_list},
+	 .help = "List built-in kernels, machine and DRAM presets, event kinds, stats of the\n"
+		 "current machine, config parameters or commands.\n"
+		 "Example: list kernels",
+	 .fn = cmd_list, .words = list_words},
 	{.name = "model", .usage = "model [--threads N] [--no-sim]", .summary = "reuse-distance model vs the simulator on this machine",
 	 .help = "Run the analytical reuse-distance cache model (Nugteren et al.) on the current\n"
-		 "machine's L1 and kernel, and a fresh simulation of the same for comparison: hit and\n"
-		 "miss rates, miss classes, run times. The session's own simulator is not touched.\n"
-		 "--threads N: threads the model sees (default 8192, 0 = all); --no-sim: model only.\n"
-		 "The reuse panel then shows predicted vs measured hit rate. See docs/REUSE.md.\n"
+		 "machine's L1 and kernel, and a fresh simulation of the same for comparison:\n"
+		 "hit and miss rates, miss classes, run times. The session's own simulator is\n"
+		 "not touched. --threads N: threads the model sees (default 8192, 0 = all);\n"
+		 "--no-sim: model only. The reuse panel then shows predicted vs measured hit\n"
+		 "rate. See docs/REUSE.md.\n"
 		 "Example: model --threads 0",
 	 .fn = cmd_model},
-	{.name = "protocol", .usage = "protocol [si|nmoesi|moesi]", .summary = "print a coherence protocol's tables", .help = "Print the L1 and directory tables of the machine's coherence.protocol (or the one named),\nthe rows the engine executes; > marks the last L1 transition taken.\nExample: protocol moesi", .fn = cmd_protocol},
+	{.name = "protocol", .usage = "protocol [si|nmoesi|moesi]", .summary = "print a coherence protocol's tables", .help = "Print the L1 and directory tables of the machine's coherence.protocol (or the\n"
+		 "one named), the rows the engine executes; > marks the last L1 transition\n"
+		 "taken.\n"
+		 "Example: protocol moesi", .fn = cmd_protocol},
 	{.name = "history", .usage = "history ADDR [N]", .summary = "a cache line's recent coherence transactions",
-	 .help = "Print the coherence transactions of ADDR's line, oldest first: cycle, where (the SM's\n"
-		 "L1, the directory's bank and requester, a message's direction), kind (L1 copy, dir,\n"
-		 "msg, NACK), the event or message, and the state before -> after. The record is the\n"
-		 "coherence panel's log (the last 512 transactions of all lines, rewound with the\n"
-		 "machine); the last line says how far back it goes. N: only the newest N.\n"
-		 "Tab offers the lines in the log.\nExample: history 0x10010400 20",
+	 .help = "Print the coherence transactions of ADDR's line, oldest first: cycle, where\n"
+		 "(the SM's L1, the directory's bank and requester, a message's direction), kind\n"
+		 "(L1 copy, dir, msg, NACK), the event or message, and the state before ->\n"
+		 "after. The record is the coherence panel's log (the last 512 transactions of\n"
+		 "all lines, rewound with the machine); the last line says how far back it goes.\n"
+		 "N: only the newest N. Tab offers the lines in the log.\n"
+		 "Example: history 0x10010400 20",
 	 .fn = cmd_history, .complete = COMPL_LINE},
-	{.name = "timeline", .usage = "timeline [l2 BANK SET | follow]", .summary = "choose the L2 set the timeline panel charts", .help = "Show one L2 set in the timeline panel (`layout timeline`): per block, bars for NACK waits,\ntransient victims, fetches, FRC fetches, swaps and FRC evictions over cycles, rebuilt from\nthe event log (the kinds it needs are added to `log`). `follow`: the set of the newest L2\nevent of the selected bank (the default). Without arguments, print the choice.\nExample: timeline l2 0 0", .fn = cmd_timeline},
+	{.name = "timeline", .usage = "timeline [l2 BANK SET | follow]", .summary = "choose the L2 set the timeline panel charts", .help = "Show one L2 set in the timeline panel (`layout timeline`): per block, bars for\n"
+		 "NACK waits, transient victims, fetches, FRC fetches, swaps and FRC evictions\n"
+		 "over cycles, rebuilt from the event log (the kinds it needs are added to\n"
+		 "`log`). `follow`: the set of the newest L2 event of the selected bank (the\n"
+		 "default). Without arguments, print the choice.\n"
+		 "Example: timeline l2 0 0", .fn = cmd_timeline},
 	{.name = "check", .usage = "check", .summary = "verify the simulator's invariants now",
-	 .help = "Check structural invariants (hits + misses = accesses, MSHR bookkeeping, no request\n"
-		 "lost). Prints the first violation and fails; golden scripts end with it.\nExample: check",
+	 .help = "Check structural invariants (hits + misses = accesses, MSHR bookkeeping, no\n"
+		 "request lost). Prints the first violation and fails; golden scripts end with\n"
+		 "it.\n"
+		 "Example: check",
 	 .fn = c_check},
 	{.name = "help", .aliases = "h ?", .usage = "help [COMMAND|keys|events|protocol]", .summary = "explain a command, the keys or the events",
-	 .help = "Without arguments, list the commands. `help keys` lists key bindings,\n"
-		 "`help events` the event kinds with their fields, `help protocol [P]` the coherence\n"
-		 "protocol's tables (as `protocol`).\nExample: help break",
+	 .help = "Without arguments, list the commands. `help keys` lists key bindings, `help\n"
+		 "events` the event kinds with their fields, `help protocol [P]` the coherence\n"
+		 "protocol's tables (as `protocol`).\n"
+		 "Example: help break",
 	 .fn = c_help, .complete = COMPL_COMMAND},
 	{.name = "quit", .aliases = "q exit", .usage = "quit", .summary = "leave gpustep",
 	 .help = "Leave gpustep (in batch mode: stop reading the script).\nExample: quit", .fn = c_quit},
@@ -735,7 +775,7 @@ static CMD_FN(c_help)
 			const struct cmd_def *d = cmd_at(ss, i);
 			cmd_printf(out, "  %-16s %s", d->name, d->summary);
 		}
-		cmd_printf(out, "Type `help COMMAND` for details, `help keys` for key bindings, `help events` for event kinds.");
+		cmd_printf(out, "`help COMMAND`: details; `help keys`: key bindings; `help events`: events");
 		return CMD_OK;
 	}
 	if (strcmp(argv[1], "keys") == 0) {

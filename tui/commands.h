@@ -56,6 +56,9 @@ struct cmd_def {
 	int (*fn)(struct session *ss, int argc, char **argv, struct cmd_out *out);
 	unsigned repeat : 1;  /* Enter on an empty line repeats it (gdb) */
 	unsigned complete : 4; /* enum cmd_complete for its arguments */
+	/* Subcommand words Tab offers for the first argument (NULL-terminated),
+	 * before `complete` applies to what follows; NULL for none. */
+	const char *const *words;
 };
 
 /* Execute one line. Unknown commands: CMD_ERR with "unknown command 'x' (try help)". */

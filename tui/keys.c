@@ -4,10 +4,11 @@
 #include "keys.h"
 
 #include <curses.h>
+#include <string.h>
 
 static const struct key_binding bindings[] = {
 	{KEY_F(10), "F10", "step", 0, "advance one cycle (Enter repeats)"},
-	{KEY_F(11), "F11", "next", 0, "until the selected warp issues its next instruction"},
+	{KEY_F(11), "F11", "next", 0, "until the selected warp issues an instruction"},
 	{KEY_F(5), "F5", "continue", 0, "run until a breakpoint or the end"},
 	{KEY_F(6), "F6", "reverse-step", 0, "back one cycle (Enter repeats)"},
 	{KEY_F(22), "Shift-F10", "reverse-step", 0, "back one cycle (as F6)"},
@@ -25,17 +26,17 @@ static const struct key_binding bindings[] = {
 	{KEYS_ALT('3'), "Alt-3", "layout dram", KB_RUNNING | KB_QUIET, NULL},
 	{KEYS_ALT('4'), "Alt-4", "layout events", KB_RUNNING | KB_QUIET, NULL},
 	{KEYS_ALT('5'), "Alt-5", "layout stats", KB_RUNNING | KB_QUIET, NULL},
-	{'\t', "Tab", "focus next", KB_EMPTY | KB_RUNNING | KB_QUIET, "focus the next panel (prompt empty; else completes)"},
+	{'\t', "Tab", "focus next", KB_EMPTY | KB_RUNNING | KB_QUIET, "focus the next panel (prompt empty; else\ncompletes the word)"},
 	{KEY_BTAB, "Shift-Tab", "focus prev", KB_RUNNING | KB_QUIET, "focus the previous panel"},
 	{12, "Ctrl-L", "refresh", KB_RUNNING | KB_QUIET, "redraw the whole screen"},
 	{3, "Ctrl-C", NULL, KB_RUNNING, "stop a run; at the prompt, clear the line"},
 	{27, "Esc", NULL, KB_RUNNING, "stop a run; end a panel search"},
-	{KEY_PPAGE, "PgUp/PgDn", NULL, KB_RUNNING, "scroll the focused panel (or the command output)"},
-	{KEY_UP, "Up/Down", NULL, 0, "move in the focused panel; history when the prompt has focus"},
-	{KEY_LEFT, "Left/Right", NULL, 0, "scroll ways in the cache grids; edit the line at the prompt"},
+	{KEY_PPAGE, "PgUp/PgDn", NULL, KB_RUNNING, "scroll the focused panel (or command output)"},
+	{KEY_UP, "Up/Down", NULL, 0, "move in the focused panel; history when the\nprompt has the focus"},
+	{KEY_LEFT, "Left/Right", NULL, 0, "scroll ways in the cache grids; edit the\nline at the prompt"},
 	{KEY_HOME, "Home/End", NULL, 0, "first / last row (End follows the event log)"},
-	{'/', "/", NULL, KB_EMPTY, "search the focused events or stats panel (prompt empty)"},
-	{'\r', "Enter", NULL, 0, "run the line; on an empty line repeat the last step/next/continue"},
+	{'/', "/", NULL, KB_EMPTY, "search the focused events or stats panel\n(prompt empty)"},
+	{'\r', "Enter", NULL, 0, "run the line; on an empty line repeat the\nlast step, next, continue or reverse-step"},
 	{4, "Ctrl-D", "quit", KB_EMPTY, "quit (prompt empty)"},
 };
 
@@ -65,7 +66,14 @@ void keys_help(struct strbuf *out)
 		const struct key_binding *b = &bindings[i];
 		if (!b->help) /* Alt-N repeat the F-key layouts */
 			continue;
-		sb_printf(out, "  %-10s %-17s %s\n", b->label, b->command ? b->command : "", b->help);
+		/* A help of several lines continues under its first (<= 78 columns). */
+		const char *h = b->help, *nl;
+		sb_printf(out, "  %-10s %-17s ", b->label, b->command ? b->command : "");
+		while ((nl = strchr(h, '\n')) != NULL) {
+			sb_printf(out, "%.*s\n%31s", (int)(nl - h), h, "");
+			h = nl + 1;
+		}
+		sb_printf(out, "%s\n", h);
 	}
 	sb_puts(out, "  Alt-1..5   layout overview, cache, dram, events, stats\n");
 }

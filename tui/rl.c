@@ -30,6 +30,7 @@ static struct {
 	char *history_path;
 	FILE *devnull;
 	char **kernels; /* built-in kernel names, for completion */
+	char **presets; /* machine presets (`load`) */
 } R;
 
 /* ---- the fake input stream ----------------------------------------------- */
@@ -197,6 +198,7 @@ void rlw_draw(WINDOW *w)
 /* ---- completion ------------------------------------------------------------ */
 
 static const char *const select_words[] = {"sm", "warp", "l2", "channel", "bank", NULL};
+static const char *const mshr_words[] = {"l1", "l2", NULL};
 static const char *const field_words[] = {"sm=", "warp=", "unit=", "ch=", "bank=", "row=", "addr=", "set=",
 					  "a=", "b=", "if", NULL};
 
@@ -288,6 +290,40 @@ static int words_before(int start, char words[][64], int max)
 	return n;
 }
 
+/* Commands with subcommand words (info, list, save, load): the word first,
+ * then what it takes. Returns true when readline should complete a file name. */
+static bool complete_words(const struct cmd_def *d, int nw, const char *sub, const char *text)
+{
+	if (nw == 1) {
+		add_words(d->words, text);
+		if (strcmp(d->name, "load") == 0) /* load CONFIG: a preset or a file */
+			for (char **p = R.presets; p && *p; p++)
+				cand_add(*p, text);
+		if (C.n == 0 && d->complete == COMPL_FILE) {
+			rl_attempted_completion_over = 0;
+			return true;
+		}
+		return false;
+	}
+	bool known = false;
+	for (const char *const *w = d->words; *w; w++)
+		known |= strcmp(*w, sub) == 0;
+	if (!known)
+		return false; /* load FILE: nothing more */
+	if (d->complete == COMPL_FILE) { /* save stats|config|session FILE, load session FILE */
+		rl_attempted_completion_over = 0;
+		return true;
+	}
+	if (strcmp(sub, "stats") == 0)
+		add_stats(text);
+	else if (strcmp(sub, "config") == 0)
+		for (size_t i = 0; i < cfg_param_count(); i++)
+			cand_add(cfg_param_at(i)->path, text);
+	else if (strcmp(sub, "mshr") == 0)
+		add_words(mshr_words, text);
+	return false;
+}
+
 static char **complete(const char *text, int start, int end)
 {
 	(void)end;
@@ -304,7 +340,10 @@ static char **complete(const char *text, int start, int end)
 		bool after_if = false;
 		for (int i = 1; i < nw; i++)
 			after_if |= strcmp(words[i], "if") == 0;
-		if (d && strcmp(d->name, "select") == 0 && nw == 1)
+		if (d && d->words && nw <= 2) {
+			if (complete_words(d, nw, words[1], text))
+				return NULL; /* readline's filename completion */
+		} else if (d && strcmp(d->name, "select") == 0 && nw == 1)
 			add_words(select_words, text);
 		else if (d && strcmp(d->name, "help") == 0 && nw == 1) {
 			add_commands(text);
@@ -405,6 +444,7 @@ void rlw_init(const char *prompt, const struct rlw_hooks *hooks)
 	rl_completion_display_matches_hook = show_matches;
 	rl_basic_word_break_characters = " \t";
 	R.kernels = loader_names(LOADER_KERNELS, NULL);
+	R.presets = loader_names(LOADER_PRESETS, NULL);
 
 	using_history();
 	stifle_history(1000);
@@ -442,6 +482,8 @@ void rlw_fini(void)
 	C.cap = 0;
 	loader_names_free(R.kernels);
 	R.kernels = NULL;
+	loader_names_free(R.presets);
+	R.presets = NULL;
 	rl_outstream = stdout;
 	if (R.devnull)
 		fclose(R.devnull);

@@ -330,14 +330,19 @@ static void finish(struct session *ss, enum sim_stop why)
 	if (why == SIM_STOP_BREAK && ss->run.kind == RUN_NEXT_ISSUE && ss->bps.stop_id == ss->until_id) {
 		const struct event *e = &ss->bps.stop_ev;
 		const char *text = ss->kernel ? kernel_stmt_text(ss->kernel, (unsigned)e->a) : NULL;
-		snprintf(ss->stop_note, sizeof ss->stop_note, "sm %d warp %d issued '%s' at cycle %llu", e->sm, e->warp,
-			 text ? text : "?", (unsigned long long)e->cycle);
+		snprintf(ss->stop_note, sizeof ss->stop_note, "sm %d warp %d issued '%s' at cycle %llu (logged in cycle %llu)",
+			 e->sm, e->warp, text ? text : "?", (unsigned long long)sim_cycle(ss->sim),
+			 (unsigned long long)e->cycle);
 		why = SIM_STOP_LIMIT; /* reported by the note, not as a breakpoint */
 	}
+	bool internal = ss->run.kind == RUN_NEXT_ISSUE; /* `next`'s own breakpoint, never listed */
 	ss->run.kind = RUN_NONE;
 	ss->last_stop = why;
 	if (ss->until_id > 0)
 		bp_delete(&ss->bps, ss->until_id);
+	/* ... so it gives its number back: the next `break` after `next` is #2, not #3. */
+	if (internal && ss->until_id > 0 && ss->until_id == ss->bps.next_id - 1)
+		ss->bps.next_id--;
 	ss->until_id = 0;
 	/* A temporary breakpoint may have gone: stop watching its kind. */
 	events_update_watch(sim_events(ss->sim));

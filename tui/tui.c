@@ -292,7 +292,8 @@ void tui_redraw(struct tui *t)
 
 /* ---- runs -------------------------------------------------------------------- */
 
-/* "Breakpoint 2, dram.row_conflict ch=0 bank=3 at cycle 812" -> "stopped at breakpoint 2: dram.row_conflict ch=0 bank=3". */
+/* "Breakpoint 2, dram.row_conflict ch=0 bank=3 at cycle 813 (logged in cycle 812)" ->
+ * "stopped at breakpoint 2: dram.row_conflict ch=0 bank=3". */
 static void format_break_state(struct tui *t, const struct bp_set *b)
 {
 	const char *r = b->stop_reason;
@@ -308,14 +309,15 @@ static void format_break_state(struct tui *t, const struct bp_set *b)
 	for (char *p = label; *p; p++)
 		if (*p >= 'A' && *p <= 'Z')
 			*p = (char)(*p - 'A' + 'a');
-	char whatbuf[200];
-	snprintf(whatbuf, sizeof whatbuf, "%s", what);
-	char *at = strstr(whatbuf, " at cycle ");
-	if (at)
-		*at = 0;
-	snprintf(t->state, sizeof t->state, "stopped at %s: %s", label, whatbuf);
-	if (!comma)
-		snprintf(t->state, sizeof t->state, "stopped at breakpoint %d: %s", b->stop_id, r);
+	/* The cycle is the status bar's own field: drop " at cycle N (logged in cycle M)". */
+	const char *at = strstr(what, " at cycle ");
+	int n = at ? (int)(at - what) : (int)strlen(what);
+	if (n > 200)
+		n = 200;
+	if (comma)
+		snprintf(t->state, sizeof t->state, "stopped at %s: %.*s", label, n, what);
+	else
+		snprintf(t->state, sizeof t->state, "stopped at breakpoint %d: %.*s", b->stop_id, n, what);
 }
 
 static void run_finished(struct tui *t)

@@ -102,10 +102,10 @@ const struct cmd_def tui_cmds[] = {
 		.usage = "layout [NAME]",
 		.summary = "arrange the panels: overview, cache, dram, events, stats",
 		.help = "Choose which panels the screen shows and how they are arranged; without NAME,\n"
-			"list the layouts. The arrangement adapts to the terminal size, and a panel that\n"
-			"does not fit says what it needs. Keys: F2 overview, F3 cache, F4 dram, F7 events,\n"
-			"F8 stats, or Alt-1..5.\n"
-			"Example: layout dram",
+		 "list the layouts. The arrangement adapts to the terminal size, and a panel\n"
+		 "that does not fit says what it needs. Keys: F2 overview, F3 cache, F4 dram, F7\n"
+		 "events, F8 stats, or Alt-1..5.\n"
+		 "Example: layout dram",
 		.fn = cmd_layout,
 		.complete = COMPL_LAYOUT,
 	},
@@ -114,9 +114,10 @@ const struct cmd_def tui_cmds[] = {
 		.usage = "focus PANEL|cmd|next|prev",
 		.summary = "give a panel the keyboard (arrows, PgUp/PgDn, /)",
 		.help = "The focused panel has a reverse title and receives the arrow keys, PgUp/PgDn,\n"
-			"Home/End and (events, stats) `/` to search. `focus cmd` gives the arrow keys back\n"
-			"to the prompt (history). Tab on an empty prompt and Shift-Tab cycle the focus.\n"
-			"Example: focus events",
+		 "Home/End and (events, stats) `/` to search. `focus cmd` gives the arrow keys\n"
+		 "back to the prompt (history). Tab on an empty prompt and Shift-Tab cycle the\n"
+		 "focus.\n"
+		 "Example: focus events",
 		.fn = cmd_focus,
 		.complete = COMPL_PANEL,
 	},
@@ -124,8 +125,9 @@ const struct cmd_def tui_cmds[] = {
 		.name = "refresh",
 		.usage = "refresh",
 		.summary = "redraw the whole screen (Ctrl-L)",
-		.help = "Repaint every window from scratch, e.g. after another program wrote to the terminal.\n"
-			"Example: refresh",
+		.help = "Repaint every window from scratch, e.g. after another program wrote to the\n"
+		 "terminal.\n"
+		 "Example: refresh",
 		.fn = cmd_refresh,
 	},
 	{
@@ -134,19 +136,19 @@ const struct cmd_def tui_cmds[] = {
 		.usage = "color on|off",
 		.summary = "switch colours on or off (NO_COLOR starts with them off)",
 		.help = "Colours mean one thing each: green hit, red miss, yellow conflict/stall/full,\n"
-			"reverse selected. With colours off, the same information is carried by marks and\n"
-			"bold/underline/reverse.\n"
-			"Example: color off",
+		 "reverse selected. With colours off, the same information is carried by marks\n"
+		 "and bold/underline/reverse.\n"
+		 "Example: color off",
 		.fn = cmd_color,
 	},
 	{
 		.name = "keys",
 		.usage = "keys",
-		.summary = "show the key bindings and commands (F1, ? on an empty prompt)",
-		.help = "Open an overlay listing every key binding, every command and the layouts.\n"
-			"Any key closes it; PgUp/PgDn scroll it. Letters are never bound, so typing at\n"
-			"the prompt always works; Enter on an empty line repeats step/next/continue.\n"
-			"Example: keys",
+		.summary = "key bindings and commands (F1; ? on an empty prompt)",
+		.help = "Open an overlay listing every key binding, every command and the layouts. Any\n"
+		 "key closes it; PgUp/PgDn scroll it. Letters are never bound, so typing at the\n"
+		 "prompt always works; Enter on an empty line repeats step/next/continue.\n"
+		 "Example: keys",
 		.fn = cmd_keys,
 	},
 };

@@ -11,6 +11,9 @@
  *        | +-------------- tag (hex)
  *        +---------------- touched in the last cycle: H hit, M miss, F fill
  *
+ * A set whose ways are all transient has '!' after its number (yellow): a
+ * miss to it has no victim and waits (l2.set_all_transient).
+ *
  * With a coherence protocol the L1 cells carry the copy's state after the
  * tag (cache panel only): "H 1a2f M D0" (M/O/E/S/I/N/V, '~' transient).
  *
@@ -83,6 +86,18 @@ static char btouch_mark(enum btag_touch_kind t)
 {
 	static const char m[] = " A+PHR";
 	return t >= BTT_NONE && t <= BTT_RESET ? m[t] : ' ';
+}
+
+/* Every way of the set is transient (being replaced or reserved): a miss
+ * to the set has no victim and waits (l2.set_all_transient). */
+static bool set_all_transient(const struct sim *sim, enum cache_id_kind k, int unit, int set, int ways)
+{
+	for (int wy = 0; wy < ways; wy++) {
+		struct line_info li;
+		if (!inspect_cache_line(sim, k, unit, set, wy, &li) || !li.transient)
+			return false;
+	}
+	return ways > 0;
 }
 
 static void scroll_clamp(struct cache_panel *cp, int rows, int first_touched)
@@ -218,15 +233,20 @@ static void cache_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	if (spl > 8)
 		spl = 8;
 
-	/* Find the first touched set and the widest tag. */
+	/* Find the first touched set and the widest tag. The tag column is as
+	 * wide as the largest tag of a 32-bit address (what the address column
+	 * assumes too), so cells keep their width from the first cycle on,
+	 * when every line is still transient; a wider tag widens it. */
 	int first_touched = -1;
-	uint64_t maxtag = 0xfff;
+	uint64_t maxtag = 0xffffffffu / (uint64_t)g.line / (uint64_t)g.sets;
+	if (cp->kind == CACHE_L2 && inspect_l2_banks(c->sim) > 1)
+		maxtag /= (uint64_t)inspect_l2_banks(c->sim);
 	for (int s = 0; s < g.sets; s++)
 		for (int wy = 0; wy < g.ways; wy++) {
 			struct line_info li;
 			if (!inspect_cache_line(c->sim, cp->kind, unit, s, wy, &li))
 				continue;
-			if (li.valid && li.tag > maxtag)
+			if ((li.valid || li.transient) && li.tag > maxtag)
 				maxtag = li.tag;
 			if (li.touched != TOUCH_NONE && first_touched < 0)
 				first_touched = s;
@@ -265,9 +285,15 @@ static void cache_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	if (wlast < g.ways)
 		put_text(w, r.y, r.x + r.w - 1, 1, draw_marker(), role_attr(R_HEADER), false);
 
+	bool any_all_transient = false;
 	for (int i = 0; i < rows && cp->top + i < g.sets; i++) {
 		int s = cp->top + i, y = r.y + 1 + i;
 		put_fmt(w, y, r.x, setw - 1, A_NORMAL, "%*d", setw - 2, s);
+		if (set_all_transient(c->sim, cp->kind, unit, s, g.ways)) {
+			put_fmt(w, y, r.x, setw - 2, role_attr(R_STALL), "%*d", setw - 2, s);
+			put_text(w, y, r.x + setw - 2, 1, "!", role_attr(R_STALL), false);
+			any_all_transient = true;
+		}
 		for (int wy = cp->way0; wy < wlast; wy++) {
 			int x = r.x + setw + (wy - cp->way0) * cw;
 			struct line_info li;
@@ -306,6 +332,11 @@ static void cache_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 			"H hit  M miss  F fill (last cycle)   tag%s%s  D dirty  T transient  LRU rank (0 = MRU)%s   %s invalid",
 			aw ? " addr" : "", coh ? " state (MOESI/N/V, ~ transient)" : "",
 			spl ? "  sectors: v valid D dirty . absent" : "", draw_utf8() ? "\xc2\xb7" : "-");
+	/* ... and what '!' means, above the legend (or alone on the last spare row). */
+	int spare = rows - (g.sets - cp->top);
+	if (any_all_transient && spare >= 1)
+		put_text(w, r.y + rows - (spare >= 2 ? 1 : 0), r.x, r.w, "N! every way of set N is transient: misses to it wait",
+			 role_attr(R_STALL), false);
 	if (cp->top > 0)
 		put_text(w, r.y + 1, r.x + r.w - 1, 1, "^", role_attr(R_HEADER), false);
 	if (cp->top + rows < g.sets)

@@ -263,9 +263,10 @@ static void coh_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		return;
 	}
 	if (!proto) {
-		put_text(w, r.y, r.x, r.w,
-			 "no coherence protocol: start with -s coherence.protocol=moesi (or si, nmoesi), or `set coherence.protocol moesi` at cycle 0",
-			 role_attr(R_DIM), false);
+		put_wrapped(w, r.y, r.x, r.w, r.h,
+			    "no coherence protocol: start with -s coherence.protocol=moesi (or si, nmoesi), or `set "
+			    "coherence.protocol moesi` at cycle 0",
+			    role_attr(R_DIM));
 		return;
 	}
 	struct cache_geom g;

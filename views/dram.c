@@ -103,7 +103,8 @@ static void dram_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	int nch = c->sim ? inspect_dram_channels(c->sim) : 0;
 	char info[64] = "";
 	if (nch > 0)
-		snprintf(info, sizeof info, "%d channels  selected ch%d bank%d", nch, c->sel_ch, c->sel_bank);
+		snprintf(info, sizeof info, "%d channel%s  selected ch%d bank%d", nch, nch == 1 ? "" : "s", c->sel_ch,
+			 c->sel_bank);
 	struct rect r = view_frame(p, w, c, info);
 	if (!c->sim || nch <= 0) {
 		put_text(w, r.y, r.x, r.w, c->sim ? "fixed-latency memory (no DRAM model)" : "no simulator",

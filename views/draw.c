@@ -108,6 +108,38 @@ int put_text(WINDOW *w, int y, int x, int width, const char *s, attr_t a, bool p
 	return used;
 }
 
+int put_wrapped(WINDOW *w, int y, int x, int width, int rows, const char *s, attr_t a)
+{
+	int used = 0;
+	while (*s && used < rows && width > 0) {
+		while (*s == ' ')
+			s++;
+		/* Bytes of the first `width` columns, and the last space within them. */
+		int cols = 0;
+		const char *p = s, *space = NULL;
+		while (*p && cols < width) {
+			if (*p == ' ')
+				space = p;
+			p++;
+			while (((unsigned char)*p & 0xC0) == 0x80)
+				p++;
+			cols++;
+		}
+		if (!*p || used == rows - 1) { /* the rest fits, or the last row: cut with the marker */
+			put_text(w, y + used++, x, width, s, a, false);
+			break;
+		}
+		const char *end = *p == ' ' ? p : space ? space : p; /* a word longer than a row is cut */
+		char line[512];
+		int n = (int)(end - s) < (int)sizeof line - 1 ? (int)(end - s) : (int)sizeof line - 1;
+		memcpy(line, s, (size_t)n);
+		line[n] = 0;
+		put_text(w, y + used++, x, width, line, a, false);
+		s = end;
+	}
+	return used;
+}
+
 int put_fmt(WINDOW *w, int y, int x, int width, attr_t a, const char *fmt, ...)
 {
 	char buf[512];

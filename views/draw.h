@@ -64,6 +64,10 @@ const char *draw_marker(void);
  * the last column shows the marker. Pads with spaces to width when pad.
  * Returns the columns used. Never writes outside [x, x + width). */
 int put_text(WINDOW *w, int y, int x, int width, const char *s, attr_t a, bool pad);
+/* s word-wrapped over at most `rows` rows from (y, x), each at most width
+ * columns (a word longer than a row is cut); text that does not fit ends
+ * with the marker. Returns the rows used. */
+int put_wrapped(WINDOW *w, int y, int x, int width, int rows, const char *s, attr_t a);
 /* printf variant, clipped like put_text (no padding). */
 int put_fmt(WINDOW *w, int y, int x, int width, attr_t a, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));

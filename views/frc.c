@@ -76,8 +76,9 @@ static void frc_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		return;
 	}
 	if (!on) {
-		put_text(w, r.y, r.x, r.w, "no FRC in this machine: set l2.frc.entries (e.g. `set l2.frc.entries 32` at cycle 0)",
-			 role_attr(R_DIM), false);
+		put_wrapped(w, r.y, r.x, r.w, r.h,
+			    "no FRC in this machine: set l2.frc.entries (e.g. `set l2.frc.entries 32` at cycle 0)",
+			    role_attr(R_DIM));
 		return;
 	}
 	fp->sim = c->sim;

@@ -126,9 +126,10 @@ static void proto_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		return;
 	}
 	if (!pp->p) {
-		put_text(w, r.y, r.x, r.w,
-			 "no coherence protocol: start with -s coherence.protocol=moesi (or si, nmoesi); `protocol moesi` prints one",
-			 role_attr(R_DIM), false);
+		put_wrapped(w, r.y, r.x, r.w, r.h,
+			    "no coherence protocol: start with -s coherence.protocol=moesi (or si, nmoesi); `protocol "
+			    "moesi` prints one",
+			    role_attr(R_DIM));
 		return;
 	}
 	int nrows = (int)(pp->p->nl1 + pp->p->ndir + 2);

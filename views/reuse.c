@@ -248,7 +248,7 @@ static void reuse_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 				  : !sim_cfg(c->sim)->reuse.profile
 				      ? "reuse profiler off in this machine: `set reuse.profile true` at cycle 0 (or -s reuse.profile=true)"
 				      : "no such cache (L1 disabled?)";
-		put_text(w, r.y, r.x, r.w, why, role_attr(R_DIM), false);
+		put_wrapped(w, r.y, r.x, r.w, r.h, why, role_attr(R_DIM));
 		return;
 	}
 	int right = r.w >= 70 ? 31 : 0;

@@ -128,10 +128,10 @@ static void rf_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		put_text(w, y++, r.x, r.w, fi.warning, role_attr(R_STALL), false);
 	if (!fi.timed) {
 		if (y < r.y + r.h)
-			put_text(w, y, r.x, r.w,
-				 "free SRAM operand path (rf.sram_cycles 0): no banks to show; `set rf.kind racetrack` "
-				 "or `set rf.sram_cycles 1` at cycle 0",
-				 role_attr(R_DIM), false);
+			put_wrapped(w, y, r.x, r.w, r.y + r.h - y,
+				    "free SRAM operand path (rf.sram_cycles 0): no banks to show; `set rf.kind racetrack` "
+				    "or `set rf.sram_cycles 1` at cycle 0",
+				    role_attr(R_DIM));
 		return;
 	}
 	int stripw = fi.entries + fi.ports - 1;

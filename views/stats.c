@@ -46,6 +46,8 @@ struct stats_panel {
 	int nrows, cap;
 };
 
+/* NAME grows only to the longest name (set per registry in build_derived)
+ * and narrows to 12 columns, names cut with a marker, before VALUE is dropped. */
 static const struct table_col cols[] = {
 	{"NAME", 24, 1, false},
 	{"VALUE", 16, 0, false},
@@ -102,6 +104,12 @@ static void build_derived(struct stats_panel *sp, const struct stats *st)
 	}
 	sp->built_for = st;
 	sp->built_n = st->n;
+	size_t longest = 0;
+	for (uint32_t i = 0; i < st->n; i++)
+		longest = MAX(longest, strlen(st->defs[i].name));
+	for (int i = 0; i < sp->nder; i++)
+		longest = MAX(longest, strlen(sp->der[i].name) + 1); /* derived: "name*" */
+	table_limit(&sp->t, 0, MAX(cols[0].width, (int)longest), 12);
 }
 
 static void stat_row(void *u, int row, struct table_row *r)
@@ -246,5 +254,6 @@ struct panel *stats_panel_new(void)
 	sp->base.ops = &stats_ops;
 	sp->base.searchable = true;
 	table_init(&sp->t, cols, (int)ARRAY_LEN(cols), true);
+	table_limit(&sp->t, 0, 0, 12);
 	return &sp->base;
 }

@@ -29,6 +29,16 @@ static void rewind_text(const struct sim *s, char *buf, size_t n)
 	snprintf(buf, n, "rewind %s %s", draw_utf8() ? "\u2265" : ">=", num);
 }
 
+/* Columns of UTF-8 text (one per code point, as put_text counts): "≥" is
+ * three bytes but one column. */
+static int cols_of(const char *s)
+{
+	int n = 0;
+	for (; s && *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
 void status_draw(WINDOW *w, const struct status_info *si)
 {
 	int wd = getmaxx(w);
@@ -47,10 +57,10 @@ void status_draw(WINDOW *w, const struct status_info *si)
 	rewind_text(si->sim, rw, sizeof rw);
 	const char *opt[] = {cps, ipc, rw, si->config, si->workload, si->layout};
 	int nopt = (int)(sizeof opt / sizeof opt[0]);
-	int fixed = (int)strlen(cyc) + 3 + (int)strlen(si->state ? si->state : "");
+	int fixed = cols_of(cyc) + 3 + cols_of(si->state);
 	int keep = 0, len = fixed;
 	for (int i = 0; i < nopt; i++) {
-		int add = opt[i] && opt[i][0] ? (int)strlen(opt[i]) + 3 : 0;
+		int add = opt[i] && opt[i][0] ? cols_of(opt[i]) + 3 : 0;
 		if (len + add + 1 > wd)
 			break;
 		len += add;
@@ -62,7 +72,7 @@ void status_draw(WINDOW *w, const struct status_info *si)
 	int rest = 0;
 	for (int i = 0; i < keep; i++)
 		if (opt[i] && opt[i][0])
-			rest += (int)strlen(opt[i]) + 3;
+			rest += cols_of(opt[i]) + 3;
 	int sw = wd - x - rest - 1;
 	if (sw < 1)
 		sw = 1;

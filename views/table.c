@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "draw.h"
+#include "util.h"
 
 void table_init(struct table *t, const struct table_col *cols, int ncols, bool header)
 {
@@ -13,6 +14,14 @@ void table_init(struct table *t, const struct table_col *cols, int ncols, bool h
 	t->cols = cols;
 	t->ncols = ncols > TABLE_MAX_COLS ? TABLE_MAX_COLS : ncols;
 	t->header = header;
+}
+
+void table_limit(struct table *t, int col, int max, int shrink)
+{
+	if (col < 0 || col >= TABLE_MAX_COLS)
+		return;
+	t->max[col] = max;
+	t->shrink[col] = shrink;
 }
 
 void table_reset(struct table *t)
@@ -49,34 +58,79 @@ void table_show(struct table *t, int row)
 /* Column x positions and widths for the available width; returns columns shown. */
 static int place(const struct table *t, int avail, int *xs, int *ws, bool *dropped)
 {
-	int need = 0, n = 0, flex = 0;
+	int need = 0, n = 0;
 	*dropped = false;
 	for (int i = 0; i < t->ncols; i++) {
 		int add = t->cols[i].width + (n ? 1 : 0);
-		if (need + add > avail) {
-			*dropped = true;
+		if (need + add > avail)
 			break;
-		}
 		need += add;
-		flex += t->cols[i].flex;
 		n++;
 	}
+	for (int i = 0; i < n; i++)
+		ws[i] = t->cols[i].width;
+	/* Narrow shrinkable columns to show more columns (as many as possible). */
+	for (int k = t->ncols; k > n; k--) {
+		int needk = k - 1, slack = 0;
+		for (int i = 0; i < k; i++) {
+			needk += t->cols[i].width;
+			if (t->shrink[i] > 0 && t->shrink[i] < t->cols[i].width)
+				slack += t->cols[i].width - t->shrink[i];
+		}
+		if (needk - slack > avail)
+			continue;
+		int cut = needk - avail;
+		for (int i = 0; i < k; i++) {
+			ws[i] = t->cols[i].width;
+			if (cut > 0 && t->shrink[i] > 0 && t->shrink[i] < ws[i]) {
+				int c = MIN(cut, ws[i] - t->shrink[i]);
+				ws[i] -= c;
+				cut -= c;
+			}
+		}
+		n = k;
+		need = avail;
+		break;
+	}
+	*dropped = n < t->ncols;
 	if (n == 0 && t->ncols > 0) { /* not even the first column: clip it */
 		xs[0] = 0;
 		ws[0] = avail;
 		*dropped = t->ncols > 1;
 		return 1;
 	}
-	int spare = avail - need, x = 0, given = 0, fi = 0;
-	for (int i = 0; i < n; i++) {
-		int extra = 0;
-		if (flex && t->cols[i].flex) {
+	/* Spare width to flex columns by weight, each up to its max; what a
+	 * capped column cannot take is shared again among the others. */
+	int spare = avail - need;
+	bool capped[TABLE_MAX_COLS] = {false};
+	while (spare > 0) {
+		int flex = 0;
+		for (int i = 0; i < n; i++)
+			if (t->cols[i].flex && !capped[i])
+				flex += t->cols[i].flex;
+		if (!flex)
+			break;
+		int given = 0, fi = 0, left = spare;
+		for (int i = 0; i < n; i++) {
+			if (!t->cols[i].flex || capped[i])
+				continue;
 			fi += t->cols[i].flex;
-			extra = spare * fi / flex - given;
+			int extra = spare * fi / flex - given;
 			given += extra;
+			if (t->max[i] && ws[i] + extra >= t->max[i]) {
+				extra = MAX(0, t->max[i] - ws[i]);
+				capped[i] = true;
+			}
+			ws[i] += extra;
+			left -= extra;
 		}
+		if (left == spare)
+			break;
+		spare = left;
+	}
+	int x = 0;
+	for (int i = 0; i < n; i++) {
 		xs[i] = x;
-		ws[i] = t->cols[i].width + extra;
 		x += ws[i] + 1;
 	}
 	return n;

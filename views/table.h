@@ -15,8 +15,10 @@
  *   +-----------------------------------------+
  *
  * Column widths: every column gets its minimum; spare width goes to flex
- * columns by weight. Columns that do not fit are dropped from the right and
- * the header ends with the marker.
+ * columns by weight, each up to its max (what a capped column cannot take
+ * goes to the others). When a column would not fit, columns with a shrink
+ * width narrow first (their text cut with a marker); columns that still do
+ * not fit are dropped from the right and the header ends with the marker.
  */
 #ifndef GPUSTEP_VIEWS_TABLE_H
 #define GPUSTEP_VIEWS_TABLE_H
@@ -55,6 +57,8 @@ struct table {
 	bool follow; /* keep the cursor on the last row (logs) */
 	bool header;
 	int visible; /* data rows that fit last draw */
+	int max[TABLE_MAX_COLS];    /* flex grows a column at most to this; 0 = no limit */
+	int shrink[TABLE_MAX_COLS]; /* it may narrow to this (text cut) before a column is dropped; 0 = never */
 };
 
 void table_init(struct table *t, const struct table_col *cols, int ncols, bool header);
@@ -66,5 +70,8 @@ int table_key(struct table *t, int key);
 /* Move the cursor to row and scroll so it is visible. */
 void table_show(struct table *t, int row);
 void table_reset(struct table *t);
+/* Column col grows at most to max (0 = no limit) and may narrow to shrink
+ * (0 = never) rather than let a column to its right be dropped. */
+void table_limit(struct table *t, int col, int max, int shrink);
 
 #endif

@@ -47,6 +47,38 @@ tmux_send C-c
 sleep 0.2
 tmux_capture | tail -1 | grep -q 'break' && fail "Ctrl-C did not clear the line"
 
+# Subcommand words come first: info, save, load, then what each takes.
+tmux_send -l 'info '
+tmux_send Tab Tab
+tmux_wait_for 'bank  break  channel  config  display  events  l2  line  mshr  sm  stats  warp' 2 ||
+	fail "Tab after 'info ' did not list its subjects"
+tmux_send -l 'mshr l'
+tmux_send Tab Tab
+tmux_wait_for 'l1  l2' 2 || fail "Tab after 'info mshr l' did not offer l1 l2"
+tmux_send C-u
+tmux_send -l 'info st'
+tmux_send Tab
+tmux_wait_for '(gpustep) info stats' 2 || fail "Tab did not complete 'info st'"
+tmux_send -l 'l1.mshr_me'
+tmux_send Tab
+tmux_wait_for '(gpustep) info stats l1.mshr_merges' 2 || fail "Tab did not complete a stat after 'info stats'"
+tmux_send C-u
+tmux_send -l 'save '
+tmux_send Tab Tab
+tmux_wait_for 'config  session  stats' 2 || fail "Tab after 'save ' did not offer stats config session"
+tmux_send -l 'se'
+tmux_send Tab
+tmux_wait_for '(gpustep) save session' 2 || fail "Tab did not complete 'save se'"
+tmux_send C-u
+tmux_send -l 'load gtx4'
+tmux_send Tab
+tmux_wait_for '(gpustep) load gtx480' 2 || fail "Tab did not complete a preset after 'load'"
+tmux_send C-u
+tmux_send -l 'load ./READ'
+tmux_send Tab
+tmux_wait_for '(gpustep) load ./README.md' 2 || fail "Tab did not fall back to file names after 'load'"
+tmux_send C-u
+
 # Focus the stats panel and search it.
 type_line 'layout stats'
 type_line 'focus stats'

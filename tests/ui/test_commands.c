@@ -7,6 +7,7 @@
 #include "loader.h"
 #include "sesstest.h"
 #include "test.h"
+#include "tui.h"
 
 static void fx_init(struct fx *f) { fx_init_wl(f, "vecadd"); }
 
@@ -23,6 +24,55 @@ TEST(commands_table_complete)
 	CHECK(cmd_lookup(NULL, "cont") == cmd_lookup(NULL, "continue"));
 	CHECK(cmd_lookup(NULL, "und") == cmd_lookup(NULL, "undisplay"));
 	CHECK(cmd_lookup(NULL, "di") == NULL); /* disable / display */
+}
+
+/* Columns of one line of UTF-8 text (one per code point; no wide glyphs here). */
+static int columns(const char *s, size_t n)
+{
+	int c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/* Every line of text is at most max columns; names the first that is not. */
+static void check_width(const char *what, const char *text, int max)
+{
+	for (const char *l = text; l && *l;) {
+		const char *e = strchr(l, '\n');
+		size_t n = e ? (size_t)(e - l) : strlen(l);
+		if (columns(l, n) > max)
+			test_fail(__FILE__, __LINE__, "%s: line of %d columns (max %d): %.*s", what, columns(l, n), max,
+				  (int)n, l);
+		l += n + (e != NULL);
+	}
+}
+
+/* `help`, `help CMD` for every command (the TUI's too) and `help keys` fit an
+ * 80-column screen with room for the output window's margin: <= 78 columns. */
+TEST(commands_help_fits_78_columns)
+{
+	struct fx f;
+	fx_init(&f);
+	f.ss.extra_cmds = tui_cmds;
+	f.ss.nextra_cmds = tui_ncmds;
+	CHECK_EQ(fx_run(&f, "help"), CMD_OK);
+	check_width("help", f.cap.out.s, 78);
+	CHECK_EQ(fx_run(&f, "help keys"), CMD_OK);
+	check_width("help keys", f.cap.out.s, 78);
+	size_t n = cmd_count(&f.ss);
+	CHECK(n > tui_ncmds);
+	for (size_t i = 0; i < n; i++) {
+		const struct cmd_def *d = cmd_at(&f.ss, i);
+		char line[80], what[64];
+		snprintf(line, sizeof line, "help %s", d->name);
+		snprintf(what, sizeof what, "help %s", d->name);
+		CHECK_EQ(fx_run(&f, line), CMD_OK);
+		if (strcmp(d->name, "keys") != 0) /* `help keys` is the key table, checked above */
+			CHECK_CONTAINS(f.cap.out.s, "usage: ");
+		check_width(what, f.cap.out.s, 78);
+	}
+	fx_fini(&f);
 }
 
 TEST(commands_step_print_repeat)
@@ -72,6 +122,83 @@ TEST(commands_errors)
 	CHECK_STR(f.ss.ksrc.name, "vecadd"); /* unchanged */
 	CHECK_EQ(fx_run(&f, "load /nonexistent.json"), CMD_ERR);
 	CHECK_EQ(fx_run(&f, "quit"), CMD_QUIT);
+	fx_fini(&f);
+}
+
+/* One meaning of "cycle N" everywhere: the machine after N cycles (sim.cycles,
+ * the status bar, `info`, `goto N`, `break cycle N`). An event's breakpoint
+ * stops at the end of the cycle the event happened in, so the report names
+ * that cycle too, as the event log shows it. */
+TEST(commands_stop_report_names_the_machine_cycle)
+{
+	struct fx f;
+	fx_init(&f);
+	char want[160];
+	CHECK_EQ(fx_run(&f, "break dram.row_conflict"), CMD_OK);
+	CHECK_EQ(fx_run(&f, "continue"), CMD_RUN);
+	REQUIRE(f.ss.last_stop == SIM_STOP_BREAK);
+	unsigned long long now = (unsigned long long)sim_cycle(f.ss.sim);
+	CHECK_EQ(f.ss.bps.stop_ev.cycle + 1, now);
+	snprintf(want, sizeof want, "at cycle %llu (logged in cycle %llu)\n", now, now - 1);
+	CHECK_CONTAINS(f.cap.out.s, want);
+	fx_run(&f, "print sim.cycles");
+	snprintf(want, sizeof want, "sim.cycles = %llu\n", now);
+	CHECK_STR(f.cap.out.s, want);
+	fx_run(&f, "info");
+	snprintf(want, sizeof want, "cycle     %llu (stopped)", now);
+	CHECK_CONTAINS(f.cap.out.s, want);
+	/* rs 5 is five cycles before the cycle reported; c finds the same hit */
+	fx_run(&f, "rs 5");
+	CHECK_EQ(sim_cycle(f.ss.sim), now - 5);
+	fx_run(&f, "continue");
+	CHECK_EQ(sim_cycle(f.ss.sim), now);
+	snprintf(want, sizeof want, "at cycle %llu (logged in cycle %llu)\n", now, now - 1);
+	CHECK_CONTAINS(f.cap.out.s, want);
+	/* goto the reported cycle lands where the stop did */
+	fx_run(&f, "goto 3");
+	snprintf(want, sizeof want, "goto %llu", now);
+	fx_run(&f, want);
+	CHECK_EQ(sim_cycle(f.ss.sim), now);
+	/* break cycle N: no event, the machine is at N */
+	fx_run(&f, "delete");
+	snprintf(want, sizeof want, "break cycle %llu", now + 10);
+	fx_run(&f, want);
+	fx_run(&f, "continue");
+	CHECK_EQ(sim_cycle(f.ss.sim), now + 10);
+	snprintf(want, sizeof want, "cycle %llu at cycle %llu\n", now + 10, now + 10);
+	CHECK_CONTAINS(f.cap.out.s, want);
+	/* next: the issue was logged in the cycle before the one reported */
+	fx_run(&f, "next");
+	snprintf(want, sizeof want, "at cycle %llu (logged in cycle %llu)\n", (unsigned long long)sim_cycle(f.ss.sim),
+		 (unsigned long long)sim_cycle(f.ss.sim) - 1);
+	CHECK_CONTAINS(f.cap.out.s, want);
+	fx_fini(&f);
+}
+
+/* `next` uses a breakpoint of its own that gives its number back; `info
+ * bank` says when no row is open rather than printing row -1. */
+TEST(commands_next_keeps_breakpoint_numbers_and_info_bank_rows)
+{
+	struct fx f;
+	fx_init(&f);
+	CHECK_EQ(fx_run(&f, "info bank 0"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "channel 0 bank 0: idle, no open row,");
+	CHECK(strstr(f.cap.out.s, "-1") == NULL);
+	CHECK_EQ(fx_run(&f, "next"), CMD_RUN);
+	CHECK_CONTAINS(f.cap.out.s, "sm 0 warp 0 issued");
+	fx_run(&f, "next");
+	CHECK_EQ(fx_run(&f, "break dram.row_conflict"), CMD_OK);
+	CHECK_STR(f.cap.out.s, "Breakpoint 1: dram.row_conflict\n");
+	fx_run(&f, "until l2.miss"); /* a visible temporary breakpoint does take one */
+	CHECK_CONTAINS(f.cap.out.s, "Temporary breakpoint 2, l2.miss");
+	fx_run(&f, "next");
+	fx_run(&f, "break l1.fill");
+	CHECK_STR(f.cap.out.s, "Breakpoint 3: l1.fill\n");
+	fx_run(&f, "delete 3");
+	fx_run(&f, "continue"); /* the row conflict: bank 0 had row 0 open */
+	fx_run(&f, "step 40");
+	fx_run(&f, "info bank 0");
+	CHECK_CONTAINS(f.cap.out.s, ", open row ");
 	fx_fini(&f);
 }
 

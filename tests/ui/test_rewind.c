@@ -100,8 +100,10 @@ TEST(rewind_breakpoint_hits_and_reverse_continue)
 	struct fx f;
 	fx_init_wl(&f, "vecadd");
 	CHECK_EQ(fx_run(&f, "rc"), CMD_ERR);
-	CHECK_CONTAINS(f.cap.err.s, "no breakpoint stop");
+	CHECK_CONTAINS(f.cap.err.s, "no enabled breakpoint or watchpoint");
 	fx_run(&f, "break dram.row_conflict");
+	CHECK_EQ(fx_run(&f, "rc"), CMD_ERR); /* one, but no stop yet */
+	CHECK_CONTAINS(f.cap.err.s, "no breakpoint stop between cycle 0 and cycle 0");
 	CHECK_EQ(fx_run(&f, "continue"), CMD_RUN);
 	char first[512];
 	snprintf(first, sizeof first, "%s", f.cap.out.s);
@@ -144,6 +146,15 @@ TEST(rewind_breakpoint_hits_and_reverse_continue)
 	fx_run(&f, "disable 1");
 	CHECK_EQ(fx_run(&f, "rc"), CMD_ERR);
 	CHECK_EQ(now(&f), 9000);
+	/* ... and with none enabled rc answers at once, without replaying. */
+	CHECK_CONTAINS(f.cap.err.s, "no enabled breakpoint or watchpoint");
+	fx_run(&f, "break cycle 100");
+	fx_run(&f, "disable 2");
+	CHECK_EQ(fx_run(&f, "rc"), CMD_ERR);
+	CHECK_CONTAINS(f.cap.err.s, "no enabled breakpoint or watchpoint");
+	fx_run(&f, "enable 2");
+	CHECK_EQ(fx_run(&f, "rc"), CMD_RUN);
+	CHECK_EQ(now(&f), 100);
 	fx_fini(&f);
 }
 

@@ -8,6 +8,8 @@
 
 #include "commands.h"
 #include "draw.h"
+#include "sesstest.h"
+#include "stats_json.h"
 #include "test.h"
 #include "tui.h"
 #include "vtest.h"
@@ -168,4 +170,72 @@ TEST(tui_survives_tiny_and_huge_screens)
 			CHECK_CONTAINS(screen_row(0, row, sizeof row), " cycle 0");
 	}
 	stop(t, ss);
+}
+
+/* The same commands give the same stops and stats in the TUI (runs in slices
+ * between frames, budgets tuned by wall time) as in --batch (cmd_exec, then
+ * the run to its end, as cmd_run_script does): after every line the cycle,
+ * why the run stopped, which breakpoint and its report, the hit counts; at
+ * the end the whole --stats JSON. */
+TEST(tui_and_batch_give_the_same_stops_and_stats)
+{
+	static const char *const script[] = {
+		"log all",
+		"display sim.cycles",
+		"break dram.row_conflict bank=1",
+		"watch l2.misses >= 40",
+		"continue",
+		"",		/* Enter repeats continue */
+		"continue",
+		"step 777",
+		"until l1.fill sm=1",
+		"next",
+		"rs 5",
+		"c",
+		"rc",
+		"goto 6000",
+		"disable 2",
+		"break cycle 7000",
+		"continue",
+		"continue",
+		"continue",
+		NULL,
+	};
+	struct session *ts;
+	struct tui *t = start(&ts, 40, 132);
+	REQUIRE(t != NULL);
+	struct fx f;
+	fx_init_wl(&f, "vecadd");
+	int stops = 0;
+	for (int i = 0; script[i]; i++) {
+		int rb = fx_run(&f, script[i]);
+		int rt = tui_exec(t, script[i]);
+		if (rt & CMD_RUN) {
+			tui_frame(t);
+			tui_run_to_stop(t);
+		}
+		tui_frame(t);
+		CHECK_EQ(rt, rb);
+		if (sim_cycle(ts->sim) != sim_cycle(f.ss.sim))
+			test_fail(__FILE__, __LINE__, "after '%s': TUI at cycle %llu, batch at %llu", script[i],
+				  (unsigned long long)sim_cycle(ts->sim), (unsigned long long)sim_cycle(f.ss.sim));
+		CHECK_EQ(ts->last_stop, f.ss.last_stop);
+		CHECK_EQ(ts->bps.stop_id, f.ss.bps.stop_id);
+		CHECK_STR(ts->bps.stop_reason, f.ss.bps.stop_reason);
+		REQUIRE(ts->bps.n == f.ss.bps.n);
+		for (unsigned k = 0; k < ts->bps.n; k++)
+			CHECK_EQ(ts->bps.v[k].hits, f.ss.bps.v[k].hits);
+		stops += (rb & CMD_RUN) && f.ss.last_stop == SIM_STOP_BREAK;
+	}
+	CHECK(stops >= 6); /* the script did stop at breakpoints, watchpoints and `until` */
+	CHECK(sim_done(f.ss.sim));
+	struct stats_json_info info = {.config = "teaching", .workload = "vecadd", .seed = 1};
+	char *jt = stats_json_string(ts->sim, &info), *jb = stats_json_string(f.ss.sim, &info);
+	REQUIRE(jt && jb);
+	CHECK(strlen(jt) > 1000);
+	CHECK_STR(jt, jb);
+	free(jt);
+	free(jb);
+	fx_fini(&f);
+	stop(t, ts);
 }

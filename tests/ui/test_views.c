@@ -12,6 +12,7 @@
 #include "table.h"
 #include "test.h"
 #include "tui.h"
+#include "util.h"
 #include "view.h"
 #include "vtest.h"
 
@@ -19,8 +20,9 @@
  * list, so kinds added later elsewhere do not change these pictures). */
 static const char *const setup = "log l1.* +l2.* +dram.* +mem.* +warp.* +coalesce\nstep 400\n";
 
-/* keys: typed into the panel before drawing (e.g. a search), NULL for none. */
-static void snapshot_panel(const char *panel, int w, int h, struct session *ss, const char *keys)
+/* keys: typed into the panel before drawing (e.g. a search), NULL for none.
+ * The snapshot is tests/views/<panel>_<w>x<h><suffix>.txt. */
+static void snapshot_named(const char *panel, const char *suffix, int w, int h, struct session *ss, const char *keys)
 {
 	struct panel *p = panel_create(panel);
 	REQUIRE(p != NULL);
@@ -40,13 +42,18 @@ static void snapshot_panel(const char *panel, int w, int h, struct session *ss, 
 	panel_draw(p, win, &c);
 	char *text = vt_text(win);
 	char name[64];
-	snprintf(name, sizeof name, "%s_%dx%d", panel, w, h);
+	snprintf(name, sizeof name, "%s_%dx%d%s", panel, w, h, suffix);
 	CHECK_SNAPSHOT(name, text);
 	/* Nothing is drawn outside the window and every row is at most w columns. */
 	CHECK_EQ(getmaxx(win), w);
 	free(text);
 	delwin(win);
 	panel_free(p);
+}
+
+static void snapshot_panel(const char *panel, int w, int h, struct session *ss, const char *keys)
+{
+	snapshot_named(panel, "", w, h, ss, keys);
 }
 
 static void snapshot_all_sizes(const char *panel, const char *keys)
@@ -66,9 +73,103 @@ TEST(view_l2cache_snapshot) { snapshot_all_sizes("l2cache", NULL); }
 TEST(view_l2_snapshot) { snapshot_all_sizes("l2", NULL); }
 TEST(view_dram_snapshot) { snapshot_all_sizes("dram", NULL); }
 TEST(view_events_snapshot) { snapshot_all_sizes("events", NULL); }
+/* Cycle 20: every L2 line is still transient (fetching) and the L1s have
+ * none valid; the cells are as wide as later (tag, T flag and LRU rank
+ * shown in full, not cut). */
+TEST(view_cache_early_cycle_snapshot)
+{
+	vt_screen();
+	struct session *ss = vt_session("step 20\n");
+	REQUIRE(ss != NULL);
+	snapshot_named("l2cache", "_cycle20", 80, 24, ss, NULL);
+	snapshot_named("cache", "_cycle20", 80, 24, ss, NULL);
+	/* The same cell width as at cycle 400 (view_cache_snapshot): way columns
+	 * do not move as lines become valid. */
+	struct panel *p = panel_create("l2cache");
+	WINDOW *win = newwin(24, 80, 0, 0);
+	struct view_ctx c = {.sim = ss->sim, .sel_l2 = 0};
+	panel_draw(p, win, &c);
+	char *t20 = vt_text(win);
+	vt_exec(ss, "step 380\n");
+	werase(win);
+	panel_draw(p, win, &c);
+	char *t400 = vt_text(win);
+	const char *h20 = strstr(t20, "SET"), *h400 = strstr(t400, "SET");
+	REQUIRE(h20 && h400);
+	CHECK_EQ((long)(strchr(h20, '\n') - h20), (long)(strchr(h400, '\n') - h400));
+	CHECK(strncmp(h20, h400, (size_t)(strchr(h20, '\n') - h20)) == 0);
+	CHECK(strstr(t20, " T-") != NULL); /* transient flag and LRU rank (none), not cut */
+	const char *legend = strstr(t20, "H hit");
+	const char *cut = strstr(t20, "\xe2\x80\xa6"); /* '…' in a cell, not the clipped legend */
+	CHECK(cut == NULL || (legend && cut > legend));
+	free(t20);
+	free(t400);
+	delwin(win);
+	panel_free(p);
+	vt_session_free(ss);
+}
+
+/* l2_set_burst stopped where every way of an L2 set is transient: the set
+ * is marked '!' and the legend says what that means. */
+TEST(view_l2cache_all_transient_set_snapshot)
+{
+	vt_screen();
+	struct session *ss = vt_session("workload l2_set_burst\nbreak l2.set_all_transient\ncontinue\n");
+	REQUIRE(ss != NULL);
+	CHECK_EQ(ss->sel_l2, 0);
+	snapshot_named("l2cache", "_all_transient", 132, 40, ss, NULL);
+	snapshot_named("l2cache", "_all_transient", 80, 24, ss, NULL);
+	vt_session_free(ss);
+}
+
 /* Searched for the DRAM and L1 rows (new stats elsewhere do not disturb it);
  * shows the derived rows too. */
 TEST(view_stats_snapshot) { snapshot_all_sizes("stats", "/dram.r\n"); }
+
+/* NAME is as wide as the longest stat name, not a share of a wide panel; on
+ * a narrow one names are cut (with the marker) before VALUE is dropped. */
+TEST(view_stats_name_column_width)
+{
+	vt_screen();
+	struct session *ss = vt_session(setup);
+	REQUIRE(ss != NULL);
+	snapshot_named("stats", "", 34, 12, ss, "/dram.r\n");
+	struct panel *p = panel_create("stats");
+	struct view_ctx c = {.sim = ss->sim, .focused = true};
+	for (const char *k = "/dram.r\n"; *k; k++)
+		panel_key(p, *k, &c);
+	size_t longest = 0;
+	const struct stats *st = sim_stats_c(ss->sim);
+	for (uint32_t i = 0; i < st->n; i++)
+		longest = strlen(st->defs[i].name) > longest ? strlen(st->defs[i].name) : longest;
+	int widths[] = {200, 132, 80, 41, 34, 30};
+	for (size_t k = 0; k < ARRAY_LEN(widths); k++) {
+		WINDOW *win = newwin(12, widths[k], 0, 0);
+		panel_draw(p, win, &c);
+		char row[1024];
+		draw_read_row(win, 1, row, sizeof row);
+		const char *v = strstr(row, "VALUE");
+		if (!v) {
+			test_fail(__FILE__, __LINE__, "width %d: VALUE dropped: %s", widths[k], row);
+		} else {
+			int at = (int)(v - row);
+			CHECK(at <= (int)longest + 2); /* NAME no wider than the longest name (+ '*') */
+			if (widths[k] >= 80)
+				CHECK(at >= (int)longest + 1);
+		}
+		/* a cut name ends with the marker, its value still shown */
+		for (int y = 2; y < 12 && widths[k] < 41; y++) {
+			draw_read_row(win, y, row, sizeof row);
+			if (strstr(row, "dram.read_latency_m"))
+				test_fail(__FILE__, __LINE__, "width %d: long name not cut: %s", widths[k], row);
+			if (strncmp(row, "dram.read_lat", 13) == 0 && strstr(row, "\xe2\x80\xa6") == NULL)
+				test_fail(__FILE__, __LINE__, "width %d: no marker: %s", widths[k], row);
+		}
+		delwin(win);
+	}
+	panel_free(p);
+	vt_session_free(ss);
+}
 
 TEST(view_stats_derives_hit_rates_and_bandwidth)
 {
@@ -217,6 +318,47 @@ TEST(view_table_scrolls_and_draws_only_visible_rows)
 	delwin(w);
 }
 
+/* Hints longer than the panel wrap over its empty rows at word breaks, and
+ * only text beyond the last row is cut (with the marker). */
+TEST(view_put_wrapped_and_panel_hints)
+{
+	vt_screen();
+	WINDOW *w = newwin(3, 20, 0, 0);
+	char row[128];
+	CHECK_EQ(put_wrapped(w, 0, 0, 20, 3, "one two three four five six seven", A_NORMAL), 2);
+	CHECK_STR(draw_read_row(w, 0, row, sizeof row), "one two three four");
+	CHECK_STR(draw_read_row(w, 1, row, sizeof row), "five six seven");
+	werase(w);
+	CHECK_EQ(put_wrapped(w, 0, 0, 20, 2, "aaaaaaaaaaaaaaaaaaaaaaaaa bb cc dd ee ff gg hh ii jj kk", A_NORMAL), 2);
+	CHECK_STR(draw_read_row(w, 0, row, sizeof row), "aaaaaaaaaaaaaaaaaaaa");
+	CHECK_STR(draw_read_row(w, 1, row, sizeof row), "aaaaa bb cc dd ee f\xe2\x80\xa6");
+	delwin(w);
+	/* The panels' "not in this machine" hints, on the default (teaching) machine. */
+	struct session *ss = vt_session(NULL);
+	REQUIRE(ss != NULL);
+	static const char *const panels[][2] = {
+		{"coherence", "`set coherence.protocol moesi` at cycle 0"},
+		{"protocol", "`protocol moesi` prints one"},
+		{"frc", "at cycle 0)"},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(panels); i++) {
+		struct panel *p = panel_create(panels[i][0]);
+		REQUIRE(p != NULL);
+		WINDOW *pw = newwin(8, 60, 0, 0);
+		struct view_ctx c = {.sim = ss->sim};
+		panel_draw(p, pw, &c);
+		char *text = vt_text(pw);
+		CHECK(strstr(text, "\xe2\x80\xa6") == NULL);
+		/* the end of the hint is on screen (possibly split at a space) */
+		const char *tail = strrchr(panels[i][1], ' ');
+		CHECK_CONTAINS(text, tail ? tail + 1 : panels[i][1]);
+		free(text);
+		delwin(pw);
+		panel_free(p);
+	}
+	vt_session_free(ss);
+}
+
 TEST(view_table_drops_columns_with_marker)
 {
 	vt_screen();
@@ -313,4 +455,16 @@ TEST(view_status_bar_drops_optional_parts_first)
 	status_draw(w, &si);
 	CHECK_STR(draw_read_row(w, 0, row, sizeof row), " cycle 10 | stopped at breakpoint 1: d\xe2\x80\xa6");
 	delwin(w);
+	/* "rewind ≥ 0" is 10 columns (12 bytes): at exactly the width everything
+	 * needs, nothing is dropped. */
+	struct session *ss = vt_session(NULL);
+	REQUIRE(ss != NULL);
+	si.sim = ss->sim;
+	si.state = "paused";
+	const char *all = " cycle 10 | paused | IPC 0.500 | rewind \xe2\x89\xa5 0 | teaching | vecadd | overview";
+	w = newwin(1, (int)strlen(all) - 2 + 1, 0, 0);
+	status_draw(w, &si);
+	CHECK_STR(draw_read_row(w, 0, row, sizeof row), all);
+	delwin(w);
+	vt_session_free(ss);
 }

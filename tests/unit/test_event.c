@@ -105,7 +105,7 @@ TEST(event_watch_includes_breakpoints)
 	CHECK_EQ(events_logged(&ev), 0); /* watched for the breakpoint, not logged */
 	EV_EMIT(&ev, EV_DRAM_ACT, .ch = 0, .bank = 2, .row = 3);
 	CHECK(b.stop);
-	CHECK_STR(b.stop_reason, "Breakpoint 1, dram.act ch=0 bank=2 row=3 at cycle 7");
+	CHECK_STR(b.stop_reason, "Breakpoint 1, dram.act ch=0 bank=2 row=3 at cycle 8 (logged in cycle 7)");
 	bp_fini(&b);
 	stats_fini(&st);
 	arena_fini(&a);
