@@ -11,8 +11,8 @@
  *           which records every thread block's range [beg, end) in
  *           decompressed offsets; the text is dropped as it is indexed
  *   replay: xz_at() serves a thread block's text from a window of whole
- *           blocks (trace.xz_window_mb for the list, least recently used
- *           out first). A block not held is decoded by the list's one live
+ *           blocks (trace.xz_window_mb for the list; a clock sweep drops
+ *           blocks not used since it last passed them). A block not held is decoded by the list's one live
  *           decoder, which runs forward, keeping the blocks it passes while
  *           they fit; a block behind it (a rewind, a straggler, another
  *           kernel) restarts the decoder at the file's start (liblzma cannot
@@ -51,7 +51,7 @@ struct tkern {
 	/* .xz: the window's blocks of this kernel */
 	struct trace_list *tl;
 	char **tb;             /* per CTA: its text while held, else NULL */
-	uint64_t *stamp;       /* per CTA: last use (or decode) of its held text */
+	uint8_t *ref;          /* per CTA: used since the clock hand last passed it */
 	uint32_t *order;       /* CTAs by position in the file */
 	bool xz_opened;        /* the window's decoder has read this file before */
 };
@@ -68,7 +68,8 @@ struct xzdec {
 
 /* The list's window of decompressed thread blocks and its one live decoder. */
 struct xzwin {
-	uint64_t limit, used, clock;
+	uint64_t limit, used;
+	unsigned hand; /* the clock hand over res */
 	struct xzres {
 		struct tkern *t;
 		uint32_t cta;
@@ -277,22 +278,26 @@ static void xw_stop(struct xzwin *w)
 	w->dk = NULL;
 }
 
-/* Drop held blocks, least recently used first, until `need` more bytes fit. */
+/* Drop held blocks until `need` more bytes fit: the clock (second-chance)
+ * approximation of least recently used, O(1) per block. */
 static void xw_make_room(struct xzwin *w, uint64_t need)
 {
 	while (w->used + need > w->limit && w->nres) {
-		unsigned v = 0;
-		for (unsigned i = 1; i < w->nres; i++)
-			if (w->res[i].t->stamp[w->res[i].cta] < w->res[v].t->stamp[w->res[v].cta])
-				v = i;
-		struct tkern *t = w->res[v].t;
-		uint32_t c = w->res[v].cta;
+		if (w->hand >= w->nres)
+			w->hand = 0;
+		struct tkern *t = w->res[w->hand].t;
+		uint32_t c = w->res[w->hand].cta;
+		if (t->ref[c]) {
+			t->ref[c] = 0;
+			w->hand++;
+			continue;
+		}
 		uint64_t b, e;
 		trace_tb_range(t->k, c, &b, &e);
 		free(t->tb[c]);
 		t->tb[c] = NULL;
 		w->used -= e - b;
-		w->res[v] = w->res[--w->nres];
+		w->res[w->hand] = w->res[--w->nres];
 	}
 }
 
@@ -350,7 +355,7 @@ static int xw_decode(struct xzwin *w, struct tkern *t, uint32_t want, char **err
 			if (x == e) {
 				if (w->pend) {
 					xw_hold(w, t, c, w->pend);
-					t->stamp[c] = ++w->clock;
+					t->ref[c] = 1;
 					w->pend = NULL;
 				}
 				w->cur++;
@@ -398,7 +403,7 @@ static const char *xz_at(void *ctx, uint32_t cta, uint64_t off, const char **end
 			return *end;
 		}
 	}
-	t->stamp[cta] = ++w->clock;
+	t->ref[cta] = 1;
 	*end = t->tb[cta] + (e - b);
 	return t->tb[cta] + (off - b);
 }
@@ -424,7 +429,7 @@ static int xz_load(struct tkern *t, const char *file, char **err)
 		return -1;
 	uint32_t n = trace_get_info(t->k)->ctas;
 	t->tb = xcalloc(n, sizeof *t->tb);
-	t->stamp = xcalloc(n, sizeof *t->stamp);
+	t->ref = xcalloc(n, sizeof *t->ref);
 	t->order = xmalloc(n * sizeof *t->order);
 	for (uint32_t i = 0; i < n; i++)
 		t->order[i] = i;
@@ -453,10 +458,10 @@ static void xz_unload(struct tkern *t)
 		w->res[i] = w->res[--w->nres];
 	}
 	free(t->tb);
-	free(t->stamp);
+	free(t->ref);
 	free(t->order);
 	t->tb = NULL;
-	t->stamp = NULL;
+	t->ref = NULL;
 	t->order = NULL;
 }
 
