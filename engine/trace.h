@@ -17,12 +17,13 @@
  * warp's instructions start. Replay then parses a warp's instruction lines
  * on demand from the buffer; the warp's read position lives in struct kwarp
  * (tpos, tleft), so the trace object is immutable once indexed and memory
- * stays bounded by the index (12 bytes per warp) plus the buffer, which for
- * plain files is an mmap of the page cache.
+ * stays bounded by the index (12 bytes per warp, 16 per thread block) plus
+ * the buffer, which for plain files is an mmap of the page cache.
  *
  *   text:  header ─ #BEGIN_TB ─ thread block = x,y,z ─ warp = w ─ insts = n ─ n lines ... #END_TB ...
  *   index: warp_off[cta * wpc + w] = byte offset of the first instruction line
  *          warp_n  [cta * wpc + w] = n          (cta = x + y*gx + z*gx*gy)
+ *          tb range[cta]           = [#BEGIN_TB, after #END_TB)
  */
 #ifndef GPUSTEP_TRACE_H
 #define GPUSTEP_TRACE_H
