@@ -23,7 +23,8 @@ static char *draw(const char *panel, struct session *ss, int sm, int w, int h)
 	REQUIRE(p != NULL);
 	WINDOW *win = newwin(h, w, 0, 0);
 	REQUIRE(win != NULL);
-	struct view_ctx c = {.sim = ss->sim, .sel_sm = sm, .sel_ch = ss->sel_ch, .sel_bank = ss->sel_bank, .focused = true};
+	struct view_ctx c = {
+	    .sim = ss->sim, .sel_sm = sm, .sel_ch = ss->sel_ch, .sel_bank = ss->sel_bank, .focused = true};
 	panel_draw(p, win, &c);
 	char *text = vt_text(win);
 	delwin(win);
@@ -32,9 +33,10 @@ static char *draw(const char *panel, struct session *ss, int sm, int w, int h)
 }
 
 /* TEMP needs rows of whole 4 KB pages: 1024 columns x 4 B. */
-static const char *const temp_setup = "set dram.columns 1024\nset dram.page_alloc temp\nset core.scheduler tbas\n"
-				      "set core.warps_per_sm 32\nset core.threads_per_sm 1024\n"
-				      "workload matmul_naive\nstep 3000\n";
+static const char *const temp_setup =
+    "set dram.columns 1024\nset dram.page_alloc temp\nset core.scheduler tbas\n"
+    "set core.warps_per_sm 32\nset core.threads_per_sm 1024\n"
+    "workload matmul_naive\nstep 3000\n";
 
 TEST(view_dram_temp_owner_and_remote)
 {

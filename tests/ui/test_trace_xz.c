@@ -28,10 +28,11 @@ static char *gen_trace(unsigned n, unsigned extra, size_t *len)
 {
 	size_t cap = 4096 + (size_t)n * 1200 + (size_t)extra * 64, u = 0;
 	char *t = xmalloc(cap);
-	u += (size_t)snprintf(t + u, cap - u,
-			      "-kernel name = xzgen\n-grid dim = (%u,1,1)\n-block dim = (64,1,1)\n-nregs = 16\n"
-			      "-accelsim tracer version = 4\n\n",
-			      n);
+	u += (size_t)snprintf(
+	    t + u, cap - u,
+	    "-kernel name = xzgen\n-grid dim = (%u,1,1)\n-block dim = (64,1,1)\n-nregs = 16\n"
+	    "-accelsim tracer version = 4\n\n",
+	    n);
 	for (unsigned b = 0; b < n; b++) {
 		u += (size_t)snprintf(t + u, cap - u, "#BEGIN_TB\nthread block = %u,0,0\n", b);
 		for (unsigned w = 0; w < 2; w++) {
@@ -39,16 +40,18 @@ static char *gen_trace(unsigned n, unsigned extra, size_t *len)
 			unsigned x = b == 0 && w == 0 ? extra : 0;
 			u += (size_t)snprintf(t + u, cap - u, "warp = %u\ninsts = %u\n", w, 10 + x);
 			for (unsigned j = 0; j < x; j++)
-				u += (size_t)snprintf(t + u, cap - u, "0008 ffffffff 1 R7 IADD3 2 R7 R7 0 0\n");
-			u += (size_t)snprintf(t + u, cap - u,
-					      "0000 ffffffff 1 R1 IMAD.MOV.U32 2 R255 R255 0 0\n0010 ffffffff 1 R6 S2R 0 0 0\n"
-					      "0020 ffffffff 1 R3 S2R 0 0 0\n0030 ffffffff 1 R6 IMAD 2 R3 R6 0 0\n"
-					      "0040 ffffffff 0 ISETP.GE.AND 1 R6 0 0\n"
-					      "0050 ffffffff 1 R2 LDG.E.SYS 1 R2 4 1 0x%x 4 0\n"
-					      "0060 ffffffff 1 R4 LDG.E.SYS 1 R4 4 1 0x%x 4 0\n"
-					      "0070 ffffffff 1 R9 FADD 2 R2 R4 0 0\n"
-					      "0080 ffffffff 0 STG.E.SYS 2 R6 R9 4 1 0x%x 4 0\n0090 ffffffff 0 EXIT 0 0 0\n",
-					      0x10000000u + i, 0x20000000u + i, 0x30000000u + i);
+				u += (size_t)snprintf(t + u, cap - u,
+				                      "0008 ffffffff 1 R7 IADD3 2 R7 R7 0 0\n");
+			u += (size_t)snprintf(
+			    t + u, cap - u,
+			    "0000 ffffffff 1 R1 IMAD.MOV.U32 2 R255 R255 0 0\n0010 ffffffff 1 R6 S2R 0 0 0\n"
+			    "0020 ffffffff 1 R3 S2R 0 0 0\n0030 ffffffff 1 R6 IMAD 2 R3 R6 0 0\n"
+			    "0040 ffffffff 0 ISETP.GE.AND 1 R6 0 0\n"
+			    "0050 ffffffff 1 R2 LDG.E.SYS 1 R2 4 1 0x%x 4 0\n"
+			    "0060 ffffffff 1 R4 LDG.E.SYS 1 R4 4 1 0x%x 4 0\n"
+			    "0070 ffffffff 1 R9 FADD 2 R2 R4 0 0\n"
+			    "0080 ffffffff 0 STG.E.SYS 2 R6 R9 4 1 0x%x 4 0\n0090 ffffffff 0 EXIT 0 0 0\n",
+			    0x10000000u + i, 0x20000000u + i, 0x30000000u + i);
 		}
 		u += (size_t)snprintf(t + u, cap - u, "#END_TB\n");
 	}
@@ -61,8 +64,8 @@ static uint8_t *xz_compress(const char *text, size_t len, size_t *out_len)
 {
 	size_t cap = len + len / 2 + 4096, pos = 0;
 	uint8_t *out = xmalloc(cap);
-	REQUIRE(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, NULL, (const uint8_t *)text, len, out, &pos, cap) ==
-		LZMA_OK);
+	REQUIRE(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, NULL, (const uint8_t *)text, len, out, &pos,
+	                                cap) == LZMA_OK);
 	*out_len = pos;
 	return out;
 }
@@ -99,7 +102,8 @@ static uint64_t stat_of(const struct sim *s, const char *name)
 
 /* Run kernel 0 of `path` to the end on cfg (with snapshots if rewind_to:
  * then go back to that cycle and run to the end again). */
-static struct run run_trace(const char *path, const struct sim_cfg *cfg, uint64_t rewind_to, struct trace_list **keep)
+static struct run run_trace(const char *path, const struct sim_cfg *cfg, uint64_t rewind_to,
+                            struct trace_list **keep)
 {
 	char *err = NULL;
 	unsigned first;
@@ -114,7 +118,8 @@ static struct run run_trace(const char *path, const struct sim_cfg *cfg, uint64_
 	if (rewind_to)
 		sim_snapshots_enable(s, 64u << 20);
 	sim_step(s, UINT64_MAX);
-	struct run r = {sim_cycle(s), sim_state_hash(s), stat_of(s, "l1.accesses"), stat_of(s, "sim.warp_insts")};
+	struct run r = {sim_cycle(s), sim_state_hash(s), stat_of(s, "l1.accesses"),
+	                stat_of(s, "sim.warp_insts")};
 	if (rewind_to) {
 		REQUIRE(sim_goto(s, rewind_to, &err) == 0);
 		CHECK_EQ(sim_cycle(s), rewind_to);
@@ -222,9 +227,9 @@ TEST(trace_xz_truncated_and_corrupt_streams_name_file_and_position)
 	CHECK(out > 0 && out < len);
 	CHECK(trace_list_open(p, &first, &err) == NULL);
 	snprintf(want, sizeof want,
-		 "%s: truncated xz data (the file ends inside the stream) at compressed byte %zu (%" PRIu64
-		 " bytes decompressed)",
-		 p, cut, out);
+	         "%s: truncated xz data (the file ends inside the stream) at compressed byte %zu (%" PRIu64
+	         " bytes decompressed)",
+	         p, cut, out);
 	CHECK_STR(err, want);
 	free(err);
 	err = NULL;
@@ -239,7 +244,7 @@ TEST(trace_xz_truncated_and_corrupt_streams_name_file_and_position)
 	p = write_file(dir, "kernel-2.traceg.xz", bad, zlen);
 	CHECK(trace_list_open(p, &first, &err) == NULL);
 	snprintf(want, sizeof want, "%s: corrupt xz data at compressed byte %u (0 bytes decompressed)", p,
-		 12 + (z[12] + 1u) * 4);
+	         12 + (z[12] + 1u) * 4);
 	CHECK_STR(err, want);
 	free(err);
 	err = NULL;
@@ -268,8 +273,8 @@ TEST(trace_xz_truncated_and_corrupt_streams_name_file_and_position)
 	unsigned line = 1;
 	for (const char *q = t2; q < l; q++)
 		line += *q == '\n';
-	snprintf(want, sizeof want, "kernel-4.traceg.xz:%u: column 27: expected a source register (R0..R255), got 'X2'",
-		 line);
+	snprintf(want, sizeof want,
+	         "kernel-4.traceg.xz:%u: column 27: expected a source register (R0..R255), got 'X2'", line);
 	CHECK_STR(err, want);
 	free(err);
 	unlink(p);
@@ -303,9 +308,10 @@ TEST(trace_xz_thread_block_larger_than_the_window_is_refused)
 	cfg.trace.xz_window_mb = 1;
 	CHECK(trace_workload_new(tl, 0, &cfg, &err) == NULL);
 	snprintf(want, sizeof want,
-		 "%s: thread block (0,0,0) is %" PRIu64 " bytes of text, more than trace.xz_window_mb = 1 MB can hold; "
-		 "raise it (-s trace.xz_window_mb=2) or decompress the file (xz -dk)",
-		 p, bytes);
+	         "%s: thread block (0,0,0) is %" PRIu64
+	         " bytes of text, more than trace.xz_window_mb = 1 MB can hold; "
+	         "raise it (-s trace.xz_window_mb=2) or decompress the file (xz -dk)",
+	         p, bytes);
 	CHECK_STR(err, want);
 	free(err);
 	cfg.trace.xz_window_mb = 2;
@@ -324,11 +330,12 @@ TEST(trace_xz_thread_block_larger_than_the_window_is_refused)
 
 TEST(trace_unknown_opcodes_listed_once_in_the_warning)
 {
-	static const char t[] = "-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-accelsim tracer version = 4\n"
-				"#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 6\n"
-				"0000 ffffffff 1 R1 FOOP 0 0\n0010 ffffffff 0 ZORK.X 1 R1 0\n0020 ffffffff 1 R1 FOOP 0 0\n"
-				"0000 ffffffff 1 R1 FOOP 0 0\n0030 ffffffff 1 R2 IADD3 1 R1 0\n0040 ffffffff 0 EXIT 0 0\n"
-				"#END_TB\n";
+	static const char t[] =
+	    "-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-accelsim tracer version = 4\n"
+	    "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 6\n"
+	    "0000 ffffffff 1 R1 FOOP 0 0\n0010 ffffffff 0 ZORK.X 1 R1 0\n0020 ffffffff 1 R1 FOOP 0 0\n"
+	    "0000 ffffffff 1 R1 FOOP 0 0\n0030 ffffffff 1 R2 IADD3 1 R1 0\n0040 ffffffff 0 EXIT 0 0\n"
+	    "#END_TB\n";
 	char *dir = tmp_dir();
 	char *p = write_file(dir, "kernel-1.traceg", t, sizeof t - 1);
 	unsigned first;
