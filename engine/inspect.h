@@ -138,6 +138,30 @@ struct vws_warp_info {
 bool inspect_vws_warp(const struct sim *s, int sm, int slot, struct vws_warp_info *out);
 bool inspect_bypass_tag(const struct sim *s, int sm, int set, int way, struct btag_info *out);
 
+/* ---- TBAS (tbas.h) -------------------------------------------------------- */
+#define TBAS_INFO_BATCHES 8
+struct tbas_info {
+	int32_t running;      /* the running batch, -1 = none */
+	int in_set, cap;      /* warps in the running set, core.tbas_running */
+	int threshold, stride; /* core.tbas_threshold, core.batch_stride */
+	bool successor;       /* core.tbas_promote = successor */
+	int nbatches;         /* batches resident on the SM (live warps) */
+	struct {
+		int32_t id;
+		int live, active; /* warps not exited; of them, active (tbas.c) */
+	} batch[TBAS_INFO_BATCHES]; /* the first nbatches (at most 8), by id */
+};
+/* false unless core.scheduler = tbas. */
+bool inspect_tbas(const struct sim *s, int sm, struct tbas_info *out);
+
+enum tbas_warp_role { TBW_NONE, TBW_RUN, TBW_ACTIVE, TBW_LOAD, TBW_BARRIER };
+struct tbas_warp_info {
+	int32_t batch;             /* -1 = no live warp in the slot */
+	enum tbas_warp_role role;  /* in the running set, else why not (active = may be promoted) */
+};
+/* false unless core.scheduler = tbas and sm/slot are in range. */
+bool inspect_tbas_warp(const struct sim *s, int sm, int slot, struct tbas_warp_info *out);
+
 /* ---- CCWS (ccws.h) ------------------------------------------------------- */
 struct ccws_info {
 	int cutoff;           /* live warps x base score */

@@ -24,6 +24,7 @@
  */
 #include "tbas.h"
 
+#include "inspect.h"
 #include "sim_int.h"
 
 #define TBAS_MAX_BATCHES 64
@@ -163,4 +164,66 @@ void tbas_update(struct sim *s, struct sm *sm)
 		EV_EMIT(&s->ev, EV_TBAS_SWAP, .cycle = s->st->now, .sm = (int16_t)sm->id, .a = cur, .b = target);
 	sm_wake(sm);
 	sim_progress(s);
+}
+
+/* ---- inspection (inspect.h) ------------------------------------------------ */
+
+bool inspect_tbas(const struct sim *s, int smi, struct tbas_info *o)
+{
+	if (s->cfg.core.scheduler != SCHED_TBAS || smi < 0 || smi >= s->cfg.core.sms)
+		return false;
+	const struct sm *sm = &s->sms[smi];
+	*o = (struct tbas_info){.running = tbas_running_batch(s, sm),
+				.in_set = __builtin_popcountll(tbas_running_mask(s, sm)),
+				.cap = s->cfg.core.tbas_running,
+				.threshold = s->cfg.core.tbas_threshold,
+				.stride = s->cfg.core.batch_stride > 0 ? s->cfg.core.batch_stride : 1,
+				.successor = s->cfg.core.tbas_promote == TBAS_SUCCESSOR};
+	struct bstat bs[TBAS_MAX_BATCHES];
+	int nb = 0;
+	for (int i = 0; i < s->cfg.core.warps_per_sm; i++) {
+		const struct warp *w = &sm->w[i];
+		int32_t id = w->state == WSL_ACTIVE ? tbas_batch_of(s, sm, i) : -1;
+		if (id < 0)
+			continue;
+		int k = 0;
+		while (k < nb && bs[k].id != id)
+			k++;
+		if (k == nb) {
+			if (nb == TBAS_MAX_BATCHES)
+				continue;
+			bs[nb++] = (struct bstat){.id = id};
+		}
+		bs[k].live++;
+		bs[k].act += warp_active(w);
+	}
+	o->nbatches = nb;
+	/* the 8 smallest ids, in order */
+	for (int j = 0; j < nb && j < TBAS_INFO_BATCHES; j++) {
+		int m = j;
+		for (int k = j + 1; k < nb; k++)
+			if (bs[k].id < bs[m].id)
+				m = k;
+		struct bstat t = bs[j];
+		bs[j] = bs[m];
+		bs[m] = t;
+		o->batch[j].id = bs[j].id;
+		o->batch[j].live = (int)bs[j].live;
+		o->batch[j].active = (int)bs[j].act;
+	}
+	return true;
+}
+
+bool inspect_tbas_warp(const struct sim *s, int smi, int slot, struct tbas_warp_info *o)
+{
+	if (s->cfg.core.scheduler != SCHED_TBAS || smi < 0 || smi >= s->cfg.core.sms || slot < 0 ||
+	    slot >= s->cfg.core.warps_per_sm)
+		return false;
+	const struct sm *sm = &s->sms[smi];
+	const struct warp *w = &sm->w[slot];
+	*o = (struct tbas_warp_info){.batch = w->state == WSL_ACTIVE ? tbas_batch_of(s, sm, slot) : -1};
+	if (o->batch < 0)
+		return true;
+	o->role = w->in_pool ? TBW_RUN : w->at_barrier ? TBW_BARRIER : load_pending(w) ? TBW_LOAD : TBW_ACTIVE;
+	return true;
 }

@@ -347,18 +347,69 @@ static int stmt_of(struct trace_kernel *k, const struct tline *t, const char **w
 
 struct ix {
 	struct trace_kernel *k;
-	const char *p, *end; /* next line */
+	const char *b0;      /* the text held now; b0[0] is byte `base` of the trace */
+	uint64_t base;
+	const char *p, *end; /* next line; [b0, end) is what is held */
 	const char *ls, *le; /* current line [ls, le) */
 	uint64_t line;
 	char **err;
+	/* streaming (trace_index_stream): the window is buf[0, cap) */
+	trace_read_fn rd;
+	void *rctx;
+	char *buf;
+	size_t cap;
+	bool eof, rfail;
 };
+
+#define IX_MAX_LINE (16u << 20)
+
+/* Offset in the trace of a pointer into the held text. */
+static uint64_t ix_off(const struct ix *x, const char *q) { return x->base + (uint64_t)(q - x->b0); }
+
+/* Streaming: keep the unread tail [p, end), read more after it. */
+static bool refill(struct ix *x)
+{
+	size_t keep = (size_t)(x->end - x->p);
+	x->base += (uint64_t)(x->p - x->b0);
+	if (keep == x->cap) {
+		if (x->cap >= IX_MAX_LINE) {
+			x->rfail = true;
+			set_err(x->err, "%s: byte %" PRIu64 ": a line longer than %u MB: not an Accel-Sim trace?", x->k->file,
+				x->base, IX_MAX_LINE >> 20);
+			return false;
+		}
+		char *nb = xmalloc(x->cap * 2);
+		memcpy(nb, x->p, keep);
+		free(x->buf);
+		x->buf = nb;
+		x->cap *= 2;
+	} else {
+		memmove(x->buf, x->p, keep);
+	}
+	long n = x->rd(x->rctx, x->buf + keep, x->cap - keep, x->err);
+	if (n < 0) {
+		x->rfail = true;
+		return false;
+	}
+	x->eof = n == 0;
+	x->b0 = x->p = x->buf;
+	x->end = x->buf + keep + n;
+	return true;
+}
 
 static bool next_line(struct ix *x)
 {
+	const char *nl;
+	for (;;) {
+		nl = x->p < x->end ? memchr(x->p, '\n', (size_t)(x->end - x->p)) : NULL;
+		if (nl || !x->rd || x->eof)
+			break;
+		if (!refill(x))
+			return false;
+	}
 	if (x->p >= x->end)
 		return false;
 	x->ls = x->p;
-	const char *nl = memchr(x->p, '\n', (size_t)(x->end - x->p));
 	x->le = nl ? nl : x->end;
 	x->p = nl ? nl + 1 : x->end;
 	x->line++;
@@ -373,6 +424,8 @@ static bool next_line(struct ix *x)
 static int ix_err(struct ix *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int ix_err(struct ix *x, const char *fmt, ...)
 {
+	if (x->rfail)
+		return -1; /* the reader's message (an .xz error with its position) stands */
 	char msg[400];
 	va_list ap;
 	va_start(ap, fmt);
@@ -511,7 +564,7 @@ static int header_done(struct ix *x)
 		return ix_err(x, "expected a '-block dim = (x,y,z)' header line before the first #BEGIN_TB");
 	uint64_t n = (uint64_t)k->h.grid[0] * k->h.grid[1] * k->h.grid[2];
 	/* Every thread block takes at least "#BEGIN_TB\nthread block = 0,0,0\n#END_TB\n". */
-	if (n > k->len / 32 + 1)
+	if (k->len ? n > k->len / 32 + 1 : n > (1u << 24))
 		return ix_err(x, "grid (%u,%u,%u) has %" PRIu64 " thread blocks, more than a %zu-byte file can hold",
 			      k->h.grid[0], k->h.grid[1], k->h.grid[2], n, k->len);
 	k->nctas = (uint32_t)n;
@@ -519,6 +572,8 @@ static int header_done(struct ix *x)
 	k->wpc = (k->tpc + TLANES - 1) / TLANES;
 	size_t nw = (size_t)k->nctas * k->wpc;
 	k->woff = xmalloc(nw * sizeof *k->woff);
+	k->cbeg = xcalloc(k->nctas, sizeof *k->cbeg);
+	k->cend = xcalloc(k->nctas, sizeof *k->cend);
 	k->wn = xcalloc(nw, sizeof *k->wn);
 	for (size_t i = 0; i < nw; i++)
 		k->woff[i] = UINT64_MAX;
@@ -532,7 +587,7 @@ static int warp_insts(struct ix *x, size_t wi, uint64_t n, uint64_t insts_line, 
 {
 	struct trace_kernel *k = x->k;
 	struct tline t;
-	k->woff[wi] = (uint64_t)(x->p - k->text);
+	k->woff[wi] = ix_off(x, x->p);
 	k->wn[wi] = (uint32_t)n;
 	for (uint64_t i = 0; i < n; i++) {
 		do {
@@ -571,6 +626,7 @@ static int tb_body(struct ix *x, uint64_t begin_line)
 	struct trace_kernel *k = x->k;
 	int64_t cta = -1, warp = -1;
 	uint32_t tb[3] = {0, 0, 0};
+	uint64_t beg = ix_off(x, x->ls);
 	char where[96];
 	while (next_line(x)) {
 		const char *s = x->ls, *e = x->le;
@@ -580,6 +636,13 @@ static int tb_body(struct ix *x, uint64_t begin_line)
 			if (cta < 0)
 				return ix_err(x, "#END_TB without a 'thread block = x,y,z' line (block opened at line %" PRIu64 ")",
 					      begin_line);
+			uint64_t end = ix_off(x, x->p);
+			k->cbeg[cta] = beg;
+			k->cend[cta] = end;
+			if (end - beg > k->info.max_tb_bytes) {
+				k->info.max_tb_bytes = end - beg;
+				k->info.max_tb = (uint32_t)cta;
+			}
 			return 0;
 		}
 		if (starts(s, e, "#BEGIN_TB"))
@@ -629,14 +692,35 @@ static int tb_body(struct ix *x, uint64_t begin_line)
 	return ix_err(x, "file ends inside the thread block opened at line %" PRIu64 " (no #END_TB): truncated?", begin_line);
 }
 
+static struct trace_kernel *index_run(struct ix *x);
+
 struct trace_kernel *trace_index(const char *text, size_t len, const char *file, char **err)
 {
 	struct trace_kernel *k = xcalloc(1, sizeof *k);
 	k->text = text;
 	k->len = len;
 	snprintf(k->file, sizeof k->file, "%s", file ? file : "trace");
-	k->h.tracer_version = 0;
-	struct ix x = {k, text, text + len, NULL, NULL, 0, err};
+	struct ix x = {.k = k, .b0 = text, .p = text, .end = text + len, .err = err};
+	return index_run(&x);
+}
+
+struct trace_kernel *trace_index_stream(trace_read_fn rd, void *ctx, uint64_t size, const char *file, char **err)
+{
+	struct trace_kernel *k = xcalloc(1, sizeof *k);
+	k->len = size;
+	snprintf(k->file, sizeof k->file, "%s", file ? file : "trace");
+	struct ix x = {.k = k, .err = err, .rd = rd, .rctx = ctx, .cap = 1u << 20};
+	x.buf = xmalloc(x.cap);
+	x.b0 = x.p = x.end = x.buf;
+	k = index_run(&x);
+	free(x.buf);
+	return k;
+}
+
+static struct trace_kernel *index_run(struct ix *x_)
+{
+	struct ix x = *x_;
+	struct trace_kernel *k = x.k;
 	bool in_header = true;
 	uint64_t ntb = 0;
 	while (next_line(&x)) {
@@ -663,6 +747,8 @@ struct trace_kernel *trace_index(const char *text, size_t len, const char *file,
 			goto fail;
 		}
 	}
+	if (x.rfail)
+		goto fail;
 	if (in_header) {
 		ix_err(&x, "no thread blocks (#BEGIN_TB) in the file: truncated or not an Accel-Sim .traceg?");
 		goto fail;
@@ -684,12 +770,15 @@ struct trace_kernel *trace_index(const char *text, size_t len, const char *file,
 			k->woff[i] = 0;
 			k->wn[i] = 0;
 		}
-	k->info.bytes = len;
+	k->info.bytes = ix_off(&x, x.end);
+	k->len = (size_t)k->info.bytes;
 	k->info.lines = x.line;
 	k->info.nopcodes = k->nop;
 	k->info.nstmts = k->nst;
+	x_->buf = x.buf; /* refill may have grown it */
 	return k;
 fail:
+	x_->buf = x.buf;
 	trace_free(k);
 	return NULL;
 }
@@ -708,9 +797,23 @@ void trace_free(struct trace_kernel *k)
 	free(k->hval);
 	free(k->woff);
 	free(k->wn);
+	free(k->cbeg);
+	free(k->cend);
 	free(k);
 }
 
 const struct trace_hdr *trace_hdr(const struct trace_kernel *k) { return &k->h; }
 const struct trace_info *trace_get_info(const struct trace_kernel *k) { return &k->info; }
 const char *trace_file(const struct trace_kernel *k) { return k->file; }
+
+void trace_tb_range(const struct trace_kernel *k, uint32_t cta, uint64_t *beg, uint64_t *end)
+{
+	*beg = cta < k->nctas ? k->cbeg[cta] : 0;
+	*end = cta < k->nctas ? k->cend[cta] : 0;
+}
+
+void trace_set_fetch(struct trace_kernel *k, trace_fetch_fn fetch, void *ctx)
+{
+	k->fetch = fetch;
+	k->fctx = ctx;
+}

@@ -5,18 +5,25 @@
  *
  * The engine never opens files: the front end (tui/trace_io.c) maps or
  * decompresses a trace into one read-only text buffer and hands it here.
+ * A trace too large to hold (an .xz the front end decompresses as it goes)
+ * is indexed from a reader instead (trace_index_stream) and replayed through
+ * a fetch callback that returns one thread block's text at a time
+ * (trace_set_fetch); the text is a pure function of the offset, so what the
+ * front end caches does not change the simulation.
+ *
  * trace_index() makes one pass over the text: it validates every line (so a
  * malformed or truncated trace fails at load time, naming the file, the line
  * and what was expected), interns opcodes and PCs, and records where each
  * warp's instructions start. Replay then parses a warp's instruction lines
  * on demand from the buffer; the warp's read position lives in struct kwarp
  * (tpos, tleft), so the trace object is immutable once indexed and memory
- * stays bounded by the index (12 bytes per warp) plus the buffer, which for
- * plain files is an mmap of the page cache.
+ * stays bounded by the index (12 bytes per warp, 16 per thread block) plus
+ * the buffer, which for plain files is an mmap of the page cache.
  *
  *   text:  header ─ #BEGIN_TB ─ thread block = x,y,z ─ warp = w ─ insts = n ─ n lines ... #END_TB ...
  *   index: warp_off[cta * wpc + w] = byte offset of the first instruction line
  *          warp_n  [cta * wpc + w] = n          (cta = x + y*gx + z*gx*gy)
+ *          tb range[cta]           = [#BEGIN_TB, after #END_TB)
  */
 #ifndef GPUSTEP_TRACE_H
 #define GPUSTEP_TRACE_H
@@ -67,6 +74,8 @@ struct trace_info {
 	uint64_t cg;                 /* global loads/stores with .CG or .CV (replayed as glc: L1 bypass) */
 	uint64_t generic_shared, generic_local; /* generic LD/ST/ATOM that fell in a window */
 	unsigned nopcodes, nstmts;
+	uint64_t max_tb_bytes;       /* the longest thread block's text (#BEGIN_TB to #END_TB) */
+	uint32_t max_tb;             /* and its CTA id */
 	char unknown[256];           /* distinct unknown opcodes, comma separated ("" = none) */
 };
 
@@ -76,6 +85,18 @@ struct trace_kernel;
  * result). `file` names the trace in messages ("kernel-1.traceg:57: ...").
  * NULL with *err on the first problem. */
 struct trace_kernel *trace_index(const char *text, size_t len, const char *file, char **err);
+/* A streamed trace: rd fills buf[0, n) and returns the count, 0 at the end,
+ * -1 with *err (naming the file and position). `size` is the text's length
+ * if known (0 if not): it bounds the grid before the index is allocated. */
+typedef long (*trace_read_fn)(void *ctx, char *buf, size_t n, char **err);
+struct trace_kernel *trace_index_stream(trace_read_fn rd, void *ctx, uint64_t size, const char *file, char **err);
+/* Replay of a streamed trace: the text of thread block `cta` at trace offset
+ * off (inside the block's range), with *end = the end of the block's text
+ * held there. Valid until the next call. On failure "" with *end at it. */
+typedef const char *(*trace_fetch_fn)(void *ctx, uint32_t cta, uint64_t off, const char **end);
+void trace_set_fetch(struct trace_kernel *k, trace_fetch_fn fetch, void *ctx);
+/* Thread block cta's text [beg, end) in trace offsets (file order need not be CTA order). */
+void trace_tb_range(const struct trace_kernel *k, uint32_t cta, uint64_t *beg, uint64_t *end);
 void trace_free(struct trace_kernel *k);
 const struct trace_hdr *trace_hdr(const struct trace_kernel *k);
 const struct trace_info *trace_get_info(const struct trace_kernel *k);

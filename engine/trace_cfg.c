@@ -32,6 +32,9 @@ static const struct cfg_param trace_params[] = {
 	P_ENUM("trace.memcpy", trace.memcpy_mode, "ignore", memcpy_names,
 	       "MemcpyHtoD lines of a kernel list: ignore (caches stay as they are) or l2_fill (the copied lines are "
 	       "installed in the L2, clean, just before the next kernel starts; NVIDIA presets)"),
+	P_INT("trace.xz_window_mb", trace.xz_window_mb, "256", 1, 1048576,
+	      "trace replay: megabytes of decompressed .traceg.xz text held at once (thread blocks are decoded as "
+	      "they launch; a single thread block must fit)"),
 };
 
 const struct cfg_section trace_cfg_section = {

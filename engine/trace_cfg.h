@@ -16,6 +16,7 @@ struct trace_cfg {
 	int branch_cycles; /* BRA, EXIT mid-trace, convergence barriers, NOP */
 	int misc_cycles;   /* MEMBAR, DEPBAR, ERRBAR, CCTL, LDC, S2R ... */
 	int memcpy_mode;   /* enum trace_memcpy: what a list's MemcpyHtoD lines do */
+	int xz_window_mb;  /* decompressed .traceg.xz text held at once (front end, tui/trace_io.c) */
 };
 
 /* trace.memcpy (engine/hostcopy.h, docs/TRACES.md). */

@@ -28,6 +28,9 @@ struct trace_kernel {
 	uint32_t wpc, nctas, tpc;
 	uint64_t *woff; /* per warp: first instruction line, UINT64_MAX = absent */
 	uint32_t *wn;
+	uint64_t *cbeg, *cend; /* per CTA: its text [#BEGIN_TB, after #END_TB) */
+	trace_fetch_fn fetch;  /* text == NULL (streamed): where replay reads it */
+	void *fctx;
 	struct topc *op;
 	unsigned nop, capop;
 	uint64_t *st_pc;

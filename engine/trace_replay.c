@@ -56,10 +56,18 @@ static const char *t_text(const void *impl, unsigned stmt)
 	return stmt < k->nst ? k->st_text[stmt] : "exit";
 }
 
-/* Skip blank lines; the start of the next non-blank line and its end. */
-static const char *line_at(const struct trace_kernel *k, uint64_t pos, const char **le)
+/* Skip blank lines; the start of the next non-blank line at pos (in CTA
+ * lcta), its end, and *next = the offset after it. */
+static const char *line_at(const struct trace_kernel *k, uint32_t lcta, uint64_t pos, const char **le, uint64_t *next)
 {
-	const char *p = k->text + pos, *end = k->text + k->len;
+	const char *p, *end;
+	if (k->text) {
+		p = k->text + pos;
+		end = k->text + k->len;
+	} else {
+		p = k->fetch(k->fctx, lcta, pos, &end);
+	}
+	const char *s = p;
 	for (;;) {
 		while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
 			p++;
@@ -71,6 +79,7 @@ static const char *line_at(const struct trace_kernel *k, uint64_t pos, const cha
 	}
 	const char *nl = memchr(p, '\n', (size_t)(end - p));
 	*le = nl ? nl : end;
+	*next = pos + (uint64_t)(*le - s) + (*le < end);
 	return p;
 }
 
@@ -83,13 +92,14 @@ static uint16_t stmt_id(uint32_t soff, uint32_t s)
 }
 
 /* Show the next line's statement and mask in the warps panel. */
-static void peek(const struct trace_kernel *k, uint32_t soff, struct kwarp *w)
+static void peek(const struct trace_kernel *k, uint32_t soff, uint32_t lcta, struct kwarp *w)
 {
 	if (w->tleft == 0) {
 		w->pc = stmt_id(soff, k->nst);
 		return;
 	}
-	const char *le, *p = line_at(k, w->tpos, &le);
+	uint64_t next;
+	const char *le, *p = line_at(k, lcta, w->tpos, &le, &next);
 	struct cur c = {p, le, NULL, NULL};
 	uint64_t pc;
 	uint32_t mask;
@@ -119,7 +129,7 @@ static void start_in(const struct trace_kernel *k, uint32_t soff, struct kwarp *
 		w->tpos = k->woff[i];
 		w->tleft = k->wn[i];
 	}
-	peek(k, soff, w);
+	peek(k, soff, lcta, w);
 }
 
 static void t_start(const void *impl, struct kwarp *w, uint32_t cta, uint32_t wic, unsigned warp_size)
@@ -145,14 +155,15 @@ static bool next_in(const struct trace_view *v, uint32_t soff, uint32_t lcta, st
 	const struct trace_kernel *k = v->k;
 	if (w->exited || w->tleft == 0)
 		return finish(k, soff, w, o);
-	const char *le, *p = line_at(k, w->tpos, &le);
+	uint64_t next;
+	const char *le, *p = line_at(k, lcta, w->tpos, &le, &next);
 	struct tline t;
 	struct cur c = {p, le, NULL, NULL};
 	int s;
 	/* Validated at load time; a file changed since then just ends the warp. */
 	if (!trace_parse_inst(&c, k->h.lineinfo, &t) || (s = trace_pc_find(k, t.pc)) < 0)
 		return finish(k, soff, w, o);
-	w->tpos = (uint64_t)(le - k->text) + (le < k->text + k->len);
+	w->tpos = next;
 	w->tleft--;
 	const struct topc *op = &k->op[k->st_op[s]];
 	unsigned cls = op->cls;
@@ -216,7 +227,7 @@ static bool next_in(const struct trace_view *v, uint32_t soff, uint32_t lcta, st
 		}
 	}
 	w->mask = o->active;
-	peek(k, soff, w);
+	peek(k, soff, lcta, w);
 	return true;
 }
 

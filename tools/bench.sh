@@ -91,17 +91,38 @@ for p in - gtx480; do
 		printf "trace %-8s %.1f MB: index %.3f s (%.0f MB/s); replay %.3f s, %d cycles, %.0f warp-insts/s\n", (c == "-" ? "teaching" : c), b / 1e6, ti, b / 1e6 / ti, tr, cy, ni / tr
 	}'
 done
+# The same trace as .xz (docs/TRACES.md: streamed, decoded into a bounded
+# window): index and replay time, and peak RSS, on the teaching machine.
+if command -v xz >/dev/null 2>&1 && xz -1 -k "$tmp/kernel-1.traceg"; then
+	start=$(date +%s.%N)
+	"$BIN" --list-stats -w "$tmp/kernel-1.traceg.xz" >/dev/null 2>&1 || echo "trace xz index: failed"
+	mid=$(date +%s.%N)
+	rss=n/a
+	if [ "$have_time" = 1 ]; then
+		/usr/bin/time -f %M -o "$tmp/rss" "$BIN" --run -w "$tmp/kernel-1.traceg.xz" --stats "$tmp/t.json" >/dev/null 2>&1 || echo "trace xz replay: failed"
+		rss="$(tail -1 "$tmp/rss") KB"
+	else
+		"$BIN" --run -w "$tmp/kernel-1.traceg.xz" --stats "$tmp/t.json" >/dev/null 2>&1 || echo "trace xz replay: failed"
+	fi
+	end=$(date +%s.%N)
+	insts=$(sed -n 's/^    "sim.warp_insts": \([0-9]*\).*/\1/p' "$tmp/t.json")
+	awk -v b="$bytes" -v z="$(wc -c <"$tmp/kernel-1.traceg.xz")" -v ni="${insts:-0}" -v s="$start" -v m="$mid" -v e="$end" -v r="$rss" 'BEGIN {
+		ti = m - s; tr = e - m; if (ti <= 0) ti = 1e-6; if (tr <= 0) tr = 1e-6
+		printf "trace teaching .xz %.1f MB (%.2f MB compressed): index %.3f s; replay %.3f s, %.0f warp-insts/s, peak RSS %s\n", b / 1e6, z / 1e6, ti, tr, ni / tr, r
+	}'
+fi
 echo "machine: $(uname -srm), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
 echo "commit:  $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 
 # DRAM-trace mode (docs/DRAM.md): 1,000,000 requests straight into the DRAM
-# model of the default machine, sequential lines and random lines.
+# model of the default machine, sequential lines and random lines. (Named
+# .dtrace: -w would take a .trc for a thread-address trace.)
 echo
-awk 'BEGIN { for (i = 0; i < 1000000; i++) printf "LD 0x%x\n", 268435456 + i * 128 }' >"$tmp/seq.trc"
-awk 'BEGIN { srand(7); for (i = 0; i < 1000000; i++) printf "%s 0x%x\n", (rand() < 0.3 ? "ST" : "LD"), int(rand() * 1073741824) * 128 % 4294967296 }' >"$tmp/rnd.trc"
+awk 'BEGIN { for (i = 0; i < 1000000; i++) printf "LD 0x%x\n", 268435456 + i * 128 }' >"$tmp/seq.dtrace"
+awk 'BEGIN { srand(7); for (i = 0; i < 1000000; i++) printf "%s 0x%x\n", (rand() < 0.3 ? "ST" : "LD"), int(rand() * 1073741824) * 128 % 4294967296 }' >"$tmp/rnd.dtrace"
 for t in seq rnd; do
 	start=$(date +%s.%N)
-	"$BIN" --dram-trace "$tmp/$t.trc" --stats "$tmp/d.json" >/dev/null 2>"$tmp/err" || { echo "dram trace $t: failed"; cat "$tmp/err"; continue; }
+	"$BIN" --dram-trace "$tmp/$t.dtrace" --stats "$tmp/d.json" >/dev/null 2>"$tmp/err" || { echo "dram trace $t: failed"; cat "$tmp/err"; continue; }
 	end=$(date +%s.%N)
 	awk -v t="$t" -v s="$start" -v e="$end" '/"dram.row_hits":/ { h = $2 + 0 } /"dram.row_conflicts":/ { c = $2 + 0 }
 		END { d = e - s; if (d <= 0) d = 1e-6

@@ -2,7 +2,9 @@
  * trace_io.h: opening recorded GPU traces for the engine (engine/trace.h).
  *
  *   kernel-1.traceg          mmap'd read-only: replay streams from the page cache
- *   kernel-1.traceg.xz       decompressed with liblzma into memory, once
+ *   kernel-1.traceg.xz       streamed through liblzma: indexed in one pass, then
+ *                            thread blocks decoded into a bounded window as
+ *                            replay reaches them (trace.xz_window_mb)
  *   trace.trc[.xz]           a thread-address trace (engine/trc.h), a list of one
  *   kernelslist.g            Accel-Sim command list: MemcpyHtoD lines (host copies,
  *                            handed to the engine: sim.h wl_copy) and
@@ -60,6 +62,9 @@ int trace_list_fill_src(struct trace_list *tl, unsigned i, struct kernel_src *k,
  * MemcpyHtoD lines that change nothing (trace.memcpy = ignore in cfg, or
  * after the last kernel). */
 void trace_list_warnings(struct trace_list *tl, unsigned i, const struct sim_cfg *cfg, char *buf, size_t n);
+/* The .xz window so far: thread blocks decoded for replay, decoder restarts
+ * (a block behind the decoder was needed again), most bytes held at once. */
+void trace_list_xz_stats(const struct trace_list *tl, uint64_t *loads, uint64_t *restarts, uint64_t *peak);
 /* Read a whole (optionally .xz) file into memory: for tests and tools. */
 char *trace_read_file(const char *path, size_t *len, char **err);
 

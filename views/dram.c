@@ -8,9 +8,11 @@
  *
  * HITS/MISS/CONF are row-buffer hits, misses (bank closed) and conflicts
  * (another row open); NEXT is core cycles until the bank's next command may
- * issue; OWN and REMOTE (under TEMP page colouring) the SM the bank belongs to
- * and the requests other SMs sent it. The selected channel/bank is reverse; Up/Down select through
- * `select channel C` / `select bank B`.
+ * issue; OWN and REMOTE (under TEMP page colouring, dram.page_alloc = temp, or
+ * dram.local_stats) the SM the bank belongs to and the requests other SMs sent
+ * it, "12*" (yellow) when the latest request was one of them. The selected
+ * channel/bank is reverse; Up/Down select through `select channel C` /
+ * `select bank B`.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,11 +81,11 @@ static void dram_row(void *u, int row, struct table_row *r)
 	else
 		snprintf(r->text[8], TABLE_CELL, "-");
 	/* TEMP page colouring (dram.page_alloc = temp / dram.local_stats): the SM
-	 * the bank is bound to and the requests from other SMs, yellow when the
-	 * latest one was remote. */
+	 * the bank is bound to and the requests from other SMs, yellow and with a
+	 * '*' when the latest one was remote. */
 	if (b.owner >= 0) {
 		snprintf(r->text[9], TABLE_CELL, "sm%d", b.owner);
-		snprintf(r->text[10], TABLE_CELL, "%llu", (unsigned long long)b.remote);
+		snprintf(r->text[10], TABLE_CELL, "%llu%s", (unsigned long long)b.remote, b.last_remote ? "*" : "");
 		if (b.last_remote)
 			r->attr[10] = role_attr(R_STALL);
 	} else {

@@ -43,9 +43,21 @@
  *
  * (With several schedulers per SM the CCWS columns take the SCH column's
  * place.)
+ *
+ * Under core.scheduler = tbas the title shows the running batch, a line
+ * above the table the running set (warps / core.tbas_running), the swap
+ * threshold and the resident batches as id:active/live (the running one in
+ * brackets), and two columns follow W: the warp's thread batch and its place
+ * in TBAS (run = in the running set; act = active, may be promoted with its
+ * batch; load = waits for a load; bar = at a barrier):
+ *
+ *    W BAT SET   CTA STATE ...
+ *    0   0 run   0.0 ready
+ *    4   1 act   2.0 inactive
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "draw.h"
 #include "inspect.h"
@@ -61,6 +73,7 @@ struct warps_panel {
 	bool vws; /* core.scheduler = vws: the VWS columns */
 	bool multi; /* core.schedulers > 1: the SCH column */
 	bool ccws; /* core.scheduler = ccws: the CCWS columns */
+	bool tbas; /* core.scheduler = tbas: the TBAS columns */
 };
 
 static const struct table_col cols[] = {
@@ -89,6 +102,15 @@ static const struct table_col ccols[] = {
 	{"NEXT", 6, 1, false}, {"INSTS", 7, 0, true},
 };
 #define CCOLS 3 /* extra columns under CCWS, after W */
+/* Under TBAS: W, then the thread batch and the warp's place in TBAS, then the rest. */
+static const struct table_col tcols[] = {
+	{"W", 3, 0, true},    {"BAT", 3, 0, true},     {"SET", 4, 0, false}, {"CTA", 5, 0, true},
+	{"STATE", 10, 0, false}, {"OUT", 3, 0, true},  {"ORD", 3, 0, true},  {"NEXT", 6, 1, false},
+	{"INSTS", 7, 0, true},
+};
+#define TCOLS 2 /* extra columns under TBAS, after W */
+
+static const char *const tbas_role_name[] = {"", "run", "act", "load", "bar"};
 
 static const char *state_name(enum warp_state s)
 {
@@ -109,7 +131,7 @@ static void warp_row(void *u, int row, struct table_row *r)
 {
 	struct warps_panel *wp = u;
 	struct warp_info wi;
-	int o = wp->vws ? VCOLS : wp->ccws ? CCOLS : wp->multi ? 1 : 0; /* column offset of CTA.. */
+	int o = wp->vws ? VCOLS : wp->ccws ? CCOLS : wp->tbas ? TCOLS : wp->multi ? 1 : 0; /* column offset of CTA.. */
 	if (!inspect_warp(wp->sim, wp->sm, row, &wi)) {
 		snprintf(r->text[0], TABLE_CELL, "%d", row);
 		return;
@@ -142,6 +164,13 @@ static void warp_row(void *u, int row, struct table_row *r)
 			r->attr[3] = role_attr(R_STALL);
 		}
 	}
+	struct tbas_warp_info tw;
+	if (wp->tbas && inspect_tbas_warp(wp->sim, wp->sm, row, &tw) && tw.batch >= 0) {
+		snprintf(r->text[1], TABLE_CELL, "%d", (int)tw.batch);
+		snprintf(r->text[2], TABLE_CELL, "%s", tbas_role_name[tw.role]);
+		if (tw.role == TBW_RUN)
+			r->attr[2] = role_attr(R_HEADER);
+	}
 	snprintf(r->text[o + 1], TABLE_CELL, "%d.%d", wi.cta, wi.warp_in_cta);
 	if (wi.state == WS_STALLED) {
 		snprintf(r->text[o + 2], TABLE_CELL, "%s", stall_reason_name(wi.stall));
@@ -170,9 +199,11 @@ static void warps_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	int nrows = 0;
 	struct vws_info v;
 	struct ccws_info cc;
+	struct tbas_info tb;
 	wp->vws = false;
 	wp->multi = false;
 	wp->ccws = false;
+	wp->tbas = false;
 	if (c->sim) {
 		int ctas = 0, warps = 0;
 		uint64_t insts = 0;
@@ -191,11 +222,21 @@ static void warps_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 			snprintf(info + k, sizeof info - (size_t)k, "  %d schedulers", ns);
 		if (wp->ccws && k > 0 && (size_t)k < sizeof info)
 			snprintf(info + k, sizeof info - (size_t)k, "  ccws cutoff %d, %d held", cc.cutoff, cc.throttled);
+		wp->tbas = inspect_tbas(c->sim, wp->sm, &tb);
+		wp->multi &= !wp->tbas; /* as are the TBAS ones */
+		k = (int)strlen(info);
+		if (wp->tbas && (size_t)k < sizeof info) {
+			if (tb.running >= 0)
+				snprintf(info + k, sizeof info - (size_t)k, "  tbas batch %d", (int)tb.running);
+			else
+				snprintf(info + k, sizeof info - (size_t)k, "  tbas no batch");
+		}
 		nrows = inspect_warp_slots(c->sim);
 	}
-	wp->t.cols = wp->vws ? vcols : wp->ccws ? ccols : wp->multi ? scols : cols;
+	wp->t.cols = wp->vws ? vcols : wp->ccws ? ccols : wp->tbas ? tcols : wp->multi ? scols : cols;
 	wp->t.ncols = wp->vws	? (int)ARRAY_LEN(vcols)
 		      : wp->ccws ? (int)ARRAY_LEN(ccols)
+		      : wp->tbas ? (int)ARRAY_LEN(tcols)
 		      : wp->multi ? (int)ARRAY_LEN(scols)
 				  : (int)ARRAY_LEN(cols);
 	struct rect r = view_frame(p, w, c, info);
@@ -209,6 +250,25 @@ static void warps_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 			"vws %s %u/%d  WS %u.%02u  RRDegr %u.%02u  %s %d/%d warps", v.post ? "post-sampling" : "sampling",
 			v.finished, v.npred, v.ws_x256 / 256, (v.ws_x256 % 256) * 100 / 256, v.rr_x256 / 256,
 			(v.rr_x256 % 256) * 100 / 256, v.intercl ? "level 1" : "window", v.level1, v.level1_cap);
+		r.y++;
+		r.h--;
+	}
+	if (wp->tbas && r.h > 2) {
+		/* TBAS: the running set and the resident batches on one line. */
+		char line[256];
+		int k = snprintf(line, sizeof line, "tbas running set %d/%d warps  swap below %d active  batches", tb.in_set,
+				 tb.cap, tb.threshold);
+		for (int i = 0; i < tb.nbatches && i < TBAS_INFO_BATCHES && k > 0 && (size_t)k < sizeof line; i++) {
+			bool run = tb.batch[i].id == tb.running;
+			k += snprintf(line + k, sizeof line - (size_t)k, " %s%d:%d/%d%s", run ? "[" : "", (int)tb.batch[i].id,
+				      tb.batch[i].active, tb.batch[i].live, run ? "]" : "");
+		}
+		if (tb.nbatches > TBAS_INFO_BATCHES && k > 0 && (size_t)k < sizeof line)
+			k += snprintf(line + k, sizeof line - (size_t)k, " +%d", tb.nbatches - TBAS_INFO_BATCHES);
+		if (k > 0 && (size_t)k < sizeof line)
+			snprintf(line + k, sizeof line - (size_t)k, "  stride %d, %s first", tb.stride,
+				 tb.successor ? "successor" : "oldest");
+		put_text(w, r.y, r.x, r.w, line, role_attr(R_HEADER), false);
 		r.y++;
 		r.h--;
 	}

@@ -79,6 +79,20 @@ check "$j" sim.kernels 2 "two kernels"
 check "$j" l1.accesses 222 "16 warps x 3 accesses x 4 sectors + warps of 32, 32, 16 lanes: 12 + 12 + 6"
 check "$j" l2.hits 78 "kernel 1's 48 + all 30 of kernel 2 (it re-reads A and B, re-writes C)"
 check "$j" dram.reads 128 "kernel 1's 128 sectors; kernel 2's 20 (alone) are in the L2 already"
+# The .xz kernel through a 1 MB window (trace.xz_window_mb, docs/TRACES.md):
+# the same machine; a thread block larger than the window is refused by name
+# and size: 10 + 21 + 9 + 14 (block, warp, insts lines) + 29999 x 37 + 25 + 8.
+"$BIN" titanv --run -w $T/multi/kernelslist.g --stats "$E2E_TMP/multiw.json" $IGN -s trace.xz_window_mb=1 >/dev/null 2>&1 ||
+	fail "multi, 1 MB window: exit $?"
+check "$E2E_TMP/multiw.json" l2.hits 78 "as with the default window"
+check "$E2E_TMP/multiw.json" dram.reads 128 "as with the default window"
+{
+	printf -- '-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-accelsim tracer version = 4\n#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 30000\n'
+	awk 'BEGIN { for (i = 0; i < 29999; i++) print "0008 ffffffff 1 R7 IADD3 2 R7 R7 0 0"; print "0010 ffffffff 0 EXIT 0 0"; print "#END_TB" }'
+} | xz >"$E2E_TMP/big.traceg.xz"
+"$BIN" --run -w "$E2E_TMP/big.traceg.xz" -s trace.xz_window_mb=1 >/dev/null 2>"$E2E_TMP/err" && fail "a 1.1 MB thread block fit a 1 MB window"
+expect_contains "$(cat "$E2E_TMP/err")" "big.traceg.xz: thread block (0,0,0) is 1110050 bytes of text, more than trace.xz_window_mb = 1 MB can hold"
+"$BIN" --run -w "$E2E_TMP/big.traceg.xz" -s trace.xz_window_mb=2 >/dev/null 2>"$E2E_TMP/err" || fail "2 MB window: $(cat "$E2E_TMP/err")"
 # With the copy of A (2 KB = 16 lines) in the L2 before kernel 1.
 run titanv $T/multi/kernelslist.g "$E2E_TMP/fmulti.json"
 check "$E2E_TMP/fmulti.json" trace.memcpy.lines 16 "2048 B / 128 B"
