@@ -271,6 +271,7 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 	s->sms = ARENA_NEW(&s->arena, struct sm, ns);
 	s->banks = ARENA_NEW(&s->arena, struct l2bank, nb);
 	core_init(s);
+	icnt_init(s);
 	for (uint32_t i = 0; i < ns; i++)
 		l1_init(s, &s->sms[i]);
 	for (uint32_t i = 0; i < nb; i++) {
