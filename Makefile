@@ -3,6 +3,8 @@
 #   make test       build and run every test layer (unit, golden, views, e2e)
 #   make bench      headless speed figures (docs/PERFORMANCE.md)
 #   make SANITIZE=address,undefined test
+#   make DEBUG=1 test   sim_check_invariants after every simulated cycle (abort on
+#                       the first violation); also on in every SANITIZE build
 .DELETE_ON_ERROR:
 .SUFFIXES:
 
@@ -12,9 +14,14 @@ PKG_CONFIG ?= pkg-config
 PKGS := ncursesw panelw readline libcjson liblzma
 
 BUILD := build
+ifdef DEBUG
+BUILD := build-dbg
+DBG_FLAGS := -DGPUSTEP_CHECK_INVARIANTS
+endif
 ifdef SANITIZE
 BUILD := build-san
 SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+DBG_FLAGS := -DGPUSTEP_CHECK_INVARIANTS
 endif
 
 OPT ?= -O2
@@ -23,7 +30,7 @@ ifeq ($(CI),true)
 WARN += -Werror
 endif
 BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) -g $(WARN) -MMD -MP \
-	$(SAN_FLAGS) -DGPUSTEP_VERSION='"$(VERSION)"'
+	$(SAN_FLAGS) $(DBG_FLAGS) -DGPUSTEP_VERSION='"$(VERSION)"'
 LDFLAGS += $(SAN_FLAGS)
 
 # The engine is compiled without any UI/JSON include path: it cannot use them.

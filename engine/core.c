@@ -78,6 +78,12 @@ void core_init(struct sim *s)
 		snprintf(name, sizeof name, "sm%d.issue_cycles", i);
 		sm->st_issue_cycles = stats_counter(&s->stats, name, "cycles this SM issued an instruction");
 	}
+	s->id.warp_mem_stall = stats_counter(&s->stats, "core.warp_mem_stall_cycles",
+					     "cycles warps waited on memory (a load's register, memory buffer full, MSHR full), summed at exit");
+	s->id.warp_other_stall = stats_counter(&s->stats, "core.warp_other_stall_cycles",
+					       "cycles warps could not issue for other reasons (ALU, shared memory, barrier, register file, scheduler), summed at exit");
+	s->id.warp_compute = stats_counter(&s->stats, "core.warp_compute_cycles",
+					   "warp cycles from launch to exit not stalled on memory (issuing and other stalls), summed at exit");
 	for (int k = 0; c->schedulers > 1 && k < c->schedulers; k++) {
 		char name[64];
 		snprintf(name, sizeof name, "core.sched%d.insts", k);
@@ -388,6 +394,33 @@ static unsigned warp_blocker(struct sim *s, struct sm *sm, struct warp *w)
 
 static void execute(struct sim *s, struct sm *sm, int slot);
 
+static bool mem_stall(unsigned r) { return r == STALL_SCOREBOARD || r == STALL_MEM || r == STALL_MSHR_FULL; }
+
+/* Close the warp's stall segment [stall_start, now) under its current reason. */
+static void stall_close(struct warp *w, uint64_t now)
+{
+	if (w->stall_start == UINT64_MAX)
+		return;
+	uint64_t d = now - w->stall_start;
+	if (mem_stall(w->stall))
+		w->mem_stall_cycles += d;
+	else
+		w->other_stall_cycles += d;
+	w->stall_start = UINT64_MAX;
+}
+
+/* The warp cannot issue at `now` for reason r: a change of reason closes the
+ * segment so far, so each stretch counts under its own reason (a scoreboard
+ * wait followed by lost arbitration is memory, then other). */
+static void stall_set(struct warp *w, unsigned r, uint64_t now)
+{
+	if (w->stall_start != UINT64_MAX && w->stall != r)
+		stall_close(w, now);
+	if (w->stall_start == UINT64_MAX)
+		w->stall_start = now;
+	w->stall = (uint8_t)r;
+}
+
 static void issue(struct sim *s, struct sm *sm, int slot)
 {
 	uint64_t now = s->st->now;
@@ -396,14 +429,7 @@ static void issue(struct sim *s, struct sm *sm, int slot)
 	w->ib_valid = 0;
 	w->insts++;
 	w->issue_cycle = now;
-	if (w->stall_start != UINT64_MAX) {
-		uint64_t d = now - w->stall_start;
-		if (w->stall == STALL_SCOREBOARD || w->stall == STALL_MEM || w->stall == STALL_MSHR_FULL)
-			w->mem_stall_cycles += d;
-		else
-			w->other_stall_cycles += d;
-		w->stall_start = UINT64_MAX;
-	}
+	stall_close(w, now);
 	w->stall = STALL_NONE;
 	sm->insts++;
 	sm->last_issue_cycle = now;
@@ -498,7 +524,12 @@ static void execute(struct sim *s, struct sm *sm, int slot)
 		break;
 	}
 	case KOP_EXIT:
-	default:
+	default: {
+		/* issue() closed the last stall; the exit's issue cycle counts. */
+		uint64_t span = w->issue_cycle + 1 - w->launch_cycle;
+		stat_add(&s->stats, s->id.warp_mem_stall, w->mem_stall_cycles);
+		stat_add(&s->stats, s->id.warp_other_stall, w->other_stall_cycles);
+		stat_add(&s->stats, s->id.warp_compute, span - w->mem_stall_cycles);
 		w->state = WSL_DONE;
 		w->stall = STALL_DONE;
 		w->busy_until = now;
@@ -510,6 +541,7 @@ static void execute(struct sim *s, struct sm *sm, int slot)
 			cta_maybe_done(s, sm, w->cta_slot);
 		sched_refill(s, sm);
 		break;
+	}
 	}
 	sim_progress(s);
 }
@@ -554,9 +586,7 @@ void core_tick(struct sim *s, struct sm *sm)
 		if (r == STALL_NONE) {
 			ready |= 1ull << i;
 		} else {
-			if (w->stall_start == UINT64_MAX)
-				w->stall_start = now;
-			w->stall = (uint8_t)r;
+			stall_set(w, r, now);
 			count[r]++;
 		}
 	}
@@ -598,9 +628,7 @@ void core_tick(struct sim *s, struct sm *sm)
 			if (nissued) {
 				unsigned r = warp_blocker(s, sm, &sm->w[p]);
 				if (r != STALL_NONE) {
-					sm->w[p].stall = (uint8_t)r;
-					if (sm->w[p].stall_start == UINT64_MAX)
-						sm->w[p].stall_start = now;
+					stall_set(&sm->w[p], r, now);
 					lost |= 1ull << p;
 					continue;
 				}
@@ -614,9 +642,7 @@ void core_tick(struct sim *s, struct sm *sm)
 		/* Ready warps that lost arbitration are not stalled. */
 		for (int i = 0; i < n; i++)
 			if (!((issued | lost) >> i & 1) && (ready >> i & 1)) {
-				sm->w[i].stall = STALL_NONE;
-				if (sm->w[i].stall_start == UINT64_MAX)
-					sm->w[i].stall_start = now;
+				stall_set(&sm->w[i], STALL_NONE, now);
 			}
 		/* VWS demotes a level-1 warp the cycle it stalls, even while another
 		 * warp issues (the stall reasons were refreshed above). */

@@ -309,7 +309,7 @@ static void finish_swap(struct sim *s, struct l2bank *b, int i)
 			/* sectors the fetch did not bring: look up again */
 			w->t_ready = now;
 			reqq_push_front(&b->inq, s->pool.r, wi);
-			b->in_credits_used++;
+			icnt_req_credit(s, b, 1);
 			continue;
 		}
 		if (coherent(s, w)) {

@@ -14,6 +14,11 @@
  * the destination queue (an L2 bank's input queue, an SM's reply queue) has a
  * free slot counting packets still in flight. Source ports are served in a
  * rotating order so that no SM or bank is always first.
+ *
+ * icnt.req.occupancy / icnt.reply.occupancy: the credits in use per direction,
+ * summed over the destination queues (packets in the crossbar or waiting in an
+ * L2 input queue / an SM reply queue; an L2 re-lookup after a fill takes an
+ * input-queue credit too, since it holds back crossbar packets the same way).
  */
 #include "coh.h"
 #include "sim_int.h"
@@ -46,6 +51,29 @@ unsigned icnt_bank_of(const struct sim *s, uint64_t addr)
 	default:
 		return (unsigned)(chunk % nb);
 	}
+}
+
+void icnt_init(struct sim *s)
+{
+	uint64_t nb = (uint64_t)s->cfg.l2.banks, ns = (uint64_t)s->cfg.core.sms;
+	s->id.icnt_req_occ = stats_occupancy(&s->stats, "icnt.req.occupancy",
+					     "request packets holding an L2 input-queue credit (in the crossbar or queued)",
+					     nb * (uint64_t)s->cfg.l2.queue);
+	s->id.icnt_rep_occ = stats_occupancy(&s->stats, "icnt.reply.occupancy",
+					     "reply packets holding an SM reply-queue credit (in the crossbar or queued)",
+					     ns * (uint64_t)s->cfg.icnt.queue);
+}
+
+void icnt_req_credit(struct sim *s, struct l2bank *b, int d)
+{
+	b->in_credits_used = (uint32_t)((int64_t)b->in_credits_used + d);
+	stat_occ_add(&s->stats, s->id.icnt_req_occ, d);
+}
+
+void icnt_rep_credit(struct sim *s, struct l1 *l, int d)
+{
+	l->fill_credits_used = (uint32_t)((int64_t)l->fill_credits_used + d);
+	stat_occ_add(&s->stats, s->id.icnt_rep_occ, d);
 }
 
 static unsigned payload_flits(const struct sim *s, const struct req *r, unsigned sector_bytes, unsigned line)
@@ -115,7 +143,7 @@ static void send_replies(struct sim *s, struct l2bank *b)
 	l->rep_link_free = start + ser;
 	R[ri].t_ready = start + ser + (uint64_t)s->cfg.icnt.latency;
 	reqq_insert_timed(&l->fillq, R, ri);
-	l->fill_credits_used++;
+	icnt_rep_credit(s, l, 1);
 	stat_add(&s->stats, s->id.icnt_rep_flits, flits);
 	stat_inc(&s->stats, s->id.icnt_rep_pkts);
 	sim_progress(s);
@@ -153,7 +181,7 @@ static void send_requests(struct sim *s, struct sm *sm)
 	b->req_link_free = start + ser;
 	R[ri].t_ready = start + ser + (uint64_t)s->cfg.icnt.latency;
 	reqq_insert_timed(&b->inq, R, ri);
-	b->in_credits_used++;
+	icnt_req_credit(s, b, 1);
 	stat_add(&s->stats, s->id.icnt_req_flits, flits);
 	stat_inc(&s->stats, s->id.icnt_req_pkts);
 	sim_progress(s);

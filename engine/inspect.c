@@ -31,6 +31,21 @@ bool inspect_warp(const struct sim *s, int smi, int slot, struct warp_info *o)
 	o->outstanding = (int)w->outstanding;
 	o->issued_now = w->insts && w->issue_cycle + 1 == s->st->now;
 	o->stall_cycles = w->mem_stall_cycles + w->other_stall_cycles;
+	o->mem_stall_cycles = w->mem_stall_cycles;
+	o->other_stall_cycles = w->other_stall_cycles;
+	if (w->state == WSL_DONE) {
+		o->resident_cycles = w->issue_cycle + 1 - w->launch_cycle;
+	} else {
+		uint64_t now = s->st->now;
+		o->resident_cycles = now - w->launch_cycle;
+		if (w->stall_start != UINT64_MAX && w->stall_start < now) {
+			uint64_t d = now - w->stall_start;
+			if (w->stall == STALL_SCOREBOARD || w->stall == STALL_MEM || w->stall == STALL_MSHR_FULL)
+				o->mem_stall_cycles += d;
+			else
+				o->other_stall_cycles += d;
+		}
+	}
 	if (w->state == WSL_DONE) {
 		o->state = WS_DONE;
 		o->stall = STALL_DONE;

@@ -50,6 +50,12 @@ struct warp_info {
 	bool issued_now;    /* issued in the last simulated cycle */
 	uint64_t insts;     /* instructions issued so far */
 	uint64_t stall_cycles;
+	/* Cycles since launch (to the exit's issue cycle once done), split into
+	 * memory stalls (a load's register, memory buffer full, MSHR full) and
+	 * the rest (compute = resident - mem_stall; other_stall is the part of it
+	 * the warp could not issue). The stall in progress is included by its
+	 * current reason. */
+	uint64_t resident_cycles, mem_stall_cycles, other_stall_cycles;
 };
 
 int inspect_sms(const struct sim *s);

@@ -519,7 +519,7 @@ void l1_tick(struct sim *s, struct sm *sm)
 	/* 2. replies */
 	while (reqq_ready(&l->fillq, R, now)) {
 		uint32_t ri = reqq_pop(&l->fillq, R);
-		l->fill_credits_used--;
+		icnt_rep_credit(s, l, -1);
 		sim_progress(s);
 		struct req *r = &R[ri];
 		if (r->reply == RP_NACK) {

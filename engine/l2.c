@@ -434,7 +434,7 @@ static void slc_fill(struct sim *s, struct l2bank *b, uint32_t mi)
 		} else {
 			w->t_ready = now;
 			reqq_push_front(&b->inq, s->pool.r, wi);
-			b->in_credits_used++;
+			icnt_req_credit(s, b, 1);
 		}
 	}
 	mshr_release(&b->m, m->mshr);
@@ -605,7 +605,7 @@ static void fill(struct sim *s, struct l2bank *b, uint32_t mi)
 			/* Merged while the fetch for other sectors was out: look up again. */
 			w->t_ready = now;
 			reqq_push_front(&b->inq, s->pool.r, wi);
-			b->in_credits_used++;
+			icnt_req_credit(s, b, 1);
 		} else {
 			if (w->type == RQ_ATOM)
 				apply_write(cl, w->mask);
@@ -694,7 +694,7 @@ void l2_tick(struct sim *s, struct l2bank *b)
 	/* 3. lookups */
 	for (int p = 0; p < s->cfg.l2.ports && reqq_ready(&b->inq, R, now); p++) {
 		uint32_t ri = reqq_pop(&b->inq, R);
-		b->in_credits_used--;
+		icnt_req_credit(s, b, -1);
 		l2_access(s, b, ri);
 		sim_progress(s);
 	}

@@ -309,6 +309,7 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 	s->sms = ARENA_NEW(&s->arena, struct sm, ns);
 	s->banks = ARENA_NEW(&s->arena, struct l2bank, nb);
 	core_init(s);
+	icnt_init(s);
 	for (uint32_t i = 0; i < ns; i++)
 		l1_init(s, &s->sms[i]);
 	for (uint32_t i = 0; i < nb; i++) {
@@ -402,6 +403,26 @@ static bool drained(const struct sim *s)
 	return core_all_done(s) && s->pool.used == 0 && (!s->dram || dram_idle(s->dram));
 }
 
+static int check_invariants(const struct sim *s, char **err, bool values);
+
+#ifdef GPUSTEP_CHECK_INVARIANTS
+/* Debug builds (make DEBUG=1, and every SANITIZE build): the structural
+ * invariants after every simulated cycle and after every skip-ahead; the first
+ * violation aborts with its message and cycle. */
+static void debug_check(const struct sim *s)
+{
+	char *err = NULL;
+	if (check_invariants(s, &err, false)) {
+		fprintf(stderr, "gpustep: invariant violated after cycle %llu: %s\n", (unsigned long long)s->st->now,
+			err ? err : "?");
+		abort();
+	}
+}
+#define DEBUG_CHECK(s) debug_check(s)
+#else
+#define DEBUG_CHECK(s) ((void)0)
+#endif
+
 enum sim_stop sim_step(struct sim *s, uint64_t cycles)
 {
 	struct state *st = s->st;
@@ -426,6 +447,7 @@ enum sim_stop sim_step(struct sim *s, uint64_t cycles)
 		sim_tick(s);
 		st->now++;
 		stat_inc(&s->stats, s->id.cycles);
+		DEBUG_CHECK(s);
 		snapshot_tick(s);
 		if (s->cvh && coh_values_take_stop(s)) { /* a data-value violation (coh_values.c) */
 			why = SIM_STOP_BREAK;
@@ -464,6 +486,7 @@ enum sim_stop sim_step(struct sim *s, uint64_t cycles)
 				core_account_idle(s, k);
 				stat_add(&s->stats, s->id.cycles, k);
 				st->now = t;
+				DEBUG_CHECK(s);
 				snapshot_tick(s);
 				if (bps && bp_has_polled(bps)) {
 					bp_poll(bps, st->now);
@@ -511,7 +534,9 @@ uint64_t sim_state_hash(const struct sim *s)
 	return mix64(h ^ s->ev.total);
 }
 
-int sim_check_invariants(const struct sim *s, char **err)
+/* values: include coherence.check_values' data-value violations (a simulated
+ * outcome that stops the run by itself, so the per-cycle debug check skips it). */
+static int check_invariants(const struct sim *s, char **err, bool values)
 {
 	const struct stats *st = &s->stats;
 	const struct sim_stat_ids *id = &s->id;
@@ -550,7 +575,7 @@ int sim_check_invariants(const struct sim *s, char **err)
 	}
 	if (coh_check_invariants(s, err))
 		return -1;
-	if (s->cv && coh_values_invariant(s, err)) /* coherence.check_values */
+	if (values && s->cv && coh_values_invariant(s, err)) /* coherence.check_values */
 		return -1;
 	if (sim_done(s)) {
 		if (s->pool.used)
@@ -559,6 +584,10 @@ int sim_check_invariants(const struct sim *s, char **err)
 			if (s->sms[i].l1.m.used)
 				return set_err(err, "finished with sm%d L1 MSHR entries still allocated", i);
 		for (int i = 0; i < s->cfg.l2.banks; i++)
+			if (s->banks[i].m.used)
+				return set_err(err, "finished with %u L2 MSHR entries still allocated in bank %d",
+					       s->banks[i].m.used, i);
+		for (int i = 0; i < s->cfg.l2.banks; i++)
 			if (s->banks[i].frc.active)
 				return set_err(err, "finished with %d FRC entries busy in L2 bank %d", s->banks[i].frc.active, i);
 		if (s->st->ctas_done != s->nctas)
@@ -566,3 +595,5 @@ int sim_check_invariants(const struct sim *s, char **err)
 	}
 	return 0;
 }
+
+int sim_check_invariants(const struct sim *s, char **err) { return check_invariants(s, err, true); }

@@ -203,7 +203,10 @@ struct sim_stat_ids {
 	uint32_t l1_bypasses_cop, l2_slc_streamed; /* cache operators */
 	uint32_t l1_mrpb_mshr, l1_mrpb_resv;      /* l1.bypass = mrpb, by resource */
 	uint32_t sched_insts[4]; /* core.sched<k>.insts (core.schedulers > 1) */
+	uint32_t warp_mem_stall, warp_other_stall, warp_compute; /* core_init: per-warp cycles summed at exit */
+	uint32_t icnt_req_occ, icnt_rep_occ; /* icnt_init: crossbar credits in use per direction */
 	uint32_t spare; /* keeps the size a multiple of 8: struct sim has no padding (sim_state_hash hashes its bytes) */
+	uint32_t spare2;
 };
 
 struct sim {
@@ -309,6 +312,11 @@ void l1_tick(struct sim *s, struct sm *sm);
 /* icnt.c */
 void icnt_tick(struct sim *s);
 unsigned icnt_bank_of(const struct sim *s, uint64_t addr);
+void icnt_init(struct sim *s);
+/* Take (+1) or return (-1) a credit of bank b's input queue / of l's reply
+ * queue; keeps icnt.req.occupancy / icnt.reply.occupancy. */
+void icnt_req_credit(struct sim *s, struct l2bank *b, int d);
+void icnt_rep_credit(struct sim *s, struct l1 *l, int d);
 /* l2.c */
 void l2_init(struct sim *s, struct l2bank *b);
 void l2_register_stats(struct sim *s);

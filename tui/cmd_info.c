@@ -331,6 +331,12 @@ CMD_FN(cmd_info)
 			return CMD_ERR;
 		cmd_printf(out, "sm %d:", ss->sel_sm);
 		info_warp_line(ss, ss->sel_sm, v, out);
+		struct warp_info w;
+		if (inspect_warp(ss->sim, ss->sel_sm, v, &w) && w.state != WS_EMPTY)
+			cmd_printf(out, "           cycles %llu since launch: compute %llu (other stalls %llu), memory stall %llu",
+				   (unsigned long long)w.resident_cycles,
+				   (unsigned long long)(w.resident_cycles - w.mem_stall_cycles),
+				   (unsigned long long)w.other_stall_cycles, (unsigned long long)w.mem_stall_cycles);
 	} else if (strcmp(what, "line") == 0) {
 		uint64_t addr;
 		if (argc != 3 || cmd_parse_u64(argv[2], &addr)) {

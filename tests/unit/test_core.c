@@ -121,16 +121,76 @@ TEST(core_transient_line_blocks_request)
 	t.cfg.l2.ways = 2;
 	t.cfg.mem.queue = 1;
 	t.cfg.l1.enabled = false;
+	t.cfg.l1.retry_delay = 8;
 	/* Warp 0: dirty X in the L2, then misses on Y (memory busy 100 cycles) and
 	 * W (victim X is dirty: its write-back waits for memory, X transient).
 	 * Warp 1 reads X meanwhile and is refused until the eviction is done. */
 	REQUIRE(tk_start(&t, 64, 1,
 			 "if warp == 0; st A[lane]; ld B[lane] -> r1; ld C[lane] -> r2; else; alu 40; ld A[lane] -> r3; end"));
 	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+	const uint64_t lat = (uint64_t)t.cfg.icnt.latency, fb = (uint64_t)t.cfg.icnt.flit_bytes;
+	const uint64_t mem = (uint64_t)t.cfg.mem.latency, D = (uint64_t)t.cfg.l1.retry_delay;
+	const uint64_t line_flits = 1 + (uint64_t)t.cfg.l2.line / fb; /* header + 128 B of data */
+	/* The store (issued at 0) enters the crossbar at 2 and holds the request
+	 * port line_flits cycles; Y and W (issued at 2 and 3) follow it flit by flit. */
+	const uint64_t t_st = 2 + line_flits + lat, tY = t_st + 1, tW = t_st + 2;
+	const struct event *e = tk_event(&t, EV_L2_TRANSIENT, 0);
+	REQUIRE(e);
+	CHECK_EQ(e->cycle, tY); /* Y takes the empty way 1 */
+	CHECK_EQ(e->a, 1);
+	e = tk_event(&t, EV_L2_TRANSIENT, 1);
+	REQUIRE(e);
+	CHECK_EQ(e->cycle, tW); /* W's victim is dirty X in way 0 */
+	CHECK_EQ(e->a, 0);
+	const uint64_t addr_x = e->addr;
+	e = tk_event(&t, EV_L2_WRITEBACK, 0);
+	REQUIRE(e);
+	CHECK_EQ(e->cycle, tW);
+	CHECK_EQ(e->addr, addr_x);
+	CHECK_EQ(tk_count(&t, EV_L2_WRITEBACK), 1);
+	/* Warp 1 issues at 1 + 40 (alu), its read of X reaches the L2 3 + lat later
+	 * and is refused: X is transient. */
+	const uint64_t t_ld1 = 1 + 40, tN = t_ld1 + 3 + lat;
 	const struct event *n = tk_event(&t, EV_L2_NACK, 0);
 	REQUIRE(n);
+	CHECK_EQ(n->cycle, tN);
 	CHECK_EQ(n->a, 1); /* transient */
-	CHECK(tk_stat(&t, "l2.transient_blocks") >= 1);
+	CHECK_EQ(n->addr, addr_x);
+	/* The write-back is handed to memory when Y's fetch (sent at tY + 1) comes
+	 * back; until then every retry (NACK back 1 + lat, retry_delay, miss queue
+	 * 1, 1 flit + lat) is refused again. */
+	const uint64_t handover = tY + 1 + mem, period = (1 + lat + D) + (2 + lat);
+	uint64_t t_miss = tN, nacks = 0;
+	while (t_miss < handover) {
+		n = tk_event(&t, EV_L2_NACK, (unsigned)nacks);
+		REQUIRE(n);
+		CHECK_EQ(n->cycle, t_miss);
+		CHECK_EQ(n->a, 1);
+		t_miss += period;
+		nacks++;
+	}
+	CHECK_EQ(nacks, 4);
+	CHECK_EQ(tk_stat(&t, "l2.nacks"), nacks);
+	CHECK_EQ(tk_stat(&t, "l2.transient_blocks"), nacks);
+	CHECK_EQ(tk_stat(&t, "l1.retries"), nacks);
+	e = tk_event(&t, EV_L2_FILL, 0);
+	REQUIRE(e);
+	CHECK_EQ(e->cycle, handover); /* Y */
+	/* The next retry misses: X's old way now holds W, so X takes Y's way. */
+	e = tk_event(&t, EV_L2_TRANSIENT, 2);
+	REQUIRE(e);
+	CHECK_EQ(e->cycle, t_miss);
+	CHECK_EQ(e->a, 1);
+	/* One request at a time in memory: write-back, W, then X. */
+	e = tk_event(&t, EV_L2_FILL, 2);
+	REQUIRE(e);
+	CHECK_EQ(e->addr, addr_x);
+	CHECK_EQ(e->cycle, handover + 3 * mem);
+	const struct event *r = tk_event(&t, EV_MEM_REPLY, 2);
+	REQUIRE(r);
+	CHECK_EQ(r->warp, 1);
+	CHECK_EQ(r->cycle, handover + 3 * mem + line_flits + lat);
+	CHECK_EQ(r->a, r->cycle - t_ld1);
 	CHECK_EQ(tk_stat(&t, "l2.writebacks"), 1);
 	tk_end(&t);
 }
