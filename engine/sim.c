@@ -331,9 +331,20 @@ static void sim_tick(struct sim *s)
 		core_tick(s, &s->sms[i]);
 }
 
+/* An FRC entry can still be swapping (or evicting from its entry) after
+ * every requester was answered from it at the fill: the run goes on until
+ * the swap is done, so every entry is free at the end. */
+static bool frc_idle(const struct sim *s)
+{
+	for (int i = 0; i < s->cfg.l2.banks; i++)
+		if (s->banks[i].frc.active)
+			return false;
+	return true;
+}
+
 static bool drained(const struct sim *s)
 {
-	return core_all_done(s) && s->pool.used == 0 && (!s->dram || dram_idle(s->dram));
+	return core_all_done(s) && s->pool.used == 0 && (!s->dram || dram_idle(s->dram)) && frc_idle(s);
 }
 
 enum sim_stop sim_step(struct sim *s, uint64_t cycles)

@@ -47,24 +47,48 @@ TEST(frc_lifecycle_single_miss)
 	tk_end(&t);
 }
 
+/* Reply flits of one full line on the crossbar (header + data). */
+static uint64_t rep_flits(const struct sim_cfg *c) { return 1 + (uint64_t)c->l2.line / (uint64_t)c->icnt.flit_bytes; }
+
 TEST(frc_request_waits_on_fetching_entry)
 {
 	struct tk t;
 	frc_cfg(&t.cfg, 4, 4);
 	t.cfg.core.sms = 2; /* two L1s, so both requests reach the L2 */
+	/* A swap longer than a reply's link time, so a waiter answered after the
+	 * swap (from the L2 line) could not reach its SM at the same cycle as one
+	 * answered from the entry at the fill. */
+	t.cfg.l2.frc.swap_cycles = 20;
 	REQUIRE(tk_start(&t, 32, 2, "ld A[lane]"));
 	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
 	CHECK_EQ(tk_stat(&t, "frc.allocs"), 1);
 	CHECK_EQ(tk_stat(&t, "frc.hits_fetching"), 1);
 	CHECK_EQ(tk_stat(&t, "mem.reads"), 1);
-	const struct event *f = tk_event(&t, EV_FRC_FILL, 0);
-	REQUIRE(f);
-	/* Both requesters are answered when the data reaches the entry: their
-	 * replies leave the bank the same cycle (one after the other on the link). */
+	const struct event *a = tk_event(&t, EV_FRC_ALLOC, 0), *f = tk_event(&t, EV_FRC_FILL, 0),
+			   *sd = tk_event(&t, EV_FRC_SWAP_DONE, 0);
+	REQUIRE(a && f && sd);
+	/* sm0's request allocates; sm1's reaches the bank one cycle later (the
+	 * bank takes one request a cycle from the crossbar) and joins the entry. */
+	uint64_t arrive = 3 + 1 + (uint64_t)t.cfg.icnt.latency;
+	CHECK_EQ(a->cycle, arrive - 1);
+	CHECK_EQ(tk_count(&t, EV_FRC_LOOKUP), 2);
+	CHECK_EQ(tk_event(&t, EV_FRC_LOOKUP, 1)->cycle, a->cycle + 1);
+	CHECK_EQ(f->cycle, a->cycle + 1 + (uint64_t)t.cfg.l2.frc.lookup_cycles + (uint64_t)t.cfg.mem.latency);
+	CHECK_EQ(sd->cycle, f->cycle + 20);
+	/* Both requesters are answered from the entry at the fill: both replies
+	 * leave the bank at f, one after the other on the bank's link, so the
+	 * joined waiter (sm1) arrives one reply's flits after sm0, long before the
+	 * swap is done. */
 	const struct event *r0 = tk_event(&t, EV_MEM_REPLY, 0), *r1 = tk_event(&t, EV_MEM_REPLY, 1);
 	REQUIRE(r0 && r1);
-	CHECK(r0->cycle > f->cycle && r1->cycle > f->cycle);
-	CHECK(r0->cycle < f->cycle + (uint64_t)t.cfg.l2.frc.swap_cycles + 20);
+	CHECK_EQ(r0->sm, 0);
+	CHECK_EQ(r1->sm, 1);
+	uint64_t rf = rep_flits(&t.cfg);
+	CHECK_EQ(r0->cycle, f->cycle + rf + (uint64_t)t.cfg.icnt.latency);
+	CHECK_EQ(r1->cycle, f->cycle + 2 * rf + (uint64_t)t.cfg.icnt.latency);
+	CHECK(r1->cycle < sd->cycle);
+	/* latency = reply cycle - issue cycle (0 for both warps 0) */
+	CHECK_EQ(r1->a, r1->cycle);
 	tk_end(&t);
 }
 
@@ -82,12 +106,22 @@ TEST(frc_dirty_victim_evicted_from_entry)
 	CHECK_EQ(tk_stat(&t, "frc.allocs"), 1);
 	CHECK_EQ(tk_stat(&t, "frc.evictions"), 1);
 	CHECK_EQ(tk_stat(&t, "l2.writebacks"), 1);
-	const struct event *sd = tk_event(&t, EV_FRC_SWAP_DONE, 0), *ed = tk_event(&t, EV_FRC_EVICT_DONE, 0),
-			   *fr = tk_event(&t, EV_FRC_FREE, 0);
-	REQUIRE(sd && ed && fr);
+	const struct event *a = tk_event(&t, EV_FRC_ALLOC, 0), *f = tk_event(&t, EV_FRC_FILL, 0),
+			   *sd = tk_event(&t, EV_FRC_SWAP_DONE, 0), *ed = tk_event(&t, EV_FRC_EVICT_DONE, 0),
+			   *fr = tk_event(&t, EV_FRC_FREE, 0), *st = tk_event(&t, EV_L2_ACCESS, 0);
+	REQUIRE(a && f && sd && ed && fr && st);
+	/* The store (header + 128 B of data on the crossbar) reaches the bank at
+	 * 2 + its flits + icnt.latency and leaves X dirty in the only line at once
+	 * (lazy_fetch); the load of Y, issued a cycle later, arrives right behind. */
+	CHECK_EQ(st->cycle, 2 + rep_flits(&t.cfg) + (uint64_t)t.cfg.icnt.latency);
+	CHECK_EQ(a->cycle, st->cycle + 1);
+	CHECK_EQ(f->cycle, a->cycle + 1 + (uint64_t)t.cfg.l2.frc.lookup_cycles + (uint64_t)t.cfg.mem.latency);
+	CHECK_EQ(sd->cycle, f->cycle + (uint64_t)t.cfg.l2.frc.swap_cycles);
 	/* Swaps finish before the bank hands requests to memory (l2_tick steps
-	 * 1 and 2), so the write-back leaves the cycle the swap completes. */
+	 * 1 and 2), so the write-back of X leaves the cycle the swap completes,
+	 * and the entry frees then. */
 	CHECK_EQ(ed->cycle, sd->cycle);
+	CHECK_EQ(ed->addr, st->addr); /* the victim written back is X */
 	CHECK_EQ(fr->cycle, ed->cycle);
 	CHECK_EQ(tk_count(&t, EV_L2_TRANSIENT), 0);
 	tk_end(&t);
@@ -106,6 +140,32 @@ TEST(frc_full_set_falls_back_to_conventional_path)
 	CHECK_EQ(tk_count(&t, EV_FRC_FALLBACK), 1);
 	CHECK_EQ(tk_count(&t, EV_L2_TRANSIENT), 1);
 	CHECK_EQ(tk_stat(&t, "mem.reads"), 2);
+	/* Warp 0's line allocates the entry at arrive - 1; warp 1's, a cycle
+	 * later, finds the set full: the fallback marks its L2 line transient at
+	 * once and hands the fetch to memory the next cycle, like the FRC's early
+	 * fetch without the lookup cycle, so both fills come back together. */
+	uint64_t arrive = 3 + 1 + (uint64_t)t.cfg.icnt.latency;
+	const struct event *a = tk_event(&t, EV_FRC_ALLOC, 0), *fb = tk_event(&t, EV_FRC_FALLBACK, 0),
+			   *tr = tk_event(&t, EV_L2_TRANSIENT, 0), *lf = tk_event(&t, EV_L2_FILL, 0),
+			   *ff = tk_event(&t, EV_FRC_FILL, 0);
+	REQUIRE(a && fb && tr && lf && ff);
+	CHECK_EQ(a->cycle, arrive - 1);
+	CHECK_EQ(fb->cycle, arrive);
+	CHECK_EQ(fb->a, 0); /* reason: no free way */
+	CHECK_EQ(tr->cycle, fb->cycle);
+	CHECK_EQ(tr->addr, fb->addr);
+	CHECK_EQ(lf->cycle, tr->cycle + 1 + (uint64_t)t.cfg.mem.latency);
+	CHECK_EQ(ff->cycle, lf->cycle);
+	/* Both replies leave at that cycle; the FRC's (warp 0) goes first on the
+	 * bank's link, the conventional one follows a reply's flits later. */
+	const struct event *r0 = tk_event(&t, EV_MEM_REPLY, 0), *r1 = tk_event(&t, EV_MEM_REPLY, 1);
+	REQUIRE(r0 && r1);
+	CHECK_EQ(r0->addr, a->addr);
+	CHECK_EQ(r1->addr, fb->addr);
+	uint64_t rf = rep_flits(&t.cfg);
+	CHECK_EQ(r0->cycle, ff->cycle + rf + (uint64_t)t.cfg.icnt.latency);
+	CHECK_EQ(r1->cycle, lf->cycle + 2 * rf + (uint64_t)t.cfg.icnt.latency);
+	CHECK_EQ(r1->a, r1->cycle - 1); /* warp 1 issued at cycle 1 */
 	tk_end(&t);
 }
 
@@ -145,10 +205,16 @@ TEST(frc_coherence_victim_invalidated_from_entry)
 	}
 	REQUIRE(inv && ackd);
 	CHECK_EQ(inv->cycle, sd->cycle);  /* sent from the entry at the swap */
-	CHECK(ackd->cycle > inv->cycle + 2 * (uint64_t)t.cfg.icnt.latency);
-	CHECK(ed->cycle > ackd->cycle); /* the write-back leaves after the AckD reached the bank */
+	/* The Inv leaves the bank after the lookup and directory latencies and
+	 * reaches the L1 (one flit) icnt.latency later, where the AckD is sent at
+	 * once; the AckD (header + A's data) reaches the bank 1 + its flits +
+	 * icnt.latency later, and the write-back of A is handed to memory the
+	 * cycle after: that is when the entry frees. */
+	CHECK_EQ(ackd->cycle, inv->cycle + (uint64_t)t.cfg.l2.hit_latency + (uint64_t)t.cfg.l2.coh.dir_latency + 1 +
+				      (uint64_t)t.cfg.icnt.latency);
+	CHECK_EQ(ed->cycle, ackd->cycle + 1 + rep_flits(&t.cfg) + (uint64_t)t.cfg.icnt.latency + 1);
+	CHECK_EQ(ed->addr, inv->addr);
 	CHECK_EQ(fr->cycle, ed->cycle);
-	CHECK(fr->cycle > sd->cycle + 2 * (uint64_t)t.cfg.icnt.latency);
 	/* the L1 lost A and got B */
 	CHECK_EQ(tk_stat(&t, "coh.msgs.DataE"), 1);
 	CHECK_EQ(tk_stat(&t, "coh.msgs.DataX"), 1);
