@@ -31,6 +31,8 @@
  */
 #include <stdio.h>
 
+#include "util.h"
+
 #include "coh_eng.h"
 #include "frc.h"
 #include "sim_int.h"
@@ -357,4 +359,52 @@ void frc_tick(struct sim *s, struct l2bank *b)
 		else
 			sim_wake_at(s, e->t_done);
 	}
+}
+
+int frc_check_invariants(const struct sim *s, const struct l2bank *b, char **err)
+{
+	const struct frc *f = &b->frc;
+	int active = 0, swapping = 0, evicting = 0;
+	for (int i = 0; i < f->n; i++) {
+		const struct frc_entry *e = &f->e[i];
+		if (e->state > FRC_EVICTING)
+			return set_err(err, "l2 bank%d FRC entry %d: state %u is none of free/fetching/swapping/evicting", b->id,
+				       i, e->state);
+		active += e->state != FRC_FREE;
+		swapping += e->state == FRC_SWAPPING;
+		evicting += e->state == FRC_EVICTING;
+		if (e->state == FRC_FREE)
+			continue;
+		bool in = e->state == FRC_FETCHING || e->state == FRC_SWAPPING;
+		if (!in && !e->victim_valid)
+			continue; /* evicting nothing: frees at once */
+		if (in) {
+			/* Not yet in the L2: the block must not also be a valid line there. */
+			int w = cache_find(&b->c, e->set, e->tag);
+			const struct cline *l = w >= 0 ? &b->c.l[(size_t)e->set * (size_t)b->c.ways + (size_t)w] : NULL;
+			if (l && l->valid && !l->transient)
+				return set_err(err, "l2 bank%d FRC entry %d (%s): block 0x%llx is also a valid L2 line (set %d way %d)",
+					       b->id, i, frc_state_name(e->state), (unsigned long long)e->tag, e->set, w);
+		}
+		for (int j = i + 1; j < f->n; j++) {
+			const struct frc_entry *o = &f->e[j];
+			if (o->state == FRC_FREE || o->tag != e->tag)
+				continue;
+			bool oin = o->state == FRC_FETCHING || o->state == FRC_SWAPPING;
+			if (!oin && !o->victim_valid)
+				continue;
+			/* Without coherence a victim's block may be fetched again while its
+			 * write-back is queued (the fetch leaves behind it); with coherence
+			 * requests for an evicting victim are refused. */
+			if (in != oin && !s->coh)
+				continue;
+			return set_err(err, "l2 bank%d: block 0x%llx is in FRC entries %d (%s) and %d (%s)", b->id,
+				       (unsigned long long)e->tag, i, frc_state_name(e->state), j, frc_state_name(o->state));
+		}
+	}
+	if (active != f->active || swapping != f->swapping || evicting != f->evicting)
+		return set_err(err,
+			       "l2 bank%d FRC counters: active %d swapping %d evicting %d, but the entries say %d, %d, %d",
+			       b->id, f->active, f->swapping, f->evicting, active, swapping, evicting);
+	return 0;
 }

@@ -87,6 +87,12 @@ int frc_victim_entry(const struct l2bank *b, uint64_t line);
 /* Coherence: the victim's last invalidation ack is in (coh_dir.c). */
 void frc_evict_acked(struct sim *s, struct l2bank *b, int i);
 
+/* Each entry in one valid state and the bank's active/swapping/evicting
+ * counters equal to the entries'; a block incoming in at most one entry and
+ * not also a valid L2 line; a block in at most one entry (with coherence; see
+ * frc.c). 0, or -1 with *err set. */
+int frc_check_invariants(const struct sim *s, const struct l2bank *b, char **err);
+
 /* l2.c helpers for the FRC */
 void l2_nack_transient(struct sim *s, struct l2bank *b, uint32_t ri);
 void l2_miss_lat_frc(struct sim *s, struct l2bank *b, const struct frc_entry *e); /* at the fill */

@@ -492,6 +492,9 @@ int sim_check_invariants(const struct sim *s, char **err)
 		if (n != mm->used)
 			return set_err(err, "l2 bank%d MSHR: %u entries valid, counter %u", i, n, mm->used);
 	}
+	for (int i = 0; i < s->cfg.l2.banks; i++)
+		if (frc_check_invariants(s, &s->banks[i], err))
+			return -1;
 	if (coh_check_invariants(s, err))
 		return -1;
 	if (s->cv && coh_values_invariant(s, err)) /* coherence.check_values */

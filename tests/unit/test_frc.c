@@ -6,8 +6,12 @@
  */
 #include "coh.h"
 #include "event.h"
+#include "sim_int.h"
 #include "simtest.h"
 #include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 static void frc_cfg(struct sim_cfg *c, int entries, int ways)
 {
@@ -245,5 +249,79 @@ TEST(frc_miss_latency_split_conventional_with_invalidation)
 		 tk_stat(&t, "l2.miss_lat.conv.inval") + tk_stat(&t, "l2.miss_lat.conv.evict") +
 			 tk_stat(&t, "l2.miss_lat.conv.contention") + tk_stat(&t, "l2.miss_lat.conv.dram"));
 	CHECK(tk_stat(&t, "mem.bytes") > 0);
+	tk_end(&t);
+}
+
+/* The FRC part of sim_check_invariants: clean at every cycle of a busy run
+ * (several entries fetching, swapping and evicting dirty victims at once), and
+ * each rule fails with its message when the state is broken on purpose. */
+TEST(frc_invariants_scan)
+{
+	struct tk t;
+	frc_cfg(&t.cfg, 4, 2);
+	t.cfg.l2.sets = 2;
+	t.cfg.l2.ways = 2;
+	t.cfg.l2.coh.protocol = COH_MOESI; /* victims stay EVICTING until their L1 copies' acks */
+	REQUIRE(tk_start(&t, 256, 2, "st A[tid * 32] <- r9; ld B[tid * 32] -> r1; ld A[tid * 32 + 1024] -> r2"));
+	struct l2bank *b = &t.s->banks[0];
+	char *err = NULL;
+	unsigned busy = 0, swapping = 0, evicting = 0;
+	bool broke = false;
+	while (!sim_done(t.s) && sim_step(t.s, 1) != SIM_STOP_DONE) {
+		if (sim_check_invariants(t.s, &err)) {
+			CHECK(!err);
+			free(err);
+			err = NULL;
+			break;
+		}
+		swapping += b->frc.swapping > 0;
+		evicting += b->frc.evicting > 0;
+		busy += b->frc.active >= 2;
+		if (broke || b->frc.active < 2)
+			continue;
+		/* Break each rule once, at the first cycle two entries are busy. */
+		int i = -1, j = -1;
+		for (int k = 0; k < b->frc.n; k++)
+			if (b->frc.e[k].state == FRC_FETCHING)
+				*(i < 0 ? &i : &j) = k;
+		if (i < 0 || j < 0)
+			continue;
+		broke = true;
+		struct frc_entry *e = &b->frc.e[i], *o = &b->frc.e[j];
+		b->frc.swapping++;
+		CHECK_EQ(sim_check_invariants(t.s, &err), -1);
+		CHECK(err && strstr(err, "FRC counters"));
+		free(err);
+		err = NULL;
+		b->frc.swapping--;
+		uint8_t st = e->state;
+		e->state = 9;
+		CHECK_EQ(sim_check_invariants(t.s, &err), -1);
+		CHECK(err && strstr(err, "state 9 is none of"));
+		free(err);
+		err = NULL;
+		e->state = st;
+		uint64_t tag = o->tag;
+		o->tag = e->tag;
+		CHECK_EQ(sim_check_invariants(t.s, &err), -1);
+		CHECK(err && strstr(err, "is in FRC entries"));
+		free(err);
+		err = NULL;
+		o->tag = tag;
+		struct cline *l = cache_line(&b->c, e->set, 0), save = *l;
+		l->tag = e->tag;
+		l->valid = 1;
+		l->transient = 0;
+		CHECK_EQ(sim_check_invariants(t.s, &err), -1);
+		CHECK(err && strstr(err, "also a valid L2 line"));
+		free(err);
+		err = NULL;
+		*l = save;
+		CHECK_EQ(sim_check_invariants(t.s, &err), 0);
+	}
+	CHECK(sim_done(t.s));
+	CHECK(broke);
+	CHECK(busy > 0 && swapping > 0 && evicting > 0);
+	CHECK(tk_stat(&t, "frc.evictions") > 0);
 	tk_end(&t);
 }
