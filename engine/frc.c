@@ -9,6 +9,15 @@
  *               request for it misses. true: it is served from the entry.
  *   mshr        separate (default): FRC entries track misses in addition to
  *               the L2 MSHRs; shared: an FRC entry uses up an MSHR slot.
+ *   index       xor (default): the FRC set folds every bit of the block's
+ *               line number within the bank (bank-select bits removed), so
+ *               misses to one L2 set (differing in tag bits) and a stream
+ *               (differing in set bits) both spread over the FRC sets; linear
+ *               (low bits: one L2 set's misses share one FRC set),
+ *               skip_l2_set_bits (the low tag bits: one L2 set's misses spread,
+ *               a stream shares a set), global (line address mod sets, the
+ *               pre-option behaviour: with 256 B bank interleave and 64 B
+ *               lines only 4 of the sets of a bank are ever used).
  *   Writes that hit a fetching entry wait like reads; their sectors are
  *   dirty in the L2 line after the swap. Every requester waiting at fill time
  *   is answered from the entry at once; later ones after the swap, from the
@@ -50,6 +59,8 @@ void frc_init(struct sim *s, struct l2bank *b)
 		return;
 	f->ways = c->ways;
 	f->sets = c->entries / c->ways;
+	f->set_bits = (int)log2u((uint64_t)f->sets);
+	f->l2_set_bits = (int)log2u((uint64_t)s->cfg.l2.sets);
 	f->e = ARENA_NEW(&s->arena, struct frc_entry, f->n);
 	for (int i = 0; i < f->n; i++) {
 		reqq_init(&f->e[i].wait);
@@ -57,9 +68,27 @@ void frc_init(struct sim *s, struct l2bank *b)
 	}
 }
 
-static int frc_set(const struct sim *s, const struct frc *f, uint64_t line)
+int frc_set_of(const struct sim *s, const struct l2bank *b, uint64_t addr)
 {
-	return (int)((line / (uint64_t)s->cfg.l2.line) & (uint64_t)(f->sets - 1));
+	const struct frc *f = &b->frc;
+	uint64_t mask = (uint64_t)(f->sets - 1), line = (uint64_t)s->cfg.l2.line;
+	uint64_t lb = l2_local_addr(s, addr) / line; /* line number within the bank */
+	switch (s->cfg.l2.frc.index) {
+	case FRC_IDX_GLOBAL:
+		return (int)((addr / line) & mask);
+	case FRC_IDX_LINEAR:
+		return (int)(lb & mask);
+	case FRC_IDX_SKIP_L2_SET_BITS:
+		return (int)((lb >> f->l2_set_bits) & mask);
+	default: { /* xor: fold every set_bits-wide chunk of the line number */
+		if (!f->set_bits)
+			return 0;
+		uint64_t v = 0;
+		for (; lb; lb >>= f->set_bits)
+			v ^= lb & mask;
+		return (int)v;
+	}
+	}
 }
 
 static void enter(struct sim *s, struct l2bank *b, int i, unsigned st)
@@ -117,7 +146,7 @@ bool frc_join(struct sim *s, struct l2bank *b, uint32_t ri)
 	if (!f->n)
 		return false;
 	struct req *r = &s->pool.r[ri];
-	struct frc_entry *row = &f->e[frc_set(s, f, r->addr) * f->ways];
+	struct frc_entry *row = &f->e[frc_set_of(s, b, r->addr) * f->ways];
 	for (int w = 0; w < f->ways; w++) {
 		struct frc_entry *e = &row[w];
 		if ((e->state == FRC_FETCHING || e->state == FRC_SWAPPING) && e->tag == r->addr) {
@@ -139,7 +168,7 @@ bool frc_access(struct sim *s, struct l2bank *b, uint32_t ri, int set)
 	uint64_t now = s->st->now;
 	const struct frc_cfg *c = &s->cfg.l2.frc;
 	stat_inc(&s->stats, s->id.frc_lookups);
-	int fs = frc_set(s, f, r->addr);
+	int fs = frc_set_of(s, b, r->addr);
 	struct frc_entry *row = &f->e[fs * f->ways];
 	EV_EMIT(&s->ev, EV_FRC_LOOKUP, .cycle = now, .unit = (int16_t)b->id, .addr = r->addr, .set = fs);
 	if (s->coh && frc_victim_entry(b, r->addr) >= 0) {

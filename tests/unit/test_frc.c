@@ -5,6 +5,7 @@
  * entry, and the fallback to the conventional path when the FRC set is full.
  */
 #include "coh.h"
+#include "config.h"
 #include "event.h"
 #include "sim_int.h"
 #include "simtest.h"
@@ -324,4 +325,61 @@ TEST(frc_invariants_scan)
 	CHECK(busy > 0 && swapping > 0 && evicting > 0);
 	CHECK(tk_stat(&t, "frc.evictions") > 0);
 	tk_end(&t);
+}
+
+/* l2.frc.index on the RX540's layout (2 banks, 256 B interleave, 64 B lines,
+ * 128 L2 sets) with 64 entries x 8 ways = 8 FRC sets: where eight blocks that
+ * share one L2 set (16 KB apart) and eight consecutive lines of bank 0 land. */
+static unsigned frc_sets_used(struct sim *s, uint64_t base, uint64_t stride, unsigned n)
+{
+	unsigned used = 0;
+	for (unsigned k = 0; k < n; k++) {
+		uint64_t a = base + k * stride;
+		CHECK_EQ((a / 256) % 2, 0); /* bank 0 */
+		used |= 1u << frc_set_of(s, &s->banks[0], a);
+	}
+	return used;
+}
+
+TEST(frc_index_options)
+{
+	static const char *const names[] = {"xor", "linear", "skip_l2_set_bits", "global"};
+	/* bitmaps of FRC sets used by {8 blocks of one L2 set, 8 consecutive bank lines} */
+	static const unsigned want_same_l2set[] = {0xff, 0x01, 0xff, 0x01};
+	static const unsigned want_stream[] = {0xff, 0xff, 0x01, 0x0f};
+	for (unsigned i = 0; i < 4; i++) {
+		struct tk t;
+		frc_cfg(&t.cfg, 64, 8);
+		t.cfg.l2.banks = 2;
+		t.cfg.l2.line = 64;
+		t.cfg.l1.line = 64;
+		t.cfg.l2.sets = 128;
+		t.cfg.l2.interleave = 256;
+		char *err = NULL;
+		CHECK_EQ(cfg_set_value(&t.cfg, "l2.frc.index", names[i], &err), 0);
+		REQUIRE(tk_start(&t, 32, 1, "ld A[lane]"));
+		const uint64_t base = 0x10000000, l2set_stride = 128u * 64 * 2; /* 128 lines of one bank */
+		CHECK_EQ(frc_sets_used(t.s, base, l2set_stride, 8), want_same_l2set[i]);
+		/* bank 0's consecutive lines: 4 per 256 B chunk, every other chunk */
+		unsigned stream = 0;
+		for (unsigned k = 0; k < 8; k++)
+			stream |= frc_sets_used(t.s, base + (k / 4) * 512 + (k % 4) * 64, 0, 1);
+		CHECK_EQ(stream, want_stream[i]);
+		tk_end(&t);
+	}
+	/* (global: bank 0's 8 consecutive lines use sets 0-3 only, the aliasing.)
+	 * skip_l2_set_bits is refused where the L2 set is not the low bits. */
+	struct sim_cfg c;
+	char *err = NULL;
+	cfg_defaults(&c);
+	CHECK_EQ(cfg_set_value(&c, "l2.frc.entries", "64", &err), 0);
+	CHECK_EQ(cfg_set_value(&c, "l2.frc.index", "skip_l2_set_bits", &err), 0);
+	CHECK_EQ(cfg_set_value(&c, "l2.index", "ipoly", &err), 0);
+	CHECK_EQ(cfg_validate(&c, &err), -1);
+	CHECK(err && strstr(err, "l2.frc.index: skip_l2_set_bits needs l2.index=linear"));
+	free(err);
+	err = NULL;
+	CHECK_EQ(cfg_set_value(&c, "l2.frc.index", "modulo", &err), -1);
+	CHECK(err && strstr(err, "l2.frc.index"));
+	free(err);
 }
