@@ -9,6 +9,15 @@
  *               request for it misses. true: it is served from the entry.
  *   mshr        separate (default): FRC entries track misses in addition to
  *               the L2 MSHRs; shared: an FRC entry uses up an MSHR slot.
+ *   index       xor (default): the FRC set folds every bit of the block's
+ *               line number within the bank (bank-select bits removed), so
+ *               misses to one L2 set (differing in tag bits) and a stream
+ *               (differing in set bits) both spread over the FRC sets; linear
+ *               (low bits: one L2 set's misses share one FRC set),
+ *               skip_l2_set_bits (the low tag bits: one L2 set's misses spread,
+ *               a stream shares a set), global (line address mod sets, the
+ *               pre-option behaviour: with 256 B bank interleave and 64 B
+ *               lines only 4 of the sets of a bank are ever used).
  *   Writes that hit a fetching entry wait like reads; their sectors are
  *   dirty in the L2 line after the swap. Every requester waiting at fill time
  *   is answered from the entry at once; later ones after the swap, from the
@@ -31,6 +40,8 @@
  */
 #include <stdio.h>
 
+#include "util.h"
+
 #include "coh_eng.h"
 #include "frc.h"
 #include "sim_int.h"
@@ -48,6 +59,8 @@ void frc_init(struct sim *s, struct l2bank *b)
 		return;
 	f->ways = c->ways;
 	f->sets = c->entries / c->ways;
+	f->set_bits = (int)log2u((uint64_t)f->sets);
+	f->l2_set_bits = (int)log2u((uint64_t)s->cfg.l2.sets);
 	f->e = ARENA_NEW(&s->arena, struct frc_entry, f->n);
 	for (int i = 0; i < f->n; i++) {
 		reqq_init(&f->e[i].wait);
@@ -55,9 +68,27 @@ void frc_init(struct sim *s, struct l2bank *b)
 	}
 }
 
-static int frc_set(const struct sim *s, const struct frc *f, uint64_t line)
+int frc_set_of(const struct sim *s, const struct l2bank *b, uint64_t addr)
 {
-	return (int)((line / (uint64_t)s->cfg.l2.line) & (uint64_t)(f->sets - 1));
+	const struct frc *f = &b->frc;
+	uint64_t mask = (uint64_t)(f->sets - 1), line = (uint64_t)s->cfg.l2.line;
+	uint64_t lb = l2_local_addr(s, addr) / line; /* line number within the bank */
+	switch (s->cfg.l2.frc.index) {
+	case FRC_IDX_GLOBAL:
+		return (int)((addr / line) & mask);
+	case FRC_IDX_LINEAR:
+		return (int)(lb & mask);
+	case FRC_IDX_SKIP_L2_SET_BITS:
+		return (int)((lb >> f->l2_set_bits) & mask);
+	default: { /* xor: fold every set_bits-wide chunk of the line number */
+		if (!f->set_bits)
+			return 0;
+		uint64_t v = 0;
+		for (; lb; lb >>= f->set_bits)
+			v ^= lb & mask;
+		return (int)v;
+	}
+	}
 }
 
 static void enter(struct sim *s, struct l2bank *b, int i, unsigned st)
@@ -115,7 +146,7 @@ bool frc_join(struct sim *s, struct l2bank *b, uint32_t ri)
 	if (!f->n)
 		return false;
 	struct req *r = &s->pool.r[ri];
-	struct frc_entry *row = &f->e[frc_set(s, f, r->addr) * f->ways];
+	struct frc_entry *row = &f->e[frc_set_of(s, b, r->addr) * f->ways];
 	for (int w = 0; w < f->ways; w++) {
 		struct frc_entry *e = &row[w];
 		if ((e->state == FRC_FETCHING || e->state == FRC_SWAPPING) && e->tag == r->addr) {
@@ -137,7 +168,7 @@ bool frc_access(struct sim *s, struct l2bank *b, uint32_t ri, int set)
 	uint64_t now = s->st->now;
 	const struct frc_cfg *c = &s->cfg.l2.frc;
 	stat_inc(&s->stats, s->id.frc_lookups);
-	int fs = frc_set(s, f, r->addr);
+	int fs = frc_set_of(s, b, r->addr);
 	struct frc_entry *row = &f->e[fs * f->ways];
 	EV_EMIT(&s->ev, EV_FRC_LOOKUP, .cycle = now, .unit = (int16_t)b->id, .addr = r->addr, .set = fs);
 	if (s->coh && frc_victim_entry(b, r->addr) >= 0) {
@@ -357,4 +388,52 @@ void frc_tick(struct sim *s, struct l2bank *b)
 		else
 			sim_wake_at(s, e->t_done);
 	}
+}
+
+int frc_check_invariants(const struct sim *s, const struct l2bank *b, char **err)
+{
+	const struct frc *f = &b->frc;
+	int active = 0, swapping = 0, evicting = 0;
+	for (int i = 0; i < f->n; i++) {
+		const struct frc_entry *e = &f->e[i];
+		if (e->state > FRC_EVICTING)
+			return set_err(err, "l2 bank%d FRC entry %d: state %u is none of free/fetching/swapping/evicting", b->id,
+				       i, e->state);
+		active += e->state != FRC_FREE;
+		swapping += e->state == FRC_SWAPPING;
+		evicting += e->state == FRC_EVICTING;
+		if (e->state == FRC_FREE)
+			continue;
+		bool in = e->state == FRC_FETCHING || e->state == FRC_SWAPPING;
+		if (!in && !e->victim_valid)
+			continue; /* evicting nothing: frees at once */
+		if (in) {
+			/* Not yet in the L2: the block must not also be a valid line there. */
+			int w = cache_find(&b->c, e->set, e->tag);
+			const struct cline *l = w >= 0 ? &b->c.l[(size_t)e->set * (size_t)b->c.ways + (size_t)w] : NULL;
+			if (l && l->valid && !l->transient)
+				return set_err(err, "l2 bank%d FRC entry %d (%s): block 0x%llx is also a valid L2 line (set %d way %d)",
+					       b->id, i, frc_state_name(e->state), (unsigned long long)e->tag, e->set, w);
+		}
+		for (int j = i + 1; j < f->n; j++) {
+			const struct frc_entry *o = &f->e[j];
+			if (o->state == FRC_FREE || o->tag != e->tag)
+				continue;
+			bool oin = o->state == FRC_FETCHING || o->state == FRC_SWAPPING;
+			if (!oin && !o->victim_valid)
+				continue;
+			/* Without coherence a victim's block may be fetched again while its
+			 * write-back is queued (the fetch leaves behind it); with coherence
+			 * requests for an evicting victim are refused. */
+			if (in != oin && !s->coh)
+				continue;
+			return set_err(err, "l2 bank%d: block 0x%llx is in FRC entries %d (%s) and %d (%s)", b->id,
+				       (unsigned long long)e->tag, i, frc_state_name(e->state), j, frc_state_name(o->state));
+		}
+	}
+	if (active != f->active || swapping != f->swapping || evicting != f->evicting)
+		return set_err(err,
+			       "l2 bank%d FRC counters: active %d swapping %d evicting %d, but the entries say %d, %d, %d",
+			       b->id, f->active, f->swapping, f->evicting, active, swapping, evicting);
+	return 0;
 }

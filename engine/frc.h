@@ -5,7 +5,8 @@
  * the incoming block until it is swapped into the L2, and then holds the
  * victim while it is evicted, so the L2 line is never transient.
  *
- *   FRC of one bank: sets x ways entries, set = (line address) mod sets
+ *   FRC of one bank: sets x ways entries, set from the block's line number
+ *   within the bank by l2.frc.index (frc_set_of; default xor)
  *
  *        way 0        way 1     ...
  *   set0 [FETCHING B] [FREE]
@@ -58,6 +59,7 @@ struct frc_entry {
 struct frc {
 	struct frc_entry *e;
 	int n, ways, sets;
+	int set_bits, l2_set_bits; /* log2(sets), log2(l2.sets): for l2.frc.index */
 	int active;    /* entries not FREE */
 	int swapping;  /* entries SWAPPING */
 	int evicting;  /* entries EVICTING */
@@ -82,12 +84,21 @@ void frc_handed(struct sim *s, struct l2bank *b, uint32_t mi);
 /* Finish swaps that are due. */
 void frc_tick(struct sim *s, struct l2bank *b);
 const char *frc_state_name(unsigned st);
+/* FRC set of block `addr` in bank b (l2.frc.index). */
+int frc_set_of(const struct sim *s, const struct l2bank *b, uint64_t addr);
 /* The EVICTING entry holding victim block `line`, or -1. */
 int frc_victim_entry(const struct l2bank *b, uint64_t line);
 /* Coherence: the victim's last invalidation ack is in (coh_dir.c). */
 void frc_evict_acked(struct sim *s, struct l2bank *b, int i);
 
+/* Each entry in one valid state and the bank's active/swapping/evicting
+ * counters equal to the entries'; a block incoming in at most one entry and
+ * not also a valid L2 line; a block in at most one entry (with coherence; see
+ * frc.c). 0, or -1 with *err set. */
+int frc_check_invariants(const struct sim *s, const struct l2bank *b, char **err);
+
 /* l2.c helpers for the FRC */
+uint64_t l2_local_addr(const struct sim *s, uint64_t addr); /* bank-select bits removed */
 void l2_nack_transient(struct sim *s, struct l2bank *b, uint32_t ri);
 void l2_miss_lat_frc(struct sim *s, struct l2bank *b, const struct frc_entry *e); /* at the fill */
 

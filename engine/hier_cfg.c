@@ -206,6 +206,7 @@ const struct cfg_section l1_cfg_section = {
 
 static const char *const frc_victim_names[] = {"at_swap", "at_miss", NULL};
 static const char *const frc_mshr_names[] = {"separate", "shared", NULL};
+static const char *const frc_index_names[] = {"xor", "linear", "skip_l2_set_bits", "global", NULL}; /* = enum frc_index */
 static const char *const coh_names[] = {"none", "si", "nmoesi", "moesi", NULL}; /* = enum coh_proto_id */
 static const char *const kb_names[] = {"flush", "none", NULL}; /* = enum coh_kernel_boundary */
 
@@ -237,6 +238,10 @@ static const struct cfg_param l2_params[] = {
 	       "serve hits on the victim block while its FRC entry is evicting it (an extension)"),
 	P_ENUM("l2.frc.mshr", l2.frc.mshr, "separate", frc_mshr_names,
 	       "FRC entries track misses in addition to the L2 MSHRs (separate) or use them up (shared)"),
+	P_ENUM("l2.frc.index", l2.frc.index, "xor", frc_index_names,
+	       "FRC set of a block, from its line number within the bank: xor (all bits folded), linear (low bits: "
+	       "misses to one L2 set share one FRC set), skip_l2_set_bits (bits above the L2 set index: misses to one "
+	       "L2 set spread, a stream does not), global (line address mod sets, bank bits included: sets alias)"),
 	P_ENUM("coherence.protocol", l2.coh.protocol, "none", coh_names,
 	       "coherence protocol between the L1s (directory in the L2): none, si, nmoesi, moesi (docs/COHERENCE.md)"),
 	P_INT("coherence.dir_latency", l2.coh.dir_latency, "2", 0, 1000,
@@ -288,6 +293,10 @@ static int l2_validate(const struct sim_cfg *c, char **err)
 		if (l->frc.entries % l->frc.ways || !is_pow2((uint64_t)(l->frc.entries / l->frc.ways)))
 			return set_err(err, "l2.frc.entries: must be ways (%d) x a power of two sets, got %d", l->frc.ways,
 				       l->frc.entries);
+		if (l->frc.index == FRC_IDX_SKIP_L2_SET_BITS && l->index != IDX_LINEAR)
+			return set_err(err, "l2.frc.index: skip_l2_set_bits needs l2.index=linear (the L2 set is then the "
+					    "low bits of the line number), got l2.index=%s",
+				       l->index == IDX_FERMI_HASH ? "fermi_hash" : "ipoly");
 	}
 	return 0;
 }
@@ -302,8 +311,9 @@ static void l2_derived(const struct sim_cfg *c, struct strbuf *o)
 		  l->interleave);
 	sb_printf(o, "l2.index_bits              = %u\n", log2u((uint64_t)l->sets));
 	if (l->frc.entries)
-		sb_printf(o, "l2.frc.sets                = %d   (%d entries / %d ways, %d B of data per bank)\n",
-			  l->frc.entries / l->frc.ways, l->frc.entries, l->frc.ways, l->frc.entries * l->line);
+		sb_printf(o, "l2.frc.sets                = %d   (%d entries / %d ways, %d B of data per bank; index %s)\n",
+			  l->frc.entries / l->frc.ways, l->frc.entries, l->frc.ways, l->frc.entries * l->line,
+			  frc_index_names[l->frc.index]);
 }
 
 const struct cfg_section l2_cfg_section = {

@@ -105,6 +105,7 @@ struct l2_cfg {
 		int victim;        /* enum frc_victim */
 		bool serve_evicting; /* hits on the victim held in an EVICTING entry are served */
 		int mshr;          /* enum frc_mshr */
+		int index;         /* enum frc_index: FRC set of a block */
 	} frc;
 	/* Coherence (issue 9; docs/COHERENCE.md): keys coherence.*, kept here
 	 * because the directory lives in the L2 banks. */
@@ -119,6 +120,11 @@ struct l2_cfg {
 
 enum frc_victim { FRC_VICTIM_AT_SWAP, FRC_VICTIM_AT_MISS };
 enum frc_mshr { FRC_MSHR_SEPARATE, FRC_MSHR_SHARED };
+/* FRC set index from the bank-local line number (bank-select bits removed):
+ * xor folds all its bits, linear takes the low bits (= the L2 set's low bits
+ * under l2.index=linear), skip_l2_set_bits the bits above the L2 set index
+ * (the low tag bits); global is line address mod sets (bank bits included). */
+enum frc_index { FRC_IDX_XOR, FRC_IDX_LINEAR, FRC_IDX_SKIP_L2_SET_BITS, FRC_IDX_GLOBAL };
 
 struct icnt_cfg {
 	int latency;     /* cycles through the crossbar */

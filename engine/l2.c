@@ -169,6 +169,8 @@ static uint64_t local_addr(const struct sim *s, uint64_t addr)
 	return (chunk / nb) * il + addr % il;
 }
 
+uint64_t l2_local_addr(const struct sim *s, uint64_t addr) { return local_addr(s, addr); }
+
 static int bank_set(const struct sim *s, const struct l2bank *b, uint64_t addr)
 {
 	return cache_set(&b->c, local_addr(s, addr));

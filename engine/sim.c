@@ -396,11 +396,22 @@ static void sim_tick(struct sim *s)
 		core_tick(s, &s->sms[i]);
 }
 
+/* An FRC entry can still be swapping (or evicting from its entry) after
+ * every requester was answered from it at the fill: the run goes on until
+ * the swap is done, so every entry is free at the end. */
+static bool frc_idle(const struct sim *s)
+{
+	for (int i = 0; i < s->cfg.l2.banks; i++)
+		if (s->banks[i].frc.active)
+			return false;
+	return true;
+}
+
 static bool drained(const struct sim *s)
 {
 	if (s->dreqs)
 		return s->dcur->issued == s->dreqs->n && dram_idle(s->dram);
-	return core_all_done(s) && s->pool.used == 0 && (!s->dram || dram_idle(s->dram));
+	return core_all_done(s) && s->pool.used == 0 && (!s->dram || dram_idle(s->dram)) && frc_idle(s);
 }
 
 static int check_invariants(const struct sim *s, char **err, bool values);
@@ -573,6 +584,9 @@ static int check_invariants(const struct sim *s, char **err, bool values)
 		if (n != mm->used)
 			return set_err(err, "l2 bank%d MSHR: %u entries valid, counter %u", i, n, mm->used);
 	}
+	for (int i = 0; i < s->cfg.l2.banks; i++)
+		if (frc_check_invariants(s, &s->banks[i], err))
+			return -1;
 	if (coh_check_invariants(s, err))
 		return -1;
 	if (values && s->cv && coh_values_invariant(s, err)) /* coherence.check_values */

@@ -5,9 +5,14 @@
  * entry, and the fallback to the conventional path when the FRC set is full.
  */
 #include "coh.h"
+#include "config.h"
 #include "event.h"
+#include "sim_int.h"
 #include "simtest.h"
 #include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 static void frc_cfg(struct sim_cfg *c, int entries, int ways)
 {
@@ -47,24 +52,48 @@ TEST(frc_lifecycle_single_miss)
 	tk_end(&t);
 }
 
+/* Reply flits of one full line on the crossbar (header + data). */
+static uint64_t rep_flits(const struct sim_cfg *c) { return 1 + (uint64_t)c->l2.line / (uint64_t)c->icnt.flit_bytes; }
+
 TEST(frc_request_waits_on_fetching_entry)
 {
 	struct tk t;
 	frc_cfg(&t.cfg, 4, 4);
 	t.cfg.core.sms = 2; /* two L1s, so both requests reach the L2 */
+	/* A swap longer than a reply's link time, so a waiter answered after the
+	 * swap (from the L2 line) could not reach its SM at the same cycle as one
+	 * answered from the entry at the fill. */
+	t.cfg.l2.frc.swap_cycles = 20;
 	REQUIRE(tk_start(&t, 32, 2, "ld A[lane]"));
 	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
 	CHECK_EQ(tk_stat(&t, "frc.allocs"), 1);
 	CHECK_EQ(tk_stat(&t, "frc.hits_fetching"), 1);
 	CHECK_EQ(tk_stat(&t, "mem.reads"), 1);
-	const struct event *f = tk_event(&t, EV_FRC_FILL, 0);
-	REQUIRE(f);
-	/* Both requesters are answered when the data reaches the entry: their
-	 * replies leave the bank the same cycle (one after the other on the link). */
+	const struct event *a = tk_event(&t, EV_FRC_ALLOC, 0), *f = tk_event(&t, EV_FRC_FILL, 0),
+			   *sd = tk_event(&t, EV_FRC_SWAP_DONE, 0);
+	REQUIRE(a && f && sd);
+	/* sm0's request allocates; sm1's reaches the bank one cycle later (the
+	 * bank takes one request a cycle from the crossbar) and joins the entry. */
+	uint64_t arrive = 3 + 1 + (uint64_t)t.cfg.icnt.latency;
+	CHECK_EQ(a->cycle, arrive - 1);
+	CHECK_EQ(tk_count(&t, EV_FRC_LOOKUP), 2);
+	CHECK_EQ(tk_event(&t, EV_FRC_LOOKUP, 1)->cycle, a->cycle + 1);
+	CHECK_EQ(f->cycle, a->cycle + 1 + (uint64_t)t.cfg.l2.frc.lookup_cycles + (uint64_t)t.cfg.mem.latency);
+	CHECK_EQ(sd->cycle, f->cycle + 20);
+	/* Both requesters are answered from the entry at the fill: both replies
+	 * leave the bank at f, one after the other on the bank's link, so the
+	 * joined waiter (sm1) arrives one reply's flits after sm0, long before the
+	 * swap is done. */
 	const struct event *r0 = tk_event(&t, EV_MEM_REPLY, 0), *r1 = tk_event(&t, EV_MEM_REPLY, 1);
 	REQUIRE(r0 && r1);
-	CHECK(r0->cycle > f->cycle && r1->cycle > f->cycle);
-	CHECK(r0->cycle < f->cycle + (uint64_t)t.cfg.l2.frc.swap_cycles + 20);
+	CHECK_EQ(r0->sm, 0);
+	CHECK_EQ(r1->sm, 1);
+	uint64_t rf = rep_flits(&t.cfg);
+	CHECK_EQ(r0->cycle, f->cycle + rf + (uint64_t)t.cfg.icnt.latency);
+	CHECK_EQ(r1->cycle, f->cycle + 2 * rf + (uint64_t)t.cfg.icnt.latency);
+	CHECK(r1->cycle < sd->cycle);
+	/* latency = reply cycle - issue cycle (0 for both warps 0) */
+	CHECK_EQ(r1->a, r1->cycle);
 	tk_end(&t);
 }
 
@@ -82,12 +111,22 @@ TEST(frc_dirty_victim_evicted_from_entry)
 	CHECK_EQ(tk_stat(&t, "frc.allocs"), 1);
 	CHECK_EQ(tk_stat(&t, "frc.evictions"), 1);
 	CHECK_EQ(tk_stat(&t, "l2.writebacks"), 1);
-	const struct event *sd = tk_event(&t, EV_FRC_SWAP_DONE, 0), *ed = tk_event(&t, EV_FRC_EVICT_DONE, 0),
-			   *fr = tk_event(&t, EV_FRC_FREE, 0);
-	REQUIRE(sd && ed && fr);
+	const struct event *a = tk_event(&t, EV_FRC_ALLOC, 0), *f = tk_event(&t, EV_FRC_FILL, 0),
+			   *sd = tk_event(&t, EV_FRC_SWAP_DONE, 0), *ed = tk_event(&t, EV_FRC_EVICT_DONE, 0),
+			   *fr = tk_event(&t, EV_FRC_FREE, 0), *st = tk_event(&t, EV_L2_ACCESS, 0);
+	REQUIRE(a && f && sd && ed && fr && st);
+	/* The store (header + 128 B of data on the crossbar) reaches the bank at
+	 * 2 + its flits + icnt.latency and leaves X dirty in the only line at once
+	 * (lazy_fetch); the load of Y, issued a cycle later, arrives right behind. */
+	CHECK_EQ(st->cycle, 2 + rep_flits(&t.cfg) + (uint64_t)t.cfg.icnt.latency);
+	CHECK_EQ(a->cycle, st->cycle + 1);
+	CHECK_EQ(f->cycle, a->cycle + 1 + (uint64_t)t.cfg.l2.frc.lookup_cycles + (uint64_t)t.cfg.mem.latency);
+	CHECK_EQ(sd->cycle, f->cycle + (uint64_t)t.cfg.l2.frc.swap_cycles);
 	/* Swaps finish before the bank hands requests to memory (l2_tick steps
-	 * 1 and 2), so the write-back leaves the cycle the swap completes. */
+	 * 1 and 2), so the write-back of X leaves the cycle the swap completes,
+	 * and the entry frees then. */
 	CHECK_EQ(ed->cycle, sd->cycle);
+	CHECK_EQ(ed->addr, st->addr); /* the victim written back is X */
 	CHECK_EQ(fr->cycle, ed->cycle);
 	CHECK_EQ(tk_count(&t, EV_L2_TRANSIENT), 0);
 	tk_end(&t);
@@ -106,6 +145,32 @@ TEST(frc_full_set_falls_back_to_conventional_path)
 	CHECK_EQ(tk_count(&t, EV_FRC_FALLBACK), 1);
 	CHECK_EQ(tk_count(&t, EV_L2_TRANSIENT), 1);
 	CHECK_EQ(tk_stat(&t, "mem.reads"), 2);
+	/* Warp 0's line allocates the entry at arrive - 1; warp 1's, a cycle
+	 * later, finds the set full: the fallback marks its L2 line transient at
+	 * once and hands the fetch to memory the next cycle, like the FRC's early
+	 * fetch without the lookup cycle, so both fills come back together. */
+	uint64_t arrive = 3 + 1 + (uint64_t)t.cfg.icnt.latency;
+	const struct event *a = tk_event(&t, EV_FRC_ALLOC, 0), *fb = tk_event(&t, EV_FRC_FALLBACK, 0),
+			   *tr = tk_event(&t, EV_L2_TRANSIENT, 0), *lf = tk_event(&t, EV_L2_FILL, 0),
+			   *ff = tk_event(&t, EV_FRC_FILL, 0);
+	REQUIRE(a && fb && tr && lf && ff);
+	CHECK_EQ(a->cycle, arrive - 1);
+	CHECK_EQ(fb->cycle, arrive);
+	CHECK_EQ(fb->a, 0); /* reason: no free way */
+	CHECK_EQ(tr->cycle, fb->cycle);
+	CHECK_EQ(tr->addr, fb->addr);
+	CHECK_EQ(lf->cycle, tr->cycle + 1 + (uint64_t)t.cfg.mem.latency);
+	CHECK_EQ(ff->cycle, lf->cycle);
+	/* Both replies leave at that cycle; the FRC's (warp 0) goes first on the
+	 * bank's link, the conventional one follows a reply's flits later. */
+	const struct event *r0 = tk_event(&t, EV_MEM_REPLY, 0), *r1 = tk_event(&t, EV_MEM_REPLY, 1);
+	REQUIRE(r0 && r1);
+	CHECK_EQ(r0->addr, a->addr);
+	CHECK_EQ(r1->addr, fb->addr);
+	uint64_t rf = rep_flits(&t.cfg);
+	CHECK_EQ(r0->cycle, ff->cycle + rf + (uint64_t)t.cfg.icnt.latency);
+	CHECK_EQ(r1->cycle, lf->cycle + 2 * rf + (uint64_t)t.cfg.icnt.latency);
+	CHECK_EQ(r1->a, r1->cycle - 1); /* warp 1 issued at cycle 1 */
 	tk_end(&t);
 }
 
@@ -145,10 +210,16 @@ TEST(frc_coherence_victim_invalidated_from_entry)
 	}
 	REQUIRE(inv && ackd);
 	CHECK_EQ(inv->cycle, sd->cycle);  /* sent from the entry at the swap */
-	CHECK(ackd->cycle > inv->cycle + 2 * (uint64_t)t.cfg.icnt.latency);
-	CHECK(ed->cycle > ackd->cycle); /* the write-back leaves after the AckD reached the bank */
+	/* The Inv leaves the bank after the lookup and directory latencies and
+	 * reaches the L1 (one flit) icnt.latency later, where the AckD is sent at
+	 * once; the AckD (header + A's data) reaches the bank 1 + its flits +
+	 * icnt.latency later, and the write-back of A is handed to memory the
+	 * cycle after: that is when the entry frees. */
+	CHECK_EQ(ackd->cycle, inv->cycle + (uint64_t)t.cfg.l2.hit_latency + (uint64_t)t.cfg.l2.coh.dir_latency + 1 +
+				      (uint64_t)t.cfg.icnt.latency);
+	CHECK_EQ(ed->cycle, ackd->cycle + 1 + rep_flits(&t.cfg) + (uint64_t)t.cfg.icnt.latency + 1);
+	CHECK_EQ(ed->addr, inv->addr);
 	CHECK_EQ(fr->cycle, ed->cycle);
-	CHECK(fr->cycle > sd->cycle + 2 * (uint64_t)t.cfg.icnt.latency);
 	/* the L1 lost A and got B */
 	CHECK_EQ(tk_stat(&t, "coh.msgs.DataE"), 1);
 	CHECK_EQ(tk_stat(&t, "coh.msgs.DataX"), 1);
@@ -180,4 +251,135 @@ TEST(frc_miss_latency_split_conventional_with_invalidation)
 			 tk_stat(&t, "l2.miss_lat.conv.contention") + tk_stat(&t, "l2.miss_lat.conv.dram"));
 	CHECK(tk_stat(&t, "mem.bytes") > 0);
 	tk_end(&t);
+}
+
+/* The FRC part of sim_check_invariants: clean at every cycle of a busy run
+ * (several entries fetching, swapping and evicting dirty victims at once), and
+ * each rule fails with its message when the state is broken on purpose. */
+TEST(frc_invariants_scan)
+{
+	struct tk t;
+	frc_cfg(&t.cfg, 4, 2);
+	t.cfg.l2.sets = 2;
+	t.cfg.l2.ways = 2;
+	t.cfg.l2.coh.protocol = COH_MOESI; /* victims stay EVICTING until their L1 copies' acks */
+	REQUIRE(tk_start(&t, 256, 2, "st A[tid * 32] <- r9; ld B[tid * 32] -> r1; ld A[tid * 32 + 1024] -> r2"));
+	struct l2bank *b = &t.s->banks[0];
+	char *err = NULL;
+	unsigned busy = 0, swapping = 0, evicting = 0;
+	bool broke = false;
+	while (!sim_done(t.s) && sim_step(t.s, 1) != SIM_STOP_DONE) {
+		if (sim_check_invariants(t.s, &err)) {
+			CHECK(!err);
+			free(err);
+			err = NULL;
+			break;
+		}
+		swapping += b->frc.swapping > 0;
+		evicting += b->frc.evicting > 0;
+		busy += b->frc.active >= 2;
+		if (broke || b->frc.active < 2)
+			continue;
+		/* Break each rule once, at the first cycle two entries are busy. */
+		int i = -1, j = -1;
+		for (int k = 0; k < b->frc.n; k++)
+			if (b->frc.e[k].state == FRC_FETCHING)
+				*(i < 0 ? &i : &j) = k;
+		if (i < 0 || j < 0)
+			continue;
+		broke = true;
+		struct frc_entry *e = &b->frc.e[i], *o = &b->frc.e[j];
+		b->frc.swapping++;
+		CHECK_EQ(sim_check_invariants(t.s, &err), -1);
+		CHECK(err && strstr(err, "FRC counters"));
+		free(err);
+		err = NULL;
+		b->frc.swapping--;
+		uint8_t st = e->state;
+		e->state = 9;
+		CHECK_EQ(sim_check_invariants(t.s, &err), -1);
+		CHECK(err && strstr(err, "state 9 is none of"));
+		free(err);
+		err = NULL;
+		e->state = st;
+		uint64_t tag = o->tag;
+		o->tag = e->tag;
+		CHECK_EQ(sim_check_invariants(t.s, &err), -1);
+		CHECK(err && strstr(err, "is in FRC entries"));
+		free(err);
+		err = NULL;
+		o->tag = tag;
+		struct cline *l = cache_line(&b->c, e->set, 0), save = *l;
+		l->tag = e->tag;
+		l->valid = 1;
+		l->transient = 0;
+		CHECK_EQ(sim_check_invariants(t.s, &err), -1);
+		CHECK(err && strstr(err, "also a valid L2 line"));
+		free(err);
+		err = NULL;
+		*l = save;
+		CHECK_EQ(sim_check_invariants(t.s, &err), 0);
+	}
+	CHECK(sim_done(t.s));
+	CHECK(broke);
+	CHECK(busy > 0 && swapping > 0 && evicting > 0);
+	CHECK(tk_stat(&t, "frc.evictions") > 0);
+	tk_end(&t);
+}
+
+/* l2.frc.index on the RX540's layout (2 banks, 256 B interleave, 64 B lines,
+ * 128 L2 sets) with 64 entries x 8 ways = 8 FRC sets: where eight blocks that
+ * share one L2 set (16 KB apart) and eight consecutive lines of bank 0 land. */
+static unsigned frc_sets_used(struct sim *s, uint64_t base, uint64_t stride, unsigned n)
+{
+	unsigned used = 0;
+	for (unsigned k = 0; k < n; k++) {
+		uint64_t a = base + k * stride;
+		CHECK_EQ((a / 256) % 2, 0); /* bank 0 */
+		used |= 1u << frc_set_of(s, &s->banks[0], a);
+	}
+	return used;
+}
+
+TEST(frc_index_options)
+{
+	static const char *const names[] = {"xor", "linear", "skip_l2_set_bits", "global"};
+	/* bitmaps of FRC sets used by {8 blocks of one L2 set, 8 consecutive bank lines} */
+	static const unsigned want_same_l2set[] = {0xff, 0x01, 0xff, 0x01};
+	static const unsigned want_stream[] = {0xff, 0xff, 0x01, 0x0f};
+	for (unsigned i = 0; i < 4; i++) {
+		struct tk t;
+		frc_cfg(&t.cfg, 64, 8);
+		t.cfg.l2.banks = 2;
+		t.cfg.l2.line = 64;
+		t.cfg.l1.line = 64;
+		t.cfg.l2.sets = 128;
+		t.cfg.l2.interleave = 256;
+		char *err = NULL;
+		CHECK_EQ(cfg_set_value(&t.cfg, "l2.frc.index", names[i], &err), 0);
+		REQUIRE(tk_start(&t, 32, 1, "ld A[lane]"));
+		const uint64_t base = 0x10000000, l2set_stride = 128u * 64 * 2; /* 128 lines of one bank */
+		CHECK_EQ(frc_sets_used(t.s, base, l2set_stride, 8), want_same_l2set[i]);
+		/* bank 0's consecutive lines: 4 per 256 B chunk, every other chunk */
+		unsigned stream = 0;
+		for (unsigned k = 0; k < 8; k++)
+			stream |= frc_sets_used(t.s, base + (k / 4) * 512 + (k % 4) * 64, 0, 1);
+		CHECK_EQ(stream, want_stream[i]);
+		tk_end(&t);
+	}
+	/* (global: bank 0's 8 consecutive lines use sets 0-3 only, the aliasing.)
+	 * skip_l2_set_bits is refused where the L2 set is not the low bits. */
+	struct sim_cfg c;
+	char *err = NULL;
+	cfg_defaults(&c);
+	CHECK_EQ(cfg_set_value(&c, "l2.frc.entries", "64", &err), 0);
+	CHECK_EQ(cfg_set_value(&c, "l2.frc.index", "skip_l2_set_bits", &err), 0);
+	CHECK_EQ(cfg_set_value(&c, "l2.index", "ipoly", &err), 0);
+	CHECK_EQ(cfg_validate(&c, &err), -1);
+	CHECK(err && strstr(err, "l2.frc.index: skip_l2_set_bits needs l2.index=linear"));
+	free(err);
+	err = NULL;
+	CHECK_EQ(cfg_set_value(&c, "l2.frc.index", "modulo", &err), -1);
+	CHECK(err && strstr(err, "l2.frc.index"));
+	free(err);
 }
