@@ -45,7 +45,7 @@ struct frc_panel {
 };
 
 static const struct table_col cols[] = {
-	{"ENTRY", 7, 0, false}, {"STATE", 9, 0, false}, {"INCOMING", 12, 0, false}, {"VICTIM", 12, 0, false},
+	{"ENTRY", 5, 0, false}, {"STATE", 9, 0, false}, {"INCOMING", 12, 0, false}, {"VICTIM", 12, 0, false},
 	{"AGE", 6, 0, true},    {"WAIT", 4, 0, true},   {"INV", 3, 0, true},         {"WB", 3, 0, false},
 	{"L2 SET.WAY", 10, 0, false},
 };

@@ -5,11 +5,13 @@
  * first swap whose victim has L1 copies (an evicting entry with invalidation
  * acks due, its dirty victim's write-back after them), in list and grid
  * modes at 80x24 and 200x60; saxpy's dirty victims waiting for their
- * write-back; a 512-entry FRC as a grid at both sizes;
+ * write-back; a 512-entry FRC as a grid at both sizes, and scrolling when it
+ * does not fit;
  * and its message when the machine has no FRC.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "test.h"
 #include "view.h"
@@ -82,6 +84,8 @@ TEST(view_frc_dirty_victim_wb_pending)
 	free(text);
 	draw(ss, 80, 24, false, "frc_wb_list_80x24");
 	draw(ss, 80, 24, true, "frc_wb_grid_80x24");
+	draw(ss, 200, 60, false, "frc_wb_list_200x60");
+	draw(ss, 200, 60, true, "frc_wb_grid_200x60");
 	vt_session_free(ss);
 }
 
@@ -93,6 +97,45 @@ TEST(view_frc_grid_512_entries)
 	REQUIRE(ss != NULL);
 	draw(ss, 80, 24, true, "frc_grid512_80x24");
 	draw(ss, 200, 60, true, "frc_grid512_200x60");
+	vt_session_free(ss);
+}
+
+/* 512 one-way sets need 21 rows of tagless cells at 80x24 (20 shown): the
+ * grid scrolls with Down/End/Home and marks the rows out of sight. */
+TEST(view_frc_grid_scrolls_when_it_does_not_fit)
+{
+	vt_screen();
+	struct session *ss = vt_session("set l2.frc.entries 512\nset l2.frc.ways 1\nworkload gather_random\nstep 60\n");
+	REQUIRE(ss != NULL);
+	struct panel *p = panel_create("frc");
+	WINDOW *win = newwin(24, 80, 0, 0);
+	struct view_ctx c = {.sim = ss->sim, .sel_l2 = ss->sel_l2, .focused = true};
+	CHECK_EQ(panel_key(p, KEY_RIGHT, &c), VK_HANDLED | VK_REDRAW);
+	panel_draw(p, win, &c);
+	char *text = vt_text(win);
+	CHECK_CONTAINS(text, "512 entries (512 sets x 1 ways)  busy");
+	CHECK_CONTAINS(text, "\n  0 ");
+	CHECK(strstr(text, "\n500 ") == NULL); /* set 500's row is below */
+	CHECK_CONTAINS(text, " v\n");
+	free(text);
+	CHECK_EQ(panel_key(p, KEY_END, &c), VK_HANDLED | VK_REDRAW);
+	werase(win);
+	panel_draw(p, win, &c);
+	text = vt_text(win);
+	CHECK_CONTAINS(text, "\n500 ");
+	CHECK(strstr(text, "\n  0 ") == NULL);
+	CHECK_CONTAINS(text, " ^\n");
+	free(text);
+	CHECK_EQ(panel_key(p, KEY_HOME, &c), VK_HANDLED | VK_REDRAW);
+	CHECK_EQ(panel_key(p, KEY_UP, &c), VK_HANDLED); /* already at the top */
+	CHECK_EQ(panel_key(p, KEY_LEFT, &c), VK_HANDLED | VK_REDRAW);
+	werase(win);
+	panel_draw(p, win, &c);
+	text = vt_text(win);
+	CHECK_CONTAINS(text, "ENTRY STATE");
+	free(text);
+	delwin(win);
+	panel_free(p);
 	vt_session_free(ss);
 }
 
