@@ -3,26 +3,33 @@
  * bank, under a counters line (wrapped onto a second row when narrow), in
  * one of two modes; Left/Right switch between them.
  *
- * list: one row per entry in set-major order.
+ * list: one row per entry in set-major order; INV = invalidation acks still
+ * due for the victim (coherence), WB = its dirty write-back not yet handed
+ * to memory.
  *
- *   ─ frc  bank 0  32 entries (4 sets x 8 ways)  busy 3  list
- *   misses handled 96.8% (120 allocs / 124 L2 misses)  swaps 118  hits while fetching 40  fallbacks 4  ...
- *   ENTRY   STATE     INCOMING     VICTIM       AGE WAIT INV WB  L2 SET.WAY
- *   0.0     fetching  0x10002300   -             41    2   -  -  5.-
- *   0.1     evicting  0x10004100   0x10000100     1    0   2 yes 3.2
+ *   ─ frc  bank 1  16 entries (2 sets x 8 ways)  busy 1  list ───────
+ *   misses handled 100.0% (154 allocs / 154 L2 misses)  swaps 154  hits while
+ *   fetching 0  fallbacks 0  evictions 36
+ *   ENTRY STATE     INCOMING     VICTIM          AGE WAIT INV WB  L2 SET.WAY
+ *   1.0   free
+ *   1.1   evicting  0x10001500   0x10004500        1    0   1 yes 4.2
  *
  * grid: the sets x ways grid, one cell per entry: state letter, block number
- * (address / L2 line) in hex, a flag; as many whole sets per row as fit, or
- * one set over several rows when its ways do not fit one. The tag is as wide
- * as a 32-bit address's block number when the whole FRC then fits, else
- * narrower (down to 4 digits; a cut tag starts with the truncation marker).
+ * (address / L2 line, hex; the victim's once evicting), a flag (i acks due,
+ * w write-back pending, + requests waiting); as many whole sets per row as
+ * fit, or one set over several rows (label set.way) when its ways do not.
+ * The tag is as wide as a 32-bit address's block number when the whole FRC
+ * then fits, else narrower down to 4 digits (a cut tag starts with the
+ * truncation marker), else cells are letter and flag only; what still does
+ * not fit scrolls.
  *
- *   SET  0      1      2      3       0      1  ...
- *     0  F08020 S08021+.             E08000i.
+ *   SET  0        1        2        3        4   ...
+ *     0 E200104w .        .        F20014d+ .
+ *     1 F20014c+ E200105w F20004d+ E200109w .
  *
  * Fetching entries are drawn as misses (red: a fetch is out), swapping and
  * evicting as stalls (yellow: the entry is busy with a victim), free entries
- * dim. Up/Down/PgUp/PgDn scroll; `select l2 N` picks the bank.
+ * dim. Up/Down/PgUp/PgDn/Home/End scroll; `select l2 N` picks the bank.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,9 +46,9 @@ struct frc_panel {
 	struct table t;
 	const struct sim *sim;
 	int bank, ways;
-	bool grid;       /* sets x ways grid instead of the list */
-	int gtop;        /* grid: first row shown */
-	int gvisible;    /* grid: rows shown at the last draw */
+	bool grid;    /* sets x ways grid instead of the list */
+	int gtop;     /* grid: first row shown */
+	int gvisible; /* grid: rows shown at the last draw */
 };
 
 static const struct table_col cols[] = {
@@ -106,13 +113,13 @@ static int dec_digits(int v)
 /* Grid geometry for tag width tw (0: no tag, cells of state letter and flag
  * without a gap) in content width `width`. */
 struct grid_geom {
-	int tw;    /* hex digits of the block number; 0 = no tags */
-	int cw;    /* one cell with its gap: letter, tag, flag, space */
-	int lw;    /* row label column */
-	int spr;   /* whole sets per row (>= 1), or 0 when a set spans rows */
-	int cpr;   /* cells per row when a set spans rows */
-	int rps;   /* rows per set when a set spans rows */
-	int rows;  /* rows the whole FRC needs */
+	int tw;   /* hex digits of the block number; 0 = no tags */
+	int cw;   /* one cell with its gap: letter, tag, flag, space */
+	int lw;   /* row label column */
+	int spr;  /* whole sets per row (>= 1), or 0 when a set spans rows */
+	int cpr;  /* cells per row when a set spans rows */
+	int rps;  /* rows per set when a set spans rows */
+	int rows; /* rows the whole FRC needs */
 };
 
 static struct grid_geom grid_geom(int tw, int width, int sets, int ways)
