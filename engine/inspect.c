@@ -251,6 +251,11 @@ bool inspect_frc_entry(const struct sim *s, int bank, int i, struct frc_entry_in
 	o->victim = e->state == FRC_EVICTING ? e->tag : 0;
 	o->age = s->st->now - e->t_state;
 	o->waiters = e->nwait;
+	if (e->state == FRC_EVICTING) {
+		const struct frc *f = &s->banks[bank].frc;
+		o->pending_inv = f->dir ? f->dir[i].acks : 0;
+		o->wb_pending = e->victim_valid && e->victim_sd;
+	}
 	return true;
 }
 

@@ -240,6 +240,8 @@ struct frc_entry_info {
 	uint64_t age;       /* cycles in the current state */
 	int waiters;
 	int l2_set, l2_way; /* way -1 until chosen */
+	int pending_inv;    /* EVICTING, coherence: invalidation acks still due for the victim */
+	bool wb_pending;    /* EVICTING: the victim is dirty, its write-back not yet handed to memory */
 };
 
 /* false when the bank has no FRC (l2.frc.entries = 0) or is out of range. */

@@ -33,7 +33,7 @@ static const struct key_binding bindings[] = {
 	{27, "Esc", NULL, KB_RUNNING, "stop a run; end a panel search"},
 	{KEY_PPAGE, "PgUp/PgDn", NULL, KB_RUNNING, "scroll the focused panel (or command output)"},
 	{KEY_UP, "Up/Down", NULL, 0, "move in the focused panel; history when the\nprompt has the focus"},
-	{KEY_LEFT, "Left/Right", NULL, 0, "scroll ways in the cache grids; edit the\nline at the prompt"},
+	{KEY_LEFT, "Left/Right", NULL, 0, "scroll ways in the cache grids; frc panel:\nlist or grid; edit the line at the prompt"},
 	{KEY_HOME, "Home/End", NULL, 0, "first / last row (End follows the event log)"},
 	{'/', "/", NULL, KB_EMPTY, "search the focused events or stats panel\n(prompt empty)"},
 	{'\r', "Enter", NULL, 0, "run the line; on an empty line repeat the\nlast step, next, continue or reverse-step"},
