@@ -440,15 +440,15 @@ static void info_rf(struct session *ss, int sm, struct cmd_out *out)
 				sb_printf(&sb, ">%d d%d", q.bml, q.dist);
 			sb_printf(&sb, "%s~%llu", q.in_service ? "*" : " ", (unsigned long long)q.waited);
 		}
-		if (rt || bi.queued)
-		cmd_printf(out, "%s", sb.s);
+		if (rt || bi.queued) /* SRAM: only the banks with requests */
+			cmd_printf(out, "%s", sb.s);
 	}
 	sb_fini(&sb);
 	if (fi.ways)
-		cmd_printf(out, "  %d requests queued in %d of %d banks; write buffer %d of %d entries in use", queued, busy,
-			   fi.banks, wb_used, fi.ways * fi.banks);
+		cmd_printf(out, "  queued requests: %d (in %d of %d banks); write buffer: %d of %d entries in use", queued,
+			   busy, fi.banks, wb_used, fi.ways * fi.banks);
 	else
-		cmd_printf(out, "  %d requests queued in %d of %d banks", queued, busy, fi.banks);
+		cmd_printf(out, "  queued requests: %d (in %d of %d banks)", queued, busy, fi.banks);
 }
 
 CMD_FN(cmd_info)

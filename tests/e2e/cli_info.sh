@@ -188,7 +188,7 @@ expect_contains "$out" "  b3   BML  4  ports 4,20,36,52  proj  4  shifting 4>5 (
 expect_contains "$(section rf 'info events 4096')" "cycle 404 rf.shift_start sm=1 warp=0 unit=5 from=0 to=4"
 expect_contains "$out" "  b5   BML  2  ports 2,18,34,50  proj  4  shifting 0>4 (2 left)  wb 0/2  queue 1: w0r5 R>4 d4*~0"
 expect_contains "$out" "  b0   BML  0  ports 0,16,32,48  proj  0  wb 0/2  queue 0"
-expect_contains "$out" "  8 requests queued in 3 of 16 banks; write buffer 8 of 32 entries in use"
+expect_contains "$out" "  queued requests: 8 (in 3 of 16 banks); write buffer: 8 of 32 entries in use"
 [ "$(section rf 'info rf' | grep -c '^  b[0-9]')" = 16 ] || fail "not one line per bank: $(section rf 'info rf')"
 
 # ---- SRAM: the free operand path and a timed SRAM -------------------------------
@@ -200,10 +200,20 @@ sm 0 register file: sram, 16 banks x 64 entries, free operand path (rf.sram_cycl
   all SMs: reads $(v rf.reads)  writes $(v rf.writes)  conflicts 0  rf stall cycles 0
   warps stalled on the register file now: 0
 (gpustep) print"
-printf 'step 400\ninfo rf 1\nprint rf.bank_conflicts\n' >"$E2E_TMP/sram2.gs"
+# A timed SRAM (2 RF cycles per access) stopped at its first bank conflict:
+# warp 0's r1 found one request ahead in bank 1 in core cycle 63; at RF cycle
+# 128 that one is done and r1 is in service after waiting 2 RF cycles. Only
+# banks with requests are listed, with no racetrack fields.
+printf 'break rf.bank_conflict\ncontinue\ninfo rf\n' >"$E2E_TMP/sram2.gs"
 run sram2 -w matmul_tiled -s rf.sram_cycles=2 || fail "timed sram script: $(cat "$E2E_TMP/sram2.err")"
 out=$(cat "$E2E_TMP/sram2.out")
-expect_contains "$out" "sm 1 register file: sram, 16 banks x 64 entries, 2 RF cycles per access, 16 regs, RF cycle 800"
+expect_contains "$out" "Breakpoint 1, rf.bank_conflict sm=1 warp=0 unit=1 ahead=1 reg=1 at cycle 64 (logged in cycle 63)"
+expect_contains "$out" "(gpustep) info rf
+sm 1 register file: sram, 16 banks x 64 entries, 2 RF cycles per access, 16 regs, RF cycle 128
+  all SMs: reads 1  writes 1  conflicts 1  rf stall cycles 0
+  warps stalled on the register file now: 0
+  b1   queue 1: w0r1 R*~2
+  queued requests: 1 (in 1 of 16 banks)"
 expect_not_contains "$out" "BML"
 
 # ---- help and completion words -----------------------------------------------
