@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd_int.h"
+#include "frc.h"
 #include "inspect.h"
 #include "loader.h"
 #include "session_file.h"
@@ -290,6 +291,166 @@ static void info_mshr(struct session *ss, enum cache_id_kind k, int unit, struct
 	}
 }
 
+/* `info frc [BANK]`: the FRC of one L2 bank. The counters are machine-wide
+ * (frc.* stats); the entries are the bank's, FRC set.way order. */
+static void info_frc(struct session *ss, int bank, struct cmd_out *out)
+{
+	struct frc_info fi;
+	if (!inspect_frc(ss->sim, bank, &fi)) {
+		cmd_printf(out, "no FRC at l2 bank %d: l2.frc.entries is 0 (`set l2.frc.entries 16` at cycle 0 adds one)",
+			   bank);
+		return;
+	}
+	cmd_printf(out, "l2 bank %d FRC: %d entries (%d sets x %d ways), %d busy", bank, fi.entries, fi.sets, fi.ways,
+		   fi.busy);
+	char share[48] = "- (no L2 misses yet)";
+	if (fi.l2_misses)
+		snprintf(share, sizeof share, "%.1f%% of %llu L2 misses", 100.0 * (double)fi.allocs / (double)fi.l2_misses,
+			 (unsigned long long)fi.l2_misses);
+	cmd_printf(out, "  all banks: allocs %llu  fallbacks %llu  hits while fetching %llu  swaps %llu  evictions %llu  "
+			"share %s",
+		   (unsigned long long)fi.allocs, (unsigned long long)fi.fallbacks,
+		   (unsigned long long)fi.hits_fetching, (unsigned long long)fi.swaps,
+		   (unsigned long long)fi.evictions, share);
+	if (!fi.busy) {
+		cmd_printf(out, "  every entry is free");
+		return;
+	}
+	cmd_printf(out, "  ENTRY      STATE     INCOMING      VICTIM          AGE  WAIT  L2 SET.WAY");
+	for (int i = 0; i < fi.entries; i++) {
+		struct frc_entry_info e;
+		if (!inspect_frc_entry(ss->sim, bank, i, &e) || e.state == FRC_FREE)
+			continue;
+		char id[40], inc[24], vic[24] = "-", l2[32];
+		snprintf(id, sizeof id, "[%d] %d.%d", i, i / fi.ways, i % fi.ways);
+		snprintf(inc, sizeof inc, "0x%llx", (unsigned long long)e.incoming);
+		if (e.victim)
+			snprintf(vic, sizeof vic, "0x%llx", (unsigned long long)e.victim);
+		if (e.l2_way >= 0)
+			snprintf(l2, sizeof l2, "%d.%d", e.l2_set, e.l2_way);
+		else
+			snprintf(l2, sizeof l2, "%d.-", e.l2_set);
+		cmd_printf(out, "  %-10s %-9s %-13s %-13s %5llu %5d  %s", id, frc_state_name((unsigned)e.state), inc, vic,
+			   (unsigned long long)e.age, e.waiters, l2);
+	}
+}
+
+static uint64_t stat_value(const struct sim *s, const char *name)
+{
+	const struct stats *st = sim_stats_c(s);
+	int id = stats_find(st, name);
+	return id >= 0 ? stats_counter_value(st, (uint32_t)id) : 0;
+}
+
+/* `info rf [SM]`: the register file of one SM (the rf panel as text). The
+ * counters are machine-wide (rf.* stats); banks, queues and the write buffer
+ * are the SM's. */
+static void info_rf(struct session *ss, int sm, struct cmd_out *out)
+{
+	const struct sim *s = ss->sim;
+	struct rf_info fi;
+	if (!inspect_rf(s, sm, &fi)) {
+		cmd_printf(out, "sm %d: no register file model", sm);
+		return;
+	}
+	static const char *const remaps[] = {"contiguous", "eq3_3", "balanced"};
+	int stalled = 0;
+	for (int w = 0; w < inspect_warp_slots(s); w++) {
+		struct warp_info wi;
+		if (inspect_warp(s, sm, w, &wi) && wi.state == WS_STALLED && wi.stall == STALL_RF)
+			stalled++;
+	}
+	bool rt = fi.kind == RF_RACETRACK;
+	if (rt)
+		cmd_printf(out, "sm %d register file: racetrack, %d banks x %d entries, %d ports (segment %d), %s, %d regs, "
+				"RF cycle %llu",
+			   sm, fi.banks, fi.entries, fi.ports, fi.seg, remaps[fi.remap % 3], fi.nregs,
+			   (unsigned long long)fi.rf_now);
+	else if (fi.timed)
+		cmd_printf(out, "sm %d register file: sram, %d banks x %d entries, %d RF cycles per access, %d regs, "
+				"RF cycle %llu",
+			   sm, fi.banks, fi.entries, ss->cfg.rf.sram_cycles, fi.nregs, (unsigned long long)fi.rf_now);
+	else
+		cmd_printf(out, "sm %d register file: sram, %d banks x %d entries, free operand path (rf.sram_cycles 0: "
+				"no banks or arbitration modelled)",
+			   sm, fi.banks, fi.entries);
+	if (fi.warning[0])
+		cmd_printf(out, "  warning: %s", fi.warning);
+	char shifts[80] = "";
+	if (rt)
+		snprintf(shifts, sizeof shifts, "  shifts %llu (%llu RF cycles)", (unsigned long long)fi.shifts,
+			 (unsigned long long)fi.shift_cycles);
+	char hz[48] = "";
+	if (fi.schedulers > 1)
+		snprintf(hz, sizeof hz, "  schedule hazards %llu", (unsigned long long)fi.hazards);
+	cmd_printf(out, "  all SMs: reads %llu  writes %llu%s  conflicts %llu%s  rf stall cycles %llu",
+		   (unsigned long long)fi.reads, (unsigned long long)fi.writes, shifts, (unsigned long long)fi.conflicts,
+		   hz, (unsigned long long)stat_value(s, "core.stall.rf"));
+	if (fi.ways)
+		cmd_printf(out, "  write buffer: %d ways per bank; raw %llu  void %llu  direct %llu  piggyback %llu  "
+				"overflow %llu",
+			   fi.ways, (unsigned long long)fi.wb_reads, (unsigned long long)fi.wb_voided,
+			   (unsigned long long)fi.wb_direct, (unsigned long long)fi.wb_piggy,
+			   (unsigned long long)fi.wb_overflow);
+	cmd_printf(out, "  warps stalled on the register file now: %d", stalled);
+	if (!fi.timed)
+		return;
+	struct strbuf sb;
+	sb_init(&sb);
+	int queued = 0, busy = 0, wb_used = 0;
+	for (int b = 0; b < fi.banks; b++) {
+		struct rf_bank_info bi;
+		if (!inspect_rf_bank(s, sm, b, &bi))
+			continue;
+		queued += bi.queued;
+		busy += bi.queued > 0;
+		sb.len = 0;
+		sb.s[0] = 0;
+		sb_printf(&sb, "  b%-2d", b);
+		if (bi.sched >= 0)
+			sb_printf(&sb, " s%d", bi.sched);
+		if (rt) {
+			sb_printf(&sb, "  BML %2d  ports", bi.loc);
+			for (int p = 0; p < fi.ports; p++)
+				sb_printf(&sb, "%c%d", p ? ',' : ' ', bi.loc + p * fi.seg);
+			sb_printf(&sb, "  proj %2d", bi.tail);
+		}
+		if (bi.shifting)
+			sb_printf(&sb, "  shifting %d>%d (%d left)", bi.from, bi.to, bi.remaining);
+		if (bi.hazard)
+			sb_printf(&sb, "  HAZARD");
+		if (fi.ways) {
+			int used = 0;
+			struct rf_wb_info e;
+			for (int k = 0; k < fi.ways && inspect_rf_wb(s, sm, b, k, &e); k++)
+				used += e.valid;
+			wb_used += used;
+			sb_printf(&sb, "  wb %d/%d", used, fi.ways);
+			for (int k = 0; k < fi.ways && inspect_rf_wb(s, sm, b, k, &e); k++)
+				if (e.valid)
+					sb_printf(&sb, " w%dr%d%s%s", e.warp, e.reg, e.ready ? " R" : "", e.at_port ? "*" : "");
+		}
+		/* Queue entries, head first: warp, register, R/W, target BML and
+		 * distance (racetrack), '*' in service, ~RF cycles waited. */
+		sb_printf(&sb, "  queue %d", bi.queued);
+		struct rf_req_info q;
+		for (int i = 0; inspect_rf_req(s, sm, b, i, &q); i++) {
+			sb_printf(&sb, "%s w%dr%d %c", i ? " |" : ":", q.warp, q.reg, q.write ? 'W' : 'R');
+			if (rt)
+				sb_printf(&sb, ">%d d%d", q.bml, q.dist);
+			sb_printf(&sb, "%s~%llu", q.in_service ? "*" : " ", (unsigned long long)q.waited);
+		}
+		if (rt || bi.queued) /* SRAM: only the banks with requests */
+			cmd_printf(out, "%s", sb.s);
+	}
+	sb_fini(&sb);
+	if (fi.ways)
+		cmd_printf(out, "  queued requests: %d (in %d of %d banks); write buffer: %d of %d entries in use", queued,
+			   busy, fi.banks, wb_used, fi.ways * fi.banks);
+	else
+		cmd_printf(out, "  queued requests: %d (in %d of %d banks)", queued, busy, fi.banks);
+}
+
 CMD_FN(cmd_info)
 {
 	const char *what = argc > 1 ? argv[1] : "";
@@ -359,6 +520,16 @@ CMD_FN(cmd_info)
 				   v, b.valid_lines, b.total_lines, b.transient_lines, b.mshr_used, b.mshr_entries, b.queue,
 				   (unsigned long long)b.accesses, (unsigned long long)b.hits,
 				   (unsigned long long)b.misses, (unsigned long long)b.nacks);
+	} else if (strcmp(what, "frc") == 0) {
+		v = ss->sel_l2;
+		if (arg_index(out, "l2 bank", argc, argv, inspect_l2_banks(s), &v))
+			return CMD_ERR;
+		info_frc(ss, v, out);
+	} else if (strcmp(what, "rf") == 0) {
+		v = ss->sel_sm;
+		if (arg_index(out, "sm", argc, argv, inspect_sms(s), &v))
+			return CMD_ERR;
+		info_rf(ss, v, out);
 	} else if (strcmp(what, "channel") == 0 || strcmp(what, "ch") == 0) {
 		v = ss->sel_ch;
 		if (arg_index(out, "channel", argc, argv, inspect_dram_channels(s), &v))
@@ -403,8 +574,8 @@ CMD_FN(cmd_info)
 		char *a[] = {(char *)"display", NULL};
 		return cmd_display(ss, 1, a, out);
 	} else {
-		cmd_errorf(out, "info: unknown subject '%s' (break, stats, config, sm, warp, line, l2, channel, bank, "
-				"mshr, events, display)",
+		cmd_errorf(out, "info: unknown subject '%s' (break, stats, config, sm, warp, rf, line, l2, frc, "
+				"channel, bank, mshr, events, display)",
 			   what);
 		return CMD_ERR;
 	}

@@ -43,8 +43,8 @@ CMD_FN(cmd_protocol); /* cmd_coh_help.c */
 CMD_FN(cmd_history);  /* cmd_coh_hist.c */
 int cmd_select_line(struct session *ss, const char *arg, struct cmd_out *out); /* cmd_coh_view.c */
 /* What Tab offers after `info`, `list`, `save`, `load` (cmd_info, cmd_list, cmd_save, c_load). */
-static const char *const info_words[] = {"break", "stats", "config", "sm",	"warp",	   "line",
-					 "l2",	  "channel", "bank", "mshr", "events", "display", NULL};
+static const char *const info_words[] = {"break", "stats",   "config", "sm",   "warp",	"rf",	   "line",
+					 "l2",	  "frc",     "channel", "bank", "mshr",	"events", "display", NULL};
 static const char *const list_words[] = {"kernels", "presets", "events", "stats", "config", "commands", NULL};
 static const char *const save_words[] = {"stats", "config", "session", NULL};
 static const char *const load_words[] = {"session", NULL};
@@ -122,7 +122,7 @@ static const struct cmd_def builtin[] = {
 	{.name = "enable", .usage = "enable N ...", .summary = "enable breakpoints",
 	 .help = "Turn disabled breakpoints back on.\nExample: enable 1", .fn = c_enable},
 	{.name = "info", .aliases = "i",
-	 .usage = "info [break|stats|config|sm|warp|line|l2|channel|bank|mshr|events]",
+	 .usage = "info [break|stats|config|sm|warp|rf|line|l2|frc|ch|bank|mshr|events]",
 	 .summary = "show the state of the machine and the session",
 	 .help = "info              session summary (config, workload, cycle, state)\n"
 		 "info break        breakpoints and watchpoints with hit counts\n"
@@ -130,14 +130,18 @@ static const struct cmd_def builtin[] = {
 		 "info config [GLOB]  config values; '*': differs from the default\n"
 		 "info sm [N]       one SM and its warps\n"
 		 "info warp [W]     one warp of the selected SM\n"
+		 "info rf [N]       an SM's register file: banks, ports, queues, write buffer\n"
 		 "info line ADDR    where a cache line lives (L1s, L2, MSHRs, DRAM)\n"
 		 "info l2 [N]       an L2 bank\n"
-		 "info channel [N]  a DRAM channel\n"
+		 "info frc [N]      an L2 bank's FRC: counters and the busy entries\n"
+		 "info channel [N]  a DRAM channel (also: info ch [N])\n"
 		 "info bank [N]     a DRAM bank of the selected channel\n"
 		 "info mshr [l1|l2] MSHR entries of the selected SM's L1 or L2 bank\n"
 		 "info events [N]   the last N logged events (see `log`)\n"
 		 "info display      the expressions `display` prints after every stop\n"
-		 "Example: info line 0x10000080",
+		 "Example: info line 0x10000080\n"
+		 "Example: info frc 0\n"
+		 "Example: info rf 1",
 	 .fn = cmd_info, .words = info_words},
 	{.name = "print", .aliases = "p", .usage = "print STAT|GLOB|CONFIG.PATH|param.NAME", .summary = "print stats (globs allowed) or config values",
 	 .help = "Print a stat, every stat matching a glob, a config value or a kernel\n"

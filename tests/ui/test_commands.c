@@ -125,6 +125,38 @@ TEST(commands_errors)
 	fx_fini(&f);
 }
 
+/* What Tab offers after `info` is what `info` takes: every word is a subject
+ * it accepts (frc and rf among them), and the unknown-subject message lists
+ * every one. */
+TEST(commands_info_words_are_subjects)
+{
+	struct fx f;
+	fx_init(&f);
+	const struct cmd_def *d = cmd_lookup(NULL, "info");
+	REQUIRE(d && d->words);
+	CHECK_EQ(fx_run(&f, "info nosuch"), CMD_ERR);
+	char *unknown = xstrdup(f.cap.err.s);
+	int n = 0;
+	bool frc = false, rf = false;
+	for (const char *const *w = d->words; *w; w++, n++) {
+		char line[64], listed[64], first[64];
+		snprintf(line, sizeof line, "info %s%s", *w, strcmp(*w, "line") == 0 ? " 0x80" : "");
+		if (fx_run(&f, line) != CMD_OK)
+			test_fail(__FILE__, __LINE__, "%s: %s", line, f.cap.err.s);
+		CHECK(!strstr(f.cap.err.s, "unknown subject"));
+		snprintf(listed, sizeof listed, " %s%s", *w, w[1] ? "," : ")");
+		snprintf(first, sizeof first, "(%s,", *w);
+		if (!strstr(unknown, w == d->words ? first : listed))
+			test_fail(__FILE__, __LINE__, "'%s' not in the unknown-subject message: %s", *w, unknown);
+		frc |= strcmp(*w, "frc") == 0;
+		rf |= strcmp(*w, "rf") == 0;
+	}
+	CHECK(frc && rf);
+	CHECK(n >= 14);
+	free(unknown);
+	fx_fini(&f);
+}
+
 /* One meaning of "cycle N" everywhere: the machine after N cycles (sim.cycles,
  * the status bar, `info`, `goto N`, `break cycle N`). An event's breakpoint
  * stops at the end of the cycle the event happened in, so the report names

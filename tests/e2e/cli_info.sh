@@ -1,0 +1,225 @@
+#!/bin/sh
+# cli_info.sh BIN: `info frc` and `info rf` in batch mode (-x scripts),
+# checked cycle-exactly against the event log, breakpoints, `print` and
+# --stats: the FRC of rx540 running l2_set_burst (entries fetching and
+# swapping), an entry evicting a victim (saxpy, tiny L2, MOESI), the racetrack
+# register file stopped at a shift stall, the SRAM summaries, the error cases,
+# help and completion words.
+. "$(dirname "$0")/lib.sh"
+
+# run NAME ARGS...: the script $E2E_TMP/NAME.gs through gpustep -x; stdout to
+# $E2E_TMP/NAME.out, stderr to $E2E_TMP/NAME.err; returns gpustep's status.
+run() {
+	name=$1
+	shift
+	"$BIN" "$@" -x "$E2E_TMP/$name.gs" >"$E2E_TMP/$name.out" 2>"$E2E_TMP/$name.err"
+}
+
+# The lines of the output of command CMD (after its "(gpustep) CMD" echo, up to
+# the next prompt); the Nth time CMD appears with N > 1.
+section() {
+	awk -v cmd="(gpustep) $2" -v nth="${3:-1}" '
+		index($0, "(gpustep) ") == 1 { on = ($0 == cmd && ++seen == nth); next }
+		on' "$E2E_TMP/$1.out"
+}
+
+# check_frc OUT NTH MTH NOW: every busy entry listed by the NTH `info frc` of
+# OUT agrees with the event log (the MTH `info events 4096` of OUT) at cycle NOW:
+# the entry's latest frc.alloc / frc.fill / frc.swap_done / frc.free of bank 0
+# gives its state (fetching / swapping / evicting / not listed), its incoming
+# block (the alloc's address), its age (NOW - that event's cycle; an evicting
+# entry's age restarts when its acks are in, so at most that) and its L2 set
+# (the l2.miss of the block; the way once frc.swap_start chose one); and the
+# busy count is the number of entries not free.
+check_frc() {
+	section "$1" "info events 4096" "$3" >"$E2E_TMP/ev.txt"
+	section "$1" "info frc" "$2" >"$E2E_TMP/frc.txt"
+	awk -v now="$4" '
+		function field(k,   i) { for (i = 3; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
+		FNR == NR {
+			if ($1 != "cycle" || field("unit") != "0") next
+			e = field("entry")
+			if ($3 == "l2.miss") { l2set[field("addr")] = field("set"); next }
+			if ($3 == "frc.alloc") { st[e] = "fetching"; at[e] = $2; inc[e] = field("addr"); way[e] = "-" }
+			else if ($3 == "frc.fill") { st[e] = "swapping"; at[e] = $2 }
+			else if ($3 == "frc.swap_start") { w = field("way"); way[e] = w < 0 ? "-" : w }
+			else if ($3 == "frc.swap_done") { st[e] = "evicting"; at[e] = $2 }
+			else if ($3 == "frc.free") st[e] = "free"
+			next
+		}
+		/FRC: .* busy$/ { busy = $(NF - 1) }
+		/^  \[/ {
+			e = substr($1, 2, length($1) - 2)
+			listed[e] = 1
+			if (!(e in st)) { print "entry " e " listed but never allocated: " $0; bad = 1; next }
+			if ($3 != st[e]) { print "entry " e ": state " $3 ", events say " st[e] ": " $0; bad = 1 }
+			if ($4 != inc[e]) { print "entry " e ": incoming " $4 ", frc.alloc says " inc[e] ": " $0; bad = 1 }
+			age = now - at[e]
+			if (st[e] == "evicting" ? $6 > age : $6 != age) { print "entry " e ": age " $6 ", events say " age ": " $0; bad = 1 }
+			if (st[e] != "evicting" && $8 != l2set[inc[e]] "." way[e]) {
+				print "entry " e ": L2 " $8 ", events say " l2set[inc[e]] "." way[e] ": " $0; bad = 1
+			}
+			checked++
+		}
+		END {
+			n = 0
+			for (e in st) if (st[e] != "free") { n++; if (!(e in listed)) { print "busy entry " e " not listed"; bad = 1 } }
+			if (busy != n) { print "busy " busy ", events say " n; bad = 1 }
+			if (!checked) { print "no entry lines"; bad = 1 }
+			exit bad
+		}' "$E2E_TMP/ev.txt" "$E2E_TMP/frc.txt" || fail "info frc ($1, cycle $4) disagrees with the events: $(cat "$E2E_TMP/frc.txt")"
+}
+
+# ---- FRC: rx540, l2_set_burst, 16 entries (2 sets x 8 ways) per bank ----------
+FRC="rx540 -w l2_set_burst -s l2.frc.entries=16"
+cat >"$E2E_TMP/frc.gs" <<'EOF'
+info frc
+log frc.alloc +frc.fill +frc.swap_start +frc.swap_done +frc.free +l2.miss
+break frc.all_busy
+continue
+info frc
+print frc.allocs frc.fallbacks frc.hits_fetching frc.swaps frc.evictions l2.misses
+info events 4096
+delete
+break frc.swap_start
+continue
+continue
+info frc
+info events 4096
+info frc 1
+delete
+continue
+info frc
+EOF
+# shellcheck disable=SC2086
+run frc $FRC --stats "$E2E_TMP/frc.json" || fail "frc script: $(cat "$E2E_TMP/frc.err")"
+out=$(cat "$E2E_TMP/frc.out")
+expect_contains "$out" "(gpustep) info frc
+l2 bank 0 FRC: 16 entries (2 sets x 8 ways), 0 busy
+  all banks: allocs 0  fallbacks 0  hits while fetching 0  swaps 0  evictions 0  share - (no L2 misses yet)
+  every entry is free"
+# First stop: every entry fetching, the 17th miss fell back (set_full).
+expect_contains "$out" "Breakpoint 1, frc.all_busy unit=0 at cycle 24 (logged in cycle 23)"
+p=$(section frc "print frc.allocs frc.fallbacks frc.hits_fetching frc.swaps frc.evictions l2.misses")
+v() { printf '%s\n' "$p" | sed -n "s/^$1 = //p"; }
+[ "$(v frc.allocs)" = 16 ] && [ "$(v frc.fallbacks)" = 1 ] && [ "$(v l2.misses)" = 17 ] || fail "stats at the first stop: $p"
+expect_contains "$out" "l2 bank 0 FRC: 16 entries (2 sets x 8 ways), 16 busy
+  all banks: allocs $(v frc.allocs)  fallbacks $(v frc.fallbacks)  hits while fetching $(v frc.hits_fetching)  swaps $(v frc.swaps)  evictions $(v frc.evictions)  share 94.1% of $(v l2.misses) L2 misses
+  ENTRY      STATE     INCOMING      VICTIM          AGE  WAIT  L2 SET.WAY
+  [0] 0.0    fetching  0x10080000    -                17     1  0.-"
+# entry 0 took the first miss at cycle 7 (frc.alloc); 24 - 7 = 17.
+expect_contains "$(section frc 'info events 4096')" "cycle 7 frc.alloc unit=0 addr=0x10080000 set=0 entry=0"
+expect_contains "$out" "  [15] 1.7   fetching  0x10080040    -                 2     1  1.-"
+check_frc frc 2 1 24
+# Second frc.swap_start: entry 15's fill at 52 started its swap into L2 way 8.
+expect_contains "$out" "Breakpoint 2, frc.swap_start unit=0 addr=0x10080040 set=1 entry=15 way=8 at cycle 53 (logged in cycle 52)"
+expect_contains "$out" "  [15] 1.7   swapping  0x10080040    -                 1     0  1.8"
+check_frc frc 3 2 53
+# Bank 1 gets no misses in this kernel; its FRC is idle, the counters are the machine's.
+expect_contains "$out" "(gpustep) info frc 1
+l2 bank 1 FRC: 16 entries (2 sets x 8 ways), 0 busy
+  all banks: allocs 17  fallbacks 29  hits while fetching 0  swaps 1  evictions 0  share 37.0% of 46 L2 misses
+  every entry is free"
+# At the end, the counters are --stats's.
+js() { sed -n "s/^ *\"$1\": \([0-9.e+-]*\),*$/\1/p" "$E2E_TMP/frc.json"; }
+share=$(awk -v a="$(js frc.allocs)" -v m="$(js l2.misses)" 'BEGIN { printf "%.1f", 100 * a / m }')
+[ -n "$(js frc.allocs)" ] && [ -n "$(js l2.misses)" ] || fail "no frc.allocs / l2.misses in --stats"
+expect_contains "$(section frc 'info frc' 4)" "l2 bank 0 FRC: 16 entries (2 sets x 8 ways), 0 busy
+  all banks: allocs $(js frc.allocs)  fallbacks $(js frc.fallbacks)  hits while fetching $(js frc.hits_fetching)  swaps $(js frc.swaps)  evictions $(js frc.evictions)  share $share% of $(js l2.misses) L2 misses
+  every entry is free"
+
+# ---- an entry evicting its victim: saxpy on a 2 x 2 L2 with MOESI -------------
+# The victim stays in the entry until its L1 copies' acks are in; the block it
+# held comes out with the entry's frc.evict_done.
+EV="rx540 -w saxpy -s l2.frc.entries=16 -s l2.sets=2 -s l2.ways=2 -s coherence.protocol=moesi"
+cat >"$E2E_TMP/ev.gs" <<'EOF'
+log frc.alloc +frc.fill +frc.swap_start +frc.swap_done +frc.free +l2.miss
+goto 220
+info frc
+info events 4096
+break frc.evict_done unit=0 entry=0
+continue
+EOF
+# shellcheck disable=SC2086
+run ev $EV || fail "evicting script: $(cat "$E2E_TMP/ev.err")"
+out=$(cat "$E2E_TMP/ev.out")
+expect_contains "$out" "  [0] 0.0    evicting  0x10000800    0x10001480       14     0  0.0"
+expect_contains "$(section ev 'info events 4096')" "cycle 206 frc.swap_done unit=0 addr=0x10000800 set=0 entry=0 way=0"
+expect_contains "$out" "frc.evict_done unit=0 addr=0x10001480 entry=0 at cycle"
+check_frc ev 1 1 220
+
+# ---- errors and the machine without an FRC ----------------------------------
+printf 'info frc\ninfo frc 2\ninfo frc x\ninfo rf 8\ninfo nosuch\n' >"$E2E_TMP/err.gs"
+run err rx540 -w l2_set_burst && fail "bad info subjects succeeded"
+expect_contains "$(cat "$E2E_TMP/err.out")" "no FRC at l2 bank 0: l2.frc.entries is 0 (\`set l2.frc.entries 16\` at cycle 0 adds one)"
+err=$(cat "$E2E_TMP/err.err")
+expect_contains "$err" "l2 bank: expected a number from 0 to 1, got '2'"
+expect_contains "$err" "l2 bank: expected a number from 0 to 1, got 'x'"
+expect_contains "$err" "sm: expected a number from 0 to 7, got '8'"
+expect_contains "$err" "info: unknown subject 'nosuch' (break, stats, config, sm, warp, rf, line, l2, frc, channel, bank, mshr, events, display)"
+expect_contains "$err" "4 commands failed"
+
+# ---- racetrack register file, stopped at a shift stall --------------------------
+cat >"$E2E_TMP/rf.gs" <<'EOF'
+log rf.shift_start
+break rf.shift_stall
+continue
+info rf
+print rf.reads rf.writes rf.shifts rf.shift_cycles rf.bank_conflicts core.stall.rf rf.wb.reads rf.wb.voided rf.wb.direct rf.wb.piggyback rf.wb.overflow
+info events 4096
+EOF
+run rf -w matmul_tiled -s rf.kind=racetrack -s core.scheduler=rmws || fail "rf script: $(cat "$E2E_TMP/rf.err")"
+out=$(cat "$E2E_TMP/rf.out")
+stop=$(grep -m1 '^Breakpoint 1, rf.shift_stall' "$E2E_TMP/rf.out")
+expect_contains "$stop" "Breakpoint 1, rf.shift_stall sm=1 warp=0 unit=3 wait=14 reg=3 at cycle 405 (logged in cycle 404)"
+p=$(section rf "print rf.reads rf.writes rf.shifts rf.shift_cycles rf.bank_conflicts core.stall.rf rf.wb.reads rf.wb.voided rf.wb.direct rf.wb.piggyback rf.wb.overflow")
+# RF clock = 2 x core clock: RF cycle 810 at core cycle 405.
+expect_contains "$out" "(gpustep) info rf
+sm 1 register file: racetrack, 16 banks x 64 entries, 4 ports (segment 16), eq3_3, 16 regs, RF cycle 810
+  all SMs: reads $(v rf.reads)  writes $(v rf.writes)  shifts $(v rf.shifts) ($(v rf.shift_cycles) RF cycles)  conflicts $(v rf.bank_conflicts)  rf stall cycles $(v core.stall.rf)
+  write buffer: 2 ways per bank; raw $(v rf.wb.reads)  void $(v rf.wb.voided)  direct $(v rf.wb.direct)  piggyback $(v rf.wb.piggyback)  overflow $(v rf.wb.overflow)
+  warps stalled on the register file now: 0"
+[ "$(v rf.shifts)" = 40 ] && [ "$(v rf.shift_cycles)" = 97 ] || fail "rf stats at the stop: $p"
+# The stalled read (warp 0, r3) is the last of bank 3's queue, behind the
+# write in service, whose shift to BML 5 has one bit to go.
+expect_contains "$out" "  b3   BML  4  ports 4,20,36,52  proj  4  shifting 4>5 (1 left)  wb 2/2 w5r3 R w6r3 R  queue 5: w1r3 W>5 d1*~18 | w2r3 W>6 d1 ~8 | w3r3 W>7 d1 ~6 | w4r3 W>8 d1 ~4 | w0r3 R>4 d4 ~2"
+# Bank 5 started shifting 0 -> 4 in core cycle 404 (RF cycle 808): at RF
+# cycle 810 its ports have moved 2 bits (rf.shift_cycles 1).
+expect_contains "$(section rf 'info events 4096')" "cycle 404 rf.shift_start sm=1 warp=0 unit=5 from=0 to=4"
+expect_contains "$out" "  b5   BML  2  ports 2,18,34,50  proj  4  shifting 0>4 (2 left)  wb 0/2  queue 1: w0r5 R>4 d4*~0"
+expect_contains "$out" "  b0   BML  0  ports 0,16,32,48  proj  0  wb 0/2  queue 0"
+expect_contains "$out" "  queued requests: 8 (in 3 of 16 banks); write buffer: 8 of 32 entries in use"
+[ "$(section rf 'info rf' | grep -c '^  b[0-9]')" = 16 ] || fail "not one line per bank: $(section rf 'info rf')"
+
+# ---- SRAM: the free operand path and a timed SRAM -------------------------------
+printf 'step 400\ninfo rf\nprint rf.reads rf.writes\n' >"$E2E_TMP/sram.gs"
+run sram -w matmul_tiled || fail "sram script: $(cat "$E2E_TMP/sram.err")"
+p=$(section sram "print rf.reads rf.writes")
+expect_contains "$(cat "$E2E_TMP/sram.out")" "(gpustep) info rf
+sm 0 register file: sram, 16 banks x 64 entries, free operand path (rf.sram_cycles 0: no banks or arbitration modelled)
+  all SMs: reads $(v rf.reads)  writes $(v rf.writes)  conflicts 0  rf stall cycles 0
+  warps stalled on the register file now: 0
+(gpustep) print"
+# A timed SRAM (2 RF cycles per access) stopped at its first bank conflict:
+# warp 0's r1 found one request ahead in bank 1 in core cycle 63; at RF cycle
+# 128 that one is done and r1 is in service after waiting 2 RF cycles. Only
+# banks with requests are listed, with no racetrack fields.
+printf 'break rf.bank_conflict\ncontinue\ninfo rf\n' >"$E2E_TMP/sram2.gs"
+run sram2 -w matmul_tiled -s rf.sram_cycles=2 || fail "timed sram script: $(cat "$E2E_TMP/sram2.err")"
+out=$(cat "$E2E_TMP/sram2.out")
+expect_contains "$out" "Breakpoint 1, rf.bank_conflict sm=1 warp=0 unit=1 ahead=1 reg=1 at cycle 64 (logged in cycle 63)"
+expect_contains "$out" "(gpustep) info rf
+sm 1 register file: sram, 16 banks x 64 entries, 2 RF cycles per access, 16 regs, RF cycle 128
+  all SMs: reads 1  writes 1  conflicts 1  rf stall cycles 0
+  warps stalled on the register file now: 0
+  b1   queue 1: w0r1 R*~2
+  queued requests: 1 (in 1 of 16 banks)"
+expect_not_contains "$out" "BML"
+
+# ---- help and completion words -----------------------------------------------
+h=$(printf 'help info\n' | "$BIN" --batch -) || fail "help info"
+expect_contains "$h" "info rf [N]       an SM's register file"
+expect_contains "$h" "info frc [N]      an L2 bank's FRC"
+expect_contains "$h" "Example: info frc 0"
+expect_contains "$h" "usage: info [break|stats|config|sm|warp|rf|line|l2|frc|ch|bank|mshr|events]"
+exit 0
