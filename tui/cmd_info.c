@@ -316,7 +316,7 @@ static void info_frc(struct session *ss, int bank, struct cmd_out *out)
 		cmd_printf(out, "  every entry is free");
 		return;
 	}
-	cmd_printf(out, "  ENTRY      STATE     INCOMING      VICTIM          AGE  WAIT  L2 SET.WAY");
+	cmd_printf(out, "  ENTRY      STATE     INCOMING      VICTIM          AGE  WAIT  L2 SET.WAY  INV  WB");
 	for (int i = 0; i < fi.entries; i++) {
 		struct frc_entry_info e;
 		if (!inspect_frc_entry(ss->sim, bank, i, &e) || e.state == FRC_FREE)
@@ -330,8 +330,16 @@ static void info_frc(struct session *ss, int bank, struct cmd_out *out)
 			snprintf(l2, sizeof l2, "%d.%d", e.l2_set, e.l2_way);
 		else
 			snprintf(l2, sizeof l2, "%d.-", e.l2_set);
-		cmd_printf(out, "  %-10s %-9s %-13s %-13s %5llu %5d  %s", id, frc_state_name((unsigned)e.state), inc, vic,
-			   (unsigned long long)e.age, e.waiters, l2);
+		/* Invalidation acks still due and the dirty victim's write-back
+		 * not yet handed to memory: only an evicting entry has them. */
+		char inv[16] = "-";
+		const char *wb = "-";
+		if (e.state == FRC_EVICTING) {
+			snprintf(inv, sizeof inv, "%d", e.pending_inv);
+			wb = e.wb_pending ? "yes" : "no";
+		}
+		cmd_printf(out, "  %-10s %-9s %-13s %-13s %5llu %5d  %-10s %4s  %s", id, frc_state_name((unsigned)e.state),
+			   inc, vic, (unsigned long long)e.age, e.waiters, l2, inv, wb);
 	}
 }
 

@@ -105,8 +105,8 @@ v() { printf '%s\n' "$p" | sed -n "s/^$1 = //p"; }
 [ "$(v frc.allocs)" = 16 ] && [ "$(v frc.fallbacks)" = 1 ] && [ "$(v l2.misses)" = 17 ] || fail "stats at the first stop: $p"
 expect_contains "$out" "l2 bank 0 FRC: 16 entries (2 sets x 8 ways), 16 busy
   all banks: allocs $(v frc.allocs)  fallbacks $(v frc.fallbacks)  hits while fetching $(v frc.hits_fetching)  swaps $(v frc.swaps)  evictions $(v frc.evictions)  share 94.1% of $(v l2.misses) L2 misses
-  ENTRY      STATE     INCOMING      VICTIM          AGE  WAIT  L2 SET.WAY
-  [0] 0.0    fetching  0x10080000    -                17     1  0.-"
+  ENTRY      STATE     INCOMING      VICTIM          AGE  WAIT  L2 SET.WAY  INV  WB
+  [0] 0.0    fetching  0x10080000    -                17     1  0.-           -  -"
 # entry 0 took the first miss at cycle 7 (frc.alloc); 24 - 7 = 17.
 expect_contains "$(section frc 'info events 4096')" "cycle 7 frc.alloc unit=0 addr=0x10080000 set=0 entry=0"
 expect_contains "$out" "  [15] 1.7   fetching  0x10080040    -                 2     1  1.-"
@@ -133,7 +133,7 @@ expect_contains "$(section frc 'info frc' 4)" "l2 bank 0 FRC: 16 entries (2 sets
 # held comes out with the entry's frc.evict_done.
 EV="rx540 -w saxpy -s l2.frc.entries=16 -s l2.sets=2 -s l2.ways=2 -s coherence.protocol=moesi"
 cat >"$E2E_TMP/ev.gs" <<'EOF'
-log frc.alloc +frc.fill +frc.swap_start +frc.swap_done +frc.free +l2.miss
+log frc.alloc +frc.fill +frc.swap_start +frc.swap_done +frc.free +l2.miss +coh.msg
 goto 220
 info frc
 info events 4096
@@ -143,8 +143,12 @@ EOF
 # shellcheck disable=SC2086
 run ev $EV || fail "evicting script: $(cat "$E2E_TMP/ev.err")"
 out=$(cat "$E2E_TMP/ev.out")
-expect_contains "$out" "  [0] 0.0    evicting  0x10000800    0x10001480       14     0  0.0"
+# INV: the one Inv sent at the swap (sm5 holds the victim) is not acked by
+# cycle 220; WB: the victim is clean, nothing to write back.
+expect_contains "$out" "  [0] 0.0    evicting  0x10000800    0x10001480       14     0  0.0           1  no"
+expect_contains "$out" "  [1] 0.1    swapping  0x10001000    -               173     1  0.-           -  -"
 expect_contains "$(section ev 'info events 4096')" "cycle 206 frc.swap_done unit=0 addr=0x10000800 set=0 entry=0 way=0"
+expect_contains "$(section ev 'info events 4096')" "cycle 206 coh.msg sm=5 unit=0 addr=0x10001480 type=Inv"
 expect_contains "$out" "frc.evict_done unit=0 addr=0x10001480 entry=0 at cycle"
 check_frc ev 1 1 220
 
@@ -223,3 +227,4 @@ expect_contains "$h" "info frc [N]      an L2 bank's FRC"
 expect_contains "$h" "Example: info frc 0"
 expect_contains "$h" "usage: info [break|stats|config|sm|warp|rf|line|l2|frc|ch|bank|mshr|events]"
 exit 0
+e2e 22 1
