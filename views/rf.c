@@ -141,7 +141,8 @@ static void rf_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	rp->shown = MAX(1, avail / per);
 	if (rp->top > fi.banks - rp->shown)
 		rp->top = MAX(0, fi.banks - rp->shown);
-	for (int b = rp->top; b < fi.banks && y + per <= r.y + r.h; b++) {
+	int y0 = y, b = rp->top;
+	for (; b < fi.banks && y + per <= r.y + r.h; b++) {
 		struct rf_bank_info bi;
 		inspect_rf_bank(c->sim, c->sel_sm, b, &bi);
 		int x = r.x;
@@ -167,6 +168,11 @@ static void rf_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 			y++;
 		}
 	}
+	/* More banks above / below than fit: the table panels' marks. */
+	if (rp->top > 0 && y > y0)
+		put_text(w, y0, r.x + r.w - 1, 1, "^", role_attr(R_HEADER), false);
+	if (b < fi.banks && y > y0)
+		put_text(w, y - 1, r.x + r.w - 1, 1, "v", role_attr(R_HEADER), false);
 }
 
 static int rf_key(struct panel *p, int key, const struct view_ctx *c)
