@@ -25,6 +25,8 @@
  *
  * A miss whose FRC set is full takes the conventional path (`frc.fallback`).
  * Requests for a block being fetched wait on its entry (`frc.hits_fetching`).
+ * Each counter is kept per bank (l2.bankN.frc.*, l2.c registers them) and
+ * machine-wide (frc.*, sim.c), the sum of the banks' (frc_check_stat_sums).
  */
 #ifndef GPUSTEP_FRC_H
 #define GPUSTEP_FRC_H
