@@ -48,6 +48,14 @@
 
 static const char *const state_names[] = {"free", "fetching", "swapping", "evicting"};
 
+/* Count one FRC event in the bank's l2.bankN.frc.<what> and the machine-wide
+ * frc.<what> (frc_check_stat_sums keeps them in step). */
+#define F_INC(s, b, what)                                                                                  \
+	do {                                                                                               \
+		stat_inc(&(s)->stats, (b)->st.frc_##what);                                                \
+		stat_inc(&(s)->stats, (s)->id.frc_##what);                                                \
+	} while (0)
+
 const char *frc_state_name(unsigned st) { return st < 4 ? state_names[st] : "?"; }
 
 void frc_init(struct sim *s, struct l2bank *b)
@@ -152,7 +160,7 @@ bool frc_join(struct sim *s, struct l2bank *b, uint32_t ri)
 		if ((e->state == FRC_FETCHING || e->state == FRC_SWAPPING) && e->tag == r->addr) {
 			reqq_push(&e->wait, s->pool.r, ri);
 			e->nwait++;
-			stat_inc(&s->stats, s->id.frc_hits_fetching);
+			F_INC(s, b, hits_fetching);
 			return true;
 		}
 	}
@@ -167,7 +175,7 @@ bool frc_access(struct sim *s, struct l2bank *b, uint32_t ri, int set)
 	struct req *r = &s->pool.r[ri];
 	uint64_t now = s->st->now;
 	const struct frc_cfg *c = &s->cfg.l2.frc;
-	stat_inc(&s->stats, s->id.frc_lookups);
+	F_INC(s, b, lookups);
 	int fs = frc_set_of(s, b, r->addr);
 	struct frc_entry *row = &f->e[fs * f->ways];
 	EV_EMIT(&s->ev, EV_FRC_LOOKUP, .cycle = now, .unit = (int16_t)b->id, .addr = r->addr, .set = fs);
@@ -187,19 +195,19 @@ bool frc_access(struct sim *s, struct l2bank *b, uint32_t ri, int set)
 		if ((e->state == FRC_FETCHING || e->state == FRC_SWAPPING) && e->tag == r->addr) {
 			reqq_push(&e->wait, s->pool.r, ri);
 			e->nwait++;
-			stat_inc(&s->stats, s->id.frc_hits_fetching);
+			F_INC(s, b, hits_fetching);
 			return true;
 		}
 		if (e->state == FRC_EVICTING && e->tag == r->addr && c->serve_evicting && !s->coh && !is_write(r) &&
 		    r->type != RQ_ATOM) {
-			stat_inc(&s->stats, s->id.frc_evicting_hits);
+			F_INC(s, b, evicting_hits);
 			l2_reply(s, b, ri, RP_DATA, (uint64_t)s->cfg.l2.hit_latency + (uint64_t)c->lookup_cycles);
 			return true;
 		}
 	}
 	bool shared_full = c->mshr == FRC_MSHR_SHARED && b->m.used + (uint32_t)f->active >= b->m.n;
 	if (freew < 0 || shared_full || !l2_memq_room(s, b, 1)) {
-		stat_inc(&s->stats, s->id.frc_fallbacks);
+		F_INC(s, b, fallbacks);
 		EV_EMIT(&s->ev, EV_FRC_FALLBACK, .cycle = now, .unit = (int16_t)b->id, .addr = r->addr, .set = fs,
 			.a = freew < 0 ? 0 : shared_full ? 1 : 2);
 		if (f->active == f->n)
@@ -210,7 +218,7 @@ bool frc_access(struct sim *s, struct l2bank *b, uint32_t ri, int set)
 	if (c->victim == FRC_VICTIM_AT_MISS) {
 		way = cache_victim(&b->c, set, &s->st->rng);
 		if (way < 0) {
-			stat_inc(&s->stats, s->id.frc_fallbacks);
+			F_INC(s, b, fallbacks);
 			EV_EMIT(&s->ev, EV_FRC_FALLBACK, .cycle = now, .unit = (int16_t)b->id, .addr = r->addr, .set = fs,
 				.a = 3);
 			return false;
@@ -224,7 +232,7 @@ bool frc_access(struct sim *s, struct l2bank *b, uint32_t ri, int set)
 	reqq_init(&e->wait);
 	reqq_push(&e->wait, s->pool.r, ri);
 	enter(s, b, i, FRC_FETCHING);
-	stat_inc(&s->stats, s->id.frc_allocs);
+	F_INC(s, b, allocs);
 	EV_EMIT(&s->ev, EV_FRC_ALLOC, .cycle = now, .unit = (int16_t)b->id, .addr = r->addr, .set = fs, .a = i);
 	uint32_t mi = l2_mem_req(s, b, RQ_FETCH, r->addr, e->mask, FRC_TAG | (uint32_t)i);
 	if (mi != REQ_NIL)
@@ -250,7 +258,7 @@ void frc_fill(struct sim *s, struct l2bank *b, uint32_t mi)
 	struct frc_entry *e = &b->frc.e[i];
 	uint64_t now = s->st->now;
 	req_free(&s->pool, mi);
-	stat_inc(&s->stats, s->id.frc_fills);
+	F_INC(s, b, fills);
 	EV_EMIT(&s->ev, EV_FRC_FILL, .cycle = now, .unit = (int16_t)b->id, .addr = e->tag, .a = i);
 	l2_miss_lat_frc(s, b, e);
 	uint32_t wi;
@@ -282,7 +290,7 @@ static void evict_or_free(struct sim *s, struct l2bank *b, int i)
 	struct frc_entry *e = &b->frc.e[i];
 	uint64_t now = s->st->now;
 	if (e->victim_valid && e->victim_sd && l2_mem_req(s, b, RQ_WB, e->tag, e->victim_sd, FRC_TAG | (uint32_t)i) != REQ_NIL) {
-		stat_inc(&s->stats, s->id.frc_evictions);
+		F_INC(s, b, evictions);
 		stat_inc(&s->stats, s->id.l2_writebacks);
 		enter(s, b, i, FRC_EVICTING);
 		return;
@@ -329,7 +337,7 @@ static void finish_swap(struct sim *s, struct l2bank *b, int i)
 	cl->sd = e->wmask;
 	cl->touch = TOUCH_FILL;
 	cl->touch_cycle = now;
-	stat_inc(&s->stats, s->id.frc_swaps);
+	F_INC(s, b, swaps);
 	EV_EMIT(&s->ev, EV_FRC_SWAP_DONE, .cycle = now, .unit = (int16_t)b->id, .addr = e->incoming, .set = e->set,
 		.a = i, .b = e->way);
 	/* Requests that came during the swap are served from the L2 line. */
@@ -435,5 +443,31 @@ int frc_check_invariants(const struct sim *s, const struct l2bank *b, char **err
 		return set_err(err,
 			       "l2 bank%d FRC counters: active %d swapping %d evicting %d, but the entries say %d, %d, %d",
 			       b->id, f->active, f->swapping, f->evicting, active, swapping, evicting);
+	return 0;
+}
+
+int frc_check_stat_sums(const struct sim *s, char **err)
+{
+	if (!s->cfg.l2.frc.entries)
+		return 0;
+	static const char *const names[] = {"lookups", "allocs", "fallbacks", "hits_fetching",
+					    "evicting_hits", "fills", "swaps", "evictions"};
+	const struct stats *st = &s->stats;
+	const struct sim_stat_ids *id = &s->id;
+	const uint32_t agg[] = {id->frc_lookups, id->frc_allocs, id->frc_fallbacks, id->frc_hits_fetching,
+				id->frc_evicting_hits, id->frc_fills, id->frc_swaps, id->frc_evictions};
+	for (int k = 0; k < 8; k++) {
+		uint64_t sum = 0;
+		for (int i = 0; i < s->cfg.l2.banks; i++) {
+			const struct l2_stats *bs = &s->banks[i].st;
+			const uint32_t per[] = {bs->frc_lookups, bs->frc_allocs, bs->frc_fallbacks, bs->frc_hits_fetching,
+						bs->frc_evicting_hits, bs->frc_fills, bs->frc_swaps, bs->frc_evictions};
+			sum += stats_counter_value(st, per[k]);
+		}
+		uint64_t all = stats_counter_value(st, agg[k]);
+		if (sum != all)
+			return set_err(err, "l2.bank*.frc.%s sum to %llu but frc.%s is %llu", names[k],
+				       (unsigned long long)sum, names[k], (unsigned long long)all);
+	}
 	return 0;
 }

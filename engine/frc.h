@@ -25,6 +25,8 @@
  *
  * A miss whose FRC set is full takes the conventional path (`frc.fallback`).
  * Requests for a block being fetched wait on its entry (`frc.hits_fetching`).
+ * Each counter is kept per bank (l2.bankN.frc.*, l2.c registers them) and
+ * machine-wide (frc.*, sim.c), the sum of the banks' (frc_check_stat_sums).
  */
 #ifndef GPUSTEP_FRC_H
 #define GPUSTEP_FRC_H
@@ -96,6 +98,9 @@ void frc_evict_acked(struct sim *s, struct l2bank *b, int i);
  * not also a valid L2 line; a block in at most one entry (with coherence; see
  * frc.c). 0, or -1 with *err set. */
 int frc_check_invariants(const struct sim *s, const struct l2bank *b, char **err);
+/* The banks' l2.bankN.frc.<counter> sum to each machine-wide frc.<counter>.
+ * 0, or -1 with *err set. */
+int frc_check_stat_sums(const struct sim *s, char **err);
 
 /* l2.c helpers for the FRC */
 uint64_t l2_local_addr(const struct sim *s, uint64_t addr); /* bank-select bits removed */

@@ -227,15 +227,18 @@ bool inspect_frc(const struct sim *s, int bank, struct frc_info *o)
 {
 	if (bank < 0 || bank >= s->cfg.l2.banks || !s->banks[bank].frc.n)
 		return false;
-	const struct frc *f = &s->banks[bank].frc;
+	const struct l2bank *b = &s->banks[bank];
+	const struct frc *f = &b->frc;
 	const struct stats *st = &s->stats;
 	*o = (struct frc_info){.entries = f->n, .ways = f->ways, .sets = f->sets, .busy = f->active,
-			       .allocs = stats_counter_value(st, s->id.frc_allocs),
-			       .fallbacks = stats_counter_value(st, s->id.frc_fallbacks),
-			       .hits_fetching = stats_counter_value(st, s->id.frc_hits_fetching),
-			       .swaps = stats_counter_value(st, s->id.frc_swaps),
-			       .evictions = stats_counter_value(st, s->id.frc_evictions),
-			       .l2_misses = stats_counter_value(st, s->id.l2_misses)};
+			       .allocs = stats_counter_value(st, b->st.frc_allocs),
+			       .fallbacks = stats_counter_value(st, b->st.frc_fallbacks),
+			       .hits_fetching = stats_counter_value(st, b->st.frc_hits_fetching),
+			       .swaps = stats_counter_value(st, b->st.frc_swaps),
+			       .evictions = stats_counter_value(st, b->st.frc_evictions),
+			       .l2_misses = stats_counter_value(st, b->st.misses),
+			       .all_allocs = stats_counter_value(st, s->id.frc_allocs),
+			       .all_l2_misses = stats_counter_value(st, s->id.l2_misses)};
 	return true;
 }
 

@@ -229,8 +229,12 @@ bool inspect_l2_bank(const struct sim *s, int bank, struct l2_bank_info *out);
 /* ---- FRC (frc.h) ------------------------------------------------------ */
 struct frc_info {
 	int entries, ways, sets, busy;
+	/* This bank's l2.bankN.frc.* counters and l2.bankN.misses (share =
+	 * allocs / l2_misses, the l2.bankN.frc.share stat). */
 	uint64_t allocs, fallbacks, hits_fetching, swaps, evictions;
 	uint64_t l2_misses;
+	/* Machine-wide frc.allocs and l2.misses (the frc.share stat). */
+	uint64_t all_allocs, all_l2_misses;
 };
 
 struct frc_entry_info {

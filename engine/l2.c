@@ -84,6 +84,25 @@ void l2_init(struct sim *s, struct l2bank *b)
 	if (c->frc.entries) {
 		snprintf(name, sizeof name, "l2.bank%d.frc.occupancy", i);
 		b->st.frc_occ = stats_occupancy(&s->stats, name, "FRC entries busy", (uint64_t)c->frc.entries);
+		/* The machine-wide frc.* counters (sim.c) are the sums of these. */
+		b->st.frc_lookups = bank_stat(s, i, "frc.lookups", "FRC tag lookups in this bank (frc.lookups)");
+		b->st.frc_allocs = bank_stat(s, i, "frc.allocs", "this bank's L2 misses handled by its FRC (frc.allocs)");
+		b->st.frc_fallbacks = bank_stat(s, i, "frc.fallbacks",
+						"this bank's L2 misses that took the conventional path (frc.fallbacks)");
+		b->st.frc_hits_fetching = bank_stat(s, i, "frc.hits_fetching",
+						    "requests that waited on an entry of this bank's FRC (frc.hits_fetching)");
+		b->st.frc_evicting_hits = bank_stat(s, i, "frc.evicting_hits",
+						    "requests served from a victim in this bank's FRC (frc.evicting_hits)");
+		b->st.frc_fills = bank_stat(s, i, "frc.fills", "fetched blocks written into this bank's FRC (frc.fills)");
+		b->st.frc_swaps = bank_stat(s, i, "frc.swaps", "FRC entry / L2 victim line swaps in this bank (frc.swaps)");
+		b->st.frc_evictions = bank_stat(s, i, "frc.evictions",
+						"dirty victims written back from this bank's FRC (frc.evictions)");
+		char num[64], den[64];
+		snprintf(name, sizeof name, "l2.bank%d.frc.share", i);
+		snprintf(num, sizeof num, "l2.bank%d.frc.allocs", i);
+		snprintf(den, sizeof den, "l2.bank%d.misses", i);
+		stats_ratio(&s->stats, name, "share of this bank's L2 misses handled by its FRC (frc.share per bank)", num,
+			    den, 1.0);
 	}
 }
 

@@ -587,6 +587,8 @@ static int check_invariants(const struct sim *s, char **err, bool values)
 	for (int i = 0; i < s->cfg.l2.banks; i++)
 		if (frc_check_invariants(s, &s->banks[i], err))
 			return -1;
+	if (frc_check_stat_sums(s, err))
+		return -1;
 	if (coh_check_invariants(s, err))
 		return -1;
 	if (values && s->cv && coh_values_invariant(s, err)) /* coherence.check_values */

@@ -162,6 +162,10 @@ struct sm {
 struct l2_stats {
 	uint32_t accesses, hits, misses, merges, nacks, transient_blocks, set_all_transient, writebacks, fills,
 		mshr_occ, frc_occ;
+	/* l2.bankN.frc.*: this bank's share of the machine-wide frc.* counters
+	 * (registered only with an FRC; frc.c counts both via F_INC). */
+	uint32_t frc_lookups, frc_allocs, frc_fallbacks, frc_hits_fetching, frc_evicting_hits, frc_fills, frc_swaps,
+		frc_evictions;
 };
 
 struct l2bank {

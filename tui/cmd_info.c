@@ -291,8 +291,9 @@ static void info_mshr(struct session *ss, enum cache_id_kind k, int unit, struct
 	}
 }
 
-/* `info frc [BANK]`: the FRC of one L2 bank. The counters are machine-wide
- * (frc.* stats); the entries are the bank's, FRC set.way order. */
+/* `info frc [BANK]`: the FRC of one L2 bank. The counters are the bank's
+ * (l2.bankN.frc.* stats; share = l2.bankN.frc.share), with the machine-wide
+ * frc.share beside them; the entries are the bank's, FRC set.way order. */
 static void info_frc(struct session *ss, int bank, struct cmd_out *out)
 {
 	struct frc_info fi;
@@ -303,15 +304,21 @@ static void info_frc(struct session *ss, int bank, struct cmd_out *out)
 	}
 	cmd_printf(out, "l2 bank %d FRC: %d entries (%d sets x %d ways), %d busy", bank, fi.entries, fi.sets, fi.ways,
 		   fi.busy);
-	char share[48] = "- (no L2 misses yet)";
+	char share[64] = "- (no misses in this bank yet)";
 	if (fi.l2_misses)
-		snprintf(share, sizeof share, "%.1f%% of %llu L2 misses", 100.0 * (double)fi.allocs / (double)fi.l2_misses,
+		snprintf(share, sizeof share, "%.1f%% of %llu bank misses", 100.0 * (double)fi.allocs / (double)fi.l2_misses,
 			 (unsigned long long)fi.l2_misses);
-	cmd_printf(out, "  all banks: allocs %llu  fallbacks %llu  hits while fetching %llu  swaps %llu  evictions %llu  "
+	cmd_printf(out, "  this bank: allocs %llu  fallbacks %llu  hits while fetching %llu  swaps %llu  evictions %llu  "
 			"share %s",
 		   (unsigned long long)fi.allocs, (unsigned long long)fi.fallbacks,
 		   (unsigned long long)fi.hits_fetching, (unsigned long long)fi.swaps,
 		   (unsigned long long)fi.evictions, share);
+	if (fi.all_l2_misses)
+		cmd_printf(out, "  all banks: share %.1f%% (%llu allocs / %llu L2 misses)",
+			   100.0 * (double)fi.all_allocs / (double)fi.all_l2_misses, (unsigned long long)fi.all_allocs,
+			   (unsigned long long)fi.all_l2_misses);
+	else
+		cmd_printf(out, "  all banks: share - (no L2 misses yet)");
 	if (!fi.busy) {
 		cmd_printf(out, "  every entry is free");
 		return;

@@ -1,15 +1,17 @@
 /*
  * frc.c: the FRC panel: the Fetch and Replacement Cache of the selected L2
  * bank, under a counters line (wrapped onto a second row when narrow), in
- * one of two modes; Left/Right switch between them.
+ * one of two modes; Left/Right switch between them. The counters are the
+ * bank's (l2.bankN.frc.*; misses handled = l2.bankN.frc.share, allocs over
+ * the bank's L2 misses), with the machine-wide frc.share as "all banks".
  *
  * list: one row per entry in set-major order; INV = invalidation acks still
  * due for the victim (coherence), WB = its dirty write-back not yet handed
  * to memory.
  *
  *   ─ frc  bank 1  16 entries (2 sets x 8 ways)  busy 1  list ───────
- *   misses handled 100.0% (154 allocs / 154 L2 misses)  swaps 154  hits while
- *   fetching 0  fallbacks 0  evictions 36
+ *   misses handled 100.0% (74 allocs / 74 bank misses; all banks 100.0%)  swaps 74
+ *   hits while fetching 0  fallbacks 0  evictions 16
  *   ENTRY STATE     INCOMING     VICTIM          AGE WAIT INV WB  L2 SET.WAY
  *   1.0   free
  *   1.1   evicting  0x10001500   0x10004500        1    0   1 yes 4.2
@@ -276,13 +278,17 @@ static void frc_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 			    role_attr(R_DIM));
 		return;
 	}
+	/* The bank's l2.bankN.frc.* counters; the machine-wide frc.share in the
+	 * parentheses. */
 	char ctr[256];
 	snprintf(ctr, sizeof ctr,
-		 "misses handled %.1f%% (%llu allocs / %llu L2 misses)  swaps %llu  hits while fetching %llu  "
-		 "fallbacks %llu  evictions %llu",
+		 "misses handled %.1f%% (%llu allocs / %llu bank misses; all banks %.1f%%)  swaps %llu  hits while "
+		 "fetching %llu  fallbacks %llu  evictions %llu",
 		 fi.l2_misses ? 100.0 * (double)fi.allocs / (double)fi.l2_misses : 0.0, (unsigned long long)fi.allocs,
-		 (unsigned long long)fi.l2_misses, (unsigned long long)fi.swaps, (unsigned long long)fi.hits_fetching,
-		 (unsigned long long)fi.fallbacks, (unsigned long long)fi.evictions);
+		 (unsigned long long)fi.l2_misses,
+		 fi.all_l2_misses ? 100.0 * (double)fi.all_allocs / (double)fi.all_l2_misses : 0.0,
+		 (unsigned long long)fi.swaps, (unsigned long long)fi.hits_fetching, (unsigned long long)fi.fallbacks,
+		 (unsigned long long)fi.evictions);
 	int n = put_wrapped(w, r.y, r.x, r.w, r.h > 3 ? 2 : 1, ctr, A_NORMAL);
 	r.y += n;
 	r.h -= n;

@@ -2,7 +2,8 @@
 # cli_info.sh BIN: `info frc` and `info rf` in batch mode (-x scripts),
 # checked cycle-exactly against the event log, breakpoints, `print` and
 # --stats: the FRC of rx540 running l2_set_burst (entries fetching and
-# swapping), an entry evicting a victim (saxpy, tiny L2, MOESI), the racetrack
+# swapping; the bank's l2.bankN.frc.* counters, bank 1 idle at first and
+# busy by the end), an entry evicting a victim (saxpy, tiny L2, MOESI), the racetrack
 # register file stopped at a shift stall, the SRAM summaries, the error cases,
 # help and completion words.
 . "$(dirname "$0")/lib.sh"
@@ -79,6 +80,7 @@ break frc.all_busy
 continue
 info frc
 print frc.allocs frc.fallbacks frc.hits_fetching frc.swaps frc.evictions l2.misses
+print l2.bank0.frc.allocs l2.bank0.frc.fallbacks l2.bank0.frc.hits_fetching l2.bank0.frc.swaps l2.bank0.frc.evictions l2.bank0.misses
 info events 4096
 delete
 break frc.swap_start
@@ -90,21 +92,28 @@ info frc 1
 delete
 continue
 info frc
+info frc 1
 EOF
 # shellcheck disable=SC2086
 run frc $FRC --stats "$E2E_TMP/frc.json" || fail "frc script: $(cat "$E2E_TMP/frc.err")"
 out=$(cat "$E2E_TMP/frc.out")
 expect_contains "$out" "(gpustep) info frc
 l2 bank 0 FRC: 16 entries (2 sets x 8 ways), 0 busy
-  all banks: allocs 0  fallbacks 0  hits while fetching 0  swaps 0  evictions 0  share - (no L2 misses yet)
+  this bank: allocs 0  fallbacks 0  hits while fetching 0  swaps 0  evictions 0  share - (no misses in this bank yet)
+  all banks: share - (no L2 misses yet)
   every entry is free"
 # First stop: every entry fetching, the 17th miss fell back (set_full).
 expect_contains "$out" "Breakpoint 1, frc.all_busy unit=0 at cycle 24 (logged in cycle 23)"
 p=$(section frc "print frc.allocs frc.fallbacks frc.hits_fetching frc.swaps frc.evictions l2.misses")
 v() { printf '%s\n' "$p" | sed -n "s/^$1 = //p"; }
 [ "$(v frc.allocs)" = 16 ] && [ "$(v frc.fallbacks)" = 1 ] && [ "$(v l2.misses)" = 17 ] || fail "stats at the first stop: $p"
+# Only bank 0 has missed so far: its counters are the machine's.
+p=$(section frc "print l2.bank0.frc.allocs l2.bank0.frc.fallbacks l2.bank0.frc.hits_fetching l2.bank0.frc.swaps l2.bank0.frc.evictions l2.bank0.misses")
+[ "$(v l2.bank0.frc.allocs)" = 16 ] && [ "$(v l2.bank0.frc.fallbacks)" = 1 ] && [ "$(v l2.bank0.misses)" = 17 ] ||
+	fail "bank 0 stats at the first stop: $p"
 expect_contains "$out" "l2 bank 0 FRC: 16 entries (2 sets x 8 ways), 16 busy
-  all banks: allocs $(v frc.allocs)  fallbacks $(v frc.fallbacks)  hits while fetching $(v frc.hits_fetching)  swaps $(v frc.swaps)  evictions $(v frc.evictions)  share 94.1% of $(v l2.misses) L2 misses
+  this bank: allocs $(v l2.bank0.frc.allocs)  fallbacks $(v l2.bank0.frc.fallbacks)  hits while fetching $(v l2.bank0.frc.hits_fetching)  swaps $(v l2.bank0.frc.swaps)  evictions $(v l2.bank0.frc.evictions)  share 94.1% of $(v l2.bank0.misses) bank misses
+  all banks: share 94.1% (16 allocs / 17 L2 misses)
   ENTRY      STATE     INCOMING      VICTIM          AGE  WAIT  L2 SET.WAY  INV  WB
   [0] 0.0    fetching  0x10080000    -                17     1  0.-           -  -"
 # entry 0 took the first miss at cycle 7 (frc.alloc); 24 - 7 = 17.
@@ -115,18 +124,35 @@ check_frc frc 2 1 24
 expect_contains "$out" "Breakpoint 2, frc.swap_start unit=0 addr=0x10080040 set=1 entry=15 way=8 at cycle 53 (logged in cycle 52)"
 expect_contains "$out" "  [15] 1.7   swapping  0x10080040    -                 1     0  1.8"
 check_frc frc 3 2 53
-# Bank 1 gets no misses in this kernel; its FRC is idle, the counters are the machine's.
+# Bank 1 has had no misses by cycle 53: its FRC is idle and its counters are
+# zero, while the machine-wide share is bank 0's.
 expect_contains "$out" "(gpustep) info frc 1
 l2 bank 1 FRC: 16 entries (2 sets x 8 ways), 0 busy
-  all banks: allocs 17  fallbacks 29  hits while fetching 0  swaps 1  evictions 0  share 37.0% of 46 L2 misses
+  this bank: allocs 0  fallbacks 0  hits while fetching 0  swaps 0  evictions 0  share - (no misses in this bank yet)
+  all banks: share 37.0% (17 allocs / 46 L2 misses)
   every entry is free"
-# At the end, the counters are --stats's.
+# At the end both banks have FRC traffic and differ; each bank's counters are
+# --stats's l2.bankN.frc.* and sum to the machine-wide frc.*.
 js() { sed -n "s/^ *\"$1\": \([0-9.e+-]*\),*$/\1/p" "$E2E_TMP/frc.json"; }
-share=$(awk -v a="$(js frc.allocs)" -v m="$(js l2.misses)" 'BEGIN { printf "%.1f", 100 * a / m }')
+pct() { awk -v a="$1" -v m="$2" 'BEGIN { printf "%.1f", 100 * a / m }'; }
 [ -n "$(js frc.allocs)" ] && [ -n "$(js l2.misses)" ] || fail "no frc.allocs / l2.misses in --stats"
-expect_contains "$(section frc 'info frc' 4)" "l2 bank 0 FRC: 16 entries (2 sets x 8 ways), 0 busy
-  all banks: allocs $(js frc.allocs)  fallbacks $(js frc.fallbacks)  hits while fetching $(js frc.hits_fetching)  swaps $(js frc.swaps)  evictions $(js frc.evictions)  share $share% of $(js l2.misses) L2 misses
+[ -n "$(js l2.bank1.frc.share)" ] || fail "no l2.bank1.frc.share in --stats"
+[ "$(js l2.bank1.frc.allocs)" -gt 0 ] && [ "$(js l2.bank0.frc.allocs)" != "$(js frc.allocs)" ] ||
+	fail "bank 1 took no FRC misses: bank 0 $(js l2.bank0.frc.allocs), all $(js frc.allocs)"
+for c in lookups allocs fallbacks hits_fetching evicting_hits fills swaps evictions; do
+	[ $(($(js l2.bank0.frc.$c) + $(js l2.bank1.frc.$c))) = "$(js frc.$c)" ] ||
+		fail "l2.bank0.frc.$c $(js l2.bank0.frc.$c) + l2.bank1.frc.$c $(js l2.bank1.frc.$c) != frc.$c $(js frc.$c)"
+done
+all="all banks: share $(pct "$(js frc.allocs)" "$(js l2.misses)")% ($(js frc.allocs) allocs / $(js l2.misses) L2 misses)"
+for b in 0 1; do
+	[ "$(pct "$(js l2.bank$b.frc.allocs)" "$(js l2.bank$b.misses)")" = "$(awk -v r="$(js l2.bank$b.frc.share)" 'BEGIN { printf "%.1f", 100 * r }')" ] ||
+		fail "l2.bank$b.frc.share $(js l2.bank$b.frc.share) is not allocs / misses"
+	[ "$b" = 0 ] && got=$(section frc 'info frc' 4) || got=$(section frc 'info frc 1' 2)
+	expect_contains "$got" "l2 bank $b FRC: 16 entries (2 sets x 8 ways), 0 busy
+  this bank: allocs $(js l2.bank$b.frc.allocs)  fallbacks $(js l2.bank$b.frc.fallbacks)  hits while fetching $(js l2.bank$b.frc.hits_fetching)  swaps $(js l2.bank$b.frc.swaps)  evictions $(js l2.bank$b.frc.evictions)  share $(pct "$(js l2.bank$b.frc.allocs)" "$(js l2.bank$b.misses)")% of $(js l2.bank$b.misses) bank misses
+  $all
   every entry is free"
+done
 
 # ---- an entry evicting its victim: saxpy on a 2 x 2 L2 with MOESI -------------
 # The victim stays in the entry until its L1 copies' acks are in; the block it

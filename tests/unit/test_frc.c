@@ -2,7 +2,8 @@
  * test_frc.c: the Fetch and Replacement Cache, cycle by cycle, on one SM /
  * one L2 bank with fixed 100-cycle memory (tk_base_cfg): each lifecycle step,
  * a request waiting on a fetching entry, a dirty victim evicted from the
- * entry, and the fallback to the conventional path when the FRC set is full.
+ * entry, and the fallback to the conventional path when the FRC set is full;
+ * the per-bank counters on two banks.
  */
 #include "coh.h"
 #include "config.h"
@@ -11,6 +12,7 @@
 #include "simtest.h"
 #include "test.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -382,4 +384,82 @@ TEST(frc_index_options)
 	CHECK_EQ(cfg_set_value(&c, "l2.frc.index", "modulo", &err), -1);
 	CHECK(err && strstr(err, "l2.frc.index"));
 	free(err);
+}
+
+/* Per-bank FRC counters (l2.bankN.frc.*) on two banks of one 1-entry FRC each,
+ * one bank line apart (interleave = line): warps 0, 1, 2 load lines 0, 1, 2 of
+ * A, so bank 0 gets lines 0 and 2 and bank 1 line 1. Line 0 takes bank 0's
+ * only entry; line 1 bank 1's; line 2 reaches bank 0 while its entry is still
+ * fetching and falls back (set_full). Each bank's counters match its events,
+ * sum to the machine-wide frc.*, and l2.bankN.frc.share = allocs / the bank's
+ * misses like frc.share = frc.allocs / l2.misses; the invariant scan catches a
+ * per-bank counter out of step. */
+TEST(frc_per_bank_counters)
+{
+	struct tk t;
+	frc_cfg(&t.cfg, 1, 1);
+	t.cfg.l2.banks = 2;
+	t.cfg.l2.interleave = t.cfg.l2.line;
+	REQUIRE(tk_start(&t, 96, 1, "ld A[tid]"));
+	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+	uint64_t line = (uint64_t)t.cfg.l2.line;
+	/* The events: where each lookup went and what became of it. */
+	REQUIRE(tk_count(&t, EV_FRC_ALLOC) == 2 && tk_count(&t, EV_FRC_FALLBACK) == 1);
+	const struct event *a0 = tk_event(&t, EV_FRC_ALLOC, 0), *a1 = tk_event(&t, EV_FRC_ALLOC, 1),
+			   *fb = tk_event(&t, EV_FRC_FALLBACK, 0);
+	uint64_t base = a0->addr;
+	CHECK_EQ(a0->unit, 0);
+	CHECK_EQ(a1->unit, 1);
+	CHECK_EQ(a1->addr, base + line);
+	CHECK_EQ(fb->unit, 0);
+	CHECK_EQ(fb->addr, base + 2 * line);
+	CHECK_EQ(fb->a, 0); /* set_full: bank 0's entry is still fetching line 0 */
+	/* One request a cycle leaves the SM: line 0 at arrive - 1 (as in
+	 * frc_lifecycle_single_miss), line 1 a cycle later, line 2 two. */
+	uint64_t arrive = 3 + 1 + (uint64_t)t.cfg.icnt.latency;
+	CHECK_EQ(a0->cycle, arrive - 1);
+	CHECK_EQ(a1->cycle, arrive);
+	CHECK_EQ(fb->cycle, arrive + 1);
+	/* The counters, per bank and machine-wide. */
+	CHECK_EQ(tk_stat(&t, "l2.bank0.misses"), 2);
+	CHECK_EQ(tk_stat(&t, "l2.bank1.misses"), 1);
+	CHECK_EQ(tk_stat(&t, "l2.bank0.frc.lookups"), 2);
+	CHECK_EQ(tk_stat(&t, "l2.bank1.frc.lookups"), 1);
+	CHECK_EQ(tk_stat(&t, "l2.bank0.frc.allocs"), 1);
+	CHECK_EQ(tk_stat(&t, "l2.bank1.frc.allocs"), 1);
+	CHECK_EQ(tk_stat(&t, "l2.bank0.frc.fallbacks"), 1);
+	CHECK_EQ(tk_stat(&t, "l2.bank1.frc.fallbacks"), 0);
+	CHECK_EQ(tk_stat(&t, "l2.bank0.frc.fills"), 1);
+	CHECK_EQ(tk_stat(&t, "l2.bank1.frc.fills"), 1);
+	CHECK_EQ(tk_stat(&t, "l2.bank0.frc.swaps"), 1);
+	CHECK_EQ(tk_stat(&t, "l2.bank1.frc.swaps"), 1);
+	CHECK_EQ(tk_stat(&t, "frc.allocs"), 2);
+	CHECK_EQ(tk_stat(&t, "frc.fallbacks"), 1);
+	static const char *const ctr[] = {"lookups", "allocs", "fallbacks", "hits_fetching",
+					  "evicting_hits", "fills", "swaps", "evictions"};
+	for (int k = 0; k < 8; k++) {
+		char n0[64], n1[64], all[64];
+		snprintf(n0, sizeof n0, "l2.bank0.frc.%s", ctr[k]);
+		snprintf(n1, sizeof n1, "l2.bank1.frc.%s", ctr[k]);
+		snprintf(all, sizeof all, "frc.%s", ctr[k]);
+		CHECK_EQ(tk_stat(&t, n0) + tk_stat(&t, n1), tk_stat(&t, all));
+	}
+	const struct stats *st = sim_stats_c(t.s);
+	int s0 = stats_find(st, "l2.bank0.frc.share"), s1 = stats_find(st, "l2.bank1.frc.share"),
+	    sa = stats_find(st, "frc.share");
+	REQUIRE(s0 >= 0 && s1 >= 0 && sa >= 0);
+	CHECK(stats_value(st, (uint32_t)s0) == 0.5);
+	CHECK(stats_value(st, (uint32_t)s1) == 1.0);
+	CHECK(stats_value(st, (uint32_t)sa) == 2.0 / 3.0);
+	/* A per-bank counter out of step with the machine-wide one is caught. */
+	char *err = NULL;
+	CHECK_EQ(sim_check_invariants(t.s, &err), 0);
+	int id = stats_find(&t.s->stats, "l2.bank1.frc.fallbacks");
+	REQUIRE(id >= 0);
+	stat_inc(&t.s->stats, (uint32_t)id);
+	CHECK_EQ(sim_check_invariants(t.s, &err), -1);
+	CHECK(err && strstr(err, "l2.bank*.frc.fallbacks sum to 2 but frc.fallbacks is 1"));
+	free(err);
+	stat_add(&t.s->stats, (uint32_t)id, (uint64_t)-1);
+	tk_end(&t);
 }
