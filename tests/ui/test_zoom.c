@@ -95,7 +95,7 @@ static void zoom_fills_and_restores(int lines, int cols)
 	CHECK_EQ(x0, 0);
 	CHECK_EQ(x1, cols);
 	CHECK_EQ(area, (long)(y1 - y0) * cols); /* the layout tiles the area */
-	CHECK(y1 < lines - 1);                   /* the command output and prompt stay below */
+	CHECK(y1 < lines - 1);                  /* the command output and prompt stay below */
 
 	CHECK_EQ(tui_exec(t, "zoom frc"), CMD_OK);
 	CHECK_STR(tui_zoomed(t), "frc");
