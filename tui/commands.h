@@ -43,6 +43,7 @@ enum cmd_complete {
 	COMPL_PANEL,
 	COMPL_FILE,
 	COMPL_LINE,    /* cache lines in the coherence transaction log */
+	COMPL_LAYOUT_PANEL, /* the panels of the current layout (`zoom`) */
 };
 
 #define CMD_MAX_ARGS 32

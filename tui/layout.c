@@ -34,6 +34,26 @@ const struct layout_def *layout_find(const char *name)
 	return NULL;
 }
 
+int layout_panels(const struct layout_def *d, const char **out, int max)
+{
+	int n = 0;
+	for (int r = 0; r < LAYOUT_MAX_ROWS && d->rows[r].weight; r++)
+		for (int c = 0; c < LAYOUT_MAX_CELLS && d->rows[r].cells[c].panel; c++)
+			if (n < max)
+				out[n++] = d->rows[r].cells[c].panel;
+	return n;
+}
+
+bool layout_has(const struct layout_def *d, const char *panel)
+{
+	const char *names[LAYOUT_MAX_SLOTS];
+	int n = layout_panels(d, names, LAYOUT_MAX_SLOTS);
+	for (int i = 0; i < n; i++)
+		if (strcmp(names[i], panel) == 0)
+			return true;
+	return false;
+}
+
 /* Split total among n parts: minimums first, then spare by weight; if the
  * minimums do not fit, in proportion to them. */
 static void split(int total, int n, const int *mins, const int *weights, int *out)

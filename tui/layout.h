@@ -57,6 +57,10 @@ struct layout_slot {
 size_t layout_count(void);
 const struct layout_def *layout_at(size_t i);
 const struct layout_def *layout_find(const char *name);
+/* The panels d shows, row by row (at most max names into out); their count. */
+int layout_panels(const struct layout_def *d, const char **out, int max);
+/* Whether d shows a panel of that name. */
+bool layout_has(const struct layout_def *d, const char *panel);
 
 /* Minimum size of a panel kind (from its ops); provided by the caller so the
  * arithmetic stays testable without curses. */

@@ -381,6 +381,14 @@ static char **complete(const char *text, int start, int end)
 			case COMPL_PANEL:
 				add_words(R.h.panels, text);
 				break;
+			case COMPL_LAYOUT_PANEL:
+				if (nw == 1 && R.h.layout_panels) {
+					const char *names[24];
+					size_t n = R.h.layout_panels(R.h.u, names, ARRAY_LEN(names));
+					for (size_t i = 0; i < n; i++)
+						cand_add(names[i], text);
+				}
+				break;
 			case COMPL_LINE:
 				if (nw == 1) {
 					uint64_t lines[64];

@@ -35,6 +35,8 @@ struct rlw_hooks {
 	/* Extra word lists for COMPL_LAYOUT / COMPL_PANEL: NULL-terminated. */
 	const char *const *layouts;
 	const char *const *panels;
+	/* COMPL_LAYOUT_PANEL: the current layout's panels (at most max into out). */
+	size_t (*layout_panels)(void *u, const char **out, size_t max);
 };
 
 void rlw_init(const char *prompt, const struct rlw_hooks *hooks);

@@ -227,6 +227,8 @@ char *session_file_text(const struct session *ss)
 		  ss->sel_bank);
 	if (ss->ui && ss->extra_cmds) {
 		sb_printf(&sb, "ui layout %s\n", tui_layout_name(ss->ui));
+		if (tui_zoomed(ss->ui)) /* after the layout, which unzooms */
+			sb_printf(&sb, "ui zoom %s\n", tui_zoomed(ss->ui));
 	} else if (ss->ui_pending) { /* batch mode: keep what the file had */
 		for (const char *p = ss->ui_pending; *p;) {
 			size_t n = strcspn(p, "\n");

@@ -14,7 +14,7 @@
  * Input routing, first match wins:
  *   1. the help overlay, while open, takes every key (scroll or close)
  *   2. a panel in modal input (typing a `/` search) takes every key
- *   3. Ctrl-C / Esc: stop a run, or clear the line / close things
+ *   3. Ctrl-C / Esc: stop a run, or clear the line / close things / unzoom
  *   4. key bindings (keys.c): F-keys, Alt-N, Tab on an empty line, ...
  *   5. navigation keys go to the focused panel (or the output scrollback,
  *      or readline history when the prompt has the focus)
@@ -148,7 +148,11 @@ static void apply_layout(struct tui *t)
 	keypad(t->prompt, TRUE);
 	leaveok(t->prompt, FALSE);
 	struct layout_slot sl[LAYOUT_MAX_SLOTS];
-	int n = ph > 0 ? layout_arrange(t->layout, 1, 0, ph, W, panel_min, sl) : 0;
+	int n = 0;
+	if (ph > 0 && t->zoom[0]) /* zoomed: one panel, the whole area (tmux's resize-pane -Z) */
+		sl[n++] = (struct layout_slot){.panel = t->zoom, .y = 1, .x = 0, .h = ph, .w = W};
+	else if (ph > 0)
+		n = layout_arrange(t->layout, 1, 0, ph, W, panel_min, sl);
 	t->nslots = 0;
 	for (int i = 0; i < n; i++) {
 		struct panel *p = panel_get(t, sl[i].panel);
@@ -195,11 +199,16 @@ static void draw_status(struct tui *t)
 		snprintf(state, sizeof state, "running (Ctrl-C stops)");
 	else
 		snprintf(state, sizeof state, "%s", t->state);
+	char lay[48];
+	if (t->zoom[0])
+		snprintf(lay, sizeof lay, "%s Z", t->layout->name);
+	else
+		snprintf(lay, sizeof lay, "%s", t->layout->name);
 	struct status_info si = {
 		.sim = ss->sim,
 		.config = ss->cfg.name[0] ? ss->cfg.name : ss->cfg_source,
 		.workload = ss->wl.name[0] ? ss->wl.name : ss->workload_spec,
-		.layout = t->layout->name,
+		.layout = lay,
 		.cycle = ss->sim ? sim_cycle(ss->sim) : 0,
 		.state = state,
 		.state_role = t->running ? R_NORMAL : t->state_role,
@@ -228,6 +237,7 @@ struct view_ctx tui_ctx_for(struct tui *t, int slot)
 		.stop_ev = t->have_stop_ev ? &t->stop_ev : NULL,
 		.model = ss->model.valid ? &ss->model : NULL,
 		.focused = slot == t->focus,
+		.zoomed = t->zoom[0] ? t->layout->name : NULL,
 	};
 }
 
@@ -464,6 +474,8 @@ static void on_line(void *u, char *line)
 	free(line);
 }
 
+static size_t layout_panels_cb(void *u, const char **out, size_t max) { return tui_layout_panels(u, out, max); }
+
 static void on_show(void *u, const char *text) { outlog_add(&((struct tui *)u)->log, text, OUT_TEXT); }
 
 /* Run a panel's request (one command per line) through the command table. */
@@ -493,11 +505,76 @@ int tui_set_layout(struct tui *t, const char *name, char **err)
 		return -1;
 	}
 	t->layout = d;
+	t->zoom[0] = 0; /* a layout is chosen to see its panels */
 	t->need_layout = true;
 	return 0;
 }
 
 const char *tui_layout_name(const struct tui *t) { return t->layout->name; }
+
+const char *tui_zoomed(const struct tui *t) { return t->zoom[0] ? t->zoom : NULL; }
+
+/* "frc, l2, l2cache, events": the panels of the current layout. */
+static char *layout_panel_list(const struct tui *t)
+{
+	const char *names[LAYOUT_MAX_SLOTS];
+	int n = layout_panels(t->layout, names, LAYOUT_MAX_SLOTS);
+	struct strbuf sb;
+	sb_init(&sb);
+	for (int i = 0; i < n; i++)
+		sb_printf(&sb, "%s%s", i ? ", " : "", names[i]);
+	return sb.s ? sb.s : xstrdup("");
+}
+
+size_t tui_layout_panels(const struct tui *t, const char **out, size_t max)
+{
+	int n = layout_panels(t->layout, out, max > LAYOUT_MAX_SLOTS ? LAYOUT_MAX_SLOTS : (int)max);
+	return (size_t)n;
+}
+
+int tui_zoom(struct tui *t, const char *panel, char **err)
+{
+	if (panel && !layout_has(t->layout, panel)) {
+		char *list = layout_panel_list(t);
+		if (panel_kind_find(panel))
+			set_err(err, "panel '%s' is not in layout %s (its panels: %s)", panel, t->layout->name, list);
+		else
+			set_err(err, "unknown panel '%s' (layout %s has: %s)", panel, t->layout->name, list);
+		free(list);
+		return -1;
+	}
+	if (t->zoom[0] && (!panel || strcmp(panel, t->zoom) == 0)) {
+		t->zoom[0] = 0; /* unzoom: the layout's arrangement again, the focus kept */
+	} else {
+		const char *first[1];
+		if (!panel) /* the focused panel, or the layout's first when the prompt has the focus */
+			panel = layout_has(t->layout, t->focus_name) ? t->focus_name
+				: layout_panels(t->layout, first, 1) ? first[0] : NULL;
+		if (!panel)
+			return set_err(err, "layout %s has no panels", t->layout->name);
+		snprintf(t->zoom, sizeof t->zoom, "%s", panel);
+		snprintf(t->focus_name, sizeof t->focus_name, "%s", panel); /* tmux zooms the active pane */
+	}
+	t->need_layout = true;
+	return 0;
+}
+
+int tui_arrangement(struct tui *t, struct layout_slot *out, int max)
+{
+	if (t->need_layout || LINES != t->lines || COLS != t->cols)
+		apply_layout(t);
+	int n = 0;
+	for (int i = 0; i < t->nslots && n < max; i++) {
+		WINDOW *w = t->slots[i].w;
+		out[n++] = (struct layout_slot){.panel = t->slots[i].p->ops->name,
+						.y = getbegy(w),
+						.x = getbegx(w),
+						.h = getmaxy(w),
+						.w = getmaxx(w),
+						.sep_left = t->slots[i].p->sep_left};
+	}
+	return n;
+}
 
 static void set_focus(struct tui *t, int i)
 {
@@ -508,6 +585,14 @@ static void set_focus(struct tui *t, int i)
 
 int tui_focus(struct tui *t, const char *what, char **err)
 {
+	/* Moving to another panel unzooms first, as tmux does on a pane switch;
+	 * `focus cmd` and `focus` of the zoomed panel keep the zoom. */
+	bool other = strcmp(what, "next") == 0 || strcmp(what, "prev") == 0 ||
+		     (layout_has(t->layout, what) && strcmp(what, t->zoom) != 0);
+	if (t->zoom[0] && other) {
+		t->zoom[0] = 0;
+		t->need_layout = true;
+	}
 	if (t->need_layout)
 		apply_layout(t);
 	int n = t->nslots;
@@ -646,8 +731,13 @@ int tui_main(struct session *ss)
 		lay_names[i] = layout_at(i)->name;
 	for (size_t i = 0; i < panel_kind_count() && i + 1 < ARRAY_LEN(pan_names); i++)
 		pan_names[i] = panel_kind_at(i)->name;
-	struct rlw_hooks hooks = {
-		.line = on_line, .show = on_show, .u = t, .ss = ss, .layouts = lay_names, .panels = pan_names};
+	struct rlw_hooks hooks = {.line = on_line,
+				  .show = on_show,
+				  .u = t,
+				  .ss = ss,
+				  .layouts = lay_names,
+				  .panels = pan_names,
+				  .layout_panels = layout_panels_cb};
 	rlw_init("(gpustep) ", &hooks);
 
 	struct sigaction sa, old_sa;

@@ -1,6 +1,6 @@
 /*
  * tui_commands.c: commands that only make sense with a screen: `layout`,
- * `focus`, `refresh`, `color`, `keys`. They join the one command table as
+ * `zoom`, `focus`, `refresh`, `color`, `keys`. They join the one command table as
  * session->extra_cmds (set by tui_new), so the prompt, key bindings and
  * `help` treat them like every other command.
  */
@@ -56,6 +56,21 @@ static int cmd_focus(struct session *ss, int argc, char **argv, struct cmd_out *
 	return CMD_OK;
 }
 
+static int cmd_zoom(struct session *ss, int argc, char **argv, struct cmd_out *out)
+{
+	struct tui *t = ui_of(ss, out);
+	if (!t)
+		return CMD_ERR;
+	if (argc > 2) {
+		cmd_errorf(out, "usage: zoom [PANEL]");
+		return CMD_ERR;
+	}
+	char *err = NULL;
+	if (tui_zoom(t, argc < 2 ? NULL : argv[1], &err) < 0)
+		return fail(out, err);
+	return CMD_OK;
+}
+
 static int cmd_refresh(struct session *ss, int argc, char **argv, struct cmd_out *out)
 {
 	(void)argc;
@@ -104,10 +119,24 @@ const struct cmd_def tui_cmds[] = {
 		.help = "Choose which panels the screen shows and how they are arranged; without NAME,\n"
 		 "list the layouts. The arrangement adapts to the terminal size, and a panel\n"
 		 "that does not fit says what it needs. Keys: F2 overview, F3 cache, F4 dram, F7\n"
-		 "events, F8 stats, or Alt-1..5.\n"
+		 "events, F8 stats, or Alt-1..5. A new layout ends a `zoom`.\n"
 		 "Example: layout dram",
 		.fn = cmd_layout,
 		.complete = COMPL_LAYOUT,
+	},
+	{
+		.name = "zoom",
+		.usage = "zoom [PANEL]",
+		.summary = "a panel of the layout fills the screen; again unzooms",
+		.help = "Let one panel of the current layout fill the whole panel area (tmux's zoom),\n"
+		 "e.g. all FRC entries at 80x24; it gets the focus and its title says\n"
+		 "[Z layout NAME]. Without PANEL the focused panel (the layout's first when the\n"
+		 "prompt has the focus). `zoom` again, Esc, Alt-z or F12 unzoom to the same\n"
+		 "arrangement, as do `layout NAME` and moving the focus to another panel (Tab).\n"
+		 "Resizing keeps the zoom; `save session` keeps it with the layout.\n"
+		 "Example: zoom frc",
+		.fn = cmd_zoom,
+		.complete = COMPL_LAYOUT_PANEL,
 	},
 	{
 		.name = "focus",

@@ -86,12 +86,14 @@ static void handle_key(struct tui *t, int r, wint_t wc)
 	if (!fkey && key == 27) {
 		wint_t c2;
 		int r2 = read_after_esc(t, &c2);
-		if (r2 == OK && c2 >= '1' && c2 <= '9') {
+		if (r2 == OK && ((c2 >= '1' && c2 <= '9') || c2 == 'z')) {
 			key = KEYS_ALT((int)c2);
 			fkey = true; /* treat as a bound key below */
 		} else if (r2 == ERR) {
 			if (t->running)
 				tui_run_interrupt(t);
+			else if (tui_zoomed(t)) /* a lone Esc leaves the zoom (the prompt keeps its line) */
+				run_binding(t, &(const struct key_binding){.command = "zoom", .flags = KB_QUIET});
 			return;
 		} else if (!t->running && t->interactive) {
 			/* Meta-x for readline (M-b, M-f, ...). */

@@ -32,6 +32,7 @@ struct tui {
 	const struct layout_def *layout;
 	int focus; /* slot index, -1 = the command line */
 	char focus_name[32];
+	char zoom[32]; /* `zoom`: the panel of the layout that fills the panel area; "" = none */
 	int lines, cols; /* screen size the windows were made for */
 
 	struct outlog log; /* the command window's scrollback */

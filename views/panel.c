@@ -88,6 +88,12 @@ struct rect view_frame(struct panel *p, WINDOW *w, const struct view_ctx *c, con
 	attr_t na = role_attr(R_HEADER) | (c->focused ? role_attr(R_SELECT) : 0);
 	int x = x0 + (wd - x0 > 8 ? 1 : 0);
 	x += put_text(w, 0, x, wd - x, name, na, false);
+	if (c->zoomed && x + 2 < wd) { /* tmux's Z flag, and where the panel belongs */
+		char tag[48];
+		snprintf(tag, sizeof tag, "[Z layout %s]", c->zoomed);
+		x += put_text(w, 0, x, 1, " ", A_NORMAL, false);
+		x += put_text(w, 0, x, wd - x - 1, tag, role_attr(R_HEADER), false);
+	}
 	if (info && *info && x + 2 < wd) {
 		x += put_text(w, 0, x, 1, " ", A_NORMAL, false);
 		x += put_text(w, 0, x, wd - x - 1, info, A_NORMAL, false);

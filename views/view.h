@@ -38,6 +38,7 @@ struct view_ctx {
 	const struct event *stop_ev; /* the event of the breakpoint that fired, or NULL */
 	const struct rdm_summary *model; /* reuse panel: the last `model` result, or NULL */
 	bool focused;                /* this panel has the keyboard */
+	const char *zoomed;          /* `zoom`: the layout this panel fills the screen of, or NULL */
 };
 
 /* Key handler results, ORed (htop's HandlerResult). */
@@ -85,8 +86,8 @@ int panel_key(struct panel *p, int key, const struct view_ctx *c);
 void panel_reset(struct panel *p);
 void panel_free(struct panel *p);
 
-/* Title bar in row 0: name (bold; reverse when focused) then info, rest a
- * horizontal rule. Returns the content rectangle. */
+/* Title bar in row 0: name (bold; reverse when focused), "[Z layout NAME]"
+ * when zoomed, then info, rest a horizontal rule. Returns the content rectangle. */
 struct rect view_frame(struct panel *p, WINDOW *w, const struct view_ctx *c, const char *info);
 
 /* The panel registry: every panel kind, in the order `focus`/help list them. */
