@@ -255,7 +255,23 @@ static void draw_prompt(struct tui *t)
 {
 	if (t->running) {
 		werase(t->prompt);
-		put_text(t->prompt, 0, 0, getmaxx(t->prompt), "running... Ctrl-C or Esc stops", role_attr(R_DIM), false);
+		int w = getmaxx(t->prompt);
+		int x = put_text(t->prompt, 0, 0, w, "running... Ctrl-C or Esc stops", role_attr(R_DIM), false);
+		if (t->nahead && x + 12 < w) {
+			/* What was typed meanwhile, run when this run stops. */
+			char typed[sizeof t->ahead / sizeof t->ahead[0] + 1];
+			int n = 0;
+			for (int i = 0; i < t->nahead; i++) {
+				wint_t k = t->ahead[i];
+				if (k == 127 || k == 8 || k == KEY_BACKSPACE)
+					n -= n > 0;
+				else
+					typed[n++] = k == '\n' || k == '\r' ? ';' : k < 32 || k > 126 ? '?' : (char)k;
+			}
+			typed[n] = 0;
+			x += put_text(t->prompt, 0, x, w - x, "  next: ", role_attr(R_DIM), false);
+			put_text(t->prompt, 0, x, w - x, typed, A_NORMAL, true);
+		}
 		wmove(t->prompt, 0, 0);
 	} else if (t->interactive) {
 		rlw_draw(t->prompt);
@@ -404,6 +420,7 @@ void tui_run_interrupt(struct tui *t)
 	struct session *ss = t->ss;
 	if (!t->running)
 		return;
+	t->nahead = 0; /* an interrupt takes back control: drop what was typed */
 	if (ss->sim)
 		sim_interrupt(ss->sim);
 	/* Let the session see the interrupt and end the request itself. */

@@ -4,6 +4,7 @@
  * bindings (keys.c), navigation keys to the focused panel, then readline.
  */
 #include <curses.h>
+#include <string.h>
 #include <wchar.h>
 
 #include "keys.h"
@@ -135,8 +136,15 @@ static void handle_key(struct tui *t, int r, wint_t wc)
 		}
 		return;
 	}
-	if (t->running)
-		return; /* typing waits until the run stops */
+	if (t->running) {
+		/* Typing waits until the run stops (tui_poll_keys replays it). */
+		bool bs = fkey && key == KEY_BACKSPACE;
+		if ((!fkey || bs) && t->interactive && t->nahead < (int)(sizeof t->ahead / sizeof t->ahead[0])) {
+			t->ahead[t->nahead++] = bs ? 127 : (wint_t)key;
+			t->dirty_status = true;
+		}
+		return;
+	}
 	/* 6. readline */
 	if (!t->interactive)
 		return;
@@ -146,9 +154,24 @@ static void handle_key(struct tui *t, int r, wint_t wc)
 		rlw_feed_wch((wchar_t)key);
 }
 
+/* Keys typed during a run that has stopped: to the command line now, in
+ * order. A replayed Enter may start another run; the keys after it are then
+ * kept again for that run's end. */
+static void replay_typeahead(struct tui *t)
+{
+	wint_t keys[sizeof t->ahead / sizeof t->ahead[0]];
+	int n = t->nahead;
+	memcpy(keys, t->ahead, (size_t)n * sizeof keys[0]);
+	t->nahead = 0;
+	for (int i = 0; i < n && !t->quit; i++)
+		handle_key(t, OK, keys[i]);
+}
+
 void tui_poll_keys(struct tui *t, int timeout)
 {
 	wint_t wc;
+	if (!t->running && t->nahead)
+		replay_typeahead(t);
 	wtimeout(t->prompt, timeout);
 	int r;
 	while (!t->quit && (r = wget_wch(t->prompt, &wc)) != ERR) {

@@ -39,6 +39,11 @@ struct tui {
 
 	/* run state */
 	bool running;
+	/* Keys typed while running (text, Enter, Backspace), given to the
+	 * command line when the run stops, as gdb keeps typeahead; an
+	 * interrupt (Ctrl-C, Esc) drops them. */
+	wint_t ahead[256];
+	int nahead;
 	uint64_t budget;
 	double run_t0, mark_t;
 	uint64_t run_c0, mark_c;
