@@ -20,6 +20,7 @@
 #include "inspect.h"
 #include "keys.h"
 #include "loader.h"
+#include "tui.h"
 
 static CMD_FN(c_step);
 static CMD_FN(c_continue);
@@ -339,6 +340,16 @@ static bool has_alias(const struct cmd_def *d, const char *name)
 	return false;
 }
 
+/* The TUI's own commands (tui_commands.c): batch mode says why it refuses
+ * them rather than call them unknown. */
+static bool is_screen_command(const char *name)
+{
+	for (size_t i = 0; i < tui_ncmds; i++)
+		if (strcmp(name, tui_cmds[i].name) == 0)
+			return true;
+	return false;
+}
+
 static const struct cmd_def *lookup(const struct session *ss, const char *name, int *ambiguous)
 {
 	size_t n = cmd_count(ss), len = strlen(name);
@@ -437,6 +448,8 @@ int cmd_exec(struct session *ss, const char *line, struct cmd_out *out)
 					sb_printf(&sb, "%s%s", sb.len ? ", " : "", cmd_at(ss, i)->name);
 			cmd_errorf(out, "ambiguous command '%s' (%s)", argv[0], sb.s);
 			sb_fini(&sb);
+		} else if (is_screen_command(argv[0])) {
+			cmd_errorf(out, "%s: a screen command, only in the TUI (batch mode has no screen)", argv[0]);
 		} else {
 			cmd_errorf(out, "unknown command '%s' (try help)", argv[0]);
 		}

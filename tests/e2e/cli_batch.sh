@@ -18,6 +18,11 @@ rc=$?
 expect_contains "$(cat "$E2E_TMP/err")" "unknown command 'frobnicate'"
 expect_contains "$(cat "$E2E_TMP/out")" "sim.cycles = 0"
 
+# Screen-only commands are named as such, not as unknown.
+printf 'layout frc\nzoom\n' | "$BIN" --batch - >"$E2E_TMP/out" 2>"$E2E_TMP/err" && fail "layout in batch succeeded"
+expect_contains "$(cat "$E2E_TMP/err")" "layout: a screen command, only in the TUI (batch mode has no screen)"
+expect_contains "$(cat "$E2E_TMP/err")" "zoom: a screen command, only in the TUI"
+
 # Bad arguments name the problem.
 printf 'step abc\n' | "$BIN" --batch - 2>"$E2E_TMP/err" >/dev/null && fail "step abc succeeded"
 expect_contains "$(cat "$E2E_TMP/err")" "usage: step [N]"
