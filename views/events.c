@@ -33,6 +33,7 @@ struct events_panel {
 	uint64_t n;         /* events in the ring */
 	uint64_t *idx;      /* filtered: recency index (0 = newest) per row, oldest first */
 	uint64_t nidx, cap;
+	bool stop_shown; /* the current stop's event was brought into view */
 	/* parsed filter */
 	char names[EV_MAX_TERMS][32];
 	int nnames;
@@ -207,6 +208,29 @@ static void events_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 				ep->idx[ep->nidx++] = i;
 		}
 		rows = ep->nidx;
+	}
+	/* At a new breakpoint stop, the events logged after the stopping one in
+	 * the same cycle can fill the panel: bring the stop event into view
+	 * (once per stop, at the top, the cycle's later events below it).
+	 * Following the newest resumes when the run goes on. */
+	if (!c->stop_ev) {
+		if (ep->stop_shown)
+			ep->t.follow = true;
+		ep->stop_shown = false;
+	} else if (!ep->stop_shown && !ep->search.text[0] && ep->t.follow) {
+		ep->stop_shown = true;
+		int vis = r.h - 1; /* the header takes a row */
+		for (uint64_t i = 0; i < ep->n && i < 65536; i++) {
+			const struct event *e = events_recent(ev, i);
+			if (e && same_event(e, c->stop_ev)) {
+				if (vis > 0 && i >= (uint64_t)vis) {
+					ep->t.nrows = (int)rows;
+					ep->t.visible = vis;
+					table_show(&ep->t, (int)(ep->n - 1 - i));
+				}
+				break;
+			}
+		}
 	}
 	table_draw(&ep->t, w, r, (int)rows, c->focused, event_row, ep);
 	ep->ev = NULL;

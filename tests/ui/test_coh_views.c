@@ -5,7 +5,8 @@
  * IM_D -> M row marked) at 80x24 and 132x40, stopped at the first transition
  * to M of vecadd under MOESI; the L1 cache panel with state letters; the
  * message both panels give without a protocol; `/` filters; `select line`;
- * `help protocol`.
+ * `help protocol`. Also the events panel bringing a stop's event into view
+ * (it shares the drawing helper).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,4 +166,33 @@ TEST(help_protocol_prints_the_tables)
 	CHECK_CONTAINS(sb.s, "usage: protocol");
 	sb_fini(&sb);
 	vt_session_free(ss);
+}
+
+/* At a stop the events panel brings the stopping event into view even when
+ * the cycle's later events would fill it (the log otherwise follows the
+ * newest); without a stop it shows the newest at the bottom. */
+TEST(view_events_shows_the_stop_event)
+{
+	vt_screen();
+	struct session *ss = vt_session("workload gather_random\nlog all\nbreak cta.launch\ncontinue\n");
+	REQUIRE(ss != NULL);
+	REQUIRE(ss->bps.stop_ev.kind == EV_CTA_LAUNCH);
+	/* Enough events after it in its cycle that a 6-row panel (4 event rows)
+	 * following the newest would not show it. */
+	uint64_t after = 0;
+	const struct events *ev = sim_events_c(ss->sim);
+	for (uint64_t i = 0; i < 64; i++) {
+		const struct event *e = events_recent(ev, i);
+		REQUIRE(e != NULL);
+		if (e->kind == EV_CTA_LAUNCH && e->cycle == ss->bps.stop_ev.cycle && e->a == ss->bps.stop_ev.a)
+			break;
+		after++;
+	}
+	REQUIRE(after >= 4);
+	char *with = draw_text(ss, "events", 80, 6, &ss->bps.stop_ev, NULL);
+	char *without = draw_text(ss, "events", 80, 6, NULL, NULL);
+	CHECK(strstr(with, "sm=0 cta=0") != NULL);
+	CHECK(strstr(without, "sm=0 cta=0") == NULL);
+	free(with);
+	free(without);
 }
