@@ -285,9 +285,12 @@ static void fa_touch(struct falru *f, uint32_t id)
 /* Lines are the trace's dense ids throughout: the per-set stacks hold ids,
  * and the per-line facts (set, stack membership, ever requested, MSHR entry)
  * are arrays indexed by id. */
-struct eff {
-	uint64_t t, seq;
-	uint32_t id;
+struct effq {
+	struct enode *node; /* pool; free list through next */
+	size_t nnode, capnode, n;
+	uint32_t free;
+	uint32_t *head, *tail; /* [W] */
+	uint64_t W, base;
 };
 
 struct wready { /* a delayed warp */
@@ -309,8 +312,7 @@ struct st {
 	uint32_t ninfl;
 	struct falru fa; /* shadow fully associative LRU of N lines */
 	uint32_t *wmshr; /* per warp in-flight entries it allocated */
-	struct eff *heap;
-	size_t nheap, capheap;
+	struct effq eq;  /* pending effects */
 	struct wready *rq; /* delayed warps, a heap on (ready time, warp) */
 	size_t nrq;
 	struct rng rng;
@@ -347,41 +349,83 @@ static void stack_touch(struct st *m, uint32_t set, uint32_t id)
 	s[0] = id;
 }
 
-static bool eff_less(const struct eff *a, const struct eff *b)
+/* ---- the pending effects: a timing wheel ----------------------------------
+ * Effects apply in (time, issue order). Bucket time & (W-1) holds the
+ * effects due at that time in issue order; every pending time lies in
+ * [base, base + W), base being the last time applied (rule B can still
+ * add to it). The wheel doubles when an effect lies further ahead. */
+struct enode {
+	uint64_t t;
+	uint32_t id, next;
+};
+
+#define EQ_NONE UINT32_MAX
+
+static void eq_init(struct effq *q)
 {
-	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+	*q = (struct effq){.W = 64, .free = EQ_NONE}; /* grows to the latencies seen */
+	q->head = xmalloc(sizeof(*q->head) * q->W);
+	q->tail = xmalloc(sizeof(*q->tail) * q->W);
+	memset(q->head, 0xff, sizeof(*q->head) * q->W);
 }
 
-static void heap_push(struct st *m, struct eff e)
+static void eq_fini(struct effq *q)
 {
-	GROW(m->heap, m->nheap, m->capheap);
-	size_t i = m->nheap++;
-	while (i && eff_less(&e, &m->heap[(i - 1) / 2])) {
-		m->heap[i] = m->heap[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	m->heap[i] = e;
+	free(q->node);
+	free(q->head);
+	free(q->tail);
 }
 
-static struct eff heap_pop(struct st *m)
+static void eq_append(struct effq *q, uint32_t i)
 {
-	struct eff top = m->heap[0], last = m->heap[--m->nheap];
-	size_t i = 0;
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, s = i;
-		const struct eff *best = &last;
-		if (l < m->nheap && eff_less(&m->heap[l], best))
-			s = l, best = &m->heap[l];
-		if (r < m->nheap && eff_less(&m->heap[r], best))
-			s = r;
-		if (s == i)
-			break;
-		m->heap[i] = m->heap[s];
-		i = s;
+	size_t b = q->node[i].t & (q->W - 1);
+	q->node[i].next = EQ_NONE;
+	if (q->head[b] == EQ_NONE)
+		q->head[b] = i;
+	else
+		q->node[q->tail[b]].next = i;
+	q->tail[b] = i;
+}
+
+static void eq_push(struct effq *q, uint64_t t, uint32_t id)
+{
+	if (t - q->base >= q->W) { /* grow: re-append bucket by bucket, in time order */
+		struct effq o = *q;
+		uint64_t W = q->W;
+		while (W <= t - q->base)
+			W *= 2;
+		q->W = W;
+		q->head = xmalloc(sizeof(*q->head) * W);
+		q->tail = xmalloc(sizeof(*q->tail) * W);
+		memset(q->head, 0xff, sizeof(*q->head) * W);
+		for (uint64_t x = o.base; x < o.base + o.W; x++)
+			for (uint32_t i = o.head[x & (o.W - 1)], nx; i != EQ_NONE; i = nx) {
+				nx = q->node[i].next;
+				eq_append(q, i);
+			}
+		free(o.head);
+		free(o.tail);
 	}
-	if (m->nheap)
-		m->heap[i] = last;
-	return top;
+	uint32_t i = q->free;
+	if (i != EQ_NONE) {
+		q->free = q->node[i].next;
+	} else {
+		GROW(q->node, q->nnode, q->capnode);
+		i = (uint32_t)q->nnode++;
+	}
+	q->node[i].t = t;
+	q->node[i].id = id;
+	eq_append(q, i);
+	q->n++;
+}
+
+/* Earliest pending time (q->n > 0). */
+static uint64_t eq_next(const struct effq *q)
+{
+	uint64_t x = q->base;
+	while (q->head[x & (q->W - 1)] == EQ_NONE)
+		x++;
+	return x;
 }
 
 static bool rq_less(const struct wready *a, const struct wready *b)
@@ -425,16 +469,30 @@ static uint32_t rq_pop(struct st *m)
 /* Apply effects due at or before t; free MSHRs whose line arrived. */
 static void apply_effects(struct st *m, uint64_t t)
 {
-	while (m->nheap && m->heap[0].t <= t) {
-		struct eff e = heap_pop(m);
-		stack_touch(m, m->set[e.id], e.id);
-		fa_touch(&m->fa, e.id);
-		if (m->infl[e.id] && m->infl_t[e.id] <= t) {
-			m->wmshr[m->infl_own[e.id]]--;
-			m->infl[e.id] = 0;
-			m->ninfl--;
-		}
+	struct effq *q = &m->eq;
+	if (!q->n) {
+		q->base = t;
+		return;
 	}
+	for (uint64_t x = q->base; x <= t; x++) {
+		size_t b = x & (q->W - 1);
+		for (uint32_t i = q->head[b], nx; i != EQ_NONE; i = nx) {
+			uint32_t id = q->node[i].id;
+			nx = q->node[i].next;
+			q->node[i].next = q->free;
+			q->free = i;
+			q->n--;
+			stack_touch(m, m->set[id], id);
+			fa_touch(&m->fa, id);
+			if (m->infl[id] && m->infl_t[id] <= t) {
+				m->wmshr[m->infl_own[id]]--;
+				m->infl[id] = 0;
+				m->ninfl--;
+			}
+		}
+		q->head[b] = EQ_NONE;
+	}
+	q->base = t;
 }
 
 /* Box-Muller on the seeded PRNG: the pair of normals of two raw draws. */
@@ -515,38 +573,42 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 	fa_init(&m.fa, m.N, nid);
 	m.wmshr = xcalloc(t->nwarp + 1, 4);
 	m.rq = xmalloc(sizeof(*m.rq) * (t->nwarp + 1));
+	eq_init(&m.eq);
 	rng_seed(&m.rng, c->seed);
-	uint32_t *pc = xcalloc(t->nwarp + 1, 4), *q = xcalloc(t->nwarp + 1, 4);
+	size_t qcap = 1; /* the warp queue: a ring of a power of two >= the warps */
+	while (qcap <= t->nwarp)
+		qcap *= 2;
+	uint32_t *pc = xcalloc(t->nwarp + 1, 4), *q = xcalloc(qcap, 4);
 	size_t maxreq = 1;
 	for (size_t i = 0; i < t->ninst; i++) {
 		size_t e = i + 1 < t->ninst ? t->inst[i + 1] : t->nline;
 		maxreq = MAX(maxreq, e - t->inst[i]);
 	}
 	struct staged *sg = xmalloc(sizeof(*sg) * maxreq);
-	uint64_t now = 0, seq = 0;
+	uint64_t now = 0;
 	for (size_t w0 = 0; w0 < t->nwarp;) {
 		/* one active set: warps [w0, w1) */
 		size_t w1 = w0;
 		while (w1 < t->nwarp && t->aset[w1] == t->aset[w0])
 			w1++;
-		size_t qh = 0, qn = 0, qcap = t->nwarp + 1, left = 0;
+		size_t qh = 0, qn = 0, left = 0;
 		for (size_t w = w0; w < w1; w++)
 			if (warp_insts(t, w)) {
-				q[(qh + qn++) % qcap] = (uint32_t)w;
+				q[(qh + qn++) & (qcap - 1)] = (uint32_t)w;
 				left++;
 			}
 		while (left) {
 			/* 1. delayed warps become ready (earliest ready, then warp id;
 			 * a warp is due exactly at its ready time, as every step looks) */
 			while (m.nrq && m.rq[0].t <= now)
-				q[(qh + qn++) % qcap] = rq_pop(&m);
+				q[(qh + qn++) & (qcap - 1)] = rq_pop(&m);
 			if (c->rule_b)
 				apply_effects(&m, now);
 			if (!qn) {
 				out->idle_steps++;
 			} else {
 				uint32_t w = q[qh];
-				qh = (qh + 1) % qcap;
+				qh = (qh + 1) & (qcap - 1);
 				qn--;
 				size_t ii = t->warp[w] + pc[w];
 				size_t r0 = t->inst[ii], r1 = ii + 1 < t->ninst ? t->inst[ii + 1] : t->nline;
@@ -607,7 +669,7 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 						}
 					}
 					out->cancels++;
-					q[(qh + qn++) % qcap] = w;
+					q[(qh + qn++) & (qcap - 1)] = w;
 				} else {
 					uint64_t maxlat = 0;
 					for (size_t k = 0; k < ns; k++) {
@@ -623,7 +685,7 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 								s->eff = c->clip ? MIN(now + lat, in) : now + lat;
 							}
 						}
-						heap_push(&m, (struct eff){s->eff, seq++, s->id});
+						eq_push(&m.eq, s->eff, s->id);
 						m.seen[s->id] = 1;
 						unsigned bin = s->cls == RDM_LATENCY ? m.D + 2
 							     : s->d < 0	     ? m.D + 1
@@ -644,7 +706,7 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 					if (pc[w] == warp_insts(t, w))
 						left--;
 					else if (c->policy == RDM_ROUND_ROBIN || maxlat == 0)
-						q[(qh + qn++) % qcap] = w;
+						q[(qh + qn++) & (qcap - 1)] = w;
 					else
 						rq_push(&m, now + maxlat + 1, w);
 				}
@@ -657,8 +719,8 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 			 * are idle and change nothing, so they are counted, not walked. */
 			if (left && !qn && m.nrq) {
 				uint64_t next = m.rq[0].t;
-				if (m.nheap && m.heap[0].t < next)
-					next = m.heap[0].t;
+				if (m.eq.n && eq_next(&m.eq) < next)
+					next = eq_next(&m.eq);
 				if (next > now) {
 					out->idle_steps += next - now;
 					now = next;
@@ -682,7 +744,7 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 	free(m.infl_own);
 	fa_fini(&m.fa);
 	free(m.wmshr);
-	free(m.heap);
+	eq_fini(&m.eq);
 }
 
 double rdm_miss_rate(const struct rdm_result *r)
