@@ -285,18 +285,14 @@ static void fa_touch(struct falru *f, uint32_t id)
 /* Lines are the trace's dense ids throughout: the per-set stacks hold ids,
  * and the per-line facts (set, stack membership, ever requested, MSHR entry)
  * are arrays indexed by id. */
-struct effq {
-	struct enode *node; /* pool; free list through next */
+struct wheel {
+	struct wnode *node; /* pool; free list through next */
 	size_t nnode, capnode, n;
 	uint32_t free;
 	uint32_t *head, *tail; /* [W] */
 	uint64_t W, base;
 };
 
-struct wready { /* a delayed warp */
-	uint64_t t;
-	uint32_t w;
-};
 
 struct st {
 	const struct rdm_cfg *c;
@@ -312,9 +308,8 @@ struct st {
 	uint32_t ninfl;
 	struct falru fa; /* shadow fully associative LRU of N lines */
 	uint32_t *wmshr; /* per warp in-flight entries it allocated */
-	struct effq eq;  /* pending effects */
-	struct wready *rq; /* delayed warps, a heap on (ready time, warp) */
-	size_t nrq;
+	struct wheel eq; /* pending effects (line ids) */
+	struct wheel rq; /* delayed warps */
 	struct rng rng;
 	/* Box-Muller pairs, computed only when one of their normals is used:
 	 * a cancelled instruction's draws advance the generator but are never
@@ -349,48 +344,51 @@ static void stack_touch(struct st *m, uint32_t set, uint32_t id)
 	s[0] = id;
 }
 
-/* ---- the pending effects: a timing wheel ----------------------------------
- * Effects apply in (time, issue order). Bucket time & (W-1) holds the
- * effects due at that time in issue order; every pending time lies in
- * [base, base + W), base being the last time applied (rule B can still
- * add to it). The wheel doubles when an effect lies further ahead. */
-struct enode {
+/* ---- timing wheels: pending effects, delayed warps ------------------------
+ * Bucket time & (W-1) holds the entries due at that time: effects in issue
+ * order (they apply in (time, issue) order), delayed warps by warp id (they
+ * join the queue in (ready time, warp) order). Every pending time lies in
+ * [base, base + W), base being the last time taken (rule B can still add
+ * effects to it). The wheel doubles when an entry lies further ahead. */
+struct wnode {
 	uint64_t t;
-	uint32_t id, next;
+	uint32_t v, next;
 };
 
-#define EQ_NONE UINT32_MAX
+#define WH_NONE UINT32_MAX
 
-static void eq_init(struct effq *q)
+static void wh_init(struct wheel *q)
 {
-	*q = (struct effq){.W = 64, .free = EQ_NONE}; /* grows to the latencies seen */
+	*q = (struct wheel){.W = 64, .free = WH_NONE}; /* grows to the latencies seen */
 	q->head = xmalloc(sizeof(*q->head) * q->W);
 	q->tail = xmalloc(sizeof(*q->tail) * q->W);
 	memset(q->head, 0xff, sizeof(*q->head) * q->W);
 }
 
-static void eq_fini(struct effq *q)
+static void wh_fini(struct wheel *q)
 {
 	free(q->node);
 	free(q->head);
 	free(q->tail);
 }
 
-static void eq_append(struct effq *q, uint32_t i)
+static void wh_append(struct wheel *q, uint32_t i)
 {
 	size_t b = q->node[i].t & (q->W - 1);
-	q->node[i].next = EQ_NONE;
-	if (q->head[b] == EQ_NONE)
+	q->node[i].next = WH_NONE;
+	if (q->head[b] == WH_NONE)
 		q->head[b] = i;
 	else
 		q->node[q->tail[b]].next = i;
 	q->tail[b] = i;
 }
 
-static void eq_push(struct effq *q, uint64_t t, uint32_t id)
+/* Add v due at t >= base: after the entries due then, or (by_v) before the
+ * first of them with a larger v. */
+static void wh_add(struct wheel *q, uint64_t t, uint32_t v, bool by_v)
 {
 	if (t - q->base >= q->W) { /* grow: re-append bucket by bucket, in time order */
-		struct effq o = *q;
+		struct wheel o = *q;
 		uint64_t W = q->W;
 		while (W <= t - q->base)
 			W *= 2;
@@ -399,89 +397,75 @@ static void eq_push(struct effq *q, uint64_t t, uint32_t id)
 		q->tail = xmalloc(sizeof(*q->tail) * W);
 		memset(q->head, 0xff, sizeof(*q->head) * W);
 		for (uint64_t x = o.base; x < o.base + o.W; x++)
-			for (uint32_t i = o.head[x & (o.W - 1)], nx; i != EQ_NONE; i = nx) {
+			for (uint32_t i = o.head[x & (o.W - 1)], nx; i != WH_NONE; i = nx) {
 				nx = q->node[i].next;
-				eq_append(q, i);
+				wh_append(q, i);
 			}
 		free(o.head);
 		free(o.tail);
 	}
 	uint32_t i = q->free;
-	if (i != EQ_NONE) {
+	if (i != WH_NONE) {
 		q->free = q->node[i].next;
 	} else {
 		GROW(q->node, q->nnode, q->capnode);
 		i = (uint32_t)q->nnode++;
 	}
 	q->node[i].t = t;
-	q->node[i].id = id;
-	eq_append(q, i);
+	q->node[i].v = v;
 	q->n++;
+	size_t b = t & (q->W - 1);
+	if (by_v && q->head[b] != WH_NONE && q->node[q->head[b]].v > v) {
+		q->node[i].next = q->head[b];
+		q->head[b] = i;
+		return;
+	}
+	if (by_v && q->head[b] != WH_NONE && q->node[q->tail[b]].v > v) {
+		uint32_t p = q->head[b];
+		while (q->node[q->node[p].next].v < v)
+			p = q->node[p].next;
+		q->node[i].next = q->node[p].next;
+		q->node[p].next = i;
+		return;
+	}
+	wh_append(q, i);
+}
+
+/* Take the entries due at x (base <= x < base + W): the list's first node;
+ * the caller gives each back with wh_release. */
+static uint32_t wh_take(struct wheel *q, uint64_t x)
+{
+	size_t b = x & (q->W - 1);
+	uint32_t i = q->head[b];
+	q->head[b] = WH_NONE;
+	return i;
+}
+
+static void wh_release(struct wheel *q, uint32_t i)
+{
+	q->node[i].next = q->free;
+	q->free = i;
+	q->n--;
 }
 
 /* Earliest pending time (q->n > 0). */
-static uint64_t eq_next(const struct effq *q)
+static uint64_t wh_next(const struct wheel *q)
 {
 	uint64_t x = q->base;
-	while (q->head[x & (q->W - 1)] == EQ_NONE)
+	while (q->head[x & (q->W - 1)] == WH_NONE)
 		x++;
 	return x;
-}
-
-static bool rq_less(const struct wready *a, const struct wready *b)
-{
-	return a->t < b->t || (a->t == b->t && a->w < b->w);
-}
-
-/* The ready heap holds at most the active set's warps (rq sized nwarp). */
-static void rq_push(struct st *m, uint64_t t, uint32_t w)
-{
-	struct wready e = {t, w};
-	size_t i = m->nrq++;
-	while (i && rq_less(&e, &m->rq[(i - 1) / 2])) {
-		m->rq[i] = m->rq[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	m->rq[i] = e;
-}
-
-static uint32_t rq_pop(struct st *m)
-{
-	struct wready top = m->rq[0], last = m->rq[--m->nrq];
-	size_t i = 0;
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, s = i;
-		const struct wready *best = &last;
-		if (l < m->nrq && rq_less(&m->rq[l], best))
-			s = l, best = &m->rq[l];
-		if (r < m->nrq && rq_less(&m->rq[r], best))
-			s = r;
-		if (s == i)
-			break;
-		m->rq[i] = m->rq[s];
-		i = s;
-	}
-	if (m->nrq)
-		m->rq[i] = last;
-	return top.w;
 }
 
 /* Apply effects due at or before t; free MSHRs whose line arrived. */
 static void apply_effects(struct st *m, uint64_t t)
 {
-	struct effq *q = &m->eq;
-	if (!q->n) {
-		q->base = t;
-		return;
-	}
-	for (uint64_t x = q->base; x <= t; x++) {
-		size_t b = x & (q->W - 1);
-		for (uint32_t i = q->head[b], nx; i != EQ_NONE; i = nx) {
-			uint32_t id = q->node[i].id;
+	struct wheel *q = &m->eq;
+	for (uint64_t x = q->n ? q->base : t; x <= t; x++)
+		for (uint32_t i = wh_take(q, x), nx; i != WH_NONE; i = nx) {
+			uint32_t id = q->node[i].v;
 			nx = q->node[i].next;
-			q->node[i].next = q->free;
-			q->free = i;
-			q->n--;
+			wh_release(q, i);
 			stack_touch(m, m->set[id], id);
 			fa_touch(&m->fa, id);
 			if (m->infl[id] && m->infl_t[id] <= t) {
@@ -490,8 +474,6 @@ static void apply_effects(struct st *m, uint64_t t)
 				m->ninfl--;
 			}
 		}
-		q->head[b] = EQ_NONE;
-	}
 	q->base = t;
 }
 
@@ -572,8 +554,8 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 	m.infl_own = xmalloc(sizeof(*m.infl_own) * nid);
 	fa_init(&m.fa, m.N, nid);
 	m.wmshr = xcalloc(t->nwarp + 1, 4);
-	m.rq = xmalloc(sizeof(*m.rq) * (t->nwarp + 1));
-	eq_init(&m.eq);
+	wh_init(&m.eq);
+	wh_init(&m.rq);
 	rng_seed(&m.rng, c->seed);
 	size_t qcap = 1; /* the warp queue: a ring of a power of two >= the warps */
 	while (qcap <= t->nwarp)
@@ -600,8 +582,15 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 		while (left) {
 			/* 1. delayed warps become ready (earliest ready, then warp id;
 			 * a warp is due exactly at its ready time, as every step looks) */
-			while (m.nrq && m.rq[0].t <= now)
-				q[(qh + qn++) & (qcap - 1)] = rq_pop(&m);
+			if (m.rq.n) {
+				for (uint64_t x = m.rq.base; x <= now; x++)
+					for (uint32_t i = wh_take(&m.rq, x), nx; i != WH_NONE; i = nx) {
+						q[(qh + qn++) & (qcap - 1)] = m.rq.node[i].v;
+						nx = m.rq.node[i].next;
+						wh_release(&m.rq, i);
+					}
+			}
+			m.rq.base = now;
 			if (c->rule_b)
 				apply_effects(&m, now);
 			if (!qn) {
@@ -685,7 +674,7 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 								s->eff = c->clip ? MIN(now + lat, in) : now + lat;
 							}
 						}
-						eq_push(&m.eq, s->eff, s->id);
+						wh_add(&m.eq, s->eff, s->id, false);
 						m.seen[s->id] = 1;
 						unsigned bin = s->cls == RDM_LATENCY ? m.D + 2
 							     : s->d < 0	     ? m.D + 1
@@ -708,7 +697,7 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 					else if (c->policy == RDM_ROUND_ROBIN || maxlat == 0)
 						q[(qh + qn++) & (qcap - 1)] = w;
 					else
-						rq_push(&m, now + maxlat + 1, w);
+						wh_add(&m.rq, now + maxlat + 1, w, true);
 				}
 			}
 			/* 3. effects due now */
@@ -717,10 +706,10 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 			now++;
 			/* Nothing queued: the steps up to the next ready warp or effect
 			 * are idle and change nothing, so they are counted, not walked. */
-			if (left && !qn && m.nrq) {
-				uint64_t next = m.rq[0].t;
-				if (m.eq.n && eq_next(&m.eq) < next)
-					next = eq_next(&m.eq);
+			if (left && !qn && m.rq.n) {
+				uint64_t next = wh_next(&m.rq);
+				if (m.eq.n && wh_next(&m.eq) < next)
+					next = wh_next(&m.eq);
 				if (next > now) {
 					out->idle_steps += next - now;
 					now = next;
@@ -733,7 +722,7 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 	free(sg);
 	free(pc);
 	free(q);
-	free(m.rq);
+	wh_fini(&m.rq);
 	free(m.stk);
 	free(m.depth);
 	free(m.set);
@@ -744,7 +733,7 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 	free(m.infl_own);
 	fa_fini(&m.fa);
 	free(m.wmshr);
-	eq_fini(&m.eq);
+	wh_fini(&m.eq);
 }
 
 double rdm_miss_rate(const struct rdm_result *r)
