@@ -166,11 +166,15 @@ struct rdm_trace *rdm_trace_from_kernel(const struct kernel *k, const struct rdm
 				rdm_trace_inst(t);
 				unsigned g = in->size <= 4 ? c->warp_size : in->size <= 8 ? 16 : 8;
 				for (unsigned g0 = 0; g0 < c->warp_size; g0 += g) {
-					unsigned n = 0;
-					for (unsigned l = g0; l < g0 + g && l < c->warp_size; l++) {
-						if (!(in->active >> l & 1))
-							continue;
+					unsigned n = 0, ge = MIN(g0 + g, c->warp_size);
+					uint64_t lanes = in->active >> g0;
+					if (ge - g0 < 64)
+						lanes &= (1ull << (ge - g0)) - 1;
+					for (; lanes; lanes &= lanes - 1) { /* active lanes, in order */
+						unsigned l = g0 + (unsigned)__builtin_ctzll(lanes);
 						uint64_t line = shift ? in->addr[l] >> sh : in->addr[l] / c->line;
+						if (n && seen[n - 1] == line) /* the common case: the last new line */
+							continue;
 						unsigned j = 0;
 						while (j < n && seen[j] != line)
 							j++;
