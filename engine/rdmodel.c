@@ -12,9 +12,17 @@
  *      arrived are freed
  * Stacks are kept 4W deep per set (exact distances below 4W). The shadow
  * fully associative stack only has to answer "distance < S*W?", which is
- * membership in an LRU list of S*W lines: a hash map to list nodes, O(1)
- * per lookup and touch (a linear stack of 128-384 lines took most of the
- * model's time on miss-heavy workloads).
+ * membership in an LRU list of S*W lines: O(1) per lookup and touch (a
+ * linear stack of 128-384 lines took most of the model's time on
+ * miss-heavy workloads).
+ *
+ * Speed (issue 8; none of it changes a result, tools/model_check.sh): the
+ * trace numbers its distinct lines 0..nid-1 as it is built, so every
+ * per-line fact of a run is an array indexed by id (no hashing in a run);
+ * effects and delayed warps wait in timing wheels (no heap, no scan of the
+ * active set per step); steps with nothing queued are counted up to the
+ * next ready warp or effect, not walked; a cancelled instruction's latency
+ * draws advance the generator without computing their normals.
  */
 #include "rdmodel.h"
 
@@ -296,7 +304,6 @@ struct wheel {
 	uint32_t *head, *tail; /* [W] */
 	uint64_t W, base;
 };
-
 
 struct st {
 	const struct rdm_cfg *c;
