@@ -12,9 +12,17 @@
  *      arrived are freed
  * Stacks are kept 4W deep per set (exact distances below 4W). The shadow
  * fully associative stack only has to answer "distance < S*W?", which is
- * membership in an LRU list of S*W lines: a hash map to list nodes, O(1)
- * per lookup and touch (a linear stack of 128-384 lines took most of the
- * model's time on miss-heavy workloads).
+ * membership in an LRU list of S*W lines: O(1) per lookup and touch (a
+ * linear stack of 128-384 lines took most of the model's time on
+ * miss-heavy workloads).
+ *
+ * Speed (issue 8; none of it changes a result, tools/model_check.sh): the
+ * trace numbers its distinct lines 0..nid-1 as it is built, so every
+ * per-line fact of a run is an array indexed by id (no hashing in a run);
+ * effects and delayed warps wait in timing wheels (no heap, no scan of the
+ * active set per step); steps with nothing queued are counted up to the
+ * next ready warp or effect, not walked; a cancelled instruction's latency
+ * draws advance the generator without computing their normals.
  */
 #include "rdmodel.h"
 
@@ -26,14 +34,21 @@
 #include "util.h"
 
 /* ---- trace ------------------------------------------------------------- */
+/* Each request also carries its line's dense id (0 .. nid-1, in order of
+ * first appearance), so the runs index arrays instead of hashing lines. */
 struct rdm_trace {
 	uint64_t *line;
+	uint32_t *id; /* dense id of line[r] */
 	size_t nline, capl;
 	uint32_t *inst; /* first request of instruction i; inst[ninst] = nline */
 	size_t ninst, capi;
 	uint32_t *warp; /* first instruction of warp w; warp[nwarp] = ninst */
 	uint32_t *aset;
 	size_t nwarp, capw;
+	uint64_t *ukey; /* line -> id map: open addressing, key line + 1, 0 = empty */
+	uint32_t *uval;
+	uint64_t *uline; /* line of id i */
+	size_t nid, capid, ucap;
 };
 
 struct rdm_trace *rdm_trace_new(void) { return xcalloc(1, sizeof(struct rdm_trace)); }
@@ -43,9 +58,13 @@ void rdm_trace_free(struct rdm_trace *t)
 	if (!t)
 		return;
 	free(t->line);
+	free(t->id);
 	free(t->inst);
 	free(t->warp);
 	free(t->aset);
+	free(t->ukey);
+	free(t->uval);
+	free(t->uline);
 	free(t);
 }
 
@@ -74,9 +93,50 @@ void rdm_trace_inst(struct rdm_trace *t)
 	t->inst[t->ninst++] = (uint32_t)t->nline;
 }
 
+static size_t ut_slot(const struct rdm_trace *t, uint64_t line)
+{
+	size_t i = (size_t)((line * 0x9e3779b97f4a7c15ull) >> 32) & (t->ucap - 1);
+	while (t->ukey[i] && t->ukey[i] != line + 1)
+		i = (i + 1) & (t->ucap - 1);
+	return i;
+}
+
+static uint32_t ut_id(struct rdm_trace *t, uint64_t line)
+{
+	if ((t->nid + 1) * 2 > t->ucap) {
+		size_t oc = t->ucap;
+		uint64_t *ok = t->ukey;
+		uint32_t *ov = t->uval;
+		t->ucap = oc ? oc * 2 : 1024;
+		t->ukey = xcalloc(t->ucap, sizeof(*t->ukey));
+		t->uval = xcalloc(t->ucap, sizeof(*t->uval));
+		for (size_t i = 0; i < oc; i++)
+			if (ok[i]) {
+				size_t j = ut_slot(t, ok[i] - 1);
+				t->ukey[j] = ok[i];
+				t->uval[j] = ov[i];
+			}
+		free(ok);
+		free(ov);
+	}
+	size_t i = ut_slot(t, line);
+	if (!t->ukey[i]) {
+		GROW(t->uline, t->nid, t->capid);
+		t->ukey[i] = line + 1;
+		t->uval[i] = (uint32_t)t->nid;
+		t->uline[t->nid++] = line;
+	}
+	return t->uval[i];
+}
+
 void rdm_trace_line(struct rdm_trace *t, uint64_t line)
 {
-	GROW(t->line, t->nline, t->capl);
+	if (t->nline + 2 > t->capl) {
+		t->capl = t->capl ? t->capl * 2 : 64;
+		t->line = xrealloc(t->line, sizeof(*t->line) * t->capl);
+		t->id = xrealloc(t->id, sizeof(*t->id) * t->capl);
+	}
+	t->id[t->nline] = ut_id(t, line);
 	t->line[t->nline++] = line;
 }
 
@@ -98,6 +158,9 @@ struct rdm_trace *rdm_trace_from_kernel(const struct kernel *k, const struct rdm
 	nb = rdm_blocks_modelled(c, B, nb);
 	uint32_t A = MAX(1u, MIN(c->max_blocks, c->max_threads / B));
 	uint32_t wpb = (B + c->warp_size - 1) / c->warp_size;
+	/* line = address / line size, as a shift when the size is a power of two */
+	bool shift = is_pow2(c->line);
+	unsigned sh = shift ? (unsigned)__builtin_ctz(c->line) : 0;
 	struct kwarp kw;
 	struct winst *in = xmalloc(sizeof(*in));
 	uint64_t seen[KMAX_LANES];
@@ -111,11 +174,15 @@ struct rdm_trace *rdm_trace_from_kernel(const struct kernel *k, const struct rdm
 				rdm_trace_inst(t);
 				unsigned g = in->size <= 4 ? c->warp_size : in->size <= 8 ? 16 : 8;
 				for (unsigned g0 = 0; g0 < c->warp_size; g0 += g) {
-					unsigned n = 0;
-					for (unsigned l = g0; l < g0 + g && l < c->warp_size; l++) {
-						if (!(in->active >> l & 1))
+					unsigned n = 0, ge = MIN(g0 + g, c->warp_size);
+					uint64_t lanes = in->active >> g0;
+					if (ge - g0 < 64)
+						lanes &= (1ull << (ge - g0)) - 1;
+					for (; lanes; lanes &= lanes - 1) { /* active lanes, in order */
+						unsigned l = g0 + (unsigned)__builtin_ctzll(lanes);
+						uint64_t line = shift ? in->addr[l] >> sh : in->addr[l] / c->line;
+						if (n && seen[n - 1] == line) /* the common case: the last new line */
 							continue;
-						uint64_t line = in->addr[l] / c->line;
 						unsigned j = 0;
 						while (j < n && seen[j] != line)
 							j++;
@@ -150,110 +217,35 @@ uint32_t rdm_set_of(const struct rdm_cfg *c, uint64_t la)
 	return (uint32_t)(la % c->sets);
 }
 
-/* ---- a growable open-addressing map line -> (value, owner) -------------- */
-struct lmap {
-	uint64_t *key; /* line + 1; 0 = empty */
-	uint64_t *val;
-	uint32_t *own;
-	size_t cap, n;
-};
-
-static size_t lm_slot(const struct lmap *m, uint64_t line)
-{
-	size_t i = mix64(line) & (m->cap - 1);
-	while (m->key[i] && m->key[i] != line + 1)
-		i = (i + 1) & (m->cap - 1);
-	return i;
-}
-
-static void lm_init(struct lmap *m, size_t cap)
-{
-	m->cap = cap;
-	m->n = 0;
-	m->key = xcalloc(cap, 8);
-	m->val = xcalloc(cap, 8);
-	m->own = xcalloc(cap, 4);
-}
-
-static void lm_fini(struct lmap *m)
-{
-	free(m->key);
-	free(m->val);
-	free(m->own);
-}
-
-static uint64_t *lm_get(struct lmap *m, uint64_t line)
-{
-	size_t i = lm_slot(m, line);
-	return m->key[i] ? &m->val[i] : NULL;
-}
-
-static void lm_put(struct lmap *m, uint64_t line, uint64_t v, uint32_t own)
-{
-	if ((m->n + 1) * 2 > m->cap) {
-		struct lmap o = *m;
-		lm_init(m, o.cap * 2);
-		for (size_t i = 0; i < o.cap; i++)
-			if (o.key[i])
-				lm_put(m, o.key[i] - 1, o.val[i], o.own[i]);
-		lm_fini(&o);
-	}
-	size_t i = lm_slot(m, line);
-	if (!m->key[i])
-		m->n++;
-	m->key[i] = line + 1;
-	m->val[i] = v;
-	m->own[i] = own;
-}
-
-static void lm_del(struct lmap *m, uint64_t line)
-{
-	size_t i = lm_slot(m, line);
-	if (!m->key[i])
-		return;
-	m->key[i] = 0;
-	m->n--;
-	/* backward-shift: re-place the rest of the cluster */
-	for (size_t j = (i + 1) & (m->cap - 1); m->key[j]; j = (j + 1) & (m->cap - 1)) {
-		uint64_t k = m->key[j], v = m->val[j];
-		uint32_t o = m->own[j];
-		m->key[j] = 0;
-		m->n--;
-		lm_put(m, k - 1, v, o);
-	}
-}
-
 /* ---- the shadow fully associative LRU (N lines) -------------------------- */
+/* Membership of the N most recently touched lines: a doubly linked list of
+ * nodes, most recent at the head, and per line id its node (or FA_NONE). */
 struct falru {
-	struct lmap where; /* line -> node */
-	uint64_t *line;
-	uint32_t *prev, *next; /* doubly linked, most recent at head; UINT32_MAX = none */
+	uint32_t *where; /* [nid] node of line id */
+	uint32_t *id;    /* [cap] line id of node */
+	uint32_t *prev, *next; /* FA_NONE = none */
 	uint32_t head, tail, n, cap;
 };
 
 #define FA_NONE UINT32_MAX
 
-static void fa_init(struct falru *f, uint32_t cap)
+static void fa_init(struct falru *f, uint32_t cap, size_t nid)
 {
 	*f = (struct falru){.head = FA_NONE, .tail = FA_NONE, .cap = cap};
-	size_t mc = 64;
-	while (mc < 4 * (size_t)cap)
-		mc *= 2;
-	lm_init(&f->where, mc);
-	f->line = xcalloc(cap, 8);
-	f->prev = xcalloc(cap, 4);
-	f->next = xcalloc(cap, 4);
+	f->where = xmalloc(sizeof(*f->where) * (nid + 1));
+	memset(f->where, 0xff, sizeof(*f->where) * (nid + 1));
+	f->id = xcalloc(cap + 1, 4);
+	f->prev = xcalloc(cap + 1, 4);
+	f->next = xcalloc(cap + 1, 4);
 }
 
 static void fa_fini(struct falru *f)
 {
-	lm_fini(&f->where);
-	free(f->line);
+	free(f->where);
+	free(f->id);
 	free(f->prev);
 	free(f->next);
 }
-
-static bool fa_has(struct falru *f, uint64_t line) { return lm_get(&f->where, line) != NULL; }
 
 static void fa_unlink(struct falru *f, uint32_t i)
 {
@@ -278,121 +270,232 @@ static void fa_push_front(struct falru *f, uint32_t i)
 		f->tail = i;
 }
 
-/* Move line to the top; the least recent line drops out when full. */
-static void fa_touch(struct falru *f, uint64_t line)
+/* Move line id to the top; the least recent line drops out when full. */
+static void fa_touch(struct falru *f, uint32_t id)
 {
 	if (!f->cap)
 		return;
-	uint64_t *v = lm_get(&f->where, line);
-	uint32_t i;
-	if (v) {
-		i = (uint32_t)*v;
+	uint32_t i = f->where[id];
+	if (i != FA_NONE) {
+		if (i == f->head)
+			return;
 		fa_unlink(f, i);
 	} else if (f->n < f->cap) {
 		i = f->n++;
-		lm_put(&f->where, line, i, 0);
+		f->where[id] = i;
 	} else {
 		i = f->tail;
 		fa_unlink(f, i);
-		lm_del(&f->where, f->line[i]);
-		lm_put(&f->where, line, i, 0);
+		f->where[f->id[i]] = FA_NONE;
+		f->where[id] = i;
 	}
-	f->line[i] = line;
+	f->id[i] = id;
 	fa_push_front(f, i);
 }
 
 /* ---- model state --------------------------------------------------------- */
-struct eff {
-	uint64_t t, seq, line;
+/* Lines are the trace's dense ids throughout: the per-set stacks hold ids,
+ * and the per-line facts (set, stack membership, ever requested, MSHR entry)
+ * are arrays indexed by id. */
+struct wheel {
+	struct wnode *node; /* pool; free list through next */
+	size_t nnode, capnode, n;
+	uint32_t free;
+	uint32_t *head, *tail; /* [W] */
+	uint64_t W, base;
 };
 
 struct st {
 	const struct rdm_cfg *c;
 	uint32_t D, N;
-	uint64_t *stk;   /* [sets * D] */
+	uint32_t *stk;   /* [sets * D] line ids, most recent first */
 	uint32_t *depth;
+	uint32_t *set;   /* [nid] set of line id */
+	uint8_t *instk;  /* [nid] line id is in its set's D-deep stack */
+	uint8_t *seen;   /* [nid] ever requested */
+	uint8_t *infl;   /* [nid] has an MSHR entry */
+	uint64_t *infl_t; /* [nid] its effect time */
+	uint32_t *infl_own; /* [nid] the warp that allocated it */
+	uint32_t ninfl;
 	struct falru fa; /* shadow fully associative LRU of N lines */
-	struct lmap seen, inflight; /* inflight: line -> effect time, owner warp */
 	uint32_t *wmshr; /* per warp in-flight entries it allocated */
-	struct eff *heap;
-	size_t nheap, capheap;
+	struct wheel eq; /* pending effects (line ids) */
+	struct wheel rq; /* delayed warps */
 	struct rng rng;
-	double spare; /* the second normal of the last Box-Muller pair */
-	bool have_spare;
+	/* Box-Muller pairs, computed only when one of their normals is used:
+	 * a cancelled instruction's draws advance the generator but are never
+	 * looked at. pair_u: the pair's two raw draws (spare not yet computed). */
+	double spare;
+	uint64_t pair_u[2];
+	bool have_spare, spare_done;
 };
 
-static int64_t stack_find(const uint64_t *s, uint32_t n, uint64_t line)
+/* Position of id in a stack of n; -1 when absent. */
+static int64_t stack_find(const uint32_t *s, uint32_t n, uint32_t id)
 {
 	for (uint32_t i = 0; i < n; i++)
-		if (s[i] == line)
+		if (s[i] == id)
 			return i;
 	return -1;
 }
 
-static void stack_touch(uint64_t *s, uint32_t *n, uint32_t cap, uint64_t line)
+static void stack_touch(struct st *m, uint32_t set, uint32_t id)
 {
-	int64_t i = stack_find(s, *n, line);
+	uint32_t *s = &m->stk[(size_t)set * m->D], *n = &m->depth[set];
+	int64_t i = m->instk[id] ? stack_find(s, *n, id) : -1;
 	if (i < 0) {
-		if (*n < cap)
+		if (*n < m->D)
 			(*n)++;
+		else
+			m->instk[s[m->D - 1]] = 0; /* the bottom line drops out */
 		i = *n - 1;
+		m->instk[id] = 1;
 	}
 	memmove(s + 1, s, (size_t)i * sizeof(*s));
-	s[0] = line;
+	s[0] = id;
 }
 
-static bool eff_less(const struct eff *a, const struct eff *b)
+/* ---- timing wheels: pending effects, delayed warps ------------------------
+ * Bucket time & (W-1) holds the entries due at that time: effects in issue
+ * order (they apply in (time, issue) order), delayed warps by warp id (they
+ * join the queue in (ready time, warp) order). Every pending time lies in
+ * [base, base + W), base being the last time taken (rule B can still add
+ * effects to it). The wheel doubles when an entry lies further ahead. */
+struct wnode {
+	uint64_t t;
+	uint32_t v, next;
+};
+
+#define WH_NONE UINT32_MAX
+
+static void wh_init(struct wheel *q)
 {
-	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+	*q = (struct wheel){.W = 64, .free = WH_NONE}; /* grows to the latencies seen */
+	q->head = xmalloc(sizeof(*q->head) * q->W);
+	q->tail = xmalloc(sizeof(*q->tail) * q->W);
+	memset(q->head, 0xff, sizeof(*q->head) * q->W);
 }
 
-static void heap_push(struct st *m, struct eff e)
+static void wh_fini(struct wheel *q)
 {
-	GROW(m->heap, m->nheap, m->capheap);
-	size_t i = m->nheap++;
-	while (i && eff_less(&e, &m->heap[(i - 1) / 2])) {
-		m->heap[i] = m->heap[(i - 1) / 2];
-		i = (i - 1) / 2;
+	free(q->node);
+	free(q->head);
+	free(q->tail);
+}
+
+static void wh_append(struct wheel *q, uint32_t i)
+{
+	size_t b = q->node[i].t & (q->W - 1);
+	q->node[i].next = WH_NONE;
+	if (q->head[b] == WH_NONE)
+		q->head[b] = i;
+	else
+		q->node[q->tail[b]].next = i;
+	q->tail[b] = i;
+}
+
+/* Add v due at t >= base: after the entries due then, or (by_v) before the
+ * first of them with a larger v. */
+static void wh_add(struct wheel *q, uint64_t t, uint32_t v, bool by_v)
+{
+	if (t - q->base >= q->W) { /* grow: re-append bucket by bucket, in time order */
+		struct wheel o = *q;
+		uint64_t W = q->W;
+		while (W <= t - q->base)
+			W *= 2;
+		q->W = W;
+		q->head = xmalloc(sizeof(*q->head) * W);
+		q->tail = xmalloc(sizeof(*q->tail) * W);
+		memset(q->head, 0xff, sizeof(*q->head) * W);
+		for (uint64_t x = o.base; x < o.base + o.W; x++)
+			for (uint32_t i = o.head[x & (o.W - 1)], nx; i != WH_NONE; i = nx) {
+				nx = q->node[i].next;
+				wh_append(q, i);
+			}
+		free(o.head);
+		free(o.tail);
 	}
-	m->heap[i] = e;
+	uint32_t i = q->free;
+	if (i != WH_NONE) {
+		q->free = q->node[i].next;
+	} else {
+		GROW(q->node, q->nnode, q->capnode);
+		i = (uint32_t)q->nnode++;
+	}
+	q->node[i].t = t;
+	q->node[i].v = v;
+	q->n++;
+	size_t b = t & (q->W - 1);
+	if (by_v && q->head[b] != WH_NONE && q->node[q->head[b]].v > v) {
+		q->node[i].next = q->head[b];
+		q->head[b] = i;
+		return;
+	}
+	if (by_v && q->head[b] != WH_NONE && q->node[q->tail[b]].v > v) {
+		uint32_t p = q->head[b];
+		while (q->node[q->node[p].next].v < v)
+			p = q->node[p].next;
+		q->node[i].next = q->node[p].next;
+		q->node[p].next = i;
+		return;
+	}
+	wh_append(q, i);
 }
 
-static struct eff heap_pop(struct st *m)
+/* Take the entries due at x (base <= x < base + W): the list's first node;
+ * the caller gives each back with wh_release. */
+static uint32_t wh_take(struct wheel *q, uint64_t x)
 {
-	struct eff top = m->heap[0], last = m->heap[--m->nheap];
-	size_t i = 0;
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, s = i;
-		const struct eff *best = &last;
-		if (l < m->nheap && eff_less(&m->heap[l], best))
-			s = l, best = &m->heap[l];
-		if (r < m->nheap && eff_less(&m->heap[r], best))
-			s = r;
-		if (s == i)
-			break;
-		m->heap[i] = m->heap[s];
-		i = s;
-	}
-	if (m->nheap)
-		m->heap[i] = last;
-	return top;
+	size_t b = x & (q->W - 1);
+	uint32_t i = q->head[b];
+	q->head[b] = WH_NONE;
+	return i;
+}
+
+static void wh_release(struct wheel *q, uint32_t i)
+{
+	q->node[i].next = q->free;
+	q->free = i;
+	q->n--;
+}
+
+/* Earliest pending time (q->n > 0). */
+static uint64_t wh_next(const struct wheel *q)
+{
+	uint64_t x = q->base;
+	while (q->head[x & (q->W - 1)] == WH_NONE)
+		x++;
+	return x;
 }
 
 /* Apply effects due at or before t; free MSHRs whose line arrived. */
 static void apply_effects(struct st *m, uint64_t t)
 {
-	while (m->nheap && m->heap[0].t <= t) {
-		struct eff e = heap_pop(m);
-		uint32_t set = rdm_set_of(m->c, e.line);
-		stack_touch(&m->stk[(size_t)set * m->D], &m->depth[set], m->D, e.line);
-		fa_touch(&m->fa, e.line);
-		uint64_t *ie = lm_get(&m->inflight, e.line);
-		if (ie && *ie <= t) {
-			size_t i = lm_slot(&m->inflight, e.line);
-			m->wmshr[m->inflight.own[i]]--;
-			lm_del(&m->inflight, e.line);
+	struct wheel *q = &m->eq;
+	for (uint64_t x = q->n ? q->base : t; x <= t; x++)
+		for (uint32_t i = wh_take(q, x), nx; i != WH_NONE; i = nx) {
+			uint32_t id = q->node[i].v;
+			nx = q->node[i].next;
+			wh_release(q, i);
+			stack_touch(m, m->set[id], id);
+			fa_touch(&m->fa, id);
+			if (m->infl[id] && m->infl_t[id] <= t) {
+				m->wmshr[m->infl_own[id]]--;
+				m->infl[id] = 0;
+				m->ninfl--;
+			}
 		}
-	}
+	q->base = t;
+}
+
+/* Box-Muller on the seeded PRNG: the pair of normals of two raw draws. */
+static void normal_pair(uint64_t r1, uint64_t r2, double *x, double *y)
+{
+	double u1 = ((double)(r1 >> 11) + 1.0) / 9007199254740993.0;
+	double u2 = (double)(r2 >> 11) / 9007199254740992.0;
+	double rad = sqrt(-2.0 * log(u1)), ang = 6.283185307179586 * u2;
+	*x = rad * cos(ang);
+	*y = rad * sin(ang);
 }
 
 static uint64_t miss_latency(struct st *m)
@@ -400,145 +503,190 @@ static uint64_t miss_latency(struct st *m)
 	const struct rdm_cfg *c = m->c;
 	if (!c->lat_sigma)
 		return c->lat_min;
-	/* Box-Muller on the seeded PRNG; each pair of uniforms gives two normals */
+	/* each pair of uniforms gives two normals */
 	double x;
 	if (m->have_spare) {
+		if (!m->spare_done)
+			normal_pair(m->pair_u[0], m->pair_u[1], &x, &m->spare);
 		x = m->spare;
 		m->have_spare = false;
 	} else {
-		double u1 = ((double)(rng_next(&m->rng) >> 11) + 1.0) / 9007199254740993.0;
-		double u2 = (double)(rng_next(&m->rng) >> 11) / 9007199254740992.0;
-		double rad = sqrt(-2.0 * log(u1)), ang = 6.283185307179586 * u2;
-		x = rad * cos(ang);
-		m->spare = rad * sin(ang);
-		m->have_spare = true;
+		uint64_t r1 = rng_next(&m->rng), r2 = rng_next(&m->rng);
+		normal_pair(r1, r2, &x, &m->spare);
+		m->have_spare = m->spare_done = true;
 	}
 	return c->lat_min + (uint64_t)llabs(llround(x * (double)c->lat_sigma));
 }
 
+/* A miss latency drawn and never used: the generator advances as it would. */
+static void miss_latency_skip(struct st *m)
+{
+	if (!m->c->lat_sigma)
+		return;
+	if (m->have_spare) {
+		m->have_spare = false;
+	} else {
+		m->pair_u[0] = rng_next(&m->rng);
+		m->pair_u[1] = rng_next(&m->rng);
+		m->have_spare = true;
+		m->spare_done = false;
+	}
+}
+
 struct staged {
-	uint64_t line, eff;
+	uint64_t eff;
+	uint32_t id;
 	int32_t d;
+	int32_t src; /* a latency miss: the staged entry that allocated its line, or -1 */
 	uint8_t cls;
 	bool alloc;
 };
+
+static uint32_t warp_insts(const struct rdm_trace *t, size_t w)
+{
+	return (uint32_t)((w + 1 < t->nwarp ? t->warp[w + 1] : t->ninst) - t->warp[w]);
+}
 
 void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_result *out)
 {
 	memset(out, 0, sizeof(*out));
 	struct st m = {.c = c, .D = 4 * c->ways, .N = c->sets * c->ways};
 	out->nbins = m.D;
-	m.stk = xcalloc((size_t)c->sets * m.D, 8);
+	size_t nid = t->nid + 1;
+	m.stk = xcalloc((size_t)c->sets * m.D, 4);
 	m.depth = xcalloc(c->sets, 4);
-	fa_init(&m.fa, m.N);
-	lm_init(&m.seen, 1024);
-	lm_init(&m.inflight, 256);
+	m.set = xmalloc(sizeof(*m.set) * nid);
+	for (size_t i = 0; i < t->nid; i++)
+		m.set[i] = rdm_set_of(c, t->uline[i]);
+	m.instk = xcalloc(nid, 1);
+	m.seen = xcalloc(nid, 1);
+	m.infl = xcalloc(nid, 1);
+	m.infl_t = xmalloc(sizeof(*m.infl_t) * nid);
+	m.infl_own = xmalloc(sizeof(*m.infl_own) * nid);
+	fa_init(&m.fa, m.N, nid);
 	m.wmshr = xcalloc(t->nwarp + 1, 4);
+	wh_init(&m.eq);
+	wh_init(&m.rq);
 	rng_seed(&m.rng, c->seed);
-	uint32_t *pc = xcalloc(t->nwarp + 1, 4), *q = xcalloc(t->nwarp + 1, 4);
-	uint64_t *ready = xcalloc(t->nwarp + 1, 8); /* 0 = not delayed */
+	size_t qcap = 1; /* the warp queue: a ring of a power of two >= the warps */
+	while (qcap <= t->nwarp)
+		qcap *= 2;
+	uint32_t *pc = xcalloc(t->nwarp + 1, 4), *q = xcalloc(qcap, 4);
 	size_t maxreq = 1;
 	for (size_t i = 0; i < t->ninst; i++) {
 		size_t e = i + 1 < t->ninst ? t->inst[i + 1] : t->nline;
 		maxreq = MAX(maxreq, e - t->inst[i]);
 	}
 	struct staged *sg = xmalloc(sizeof(*sg) * maxreq);
-	uint64_t now = 0, seq = 0;
+	uint64_t now = 0;
 	for (size_t w0 = 0; w0 < t->nwarp;) {
 		/* one active set: warps [w0, w1) */
 		size_t w1 = w0;
 		while (w1 < t->nwarp && t->aset[w1] == t->aset[w0])
 			w1++;
-		size_t qh = 0, qn = 0, qcap = t->nwarp + 1, left = 0;
-		for (size_t w = w0; w < w1; w++) {
-			uint32_t ni = (uint32_t)((w + 1 < t->nwarp ? t->warp[w + 1] : t->ninst) - t->warp[w]);
-			if (ni) {
-				q[(qh + qn++) % qcap] = (uint32_t)w;
+		size_t qh = 0, qn = 0, left = 0;
+		for (size_t w = w0; w < w1; w++)
+			if (warp_insts(t, w)) {
+				q[(qh + qn++) & (qcap - 1)] = (uint32_t)w;
 				left++;
 			}
-		}
 		while (left) {
-			/* 1. delayed warps become ready (earliest ready, then warp id) */
-			for (size_t w = w0; w < w1; w++)
-				if (ready[w] && ready[w] <= now) {
-					ready[w] = 0;
-					q[(qh + qn++) % qcap] = (uint32_t)w;
-				}
+			/* 1. delayed warps become ready (earliest ready, then warp id;
+			 * a warp is due exactly at its ready time, as every step looks) */
+			if (m.rq.n) {
+				for (uint64_t x = m.rq.base; x <= now; x++)
+					for (uint32_t i = wh_take(&m.rq, x), nx; i != WH_NONE; i = nx) {
+						q[(qh + qn++) & (qcap - 1)] = m.rq.node[i].v;
+						nx = m.rq.node[i].next;
+						wh_release(&m.rq, i);
+					}
+			}
+			m.rq.base = now;
 			if (c->rule_b)
 				apply_effects(&m, now);
 			if (!qn) {
 				out->idle_steps++;
 			} else {
 				uint32_t w = q[qh];
-				qh = (qh + 1) % qcap;
+				qh = (qh + 1) & (qcap - 1);
 				qn--;
 				size_t ii = t->warp[w] + pc[w];
 				size_t r0 = t->inst[ii], r1 = ii + 1 < t->ninst ? t->inst[ii + 1] : t->nline;
-				uint64_t maxlat = 0;
 				size_t ns = 0;
 				bool cancel = false;
 				uint32_t nalloc = 0; /* entries this instruction allocated */
-				for (size_t r = r0; r < r1 && !cancel; r++) {
-					uint64_t line = t->line[r];
-					uint32_t set = rdm_set_of(c, line);
-					int64_t d = stack_find(&m.stk[(size_t)set * m.D], m.depth[set], line);
+				/* 2a. look every request up; the latencies are drawn in
+				 * 2b, once the instruction is known to go through */
+				for (size_t r = r0; r < r1; r++) {
+					uint32_t id = t->id[r];
+					uint32_t set = m.set[id];
+					int64_t d = m.instk[id] ? stack_find(&m.stk[(size_t)set * m.D], m.depth[set], id) : -1;
 					struct staged *s = &sg[ns];
-					*s = (struct staged){.line = line, .d = (int32_t)d};
+					*s = (struct staged){.id = id, .d = (int32_t)d, .src = -1};
 					if (d >= 0 && d < (int64_t)c->ways) {
 						s->cls = RDM_HIT;
 						s->eff = now + c->lat_hit;
 						ns++;
 						continue;
 					}
-					uint64_t *ie = lm_get(&m.inflight, line);
-					bool pending_here = false;
-					for (size_t k = 0; k < ns && !pending_here; k++)
-						pending_here = sg[k].alloc && sg[k].line == line;
+					for (size_t k = 0; k < ns; k++)
+						if (sg[k].alloc && sg[k].id == id)
+							s->src = (int32_t)k;
 					/* An instruction needing more new lines than a cap could
 					 * never fit: it is refused only while entries from earlier
 					 * instructions are in flight (else the model would cancel
 					 * it forever), so it may then exceed the cap. */
-					if (!ie && !pending_here &&
-					    ((c->mshr && m.inflight.n >= c->mshr && m.inflight.n > nalloc) ||
+					if (!m.infl[id] && s->src < 0 &&
+					    ((c->mshr && m.ninfl >= c->mshr && m.ninfl > nalloc) ||
 					     (c->mshr_per_warp && m.wmshr[w] >= c->mshr_per_warp && m.wmshr[w] > nalloc))) {
 						cancel = true;
 						break;
 					}
-					uint64_t lat = miss_latency(&m);
-					maxlat = MAX(maxlat, lat);
-					if (ie || pending_here) {
-						uint64_t in = ie ? *ie : UINT64_MAX;
-						for (size_t k = 0; k < ns; k++)
-							if (sg[k].alloc && sg[k].line == line)
-								in = sg[k].eff;
+					if (m.infl[id]) {
 						s->cls = RDM_LATENCY;
-						s->eff = c->clip ? MIN(now + lat, in) : now + lat;
 					} else {
-						s->eff = now + lat;
 						s->alloc = true;
 						nalloc++;
-						lm_put(&m.inflight, line, s->eff, w);
+						m.infl[id] = 1;
+						m.infl_own[id] = w;
+						m.ninfl++;
 						m.wmshr[w]++;
-						if (!lm_get(&m.seen, line))
+						if (!m.seen[id])
 							s->cls = RDM_COMPULSORY;
 						else
-							s->cls = fa_has(&m.fa, line) ? RDM_ASSOC : RDM_CAPACITY;
+							s->cls = m.fa.where[id] != FA_NONE ? RDM_ASSOC : RDM_CAPACITY;
 					}
 					ns++;
 				}
 				if (cancel) { /* undo this instruction's MSHR allocations */
-					for (size_t k = 0; k < ns; k++)
+					for (size_t k = 0; k < ns; k++) {
+						if (sg[k].cls != RDM_HIT)
+							miss_latency_skip(&m);
 						if (sg[k].alloc) {
-							lm_del(&m.inflight, sg[k].line);
+							m.infl[sg[k].id] = 0;
+							m.ninfl--;
 							m.wmshr[w]--;
 						}
+					}
 					out->cancels++;
-					q[(qh + qn++) % qcap] = w;
+					q[(qh + qn++) & (qcap - 1)] = w;
 				} else {
+					uint64_t maxlat = 0;
 					for (size_t k = 0; k < ns; k++) {
 						struct staged *s = &sg[k];
-						heap_push(&m, (struct eff){s->eff, seq++, s->line});
-						lm_put(&m.seen, s->line, 1, 0);
+						if (s->cls != RDM_HIT) { /* 2b. a miss: its latency */
+							uint64_t lat = miss_latency(&m);
+							maxlat = MAX(maxlat, lat);
+							if (s->alloc) {
+								s->eff = now + lat;
+								m.infl_t[s->id] = s->eff;
+							} else {
+								uint64_t in = s->src >= 0 ? sg[s->src].eff : m.infl_t[s->id];
+								s->eff = c->clip ? MIN(now + lat, in) : now + lat;
+							}
+						}
+						wh_add(&m.eq, s->eff, s->id, false);
+						m.seen[s->id] = 1;
 						unsigned bin = s->cls == RDM_LATENCY ? m.D + 2
 							     : s->d < 0	     ? m.D + 1
 							     : (uint32_t)s->d < m.D ? (unsigned)s->d
@@ -555,18 +703,29 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 					}
 					out->accesses += ns;
 					pc[w]++;
-					uint32_t ni = (uint32_t)((w + 1 < t->nwarp ? t->warp[w + 1] : t->ninst) - t->warp[w]);
-					if (pc[w] == ni)
+					if (pc[w] == warp_insts(t, w))
 						left--;
 					else if (c->policy == RDM_ROUND_ROBIN || maxlat == 0)
-						q[(qh + qn++) % qcap] = w;
+						q[(qh + qn++) & (qcap - 1)] = w;
 					else
-						ready[w] = now + maxlat + 1;
+						wh_add(&m.rq, now + maxlat + 1, w, true);
 				}
 			}
+			/* 3. effects due now */
 			if (!c->rule_b)
 				apply_effects(&m, now);
 			now++;
+			/* Nothing queued: the steps up to the next ready warp or effect
+			 * are idle and change nothing, so they are counted, not walked. */
+			if (left && !qn && m.rq.n) {
+				uint64_t next = wh_next(&m.rq);
+				if (m.eq.n && wh_next(&m.eq) < next)
+					next = wh_next(&m.eq);
+				if (next > now) {
+					out->idle_steps += next - now;
+					now = next;
+				}
+			}
 		}
 		w0 = w1;
 	}
@@ -574,14 +733,18 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 	free(sg);
 	free(pc);
 	free(q);
-	free(ready);
+	wh_fini(&m.rq);
 	free(m.stk);
 	free(m.depth);
+	free(m.set);
+	free(m.instk);
+	free(m.seen);
+	free(m.infl);
+	free(m.infl_t);
+	free(m.infl_own);
 	fa_fini(&m.fa);
 	free(m.wmshr);
-	free(m.heap);
-	lm_fini(&m.seen);
-	lm_fini(&m.inflight);
+	wh_fini(&m.eq);
 }
 
 double rdm_miss_rate(const struct rdm_result *r)

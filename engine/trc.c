@@ -423,6 +423,8 @@ struct rdm_trace *trc_rdm_trace(const struct trc *t, const struct rdm_cfg *c)
 	const struct trc_acc *acc[KMAX_LANES];
 	uint32_t n[KMAX_LANES], pos[KMAX_LANES];
 	uint64_t seen[KMAX_LANES];
+	bool shift = is_pow2(c->line); /* line = address / line size, as a shift when it can */
+	unsigned sh = shift ? (unsigned)__builtin_ctz(c->line) : 0;
 	for (uint32_t b = 0; b < nb; b++)
 		for (uint32_t w = 0; w < wpb; w++) {
 			rdm_trace_warp(r, b / A);
@@ -450,7 +452,8 @@ struct rdm_trace *trc_rdm_trace(const struct trc *t, const struct rdm_cfg *c)
 					for (uint32_t l = g0; l < g0 + g && l < ws; l++) {
 						if (pos[l] >= n[l])
 							continue;
-						uint64_t line = acc[l][pos[l]++].addr / c->line;
+						uint64_t a = acc[l][pos[l]++].addr;
+						uint64_t line = shift ? a >> sh : a / c->line;
 						unsigned j = 0;
 						while (j < ns && seen[j] != line)
 							j++;

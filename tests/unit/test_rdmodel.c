@@ -179,6 +179,58 @@ TEST(rdmodel_tv10_warp_queue_delays)
 	rdm_trace_free(t);
 }
 
+/* [derived] Latencies far beyond the model's first timing-wheel span, MSHR
+ * refusals over a long wait, and idle steps. Hit 999, miss 1000; w0 loads
+ * A, A, C, w1 loads B, D. One MSHR: w0 misses A at 0 (ready 1001); w1 is
+ * refused at 1..1000 (A's entry frees at the end of 1000); at 1001 w1 (back
+ * in the queue first) misses B (ready 2002); at 1002 w0 hits A (a hit does
+ * not delay the warp); w0 is refused at 1003..2001; at 2002 w0 misses C;
+ * w1 is refused at 2003..3002 and misses D at 3003. Unlimited MSHRs: A at
+ * 0, B at 1, nothing to issue at 2..1000 (999 idle steps), A hits at 1001,
+ * C at 1002, D at 1003. */
+TEST(rdmodel_long_latency_cancels_idle)
+{
+	struct rdm_cfg c;
+	toy_cfg(&c, 999, 1000, false, false, RDM_WARP_QUEUE);
+	c.mshr = 1;
+	struct rdm_trace *t = rdm_trace_new();
+	static const uint64_t w0[3] = {0, 0, 2}, w1[2] = {1, 3}; /* lines A=0 B=1 C=2 D=3 */
+	rdm_trace_warp(t, 0);
+	for (int i = 0; i < 3; i++) {
+		rdm_trace_inst(t);
+		rdm_trace_line(t, w0[i]);
+	}
+	rdm_trace_warp(t, 0);
+	for (int i = 0; i < 2; i++) {
+		rdm_trace_inst(t);
+		rdm_trace_line(t, w1[i]);
+	}
+	struct rdm_result *r = xmalloc(sizeof(*r));
+	rdm_run(&c, t, r);
+	static const int d[5] = {-1, -1, 0, -1, -1};
+	static const int cls[5] = {C, C, H, C, C};
+	static const int eff[5] = {1000, 2001, 2001, 3002, 4003};
+	static const int issue[5] = {0, 1001, 1002, 2002, 3003};
+	expect(r, 5, d, cls, eff);
+	for (int i = 0; i < 5; i++)
+		CHECK_EQ(r->t_issue[i], issue[i]);
+	CHECK_EQ(r->cancels, 1000 + 999 + 1000);
+	CHECK_EQ(r->idle_steps, 0);
+	CHECK_EQ(r->steps, 3004);
+	c.mshr = 0;
+	rdm_run(&c, t, r);
+	static const int eff0[5] = {1000, 1001, 2000, 2002, 2003};
+	static const int issue0[5] = {0, 1, 1001, 1002, 1003};
+	expect(r, 5, d, cls, eff0);
+	for (int i = 0; i < 5; i++)
+		CHECK_EQ(r->t_issue[i], issue0[i]);
+	CHECK_EQ(r->cancels, 0);
+	CHECK_EQ(r->idle_steps, 999);
+	CHECK_EQ(r->steps, 1004);
+	free(r);
+	rdm_trace_free(t);
+}
+
 /* TV7 [derived]: the associativity probe: a 16 KB fill, one line in set 2, the
  * fill again: exactly the 4 lines of that set miss in the second sweep (no latency). */
 /* TV7 (Figure 5, 16 KB, LRU): fill lines 0..127 (stage 1, warps 0..3 per
