@@ -195,15 +195,22 @@ void icnt_tick(struct sim *s)
 	uint64_t rot = s->st->now;
 	/* Ports in rotating order from rot mod n, busy units only (an idle bank
 	 * has no reply, an idle SM no request; sim.c). The bitmaps are read
-	 * afresh at each step, as in sim_tick. */
+	 * afresh at each step, as in sim_tick. A bank's reply port is its last
+	 * visit of the cycle: only new work can reach it after this, so an idle
+	 * bank's bit is cleared here (sim_tick). */
 	int r = (int)(rot % (uint64_t)nb);
-	for (int i = sim_act_next(s->act_l2, nb, r); i < nb; i = sim_act_next(s->act_l2, nb, i + 1))
-		send_replies(s, &s->banks[i]);
-	for (int i = sim_act_next(s->act_l2, r, 0); i < r; i = sim_act_next(s->act_l2, r, i + 1))
-		send_replies(s, &s->banks[i]);
+	for (int pass = 0; pass < 2; pass++) { /* [r, nb), then [0, r) */
+		int lo = pass ? 0 : r, hi = pass ? r : nb;
+		for (int i = sim_act_next(s->act_l2, hi, lo); i < hi; i = sim_act_next(s->act_l2, hi, i + 1)) {
+			send_replies(s, &s->banks[i]);
+			if (!sim_bank_busy(&s->banks[i]))
+				sim_act_clear(s->act_l2, i);
+		}
+	}
 	r = (int)(rot % (uint64_t)ns);
-	for (int i = sim_act_next(s->act_sm, ns, r); i < ns; i = sim_act_next(s->act_sm, ns, i + 1))
-		send_requests(s, &s->sms[i]);
-	for (int i = sim_act_next(s->act_sm, r, 0); i < r; i = sim_act_next(s->act_sm, r, i + 1))
-		send_requests(s, &s->sms[i]);
+	for (int pass = 0; pass < 2; pass++) {
+		int lo = pass ? 0 : r, hi = pass ? r : ns;
+		for (int i = sim_act_next(s->act_sm, hi, lo); i < hi; i = sim_act_next(s->act_sm, hi, i + 1))
+			send_requests(s, &s->sms[i]);
+	}
 }

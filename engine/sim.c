@@ -389,31 +389,14 @@ static bool sm_busy(const struct sim *s, const struct sm *sm)
 	       rf_busy(s, sm);
 }
 
-/* An L2 bank whose l2_tick, crossbar reply port and fixed-latency memory
- * would do nothing (they also report the wake-up times of these queues). */
-static bool bank_busy(const struct l2bank *b)
-{
-	return b->inq.n || b->outq.n || b->outq_now.n || b->memq.n || b->fixedq.n || b->frc.swapping;
-}
-
-/* End of a cycle: clear the bits of units that have become idle, so that a
- * set bit means exactly "busy" between cycles (see struct sim). */
-static void act_settle(struct sim *s)
-{
-	int ns = s->cfg.core.sms, nb = s->cfg.l2.banks;
-	for (int i = sim_act_next(s->act_sm, ns, 0); i < ns; i = sim_act_next(s->act_sm, ns, i + 1))
-		if (!sm_busy(s, &s->sms[i]))
-			s->act_sm[i >> 6] &= ~(1ull << (i & 63));
-	for (int i = sim_act_next(s->act_l2, nb, 0); i < nb; i = sim_act_next(s->act_l2, nb, i + 1))
-		if (!bank_busy(&s->banks[i]))
-			s->act_l2[i >> 6] &= ~(1ull << (i & 63));
-}
-
 /* Idle units are skipped: their ticks would change nothing and report no
  * wake-up time. The bitmaps are read afresh at each step, so a unit that
  * gets work during a loop is ticked in it exactly when the full loop would
  * have reached it after that (ascending index order here, rotating order in
- * icnt_tick). */
+ * icnt_tick). A bit is cleared at the unit's last visit of the cycle if it
+ * is idle then (an SM after its core_tick, a bank after its crossbar reply
+ * port, icnt.c): later in the cycle work can only arrive, setting the bit
+ * again, so between cycles a set bit means exactly "busy". */
 static void sim_tick(struct sim *s)
 {
 	struct state *st = s->st;
@@ -431,9 +414,11 @@ static void sim_tick(struct sim *s)
 	for (int i = sim_act_next(s->act_sm, ns, 0); i < ns; i = sim_act_next(s->act_sm, ns, i + 1))
 		l1_tick(s, &s->sms[i]);
 	core_dispatch(s);
-	for (int i = sim_act_next(s->act_sm, ns, 0); i < ns; i = sim_act_next(s->act_sm, ns, i + 1))
+	for (int i = sim_act_next(s->act_sm, ns, 0); i < ns; i = sim_act_next(s->act_sm, ns, i + 1)) {
 		core_tick(s, &s->sms[i]);
-	act_settle(s);
+		if (!sm_busy(s, &s->sms[i]))
+			sim_act_clear(s->act_sm, i);
+	}
 }
 
 /* An FRC entry can still be swapping (or evicting from its entry) after
@@ -633,8 +618,8 @@ static int check_invariants(const struct sim *s, char **err, bool values)
 			return set_err(err, "sm%d: busy %d but its activity bit is %s", i, sm_busy(s, &s->sms[i]),
 				       sim_act_has(s->act_sm, i) ? "set" : "clear");
 	for (int i = 0; i < s->cfg.l2.banks; i++)
-		if (bank_busy(&s->banks[i]) != sim_act_has(s->act_l2, i))
-			return set_err(err, "l2 bank%d: busy %d but its activity bit is %s", i, bank_busy(&s->banks[i]),
+		if (sim_bank_busy(&s->banks[i]) != sim_act_has(s->act_l2, i))
+			return set_err(err, "l2 bank%d: busy %d but its activity bit is %s", i, sim_bank_busy(&s->banks[i]),
 				       sim_act_has(s->act_l2, i) ? "set" : "clear");
 	if (frc_check_stat_sums(s, err))
 		return -1;

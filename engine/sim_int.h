@@ -299,6 +299,13 @@ static inline void sim_act_l2(struct sim *s, const struct l2bank *b)
 {
 	s->act_l2[(unsigned)b->id >> 6] |= 1ull << ((unsigned)b->id & 63);
 }
+static inline void sim_act_clear(uint64_t *bm, int i) { bm[(unsigned)i >> 6] &= ~(1ull << ((unsigned)i & 63)); }
+/* An L2 bank whose l2_tick, crossbar reply port and fixed-latency memory
+ * would do nothing (they also report the wake-up times of these queues). */
+static inline bool sim_bank_busy(const struct l2bank *b)
+{
+	return b->inq.n || b->outq.n || b->outq_now.n || b->memq.n || b->fixedq.n || b->frc.swapping;
+}
 static inline bool sim_act_has(const uint64_t *bm, int i) { return bm[(unsigned)i >> 6] >> ((unsigned)i & 63) & 1; }
 /* The first unit at or after i whose bit is set in bm; n or more if none
  * below n. */
