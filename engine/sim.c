@@ -17,6 +17,10 @@
  * trace arrival, so every cycle in between is skipped exactly as
  * dram_trace_run() (the batch runner) does.
  *
+ * Idle units: steps 2-5 visit only the SMs and L2 banks whose activity bit
+ * is set (struct sim; see sim_tick), in the order a visit of every unit would
+ * take, so an idle unit costs nothing per cycle.
+ *
  * Skip-ahead: a tick that changes nothing (no progress) leaves the earliest
  * future time at which some queue head, busy warp or the DRAM has work; the
  * loop jumps there directly, adding the skipped cycles to the per-cycle stall
