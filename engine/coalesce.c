@@ -92,6 +92,7 @@ int coalesce_issue(struct sim *s, struct sm *sm, int slot, const struct winst *i
 		if (s->cv)
 			coh_values_coalesce(s, sm, ri, in); /* the words the lanes touch (coherence.check_values) */
 		reqq_insert_timed(&sm->l1.lsu, s->pool.r, ri);
+		sim_act_sm(s, sm);
 	}
 	EV_EMIT(&s->ev, EV_COALESCE, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)slot,
 		.addr = n ? v[0].line : 0, .a = n, .b = __builtin_popcountll(in->active));

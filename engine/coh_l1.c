@@ -264,6 +264,7 @@ int coh_l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 		EV_EMIT(&s->ev, EV_L1_MSHR_FULL, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
 			.addr = r->addr, .a = full_reason);
 		reqq_push(&l->waitq, s->pool.r, ri);
+		sim_act_l1(s, l);
 		return 0;
 	}
 	if (!l1_missq_room(s, l))
@@ -380,6 +381,7 @@ void coh_l1_fill(struct sim *s, struct sm *sm, uint32_t fi)
 		} else { /* e.g. a store after a shared grant: look it up again (upgrade) */
 			R[wi].t_ready = now;
 			reqq_push(&l->waitq, R, wi);
+			sim_act_l1(s, l);
 		}
 	}
 	mshr_release(&l->m, e);

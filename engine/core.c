@@ -145,6 +145,7 @@ static void cta_launch(struct sim *s, struct sm *sm, uint32_t cta)
 	sm->shmem_used += (int)slot->shmem;
 	s->st->ctas_dispatched++;
 	sm_wake(sm);
+	sim_act_sm(s, sm);
 	EV_EMIT(&s->ev, EV_CTA_LAUNCH, .cycle = s->st->now, .sm = (int16_t)sm->id, .a = cta);
 	sched_refill(s, sm);
 	sim_progress(s);
@@ -672,7 +673,8 @@ void core_tick(struct sim *s, struct sm *sm)
 
 void core_account_idle(struct sim *s, uint64_t cycles)
 {
-	for (int i = 0; i < s->cfg.core.sms; i++) {
+	int n = s->cfg.core.sms; /* an SM with warps is busy (sim.c) */
+	for (int i = sim_act_next(s->act_sm, n, 0); i < n; i = sim_act_next(s->act_sm, n, i + 1)) {
 		struct sm *sm = &s->sms[i];
 		if (sm->nwarps_active)
 			stat_add(&s->stats, s->id.stall[sm->last_stall], cycles);

@@ -108,8 +108,10 @@ static void enter(struct sim *s, struct l2bank *b, int i, unsigned st)
 		b->frc.active--;
 	if (e->state == FRC_SWAPPING)
 		b->frc.swapping--;
-	if (st == FRC_SWAPPING)
+	if (st == FRC_SWAPPING) {
 		b->frc.swapping++;
+		sim_act_l2(s, b); /* frc_tick finishes it */
+	}
 	if (e->state == FRC_EVICTING)
 		b->frc.evicting--;
 	if (st == FRC_EVICTING)
@@ -348,6 +350,7 @@ static void finish_swap(struct sim *s, struct l2bank *b, int i)
 			/* sectors the fetch did not bring: look up again */
 			w->t_ready = now;
 			reqq_push_front(&b->inq, s->pool.r, wi);
+			sim_act_l2(s, b);
 			icnt_req_credit(s, b, 1);
 			continue;
 		}

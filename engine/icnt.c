@@ -143,6 +143,7 @@ static void send_replies(struct sim *s, struct l2bank *b)
 	l->rep_link_free = start + ser;
 	R[ri].t_ready = start + ser + (uint64_t)s->cfg.icnt.latency;
 	reqq_insert_timed(&l->fillq, R, ri);
+	sim_act_l1(s, l);
 	icnt_rep_credit(s, l, 1);
 	stat_add(&s->stats, s->id.icnt_rep_flits, flits);
 	stat_inc(&s->stats, s->id.icnt_rep_pkts);
@@ -181,6 +182,7 @@ static void send_requests(struct sim *s, struct sm *sm)
 	b->req_link_free = start + ser;
 	R[ri].t_ready = start + ser + (uint64_t)s->cfg.icnt.latency;
 	reqq_insert_timed(&b->inq, R, ri);
+	sim_act_l2(s, b);
 	icnt_req_credit(s, b, 1);
 	stat_add(&s->stats, s->id.icnt_req_flits, flits);
 	stat_inc(&s->stats, s->id.icnt_req_pkts);
@@ -191,10 +193,24 @@ void icnt_tick(struct sim *s)
 {
 	int nb = s->cfg.l2.banks, ns = s->cfg.core.sms;
 	uint64_t rot = s->st->now;
-	for (int k = 0; k < nb; k++)
-		send_replies(s, &s->banks[((uint64_t)k + rot) % (uint64_t)nb]);
-	for (int k = 0; k < ns; k++) {
-		uint64_t i = ((uint64_t)k + rot) % (uint64_t)ns;
-		send_requests(s, &s->sms[i]);
+	/* Ports in rotating order from rot mod n, busy units only (an idle bank
+	 * has no reply, an idle SM no request; sim.c). The bitmaps are read
+	 * afresh at each step, as in sim_tick. A bank's reply port is its last
+	 * visit of the cycle: only new work can reach it after this, so an idle
+	 * bank's bit is cleared here (sim_tick). */
+	int r = (int)(rot % (uint64_t)nb);
+	for (int pass = 0; pass < 2; pass++) { /* [r, nb), then [0, r) */
+		int lo = pass ? 0 : r, hi = pass ? r : nb;
+		for (int i = sim_act_next(s->act_l2, hi, lo); i < hi; i = sim_act_next(s->act_l2, hi, i + 1)) {
+			send_replies(s, &s->banks[i]);
+			if (!sim_bank_busy(&s->banks[i]))
+				sim_act_clear(s->act_l2, i);
+		}
+	}
+	r = (int)(rot % (uint64_t)ns);
+	for (int pass = 0; pass < 2; pass++) {
+		int lo = pass ? 0 : r, hi = pass ? r : ns;
+		for (int i = sim_act_next(s->act_sm, hi, lo); i < hi; i = sim_act_next(s->act_sm, hi, i + 1))
+			send_requests(s, &s->sms[i]);
 	}
 }

@@ -114,6 +114,7 @@ static void send_down(struct sim *s, struct l1 *l, uint32_t ri)
 {
 	s->pool.r[ri].t_ready = s->st->now;
 	reqq_push(&l->missq, s->pool.r, ri);
+	sim_act_l1(s, l);
 }
 
 /* For the coherence controller (coh_l1.c). */
@@ -152,6 +153,7 @@ static void complete_after(struct sim *s, struct l1 *l, uint32_t ri, uint64_t la
 {
 	s->pool.r[ri].t_ready = s->st->now + lat;
 	reqq_insert_timed(&l->hitq, s->pool.r, ri);
+	sim_act_l1(s, l);
 }
 
 void l1_complete_after(struct sim *s, struct l1 *l, uint32_t ri, uint64_t lat) { complete_after(s, l, ri, lat); }
@@ -281,6 +283,7 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 		EV_EMIT(&s->ev, EV_L1_MSHR_FULL, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
 			.addr = r->addr, .a = full_reason);
 		reqq_push(&l->waitq, s->pool.r, ri);
+		sim_act_l1(s, l);
 		return ACC_DONE;
 	}
 	if (!missq_room(s, l))

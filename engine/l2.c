@@ -232,6 +232,7 @@ void l2_reply(struct sim *s, struct l2bank *b, uint32_t ri, uint8_t kind, uint64
 	/* Two FIFOs keep both in t_ready order without sorting: lookups all take
 	 * hit_latency, fills and refusals leave at once. */
 	reqq_push(delay ? &b->outq : &b->outq_now, s->pool.r, ri);
+	sim_act_l2(s, b);
 }
 
 static void nack(struct sim *s, struct l2bank *b, uint32_t ri, unsigned reason)
@@ -265,6 +266,7 @@ uint32_t l2_mem_req(struct sim *s, struct l2bank *b, uint8_t type, uint64_t addr
 	m->bank = (uint16_t)b->id;
 	m->t_issue = s->st->now;
 	reqq_push(&b->memq, s->pool.r, mi);
+	sim_act_l2(s, b);
 	return mi;
 }
 
@@ -455,6 +457,7 @@ static void slc_fill(struct sim *s, struct l2bank *b, uint32_t mi)
 		} else {
 			w->t_ready = now;
 			reqq_push_front(&b->inq, s->pool.r, wi);
+			sim_act_l2(s, b);
 			icnt_req_credit(s, b, 1);
 		}
 	}
@@ -626,6 +629,7 @@ static void fill(struct sim *s, struct l2bank *b, uint32_t mi)
 			/* Merged while the fetch for other sectors was out: look up again. */
 			w->t_ready = now;
 			reqq_push_front(&b->inq, s->pool.r, wi);
+			sim_act_l2(s, b);
 			icnt_req_credit(s, b, 1);
 		} else {
 			if (w->type == RQ_ATOM)
@@ -738,7 +742,8 @@ void mem_tick(struct sim *s)
 		return;
 	}
 	struct req *R = s->pool.r;
-	for (int i = 0; i < s->cfg.l2.banks; i++) {
+	int nb = s->cfg.l2.banks; /* a bank with requests in memory is busy (sim.c) */
+	for (int i = sim_act_next(s->act_l2, nb, 0); i < nb; i = sim_act_next(s->act_l2, nb, i + 1)) {
 		struct l2bank *b = &s->banks[i];
 		while (reqq_ready(&b->fixedq, R, s->st->now))
 			mem_done(s, reqq_pop(&b->fixedq, R));

@@ -292,6 +292,16 @@ static void bank_advance(struct sim *s, struct sm *sm, unsigned b)
 	}
 }
 
+bool rf_busy(const struct sim *s, const struct sm *sm)
+{
+	if (!sm->rf)
+		return false;
+	for (unsigned b = 0; b < (unsigned)s->rfm->banks; b++)
+		if (sm->rf->bank[b].n)
+			return true;
+	return false;
+}
+
 void rf_tick(struct sim *s, struct sm *sm)
 {
 	if (!sm->rf)
@@ -326,6 +336,7 @@ static const struct rf_op *push(struct sim *s, struct sm *sm, unsigned b, int wa
 	op->t_end = op->t_sh_end + (kind == RFO_READ ? m->rd_cyc : m->wr_cyc);
 	unsigned ahead = bk->n;
 	bk->n++;
+	sim_act_sm(s, sm); /* rf_tick retires it */
 	bk->free_at = op->t_end;
 	bk->tail = (uint8_t)bml;
 	struct stats *st = &s->stats;

@@ -127,6 +127,8 @@ uint64_t rf_issue(struct sim *s, struct sm *sm, int slot, const struct winst *in
 void rf_write(struct sim *s, struct sm *sm, int slot, unsigned reg);
 /* Retire finished requests, emit shift events, report the next boundary. */
 void rf_tick(struct sim *s, struct sm *sm);
+/* Operations queued at a bank of the SM's register file (rf_tick has work). */
+bool rf_busy(const struct sim *s, const struct sm *sm);
 /* Bring the leakage and total energy counters up to the current cycle. */
 void rf_account(struct sim *s);
 

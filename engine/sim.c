@@ -17,6 +17,10 @@
  * trace arrival, so every cycle in between is skipped exactly as
  * dram_trace_run() (the batch runner) does.
  *
+ * Idle units: steps 2-5 visit only the SMs and L2 banks whose activity bit
+ * is set (struct sim; see sim_tick), in the order a visit of every unit would
+ * take, so an idle unit costs nothing per cycle.
+ *
  * Skip-ahead: a tick that changes nothing (no progress) leaves the earliest
  * future time at which some queue head, busy warp or the DRAM has work; the
  * loop jumps there directly, adding the skipped cycles to the per-cycle stall
@@ -308,6 +312,8 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 	req_pool_init(&s->pool, &s->arena, (uint32_t)pool);
 	s->sms = ARENA_NEW(&s->arena, struct sm, ns);
 	s->banks = ARENA_NEW(&s->arena, struct l2bank, nb);
+	s->act_sm = ARENA_NEW(&s->arena, uint64_t, (ns + 63) / 64);
+	s->act_l2 = ARENA_NEW(&s->arena, uint64_t, (nb + 63) / 64);
 	core_init(s);
 	icnt_init(s);
 	for (uint32_t i = 0; i < ns; i++)
@@ -376,6 +382,25 @@ static void dram_only_tick(struct sim *s)
 	sim_wake_at(s, dram_next_event(s->dram));
 }
 
+/* An SM whose core_tick, l1_tick and crossbar request port would do
+ * nothing: no warp slot in use, no register-file operation queued, its L1
+ * queues and miss queue empty. (Reply-queue credits and MSHR entries are
+ * waited on through other units' queues.) */
+static bool sm_busy(const struct sim *s, const struct sm *sm)
+{
+	const struct l1 *l = &sm->l1;
+	return sm->nwarps_active || l->lsu.n || l->hitq.n || l->waitq.n || l->missq.n || l->fillq.n || l->retryq.n ||
+	       rf_busy(s, sm);
+}
+
+/* Idle units are skipped: their ticks would change nothing and report no
+ * wake-up time. The bitmaps are read afresh at each step, so a unit that
+ * gets work during a loop is ticked in it exactly when the full loop would
+ * have reached it after that (ascending index order here, rotating order in
+ * icnt_tick). A bit is cleared at the unit's last visit of the cycle if it
+ * is idle then (an SM after its core_tick, a bank after its crossbar reply
+ * port, icnt.c): later in the cycle work can only arrive, setting the bit
+ * again, so between cycles a set bit means exactly "busy". */
 static void sim_tick(struct sim *s)
 {
 	struct state *st = s->st;
@@ -385,15 +410,19 @@ static void sim_tick(struct sim *s)
 		dram_only_tick(s);
 		return;
 	}
+	int ns = s->cfg.core.sms, nb = s->cfg.l2.banks;
 	mem_tick(s);
-	for (int i = 0; i < s->cfg.l2.banks; i++)
+	for (int i = sim_act_next(s->act_l2, nb, 0); i < nb; i = sim_act_next(s->act_l2, nb, i + 1))
 		l2_tick(s, &s->banks[i]);
 	icnt_tick(s);
-	for (int i = 0; i < s->cfg.core.sms; i++)
+	for (int i = sim_act_next(s->act_sm, ns, 0); i < ns; i = sim_act_next(s->act_sm, ns, i + 1))
 		l1_tick(s, &s->sms[i]);
 	core_dispatch(s);
-	for (int i = 0; i < s->cfg.core.sms; i++)
+	for (int i = sim_act_next(s->act_sm, ns, 0); i < ns; i = sim_act_next(s->act_sm, ns, i + 1)) {
 		core_tick(s, &s->sms[i]);
+		if (!sm_busy(s, &s->sms[i]))
+			sim_act_clear(s->act_sm, i);
+	}
 }
 
 /* An FRC entry can still be swapping (or evicting from its entry) after
@@ -587,6 +616,15 @@ static int check_invariants(const struct sim *s, char **err, bool values)
 	for (int i = 0; i < s->cfg.l2.banks; i++)
 		if (frc_check_invariants(s, &s->banks[i], err))
 			return -1;
+	/* The busy bits (struct sim) agree with the units they stand for. */
+	for (int i = 0; i < s->cfg.core.sms; i++)
+		if (sm_busy(s, &s->sms[i]) != sim_act_has(s->act_sm, i))
+			return set_err(err, "sm%d: busy %d but its activity bit is %s", i, sm_busy(s, &s->sms[i]),
+				       sim_act_has(s->act_sm, i) ? "set" : "clear");
+	for (int i = 0; i < s->cfg.l2.banks; i++)
+		if (sim_bank_busy(&s->banks[i]) != sim_act_has(s->act_l2, i))
+			return set_err(err, "l2 bank%d: busy %d but its activity bit is %s", i, sim_bank_busy(&s->banks[i]),
+				       sim_act_has(s->act_l2, i) ? "set" : "clear");
 	if (frc_check_stat_sums(s, err))
 		return -1;
 	if (coh_check_invariants(s, err))

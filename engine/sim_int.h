@@ -21,6 +21,7 @@
 #define GPUSTEP_SIM_INT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bp.h"
@@ -271,10 +272,53 @@ struct sim {
 	const struct dram_reqs *dreqs;
 	struct dram_trace_cursor *dcur;
 	uint32_t dt_id[2];       /* dram_trace.issued, dram_trace.completed */
+	/* Units with work (arena, one bit per SM / per L2 bank): sim_tick ticks
+	 * only these. A bit is set wherever work reaches the unit (sim_act_*),
+	 * so a clear bit means the unit's tick would do nothing; sim_tick clears
+	 * the bits of idle units at the end of each cycle, so the bits are a
+	 * function of the rest of the state (equal after stepping, running or
+	 * rewinding) and check_invariants compares them with it. */
+	uint64_t *act_sm, *act_l2;
 };
 
 /* Wake an SM's scheduler: one of its warps may be able to issue. */
 static inline void sm_wake(struct sm *sm) { sm->dirty = 1; }
+
+/* Work reached an SM (warps, register-file operations, L1 queues, its
+ * crossbar request queue) or an L2 bank (its queues, FRC swaps): it is
+ * ticked from now on until it is idle again (sim.c). */
+static inline void sim_act_sm(struct sim *s, const struct sm *sm)
+{
+	s->act_sm[(unsigned)sm->id >> 6] |= 1ull << ((unsigned)sm->id & 63);
+}
+static inline void sim_act_l1(struct sim *s, const struct l1 *l)
+{
+	sim_act_sm(s, (const struct sm *)(const void *)((const char *)l - offsetof(struct sm, l1)));
+}
+static inline void sim_act_l2(struct sim *s, const struct l2bank *b)
+{
+	s->act_l2[(unsigned)b->id >> 6] |= 1ull << ((unsigned)b->id & 63);
+}
+static inline void sim_act_clear(uint64_t *bm, int i) { bm[(unsigned)i >> 6] &= ~(1ull << ((unsigned)i & 63)); }
+/* An L2 bank whose l2_tick, crossbar reply port and fixed-latency memory
+ * would do nothing (they also report the wake-up times of these queues). */
+static inline bool sim_bank_busy(const struct l2bank *b)
+{
+	return b->inq.n || b->outq.n || b->outq_now.n || b->memq.n || b->fixedq.n || b->frc.swapping;
+}
+static inline bool sim_act_has(const uint64_t *bm, int i) { return bm[(unsigned)i >> 6] >> ((unsigned)i & 63) & 1; }
+/* The first unit at or after i whose bit is set in bm; n or more if none
+ * below n. */
+static inline int sim_act_next(const uint64_t *bm, int n, int i)
+{
+	while (i < n) {
+		uint64_t w = bm[(unsigned)i >> 6] >> ((unsigned)i & 63);
+		if (w)
+			return i + __builtin_ctzll(w);
+		i = (i | 63) + 1;
+	}
+	return n;
+}
 
 /* Note a state change: the cycle after this one must be simulated. */
 static inline void sim_progress(struct sim *s) { s->st->progress = true; }
