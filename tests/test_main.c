@@ -14,6 +14,16 @@
 
 #include "test.h"
 
+/* Under AddressSanitizer, memory the tests leaked counts as one failure
+ * (the leak report comes at exit, after the results were written, so it
+ * would otherwise go unnoticed by tests/summary.sh). */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#define LEAKS_FOUND() __lsan_do_recoverable_leak_check()
+#else
+#define LEAKS_FOUND() 0
+#endif
+
 static struct test_case *tests;
 static const struct test_case *current;
 static int current_failed;
@@ -107,6 +117,11 @@ int main(int argc, char **argv)
 	free(v);
 	if (list)
 		return 0;
+	if (LEAKS_FOUND()) {
+		printf("FAIL memory leaked: LeakSanitizer's report is above\n");
+		fflush(stdout);
+		failed++;
+	}
 	if (results) {
 		const char *base = strrchr(argv[0], '/');
 		base = base ? base + 1 : argv[0];
@@ -120,5 +135,6 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("%d passed, %d failed\n", passed, failed);
+	fflush(stdout); /* LeakSanitizer's exit-time check ends the process with _exit */
 	return failed ? 1 : 0;
 }

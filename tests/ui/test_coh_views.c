@@ -195,4 +195,5 @@ TEST(view_events_shows_the_stop_event)
 	CHECK(strstr(without, "sm=0 cta=0") == NULL);
 	free(with);
 	free(without);
+	vt_session_free(ss);
 }
