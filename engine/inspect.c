@@ -176,6 +176,8 @@ bool inspect_mshr_entry(const struct sim *s, enum cache_id_kind k, int unit, int
 	if (!o->valid)
 		return true;
 	o->addr = e->addr;
+	o->sector_bytes = k == CACHE_L1 ? s->cfg.l1.sector : s->cfg.l2.sector;
+	o->sectors = o->sector_bytes ? e->mask : 0;
 	o->merged = e->merged;
 	o->age = s->st->now - e->t_alloc;
 	o->sent = e->sent;

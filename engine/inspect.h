@@ -195,6 +195,8 @@ bool inspect_ccws_warp(const struct sim *s, int sm, int slot, struct ccws_warp_i
 struct mshr_entry_info {
 	bool valid;
 	uint64_t addr;         /* block address */
+	uint32_t sectors;      /* sectored cache: the sectors this entry fetches (bit i = sector i); 0 = whole line */
+	int sector_bytes;      /* 0 = not sectored */
 	int merged;            /* requests attached (including the first) */
 	int nwaiters;
 	int waiters[INSPECT_MAX_WAITERS]; /* warp slots (L1) or requesting SMs (L2) */

@@ -286,7 +286,15 @@ static void info_mshr(struct session *ss, enum cache_id_kind k, int unit, struct
 		struct mshr_entry_info e;
 		if (!inspect_mshr_entry(ss->sim, k, unit, i, &e) || !e.valid)
 			continue;
-		cmd_printf(out, "  [%2d] 0x%llx  merged %d  age %llu%s", i, (unsigned long long)e.addr, e.merged,
+		/* Sectored caches: which sectors of the line this entry fetches. */
+		char sect[48] = "";
+		if (e.sector_bytes && e.sectors) {
+			int n = snprintf(sect, sizeof sect, "  sectors");
+			for (int b = 0; b < 32 && n < (int)sizeof sect - 4; b++)
+				if (e.sectors >> b & 1u)
+					n += snprintf(sect + n, sizeof sect - (size_t)n, " %d", b);
+		}
+		cmd_printf(out, "  [%2d] 0x%llx%s  merged %d  age %llu%s", i, (unsigned long long)e.addr, sect, e.merged,
 			   (unsigned long long)e.age, e.sent ? "  sent" : "");
 	}
 }

@@ -7,8 +7,10 @@
  *   #   ADDR        MRG AGE  SENT WAITERS
  *   0   0x10080       3  41  yes  w3 w5 w9
  *
- * Only valid entries are listed. Waiters are warp slots for the L1 and
- * requesting SMs for the L2. Arrow keys scroll the L1 list.
+ * Only valid entries are listed. On a sectored cache (Volta) an entry fetches
+ * some sectors of its line: ADDR is the first one's address, with '+' when it
+ * fetches more. Waiters are warp slots for the L1 and requesting SMs for the
+ * L2, in arrival order, a run of requests from one as w3*2. Arrow keys scroll the L1 list.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,18 +55,36 @@ static void entry_row(void *u, int row, struct table_row *r)
 	snprintf(r->text[0], TABLE_CELL, "%d", i);
 	if (!inspect_mshr_entry(rc->mp->sim, rc->s->kind, rc->s->unit, i, &e) || !e.valid)
 		return;
-	snprintf(r->text[1], TABLE_CELL, "0x%llx", (unsigned long long)e.addr);
+	/* Sectored caches keep one entry per line and sector set: the address of
+	 * the first sector fetched, '+' when the entry fetches more than one. */
+	uint64_t a = e.addr;
+	bool more = false;
+	if (e.sector_bytes && e.sectors) {
+		int first = __builtin_ctz(e.sectors);
+		a += (uint64_t)first * (uint64_t)e.sector_bytes;
+		more = (e.sectors & (e.sectors - 1)) != 0;
+	}
+	snprintf(r->text[1], TABLE_CELL, "0x%llx%s", (unsigned long long)a, more ? "+" : "");
 	snprintf(r->text[2], TABLE_CELL, "%d", e.merged);
 	snprintf(r->text[3], TABLE_CELL, "%llu", (unsigned long long)e.age);
 	snprintf(r->text[4], TABLE_CELL, "%s", e.sent ? "yes" : "no");
 	char *o = r->text[5];
 	size_t left = TABLE_CELL;
 	int nw = e.nwaiters < INSPECT_MAX_WAITERS ? e.nwaiters : INSPECT_MAX_WAITERS;
-	for (int k = 0; k < nw && left > 8; k++) {
-		int n = snprintf(o, left, "%s%s%d", k ? " " : "", rc->s->kind == CACHE_L1 ? "w" : "sm",
+	/* A waiter with several requests in the entry once, as w3*2. */
+	for (int k = 0, first = 1; k < nw && left > 8; first = 0) {
+		int run = 1;
+		while (k + run < nw && e.waiters[k + run] == e.waiters[k])
+			run++;
+		int n = snprintf(o, left, "%s%s%d", first ? "" : " ", rc->s->kind == CACHE_L1 ? "w" : "sm",
 				 e.waiters[k]);
+		if (n > 0 && (size_t)n < left && run > 1)
+			n += snprintf(o + n, left - (size_t)n, "*%d", run);
+		if (n < 0 || (size_t)n >= left)
+			break;
 		o += n;
 		left -= (size_t)n;
+		k += run;
 	}
 	if (e.nwaiters > nw && left > 8)
 		snprintf(o, left, " +%d", e.nwaiters - nw);

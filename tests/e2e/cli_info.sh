@@ -252,5 +252,9 @@ expect_contains "$h" "info rf [N]       an SM's register file"
 expect_contains "$h" "info frc [N]      an L2 bank's FRC"
 expect_contains "$h" "Example: info frc 0"
 expect_contains "$h" "usage: info [break|stats|config|sm|warp|rf|line|l2|frc|ch|bank|mshr|events]"
+
+# ---- info mshr on a sectored L1 (titanv): an entry per line and sector set -----
+out=$(printf 'step 300\ninfo mshr\n' | "$BIN" titanv -w matmul_naive -p n=64 --batch - 2>&1) || fail "titanv info mshr: $out"
+expect_contains "$out" "  [ 2] 0x10004100  sectors 1  merged 8  age 38  sent"
+expect_contains "$out" "  [ 3] 0x10004100  sectors 0  merged 8  age 39  sent"
 exit 0
-e2e 22 1

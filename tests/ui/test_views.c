@@ -68,6 +68,18 @@ static void snapshot_all_sizes(const char *panel, const char *keys)
 
 TEST(view_warps_snapshot) { snapshot_all_sizes("warps", NULL); }
 TEST(view_mshr_snapshot) { snapshot_all_sizes("mshr", NULL); }
+/* Volta's sectored L1 keeps one MSHR entry per line and sector set: two
+ * entries of one line show their sectors' addresses (0x...100, 0x...120),
+ * and a warp with two requests in an entry is listed once as w0*2. */
+TEST(view_mshr_sectored_titanv)
+{
+	vt_screen();
+	struct session *ss = vt_session("load titanv\nworkload matmul_naive\nset param.n 64\nstep 300\n");
+	REQUIRE(ss != NULL);
+	snapshot_named("mshr", "_titanv", 80, 24, ss, NULL);
+	snapshot_named("mshr", "_titanv", 132, 40, ss, NULL);
+	vt_session_free(ss);
+}
 TEST(view_cache_snapshot) { snapshot_all_sizes("cache", NULL); }
 TEST(view_l2cache_snapshot) { snapshot_all_sizes("l2cache", NULL); }
 TEST(view_l2_snapshot) { snapshot_all_sizes("l2", NULL); }
