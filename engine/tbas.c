@@ -79,18 +79,13 @@ struct bstat {
 	uint32_t live, act;
 };
 
-static bool enough(const struct sim *s, const struct bstat *b)
+/* The batches of the SM's live warps, in order of their first warp slot:
+ * live and active (issuable) warps of each; returns how many (at most
+ * TBAS_MAX_BATCHES; warps of further batches are not counted). */
+static int batch_census(const struct sim *s, const struct sm *sm, struct bstat *bs)
 {
-	uint32_t t = (uint32_t)s->cfg.core.tbas_threshold;
-	return b->act > 0 && b->act >= (b->live < t ? b->live : t);
-}
-
-void tbas_update(struct sim *s, struct sm *sm)
-{
-	int n = s->cfg.core.warps_per_sm;
-	struct bstat bs[TBAS_MAX_BATCHES];
 	int nb = 0;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < s->cfg.core.warps_per_sm; i++) {
 		const struct warp *w = &sm->w[i];
 		int32_t id = w->state == WSL_ACTIVE ? tbas_batch_of(s, sm, i) : -1;
 		if (id < 0)
@@ -106,6 +101,20 @@ void tbas_update(struct sim *s, struct sm *sm)
 		bs[k].live++;
 		bs[k].act += warp_active(w);
 	}
+	return nb;
+}
+
+static bool enough(const struct sim *s, const struct bstat *b)
+{
+	uint32_t t = (uint32_t)s->cfg.core.tbas_threshold;
+	return b->act > 0 && b->act >= (b->live < t ? b->live : t);
+}
+
+void tbas_update(struct sim *s, struct sm *sm)
+{
+	int n = s->cfg.core.warps_per_sm;
+	struct bstat bs[TBAS_MAX_BATCHES];
+	int nb = batch_census(s, sm, bs);
 	int32_t cur = tbas_running_batch(s, sm), target = cur;
 	const struct bstat *cb = NULL;
 	for (int k = 0; k < nb; k++)
@@ -180,23 +189,7 @@ bool inspect_tbas(const struct sim *s, int smi, struct tbas_info *o)
 				.stride = s->cfg.core.batch_stride > 0 ? s->cfg.core.batch_stride : 1,
 				.successor = s->cfg.core.tbas_promote == TBAS_SUCCESSOR};
 	struct bstat bs[TBAS_MAX_BATCHES];
-	int nb = 0;
-	for (int i = 0; i < s->cfg.core.warps_per_sm; i++) {
-		const struct warp *w = &sm->w[i];
-		int32_t id = w->state == WSL_ACTIVE ? tbas_batch_of(s, sm, i) : -1;
-		if (id < 0)
-			continue;
-		int k = 0;
-		while (k < nb && bs[k].id != id)
-			k++;
-		if (k == nb) {
-			if (nb == TBAS_MAX_BATCHES)
-				continue;
-			bs[nb++] = (struct bstat){.id = id};
-		}
-		bs[k].live++;
-		bs[k].act += warp_active(w);
-	}
+	int nb = batch_census(s, sm, bs);
 	o->nbatches = nb;
 	/* the 8 smallest ids, in order */
 	for (int j = 0; j < nb && j < TBAS_INFO_BATCHES; j++) {
