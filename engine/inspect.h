@@ -294,9 +294,14 @@ struct rf_info {
 	int nregs, map_warps;
 	const char *warning;  /* "" or the remap fallback warning */
 	uint64_t rf_now;      /* RF cycle at the start of the current core cycle */
-	uint64_t reads, writes, shifts, shift_cycles, conflicts;
-	uint64_t wb_reads, wb_voided, wb_direct, wb_piggy, wb_overflow;
-	uint64_t energy_fj;   /* dynamic + leakage so far */
+	/* Counters: all = the machine-wide rf.* stats; sm = this SM's smN.rf.*
+	 * (per_sm: registered only when the register file is timed). */
+	struct rf_counts {
+		uint64_t reads, writes, shifts, shift_cycles, conflicts;
+		uint64_t wb_reads, wb_voided, wb_direct, wb_piggy, wb_overflow;
+	} all, sm;
+	bool per_sm;
+	uint64_t energy_fj;   /* dynamic + leakage so far, all SMs */
 	int schedulers;       /* core.schedulers */
 	bool warp_reg_remap;  /* rf.warp_reg_remap in effect: bank subsets per scheduler */
 	uint64_t hazards;     /* rf.schedule_hazards (0 with one scheduler) */

@@ -17,6 +17,14 @@
 
 #include "sim_int.h"
 
+/* Count n in the machine-wide rf.<what> and the SM's smN.rf.<what> (timed
+ * register file: sm->rf is set; rf_check_stat_sums keeps them in step). */
+#define RF_ADD(s, sm, what, n)                                                                             \
+	do {                                                                                               \
+		stat_add(&(s)->stats, (s)->rfm->id.what, (n));                                             \
+		stat_add(&(s)->stats, (s)->rfm->sm_id[(sm)->id].what, (n));                                \
+	} while (0)
+
 static const uint64_t dist_edges[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 static const uint64_t wait_edges[] = {0, 1, 2, 4, 8, 16, 32, 64, 128};
 
@@ -140,6 +148,13 @@ static int build_map(struct sim *s, struct rf_model *m, char **err)
 
 static uint64_t fj(double pj) { return (uint64_t)(pj * 1000.0 + 0.5); }
 
+static uint32_t sm_stat(struct stats *st, int sm, const char *what, const char *help)
+{
+	char name[48];
+	snprintf(name, sizeof name, "sm%d.rf.%s", sm, what);
+	return stats_counter(st, name, help);
+}
+
 static void register_stats(struct sim *s, struct rf_model *m)
 {
 	struct stats *st = &s->stats;
@@ -174,6 +189,33 @@ static void register_stats(struct sim *s, struct rf_model *m)
 		m->id.hazards = stats_counter(st, "rf.schedule_hazards",
 					      "issue stages in which two schedulers queued reads moving one racetrack bank in "
 					      "opposite directions (counted once per bank)");
+	if (!m->timed) /* the free SRAM path: machine-wide counts only */
+		return;
+	m->sm_id = xcalloc((size_t)s->cfg.core.sms, sizeof *m->sm_id);
+	for (int i = 0; i < s->cfg.core.sms; i++) {
+		struct rf_sm_ids *d = &m->sm_id[i];
+		d->reads = sm_stat(st, i, "reads", "this SM's warp-register reads served by its banks (rf.reads)");
+		d->writes = sm_stat(st, i, "writes", "this SM's warp-register writes in its banks (rf.writes)");
+		d->conflicts = sm_stat(st, i, "bank_conflicts", "this SM's requests that found their bank busy "
+								"(rf.bank_conflicts)");
+		if (m->racetrack) {
+			d->shifts = sm_stat(st, i, "shifts", "this SM's racetrack requests that shifted (rf.shifts)");
+			d->shift_cycles = sm_stat(st, i, "shift_cycles", "RF cycles this SM's banks spent shifting "
+									 "(rf.shift_cycles)");
+		}
+		if (m->wb_on) {
+			d->wb_allocs = sm_stat(st, i, "wb.allocs", "this SM's write-buffer entries claimed (rf.wb.allocs)");
+			d->wb_reads = sm_stat(st, i, "wb.reads", "this SM's source reads served by its write buffer "
+								 "(rf.wb.reads)");
+			d->wb_voided = sm_stat(st, i, "wb.voided", "this SM's buffered writes voided (rf.wb.voided)");
+			d->wb_direct = sm_stat(st, i, "wb.direct", "this SM's buffered writes at a port of an idle bank "
+								   "(rf.wb.direct)");
+			d->wb_piggy = sm_stat(st, i, "wb.piggyback", "this SM's buffered writes drained behind a request "
+								     "(rf.wb.piggyback)");
+			d->wb_overflow = sm_stat(st, i, "wb.overflow", "this SM's buffered writes forced out to free an "
+								       "entry (rf.wb.overflow)");
+		}
+	}
 }
 
 int rf_init(struct sim *s, char **err)
@@ -231,6 +273,7 @@ void rf_free(struct sim *s)
 	free(s->rfm->bank);
 	free(s->rfm->row);
 	free(s->rfm->owner);
+	free(s->rfm->sm_id);
 	free(s->rfm);
 	s->rfm = NULL;
 }
@@ -340,7 +383,10 @@ static const struct rf_op *push(struct sim *s, struct sm *sm, unsigned b, int wa
 	bk->free_at = op->t_end;
 	bk->tail = (uint8_t)bml;
 	struct stats *st = &s->stats;
-	stat_inc(st, kind == RFO_READ ? m->id.reads : m->id.writes);
+	if (kind == RFO_READ)
+		RF_ADD(s, sm, reads, 1);
+	else
+		RF_ADD(s, sm, writes, 1);
 	energy(s, kind == RFO_READ ? m->id.e_read : m->id.e_write, kind == RFO_READ ? m->e_read : m->e_write);
 	stat_inc(st, m->id.requests);
 	stat_add(st, m->id.wait_cycles, start - arr);
@@ -348,13 +394,13 @@ static const struct rf_op *push(struct sim *s, struct sm *sm, unsigned b, int wa
 	if (m->racetrack) {
 		stat_hist_add(st, m->id.shift_dist, d);
 		if (d) {
-			stat_inc(st, m->id.shifts);
-			stat_add(st, m->id.shift_cycles, (uint64_t)d * m->sh_cyc);
+			RF_ADD(s, sm, shifts, 1);
+			RF_ADD(s, sm, shift_cycles, (uint64_t)d * m->sh_cyc);
 			energy(s, m->id.e_shift, (uint64_t)d * m->e_shift);
 		}
 	}
 	if (start > arr) {
-		stat_inc(st, m->id.conflicts);
+		RF_ADD(s, sm, conflicts, 1);
 		EV_EMIT(&s->ev, EV_RF_BANK_CONFLICT, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)warp,
 			.unit = (int16_t)b, .a = ahead, .b = reg);
 		if (shifting_ahead && kind == RFO_READ) /* a warp waits for reads only */
@@ -387,7 +433,12 @@ static void wb_drain(struct sim *s, struct sm *sm, unsigned b, int way, int src)
 	const struct rf_model *m = s->rfm;
 	struct rf_wbe *e = wb_way(s, sm, b, way);
 	energy(s, m->id.e_wb, m->e_wbr);
-	stat_inc(&s->stats, src == RFS_DIRECT ? m->id.wb_direct : src == RFS_PIGGY ? m->id.wb_piggy : m->id.wb_overflow);
+	if (src == RFS_DIRECT)
+		RF_ADD(s, sm, wb_direct, 1);
+	else if (src == RFS_PIGGY)
+		RF_ADD(s, sm, wb_piggy, 1);
+	else
+		RF_ADD(s, sm, wb_overflow, 1);
 	EV_EMIT(&s->ev, EV_RF_WB_DRAIN, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)e->warp,
 		.unit = (int16_t)b, .a = e->reg, .b = src == RFS_DIRECT ? 0 : src == RFS_PIGGY ? 1 : 2);
 	e->v = 0;
@@ -546,7 +597,7 @@ uint64_t rf_issue(struct sim *s, struct sm *sm, int slot, const struct winst *in
 			dup |= in->src[k] == in->src[i];
 		if (bank_read || dup)
 			continue;
-		stat_inc(&s->stats, m->id.wb_reads);
+		RF_ADD(s, sm, wb_reads, 1);
 		energy(s, m->id.e_wb, m->e_wbr);
 		EV_EMIT(&s->ev, EV_RF_WB_RAW, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)slot,
 			.unit = (int16_t)rf_bank_of(s, slot, in->src[i]), .a = in->src[i]);
@@ -565,7 +616,7 @@ uint64_t rf_issue(struct sim *s, struct sm *sm, int slot, const struct winst *in
 		unsigned b = rf_bank_of(s, slot, in->dst);
 		int way = wb_find(s, sm, b, slot, in->dst);
 		if (way >= 0) {
-			stat_inc(&s->stats, m->id.wb_voided);
+			RF_ADD(s, sm, wb_voided, 1);
 			EV_EMIT(&s->ev, EV_RF_WB_VOID, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)slot,
 				.unit = (int16_t)b, .a = in->dst);
 		} else {
@@ -577,7 +628,7 @@ uint64_t rf_issue(struct sim *s, struct sm *sm, int slot, const struct winst *in
 				piggyback(s, sm, b);
 				way = victim;
 			}
-			stat_inc(&s->stats, m->id.wb_allocs);
+			RF_ADD(s, sm, wb_allocs, 1);
 			EV_EMIT(&s->ev, EV_RF_WB_ALLOC, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)slot,
 				.unit = (int16_t)b, .a = in->dst, .b = way);
 		}
@@ -601,7 +652,7 @@ void rf_write(struct sim *s, struct sm *sm, int slot, unsigned reg)
 	struct rf_bank *bk = &sm->rf->bank[b];
 	int way = wb_find(s, sm, b, slot, reg);
 	if (way >= 0 && wb_way(s, sm, b, way)->r) { /* an older buffered value: WAW, it never reaches the RF */
-		stat_inc(&s->stats, m->id.wb_voided);
+		RF_ADD(s, sm, wb_voided, 1);
 		EV_EMIT(&s->ev, EV_RF_WB_VOID, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)slot,
 			.unit = (int16_t)b, .a = reg);
 		wb_way(s, sm, b, way)->v = 0;
@@ -610,7 +661,7 @@ void rf_write(struct sim *s, struct sm *sm, int slot, unsigned reg)
 	}
 	if (way < 0) { /* claimed now (rf.write_buffer.claim = writeback) */
 		if (bk->tail == bml) { /* already under a port: written directly, no entry */
-			stat_inc(&s->stats, m->id.wb_direct);
+			RF_ADD(s, sm, wb_direct, 1);
 			EV_EMIT(&s->ev, EV_RF_WB_DRAIN, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)slot,
 				.unit = (int16_t)b, .a = reg, .b = 0);
 			push(s, sm, b, slot, reg, RFO_WRITE, RFS_DIRECT, bml);
@@ -624,7 +675,7 @@ void rf_write(struct sim *s, struct sm *sm, int slot, unsigned reg)
 			piggyback(s, sm, b);
 			way = victim;
 		}
-		stat_inc(&s->stats, m->id.wb_allocs);
+		RF_ADD(s, sm, wb_allocs, 1);
 		EV_EMIT(&s->ev, EV_RF_WB_ALLOC, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)slot,
 			.unit = (int16_t)b, .a = reg, .b = way);
 		*wb_way(s, sm, b, way) = (struct rf_wbe){.seq = ++sm->rf->wb_seq, .warp = (uint16_t)slot, .v = 1,
@@ -652,4 +703,34 @@ void rf_account(struct sim *s)
 						 stats_counter_value(st, m->id.e_write) +
 						 stats_counter_value(st, m->id.e_shift) + stats_counter_value(st, m->id.e_wb);
 	st->vals[st->defs[m->id.fallback].slot] = m->warning[0] != 0;
+}
+
+int rf_check_stat_sums(const struct sim *s, char **err)
+{
+	const struct rf_model *m = s->rfm;
+	if (!m || !m->sm_id)
+		return 0;
+	static const char *const names[] = {"reads",	 "writes",    "shifts",	   "shift_cycles", "bank_conflicts",
+					    "wb.allocs", "wb.reads",  "wb.voided", "wb.direct",	   "wb.piggyback",
+					    "wb.overflow"};
+	const uint32_t agg[] = {m->id.reads,	 m->id.writes,	  m->id.shifts,	   m->id.shift_cycles,
+				m->id.conflicts, m->id.wb_allocs, m->id.wb_reads,  m->id.wb_voided,
+				m->id.wb_direct, m->id.wb_piggy,  m->id.wb_overflow};
+	for (int k = 0; k < 11; k++) {
+		if ((!m->racetrack && (k == 2 || k == 3)) || (!m->wb_on && k >= 5)) /* not registered */
+			continue;
+		uint64_t sum = 0;
+		for (int i = 0; i < s->cfg.core.sms; i++) {
+			const struct rf_sm_ids *d = &m->sm_id[i];
+			const uint32_t per[] = {d->reads,     d->writes,    d->shifts,	  d->shift_cycles,
+						d->conflicts, d->wb_allocs, d->wb_reads,  d->wb_voided,
+						d->wb_direct, d->wb_piggy,  d->wb_overflow};
+			sum += stats_counter_value(&s->stats, per[k]);
+		}
+		uint64_t all = stats_counter_value(&s->stats, agg[k]);
+		if (sum != all)
+			return set_err(err, "sm*.rf.%s sum to %llu but rf.%s is %llu", names[k], (unsigned long long)sum,
+				       names[k], (unsigned long long)all);
+	}
+	return 0;
 }

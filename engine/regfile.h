@@ -81,6 +81,13 @@ struct rf_sm {
 };
 
 
+/* One SM's smN.rf.* counter ids (timed register file only); each is bumped
+ * with its machine-wide rf.* twin, rf_check_stat_sums checks the sums. */
+struct rf_sm_ids {
+	uint32_t reads, writes, shifts, shift_cycles, conflicts, wb_reads, wb_voided, wb_direct, wb_piggy, wb_overflow,
+		wb_allocs;
+};
+
 /* Immutable after rf_init (heap, owned by struct sim): constants, the
  * register map and stat ids. */
 struct rf_model {
@@ -103,6 +110,7 @@ struct rf_model {
 			score, wb_reads, wb_voided, wb_direct, wb_piggy, wb_overflow, wb_allocs, e_read, e_write,
 			e_shift, e_wb, e_leak, e_total, fallback, hazards;
 	} id;
+	struct rf_sm_ids *sm_id; /* [sm], NULL unless timed */
 };
 
 struct sim;
@@ -131,6 +139,9 @@ void rf_tick(struct sim *s, struct sm *sm);
 bool rf_busy(const struct sim *s, const struct sm *sm);
 /* Bring the leakage and total energy counters up to the current cycle. */
 void rf_account(struct sim *s);
+/* The smN.rf.* counters sum to the machine-wide rf.* ones (timed RF only);
+ * -1 with *err naming the first that does not (sim_check_invariants). */
+int rf_check_stat_sums(const struct sim *s, char **err);
 
 /* Placement (immutable after rf_init). */
 unsigned rf_bank_of(const struct sim *s, int warp, unsigned reg);

@@ -18,16 +18,28 @@ bool inspect_rf(const struct sim *s, int sm, struct rf_info *o)
 			      .ports = m->ports, .seg = m->seg, .ways = m->ways, .remap = m->remap_used,
 			      .nregs = m->nregs, .map_warps = m->map_warps, .warning = m->warning};
 	o->rf_now = rf_time_of_core(s, s->st->now);
-	o->reads = ctr(s, m->id.reads);
-	o->writes = ctr(s, m->id.writes);
-	o->shifts = ctr(s, m->id.shifts);
-	o->shift_cycles = ctr(s, m->id.shift_cycles);
-	o->conflicts = ctr(s, m->id.conflicts);
-	o->wb_reads = ctr(s, m->id.wb_reads);
-	o->wb_voided = ctr(s, m->id.wb_voided);
-	o->wb_direct = ctr(s, m->id.wb_direct);
-	o->wb_piggy = ctr(s, m->id.wb_piggy);
-	o->wb_overflow = ctr(s, m->id.wb_overflow);
+	o->all = (struct rf_counts){.reads = ctr(s, m->id.reads), .writes = ctr(s, m->id.writes),
+				    .shifts = ctr(s, m->id.shifts), .shift_cycles = ctr(s, m->id.shift_cycles),
+				    .conflicts = ctr(s, m->id.conflicts), .wb_reads = ctr(s, m->id.wb_reads),
+				    .wb_voided = ctr(s, m->id.wb_voided), .wb_direct = ctr(s, m->id.wb_direct),
+				    .wb_piggy = ctr(s, m->id.wb_piggy), .wb_overflow = ctr(s, m->id.wb_overflow)};
+	if (m->sm_id) { /* smN.rf.*: the ids a configuration did not register stay 0 */
+		const struct rf_sm_ids *d = &m->sm_id[sm];
+		o->per_sm = true;
+		o->sm = (struct rf_counts){.reads = ctr(s, d->reads), .writes = ctr(s, d->writes),
+					   .conflicts = ctr(s, d->conflicts)};
+		if (m->racetrack) {
+			o->sm.shifts = ctr(s, d->shifts);
+			o->sm.shift_cycles = ctr(s, d->shift_cycles);
+		}
+		if (m->wb_on) {
+			o->sm.wb_reads = ctr(s, d->wb_reads);
+			o->sm.wb_voided = ctr(s, d->wb_voided);
+			o->sm.wb_direct = ctr(s, d->wb_direct);
+			o->sm.wb_piggy = ctr(s, d->wb_piggy);
+			o->sm.wb_overflow = ctr(s, d->wb_overflow);
+		}
+	}
 	o->energy_fj = ctr(s, m->id.e_total);
 	o->schedulers = s->cfg.core.schedulers;
 	o->warp_reg_remap = m->groups > 1;

@@ -365,9 +365,38 @@ static uint64_t stat_value(const struct sim *s, const char *name)
 	return id >= 0 ? stats_counter_value(st, (uint32_t)id) : 0;
 }
 
-/* `info rf [SM]`: the register file of one SM (the rf panel as text). The
- * counters are machine-wide (rf.* stats); banks, queues and the write buffer
- * are the SM's. */
+/* One line of register-file counters: "  sm 1: ..." or "  all SMs: ...". */
+static void rf_counts_line(struct cmd_out *out, bool rt, const char *who, int sm, const struct rf_counts *n,
+			   const char *tail)
+{
+	char name[24], shifts[80] = "";
+	if (sm >= 0)
+		snprintf(name, sizeof name, "%s %d", who, sm);
+	else
+		snprintf(name, sizeof name, "%s", who);
+	if (rt)
+		snprintf(shifts, sizeof shifts, "  shifts %llu (%llu RF cycles)", (unsigned long long)n->shifts,
+			 (unsigned long long)n->shift_cycles);
+	cmd_printf(out, "  %s: reads %llu  writes %llu%s  conflicts %llu%s", name, (unsigned long long)n->reads,
+		   (unsigned long long)n->writes, shifts, (unsigned long long)n->conflicts, tail);
+}
+
+static void rf_wb_line(struct cmd_out *out, const char *who, int sm, const struct rf_counts *n)
+{
+	char name[24];
+	if (sm >= 0)
+		snprintf(name, sizeof name, "%s %d", who, sm);
+	else
+		snprintf(name, sizeof name, "%s", who);
+	cmd_printf(out, "    %s: raw %llu  void %llu  direct %llu  piggyback %llu  overflow %llu", name,
+		   (unsigned long long)n->wb_reads, (unsigned long long)n->wb_voided, (unsigned long long)n->wb_direct,
+		   (unsigned long long)n->wb_piggy, (unsigned long long)n->wb_overflow);
+}
+
+/* `info rf [SM]`: the register file of one SM (the rf panel as text). With a
+ * timed register file the SM's own counters (smN.rf.*) come first, then the
+ * machine-wide ones (rf.*, "all SMs", with the hazards, stall cycles and
+ * energy); banks, queues and the write buffer are the SM's. */
 static void info_rf(struct session *ss, int sm, struct cmd_out *out)
 {
 	const struct sim *s = ss->sim;
@@ -399,22 +428,21 @@ static void info_rf(struct session *ss, int sm, struct cmd_out *out)
 			   sm, fi.banks, fi.entries);
 	if (fi.warning[0])
 		cmd_printf(out, "  warning: %s", fi.warning);
-	char shifts[80] = "";
-	if (rt)
-		snprintf(shifts, sizeof shifts, "  shifts %llu (%llu RF cycles)", (unsigned long long)fi.shifts,
-			 (unsigned long long)fi.shift_cycles);
 	char hz[48] = "";
 	if (fi.schedulers > 1)
 		snprintf(hz, sizeof hz, "  schedule hazards %llu", (unsigned long long)fi.hazards);
-	cmd_printf(out, "  all SMs: reads %llu  writes %llu%s  conflicts %llu%s  rf stall cycles %llu",
-		   (unsigned long long)fi.reads, (unsigned long long)fi.writes, shifts, (unsigned long long)fi.conflicts,
-		   hz, (unsigned long long)stat_value(s, "core.stall.rf"));
-	if (fi.ways)
-		cmd_printf(out, "  write buffer: %d ways per bank; raw %llu  void %llu  direct %llu  piggyback %llu  "
-				"overflow %llu",
-			   fi.ways, (unsigned long long)fi.wb_reads, (unsigned long long)fi.wb_voided,
-			   (unsigned long long)fi.wb_direct, (unsigned long long)fi.wb_piggy,
-			   (unsigned long long)fi.wb_overflow);
+	char tail[128];
+	snprintf(tail, sizeof tail, "%s  rf stall cycles %llu  energy %.3f nJ", hz,
+		 (unsigned long long)stat_value(s, "core.stall.rf"), (double)fi.energy_fj / 1e6);
+	if (fi.per_sm) /* smN.rf.* (timed register file) */
+		rf_counts_line(out, rt, "sm", sm, &fi.sm, "");
+	rf_counts_line(out, rt, "all SMs", -1, &fi.all, tail);
+	if (fi.ways) {
+		cmd_printf(out, "  write buffer: %d ways per bank", fi.ways);
+		if (fi.per_sm)
+			rf_wb_line(out, "sm", sm, &fi.sm);
+		rf_wb_line(out, "all SMs", -1, &fi.all);
+	}
 	cmd_printf(out, "  warps stalled on the register file now: %d", stalled);
 	if (!fi.timed)
 		return;

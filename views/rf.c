@@ -1,7 +1,7 @@
 /*
  * rf.c: the `rf` panel: the selected SM's register banks as racetrack strips.
  *
- *   reads 812  writes 640  shifts 301 (1220 cyc)  conflicts 77 | wb raw 90 void 12 ...
+ *   sm 1: reads 3 writes 37 shifts 40 (97 cyc) conflicts 10, wb raw 32 ... | all SMs: reads 3 ...
  *   b 3  BML  5  proj  9  shift 5>9 (3 left)  q 2: w4r3 R>9 d4 ~2 | w1r7 R>2 d7
  *        0123....|4567....|89ab....|cdef....   wb: w2r3 R* | -
  *
@@ -14,7 +14,10 @@
  * the rows a shift is heading for are yellow. With core.schedulers > 1 the
  * counter line adds the schedule hazards (yellow once there was one), a bank
  * two schedulers pulled both ways in the last cycle says HAZARD (yellow), and
- * with rf.warp_reg_remap each bank is labelled with its scheduler (b4 s1). proj is the BML of the
+ * with rf.warp_reg_remap each bank is labelled with its scheduler (b4 s1).
+ * The counter line is the selected SM's smN.rf.* (timed register file) and
+ * then the machine-wide rf.* ("all SMs:", with the energy and hazards),
+ * cut with the truncation mark where the window ends. proj is the BML of the
  * newest queued request (what RMWS scores against). Queue entries: warp and
  * register, R/W, target BML, distance, ~waited RF cycles; '*' marks the one in
  * service. Write-buffer ways: warp/register, R when the data arrived, '*' when
@@ -39,23 +42,53 @@ struct rf_panel {
 
 static const char warp_glyph[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+#";
 
-static void header(WINDOW *w, struct rect r, int y, const struct rf_info *fi)
+/* One group of counters: reads, writes, shifts (racetrack), conflicts. */
+static int counts(WINDOW *w, int y, int x, int width, const struct rf_info *fi, const struct rf_counts *n)
+{
+	int used = put_fmt(w, y, x, width, 0, " reads %llu writes %llu", (unsigned long long)n->reads,
+			   (unsigned long long)n->writes);
+	if (fi->kind == RF_RACETRACK)
+		used += put_fmt(w, y, x + used, width - used, 0, " shifts %llu (%llu cyc)", (unsigned long long)n->shifts,
+				(unsigned long long)n->shift_cycles);
+	return used + put_fmt(w, y, x + used, width - used, 0, " conflicts %llu", (unsigned long long)n->conflicts);
+}
+
+static int wb_counts(WINDOW *w, int y, int x, int width, const struct rf_counts *n)
+{
+	return put_fmt(w, y, x, width, 0, "wb raw %llu void %llu direct %llu piggy %llu overflow %llu",
+		       (unsigned long long)n->wb_reads, (unsigned long long)n->wb_voided,
+		       (unsigned long long)n->wb_direct, (unsigned long long)n->wb_piggy,
+		       (unsigned long long)n->wb_overflow);
+}
+
+/* The selected SM's counters (smN.rf.*, timed RF), then the machine-wide
+ * ones, hazards and energy (rf.*), then the machine-wide write buffer; what
+ * does not fit is cut with the truncation mark. */
+static void header(WINDOW *w, struct rect r, int y, int sm, const struct rf_info *fi)
 {
 	char e[16];
 	int x = r.x;
-	x += put_fmt(w, y, x, r.w - (x - r.x), 0, "reads %llu  writes %llu  shifts %llu (%llu cyc)  conflicts %llu",
-		     (unsigned long long)fi->reads, (unsigned long long)fi->writes, (unsigned long long)fi->shifts,
-		     (unsigned long long)fi->shift_cycles, (unsigned long long)fi->conflicts);
-	if (fi->ways)
-		x += put_fmt(w, y, x, r.w - (x - r.x), 0, "  | wb raw %llu void %llu direct %llu piggy %llu overflow %llu",
-			     (unsigned long long)fi->wb_reads, (unsigned long long)fi->wb_voided,
-			     (unsigned long long)fi->wb_direct, (unsigned long long)fi->wb_piggy,
-			     (unsigned long long)fi->wb_overflow);
+#define LEFT (r.w - (x - r.x))
+	if (fi->per_sm) {
+		x += put_fmt(w, y, x, LEFT, role_attr(R_HEADER), "sm %d:", sm);
+		x += counts(w, y, x, LEFT, fi, &fi->sm);
+		if (fi->ways) {
+			x += put_fmt(w, y, x, LEFT, 0, ", ");
+			x += wb_counts(w, y, x, LEFT, &fi->sm);
+		}
+		x += put_fmt(w, y, x, LEFT, 0, " | ");
+	}
+	x += put_fmt(w, y, x, LEFT, role_attr(R_HEADER), "all SMs:");
+	x += counts(w, y, x, LEFT, fi, &fi->all);
+	x += put_fmt(w, y, x, LEFT, role_attr(R_DIM), ", %s nJ", fmt_si(e, sizeof e, (double)fi->energy_fj / 1e6));
 	if (fi->schedulers > 1)
-		x += put_fmt(w, y, x, r.w - (x - r.x), role_attr(fi->hazards ? R_STALL : R_NORMAL), "  | %d sched%s hazards %llu",
-			     fi->schedulers, fi->warp_reg_remap ? " (private banks)" : "",
-			     (unsigned long long)fi->hazards);
-	put_fmt(w, y, x, r.w - (x - r.x), role_attr(R_DIM), "  | %s nJ", fmt_si(e, sizeof e, (double)fi->energy_fj / 1e6));
+		x += put_fmt(w, y, x, LEFT, role_attr(fi->hazards ? R_STALL : R_NORMAL), ", %d sched%s hazards %llu",
+			     fi->schedulers, fi->warp_reg_remap ? " (private banks)" : "", (unsigned long long)fi->hazards);
+	if (fi->ways) {
+		x += put_fmt(w, y, x, LEFT, 0, ", ");
+		wb_counts(w, y, x, LEFT, &fi->all);
+	}
+#undef LEFT
 }
 
 /* Queue entries from index 0 into the rest of the line. */
@@ -123,7 +156,7 @@ static void rf_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		return;
 	}
 	int y = r.y;
-	header(w, r, y++, &fi);
+	header(w, r, y++, c->sel_sm, &fi);
 	if (fi.warning[0] && y < r.y + r.h)
 		put_text(w, y++, r.x, r.w, fi.warning, role_attr(R_STALL), false);
 	if (!fi.timed) {
