@@ -1,7 +1,7 @@
 /*
  * rf.c: the `rf` panel: the selected SM's register banks as racetrack strips.
  *
- *   sm 1: reads 3 writes 37 shifts 40 (97 cyc) conflicts 10, wb raw 32 ... | all SMs: reads 3 ...
+ *   sm 1: reads 3 writes 21 shifts 24 (56 cyc) conflicts 8 | all SMs: reads 3 writes 37 ...
  *   b 3  BML  5  proj  9  shift 5>9 (3 left)  q 2: w4r3 R>9 d4 ~2 | w1r7 R>2 d7
  *        0123....|4567....|89ab....|cdef....   wb: w2r3 R* | -
  *
@@ -16,8 +16,9 @@
  * two schedulers pulled both ways in the last cycle says HAZARD (yellow), and
  * with rf.warp_reg_remap each bank is labelled with its scheduler (b4 s1).
  * The counter line is the selected SM's smN.rf.* (timed register file) and
- * then the machine-wide rf.* ("all SMs:", with the energy and hazards),
- * cut with the truncation mark where the window ends. proj is the BML of the
+ * then the machine-wide rf.* ("all SMs:", with the energy and hazards), then
+ * the write-buffer counters (the SM's, all SMs'), cut with the truncation
+ * mark where the window ends. proj is the BML of the
  * newest queued request (what RMWS scores against). Queue entries: warp and
  * register, R/W, target BML, distance, ~waited RF cycles; '*' marks the one in
  * service. Write-buffer ways: warp/register, R when the data arrived, '*' when
@@ -62,8 +63,8 @@ static int wb_counts(WINDOW *w, int y, int x, int width, const struct rf_counts 
 }
 
 /* The selected SM's counters (smN.rf.*, timed RF), then the machine-wide
- * ones, hazards and energy (rf.*), then the machine-wide write buffer; what
- * does not fit is cut with the truncation mark. */
+ * ones with the energy and hazards (rf.*), then the two write buffers' (the
+ * SM's, all SMs'); what does not fit is cut with the truncation mark. */
 static void header(WINDOW *w, struct rect r, int y, int sm, const struct rf_info *fi)
 {
 	char e[16];
@@ -72,10 +73,6 @@ static void header(WINDOW *w, struct rect r, int y, int sm, const struct rf_info
 	if (fi->per_sm) {
 		x += put_fmt(w, y, x, LEFT, role_attr(R_HEADER), "sm %d:", sm);
 		x += counts(w, y, x, LEFT, fi, &fi->sm);
-		if (fi->ways) {
-			x += put_fmt(w, y, x, LEFT, 0, ", ");
-			x += wb_counts(w, y, x, LEFT, &fi->sm);
-		}
 		x += put_fmt(w, y, x, LEFT, 0, " | ");
 	}
 	x += put_fmt(w, y, x, LEFT, role_attr(R_HEADER), "all SMs:");
@@ -84,8 +81,12 @@ static void header(WINDOW *w, struct rect r, int y, int sm, const struct rf_info
 	if (fi->schedulers > 1)
 		x += put_fmt(w, y, x, LEFT, role_attr(fi->hazards ? R_STALL : R_NORMAL), ", %d sched%s hazards %llu",
 			     fi->schedulers, fi->warp_reg_remap ? " (private banks)" : "", (unsigned long long)fi->hazards);
+	if (fi->ways && fi->per_sm) {
+		x += put_fmt(w, y, x, LEFT, 0, " | sm %d ", sm);
+		x += wb_counts(w, y, x, LEFT, &fi->sm);
+	}
 	if (fi->ways) {
-		x += put_fmt(w, y, x, LEFT, 0, ", ");
+		x += put_fmt(w, y, x, LEFT, 0, " | all SMs ");
 		wb_counts(w, y, x, LEFT, &fi->all);
 	}
 #undef LEFT

@@ -513,3 +513,162 @@ TEST(rf_rmws_pick_event)
 	CHECK(tk_stat(&t, "sim.warp_insts") == 6);
 	tk_end(&t);
 }
+
+/* Events of a kind on one SM: count, and the sum of |b - a| (shift distance
+ * for rf.shift_start: a = from, b = to). */
+static uint64_t ev_on_sm(struct tk *t, unsigned kind, int sm, uint64_t *dist)
+{
+	uint64_t n = 0;
+	for (unsigned i = 0;; i++) {
+		const struct event *e = tk_event(t, kind, i);
+		if (!e)
+			return n;
+		if (e->sm != sm)
+			continue;
+		n++;
+		if (dist)
+			*dist += (uint64_t)(e->b > e->a ? e->b - e->a : e->a - e->b);
+	}
+}
+
+static uint64_t sm_rf(struct tk *t, int sm, const char *what)
+{
+	char name[48];
+	snprintf(name, sizeof name, "sm%d.rf.%s", sm, what);
+	return tk_stat(t, name);
+}
+
+/* Per-SM counters (smN.rf.*) on a 2-SM racetrack run without a write buffer:
+ * 3 CTAs of 2 warps, so the SMs hold different warp counts. Each warp reads
+ * r1, r2, r3, r5 (4 bank reads) and writes r3, r5 (2 bank writes); the store
+ * reads r5 after its write and waits for memory, so every request has been
+ * served (and its events emitted) when the run ends. Reads and
+ * writes per SM follow from its rf.warp_done events; shifts, shift cycles and
+ * conflicts from its rf.shift_start and rf.bank_conflict events. The SMs sum
+ * to rf.*, and the invariant check notices when they do not. */
+TEST(rf_per_sm_counters_match_events)
+{
+	struct tk t;
+	tk_base_cfg(&t.cfg);
+	t.cfg.core.sms = 2;
+	t.cfg.l2.banks = 2;
+	t.cfg.rf.kind = RF_RACETRACK;
+	t.cfg.rf.banks = 4;
+	t.cfg.rf.wb_entries = 0;
+	t.cfg.rf.shift_cycles = 2;
+	REQUIRE(rf_start(&t, 64, 3, 8, "alu 1 <- r1, r2 -> r3; alu 1 <- r3 -> r5; st A[tid] <- r5"));
+	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+	uint64_t sum[5] = {0}, warps[2];
+	for (int sm = 0; sm < 2; sm++) {
+		warps[sm] = ev_on_sm(&t, EV_WARP_DONE, sm, NULL);
+		uint64_t dist = 0, shifts = ev_on_sm(&t, EV_RF_SHIFT_START, sm, &dist);
+		CHECK_EQ(sm_rf(&t, sm, "reads"), 4 * warps[sm]);
+		for (int b = 0; b < 4; b++) {
+			struct rf_bank_info bi;
+			CHECK(inspect_rf_bank(t.s, sm, b, &bi) && bi.queued == 0);
+		}
+		CHECK_EQ(sm_rf(&t, sm, "writes"), 2 * warps[sm]);
+		CHECK_EQ(sm_rf(&t, sm, "shifts"), shifts);
+		CHECK_EQ(sm_rf(&t, sm, "shift_cycles"), 2 * dist);
+		CHECK_EQ(sm_rf(&t, sm, "bank_conflicts"), ev_on_sm(&t, EV_RF_BANK_CONFLICT, sm, NULL));
+		sum[0] += sm_rf(&t, sm, "reads");
+		sum[1] += sm_rf(&t, sm, "writes");
+		sum[2] += sm_rf(&t, sm, "shifts");
+		sum[3] += sm_rf(&t, sm, "shift_cycles");
+		sum[4] += sm_rf(&t, sm, "bank_conflicts");
+	}
+	CHECK_EQ(warps[0] + warps[1], 6);
+	CHECK(warps[0] != warps[1]); /* the SMs' counts differ */
+	CHECK(sm_rf(&t, 0, "shifts") != sm_rf(&t, 1, "shifts"));
+	CHECK(sum[2] > 0);
+	CHECK_EQ(sum[0], tk_stat(&t, "rf.reads"));
+	CHECK_EQ(sum[1], tk_stat(&t, "rf.writes"));
+	CHECK_EQ(sum[2], tk_stat(&t, "rf.shifts"));
+	CHECK_EQ(sum[3], tk_stat(&t, "rf.shift_cycles"));
+	CHECK_EQ(sum[4], tk_stat(&t, "rf.bank_conflicts"));
+	CHECK(stats_find(sim_stats_c(t.s), "sm0.rf.wb.reads") < 0); /* no write buffer, no wb counters */
+	struct rf_info fi;
+	REQUIRE(inspect_rf(t.s, 1, &fi));
+	CHECK(fi.per_sm);
+	CHECK_EQ(fi.sm.reads, sm_rf(&t, 1, "reads"));
+	CHECK_EQ(fi.sm.shift_cycles, sm_rf(&t, 1, "shift_cycles"));
+	CHECK_EQ(fi.all.reads, tk_stat(&t, "rf.reads"));
+	char *err = NULL;
+	CHECK_EQ(sim_check_invariants(t.s, &err), 0);
+	free(err);
+	err = NULL;
+	/* One SM's count out of step with rf.shift_cycles: the check names it. */
+	stat_inc(&t.s->stats, t.s->rfm->sm_id[1].shift_cycles);
+	CHECK(sim_check_invariants(t.s, &err) != 0);
+	CHECK(err && strstr(err, "sm*.rf.shift_cycles sum to") != NULL);
+	free(err);
+	t.s->stats.vals[t.s->stats.defs[t.s->rfm->sm_id[1].shift_cycles].slot]--; /* back in step for tk_end */
+	tk_end(&t);
+}
+
+/* With the write buffer, its per-SM counters sum to rf.wb.* too (invariant
+ * checked every cycle by the stepped run), and both SMs used it. */
+TEST(rf_per_sm_write_buffer_counters_sum)
+{
+	struct tk t;
+	tk_base_cfg(&t.cfg);
+	t.cfg.core.sms = 2;
+	t.cfg.l2.banks = 2;
+	t.cfg.rf.kind = RF_RACETRACK;
+	t.cfg.rf.banks = 4;
+	t.cfg.rf.wb_entries = 8;
+	REQUIRE(rf_start(&t, 128, 3, 12, "loop i 0 4; ld A[tid + i*64] -> r(1 + i % 4); alu 3 <- r1, r2 -> r5; "
+					 "alu 2 <- r5, r3 -> r6; st A[tid + i*64] <- r6; end"));
+	events_log_all(sim_events(t.s), false);
+	char *err = NULL;
+	while (sim_step(t.s, 1) != SIM_STOP_DONE) {
+		if (sim_check_invariants(t.s, &err)) {
+			test_fail(__FILE__, __LINE__, "cycle %llu: %s", (unsigned long long)sim_cycle(t.s), err);
+			free(err);
+			break;
+		}
+	}
+	static const char *const wb[] = {"allocs", "reads", "voided", "direct", "piggyback", "overflow"};
+	for (int k = 0; k < 6; k++) {
+		char name[32], w[32];
+		snprintf(name, sizeof name, "rf.wb.%s", wb[k]);
+		snprintf(w, sizeof w, "wb.%s", wb[k]);
+		CHECK_EQ(sm_rf(&t, 0, w) + sm_rf(&t, 1, w), tk_stat(&t, name));
+	}
+	CHECK(sm_rf(&t, 0, "wb.allocs") > 0 && sm_rf(&t, 1, "wb.allocs") > 0);
+	tk_end(&t);
+}
+
+/* The default free SRAM operand path registers no per-SM rf counters (the
+ * stats list and golden outputs stay as they were); a timed SRAM one
+ * registers reads, writes and conflicts but no shifts. */
+TEST(rf_per_sm_counters_only_when_timed)
+{
+	struct tk t;
+	tk_base_cfg(&t.cfg);
+	t.cfg.core.sms = 2;
+	REQUIRE(rf_start(&t, 64, 2, 8, "alu 1 <- r1 -> r2"));
+	const struct stats *st = sim_stats_c(t.s);
+	for (uint32_t i = 0; i < stats_count(st); i++) {
+		const char *n = st->defs[i].name;
+		CHECK(strncmp(n, "sm", 2) != 0 || !strstr(n, ".rf."));
+	}
+	CHECK(stats_find(st, "sm0.insts") >= 0); /* the loop did see per-SM stats */
+	struct rf_info fi;
+	REQUIRE(inspect_rf(t.s, 0, &fi));
+	CHECK(!fi.per_sm);
+	CHECK_EQ(sim_step(t.s, 1000), SIM_STOP_DONE);
+	CHECK_EQ(tk_stat(&t, "rf.reads"), 4);
+	tk_end(&t);
+
+	tk_base_cfg(&t.cfg);
+	t.cfg.core.sms = 2;
+	t.cfg.rf.sram_cycles = 1;
+	REQUIRE(rf_start(&t, 64, 2, 8, "alu 1 <- r1 -> r2"));
+	CHECK_EQ(sim_step(t.s, 1000), SIM_STOP_DONE);
+	CHECK_EQ(sm_rf(&t, 0, "reads") + sm_rf(&t, 1, "reads"), 4);
+	CHECK_EQ(sm_rf(&t, 0, "writes"), 2);
+	CHECK(stats_find(sim_stats_c(t.s), "sm0.rf.bank_conflicts") >= 0);
+	CHECK(stats_find(sim_stats_c(t.s), "sm0.rf.shifts") < 0);
+	tk_end(&t);
+}
