@@ -196,20 +196,33 @@ break rf.shift_stall
 continue
 info rf
 print rf.reads rf.writes rf.shifts rf.shift_cycles rf.bank_conflicts core.stall.rf rf.wb.reads rf.wb.voided rf.wb.direct rf.wb.piggyback rf.wb.overflow
+print sm*.rf.* rf.energy.total
 info events 4096
 EOF
 run rf -w matmul_tiled -s rf.kind=racetrack -s core.scheduler=rmws || fail "rf script: $(cat "$E2E_TMP/rf.err")"
 out=$(cat "$E2E_TMP/rf.out")
 stop=$(grep -m1 '^Breakpoint 1, rf.shift_stall' "$E2E_TMP/rf.out")
 expect_contains "$stop" "Breakpoint 1, rf.shift_stall sm=1 warp=0 unit=3 wait=14 reg=3 at cycle 405 (logged in cycle 404)"
-p=$(section rf "print rf.reads rf.writes rf.shifts rf.shift_cycles rf.bank_conflicts core.stall.rf rf.wb.reads rf.wb.voided rf.wb.direct rf.wb.piggyback rf.wb.overflow")
-# RF clock = 2 x core clock: RF cycle 810 at core cycle 405.
+p="$(section rf "print rf.reads rf.writes rf.shifts rf.shift_cycles rf.bank_conflicts core.stall.rf rf.wb.reads rf.wb.voided rf.wb.direct rf.wb.piggyback rf.wb.overflow")
+$(section rf "print sm*.rf.* rf.energy.total")"
+nj=$(awk -v f="$(v rf.energy.total)" 'BEGIN { printf "%.3f", f / 1e6 }')
+# RF clock = 2 x core clock: RF cycle 810 at core cycle 405. First this SM's
+# counters (sm1.rf.*), then the machine's (rf.*) with the energy.
 expect_contains "$out" "(gpustep) info rf
 sm 1 register file: racetrack, 16 banks x 64 entries, 4 ports (segment 16), eq3_3, 16 regs, RF cycle 810
-  all SMs: reads $(v rf.reads)  writes $(v rf.writes)  shifts $(v rf.shifts) ($(v rf.shift_cycles) RF cycles)  conflicts $(v rf.bank_conflicts)  rf stall cycles $(v core.stall.rf)
-  write buffer: 2 ways per bank; raw $(v rf.wb.reads)  void $(v rf.wb.voided)  direct $(v rf.wb.direct)  piggyback $(v rf.wb.piggyback)  overflow $(v rf.wb.overflow)
+  sm 1: reads $(v sm1.rf.reads)  writes $(v sm1.rf.writes)  shifts $(v sm1.rf.shifts) ($(v sm1.rf.shift_cycles) RF cycles)  conflicts $(v sm1.rf.bank_conflicts)
+  all SMs: reads $(v rf.reads)  writes $(v rf.writes)  shifts $(v rf.shifts) ($(v rf.shift_cycles) RF cycles)  conflicts $(v rf.bank_conflicts)  rf stall cycles $(v core.stall.rf)  energy $nj nJ
+  write buffer: 2 ways per bank
+    sm 1: raw $(v sm1.rf.wb.reads)  void $(v sm1.rf.wb.voided)  direct $(v sm1.rf.wb.direct)  piggyback $(v sm1.rf.wb.piggyback)  overflow $(v sm1.rf.wb.overflow)
+    all SMs: raw $(v rf.wb.reads)  void $(v rf.wb.voided)  direct $(v rf.wb.direct)  piggyback $(v rf.wb.piggyback)  overflow $(v rf.wb.overflow)
   warps stalled on the register file now: 0"
 [ "$(v rf.shifts)" = 40 ] && [ "$(v rf.shift_cycles)" = 97 ] || fail "rf stats at the stop: $p"
+# SM 1 has 24 of the 40 shifts (56 of the 97 cycles), SM 0 the rest.
+[ "$(v sm1.rf.shifts)" = 24 ] && [ "$(v sm1.rf.shift_cycles)" = 56 ] && [ "$(v sm0.rf.shifts)" = 16 ] &&
+	[ "$(v sm0.rf.shift_cycles)" = 41 ] && [ "$(v sm1.rf.bank_conflicts)" = 8 ] || fail "per-SM rf stats at the stop: $p"
+for k in reads writes bank_conflicts wb.reads wb.overflow; do
+	[ $(($(v sm0.rf.$k) + $(v sm1.rf.$k))) = "$(v rf.$k)" ] || fail "sm0.rf.$k + sm1.rf.$k != rf.$k: $p"
+done
 # The stalled read (warp 0, r3) is the last of bank 3's queue, behind the
 # write in service, whose shift to BML 5 has one bit to go.
 expect_contains "$out" "  b3   BML  4  ports 4,20,36,52  proj  4  shifting 4>5 (1 left)  wb 2/2 w5r3 R w6r3 R  queue 5: w1r3 W>5 d1*~18 | w2r3 W>6 d1 ~8 | w3r3 W>7 d1 ~6 | w4r3 W>8 d1 ~4 | w0r3 R>4 d4 ~2"
@@ -222,14 +235,18 @@ expect_contains "$out" "  queued requests: 8 (in 3 of 16 banks); write buffer: 8
 [ "$(section rf 'info rf' | grep -c '^  b[0-9]')" = 16 ] || fail "not one line per bank: $(section rf 'info rf')"
 
 # ---- SRAM: the free operand path and a timed SRAM -------------------------------
-printf 'step 400\ninfo rf\nprint rf.reads rf.writes\n' >"$E2E_TMP/sram.gs"
+printf 'step 400\ninfo rf\nprint rf.reads rf.writes\nprint sm0.*\n' >"$E2E_TMP/sram.gs"
 run sram -w matmul_tiled || fail "sram script: $(cat "$E2E_TMP/sram.err")"
 p=$(section sram "print rf.reads rf.writes")
+# The free operand path counts machine-wide only: no sm line, no sm*.rf.* stats.
 expect_contains "$(cat "$E2E_TMP/sram.out")" "(gpustep) info rf
 sm 0 register file: sram, 16 banks x 64 entries, free operand path (rf.sram_cycles 0: no banks or arbitration modelled)
-  all SMs: reads $(v rf.reads)  writes $(v rf.writes)  conflicts 0  rf stall cycles 0
+  all SMs: reads $(v rf.reads)  writes $(v rf.writes)  conflicts 0  rf stall cycles 0  energy "
+expect_contains "$(cat "$E2E_TMP/sram.out")" " nJ
   warps stalled on the register file now: 0
 (gpustep) print"
+expect_contains "$(section sram 'print sm0.*')" "sm0.insts = "
+expect_not_contains "$(section sram 'print sm0.*')" ".rf."
 # A timed SRAM (2 RF cycles per access) stopped at its first bank conflict:
 # warp 0's r1 found one request ahead in bank 1 in core cycle 63; at RF cycle
 # 128 that one is done and r1 is in service after waiting 2 RF cycles. Only
@@ -240,7 +257,8 @@ out=$(cat "$E2E_TMP/sram2.out")
 expect_contains "$out" "Breakpoint 1, rf.bank_conflict sm=1 warp=0 unit=1 ahead=1 reg=1 at cycle 64 (logged in cycle 63)"
 expect_contains "$out" "(gpustep) info rf
 sm 1 register file: sram, 16 banks x 64 entries, 2 RF cycles per access, 16 regs, RF cycle 128
-  all SMs: reads 1  writes 1  conflicts 1  rf stall cycles 0
+  sm 1: reads 1  writes 1  conflicts 1
+  all SMs: reads 1  writes 1  conflicts 1  rf stall cycles 0  energy 2.051 nJ
   warps stalled on the register file now: 0
   b1   queue 1: w0r1 R*~2
   queued requests: 1 (in 1 of 16 banks)"

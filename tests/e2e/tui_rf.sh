@@ -2,7 +2,8 @@
 # tui_rf.sh BIN: the racetrack register file in the interactive screen: break
 # on rf.shift_stall; the rf panel shows the stalled warp's request queued in
 # the stopping bank behind a request that shifts, and the warps panel shows
-# the warp stalled on `rf`.
+# the warp stalled on `rf`; its counter line gives the selected SM's counts
+# and the machine's, and follows `select sm`.
 . "$(dirname "$0")/lib.sh"
 
 type_line() { tmux_send -l "$1" && tmux_send Enter; }
@@ -25,6 +26,14 @@ line=$(tmux_capture | grep -E "^b$bank +BML" | head -1)
 [ -n "$line" ] || fail "bank $bank not shown"
 case "$line" in *"w${warp}r${reg} R>"*) ;; *) fail "stalled request w${warp}r${reg} not queued in bank $bank: $line" ;; esac
 echo "$line" | grep -qE ' d[1-9][0-9]*[* ]~' || fail "no shifting request in bank $bank's queue: $line"
+# The counter line: the stop's SM first, then all SMs (the batch run of
+# cli_info.sh stops at the same point: sm 1 has 24 of the 40 shifts).
+hdr=$(tmux_capture | grep -m1 '^sm [0-9]*: reads')
+case "$hdr" in "sm 1: reads 3 writes 21 shifts 24 (56 cyc) conflicts 8 | all SMs: reads 3 writes 37 shifts 40 (97 cyc) conflicts 10, 4 nJ | sm 1 wb raw 16"*) ;;
+*) fail "rf counter line at the stop: $hdr" ;; esac
+type_line 'select sm 0'
+tmux_wait_for 'sm 0: reads 0 writes 16 shifts 16 (41 cyc) conflicts 2 | all SMs: reads 3 writes 37 shifts 40 (97 cyc)' 3 ||
+	fail "rf counter line after select sm 0: $(tmux_capture | grep -m1 ': reads')"
 type_line 'quit'
 tmux_wait_exit 5 || fail "did not quit"
 grep -q 'EXIT=0' "$E2E_TMP/exit" || fail "exit status $(cat "$E2E_TMP/exit")"
