@@ -46,7 +46,7 @@ struct tui {
 	int nahead;
 	uint64_t budget;
 	double run_t0, mark_t;
-	uint64_t run_c0, mark_c;
+	uint64_t run_c0;
 	double cps;
 	char state[256];
 	enum role state_role;
