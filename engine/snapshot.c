@@ -31,6 +31,7 @@ struct snapshots {
 	uint64_t interval;
 	uint64_t next_at;
 	double wall_last; /* when the last snapshot was taken (monotonic seconds) */
+	struct snap origin; /* an open back search's starting state (origin.data != NULL) */
 };
 
 /* Copying a snapshot may cost at most this fraction of the time spent
@@ -75,6 +76,23 @@ static void thin(struct snapshots *ss)
 	}
 }
 
+/* Copy the whole state as it is now into *p. */
+static void capture(const struct sim *s, struct snap *p)
+{
+	*p = (struct snap){.cycle = s->st->now, .len = arena_bytes(&s->arena)};
+	p->data = xmalloc(p->len);
+	arena_save(&s->arena, p->data);
+	p->ev_total = s->ev.total;
+	p->pool = s->pool;
+	memcpy(p->ev_counts, s->ev.counts, sizeof p->ev_counts);
+	if (s->bps && s->bps->n) {
+		p->nbps = s->bps->n;
+		p->bps = xcalloc(p->nbps, sizeof(*p->bps));
+		for (unsigned i = 0; i < p->nbps; i++)
+			p->bps[i] = (struct snap_bp){s->bps->v[i].id, s->bps->v[i].hits, s->bps->v[i].was_true};
+	}
+}
+
 static void take(struct sim *s)
 {
 	struct snapshots *ss = s->snaps;
@@ -89,18 +107,8 @@ static void take(struct sim *s)
 		 * this cycle first, or the snapshot would hold whatever the last
 		 * sim_step boundary left (it depends on how the run was stepped). */
 		rf_account(s);
-		struct snap p = {.cycle = now, .len = arena_bytes(&s->arena)};
-		p.data = xmalloc(p.len);
-		arena_save(&s->arena, p.data);
-		p.ev_total = s->ev.total;
-		p.pool = s->pool;
-		memcpy(p.ev_counts, s->ev.counts, sizeof p.ev_counts);
-		if (s->bps && s->bps->n) {
-			p.nbps = s->bps->n;
-			p.bps = xcalloc(p.nbps, sizeof(*p.bps));
-			for (unsigned i = 0; i < p.nbps; i++)
-				p.bps[i] = (struct snap_bp){s->bps->v[i].id, s->bps->v[i].hits, s->bps->v[i].was_true};
-		}
+		struct snap p;
+		capture(s, &p);
 		if (ss->n == ss->cap) {
 			ss->cap = ss->cap ? ss->cap * 2 : 64;
 			ss->v = xrealloc(ss->v, ss->cap * sizeof(*ss->v));
@@ -137,6 +145,7 @@ void snapshot_free_all(struct sim *s)
 	for (size_t i = 0; i < ss->n; i++)
 		snap_free(&ss->v[i]);
 	free(ss->v);
+	snap_free(&ss->origin);
 	free(ss);
 	s->snaps = NULL;
 }
@@ -235,31 +244,103 @@ int sim_goto(struct sim *s, uint64_t cycle, char **err)
 	return 0;
 }
 
-uint64_t sim_prev_break(struct sim *s)
+/* The newest snapshot strictly before `limit`, or NULL. */
+static const struct snap *newest_before(const struct sim *s, uint64_t limit)
+{
+	const struct snapshots *ss = s->snaps;
+	for (size_t i = ss->n; i-- > 0;)
+		if (ss->v[i].cycle < limit)
+			return &ss->v[i];
+	return NULL;
+}
+
+void sim_back_search_begin(struct sim *s, struct sim_back_search *b)
 {
 	uint64_t now = s->st->now;
-	if (!s->snaps || !s->bps || now == 0)
-		return UINT64_MAX;
-	/* Search backwards one snapshot interval at a time for the last stop at
-	 * a cycle before now. */
-	uint64_t end = now - 1, found = UINT64_MAX;
-	for (size_t i = s->snaps->n; i-- > 0;) {
-		const struct snap *p = &s->snaps->v[i];
-		if (p->cycle > end)
-			continue;
-		restore(s, p);
-		uint64_t lb;
-		replay_to(s, end, &lb);
-		if (lb != UINT64_MAX) {
-			found = lb;
-			break;
-		}
-		if (p->cycle == 0)
-			break;
-		end = p->cycle;
+	*b = (struct sim_back_search){.origin = now, .limit = now, .last_break = UINT64_MAX, .found = UINT64_MAX};
+	if (!s->snaps || !s->bps || now == 0) {
+		b->done = true;
+		return;
 	}
-	char *err = NULL;
-	sim_goto(s, now, &err); /* back to where we were */
-	free(err);
-	return found;
+	snap_free(&s->snaps->origin);
+	capture(s, &s->snaps->origin);
+}
+
+enum sim_search_status sim_back_search_step(struct sim *s, struct sim_back_search *b, uint64_t budget)
+{
+	uint64_t used = 0;
+	if (budget == 0)
+		budget = 1;
+	while (!b->done && used < budget) {
+		if (s->interrupt) { /* before a restore, which would clear it */
+			s->interrupt = 0;
+			return SIM_SEARCH_INTERRUPTED;
+		}
+		if (!b->in_interval) {
+			/* The first interval ends just before the origin (the stop at
+			 * the origin itself is not a previous one); each next one ends
+			 * at the snapshot the last one started from. */
+			const struct snap *p = newest_before(s, b->limit);
+			if (!p) {
+				b->done = true;
+				break;
+			}
+			restore(s, p);
+			b->from = p->cycle;
+			b->end = b->limit == b->origin ? b->origin - 1 : b->limit;
+			b->last_break = UINT64_MAX;
+			b->in_interval = true;
+			used++;
+		}
+		bool over = false;
+		while (s->st->now < b->end && used < budget) {
+			uint64_t c0 = s->st->now;
+			enum sim_stop why = sim_step(s, MIN(b->end - c0, budget - used));
+			used += s->st->now - c0;
+			b->replayed += s->st->now - c0;
+			if (why == SIM_STOP_BREAK) {
+				if (s->st->now <= b->end)
+					b->last_break = s->st->now;
+			} else if (why == SIM_STOP_DONE) {
+				over = true;
+				break;
+			} else if (why == SIM_STOP_INTERRUPT) {
+				return SIM_SEARCH_INTERRUPTED;
+			}
+		}
+		if (!over && s->st->now < b->end)
+			break; /* budget used up inside the interval */
+		b->in_interval = false;
+		if (b->last_break != UINT64_MAX) {
+			b->found = b->last_break;
+			b->done = true;
+		} else if (b->from == 0) {
+			b->done = true;
+		} else {
+			b->limit = b->from;
+		}
+	}
+	return b->done ? SIM_SEARCH_DONE : SIM_SEARCH_MORE;
+}
+
+void sim_back_search_end(struct sim *s, struct sim_back_search *b)
+{
+	b->in_interval = false;
+	b->done = true;
+	if (!s->snaps || !s->snaps->origin.data)
+		return; /* nothing was moved */
+	restore(s, &s->snaps->origin);
+	snap_free(&s->snaps->origin);
+	memset(&s->snaps->origin, 0, sizeof s->snaps->origin);
+}
+
+uint64_t sim_prev_break(struct sim *s)
+{
+	struct sim_back_search b;
+	sim_back_search_begin(s, &b);
+	/* An interrupt does not end it: like any replay it reaches its target. */
+	while (sim_back_search_step(s, &b, UINT64_MAX) != SIM_SEARCH_DONE)
+		;
+	sim_back_search_end(s, &b);
+	return b.found;
 }

@@ -39,7 +39,42 @@ uint64_t sim_rewind_horizon(const struct sim *s);
 int sim_goto(struct sim *s, uint64_t cycle, char **err);
 /* Cycle just after the last breakpoint hit before the current cycle (where a
  * `continue` had stopped), or UINT64_MAX if none since the horizon. Replays
- * from snapshots; leaves the simulator at the current cycle. */
+ * from snapshots; leaves the simulator at the current cycle. The same as
+ * sim_back_search_begin + _step until done + _end. */
 uint64_t sim_prev_break(struct sim *s);
+
+/* The same search in slices (the TUI's reverse-continue, which Ctrl-C stops).
+ * It replays one snapshot interval at a time, newest first, and ends at the
+ * first interval that holds a stop:
+ *
+ *   horizon ... |S(k-1)------|S(k)---------|S(k+1)----* origin
+ *                              <- 3rd         <- 2nd     <- 1st (ends at origin-1)
+ *
+ * begin keeps an exact copy of the state at the origin; _end puts it back
+ * (arena, event counters, hit counts: the same state hash), whether the
+ * search found a stop, found none, or is being cancelled half way. While a
+ * search is open the simulator is somewhere in the past: run nothing else on
+ * it until _end. */
+struct sim_back_search {
+	uint64_t origin;     /* the cycle the search started at */
+	uint64_t limit;      /* next interval: the newest snapshot before this cycle */
+	uint64_t from, end;  /* the interval being replayed: (from, end], from a snapshot */
+	bool in_interval;    /* from/end are set and being replayed */
+	bool done;           /* finished: found holds the answer */
+	uint64_t last_break; /* the last stop seen in the current interval */
+	uint64_t found;      /* the answer: a stop's cycle, or UINT64_MAX for none */
+	uint64_t replayed;   /* cycles replayed so far (progress, slice tuning) */
+};
+enum sim_search_status {
+	SIM_SEARCH_MORE,       /* budget used, not finished */
+	SIM_SEARCH_DONE,       /* b->found is the answer */
+	SIM_SEARCH_INTERRUPTED /* sim_interrupt() was called: cancel with _end */
+};
+void sim_back_search_begin(struct sim *s, struct sim_back_search *b);
+/* Replay at most about `budget` cycles (each snapshot restored counts as at
+ * least one). */
+enum sim_search_status sim_back_search_step(struct sim *s, struct sim_back_search *b, uint64_t budget);
+/* Back to the origin exactly as it was; frees the copy. */
+void sim_back_search_end(struct sim *s, struct sim_back_search *b);
 
 #endif

@@ -4,7 +4,9 @@
  *
  *   reverse-step N     sim_goto(now - N)            then an empty run request
  *   reverse-continue   sim_prev_break() = C; sim_goto(C - 1), then `step 1`:
- *                      the breakpoint fires again exactly as the first time
+ *                      the breakpoint fires again exactly as the first time.
+ *                      In the TUI a RUN_REVERSE request does the same in
+ *                      slices (session.c reverse_slice; Ctrl-C cancels it)
  *   goto C  (C < now)  sim_goto(C)                  then an empty run request
  *   goto C  (C > now)  a RUN_GOTO request: runs in slices (Ctrl-C stops it),
  *                      breakpoints count their hits but do not stop
@@ -83,6 +85,12 @@ CMD_FN(cmd_reverse_continue)
 	if (!any) {
 		cmd_errorf(out, "reverse-continue: no enabled breakpoint or watchpoint to go back to (see `info break`)");
 		return CMD_ERR;
+	}
+	/* The TUI searches in slices, like `continue`: the screen keeps updating
+	 * and Ctrl-C/Esc cancels it, leaving everything where it was. */
+	if (ss->ui) {
+		session_start_run(ss, RUN_REVERSE, 0);
+		return CMD_RUN;
 	}
 	uint64_t now = sim_cycle(ss->sim);
 	uint64_t c = sim_prev_break(ss->sim);

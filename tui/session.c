@@ -279,8 +279,13 @@ void session_start_run(struct session *ss, enum run_kind kind, uint64_t cycles)
 {
 	bp_clear_stop(&ss->bps);
 	ss->stop_note[0] = 0;
+	ss->run_error[0] = 0;
+	if (ss->run.kind == RUN_REVERSE && ss->sim) /* replaced half way: back to where it began */
+		sim_back_search_end(ss->sim, &ss->run.search);
 	memset(&ss->run, 0, sizeof ss->run);
 	ss->run.kind = kind;
+	if (kind == RUN_REVERSE)
+		sim_back_search_begin(ss->sim, &ss->run.search);
 	uint64_t now = sim_cycle(ss->sim);
 	ss->run.target_cycle = cycles > UINT64_MAX - now ? UINT64_MAX : now + cycles;
 	if (kind == RUN_NEXT_ISSUE) {
@@ -323,6 +328,8 @@ static void select_from_event(struct session *ss, const struct event *e)
 	}
 }
 
+static bool run_slice_fwd(struct session *ss, uint64_t budget);
+
 static void finish(struct session *ss, enum sim_stop why)
 {
 	if (why == SIM_STOP_BREAK)
@@ -348,12 +355,65 @@ static void finish(struct session *ss, enum sim_stop why)
 	events_update_watch(sim_events(ss->sim));
 }
 
+/* One slice of a reverse-continue: search; when found, rewind to one cycle
+ * before the stop and turn into `step 1`, so the breakpoint fires again
+ * exactly as the first time (the same report, selection and event). */
+static bool reverse_slice(struct session *ss, uint64_t budget)
+{
+	struct sim_back_search *b = &ss->run.search;
+	uint64_t r0 = b->replayed;
+	enum sim_search_status st = sim_back_search_step(ss->sim, b, budget);
+	ss->simulated += b->replayed - r0;
+	if (st == SIM_SEARCH_MORE)
+		return true;
+	sim_back_search_end(ss->sim, b); /* at the origin again, exactly */
+	if (st == SIM_SEARCH_INTERRUPTED) {
+		finish(ss, SIM_STOP_INTERRUPT);
+		return false;
+	}
+	uint64_t c = b->found, now = b->origin;
+	char *err = NULL;
+	if (c == UINT64_MAX || c == 0 || c >= now || sim_goto(ss->sim, c - 1, &err)) {
+		snprintf(ss->run_error, sizeof ss->run_error,
+			 "reverse-continue: no breakpoint stop between cycle %llu and cycle %llu",
+			 (unsigned long long)sim_rewind_horizon(ss->sim), (unsigned long long)now);
+		free(err);
+		finish(ss, SIM_STOP_LIMIT);
+		return false;
+	}
+	ss->started = sim_cycle(ss->sim) > 0;
+	session_start_run(ss, RUN_CYCLES, 1);
+	return true;
+}
+
+void session_run_interrupt(struct session *ss)
+{
+	if (ss->run.kind == RUN_REVERSE && ss->sim) {
+		sim_back_search_end(ss->sim, &ss->run.search);
+		finish(ss, SIM_STOP_INTERRUPT);
+		return;
+	}
+	if (ss->run.kind != RUN_NONE)
+		ss->run.kind = RUN_NONE;
+	ss->last_stop = SIM_STOP_INTERRUPT;
+}
+
 bool session_run_slice(struct session *ss, uint64_t budget)
 {
 	if (ss->run.kind == RUN_NONE || !ss->sim)
 		return false;
 	if (budget == 0)
 		budget = 1;
+	if (ss->run.kind == RUN_REVERSE) /* may start at the end of the kernel */
+		return reverse_slice(ss, budget);
+	uint64_t c0 = sim_cycle(ss->sim);
+	bool more = run_slice_fwd(ss, budget);
+	ss->simulated += sim_cycle(ss->sim) - c0;
+	return more;
+}
+
+static bool run_slice_fwd(struct session *ss, uint64_t budget)
+{
 	if (sim_done(ss->sim)) {
 		finish(ss, SIM_STOP_DONE);
 		return false;
@@ -403,6 +463,7 @@ bool session_run_slice(struct session *ss, uint64_t budget)
 		}
 		return true;
 	case RUN_NONE:
+	case RUN_REVERSE:
 		break;
 	}
 	return false;

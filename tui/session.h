@@ -15,6 +15,7 @@
 #include "kernel.h"
 #include "rdmodel.h"
 #include "sim.h"
+#include "snapshot.h"
 
 #define SESSION_MAX_DISPLAYS 16
 /* Default memory budget of the rewind snapshots (--snapshot-mb). */
@@ -25,7 +26,9 @@ enum run_kind {
 	RUN_CYCLES,    /* step N / run N: stop after N more cycles (or earlier at a breakpoint) */
 	RUN_FOREVER,   /* continue: until a breakpoint, the end, or an interrupt */
 	RUN_NEXT_ISSUE, /* next: until warp (sm, slot) issues its next instruction */
-	RUN_GOTO        /* goto (forward): to target_cycle; breakpoints count hits but do not stop */
+	RUN_GOTO,       /* goto (forward): to target_cycle; breakpoints count hits but do not stop */
+	RUN_REVERSE     /* reverse-continue: search back for the previous stop (snapshot.h), then
+			 * rewind to just before it and step into it */
 };
 
 struct trace_list;
@@ -36,6 +39,7 @@ struct run_request {
 	uint64_t target_cycle; /* RUN_CYCLES */
 	int sm, slot;          /* RUN_NEXT_ISSUE */
 	uint64_t start_insts;  /* RUN_NEXT_ISSUE */
+	struct sim_back_search search; /* RUN_REVERSE */
 };
 
 struct session {
@@ -71,6 +75,11 @@ struct session {
 	char last_line[256];
 	/* Why the last run ended, beyond the sim's stop (e.g. `next`). */
 	char stop_note[200];
+	/* A run that ended in an error instead of a stop (a reverse-continue
+	 * that found nothing); the front end prints it instead of the report. */
+	char run_error[200];
+	/* Cycles simulated by session_run_slice, replays included (slice tuning). */
+	uint64_t simulated;
 	/* Temporary breakpoint of a running `until` (removed when the run ends). */
 	int until_id;
 	/* Set by the TUI so `layout` etc. can reach it; NULL in batch mode. */
@@ -115,6 +124,9 @@ uint64_t session_line_bytes(const struct session *ss);
 /* Advance the pending run by at most `budget` cycles; returns true while the
  * request is still in progress (TUI calls it in slices, batch in a loop). */
 bool session_run_slice(struct session *ss, uint64_t budget);
+/* Stop the pending request now, as an interrupt (Ctrl-C). A reverse-continue
+ * search puts the machine back where it started. */
+void session_run_interrupt(struct session *ss);
 /* Run the pending request to its end (batch mode). */
 void session_run_all(struct session *ss);
 

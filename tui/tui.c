@@ -195,7 +195,11 @@ static void draw_status(struct tui *t)
 {
 	const struct session *ss = t->ss;
 	char state[300];
-	if (t->running)
+	bool searching = t->running && ss->run.kind == RUN_REVERSE;
+	if (searching) /* the interval being replayed starts here; it moves back */
+		snprintf(state, sizeof state, "searching back: cycle %llu (Ctrl-C stops)",
+			 (unsigned long long)(ss->run.search.in_interval ? ss->run.search.from : ss->run.search.limit));
+	else if (t->running)
 		snprintf(state, sizeof state, "running (Ctrl-C stops)");
 	else
 		snprintf(state, sizeof state, "%s", t->state);
@@ -209,11 +213,11 @@ static void draw_status(struct tui *t)
 		.config = ss->cfg.name[0] ? ss->cfg.name : ss->cfg_source,
 		.workload = ss->wl.name[0] ? ss->wl.name : ss->workload_spec,
 		.layout = lay,
-		.cycle = ss->sim ? sim_cycle(ss->sim) : 0,
+		.cycle = searching ? ss->run.search.origin : ss->sim ? sim_cycle(ss->sim) : 0,
 		.state = state,
 		.state_role = t->running ? R_NORMAL : t->state_role,
 		.cps = t->running ? t->cps : -1,
-		.ipc = current_ipc(t),
+		.ipc = searching ? t->rev_ipc : current_ipc(t),
 	};
 	status_draw(t->status, &si);
 	t->dirty_status = false;
@@ -369,16 +373,38 @@ static void run_finished(struct tui *t)
 		snprintf(t->state, sizeof t->state, "paused");
 	}
 	struct cmd_out o = tui_out(t);
-	cmd_report_stop(ss, &o);
+	if (ss->run_error[0]) { /* a reverse-continue that found nothing: nothing moved */
+		cmd_errorf(&o, "%s", ss->run_error);
+		ss->run_error[0] = 0;
+		snprintf(t->state, sizeof t->state, "%s", t->rev_state);
+		t->state_role = t->rev_state_role;
+	} else {
+		cmd_report_stop(ss, &o);
+	}
+	if (t->rev_run && ss->last_stop != SIM_STOP_BREAK) {
+		/* Cancelled or found nothing: back where it began, highlight included. */
+		t->stop_ev = t->rev_stop_ev;
+		t->have_stop_ev = t->rev_have_stop_ev;
+	}
+	t->rev_run = false;
 	t->dirty_panels = t->dirty_status = t->log.dirty = true;
 }
 
 static void run_start(struct tui *t)
 {
 	t->running = true;
+	t->rev_run = t->ss->run.kind == RUN_REVERSE;
+	if (t->rev_run) {
+		t->rev_stop_ev = t->stop_ev;
+		t->rev_have_stop_ev = t->have_stop_ev;
+		snprintf(t->rev_state, sizeof t->rev_state, "%s", t->state);
+		t->rev_state_role = t->state_role;
+		t->rev_ipc = current_ipc(t);
+	}
 	t->have_stop_ev = false;
 	t->run_t0 = t->mark_t = now_s();
-	t->run_c0 = t->mark_c = t->ss->sim ? sim_cycle(t->ss->sim) : 0;
+	t->run_c0 = t->ss->sim ? sim_cycle(t->ss->sim) : 0;
+	t->run_s0 = t->mark_s = t->ss->simulated;
 	t->cps = 0;
 	if (t->budget == 0)
 		t->budget = 1000;
@@ -390,12 +416,13 @@ static void run_slice(struct tui *t)
 {
 	struct session *ss = t->ss;
 	double t0 = now_s();
-	uint64_t c0 = ss->sim ? sim_cycle(ss->sim) : 0;
+	uint64_t c0 = ss->sim ? sim_cycle(ss->sim) : 0, s0 = ss->simulated;
 	bool more = session_run_slice(ss, t->budget);
 	double t1 = now_s(), dt = t1 - t0;
-	uint64_t c1 = ss->sim ? sim_cycle(ss->sim) : 0;
-	/* Tune only on slices that used their budget: short runs say nothing. */
-	if (more && c1 - c0 >= t->budget / 2) {
+	uint64_t c1 = ss->sim ? sim_cycle(ss->sim) : 0, s1 = ss->simulated;
+	/* Tune only on slices that used their budget: short runs say nothing.
+	 * Cycles simulated, not moved: a reverse-continue replays backwards. */
+	if (more && s1 - s0 >= t->budget / 2) {
 		double f = dt > 1e-6 ? SLICE_SECONDS / dt : 4.0;
 		if (f > 4.0)
 			f = 4.0;
@@ -405,12 +432,16 @@ static void run_slice(struct tui *t)
 		t->budget = nb < 1 ? 1 : nb > 1e9 ? (uint64_t)1e9 : (uint64_t)nb;
 	}
 	if (t1 - t->mark_t >= 0.25) {
-		t->cps = (double)(c1 - t->mark_c) / (t1 - t->mark_t);
+		t->cps = (double)(s1 - t->mark_s) / (t1 - t->mark_t);
 		t->mark_t = t1;
-		t->mark_c = c1;
+		t->mark_s = s1;
 	}
-	if (c1 != c0)
+	/* A search in progress is somewhere in the past: panels keep showing
+	 * where it started (the status bar shows how far back it is). */
+	if (c1 != c0 && !(more && ss->run.kind == RUN_REVERSE))
 		t->dirty_panels = true;
+	else if (more && ss->run.kind == RUN_REVERSE)
+		t->dirty_status = true;
 	if (!more)
 		run_finished(t);
 }
@@ -421,17 +452,19 @@ void tui_run_interrupt(struct tui *t)
 	if (!t->running)
 		return;
 	t->nahead = 0; /* an interrupt takes back control: drop what was typed */
+	if (ss->run.kind == RUN_REVERSE) {
+		/* Cancel the search: the machine goes back to where it began. */
+		session_run_interrupt(ss);
+		run_finished(t);
+		return;
+	}
 	if (ss->sim)
 		sim_interrupt(ss->sim);
 	/* Let the session see the interrupt and end the request itself. */
 	for (int i = 0; i < 4 && session_run_slice(ss, 1); i++)
 		if (ss->sim)
 			sim_interrupt(ss->sim);
-	if (ss->run.kind != RUN_NONE) {
-		ss->run.kind = RUN_NONE;
-		ss->last_stop = SIM_STOP_INTERRUPT;
-	}
-	ss->last_stop = SIM_STOP_INTERRUPT;
+	session_run_interrupt(ss);
 	run_finished(t);
 }
 

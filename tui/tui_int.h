@@ -46,12 +46,23 @@ struct tui {
 	int nahead;
 	uint64_t budget;
 	double run_t0, mark_t;
-	uint64_t run_c0, mark_c;
+	uint64_t run_c0;
 	double cps;
 	char state[256];
 	enum role state_role;
 	struct event stop_ev;
 	bool have_stop_ev;
+	/* A reverse-continue search in progress shows the machine as it was
+	 * when it began (the sim is somewhere in the past meanwhile); kept to
+	 * put back the state line and the highlighted event if it is cancelled
+	 * or finds nothing. */
+	struct event rev_stop_ev;
+	bool rev_have_stop_ev;
+	char rev_state[256];
+	enum role rev_state_role;
+	double rev_ipc;
+	bool rev_run; /* the current run began as a reverse-continue */
+	uint64_t run_s0, mark_s; /* session simulated-cycle counter at run start / last mark */
 
 	/* status bar values */
 	const struct sim *ipc_sim;

@@ -12,6 +12,7 @@
 #include "stats_json.h"
 #include "test.h"
 #include "tui.h"
+#include "tui_int.h"
 #include "vtest.h"
 
 /* The screen as the terminal would show it (curscr after doupdate). */
@@ -238,4 +239,54 @@ TEST(tui_and_batch_give_the_same_stops_and_stats)
 	free(jb);
 	fx_fini(&f);
 	stop(t, ts);
+}
+
+/* reverse-continue runs in slices: the status bar says how far back the
+ * search is while the panels keep showing where it started; an interrupt
+ * puts back the cycle, state hash, hit counts and panels; run to its end it
+ * stops where `continue` had. */
+TEST(tui_reverse_continue_in_slices_and_interrupted)
+{
+	struct session *ss;
+	struct tui *t = start(&ss, 24, 80);
+	REQUIRE(t != NULL);
+	tui_exec(t, "break cycle 200");
+	tui_exec(t, "continue");
+	tui_run_to_stop(t);
+	REQUIRE(sim_cycle(ss->sim) == 200);
+	tui_exec(t, "goto 6000");
+	tui_run_to_stop(t);
+	uint64_t now = sim_cycle(ss->sim), h = sim_state_hash(ss->sim);
+	REQUIRE(now > 5000);
+	tui_frame(t);
+	char before[12][512], row[512];
+	for (int y = 1; y < 12; y++)
+		screen_row(y, before[y], sizeof before[y]);
+	CHECK(tui_exec(t, "rc") & CMD_RUN);
+	for (int i = 0; i < 6; i++)
+		CHECK(session_run_slice(ss, 200));
+	CHECK(sim_cycle(ss->sim) < now); /* somewhere in the past meanwhile */
+	tui_frame(t);
+	screen_row(0, row, sizeof row);
+	CHECK_CONTAINS(row, "searching back: cycle");
+	char want[64];
+	snprintf(want, sizeof want, " cycle %llu |", (unsigned long long)now);
+	CHECK_CONTAINS(row, want);
+	tui_run_interrupt(t);
+	tui_frame(t);
+	CHECK_EQ(sim_cycle(ss->sim), now);
+	CHECK(sim_state_hash(ss->sim) == h);
+	CHECK_EQ(bp_get(&ss->bps, 1)->hits, 1);
+	for (int y = 1; y < 12; y++)
+		CHECK_STR(screen_row(y, row, sizeof row), before[y]);
+	char *text = screen_text();
+	CHECK_CONTAINS(text, "Interrupted at cycle");
+	free(text);
+	CHECK(tui_exec(t, "rc") & CMD_RUN);
+	tui_run_to_stop(t);
+	tui_frame(t);
+	CHECK_EQ(sim_cycle(ss->sim), 200);
+	CHECK_EQ(bp_get(&ss->bps, 1)->hits, 1);
+	CHECK_CONTAINS(screen_row(0, row, sizeof row), "stopped at breakpoint 1: cycle 200");
+	stop(t, ss);
 }

@@ -180,3 +180,104 @@ TEST(snapshot_breakpoint_hits_and_log_restored)
 	kernel_free(k);
 }
 
+
+/* The search for reverse-continue in slices (sim_back_search_*) finds the
+ * same stop as sim_prev_break with any budget, and the previous stop is the
+ * one `continue` had made; whether it finishes or is cancelled half way, the
+ * machine is back at its cycle with the same state hash and hit counts. */
+TEST(snapshot_back_search_in_slices_equals_prev_break)
+{
+	struct kernel *k = mk_kernel();
+	REQUIRE(k);
+	const char *breaks[] = {"l1.miss sm=1", "dram.row_conflict", "cycle 2500", "l2.miss", "cycle 9000"};
+	const uint64_t budgets[] = {1, 7, 100, 4096};
+	int long_searches = 0;
+	for (size_t bi = 0; bi < sizeof breaks / sizeof breaks[0]; bi++) {
+		struct workload wl;
+		struct sim *s = mk_sim(k, &wl);
+		REQUIRE(s);
+		struct bp_set bps;
+		bp_init(&bps, sim_stats(s));
+		char *err = NULL;
+		int id = bp_add_break(&bps, breaks[bi], 128, &err);
+		REQUIRE(id > 0);
+		sim_set_bps(s, &bps);
+		/* A small interval so the search crosses several snapshots. */
+		sim_snapshots_enable(s, 64u << 20);
+		int n = 0;
+		while (n < 8 && sim_step(s, UINT64_MAX) == SIM_STOP_BREAK)
+			n++;
+		REQUIRE(n >= 1);
+		/* On past the last stop (or the kernel ended there): the search
+		 * has some way to go back. */
+		CHECK_EQ(sim_goto(s, sim_cycle(s) + 3000, &err), 0); /* counts hits, does not stop */
+		uint64_t now = sim_cycle(s), h = sim_state_hash(s), hits = bp_get(&bps, id)->hits;
+		/* The oracle: a second machine run by `continue` up to now - 1. */
+		struct workload wl2;
+		struct sim *o = mk_sim(k, &wl2);
+		struct bp_set obps;
+		bp_init(&obps, sim_stats(o));
+		REQUIRE(bp_add_break(&obps, breaks[bi], 128, &err) > 0);
+		sim_set_bps(o, &obps);
+		uint64_t want = UINT64_MAX;
+		while (sim_cycle(o) < now - 1) {
+			enum sim_stop why = sim_step(o, now - 1 - sim_cycle(o));
+			if (why == SIM_STOP_BREAK)
+				want = sim_cycle(o);
+			else if (why == SIM_STOP_DONE)
+				break;
+		}
+		sim_set_bps(o, NULL);
+		bp_fini(&obps);
+		sim_free(o);
+		REQUIRE(want != UINT64_MAX);
+		uint64_t prev = sim_prev_break(s);
+		CHECK_EQ(prev, want);
+		CHECK_EQ(sim_cycle(s), now);
+		CHECK(sim_state_hash(s) == h);
+		for (size_t ui = 0; ui < sizeof budgets / sizeof budgets[0]; ui++) {
+			struct sim_back_search b;
+			sim_back_search_begin(s, &b);
+			int slices = 0;
+			enum sim_search_status st;
+			while ((st = sim_back_search_step(s, &b, budgets[ui])) == SIM_SEARCH_MORE)
+				slices++;
+			CHECK_EQ(st, SIM_SEARCH_DONE);
+			CHECK_EQ(b.found, prev);
+			CHECK(b.replayed >= now - 1 - prev);
+			CHECK((uint64_t)(slices + 1) * budgets[ui] >= b.replayed);
+			sim_back_search_end(s, &b);
+			CHECK_EQ(sim_cycle(s), now);
+			CHECK(sim_state_hash(s) == h);
+			CHECK_EQ(bp_get(&bps, id)->hits, hits);
+		}
+		/* Cancelled after a few slices, and by an interrupt. */
+		if (now - prev < 1000) /* found at once: nothing to cancel */
+			goto next;
+		long_searches++;
+		struct sim_back_search b;
+		sim_back_search_begin(s, &b);
+		for (int i = 0; i < 5; i++)
+			CHECK_EQ(sim_back_search_step(s, &b, 3), SIM_SEARCH_MORE);
+		CHECK(sim_cycle(s) < now);
+		sim_back_search_end(s, &b);
+		CHECK_EQ(sim_cycle(s), now);
+		CHECK(sim_state_hash(s) == h);
+		CHECK_EQ(bp_get(&bps, id)->hits, hits);
+		sim_back_search_begin(s, &b);
+		CHECK_EQ(sim_back_search_step(s, &b, 50), SIM_SEARCH_MORE);
+		sim_interrupt(s);
+		CHECK_EQ(sim_back_search_step(s, &b, 50), SIM_SEARCH_INTERRUPTED);
+		sim_back_search_end(s, &b);
+		CHECK_EQ(sim_cycle(s), now);
+		CHECK(sim_state_hash(s) == h);
+		CHECK_EQ(bp_get(&bps, id)->hits, hits);
+	next:
+		free(err);
+		sim_set_bps(s, NULL);
+		bp_fini(&bps);
+		sim_free(s);
+	}
+	CHECK(long_searches >= 2);
+	kernel_free(k);
+}
