@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "test.h"
+#include "vtest.h"
 #include "trace_io.h"
 #include "util.h"
 
@@ -23,9 +24,7 @@ static char *write_list(const char *body)
 {
 	char kern[PATH_MAX];
 	REQUIRE(realpath("tests/traces/vecadd/kernel-1.traceg", kern));
-	const char *d = getenv("TMPDIR");
-	char *dir = xasprintf("%s/gpustep-mc-XXXXXX", d && *d ? d : "/tmp");
-	REQUIRE(mkdtemp(dir));
+	char *dir = vt_tmpdir("mc");
 	char *link = xasprintf("%s/kernel-1.traceg", dir);
 	REQUIRE(symlink(kern, link) == 0);
 	free(link);

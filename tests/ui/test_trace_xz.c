@@ -18,6 +18,7 @@
 #include "config.h"
 #include "snapshot.h"
 #include "test.h"
+#include "vtest.h"
 #include "trace_io.h"
 #include "util.h"
 
@@ -68,14 +69,6 @@ static uint8_t *xz_compress(const char *text, size_t len, size_t *out_len)
 	                                cap) == LZMA_OK);
 	*out_len = pos;
 	return out;
-}
-
-static char *tmp_dir(void)
-{
-	const char *d = getenv("TMPDIR");
-	char *dir = xasprintf("%s/gpustep-xz-XXXXXX", d && *d ? d : "/tmp");
-	REQUIRE(mkdtemp(dir));
-	return dir;
 }
 
 static char *write_file(const char *dir, const char *name, const void *data, size_t len)
@@ -142,7 +135,7 @@ TEST(trace_xz_replays_like_the_plain_file_through_a_small_window)
 	char *text = gen_trace(1500, 0, &len);
 	REQUIRE(len > (1u << 20) + (1u << 18)); /* more than the 1 MB window below */
 	uint8_t *z = xz_compress(text, len, &zlen);
-	char *dir = tmp_dir();
+	char *dir = vt_tmpdir("xz");
 	char *plain = write_file(dir, "kernel-1.traceg", text, len);
 	char *xzp = write_file(dir, "kernel-1.traceg.xz", z, zlen);
 	struct sim_cfg cfg;
@@ -216,7 +209,7 @@ TEST(trace_xz_truncated_and_corrupt_streams_name_file_and_position)
 	size_t len, zlen;
 	char *text = gen_trace(200, 0, &len);
 	uint8_t *z = xz_compress(text, len, &zlen);
-	char *dir = tmp_dir();
+	char *dir = vt_tmpdir("xz");
 	unsigned first;
 	char *err = NULL, want[512];
 
@@ -294,7 +287,7 @@ TEST(trace_xz_thread_block_larger_than_the_window_is_refused)
 	size_t len, zlen;
 	char *text = gen_trace(3, 30000, &len); /* CTA 0 holds 30000 extra lines */
 	uint8_t *z = xz_compress(text, len, &zlen);
-	char *dir = tmp_dir();
+	char *dir = vt_tmpdir("xz");
 	char *p = write_file(dir, "kernel-1.traceg.xz", z, zlen);
 	const char *b0 = strstr(text, "#BEGIN_TB"), *e0 = strstr(text, "#END_TB\n") + 8;
 	uint64_t bytes = (uint64_t)(e0 - b0);
@@ -336,7 +329,7 @@ TEST(trace_unknown_opcodes_listed_once_in_the_warning)
 	    "0000 ffffffff 1 R1 FOOP 0 0\n0010 ffffffff 0 ZORK.X 1 R1 0\n0020 ffffffff 1 R1 FOOP 0 0\n"
 	    "0000 ffffffff 1 R1 FOOP 0 0\n0030 ffffffff 1 R2 IADD3 1 R1 0\n0040 ffffffff 0 EXIT 0 0\n"
 	    "#END_TB\n";
-	char *dir = tmp_dir();
+	char *dir = vt_tmpdir("xz");
 	char *p = write_file(dir, "kernel-1.traceg", t, sizeof t - 1);
 	unsigned first;
 	char *err = NULL, w[512];

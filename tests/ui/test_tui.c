@@ -23,28 +23,10 @@ static char *screen_text(void)
 
 static char *screen_row(int y, char *buf, size_t n) { return draw_read_row(curscr, y, buf, n); }
 
-static struct tui *start(struct session **ss, int lines, int cols)
-{
-	vt_screen();
-	resizeterm(lines, cols);
-	*ss = vt_session(NULL);
-	if (!*ss)
-		return NULL;
-	return tui_new(*ss, true, true);
-}
-
-static void stop(struct tui *t, struct session *ss)
-{
-	tui_free(t);
-	CHECK(ss->ui == NULL && ss->extra_cmds == NULL);
-	vt_session_free(ss);
-	resizeterm(80, 250);
-}
-
 TEST(tui_step_shows_cycle_in_status_bar)
 {
 	struct session *ss;
-	struct tui *t = start(&ss, 24, 80);
+	struct tui *t = vt_tui_start(&ss, 24, 80);
 	REQUIRE(t != NULL);
 	tui_frame(t);
 	char row[512];
@@ -58,13 +40,13 @@ TEST(tui_step_shows_cycle_in_status_bar)
 	char *text = screen_text();
 	CHECK_CONTAINS(text, "(gpustep) step 10");
 	free(text);
-	stop(t, ss);
+	vt_tui_stop(t, ss);
 }
 
 TEST(tui_breakpoint_stop_is_shown_and_highlighted)
 {
 	struct session *ss;
-	struct tui *t = start(&ss, 40, 132);
+	struct tui *t = vt_tui_start(&ss, 40, 132);
 	REQUIRE(t != NULL);
 	tui_exec(t, "log all");
 	tui_exec(t, "break dram.row_conflict");
@@ -96,13 +78,13 @@ TEST(tui_breakpoint_stop_is_shown_and_highlighted)
 	CHECK(tui_exec(t, "") & CMD_RUN);
 	tui_run_to_stop(t);
 	CHECK_EQ(ss->bps.v[0].hits, 2);
-	stop(t, ss);
+	vt_tui_stop(t, ss);
 }
 
 TEST(tui_commands_layout_focus_color)
 {
 	struct session *ss;
-	struct tui *t = start(&ss, 40, 132);
+	struct tui *t = vt_tui_start(&ss, 40, 132);
 	REQUIRE(t != NULL);
 	CHECK_EQ(tui_exec(t, "layout dram"), CMD_OK);
 	CHECK_STR(tui_layout_name(t), "dram");
@@ -129,13 +111,13 @@ TEST(tui_commands_layout_focus_color)
 	/* `help` lists the TUI commands with the rest. */
 	CHECK(cmd_lookup(ss, "layout") != NULL);
 	CHECK(cmd_lookup(ss, "focus") != NULL);
-	stop(t, ss);
+	vt_tui_stop(t, ss);
 }
 
 static void screen_snapshot(int lines, int cols)
 {
 	struct session *ss;
-	struct tui *t = start(&ss, lines, cols);
+	struct tui *t = vt_tui_start(&ss, lines, cols);
 	REQUIRE(t != NULL);
 	tui_exec(t, "log l1.* +l2.* +dram.* +mem.* +warp.* +coalesce");
 	tui_exec(t, "step 300");
@@ -146,7 +128,7 @@ static void screen_snapshot(int lines, int cols)
 	snprintf(name, sizeof name, "screen_overview_%dx%d", cols, lines);
 	CHECK_SNAPSHOT(name, text);
 	free(text);
-	stop(t, ss);
+	vt_tui_stop(t, ss);
 }
 
 TEST(tui_screen_overview_80x24) { screen_snapshot(24, 80); }
@@ -155,7 +137,7 @@ TEST(tui_screen_overview_132x40) { screen_snapshot(40, 132); }
 TEST(tui_survives_tiny_and_huge_screens)
 {
 	struct session *ss;
-	struct tui *t = start(&ss, 24, 80);
+	struct tui *t = vt_tui_start(&ss, 24, 80);
 	REQUIRE(t != NULL);
 	static const int sizes[][2] = {{12, 40}, {5, 20}, {2, 10}, {1, 1}, {80, 250}, {24, 80}};
 	char row[512];
@@ -170,7 +152,7 @@ TEST(tui_survives_tiny_and_huge_screens)
 		if (sizes[i][1] >= 20)
 			CHECK_CONTAINS(screen_row(0, row, sizeof row), " cycle 0");
 	}
-	stop(t, ss);
+	vt_tui_stop(t, ss);
 }
 
 /* The same commands give the same stops and stats in the TUI (runs in slices
@@ -203,7 +185,7 @@ TEST(tui_and_batch_give_the_same_stops_and_stats)
 		NULL,
 	};
 	struct session *ts;
-	struct tui *t = start(&ts, 40, 132);
+	struct tui *t = vt_tui_start(&ts, 40, 132);
 	REQUIRE(t != NULL);
 	struct fx f;
 	fx_init_wl(&f, "vecadd");
@@ -238,7 +220,7 @@ TEST(tui_and_batch_give_the_same_stops_and_stats)
 	free(jt);
 	free(jb);
 	fx_fini(&f);
-	stop(t, ts);
+	vt_tui_stop(t, ts);
 }
 
 /* reverse-continue runs in slices: the status bar says how far back the
@@ -248,7 +230,7 @@ TEST(tui_and_batch_give_the_same_stops_and_stats)
 TEST(tui_reverse_continue_in_slices_and_interrupted)
 {
 	struct session *ss;
-	struct tui *t = start(&ss, 24, 80);
+	struct tui *t = vt_tui_start(&ss, 24, 80);
 	REQUIRE(t != NULL);
 	tui_exec(t, "break cycle 200");
 	tui_exec(t, "continue");
@@ -288,5 +270,5 @@ TEST(tui_reverse_continue_in_slices_and_interrupted)
 	CHECK_EQ(sim_cycle(ss->sim), 200);
 	CHECK_EQ(bp_get(&ss->bps, 1)->hits, 1);
 	CHECK_CONTAINS(screen_row(0, row, sizeof row), "stopped at breakpoint 1: cycle 200");
-	stop(t, ss);
+	vt_tui_stop(t, ss);
 }

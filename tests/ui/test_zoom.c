@@ -16,23 +16,6 @@
 #include "tui.h"
 #include "vtest.h"
 
-static struct tui *start(struct session **ss, int lines, int cols)
-{
-	vt_screen();
-	resizeterm(lines, cols);
-	*ss = vt_session(NULL);
-	if (!*ss)
-		return NULL;
-	return tui_new(*ss, true, true);
-}
-
-static void stop(struct tui *t, struct session *ss)
-{
-	tui_free(t);
-	vt_session_free(ss);
-	resizeterm(80, 250);
-}
-
 struct arr {
 	struct layout_slot s[LAYOUT_MAX_SLOTS];
 	int n;
@@ -83,7 +66,7 @@ static char *screen_row(int y, char *buf, size_t n) { return draw_read_row(cursc
 static void zoom_fills_and_restores(int lines, int cols)
 {
 	struct session *ss;
-	struct tui *t = start(&ss, lines, cols);
+	struct tui *t = vt_tui_start(&ss, lines, cols);
 	REQUIRE(t != NULL);
 	CHECK_EQ(tui_exec(t, "layout frc"), CMD_OK);
 	struct arr before = arrangement(t);
@@ -120,7 +103,7 @@ static void zoom_fills_and_restores(int lines, int cols)
 	CHECK(same_arrangement(&before, &after));
 	tui_frame(t);
 	CHECK(!strstr(screen_row(1, row, sizeof row), "[Z"));
-	stop(t, ss);
+	vt_tui_stop(t, ss);
 }
 
 TEST(zoom_fills_the_area_and_unzoom_restores_80x24) { zoom_fills_and_restores(24, 80); }
@@ -131,7 +114,7 @@ TEST(zoom_fills_the_area_and_unzoom_restores_200x60) { zoom_fills_and_restores(6
 TEST(zoom_survives_resizing)
 {
 	struct session *ss;
-	struct tui *t = start(&ss, 24, 80);
+	struct tui *t = vt_tui_start(&ss, 24, 80);
 	REQUIRE(t != NULL);
 	tui_exec(t, "layout frc");
 	tui_exec(t, "zoom l2cache");
@@ -161,7 +144,7 @@ TEST(zoom_survives_resizing)
 	z = arrangement(t);
 	REQUIRE(z.n == 1);
 	CHECK_EQ(z.s[0].w, 80);
-	stop(t, ss);
+	vt_tui_stop(t, ss);
 }
 
 static void out_cb(void *u, const char *text) { sb_printf(u, "%s\n", text); }
@@ -179,7 +162,7 @@ static char *run(struct session *ss, const char *line, int *rc)
 TEST(zoom_errors_name_the_layouts_panels)
 {
 	struct session *ss;
-	struct tui *t = start(&ss, 24, 80);
+	struct tui *t = vt_tui_start(&ss, 24, 80);
 	REQUIRE(t != NULL);
 	tui_exec(t, "layout frc");
 	int rc;
@@ -208,7 +191,7 @@ TEST(zoom_errors_name_the_layouts_panels)
 	CHECK_EQ(n, 4);
 	CHECK_STR(names[2], "l2cache");
 	CHECK_EQ(cmd_lookup(ss, "zoom")->complete, (unsigned)COMPL_LAYOUT_PANEL);
-	stop(t, ss);
+	vt_tui_stop(t, ss);
 	/* Batch mode has no screen. */
 	struct session *b = vt_session(NULL);
 	REQUIRE(b != NULL);
@@ -248,7 +231,7 @@ static bool title_focused(const char *name)
 TEST(zoom_focus_and_layout)
 {
 	struct session *ss;
-	struct tui *t = start(&ss, 24, 80);
+	struct tui *t = vt_tui_start(&ss, 24, 80);
 	REQUIRE(t != NULL);
 	tui_exec(t, "layout frc");
 	/* The prompt has the focus: the layout's first panel, which gets the focus. */
@@ -293,7 +276,7 @@ TEST(zoom_focus_and_layout)
 	CHECK_EQ(tui_exec(t, "layout dram"), CMD_OK);
 	CHECK(tui_zoomed(t) == NULL);
 	CHECK_EQ(arrangement(t).n, 2);
-	stop(t, ss);
+	vt_tui_stop(t, ss);
 }
 
 /* Zoom is screen state: rewinding (rs, goto) leaves it; `save session` keeps
@@ -302,7 +285,7 @@ TEST(zoom_focus_and_layout)
 TEST(zoom_kept_by_sessions_not_touched_by_rewind)
 {
 	struct session *ss;
-	struct tui *t = start(&ss, 24, 80);
+	struct tui *t = vt_tui_start(&ss, 24, 80);
 	REQUIRE(t != NULL);
 	tui_exec(t, "layout frc");
 	tui_exec(t, "step 200");
@@ -317,9 +300,8 @@ TEST(zoom_kept_by_sessions_not_touched_by_rewind)
 	CHECK_STR(tui_zoomed(t), "l2cache");
 	CHECK_EQ(arrangement(t).n, 1);
 
-	char dir[] = "/tmp/gpustep-zoom-XXXXXX";
-	REQUIRE(mkdtemp(dir) != NULL);
-	char path[64], cmd[128];
+	char *dir = vt_tmpdir("zoom");
+	char path[1024], cmd[1100];
 	snprintf(path, sizeof path, "%s/z.gps", dir);
 	snprintf(cmd, sizeof cmd, "save session %s", path);
 	CHECK_EQ(tui_exec(t, cmd), CMD_OK);
@@ -342,5 +324,6 @@ TEST(zoom_kept_by_sessions_not_touched_by_rewind)
 	free(text);
 	unlink(path);
 	rmdir(dir);
-	stop(t, ss);
+	free(dir);
+	vt_tui_stop(t, ss);
 }

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "draw.h"
 #include "test.h"
+#include "tui.h"
 #include "util.h"
 
 #define VT_LINES 80
@@ -166,4 +167,30 @@ bool vt_snapshot(const char *name, const char *text, const char *file, int line)
 	}
 	free(want);
 	return ok;
+}
+
+char *vt_tmpdir(const char *tag)
+{
+	const char *d = getenv("TMPDIR");
+	char *dir = xasprintf("%s/gpustep-%s-XXXXXX", d && *d ? d : "/tmp", tag);
+	REQUIRE(mkdtemp(dir));
+	return dir;
+}
+
+struct tui *vt_tui_start(struct session **ss, int lines, int cols)
+{
+	vt_screen();
+	resizeterm(lines, cols);
+	*ss = vt_session(NULL);
+	if (!*ss)
+		return NULL;
+	return tui_new(*ss, true, true);
+}
+
+void vt_tui_stop(struct tui *t, struct session *ss)
+{
+	tui_free(t);
+	CHECK(ss->ui == NULL && ss->extra_cmds == NULL);
+	vt_session_free(ss);
+	resizeterm(VT_LINES, VT_COLS);
 }

@@ -29,6 +29,17 @@ char *vt_text(WINDOW *w);
  * Reports the first differing line through test_fail. Returns true on match. */
 bool vt_snapshot(const char *name, const char *text, const char *file, int line);
 
+/* A new private directory under $TMPDIR (default /tmp) named
+ * gpustep-TAG-XXXXXX; caller removes it and frees the path. */
+char *vt_tmpdir(const char *tag);
+
+struct tui;
+/* The interactive screen on a fresh session at lines x cols (the shared
+ * off-screen screen resized); vt_tui_stop frees both and checks the session
+ * was detached, then restores the screen's size. */
+struct tui *vt_tui_start(struct session **ss, int lines, int cols);
+void vt_tui_stop(struct tui *t, struct session *ss);
+
 #define CHECK_SNAPSHOT(name, text) vt_snapshot((name), (text), __FILE__, __LINE__)
 
 #endif
