@@ -303,7 +303,7 @@ TEST(zoom_kept_by_sessions_not_touched_by_rewind)
 	char *dir = vt_tmpdir("zoom");
 	char path[1024], cmd[1100];
 	snprintf(path, sizeof path, "%s/z.gps", dir);
-	snprintf(cmd, sizeof cmd, "save session %s", path);
+	snprintf(cmd, sizeof cmd, "save session \"%s\"", path);
 	CHECK_EQ(tui_exec(t, cmd), CMD_OK);
 	char *text = session_file_text(ss);
 	CHECK_CONTAINS(text, "\nui layout frc\nui zoom l2cache\n");
@@ -311,7 +311,7 @@ TEST(zoom_kept_by_sessions_not_touched_by_rewind)
 	/* Elsewhere, unzoomed: loading brings the layout and the zoom back. */
 	tui_exec(t, "layout dram");
 	CHECK(tui_zoomed(t) == NULL);
-	snprintf(cmd, sizeof cmd, "load session %s", path);
+	snprintf(cmd, sizeof cmd, "load session \"%s\"", path);
 	CHECK(!(tui_exec(t, cmd) & CMD_ERR));
 	tui_run_to_stop(t);
 	CHECK_STR(tui_layout_name(t), "frc");
