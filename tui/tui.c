@@ -125,7 +125,7 @@ static WINDOW *mkwin(int h, int w, int y, int x)
 	return newwin(h, w, y, x);
 }
 
-static void apply_layout(struct tui *t)
+void tui_apply_layout(struct tui *t)
 {
 	del_windows(t);
 	t->lines = LINES;
@@ -288,7 +288,7 @@ static void draw_prompt(struct tui *t)
 void tui_frame(struct tui *t)
 {
 	if (t->need_layout || LINES != t->lines || COLS != t->cols)
-		apply_layout(t);
+		tui_apply_layout(t);
 	bool any = false;
 	if (t->dirty_panels) {
 		draw_panels(t);
@@ -540,167 +540,6 @@ void tui_panel_request(struct tui *t, struct panel *p)
 	t->dirty_panels = t->dirty_status = true;
 }
 
-/* ---- TUI-only command back ends -------------------------------------------------------- */
-
-int tui_set_layout(struct tui *t, const char *name, char **err)
-{
-	const struct layout_def *d = layout_find(name);
-	if (!d) {
-		struct strbuf sb;
-		sb_init(&sb);
-		for (size_t i = 0; i < layout_count(); i++)
-			sb_printf(&sb, "%s%s", i ? ", " : "", layout_at(i)->name);
-		set_err(err, "unknown layout '%s' (layouts: %s)", name, sb.s);
-		sb_fini(&sb);
-		return -1;
-	}
-	t->layout = d;
-	t->zoom[0] = 0; /* a layout is chosen to see its panels */
-	t->need_layout = true;
-	return 0;
-}
-
-const char *tui_layout_name(const struct tui *t) { return t->layout->name; }
-
-const char *tui_zoomed(const struct tui *t) { return t->zoom[0] ? t->zoom : NULL; }
-
-/* "frc, l2, l2cache, events": the panels of the current layout. */
-static char *layout_panel_list(const struct tui *t)
-{
-	const char *names[LAYOUT_MAX_SLOTS];
-	int n = layout_panels(t->layout, names, LAYOUT_MAX_SLOTS);
-	struct strbuf sb;
-	sb_init(&sb);
-	for (int i = 0; i < n; i++)
-		sb_printf(&sb, "%s%s", i ? ", " : "", names[i]);
-	return sb.s ? sb.s : xstrdup("");
-}
-
-size_t tui_layout_panels(const struct tui *t, const char **out, size_t max)
-{
-	int n = layout_panels(t->layout, out, max > LAYOUT_MAX_SLOTS ? LAYOUT_MAX_SLOTS : (int)max);
-	return (size_t)n;
-}
-
-int tui_zoom(struct tui *t, const char *panel, char **err)
-{
-	if (panel && !layout_has(t->layout, panel)) {
-		char *list = layout_panel_list(t);
-		if (panel_kind_find(panel))
-			set_err(err, "panel '%s' is not in layout %s (its panels: %s)", panel, t->layout->name, list);
-		else
-			set_err(err, "unknown panel '%s' (layout %s has: %s)", panel, t->layout->name, list);
-		free(list);
-		return -1;
-	}
-	if (t->zoom[0] && (!panel || strcmp(panel, t->zoom) == 0)) {
-		t->zoom[0] = 0; /* unzoom: the layout's arrangement again, the focus kept */
-	} else {
-		const char *first[1];
-		if (!panel) /* the focused panel, or the layout's first when the prompt has the focus */
-			panel = layout_has(t->layout, t->focus_name) ? t->focus_name
-				: layout_panels(t->layout, first, 1) ? first[0] : NULL;
-		if (!panel)
-			return set_err(err, "layout %s has no panels", t->layout->name);
-		snprintf(t->zoom, sizeof t->zoom, "%s", panel);
-		snprintf(t->focus_name, sizeof t->focus_name, "%s", panel); /* tmux zooms the active pane */
-	}
-	t->need_layout = true;
-	return 0;
-}
-
-int tui_arrangement(struct tui *t, struct layout_slot *out, int max)
-{
-	if (t->need_layout || LINES != t->lines || COLS != t->cols)
-		apply_layout(t);
-	int n = 0;
-	for (int i = 0; i < t->nslots && n < max; i++) {
-		WINDOW *w = t->slots[i].w;
-		out[n++] = (struct layout_slot){.panel = t->slots[i].p->ops->name,
-						.y = getbegy(w),
-						.x = getbegx(w),
-						.h = getmaxy(w),
-						.w = getmaxx(w),
-						.sep_left = t->slots[i].p->sep_left};
-	}
-	return n;
-}
-
-static void set_focus(struct tui *t, int i)
-{
-	t->focus = i;
-	snprintf(t->focus_name, sizeof t->focus_name, "%s", i >= 0 ? t->slots[i].p->ops->name : "cmd");
-	t->dirty_panels = true;
-}
-
-int tui_focus(struct tui *t, const char *what, char **err)
-{
-	/* Moving to another panel unzooms first, as tmux does on a pane switch;
-	 * `focus cmd` and `focus` of the zoomed panel keep the zoom. */
-	bool other = strcmp(what, "next") == 0 || strcmp(what, "prev") == 0 ||
-		     (layout_has(t->layout, what) && strcmp(what, t->zoom) != 0);
-	if (t->zoom[0] && other) {
-		t->zoom[0] = 0;
-		t->need_layout = true;
-	}
-	if (t->need_layout)
-		apply_layout(t);
-	int n = t->nslots;
-	if (strcmp(what, "next") == 0 || strcmp(what, "prev") == 0) {
-		/* Cycle through the panels and the command line (-1). */
-		int d = what[0] == 'n' ? 1 : -1;
-		int i = t->focus + 1; /* -1..n-1 -> 0..n */
-		i = ((i + d) % (n + 1) + (n + 1)) % (n + 1);
-		set_focus(t, i - 1);
-		return 0;
-	}
-	if (strcmp(what, "cmd") == 0 || strcmp(what, "prompt") == 0) {
-		set_focus(t, -1);
-		return 0;
-	}
-	for (int i = 0; i < n; i++)
-		if (strcmp(t->slots[i].p->ops->name, what) == 0) {
-			set_focus(t, i);
-			return 0;
-		}
-	if (panel_kind_find(what))
-		return set_err(err, "panel '%s' is not in layout %s", what, t->layout->name);
-	return set_err(err, "unknown panel '%s' (focus PANEL|cmd|next|prev)", what);
-}
-
-void tui_set_colour(struct tui *t, bool on)
-{
-	t->colours = draw_init(on, t->utf8);
-	tui_redraw(t);
-}
-
-void tui_show_keys(struct tui *t)
-{
-	struct strbuf sb;
-	sb_init(&sb);
-	keys_help(&sb);
-	sb_puts(&sb, "\nCommands (help CMD for details and an example):\n");
-	for (size_t i = 0; i < cmd_count(t->ss); i++) {
-		const struct cmd_def *d = cmd_at(t->ss, i);
-		sb_printf(&sb, "  %-16s %s\n", d->name, d->summary ? d->summary : "");
-	}
-	sb_puts(&sb, "\nLayouts:\n");
-	for (size_t i = 0; i < layout_count(); i++)
-		sb_printf(&sb, "  %-10s %s\n", layout_at(i)->name, layout_at(i)->desc);
-	sb_puts(&sb, "\nColours: green hit, red miss, yellow conflict/stall/full, reverse selected.\n");
-	free(t->help_text);
-	t->help_text = sb.s ? sb.s : xstrdup("");
-	t->help_open = true;
-	t->help_scroll = 0;
-	t->need_layout = true;
-}
-
-void tui_close_help(struct tui *t)
-{
-	t->help_open = false;
-	t->need_layout = true; /* recreate windows: everything below is redrawn */
-}
-
 /* ---- life cycle ------------------------------------------------------------------------- */
 
 struct tui *tui_new(struct session *ss, bool colours, bool utf8)
@@ -807,7 +646,7 @@ int tui_main(struct session *ss)
 	}
 	outlog_add(&t->log, "gpustep " GPUSTEP_VERSION ": F10 step, F5 continue, F1 keys, `help` commands, `quit` leaves",
 		OUT_TEXT);
-	apply_layout(t);
+	tui_apply_layout(t);
 	struct cmd_out uo = tui_out(t);
 	session_apply_ui(ss, &uo); /* the layout of a --session file */
 	tui_frame(t);

@@ -86,6 +86,8 @@ struct view_ctx tui_ctx_for(struct tui *t, int slot);
 void tui_run_interrupt(struct tui *t);
 void tui_panel_request(struct tui *t, struct panel *p);
 void tui_close_help(struct tui *t);
+/* Recreate the windows for the layout (or the zoomed panel) and the screen size. */
+void tui_apply_layout(struct tui *t);
 /* tui_input.c: read every key that is waiting (timeout: ms to wait for the
  * first one, -1 forever) and route each (see tui.c's top comment). */
 void tui_poll_keys(struct tui *t, int timeout);
