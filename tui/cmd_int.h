@@ -1,6 +1,7 @@
 /*
  * cmd_int.h: helpers shared by the command implementations (commands.c:
- * table, dispatch, time and breakpoint commands; cmd_info.c: info, print,
+ * table, dispatch, time, machine and help commands; cmd_break.c: break,
+ * watch, until, delete, enable, disable; cmd_info.c: info, print,
  * display, list, log, save); cmd_run.c: stop report, batch scripts;
  * cmd_rewind.c: reverse-step, reverse-continue, goto.
  */
@@ -22,6 +23,23 @@ int cmd_parse_index(struct cmd_out *out, const char *what, const char *s, int n,
 void cmd_print_block(struct cmd_out *out, const char *text);
 /* Print the value of a stat/config path/param (print and display); -1 if unknown. */
 int cmd_print_expr(struct session *ss, const char *expr, const char *prefix, struct cmd_out *out);
+
+/* "usage: <the command's usage line>" as an error; returns CMD_ERR. */
+int cmd_usage(struct cmd_out *out, const char *name);
+/* -1 with a message when the kernel has finished (nothing to run). */
+int cmd_need_running(struct session *ss, struct cmd_out *out);
+/* argv[from..] joined by single spaces into buf. */
+void cmd_join_args(int argc, char **argv, int from, char *buf, size_t n);
+/* Tell the event log which kinds the breakpoints now watch. */
+void cmd_rewatch(struct session *ss);
+
+/* cmd_break.c */
+CMD_FN(cmd_until);
+CMD_FN(cmd_break);
+CMD_FN(cmd_watch);
+CMD_FN(cmd_delete);
+CMD_FN(cmd_enable);
+CMD_FN(cmd_disable);
 
 CMD_FN(cmd_info);
 CMD_FN(cmd_print);

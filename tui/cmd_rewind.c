@@ -22,12 +22,6 @@
 #include "session_file.h"
 #include "snapshot.h"
 
-static int usage_of(struct cmd_out *out, const char *u)
-{
-	cmd_errorf(out, "usage: %s", u);
-	return CMD_ERR;
-}
-
 /* Without snapshots there is nothing to go back to. */
 static int need_snapshots(struct session *ss, struct cmd_out *out, const char *cmd)
 {
@@ -58,7 +52,7 @@ CMD_FN(cmd_reverse_step)
 {
 	uint64_t n = 1;
 	if (argc > 2 || (argc == 2 && (cmd_parse_u64(argv[1], &n) || n == 0)))
-		return usage_of(out, "reverse-step [N]");
+		return cmd_usage(out, "reverse-step");
 	if (need_snapshots(ss, out, "reverse-step"))
 		return CMD_ERR;
 	uint64_t now = sim_cycle(ss->sim), horizon = sim_rewind_horizon(ss->sim);
@@ -74,7 +68,7 @@ CMD_FN(cmd_reverse_continue)
 {
 	(void)argv;
 	if (argc != 1)
-		return usage_of(out, "reverse-continue");
+		return cmd_usage(out, "reverse-continue");
 	if (need_snapshots(ss, out, "reverse-continue"))
 		return CMD_ERR;
 	/* Nothing could have stopped: say so at once rather than replay the
@@ -111,7 +105,7 @@ CMD_FN(cmd_goto)
 {
 	uint64_t c;
 	if (argc != 2 || cmd_parse_u64(argv[1], &c))
-		return usage_of(out, "goto CYCLE");
+		return cmd_usage(out, "goto");
 	uint64_t now = sim_cycle(ss->sim);
 	if (c < now) {
 		if (need_snapshots(ss, out, "goto"))

@@ -26,12 +26,6 @@ static CMD_FN(c_step);
 static CMD_FN(c_continue);
 static CMD_FN(c_run);
 static CMD_FN(c_next);
-static CMD_FN(c_until);
-static CMD_FN(c_break);
-static CMD_FN(c_watch);
-static CMD_FN(c_delete);
-static CMD_FN(c_enable);
-static CMD_FN(c_disable);
 static CMD_FN(c_select);
 static CMD_FN(c_set);
 static CMD_FN(c_load);
@@ -97,7 +91,7 @@ static const struct cmd_def builtin[] = {
 		 "breakpoint that deletes itself. See `help break` for filters and `help events`\n"
 		 "for kinds.\n"
 		 "Example: until dram.row_conflict ch=0",
-	 .fn = c_until, .complete = COMPL_EVENT},
+	 .fn = cmd_until, .complete = COMPL_EVENT},
 	{.name = "break", .aliases = "b", .usage = "break EVENT [field=value ...] [if STAT OP VALUE] | break cycle N",
 	 .summary = "stop when an event happens",
 	 .help = "Stop the run when an event of kind EVENT happens and every filter matches.\n"
@@ -108,20 +102,20 @@ static const struct cmd_def builtin[] = {
 		 "`break cycle N` stops at cycle N. Without arguments, lists breakpoints.\n"
 		 "Example: break dram.row_conflict bank=3 if dram.row_conflicts > 10\n"
 		 "Example: break coh.transition to=M addr=0x10010400",
-	 .fn = c_break, .complete = COMPL_EVENT},
+	 .fn = cmd_break, .complete = COMPL_EVENT},
 	{.name = "watch", .usage = "watch ADDR | watch STAT OP VALUE", .summary = "stop on accesses to a line, or when a stat condition holds",
 	 .help = "`watch ADDR` stops at every L1 or L2 access and DRAM enqueue of the cache line\n"
 		 "holding ADDR. `watch STAT OP VALUE` stops when the condition becomes true\n"
 		 "(occupancies compare their current level).\nExample: watch sm0.l1.mshr.occupancy >= 8",
-	 .fn = c_watch, .complete = COMPL_STAT},
+	 .fn = cmd_watch, .complete = COMPL_STAT},
 	{.name = "delete", .aliases = "d", .usage = "delete [N ...]", .summary = "delete breakpoints (all without N)",
 	 .help = "Delete the breakpoints or watchpoints with the given numbers, or all of them.\nExample: delete 2",
-	 .fn = c_delete},
+	 .fn = cmd_delete},
 	{.name = "disable", .usage = "disable N ...", .summary = "disable breakpoints",
 	 .help = "Keep breakpoints but stop them from firing (`enable` turns them back on).\nExample: disable 1 3",
-	 .fn = c_disable},
+	 .fn = cmd_disable},
 	{.name = "enable", .usage = "enable N ...", .summary = "enable breakpoints",
-	 .help = "Turn disabled breakpoints back on.\nExample: enable 1", .fn = c_enable},
+	 .help = "Turn disabled breakpoints back on.\nExample: enable 1", .fn = cmd_enable},
 	{.name = "info", .aliases = "i",
 	 .usage = "info [break|stats|config|sm|warp|rf|line|l2|frc|ch|bank|mshr|events]",
 	 .summary = "show the state of the machine and the session",
@@ -465,7 +459,7 @@ int cmd_exec(struct session *ss, const char *line, struct cmd_out *out)
 }
 
 /* ---- time ---------------------------------------------------------------- */
-static int need_running(struct session *ss, struct cmd_out *out)
+int cmd_need_running(struct session *ss, struct cmd_out *out)
 {
 	if (sim_done(ss->sim)) {
 		cmd_errorf(out, "the kernel finished at cycle %llu (use `run` to restart)",
@@ -475,7 +469,7 @@ static int need_running(struct session *ss, struct cmd_out *out)
 	return 0;
 }
 
-static int usage(struct cmd_out *out, const char *name)
+int cmd_usage(struct cmd_out *out, const char *name)
 {
 	const struct cmd_def *d = cmd_lookup(NULL, name);
 	cmd_errorf(out, "usage: %s", d ? d->usage : name);
@@ -486,8 +480,8 @@ static CMD_FN(c_step)
 {
 	uint64_t n = 1;
 	if (argc > 2 || (argc == 2 && (cmd_parse_u64(argv[1], &n) || n == 0)))
-		return usage(out, "step");
-	if (need_running(ss, out))
+		return cmd_usage(out, "step");
+	if (cmd_need_running(ss, out))
 		return CMD_ERR;
 	session_start_run(ss, RUN_CYCLES, n);
 	return CMD_RUN;
@@ -497,8 +491,8 @@ static CMD_FN(c_continue)
 {
 	(void)argv;
 	if (argc != 1)
-		return usage(out, "continue");
-	if (need_running(ss, out))
+		return cmd_usage(out, "continue");
+	if (cmd_need_running(ss, out))
 		return CMD_ERR;
 	session_start_run(ss, RUN_FOREVER, 0);
 	return CMD_RUN;
@@ -508,7 +502,7 @@ static CMD_FN(c_run)
 {
 	uint64_t n = 0;
 	if (argc > 2 || (argc == 2 && cmd_parse_u64(argv[1], &n)))
-		return usage(out, "run");
+		return cmd_usage(out, "run");
 	char *err = NULL;
 	if (session_reset(ss, &err)) {
 		cmd_errorf(out, "%s", err);
@@ -527,145 +521,18 @@ static CMD_FN(c_next)
 {
 	(void)argv;
 	if (argc != 1)
-		return usage(out, "next");
-	if (need_running(ss, out))
+		return cmd_usage(out, "next");
+	if (cmd_need_running(ss, out))
 		return CMD_ERR;
 	session_start_run(ss, RUN_NEXT_ISSUE, 0);
 	return CMD_RUN;
-}
-
-/* Rest of the line after the command word, as typed. */
-static void join_args(int argc, char **argv, int from, char *buf, size_t n)
-{
-	buf[0] = 0;
-	size_t len = 0;
-	for (int i = from; i < argc && len < n; i++) {
-		int w = snprintf(buf + len, n - len, "%s%s", i > from ? " " : "", argv[i]);
-		if (w < 0)
-			break;
-		len += (size_t)w;
-	}
-}
-
-static void rewatch(struct session *ss) { events_update_watch(sim_events(ss->sim)); }
-
-static CMD_FN(c_until)
-{
-	char args[512], *err = NULL;
-	if (argc < 2)
-		return usage(out, "until");
-	if (need_running(ss, out))
-		return CMD_ERR;
-	join_args(argc, argv, 1, args, sizeof args);
-	int id = bp_add_until(&ss->bps, args, session_line_bytes(ss), &err);
-	if (id < 0) {
-		cmd_errorf(out, "until: %s", err);
-		free(err);
-		return CMD_ERR;
-	}
-	rewatch(ss);
-	session_start_run(ss, RUN_FOREVER, 0);
-	ss->until_id = id;
-	return CMD_RUN;
-}
-
-static void print_bp_line(struct session *ss, struct cmd_out *out, const char *label, int id)
-{
-	struct bp *b = bp_get(&ss->bps, id);
-	if (b)
-		cmd_printf(out, "%s %d: %s", label, id, strchr(b->text, ' ') ? strchr(b->text, ' ') + 1 : b->text);
-}
-
-static CMD_FN(c_break)
-{
-	if (argc == 1) {
-		char *a[] = {(char *)"info", (char *)"break", NULL};
-		return cmd_info(ss, 2, a, out);
-	}
-	char args[512], *err = NULL;
-	join_args(argc, argv, 1, args, sizeof args);
-	int id = bp_add_break(&ss->bps, args, session_line_bytes(ss), &err);
-	if (id < 0) {
-		cmd_errorf(out, "break: %s", err);
-		free(err);
-		return CMD_ERR;
-	}
-	rewatch(ss);
-	print_bp_line(ss, out, "Breakpoint", id);
-	return CMD_OK;
-}
-
-static CMD_FN(c_watch)
-{
-	if (argc < 2)
-		return usage(out, "watch");
-	char args[512], *err = NULL;
-	join_args(argc, argv, 1, args, sizeof args);
-	int id = bp_add_watch(&ss->bps, args, session_line_bytes(ss), &err);
-	if (id < 0) {
-		cmd_errorf(out, "watch: %s", err);
-		free(err);
-		return CMD_ERR;
-	}
-	rewatch(ss);
-	struct bp *b = bp_get(&ss->bps, id);
-	if (b->type == BP_WATCH_ADDR)
-		cmd_printf(out, "Watchpoint %d: line 0x%llx (%llu bytes)", id, (unsigned long long)b->line_addr,
-			   (unsigned long long)b->line_bytes);
-	else
-		print_bp_line(ss, out, "Watchpoint", id);
-	return CMD_OK;
-}
-
-static int for_each_id(struct session *ss, int argc, char **argv, struct cmd_out *out, int what)
-{
-	int rc = CMD_OK;
-	for (int i = 1; i < argc; i++) {
-		uint64_t id;
-		if (cmd_parse_u64(argv[i], &id) || id > 1000000000 || !bp_get(&ss->bps, (int)id)) {
-			cmd_errorf(out, "no breakpoint number '%s' (see info break)", argv[i]);
-			rc = CMD_ERR;
-			continue;
-		}
-		if (what == 0)
-			bp_delete(&ss->bps, (int)id);
-		else
-			bp_enable(&ss->bps, (int)id, what > 0);
-	}
-	rewatch(ss);
-	return rc;
-}
-
-static CMD_FN(c_delete)
-{
-	if (argc == 1) {
-		int n = bp_delete(&ss->bps, -1);
-		rewatch(ss);
-		cmd_printf(out, "deleted %d breakpoint%s", n, n == 1 ? "" : "s");
-		return CMD_OK;
-	}
-	return for_each_id(ss, argc, argv, out, 0);
-}
-
-static CMD_FN(c_enable)
-{
-	if (argc < 2)
-		return usage(out, "enable");
-	return for_each_id(ss, argc, argv, out, 1);
-}
-
-static CMD_FN(c_disable)
-{
-	if (argc < 2)
-		return usage(out, "disable");
-	return for_each_id(ss, argc, argv, out, -1);
 }
 
 /* ---- machine ---------------------------------------------------------------- */
 static CMD_FN(c_select)
 {
 	if (argc != 3)
-		return usage(out, "select");
+		return cmd_usage(out, "select");
 	const char *u = argv[1];
 	int v;
 	if (strcmp(u, "line") == 0) /* tui/cmd_coh_view.c */
@@ -716,9 +583,9 @@ static CMD_FN(c_set)
 		snprintf(value, sizeof value, "%s", eq + 1);
 	} else if (argc >= 3) {
 		snprintf(path, sizeof path, "%s", argv[1]);
-		join_args(argc, argv, 2, value, sizeof value);
+		cmd_join_args(argc, argv, 2, value, sizeof value);
 	} else {
-		return usage(out, "set");
+		return cmd_usage(out, "set");
 	}
 	if (ss->started) {
 		cmd_errorf(out,
@@ -754,7 +621,7 @@ static CMD_FN(c_load)
 	if (argc == 3 && strcmp(argv[1], "session") == 0)
 		return cmd_load_session(ss, argv[2], out);
 	if (argc != 2)
-		return usage(out, "load");
+		return cmd_usage(out, "load");
 	struct sim_cfg c;
 	cfg_defaults(&c);
 	char *err = NULL;
@@ -767,7 +634,7 @@ static CMD_FN(c_load)
 static CMD_FN(c_workload)
 {
 	if (argc != 2)
-		return usage(out, "workload");
+		return cmd_usage(out, "workload");
 	char *err = NULL;
 	if (session_set_workload(ss, argv[1], &err))
 		return report_err(out, err);
@@ -823,7 +690,7 @@ static CMD_FN(c_check)
 {
 	(void)argv;
 	if (argc != 1)
-		return usage(out, "check");
+		return cmd_usage(out, "check");
 	char *err = NULL;
 	if (sim_check_invariants(ss->sim, &err)) {
 		cmd_errorf(out, "invariant violated at cycle %llu: %s", (unsigned long long)sim_cycle(ss->sim),
