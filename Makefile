@@ -11,7 +11,7 @@
 VERSION := 0.1.0
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := ncursesw panelw readline libcjson liblzma
+PKGS := ncursesw panelw readline libcjson liblzma sqlite3
 
 BUILD := build
 ifdef DEBUG

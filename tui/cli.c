@@ -26,6 +26,7 @@
 #include "session.h"
 #include "session_file.h"
 #include "stats_json.h"
+#include "sweep.h"
 #include "trace_io.h"
 #include "tui.h"
 
@@ -72,6 +73,8 @@ static const char usage_text[] =
 	"                                       the reuse-distance model beside the simulator\n"
 	"  gpustep stress-coherence --protocol si|nmoesi|moesi [--accesses N] [--seed S]\n"
 	"                                       random coherence tester (options: docs/COHERENCE.md)\n"
+	"  gpustep sweep SPEC.json [-j N | --emit parallel DIR | --emit slurm DIR | --job K]\n"
+	"  gpustep sweep collect|table|plot SPEC.json ...   parameter sweeps (docs/SWEEPS.md)\n"
 	"With no --batch/--run/--check-config/--list-*, gpustep starts the interactive TUI.\n"
 	"Exit status: 0 ok, 1 runtime error, 2 usage or config error.\n";
 
@@ -532,6 +535,8 @@ int gpustep_main(int argc, char **argv)
 		return model_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "stress-coherence") == 0)
 		return stress_coherence_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "sweep") == 0) /* docs/SWEEPS.md */
+		return sweep_main(argc - 1, argv + 1);
 	struct options o;
 	memset(&o, 0, sizeof o);
 	o.snapshot_mb = -1;
