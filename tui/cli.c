@@ -22,6 +22,7 @@
 #include "inspect.h"
 #include "dram_trace.h"
 #include "embedded.h"
+#include "export.h"
 #include "loader.h"
 #include "session.h"
 #include "session_file.h"
@@ -46,6 +47,9 @@ struct options {
 	bool run, check, dump, seed_given;
 	bool list_events, list_stats, list_kernels, list_presets, list_config;
 	uint64_t seed;
+	/* exports (export.h) */
+	const char *trace_out, *csv, *sample_stats;
+	uint64_t trace_from, trace_to, trace_max, sample;
 };
 
 static const char usage_text[] =
@@ -66,6 +70,11 @@ static const char usage_text[] =
 	"      --dram-trace FILE           feed a DRAM trace (DRAMSim or Ramulator format) to the DRAM model:\n"
 	"                                  the TUI on a terminal; a summary with --run,\n"
 	"                                  --batch, --stats or off a terminal\n"
+	"      --trace-out FILE.json       with --run: the run as Chrome/Perfetto trace JSON (1 cycle = 1 us)\n"
+	"      --trace-from N --trace-to N the cycles [N, M) to trace (default: all)\n"
+	"      --trace-max-events N        cap of the trace file (default 2000000 events)\n"
+	"      --sample N --csv FILE       with --run: stats every N cycles as CSV\n"
+	"      --sample-stats GLOB,...     the stats sampled (default: all but histograms)\n"
 	"      --list-events --list-stats --list-kernels --list-presets --list-config\n"
 	"      --version, -h --help\n"
 	"Subcommands:\n"
@@ -93,6 +102,13 @@ enum {
 	OPT_VERSION,
 	OPT_SESSION,
 	OPT_SNAPSHOT_MB,
+	OPT_TRACE_OUT,
+	OPT_TRACE_FROM,
+	OPT_TRACE_TO,
+	OPT_TRACE_MAX,
+	OPT_SAMPLE,
+	OPT_CSV,
+	OPT_SAMPLE_STATS,
 };
 
 static const struct option long_opts[] = {
@@ -114,6 +130,13 @@ static const struct option long_opts[] = {
 	{"version", no_argument, NULL, OPT_VERSION},
 	{"session", required_argument, NULL, OPT_SESSION},
 	{"snapshot-mb", required_argument, NULL, OPT_SNAPSHOT_MB},
+	{"trace-out", required_argument, NULL, OPT_TRACE_OUT},
+	{"trace-from", required_argument, NULL, OPT_TRACE_FROM},
+	{"trace-to", required_argument, NULL, OPT_TRACE_TO},
+	{"trace-max-events", required_argument, NULL, OPT_TRACE_MAX},
+	{"sample", required_argument, NULL, OPT_SAMPLE},
+	{"csv", required_argument, NULL, OPT_CSV},
+	{"sample-stats", required_argument, NULL, OPT_SAMPLE_STATS},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -181,6 +204,32 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_DUMP:
 			o->dump = true;
 			break;
+		case OPT_TRACE_OUT:
+			o->trace_out = optarg;
+			break;
+		case OPT_CSV:
+			o->csv = optarg;
+			break;
+		case OPT_SAMPLE_STATS:
+			o->sample_stats = optarg;
+			break;
+		case OPT_TRACE_FROM:
+		case OPT_TRACE_TO:
+		case OPT_TRACE_MAX:
+		case OPT_SAMPLE: {
+			char *end;
+			uint64_t v = strtoull(optarg, &end, 0);
+			const char *name = c == OPT_TRACE_FROM ? "--trace-from" : c == OPT_TRACE_TO ? "--trace-to"
+					 : c == OPT_TRACE_MAX ? "--trace-max-events" : "--sample";
+			if (!*optarg || *end || optarg[0] == '-' || ((c == OPT_SAMPLE || c == OPT_TRACE_MAX) && !v)) {
+				fprintf(stderr, "gpustep: %s: expected a %s integer, got '%s'\nTry 'gpustep --help'.\n", name,
+					c == OPT_SAMPLE || c == OPT_TRACE_MAX ? "positive" : "non-negative", optarg);
+				return EXIT_USAGE;
+			}
+			*(c == OPT_TRACE_FROM ? &o->trace_from : c == OPT_TRACE_TO ? &o->trace_to
+				: c == OPT_TRACE_MAX ? &o->trace_max : &o->sample) = v;
+			break;
+		}
 		case OPT_DRAM_TRACE:
 			o->dram_trace = optarg;
 			break;
@@ -211,6 +260,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	if ((o->sample != 0) != (o->csv != NULL))
+		return usage_error("%s", "--sample N and --csv FILE go together");
+	if (o->sample_stats && !o->sample)
+		return usage_error("%s", "--sample-stats needs --sample N --csv FILE");
+	if ((o->trace_from || o->trace_to || o->trace_max) && !o->trace_out)
+		return usage_error("%s", "--trace-from/--trace-to/--trace-max-events need --trace-out FILE");
+	if (o->trace_to && o->trace_to <= o->trace_from)
+		return usage_error("%s", "--trace-to must be after --trace-from");
+	if ((o->trace_out || o->sample) && !o->run)
+		return usage_error("%s", "--trace-out and --sample record a --run (at the prompt: save trace FILE [FROM TO])");
 	if (optind < argc)
 		o->config = argv[optind++];
 	if (optind < argc)
@@ -500,12 +559,26 @@ static int headless(struct session *ss, const struct options *o)
 			status = EXIT_RUNTIME;
 		}
 	}
+	/* --trace-out / --sample observe the --run (export.h) */
+	struct trace_exp *tx = NULL;
+	struct sampler *sp = NULL;
+	char *err = NULL;
+	if (o->run && o->trace_out) {
+		struct trace_opts to = {o->trace_from, o->trace_to ? o->trace_to : UINT64_MAX, o->trace_max};
+		if (!(tx = trace_exp_open(ss, o->trace_out, &to, &err)))
+			goto export_fail;
+	}
+	if (o->run && o->sample && !(sp = sampler_open(ss, o->csv, o->sample, o->sample_stats, &err)))
+		goto export_fail;
 	/* A trace list runs its kernels back to back in this one simulator
 	 * (docs/TRACES.md); @N picked a single kernel. */
 	while (o->run && !sim_done(ss->sim)) {
 		/* To completion: breakpoints set by a batch script report and resume. */
 		session_start_run(ss, RUN_FOREVER, 0);
-		session_run_all(ss);
+		if (tx || sp)
+			export_run_all(ss, tx, sp);
+		else
+			session_run_all(ss);
 		if (ss->last_stop == SIM_STOP_INTERRUPT) {
 			fprintf(stderr, "gpustep: interrupted at cycle %llu\n", (unsigned long long)sim_cycle(ss->sim));
 			status = EXIT_RUNTIME;
@@ -523,9 +596,36 @@ static int headless(struct session *ss, const struct options *o)
 		print_summary(ss);
 		print_kernels(ss);
 	}
+	if (tx) {
+		struct strbuf msg;
+		sb_init(&msg);
+		int r = trace_exp_close(tx, ss, &msg, &err);
+		tx = NULL;
+		if (!r)
+			fprintf(stderr, "gpustep: %s\n", msg.s);
+		sb_fini(&msg);
+		if (r)
+			goto export_fail;
+	}
+	if (sp && sampler_close(sp, ss, &err)) {
+		sp = NULL;
+		goto export_fail;
+	}
 	signal(SIGINT, SIG_DFL);
 	interrupt_target = NULL;
 	return status;
+export_fail:
+	fprintf(stderr, "gpustep: %s\n", err);
+	free(err);
+	err = NULL;
+	if (tx && trace_exp_close(tx, ss, NULL, &err))
+		free(err);
+	err = NULL;
+	if (sp && sampler_close(sp, ss, &err))
+		free(err);
+	signal(SIGINT, SIG_DFL);
+	interrupt_target = NULL;
+	return EXIT_RUNTIME;
 }
 
 int gpustep_main(int argc, char **argv)
