@@ -732,9 +732,11 @@ CMD_FN(cmd_log)
 /* ---- save ---------------------------------------------------------------------- */
 CMD_FN(cmd_save)
 {
+	if (argc >= 2 && strcmp(argv[1], "trace") == 0) /* export_trace.c */
+		return cmd_save_trace(ss, argc, argv, out);
 	if (argc != 3 || (strcmp(argv[1], "stats") != 0 && strcmp(argv[1], "config") != 0 &&
 			  strcmp(argv[1], "session") != 0)) {
-		cmd_errorf(out, "usage: save stats FILE | save config FILE | save session FILE");
+		cmd_errorf(out, "usage: save stats FILE | save config FILE | save session FILE | save trace FILE [FROM TO]");
 		return CMD_ERR;
 	}
 	char *err = NULL;

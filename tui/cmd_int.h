@@ -50,6 +50,7 @@ CMD_FN(cmd_log);
 CMD_FN(cmd_model); /* cmd_reuse.c */
 CMD_FN(cmd_timeline); /* cmd_timeline.c */
 CMD_FN(cmd_save);
+CMD_FN(cmd_save_trace); /* sample_csv.c: save trace FILE [FROM TO] */
 /* cmd_rewind.c */
 CMD_FN(cmd_reverse_step);
 CMD_FN(cmd_reverse_continue);

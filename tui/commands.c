@@ -41,7 +41,7 @@ int cmd_select_line(struct session *ss, const char *arg, struct cmd_out *out); /
 static const char *const info_words[] = {"break", "stats",   "config", "sm",   "warp",	"rf",	   "line",
 					 "l2",	  "frc",     "channel", "bank", "mshr",	"events", "display", NULL};
 static const char *const list_words[] = {"kernels", "presets", "events", "stats", "config", "commands", NULL};
-static const char *const save_words[] = {"stats", "config", "session", NULL};
+static const char *const save_words[] = {"stats", "config", "session", "trace", NULL};
 static const char *const load_words[] = {"session", NULL};
 
 static const struct cmd_def builtin[] = {
@@ -174,11 +174,14 @@ static const struct cmd_def builtin[] = {
 		 "at cycle 0.\n"
 		 "Example: workload transpose_naive",
 	 .fn = c_workload, .complete = COMPL_KERNEL},
-	{.name = "save", .usage = "save stats FILE | save config FILE | save session FILE",
-	 .summary = "write stats, the config or the whole session",
+	{.name = "save", .usage = "save stats FILE | save config FILE | save session FILE | save trace FILE [FROM TO]",
+	 .summary = "write stats, the config, the whole session or a Perfetto trace",
 	 .help = "Write every stat (the --stats format) or the current config (loadable with\n"
 		 "`load`) as JSON, or the session (config, workload, breakpoints, displays,\n"
 		 "layout, cycle; `load session` restores it) to FILE, atomically.\n"
+		 "`save trace FILE [FROM TO]` writes cycles FROM..TO (default 0 to now) as\n"
+		 "Chrome/Perfetto trace JSON, 1 cycle = 1 us, replayed on a second machine\n"
+		 "(docs/EXPORTS.md).\n"
 		 "Example: save session bug42.gps",
 	 .fn = cmd_save, .complete = COMPL_FILE, .words = save_words},
 	{.name = "log", .usage = "log [all|none|GLOB|+GLOB|-GLOB ...]", .summary = "choose which events the event log records",

@@ -204,3 +204,25 @@ int export_save_trace(struct session *ss, const char *path, uint64_t from, uint6
 	free(tmp);
 	return rc;
 }
+
+#include "cmd_int.h"
+
+CMD_FN(cmd_save_trace)
+{
+	uint64_t from = 0, to = UINT64_MAX;
+	if ((argc != 3 && argc != 5) ||
+	    (argc == 5 && (cmd_parse_u64(argv[3], &from) || cmd_parse_u64(argv[4], &to))))
+		return cmd_usage(out, "save");
+	struct strbuf msg;
+	sb_init(&msg);
+	char *err = NULL;
+	int rc = export_save_trace(ss, argv[2], from, to, &msg, &err);
+	if (rc) {
+		cmd_errorf(out, "%s", err);
+		free(err);
+	} else {
+		cmd_print_block(out, msg.s);
+	}
+	sb_fini(&msg);
+	return rc ? CMD_ERR : CMD_OK;
+}
