@@ -84,6 +84,8 @@ struct sweep_opts {
 	const char *x, *y, *by, *o; /* plot */
 	const char *rows, *cols, *fmt; /* table */
 	const char *agg;         /* table/plot: mean (default) | geomean | sum */
+	const char *base;        /* table: divide each column by the row with this value */
+	const char *log;         /* plot: log scale on "x", "y" or "xy" */
 };
 
 /* Entry point (argv[0] = "sweep"); exit status as cli.h. */

@@ -347,7 +347,7 @@ static int write_csv(const struct sweep_data *sd, const char *path, const char *
 
 int sweep_collect(struct sweep *sw, const struct sweep_opts *o)
 {
-	if (o->x || o->y || o->by || o->o || o->rows || o->cols || o->fmt || o->agg || o->md) {
+	if (o->x || o->y || o->by || o->o || o->rows || o->cols || o->fmt || o->agg || o->md || o->base || o->log) {
 		fprintf(stderr, "gpustep sweep collect: takes --db FILE, --csv FILE, --stats GLOB,... and --out DIR\n");
 		return EXIT_USAGE;
 	}

@@ -132,7 +132,7 @@ static void fmt_value(struct strbuf *sb, const char *fmt, double v)
 
 int sweep_table(struct sweep *sw, const struct sweep_opts *o)
 {
-	if (!o->rows || !o->stats || o->x || o->y || o->by || o->o || o->db || o->csv) {
+	if (!o->rows || !o->stats || o->x || o->y || o->by || o->o || o->db || o->csv || o->log) {
 		fprintf(stderr, "gpustep sweep table: needs --rows DIM and --stats STAT,... (optional --cols DIM, --agg, "
 				"--fmt, --md FILE, --out DIR)\n");
 		return EXIT_USAGE;
@@ -161,6 +161,18 @@ int sweep_table(struct sweep *sw, const struct sweep_opts *o)
 		if (!check_stat(&sd, names[k]))
 			rc = EXIT_USAGE;
 	int nr = 0, nc = 0;
+	if (!rc && o->base) {
+		bool found = false;
+		for (int i = 0; i < sw->njobs && !found; i++) {
+			char *v = sweep_display(sw, &sw->jobs[i], dr);
+			found = strcmp(v, o->base) == 0;
+			free(v);
+		}
+		if (!found) {
+			fprintf(stderr, "gpustep sweep table: --base %s: no job has %s = %s\n", o->base, o->rows, o->base);
+			rc = EXIT_USAGE;
+		}
+	}
 	char **rows = rc ? NULL : dim_values(sw, dr, &nr), **cols = dc >= 0 && !rc ? dim_values(sw, dc, &nc) : NULL;
 	struct strbuf sb;
 	sb_init(&sb);
@@ -175,9 +187,14 @@ int sweep_table(struct sweep *sw, const struct sweep_opts *o)
 		for (int r = 0; r < nr; r++) {
 			sb_printf(&sb, "| %s |", rows[r]);
 			for (int c = 0; c < (dc >= 0 ? nc : ns); c++) {
-				double v;
+				double v, b = 1;
 				bool ok = dc >= 0 ? aggregate(&sd, names[0], dr, rows[r], dc, cols[c], o->agg, &v)
 						  : aggregate(&sd, names[c], dr, rows[r], -1, NULL, o->agg, &v);
+				if (ok && o->base) /* relative to the base row's cell of this column */
+					ok = (dc >= 0 ? aggregate(&sd, names[0], dr, o->base, dc, cols[c], o->agg, &b)
+						      : aggregate(&sd, names[c], dr, o->base, -1, NULL, o->agg, &b)) &&
+					     b != 0;
+				v /= b;
 				sb_puts(&sb, " ");
 				if (ok)
 					fmt_value(&sb, o->fmt, v);
@@ -237,7 +254,7 @@ static void gp_str(FILE *f, const char *s)
 
 int sweep_plot(struct sweep *sw, const struct sweep_opts *o)
 {
-	if (!o->x || !o->y || !o->o || o->rows || o->cols || o->db || o->csv || o->md || o->stats) {
+	if (!o->x || !o->y || !o->o || o->rows || o->cols || o->db || o->csv || o->md || o->stats || o->base) {
 		fprintf(stderr, "gpustep sweep plot: needs --x DIM --y STAT -o FILE.png|FILE.svg (optional --by DIM, --agg, "
 				"--out DIR)\n");
 		return EXIT_USAGE;
@@ -295,7 +312,12 @@ int sweep_plot(struct sweep *sw, const struct sweep_opts *o)
 	if (g) {
 		fprintf(g, "set terminal %s size 800,500 font \"sans,11\"\nset output ", png ? "pngcairo" : "svg");
 		gp_str(g, o->o);
-		fprintf(g, "\nset grid\nset key outside right\nset xlabel ");
+		fprintf(g, "\nset termoption noenhanced\nset grid\nset key outside right\n");
+		if (o->log && strchr(o->log, 'x') && numeric)
+			fprintf(g, "set logscale x 2\n");
+		if (o->log && strchr(o->log, 'y'))
+			fprintf(g, "set logscale y\n");
+		fprintf(g, "set xlabel ");
 		gp_str(g, sw->dims[dx].name);
 		fprintf(g, "\nset ylabel ");
 		gp_str(g, o->y);

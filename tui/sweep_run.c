@@ -14,6 +14,7 @@
  * exit status and the last lines it printed; the next run retries it.
  */
 #include "sweep.h"
+#include "sweep_data.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -421,8 +422,9 @@ static void list_jobs(const struct sweep *sw)
 		free(f);
 		printf("%-5d %-16s %-7s", i, j->key, status);
 		for (int d = 0; d < sw->ndims; d++) {
-			const char *v = sweep_val(sw, j, d), *slash = d < 2 ? strrchr(v, '/') : NULL;
-			printf(" %s", slash ? slash + 1 : v);
+			char *v = sweep_display(sw, j, d);
+			printf(" %s", v);
+			free(v);
 		}
 		printf("\n");
 	}
@@ -432,8 +434,9 @@ static const char usage_text[] =
 	"usage: gpustep sweep SPEC.json [-j N | --emit parallel DIR | --emit slurm DIR | --job K] [--out DIR] [--list]\n"
 	"       gpustep sweep collect SPEC.json [--db FILE] [--csv FILE] [--stats GLOB,...] [--out DIR]\n"
 	"       gpustep sweep table SPEC.json --rows DIM [--cols DIM] --stats STAT,... [--agg mean|geomean|sum]\n"
-	"                                     [--fmt %.3f] [--md FILE] [--out DIR]\n"
-	"       gpustep sweep plot SPEC.json --x DIM --y STAT [--by DIM] [--agg ...] -o FILE.png|FILE.svg [--out DIR]\n"
+	"                                     [--base ROWVALUE] [--fmt %.3f] [--md FILE] [--out DIR]\n"
+	"       gpustep sweep plot SPEC.json --x DIM --y STAT [--by DIM] [--agg ...] [--log x|y|xy]\n"
+	"                                    -o FILE.png|FILE.svg [--out DIR]\n"
 	"Results go to SPEC-results/ beside the spec unless --out. DIM: config, workload, seed, an axis path or a\n"
 	"param name. docs/SWEEPS.md has the spec format.\n";
 
@@ -445,7 +448,7 @@ static int usage(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
-enum { O_EMIT = 256, O_JOB, O_OUT, O_LIST, O_DB, O_CSV, O_MD, O_STATS, O_X, O_Y, O_BY, O_ROWS, O_COLS, O_FMT, O_AGG };
+enum { O_EMIT = 256, O_JOB, O_OUT, O_LIST, O_DB, O_CSV, O_MD, O_STATS, O_X, O_Y, O_BY, O_ROWS, O_COLS, O_FMT, O_AGG, O_BASE, O_LOG };
 
 static const struct option opts[] = {
 	{"jobs", required_argument, NULL, 'j'}, {"emit", required_argument, NULL, O_EMIT},
@@ -456,6 +459,7 @@ static const struct option opts[] = {
 	{"y", required_argument, NULL, O_Y},    {"by", required_argument, NULL, O_BY},
 	{"rows", required_argument, NULL, O_ROWS}, {"cols", required_argument, NULL, O_COLS},
 	{"fmt", required_argument, NULL, O_FMT}, {"agg", required_argument, NULL, O_AGG},
+	{"base", required_argument, NULL, O_BASE}, {"log", required_argument, NULL, O_LOG},
 	{"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0},
 };
 
@@ -513,6 +517,12 @@ int sweep_main(int argc, char **argv)
 		case O_ROWS: o.rows = optarg; break;
 		case O_COLS: o.cols = optarg; break;
 		case O_FMT: o.fmt = optarg; break;
+		case O_BASE: o.base = optarg; break;
+		case O_LOG:
+			if (strcmp(optarg, "x") && strcmp(optarg, "y") && strcmp(optarg, "xy"))
+				return usage("--log: expected x, y or xy, got '%s'", optarg);
+			o.log = optarg;
+			break;
 		case O_AGG:
 			if (strcmp(optarg, "mean") && strcmp(optarg, "geomean") && strcmp(optarg, "sum"))
 				return usage("--agg: expected mean, geomean or sum, got '%s'", optarg);
@@ -534,7 +544,7 @@ int sweep_main(int argc, char **argv)
 	bool is_run = strcmp(sub, "run") == 0;
 	if (!is_run && (run_opt || o.list))
 		return usage("-j, --emit, --job and --list belong to 'gpustep sweep SPEC', not '%s'", sub);
-	if (is_run && (o.db || o.csv || o.md || o.stats || o.x || o.y || o.by || o.o || o.rows || o.cols || o.fmt || o.agg))
+	if (is_run && (o.db || o.csv || o.md || o.stats || o.x || o.y || o.by || o.o || o.rows || o.cols || o.fmt || o.agg || o.base || o.log))
 		return usage("%s", "--db/--csv/--stats belong to 'sweep collect', --x/--y/-o to 'sweep plot', --rows/--cols to "
 				   "'sweep table'");
 	if ((o.jobs > 0) + (o.emit != NULL) + (o.job >= 0) > 1)
