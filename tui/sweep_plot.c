@@ -120,14 +120,12 @@ static bool check_stat(const struct sweep_data *sd, const char *stat)
 	return true;
 }
 
-static void fmt_value(struct strbuf *sb, const char *fmt, double v)
+static void fmt_value(struct strbuf *sb, const char *fmt, double v, bool counts)
 {
-	if (fmt)
-		sb_printf(sb, fmt, v);
-	else if (v == floor(v) && fabs(v) < 1e15)
+	if (counts && v == floor(v) && fabs(v) < 1e15) /* counts stay counts (not ratios to --base) */
 		sb_printf(sb, "%.0f", v);
 	else
-		sb_printf(sb, "%.3f", v);
+		sb_printf(sb, fmt ? fmt : "%.3f", v);
 }
 
 int sweep_table(struct sweep *sw, const struct sweep_opts *o)
@@ -197,7 +195,7 @@ int sweep_table(struct sweep *sw, const struct sweep_opts *o)
 				v /= b;
 				sb_puts(&sb, " ");
 				if (ok)
-					fmt_value(&sb, o->fmt, v);
+					fmt_value(&sb, o->fmt, v, !o->base);
 				else
 					sb_puts(&sb, "n/a");
 				sb_puts(&sb, " |");
