@@ -71,7 +71,7 @@ static const char usage_text[] =
 	"                                  the TUI on a terminal; a summary with --run,\n"
 	"                                  --batch, --stats or off a terminal\n"
 	"      --trace-out FILE.json       with --run: the run as Chrome/Perfetto trace JSON (1 cycle = 1 us)\n"
-	"      --trace-from N --trace-to N the cycles [N, M) to trace (default: all)\n"
+	"      --trace-from N --trace-to M the cycles [N, M) to trace (default: all)\n"
 	"      --trace-max-events N        cap of the trace file (default 2000000 events)\n"
 	"      --sample N --csv FILE       with --run: stats every N cycles as CSV\n"
 	"      --sample-stats GLOB,...     the stats sampled (default: all but histograms)\n"
