@@ -736,7 +736,7 @@ CMD_FN(cmd_save)
 		return cmd_save_trace(ss, argc, argv, out);
 	if (argc != 3 || (strcmp(argv[1], "stats") != 0 && strcmp(argv[1], "config") != 0 &&
 			  strcmp(argv[1], "session") != 0)) {
-		cmd_errorf(out, "usage: save stats FILE | save config FILE | save session FILE | save trace FILE [FROM TO]");
+		cmd_errorf(out, "usage: save stats|config|session FILE | save trace FILE [FROM TO]");
 		return CMD_ERR;
 	}
 	char *err = NULL;

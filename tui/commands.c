@@ -174,8 +174,8 @@ static const struct cmd_def builtin[] = {
 		 "at cycle 0.\n"
 		 "Example: workload transpose_naive",
 	 .fn = c_workload, .complete = COMPL_KERNEL},
-	{.name = "save", .usage = "save stats FILE | save config FILE | save session FILE | save trace FILE [FROM TO]",
-	 .summary = "write stats, the config, the whole session or a Perfetto trace",
+	{.name = "save", .usage = "save stats|config|session FILE | save trace FILE [FROM TO]",
+	 .summary = "write stats, the config, the session or a Perfetto trace",
 	 .help = "Write every stat (the --stats format) or the current config (loadable with\n"
 		 "`load`) as JSON, or the session (config, workload, breakpoints, displays,\n"
 		 "layout, cycle; `load session` restores it) to FILE, atomically.\n"
