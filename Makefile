@@ -57,7 +57,7 @@ BIN := $(BUILD)/gpustep
 UNIT_BIN := $(BUILD)/unit_tests
 UITEST_BIN := $(BUILD)/ui_tests
 
-.PHONY: all deps run test test-unit test-ui test-golden test-e2e bench clean golden-update format stress
+.PHONY: all deps run test test-unit test-ui test-golden test-e2e bench clean golden-update format stress test-slurm
 
 all: deps $(BIN)
 
@@ -149,6 +149,12 @@ golden-update: deps $(BIN)
 STRESS_SEED ?= 1
 stress: deps $(BIN)
 	@for p in si nmoesi moesi; do $(BIN) stress-coherence --protocol $$p --accesses 10000000 --seed $(STRESS_SEED) || exit 1; done
+
+# A real single-node Slurm (slurm-wlm + munge on localhost, private config and
+# state) running a 4-task sweep array; as root, not part of `make test`
+# (docs/TESTING.md).
+test-slurm: deps $(BIN)
+	sh tests/slurm/run.sh $(BIN)
 
 bench: deps $(BIN)
 	sh tools/bench.sh $(BIN)
