@@ -311,6 +311,8 @@ int sweep_plot(struct sweep *sw, const struct sweep_opts *o)
 		fprintf(g, "set terminal %s size 800,500 font \"sans,11\"\nset output ", png ? "pngcairo" : "svg");
 		gp_str(g, o->o);
 		fprintf(g, "\nset termoption noenhanced\nset grid\nset key outside right\n");
+		if (!numeric) /* category labels */
+			fprintf(g, "set xtics rotate by -30\nset offsets 0.3,0.3,0,0\n");
 		if (o->log && strchr(o->log, 'x') && numeric)
 			fprintf(g, "set logscale x 2\n");
 		if (o->log && strchr(o->log, 'y'))

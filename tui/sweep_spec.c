@@ -49,8 +49,27 @@ static char *abs_path(const char *p)
 
 /* A config or workload named in the spec: a file beside the spec, a file
  * from the current directory, or else a built-in name (left as is). */
+static char *resolve_ref(const struct sweep *sw, const char *ref);
+
+/* A trace list's kernel (LIST@K): the list resolved, @K kept. */
+static char *resolve_at(const struct sweep *sw, const char *ref)
+{
+	const char *at = strrchr(ref, '@');
+	if (!at || at == ref || strchr(at, '/'))
+		return NULL;
+	char *f = xasprintf("%.*s", (int)(at - ref), ref);
+	char *r = resolve_ref(sw, f);
+	char *out = strcmp(r, f) ? xasprintf("%s%s", r, at) : NULL;
+	free(f);
+	free(r);
+	return out;
+}
+
 static char *resolve_ref(const struct sweep *sw, const char *ref)
 {
+	char *a = resolve_at(sw, ref);
+	if (a)
+		return a;
 	if (ref[0] != '/') {
 		char *p = xasprintf("%s/%s", sw->spec_dir, ref);
 		if (sweep_file_exists(p)) {
@@ -141,6 +160,18 @@ static char *workload_bytes(const char *wl, size_t *len, char **err)
 {
 	if (sweep_file_exists(wl))
 		return loader_read_file(wl, len, err);
+	const char *at = strrchr(wl, '@'); /* a trace list's kernel: LIST@K (the @K is hashed with the name) */
+	if (at && at > wl) {
+		char *f = xasprintf("%.*s", (int)(at - wl), wl);
+		char *r = sweep_file_exists(f) ? loader_read_file(f, len, err) : NULL;
+		free(f);
+		if (r) {
+			char *t = xasprintf("%s\n%s", wl, r);
+			*len = strlen(t);
+			free(r);
+			return t;
+		}
+	}
 	char *p = xasprintf("configs/workloads/%s.json", wl);
 	const struct embedded_file *e = embedded_find(p);
 	free(p);
