@@ -538,7 +538,7 @@ struct trace_exp *trace_exp_open(struct session *ss, const char *path, const str
 		ev->log_mask[needed_kinds[i] >> 6] |= 1ull << (needed_kinds[i] & 63);
 	events_update_watch(ev);
 	t->seen_total = events_logged(ev);
-	fprintf(t->f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+	fprintf(t->f, "{\"traceEvents\":[");
 	names(t);
 	return t;
 }
