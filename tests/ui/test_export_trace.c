@@ -80,6 +80,8 @@ static const char *validate(const cJSON *root, struct counts *n)
 		return "no traceEvents array";
 	int total = cJSON_GetArraySize(evs);
 	struct xs *xs = xcalloc((size_t)total + 1, sizeof *xs);
+	struct xs *fl = xcalloc((size_t)total + 1, sizeof *fl); /* flow ends: must sit inside a slice */
+	int nfl = 0;
 	cJSON *open = cJSON_CreateObject(); /* async "cat/id" -> begin ts; flows "f/id" -> ts */
 	const cJSON *e;
 	int i = 0;
@@ -146,6 +148,7 @@ static const char *validate(const cJSON *root, struct counts *n)
 				goto bad;
 			}
 			snprintf(key, sizeof key, "flow/%.0f", id->valuedouble);
+			fl[nfl++] = (struct xs){pid->valueint, tid->valueint, ts->valuedouble, 0};
 			cJSON *s = cJSON_GetObjectItemCaseSensitive(open, key);
 			if (p == 's') {
 				if (s) {
@@ -200,11 +203,25 @@ static const char *validate(const cJSON *root, struct counts *n)
 		}
 		stack[depth++] = end;
 	}
+	/* every flow end binds to the slice enclosing it on its thread */
+	for (int k = 0; k < nfl; k++) {
+		bool bound = false;
+		for (int x = 0; x < n->x && !bound; x++)
+			bound = xs[x].pid == fl[k].pid && xs[x].tid == fl[k].tid && xs[x].ts <= fl[k].ts &&
+				fl[k].ts < xs[x].ts + xs[x].dur;
+		if (!bound) {
+			snprintf(msg, sizeof msg, "flow at %.2f (pid %d tid %d) has no enclosing slice", fl[k].ts, fl[k].pid,
+				 fl[k].tid);
+			goto bad;
+		}
+	}
 	free(xs);
+	free(fl);
 	cJSON_Delete(open);
 	return NULL;
 bad:
 	free(xs);
+	free(fl);
 	cJSON_Delete(open);
 	return msg;
 }
