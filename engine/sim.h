@@ -104,6 +104,8 @@ const struct events *sim_events_c(const struct sim *s);
 /* Breakpoints are owned by the caller (they survive restarts); NULL detaches. */
 void sim_set_bps(struct sim *s, struct bp_set *b);
 /* Hash of the whole engine state (for determinism tests). */
+/* Bytes of the machine's state (its arena; sim_mem.h estimates it before sim_new). */
+size_t sim_arena_bytes(const struct sim *s);
 uint64_t sim_state_hash(const struct sim *s);
 /* Check structural invariants (hits + misses = accesses, MSHR bookkeeping,
  * request conservation); returns -1 with a message on the first violation. */

@@ -17,7 +17,9 @@
 #include "inspect.h"
 #include "loader.h"
 #include "trace_io.h"
+#include "sim_mem.h"
 #include "snapshot.h"
+#include "sysmem.h"
 
 uint64_t session_line_bytes(const struct session *ss)
 {
@@ -51,7 +53,7 @@ static int rebuild(struct session *ss, const struct sim_cfg *cfg, const struct k
 		snprintf(wl->name, sizeof wl->name, "%s", kernel_name(k));
 		wl->kernel = k;
 	}
-	struct sim *s = sim_new(&c, wl, err);
+	struct sim *s = session_check_memory(ss->max_memory, &c, wl, err) ? NULL : sim_new(&c, wl, err);
 	if (!s) {
 		free(wl);
 		if (k)
@@ -266,6 +268,27 @@ int session_set_kernel_src(struct session *ss, const struct kernel_src *k, char 
 		return -1;
 	ss->model.valid = false;
 	return 0;
+}
+
+uint64_t session_memory_limit(uint64_t max_memory, char *what, size_t n)
+{
+	char src[96];
+	uint64_t avail = sysmem_available(src, sizeof src);
+	if (max_memory && max_memory <= avail) {
+		snprintf(what, n, "--max-memory %llu MB", (unsigned long long)(max_memory >> 20));
+		return max_memory;
+	}
+	snprintf(what, n, "%s", src[0] ? src : "the memory available");
+	return avail;
+}
+
+int session_check_memory(uint64_t max_memory, const struct sim_cfg *cfg, const struct workload *wl, char **err)
+{
+	struct sim_mem m;
+	sim_mem_estimate(cfg, wl, &m);
+	char what[128];
+	uint64_t lim = session_memory_limit(max_memory, what, sizeof what);
+	return sim_mem_check(&m, lim, what, err);
 }
 
 void session_set_snapshot_budget(struct session *ss, size_t bytes)

@@ -8,6 +8,7 @@
 #define GPUSTEP_SESSION_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bp.h"
@@ -88,6 +89,9 @@ struct session {
 	void *ui;
 	/* Rewind snapshots: budget in bytes (0 = off), applied to every rebuilt sim. */
 	size_t snapshot_bytes;
+	/* --max-memory in bytes (0: only what the system has, sysmem.h): every
+	 * rebuild refuses a machine whose estimate (sim_mem.h) exceeds it. */
+	uint64_t max_memory;
 	/* UI commands (`layout ...`) from a loaded session file, waiting for a UI. */
 	char *ui_pending;
 	/* The last `model` command's result (reuse panel: predicted vs measured);
@@ -112,6 +116,13 @@ int session_set_workload(struct session *ss, const char *spec, char **err);
 int session_set_config(struct session *ss, const struct sim_cfg *cfg, const char *source, char **err);
 /* Replace the kernel source (e.g. a changed parameter) and reset. On error nothing changes. */
 int session_set_kernel_src(struct session *ss, const struct kernel_src *k, char **err);
+
+/* The memory a machine may take: --max-memory if set and lower, else what
+ * the system has available; `what` names which (for messages). */
+uint64_t session_memory_limit(uint64_t max_memory, char *what, size_t n);
+/* 0, or -1 + an error naming the largest structure when the machine of cfg
+ * (running wl, may be NULL) needs more than session_memory_limit(). */
+int session_check_memory(uint64_t max_memory, const struct sim_cfg *cfg, const struct workload *wl, char **err);
 
 /* Set the rewind snapshot budget (0 = off) now and for every rebuild. */
 void session_set_snapshot_budget(struct session *ss, size_t bytes);

@@ -263,7 +263,7 @@ struct sfile {
 	char *cfg_source, *workload, *wl_kind, *log;
 	uint64_t wl_hash, seed, cycle, state_hash;
 	bool have_wl_hash, have_seed, have_cycle, have_hash, have_cfg, have_log;
-	char *params[MAX_LIST], *bps[MAX_LIST], *displays[MAX_LIST], *ui[MAX_LIST];
+	char *params[MAX_LIST], *bps[BP_MAX], *displays[MAX_LIST], *ui[MAX_LIST];
 	int nparams, nbps, ndisplays, nui;
 	int bp_next;
 	int sel[5];
@@ -279,10 +279,10 @@ static int parse_u64(const char *s, uint64_t *v, int base)
 	return *end ? -1 : 0;
 }
 
-static int push(char **list, int *n, char *v, const char *what, int line, char **err)
+static int push(char **list, int *n, int max, char *v, const char *what, int line, char **err)
 {
-	if (*n == MAX_LIST)
-		return set_err(err, "line %d: more than %d %s lines", line, MAX_LIST, what);
+	if (*n == max)
+		return set_err(err, "line %d: more than %d %s lines", line, max, what);
 	list[(*n)++] = v;
 	return 0;
 }
@@ -336,15 +336,15 @@ static int parse_lines(char *text, struct sfile *f, char **err)
 			rc = parse_u64(sp + 1, &f->wl_hash, 16);
 			f->have_wl_hash = true;
 		} else if (strcmp(key, "param") == 0) {
-			rc = push(f->params, &f->nparams, val, "param", line, err);
+			rc = push(f->params, &f->nparams, MAX_LIST, val, "param", line, err);
 		} else if (strcmp(key, "bp") == 0) {
-			rc = push(f->bps, &f->nbps, val, "bp", line, err);
+			rc = push(f->bps, &f->nbps, BP_MAX, val, "bp", line, err);
 		} else if (strcmp(key, "bp-next") == 0) {
 			uint64_t v = 0;
 			rc = parse_u64(val, &v, 10) || v > 1000000000;
 			f->bp_next = (int)v;
 		} else if (strcmp(key, "display") == 0) {
-			rc = push(f->displays, &f->ndisplays, val, "display", line, err);
+			rc = push(f->displays, &f->ndisplays, MAX_LIST, val, "display", line, err);
 		} else if (strcmp(key, "log") == 0) {
 			f->log = val;
 			f->have_log = true;
@@ -353,7 +353,7 @@ static int parse_lines(char *text, struct sfile *f, char **err)
 				    &f->sel[4]) != 5;
 			f->have_sel = true;
 		} else if (strcmp(key, "ui") == 0) {
-			rc = push(f->ui, &f->nui, val, "ui", line, err);
+			rc = push(f->ui, &f->nui, MAX_LIST, val, "ui", line, err);
 		} else if (strcmp(key, "cycle") == 0) {
 			rc = parse_u64(val, &f->cycle, 10);
 			f->have_cycle = true;
