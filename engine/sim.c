@@ -545,6 +545,8 @@ enum sim_stop sim_step(struct sim *s, uint64_t cycles)
 
 void sim_interrupt(struct sim *s) { s->interrupt = 1; }
 
+void sim_interrupt_clear(struct sim *s) { s->interrupt = 0; }
+
 size_t sim_arena_bytes(const struct sim *s) { return arena_bytes(&s->arena); }
 uint64_t sim_cycle(const struct sim *s) { return s->st->now; }
 bool sim_dram_only(const struct sim *s) { return s->dreqs != NULL; }

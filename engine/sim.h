@@ -89,6 +89,8 @@ void sim_free(struct sim *s);
 enum sim_stop sim_step(struct sim *s, uint64_t cycles);
 /* Request a stop from a signal handler or another loop; async-safe. */
 void sim_interrupt(struct sim *s);
+/* Forget a pending interrupt (one sent while nothing ran). */
+void sim_interrupt_clear(struct sim *s);
 
 uint64_t sim_cycle(const struct sim *s);
 /* A DRAM-trace simulator (workload.dram_reqs): panels of cores and caches

@@ -269,7 +269,11 @@ static struct session *interrupt_target;
 static void on_sigint(int sig)
 {
 	(void)sig;
-	if (interrupt_target && interrupt_target->sim)
+	if (!interrupt_target)
+		return;
+	if (interrupt_target->load_sim) /* a `load session` replaying (session_load) */
+		sim_interrupt(interrupt_target->load_sim);
+	else if (interrupt_target->sim)
 		sim_interrupt(interrupt_target->sim);
 }
 
@@ -523,7 +527,7 @@ static int check_snapshot_budget(const struct options *o)
 
 /* Snapshots (on unless --snapshot-mb 0; a plain --run never rewinds, so off
  * there unless asked for), then --session. */
-static int setup_rewind(struct session *ss, const struct options *o)
+static int setup_rewind(struct session *ss, const struct options *o, bool interactive)
 {
 	long mb = o->snapshot_mb >= 0 ? o->snapshot_mb : o->run && !o->batch ? 0 : SESSION_SNAPSHOT_MB_DEFAULT;
 	session_set_snapshot_budget(ss, (size_t)mb << 20);
@@ -534,10 +538,26 @@ static int setup_rewind(struct session *ss, const struct options *o)
 				"do not combine it with CONFIG, -w, -s, -p or --seed\n");
 		return -1;
 	}
+	char *err = NULL;
+	if (interactive) {
+		/* The TUI replays it on screen (progress in the status bar; Ctrl-C
+		 * stops and keeps the cycle reached): a bad file still ends here. */
+		struct session_loader *ld = session_loader_new(ss, o->session, &err);
+		if (!ld) {
+			fprintf(stderr, "gpustep: %s\n", err ? err : o->session);
+			free(err);
+			return -1;
+		}
+		session_start_load(ss, ld, true);
+		return 0;
+	}
 	struct strbuf notes;
 	sb_init(&notes);
-	char *err = NULL;
+	interrupt_target = ss;
+	signal(SIGINT, on_sigint);
 	int rc = session_load(ss, o->session, &notes, &err);
+	signal(SIGINT, SIG_DFL);
+	interrupt_target = NULL;
 	fputs(notes.s, stderr);
 	sb_fini(&notes);
 	if (rc) {
@@ -696,8 +716,8 @@ int gpustep_main(int argc, char **argv)
 	if (inspect_rf(ss->sim, 0, &rfi) && rfi.warning && *rfi.warning)
 		fprintf(stderr, "gpustep: warning: %s\n", rfi.warning);
 	int status = EXIT_OK;
-	if (apply_params(ss, &o) || setup_rewind(ss, &o)) {
-		status = EXIT_USAGE;
+	if (apply_params(ss, &o) || (rc = setup_rewind(ss, &o, interactive)) != 0) {
+		status = rc == -2 ? EXIT_RUNTIME : EXIT_USAGE; /* -2: Ctrl-C cancelled the --session replay */
 	} else if (o.list_stats) {
 		const struct stats *st = sim_stats_c(ss->sim);
 		for (uint32_t i = 0; i < stats_count(st); i++) {

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "embedded.h"
@@ -89,6 +91,24 @@ static int hash_file(const char *path, uint64_t *h, char **err)
 		return set_err(err, "%s: read error", path);
 	*h = x;
 	return 0;
+}
+
+/* A kernel file's text to carry in a session, or NULL (unreadable, larger
+ * than SESSION_MAX_KERNEL, or holding a NUL byte). */
+static char *read_small_file(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size > SESSION_MAX_KERNEL)
+		return NULL;
+	size_t len;
+	char *e = NULL;
+	char *t = loader_read_file(path, &len, &e);
+	free(e);
+	if (t && strlen(t) != len) {
+		free(t);
+		return NULL;
+	}
+	return t;
 }
 
 /* A trace spec without its "@N" kernel suffix. */
@@ -194,11 +214,29 @@ char *session_file_text(const struct session *ss)
 			free(abs);
 		}
 	}
+	/* A kernel file travels inside the session (the copy a loaded session
+	 * carried, else the file as it is now), so it opens on another machine. */
+	char *json = NULL;
+	if (ss->wl_json)
+		json = xstrdup(ss->wl_json);
+	else if (hashed && strcmp(kind, "file") == 0 && !ss->traces)
+		json = read_small_file(spec);
+	if (json) {
+		kind = "file";
+		h = fnv1a(json, strlen(json));
+		hashed = true;
+	}
 	sb_puts(&sb, "workload ");
 	put_escaped(&sb, spec);
 	sb_puts(&sb, "\n");
 	if (hashed)
 		sb_printf(&sb, "workload-hash %s %016" PRIx64 "\n", kind, h);
+	if (json) {
+		sb_puts(&sb, "workload-json ");
+		put_escaped(&sb, json);
+		sb_puts(&sb, "\n");
+		free(json);
+	}
 	for (unsigned i = 0; i < ss->ksrc.nparams && !ss->traces; i++)
 		sb_printf(&sb, "param %s=%" PRId64 "\n", ss->ksrc.params[i].name, ss->ksrc.params[i].value);
 	for (unsigned i = 0; i < ss->bps.n; i++) {
@@ -261,6 +299,7 @@ int session_save(const struct session *ss, const char *path, char **err)
 struct sfile {
 	struct sim_cfg cfg;
 	char *cfg_source, *workload, *wl_kind, *log;
+	char *wl_json; /* workload-json: the kernel file's text, carried in the session */
 	uint64_t wl_hash, seed, cycle, state_hash;
 	bool have_wl_hash, have_seed, have_cycle, have_hash, have_cfg, have_log;
 	char *params[MAX_LIST], *bps[BP_MAX], *displays[MAX_LIST], *ui[MAX_LIST];
@@ -327,6 +366,8 @@ static int parse_lines(char *text, struct sfile *f, char **err)
 			f->have_seed = true;
 		} else if (strcmp(key, "workload") == 0) {
 			f->workload = val;
+		} else if (strcmp(key, "workload-json") == 0) {
+			f->wl_json = val;
 		} else if (strcmp(key, "workload-hash") == 0) {
 			char *sp = strchr(val, ' ');
 			if (!sp)
@@ -380,8 +421,8 @@ static int check_envelope(char *text, size_t len, char **err)
 	if (strncmp(text, MAGIC, strlen(MAGIC)) != 0)
 		return set_err(err, "not a gpustep session file (no '%s' header)", MAGIC "N");
 	int ver = atoi(text + strlen(MAGIC));
-	if (ver != SESSION_FILE_VERSION)
-		return set_err(err, "session format version %d is not supported (this gpustep %s reads version %d%s)", ver,
+	if (ver < 1 || ver > SESSION_FILE_VERSION) /* 1: without workload-json */
+		return set_err(err, "session format version %d is not supported (this gpustep %s reads versions 1 to %d%s)", ver,
 			       GPUSTEP_VERSION, SESSION_FILE_VERSION, ver > SESSION_FILE_VERSION ? "; it is newer" : "");
 	if (len == 0 || text[len - 1] != '\n')
 		return set_err(err, "truncated: the file does not end with a complete checksum line");
@@ -437,8 +478,9 @@ static int add_bp(struct session *ns, char *spec, char **err)
 	return 0;
 }
 
-/* Everything after session_init: params, breakpoints, displays, log, selection, cycle. */
-static int build(struct session *ns, struct sfile *f, struct strbuf *notes, char **err)
+/* Everything after session_init up to the replay: params, breakpoints,
+ * displays, log. */
+static int build_pre(struct session *ns, struct sfile *f, struct strbuf *notes, char **err)
 {
 	if (f->nparams) {
 		struct kernel_src *k = xmalloc(sizeof *k);
@@ -482,18 +524,18 @@ static int build(struct session *ns, struct sfile *f, struct strbuf *notes, char
 		memcpy(ev->log_mask, ns->log_mask, sizeof ev->log_mask);
 	}
 	events_update_watch(sim_events(ns->sim));
-	/* Replay to the saved cycle: breakpoints count their hits on the way. */
-	char *e2 = NULL;
-	if (sim_goto(ns->sim, f->cycle, &e2)) {
-		set_err(err, "cannot replay to cycle %" PRIu64 ": %s", f->cycle, e2 ? e2 : "?");
-		free(e2);
-		return -1;
-	}
-	if (sim_cycle(ns->sim) != f->cycle)
+	return 0;
+}
+
+/* After the replay (session_loader_step): the state hash, selection, UI.
+ * partial: a cancelled start-up load keeps the cycle it reached. */
+static int build_post(struct session *ns, struct sfile *f, bool partial, struct strbuf *notes, char **err)
+{
+	if (sim_cycle(ns->sim) != f->cycle && !partial)
 		return set_err(err, "the replay ended at cycle %" PRIu64 ", before the saved cycle %" PRIu64,
 			       sim_cycle(ns->sim), f->cycle);
-	ns->started = f->cycle > 0;
-	if (f->have_hash && stats_hash(ns->sim) != f->state_hash)
+	ns->started = sim_cycle(ns->sim) > 0;
+	if (f->have_hash && sim_cycle(ns->sim) == f->cycle && stats_hash(ns->sim) != f->state_hash)
 		sb_printf(notes, "note: the machine state at cycle %" PRIu64 " differs from the saved one "
 				 "(saved by a different gpustep build?)\n",
 			  f->cycle);
@@ -515,94 +557,261 @@ static int build(struct session *ns, struct sfile *f, struct strbuf *notes, char
 	return 0;
 }
 
-int session_load_text(struct session *ss, const char *text, size_t len, const char *name, struct strbuf *notes,
-		      char **err)
+/* ---- the loader: check and build, replay in slices, swap ------------------- */
+static double wall_now(void)
 {
-	char *buf = xmalloc(len + 1);
-	memcpy(buf, text, len);
-	buf[len] = 0;
-	struct sfile *f = xcalloc(1, sizeof *f);
-	struct session *ns = NULL;
-	struct strbuf tmp_notes;
-	sb_init(&tmp_notes);
-	char *e = NULL;
-	int rc = -1;
-	if (check_envelope(buf, len, &e) || parse_lines(buf, f, &e))
-		goto out;
-	f->cfg.seed = f->seed;
-	if (cfg_validate(&f->cfg, &e))
-		goto out;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+struct session_loader {
+	char *buf;            /* the file's text; f points into it */
+	struct sfile *f;
+	struct session *ns;   /* built, replaying towards f->cycle */
+	struct strbuf notes;
+	char *name;
+	bool cancelled;
+};
+
+void session_loader_free(struct session_loader *ld)
+{
+	if (!ld)
+		return;
+	if (ld->ns) {
+		session_fini(ld->ns);
+		free(ld->ns);
+	}
+	sb_fini(&ld->notes);
+	free(ld->name);
+	free(ld->f);
+	free(ld->buf);
+	free(ld);
+}
+
+/* The workload of the file: the kernel it carries (workload-json), or the
+ * built-in / file / trace it names, checked against its hash. */
+static int open_workload(struct session_loader *ld, const struct session *ss, char **e)
+{
+	struct sfile *f = ld->f;
+	struct session *ns = ld->ns;
+	const char *src = f->cfg_source ? f->cfg_source : "";
+	char path[512];
+	trace_path(f->workload, path, sizeof path);
+	struct stat st;
+	bool present = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	if (f->wl_json) { /* a kernel file carried inside the session: the file itself is not needed */
+		uint64_t h = fnv1a(f->wl_json, strlen(f->wl_json));
+		if (f->have_wl_hash && h != f->wl_hash)
+			return set_err(e, "the kernel the session carries does not match its workload-hash");
+		uint64_t hf = 0;
+		char *e2 = NULL;
+		if (!present)
+			sb_printf(&ld->notes, "note: kernel file %s is not here; the session replays the copy it carries\n",
+				  f->workload);
+		else if (hash_file(path, &hf, &e2) == 0 && hf != h)
+			sb_printf(&ld->notes, "note: kernel file %s changed since the session was saved; the session "
+					      "replays the copy it carries\n",
+				  f->workload);
+		free(e2);
+		struct kernel_src *k = xcalloc(1, sizeof *k);
+		int rc = loader_parse_kernel(f->wl_json, f->workload, k, e);
+		if (rc == 0)
+			rc = session_init_kernel(ns, &f->cfg, src, f->workload, k, f->wl_json, f->seed, e);
+		free(k);
+		return rc;
+	}
+	if (f->have_wl_hash && strcmp(f->wl_kind, "file") == 0 && !present)
+		return set_err(e, "%s %s not found (the session names it by path and carries no copy%s); put it back "
+				  "at that path to replay the session",
+			       trace_is_spec(f->workload) ? "trace" : "workload file", path,
+			       trace_is_spec(f->workload) ? ": traces are never copied into sessions"
+							  : ": saved by a gpustep before 0.2");
 	const char *kind;
 	uint64_t h;
-	if (workload_hash(f->workload, &kind, &h, &e))
-		goto out;
+	if (workload_hash(f->workload, &kind, &h, e))
+		return -1;
 	if (f->have_wl_hash && strcmp(f->wl_kind, "other") != 0) {
 		if (strcmp(kind, f->wl_kind) != 0 || h != f->wl_hash) {
 			if (strcmp(f->wl_kind, "file") == 0)
-				set_err(&e, "workload file %s changed since the session was saved (content hash %016" PRIx64
-					    ", saved %016" PRIx64 "); restore the original file to replay it",
-					f->workload, h, f->wl_hash);
-			else
-				set_err(&e, "built-in kernel %s differs from the one the session was saved with "
-					    "(a different gpustep version?)",
-					f->workload);
-			goto out;
+				return set_err(e, "workload file %s changed since the session was saved (content hash %016" PRIx64
+						  ", saved %016" PRIx64 "); restore the original file to replay it",
+					       f->workload, h, f->wl_hash);
+			return set_err(e, "built-in kernel %s differs from the one the session was saved with "
+					  "(a different gpustep version?)",
+				       f->workload);
 		}
 	}
-	ns = xcalloc(1, sizeof *ns);
-	if (session_init(ns, &f->cfg, f->cfg_source ? f->cfg_source : "", f->workload, f->seed, &e)) {
-		free(ns);
-		ns = NULL;
-		goto out;
-	}
-	session_set_snapshot_budget(ns, ss->snapshot_bytes);
-	if (build(ns, f, &tmp_notes, &e))
-		goto out;
-	/* Swap: the live session takes the new contents; the old ones are freed. */
-	struct session old = *ss;
-	*ss = *ns;
-	ss->ui = old.ui;
-	ss->extra_cmds = old.extra_cmds;
-	ss->nextra_cmds = old.nextra_cmds;
-	sim_set_bps(ss->sim, &ss->bps); /* the sim points at the breakpoint set */
-	sim_set_bps(old.sim, &old.bps);
-	session_fini(&old);
-	free(ns);
-	ns = NULL;
-	if (notes)
-		sb_puts(notes, tmp_notes.s);
-	rc = 0;
-out:
-	if (rc) {
-		set_err(err, "%s: %s", name, e ? e : "invalid session file");
-		if (ns) {
-			session_fini(ns);
-			free(ns);
-		}
-	}
-	free(e);
-	sb_fini(&tmp_notes);
-	free(f);
-	free(buf);
-	return rc;
+	(void)ss;
+	return session_init(ns, &f->cfg, src, f->workload, f->seed, e);
 }
 
-int session_load(struct session *ss, const char *path, struct strbuf *notes, char **err)
+struct session_loader *session_loader_new_text(const struct session *ss, const char *text, size_t len,
+					       const char *name, char **err)
+{
+	struct session_loader *ld = xcalloc(1, sizeof *ld);
+	ld->buf = xmalloc(len + 1);
+	memcpy(ld->buf, text, len);
+	ld->buf[len] = 0;
+	ld->f = xcalloc(1, sizeof *ld->f);
+	ld->name = xstrdup(name);
+	sb_init(&ld->notes);
+	struct sfile *f = ld->f;
+	char *e = NULL;
+	if (check_envelope(ld->buf, len, &e) || parse_lines(ld->buf, f, &e))
+		goto fail;
+	f->cfg.seed = f->seed;
+	if (cfg_validate(&f->cfg, &e) || session_check_memory(ss->max_memory, &f->cfg, NULL, &e))
+		goto fail;
+	ld->ns = xcalloc(1, sizeof *ld->ns);
+	if (open_workload(ld, ss, &e)) {
+		free(ld->ns);
+		ld->ns = NULL;
+		goto fail;
+	}
+	ld->ns->max_memory = ss->max_memory;
+	session_set_snapshot_budget(ld->ns, ss->snapshot_bytes);
+	if (build_pre(ld->ns, f, &ld->notes, &e))
+		goto fail;
+	return ld;
+fail:
+	set_err(err, "%s: %s", name, e ? e : "invalid session file");
+	free(e);
+	session_loader_free(ld);
+	return NULL;
+}
+
+struct session_loader *session_loader_new(const struct session *ss, const char *path, char **err)
 {
 	struct stat st;
 	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > MAX_FILE)
-		return set_err(err, "%s: too large for a session file (%lld bytes)", path, (long long)st.st_size);
+		return set_err(err, "%s: too large for a session file (%lld bytes)", path, (long long)st.st_size), NULL;
 	size_t len;
 	char *e = NULL;
 	char *text = loader_read_file(path, &len, &e);
 	if (!text) {
 		set_err(err, "%s", e ? e : path);
 		free(e);
+		return NULL;
+	}
+	struct session_loader *ld = session_loader_new_text(ss, text, len, path, err);
+	free(text);
+	return ld;
+}
+
+enum session_load_status session_loader_step(struct session_loader *ld, uint64_t budget, uint64_t *simulated)
+{
+	struct sim *s = ld->ns->sim;
+	uint64_t c0 = sim_cycle(s), target = ld->f->cycle;
+	while (!ld->cancelled && sim_cycle(s) < target && budget) {
+		uint64_t before = sim_cycle(s);
+		enum sim_stop why = sim_step(s, MIN(budget, target - before));
+		budget -= MIN(budget, sim_cycle(s) - before);
+		if (why == SIM_STOP_INTERRUPT) /* Ctrl-C in batch mode (session_loader_interrupt) */
+			ld->cancelled = true;
+		else if (why == SIM_STOP_DONE)
+			break;
+		else if (why == SIM_STOP_BREAK) /* counted on the way, as the first run did; not a stop */
+			bp_clear_stop(&ld->ns->bps);
+		if (sim_cycle(s) == before && why != SIM_STOP_BREAK)
+			break;
+	}
+	if (simulated)
+		*simulated += sim_cycle(s) - c0;
+	if (ld->cancelled)
+		return SESSION_LOAD_CANCELLED;
+	return sim_cycle(s) < target && !sim_done(s) ? SESSION_LOAD_MORE : SESSION_LOAD_DONE;
+}
+
+void session_loader_interrupt(struct session_loader *ld)
+{
+	if (ld && ld->ns && ld->ns->sim)
+		sim_interrupt(ld->ns->sim);
+}
+
+void session_loader_cancel(struct session_loader *ld)
+{
+	if (ld)
+		ld->cancelled = true;
+}
+
+void session_loader_progress(const struct session_loader *ld, uint64_t *cycle, uint64_t *target, const char **name)
+{
+	*cycle = sim_cycle(ld->ns->sim);
+	*target = ld->f->cycle;
+	*name = ld->name;
+}
+
+int session_loader_finish(struct session *ss, struct session_loader *ld, bool partial, struct strbuf *notes,
+			  char **err)
+{
+	char *e = NULL;
+	struct session *ns = ld->ns;
+	if (build_post(ns, ld->f, partial, &ld->notes, &e)) {
+		set_err(err, "%s: %s", ld->name, e ? e : "invalid session file");
+		free(e);
+		session_loader_free(ld);
 		return -1;
 	}
-	int rc = session_load_text(ss, text, len, path, notes, err);
-	free(text);
-	return rc;
+	/* Swap: the live session takes the new contents; the old ones are freed. */
+	struct session old = *ss;
+	*ss = *ns;
+	ss->ui = old.ui;
+	ss->extra_cmds = old.extra_cmds;
+	ss->nextra_cmds = old.nextra_cmds;
+	ss->max_memory = old.max_memory;
+	sim_set_bps(ss->sim, &ss->bps); /* the sim points at the breakpoint set */
+	sim_set_bps(old.sim, &old.bps);
+	session_fini(&old);
+	free(ns);
+	ld->ns = NULL;
+	if (notes)
+		sb_puts(notes, ld->notes.s);
+	session_loader_free(ld);
+	return 0;
+}
+
+int session_load_text(struct session *ss, const char *text, size_t len, const char *name, struct strbuf *notes,
+		      char **err)
+{
+	struct session_loader *ld = session_loader_new_text(ss, text, len, name, err);
+	if (!ld)
+		return -1;
+	while (session_loader_step(ld, 1u << 20, NULL) == SESSION_LOAD_MORE)
+		;
+	return session_loader_finish(ss, ld, false, notes, err);
+}
+
+/* Batch mode: Ctrl-C reaches the replaying machine through ss->load_sim
+ * (cli.c); on a terminal a progress line on stderr every 2 s. */
+int session_load(struct session *ss, const char *path, struct strbuf *notes, char **err)
+{
+	struct session_loader *ld = session_loader_new(ss, path, err);
+	if (!ld)
+		return -1;
+	ss->load_sim = ld->ns->sim;
+	bool tty = isatty(STDERR_FILENO);
+	double t0 = wall_now(), shown = t0;
+	enum session_load_status st;
+	while ((st = session_loader_step(ld, 1u << 16, NULL)) == SESSION_LOAD_MORE) {
+		double t = wall_now();
+		if (tty && t - shown >= 2.0) {
+			shown = t;
+			uint64_t c = sim_cycle(ld->ns->sim);
+			fprintf(stderr, "\rloading %s: cycle %" PRIu64 " of %" PRIu64 " (%d%%), Ctrl-C cancels ", path, c,
+				ld->f->cycle, (int)(100.0 * (double)c / (double)(ld->f->cycle ? ld->f->cycle : 1)));
+		}
+	}
+	if (tty && shown > t0)
+		fprintf(stderr, "\r\033[K");
+	ss->load_sim = NULL;
+	if (st == SESSION_LOAD_CANCELLED) {
+		set_err(err, "%s: load cancelled at cycle %" PRIu64 " of %" PRIu64, path, sim_cycle(ld->ns->sim),
+			ld->f->cycle);
+		session_loader_free(ld);
+		return -2;
+	}
+	return session_loader_finish(ss, ld, false, notes, err);
 }
 
 void session_apply_ui(struct session *ss, struct cmd_out *out)

@@ -199,6 +199,8 @@ static void draw_status(struct tui *t)
 	if (searching) /* the interval being replayed starts here; it moves back */
 		snprintf(state, sizeof state, "searching back: cycle %llu (Ctrl-C stops)",
 			 (unsigned long long)(ss->run.search.in_interval ? ss->run.search.from : ss->run.search.limit));
+	else if (t->running && session_load_progress(ss, state, sizeof state - 20))
+		strcat(state, " (Ctrl-C cancels)");
 	else if (t->running)
 		snprintf(state, sizeof state, "running (Ctrl-C stops)");
 	else
@@ -350,9 +352,15 @@ static void format_break_state(struct tui *t, const struct bp_set *b)
 		snprintf(t->state, sizeof t->state, "stopped at breakpoint %d: %.*s", b->stop_id, n, what);
 }
 
+static void reset_panels(struct tui *t);
+
 static void run_finished(struct tui *t)
 {
 	struct session *ss = t->ss;
+	if (ss->load_report) { /* a `load session` swapped a new machine in */
+		reset_panels(t);
+		t->rev_run = false;
+	}
 	t->running = false;
 	t->have_stop_ev = false;
 	t->state_role = R_NORMAL;
@@ -393,7 +401,9 @@ static void run_finished(struct tui *t)
 static void run_start(struct tui *t)
 {
 	t->running = true;
-	t->rev_run = t->ss->run.kind == RUN_REVERSE;
+	/* A search and a load leave everything as it was when they end without a
+	 * result: keep what to put back. */
+	t->rev_run = t->ss->run.kind == RUN_REVERSE || t->ss->run.kind == RUN_LOAD;
 	if (t->rev_run) {
 		t->rev_stop_ev = t->stop_ev;
 		t->rev_have_stop_ev = t->have_stop_ev;
@@ -452,8 +462,9 @@ void tui_run_interrupt(struct tui *t)
 	if (!t->running)
 		return;
 	t->nahead = 0; /* an interrupt takes back control: drop what was typed */
-	if (ss->run.kind == RUN_REVERSE) {
-		/* Cancel the search: the machine goes back to where it began. */
+	if (ss->run.kind == RUN_REVERSE || ss->run.kind == RUN_LOAD) {
+		/* Cancel the search (the machine goes back to where it began) or
+		 * the load (the loaded session is dropped). */
 		session_run_interrupt(ss);
 		run_finished(t);
 		return;
@@ -649,6 +660,8 @@ int tui_main(struct session *ss)
 	tui_apply_layout(t);
 	struct cmd_out uo = tui_out(t);
 	session_apply_ui(ss, &uo); /* the layout of a --session file */
+	if (ss->run.kind == RUN_LOAD) /* gpustep --session: replayed on screen, Ctrl-C stops it */
+		run_start(t);
 	tui_frame(t);
 	while (!t->quit) {
 		sigint_sim = ss->sim;
