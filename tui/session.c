@@ -502,7 +502,8 @@ bool session_load_progress(const struct session *ss, char *buf, size_t n)
 	uint64_t c, target;
 	const char *name;
 	session_loader_progress(ss->run.load, &c, &target, &name);
-	snprintf(buf, n, "loading %s: cycle %llu of %llu (%d%%)", name, (unsigned long long)c,
+	const char *base = strrchr(name, '/'); /* the status bar is narrow */
+	snprintf(buf, n, "loading %s: cycle %llu of %llu (%d%%)", base ? base + 1 : name, (unsigned long long)c,
 		 (unsigned long long)target, (int)(100.0 * (double)c / (double)(target ? target : 1)));
 	return true;
 }
