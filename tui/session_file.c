@@ -1,13 +1,16 @@
 /*
  * session_file.c: save and load sessions (format in session_file.h and
- * docs/SESSIONS.md).
+ * docs/SESSIONS.md; the workload lines in session_wl.c).
  *
  *   load:  read ─▶ header/version ─▶ checksum ─▶ parse every line (config
- *          applied to fresh defaults) ─▶ workload hash ─▶ fresh session:
- *          params, breakpoints, displays, log, selection ─▶ replay to the
- *          cycle ─▶ state hash ─▶ swap with the live session
+ *          applied to fresh defaults) ─▶ memory check ─▶ workload (carried
+ *          kernel, or named and hashed) ─▶ fresh session: params,
+ *          breakpoints, displays, log ─▶ replay to the cycle in slices
+ *          (session_loader_step: progress, cancel) ─▶ state hash,
+ *          selection ─▶ swap with the live session
  */
 #include "session_file.h"
+#include "session_wl.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -32,31 +35,6 @@
 #define MAGIC "gpustep-session "
 #define MAX_FILE (16u << 20)
 
-static uint64_t fnv1a(const char *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)p[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-/* Values are the rest of the line: escape backslash, newline, CR. */
-static void put_escaped(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\\')
-			sb_puts(sb, "\\\\");
-		else if (*s == '\n')
-			sb_puts(sb, "\\n");
-		else if (*s == '\r')
-			sb_puts(sb, "\\r");
-		else
-			sb_printf(sb, "%c", *s);
-	}
-}
-
 static void unescape(char *s)
 {
 	char *w = s;
@@ -71,90 +49,6 @@ static void unescape(char *s)
 	*w = 0;
 }
 
-/* FNV-1a 64 of a file, read in pieces (traces can be large). */
-static int hash_file(const char *path, uint64_t *h, char **err)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return set_err(err, "%s: cannot read it", path);
-	uint64_t x = 0xcbf29ce484222325ull;
-	char buf[1 << 16];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		for (size_t i = 0; i < n; i++) {
-			x ^= (unsigned char)buf[i];
-			x *= 0x100000001b3ull;
-		}
-	int bad = ferror(f);
-	fclose(f);
-	if (bad)
-		return set_err(err, "%s: read error", path);
-	*h = x;
-	return 0;
-}
-
-/* A kernel file's text to carry in a session, or NULL (unreadable, larger
- * than SESSION_MAX_KERNEL, or holding a NUL byte). */
-static char *read_small_file(const char *path)
-{
-	struct stat st;
-	if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size > SESSION_MAX_KERNEL)
-		return NULL;
-	size_t len;
-	char *e = NULL;
-	char *t = loader_read_file(path, &len, &e);
-	free(e);
-	if (t && strlen(t) != len) {
-		free(t);
-		return NULL;
-	}
-	return t;
-}
-
-/* A trace spec without its "@N" kernel suffix. */
-static void trace_path(const char *spec, char *out, size_t n)
-{
-	snprintf(out, n, "%s", spec);
-	char *at = strrchr(out, '@');
-	if (at && at[1] && strspn(at + 1, "0123456789") == strlen(at + 1))
-		*at = 0;
-}
-
-/* What a workload spec resolves to, as loader_load_kernel decides, and the
- * hash of that JSON (of the named file for a trace: the list or the
- * .traceg). kind: "builtin", "file" or "other" (no hash). */
-static int workload_hash(const char *spec, const char **kind, uint64_t *h, char **err)
-{
-	char path[512];
-	struct stat st;
-	if (trace_is_spec(spec)) {
-		trace_path(spec, path, sizeof path);
-		*kind = "file";
-		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-			return hash_file(path, h, err);
-		*kind = "other";
-		*h = 0;
-		return 0;
-	}
-	bool looks_like_file = strchr(spec, '/') || (strlen(spec) > 5 && strcmp(spec + strlen(spec) - 5, ".json") == 0);
-	snprintf(path, sizeof path, "configs/workloads/%s.json", spec);
-	const struct embedded_file *e = looks_like_file ? NULL : embedded_find(path);
-	if (!e && stat(spec, &st) == 0 && S_ISREG(st.st_mode)) {
-		*kind = "file";
-		return hash_file(spec, h, err);
-	}
-	if (!e)
-		e = embedded_find(spec);
-	if (e) {
-		*kind = "builtin";
-		*h = fnv1a(e->data, e->size);
-		return 0;
-	}
-	*kind = "other";
-	*h = 0;
-	return 0;
-}
-
 /* Every stat's value at this cycle. (sim_state_hash is exact but only within
  * one process: the arena holds a few pointers to functions, which move
  * between runs.) */
@@ -162,7 +56,7 @@ static uint64_t stats_hash(const struct sim *s)
 {
 	struct stats_json_info info = {"", "", 0};
 	char *t = stats_json_string(s, &info);
-	uint64_t h = fnv1a(t, strlen(t));
+	uint64_t h = session_fnv1a(t, strlen(t));
 	free(t);
 	return h;
 }
@@ -176,7 +70,7 @@ char *session_file_text(const struct session *ss)
 	sb_puts(&sb, "# gpustep session (docs/SESSIONS.md). Do not edit: the checksum line covers every byte.\n");
 	sb_puts(&sb, "gpustep-version " GPUSTEP_VERSION "\n");
 	sb_puts(&sb, "config-source ");
-	put_escaped(&sb, ss->cfg_source);
+	session_put_escaped(&sb, ss->cfg_source);
 	sb_puts(&sb, "\n");
 	for (size_t i = 0; i < cfg_param_count(); i++) {
 		const struct cfg_param *p = cfg_param_at(i);
@@ -186,57 +80,11 @@ char *session_file_text(const struct session *ss)
 		else
 			cfg_format(&ss->cfg, p, v, sizeof v);
 		sb_printf(&sb, "cfg %s=", p->path);
-		put_escaped(&sb, v);
+		session_put_escaped(&sb, v);
 		sb_puts(&sb, "\n");
 	}
 	sb_printf(&sb, "seed %" PRIu64 "\n", ss->seed);
-	char spec[sizeof ss->workload_spec + 16];
-	if (ss->traces && !trace_list_back_to_back(ss->traces)) { /* the kernel of a trace list being simulated, 1-based */
-		char p[sizeof ss->workload_spec];
-		trace_path(ss->workload_spec, p, sizeof p);
-		snprintf(spec, sizeof spec, "%.*s@%u", (int)sizeof p - 1, p, ss->trace_k + 1);
-	} else {
-		snprintf(spec, sizeof spec, "%s", ss->workload_spec);
-	}
-	const char *kind;
-	uint64_t h;
-	char *err = NULL;
-	bool hashed = workload_hash(spec, &kind, &h, &err) == 0;
-	free(err);
-	if (hashed && strcmp(kind, "file") == 0) { /* loadable from any directory */
-		char p[sizeof spec], *abs;
-		trace_path(spec, p, sizeof p);
-		if (spec[0] != '/' && (abs = realpath(p, NULL))) {
-			char *at = ss->traces && !trace_list_back_to_back(ss->traces) ? strrchr(spec, '@') : NULL;
-			char tail[16];
-			snprintf(tail, sizeof tail, "%s", at ? at : "");
-			snprintf(spec, sizeof spec, "%s%s", abs, tail);
-			free(abs);
-		}
-	}
-	/* A kernel file travels inside the session (the copy a loaded session
-	 * carried, else the file as it is now), so it opens on another machine. */
-	char *json = NULL;
-	if (ss->wl_json)
-		json = xstrdup(ss->wl_json);
-	else if (hashed && strcmp(kind, "file") == 0 && !ss->traces)
-		json = read_small_file(spec);
-	if (json) {
-		kind = "file";
-		h = fnv1a(json, strlen(json));
-		hashed = true;
-	}
-	sb_puts(&sb, "workload ");
-	put_escaped(&sb, spec);
-	sb_puts(&sb, "\n");
-	if (hashed)
-		sb_printf(&sb, "workload-hash %s %016" PRIx64 "\n", kind, h);
-	if (json) {
-		sb_puts(&sb, "workload-json ");
-		put_escaped(&sb, json);
-		sb_puts(&sb, "\n");
-		free(json);
-	}
+	session_wl_write(ss, &sb);
 	for (unsigned i = 0; i < ss->ksrc.nparams && !ss->traces; i++)
 		sb_printf(&sb, "param %s=%" PRId64 "\n", ss->ksrc.params[i].name, ss->ksrc.params[i].value);
 	for (unsigned i = 0; i < ss->bps.n; i++) {
@@ -244,13 +92,13 @@ char *session_file_text(const struct session *ss)
 		if (b->temporary || b->id == ss->until_id)
 			continue;
 		sb_printf(&sb, "bp %d %s ", b->id, b->enabled ? "on" : "off");
-		put_escaped(&sb, b->text);
+		session_put_escaped(&sb, b->text);
 		sb_puts(&sb, "\n");
 	}
 	sb_printf(&sb, "bp-next %d\n", ss->bps.next_id);
 	for (int i = 0; i < ss->ndisplays; i++) {
 		sb_puts(&sb, "display ");
-		put_escaped(&sb, ss->displays[i]);
+		session_put_escaped(&sb, ss->displays[i]);
 		sb_puts(&sb, "\n");
 	}
 	sb_puts(&sb, "log");
@@ -276,7 +124,7 @@ char *session_file_text(const struct session *ss)
 	}
 	sb_printf(&sb, "cycle %" PRIu64 "\n", sim_cycle(ss->sim));
 	sb_printf(&sb, "stats-hash %016" PRIx64 "\n", stats_hash(ss->sim));
-	sb_printf(&sb, "checksum fnv1a64 %016" PRIx64 "\n", fnv1a(sb.s, sb.len));
+	sb_printf(&sb, "checksum fnv1a64 %016" PRIx64 "\n", session_fnv1a(sb.s, sb.len));
 	return sb.s;
 }
 
@@ -436,7 +284,7 @@ static int check_envelope(char *text, size_t len, char **err)
 	uint64_t want;
 	if (parse_u64(text + start + strlen(ck), &want, 16))
 		return set_err(err, "corrupt checksum line");
-	uint64_t got = fnv1a(text, start);
+	uint64_t got = session_fnv1a(text, start);
 	if (got != want)
 		return set_err(err, "checksum mismatch (file says %016" PRIx64 ", content gives %016" PRIx64
 				    "): the file is corrupt or was edited",
@@ -589,63 +437,6 @@ void session_loader_free(struct session_loader *ld)
 	free(ld);
 }
 
-/* The workload of the file: the kernel it carries (workload-json), or the
- * built-in / file / trace it names, checked against its hash. */
-static int open_workload(struct session_loader *ld, const struct session *ss, char **e)
-{
-	struct sfile *f = ld->f;
-	struct session *ns = ld->ns;
-	const char *src = f->cfg_source ? f->cfg_source : "";
-	char path[512];
-	trace_path(f->workload, path, sizeof path);
-	struct stat st;
-	bool present = stat(path, &st) == 0 && S_ISREG(st.st_mode);
-	if (f->wl_json) { /* a kernel file carried inside the session: the file itself is not needed */
-		uint64_t h = fnv1a(f->wl_json, strlen(f->wl_json));
-		if (f->have_wl_hash && h != f->wl_hash)
-			return set_err(e, "the kernel the session carries does not match its workload-hash");
-		uint64_t hf = 0;
-		char *e2 = NULL;
-		if (!present)
-			sb_printf(&ld->notes, "note: kernel file %s is not here; the session replays the copy it carries\n",
-				  f->workload);
-		else if (hash_file(path, &hf, &e2) == 0 && hf != h)
-			sb_printf(&ld->notes, "note: kernel file %s changed since the session was saved; the session "
-					      "replays the copy it carries\n",
-				  f->workload);
-		free(e2);
-		struct kernel_src *k = xcalloc(1, sizeof *k);
-		int rc = loader_parse_kernel(f->wl_json, f->workload, k, e);
-		if (rc == 0)
-			rc = session_init_kernel(ns, &f->cfg, src, f->workload, k, f->wl_json, f->seed, e);
-		free(k);
-		return rc;
-	}
-	if (f->have_wl_hash && strcmp(f->wl_kind, "file") == 0 && !present)
-		return set_err(e, "%s %s not found (the session names it by path and carries no copy%s); put it back "
-				  "at that path to replay the session",
-			       trace_is_spec(f->workload) ? "trace" : "workload file", path,
-			       trace_is_spec(f->workload) ? ": traces are never copied into sessions"
-							  : ": saved by a gpustep before 0.2");
-	const char *kind;
-	uint64_t h;
-	if (workload_hash(f->workload, &kind, &h, e))
-		return -1;
-	if (f->have_wl_hash && strcmp(f->wl_kind, "other") != 0) {
-		if (strcmp(kind, f->wl_kind) != 0 || h != f->wl_hash) {
-			if (strcmp(f->wl_kind, "file") == 0)
-				return set_err(e, "workload file %s changed since the session was saved (content hash %016" PRIx64
-						  ", saved %016" PRIx64 "); restore the original file to replay it",
-					       f->workload, h, f->wl_hash);
-			return set_err(e, "built-in kernel %s differs from the one the session was saved with "
-					  "(a different gpustep version?)",
-				       f->workload);
-		}
-	}
-	(void)ss;
-	return session_init(ns, &f->cfg, src, f->workload, f->seed, e);
-}
-
 struct session_loader *session_loader_new_text(const struct session *ss, const char *text, size_t len,
 					       const char *name, char **err)
 {
@@ -664,7 +455,8 @@ struct session_loader *session_loader_new_text(const struct session *ss, const c
 	if (cfg_validate(&f->cfg, &e) || session_check_memory(ss->max_memory, &f->cfg, NULL, &e))
 		goto fail;
 	ld->ns = xcalloc(1, sizeof *ld->ns);
-	if (open_workload(ld, ss, &e)) {
+	struct session_wl_line w = {f->workload, f->wl_kind, f->wl_json, f->have_wl_hash, f->wl_hash};
+	if (session_wl_open(ld->ns, &w, &f->cfg, f->cfg_source ? f->cfg_source : "", f->seed, &ld->notes, &e)) {
 		free(ld->ns);
 		ld->ns = NULL;
 		goto fail;
