@@ -66,7 +66,7 @@ char *session_file_text(const struct session *ss)
 {
 	struct strbuf sb;
 	sb_init(&sb);
-	sb_printf(&sb, MAGIC "%d\n", SESSION_FILE_VERSION);
+	sb_printf(&sb, MAGIC "%d\n", 1); /* 2 only when it carries a kernel: older gpusteps read the rest */
 	sb_puts(&sb, "# gpustep session (docs/SESSIONS.md). Do not edit: the checksum line covers every byte.\n");
 	sb_puts(&sb, "gpustep-version " GPUSTEP_VERSION "\n");
 	sb_puts(&sb, "config-source ");
@@ -84,7 +84,8 @@ char *session_file_text(const struct session *ss)
 		sb_puts(&sb, "\n");
 	}
 	sb_printf(&sb, "seed %" PRIu64 "\n", ss->seed);
-	session_wl_write(ss, &sb);
+	if (session_wl_write(ss, &sb)) /* a workload-json line */
+		sb.s[strlen(MAGIC)] = '0' + SESSION_FILE_VERSION;
 	for (unsigned i = 0; i < ss->ksrc.nparams && !ss->traces; i++)
 		sb_printf(&sb, "param %s=%" PRId64 "\n", ss->ksrc.params[i].name, ss->ksrc.params[i].value);
 	for (unsigned i = 0; i < ss->bps.n; i++) {

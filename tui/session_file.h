@@ -24,8 +24,8 @@
 #include "session.h"
 #include "util.h"
 
-/* Version 2 adds `workload-json` (a kernel file carried in the session);
- * version 1 files still load. */
+/* Version 2 adds `workload-json` (a kernel file carried in the session); a
+ * file without one is written as version 1, which every gpustep reads. */
 #define SESSION_FILE_VERSION 2
 /* A kernel file larger than this is named by path only (docs/SESSIONS.md). */
 #define SESSION_MAX_KERNEL (1 << 20)

@@ -129,7 +129,7 @@ static int workload_hash(const char *spec, const char **kind, uint64_t *h, char 
 }
 
 
-void session_wl_write(const struct session *ss, struct strbuf *sb)
+bool session_wl_write(const struct session *ss, struct strbuf *sb)
 {
 	char spec[sizeof ss->workload_spec + 16];
 	if (ss->traces && !trace_list_back_to_back(ss->traces)) { /* the kernel of a trace list being simulated, 1-based */
@@ -178,6 +178,7 @@ void session_wl_write(const struct session *ss, struct strbuf *sb)
 		sb_puts(sb, "\n");
 		free(json);
 	}
+	return json != NULL;
 }
 
 /* The workload of the file: the kernel it carries (workload-json), or the

@@ -18,8 +18,8 @@
 uint64_t session_fnv1a(const char *p, size_t n);
 /* A value as the rest of a line: backslash, newline and CR escaped. */
 void session_put_escaped(struct strbuf *sb, const char *s);
-/* The workload lines of ss. */
-void session_wl_write(const struct session *ss, struct strbuf *sb);
+/* The workload lines of ss; true if they carry a kernel (format version 2). */
+bool session_wl_write(const struct session *ss, struct strbuf *sb);
 
 /* What a file says about its workload (pointers into the file's text). */
 struct session_wl_line {

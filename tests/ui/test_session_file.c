@@ -333,6 +333,7 @@ TEST(session_file_version1_still_loads)
 	fx_run(&a, "step 150");
 	fx_run(&a, "break l1.miss");
 	char *t = session_file_text(&a.ss);
+	CHECK(strncmp(t, "gpustep-session 1\n", 18) == 0); /* nothing carried: older gpusteps read it */
 	char *v1 = as_version1(t);
 	struct strbuf notes;
 	sb_init(&notes);
