@@ -43,13 +43,14 @@ static int build_preset(struct session *ss, const char *preset, const char *wl, 
 	return session_init(ss, &c, "", wl, 1, err);
 }
 
-/* The estimate follows the real allocation: within 25% over every preset,
+/* The estimate follows the real allocation: within 10% over every preset,
  * and for scaled-up caches, SMs and the profiler. */
 TEST(sim_mem_estimate_matches_built_machines)
 {
 	static const char *const presets[] = {"teaching", "gtx480", "titanv", "hd7770", "rx540", "rx570", "vega64"};
 	static const char *const big_l1[] = {"core.sms=32", "l1.sets=1024", "l1.ways=16", NULL};
 	static const char *const big_l2[] = {"l2.sets=4096", "l2.ways=32", "reuse.profile=false", NULL};
+	static const char *const tags[] = {"core.sms=32", "l1.sets=1024", "l1.ways=16", "reuse.profile=false", NULL};
 	static const char *const coh[] = {"coherence.protocol=moesi", "coherence.check_values=true", NULL};
 	struct mcase {
 		const char *preset;
@@ -61,6 +62,7 @@ TEST(sim_mem_estimate_matches_built_machines)
 	cases[n++] = (struct mcase){"teaching", big_l1};
 	cases[n++] = (struct mcase){"gtx480", big_l2};
 	cases[n++] = (struct mcase){"teaching", coh};
+	cases[n++] = (struct mcase){"teaching", tags};
 	for (int i = 0; i < n; i++) {
 		struct session ss;
 		char *err = NULL;
@@ -75,7 +77,7 @@ TEST(sim_mem_estimate_matches_built_machines)
 		if (getenv("GPUSTEP_TEST_VERBOSE"))
 			printf("%s%s: estimate %llu actual %.0f ratio %.3f\n", cases[i].preset, cases[i].sets ? "+" : "",
 			       (unsigned long long)m.total, actual, ratio);
-		if (ratio < 0.8 || ratio > 1.25)
+		if (ratio < 0.9 || ratio > 1.1)
 			test_fail(__FILE__, __LINE__, "%s%s: estimate %llu B, machine %.0f B (ratio %.3f)", cases[i].preset,
 				  cases[i].sets ? " (scaled)" : "", (unsigned long long)m.total, actual, ratio);
 		session_fini(&ss);
