@@ -348,7 +348,7 @@ bool session_bp_never_matches(const struct session *ss, int id, char *buf, size_
 		else if (f->field == EVF_WARP)
 			units = inspect_warp_slots(ss->sim), what = "warp slots per SM", name = "warp";
 		else if (f->field == EVF_UNIT && l2)
-			units = inspect_l2_banks(ss->sim), what = "L2 banks", name = "bank";
+			units = inspect_l2_banks(ss->sim), what = "L2 banks", name = "unit";
 		else if (f->field == EVF_CH)
 			units = sim_dram_only(ss->sim) || ss->cfg.mem.model == MEM_DRAM ? inspect_dram_channels(ss->sim) : 0,
 			what = "DRAM channels", name = "ch";

@@ -72,7 +72,7 @@ if (ulimit -v 40000 && "$BIN" --version) >/dev/null 2>&1; then # not under ASan 
 	[ "$rc" = 2 ] || fail ".trc.xz over the limit: exit $rc, expected 2: $(cat "$E2E_TMP/err")"
 	expect_contains "$(cat "$E2E_TMP/err")" "big.trc.xz: decompresses to more than"
 fi
-"$BIN" --run --snapshot-mb 0 -w "$E2E_TMP/big.trc.xz" >/dev/null 2>"$E2E_TMP/err" ||
-	fail "the same .trc.xz with the memory available: $(cat "$E2E_TMP/err")"
+printf 'info\n' | "$BIN" --snapshot-mb 0 -w "$E2E_TMP/big.trc.xz" -x - >/dev/null 2>"$E2E_TMP/err" ||
+	fail "the same .trc.xz with the memory available: $(cat "$E2E_TMP/err")" # loaded, not run (slow under ASan)
 
 exit 0
