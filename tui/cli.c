@@ -554,9 +554,9 @@ static int setup_rewind(struct session *ss, const struct options *o, bool intera
 	struct strbuf notes;
 	sb_init(&notes);
 	interrupt_target = ss;
-	signal(SIGINT, on_sigint);
+	void (*old_int)(int) = signal(SIGINT, on_sigint);
 	int rc = session_load(ss, o->session, &notes, &err);
-	signal(SIGINT, SIG_DFL);
+	signal(SIGINT, old_int == SIG_ERR ? SIG_DFL : old_int);
 	interrupt_target = NULL;
 	fputs(notes.s, stderr);
 	sb_fini(&notes);

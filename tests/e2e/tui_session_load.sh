@@ -24,10 +24,16 @@ echo "cycle 20000000" >>"$E2E_TMP/body"
 	cat "$E2E_TMP/body"
 	echo "checksum fnv1a64 $(fnv1a64 <"$E2E_TMP/body")"
 } >"$E2E_TMP/long.gps"
+# Batch: SIGINT cancels the replay (sent until it lands: a background job
+# starts with SIGINT ignored, until gpustep installs its handler).
 out=$(printf 'quit\n' | "$BIN" --session "$E2E_TMP/long.gps" -x - --snapshot-mb 0 2>&1 &
 	pid=$!
-	sleep 0.3
-	kill -INT "$pid"
+	n=0
+	while kill -0 "$pid" 2>/dev/null && [ "$n" -lt 300 ]; do
+		sleep 0.2
+		kill -INT "$pid" 2>/dev/null
+		n=$((n + 1))
+	done
 	wait "$pid"
 	echo "exit $?")
 expect_contains "$out" "load cancelled at cycle "
