@@ -216,7 +216,7 @@ int session_wl_open(struct session *ns, const struct session_wl_line *f, const s
 				  "at that path to replay the session",
 			       trace_is_spec(f->workload) ? "trace" : "workload file", path,
 			       trace_is_spec(f->workload) ? ": traces are never copied into sessions"
-							  : ": saved by a gpustep before 0.2");
+							  : ": written by an older gpustep, or the kernel is over 1 MB");
 	const char *kind;
 	uint64_t h;
 	if (workload_hash(f->workload, &kind, &h, e))
