@@ -514,7 +514,7 @@ bool session_load_progress(const struct session *ss, char *buf, size_t n)
 static void load_end(struct session *ss, bool cancelled)
 {
 	struct session_loader *ld = ss->run.load;
-	bool partial = ss->run.load_partial && cancelled;
+	bool at_start = ss->run.load_partial, partial = at_start && cancelled;
 	uint64_t c, target;
 	const char *nm;
 	session_loader_progress(ld, &c, &target, &nm);
@@ -548,6 +548,7 @@ static void load_end(struct session *ss, bool cancelled)
 				  (unsigned long long)target);
 		free(ss->load_report);
 		ss->load_report = xstrdup(notes.s);
+		ss->loaded_at_start = at_start;
 		ss->last_stop = SIM_STOP_LIMIT;
 	}
 	sb_fini(&notes);

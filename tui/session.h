@@ -106,6 +106,7 @@ struct session {
 	/* What a finished RUN_LOAD says (notes, "loaded session ..."), printed by
 	 * cmd_report_stop; the front end resets its panels when it is set. */
 	char *load_report;
+	bool loaded_at_start;      /* that load was gpustep --session's (the TUI logs every event kind then) */
 	/* UI commands (`layout ...`) from a loaded session file, waiting for a UI. */
 	char *ui_pending;
 	/* The last `model` command's result (reuse panel: predicted vs measured);

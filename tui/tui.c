@@ -353,6 +353,7 @@ static void format_break_state(struct tui *t, const struct bp_set *b)
 }
 
 static void reset_panels(struct tui *t);
+static void default_logging(struct session *ss);
 
 static void run_finished(struct tui *t)
 {
@@ -360,6 +361,9 @@ static void run_finished(struct tui *t)
 	if (ss->load_report) { /* a `load session` swapped a new machine in */
 		reset_panels(t);
 		t->rev_run = false;
+		if (ss->loaded_at_start) /* as when --session loaded before the screen */
+			default_logging(ss);
+		ss->loaded_at_start = false;
 	}
 	t->running = false;
 	t->have_stop_ev = false;
@@ -597,6 +601,20 @@ static void discard(void *u, const char *text)
 	(void)text;
 }
 
+/* The event panel is part of the picture: log every kind unless the user
+ * chose a filter already (logging costs little, and never changes stats).
+ * At start, and for the session `gpustep --session` loads on screen. */
+static void default_logging(struct session *ss)
+{
+	bool logging = false;
+	for (int i = 0; i < EV_MASK_WORDS; i++)
+		logging |= ss->log_mask[i] != 0;
+	if (!logging) {
+		struct cmd_out quiet = {.print = discard, .error = discard};
+		cmd_exec(ss, "log all", &quiet);
+	}
+}
+
 static void on_sigint(int sig)
 {
 	(void)sig;
@@ -646,15 +664,7 @@ int tui_main(struct session *ss)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_sa);
 
-	/* The event panel is part of the picture: log every kind unless the user
-	 * chose a filter already (logging costs little, and never changes stats). */
-	bool logging = false;
-	for (int i = 0; i < EV_MASK_WORDS; i++)
-		logging |= ss->log_mask[i] != 0;
-	if (!logging) {
-		struct cmd_out quiet = {.print = discard, .error = discard};
-		cmd_exec(ss, "log all", &quiet);
-	}
+	default_logging(ss);
 	outlog_add(&t->log, "gpustep " GPUSTEP_VERSION ": F10 step, F5 continue, F1 keys, `help` commands, `quit` leaves",
 		OUT_TEXT);
 	tui_apply_layout(t);

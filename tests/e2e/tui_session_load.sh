@@ -52,6 +52,10 @@ expect_contains "$screen" "loaded session "
 # Where it stopped: a real cycle, and the breakpoint from the file.
 tmux_send 'info break' Enter
 tmux_wait_for "l1.miss sm=1" 5 || fail "the session's breakpoint is missing"
+# The file says `log none` (saved in batch mode): on screen every kind is
+# logged, as when the session was loaded before the screen came up.
+tmux_send 'log' Enter
+tmux_wait_for "log: all" 5 || fail "the loaded session does not log for the events panel"
 
 # load session inside the TUI: progress, then Esc leaves everything as it was.
 tmux_send 'step 7' Enter
