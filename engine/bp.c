@@ -224,6 +224,15 @@ static int parse_cond(struct bp_set *b, struct bp *bp, char **tok, int n, char *
 	return 0;
 }
 
+/* The limit is checked when a breakpoint is added, so what a session holds
+ * can always be saved and loaded again. */
+static int bp_full(const struct bp_set *b, char **err)
+{
+	if (b->n < BP_MAX)
+		return 0;
+	return set_err(err, "too many breakpoints and watchpoints (at most %d); delete some first", BP_MAX);
+}
+
 static struct bp *bp_push(struct bp_set *b, const struct bp *nb)
 {
 	if (b->n == b->cap) {
@@ -316,6 +325,8 @@ static int add_event_bp(struct bp_set *b, const char *cmd, const char *args, uin
 		}
 	}
 	set_text(&nb, cmd, args);
+	if (bp_full(b, err))
+		return -1;
 	return bp_push(b, &nb)->id;
 }
 
@@ -355,6 +366,8 @@ int bp_add_watch(struct bp_set *b, const char *args, uint64_t line_bytes, char *
 		nb.was_true = cmp(bp_stat_value(b->stats, nb.stat), nb.cop, nb.cval);
 	}
 	set_text(&nb, "watch", args);
+	if (bp_full(b, err))
+		return -1;
 	return bp_push(b, &nb)->id;
 }
 

@@ -24,6 +24,10 @@ enum bp_type { BP_EVENT, BP_CYCLE, BP_WATCH_ADDR, BP_WATCH_STAT };
 enum bp_op { BP_EQ, BP_NE, BP_LT, BP_LE, BP_GT, BP_GE };
 
 #define BP_MAX_FILTERS 8
+/* Breakpoints and watchpoints a set holds at most (each enabled one is
+ * checked against every event of its kind); `break` beyond it is refused, and
+ * a session file may hold as many (docs/SESSIONS.md). */
+#define BP_MAX 1024
 
 struct bp_filter {
 	unsigned field; /* EVF_ bit */

@@ -33,6 +33,7 @@
 #include "coh_eng.h"
 #include "reuse.h"
 #include "sim_int.h"
+#include "sim_mem.h"
 
 static const char *const stall_names[STALL__COUNT] = {
 	[STALL_NONE] = "none",       [STALL_MEM] = "mem",         [STALL_SCOREBOARD] = "scoreboard",
@@ -298,11 +299,7 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 		}
 	}
 	uint32_t ns = (uint32_t)cfg->core.sms, nb = (uint32_t)cfg->l2.banks;
-	uint64_t pool = (uint64_t)ns * ((uint64_t)cfg->core.mem_inflight * (uint64_t)cfg->core.warp_size * 2 +
-					(uint64_t)cfg->l1.mshr_entries * 2 + 64) +
-			(uint64_t)nb * ((uint64_t)cfg->l2.mshr_entries * 3 + (uint64_t)cfg->l2.queue * 2 + 64);
-	if (cfg->l2.coh.protocol) /* Inv/Recall/Put/Ack packets (coh_eng.h) */
-		pool += (uint64_t)ns * ((uint64_t)cfg->l1.sets * (uint64_t)cfg->l1.ways + 64) + (uint64_t)nb * (uint64_t)ns * 4;
+	uint64_t pool = sim_req_pool_slots(cfg); /* sim_mem.c */
 	if (pool > 16u << 20) {
 		set_err(err, "configuration needs %llu in-flight request slots (over 16 M): reduce core.mem_inflight or MSHR sizes",
 			(unsigned long long)pool);
@@ -547,6 +544,10 @@ enum sim_stop sim_step(struct sim *s, uint64_t cycles)
 }
 
 void sim_interrupt(struct sim *s) { s->interrupt = 1; }
+
+void sim_interrupt_clear(struct sim *s) { s->interrupt = 0; }
+
+size_t sim_arena_bytes(const struct sim *s) { return arena_bytes(&s->arena); }
 uint64_t sim_cycle(const struct sim *s) { return s->st->now; }
 bool sim_dram_only(const struct sim *s) { return s->dreqs != NULL; }
 bool sim_done(const struct sim *s) { return s->st->done || drained(s); }

@@ -89,6 +89,8 @@ void sim_free(struct sim *s);
 enum sim_stop sim_step(struct sim *s, uint64_t cycles);
 /* Request a stop from a signal handler or another loop; async-safe. */
 void sim_interrupt(struct sim *s);
+/* Forget a pending interrupt (one sent while nothing ran). */
+void sim_interrupt_clear(struct sim *s);
 
 uint64_t sim_cycle(const struct sim *s);
 /* A DRAM-trace simulator (workload.dram_reqs): panels of cores and caches
@@ -104,6 +106,8 @@ const struct events *sim_events_c(const struct sim *s);
 /* Breakpoints are owned by the caller (they survive restarts); NULL detaches. */
 void sim_set_bps(struct sim *s, struct bp_set *b);
 /* Hash of the whole engine state (for determinism tests). */
+/* Bytes of the machine's state (its arena; sim_mem.h estimates it before sim_new). */
+size_t sim_arena_bytes(const struct sim *s);
 uint64_t sim_state_hash(const struct sim *s);
 /* Check structural invariants (hits + misses = accesses, MSHR bookkeeping,
  * request conservation); returns -1 with a message on the first violation. */

@@ -11,6 +11,8 @@
 #include "cmd_coh.h"
 #include "cmd_reuse.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,6 +28,8 @@
 #include "loader.h"
 #include "session.h"
 #include "session_file.h"
+#include "sim_mem.h"
+#include "sysmem.h"
 #include "stats_json.h"
 #include "sweep.h"
 #include "trace_io.h"
@@ -40,6 +44,7 @@
 struct options {
 	const char *config, *workload, *batch, *stats, *dram_trace, *session;
 	long snapshot_mb; /* -1: default */
+	uint64_t max_memory; /* --max-memory in bytes, 0 = what the system has */
 	const char *sets[MAX_SETS];
 	int nsets;
 	const char *params[MAX_SETS];
@@ -65,7 +70,9 @@ static const char usage_text[] =
 	"      --session FILE              restore a saved session (save session FILE) and replay to its cycle\n"
 	"      --snapshot-mb N             memory for rewind snapshots (default 256; 0 = no rewinding;\n"
 	"                                  plain --run without --batch defaults to 0)\n"
-	"      --check-config              validate, print derived values, exit\n"
+	"      --max-memory MB             refuse a machine that needs more memory than this (default: the\n"
+	"                                  memory available); --check-config prints what it needs\n"
+	"      --check-config              validate, print derived values and the memory needed, exit\n"
 	"      --dump-config               print the resulting config as JSON, exit\n"
 	"      --dram-trace FILE           feed a DRAM trace (DRAMSim or Ramulator format) to the DRAM model:\n"
 	"                                  the TUI on a terminal; a summary with --run,\n"
@@ -109,6 +116,7 @@ enum {
 	OPT_SAMPLE,
 	OPT_CSV,
 	OPT_SAMPLE_STATS,
+	OPT_MAX_MEMORY,
 };
 
 static const struct option long_opts[] = {
@@ -137,9 +145,30 @@ static const struct option long_opts[] = {
 	{"sample", required_argument, NULL, OPT_SAMPLE},
 	{"csv", required_argument, NULL, OPT_CSV},
 	{"sample-stats", required_argument, NULL, OPT_SAMPLE_STATS},
+	{"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
+
+int cli_parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+	if (!s || !isdigit((unsigned char)s[0]))
+		return -1;
+	errno = 0;
+	unsigned long long x = strtoull(s, &end, 0);
+	if (*end || errno == ERANGE)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+int cli_parse_seed(const char *s, uint64_t *v, char **err)
+{
+	if (cli_parse_u64(s, v))
+		return set_err(err, "--seed: expected an integer from 0 to 18446744073709551615, got '%s'", s ? s : "");
+	return 0;
+}
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -180,14 +209,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_STATS:
 			o->stats = optarg;
 			break;
-		case OPT_SEED: {
-			char *end;
-			o->seed = strtoull(optarg, &end, 0);
-			if (!*optarg || *end || optarg[0] == '-')
-				return usage_error("--seed: expected a non-negative integer, got '%s'", optarg);
+		case OPT_SEED:
+			if (cli_parse_u64(optarg, &o->seed))
+				return usage_error("--seed: expected an integer from 0 to 18446744073709551615, got '%s'",
+						   optarg);
 			o->seed_given = true;
 			break;
-		}
 		case OPT_CHECK:
 			o->check = true;
 			break;
@@ -195,10 +222,17 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->session = optarg;
 			break;
 		case OPT_SNAPSHOT_MB: {
-			char *end;
-			o->snapshot_mb = strtol(optarg, &end, 10);
-			if (!*optarg || *end || o->snapshot_mb < 0 || o->snapshot_mb > (1L << 20))
+			uint64_t mb;
+			if (cli_parse_u64(optarg, &mb) || mb > (1u << 20))
 				return usage_error("--snapshot-mb: expected megabytes from 0 to 1048576, got '%s'", optarg);
+			o->snapshot_mb = (long)mb;
+			break;
+		}
+		case OPT_MAX_MEMORY: {
+			uint64_t mb;
+			if (cli_parse_u64(optarg, &mb) || mb == 0 || mb > (1ull << 40))
+				return usage_error("--max-memory: expected megabytes from 1 to 1099511627776, got '%s'", optarg);
+			o->max_memory = mb << 20;
 			break;
 		}
 		case OPT_DUMP:
@@ -297,7 +331,11 @@ static struct session *interrupt_target;
 static void on_sigint(int sig)
 {
 	(void)sig;
-	if (interrupt_target && interrupt_target->sim)
+	if (!interrupt_target)
+		return;
+	if (interrupt_target->load_sim) /* a `load session` replaying (session_load) */
+		sim_interrupt(interrupt_target->load_sim);
+	else if (interrupt_target->sim)
 		sim_interrupt(interrupt_target->sim);
 }
 
@@ -512,9 +550,46 @@ static int apply_params(struct session *ss, const struct options *o)
 	return rc;
 }
 
+/* `--check-config`: the memory the machine needs, by structure (sim_mem.h). */
+static void print_memory(const struct sim_cfg *cfg, uint64_t max_memory, FILE *to)
+{
+	struct sim_mem m;
+	sim_mem_estimate(cfg, NULL, &m);
+	char b[32], what[128];
+	sim_mem_format(m.total, b, sizeof b);
+	uint64_t lim = session_memory_limit(max_memory, what, sizeof what);
+	fprintf(to, "memory: about %s for the machine (without rewind snapshots)", b);
+	if (lim != UINT64_MAX) {
+		sim_mem_format(lim, b, sizeof b);
+		fprintf(to, "; limit %s: %s", b, what);
+	}
+	fprintf(to, "\n");
+	for (int i = 0; i < m.n; i++) {
+		sim_mem_format(m.part[i].bytes, b, sizeof b);
+		fprintf(to, "  %-24s %10s  %s\n", m.part[i].name, b, m.part[i].detail);
+	}
+}
+
+/* --snapshot-mb within the computer's memory (and --max-memory): a budget the
+ * machine cannot hold would grow until the OOM killer ends the session. */
+static int check_snapshot_budget(const struct options *o)
+{
+	if (o->snapshot_mb <= 0)
+		return 0;
+	uint64_t want = (uint64_t)o->snapshot_mb << 20, phys = sysmem_physical();
+	if (o->max_memory && o->max_memory < phys)
+		phys = o->max_memory;
+	if (want <= phys)
+		return 0;
+	fprintf(stderr, "gpustep: --snapshot-mb %ld: more than %s (%llu MB); rewind snapshots must fit in memory\n",
+		o->snapshot_mb, o->max_memory && o->max_memory == phys ? "--max-memory" : "this computer's memory",
+		(unsigned long long)(phys >> 20));
+	return -1;
+}
+
 /* Snapshots (on unless --snapshot-mb 0; a plain --run never rewinds, so off
  * there unless asked for), then --session. */
-static int setup_rewind(struct session *ss, const struct options *o)
+static int setup_rewind(struct session *ss, const struct options *o, bool interactive)
 {
 	long mb = o->snapshot_mb >= 0 ? o->snapshot_mb : o->run && !o->batch ? 0 : SESSION_SNAPSHOT_MB_DEFAULT;
 	session_set_snapshot_budget(ss, (size_t)mb << 20);
@@ -525,10 +600,26 @@ static int setup_rewind(struct session *ss, const struct options *o)
 				"do not combine it with CONFIG, -w, -s, -p or --seed\n");
 		return -1;
 	}
+	char *err = NULL;
+	if (interactive) {
+		/* The TUI replays it on screen (progress in the status bar; Ctrl-C
+		 * stops and keeps the cycle reached): a bad file still ends here. */
+		struct session_loader *ld = session_loader_new(ss, o->session, &err);
+		if (!ld) {
+			fprintf(stderr, "gpustep: %s\n", err ? err : o->session);
+			free(err);
+			return -1;
+		}
+		session_start_load(ss, ld, true);
+		return 0;
+	}
 	struct strbuf notes;
 	sb_init(&notes);
-	char *err = NULL;
+	interrupt_target = ss;
+	void (*old_int)(int) = signal(SIGINT, on_sigint);
 	int rc = session_load(ss, o->session, &notes, &err);
+	signal(SIGINT, old_int == SIG_ERR ? SIG_DFL : old_int);
+	interrupt_target = NULL;
 	fputs(notes.s, stderr);
 	sb_fini(&notes);
 	if (rc) {
@@ -662,7 +753,7 @@ int gpustep_main(int argc, char **argv)
 			return EXIT_OK;
 	}
 	struct sim_cfg cfg;
-	if (build_config(&o, &cfg))
+	if (build_config(&o, &cfg) || check_snapshot_budget(&o))
 		return EXIT_USAGE;
 	if (o.dump) {
 		char *t = config_json_string(&cfg);
@@ -674,13 +765,23 @@ int gpustep_main(int argc, char **argv)
 		struct strbuf sb;
 		sb_init(&sb);
 		cfg_print_derived(&cfg, &sb);
+		char *err = NULL;
+		if (session_check_memory(o.max_memory, &cfg, NULL, &err)) {
+			fprintf(stderr, "gpustep: %s\n", err);
+			free(err);
+			print_memory(&cfg, o.max_memory, stderr);
+			sb_fini(&sb);
+			return EXIT_USAGE;
+		}
 		printf("%s: config OK (%s)\n", o.config ? o.config : "built-in teaching", cfg.name);
 		fputs(sb.s, stdout);
 		if (sb.len && sb.s[sb.len - 1] != '\n')
 			fputc('\n', stdout);
 		sb_fini(&sb);
+		print_memory(&cfg, o.max_memory, stdout);
 		return EXIT_OK;
 	}
+
 	bool interactive = !o.batch && !o.run && !o.list_stats;
 	/* A DRAM trace with --run, --stats or off a terminal runs straight
 	 * through dram_trace_run (bounded memory, a summary, as the issue's
@@ -689,6 +790,12 @@ int gpustep_main(int argc, char **argv)
 	 * simulator (session_init_dram_trace). */
 	if (o.dram_trace && !o.batch && (!interactive || o.stats || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
 		return run_dram_trace(&cfg, &o);
+	char *merr = NULL; /* before building it, naming what is too big */
+	if (session_check_memory(o.max_memory, &cfg, NULL, &merr)) {
+		fprintf(stderr, "gpustep: %s\n", merr);
+		free(merr);
+		return EXIT_USAGE;
+	}
 	if (o.dram_trace && (o.workload || o.nparams || o.session)) {
 		fprintf(stderr, "gpustep: --dram-trace feeds the DRAM alone; do not combine it with -w, -p or --session\n");
 		return EXIT_USAGE;
@@ -708,13 +815,14 @@ int gpustep_main(int argc, char **argv)
 		free(ss);
 		return EXIT_USAGE;
 	}
+	ss->max_memory = o.max_memory; /* for every rebuild (set, load, load session) */
 	print_trace_warnings(ss);
 	struct rf_info rfi;
 	if (inspect_rf(ss->sim, 0, &rfi) && rfi.warning && *rfi.warning)
 		fprintf(stderr, "gpustep: warning: %s\n", rfi.warning);
 	int status = EXIT_OK;
-	if (apply_params(ss, &o) || setup_rewind(ss, &o)) {
-		status = EXIT_USAGE;
+	if (apply_params(ss, &o) || (rc = setup_rewind(ss, &o, interactive)) != 0) {
+		status = rc == -2 ? EXIT_RUNTIME : EXIT_USAGE; /* -2: Ctrl-C cancelled the --session replay */
 	} else if (o.list_stats) {
 		const struct stats *st = sim_stats_c(ss->sim);
 		for (uint32_t i = 0; i < stats_count(st); i++) {

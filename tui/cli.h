@@ -8,10 +8,17 @@
 #ifndef GPUSTEP_CLI_H
 #define GPUSTEP_CLI_H
 
+#include <stdint.h>
+
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 
 #define GPUSTEP_DEFAULT_WORKLOAD "vecadd"
 
 int gpustep_main(int argc, char **argv);
+/* A 64-bit unsigned option value (decimal or 0x hex): no sign, no overflow
+ * (strtoull would wrap "-1" and saturate 2^64 silently). 0 or -1. */
+int cli_parse_u64(const char *s, uint64_t *v);
+/* `--seed N` of every subcommand: 0 or -1 + *err naming the option. */
+int cli_parse_seed(const char *s, uint64_t *v, char **err);
 
 #endif

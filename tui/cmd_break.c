@@ -68,6 +68,9 @@ CMD_FN(cmd_break)
 	}
 	cmd_rewatch(ss);
 	print_bp_line(ss, out, "Breakpoint", id);
+	char warn[240];
+	if (session_bp_never_matches(ss, id, warn, sizeof warn)) /* sm=99999999999 on 80 SMs */
+		cmd_printf(out, "%s", warn);
 	return CMD_OK;
 }
 

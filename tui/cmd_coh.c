@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "cmd_coh.h"
 #include "coh_stress.h"
 
@@ -27,9 +28,8 @@ static int usage(void)
 static int num(const char *opt, const char *v, unsigned long long lo, unsigned long long hi,
 	       unsigned long long *out)
 {
-	char *end;
-	unsigned long long x = v ? strtoull(v, &end, 0) : 0;
-	if (!v || *end || x < lo || x > hi) {
+	uint64_t x = 0;
+	if (!v || cli_parse_u64(v, &x) || x < lo || x > hi) { /* no sign, no overflow: as gpustep --seed */
 		fprintf(stderr, "stress-coherence: %s: expected a number in %llu..%llu, got %s\n", opt, lo, hi,
 			v ? v : "nothing");
 		return -1;

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "cmd_int.h"
 #include "loader.h"
 #include "sim.h"
@@ -289,7 +290,7 @@ int model_main(int argc, char **argv)
 	for (int i = 0; i < nsets && !rc; i++)
 		rc = loader_apply_override(&cfg, sets[i], &err);
 	if (!rc && seed)
-		cfg.seed = strtoull(seed, NULL, 0);
+		rc = cli_parse_seed(seed, &cfg.seed, &err);
 	if (!rc)
 		rc = cfg_validate(&cfg, &err);
 	if (!rc && trace_is_spec(workload)) /* a .trc trace: the model reads it directly */

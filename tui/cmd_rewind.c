@@ -120,12 +120,28 @@ CMD_FN(cmd_goto)
 	return CMD_RUN;
 }
 
-/* `load session FILE`: all or nothing (session_file.c). */
+/* `load session FILE`: all or nothing (session_file.c). With a screen the
+ * replay runs in slices like `continue` (RUN_LOAD: progress in the status
+ * bar, Ctrl-C or Esc cancels and changes nothing); without one it runs here. */
 int cmd_load_session(struct session *ss, const char *path, struct cmd_out *out)
 {
 	struct strbuf notes;
 	sb_init(&notes);
 	char *err = NULL;
+	ss->last_line[0] = 0;
+	if (ss->ui) {
+		struct session_loader *ld = session_loader_new(ss, path, &err);
+		if (!ld) {
+			cmd_errorf(out, "load session: %s", err ? err : path);
+			cmd_errorf(out, "the current session is unchanged");
+			free(err);
+			sb_fini(&notes);
+			return CMD_ERR;
+		}
+		session_start_load(ss, ld, false);
+		sb_fini(&notes);
+		return CMD_RUN;
+	}
 	if (session_load(ss, path, &notes, &err)) {
 		cmd_errorf(out, "load session: %s", err ? err : path);
 		cmd_errorf(out, "the current session is unchanged");
@@ -133,13 +149,10 @@ int cmd_load_session(struct session *ss, const char *path, struct cmd_out *out)
 		sb_fini(&notes);
 		return CMD_ERR;
 	}
-	cmd_print_block(out, notes.s);
+	session_loaded_message(ss, path, &notes);
+	free(ss->load_report);
+	ss->load_report = xstrdup(notes.s);
 	sb_fini(&notes);
-	cmd_printf(out, "loaded session %s: %s, %s, seed %llu, %u breakpoint%s, %d display%s", path, ss->cfg.name,
-		   ss->ksrc.name, (unsigned long long)ss->seed, ss->bps.n, ss->bps.n == 1 ? "" : "s", ss->ndisplays,
-		   ss->ndisplays == 1 ? "" : "s");
-	session_apply_ui(ss, out);
-	ss->last_line[0] = 0;
-	session_start_run(ss, RUN_CYCLES, 0); /* report the cycle and the displays */
+	session_start_run(ss, RUN_CYCLES, 0); /* report the notes, the cycle and the displays */
 	return CMD_RUN | CMD_RESET;
 }

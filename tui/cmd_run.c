@@ -8,9 +8,16 @@
 #include <time.h>
 
 #include "cmd_int.h"
+#include "session_file.h"
 
 void cmd_report_stop(struct session *ss, struct cmd_out *out)
 {
+	if (ss->load_report) { /* a `load session` ended: its notes, then its screen layout */
+		cmd_print_block(out, ss->load_report);
+		free(ss->load_report);
+		ss->load_report = NULL;
+		session_apply_ui(ss, out);
+	}
 	unsigned long long now = (unsigned long long)sim_cycle(ss->sim);
 	switch (ss->last_stop) {
 	case SIM_STOP_BREAK:

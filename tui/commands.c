@@ -166,7 +166,8 @@ static const struct cmd_def builtin[] = {
 	 .help = "Load a config file or preset (see `list presets`) on top of the built-in\n"
 		 "defaults, validate it and restart at cycle 0. Breakpoints are kept. `load\n"
 		 "session FILE` restores a saved session (`save session`) and replays it to its\n"
-		 "cycle.\n"
+		 "cycle; on the screen the status bar shows the replay's progress and Ctrl-C\n"
+		 "or Esc cancels it, leaving the current session as it was.\n"
 		 "Example: load gtx480",
 	 .fn = c_load, .complete = COMPL_FILE, .words = load_words},
 	{.name = "workload", .usage = "workload NAME|FILE", .summary = "switch to a built-in kernel or a kernel file",

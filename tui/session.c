@@ -16,8 +16,11 @@
 #include "dram_trace.h"
 #include "inspect.h"
 #include "loader.h"
+#include "session_file.h"
 #include "trace_io.h"
+#include "sim_mem.h"
 #include "snapshot.h"
+#include "sysmem.h"
 
 uint64_t session_line_bytes(const struct session *ss)
 {
@@ -51,7 +54,7 @@ static int rebuild(struct session *ss, const struct sim_cfg *cfg, const struct k
 		snprintf(wl->name, sizeof wl->name, "%s", kernel_name(k));
 		wl->kernel = k;
 	}
-	struct sim *s = sim_new(&c, wl, err);
+	struct sim *s = session_check_memory(ss->max_memory, &c, wl, err) ? NULL : sim_new(&c, wl, err);
 	if (!s) {
 		free(wl);
 		if (k)
@@ -156,6 +159,24 @@ int session_init(struct session *ss, const struct sim_cfg *cfg, const char *cfg_
 	return 0;
 }
 
+int session_init_kernel(struct session *ss, const struct sim_cfg *cfg, const char *cfg_source, const char *spec,
+			const struct kernel_src *k, const char *json, uint64_t seed, char **err)
+{
+	memset(ss, 0, sizeof(*ss));
+	bp_init(&ss->bps, NULL);
+	ss->seed = seed;
+	ss->snapshot_bytes = (size_t)SESSION_SNAPSHOT_MB_DEFAULT << 20;
+	snprintf(ss->cfg_source, sizeof ss->cfg_source, "%s", cfg_source ? cfg_source : "");
+	snprintf(ss->workload_spec, sizeof ss->workload_spec, "%s", spec);
+	ss->ksrc = *k;
+	if (rebuild(ss, cfg, &ss->ksrc, err)) {
+		bp_fini(&ss->bps);
+		return -1;
+	}
+	ss->wl_json = json ? xstrdup(json) : NULL;
+	return 0;
+}
+
 int session_init_dram_trace(struct session *ss, const struct sim_cfg *cfg, const char *cfg_source, const char *path,
 			    uint64_t seed, char **err)
 {
@@ -200,6 +221,10 @@ void session_fini(struct session *ss)
 	for (int i = 0; i < ss->ndisplays; i++)
 		free(ss->displays[i]);
 	free(ss->ui_pending);
+	free(ss->wl_json);
+	free(ss->load_report);
+	if (ss->run.kind == RUN_LOAD)
+		session_loader_free(ss->run.load);
 	memset(ss, 0, sizeof(*ss));
 }
 
@@ -220,6 +245,8 @@ int session_set_workload(struct session *ss, const char *spec, char **err)
 			return -1;
 		}
 		snprintf(ss->workload_spec, sizeof ss->workload_spec, "%s", spec);
+		free(ss->wl_json);
+		ss->wl_json = NULL;
 		dram_reqs_free(dq);
 		ss->model.valid = false;
 		return 0;
@@ -232,6 +259,8 @@ int session_set_workload(struct session *ss, const char *spec, char **err)
 		rc = rebuild(ss, &c, k, err);
 	if (rc == 0) {
 		snprintf(ss->workload_spec, sizeof ss->workload_spec, "%s", spec);
+		free(ss->wl_json); /* the new kernel comes from its file */
+		ss->wl_json = NULL;
 		trace_list_free(old);
 		dram_reqs_free(dq);
 		ss->model.valid = false;
@@ -268,6 +297,77 @@ int session_set_kernel_src(struct session *ss, const struct kernel_src *k, char 
 	return 0;
 }
 
+uint64_t session_memory_limit(uint64_t max_memory, char *what, size_t n)
+{
+	char src[96];
+	uint64_t avail = sysmem_available(src, sizeof src);
+	if (max_memory && max_memory <= avail) {
+		snprintf(what, n, "--max-memory %llu MB", (unsigned long long)(max_memory >> 20));
+		return max_memory;
+	}
+	snprintf(what, n, "%s", src[0] ? src : "the memory available");
+	return avail;
+}
+
+int session_check_memory(uint64_t max_memory, const struct sim_cfg *cfg, const struct workload *wl, char **err)
+{
+	struct sim_mem m;
+	sim_mem_estimate(cfg, wl, &m);
+	char what[128];
+	uint64_t lim = session_memory_limit(max_memory, what, sizeof what);
+	return sim_mem_check(&m, lim, what, err);
+}
+
+/* Can some value in [0, n) satisfy `x OP v`? */
+static bool op_satisfiable(enum bp_op op, int64_t v, int64_t n)
+{
+	switch (op) {
+	case BP_EQ: return v >= 0 && v < n;
+	case BP_NE: return n > 1 || v != 0;
+	case BP_LT: return v > 0;
+	case BP_LE: return v >= 0;
+	case BP_GT: return v < n - 1;
+	case BP_GE: return v <= n - 1;
+	}
+	return true;
+}
+
+bool session_bp_never_matches(const struct session *ss, int id, char *buf, size_t n)
+{
+	const struct bp *b = bp_get((struct bp_set *)&ss->bps, id);
+	if (!b || b->type != BP_EVENT || !ss->sim)
+		return false;
+	const char *ev = event_defs[b->kind].name;
+	bool l2 = strncmp(ev, "l2.", 3) == 0 || strncmp(ev, "frc.", 4) == 0;
+	for (unsigned i = 0; i < b->nf; i++) {
+		const struct bp_filter *f = &b->f[i];
+		const char *what = NULL, *name = NULL;
+		int64_t units = -1;
+		if (f->field == EVF_SM)
+			units = inspect_sms(ss->sim), what = "SMs", name = "sm";
+		else if (f->field == EVF_WARP)
+			units = inspect_warp_slots(ss->sim), what = "warp slots per SM", name = "warp";
+		else if (f->field == EVF_UNIT && l2)
+			units = inspect_l2_banks(ss->sim), what = "L2 banks", name = "unit";
+		else if (f->field == EVF_CH)
+			units = sim_dram_only(ss->sim) || ss->cfg.mem.model == MEM_DRAM ? inspect_dram_channels(ss->sim) : 0,
+			what = "DRAM channels", name = "ch";
+		else if (f->field == EVF_BANK)
+			units = (int64_t)ss->cfg.dram.banks * ss->cfg.dram.ranks, what = "DRAM banks per channel", name = "bank";
+		if (units < 0 || op_satisfiable(f->op, f->value, units))
+			continue;
+		if (units == 0)
+			snprintf(buf, n, "warning: breakpoint %d can never fire: this machine has no %s", id, what);
+		else
+			snprintf(buf, n, "warning: breakpoint %d can never fire: its %s filter asks for %s %s %lld, and this "
+					 "machine has %lld %s (0-%lld)",
+				 id, name, name, bp_op_name(f->op), (long long)f->value, (long long)units, what,
+				 (long long)units - 1);
+		return true;
+	}
+	return false;
+}
+
 void session_set_snapshot_budget(struct session *ss, size_t bytes)
 {
 	ss->snapshot_bytes = bytes;
@@ -282,6 +382,8 @@ void session_start_run(struct session *ss, enum run_kind kind, uint64_t cycles)
 	ss->run_error[0] = 0;
 	if (ss->run.kind == RUN_REVERSE && ss->sim) /* replaced half way: back to where it began */
 		sim_back_search_end(ss->sim, &ss->run.search);
+	if (ss->run.kind == RUN_LOAD) /* replaced half way: the load is dropped */
+		session_loader_free(ss->run.load);
 	memset(&ss->run, 0, sizeof ss->run);
 	ss->run.kind = kind;
 	if (kind == RUN_REVERSE)
@@ -386,8 +488,86 @@ static bool reverse_slice(struct session *ss, uint64_t budget)
 	return true;
 }
 
+void session_start_load(struct session *ss, struct session_loader *ld, bool partial)
+{
+	session_start_run(ss, RUN_LOAD, 0);
+	ss->run.load = ld;
+	ss->run.load_partial = partial;
+}
+
+bool session_load_progress(const struct session *ss, char *buf, size_t n)
+{
+	if (ss->run.kind != RUN_LOAD || !ss->run.load)
+		return false;
+	uint64_t c, target;
+	const char *name;
+	session_loader_progress(ss->run.load, &c, &target, &name);
+	const char *base = strrchr(name, '/'); /* the status bar is narrow */
+	snprintf(buf, n, "loading %s: cycle %llu of %llu (%d%%)", base ? base + 1 : name, (unsigned long long)c,
+		 (unsigned long long)target, (int)(100.0 * (double)c / (double)(target ? target : 1)));
+	return true;
+}
+
+/* The end of a RUN_LOAD: swap the loaded session in (the replay reached its
+ * cycle, or a start-up load was cancelled: it keeps the cycle reached), or
+ * drop it and leave this session exactly as it was. */
+static void load_end(struct session *ss, bool cancelled)
+{
+	struct session_loader *ld = ss->run.load;
+	bool at_start = ss->run.load_partial, partial = at_start && cancelled;
+	uint64_t c, target;
+	const char *nm;
+	session_loader_progress(ld, &c, &target, &nm);
+	char *name = xstrdup(nm);
+	ss->run.load = NULL;
+	ss->run.kind = RUN_NONE;
+	ss->last_stop = SIM_STOP_LIMIT;
+	if (ss->sim) /* a Ctrl-C the TUI also sent to this machine (tui.c sigint_sim) */
+		sim_interrupt_clear(ss->sim);
+	if (cancelled && !partial) {
+		session_loader_free(ld);
+		snprintf(ss->run_error, sizeof ss->run_error,
+			 "load session: cancelled at cycle %llu of %llu; the current session is unchanged",
+			 (unsigned long long)c, (unsigned long long)target);
+		free(name);
+		return;
+	}
+	struct strbuf notes;
+	sb_init(&notes);
+	char *err = NULL;
+	if (session_loader_finish(ss, ld, partial, &notes, &err)) {
+		snprintf(ss->run_error, sizeof ss->run_error, "load session: %s; the current session is unchanged",
+			 err ? err : name);
+		free(err);
+	} else {
+		session_loaded_message(ss, name, &notes);
+		if (partial)
+			sb_printf(&notes, "load cancelled at cycle %llu of %llu: the session stays at cycle %llu "
+					  "(`goto %llu` replays the rest)\n",
+				  (unsigned long long)c, (unsigned long long)target, (unsigned long long)c,
+				  (unsigned long long)target);
+		free(ss->load_report);
+		ss->load_report = xstrdup(notes.s);
+		ss->loaded_at_start = at_start;
+		ss->last_stop = SIM_STOP_LIMIT;
+	}
+	sb_fini(&notes);
+	free(name);
+}
+
+void session_loaded_message(const struct session *ss, const char *path, struct strbuf *sb)
+{
+	sb_printf(sb, "loaded session %s: %s, %s, seed %llu, %u breakpoint%s, %d display%s\n", path, ss->cfg.name,
+		  ss->ksrc.name, (unsigned long long)ss->seed, ss->bps.n, ss->bps.n == 1 ? "" : "s", ss->ndisplays,
+		  ss->ndisplays == 1 ? "" : "s");
+}
+
 void session_run_interrupt(struct session *ss)
 {
+	if (ss->run.kind == RUN_LOAD && ss->run.load) {
+		load_end(ss, true);
+		return;
+	}
 	if (ss->run.kind == RUN_REVERSE && ss->sim) {
 		sim_back_search_end(ss->sim, &ss->run.search);
 		finish(ss, SIM_STOP_INTERRUPT);
@@ -406,6 +586,15 @@ bool session_run_slice(struct session *ss, uint64_t budget)
 		budget = 1;
 	if (ss->run.kind == RUN_REVERSE) /* may start at the end of the kernel */
 		return reverse_slice(ss, budget);
+	if (ss->run.kind == RUN_LOAD) { /* the current machine stays as it is until the swap */
+		uint64_t n = 0;
+		enum session_load_status st = session_loader_step(ss->run.load, budget, &n);
+		ss->simulated += n;
+		if (st == SESSION_LOAD_MORE)
+			return true;
+		load_end(ss, st == SESSION_LOAD_CANCELLED);
+		return false;
+	}
 	uint64_t c0 = sim_cycle(ss->sim);
 	bool more = run_slice_fwd(ss, budget);
 	ss->simulated += sim_cycle(ss->sim) - c0;
@@ -464,6 +653,7 @@ static bool run_slice_fwd(struct session *ss, uint64_t budget)
 		return true;
 	case RUN_NONE:
 	case RUN_REVERSE:
+	case RUN_LOAD:
 		break;
 	}
 	return false;

@@ -8,6 +8,7 @@
 #define GPUSTEP_SESSION_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bp.h"
@@ -27,12 +28,15 @@ enum run_kind {
 	RUN_FOREVER,   /* continue: until a breakpoint, the end, or an interrupt */
 	RUN_NEXT_ISSUE, /* next: until warp (sm, slot) issues its next instruction */
 	RUN_GOTO,       /* goto (forward): to target_cycle; breakpoints count hits but do not stop */
-	RUN_REVERSE     /* reverse-continue: search back for the previous stop (snapshot.h), then
+	RUN_REVERSE,    /* reverse-continue: search back for the previous stop (snapshot.h), then
 			 * rewind to just before it and step into it */
+	RUN_LOAD        /* load session in the TUI: replay the loaded session in slices
+			 * (session_file.h), then swap it in; Ctrl-C cancels */
 };
 
 struct trace_list;
 struct dram_reqs;
+struct session_loader;
 
 struct run_request {
 	enum run_kind kind;
@@ -40,6 +44,8 @@ struct run_request {
 	int sm, slot;          /* RUN_NEXT_ISSUE */
 	uint64_t start_insts;  /* RUN_NEXT_ISSUE */
 	struct sim_back_search search; /* RUN_REVERSE */
+	struct session_loader *load;   /* RUN_LOAD */
+	bool load_partial;             /* RUN_LOAD at start-up: a cancel keeps the cycle reached */
 };
 
 struct session {
@@ -88,6 +94,19 @@ struct session {
 	void *ui;
 	/* Rewind snapshots: budget in bytes (0 = off), applied to every rebuilt sim. */
 	size_t snapshot_bytes;
+	/* --max-memory in bytes (0: only what the system has, sysmem.h): every
+	 * rebuild refuses a machine whose estimate (sim_mem.h) exceeds it. */
+	uint64_t max_memory;
+	/* The machine a batch-mode `load session` is replaying (Ctrl-C reaches
+	 * it: cli.c), else NULL. */
+	struct sim *volatile load_sim;
+	/* The text of the kernel file of a file workload as the session carries
+	 * it (a loaded session file's workload-json), else NULL: saved again. */
+	char *wl_json;
+	/* What a finished RUN_LOAD says (notes, "loaded session ..."), printed by
+	 * cmd_report_stop; the front end resets its panels when it is set. */
+	char *load_report;
+	bool loaded_at_start;      /* that load was gpustep --session's (the TUI logs every event kind then) */
 	/* UI commands (`layout ...`) from a loaded session file, waiting for a UI. */
 	char *ui_pending;
 	/* The last `model` command's result (reuse panel: predicted vs measured);
@@ -98,6 +117,17 @@ struct session {
 /* Load cfg (already validated) + workload spec into a fresh simulator. */
 int session_init(struct session *ss, const struct sim_cfg *cfg, const char *cfg_source,
 		 const char *workload_spec, uint64_t seed, char **err);
+/* The same for a kernel already parsed (a session file's carried kernel,
+ * `json` its text, kept in ss->wl_json); spec is the path it came from. */
+int session_init_kernel(struct session *ss, const struct sim_cfg *cfg, const char *cfg_source, const char *spec,
+			const struct kernel_src *k, const char *json, uint64_t seed, char **err);
+/* `load session` in the TUI: start a RUN_LOAD of ld (session_file.h). */
+void session_start_load(struct session *ss, struct session_loader *ld, bool partial);
+/* "loaded session FILE: config, kernel, seed, N breakpoints, M displays\n" */
+struct strbuf;
+void session_loaded_message(const struct session *ss, const char *path, struct strbuf *sb);
+/* "loading FILE: cycle N of M (P%)" while a RUN_LOAD runs; false otherwise. */
+bool session_load_progress(const struct session *ss, char *buf, size_t n);
 /* The same for a DRAM-level trace file (gpustep --dram-trace FILE in the TUI):
  * the simulator runs its DRAM alone, fed the trace (sim.h workload.dram_reqs). */
 int session_init_dram_trace(struct session *ss, const struct sim_cfg *cfg, const char *cfg_source, const char *path,
@@ -112,6 +142,17 @@ int session_set_workload(struct session *ss, const char *spec, char **err);
 int session_set_config(struct session *ss, const struct sim_cfg *cfg, const char *source, char **err);
 /* Replace the kernel source (e.g. a changed parameter) and reset. On error nothing changes. */
 int session_set_kernel_src(struct session *ss, const struct kernel_src *k, char **err);
+
+/* The memory a machine may take: --max-memory if set and lower, else what
+ * the system has available; `what` names which (for messages). */
+uint64_t session_memory_limit(uint64_t max_memory, char *what, size_t n);
+/* 0, or -1 + an error naming the largest structure when the machine of cfg
+ * (running wl, may be NULL) needs more than session_memory_limit(). */
+int session_check_memory(uint64_t max_memory, const struct sim_cfg *cfg, const struct workload *wl, char **err);
+
+/* A field filter of breakpoint `id` that no unit of this machine can satisfy
+ * (`break l1.miss sm=99999999999` on 80 SMs): a warning in buf, true. */
+bool session_bp_never_matches(const struct session *ss, int id, char *buf, size_t n);
 
 /* Set the rewind snapshot budget (0 = off) now and for every rebuild. */
 void session_set_snapshot_budget(struct session *ss, size_t bytes);

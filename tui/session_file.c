@@ -1,19 +1,24 @@
 /*
  * session_file.c: save and load sessions (format in session_file.h and
- * docs/SESSIONS.md).
+ * docs/SESSIONS.md; the workload lines in session_wl.c).
  *
  *   load:  read ─▶ header/version ─▶ checksum ─▶ parse every line (config
- *          applied to fresh defaults) ─▶ workload hash ─▶ fresh session:
- *          params, breakpoints, displays, log, selection ─▶ replay to the
- *          cycle ─▶ state hash ─▶ swap with the live session
+ *          applied to fresh defaults) ─▶ memory check ─▶ workload (carried
+ *          kernel, or named and hashed) ─▶ fresh session: params,
+ *          breakpoints, displays, log ─▶ replay to the cycle in slices
+ *          (session_loader_step: progress, cancel) ─▶ state hash,
+ *          selection ─▶ swap with the live session
  */
 #include "session_file.h"
+#include "session_wl.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "embedded.h"
@@ -30,31 +35,6 @@
 #define MAGIC "gpustep-session "
 #define MAX_FILE (16u << 20)
 
-static uint64_t fnv1a(const char *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)p[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-/* Values are the rest of the line: escape backslash, newline, CR. */
-static void put_escaped(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\\')
-			sb_puts(sb, "\\\\");
-		else if (*s == '\n')
-			sb_puts(sb, "\\n");
-		else if (*s == '\r')
-			sb_puts(sb, "\\r");
-		else
-			sb_printf(sb, "%c", *s);
-	}
-}
-
 static void unescape(char *s)
 {
 	char *w = s;
@@ -69,72 +49,6 @@ static void unescape(char *s)
 	*w = 0;
 }
 
-/* FNV-1a 64 of a file, read in pieces (traces can be large). */
-static int hash_file(const char *path, uint64_t *h, char **err)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return set_err(err, "%s: cannot read it", path);
-	uint64_t x = 0xcbf29ce484222325ull;
-	char buf[1 << 16];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		for (size_t i = 0; i < n; i++) {
-			x ^= (unsigned char)buf[i];
-			x *= 0x100000001b3ull;
-		}
-	int bad = ferror(f);
-	fclose(f);
-	if (bad)
-		return set_err(err, "%s: read error", path);
-	*h = x;
-	return 0;
-}
-
-/* A trace spec without its "@N" kernel suffix. */
-static void trace_path(const char *spec, char *out, size_t n)
-{
-	snprintf(out, n, "%s", spec);
-	char *at = strrchr(out, '@');
-	if (at && at[1] && strspn(at + 1, "0123456789") == strlen(at + 1))
-		*at = 0;
-}
-
-/* What a workload spec resolves to, as loader_load_kernel decides, and the
- * hash of that JSON (of the named file for a trace: the list or the
- * .traceg). kind: "builtin", "file" or "other" (no hash). */
-static int workload_hash(const char *spec, const char **kind, uint64_t *h, char **err)
-{
-	char path[512];
-	struct stat st;
-	if (trace_is_spec(spec)) {
-		trace_path(spec, path, sizeof path);
-		*kind = "file";
-		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-			return hash_file(path, h, err);
-		*kind = "other";
-		*h = 0;
-		return 0;
-	}
-	bool looks_like_file = strchr(spec, '/') || (strlen(spec) > 5 && strcmp(spec + strlen(spec) - 5, ".json") == 0);
-	snprintf(path, sizeof path, "configs/workloads/%s.json", spec);
-	const struct embedded_file *e = looks_like_file ? NULL : embedded_find(path);
-	if (!e && stat(spec, &st) == 0 && S_ISREG(st.st_mode)) {
-		*kind = "file";
-		return hash_file(spec, h, err);
-	}
-	if (!e)
-		e = embedded_find(spec);
-	if (e) {
-		*kind = "builtin";
-		*h = fnv1a(e->data, e->size);
-		return 0;
-	}
-	*kind = "other";
-	*h = 0;
-	return 0;
-}
-
 /* Every stat's value at this cycle. (sim_state_hash is exact but only within
  * one process: the arena holds a few pointers to functions, which move
  * between runs.) */
@@ -142,7 +56,7 @@ static uint64_t stats_hash(const struct sim *s)
 {
 	struct stats_json_info info = {"", "", 0};
 	char *t = stats_json_string(s, &info);
-	uint64_t h = fnv1a(t, strlen(t));
+	uint64_t h = session_fnv1a(t, strlen(t));
 	free(t);
 	return h;
 }
@@ -152,11 +66,11 @@ char *session_file_text(const struct session *ss)
 {
 	struct strbuf sb;
 	sb_init(&sb);
-	sb_printf(&sb, MAGIC "%d\n", SESSION_FILE_VERSION);
+	sb_printf(&sb, MAGIC "%d\n", 1); /* 2 only when it carries a kernel: older gpusteps read the rest */
 	sb_puts(&sb, "# gpustep session (docs/SESSIONS.md). Do not edit: the checksum line covers every byte.\n");
 	sb_puts(&sb, "gpustep-version " GPUSTEP_VERSION "\n");
 	sb_puts(&sb, "config-source ");
-	put_escaped(&sb, ss->cfg_source);
+	session_put_escaped(&sb, ss->cfg_source);
 	sb_puts(&sb, "\n");
 	for (size_t i = 0; i < cfg_param_count(); i++) {
 		const struct cfg_param *p = cfg_param_at(i);
@@ -166,39 +80,12 @@ char *session_file_text(const struct session *ss)
 		else
 			cfg_format(&ss->cfg, p, v, sizeof v);
 		sb_printf(&sb, "cfg %s=", p->path);
-		put_escaped(&sb, v);
+		session_put_escaped(&sb, v);
 		sb_puts(&sb, "\n");
 	}
 	sb_printf(&sb, "seed %" PRIu64 "\n", ss->seed);
-	char spec[sizeof ss->workload_spec + 16];
-	if (ss->traces && !trace_list_back_to_back(ss->traces)) { /* the kernel of a trace list being simulated, 1-based */
-		char p[sizeof ss->workload_spec];
-		trace_path(ss->workload_spec, p, sizeof p);
-		snprintf(spec, sizeof spec, "%.*s@%u", (int)sizeof p - 1, p, ss->trace_k + 1);
-	} else {
-		snprintf(spec, sizeof spec, "%s", ss->workload_spec);
-	}
-	const char *kind;
-	uint64_t h;
-	char *err = NULL;
-	bool hashed = workload_hash(spec, &kind, &h, &err) == 0;
-	free(err);
-	if (hashed && strcmp(kind, "file") == 0) { /* loadable from any directory */
-		char p[sizeof spec], *abs;
-		trace_path(spec, p, sizeof p);
-		if (spec[0] != '/' && (abs = realpath(p, NULL))) {
-			char *at = ss->traces && !trace_list_back_to_back(ss->traces) ? strrchr(spec, '@') : NULL;
-			char tail[16];
-			snprintf(tail, sizeof tail, "%s", at ? at : "");
-			snprintf(spec, sizeof spec, "%s%s", abs, tail);
-			free(abs);
-		}
-	}
-	sb_puts(&sb, "workload ");
-	put_escaped(&sb, spec);
-	sb_puts(&sb, "\n");
-	if (hashed)
-		sb_printf(&sb, "workload-hash %s %016" PRIx64 "\n", kind, h);
+	if (session_wl_write(ss, &sb)) /* a workload-json line */
+		sb.s[strlen(MAGIC)] = '0' + SESSION_FILE_VERSION;
 	for (unsigned i = 0; i < ss->ksrc.nparams && !ss->traces; i++)
 		sb_printf(&sb, "param %s=%" PRId64 "\n", ss->ksrc.params[i].name, ss->ksrc.params[i].value);
 	for (unsigned i = 0; i < ss->bps.n; i++) {
@@ -206,13 +93,13 @@ char *session_file_text(const struct session *ss)
 		if (b->temporary || b->id == ss->until_id)
 			continue;
 		sb_printf(&sb, "bp %d %s ", b->id, b->enabled ? "on" : "off");
-		put_escaped(&sb, b->text);
+		session_put_escaped(&sb, b->text);
 		sb_puts(&sb, "\n");
 	}
 	sb_printf(&sb, "bp-next %d\n", ss->bps.next_id);
 	for (int i = 0; i < ss->ndisplays; i++) {
 		sb_puts(&sb, "display ");
-		put_escaped(&sb, ss->displays[i]);
+		session_put_escaped(&sb, ss->displays[i]);
 		sb_puts(&sb, "\n");
 	}
 	sb_puts(&sb, "log");
@@ -238,7 +125,7 @@ char *session_file_text(const struct session *ss)
 	}
 	sb_printf(&sb, "cycle %" PRIu64 "\n", sim_cycle(ss->sim));
 	sb_printf(&sb, "stats-hash %016" PRIx64 "\n", stats_hash(ss->sim));
-	sb_printf(&sb, "checksum fnv1a64 %016" PRIx64 "\n", fnv1a(sb.s, sb.len));
+	sb_printf(&sb, "checksum fnv1a64 %016" PRIx64 "\n", session_fnv1a(sb.s, sb.len));
 	return sb.s;
 }
 
@@ -261,9 +148,10 @@ int session_save(const struct session *ss, const char *path, char **err)
 struct sfile {
 	struct sim_cfg cfg;
 	char *cfg_source, *workload, *wl_kind, *log;
+	char *wl_json; /* workload-json: the kernel file's text, carried in the session */
 	uint64_t wl_hash, seed, cycle, state_hash;
 	bool have_wl_hash, have_seed, have_cycle, have_hash, have_cfg, have_log;
-	char *params[MAX_LIST], *bps[MAX_LIST], *displays[MAX_LIST], *ui[MAX_LIST];
+	char *params[MAX_LIST], *bps[BP_MAX], *displays[MAX_LIST], *ui[MAX_LIST];
 	int nparams, nbps, ndisplays, nui;
 	int bp_next;
 	int sel[5];
@@ -279,10 +167,10 @@ static int parse_u64(const char *s, uint64_t *v, int base)
 	return *end ? -1 : 0;
 }
 
-static int push(char **list, int *n, char *v, const char *what, int line, char **err)
+static int push(char **list, int *n, int max, char *v, const char *what, int line, char **err)
 {
-	if (*n == MAX_LIST)
-		return set_err(err, "line %d: more than %d %s lines", line, MAX_LIST, what);
+	if (*n == max)
+		return set_err(err, "line %d: more than %d %s lines", line, max, what);
 	list[(*n)++] = v;
 	return 0;
 }
@@ -327,6 +215,8 @@ static int parse_lines(char *text, struct sfile *f, char **err)
 			f->have_seed = true;
 		} else if (strcmp(key, "workload") == 0) {
 			f->workload = val;
+		} else if (strcmp(key, "workload-json") == 0) {
+			f->wl_json = val;
 		} else if (strcmp(key, "workload-hash") == 0) {
 			char *sp = strchr(val, ' ');
 			if (!sp)
@@ -336,15 +226,15 @@ static int parse_lines(char *text, struct sfile *f, char **err)
 			rc = parse_u64(sp + 1, &f->wl_hash, 16);
 			f->have_wl_hash = true;
 		} else if (strcmp(key, "param") == 0) {
-			rc = push(f->params, &f->nparams, val, "param", line, err);
+			rc = push(f->params, &f->nparams, MAX_LIST, val, "param", line, err);
 		} else if (strcmp(key, "bp") == 0) {
-			rc = push(f->bps, &f->nbps, val, "bp", line, err);
+			rc = push(f->bps, &f->nbps, BP_MAX, val, "bp", line, err);
 		} else if (strcmp(key, "bp-next") == 0) {
 			uint64_t v = 0;
 			rc = parse_u64(val, &v, 10) || v > 1000000000;
 			f->bp_next = (int)v;
 		} else if (strcmp(key, "display") == 0) {
-			rc = push(f->displays, &f->ndisplays, val, "display", line, err);
+			rc = push(f->displays, &f->ndisplays, MAX_LIST, val, "display", line, err);
 		} else if (strcmp(key, "log") == 0) {
 			f->log = val;
 			f->have_log = true;
@@ -353,7 +243,7 @@ static int parse_lines(char *text, struct sfile *f, char **err)
 				    &f->sel[4]) != 5;
 			f->have_sel = true;
 		} else if (strcmp(key, "ui") == 0) {
-			rc = push(f->ui, &f->nui, val, "ui", line, err);
+			rc = push(f->ui, &f->nui, MAX_LIST, val, "ui", line, err);
 		} else if (strcmp(key, "cycle") == 0) {
 			rc = parse_u64(val, &f->cycle, 10);
 			f->have_cycle = true;
@@ -380,8 +270,8 @@ static int check_envelope(char *text, size_t len, char **err)
 	if (strncmp(text, MAGIC, strlen(MAGIC)) != 0)
 		return set_err(err, "not a gpustep session file (no '%s' header)", MAGIC "N");
 	int ver = atoi(text + strlen(MAGIC));
-	if (ver != SESSION_FILE_VERSION)
-		return set_err(err, "session format version %d is not supported (this gpustep %s reads version %d%s)", ver,
+	if (ver < 1 || ver > SESSION_FILE_VERSION) /* 1: without workload-json */
+		return set_err(err, "session format version %d is not supported (this gpustep %s reads versions 1 to %d%s)", ver,
 			       GPUSTEP_VERSION, SESSION_FILE_VERSION, ver > SESSION_FILE_VERSION ? "; it is newer" : "");
 	if (len == 0 || text[len - 1] != '\n')
 		return set_err(err, "truncated: the file does not end with a complete checksum line");
@@ -395,7 +285,7 @@ static int check_envelope(char *text, size_t len, char **err)
 	uint64_t want;
 	if (parse_u64(text + start + strlen(ck), &want, 16))
 		return set_err(err, "corrupt checksum line");
-	uint64_t got = fnv1a(text, start);
+	uint64_t got = session_fnv1a(text, start);
 	if (got != want)
 		return set_err(err, "checksum mismatch (file says %016" PRIx64 ", content gives %016" PRIx64
 				    "): the file is corrupt or was edited",
@@ -437,8 +327,9 @@ static int add_bp(struct session *ns, char *spec, char **err)
 	return 0;
 }
 
-/* Everything after session_init: params, breakpoints, displays, log, selection, cycle. */
-static int build(struct session *ns, struct sfile *f, struct strbuf *notes, char **err)
+/* Everything after session_init up to the replay: params, breakpoints,
+ * displays, log. */
+static int build_pre(struct session *ns, struct sfile *f, struct strbuf *notes, char **err)
 {
 	if (f->nparams) {
 		struct kernel_src *k = xmalloc(sizeof *k);
@@ -482,18 +373,18 @@ static int build(struct session *ns, struct sfile *f, struct strbuf *notes, char
 		memcpy(ev->log_mask, ns->log_mask, sizeof ev->log_mask);
 	}
 	events_update_watch(sim_events(ns->sim));
-	/* Replay to the saved cycle: breakpoints count their hits on the way. */
-	char *e2 = NULL;
-	if (sim_goto(ns->sim, f->cycle, &e2)) {
-		set_err(err, "cannot replay to cycle %" PRIu64 ": %s", f->cycle, e2 ? e2 : "?");
-		free(e2);
-		return -1;
-	}
-	if (sim_cycle(ns->sim) != f->cycle)
+	return 0;
+}
+
+/* After the replay (session_loader_step): the state hash, selection, UI.
+ * partial: a cancelled start-up load keeps the cycle it reached. */
+static int build_post(struct session *ns, struct sfile *f, bool partial, struct strbuf *notes, char **err)
+{
+	if (sim_cycle(ns->sim) != f->cycle && !partial)
 		return set_err(err, "the replay ended at cycle %" PRIu64 ", before the saved cycle %" PRIu64,
 			       sim_cycle(ns->sim), f->cycle);
-	ns->started = f->cycle > 0;
-	if (f->have_hash && stats_hash(ns->sim) != f->state_hash)
+	ns->started = sim_cycle(ns->sim) > 0;
+	if (f->have_hash && sim_cycle(ns->sim) == f->cycle && stats_hash(ns->sim) != f->state_hash)
 		sb_printf(notes, "note: the machine state at cycle %" PRIu64 " differs from the saved one "
 				 "(saved by a different gpustep build?)\n",
 			  f->cycle);
@@ -515,94 +406,205 @@ static int build(struct session *ns, struct sfile *f, struct strbuf *notes, char
 	return 0;
 }
 
-int session_load_text(struct session *ss, const char *text, size_t len, const char *name, struct strbuf *notes,
-		      char **err)
+/* ---- the loader: check and build, replay in slices, swap ------------------- */
+static double wall_now(void)
 {
-	char *buf = xmalloc(len + 1);
-	memcpy(buf, text, len);
-	buf[len] = 0;
-	struct sfile *f = xcalloc(1, sizeof *f);
-	struct session *ns = NULL;
-	struct strbuf tmp_notes;
-	sb_init(&tmp_notes);
-	char *e = NULL;
-	int rc = -1;
-	if (check_envelope(buf, len, &e) || parse_lines(buf, f, &e))
-		goto out;
-	f->cfg.seed = f->seed;
-	if (cfg_validate(&f->cfg, &e))
-		goto out;
-	const char *kind;
-	uint64_t h;
-	if (workload_hash(f->workload, &kind, &h, &e))
-		goto out;
-	if (f->have_wl_hash && strcmp(f->wl_kind, "other") != 0) {
-		if (strcmp(kind, f->wl_kind) != 0 || h != f->wl_hash) {
-			if (strcmp(f->wl_kind, "file") == 0)
-				set_err(&e, "workload file %s changed since the session was saved (content hash %016" PRIx64
-					    ", saved %016" PRIx64 "); restore the original file to replay it",
-					f->workload, h, f->wl_hash);
-			else
-				set_err(&e, "built-in kernel %s differs from the one the session was saved with "
-					    "(a different gpustep version?)",
-					f->workload);
-			goto out;
-		}
-	}
-	ns = xcalloc(1, sizeof *ns);
-	if (session_init(ns, &f->cfg, f->cfg_source ? f->cfg_source : "", f->workload, f->seed, &e)) {
-		free(ns);
-		ns = NULL;
-		goto out;
-	}
-	session_set_snapshot_budget(ns, ss->snapshot_bytes);
-	if (build(ns, f, &tmp_notes, &e))
-		goto out;
-	/* Swap: the live session takes the new contents; the old ones are freed. */
-	struct session old = *ss;
-	*ss = *ns;
-	ss->ui = old.ui;
-	ss->extra_cmds = old.extra_cmds;
-	ss->nextra_cmds = old.nextra_cmds;
-	sim_set_bps(ss->sim, &ss->bps); /* the sim points at the breakpoint set */
-	sim_set_bps(old.sim, &old.bps);
-	session_fini(&old);
-	free(ns);
-	ns = NULL;
-	if (notes)
-		sb_puts(notes, tmp_notes.s);
-	rc = 0;
-out:
-	if (rc) {
-		set_err(err, "%s: %s", name, e ? e : "invalid session file");
-		if (ns) {
-			session_fini(ns);
-			free(ns);
-		}
-	}
-	free(e);
-	sb_fini(&tmp_notes);
-	free(f);
-	free(buf);
-	return rc;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-int session_load(struct session *ss, const char *path, struct strbuf *notes, char **err)
+struct session_loader {
+	char *buf;            /* the file's text; f points into it */
+	struct sfile *f;
+	struct session *ns;   /* built, replaying towards f->cycle */
+	struct strbuf notes;
+	char *name;
+	bool cancelled;
+};
+
+void session_loader_free(struct session_loader *ld)
+{
+	if (!ld)
+		return;
+	if (ld->ns) {
+		session_fini(ld->ns);
+		free(ld->ns);
+	}
+	sb_fini(&ld->notes);
+	free(ld->name);
+	free(ld->f);
+	free(ld->buf);
+	free(ld);
+}
+
+struct session_loader *session_loader_new_text(const struct session *ss, const char *text, size_t len,
+					       const char *name, char **err)
+{
+	struct session_loader *ld = xcalloc(1, sizeof *ld);
+	ld->buf = xmalloc(len + 1);
+	memcpy(ld->buf, text, len);
+	ld->buf[len] = 0;
+	ld->f = xcalloc(1, sizeof *ld->f);
+	ld->name = xstrdup(name);
+	sb_init(&ld->notes);
+	struct sfile *f = ld->f;
+	char *e = NULL;
+	if (check_envelope(ld->buf, len, &e) || parse_lines(ld->buf, f, &e))
+		goto fail;
+	f->cfg.seed = f->seed;
+	if (cfg_validate(&f->cfg, &e) || session_check_memory(ss->max_memory, &f->cfg, NULL, &e))
+		goto fail;
+	ld->ns = xcalloc(1, sizeof *ld->ns);
+	struct session_wl_line w = {f->workload, f->wl_kind, f->wl_json, f->have_wl_hash, f->wl_hash};
+	if (session_wl_open(ld->ns, &w, &f->cfg, f->cfg_source ? f->cfg_source : "", f->seed, &ld->notes, &e)) {
+		free(ld->ns);
+		ld->ns = NULL;
+		goto fail;
+	}
+	ld->ns->max_memory = ss->max_memory;
+	session_set_snapshot_budget(ld->ns, ss->snapshot_bytes);
+	if (build_pre(ld->ns, f, &ld->notes, &e))
+		goto fail;
+	return ld;
+fail:
+	set_err(err, "%s: %s", name, e ? e : "invalid session file");
+	free(e);
+	session_loader_free(ld);
+	return NULL;
+}
+
+struct session_loader *session_loader_new(const struct session *ss, const char *path, char **err)
 {
 	struct stat st;
 	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > MAX_FILE)
-		return set_err(err, "%s: too large for a session file (%lld bytes)", path, (long long)st.st_size);
+		return set_err(err, "%s: too large for a session file (%lld bytes)", path, (long long)st.st_size), NULL;
 	size_t len;
 	char *e = NULL;
 	char *text = loader_read_file(path, &len, &e);
 	if (!text) {
 		set_err(err, "%s", e ? e : path);
 		free(e);
+		return NULL;
+	}
+	struct session_loader *ld = session_loader_new_text(ss, text, len, path, err);
+	free(text);
+	return ld;
+}
+
+enum session_load_status session_loader_step(struct session_loader *ld, uint64_t budget, uint64_t *simulated)
+{
+	struct sim *s = ld->ns->sim;
+	uint64_t c0 = sim_cycle(s), target = ld->f->cycle;
+	while (!ld->cancelled && sim_cycle(s) < target && budget) {
+		uint64_t before = sim_cycle(s);
+		enum sim_stop why = sim_step(s, MIN(budget, target - before));
+		budget -= MIN(budget, sim_cycle(s) - before);
+		if (why == SIM_STOP_INTERRUPT) /* Ctrl-C in batch mode (session_loader_interrupt) */
+			ld->cancelled = true;
+		else if (why == SIM_STOP_DONE)
+			break;
+		else if (why == SIM_STOP_BREAK) /* counted on the way, as the first run did; not a stop */
+			bp_clear_stop(&ld->ns->bps);
+		if (sim_cycle(s) == before && why != SIM_STOP_BREAK)
+			break;
+	}
+	if (simulated)
+		*simulated += sim_cycle(s) - c0;
+	if (ld->cancelled)
+		return SESSION_LOAD_CANCELLED;
+	return sim_cycle(s) < target && !sim_done(s) ? SESSION_LOAD_MORE : SESSION_LOAD_DONE;
+}
+
+void session_loader_interrupt(struct session_loader *ld)
+{
+	if (ld && ld->ns && ld->ns->sim)
+		sim_interrupt(ld->ns->sim);
+}
+
+void session_loader_cancel(struct session_loader *ld)
+{
+	if (ld)
+		ld->cancelled = true;
+}
+
+void session_loader_progress(const struct session_loader *ld, uint64_t *cycle, uint64_t *target, const char **name)
+{
+	*cycle = sim_cycle(ld->ns->sim);
+	*target = ld->f->cycle;
+	*name = ld->name;
+}
+
+int session_loader_finish(struct session *ss, struct session_loader *ld, bool partial, struct strbuf *notes,
+			  char **err)
+{
+	char *e = NULL;
+	struct session *ns = ld->ns;
+	if (build_post(ns, ld->f, partial, &ld->notes, &e)) {
+		set_err(err, "%s: %s", ld->name, e ? e : "invalid session file");
+		free(e);
+		session_loader_free(ld);
 		return -1;
 	}
-	int rc = session_load_text(ss, text, len, path, notes, err);
-	free(text);
-	return rc;
+	/* Swap: the live session takes the new contents; the old ones are freed. */
+	struct session old = *ss;
+	*ss = *ns;
+	ss->ui = old.ui;
+	ss->extra_cmds = old.extra_cmds;
+	ss->nextra_cmds = old.nextra_cmds;
+	ss->max_memory = old.max_memory;
+	sim_set_bps(ss->sim, &ss->bps); /* the sim points at the breakpoint set */
+	sim_set_bps(old.sim, &old.bps);
+	session_fini(&old);
+	free(ns);
+	ld->ns = NULL;
+	if (notes)
+		sb_puts(notes, ld->notes.s);
+	session_loader_free(ld);
+	return 0;
+}
+
+int session_load_text(struct session *ss, const char *text, size_t len, const char *name, struct strbuf *notes,
+		      char **err)
+{
+	struct session_loader *ld = session_loader_new_text(ss, text, len, name, err);
+	if (!ld)
+		return -1;
+	while (session_loader_step(ld, 1u << 20, NULL) == SESSION_LOAD_MORE)
+		;
+	return session_loader_finish(ss, ld, false, notes, err);
+}
+
+/* Batch mode: Ctrl-C reaches the replaying machine through ss->load_sim
+ * (cli.c); on a terminal a progress line on stderr every 2 s. */
+int session_load(struct session *ss, const char *path, struct strbuf *notes, char **err)
+{
+	struct session_loader *ld = session_loader_new(ss, path, err);
+	if (!ld)
+		return -1;
+	ss->load_sim = ld->ns->sim;
+	bool tty = isatty(STDERR_FILENO);
+	double t0 = wall_now(), shown = t0;
+	enum session_load_status st;
+	while ((st = session_loader_step(ld, 1u << 16, NULL)) == SESSION_LOAD_MORE) {
+		double t = wall_now();
+		if (tty && t - shown >= 2.0) {
+			shown = t;
+			uint64_t c = sim_cycle(ld->ns->sim);
+			fprintf(stderr, "\rloading %s: cycle %" PRIu64 " of %" PRIu64 " (%d%%), Ctrl-C cancels ", path, c,
+				ld->f->cycle, (int)(100.0 * (double)c / (double)(ld->f->cycle ? ld->f->cycle : 1)));
+		}
+	}
+	if (tty && shown > t0)
+		fprintf(stderr, "\r\033[K");
+	ss->load_sim = NULL;
+	if (st == SESSION_LOAD_CANCELLED) {
+		set_err(err, "%s: load cancelled at cycle %" PRIu64 " of %" PRIu64, path, sim_cycle(ld->ns->sim),
+			ld->f->cycle);
+		session_loader_free(ld);
+		return -2;
+	}
+	return session_loader_finish(ss, ld, false, notes, err);
 }
 
 void session_apply_ui(struct session *ss, struct cmd_out *out)

@@ -3,8 +3,10 @@
  */
 #include "stats_json.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <math.h>
 #include <stdio.h>
@@ -115,6 +117,58 @@ char *stats_json_string_raw(const struct stats *st, uint64_t cycles, const struc
 	return out;
 }
 
+/* Temporary files of earlier saves of `path` (PATH.tmpXXXXXX) left by a
+ * writer that was killed: a writer holds an exclusive flock on its temp file
+ * until the rename, and a lock dies with its process, so a temp file that can
+ * be locked belongs to nobody and is removed. Saves of other files and a
+ * save of the same file still in progress are left alone. */
+static void remove_stale_temps(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xasprintf("%.*s", (int)(slash - path) + (slash == path), path) : xstrdup(".");
+	const char *base = slash ? slash + 1 : path;
+	size_t bl = strlen(base);
+	DIR *d = opendir(dir);
+	if (d) {
+		for (struct dirent *e; (e = readdir(d)) != NULL;) {
+			const char *n = e->d_name;
+			if (strncmp(n, base, bl) != 0 || strncmp(n + bl, ".tmp", 4) != 0 || strlen(n + bl + 4) != 6)
+				continue;
+			char *full = xasprintf("%s/%s", dir, n);
+			struct stat st;
+			int fd = lstat(full, &st) == 0 && S_ISREG(st.st_mode) ? open(full, O_RDWR | O_NOFOLLOW) : -1;
+			if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+				unlink(full);
+			if (fd >= 0)
+				close(fd);
+			free(full);
+		}
+		closedir(d);
+	}
+	free(dir);
+}
+
+/* Why the temporary file beside `path` could not be created, in the words of
+ * the problem (mkstemp's ENOENT in /proc says "No such file or directory"
+ * about a directory that exists). */
+static int temp_error(const char *path, int e, char **err)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xasprintf("%.*s", (int)(slash - path) + (slash == path), path) : xstrdup(".");
+	struct stat st;
+	bool dir_ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+	if (e == ENOENT && dir_ok)
+		set_err(err, "%s: cannot create a file in %s: it does not accept new files (a virtual file system such "
+			     "as /proc or /sys?)",
+			path, dir);
+	else if (e == ENOENT)
+		set_err(err, "%s: directory %s does not exist", path, dir);
+	else
+		set_err(err, "%s: cannot create a file in %s: %s", path, dir, strerror(e));
+	free(dir);
+	return -1;
+}
+
 int write_file_atomic(const char *path, const char *text, char **err)
 {
 	size_t len = strlen(text);
@@ -143,14 +197,16 @@ int write_file_atomic(const char *path, const char *text, char **err)
 		real = realpath(path, NULL);
 	if (real)
 		path = real;
+	remove_stale_temps(path);
 	char *tmp = xasprintf("%s.tmpXXXXXX", path);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
-		set_err(err, "%s: %s", path, strerror(errno));
+		temp_error(path, errno, err);
 		free(tmp);
 		free(real);
 		return -1;
 	}
+	flock(fd, LOCK_EX); /* ours until the rename (remove_stale_temps) */
 	const char *p = text;
 	size_t left = len;
 	while (left) {
@@ -164,13 +220,12 @@ int write_file_atomic(const char *path, const char *text, char **err)
 	}
 	if (fchmod(fd, 0644) || fsync(fd))
 		goto fail;
-	if (close(fd)) {
+	if (rename(tmp, path)) /* still locked: no other save removes it first */
+		goto fail;
+	if (close(fd)) { /* fsync'd and renamed: the data is in place */
 		fd = -1;
 		goto fail;
 	}
-	fd = -1;
-	if (rename(tmp, path))
-		goto fail;
 	free(tmp);
 	free(real);
 	return 0;

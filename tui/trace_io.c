@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "trace_xz.h"
+#include "sysmem.h"
 #include "trc.h"
 #include "util.h"
 
@@ -87,7 +88,15 @@ void trace_list_xz_stats(const struct trace_list *tl, uint64_t *loads, uint64_t 
 	xz_window_stats(tl->xw, loads, restarts, peak);
 }
 
-char *trace_read_file(const char *path, size_t *len, char **err)
+char *trace_read_file(const char *path, size_t *len, char **err) { return trace_read_file_max(path, SIZE_MAX, len, err); }
+
+size_t trace_text_limit(void)
+{
+	uint64_t avail = sysmem_available(NULL, 0) / 3; /* the text, then the parsed trace beside it */
+	return avail < TRACE_TEXT_MAX ? (size_t)avail : (size_t)TRACE_TEXT_MAX;
+}
+
+char *trace_read_file_max(const char *path, size_t max, size_t *len, char **err)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
@@ -95,9 +104,15 @@ char *trace_read_file(const char *path, size_t *len, char **err)
 		return NULL;
 	}
 	char *buf = NULL;
+	struct stat st;
 	if (ends_with(path, ".xz")) {
 		fclose(f);
-		return xz_read_all(path, len, err);
+		return xz_read_max(path, max, len, err);
+	} else if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+		fclose(f);
+		set_err(err, "%s: %llu MB, more than the %zu MB a trace read whole may hold (docs/TRACES.md)", path,
+			(unsigned long long)(st.st_size >> 20), max >> 20);
+		return NULL;
 	} else {
 		size_t cap = 1 << 16, n = 0, r;
 		buf = xmalloc(cap);
@@ -118,7 +133,7 @@ static bool is_trc(const char *path) { return ends_with(path, ".trc") || ends_wi
 static int trc_load(struct tkern *t, char **err)
 {
 	size_t len;
-	char *text = trace_read_file(t->path, &len, err);
+	char *text = trace_read_file_max(t->path, trace_text_limit(), &len, err);
 	if (!text)
 		return -1;
 	const char *base = strrchr(t->path, '/');

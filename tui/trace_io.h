@@ -67,5 +67,12 @@ void trace_list_warnings(struct trace_list *tl, unsigned i, const struct sim_cfg
 void trace_list_xz_stats(const struct trace_list *tl, uint64_t *loads, uint64_t *restarts, uint64_t *peak);
 /* Read a whole (optionally .xz) file into memory: for tests and tools. */
 char *trace_read_file(const char *path, size_t *len, char **err);
+/* The same, refused with a message past max bytes of text (an .xz stream is
+ * decoded only that far). .trc traces are read this way with
+ * trace_text_limit(): TRACE_TEXT_MAX, or a third of the memory available
+ * when that is less (the text and the parsed trace are both held). */
+#define TRACE_TEXT_MAX (1ull << 30)
+char *trace_read_file_max(const char *path, size_t max, size_t *len, char **err);
+size_t trace_text_limit(void);
 
 #endif

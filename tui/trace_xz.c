@@ -172,7 +172,9 @@ static uint64_t xz_size(const char *path)
 	return r;
 }
 
-char *xz_read_all(const char *path, size_t *len, char **err)
+char *xz_read_all(const char *path, size_t *len, char **err) { return xz_read_max(path, (size_t)1 << 40, len, err); }
+
+char *xz_read_max(const char *path, size_t max, size_t *len, char **err)
 {
 	struct xzdec d;
 	if (xzdec_open(&d, path, err))
@@ -180,13 +182,14 @@ char *xz_read_all(const char *path, size_t *len, char **err)
 	size_t cap = 1 << 20, used = 0;
 	char *out = xmalloc(cap);
 	for (;;) {
-		if (used == cap) {
-			if (cap > ((size_t)1 << 40)) {
-				set_err(err, "%s: decompresses to more than 1 TB", path);
-				break;
-			}
-			out = xrealloc(out, cap *= 2);
+		if (used > max) { /* decoded in pieces: never more than max + one piece */
+			set_err(err, "%s: decompresses to more than %zu MB, the most a trace read whole may hold "
+				     "(docs/TRACES.md)",
+				path, max >> 20);
+			break;
 		}
+		if (used == cap)
+			out = xrealloc(out, cap *= 2);
 		long n = xzdec_read(&d, out + used, cap - used, err);
 		if (n < 0)
 			break;

@@ -32,5 +32,8 @@ void xz_kernel_close(struct xz_kernel *t);
 
 /* The whole decompressed file (heap), *len its size; NULL with *err. */
 char *xz_read_all(const char *path, size_t *len, char **err);
+/* The same, refused with a message once it exceeds max bytes (decoding
+ * stops there: memory stays near max). */
+char *xz_read_max(const char *path, size_t max, size_t *len, char **err);
 
 #endif

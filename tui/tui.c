@@ -199,6 +199,8 @@ static void draw_status(struct tui *t)
 	if (searching) /* the interval being replayed starts here; it moves back */
 		snprintf(state, sizeof state, "searching back: cycle %llu (Ctrl-C stops)",
 			 (unsigned long long)(ss->run.search.in_interval ? ss->run.search.from : ss->run.search.limit));
+	else if (t->running && session_load_progress(ss, state, sizeof state - 20))
+		strcat(state, " (Ctrl-C cancels)");
 	else if (t->running)
 		snprintf(state, sizeof state, "running (Ctrl-C stops)");
 	else
@@ -350,9 +352,19 @@ static void format_break_state(struct tui *t, const struct bp_set *b)
 		snprintf(t->state, sizeof t->state, "stopped at breakpoint %d: %.*s", b->stop_id, n, what);
 }
 
+static void reset_panels(struct tui *t);
+static void default_logging(struct session *ss);
+
 static void run_finished(struct tui *t)
 {
 	struct session *ss = t->ss;
+	if (ss->load_report) { /* a `load session` swapped a new machine in */
+		reset_panels(t);
+		t->rev_run = false;
+		if (ss->loaded_at_start) /* as when --session loaded before the screen */
+			default_logging(ss);
+		ss->loaded_at_start = false;
+	}
 	t->running = false;
 	t->have_stop_ev = false;
 	t->state_role = R_NORMAL;
@@ -393,7 +405,9 @@ static void run_finished(struct tui *t)
 static void run_start(struct tui *t)
 {
 	t->running = true;
-	t->rev_run = t->ss->run.kind == RUN_REVERSE;
+	/* A search and a load leave everything as it was when they end without a
+	 * result: keep what to put back. */
+	t->rev_run = t->ss->run.kind == RUN_REVERSE || t->ss->run.kind == RUN_LOAD;
 	if (t->rev_run) {
 		t->rev_stop_ev = t->stop_ev;
 		t->rev_have_stop_ev = t->have_stop_ev;
@@ -452,8 +466,9 @@ void tui_run_interrupt(struct tui *t)
 	if (!t->running)
 		return;
 	t->nahead = 0; /* an interrupt takes back control: drop what was typed */
-	if (ss->run.kind == RUN_REVERSE) {
-		/* Cancel the search: the machine goes back to where it began. */
+	if (ss->run.kind == RUN_REVERSE || ss->run.kind == RUN_LOAD) {
+		/* Cancel the search (the machine goes back to where it began) or
+		 * the load (the loaded session is dropped). */
 		session_run_interrupt(ss);
 		run_finished(t);
 		return;
@@ -586,6 +601,20 @@ static void discard(void *u, const char *text)
 	(void)text;
 }
 
+/* The event panel is part of the picture: log every kind unless the user
+ * chose a filter already (logging costs little, and never changes stats).
+ * At start, and for the session `gpustep --session` loads on screen. */
+static void default_logging(struct session *ss)
+{
+	bool logging = false;
+	for (int i = 0; i < EV_MASK_WORDS; i++)
+		logging |= ss->log_mask[i] != 0;
+	if (!logging) {
+		struct cmd_out quiet = {.print = discard, .error = discard};
+		cmd_exec(ss, "log all", &quiet);
+	}
+}
+
 static void on_sigint(int sig)
 {
 	(void)sig;
@@ -635,20 +664,14 @@ int tui_main(struct session *ss)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_sa);
 
-	/* The event panel is part of the picture: log every kind unless the user
-	 * chose a filter already (logging costs little, and never changes stats). */
-	bool logging = false;
-	for (int i = 0; i < EV_MASK_WORDS; i++)
-		logging |= ss->log_mask[i] != 0;
-	if (!logging) {
-		struct cmd_out quiet = {.print = discard, .error = discard};
-		cmd_exec(ss, "log all", &quiet);
-	}
+	default_logging(ss);
 	outlog_add(&t->log, "gpustep " GPUSTEP_VERSION ": F10 step, F5 continue, F1 keys, `help` commands, `quit` leaves",
 		OUT_TEXT);
 	tui_apply_layout(t);
 	struct cmd_out uo = tui_out(t);
 	session_apply_ui(ss, &uo); /* the layout of a --session file */
+	if (ss->run.kind == RUN_LOAD) /* gpustep --session: replayed on screen, Ctrl-C stops it */
+		run_start(t);
 	tui_frame(t);
 	while (!t->quit) {
 		sigint_sim = ss->sim;
