@@ -122,7 +122,7 @@ char *stats_json_string_raw(const struct stats *st, uint64_t cycles, const struc
  * until the rename, and a lock dies with its process, so a temp file that can
  * be locked belongs to nobody and is removed. Saves of other files and a
  * save of the same file still in progress are left alone. */
-static void remove_stale_temps(const char *path)
+void remove_stale_temps(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	char *dir = slash ? xasprintf("%.*s", (int)(slash - path) + (slash == path), path) : xstrdup(".");

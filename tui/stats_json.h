@@ -22,6 +22,10 @@ struct stats_json_info {
 	uint64_t seed;
 };
 
+/* Remove temporary files of earlier saves of `path` left by writers that were
+ * killed (unlocked PATH.tmpXXXXXX); saves still in progress are left alone. */
+void remove_stale_temps(const char *path);
+
 /* The document as a heap string (caller frees). */
 char *stats_json_string(const struct sim *s, const struct stats_json_info *info);
 /* Same from a bare registry (DRAM-trace runs have no sim). */

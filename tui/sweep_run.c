@@ -135,6 +135,8 @@ static int finish(const struct sweep *sw, const struct sweep_job *j, int st, boo
 {
 	char *res = sweep_result_path(sw, j);
 	bool ok = WIFEXITED(st) && WEXITSTATUS(st) == 0 && sweep_file_exists(res);
+	if (!ok) /* a child stopped while saving leaves its temporary file */
+		remove_stale_temps(res);
 	free(res);
 	if (ok) {
 		sweep_log(sw, "done", j, NULL);
