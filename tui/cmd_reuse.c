@@ -12,6 +12,7 @@
  */
 #include "cmd_reuse.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,6 +324,7 @@ int model_main(int argc, char **argv)
 		{"no-ablation", no_argument, NULL, O_NOABL}, {"threads", required_argument, NULL, O_THREADS},
 		{"semantics", required_argument, NULL, O_SEM}, {"json", required_argument, NULL, O_JSON},
 		{"hist-cap", required_argument, NULL, O_HCAP}, {"no-hist", no_argument, NULL, O_NOHIST},
+		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct model_opts mo;
@@ -332,8 +334,9 @@ int model_main(int argc, char **argv)
 	const char *seed = NULL;
 	optind = 1;
 	int ch;
-	while ((ch = getopt_long(argc, argv, "w:s:p:", lo, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "w:s:p:h", lo, NULL)) != -1) {
 		switch (ch) {
+		case 'h': usage(NULL); return 0;
 		case 'w': workload = optarg; break;
 		case 's': if (nsets == 32) return usage("too many -s"); sets[nsets++] = optarg; break;
 		case 'p': if (nparams == 32) return usage("too many -p"); params[nparams++] = optarg; break;
@@ -368,6 +371,14 @@ int model_main(int argc, char **argv)
 		return usage("at most one CONFIG");
 	if (!workload)
 		return usage("-w WORKLOAD is required");
+	if (mo.json) { /* a file we cannot write is a usage error, before any work */
+		FILE *jf = fopen(mo.json, "w");
+		if (!jf) {
+			fprintf(stderr, "gpustep model: --json %s: %s\n", mo.json, strerror(errno));
+			return 2;
+		}
+		fclose(jf);
+	}
 	char *err = NULL;
 	struct sim_cfg cfg;
 	cfg_defaults(&cfg);
