@@ -191,14 +191,15 @@ static const struct cmd_def builtin[] = {
 		 "current machine, config parameters or commands.\n"
 		 "Example: list kernels",
 	 .fn = cmd_list, .words = list_words},
-	{.name = "model", .usage = "model [--threads N] [--semantics gpustep|reference] [--no-sim] [--no-hist]",
+	{.name = "model", .usage = "model [--threads N] [--semantics S] [--no-sim] [--no-hist]",
 	 .summary = "reuse-distance model vs the simulator on this machine",
 	 .help = "Run the analytical reuse-distance cache model (Nugteren et al.) on the current\n"
 		 "machine's L1 and kernel, and a fresh simulation of the same for comparison:\n"
 		 "hit and miss rates, miss classes, run times. The session's own simulator is\n"
 		 "not touched. --threads N: threads the model sees (default 8192, 0 = all);\n"
-		 "--no-sim: model only. --semantics reference: as the reference implementation\n"
-		 "(tue-es/gpu-cache-model); --no-hist: no histogram table. The reuse panel then\n"
+		 "--no-sim: model only. --semantics gpustep (default) or reference: as the\n"
+		 "reference implementation (tue-es/gpu-cache-model) runs it; --no-hist: no\n"
+		 "histogram table. The reuse panel then\n"
 		 "shows predicted vs measured hit rate and, in an L1's set view, the model's\n"
 		 "histogram beside the profiler's. See docs/REUSE.md.\n"
 		 "Example: model --threads 0",
