@@ -199,9 +199,9 @@ static const struct cmd_def builtin[] = {
 		 "not touched. --threads N: threads the model sees (default 8192, 0 = all);\n"
 		 "--no-sim: model only. --semantics gpustep (default) or reference: as the\n"
 		 "reference implementation (tue-es/gpu-cache-model) runs it; --no-hist: no\n"
-		 "histogram table. The reuse panel then\n"
-		 "shows predicted vs measured hit rate and, in an L1's set view, the model's\n"
-		 "histogram beside the profiler's. See docs/REUSE.md.\n"
+		 "histogram table. The reuse panel then shows predicted vs measured hit rate\n"
+		 "and, in an L1's set view, the model's histogram beside the profiler's.\n"
+		 "See docs/REUSE.md.\n"
 		 "Example: model --threads 0",
 	 .fn = cmd_model},
 	{.name = "protocol", .usage = "protocol [si|nmoesi|moesi]", .summary = "print a coherence protocol's tables", .help = "Print the L1 and directory tables of the machine's coherence.protocol (or the\n"
