@@ -10,7 +10,9 @@
  *   3. effects due now are applied in issue order (line to the top of its set
  *      stack and of the shadow fully associative stack); MSHRs whose line
  *      arrived are freed
- * Stacks are kept 4W deep per set (exact distances below 4W). The shadow
+ * Stacks are kept D = max(bins, W + 1) deep per set (bins: 4W unless
+ * hist_cap says otherwise); a line that fell out of its stack but was
+ * requested before has a distance >= D (the ">=" bin), not infinity. The shadow
  * fully associative stack only has to answer "distance < S*W?", which is
  * membership in an LRU list of S*W lines: O(1) per lookup and touch (a
  * linear stack of 128-384 lines took most of the model's time on
@@ -205,6 +207,12 @@ void rdm_cfg_fermi(struct rdm_cfg *c, bool kb48)
 			      .mshr = 64, .mshr_per_warp = 6, .lat_hit = 0, .lat_min = 100, .lat_sigma = 5,
 			      .clip = true, .rule_b = false, .policy = RDM_WARP_QUEUE, .warp_size = 32,
 			      .max_blocks = 8, .max_threads = 1536, .thread_cap = 8192, .seed = 1};
+}
+
+uint32_t rdm_hist_bins(const struct rdm_cfg *c)
+{
+	uint64_t n = c->hist_cap ? c->hist_cap : 4ull * c->ways;
+	return (uint32_t)MAX(1u, MIN(n, (uint64_t)RDM_MAX_BINS));
 }
 
 uint32_t rdm_set_of(const struct rdm_cfg *c, uint64_t la)
@@ -550,8 +558,9 @@ static uint32_t warp_insts(const struct rdm_trace *t, size_t w)
 void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_result *out)
 {
 	memset(out, 0, sizeof(*out));
-	struct st m = {.c = c, .D = 4 * c->ways, .N = c->sets * c->ways};
-	out->nbins = m.D;
+	uint32_t nb = rdm_hist_bins(c);
+	struct st m = {.c = c, .D = MAX(nb, c->ways + 1), .N = c->sets * c->ways};
+	out->nbins = nb;
 	size_t nid = t->nid + 1;
 	m.stk = xcalloc((size_t)c->sets * m.D, 4);
 	m.depth = xcalloc(c->sets, 4);
@@ -621,6 +630,8 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 					uint32_t id = t->id[r];
 					uint32_t set = m.set[id];
 					int64_t d = m.instk[id] ? stack_find(&m.stk[(size_t)set * m.D], m.depth[set], id) : -1;
+					if (d < 0 && m.seen[id] && !m.infl[id])
+						d = m.D; /* arrived once, fell out of the D-deep stack: d >= D */
 					struct staged *s = &sg[ns];
 					*s = (struct staged){.id = id, .d = (int32_t)d, .src = -1};
 					if (d >= 0 && d < (int64_t)c->ways) {
@@ -687,11 +698,13 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 						}
 						wh_add(&m.eq, s->eff, s->id, false);
 						m.seen[s->id] = 1;
-						unsigned bin = s->cls == RDM_LATENCY ? m.D + 2
-							     : s->d < 0	     ? m.D + 1
-							     : (uint32_t)s->d < m.D ? (unsigned)s->d
-										  : m.D;
+						unsigned bin = s->cls == RDM_LATENCY ? nb + RDM_BIN_FLY
+							     : s->d < 0		 ? nb + RDM_BIN_NEVER
+							     : (uint32_t)s->d < nb ? (unsigned)s->d
+										 : nb + RDM_BIN_OVER;
 						out->hist[bin]++;
+						if (s->cls != RDM_LATENCY && s->d > (int32_t)c->ways)
+							out->over_ways++;
 						out->cls[s->cls]++;
 						if (out->ntrace < RDM_MAX_TRACE) {
 							uint32_t n = out->ntrace++;
@@ -753,34 +766,4 @@ double rdm_miss_rate(const struct rdm_result *r)
 		return 0.0;
 	uint64_t miss = r->accesses - r->cls[RDM_HIT] - r->cls[RDM_LATENCY];
 	return (double)miss / (double)r->accesses;
-}
-
-void rdm_ablation(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_ablation *o)
-{
-	struct rdm_result *r = xmalloc(sizeof(*r));
-	int64_t miss[4], inf[4];
-	for (int k = 0; k < 4; k++) {
-		struct rdm_cfg v = *c;
-		if (k == 1) { /* fully associative */
-			v.ways = c->sets * c->ways;
-			v.sets = 1;
-		} else if (k == 2) {
-			v.lat_hit = v.lat_min = v.lat_sigma = 0;
-		} else if (k == 3) {
-			v.mshr = 0;
-			v.mshr_per_warp = 0;
-		}
-		rdm_run(&v, t, r);
-		inf[k] = (int64_t)(r->cls[RDM_COMPULSORY] + r->cls[RDM_LATENCY]);
-		miss[k] = (int64_t)(r->accesses - r->cls[RDM_HIT]);
-		o->accesses = r->accesses;
-	}
-	free(r);
-	o->compulsory = inf[2];
-	o->latency = inf[0] - inf[2];
-	o->associativity = miss[0] - miss[1];
-	o->mshr = miss[0] - miss[3];
-	int64_t cap = miss[0] - (o->compulsory + MAX(0, o->latency) + MAX(0, o->associativity) + MAX(0, o->mshr));
-	o->capacity = MAX(0, cap);
-	o->miss_rate = o->accesses ? (double)(miss[0] - o->latency) / (double)o->accesses : 0.0;
 }

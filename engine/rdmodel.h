@@ -48,8 +48,12 @@ struct rdm_cfg {
 	int policy;              /* enum rdm_policy */
 	uint32_t warp_size, max_blocks, max_threads;
 	uint32_t thread_cap;     /* threads modelled (whole blocks, at least one); 0 = all */
+	uint32_t hist_cap;       /* histogram: exact distances 0 .. cap-1, then ">= cap"; 0 = 4 ways */
 	uint64_t seed;
 };
+
+/* Histogram bins of a config: hist_cap (or 4 ways), at most RDM_MAX_BINS. */
+uint32_t rdm_hist_bins(const struct rdm_cfg *c);
 
 /* Fermi 16 KB: 128 B lines, 32 sets x 4 ways, Fermi hash, 64 MSHRs (6 per
  * warp), hit 0, miss 100 + |N(0, 5^2)|, rule A, clipping on, 8 blocks /
@@ -74,11 +78,18 @@ uint32_t rdm_blocks_modelled(const struct rdm_cfg *c, uint32_t B, uint32_t block
 struct rdm_trace *rdm_trace_from_kernel(const struct kernel *k, const struct rdm_cfg *c);
 
 #define RDM_MAX_TRACE 4096 /* per-access record kept for tests (first accesses) */
+#define RDM_MAX_BINS 4096  /* histogram cap */
+
+/* Bins after the nbins exact ones: ">= nbins", never seen (d = inf), in
+ * flight (gpustep semantics: a miss to a line with a request in flight;
+ * the reference semantics files those by their old distance instead). */
+enum { RDM_BIN_OVER, RDM_BIN_NEVER, RDM_BIN_FLY, RDM__BIN_EXTRA };
 
 struct rdm_result {
 	uint64_t accesses, cls[RDM__CLASSES];
-	uint64_t hist[4 * 256 + 3]; /* set view: 0 .. 4W-1, >= 4W, inf never requested, inf in flight */
-	uint32_t nbins;             /* 4W */
+	uint64_t hist[RDM_MAX_BINS + RDM__BIN_EXTRA]; /* set view: 0 .. nbins-1, then RDM_BIN_* */
+	uint32_t nbins;             /* rdm_hist_bins() */
+	uint64_t over_ways;         /* accesses with a finite distance > ways (the reference's "capacity") */
 	uint64_t steps, idle_steps, cancels;
 	/* Per access (first RDM_MAX_TRACE): distance (-1 = inf), class, effect time. */
 	uint32_t ntrace;
@@ -90,17 +101,34 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 /* Miss rate comparable with hardware counters / the simulator without latency misses. */
 double rdm_miss_rate(const struct rdm_result *r);
 
-/* The paper's 4-run ablation (full, fully associative, no latency, unlimited MSHRs). */
+/* The paper's 4-run ablation (runs: 0 full, 1 fully associative, 2 no
+ * latency, 3 unlimited MSHRs), difference of totals (rdablate.c):
+ *   compulsory = inf_2, latency = inf_0 - inf_2, associativity = miss_0 -
+ *   miss_1, mshr = miss_0 - miss_3, capacity = the rest of miss_0.
+ * A difference can be negative (unlimited MSHRs can reorder accesses into
+ * more misses): the shown terms are clamped at 0 and, when they then sum to
+ * more than miss_0, reduced (mshr, latency, associativity, compulsory, in
+ * that order) so the five always sum to miss_0; raw_* keep the differences
+ * and `adjusted` says which terms were changed (bit RDM_T_*). */
+enum { RDM_T_COMPULSORY = 1, RDM_T_CAPACITY = 2, RDM_T_ASSOC = 4, RDM_T_LATENCY = 8, RDM_T_MSHR = 16 };
 struct rdm_ablation {
 	uint64_t accesses;
-	int64_t compulsory, capacity, associativity, latency, mshr;
-	double miss_rate; /* (miss_0 - latency) / accesses */
+	uint64_t miss[4], inf[4];   /* per run: misses (d >= ways or inf), d = inf (incl. lines in flight) */
+	int64_t compulsory, capacity, associativity, latency, mshr; /* >= 0, sum = miss[0] */
+	int64_t raw_capacity, raw_associativity, raw_latency, raw_mshr;
+	unsigned adjusted;          /* RDM_T_* bits of terms clamped or reduced */
+	double miss_rate; /* gpustep: (miss_0 - latency) / accesses; reference: miss_0 / accesses */
 };
 void rdm_ablation(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_ablation *out);
+/* The breakdown of o->miss[] / o->inf[] (sets every term, raw_* and adjusted). */
+void rdm_breakdown(struct rdm_ablation *o);
+/* The run variant k (0-3) of the ablation. */
+void rdm_ablation_cfg(const struct rdm_cfg *c, int k, struct rdm_cfg *out);
 
 /* A model run next to a simulation of the same workload, as the front end
  * keeps it for the reuse panel (predicted vs measured). Rates leave latency
  * misses out of the misses (they count as hits), on both sides. */
+#define RDM_SUM_BINS 256 /* bins kept for the panel (the profiler shows 4 ways) */
 struct rdm_summary {
 	bool valid;
 	char workload[64];
@@ -111,6 +139,11 @@ struct rdm_summary {
 	uint64_t sim_lookups, sim_cycles;
 	double sim_hit, sim_miss;     /* the fresh full simulation's L1s */
 	double model_s, sim_s;        /* wall times */
+	/* The model's histogram for the reuse panel, beside the profiler's
+	 * (rdm_result layout, bins 0 .. hist_bins-1 then RDM_BIN_*). */
+	bool reference;               /* --semantics reference */
+	uint32_t hist_bins;           /* at most RDM_SUM_BINS */
+	uint64_t hist[RDM_SUM_BINS + RDM__BIN_EXTRA];
 };
 
 #endif

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "sim_int.h"
+#include "trc.h"
 
 #define NIL UINT32_MAX
 
@@ -74,6 +75,16 @@ void rd_cache_init(struct rd_cache *c, struct arena *a, uint32_t sets, uint32_t 
 	c->fa_hist = ARENA_NEW(a, uint64_t, c->fa_bins + RB__EXTRA);
 	c->set_hist = ARENA_NEW(a, uint32_t, (size_t)sets * (c->dcap + RB__EXTRA));
 	c->last_set = -1;
+}
+
+void rd_cache_seen_list(struct rd_cache *c, struct arena *a, const uint64_t *lines, uint32_t n)
+{
+	c->seen_list = lines;
+	c->seen_nlist = n;
+	c->seen_bits = pow2_at_least(n ? n : 1);
+	if (c->seen_bits < 64)
+		c->seen_bits = 64;
+	c->seen = ARENA_NEW(a, uint64_t, c->seen_bits / 64);
 }
 
 size_t rd_cache_bytes(const struct rd_cache *c)
@@ -257,11 +268,25 @@ static int64_t set_access(struct rd_cache *c, uint64_t line, uint32_t set)
 	return (int64_t)i;
 }
 
+/* Index of line in the sorted footprint, or UINT64_MAX. */
+static uint64_t list_find(const struct rd_cache *c, uint64_t line)
+{
+	uint32_t lo = 0, hi = c->seen_nlist;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (c->seen_list[mid] < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->seen_nlist && c->seen_list[lo] == line ? lo : UINT64_MAX;
+}
+
 /* Mark line seen; returns whether it was. */
 static bool seen_test_set(struct rd_cache *c, uint64_t line)
 {
-	uint64_t i = line - c->seen_base;
-	if (line < c->seen_base || i >= c->seen_bits) {
+	uint64_t i = c->seen_list ? list_find(c, line) : line - c->seen_base;
+	if (c->seen_list ? i == UINT64_MAX : (line < c->seen_base || i >= c->seen_bits)) {
 		i = mix64(line) & (c->seen_bits - 1);
 		c->approx++;
 	}
@@ -382,15 +407,74 @@ static void register_ids(struct sim *s, struct reuse_ids *id, const char *cache,
 	}
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The lines (address >> shift) of every access of a .trc trace, the last
+ * byte's line too: their range when at most REUSE_SEEN_MAX_BITS lines
+ * wide, else their sorted distinct list (in the arena, shared by the
+ * caches). */
+static void trc_footprint(struct sim *s, const struct trc *t, unsigned shift, uint64_t *base, uint64_t *nlines,
+			  const uint64_t **list, uint32_t *nlist)
+{
+	const struct trc_info *ti = trc_get_info(t);
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (uint32_t g = 0; g < ti->threads; g++) {
+		uint32_t n;
+		const struct trc_acc *a = trc_thread(t, g, &n);
+		for (uint32_t i = 0; i < n; i++) {
+			lo = MIN(lo, a[i].addr >> shift);
+			hi = MAX(hi, (a[i].addr + a[i].bytes - 1) >> shift);
+		}
+	}
+	if (lo > hi)
+		return;
+	*base = lo;
+	*nlines = hi - lo + 1;
+	if (*nlines <= REUSE_SEEN_MAX_BITS)
+		return;
+	size_t cap = 2 * (size_t)ti->accesses, n = 0;
+	uint64_t *v = xmalloc(sizeof(*v) * (cap ? cap : 1));
+	for (uint32_t g = 0; g < ti->threads; g++) {
+		uint32_t na;
+		const struct trc_acc *a = trc_thread(t, g, &na);
+		for (uint32_t i = 0; i < na; i++) {
+			v[n++] = a[i].addr >> shift;
+			if ((a[i].addr + a[i].bytes - 1) >> shift != a[i].addr >> shift)
+				v[n++] = (a[i].addr + a[i].bytes - 1) >> shift;
+		}
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!k || v[i] != v[k - 1])
+			v[k++] = v[i];
+	k = MIN(k, (size_t)UINT32_MAX);
+	uint64_t *l = ARENA_NEW(&s->arena, uint64_t, k ? k : 1);
+	memcpy(l, v, sizeof(*v) * k);
+	free(v);
+	*list = l;
+	*nlist = (uint32_t)k;
+}
+
 struct reuse *reuse_new(struct sim *s)
 {
 	struct reuse *r = ARENA_NEW(&s->arena, struct reuse, 1);
 	const struct sim_cfg *cfg = &s->cfg;
 	r->shift = log2u((uint64_t)cfg->l1.line);
-	uint64_t lo = 0, hi = 0; /* traces: no footprint known, every line folds */
+	uint64_t lo = 0, hi = 0;
 	if (s->wl.kernel)
 		kernel_footprint(s->wl.kernel, &lo, &hi);
 	uint64_t base = lo >> r->shift, nlines = hi > lo ? ((hi - 1) >> r->shift) - base + 1 : 1;
+	const uint64_t *list = NULL;
+	uint32_t nlist = 0;
+	if (s->wl.ops == &trc_wl_ops) /* a .trc trace: the lines it touches */
+		trc_footprint(s, s->wl.impl, r->shift, &base, &nlines, &list, &nlist);
+	else if (!s->wl.kernel) /* Accel-Sim traces: unknown, streamed; the most bits */
+		nlines = REUSE_SEEN_MAX_BITS;
 	r->nl1 = cfg->l1.enabled ? cfg->core.sms : 0;
 	r->nl2 = cfg->l2.banks;
 	r->l1 = ARENA_NEW(&s->arena, struct rd_cache, r->nl1 ? r->nl1 : 1);
@@ -399,14 +483,18 @@ struct reuse *reuse_new(struct sim *s)
 	r->id2 = ARENA_NEW(&s->arena, struct reuse_ids, r->nl2);
 	char cache[48];
 	for (int i = 0; i < r->nl1; i++) {
-		rd_cache_init(&r->l1[i], &s->arena, (uint32_t)cfg->l1.sets, (uint32_t)cfg->l1.ways, base, nlines);
+		rd_cache_init(&r->l1[i], &s->arena, (uint32_t)cfg->l1.sets, (uint32_t)cfg->l1.ways, base, list ? 1 : nlines);
+		if (list)
+			rd_cache_seen_list(&r->l1[i], &s->arena, list, nlist);
 		snprintf(cache, sizeof cache, "sm%d.l1", i);
 		register_ids(s, &r->id1[i], cache, &r->l1[i]);
 	}
 	if (r->nl1)
 		register_ids(s, &r->agg1, "l1", &r->l1[0]);
 	for (int i = 0; i < r->nl2; i++) {
-		rd_cache_init(&r->l2[i], &s->arena, (uint32_t)cfg->l2.sets, (uint32_t)cfg->l2.ways, base, nlines);
+		rd_cache_init(&r->l2[i], &s->arena, (uint32_t)cfg->l2.sets, (uint32_t)cfg->l2.ways, base, list ? 1 : nlines);
+		if (list)
+			rd_cache_seen_list(&r->l2[i], &s->arena, list, nlist);
 		snprintf(cache, sizeof cache, "l2.bank%d", i);
 		register_ids(s, &r->id2[i], cache, &r->l2[i]);
 	}

@@ -19,8 +19,12 @@
  *     more than K lines tracked -> the oldest is dropped (its d is >= K anyway)
  *     slots used up -> the live ones are renumbered 1..live (amortised O(1))
  *
- *   seen       one bit per line of the workload's footprint (kernel arrays),
- *              at most REUSE_SEEN_MAX_BITS; never-seen lines have d = inf.
+ *   seen       one bit per line of the workload's footprint: a kernel's
+ *              arrays, or the lines a .trc trace touches (a range of at most
+ *              REUSE_SEEN_MAX_BITS lines: bits over the range; wider: one bit
+ *              per distinct line, found in their sorted list); never-seen
+ *              lines have d = inf. Lines outside it (Accel-Sim traces: no
+ *              footprint known, 2^20 bits) share hashed bits (`approx`).
  *
  * Histogram bins (both views): 0 .. D-1 exact (FA view: 4W bins of S
  * distances each, so the FA cut-off N = S*W falls between bins W-1 and W),
@@ -91,6 +95,8 @@ struct rd_cache {
 	/* seen lines */
 	uint64_t *seen;
 	uint64_t seen_base, seen_bits; /* line numbers [base, base + bits) map 1:1 */
+	const uint64_t *seen_list;     /* or: sorted distinct lines, bit i = seen_list[i] (shared) */
+	uint32_t seen_nlist;
 	/* counts */
 	uint64_t *hist;     /* [dcap + RB__EXTRA] */
 	uint64_t *fa_hist;  /* [fa_bins + RB__EXTRA] */
@@ -118,6 +124,9 @@ struct rd_result {
  * outside, or beyond REUSE_SEEN_MAX_BITS, share folded bits. */
 void rd_cache_init(struct rd_cache *c, struct arena *a, uint32_t sets, uint32_t ways, uint64_t seen_base,
 		   uint64_t seen_lines);
+/* The footprint as a sorted list of n distinct lines (kept, not copied;
+ * it must outlive c): one exact bit per line, replacing the range's bits. */
+void rd_cache_seen_list(struct rd_cache *c, struct arena *a, const uint64_t *lines, uint32_t n);
 /* Bytes rd_cache_init takes from the arena. */
 size_t rd_cache_bytes(const struct rd_cache *c);
 /* line = line number (address / line bytes); set < sets. */

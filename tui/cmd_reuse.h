@@ -12,15 +12,22 @@
 
 #include "config.h"
 #include "kernel.h"
-#include "rdmodel.h"
+#include "rdref.h"
 #include "util.h"
+
+enum { MODEL_SEM_GPUSTEP, MODEL_SEM_REFERENCE }; /* rdmodel.h / rdref.h */
 
 /* Model parameters the config does not give (defaults: reference implementation). */
 struct model_opts {
 	unsigned lat_min, lat_sigma, lat_hit;
 	unsigned threads; /* threads modelled (whole blocks): default 8192 as the paper, 0 = all */
-	bool rule_b, no_clip, simulate, ablation;
+	unsigned hist_cap; /* histogram bins (exact distances below); 0 = 4 ways */
+	int semantics;     /* MODEL_SEM_* */
+	bool rule_b, no_clip, simulate, ablation, hist;
+	const char *json;  /* --json FILE, or NULL (implies the ablation) */
 };
+/* "reference" / "gpustep" -> MODEL_SEM_*; -1 otherwise. */
+int model_semantics(const char *name);
 void model_opts_default(struct model_opts *o);
 /* The model's view of a machine config's L1. */
 void model_cfg_from_sim(const struct sim_cfg *cfg, const struct model_opts *o, struct rdm_cfg *out);

@@ -195,13 +195,17 @@ static const struct cmd_def builtin[] = {
 		 "current machine, config parameters or commands.\n"
 		 "Example: list kernels",
 	 .fn = cmd_list, .words = list_words},
-	{.name = "model", .usage = "model [--threads N] [--no-sim]", .summary = "reuse-distance model vs the simulator on this machine",
+	{.name = "model", .usage = "model [--threads N] [--semantics S] [--no-sim] [--no-hist]",
+	 .summary = "reuse-distance model vs the simulator on this machine",
 	 .help = "Run the analytical reuse-distance cache model (Nugteren et al.) on the current\n"
 		 "machine's L1 and kernel, and a fresh simulation of the same for comparison:\n"
 		 "hit and miss rates, miss classes, run times. The session's own simulator is\n"
 		 "not touched. --threads N: threads the model sees (default 8192, 0 = all);\n"
-		 "--no-sim: model only. The reuse panel then shows predicted vs measured hit\n"
-		 "rate. See docs/REUSE.md.\n"
+		 "--no-sim: model only. --semantics gpustep (default) or reference: as the\n"
+		 "reference implementation (tue-es/gpu-cache-model) runs it; --no-hist: no\n"
+		 "histogram table. The reuse panel then shows predicted vs measured hit rate\n"
+		 "and, in an L1's set view, the model's histogram beside the profiler's.\n"
+		 "See docs/REUSE.md.\n"
 		 "Example: model --threads 0",
 	 .fn = cmd_model},
 	{.name = "protocol", .usage = "protocol [si|nmoesi|moesi]", .summary = "print a coherence protocol's tables", .help = "Print the L1 and directory tables of the machine's coherence.protocol (or the\n"

@@ -12,6 +12,14 @@
  *   inf new    768   3.1 █                       |
  *   inf fly   4018  16.2 ███████                 |
  *
+ * After `model`, the set view of an L1 adds the model's histogram: a MODEL
+ * column (share of the model's accesses per bin) and a marker on each bar
+ * (bars then scale by share, so the two compare although the model sees
+ * one core and a capped thread count):
+ *
+ *   DIST     COUNT     %  MODEL%
+ *      0      5035  20.3    22.1 █████████|
+ *
  * Keys: Left/Right cache (L1 of the selected SM, all L1s, the selected L2
  * bank, all L2 banks); PgDn/PgUp view (set, fully associative, one set);
  * Up/Down scroll, or in the one-set view choose the set; Home log scale.
@@ -74,24 +82,51 @@ static void bin_label(const struct reuse_info *ri, int b, char *buf, size_t n)
 		snprintf(buf, n, "%d-%d", b * ri->bin_width, (b + 1) * ri->bin_width - 1);
 }
 
-static int bar_len(const struct reuse_panel *rp, uint64_t v, uint64_t max, int width)
+static int bar_len(const struct reuse_panel *rp, double v, double max, int width)
 {
-	if (!v || !max || width <= 0)
+	if (v <= 0 || max <= 0 || width <= 0)
 		return 0;
-	double f = rp->logscale ? log1p((double)v) / log1p((double)max) : (double)v / (double)max;
+	double f = rp->logscale ? log1p(v) / log1p(max) : v / max;
 	int n = (int)(f * width + 0.5);
 	return n < 1 ? 1 : n > width ? width : n;
 }
 
+/* The model's count for panel bin b, or -1 when the model's histogram does
+ * not resolve it (its cap is below the panel's). */
+static int64_t model_bin(const struct rdm_summary *m, const struct reuse_info *ri, int b)
+{
+	int mb = (int)m->hist_bins;
+	if (b > ri->nbins) /* inf new, inf fly */
+		return (int64_t)m->hist[mb + (b - ri->nbins)];
+	if (b < ri->nbins)
+		return b < mb ? (int64_t)m->hist[b] : -1;
+	if (mb <= ri->nbins) /* >= the panel's cap */
+		return mb == ri->nbins ? (int64_t)m->hist[mb] : -1;
+	uint64_t v = 0;
+	for (int k = ri->nbins; k <= mb; k++)
+		v += m->hist[k];
+	return (int64_t)v;
+}
+
+/* m: the model's histogram to show beside (an L1's set view), or NULL. */
 static void draw_hist(struct reuse_panel *rp, WINDOW *w, struct rect r, const struct reuse_info *ri,
-		      const struct view_ctx *c)
+		      const struct view_ctx *c, const struct rdm_summary *m)
 {
 	int total = ri->nbins + 3;
-	uint64_t max = 0;
-	for (int b = 0; b < total; b++)
-		max = MAX(max, ri->bins[b]);
-	put_fmt(w, r.y, r.x, r.w, role_attr(R_HEADER), "%-8s %9s %5s %s", "DIST", "COUNT", "%",
-		rp->logscale ? "(log)" : "");
+	/* bars: counts, or with the model shares of each side's accesses */
+	double max = 0, sa = ri->accesses ? (double)ri->accesses : 1.0, ma = m && m->accesses ? (double)m->accesses : 1.0;
+	for (int b = 0; b < total; b++) {
+		max = MAX(max, m ? (double)ri->bins[b] / sa : (double)ri->bins[b]);
+		if (m && model_bin(m, ri, b) > 0)
+			max = MAX(max, (double)model_bin(m, ri, b) / ma);
+	}
+	int col = m ? 7 : 0; /* the MODEL% column */
+	if (m)
+		put_fmt(w, r.y, r.x, r.w, role_attr(R_HEADER), "%-8s %9s %5s %6s %s", "DIST", "COUNT", "%",
+			"MODEL%", rp->logscale ? "(log)" : "");
+	else
+		put_fmt(w, r.y, r.x, r.w, role_attr(R_HEADER), "%-8s %9s %5s %s", "DIST", "COUNT", "%",
+			rp->logscale ? "(log)" : "");
 	int rows = r.h - 1; /* the cut-off line takes one of them */
 	int bb = break_bin(rp, ri, c->stop_ev);
 	if (rows > total + 1)
@@ -102,7 +137,7 @@ static void draw_hist(struct reuse_panel *rp, WINDOW *w, struct rect r, const st
 	rp->scroll = MAX(0, MIN(rp->scroll, maxscroll));
 	int y = r.y + 1, b = rp->scroll;
 	bool cut_drawn = b > ri->cutoff;
-	int barw = r.w - 26;
+	int barw = r.w - 26 - col;
 	const char *glyph = draw_utf8() ? "\u2588" : "#";
 	while (y < r.y + r.h && b < total) {
 		if (!cut_drawn && b == ri->cutoff) {
@@ -123,12 +158,21 @@ static void draw_hist(struct reuse_panel *rp, WINDOW *w, struct rect r, const st
 		double pct = ri->accesses ? 100.0 * (double)v / (double)ri->accesses : 0.0;
 		attr_t a = b == bb ? role_attr(R_BREAK) : A_NORMAL;
 		put_fmt(w, y, r.x, r.w, a, "%-8s %9llu %5.1f", lab, (unsigned long long)v, pct);
+		int64_t mv = m ? model_bin(m, ri, b) : -1;
+		if (m && mv >= 0)
+			put_fmt(w, y, r.x + 25, col, A_NORMAL, "%6.1f", 100.0 * (double)mv / ma);
+		else if (m)
+			put_fmt(w, y, r.x + 25, col, role_attr(R_DIM), "%6s", "-");
 		attr_t ba = b < ri->cutoff ? role_attr(R_HIT) : b == ri->nbins + 2 ? role_attr(R_STALL) : role_attr(R_MISS);
-		int n = bar_len(rp, v, max, barw - 2);
+		int n = bar_len(rp, m ? (double)v / sa : (double)v, max, barw - 2);
 		for (int i = 0; i < n; i++)
-			put_text(w, y, r.x + 25 + i, 1, glyph, ba, false);
+			put_text(w, y, r.x + 25 + col + i, 1, glyph, ba, false);
+		int mn = mv > 0 ? bar_len(rp, (double)mv / ma, max, barw - 2) : 0;
+		if (mn) /* the model's share: a marker at the end of its bar */
+			put_text(w, y, r.x + 25 + col + mn - 1, 1, draw_utf8() ? "\u2503" : "|", role_attr(R_HEADER), false);
+		int e = MAX(n, mn);
 		if (b == bb)
-			put_text(w, y, r.x + 25 + n + 1, barw - n - 1, draw_utf8() ? "\u25c0 break" : "< break",
+			put_text(w, y, r.x + 25 + col + e + 1, barw - e - 1, draw_utf8() ? "\u25c0 break" : "< break",
 				 role_attr(R_BREAK), false);
 		y++;
 		b++;
@@ -153,8 +197,8 @@ static int draw_model(WINDOW *w, struct rect r, int y, const struct rdm_summary 
 		put_fmt(w, y++, r.x, r.w, A_NORMAL, "%-21.21s %5.1f", "this L1 view, now",
 			100.0 * (1.0 - (double)(ri->accesses - ri->cls[0] - ri->cls[4]) / (double)ri->accesses));
 	if (y < r.y + r.h)
-		put_fmt(w, y++, r.x, r.w, role_attr(R_DIM), "%.12s %ux%u, %u thr", m->workload, m->sets, m->ways,
-			m->threads);
+		put_fmt(w, y++, r.x, r.w, role_attr(R_DIM), "%.12s %ux%u, %u thr%s", m->workload, m->sets, m->ways,
+			m->threads, m->reference ? ", ref" : "");
 	return y;
 }
 
@@ -269,7 +313,8 @@ static void reuse_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 			100.0 * (double)ri->cls[2] / (double)a, 100.0 * (double)ri->cls[3] / (double)a,
 			100.0 * (double)ri->cls[4] / (double)a, 100.0 * (double)ri->cls[5] / (double)a);
 	}
-	draw_hist(rp, w, hr, ri, c);
+	const struct rdm_summary *mh = c->model && c->model->hist_bins && l1 && rp->view == RV_SET ? c->model : NULL;
+	draw_hist(rp, w, hr, ri, c, mh);
 	if (right) {
 		int x = r.x + r.w - right;
 		for (int y = r.y; y < r.y + r.h; y++)

@@ -101,6 +101,20 @@ TEST(view_reuse_model_predicted_vs_measured)
 	snprintf(want, sizeof want, "%5.1f", 100.0 * ss->model.sim_hit);
 	CHECK(test_contains(t, want));
 	CHECK(test_contains(t, "this L1 view, now"));
+	/* the model's histogram beside the profiler's: its share per bin */
+	CHECK(test_contains(t, "MODEL%"));
+	CHECK_EQ(ss->model.hist_bins, 4u * ss->model.ways);
+	uint64_t msum = 0;
+	for (uint32_t b = 0; b < ss->model.hist_bins + RDM__BIN_EXTRA; b++)
+		msum += ss->model.hist[b];
+	CHECK_EQ(msum, ss->model.accesses);
+	snprintf(want, sizeof want, "%5.1f %6.1f", 100.0 * 242 / 956, 100.0 * (double)ss->model.hist[2] / (double)ss->model.accesses);
+	CHECK(test_contains(t, want)); /* row d = 2: simulated 242 of 956 lookups, then the model */
+	free(t);
+	/* not in the fully associative view (PgDn): the model has no FA histogram */
+	static const int fa[] = {KEY_NPAGE, 0};
+	t = draw_model(ss, 132, 40, fa, NULL, &ss->model);
+	CHECK(!test_contains(t, "MODEL%"));
 	free(t);
 	t = draw_model(ss, 60, 20, NULL, NULL, &ss->model);
 	CHECK_SNAPSHOT("reuse_model_60x20", t);
@@ -119,6 +133,14 @@ TEST(view_reuse_model_predicted_vs_measured)
 	CHECK(ss->model.valid);
 	CHECK(!ss->model.simulated);
 	CHECK_NEAR(ss->model.model_miss, 1.0, 1e-9); /* streaming: every line new */
+	CHECK(!ss->model.reference);
+	vt_exec(ss, "model --no-sim --semantics reference\n");
+	CHECK(ss->model.valid);
+	CHECK(ss->model.reference);
+	CHECK_EQ(ss->model.hist[ss->model.hist_bins + RDM_BIN_NEVER], ss->model.accesses);
+	t = draw_model(ss, 132, 40, NULL, NULL, &ss->model);
+	CHECK(test_contains(t, ", ref"));
+	free(t);
 	vt_exec(ss, "set l1.ways 2\n");
 	CHECK(!ss->model.valid);
 	vt_session_free(ss);
