@@ -34,6 +34,7 @@ struct events_panel {
 	uint64_t *idx;      /* filtered: recency index (0 = newest) per row, oldest first */
 	uint64_t nidx, cap;
 	bool stop_shown; /* the current stop's event was brought into view */
+	struct event shown_ev; /* ... and which event that was (a new stop differs) */
 	/* parsed filter */
 	char names[EV_MAX_TERMS][32];
 	int nnames;
@@ -212,13 +213,15 @@ static void events_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	/* At a new breakpoint stop, the events logged after the stopping one in
 	 * the same cycle can fill the panel: bring the stop event into view
 	 * (once per stop, at the top, the cycle's later events below it).
-	 * Following the newest resumes when the run goes on. */
-	if (!c->stop_ev) {
-		if (ep->stop_shown)
-			ep->t.follow = true;
+	 * Following the newest resumes when the run goes on, also when it goes
+	 * from one stop straight to the next (no frame without a stop between). */
+	if (ep->stop_shown && (!c->stop_ev || !same_event(c->stop_ev, &ep->shown_ev))) {
+		ep->t.follow = true;
 		ep->stop_shown = false;
-	} else if (!ep->stop_shown && !ep->search.text[0] && ep->t.follow) {
+	}
+	if (c->stop_ev && !ep->stop_shown && !ep->search.text[0] && ep->t.follow) {
 		ep->stop_shown = true;
+		ep->shown_ev = *c->stop_ev;
 		int vis = r.h - 1; /* the header takes a row */
 		for (uint64_t i = 0; i < ep->n && i < 65536; i++) {
 			const struct event *e = events_recent(ev, i);
