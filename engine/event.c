@@ -112,7 +112,7 @@ int64_t event_field_value(const struct event *e, unsigned bit)
  * log prints. `a`/`b` keep working everywhere as the raw numbers. */
 static const char *const nack_names[] = {"mshr_full", "transient", "set_all_transient", "queue_full", "dir_locked",
 					 "merge_full"};
-static const char *const mshr_full_names[] = {"entries", "merges", "per_warp"};
+static const char *const mshr_full_names[] = {"entries", "merges", "per_warp", "issue"};
 static const char *const access_names[] = {"read", "write", "atomic"};
 static const char *const frc_fallback_names[] = {"set_full", "mshr_full", "queue_full", "no_victim"};
 static const char *const bypass_names[] = {"tag_miss", "low_rc", "all", "mrpb"};

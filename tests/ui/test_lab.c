@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "draw.h"
+#include "inspect.h"
 #include "sesstest.h"
 #include "test.h"
 #include "tui.h"
@@ -76,4 +77,78 @@ TEST(lab_events_panel_follows_every_stop)
 		CHECK(highlighted_row("dram.row_conflict") > 0);
 	}
 	vt_tui_stop(t, ss);
+}
+
+static double stat_of(const struct sim *s, const char *name)
+{
+	int id = stats_find(sim_stats_c(s), name);
+	return id < 0 ? -1 : stats_value(sim_stats_c(s), (uint32_t)id);
+}
+
+/* A warp.stall event for (sm, warp, reason) logged in cycle c. */
+static bool stall_event_logged(const struct sim *s, uint64_t c, int sm, int warp, unsigned reason)
+{
+	const struct events *ev = sim_events_c(s);
+	uint64_t n = events_logged(ev) < ev->cap ? events_logged(ev) : ev->cap;
+	for (uint64_t i = 0; i < n; i++) {
+		const struct event *e = events_recent(ev, i);
+		if (!e || e->cycle < c)
+			break;
+		if (e->cycle == c && e->kind == EV_WARP_STALL && e->sm == sm && e->warp == warp && e->a == (int64_t)reason)
+			return true;
+	}
+	return false;
+}
+
+/* Item 2: every state a warp shows has its event and its counter under the
+ * same name. Cycle by cycle through the default kernel: each time a warp's
+ * state becomes a stall reason, `warp.stall reason=R` for that warp was
+ * logged in that cycle; the mshr_full state (warps held at issue behind the
+ * full MSHR file) also counts in l1.mshr_full and core.stall.mshr_full. */
+TEST(lab_every_warp_state_has_its_event_and_counter)
+{
+	struct fx f;
+	fx_init_wl(&f, "vecadd");
+	fx_run(&f, "log all");
+	struct sim *s = f.ss.sim;
+	int nsm = inspect_sms(s), nw = inspect_warp_slots(s);
+	unsigned prev[8][64] = {{0}};
+	REQUIRE(nsm <= 8 && nw <= 64);
+	unsigned missing = 0, mshr_states = 0;
+	uint64_t mshr_full_cycles = 0;
+	while (!sim_done(s) && sim_cycle(s) < 20000) {
+		uint64_t c = sim_cycle(s);
+		sim_step(s, 1);
+		bool any_mshr = false;
+		for (int sm = 0; sm < nsm; sm++)
+			for (int w = 0; w < nw; w++) {
+				struct warp_info wi;
+				if (!inspect_warp(s, sm, w, &wi))
+					continue;
+				unsigned r = wi.state == WS_STALLED ? (unsigned)wi.stall : STALL_NONE;
+				if (r != STALL_NONE && r != prev[sm][w]) {
+					if (!stall_event_logged(s, c, sm, w, r) && missing++ < 3)
+						test_fail(__FILE__, __LINE__, "cycle %llu: sm %d warp %d shows %s, no warp.stall",
+							  (unsigned long long)c, sm, w, stall_reason_name(r));
+					mshr_states += r == STALL_MSHR_FULL;
+				}
+				any_mshr |= r == STALL_MSHR_FULL;
+				prev[sm][w] = r;
+			}
+		mshr_full_cycles += any_mshr;
+	}
+	CHECK_EQ(missing, 0);
+	CHECK(mshr_states > 0); /* the kernel does show the state (issue 22: cycle 508, warps 3-6) */
+	CHECK_EQ(stat_of(s, "l1.mshr_full"), mshr_states);
+	CHECK(stat_of(s, "core.stall.mshr_full") > 0);
+	CHECK(stat_of(s, "core.stall.mshr_full") <= mshr_full_cycles * (uint64_t)nsm);
+	fx_run(&f, "run 0");
+	fx_run(&f, "break warp.stall reason=mshr_full");
+	CHECK(fx_run(&f, "continue") & CMD_RUN);
+	CHECK_CONTAINS(f.cap.out.s, "reason=mshr_full");
+	fx_run(&f, "delete");
+	fx_run(&f, "break l1.mshr_full");
+	fx_run(&f, "continue");
+	CHECK_CONTAINS(f.cap.out.s, "Breakpoint 2, l1.mshr_full");
+	fx_fini(&f);
 }
