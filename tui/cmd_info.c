@@ -695,6 +695,7 @@ CMD_FN(cmd_log)
 	}
 	uint64_t mask[EV_MASK_WORDS];
 	memcpy(mask, ss->log_mask, sizeof mask);
+	bool replaced = false; /* the first plain pattern replaces the filter, later ones add to it */
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		char sign = (a[0] == '+' || a[0] == '-') ? a[0] : 0;
@@ -716,9 +717,13 @@ CMD_FN(cmd_log)
 				mask[w] |= m[w];
 			else if (sign == '-')
 				mask[w] &= ~m[w];
+			else if (replaced)
+				mask[w] |= m[w];
 			else
 				mask[w] = m[w];
 		}
+		if (!sign)
+			replaced = true;
 	}
 	memcpy(ss->log_mask, mask, sizeof mask);
 	memcpy(ev->log_mask, mask, sizeof mask);

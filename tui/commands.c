@@ -183,8 +183,9 @@ static const struct cmd_def builtin[] = {
 	 .fn = cmd_save, .complete = COMPL_FILE, .words = save_words},
 	{.name = "log", .usage = "log [all|none|GLOB|+GLOB|-GLOB ...]", .summary = "choose which events the event log records",
 	 .help = "Without arguments, show the filter. A plain pattern replaces it, +pattern adds\n"
-		 "kinds, -pattern removes them (globs over event names, see `help events`).\n"
-		 "Example: log +dram.act -l1.hit",
+		 "kinds, -pattern removes them (globs over event names, see `help events`);\n"
+		 "several plain patterns replace it with all of them.\n"
+		 "Example: log mem.reply l1.mshr_full    log +dram.act -l1.hit",
 	 .fn = cmd_log, .complete = COMPL_EVENT},
 	{.name = "list", .usage = "list kernels|presets|events|stats|config|commands", .summary = "list what exists",
 	 .help = "List built-in kernels, machine and DRAM presets, event kinds, stats of the\n"

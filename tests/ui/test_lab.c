@@ -152,3 +152,21 @@ TEST(lab_every_warp_state_has_its_event_and_counter)
 	CHECK_CONTAINS(f.cap.out.s, "Breakpoint 2, l1.mshr_full");
 	fx_fini(&f);
 }
+
+/* Item 3: `log` with several plain patterns keeps every one of them. */
+TEST(lab_log_keeps_every_pattern)
+{
+	struct fx f;
+	fx_init_wl(&f, "vecadd");
+	CHECK_EQ(fx_run(&f, "log mem.reply l1.mshr_full"), CMD_OK);
+	CHECK_STR(f.cap.out.s, "log: l1.mshr_full mem.reply\n");
+	const struct events *ev = sim_events_c(f.ss.sim);
+	CHECK(ev_on(ev, EV_MEM_REPLY));
+	CHECK(ev_on(ev, EV_L1_MSHR_FULL));
+	CHECK(!ev_on(ev, EV_L1_HIT));
+	/* A plain pattern after +/- ones still replaces what came before it once. */
+	fx_run(&f, "log l1.hit +l1.miss dram.* -dram.act");
+	CHECK(ev_on(ev, EV_L1_HIT) && ev_on(ev, EV_L1_MISS) && ev_on(ev, EV_DRAM_ROW_HIT));
+	CHECK(!ev_on(ev, EV_DRAM_ACT) && !ev_on(ev, EV_MEM_REPLY));
+	fx_fini(&f);
+}
