@@ -157,7 +157,7 @@ static const char *bp_type_name(const struct bp *b)
 	switch (b->type) {
 	case BP_EVENT:
 	case BP_CYCLE:
-		return b->temporary ? "until" : "breakpoint";
+		return !b->temporary ? "breakpoint" : strncmp(b->text, "tbreak", 6) == 0 ? "tbreak" : "until";
 	case BP_WATCH_ADDR:
 	case BP_WATCH_STAT:
 		return "watchpoint";
@@ -177,6 +177,9 @@ static void info_break(struct session *ss, struct cmd_out *out)
 		const char *what = strchr(b->text, ' ') ? strchr(b->text, ' ') + 1 : b->text;
 		cmd_printf(out, "%-4d %-11s %-4s %-5llu %s", b->id, bp_type_name(b), b->enabled ? "y" : "n",
 			   (unsigned long long)b->hits, what);
+		if (b->ignore_to > b->hits && b->hits + 1 >= b->ignore_from)
+			cmd_printf(out, "         will ignore the next %llu hits (ignore %d 0 to stop again)",
+				   (unsigned long long)(b->ignore_to - b->hits), b->id);
 	}
 }
 
@@ -502,15 +505,58 @@ static void info_rf(struct session *ss, int sm, struct cmd_out *out)
 		cmd_printf(out, "  queued requests: %d (in %d of %d banks)", queued, busy, fi.banks);
 }
 
+/* `info` subjects; gdb's abbreviations: a unique prefix, and any prefix of
+ * "breakpoints" (info b, info br) means break, as in gdb. */
+static const char *const info_subjects[] = {"break", "breakpoints", "watch", "watchpoints", "stats", "config",
+					    "sm", "warp", "rf", "line", "l2", "frc", "channel", "ch", "bank", "mshr",
+					    "events", "display"};
+
+static const char *info_subject(const char *w, struct cmd_out *out)
+{
+	size_t n = ARRAY_LEN(info_subjects), len = strlen(w);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(w, info_subjects[i]) == 0)
+			return w;
+	if (len && strncmp(w, "breakpoints", len) == 0)
+		return "break";
+	const char *found = NULL;
+	int matches = 0;
+	for (size_t i = 0; len && i < n; i++)
+		if (strncmp(info_subjects[i], w, len) == 0 && (!found || strncmp(found, info_subjects[i], strlen(found)) != 0)) {
+			found = info_subjects[i];
+			matches++;
+		}
+	if (matches == 1)
+		return found;
+	if (matches > 1) {
+		struct strbuf sb;
+		sb_init(&sb);
+		for (size_t i = 0; i < n; i++)
+			if (strncmp(info_subjects[i], w, len) == 0)
+				sb_printf(&sb, "%s%s", sb.len ? ", " : "", info_subjects[i]);
+		cmd_errorf(out, "info: ambiguous subject '%s' (%s)", w, sb.s);
+		sb_fini(&sb);
+		return NULL;
+	}
+	const char *s = cmd_closest(w, info_subjects, n);
+	cmd_errorf(out, "info: unknown subject '%s'%s%s%s (break, stats, config, sm, warp, rf, line, l2, frc, "
+			"channel, bank, mshr, events, display)",
+		   w, s ? " (did you mean " : "", s ? s : "", s ? "?)" : "");
+	return NULL;
+}
+
 CMD_FN(cmd_info)
 {
 	const char *what = argc > 1 ? argv[1] : "";
+	if (*what && !(what = info_subject(what, out)))
+		return CMD_ERR;
 	const struct sim *s = ss->sim;
 	int v;
 	struct strbuf sb;
 	if (!*what) {
 		info_session(ss, out);
-	} else if (strcmp(what, "break") == 0 || strcmp(what, "breakpoints") == 0 || strcmp(what, "watch") == 0) {
+	} else if (strcmp(what, "break") == 0 || strcmp(what, "breakpoints") == 0 || strcmp(what, "watch") == 0 ||
+		   strcmp(what, "watchpoints") == 0) {
 		info_break(ss, out);
 	} else if (strcmp(what, "stats") == 0) {
 		const struct stats *st = sim_stats_c(s);

@@ -33,9 +33,16 @@ void cmd_join_args(int argc, char **argv, int from, char *buf, size_t n);
 /* Tell the event log which kinds the breakpoints now watch. */
 void cmd_rewatch(struct session *ss);
 
+/* The candidate closest to word by edit distance, if close enough for a
+ * "did you mean" (about a third of its letters), else NULL (commands.c). */
+const char *cmd_closest(const char *word, const char *const *cands, size_t n);
+
 /* cmd_break.c */
 CMD_FN(cmd_until);
 CMD_FN(cmd_break);
+CMD_FN(cmd_tbreak);
+CMD_FN(cmd_ignore);
+CMD_FN(cmd_condition);
 CMD_FN(cmd_watch);
 CMD_FN(cmd_delete);
 CMD_FN(cmd_enable);

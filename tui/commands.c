@@ -103,10 +103,18 @@ static const struct cmd_def builtin[] = {
 		 "Example: break dram.row_conflict bank=3 if dram.row_conflicts > 10\n"
 		 "Example: break coh.transition to=M addr=0x10010400",
 	 .fn = cmd_break, .complete = COMPL_EVENT},
-	{.name = "watch", .usage = "watch ADDR | watch STAT OP VALUE", .summary = "stop on accesses to a line, or when a stat condition holds",
-	 .help = "`watch ADDR` stops at every L1 or L2 access and DRAM enqueue of the cache line\n"
-		 "holding ADDR. `watch STAT OP VALUE` stops when the condition becomes true\n"
-		 "(occupancies compare their current level).\nExample: watch sm0.l1.mshr.occupancy >= 8",
+	{.name = "tbreak", .usage = "tbreak EVENT [field=value ...] [if STAT OP VALUE] | tbreak cycle N",
+	 .summary = "stop once: a breakpoint deleted at its first stop",
+	 .help = "As `break`, but the breakpoint is deleted when it stops the run (gdb's\n"
+		 "tbreak; `ignore` still applies first).\n"
+		 "Example: tbreak l1.mshr_full",
+	 .fn = cmd_tbreak, .complete = COMPL_EVENT},
+	{.name = "watch", .usage = "watch ADDR | watch STAT OP VALUE", .summary = "stop where a line moves, or when a stat condition holds",
+	 .help = "`watch ADDR` stops wherever the cache line holding ADDR moves: L1 and L2\n"
+		 "accesses, L1/L2/FRC fills, L1 evictions, L2 write-backs, DRAM enqueue and\n"
+		 "done, and the reply to the warp. `watch STAT OP VALUE` stops when the\n"
+		 "condition becomes true (occupancies compare their current level).\n"
+		 "Example: watch 0x10000080\nExample: watch sm0.l1.mshr.occupancy >= 8",
 	 .fn = cmd_watch, .complete = COMPL_STAT},
 	{.name = "delete", .aliases = "d", .usage = "delete [N ...]", .summary = "delete breakpoints (all without N)",
 	 .help = "Delete the breakpoints or watchpoints with the given numbers, or all of them.\nExample: delete 2",
@@ -116,6 +124,17 @@ static const struct cmd_def builtin[] = {
 	 .fn = cmd_disable},
 	{.name = "enable", .usage = "enable N ...", .summary = "enable breakpoints",
 	 .help = "Turn disabled breakpoints back on.\nExample: enable 1", .fn = cmd_enable},
+	{.name = "ignore", .usage = "ignore N COUNT", .summary = "let breakpoint N pass COUNT times",
+	 .help = "The next COUNT hits of breakpoint N count (info break) but do not stop; 0\n"
+		 "stops at the next one again. Rewinding keeps it right (it is kept as a hit\n"
+		 "count).\n"
+		 "Example: ignore 1 10",
+	 .fn = cmd_ignore},
+	{.name = "condition", .usage = "condition N [STAT OP VALUE]", .summary = "set or remove a breakpoint's condition",
+	 .help = "Breakpoint N (an event breakpoint) stops only when STAT OP VALUE holds at the\n"
+		 "event, as `break ... if`; without a condition it becomes unconditional.\n"
+		 "Example: condition 1 dram.row_conflicts > 10",
+	 .fn = cmd_condition, .complete = COMPL_STAT},
 	{.name = "info", .aliases = "i",
 	 .usage = "info [break|stats|config|sm|warp|rf|line|l2|frc|ch|bank|mshr|events]",
 	 .summary = "show the state of the machine and the session",
@@ -372,6 +391,72 @@ const struct cmd_def *cmd_lookup(const struct session *ss, const char *name_or_a
 	return lookup(ss, name_or_alias, &amb);
 }
 
+/* Levenshtein distance, for "did you mean". */
+static unsigned edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 63 || lb > 63)
+		return 99;
+	unsigned row[64];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (unsigned)j;
+	for (size_t i = 1; i <= la; i++) {
+		unsigned diag = row[0];
+		row[0] = (unsigned)i;
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned up = row[j];
+			unsigned best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+const char *cmd_closest(const char *word, const char *const *cands, size_t n)
+{
+	const char *best = NULL;
+	unsigned bd = 99;
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = edit_distance(word, cands[i]);
+		if (d < bd) {
+			bd = d;
+			best = cands[i];
+		}
+	}
+	size_t len = strlen(word);
+	unsigned limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
+	return bd <= limit && bd < len ? best : NULL;
+}
+
+/* The command name (or alias) closest to an unknown word, or NULL. */
+static const char *closest_command(const struct session *ss, const char *word)
+{
+	const char *c[256];
+	char aliases[64][16];
+	size_t n = 0, na = 0;
+	for (size_t i = 0; i < cmd_count(ss) && n < 256; i++) {
+		const struct cmd_def *d = cmd_at(ss, i);
+		c[n++] = d->name;
+		for (const char *p = d->aliases; p && *p && na < 64 && n < 256;) {
+			size_t w = strcspn(p, " ");
+			if (w > 1 && w < sizeof aliases[0]) { /* one-letter aliases suggest nothing useful */
+				memcpy(aliases[na], p, w);
+				aliases[na][w] = 0;
+				c[n++] = aliases[na++];
+			}
+			p += w;
+			while (*p == ' ')
+				p++;
+		}
+	}
+	return cmd_closest(word, c, n);
+}
+
 /* Split into argv; "..." and '...' group words. Returns argc or -1. */
 static int tokenize(char *buf, char **argv, int max)
 {
@@ -446,7 +531,11 @@ int cmd_exec(struct session *ss, const char *line, struct cmd_out *out)
 		} else if (is_screen_command(argv[0])) {
 			cmd_errorf(out, "%s: a screen command, only in the TUI (batch mode has no screen)", argv[0]);
 		} else {
-			cmd_errorf(out, "unknown command '%s' (try help)", argv[0]);
+			const char *s = closest_command(ss, argv[0]);
+			if (s)
+				cmd_errorf(out, "unknown command '%s' (did you mean %s? try help)", argv[0], s);
+			else
+				cmd_errorf(out, "unknown command '%s' (try help)", argv[0]);
 		}
 		ss->last_line[0] = 0;
 		return CMD_ERR;

@@ -170,3 +170,112 @@ TEST(lab_log_keeps_every_pattern)
 	CHECK(!ev_on(ev, EV_DRAM_ACT) && !ev_on(ev, EV_MEM_REPLY));
 	fx_fini(&f);
 }
+
+/* Item 4: gdb's habits. */
+TEST(lab_gdb_habits)
+{
+	struct fx f;
+	fx_init_wl(&f, "vecadd");
+	/* info b / info br are info breakpoints, as in gdb; other prefixes when unique. */
+	fx_run(&f, "break l1.miss");
+	CHECK_EQ(fx_run(&f, "info b"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "1    breakpoint  y    0     l1.miss");
+	CHECK_EQ(fx_run(&f, "info br"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "l1.miss");
+	CHECK_EQ(fx_run(&f, "info brea"), CMD_OK);
+	CHECK_EQ(fx_run(&f, "info cha"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "channel 0:");
+	CHECK_EQ(fx_run(&f, "info s"), CMD_ERR);
+	CHECK_CONTAINS(f.cap.err.s, "ambiguous subject 's' (stats, sm)");
+	CHECK_EQ(fx_run(&f, "info breka"), CMD_ERR);
+	CHECK_CONTAINS(f.cap.err.s, "did you mean break");
+	/* An unknown command gets a did-you-mean, as unknown events and stats do. */
+	CHECK_EQ(fx_run(&f, "contniue"), CMD_ERR);
+	CHECK_CONTAINS(f.cap.err.s, "unknown command 'contniue' (did you mean continue?");
+	CHECK_EQ(fx_run(&f, "wtach 0x100"), CMD_ERR);
+	CHECK_CONTAINS(f.cap.err.s, "did you mean watch?");
+	CHECK_EQ(fx_run(&f, "xyzzy"), CMD_ERR);
+	CHECK_STR(f.cap.err.s, "unknown command 'xyzzy' (try help)\n");
+	/* ignore N COUNT: the next COUNT hits count but do not stop. */
+	fx_run(&f, "continue");
+	CHECK_EQ(f.ss.bps.v[0].hits, 1);
+	CHECK_EQ(fx_run(&f, "ignore 1 3"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "Will ignore next 3 crossings of breakpoint 1.");
+	fx_run(&f, "info break");
+	CHECK_CONTAINS(f.cap.out.s, "will ignore the next 3 hits");
+	fx_run(&f, "continue");
+	CHECK_EQ(f.ss.bps.v[0].hits, 5); /* hits 2, 3, 4 passed; 5 stopped */
+	CHECK_CONTAINS(f.cap.out.s, "Breakpoint 1, l1.miss");
+	uint64_t at5 = sim_cycle(f.ss.sim);
+	/* Rewinding keeps the ignore count right: back to hit 1, on again. */
+	fx_run(&f, "rc");
+	CHECK_EQ(f.ss.bps.v[0].hits, 1);
+	CHECK_EQ(sim_cycle(f.ss.sim), 2);
+	fx_run(&f, "continue");
+	CHECK_EQ(f.ss.bps.v[0].hits, 5);
+	CHECK_EQ(sim_cycle(f.ss.sim), at5);
+	CHECK_EQ(fx_run(&f, "ignore 7 1"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "ignore 1 many"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "ignore 1"), CMD_ERR);
+	/* condition N EXPR replaces the `if`; condition N removes it. */
+	CHECK_EQ(fx_run(&f, "condition 1 l1.misses >= 40"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "Breakpoint 1: l1.miss if l1.misses >= 40");
+	fx_run(&f, "continue");
+	CHECK(stat_of(f.ss.sim, "l1.misses") >= 40);
+	{ /* the same stop as a breakpoint typed with that `if` */
+		struct fx g;
+		fx_init_wl(&g, "vecadd");
+		fx_run(&g, "break l1.miss if l1.misses >= 40");
+		fx_run(&g, "continue");
+		CHECK_EQ(sim_cycle(g.ss.sim), sim_cycle(f.ss.sim));
+		fx_fini(&g);
+	}
+	CHECK_EQ(fx_run(&f, "condition 1"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "Breakpoint 1 now unconditional.");
+	fx_run(&f, "info break");
+	CHECK(strstr(f.cap.out.s, " if ") == NULL);
+	CHECK_EQ(fx_run(&f, "condition 1 l1.mises > 3"), CMD_ERR);
+	CHECK_CONTAINS(f.cap.err.s, "did you mean l1.misses");
+	fx_run(&f, "break cycle 99999");
+	CHECK_EQ(fx_run(&f, "condition 2 l1.misses > 3"), CMD_ERR);
+	CHECK_CONTAINS(f.cap.err.s, "conditions apply to event breakpoints");
+	/* tbreak stops once, then is gone. */
+	fx_run(&f, "delete");
+	CHECK_EQ(fx_run(&f, "tbreak l2.miss"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "Temporary breakpoint 3: l2.miss");
+	fx_run(&f, "info b");
+	CHECK_CONTAINS(f.cap.out.s, "tbreak");
+	fx_run(&f, "continue");
+	CHECK_CONTAINS(f.cap.out.s, "Temporary breakpoint 3, l2.miss");
+	CHECK_EQ(f.ss.bps.n, 0);
+	fx_run(&f, "continue");
+	CHECK(sim_done(f.ss.sim));
+	fx_fini(&f);
+}
+
+/* Item 15: `watch ADDR` stops wherever the line moves: accesses, the DRAM,
+ * fills, the reply to the warp, the eviction; movements in the cycle of a
+ * stop are named in its report. */
+TEST(lab_watch_addr_follows_the_line)
+{
+	struct fx f;
+	fx_init_wl(&f, "vecadd");
+	CHECK_EQ(fx_run(&f, "watch 0x10000000"), CMD_OK);
+	struct strbuf all;
+	sb_init(&all);
+	int stops = 0;
+	while (!sim_done(f.ss.sim) && stops < 50) {
+		fx_run(&f, "continue");
+		sb_printf(&all, "%s", f.cap.out.s);
+		stops += f.ss.last_stop == SIM_STOP_BREAK;
+	}
+	static const char *const kinds[] = {"l1.access", "l2.access", "dram.enqueue", "dram.done",
+					    "l2.fill",   "l1.fill",   "mem.reply",    "l1.evict"};
+	for (size_t i = 0; i < ARRAY_LEN(kinds); i++)
+		if (!strstr(all.s, kinds[i]))
+			test_fail(__FILE__, __LINE__, "watch 0x10000000 never named %s:\n%s", kinds[i], all.s);
+	CHECK_CONTAINS(all.s, "; also mem.reply");
+	CHECK(stops >= 6);
+	sb_fini(&all);
+	fx_fini(&f);
+}
