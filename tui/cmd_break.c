@@ -33,6 +33,16 @@ CMD_FN(cmd_until)
 		return cmd_usage(out, "until");
 	if (cmd_need_running(ss, out))
 		return CMD_ERR;
+	uint64_t c, now = sim_cycle(ss->sim);
+	if (argc == 3 && strcmp(argv[1], "cycle") == 0 && cmd_parse_u64(argv[2], &c) == 0 && c <= now) {
+		/* It would never fire and run to the end of the kernel. */
+		if (c == now)
+			cmd_errorf(out, "until: already at cycle %llu", (unsigned long long)c);
+		else
+			cmd_errorf(out, "until: cycle %llu is already past (now at cycle %llu); `goto %llu` goes back there",
+				   (unsigned long long)c, (unsigned long long)now, (unsigned long long)c);
+		return CMD_ERR;
+	}
 	cmd_join_args(argc, argv, 1, args, sizeof args);
 	int id = bp_add_until(&ss->bps, args, session_line_bytes(ss), &err);
 	if (id < 0) {
@@ -66,6 +76,10 @@ static int add_break(struct session *ss, int argc, char **argv, struct cmd_out *
 	}
 	cmd_rewatch(ss);
 	print_bp_line(ss, out, temp ? "Temporary breakpoint" : "Breakpoint", id);
+	const struct bp *b = bp_get(&ss->bps, id);
+	if (b->type == BP_CYCLE && b->cycle < sim_cycle(ss->sim))
+		cmd_printf(out, "(cycle %llu is already past, now at cycle %llu: it stops there after `run` or going back)",
+			   (unsigned long long)b->cycle, (unsigned long long)sim_cycle(ss->sim));
 	return CMD_OK;
 }
 

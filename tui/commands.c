@@ -82,14 +82,17 @@ static const struct cmd_def builtin[] = {
 	 .fn = cmd_goto},
 	{.name = "next", .aliases = "n", .usage = "next", .summary = "run until the selected warp issues",
 	 .help = "Run until the selected warp (see `select sm N` and `select warp W`) issues its\n"
-		 "next instruction. Enter on an empty line repeats it.\n"
+		 "next instruction. Enter on an empty line repeats it. A warp slot is reused: when\n"
+		 "the warp that issues is a new CTA's, the report says so (`new CTA: the slot\n"
+		 "now runs CTA 3 warp 0 (CTA 0 warp 0 finished)`).\n"
 		 "Example: select warp 3",
 	 .fn = c_next, .repeat = 1},
 	{.name = "until", .aliases = "u", .usage = "until EVENT [field=value ...] [if STAT OP VALUE] | until cycle N",
 	 .summary = "run until an event happens (one-shot breakpoint)",
 	 .help = "Continue until the next event of that kind matching the filters, like a\n"
 		 "breakpoint that deletes itself. See `help break` for filters and `help events`\n"
-		 "for kinds.\n"
+		 "for kinds. `until cycle N` when the machine is at or past N says so (goto N\n"
+		 "goes back).\n"
 		 "Example: until dram.row_conflict ch=0",
 	 .fn = cmd_until, .complete = COMPL_EVENT},
 	{.name = "break", .aliases = "b", .usage = "break EVENT [field=value ...] [if STAT OP VALUE] | break cycle N",

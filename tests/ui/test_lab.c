@@ -279,3 +279,52 @@ TEST(lab_watch_addr_follows_the_line)
 	sb_fini(&all);
 	fx_fini(&f);
 }
+
+/* Item 5: `until cycle N` at or past N says so instead of running to the end. */
+TEST(lab_until_past_cycle_says_so)
+{
+	struct fx f;
+	fx_init_wl(&f, "vecadd");
+	fx_run(&f, "step 50");
+	CHECK_EQ(fx_run(&f, "until cycle 10"), CMD_ERR);
+	CHECK_CONTAINS(f.cap.err.s, "until: cycle 10 is already past (now at cycle 50); `goto 10` goes back there");
+	CHECK_EQ(sim_cycle(f.ss.sim), 50);
+	CHECK(!sim_done(f.ss.sim));
+	CHECK_EQ(f.ss.bps.n, 0); /* no temporary breakpoint left behind */
+	CHECK_EQ(fx_run(&f, "until cycle 50"), CMD_ERR);
+	CHECK_CONTAINS(f.cap.err.s, "already at cycle 50");
+	CHECK(fx_run(&f, "until cycle 60") & CMD_RUN);
+	CHECK_EQ(sim_cycle(f.ss.sim), 60);
+	CHECK_EQ(fx_run(&f, "break cycle 20"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "cycle 20 is already past");
+	fx_fini(&f);
+}
+
+/* Item 6: `next` says when the selected warp slot runs a new CTA's warp. */
+TEST(lab_next_says_new_cta)
+{
+	struct fx f;
+	fx_init_wl(&f, "vecadd");
+	fx_run(&f, "step 5");
+	int switches = 0;
+	for (int i = 0; i < 12; i++) {
+		struct warp_info before, after;
+		REQUIRE(inspect_warp(f.ss.sim, 0, 0, &before));
+		fx_run(&f, "next");
+		REQUIRE(inspect_warp(f.ss.sim, 0, 0, &after));
+		bool changed = before.cta != after.cta;
+		bool said = strstr(f.cap.out.s, "new CTA: the slot now runs CTA") != NULL;
+		if (changed != said)
+			test_fail(__FILE__, __LINE__, "next %d: CTA %d -> %d, report '%s'", i, before.cta, after.cta,
+				  f.cap.out.s);
+		if (changed) {
+			char want[96];
+			snprintf(want, sizeof want, "runs CTA %d warp %d (CTA %d warp %d finished)", after.cta,
+				 after.warp_in_cta, before.cta, before.warp_in_cta);
+			CHECK_CONTAINS(f.cap.out.s, want);
+		}
+		switches += changed;
+	}
+	CHECK(switches >= 1);
+	fx_fini(&f);
+}
