@@ -261,21 +261,26 @@ static void draw_prompt(struct tui *t)
 		werase(t->prompt);
 		int w = getmaxx(t->prompt);
 		int x = put_text(t->prompt, 0, 0, w, "running... Ctrl-C or Esc stops", role_attr(R_DIM), false);
-		if (t->nahead && x + 12 < w) {
-			/* What was typed meanwhile, run when this run stops. */
-			char typed[sizeof t->ahead / sizeof t->ahead[0] + 1];
-			int n = 0;
-			for (int i = 0; i < t->nahead; i++) {
-				wint_t k = t->ahead[i];
-				if (k == 127 || k == 8 || k == KEY_BACKSPACE)
-					n -= n > 0;
-				else
-					typed[n++] = k == '\n' || k == '\r' ? ';' : k < 32 || k > 126 ? '?' : (char)k;
-			}
-			typed[n] = 0;
+		char *typed = t->nahead ? tui_typeahead_text(t) : NULL;
+		if (typed && typed[0] && x + 12 < w) {
+			/* What was typed meanwhile, run when this run stops; when it
+			 * does not fit, its end (where the typing is) with … before. */
 			x += put_text(t->prompt, 0, x, w - x, "  next: ", role_attr(R_DIM), false);
-			put_text(t->prompt, 0, x, w - x, typed, A_NORMAL, true);
+			int room = w - x, cols = 0;
+			const char *p = typed;
+			for (const char *q = typed; *q; q++)
+				cols += ((unsigned char)*q & 0xC0) != 0x80;
+			if (cols > room && room > 1) {
+				x += put_text(t->prompt, 0, x, 1, draw_utf8() ? "\xe2\x80\xa6" : "<", role_attr(R_DIM), false);
+				for (int skip = cols - (room - 1); skip > 0 && *p; skip--) {
+					p++;
+					while (*p && ((unsigned char)*p & 0xC0) == 0x80)
+						p++;
+				}
+			}
+			put_text(t->prompt, 0, x, w - x, p, A_NORMAL, true);
 		}
+		free(typed);
 		wmove(t->prompt, 0, 0);
 	} else if (t->interactive) {
 		rlw_draw(t->prompt);
@@ -572,6 +577,7 @@ void tui_free(struct tui *t)
 		panel_free(t->panels[i]);
 	outlog_fini(&t->log);
 	free(t->help_text);
+	free(t->ahead);
 	if (t->ss->ui == t) {
 		t->ss->ui = NULL;
 		t->ss->extra_cmds = NULL;

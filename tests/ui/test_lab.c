@@ -328,3 +328,43 @@ TEST(lab_next_says_new_cta)
 	CHECK(switches >= 1);
 	fx_fini(&f);
 }
+
+/* Item 9 and 11 (Ctrl-D): keys typed during a run are kept whatever their
+ * number, Enter included; the prompt line shows the end of them; control
+ * keys that are not editing (Ctrl-D, Tab) are not typeahead. The replay
+ * through readline is tests/e2e/tui_typeahead_long.sh. */
+TEST(lab_typeahead_is_not_cut)
+{
+	struct session *ss;
+	struct tui *t = vt_tui_start(&ss, 24, 80);
+	REQUIRE(t != NULL);
+	CHECK(tui_exec(t, "continue") & CMD_RUN);
+	t->interactive = true; /* keys are typeahead only with a prompt to give them to */
+	char line[400];
+	int n = snprintf(line, sizeof line, "log l1.access l1.hit l1.miss l1.fill l1.evict l2.access l2.hit l2.miss "
+					    "l2.fill l2.writeback dram.enqueue dram.rd dram.wr dram.row_hit dram.row_miss "
+					    "dram.row_conflict dram.done mem.reply warp.issue warp.stall warp.done coalesce "
+					    "l1.mshr_merge l1.retry l2.transient frc.alloc frc.fill l1.mshr_full l2.nack");
+	REQUIRE(n > 300);
+	for (int i = 0; i <= n; i++)
+		tui_feed_key(t, i < n ? (wint_t)line[i] : '\r');
+	tui_feed_key(t, 4); /* Ctrl-D */
+	tui_feed_key(t, 9); /* Tab */
+	CHECK_EQ(t->nahead, n + 1);
+	REQUIRE(t->nahead == n + 1);
+	CHECK_EQ(t->ahead[n], '\r');
+	char *text = tui_typeahead_text(t);
+	CHECK(strlen(text) == (size_t)n + 1 && text[n] == ';' && strncmp(text, line, (size_t)n) == 0);
+	free(text);
+	t->dirty_status = true;
+	tui_frame(t);
+	char row[512];
+	screen_row(LINES - 1, row, sizeof row);
+	CHECK_CONTAINS(row, "running... Ctrl-C or Esc stops  next: \xe2\x80\xa6");
+	CHECK_CONTAINS(row, "l1.mshr_full l2.nack;");
+	CHECK(strstr(row, "?") == NULL);
+	t->nahead = 0; /* no readline here to replay into */
+	t->interactive = false;
+	tui_run_to_stop(t);
+	vt_tui_stop(t, ss);
+}
