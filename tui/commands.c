@@ -82,9 +82,9 @@ static const struct cmd_def builtin[] = {
 	 .fn = cmd_goto},
 	{.name = "next", .aliases = "n", .usage = "next", .summary = "run until the selected warp issues",
 	 .help = "Run until the selected warp (see `select sm N` and `select warp W`) issues its\n"
-		 "next instruction. Enter on an empty line repeats it. A warp slot is reused: when\n"
-		 "the warp that issues is a new CTA's, the report says so (`new CTA: the slot\n"
-		 "now runs CTA 3 warp 0 (CTA 0 warp 0 finished)`).\n"
+		 "next instruction. Enter on an empty line repeats it. A warp slot is reused:\n"
+		 "when the warp that issues is a new CTA's, the report says so (`new CTA: the\n"
+		 "slot now runs CTA 3 warp 0 (CTA 0 warp 0 finished)`).\n"
 		 "Example: select warp 3",
 	 .fn = c_next, .repeat = 1},
 	{.name = "until", .aliases = "u", .usage = "until EVENT [field=value ...] [if STAT OP VALUE] | until cycle N",

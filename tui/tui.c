@@ -216,7 +216,7 @@ static void draw_status(struct tui *t)
 		.cycle = searching ? ss->run.search.origin : ss->sim ? sim_cycle(ss->sim) : 0,
 		.state = state,
 		.state_role = t->running ? R_NORMAL : t->state_role,
-		.cps = t->running ? t->cps : -1,
+		.cps = t->running && t->cps > 0 ? t->cps : -1, /* none before the first measurement, nor while a search stands */
 		.ipc = searching ? t->rev_ipc : current_ipc(t),
 	};
 	status_draw(t->status, &si);

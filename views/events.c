@@ -5,7 +5,7 @@
  *
  *      CYCLE EVENT              FIELDS
  *      10234 l1.miss            sm=0 warp=3 addr=0x10080 set=2
- *      10240 dram.row_conflict  ch=0 bank=3 row=0x1f addr=0x3e000 a=12   <- fired breakpoint (reverse)
+ *      10240 dram.row_conflict  ch=0 bank=3 row=31 addr=0x3e000 open_row=2   <- fired breakpoint (reverse)
  *
  * `/` filters what is shown (not what is logged; `log` decides that): words
  * are matched against the event name (any word may match), field=value terms
@@ -147,7 +147,7 @@ static void format_fields(const struct event *e, char *buf, size_t n)
 		int k;
 		if (code)
 			k = snprintf(buf + len, n - len, "%s%s=%s", len ? " " : "", name, code);
-		else if (bit == EVF_ADDR || bit == EVF_ROW || strcmp(name, "open_row") == 0)
+		else if (bit == EVF_ADDR) /* rows in decimal, as the stop report prints them */
 			k = snprintf(buf + len, n - len, "%s%s=0x%llx", len ? " " : "", name, (unsigned long long)v);
 		else
 			k = snprintf(buf + len, n - len, "%s%s=%lld", len ? " " : "", name, (long long)v);

@@ -11,6 +11,7 @@
 #include "draw.h"
 #include "inspect.h"
 #include "sesstest.h"
+#include "session_file.h"
 #include "test.h"
 #include "tui.h"
 #include "tui_int.h"
@@ -74,7 +75,16 @@ TEST(lab_events_panel_follows_every_stop)
 		tui_exec(t, "continue");
 		tui_run_to_stop(t);
 		tui_frame(t);
-		CHECK(highlighted_row("dram.row_conflict") > 0);
+		int y = highlighted_row("dram.row_conflict");
+		CHECK(y > 0);
+		/* Item 11: the log prints the row as the stop line does (row=1, not row=0x1). */
+		char row[512], want[48];
+		snprintf(want, sizeof want, " row=%d ", ss->bps.stop_ev.row);
+		if (y > 0) {
+			CHECK_CONTAINS(screen_row(y, row, sizeof row), want);
+			CHECK(strstr(row, "row=0x") == NULL);
+		}
+		CHECK_CONTAINS(ss->bps.stop_reason, want);
 	}
 	vt_tui_stop(t, ss);
 }
@@ -366,5 +376,32 @@ TEST(lab_typeahead_is_not_cut)
 	t->nahead = 0; /* no readline here to replay into */
 	t->interactive = false;
 	tui_run_to_stop(t);
+	vt_tui_stop(t, ss);
+}
+
+/* Item 11, the rest of the cosmetic list: no "0 cyc/s" before the speed is
+ * measured (it showed while `rc` searched back); session files write
+ * doubles as short as round-trips allow (59.34, not 59.340000000000003). */
+TEST(lab_cosmetics)
+{
+	struct session *ss;
+	struct tui *t = vt_tui_start(&ss, 24, 80);
+	REQUIRE(t != NULL);
+	tui_exec(t, "break cycle 100");
+	tui_exec(t, "goto 3000");
+	tui_run_to_stop(t);
+	CHECK(tui_exec(t, "rc") & CMD_RUN);
+	tui_frame(t);
+	char row[512];
+	screen_row(0, row, sizeof row);
+	CHECK(strstr(row, " 0 cyc/s") == NULL);
+	tui_run_to_stop(t);
+	CHECK(tui_exec(t, "continue") & CMD_RUN);
+	tui_frame(t);
+	CHECK(strstr(screen_row(0, row, sizeof row), " 0 cyc/s") == NULL);
+	tui_run_to_stop(t);
+	char *text = session_file_text(ss);
+	CHECK_CONTAINS(text, "\ncfg rf.energy.rm_read_pj=59.34\n");
+	free(text);
 	vt_tui_stop(t, ss);
 }
