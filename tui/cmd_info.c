@@ -657,6 +657,7 @@ CMD_FN(cmd_info)
 			   ss->sel_ch, v, dram_bank_state_name(b.state), row, b.queue,
 			   b.last_cmd[0] ? b.last_cmd : "-", (unsigned long long)b.last_cmd_cycle,
 			   (unsigned long long)b.hits, (unsigned long long)b.misses, (unsigned long long)b.conflicts);
+		info_bank_queue(ss, ss->sel_ch, v, out);
 	} else if (strcmp(what, "mshr") == 0) {
 		bool l2 = argc > 2 && strcmp(argv[2], "l2") == 0;
 		info_mshr(ss, l2 ? CACHE_L2 : CACHE_L1, l2 ? ss->sel_l2 : ss->sel_sm, out);

@@ -37,6 +37,9 @@ void cmd_rewatch(struct session *ss);
  * "did you mean" (about a third of its letters), else NULL (commands.c). */
 const char *cmd_closest(const char *word, const char *const *cands, size_t n);
 
+/* cmd_dramq.c: a DRAM bank's queue and next pick, for `info bank` */
+void info_bank_queue(struct session *ss, int ch, int bank, struct cmd_out *out);
+
 /* cmd_break.c */
 CMD_FN(cmd_until);
 CMD_FN(cmd_break);

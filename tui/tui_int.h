@@ -26,7 +26,7 @@ struct slot {
 struct tui {
 	struct session *ss;
 	WINDOW *status, *out, *prompt, *help;
-	struct panel *panels[16]; /* one per kind, created on first use */
+	struct panel *panels[24]; /* one per kind, created on first use */
 	struct slot slots[LAYOUT_MAX_SLOTS];
 	int nslots;
 	const struct layout_def *layout;

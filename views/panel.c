@@ -12,7 +12,7 @@
  * (sim_dram_only); the others say so in one line. */
 static bool dram_only_panel(const char *name)
 {
-	static const char *const ok[] = {"dram", "events", "stats"};
+	static const char *const ok[] = {"dram", "dramq", "events", "stats"};
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
 		if (strcmp(name, ok[i]) == 0)
 			return true;
@@ -117,6 +117,7 @@ static const struct panel_kind kinds[] = {
 	{"coherence", "coherence transactions (/ filters) and the selected line's directory entry", coherence_panel_new}, /* views/coherence.c */
 	{"protocol", "the coherence protocol's L1 and directory tables, the rows just taken marked", protocol_panel_new}, /* views/protocol.c */
 	{"timeline", "one L2 set's recent requests as a Gantt chart over cycles (NACK waits, evictions, fetches, FRC swaps)", timeline_panel_new}, /* views/timeline.c */
+	{"dramq", "the selected DRAM bank's queue, oldest first, and the scheduler's next pick with why", dramq_panel_new}, /* views/dramq.c */
 };
 
 size_t panel_kind_count(void) { return sizeof kinds / sizeof kinds[0]; }

@@ -117,6 +117,7 @@ struct panel *rf_panel_new(void);    /* views/rf.c */
 struct panel *coherence_panel_new(void); /* views/coherence.c */
 struct panel *protocol_panel_new(void);  /* views/protocol.c */
 struct panel *timeline_panel_new(void);  /* views/timeline.c */
+struct panel *dramq_panel_new(void);     /* views/dramq.c */
 /* The event kinds the timeline panel is built from (`timeline` logs them). */
 const unsigned *timeline_kinds(size_t *n);
 

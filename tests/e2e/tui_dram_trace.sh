@@ -29,7 +29,7 @@ type_line 'step 40'
 tmux_wait_for ' cycle 40 |' 3 || fail "step 40"
 tmux_wait_for 'ch0  read q ' 2 || fail "no channel queue line"
 scr=$(tmux_capture)
-echo "$scr" | grep -Eq '^0\.0 +active +0x0 +[1-9][0-9]* +(ACT|RD|WR)' || fail "bank 0.0 does not show row 0 open with a queue"
+echo "$scr" | grep -Eq '^0\.0 +active +0 +[1-9][0-9]* +(ACT|RD|WR)' || fail "bank 0.0 does not show row 0 open with a queue"
 echo "$scr" | grep -Eq 'read q [1-9][0-9]*/32' || fail "read queue depth not shown"
 echo "$scr" | grep -q 'dram.rd ' || fail "no dram.rd in the event log"
 
