@@ -509,7 +509,7 @@ static void info_rf(struct session *ss, int sm, struct cmd_out *out)
  * "breakpoints" (info b, info br) means break, as in gdb. */
 static const char *const info_subjects[] = {"break", "breakpoints", "watch", "watchpoints", "stats", "config",
 					    "sm", "warp", "rf", "line", "l2", "frc", "channel", "ch", "bank", "mshr",
-					    "events", "display"};
+					    "events", "display", "coalesce"};
 
 static const char *info_subject(const char *w, struct cmd_out *out)
 {
@@ -540,7 +540,7 @@ static const char *info_subject(const char *w, struct cmd_out *out)
 	}
 	const char *s = cmd_closest(w, info_subjects, n);
 	cmd_errorf(out, "info: unknown subject '%s'%s%s%s (break, stats, config, sm, warp, rf, line, l2, frc, "
-			"channel, bank, mshr, events, display)",
+			"channel, bank, mshr, events, display, coalesce)",
 		   w, s ? " (did you mean " : "", s ? s : "", s ? "?)" : "");
 	return NULL;
 }
@@ -668,6 +668,11 @@ CMD_FN(cmd_info)
 			return CMD_ERR;
 		}
 		info_events(ss, n, out);
+	} else if (strcmp(what, "coalesce") == 0) {
+		v = ss->sel_sm;
+		if (arg_index(out, "sm", argc, argv, inspect_sms(s), &v))
+			return CMD_ERR;
+		info_coalesce(ss, v, out);
 	} else if (strcmp(what, "display") == 0) {
 		char *a[] = {(char *)"display", NULL};
 		return cmd_display(ss, 1, a, out);

@@ -37,6 +37,9 @@ void cmd_rewatch(struct session *ss);
  * "did you mean" (about a third of its letters), else NULL (commands.c). */
 const char *cmd_closest(const char *word, const char *const *cands, size_t n);
 
+/* cmd_coal.c: `info coalesce`: lanes -> requests of the SM's last memory instruction */
+void info_coalesce(struct session *ss, int sm, struct cmd_out *out);
+
 /* cmd_dramq.c: a DRAM bank's queue and next pick, for `info bank` */
 void info_bank_queue(struct session *ss, int ch, int bank, struct cmd_out *out);
 

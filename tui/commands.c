@@ -39,7 +39,7 @@ CMD_FN(cmd_history);  /* cmd_coh_hist.c */
 int cmd_select_line(struct session *ss, const char *arg, struct cmd_out *out); /* cmd_coh_view.c */
 /* What Tab offers after `info`, `list`, `save`, `load` (cmd_info, cmd_list, cmd_save, c_load). */
 static const char *const info_words[] = {"break", "stats",   "config", "sm",   "warp",	"rf",	   "line",
-					 "l2",	  "frc",     "channel", "bank", "mshr",	"events", "display", NULL};
+					 "l2",	  "frc",     "channel", "bank", "mshr",	"events", "display", "coalesce", NULL};
 static const char *const list_words[] = {"kernels", "presets", "events", "stats", "config", "commands", NULL};
 static const char *const save_words[] = {"stats", "config", "session", NULL};
 static const char *const load_words[] = {"session", NULL};
@@ -139,7 +139,7 @@ static const struct cmd_def builtin[] = {
 		 "Example: condition 1 dram.row_conflicts > 10",
 	 .fn = cmd_condition, .complete = COMPL_STAT},
 	{.name = "info", .aliases = "i",
-	 .usage = "info [break|stats|config|sm|warp|rf|line|l2|frc|ch|bank|mshr|events]",
+	 .usage = "info [SUBJECT] (break stats config sm warp rf line l2 frc ch ...)",
 	 .summary = "show the state of the machine and the session",
 	 .help = "info              session summary (config, workload, cycle, state)\n"
 		 "info break        breakpoints and watchpoints with hit counts\n"
@@ -152,10 +152,11 @@ static const struct cmd_def builtin[] = {
 		 "info l2 [N]       an L2 bank\n"
 		 "info frc [N]      an L2 bank's FRC: counters and the busy entries\n"
 		 "info channel [N]  a DRAM channel (also: info ch [N])\n"
-		 "info bank [N]     a DRAM bank of the selected channel\n"
+		 "info bank [N]     a DRAM bank of the selected channel, its queue and next pick\n"
 		 "info mshr [l1|l2] MSHR entries of the selected SM's L1 or L2 bank\n"
 		 "info events [N]   the last N logged events (see `log`)\n"
 		 "info display      the expressions `display` prints after every stop\n"
+		 "info coalesce [N] lanes -> requests of SM N's last memory instruction\n"
 		 "Example: info line 0x10000080\n"
 		 "Example: info frc 0\n"
 		 "Example: info rf 1",

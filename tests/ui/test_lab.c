@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "draw.h"
+#include "coalesce.h"
 #include "dram_queue.h"
 #include "inspect.h"
 #include "sesstest.h"
@@ -500,4 +501,72 @@ TEST(lab_dram_queue_and_next_pick)
 	fx_fini(&f);
 	lab_snapshot("goto 100", "dramq", "dramq_80x24", 80, 24);
 	lab_snapshot("goto 124", "dramq", "dramq_40x10", 40, 10);
+}
+
+/* Item 13: `info coalesce` at a coalesce stop: lanes -> lines/sectors ->
+ * requests, for the Fermi, Volta and SI coalescers, as the engine made them:
+ * as many requests as the event says, every active lane in a request whose
+ * line (Volta: sector) holds its address, Volta groups of 8 lanes, SI
+ * subwavefronts of 16 lanes k cycles late. */
+static void check_coalesce(const char *preset, int mode, int group)
+{
+	struct fx f;
+	fx_init_wl(&f, "strided");
+	if (preset) {
+		char cmd[64];
+		snprintf(cmd, sizeof cmd, "load %s", preset);
+		REQUIRE(fx_run(&f, cmd) == CMD_RESET);
+	}
+	fx_run(&f, "break coalesce");
+	for (int stop = 0; stop < 3; stop++) {
+		fx_run(&f, "continue");
+		const struct event *e = &f.ss.bps.stop_ev;
+		REQUIRE(e->kind == EV_COALESCE);
+		struct coal_info ci;
+		REQUIRE(inspect_coalesce(f.ss.sim, e->sm, &ci) && ci.valid);
+		CHECK_EQ(ci.mode, mode);
+		CHECK_EQ(ci.plan.group, group);
+		CHECK_EQ(ci.cycle, e->cycle);
+		CHECK_EQ(ci.warp, e->warp);
+		CHECK_EQ(ci.plan.n, e->a);
+		CHECK_EQ(__builtin_popcountll(ci.active), e->b);
+		for (int l = 0; l < ci.warp_size; l++) {
+			int k = ci.plan.lane_req[l][0];
+			if (!(ci.active >> l & 1)) {
+				CHECK_EQ(k, -1);
+				continue;
+			}
+			REQUIRE(k >= 0 && k < ci.plan.n);
+			const struct coal_req *r = &ci.plan.v[k];
+			CHECK_EQ(r->line, ci.addr[l] / (uint64_t)ci.line * (uint64_t)ci.line);
+			CHECK_EQ(r->first / group, l / group); /* requests never span groups */
+			if (mode == COAL_VOLTA && ci.sector)
+				CHECK(r->mask >> ((ci.addr[l] % (uint64_t)ci.line) / (uint64_t)ci.sector) & 1);
+			if (mode == COAL_SI)
+				CHECK_EQ(r->delay, l / 16);
+		}
+		CHECK_EQ(fx_run(&f, "info coalesce"), CMD_OK);
+		char want[96];
+		snprintf(want, sizeof want, "sm %d warp %d, cycle %llu: ld, %d active lanes x 4 B -> %d request", e->sm, e->warp,
+			 (unsigned long long)e->cycle, (int)e->b, (int)e->a);
+		CHECK_CONTAINS(f.cap.out.s, want);
+		for (int k = 0; k < ci.plan.n; k++) {
+			snprintf(want, sizeof want, "r%-2d line 0x%llx", k, (unsigned long long)ci.plan.v[k].line);
+			CHECK_CONTAINS(f.cap.out.s, want);
+		}
+	}
+	fx_fini(&f);
+}
+
+TEST(lab_info_coalesce_fermi_volta_si)
+{
+	check_coalesce(NULL, COAL_FERMI, 32);
+	check_coalesce("titanv", COAL_VOLTA, 8);
+	check_coalesce("hd7770", COAL_SI, 16);
+	struct fx f;
+	fx_init_wl(&f, "vecadd");
+	CHECK_EQ(fx_run(&f, "info coalesce"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "sm 0 has not issued a global memory instruction yet");
+	CHECK_EQ(fx_run(&f, "info coalesce 9"), CMD_ERR);
+	fx_fini(&f);
 }
