@@ -19,6 +19,7 @@
 #include "cmd_int.h"
 #include "inspect.h"
 #include "keys.h"
+#include "legend.h"
 #include "loader.h"
 #include "tui.h"
 
@@ -249,11 +250,13 @@ static const struct cmd_def builtin[] = {
 		 "it.\n"
 		 "Example: check",
 	 .fn = c_check},
-	{.name = "help", .aliases = "h ?", .usage = "help [COMMAND|keys|events|protocol]", .summary = "explain a command, the keys or the events",
+	{.name = "help", .aliases = "h ?", .usage = "help [COMMAND|PANEL|keys|events|protocol]", .summary = "explain a command, a panel, the keys or the events",
 	 .help = "Without arguments, list the commands. `help keys` lists key bindings, `help\n"
 		 "events` the event kinds with their fields, `help protocol [P]` the coherence\n"
-		 "protocol's tables (as `protocol`).\n"
-		 "Example: help break",
+		 "protocol's tables (as `protocol`). `help PANEL` (warps, mshr, cache, l2, dram,\n"
+		 "dramq, events, stats, ...) says what each column of the panel means.\n"
+		 "Example: help break\n"
+		 "Example: help warps",
 	 .fn = c_help, .complete = COMPL_COMMAND},
 	{.name = "quit", .aliases = "q exit", .usage = "quit", .summary = "leave gpustep",
 	 .help = "Leave gpustep (in batch mode: stop reading the script).\nExample: quit", .fn = c_quit},
@@ -746,6 +749,19 @@ static void help_command(const struct cmd_def *d, struct cmd_out *out)
 	cmd_print_block(out, d->help);
 }
 
+/* `help PANEL`: what each column of the panel means (views/legend.c). */
+static void help_legend(const struct legend *lg, struct cmd_out *out)
+{
+	if (!lg)
+		return;
+	struct strbuf sb;
+	sb_init(&sb);
+	sb_puts(&sb, "Panel ");
+	legend_text(lg, 78, &sb);
+	cmd_print_block(out, sb.s);
+	sb_fini(&sb);
+}
+
 static CMD_FN(c_help)
 {
 	if (argc == 1) {
@@ -753,7 +769,8 @@ static CMD_FN(c_help)
 			const struct cmd_def *d = cmd_at(ss, i);
 			cmd_printf(out, "  %-16s %s", d->name, d->summary);
 		}
-		cmd_printf(out, "`help COMMAND`: details; `help keys`: key bindings; `help events`: events");
+		cmd_printf(out, "`help COMMAND`: details; `help keys`: key bindings; `help events`: events;");
+		cmd_printf(out, "`help PANEL` (warps, mshr, dram, dramq, ...): what each column of it means");
 		return CMD_OK;
 	}
 	if (strcmp(argv[1], "keys") == 0) {
@@ -765,18 +782,29 @@ static CMD_FN(c_help)
 		sb_fini(&sb);
 		return CMD_OK;
 	}
-	if (strcmp(argv[1], "protocol") == 0 && (argc > 2 || inspect_coh_proto(ss->sim))) /* the tables */
-		return cmd_protocol(ss, argc - 1, argv + 1, out);
+	/* A panel's columns, after the command or topic of the same name if any. */
+	const struct legend *lg = argc == 2 ? legend_find(argv[1]) : NULL;
+	if (strcmp(argv[1], "protocol") == 0 && (argc > 2 || inspect_coh_proto(ss->sim))) { /* the tables */
+		int rc = cmd_protocol(ss, argc - 1, argv + 1, out);
+		help_legend(lg, out);
+		return rc;
+	}
 	if (strcmp(argv[1], "events") == 0) {
 		char *a[] = {(char *)"list", (char *)"events", NULL};
-		return cmd_list(ss, 2, a, out);
+		int rc = cmd_list(ss, 2, a, out);
+		help_legend(lg, out);
+		return rc;
 	}
-	const struct cmd_def *d = cmd_lookup(ss, argv[1]);
-	if (!d) {
-		cmd_errorf(out, "help: no command '%s' (try help)", argv[1]);
+	const struct cmd_def *d = lg && strcmp(argv[1], "timeline") != 0 && strcmp(argv[1], "protocol") != 0
+					  ? NULL
+					  : cmd_lookup(ss, argv[1]);
+	if (!d && !lg) {
+		cmd_errorf(out, "help: no command or panel '%s' (try help)", argv[1]);
 		return CMD_ERR;
 	}
-	help_command(d, out);
+	if (d)
+		help_command(d, out);
+	help_legend(lg, out);
 	return CMD_OK;
 }
 

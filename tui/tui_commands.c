@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "keys.h"
 #include "layout.h"
+#include "legend.h"
 #include "tui.h"
 #include "util.h"
 #include "view.h"
@@ -328,6 +329,19 @@ void tui_show_keys(struct tui *t)
 	struct strbuf sb;
 	sb_init(&sb);
 	keys_help(&sb);
+	/* What the columns on screen mean (help PANEL prints one). */
+	sb_puts(&sb, "\nColumns of the panels on screen (`help PANEL` prints one):\n");
+	int width = COLS - 8 > 100 - 4 ? 100 - 4 : COLS - 8;
+	for (int i = 0; i < t->nslots; i++) {
+		const struct legend *lg = legend_find(t->slots[i].p->ops->name);
+		bool dup = false;
+		for (int k = 0; k < i; k++)
+			dup |= t->slots[k].p->ops == t->slots[i].p->ops;
+		if (lg && !dup) {
+			sb_puts(&sb, "\n");
+			legend_text(lg, width > 40 ? width : 40, &sb);
+		}
+	}
 	sb_puts(&sb, "\nCommands (help CMD for details and an example):\n");
 	for (size_t i = 0; i < cmd_count(t->ss); i++) {
 		const struct cmd_def *d = cmd_at(t->ss, i);

@@ -12,6 +12,7 @@
 #include "coalesce.h"
 #include "dram_queue.h"
 #include "inspect.h"
+#include "legend.h"
 #include "sesstest.h"
 #include "session_file.h"
 #include "test.h"
@@ -569,4 +570,123 @@ TEST(lab_info_coalesce_fermi_volta_si)
 	CHECK_CONTAINS(f.cap.out.s, "sm 0 has not issued a global memory instruction yet");
 	CHECK_EQ(fx_run(&f, "info coalesce 9"), CMD_ERR);
 	fx_fini(&f);
+}
+
+/* Item 12: every column has a legend. Every panel kind has one; every word
+ * of the header row a table panel draws (under each scheduler that adds
+ * columns) is one of its terms; `help PANEL` prints it, F1 shows the
+ * legends of the panels on screen, and docs/TUI.md carries each verbatim. */
+static bool in_legend(const struct legend *lg, const char *word)
+{
+	char w[32];
+	snprintf(w, sizeof w, "%s", word);
+	if (strncmp(w, "way", 3) == 0 && w[3] >= '0' && w[3] <= '9')
+		snprintf(w, sizeof w, "wayN");
+	for (const struct legend_item *it = lg->items; it->term; it++) { /* a whole word of a term */
+		char t[64];
+		snprintf(t, sizeof t, "%s", it->term);
+		for (char *s = NULL, *tok = strtok_r(t, " /", &s); tok; tok = strtok_r(NULL, " /", &s))
+			if (strcmp(tok, w) == 0)
+				return true;
+	}
+	return false;
+}
+
+static void check_header(const char *setup, const char *panel, const char *anchor)
+{
+	vt_screen();
+	struct session *ss = vt_session(setup);
+	REQUIRE(ss != NULL);
+	char *text = lab_panel_text(ss, panel, 250, 40);
+	REQUIRE(text != NULL);
+	const struct legend *lg = legend_find(panel);
+	REQUIRE(lg != NULL);
+	bool found = false;
+	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strstr(line, anchor) || strstr(line, "\xe2\x94\x80")) /* not the title bar */
+			continue;
+		found = true;
+		for (char *s2 = NULL, *w = strtok_r(line, " \xe2\x94\x82", &s2); w; w = strtok_r(NULL, " \xe2\x94\x82", &s2))
+			if (!in_legend(lg, w))
+				test_fail(__FILE__, __LINE__, "%s: column '%s' has no legend (help %s)", panel, w, panel);
+		break;
+	}
+	if (!found)
+		test_fail(__FILE__, __LINE__, "%s: no header with %s", panel, anchor);
+	free(text);
+	vt_session_free(ss);
+}
+
+TEST(lab_every_column_has_a_legend)
+{
+	for (size_t i = 0; i < panel_kind_count(); i++)
+		if (!legend_find(panel_kind_at(i)->name))
+			test_fail(__FILE__, __LINE__, "panel %s has no legend", panel_kind_at(i)->name);
+	check_header("step 400", "warps", "INSTS");
+	check_header("set core.scheduler vws\nstep 400", "warps", "RRDEG");
+	check_header("set core.scheduler ccws\nstep 400", "warps", "LLS");
+	check_header("set core.scheduler tbas\nstep 400", "warps", "BAT");
+	check_header("set core.schedulers 2\nstep 400", "warps", "SCH");
+	check_header("step 400", "mshr", "WAITERS");
+	check_header("step 400", "l2", "NACKS");
+	check_header("step 400", "dram", "CONF");
+	check_header("goto 124", "dramq", "AGE");
+	check_header("log all\nstep 400", "events", "FIELDS");
+	check_header("step 400", "stats", "DESCRIPTION");
+	check_header("set l2.frc.entries 16\nstep 400", "frc", "INCOMING");
+	check_header("set coherence.protocol moesi\nstep 400", "coherence", "TRANSITION");
+	check_header("step 400", "cache", "way0");
+	check_header("step 400", "reuse", "COUNT");
+
+	/* help PANEL, and the docs carry the same text. */
+	struct fx f;
+	fx_init_wl(&f, "vecadd");
+	char *doc = NULL;
+	{
+		FILE *fp = fopen("docs/TUI.md", "r");
+		REQUIRE(fp != NULL);
+		struct strbuf sb;
+		sb_init(&sb);
+		char buf[4096];
+		size_t n;
+		while ((n = fread(buf, 1, sizeof buf, fp)) > 0)
+			sb_printf(&sb, "%.*s", (int)n, buf);
+		fclose(fp);
+		doc = sb.s;
+	}
+	for (size_t i = 0; i < legend_count(); i++) {
+		const struct legend *lg = legend_at(i);
+		char cmd[64];
+		snprintf(cmd, sizeof cmd, "help %s", lg->panel);
+		CHECK_EQ(fx_run(&f, cmd), CMD_OK);
+		struct strbuf sb;
+		sb_init(&sb);
+		legend_text(lg, 78, &sb);
+		CHECK_CONTAINS(f.cap.out.s, sb.s);
+		if (!strstr(doc, sb.s))
+			test_fail(__FILE__, __LINE__, "docs/TUI.md lacks the legend of %s as `help %s` prints it", lg->panel,
+				  lg->panel);
+		sb_fini(&sb);
+	}
+	free(doc);
+	CHECK_EQ(fx_run(&f, "help nosuch"), CMD_ERR);
+	CHECK_CONTAINS(f.cap.err.s, "no command or panel 'nosuch'");
+	fx_fini(&f);
+
+	/* F1: the legends of the panels on screen. */
+	struct session *ss;
+	struct tui *t = vt_tui_start(&ss, 24, 80);
+	REQUIRE(t != NULL);
+	tui_frame(t);
+	tui_exec(t, "keys");
+	CHECK_CONTAINS(t->help_text, "Columns of the panels on screen");
+	CHECK_CONTAINS(t->help_text, "warps: one row per warp slot");
+	CHECK_CONTAINS(t->help_text, "mshr: the selected SM's L1 MSHRs");
+	CHECK_CONTAINS(t->help_text, "ORD ");
+	tui_exec(t, "layout dram");
+	tui_frame(t);
+	tui_exec(t, "keys");
+	CHECK_CONTAINS(t->help_text, "dramq: ");
+	CHECK(strstr(t->help_text, "warps: one row") == NULL);
+	vt_tui_stop(t, ss);
 }
