@@ -296,6 +296,25 @@ int tui_focus(struct tui *t, const char *what, char **err)
 	if (t->need_layout)
 		tui_apply_layout(t);
 	int n = t->nslots;
+	if ((strcmp(what, "next") == 0 || strcmp(what, "prev") == 0) && t->squeezed) {
+		/* One panel of a layout that does not fit is shown: Tab shows the
+		 * next of the layout's panels (then the command line). */
+		const char *names[LAYOUT_MAX_SLOTS];
+		int m = layout_panels(t->layout, names, LAYOUT_MAX_SLOTS), cur = -1;
+		for (int i = 0; i < m; i++)
+			if (t->focus >= 0 && strcmp(names[i], t->focus_name) == 0)
+				cur = i;
+		int d = what[0] == 'n' ? 1 : -1, i = cur + 1; /* -1..m-1 -> 0..m */
+		i = ((i + d) % (m + 1) + (m + 1)) % (m + 1) - 1;
+		if (i >= 0) {
+			snprintf(t->focus_name, sizeof t->focus_name, "%s", names[i]);
+			tui_apply_layout(t);
+			set_focus(t, 0);
+		} else {
+			set_focus(t, -1);
+		}
+		return 0;
+	}
 	if (strcmp(what, "next") == 0 || strcmp(what, "prev") == 0) {
 		/* Cycle through the panels and the command line (-1). */
 		int d = what[0] == 'n' ? 1 : -1;
@@ -353,6 +372,8 @@ void tui_show_keys(struct tui *t)
 	sb_puts(&sb, "\nColours: green hit, red miss, yellow conflict/stall/full, reverse selected.\n");
 	free(t->help_text);
 	t->help_text = sb.s ? sb.s : xstrdup("");
+	t->help_title[0] = 0;
+	t->pager = false;
 	t->help_open = true;
 	t->help_scroll = 0;
 	t->need_layout = true;
@@ -360,6 +381,6 @@ void tui_show_keys(struct tui *t)
 
 void tui_close_help(struct tui *t)
 {
-	t->help_open = false;
+	t->help_open = t->pager = false;
 	t->need_layout = true; /* recreate windows: everything below is redrawn */
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "help.h"
 #include "keys.h"
 #include "rl.h"
 #include "tui.h"
@@ -63,14 +64,21 @@ static void handle_key(struct tui *t, int r, wint_t wc)
 		return;
 	/* 1. help overlay */
 	if (t->help_open) {
-		if (fkey && (key == KEY_PPAGE || key == KEY_NPAGE || key == KEY_UP || key == KEY_DOWN)) {
-			int page = t->help ? getmaxy(t->help) - 3 : 10;
-			t->help_scroll += key == KEY_UP ? -1 : key == KEY_DOWN ? 1 : key == KEY_PPAGE ? -page : page;
+		bool space = !fkey && key == ' ' && t->pager;
+		if ((fkey && (key == KEY_PPAGE || key == KEY_NPAGE || key == KEY_UP || key == KEY_DOWN || key == KEY_HOME ||
+			      key == KEY_END)) ||
+		    (space && t->help && t->help_scroll + getmaxy(t->help) - 2 < help_lines(t->help_text))) {
+			int page = t->help ? getmaxy(t->help) - 3 : 10; /* a page, one line kept */
+			t->help_scroll += key == KEY_UP ? -1 : key == KEY_DOWN ? 1 : key == KEY_PPAGE ? -page
+					  : key == KEY_HOME ? -1000000 : key == KEY_END ? 1000000 : page;
 			t->dirty_panels = true;
 			return;
 		}
+		bool pager = t->pager;
 		tui_close_help(t);
-		return;
+		/* The pager closes on any key; one typed at the prompt goes on there. */
+		if (!pager || fkey || key == 27 || key == '\r' || key == '\n' || key == ' ' || key == 'q' || key < 32)
+			return;
 	}
 	/* 2. a panel taking input */
 	if (t->focus >= 0 && t->focus < t->nslots && t->slots[t->focus].p->modal) {
@@ -210,7 +218,7 @@ char *tui_typeahead_text(const struct tui *t)
 	return s;
 }
 
-void tui_feed_key(struct tui *t, wint_t key) { handle_key(t, OK, key); }
+void tui_feed_key(struct tui *t, wint_t key, bool fkey) { handle_key(t, fkey ? KEY_CODE_YES : OK, key); }
 
 void tui_poll_keys(struct tui *t, int timeout)
 {

@@ -74,8 +74,12 @@ struct tui {
 	double last_frame;
 
 	bool help_open;
+	bool pager;     /* the overlay shows a command's output that did not fit the output area */
+	int squeezed;   /* the layout did not fit: one of its squeezed panels fills the area (Tab: the next) */
+	char squeeze_note[64];
 	int help_scroll;
 	char *help_text;
+	char help_title[96];
 
 	bool colours, utf8;
 	bool quit;
@@ -92,8 +96,8 @@ void tui_apply_layout(struct tui *t);
 /* tui_input.c: read every key that is waiting (timeout: ms to wait for the
  * first one, -1 forever) and route each (see tui.c's top comment). */
 void tui_poll_keys(struct tui *t, int timeout);
-/* One key (not a function key) through the routing tui_poll_keys uses (tests). */
-void tui_feed_key(struct tui *t, wint_t key);
+/* One key through the routing tui_poll_keys uses (tests); fkey: a KEY_ code. */
+void tui_feed_key(struct tui *t, wint_t key, bool fkey);
 #define TUI_AHEAD_MAX 65536
 /* Keep a key typed during a run (tui_input.c): text, Enter, Backspace;
  * other control keys (Ctrl-D, Tab, ...) are not typeahead. */

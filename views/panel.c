@@ -94,6 +94,12 @@ struct rect view_frame(struct panel *p, WINDOW *w, const struct view_ctx *c, con
 		x += put_text(w, 0, x, 1, " ", A_NORMAL, false);
 		x += put_text(w, 0, x, wd - x - 1, tag, role_attr(R_HEADER), false);
 	}
+	if (c->squeezed && x + 2 < wd) {
+		char tag[80];
+		snprintf(tag, sizeof tag, "[%s]", c->squeezed);
+		x += put_text(w, 0, x, 1, " ", A_NORMAL, false);
+		x += put_text(w, 0, x, wd - x - 1, tag, role_attr(R_HEADER), false);
+	}
 	if (info && *info && x + 2 < wd) {
 		x += put_text(w, 0, x, 1, " ", A_NORMAL, false);
 		x += put_text(w, 0, x, wd - x - 1, info, A_NORMAL, false);

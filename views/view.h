@@ -39,6 +39,7 @@ struct view_ctx {
 	const struct rdm_summary *model; /* reuse panel: the last `model` result, or NULL */
 	bool focused;                /* this panel has the keyboard */
 	const char *zoomed;          /* `zoom`: the layout this panel fills the screen of, or NULL */
+	const char *squeezed;        /* the layout does not fit: "2 of 5 fits, Tab: next" for the one panel shown */
 };
 
 /* Key handler results, ORed (htop's HandlerResult). */

@@ -49,7 +49,7 @@ bank=$(tmux_capture | head -1 | sed -n 's/.*dram.row_conflict ch=0 bank=\([0-9]*
 tmux_wait_for "selected ch0 bank$bank " 2 || fail "the stop did not select bank $bank"
 type_line 'info bank'
 tmux_wait_for "channel 0 bank $bank: " 2 || fail "info bank"
-tmux_capture | grep -Eq "^channel 0 bank $bank: .*, last PRE at $((c1 - 1)), .* conflicts [1-9]" ||
+tmux_capture | grep -Eq "channel 0 bank $bank: .*, last PRE at $((c1 - 1)), .* conflicts [1-9]" ||
 	fail "info bank does not show the conflict's precharge"
 
 type_line 'rs 1'

@@ -360,9 +360,9 @@ TEST(lab_typeahead_is_not_cut)
 					    "l1.mshr_merge l1.retry l2.transient frc.alloc frc.fill l1.mshr_full l2.nack");
 	REQUIRE(n > 300);
 	for (int i = 0; i <= n; i++)
-		tui_feed_key(t, i < n ? (wint_t)line[i] : '\r');
-	tui_feed_key(t, 4); /* Ctrl-D */
-	tui_feed_key(t, 9); /* Tab */
+		tui_feed_key(t, i < n ? (wint_t)line[i] : '\r', false);
+	tui_feed_key(t, 4, false); /* Ctrl-D */
+	tui_feed_key(t, 9, false); /* Tab */
 	CHECK_EQ(t->nahead, n + 1);
 	REQUIRE(t->nahead == n + 1);
 	CHECK_EQ(t->ahead[n], '\r');
@@ -688,5 +688,60 @@ TEST(lab_every_column_has_a_legend)
 	tui_exec(t, "keys");
 	CHECK_CONTAINS(t->help_text, "dramq: ");
 	CHECK(strstr(t->help_text, "warps: one row") == NULL);
+	vt_tui_stop(t, ss);
+}
+
+/* Item 10: 80x24 and smaller. The output area has 5 rows; output that does
+ * not fit opens in the pager from its first line, PgDn/PgUp move a page,
+ * typing closes it and goes on at the prompt; the mshr panel shows the L2
+ * half too; at 60x15 one panel of the layout fills the area (the first, Tab
+ * the next) instead of "needs WxH" lines. */
+TEST(lab_small_screens)
+{
+	struct session *ss;
+	struct tui *t = vt_tui_start(&ss, 24, 80);
+	REQUIRE(t != NULL);
+	tui_frame(t);
+	CHECK_EQ(getmaxy(t->out), 5);
+	CHECK_EQ(tui_exec(t, "help"), CMD_OK);
+	CHECK(t->help_open && t->pager);
+	REQUIRE(t->help_text != NULL);
+	CHECK(strncmp(t->help_text, "(gpustep) help\n  step ", 21) == 0 || strncmp(t->help_text, "  step ", 7) == 0);
+	tui_frame(t);
+	char row[512];
+	CHECK_CONTAINS(screen_row(2, row, sizeof row), "step");
+	int page = getmaxy(t->help) - 3;
+	tui_feed_key(t, KEY_NPAGE, true);
+	CHECK_EQ(t->help_scroll, page);
+	CHECK(page >= 15); /* a page, not 3 lines */
+	tui_feed_key(t, KEY_PPAGE, true);
+	CHECK_EQ(t->help_scroll, 0);
+	tui_feed_key(t, 'q', false);
+	CHECK(!t->help_open);
+	/* Short output stays in the output area. */
+	CHECK_EQ(tui_exec(t, "print sim.cycles"), CMD_OK);
+	CHECK(!t->help_open);
+	/* The mshr panel at 80x24 shows both halves. */
+	tui_exec(t, "step 300");
+	tui_run_to_stop(t);
+	tui_frame(t);
+	char *text = vt_text(curscr);
+	CHECK_CONTAINS(text, "L1 sm0 [");
+	CHECK_CONTAINS(text, "L2 bank0 [");
+	free(text);
+	/* 60x15: the warps panel whole, Tab the next panel of the layout. */
+	resizeterm(15, 60);
+	tui_frame(t);
+	text = vt_text(curscr);
+	CHECK(strstr(text, "needs") == NULL);
+	CHECK_CONTAINS(text, "warps  [1 of 5 fits, Tab: next]");
+	CHECK_CONTAINS(text, "INSTS");
+	free(text);
+	tui_exec(t, "focus next");
+	tui_exec(t, "focus next");
+	tui_frame(t);
+	text = vt_text(curscr);
+	CHECK_CONTAINS(text, "mshr  [2 of 5 fits, Tab: next]");
+	free(text);
 	vt_tui_stop(t, ss);
 }
