@@ -399,7 +399,12 @@ char *events_log_filter_text(const struct events *ev)
 		sb_puts(&sb, "all");
 	else if (n == 0)
 		sb_puts(&sb, "none");
-	else
+	else if (n > EV__COUNT / 2) { /* most kinds: say which are left out ("all -reuse.access ...") */
+		sb_puts(&sb, "all");
+		for (unsigned i = 0; i < EV__COUNT; i++)
+			if (!((ev->log_mask[i >> 6] >> (i & 63)) & 1u))
+				sb_printf(&sb, " -%s", event_defs[i].name);
+	} else
 		for (unsigned i = 0; i < EV__COUNT; i++)
 			if ((ev->log_mask[i >> 6] >> (i & 63)) & 1u)
 				sb_printf(&sb, "%s%s", sb.len ? " " : "", event_defs[i].name);

@@ -12,8 +12,8 @@ tmux_start 80 24 "GPUSTEP_HISTORY= $BIN; echo EXIT=\$? >$E2E_TMP/exit"
 tmux_wait_for '(gpustep)' 5 || fail "no prompt"
 
 type_line 'log'
-tmux_wait_for 'events logged' 3 || fail "log did not answer"
-tmux_capture | grep -q 'reuse\.' && fail "the default log includes the reuse.* events"
+tmux_wait_for 'log: all -reuse.access -reuse.inf -reuse.class (' 3 ||
+	fail "the default log does not leave out the reuse.* events"
 
 type_line 'help'
 tmux_wait_for 'output of: help' 3 || fail "help did not open the pager"
