@@ -347,6 +347,7 @@ void tui_show_keys(struct tui *t)
 {
 	struct strbuf sb;
 	sb_init(&sb);
+	sb_puts(&sb, "What each column of the panels on screen means follows the keys (PgDn).\n\n");
 	keys_help(&sb);
 	/* What the columns on screen mean (help PANEL prints one). */
 	sb_puts(&sb, "\nColumns of the panels on screen (`help PANEL` prints one):\n");
