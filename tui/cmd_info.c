@@ -505,50 +505,10 @@ static void info_rf(struct session *ss, int sm, struct cmd_out *out)
 		cmd_printf(out, "  queued requests: %d (in %d of %d banks)", queued, busy, fi.banks);
 }
 
-/* `info` subjects; gdb's abbreviations: a unique prefix, and any prefix of
- * "breakpoints" (info b, info br) means break, as in gdb. */
-static const char *const info_subjects[] = {"break", "breakpoints", "watch", "watchpoints", "stats", "config",
-					    "sm", "warp", "rf", "line", "l2", "frc", "channel", "ch", "bank", "mshr",
-					    "events", "display", "coalesce"};
-
-static const char *info_subject(const char *w, struct cmd_out *out)
-{
-	size_t n = ARRAY_LEN(info_subjects), len = strlen(w);
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(w, info_subjects[i]) == 0)
-			return w;
-	if (len && strncmp(w, "breakpoints", len) == 0)
-		return "break";
-	const char *found = NULL;
-	int matches = 0;
-	for (size_t i = 0; len && i < n; i++)
-		if (strncmp(info_subjects[i], w, len) == 0 && (!found || strncmp(found, info_subjects[i], strlen(found)) != 0)) {
-			found = info_subjects[i];
-			matches++;
-		}
-	if (matches == 1)
-		return found;
-	if (matches > 1) {
-		struct strbuf sb;
-		sb_init(&sb);
-		for (size_t i = 0; i < n; i++)
-			if (strncmp(info_subjects[i], w, len) == 0)
-				sb_printf(&sb, "%s%s", sb.len ? ", " : "", info_subjects[i]);
-		cmd_errorf(out, "info: ambiguous subject '%s' (%s)", w, sb.s);
-		sb_fini(&sb);
-		return NULL;
-	}
-	const char *s = cmd_closest(w, info_subjects, n);
-	cmd_errorf(out, "info: unknown subject '%s'%s%s%s (break, stats, config, sm, warp, rf, line, l2, frc, "
-			"channel, bank, mshr, events, display, coalesce)",
-		   w, s ? " (did you mean " : "", s ? s : "", s ? "?)" : "");
-	return NULL;
-}
-
 CMD_FN(cmd_info)
 {
 	const char *what = argc > 1 ? argv[1] : "";
-	if (*what && !(what = info_subject(what, out)))
+	if (*what && !(what = cmd_info_subject(what, out)))
 		return CMD_ERR;
 	const struct sim *s = ss->sim;
 	int v;

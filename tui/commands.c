@@ -398,72 +398,6 @@ const struct cmd_def *cmd_lookup(const struct session *ss, const char *name_or_a
 	return lookup(ss, name_or_alias, &amb);
 }
 
-/* Levenshtein distance, for "did you mean". */
-static unsigned edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 63 || lb > 63)
-		return 99;
-	unsigned row[64];
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = (unsigned)j;
-	for (size_t i = 1; i <= la; i++) {
-		unsigned diag = row[0];
-		row[0] = (unsigned)i;
-		for (size_t j = 1; j <= lb; j++) {
-			unsigned up = row[j];
-			unsigned best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
-const char *cmd_closest(const char *word, const char *const *cands, size_t n)
-{
-	const char *best = NULL;
-	unsigned bd = 99;
-	for (size_t i = 0; i < n; i++) {
-		unsigned d = edit_distance(word, cands[i]);
-		if (d < bd) {
-			bd = d;
-			best = cands[i];
-		}
-	}
-	size_t len = strlen(word);
-	unsigned limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
-	return bd <= limit && bd < len ? best : NULL;
-}
-
-/* The command name (or alias) closest to an unknown word, or NULL. */
-static const char *closest_command(const struct session *ss, const char *word)
-{
-	const char *c[256];
-	char aliases[64][16];
-	size_t n = 0, na = 0;
-	for (size_t i = 0; i < cmd_count(ss) && n < 256; i++) {
-		const struct cmd_def *d = cmd_at(ss, i);
-		c[n++] = d->name;
-		for (const char *p = d->aliases; p && *p && na < 64 && n < 256;) {
-			size_t w = strcspn(p, " ");
-			if (w > 1 && w < sizeof aliases[0]) { /* one-letter aliases suggest nothing useful */
-				memcpy(aliases[na], p, w);
-				aliases[na][w] = 0;
-				c[n++] = aliases[na++];
-			}
-			p += w;
-			while (*p == ' ')
-				p++;
-		}
-	}
-	return cmd_closest(word, c, n);
-}
-
 /* Split into argv; "..." and '...' group words. Returns argc or -1. */
 static int tokenize(char *buf, char **argv, int max)
 {
@@ -538,7 +472,7 @@ int cmd_exec(struct session *ss, const char *line, struct cmd_out *out)
 		} else if (is_screen_command(argv[0])) {
 			cmd_errorf(out, "%s: a screen command, only in the TUI (batch mode has no screen)", argv[0]);
 		} else {
-			const char *s = closest_command(ss, argv[0]);
+			const char *s = cmd_closest_command(ss, argv[0]);
 			if (s)
 				cmd_errorf(out, "unknown command '%s' (did you mean %s? try help)", argv[0], s);
 			else
