@@ -429,8 +429,11 @@ static void stall_note(struct sim *s, struct sm *sm, int slot, unsigned r)
 	if (sm->w[slot].stall == r || r == STALL_NONE)
 		return;
 	EV_EMIT(&s->ev, EV_WARP_STALL, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)slot, .a = r);
-	if (r == STALL_MSHR_FULL)
-		l1_mshr_full_at_issue(s, sm, slot);
+	if (r == STALL_MSHR_FULL) {
+		const struct warp *w = &sm->w[slot]; /* its next instruction is a global access, addresses known */
+		uint64_t a = w->ib_valid && w->ib.active ? w->ib.addr[__builtin_ctzll(w->ib.active)] : 0;
+		l1_mshr_full_at_issue(s, sm, slot, a);
+	}
 }
 
 static void issue(struct sim *s, struct sm *sm, int slot)

@@ -585,10 +585,11 @@ void l1_tick(struct sim *s, struct sm *sm)
  * misses wait for one). The L1 refused nothing yet, but the full MSHR file is
  * what holds the warp: the same counter and event as a refused miss, so the
  * state the warps panel shows has both (issue 22). */
-void l1_mshr_full_at_issue(struct sim *s, struct sm *sm, int warp)
+void l1_mshr_full_at_issue(struct sim *s, struct sm *sm, int warp, uint64_t addr)
 {
 	struct l1 *l = &sm->l1;
 	L1_INC(s, l, mshr_full, l1_mshr_full);
 	l->full_events++;
-	EV_EMIT(&s->ev, EV_L1_MSHR_FULL, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)warp, .a = 3);
+	EV_EMIT(&s->ev, EV_L1_MSHR_FULL, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)warp,
+		.addr = cache_line_addr(&l->c, addr), .a = 3); /* the line of its first active lane */
 }

@@ -364,7 +364,7 @@ void l1_init(struct sim *s, struct sm *sm);
 void l1_tick(struct sim *s, struct sm *sm);
 /* A warp's global access is held at issue by the full MSHR file: counted and
  * logged as `l1.mshr_full reason=issue` (l1.c). */
-void l1_mshr_full_at_issue(struct sim *s, struct sm *sm, int warp);
+void l1_mshr_full_at_issue(struct sim *s, struct sm *sm, int warp, uint64_t addr);
 /* icnt.c */
 void icnt_tick(struct sim *s);
 unsigned icnt_bank_of(const struct sim *s, uint64_t addr);
