@@ -4,7 +4,8 @@
  * Matching happens in two places:
  *   - bp_on_event(): called by ev_emit() for watched kinds; event breakpoints
  *     (kind + field filters + optional stat condition) and address
- *     watchpoints (l1.access / l2.access / dram.enqueue on the same line).
+ *     watchpoints (every kind where the line moves, bp_watch_addr_kind()).
+ *   Hits ignore_from..ignore_to count without stopping (`ignore`).
  *   - bp_poll(): called by the sim loop after a cycle when bp_has_polled();
  *     cycle breakpoints and edge-triggered stat watchpoints.
  * The first match of a cycle sets stop/stop_id/stop_ev/stop_reason; the sim
@@ -340,6 +341,53 @@ int bp_add_until(struct bp_set *b, const char *args, uint64_t line_bytes, char *
 	return add_event_bp(b, "until", args, line_bytes, true, err);
 }
 
+int bp_add_tbreak(struct bp_set *b, const char *args, uint64_t line_bytes, char **err)
+{
+	return add_event_bp(b, "tbreak", args, line_bytes, true, err);
+}
+
+int bp_set_ignore(struct bp_set *b, int id, uint64_t count, char **err)
+{
+	struct bp *p = bp_get(b, id);
+	if (!p)
+		return set_err(err, "no breakpoint number %d (see info break)", id);
+	p->ignore_from = p->hits + 1;
+	p->ignore_to = p->hits + count;
+	return 0;
+}
+
+int bp_set_condition(struct bp_set *b, int id, const char *cond, char **err)
+{
+	struct bp *p = bp_get(b, id);
+	if (!p)
+		return set_err(err, "no breakpoint number %d (see info break)", id);
+	if (p->type != BP_EVENT)
+		return set_err(err, "%d is a %s; conditions apply to event breakpoints (break EVENT ... if STAT OP VALUE)",
+			       id, p->type == BP_CYCLE ? "cycle breakpoint" : "watchpoint");
+	struct bp nb = *p;
+	while (cond && isspace((unsigned char)*cond))
+		cond++;
+	nb.has_cond = false;
+	if (cond && *cond) {
+		char buf[256];
+		char *tok[MAX_TOK];
+		snprintf(buf, sizeof buf, "%s", cond);
+		int n = tokenize(buf, tok);
+		if (parse_cond(b, &nb, tok, n, err))
+			return -1;
+	}
+	/* The text drops its old `if ...` and takes the new one. */
+	char *at = strstr(nb.text, " if ");
+	if (at)
+		*at = 0;
+	if (nb.has_cond) {
+		size_t len = strlen(nb.text);
+		snprintf(nb.text + len, sizeof nb.text - len, " if %s", cond);
+	}
+	*p = nb;
+	return 0;
+}
+
 int bp_add_watch(struct bp_set *b, const char *args, uint64_t line_bytes, char **err)
 {
 	char buf[512];
@@ -436,17 +484,38 @@ void bp_watch_mask(const struct bp_set *b, uint64_t *mask)
 		if (p->type == BP_EVENT)
 			mask_set(mask, p->kind);
 		else if (p->type == BP_WATCH_ADDR) {
-			mask_set(mask, EV_L1_ACCESS);
-			mask_set(mask, EV_L2_ACCESS);
-			mask_set(mask, EV_DRAM_ENQUEUE);
+			for (unsigned k = 0; k < EV__COUNT; k++)
+				if (bp_watch_addr_kind(k))
+					mask_set(mask, k);
 		}
+	}
+}
+
+/* Where a line moves: into a cache (access, fill), out of it (eviction,
+ * write-back), through the DRAM (enqueue, done) and back to a warp (reply). */
+bool bp_watch_addr_kind(unsigned kind)
+{
+	switch (kind) {
+	case EV_L1_ACCESS:
+	case EV_L1_FILL:
+	case EV_L1_EVICT:
+	case EV_L2_ACCESS:
+	case EV_L2_FILL:
+	case EV_L2_WRITEBACK:
+	case EV_FRC_FILL:
+	case EV_DRAM_ENQUEUE:
+	case EV_DRAM_DONE:
+	case EV_MEM_REPLY:
+		return true;
+	default:
+		return false;
 	}
 }
 
 static bool event_matches(const struct bp_set *b, const struct bp *p, const struct event *e)
 {
 	if (p->type == BP_WATCH_ADDR) {
-		if (e->kind != EV_L1_ACCESS && e->kind != EV_L2_ACCESS && e->kind != EV_DRAM_ENQUEUE)
+		if (!bp_watch_addr_kind(e->kind))
 			return false;
 		return e->addr / p->line_bytes * p->line_bytes == p->line_addr;
 	}
@@ -501,25 +570,47 @@ static void fire(struct bp_set *b, const struct bp *p, const struct event *e, ui
 			 cycle);
 }
 
+static bool ignored(const struct bp *p) { return p->hits >= p->ignore_from && p->hits <= p->ignore_to; }
+
 static void drop_fired_temporaries(struct bp_set *b)
 {
 	unsigned j = 0;
 	for (unsigned i = 0; i < b->n; i++)
-		if (!(b->v[i].temporary && b->v[i].hits))
+		if (!(b->v[i].temporary && b->v[i].hits && !ignored(&b->v[i])))
 			b->v[j++] = b->v[i];
 	b->n = j;
 }
 
+/* A watched line moving again in the cycle that already stopped: the stop
+ * report names it too ("; also l2.fill, mem.reply"), one stop per cycle. */
+static void watch_also(struct bp_set *b, const struct event *e)
+{
+	const struct bp *p = bp_get(b, b->stop_id);
+	if (!p || p->type != BP_WATCH_ADDR || b->stop_ev.kind >= EV__COUNT || e->cycle != b->stop_ev.cycle ||
+	    !event_matches(b, p, e))
+		return;
+	size_t len = strlen(b->stop_reason);
+	const char *name = event_defs[e->kind].name;
+	const char *also = strstr(b->stop_reason, "; also ");
+	if (also && strstr(also, name))
+		return; /* named already */
+	snprintf(b->stop_reason + len, sizeof b->stop_reason - len, "%s%s", also ? ", " : "; also ", name);
+}
+
 void bp_on_event(struct bp_set *b, const struct event *e)
 {
-	if (b->stop)
+	if (b->stop) {
+		watch_also(b, e);
 		return; /* the first stop of a cycle wins */
+	}
 	bool temp = false;
 	for (unsigned i = 0; i < b->n; i++) {
 		struct bp *p = &b->v[i];
 		if (!p->enabled || !event_matches(b, p, e))
 			continue;
 		p->hits++;
+		if (ignored(p))
+			continue; /* `ignore`: counted, no stop */
 		temp |= p->temporary;
 		fire(b, p, e, e->cycle);
 		break;
@@ -554,6 +645,8 @@ void bp_poll(struct bp_set *b, uint64_t cycle)
 		if (!hit)
 			continue;
 		p->hits++;
+		if (ignored(p))
+			continue;
 		temp |= p->temporary;
 		if (!b->stop)
 			fire(b, p, NULL, cycle);

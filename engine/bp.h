@@ -4,8 +4,10 @@
  *
  *   break EVENT [field=value ...] [if STAT OP VALUE]   event breakpoint
  *   break cycle N                                      stop when cycle == N
- *   watch ADDR                                         any access to ADDR's line
- *                                                      (l1/l2 access, dram enqueue)
+ *   tbreak ...                                         break, deleted at its first stop
+ *   watch ADDR                                         wherever ADDR's line moves:
+ *                                                      accesses, fills, replies,
+ *                                                      evictions, DRAM enqueue/done
  *   watch STAT OP VALUE                                stop when it becomes true
  *
  * Parsing lives here too (pure text), so the TUI prompt and batch scripts
@@ -53,6 +55,9 @@ struct bp {
 	uint64_t line_addr; /* BP_WATCH_ADDR, aligned to line_bytes */
 	uint64_t line_bytes;
 	uint64_t hits;
+	/* `ignore N COUNT`: hits ignore_from..ignore_to count but do not stop
+	 * (hit numbers, so rewinding to before the `ignore` stops as before). */
+	uint64_t ignore_from, ignore_to;
 	char text[160]; /* as typed, for `info break` */
 };
 
@@ -75,6 +80,15 @@ int bp_add_break(struct bp_set *b, const char *args, uint64_t line_bytes, char *
 int bp_add_watch(struct bp_set *b, const char *args, uint64_t line_bytes, char **err);
 /* `until` arguments (same syntax as break): a temporary breakpoint. */
 int bp_add_until(struct bp_set *b, const char *args, uint64_t line_bytes, char **err);
+/* `tbreak` (gdb): a breakpoint deleted when it first stops. */
+int bp_add_tbreak(struct bp_set *b, const char *args, uint64_t line_bytes, char **err);
+/* `ignore N COUNT`: the next COUNT hits of N count but do not stop. */
+int bp_set_ignore(struct bp_set *b, int id, uint64_t count, char **err);
+/* `condition N [STAT OP VALUE]`: replace (or with NULL/"" remove) the `if`
+ * condition of event breakpoint N; its text follows. */
+int bp_set_condition(struct bp_set *b, int id, const char *cond, char **err);
+/* The event kinds `watch ADDR` stops at (the line moves). */
+bool bp_watch_addr_kind(unsigned kind);
 /* Point the set at a rebuilt simulator's stats: re-resolves stat names; a
  * breakpoint whose stat no longer exists is disabled (returns how many). */
 int bp_rebind(struct bp_set *b, struct stats *stats);

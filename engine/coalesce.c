@@ -12,35 +12,35 @@
  * Requests enter the SM's L1 queue in lane order of their first lane, ready
  * the cycle after issue.
  */
+#include "coalesce.h"
+
+#include <string.h>
+
 #include "coh_eng.h"
 #include "sim_int.h"
 
-struct creq {
-	uint64_t line;
-	uint32_t mask;
-	unsigned delay;
-};
-
-static int add(struct creq *v, int n, int from, uint64_t line, uint32_t mask, unsigned delay)
+/* Index of the request for line in v[from..*n), added if new. */
+static int add(struct coal_req *v, int *n, int from, uint64_t line, uint32_t mask, unsigned delay, int lane)
 {
-	for (int k = from; k < n; k++)
+	for (int k = from; k < *n; k++)
 		if (v[k].line == line) {
 			v[k].mask |= mask;
-			return n;
+			return k;
 		}
-	v[n] = (struct creq){line, mask, delay};
-	return n + 1;
+	v[*n] = (struct coal_req){line, mask, (uint8_t)delay, (int8_t)lane};
+	return (*n)++;
 }
 
-int coalesce_issue(struct sim *s, struct sm *sm, int slot, const struct winst *in, int vmb)
+/* Group the active lanes into requests (the mode's rule, above); for each
+ * lane the request(s) it went into (a lane crossing a line boundary touches
+ * two). Pure: the engine and `info coalesce` (coalesce_inspect) use it. */
+void coalesce_plan(const struct cache *c, int mode, int ws, const struct winst *in, struct coal_plan *p)
 {
-	const struct cache *c = &sm->l1.c;
-	struct creq v[KMAX_LANES * 2];
 	int n = 0;
 	unsigned size = in->size ? in->size : 4;
-	int mode = s->cfg.core.coalescer;
-	int ws = s->cfg.core.warp_size;
 	int group = mode == COAL_VOLTA ? 8 : mode == COAL_SI ? 16 : ws;
+	memset(p->lane_req, -1, sizeof p->lane_req); /* v[] is written up to n only */
+	p->group = group;
 	for (int g = 0; g < ws; g += group) {
 		int from = n;
 		for (int l = g; l < g + group && l < ws; l++) {
@@ -52,26 +52,39 @@ int coalesce_issue(struct sim *s, struct sm *sm, int slot, const struct winst *i
 				uint64_t sec = a & ~(uint64_t)31;
 				uint64_t line = cache_line_addr(c, a);
 				uint32_t m = cache_sector_mask(c, sec, 32);
-				bool seen = false;
-				for (int k = from; k < n; k++)
-					if (v[k].line == line && v[k].mask == m) {
-						seen = true;
-						break;
-					}
-				if (!seen)
-					v[n++] = (struct creq){line, m, 0};
+				int k = from;
+				while (k < n && !(p->v[k].line == line && p->v[k].mask == m))
+					k++;
+				if (k == n)
+					p->v[n++] = (struct coal_req){line, m, 0, (int8_t)l};
+				p->lane_req[l][0] = (int8_t)k;
 				continue;
 			}
 			uint64_t line = cache_line_addr(c, a);
 			uint32_t m = cache_sector_mask(c, a, size);
+			unsigned delay = mode == COAL_SI ? (unsigned)(g / group) : 0;
+			p->lane_req[l][0] = (int8_t)add(p->v, &n, from, line, m, delay, l);
 			/* An access crossing a line boundary touches the next line too. */
-			n = add(v, n, from, line, m, mode == COAL_SI ? (unsigned)(g / group) : 0);
-			uint64_t end = a + size - 1;
-			if (cache_line_addr(c, end) != line)
-				n = add(v, n, from, cache_line_addr(c, end), cache_sector_mask(c, cache_line_addr(c, end), (unsigned)(end - cache_line_addr(c, end) + 1)),
-					mode == COAL_SI ? (unsigned)(g / group) : 0);
+			uint64_t end = a + size - 1, l2 = cache_line_addr(c, end);
+			if (l2 != line)
+				p->lane_req[l][1] =
+					(int8_t)add(p->v, &n, from, l2, cache_sector_mask(c, l2, (unsigned)(end - l2 + 1)), delay, l);
 		}
 	}
+	p->n = n;
+}
+
+int coalesce_issue(struct sim *s, struct sm *sm, int slot, const struct winst *in, int vmb)
+{
+	struct coal_plan plan;
+	coalesce_plan(&sm->l1.c, s->cfg.core.coalescer, s->cfg.core.warp_size, in, &plan);
+	const struct coal_req *v = plan.v;
+	int n = plan.n;
+	/* What `info coalesce` shows: the last instruction this SM coalesced. */
+	memcpy(&sm->coal_in, in, sizeof *in); /* padding too: the arena is hashed */
+	sm->coal_slot = (int16_t)slot;
+	sm->coal_cycle = s->st->now;
+	sm->coal_valid = 1;
 	uint64_t now = s->st->now;
 	uint8_t type = in->op == KOP_LD ? RQ_LD : in->op == KOP_ST ? RQ_ST : RQ_ATOM;
 	for (int k = 0; k < n; k++) {
@@ -97,4 +110,28 @@ int coalesce_issue(struct sim *s, struct sm *sm, int slot, const struct winst *i
 	EV_EMIT(&s->ev, EV_COALESCE, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)slot,
 		.addr = n ? v[0].line : 0, .a = n, .b = __builtin_popcountll(in->active));
 	return n;
+}
+
+bool inspect_coalesce(const struct sim *s, int smi, struct coal_info *o)
+{
+	memset(o, 0, sizeof *o);
+	if (smi < 0 || smi >= s->cfg.core.sms)
+		return false;
+	const struct sm *sm = &s->sms[smi];
+	if (!sm->coal_valid)
+		return true;
+	const struct winst *in = &sm->coal_in;
+	o->valid = true;
+	o->cycle = sm->coal_cycle;
+	o->warp = sm->coal_slot;
+	o->op = in->op;
+	o->size = in->size ? in->size : 4;
+	o->mode = s->cfg.core.coalescer;
+	o->warp_size = s->cfg.core.warp_size;
+	o->line = sm->l1.c.line;
+	o->sector = sm->l1.c.sector;
+	o->active = in->active;
+	memcpy(o->addr, in->addr, sizeof o->addr);
+	coalesce_plan(&sm->l1.c, o->mode, o->warp_size, in, &o->plan);
+	return true;
 }

@@ -422,6 +422,20 @@ static void stall_set(struct warp *w, unsigned r, uint64_t now)
 	w->stall = (uint8_t)r;
 }
 
+/* The warp's reason becomes r (it was another, or it had issued): the event
+ * the warps panel's state has, and for mshr_full the L1's counter too. */
+static void stall_note(struct sim *s, struct sm *sm, int slot, unsigned r)
+{
+	if (sm->w[slot].stall == r || r == STALL_NONE)
+		return;
+	EV_EMIT(&s->ev, EV_WARP_STALL, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)slot, .a = r);
+	if (r == STALL_MSHR_FULL) {
+		const struct warp *w = &sm->w[slot]; /* its next instruction is a global access, addresses known */
+		uint64_t a = w->ib_valid && w->ib.active ? w->ib.addr[__builtin_ctzll(w->ib.active)] : 0;
+		l1_mshr_full_at_issue(s, sm, slot, a);
+	}
+}
+
 static void issue(struct sim *s, struct sm *sm, int slot)
 {
 	uint64_t now = s->st->now;
@@ -587,6 +601,7 @@ void core_tick(struct sim *s, struct sm *sm)
 		if (r == STALL_NONE) {
 			ready |= 1ull << i;
 		} else {
+			stall_note(s, sm, i, r);
 			stall_set(w, r, now);
 			count[r]++;
 		}
@@ -629,6 +644,7 @@ void core_tick(struct sim *s, struct sm *sm)
 			if (nissued) {
 				unsigned r = warp_blocker(s, sm, &sm->w[p]);
 				if (r != STALL_NONE) {
+					stall_note(s, sm, p, r);
 					stall_set(&sm->w[p], r, now);
 					lost |= 1ull << p;
 					continue;
@@ -655,14 +671,15 @@ void core_tick(struct sim *s, struct sm *sm)
 		}
 		return;
 	}
-	/* Nothing issued: attribute the cycle to the most common reason. */
+	/* Nothing issued: attribute the cycle to the most common reason, except
+	 * that a warp held by the full MSHR file makes it an mshr_full cycle (the
+	 * scoreboard waits beside it are for the loads holding those MSHRs). */
 	unsigned best = STALL_DONE;
 	for (unsigned r = STALL_MEM; r < STALL__COUNT; r++)
 		if (count[r] > (best == STALL_DONE ? 0 : count[best]))
 			best = r;
-	if (best != sm->last_stall) {
-		EV_EMIT(&s->ev, EV_WARP_STALL, .cycle = now, .sm = (int16_t)sm->id, .a = best);
-	}
+	if (count[STALL_MSHR_FULL])
+		best = STALL_MSHR_FULL;
 	sm->last_stall = (uint8_t)best;
 	stat_inc(&s->stats, s->id.stall[best]);
 	for (int i = 0; i < n; i++)

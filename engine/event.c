@@ -112,7 +112,7 @@ int64_t event_field_value(const struct event *e, unsigned bit)
  * log prints. `a`/`b` keep working everywhere as the raw numbers. */
 static const char *const nack_names[] = {"mshr_full", "transient", "set_all_transient", "queue_full", "dir_locked",
 					 "merge_full"};
-static const char *const mshr_full_names[] = {"entries", "merges", "per_warp"};
+static const char *const mshr_full_names[] = {"entries", "merges", "per_warp", "issue"};
 static const char *const access_names[] = {"read", "write", "atomic"};
 static const char *const frc_fallback_names[] = {"set_full", "mshr_full", "queue_full", "no_victim"};
 static const char *const bypass_names[] = {"tag_miss", "low_rc", "all", "mrpb"};
@@ -399,7 +399,12 @@ char *events_log_filter_text(const struct events *ev)
 		sb_puts(&sb, "all");
 	else if (n == 0)
 		sb_puts(&sb, "none");
-	else
+	else if (n > EV__COUNT / 2) { /* most kinds: say which are left out ("all -reuse.access ...") */
+		sb_puts(&sb, "all");
+		for (unsigned i = 0; i < EV__COUNT; i++)
+			if (!((ev->log_mask[i >> 6] >> (i & 63)) & 1u))
+				sb_printf(&sb, " -%s", event_defs[i].name);
+	} else
 		for (unsigned i = 0; i < EV__COUNT; i++)
 			if ((ev->log_mask[i >> 6] >> (i & 63)) & 1u)
 				sb_printf(&sb, "%s%s", sb.len ? " " : "", event_defs[i].name);

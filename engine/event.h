@@ -22,7 +22,7 @@
 /* X(enum suffix, "name", fields, "description") */
 #define EVENT_LIST(X)                                                                              \
 	X(WARP_ISSUE, "warp.issue", EVF_SM | EVF_WARP | EVF_A, "a warp issued an instruction (stmt = statement index)") \
-	X(WARP_STALL, "warp.stall", EVF_SM | EVF_A, "an SM stopped issuing, or its reason changed (reason = the dominant stall reason)") \
+	X(WARP_STALL, "warp.stall", EVF_SM | EVF_WARP | EVF_A, "a warp cannot issue for a new reason (reason = the state the warps panel shows: mem, scoreboard, mshr_full, barrier, alu, ...)") \
 	X(WARP_DONE, "warp.done", EVF_SM | EVF_WARP, "a warp executed its exit")                       \
 	X(CTA_LAUNCH, "cta.launch", EVF_SM | EVF_A, "a CTA was dispatched to an SM (cta = linear CTA id)")     \
 	X(CTA_DONE, "cta.done", EVF_SM | EVF_A, "every warp of a CTA finished (cta = linear CTA id)")          \
@@ -33,7 +33,7 @@
 	X(L1_HIT, "l1.hit", EVF_SM | EVF_WARP | EVF_ADDR | EVF_SET, "an L1 lookup hit")                \
 	X(L1_MISS, "l1.miss", EVF_SM | EVF_WARP | EVF_ADDR | EVF_SET, "an L1 lookup missed and allocated an MSHR entry") \
 	X(L1_MSHR_MERGE, "l1.mshr_merge", EVF_SM | EVF_WARP | EVF_ADDR | EVF_A, "a miss merged into a pending MSHR entry (merged = requests now in the entry)") \
-	X(L1_MSHR_FULL, "l1.mshr_full", EVF_SM | EVF_WARP | EVF_ADDR | EVF_A, "a miss found no free MSHR entry or merge slot (reason = entries, merges, per_warp: the per-warp limit)") \
+	X(L1_MSHR_FULL, "l1.mshr_full", EVF_SM | EVF_WARP | EVF_ADDR | EVF_A, "a miss found no free MSHR entry or merge slot (reason = entries, merges, per_warp: the per-warp limit; issue: a warp's global access is held at issue by the full MSHR file, once per stall)") \
 	X(L1_FILL, "l1.fill", EVF_SM | EVF_ADDR | EVF_SET | EVF_A, "a reply filled an L1 line and woke woken waiting requests") \
 	X(L1_EVICT, "l1.evict", EVF_SM | EVF_ADDR | EVF_SET, "an L1 line was evicted")                 \
 	X(L1_RETRY, "l1.retry", EVF_SM | EVF_ADDR, "the L1 re-sent a request the L2 refused")         \

@@ -74,7 +74,7 @@ void l1_init(struct sim *s, struct sm *sm)
 	l->st.hits = l1_stat(s, i, "hits", "L1 lookups that hit");
 	l->st.misses = l1_stat(s, i, "misses", "L1 lookups that missed (merged secondary misses included)");
 	l->st.merges = l1_stat(s, i, "mshr_merges", "misses merged into a pending MSHR entry");
-	l->st.mshr_full = l1_stat(s, i, "mshr_full", "misses that found no MSHR entry or merge slot");
+	l->st.mshr_full = l1_stat(s, i, "mshr_full", "misses that found no MSHR entry or merge slot, and warps held at issue by a full MSHR file (once per stall)");
 	l->st.resv_fail = l1_stat(s, i, "reservation_fails", "misses that found every way of the set reserved");
 	l->st.wait_full = l1_stat(s, i, "wait_queue_full", "cycles the coalescer queue stalled on a full wait queue");
 	l->st.writes = l1_stat(s, i, "writes", "store requests");
@@ -578,4 +578,18 @@ void l1_tick(struct sim *s, struct sm *sm)
 	sim_wake_q(s, &l->fillq);
 	sim_wake_q(s, &l->retryq);
 	sim_wake_q(s, &l->lsu);
+}
+
+/* The warp's state becomes `mshr_full` (core.c warp_blocker: its global
+ * access cannot take a memory-buffer entry while every MSHR is in use or
+ * misses wait for one). The L1 refused nothing yet, but the full MSHR file is
+ * what holds the warp: the same counter and event as a refused miss, so the
+ * state the warps panel shows has both (issue 22). */
+void l1_mshr_full_at_issue(struct sim *s, struct sm *sm, int warp, uint64_t addr)
+{
+	struct l1 *l = &sm->l1;
+	L1_INC(s, l, mshr_full, l1_mshr_full);
+	l->full_events++;
+	EV_EMIT(&s->ev, EV_L1_MSHR_FULL, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)warp,
+		.addr = cache_line_addr(&l->c, addr), .a = 3); /* the line of its first active lane */
 }

@@ -88,7 +88,7 @@ static void register_stats(struct sim *s)
 	id->l1_hits = stats_counter(st, "l1.hits", "L1 hits, all SMs");
 	id->l1_misses = stats_counter(st, "l1.misses", "L1 misses (merged secondary misses included), all SMs");
 	id->l1_merges = stats_counter(st, "l1.mshr_merges", "L1 misses merged into a pending MSHR entry");
-	id->l1_mshr_full = stats_counter(st, "l1.mshr_full", "L1 misses that found no MSHR entry or merge slot");
+	id->l1_mshr_full = stats_counter(st, "l1.mshr_full", "L1 misses that found no MSHR entry or merge slot, and warps held at issue by a full MSHR file (once per stall)");
 	id->l1_resv_fail = stats_counter(st, "l1.reservation_fails", "L1 misses that found every way of their set reserved");
 	id->l1_retries = stats_counter(st, "l1.retries", "requests re-sent after an L2 NACK");
 	id->l1_nacks = stats_counter(st, "l1.nacks", "NACKs received by the L1s");

@@ -158,6 +158,11 @@ struct sm {
 	struct ccws_sm *ccws; /* ccws.h, arena; NULL unless core.scheduler = ccws */
 	struct rf_sm *rf;   /* regfile.h, arena; NULL unless the register file is timed */
 	uint32_t st_insts, st_issue_cycles;
+	/* The last memory instruction coalesced (`info coalesce`, coalesce.h). */
+	struct winst coal_in;
+	uint64_t coal_cycle;
+	int16_t coal_slot;
+	uint8_t coal_valid;
 };
 
 struct l2_stats {
@@ -353,10 +358,13 @@ void sched_on_issue(struct sim *s, struct sm *sm, int slot);
 void sched_on_stall(struct sim *s, struct sm *sm, int slot, unsigned reason);
 /* coalesce.c: split a warp memory instruction into line requests. Returns the
  * number of requests pushed into the SM's L1 queue. */
-int coalesce_issue(struct sim *s, struct sm *sm, int slot, const struct winst *in, int vmb);
+int coalesce_issue(struct sim *s, struct sm *sm, int slot, const struct winst *in, int vmb); /* coalesce.h: the plan */
 /* l1.c */
 void l1_init(struct sim *s, struct sm *sm);
 void l1_tick(struct sim *s, struct sm *sm);
+/* A warp's global access is held at issue by the full MSHR file: counted and
+ * logged as `l1.mshr_full reason=issue` (l1.c). */
+void l1_mshr_full_at_issue(struct sim *s, struct sm *sm, int warp, uint64_t addr);
 /* icnt.c */
 void icnt_tick(struct sim *s);
 unsigned icnt_bank_of(const struct sim *s, uint64_t addr);

@@ -1,7 +1,8 @@
 /*
  * cmd_break.c: breakpoints and watchpoints at the command line: `break`,
- * `watch`, `until` (a one-shot breakpoint, then run), `delete`, `enable`,
- * `disable` (engine/bp.h does the matching; `info break` is in cmd_info.c).
+ * `tbreak`, `watch`, `until` (a one-shot breakpoint, then run), `delete`,
+ * `enable`, `disable`, `ignore`, `condition` (engine/bp.h does the matching;
+ * `info break` is in cmd_info.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,16 @@ CMD_FN(cmd_until)
 		return cmd_usage(out, "until");
 	if (cmd_need_running(ss, out))
 		return CMD_ERR;
+	uint64_t c, now = sim_cycle(ss->sim);
+	if (argc == 3 && strcmp(argv[1], "cycle") == 0 && cmd_parse_u64(argv[2], &c) == 0 && c <= now) {
+		/* It would never fire and run to the end of the kernel. */
+		if (c == now)
+			cmd_errorf(out, "until: already at cycle %llu", (unsigned long long)c);
+		else
+			cmd_errorf(out, "until: cycle %llu is already past (now at cycle %llu); `goto %llu` goes back there",
+				   (unsigned long long)c, (unsigned long long)now, (unsigned long long)c);
+		return CMD_ERR;
+	}
 	cmd_join_args(argc, argv, 1, args, sizeof args);
 	int id = bp_add_until(&ss->bps, args, session_line_bytes(ss), &err);
 	if (id < 0) {
@@ -52,25 +63,94 @@ static void print_bp_line(struct session *ss, struct cmd_out *out, const char *l
 		cmd_printf(out, "%s %d: %s", label, id, strchr(b->text, ' ') ? strchr(b->text, ' ') + 1 : b->text);
 }
 
+static int add_break(struct session *ss, int argc, char **argv, struct cmd_out *out, bool temp)
+{
+	char args[512], *err = NULL;
+	cmd_join_args(argc, argv, 1, args, sizeof args);
+	int id = temp ? bp_add_tbreak(&ss->bps, args, session_line_bytes(ss), &err)
+		      : bp_add_break(&ss->bps, args, session_line_bytes(ss), &err);
+	if (id < 0) {
+		cmd_errorf(out, "%s: %s", temp ? "tbreak" : "break", err);
+		free(err);
+		return CMD_ERR;
+	}
+	cmd_rewatch(ss);
+	print_bp_line(ss, out, temp ? "Temporary breakpoint" : "Breakpoint", id);
+	const struct bp *b = bp_get(&ss->bps, id);
+	if (b->type == BP_CYCLE && b->cycle < sim_cycle(ss->sim))
+		cmd_printf(out, "(cycle %llu is already past, now at cycle %llu: it stops there after `run` or going back)",
+			   (unsigned long long)b->cycle, (unsigned long long)sim_cycle(ss->sim));
+	char warn[240];
+	if (session_bp_never_matches(ss, id, warn, sizeof warn)) /* sm=99999999999 on 80 SMs */
+		cmd_printf(out, "%s", warn);
+	return CMD_OK;
+}
+
 CMD_FN(cmd_break)
 {
 	if (argc == 1) {
 		char *a[] = {(char *)"info", (char *)"break", NULL};
 		return cmd_info(ss, 2, a, out);
 	}
-	char args[512], *err = NULL;
-	cmd_join_args(argc, argv, 1, args, sizeof args);
-	int id = bp_add_break(&ss->bps, args, session_line_bytes(ss), &err);
-	if (id < 0) {
-		cmd_errorf(out, "break: %s", err);
+	return add_break(ss, argc, argv, out, false);
+}
+
+CMD_FN(cmd_tbreak)
+{
+	if (argc < 2)
+		return cmd_usage(out, "tbreak");
+	return add_break(ss, argc, argv, out, true);
+}
+
+static int bp_number(struct session *ss, const char *s, struct cmd_out *out)
+{
+	uint64_t id;
+	if (cmd_parse_u64(s, &id) || id > 1000000000 || !bp_get(&ss->bps, (int)id)) {
+		cmd_errorf(out, "no breakpoint number '%s' (see info break)", s);
+		return -1;
+	}
+	return (int)id;
+}
+
+CMD_FN(cmd_ignore)
+{
+	uint64_t count;
+	if (argc != 3)
+		return cmd_usage(out, "ignore");
+	int id = bp_number(ss, argv[1], out);
+	if (id < 0)
+		return CMD_ERR;
+	if (cmd_parse_u64(argv[2], &count)) {
+		cmd_errorf(out, "ignore: COUNT must be a number of hits, got '%s'", argv[2]);
+		return CMD_ERR;
+	}
+	bp_set_ignore(&ss->bps, id, count, NULL);
+	if (count == 0)
+		cmd_printf(out, "Will stop next time breakpoint %d is reached.", id);
+	else
+		cmd_printf(out, "Will ignore next %llu crossing%s of breakpoint %d.", (unsigned long long)count,
+			   count == 1 ? "" : "s", id);
+	return CMD_OK;
+}
+
+CMD_FN(cmd_condition)
+{
+	if (argc < 2)
+		return cmd_usage(out, "condition");
+	int id = bp_number(ss, argv[1], out);
+	if (id < 0)
+		return CMD_ERR;
+	char cond[512], *err = NULL;
+	cmd_join_args(argc, argv, 2, cond, sizeof cond);
+	if (bp_set_condition(&ss->bps, id, cond, &err)) {
+		cmd_errorf(out, "condition: %s", err);
 		free(err);
 		return CMD_ERR;
 	}
-	cmd_rewatch(ss);
-	print_bp_line(ss, out, "Breakpoint", id);
-	char warn[240];
-	if (session_bp_never_matches(ss, id, warn, sizeof warn)) /* sm=99999999999 on 80 SMs */
-		cmd_printf(out, "%s", warn);
+	if (cond[0])
+		print_bp_line(ss, out, "Breakpoint", id);
+	else
+		cmd_printf(out, "Breakpoint %d now unconditional.", id);
 	return CMD_OK;
 }
 

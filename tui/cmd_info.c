@@ -157,7 +157,7 @@ static const char *bp_type_name(const struct bp *b)
 	switch (b->type) {
 	case BP_EVENT:
 	case BP_CYCLE:
-		return b->temporary ? "until" : "breakpoint";
+		return !b->temporary ? "breakpoint" : strncmp(b->text, "tbreak", 6) == 0 ? "tbreak" : "until";
 	case BP_WATCH_ADDR:
 	case BP_WATCH_STAT:
 		return "watchpoint";
@@ -177,6 +177,9 @@ static void info_break(struct session *ss, struct cmd_out *out)
 		const char *what = strchr(b->text, ' ') ? strchr(b->text, ' ') + 1 : b->text;
 		cmd_printf(out, "%-4d %-11s %-4s %-5llu %s", b->id, bp_type_name(b), b->enabled ? "y" : "n",
 			   (unsigned long long)b->hits, what);
+		if (b->ignore_to > b->hits && b->hits + 1 >= b->ignore_from)
+			cmd_printf(out, "         will ignore the next %llu hits (ignore %d 0 to stop again)",
+				   (unsigned long long)(b->ignore_to - b->hits), b->id);
 	}
 }
 
@@ -505,12 +508,15 @@ static void info_rf(struct session *ss, int sm, struct cmd_out *out)
 CMD_FN(cmd_info)
 {
 	const char *what = argc > 1 ? argv[1] : "";
+	if (*what && !(what = cmd_info_subject(what, out)))
+		return CMD_ERR;
 	const struct sim *s = ss->sim;
 	int v;
 	struct strbuf sb;
 	if (!*what) {
 		info_session(ss, out);
-	} else if (strcmp(what, "break") == 0 || strcmp(what, "breakpoints") == 0 || strcmp(what, "watch") == 0) {
+	} else if (strcmp(what, "break") == 0 || strcmp(what, "breakpoints") == 0 || strcmp(what, "watch") == 0 ||
+		   strcmp(what, "watchpoints") == 0) {
 		info_break(ss, out);
 	} else if (strcmp(what, "stats") == 0) {
 		const struct stats *st = sim_stats_c(s);
@@ -611,6 +617,7 @@ CMD_FN(cmd_info)
 			   ss->sel_ch, v, dram_bank_state_name(b.state), row, b.queue,
 			   b.last_cmd[0] ? b.last_cmd : "-", (unsigned long long)b.last_cmd_cycle,
 			   (unsigned long long)b.hits, (unsigned long long)b.misses, (unsigned long long)b.conflicts);
+		info_bank_queue(ss, ss->sel_ch, v, out);
 	} else if (strcmp(what, "mshr") == 0) {
 		bool l2 = argc > 2 && strcmp(argv[2], "l2") == 0;
 		info_mshr(ss, l2 ? CACHE_L2 : CACHE_L1, l2 ? ss->sel_l2 : ss->sel_sm, out);
@@ -621,6 +628,11 @@ CMD_FN(cmd_info)
 			return CMD_ERR;
 		}
 		info_events(ss, n, out);
+	} else if (strcmp(what, "coalesce") == 0) {
+		v = ss->sel_sm;
+		if (arg_index(out, "sm", argc, argv, inspect_sms(s), &v))
+			return CMD_ERR;
+		info_coalesce(ss, v, out);
 	} else if (strcmp(what, "display") == 0) {
 		char *a[] = {(char *)"display", NULL};
 		return cmd_display(ss, 1, a, out);
@@ -695,6 +707,7 @@ CMD_FN(cmd_log)
 	}
 	uint64_t mask[EV_MASK_WORDS];
 	memcpy(mask, ss->log_mask, sizeof mask);
+	bool replaced = false; /* the first plain pattern replaces the filter, later ones add to it */
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		char sign = (a[0] == '+' || a[0] == '-') ? a[0] : 0;
@@ -716,9 +729,13 @@ CMD_FN(cmd_log)
 				mask[w] |= m[w];
 			else if (sign == '-')
 				mask[w] &= ~m[w];
+			else if (replaced)
+				mask[w] |= m[w];
 			else
 				mask[w] = m[w];
 		}
+		if (!sign)
+			replaced = true;
 	}
 	memcpy(ss->log_mask, mask, sizeof mask);
 	memcpy(ev->log_mask, mask, sizeof mask);

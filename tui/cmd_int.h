@@ -33,9 +33,27 @@ void cmd_join_args(int argc, char **argv, int from, char *buf, size_t n);
 /* Tell the event log which kinds the breakpoints now watch. */
 void cmd_rewatch(struct session *ss);
 
+/* The candidate closest to word by edit distance, if close enough for a
+ * "did you mean" (about a third of its letters), else NULL (cmd_names.c). */
+const char *cmd_closest(const char *word, const char *const *cands, size_t n);
+/* The command name or alias closest to an unknown word, or NULL (cmd_names.c). */
+const char *cmd_closest_command(const struct session *ss, const char *word);
+/* An `info` subject as typed (exact, gdb's prefixes of breakpoints, a unique
+ * prefix) resolved, or NULL after printing why not (cmd_names.c). */
+const char *cmd_info_subject(const char *w, struct cmd_out *out);
+
+/* cmd_coal.c: `info coalesce`: lanes -> requests of the SM's last memory instruction */
+void info_coalesce(struct session *ss, int sm, struct cmd_out *out);
+
+/* cmd_dramq.c: a DRAM bank's queue and next pick, for `info bank` */
+void info_bank_queue(struct session *ss, int ch, int bank, struct cmd_out *out);
+
 /* cmd_break.c */
 CMD_FN(cmd_until);
 CMD_FN(cmd_break);
+CMD_FN(cmd_tbreak);
+CMD_FN(cmd_ignore);
+CMD_FN(cmd_condition);
 CMD_FN(cmd_watch);
 CMD_FN(cmd_delete);
 CMD_FN(cmd_enable);

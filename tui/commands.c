@@ -19,6 +19,7 @@
 #include "cmd_int.h"
 #include "inspect.h"
 #include "keys.h"
+#include "legend.h"
 #include "loader.h"
 #include "tui.h"
 
@@ -39,7 +40,7 @@ CMD_FN(cmd_history);  /* cmd_coh_hist.c */
 int cmd_select_line(struct session *ss, const char *arg, struct cmd_out *out); /* cmd_coh_view.c */
 /* What Tab offers after `info`, `list`, `save`, `load` (cmd_info, cmd_list, cmd_save, c_load). */
 static const char *const info_words[] = {"break", "stats",   "config", "sm",   "warp",	"rf",	   "line",
-					 "l2",	  "frc",     "channel", "bank", "mshr",	"events", "display", NULL};
+					 "l2",	  "frc",     "channel", "bank", "mshr",	"events", "display", "coalesce", NULL};
 static const char *const list_words[] = {"kernels", "presets", "events", "stats", "config", "commands", NULL};
 static const char *const save_words[] = {"stats", "config", "session", "trace", NULL};
 static const char *const load_words[] = {"session", NULL};
@@ -82,14 +83,17 @@ static const struct cmd_def builtin[] = {
 	 .fn = cmd_goto},
 	{.name = "next", .aliases = "n", .usage = "next", .summary = "run until the selected warp issues",
 	 .help = "Run until the selected warp (see `select sm N` and `select warp W`) issues its\n"
-		 "next instruction. Enter on an empty line repeats it.\n"
+		 "next instruction. Enter on an empty line repeats it. A warp slot is reused:\n"
+		 "when the warp that issues is a new CTA's, the report says so (`new CTA: the\n"
+		 "slot now runs CTA 3 warp 0 (CTA 0 warp 0 finished)`).\n"
 		 "Example: select warp 3",
 	 .fn = c_next, .repeat = 1},
 	{.name = "until", .aliases = "u", .usage = "until EVENT [field=value ...] [if STAT OP VALUE] | until cycle N",
 	 .summary = "run until an event happens (one-shot breakpoint)",
 	 .help = "Continue until the next event of that kind matching the filters, like a\n"
 		 "breakpoint that deletes itself. See `help break` for filters and `help events`\n"
-		 "for kinds.\n"
+		 "for kinds. `until cycle N` when the machine is at or past N says so (goto N\n"
+		 "goes back).\n"
 		 "Example: until dram.row_conflict ch=0",
 	 .fn = cmd_until, .complete = COMPL_EVENT},
 	{.name = "break", .aliases = "b", .usage = "break EVENT [field=value ...] [if STAT OP VALUE] | break cycle N",
@@ -103,10 +107,18 @@ static const struct cmd_def builtin[] = {
 		 "Example: break dram.row_conflict bank=3 if dram.row_conflicts > 10\n"
 		 "Example: break coh.transition to=M addr=0x10010400",
 	 .fn = cmd_break, .complete = COMPL_EVENT},
-	{.name = "watch", .usage = "watch ADDR | watch STAT OP VALUE", .summary = "stop on accesses to a line, or when a stat condition holds",
-	 .help = "`watch ADDR` stops at every L1 or L2 access and DRAM enqueue of the cache line\n"
-		 "holding ADDR. `watch STAT OP VALUE` stops when the condition becomes true\n"
-		 "(occupancies compare their current level).\nExample: watch sm0.l1.mshr.occupancy >= 8",
+	{.name = "tbreak", .usage = "tbreak EVENT [field=value ...] [if STAT OP VALUE] | tbreak cycle N",
+	 .summary = "stop once: a breakpoint deleted at its first stop",
+	 .help = "As `break`, but the breakpoint is deleted when it stops the run (gdb's\n"
+		 "tbreak; `ignore` still applies first).\n"
+		 "Example: tbreak l1.mshr_full",
+	 .fn = cmd_tbreak, .complete = COMPL_EVENT},
+	{.name = "watch", .usage = "watch ADDR | watch STAT OP VALUE", .summary = "stop where a line moves, or when a stat condition holds",
+	 .help = "`watch ADDR` stops wherever the cache line holding ADDR moves: L1 and L2\n"
+		 "accesses, L1/L2/FRC fills, L1 evictions, L2 write-backs, DRAM enqueue and\n"
+		 "done, and the reply to the warp. `watch STAT OP VALUE` stops when the\n"
+		 "condition becomes true (occupancies compare their current level).\n"
+		 "Example: watch 0x10000080\nExample: watch sm0.l1.mshr.occupancy >= 8",
 	 .fn = cmd_watch, .complete = COMPL_STAT},
 	{.name = "delete", .aliases = "d", .usage = "delete [N ...]", .summary = "delete breakpoints (all without N)",
 	 .help = "Delete the breakpoints or watchpoints with the given numbers, or all of them.\nExample: delete 2",
@@ -116,8 +128,19 @@ static const struct cmd_def builtin[] = {
 	 .fn = cmd_disable},
 	{.name = "enable", .usage = "enable N ...", .summary = "enable breakpoints",
 	 .help = "Turn disabled breakpoints back on.\nExample: enable 1", .fn = cmd_enable},
+	{.name = "ignore", .usage = "ignore N COUNT", .summary = "let breakpoint N pass COUNT times",
+	 .help = "The next COUNT hits of breakpoint N count (info break) but do not stop; 0\n"
+		 "stops at the next one again. Rewinding keeps it right (it is kept as a hit\n"
+		 "count).\n"
+		 "Example: ignore 1 10",
+	 .fn = cmd_ignore},
+	{.name = "condition", .usage = "condition N [STAT OP VALUE]", .summary = "set or remove a breakpoint's condition",
+	 .help = "Breakpoint N (an event breakpoint) stops only when STAT OP VALUE holds at the\n"
+		 "event, as `break ... if`; without a condition it becomes unconditional.\n"
+		 "Example: condition 1 dram.row_conflicts > 10",
+	 .fn = cmd_condition, .complete = COMPL_STAT},
 	{.name = "info", .aliases = "i",
-	 .usage = "info [break|stats|config|sm|warp|rf|line|l2|frc|ch|bank|mshr|events]",
+	 .usage = "info [SUBJECT] (break stats config sm warp rf line l2 frc ch ...)",
 	 .summary = "show the state of the machine and the session",
 	 .help = "info              session summary (config, workload, cycle, state)\n"
 		 "info break        breakpoints and watchpoints with hit counts\n"
@@ -130,10 +153,11 @@ static const struct cmd_def builtin[] = {
 		 "info l2 [N]       an L2 bank\n"
 		 "info frc [N]      an L2 bank's FRC: counters and the busy entries\n"
 		 "info channel [N]  a DRAM channel (also: info ch [N])\n"
-		 "info bank [N]     a DRAM bank of the selected channel\n"
+		 "info bank [N]     a DRAM bank of the selected channel, its queue and next pick\n"
 		 "info mshr [l1|l2] MSHR entries of the selected SM's L1 or L2 bank\n"
 		 "info events [N]   the last N logged events (see `log`)\n"
 		 "info display      the expressions `display` prints after every stop\n"
+		 "info coalesce [N] lanes -> requests of SM N's last memory instruction\n"
 		 "Example: info line 0x10000080\n"
 		 "Example: info frc 0\n"
 		 "Example: info rf 1",
@@ -187,8 +211,9 @@ static const struct cmd_def builtin[] = {
 	 .fn = cmd_save, .complete = COMPL_FILE, .words = save_words},
 	{.name = "log", .usage = "log [all|none|GLOB|+GLOB|-GLOB ...]", .summary = "choose which events the event log records",
 	 .help = "Without arguments, show the filter. A plain pattern replaces it, +pattern adds\n"
-		 "kinds, -pattern removes them (globs over event names, see `help events`).\n"
-		 "Example: log +dram.act -l1.hit",
+		 "kinds, -pattern removes them (globs over event names, see `help events`);\n"
+		 "several plain patterns replace it with all of them.\n"
+		 "Example: log mem.reply l1.mshr_full    log +dram.act -l1.hit",
 	 .fn = cmd_log, .complete = COMPL_EVENT},
 	{.name = "list", .usage = "list kernels|presets|events|stats|config|commands", .summary = "list what exists",
 	 .help = "List built-in kernels, machine and DRAM presets, event kinds, stats of the\n"
@@ -233,11 +258,13 @@ static const struct cmd_def builtin[] = {
 		 "it.\n"
 		 "Example: check",
 	 .fn = c_check},
-	{.name = "help", .aliases = "h ?", .usage = "help [COMMAND|keys|events|protocol]", .summary = "explain a command, the keys or the events",
+	{.name = "help", .aliases = "h ?", .usage = "help [COMMAND|PANEL|keys|events|protocol]", .summary = "explain a command, a panel, the keys or the events",
 	 .help = "Without arguments, list the commands. `help keys` lists key bindings, `help\n"
 		 "events` the event kinds with their fields, `help protocol [P]` the coherence\n"
-		 "protocol's tables (as `protocol`).\n"
-		 "Example: help break",
+		 "protocol's tables (as `protocol`). `help PANEL` (warps, mshr, cache, l2, dram,\n"
+		 "dramq, events, stats, ...) says what each column of the panel means.\n"
+		 "Example: help break\n"
+		 "Example: help warps",
 	 .fn = c_help, .complete = COMPL_COMMAND},
 	{.name = "quit", .aliases = "q exit", .usage = "quit", .summary = "leave gpustep",
 	 .help = "Leave gpustep (in batch mode: stop reading the script).\nExample: quit", .fn = c_quit},
@@ -453,7 +480,11 @@ int cmd_exec(struct session *ss, const char *line, struct cmd_out *out)
 		} else if (is_screen_command(argv[0])) {
 			cmd_errorf(out, "%s: a screen command, only in the TUI (batch mode has no screen)", argv[0]);
 		} else {
-			cmd_errorf(out, "unknown command '%s' (try help)", argv[0]);
+			const char *s = cmd_closest_command(ss, argv[0]);
+			if (s)
+				cmd_errorf(out, "unknown command '%s' (did you mean %s? try help)", argv[0], s);
+			else
+				cmd_errorf(out, "unknown command '%s' (try help)", argv[0]);
 		}
 		ss->last_line[0] = 0;
 		return CMD_ERR;
@@ -660,6 +691,19 @@ static void help_command(const struct cmd_def *d, struct cmd_out *out)
 	cmd_print_block(out, d->help);
 }
 
+/* `help PANEL`: what each column of the panel means (views/legend.c). */
+static void help_legend(const struct legend *lg, struct cmd_out *out)
+{
+	if (!lg)
+		return;
+	struct strbuf sb;
+	sb_init(&sb);
+	sb_puts(&sb, "Panel ");
+	legend_text(lg, 78, &sb);
+	cmd_print_block(out, sb.s);
+	sb_fini(&sb);
+}
+
 static CMD_FN(c_help)
 {
 	if (argc == 1) {
@@ -667,7 +711,8 @@ static CMD_FN(c_help)
 			const struct cmd_def *d = cmd_at(ss, i);
 			cmd_printf(out, "  %-16s %s", d->name, d->summary);
 		}
-		cmd_printf(out, "`help COMMAND`: details; `help keys`: key bindings; `help events`: events");
+		cmd_printf(out, "`help COMMAND`: details; `help keys`: key bindings; `help events`: events;");
+		cmd_printf(out, "`help PANEL` (warps, mshr, dram, dramq, ...): what each column of it means");
 		return CMD_OK;
 	}
 	if (strcmp(argv[1], "keys") == 0) {
@@ -679,18 +724,29 @@ static CMD_FN(c_help)
 		sb_fini(&sb);
 		return CMD_OK;
 	}
-	if (strcmp(argv[1], "protocol") == 0 && (argc > 2 || inspect_coh_proto(ss->sim))) /* the tables */
-		return cmd_protocol(ss, argc - 1, argv + 1, out);
+	/* A panel's columns, after the command or topic of the same name if any. */
+	const struct legend *lg = argc == 2 ? legend_find(argv[1]) : NULL;
+	if (strcmp(argv[1], "protocol") == 0 && (argc > 2 || inspect_coh_proto(ss->sim))) { /* the tables */
+		int rc = cmd_protocol(ss, argc - 1, argv + 1, out);
+		help_legend(lg, out);
+		return rc;
+	}
 	if (strcmp(argv[1], "events") == 0) {
 		char *a[] = {(char *)"list", (char *)"events", NULL};
-		return cmd_list(ss, 2, a, out);
+		int rc = cmd_list(ss, 2, a, out);
+		help_legend(lg, out);
+		return rc;
 	}
-	const struct cmd_def *d = cmd_lookup(ss, argv[1]);
-	if (!d) {
-		cmd_errorf(out, "help: no command '%s' (try help)", argv[1]);
+	const struct cmd_def *d = lg && strcmp(argv[1], "timeline") != 0 && strcmp(argv[1], "protocol") != 0
+					  ? NULL
+					  : cmd_lookup(ss, argv[1]);
+	if (!d && !lg) {
+		cmd_errorf(out, "help: no command or panel '%s' (try help)", argv[1]);
 		return CMD_ERR;
 	}
-	help_command(d, out);
+	if (d)
+		help_command(d, out);
+	help_legend(lg, out);
 	return CMD_OK;
 }
 

@@ -10,7 +10,8 @@ static const struct layout_def layouts[] = {
 	 "warps, L1/L2 MSHRs, L2 banks, DRAM banks and the event log",
 	 {{4, {{"warps", 3}, {"mshr", 2}}}, {3, {{"l2", 2}, {"dram", 3}}}, {3, {{"events", 1}}}}},
 	{"cache", "set x way grids of the selected L1 and L2 bank", {{1, {{"cache", 1}}}, {1, {{"l2cache", 1}}}}},
-	{"dram", "DRAM channels and banks above the event log", {{3, {{"dram", 1}}}, {2, {{"events", 1}}}}},
+	{"dram", "DRAM channels and banks, the selected bank's queue and the scheduler's next pick, the event log",
+	 {{3, {{"dram", 1}}}, {2, {{"dramq", 1}, {"events", 1}}}}}, /* views/dramq.c */
 	{"events", "the event log, full screen", {{1, {{"events", 1}}}}},
 	{"stats", "the statistics registry, full screen", {{1, {{"stats", 1}}}}},
 	{"reuse", "reuse-distance histogram of a cache above the event log", {{3, {{"reuse", 1}}}, {1, {{"events", 1}}}}}, /* views/reuse.c */

@@ -36,6 +36,7 @@ static void add_one(struct outlog *o, const char *s, size_t n, enum out_kind k)
 			c[i] = ' ';
 	o->v[slot].text = c;
 	o->v[slot].kind = k;
+	o->added++;
 	o->scroll = 0;
 	o->dirty = true;
 }
@@ -154,4 +155,25 @@ void outlog_page(struct outlog *o, WINDOW *w, int pages)
 	if (o->scroll < 0)
 		o->scroll = 0;
 	o->dirty = true;
+}
+
+char *outlog_tail(const struct outlog *o, int k)
+{
+	struct strbuf sb;
+	sb_init(&sb);
+	if (k > o->n)
+		k = o->n;
+	for (int i = o->n - k; i < o->n; i++)
+		sb_printf(&sb, "%s\n", o->v[(o->start + i) % OUTLOG_CAP].text);
+	return sb.s ? sb.s : xstrdup("");
+}
+
+int outlog_tail_rows(const struct outlog *o, int k, int wd)
+{
+	int rows = 0;
+	if (k > o->n)
+		k = o->n;
+	for (int i = o->n - k; i < o->n && wd > 0; i++)
+		rows += rows_of(o->v[(o->start + i) % OUTLOG_CAP].text, wd);
+	return rows;
 }

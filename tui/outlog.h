@@ -20,6 +20,7 @@ struct outlog {
 		enum out_kind kind;
 	} v[OUTLOG_CAP];
 	int start, n;
+	unsigned long long added; /* lines ever added (a command's output = the difference) */
 	int scroll; /* screen rows scrolled up from the bottom */
 	bool dirty;
 };
@@ -31,5 +32,9 @@ void outlog_add(struct outlog *o, const char *text, enum out_kind k);
 void outlog_draw(struct outlog *o, WINDOW *w);
 /* Scroll by pages (PgUp > 0) in a window of w's size, clamped. */
 void outlog_page(struct outlog *o, WINDOW *w, int pages);
+/* The newest k lines ('\n'-joined, caller frees) and the screen rows they
+ * take at width wd. */
+char *outlog_tail(const struct outlog *o, int k);
+int outlog_tail_rows(const struct outlog *o, int k, int wd);
 
 #endif

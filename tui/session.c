@@ -394,6 +394,12 @@ void session_start_run(struct session *ss, enum run_kind kind, uint64_t cycles)
 		char args[64], *err = NULL;
 		ss->run.sm = ss->sel_sm;
 		ss->run.slot = ss->sel_warp;
+		struct warp_info wi;
+		ss->run.cta = -1;
+		if (inspect_warp(ss->sim, ss->sel_sm, ss->sel_warp, &wi) && wi.state != WS_EMPTY) {
+			ss->run.cta = wi.cta;
+			ss->run.warp_in_cta = wi.warp_in_cta;
+		}
 		snprintf(args, sizeof args, "warp.issue sm=%d warp=%d", ss->sel_sm, ss->sel_warp);
 		int id = bp_add_until(&ss->bps, args, session_line_bytes(ss), &err);
 		free(err);
@@ -439,9 +445,22 @@ static void finish(struct session *ss, enum sim_stop why)
 	if (why == SIM_STOP_BREAK && ss->run.kind == RUN_NEXT_ISSUE && ss->bps.stop_id == ss->until_id) {
 		const struct event *e = &ss->bps.stop_ev;
 		const char *text = ss->kernel ? kernel_stmt_text(ss->kernel, (unsigned)e->a) : NULL;
-		snprintf(ss->stop_note, sizeof ss->stop_note, "sm %d warp %d issued '%s' at cycle %llu (logged in cycle %llu)",
-			 e->sm, e->warp, text ? text : "?", (unsigned long long)sim_cycle(ss->sim),
-			 (unsigned long long)e->cycle);
+		int n = snprintf(ss->stop_note, sizeof ss->stop_note, "sm %d warp %d issued '%s' at cycle %llu (logged in cycle %llu)",
+				 e->sm, e->warp, text ? text : "?", (unsigned long long)sim_cycle(ss->sim),
+				 (unsigned long long)e->cycle);
+		/* The slot may hold another warp now: its warp finished and a new
+		 * CTA's took the slot (or it was empty): say so, gdb says "[Switching to thread ...]". */
+		struct warp_info wi;
+		if (n > 0 && (size_t)n < sizeof ss->stop_note && inspect_warp(ss->sim, e->sm, e->warp, &wi) &&
+		    wi.cta >= 0 && (wi.cta != ss->run.cta || wi.warp_in_cta != ss->run.warp_in_cta)) {
+			if (ss->run.cta < 0)
+				snprintf(ss->stop_note + n, sizeof ss->stop_note - (size_t)n,
+					 "; the slot was empty, now CTA %d warp %d", wi.cta, wi.warp_in_cta);
+			else
+				snprintf(ss->stop_note + n, sizeof ss->stop_note - (size_t)n,
+					 "; new CTA: the slot now runs CTA %d warp %d (CTA %d warp %d finished)", wi.cta,
+					 wi.warp_in_cta, ss->run.cta, ss->run.warp_in_cta);
+		}
 		why = SIM_STOP_LIMIT; /* reported by the note, not as a breakpoint */
 	}
 	bool internal = ss->run.kind == RUN_NEXT_ISSUE; /* `next`'s own breakpoint, never listed */

@@ -42,6 +42,7 @@ struct run_request {
 	enum run_kind kind;
 	uint64_t target_cycle; /* RUN_CYCLES */
 	int sm, slot;          /* RUN_NEXT_ISSUE */
+	int cta, warp_in_cta;  /* RUN_NEXT_ISSUE: who held the slot at the start (cta -1: empty) */
 	uint64_t start_insts;  /* RUN_NEXT_ISSUE */
 	struct sim_back_search search; /* RUN_REVERSE */
 	struct session_loader *load;   /* RUN_LOAD */
@@ -80,7 +81,7 @@ struct session {
 	/* Last command line, repeated by an empty line when repeatable (gdb). */
 	char last_line[256];
 	/* Why the last run ended, beyond the sim's stop (e.g. `next`). */
-	char stop_note[200];
+	char stop_note[320];
 	/* A run that ended in an error instead of a stop (a reverse-continue
 	 * that found nothing); the front end prints it instead of the report. */
 	char run_error[200];

@@ -75,9 +75,12 @@ char *session_file_text(const struct session *ss)
 	for (size_t i = 0; i < cfg_param_count(); i++) {
 		const struct cfg_param *p = cfg_param_at(i);
 		char v[CFG_STR_MAX + 32];
-		if (p->type == CFG_DOUBLE) /* exact, unlike the %g of cfg_format */
-			snprintf(v, sizeof v, "%.17g", *(const double *)(const void *)((const char *)&ss->cfg + p->offset));
-		else
+		if (p->type == CFG_DOUBLE) { /* exact, unlike the %g of cfg_format, and as short as that allows (59.34) */
+			double d = *(const double *)(const void *)((const char *)&ss->cfg + p->offset);
+			for (int prec = 15; prec <= 17; prec++)
+				if (snprintf(v, sizeof v, "%.*g", prec, d) > 0 && strtod(v, NULL) == d)
+					break;
+		} else
 			cfg_format(&ss->cfg, p, v, sizeof v);
 		sb_printf(&sb, "cfg %s=", p->path);
 		session_put_escaped(&sb, v);

@@ -109,10 +109,12 @@ static void del_windows(struct tui *t)
 	}
 }
 
+/* Command output rows: a fifth of the screen (5 at 24 lines, 7 at 34, 12
+ * from 59); output longer than that opens in the pager. */
 static int out_rows_for(int lines)
 {
-	int r = lines / 6;
-	return r < 2 ? 2 : r > 10 ? 10 : r;
+	int r = (lines + 1) / 5;
+	return r < 2 ? 2 : r > 12 ? 12 : r;
 }
 
 /* newwin that never makes a full-screen window from a zero size. */
@@ -153,6 +155,27 @@ void tui_apply_layout(struct tui *t)
 		sl[n++] = (struct layout_slot){.panel = t->zoom, .y = 1, .x = 0, .h = ph, .w = W};
 	else if (ph > 0)
 		n = layout_arrange(t->layout, 1, 0, ph, W, panel_min, sl);
+	/* A layout whose panels do not all fit (60x15) would show "needs WxH"
+	 * lines: show one of them whole instead, the focused one or the
+	 * layout's first (its most useful), and say so in its title. */
+	t->squeezed = 0;
+	bool fits = true;
+	for (int i = 0; i < n && !t->zoom[0]; i++) {
+		int mw, mh;
+		panel_min(sl[i].panel, &mw, &mh);
+		fits &= sl[i].w >= mw && sl[i].h >= mh;
+	}
+	if (!fits && n > 1) {
+		const char *names[LAYOUT_MAX_SLOTS];
+		int m = layout_panels(t->layout, names, LAYOUT_MAX_SLOTS), pick = 0;
+		for (int i = 0; i < m; i++)
+			if (strcmp(names[i], t->focus_name) == 0)
+				pick = i;
+		sl[0] = (struct layout_slot){.panel = names[pick], .y = 1, .x = 0, .h = ph, .w = W};
+		n = 1;
+		t->squeezed = m;
+		snprintf(t->squeeze_note, sizeof t->squeeze_note, "%d of %d fits, Tab: next", pick + 1, m);
+	}
 	t->nslots = 0;
 	for (int i = 0; i < n; i++) {
 		struct panel *p = panel_get(t, sl[i].panel);
@@ -218,7 +241,7 @@ static void draw_status(struct tui *t)
 		.cycle = searching ? ss->run.search.origin : ss->sim ? sim_cycle(ss->sim) : 0,
 		.state = state,
 		.state_role = t->running ? R_NORMAL : t->state_role,
-		.cps = t->running ? t->cps : -1,
+		.cps = t->running && t->cps > 0 ? t->cps : -1, /* none before the first measurement, nor while a search stands */
 		.ipc = searching ? t->rev_ipc : current_ipc(t),
 	};
 	status_draw(t->status, &si);
@@ -244,6 +267,7 @@ struct view_ctx tui_ctx_for(struct tui *t, int slot)
 		.model = ss->model.valid ? &ss->model : NULL,
 		.focused = slot == t->focus,
 		.zoomed = t->zoom[0] ? t->layout->name : NULL,
+		.squeezed = t->squeezed ? t->squeeze_note : NULL,
 	};
 }
 
@@ -263,21 +287,26 @@ static void draw_prompt(struct tui *t)
 		werase(t->prompt);
 		int w = getmaxx(t->prompt);
 		int x = put_text(t->prompt, 0, 0, w, "running... Ctrl-C or Esc stops", role_attr(R_DIM), false);
-		if (t->nahead && x + 12 < w) {
-			/* What was typed meanwhile, run when this run stops. */
-			char typed[sizeof t->ahead / sizeof t->ahead[0] + 1];
-			int n = 0;
-			for (int i = 0; i < t->nahead; i++) {
-				wint_t k = t->ahead[i];
-				if (k == 127 || k == 8 || k == KEY_BACKSPACE)
-					n -= n > 0;
-				else
-					typed[n++] = k == '\n' || k == '\r' ? ';' : k < 32 || k > 126 ? '?' : (char)k;
-			}
-			typed[n] = 0;
+		char *typed = t->nahead ? tui_typeahead_text(t) : NULL;
+		if (typed && typed[0] && x + 12 < w) {
+			/* What was typed meanwhile, run when this run stops; when it
+			 * does not fit, its end (where the typing is) with … before. */
 			x += put_text(t->prompt, 0, x, w - x, "  next: ", role_attr(R_DIM), false);
-			put_text(t->prompt, 0, x, w - x, typed, A_NORMAL, true);
+			int room = w - x, cols = 0;
+			const char *p = typed;
+			for (const char *q = typed; *q; q++)
+				cols += ((unsigned char)*q & 0xC0) != 0x80;
+			if (cols > room && room > 1) {
+				x += put_text(t->prompt, 0, x, 1, draw_utf8() ? "\xe2\x80\xa6" : "<", role_attr(R_DIM), false);
+				for (int skip = cols - (room - 1); skip > 0 && *p; skip--) {
+					p++;
+					while (*p && ((unsigned char)*p & 0xC0) == 0x80)
+						p++;
+				}
+			}
+			put_text(t->prompt, 0, x, w - x, p, A_NORMAL, true);
 		}
+		free(typed);
 		wmove(t->prompt, 0, 0);
 	} else if (t->interactive) {
 		rlw_draw(t->prompt);
@@ -306,7 +335,12 @@ void tui_frame(struct tui *t)
 			wnoutrefresh(t->out);
 	}
 	if (t->help_open && t->help) {
-		help_draw(t->help, " gpustep: keys and commands ", t->help_text ? t->help_text : "", &t->help_scroll);
+		if (t->pager)
+			help_draw_foot(t->help, t->help_title, " PgUp/PgDn/Space scroll, Esc/q closes, typing goes on ",
+				       t->help_text ? t->help_text : "", &t->help_scroll);
+		else
+			help_draw(t->help, " gpustep: keys and commands ", t->help_text ? t->help_text : "",
+				  &t->help_scroll);
 		wnoutrefresh(t->help);
 	}
 	/* The prompt last: the terminal cursor ends where readline's point is. */
@@ -508,7 +542,23 @@ int tui_exec(struct tui *t, const char *line)
 	snprintf(echo, sizeof echo, "(gpustep) %s", line);
 	outlog_add(&t->log, echo, OUT_ECHO);
 	struct cmd_out o = tui_out(t);
+	unsigned long long before = t->log.added;
 	int r = cmd_exec(t->ss, line, &o);
+	/* Output that does not fit the output area opens in the pager (the
+	 * overlay; PgUp/PgDn scroll by a page, typing goes on at the prompt). */
+	int k = (int)(t->log.added - before);
+	if (k > 0 && !(r & (CMD_RUN | CMD_QUIT)) && !t->help_open && t->out && t->lines >= 4 &&
+	    outlog_tail_rows(&t->log, k, getmaxx(t->out)) > getmaxy(t->out) - 1) {
+		free(t->help_text);
+		t->help_text = outlog_tail(&t->log, k);
+		const char *l = line;
+		while (*l == ' ' || *l == '\t')
+			l++;
+		snprintf(t->help_title, sizeof t->help_title, " output of: %.60s ", l);
+		t->help_open = t->pager = true;
+		t->help_scroll = 0;
+		t->need_layout = true;
+	}
 	if (r & CMD_RESET)
 		reset_panels(t);
 	if (r & CMD_QUIT || t->ss->quit)
@@ -587,6 +637,7 @@ void tui_free(struct tui *t)
 		panel_free(t->panels[i]);
 	outlog_fini(&t->log);
 	free(t->help_text);
+	free(t->ahead);
 	if (t->ss->ui == t) {
 		t->ss->ui = NULL;
 		t->ss->extra_cmds = NULL;
@@ -611,7 +662,7 @@ static void default_logging(struct session *ss)
 		logging |= ss->log_mask[i] != 0;
 	if (!logging) {
 		struct cmd_out quiet = {.print = discard, .error = discard};
-		cmd_exec(ss, "log all", &quiet);
+		cmd_exec(ss, "log all -reuse.*", &quiet); /* reuse.* triples every access: opt in with log +reuse.* */
 	}
 }
 

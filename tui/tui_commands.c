@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "keys.h"
 #include "layout.h"
+#include "legend.h"
 #include "tui.h"
 #include "util.h"
 #include "view.h"
@@ -295,6 +296,25 @@ int tui_focus(struct tui *t, const char *what, char **err)
 	if (t->need_layout)
 		tui_apply_layout(t);
 	int n = t->nslots;
+	if ((strcmp(what, "next") == 0 || strcmp(what, "prev") == 0) && t->squeezed) {
+		/* One panel of a layout that does not fit is shown: Tab shows the
+		 * next of the layout's panels (then the command line). */
+		const char *names[LAYOUT_MAX_SLOTS];
+		int m = layout_panels(t->layout, names, LAYOUT_MAX_SLOTS), cur = -1;
+		for (int i = 0; i < m; i++)
+			if (t->focus >= 0 && strcmp(names[i], t->focus_name) == 0)
+				cur = i;
+		int d = what[0] == 'n' ? 1 : -1, i = cur + 1; /* -1..m-1 -> 0..m */
+		i = ((i + d) % (m + 1) + (m + 1)) % (m + 1) - 1;
+		if (i >= 0) {
+			snprintf(t->focus_name, sizeof t->focus_name, "%s", names[i]);
+			tui_apply_layout(t);
+			set_focus(t, 0);
+		} else {
+			set_focus(t, -1);
+		}
+		return 0;
+	}
 	if (strcmp(what, "next") == 0 || strcmp(what, "prev") == 0) {
 		/* Cycle through the panels and the command line (-1). */
 		int d = what[0] == 'n' ? 1 : -1;
@@ -327,7 +347,21 @@ void tui_show_keys(struct tui *t)
 {
 	struct strbuf sb;
 	sb_init(&sb);
+	sb_puts(&sb, "What each column of the panels on screen means follows the keys (PgDn).\n\n");
 	keys_help(&sb);
+	/* What the columns on screen mean (help PANEL prints one). */
+	sb_puts(&sb, "\nColumns of the panels on screen (`help PANEL` prints one):\n");
+	int width = COLS - 8 > 100 - 4 ? 100 - 4 : COLS - 8;
+	for (int i = 0; i < t->nslots; i++) {
+		const struct legend *lg = legend_find(t->slots[i].p->ops->name);
+		bool dup = false;
+		for (int k = 0; k < i; k++)
+			dup |= t->slots[k].p->ops == t->slots[i].p->ops;
+		if (lg && !dup) {
+			sb_puts(&sb, "\n");
+			legend_text(lg, width > 40 ? width : 40, &sb);
+		}
+	}
 	sb_puts(&sb, "\nCommands (help CMD for details and an example):\n");
 	for (size_t i = 0; i < cmd_count(t->ss); i++) {
 		const struct cmd_def *d = cmd_at(t->ss, i);
@@ -339,6 +373,8 @@ void tui_show_keys(struct tui *t)
 	sb_puts(&sb, "\nColours: green hit, red miss, yellow conflict/stall/full, reverse selected.\n");
 	free(t->help_text);
 	t->help_text = sb.s ? sb.s : xstrdup("");
+	t->help_title[0] = 0;
+	t->pager = false;
 	t->help_open = true;
 	t->help_scroll = 0;
 	t->need_layout = true;
@@ -346,6 +382,6 @@ void tui_show_keys(struct tui *t)
 
 void tui_close_help(struct tui *t)
 {
-	t->help_open = false;
+	t->help_open = t->pager = false;
 	t->need_layout = true; /* recreate windows: everything below is redrawn */
 }

@@ -4,9 +4,11 @@
  * bindings (keys.c), navigation keys to the focused panel, then readline.
  */
 #include <curses.h>
+#include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 
+#include "help.h"
 #include "keys.h"
 #include "rl.h"
 #include "tui.h"
@@ -62,14 +64,21 @@ static void handle_key(struct tui *t, int r, wint_t wc)
 		return;
 	/* 1. help overlay */
 	if (t->help_open) {
-		if (fkey && (key == KEY_PPAGE || key == KEY_NPAGE || key == KEY_UP || key == KEY_DOWN)) {
-			int page = t->help ? getmaxy(t->help) - 3 : 10;
-			t->help_scroll += key == KEY_UP ? -1 : key == KEY_DOWN ? 1 : key == KEY_PPAGE ? -page : page;
+		bool space = !fkey && key == ' ' && t->pager;
+		if ((fkey && (key == KEY_PPAGE || key == KEY_NPAGE || key == KEY_UP || key == KEY_DOWN || key == KEY_HOME ||
+			      key == KEY_END)) ||
+		    (space && t->help && t->help_scroll + getmaxy(t->help) - 2 < help_lines(t->help_text))) {
+			int page = t->help ? getmaxy(t->help) - 3 : 10; /* a page, one line kept */
+			t->help_scroll += key == KEY_UP ? -1 : key == KEY_DOWN ? 1 : key == KEY_PPAGE ? -page
+					  : key == KEY_HOME ? -1000000 : key == KEY_END ? 1000000 : page;
 			t->dirty_panels = true;
 			return;
 		}
+		bool pager = t->pager;
 		tui_close_help(t);
-		return;
+		/* The pager closes on any key; one typed at the prompt goes on there. */
+		if (!pager || fkey || key == 27 || key == '\r' || key == '\n' || key == ' ' || key == 'q' || key < 32)
+			return;
 	}
 	/* 2. a panel taking input */
 	if (t->focus >= 0 && t->focus < t->nslots && t->slots[t->focus].p->modal) {
@@ -139,10 +148,8 @@ static void handle_key(struct tui *t, int r, wint_t wc)
 	if (t->running) {
 		/* Typing waits until the run stops (tui_poll_keys replays it). */
 		bool bs = fkey && key == KEY_BACKSPACE;
-		if ((!fkey || bs) && t->interactive && t->nahead < (int)(sizeof t->ahead / sizeof t->ahead[0])) {
-			t->ahead[t->nahead++] = bs ? 127 : (wint_t)key;
-			t->dirty_status = true;
-		}
+		if ((!fkey || bs) && t->interactive)
+			tui_typeahead(t, bs ? 127 : (wint_t)key);
 		return;
 	}
 	/* 6. readline */
@@ -159,13 +166,59 @@ static void handle_key(struct tui *t, int r, wint_t wc)
  * kept again for that run's end. */
 static void replay_typeahead(struct tui *t)
 {
-	wint_t keys[sizeof t->ahead / sizeof t->ahead[0]];
 	int n = t->nahead;
-	memcpy(keys, t->ahead, (size_t)n * sizeof keys[0]);
-	t->nahead = 0;
+	wint_t *keys = t->ahead; /* keys a replayed run keeps go to a new buffer */
+	t->ahead = NULL;
+	t->nahead = t->cap_ahead = 0;
 	for (int i = 0; i < n && !t->quit; i++)
 		handle_key(t, OK, keys[i]);
+	free(keys);
 }
+
+void tui_typeahead(struct tui *t, wint_t key)
+{
+	bool keep = key == '\n' || key == '\r' || key == 127 || key == 8 || (key >= 32 && key != 127);
+	if (!keep || t->nahead >= TUI_AHEAD_MAX)
+		return;
+	if (t->nahead == t->cap_ahead) {
+		t->cap_ahead = t->cap_ahead ? t->cap_ahead * 2 : 256;
+		t->ahead = xrealloc(t->ahead, sizeof *t->ahead * (size_t)t->cap_ahead);
+	}
+	t->ahead[t->nahead++] = key;
+	t->dirty_status = true;
+}
+
+char *tui_typeahead_text(const struct tui *t)
+{
+	/* UTF-8: up to 4 bytes a key. */
+	char *s = xmalloc((size_t)t->nahead * 4 + 1);
+	size_t n = 0;
+	for (int i = 0; i < t->nahead; i++) {
+		wint_t k = t->ahead[i];
+		if (k == 127 || k == 8) { /* Backspace: drop the last character (all its bytes) */
+			while (n > 0 && ((unsigned char)s[n - 1] & 0xC0) == 0x80)
+				n--;
+			n -= n > 0;
+		} else if (k == '\n' || k == '\r') {
+			s[n++] = ';';
+		} else {
+			char mb[8];
+			mbstate_t st;
+			memset(&st, 0, sizeof st);
+			size_t m = wcrtomb(mb, (wchar_t)k, &st);
+			if (m == (size_t)-1) {
+				s[n++] = '?';
+			} else {
+				memcpy(s + n, mb, m);
+				n += m;
+			}
+		}
+	}
+	s[n] = 0;
+	return s;
+}
+
+void tui_feed_key(struct tui *t, wint_t key, bool fkey) { handle_key(t, fkey ? KEY_CODE_YES : OK, key); }
 
 void tui_poll_keys(struct tui *t, int timeout)
 {

@@ -26,7 +26,7 @@ struct slot {
 struct tui {
 	struct session *ss;
 	WINDOW *status, *out, *prompt, *help;
-	struct panel *panels[16]; /* one per kind, created on first use */
+	struct panel *panels[24]; /* one per kind, created on first use */
 	struct slot slots[LAYOUT_MAX_SLOTS];
 	int nslots;
 	const struct layout_def *layout;
@@ -41,9 +41,10 @@ struct tui {
 	bool running;
 	/* Keys typed while running (text, Enter, Backspace), given to the
 	 * command line when the run stops, as gdb keeps typeahead; an
-	 * interrupt (Ctrl-C, Esc) drops them. */
-	wint_t ahead[256];
-	int nahead;
+	 * interrupt (Ctrl-C, Esc) drops them. Grows as needed (a pasted
+	 * command of any length keeps its Enter), up to TUI_AHEAD_MAX keys. */
+	wint_t *ahead;
+	int nahead, cap_ahead;
 	uint64_t budget;
 	double run_t0, mark_t;
 	uint64_t run_c0;
@@ -73,8 +74,12 @@ struct tui {
 	double last_frame;
 
 	bool help_open;
+	bool pager;     /* the overlay shows a command's output that did not fit the output area */
+	int squeezed;   /* the layout did not fit: one of its squeezed panels fills the area (Tab: the next) */
+	char squeeze_note[64];
 	int help_scroll;
 	char *help_text;
+	char help_title[96];
 
 	bool colours, utf8;
 	bool quit;
@@ -91,5 +96,13 @@ void tui_apply_layout(struct tui *t);
 /* tui_input.c: read every key that is waiting (timeout: ms to wait for the
  * first one, -1 forever) and route each (see tui.c's top comment). */
 void tui_poll_keys(struct tui *t, int timeout);
+/* One key through the routing tui_poll_keys uses (tests); fkey: a KEY_ code. */
+void tui_feed_key(struct tui *t, wint_t key, bool fkey);
+#define TUI_AHEAD_MAX 65536
+/* Keep a key typed during a run (tui_input.c): text, Enter, Backspace;
+ * other control keys (Ctrl-D, Tab, ...) are not typeahead. */
+void tui_typeahead(struct tui *t, wint_t key);
+/* The text typed ahead as the prompt shows it ('\n' as ';'): caller frees. */
+char *tui_typeahead_text(const struct tui *t);
 
 #endif

@@ -4,7 +4,7 @@
  *
  *   ch0  read q 3/32  write q 0/32  reads 1234  writes 56  bus 23%
  *    BANK STATE       ROW   Q LAST        HITS  MISS  CONF NEXT
- *   0.0   active      0x1f  2 RD  @-4      310    12     7    3
+ *   0.0   active        31  2 RD  @-4      310    12     7    3
  *
  * HITS/MISS/CONF are row-buffer hits, misses (bank closed) and conflicts
  * (another row open); NEXT is core cycles until the bank's next command may
@@ -66,7 +66,7 @@ static void dram_row(void *u, int row, struct table_row *r)
 		return;
 	snprintf(r->text[1], TABLE_CELL, "%s", dram_bank_state_name(b.state));
 	if (b.open_row >= 0)
-		snprintf(r->text[2], TABLE_CELL, "0x%llx", (unsigned long long)b.open_row);
+		snprintf(r->text[2], TABLE_CELL, "%lld", (long long)b.open_row);
 	else
 		snprintf(r->text[2], TABLE_CELL, "-");
 	snprintf(r->text[3], TABLE_CELL, "%d", b.queue);

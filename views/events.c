@@ -5,7 +5,7 @@
  *
  *      CYCLE EVENT              FIELDS
  *      10234 l1.miss            sm=0 warp=3 addr=0x10080 set=2
- *      10240 dram.row_conflict  ch=0 bank=3 row=0x1f addr=0x3e000 a=12   <- fired breakpoint (reverse)
+ *      10240 dram.row_conflict  ch=0 bank=3 row=31 addr=0x3e000 open_row=2   <- fired breakpoint (reverse)
  *
  * `/` filters what is shown (not what is logged; `log` decides that): words
  * are matched against the event name (any word may match), field=value terms
@@ -34,6 +34,7 @@ struct events_panel {
 	uint64_t *idx;      /* filtered: recency index (0 = newest) per row, oldest first */
 	uint64_t nidx, cap;
 	bool stop_shown; /* the current stop's event was brought into view */
+	struct event shown_ev; /* ... and which event that was (a new stop differs) */
 	/* parsed filter */
 	char names[EV_MAX_TERMS][32];
 	int nnames;
@@ -146,7 +147,7 @@ static void format_fields(const struct event *e, char *buf, size_t n)
 		int k;
 		if (code)
 			k = snprintf(buf + len, n - len, "%s%s=%s", len ? " " : "", name, code);
-		else if (bit == EVF_ADDR || bit == EVF_ROW || strcmp(name, "open_row") == 0)
+		else if (bit == EVF_ADDR) /* rows in decimal, as the stop report prints them */
 			k = snprintf(buf + len, n - len, "%s%s=0x%llx", len ? " " : "", name, (unsigned long long)v);
 		else
 			k = snprintf(buf + len, n - len, "%s%s=%lld", len ? " " : "", name, (long long)v);
@@ -212,13 +213,15 @@ static void events_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	/* At a new breakpoint stop, the events logged after the stopping one in
 	 * the same cycle can fill the panel: bring the stop event into view
 	 * (once per stop, at the top, the cycle's later events below it).
-	 * Following the newest resumes when the run goes on. */
-	if (!c->stop_ev) {
-		if (ep->stop_shown)
-			ep->t.follow = true;
+	 * Following the newest resumes when the run goes on, also when it goes
+	 * from one stop straight to the next (no frame without a stop between). */
+	if (ep->stop_shown && (!c->stop_ev || !same_event(c->stop_ev, &ep->shown_ev))) {
+		ep->t.follow = true;
 		ep->stop_shown = false;
-	} else if (!ep->stop_shown && !ep->search.text[0] && ep->t.follow) {
+	}
+	if (c->stop_ev && !ep->stop_shown && !ep->search.text[0] && ep->t.follow) {
 		ep->stop_shown = true;
+		ep->shown_ev = *c->stop_ev;
 		int vis = r.h - 1; /* the header takes a row */
 		for (uint64_t i = 0; i < ep->n && i < 65536; i++) {
 			const struct event *e = events_recent(ev, i);

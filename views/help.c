@@ -18,11 +18,15 @@ int help_lines(const char *text)
 
 void help_draw(WINDOW *w, const char *title, const char *text, int *scroll)
 {
+	help_draw_foot(w, title, " any key closes, PgUp/PgDn scroll ", text, scroll);
+}
+
+void help_draw_foot(WINDOW *w, const char *title, const char *foot, const char *text, int *scroll)
+{
 	int h = getmaxy(w), wd = getmaxx(w);
 	werase(w);
 	box(w, 0, 0);
 	put_text(w, 0, 2, wd - 4, title, role_attr(R_HEADER), false);
-	const char *foot = " any key closes, PgUp/PgDn scroll ";
 	put_text(w, h - 1, wd > (int)strlen(foot) + 2 ? wd - (int)strlen(foot) - 2 : 1, wd - 2, foot, A_NORMAL, false);
 	int rows = h - 2, total = help_lines(text);
 	if (*scroll > total - rows)

@@ -10,6 +10,8 @@
 /* Draw text ('\n'-separated lines) starting at line *scroll into w, which the
  * caller sized and placed; clamps *scroll. */
 void help_draw(WINDOW *w, const char *title, const char *text, int *scroll);
+/* The same with another footer line (the pager's keys). */
+void help_draw_foot(WINDOW *w, const char *title, const char *foot, const char *text, int *scroll);
 /* Lines in text. */
 int help_lines(const char *text);
 

@@ -140,6 +140,7 @@ static int draw_section(struct mshr_panel *mp, struct mshr_section *s, WINDOW *w
 	struct rect tr = {.y = r.y + used, .x = r.x, .h = r.h - used, .w = r.w};
 	if (tr.h >= 1) {
 		struct row_ctx rc = {mp, s};
+		s->t.header = tr.h >= 2 || s->nidx == 0; /* one row: an entry rather than the column names */
 		table_draw(&s->t, w, tr, s->nidx, focused, entry_row, &rc);
 		if (s->nidx == 0 && tr.h >= 2)
 			put_text(w, tr.y + 1, tr.x, tr.w, "(no entries in use)", role_attr(R_DIM), false);
@@ -159,11 +160,16 @@ static void mshr_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	mp->sim = c->sim;
 	mp->sec[0].unit = c->sel_sm;
 	mp->sec[1].unit = c->sel_l2;
-	/* The L1 gets the top half (or everything when short); the L2 the rest. */
+	/* The L1 gets the top half, the L2 the rest; when short (80x24) without
+	 * the rule between them, down to one summary line each. */
 	if (r.h >= 8) {
 		int h1 = (r.h + 1) / 2;
 		draw_section(mp, &mp->sec[0], w, (struct rect){r.y, r.x, h1 - 1, r.w}, c->focused);
 		put_hline(w, r.y + h1 - 1, r.x, r.w, role_attr(R_DIM));
+		draw_section(mp, &mp->sec[1], w, (struct rect){r.y + h1, r.x, r.h - h1, r.w}, false);
+	} else if (r.h >= 2) {
+		int h1 = (r.h + 1) / 2;
+		draw_section(mp, &mp->sec[0], w, (struct rect){r.y, r.x, h1, r.w}, c->focused);
 		draw_section(mp, &mp->sec[1], w, (struct rect){r.y + h1, r.x, r.h - h1, r.w}, false);
 	} else {
 		draw_section(mp, &mp->sec[0], w, r, c->focused);

@@ -12,7 +12,7 @@
  * (sim_dram_only); the others say so in one line. */
 static bool dram_only_panel(const char *name)
 {
-	static const char *const ok[] = {"dram", "events", "stats"};
+	static const char *const ok[] = {"dram", "dramq", "events", "stats"};
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
 		if (strcmp(name, ok[i]) == 0)
 			return true;
@@ -94,6 +94,12 @@ struct rect view_frame(struct panel *p, WINDOW *w, const struct view_ctx *c, con
 		x += put_text(w, 0, x, 1, " ", A_NORMAL, false);
 		x += put_text(w, 0, x, wd - x - 1, tag, role_attr(R_HEADER), false);
 	}
+	if (c->squeezed && x + 2 < wd) {
+		char tag[80];
+		snprintf(tag, sizeof tag, "[%s]", c->squeezed);
+		x += put_text(w, 0, x, 1, " ", A_NORMAL, false);
+		x += put_text(w, 0, x, wd - x - 1, tag, role_attr(R_HEADER), false);
+	}
 	if (info && *info && x + 2 < wd) {
 		x += put_text(w, 0, x, 1, " ", A_NORMAL, false);
 		x += put_text(w, 0, x, wd - x - 1, info, A_NORMAL, false);
@@ -117,6 +123,7 @@ static const struct panel_kind kinds[] = {
 	{"coherence", "coherence transactions (/ filters) and the selected line's directory entry", coherence_panel_new}, /* views/coherence.c */
 	{"protocol", "the coherence protocol's L1 and directory tables, the rows just taken marked", protocol_panel_new}, /* views/protocol.c */
 	{"timeline", "one L2 set's recent requests as a Gantt chart over cycles (NACK waits, evictions, fetches, FRC swaps)", timeline_panel_new}, /* views/timeline.c */
+	{"dramq", "the selected DRAM bank's queue, oldest first, and the scheduler's next pick with why", dramq_panel_new}, /* views/dramq.c */
 };
 
 size_t panel_kind_count(void) { return sizeof kinds / sizeof kinds[0]; }

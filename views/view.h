@@ -39,6 +39,7 @@ struct view_ctx {
 	const struct rdm_summary *model; /* reuse panel: the last `model` result, or NULL */
 	bool focused;                /* this panel has the keyboard */
 	const char *zoomed;          /* `zoom`: the layout this panel fills the screen of, or NULL */
+	const char *squeezed;        /* the layout does not fit: "2 of 5 fits, Tab: next" for the one panel shown */
 };
 
 /* Key handler results, ORed (htop's HandlerResult). */
@@ -117,6 +118,7 @@ struct panel *rf_panel_new(void);    /* views/rf.c */
 struct panel *coherence_panel_new(void); /* views/coherence.c */
 struct panel *protocol_panel_new(void);  /* views/protocol.c */
 struct panel *timeline_panel_new(void);  /* views/timeline.c */
+struct panel *dramq_panel_new(void);     /* views/dramq.c */
 /* The event kinds the timeline panel is built from (`timeline` logs them). */
 const unsigned *timeline_kinds(size_t *n);
 

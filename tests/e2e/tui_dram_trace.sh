@@ -29,7 +29,7 @@ type_line 'step 40'
 tmux_wait_for ' cycle 40 |' 3 || fail "step 40"
 tmux_wait_for 'ch0  read q ' 2 || fail "no channel queue line"
 scr=$(tmux_capture)
-echo "$scr" | grep -Eq '^0\.0 +active +0x0 +[1-9][0-9]* +(ACT|RD|WR)' || fail "bank 0.0 does not show row 0 open with a queue"
+echo "$scr" | grep -Eq '^0\.0 +active +0 +[1-9][0-9]* +(ACT|RD|WR)' || fail "bank 0.0 does not show row 0 open with a queue"
 echo "$scr" | grep -Eq 'read q [1-9][0-9]*/32' || fail "read queue depth not shown"
 echo "$scr" | grep -q 'dram.rd ' || fail "no dram.rd in the event log"
 
@@ -49,7 +49,7 @@ bank=$(tmux_capture | head -1 | sed -n 's/.*dram.row_conflict ch=0 bank=\([0-9]*
 tmux_wait_for "selected ch0 bank$bank " 2 || fail "the stop did not select bank $bank"
 type_line 'info bank'
 tmux_wait_for "channel 0 bank $bank: " 2 || fail "info bank"
-tmux_capture | grep -Eq "^channel 0 bank $bank: .*, last PRE at $((c1 - 1)), .* conflicts [1-9]" ||
+tmux_capture | grep -Eq "channel 0 bank $bank: .*, last PRE at $((c1 - 1)), .* conflicts [1-9]" ||
 	fail "info bank does not show the conflict's precharge"
 
 type_line 'rs 1'

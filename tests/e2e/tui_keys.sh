@@ -51,9 +51,9 @@ tmux_capture | tail -1 | grep -q 'break' && fail "Ctrl-C did not clear the line"
 tmux_send -l 'info '
 tmux_send Tab Tab
 # (80 columns: readline wraps the list after rf)
-tmux_wait_for 'bank  break  channel  config  display  events  frc  l2  line  mshr  rf  sm' 2 ||
+tmux_wait_for 'bank  break  channel  coalesce  config  display  events  frc  l2  line  mshr  rf' 2 ||
 	fail "Tab after 'info ' did not list its subjects"
-tmux_capture | grep -qx 'stats  warp *' || fail "Tab after 'info ' did not list stats and warp"
+tmux_capture | grep -qx 'sm  stats  warp *' || fail "Tab after 'info ' did not list sm, stats and warp"
 tmux_send -l 'mshr l'
 tmux_send Tab Tab
 tmux_wait_for 'l1  l2' 2 || fail "Tab after 'info mshr l' did not offer l1 l2"

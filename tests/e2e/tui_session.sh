@@ -55,7 +55,7 @@ done
 tmux_wait_for ' cycle ' 2 || fail "no status bar after resizing"
 tmux_resize 40 12
 sleep 0.3
-tmux_capture | grep -q 'needs' || fail "40x12: panels that do not fit should say so"
+tmux_capture | grep -q 'fits, Tab: next' || fail "40x12: a layout that does not fit should show one panel and say so"
 
 type_line 'quit'
 tmux_wait_exit 5 || fail "quit did not exit"

@@ -275,7 +275,7 @@ TEST(zoom_focus_and_layout)
 	tui_exec(t, "zoom frc");
 	CHECK_EQ(tui_exec(t, "layout dram"), CMD_OK);
 	CHECK(tui_zoomed(t) == NULL);
-	CHECK_EQ(arrangement(t).n, 2);
+	CHECK_EQ(arrangement(t).n, 3); /* dram, dramq, events */
 	vt_tui_stop(t, ss);
 }
 
