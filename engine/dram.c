@@ -43,24 +43,30 @@
 
 /* ---- clock domain ------------------------------------------------------- */
 
-uint64_t dram_core_of(const struct dram *d, dcyc t)
+/* floor or ceil of t * num / den in portable C11 (no 128-bit type): with
+ * t = q * den + r, t * num / den = q * num + r * num / den, and r * num <
+ * den * num fits in 64 bits for every clock the config accepts (k <= 1e5 ps x
+ * 1e4 MHz). Saturates at UINT64_MAX, which callers treat as "never". */
+static uint64_t muldiv(uint64_t t, uint64_t num, uint64_t den, bool up)
 {
-	unsigned __int128 x = (unsigned __int128)t * d->k;
-	return (uint64_t)((x + PS_PER_US - 1) / PS_PER_US);
+	uint64_t q = t / den, r = t % den, lo = r * num;
+	if (q && num > UINT64_MAX / q)
+		return UINT64_MAX;
+	uint64_t hi = q * num, add = lo / den + (up && lo % den);
+	return hi > UINT64_MAX - add ? UINT64_MAX : hi + add;
 }
+
+uint64_t dram_core_of(const struct dram *d, dcyc t) { return muldiv(t, d->k, PS_PER_US, true); }
 
 /* The core cycle whose dram_tick processes DRAM cycle t. */
 static uint64_t core_processing(const struct dram *d, dcyc t)
 {
-	return (uint64_t)((unsigned __int128)t * d->k / PS_PER_US) + 1;
+	uint64_t c = muldiv(t, d->k, PS_PER_US, false);
+	return c == UINT64_MAX ? c : c + 1;
 }
 
 /* First DRAM cycle not before core cycle c. */
-static dcyc dram_of_core(const struct dram *d, uint64_t c)
-{
-	unsigned __int128 x = (unsigned __int128)c * PS_PER_US;
-	return (dcyc)((x + d->k - 1) / d->k);
-}
+dcyc dram_of_core(const struct dram *d, uint64_t c) { return muldiv(c, PS_PER_US, d->k, true); }
 
 /* ---- completion heap ---------------------------------------------------- */
 
@@ -441,6 +447,11 @@ uint64_t dram_next_event(const struct dram *d)
 }
 
 bool dram_idle(const struct dram *d) { return d->held_total == 0; }
+
+uint64_t dram_trace_due(const struct dram *d, uint64_t cycle)
+{
+	return d->c.trace_cycles == DRAM_TRACE_DRAM ? dram_core_of(d, cycle) : cycle;
+}
 
 /* ---- panels ------------------------------------------------------------------- */
 

@@ -78,6 +78,10 @@ bool dram_pop_done(struct dram *d, uint32_t *tag, bool *is_write);
 /* Earliest core cycle > now at which dram_tick could change anything or a
  * completion becomes visible; UINT64_MAX when nothing is pending. */
 uint64_t dram_next_event(const struct dram *d);
+/* The core cycle at which a DRAM-trace record stamped `cycle` is due:
+ * `cycle` itself, or with dram.trace_cycles=dram the first core cycle at or
+ * after that DRAM cycle. */
+uint64_t dram_trace_due(const struct dram *d, uint64_t cycle);
 /* No request queued or in flight. */
 bool dram_idle(const struct dram *d);
 

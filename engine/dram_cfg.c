@@ -22,6 +22,7 @@ static const char *const sched_names[] = {"fcfs", "frfcfs", NULL};
 static const char *const page_names[] = {"open", "closed", "timeout", NULL};
 static const char *const refresh_names[] = {"none", "all_bank", "per_bank", NULL};
 static const char *const alloc_names[] = {"interleave", "temp", NULL};
+static const char *const clock_names[] = {"core", "dram", NULL};
 
 #define P_INT(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, 0, NULL, desc}
 #define P_POW2(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, CFG_POW2, NULL, desc}
@@ -68,6 +69,10 @@ static const struct cfg_param dram_params[] = {
 	       "count local/remote accesses (banks bound to SMs as under temp) also with interleave"),
 	P_ENUM("dram.refresh", dram.refresh, "all_bank", refresh_names,
 	       "refresh: none, all_bank (REF every tREFI blocks the rank for tRFC), per_bank (one bank every tREFI/banks for tRFCpb)"),
+	P_BOOL("dram.trace_wrap", dram.trace_wrap, "false",
+	       "DRAM-trace mode: wrap addresses at or above the capacity modulo it (false: refuse the trace, naming the line)"),
+	P_ENUM("dram.trace_cycles", dram.trace_cycles, "core", clock_names,
+	       "DRAM-trace mode: the DRAMSim cycle column counts core cycles, or DRAM cycles (as DRAMSim3; set by a .ini config)"),
 	P_T(tCL, "18", 1, "READ to first data beat"),
 	P_T(tCWL, "4", 0, "WRITE to first data beat [assumed: GPGPU-Sim GDDR5 WL]"),
 	P_T(tRCD, "18", 1, "ACTIVATE to READ/WRITE, same bank"),

@@ -25,6 +25,7 @@ enum dram_sched_kind { DRAM_SCHED_FCFS, DRAM_SCHED_FRFCFS };
 enum dram_page_policy { DRAM_PAGE_OPEN, DRAM_PAGE_CLOSED, DRAM_PAGE_TIMEOUT };
 enum dram_refresh_mode { DRAM_REFRESH_NONE, DRAM_REFRESH_ALL_BANK, DRAM_REFRESH_PER_BANK };
 enum dram_page_alloc { DRAM_ALLOC_INTERLEAVE, DRAM_ALLOC_TEMP };
+enum dram_trace_clock { DRAM_TRACE_CORE, DRAM_TRACE_DRAM };
 
 /* All in DRAM clock cycles. */
 struct dram_timing {
@@ -79,6 +80,9 @@ struct dram_cfg {
 	int page_alloc;      /* enum dram_page_alloc */
 	int temp_pages;      /* page-table capacity (4 KB pages) under temp */
 	bool local_stats;    /* count local/remote accesses (SM-bound banks) without temp too */
+	/* DRAM-trace mode */
+	bool trace_wrap;     /* addresses >= capacity wrap modulo it (else the trace is refused) */
+	int trace_cycles;    /* enum dram_trace_clock: the DRAMSim cycle column counts core or DRAM cycles */
 	/* refresh */
 	int refresh;         /* enum dram_refresh_mode */
 	struct dram_timing timing;

@@ -180,5 +180,6 @@ int dram_bank_owner(const struct dram *d, uint32_t ch, uint32_t bank);
 /* dram.c */
 void dram_complete(struct dram *d, uint32_t ch, int32_t slot);
 uint64_t dram_core_of(const struct dram *d, dcyc t); /* first core cycle at or after DRAM cycle t */
+dcyc dram_of_core(const struct dram *d, uint64_t c);   /* first DRAM cycle at or after core cycle c */
 
 #endif

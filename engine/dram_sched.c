@@ -151,6 +151,14 @@ static dcyc chan_rules(const struct dram *d, const struct dram_chan *c, const st
 	return e;
 }
 
+static int32_t oldest_hit(const struct dram_chan *c, const struct dram_bank *b, int q)
+{
+	for (int32_t r = b->head[q]; r >= 0; r = c->req[r].next)
+		if (c->req[r].row == b->open_row)
+			return r;
+	return -1;
+}
+
 enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, uint32_t bi, dcyc *e, int32_t *req)
 {
 	const struct dram_bank *b = &c->bank[bi];
@@ -182,6 +190,20 @@ enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, ui
 			} else {
 				cmd = DC_PRE;
 				be = b->t_pre;
+				/* FR-FCFS past its row-hit cap (DRAMSim3's semantics): the cap
+				 * permits the precharge, it does not idle the bank; hits ready
+				 * before the PRE is legal keep issuing. */
+				int32_t hi = d->sched_kind == DRAM_SCHED_FRFCFS ? oldest_hit(c, b, q) : -1;
+				if (hi >= 0) {
+					const struct dram_req *h = &c->req[hi];
+					enum dram_cmd hc = h->is_write ? DC_WR : DC_RD;
+					dcyc eh = dmax(h->is_write ? b->t_wr : b->t_rd, chan_rules(d, c, b, hc));
+					if (eh < dmax(be, chan_rules(d, c, b, DC_PRE))) {
+						*req = hi;
+						cmd = hc;
+						be = eh;
+					}
+				}
 			}
 		} else if (d->c.page_policy == DRAM_PAGE_TIMEOUT && b->open_row >= 0 && !b->nq[Q_RD] && !b->nq[Q_WR]) {
 			cmd = DC_PRE;

@@ -160,7 +160,7 @@ int session_init_dram_trace(struct session *ss, const struct sim_cfg *cfg, const
 			    uint64_t seed, char **err)
 {
 	memset(ss, 0, sizeof(*ss));
-	struct dram_reqs *q = dram_trace_load(path, err);
+	struct dram_reqs *q = dram_trace_load(path, cfg, err);
 	if (!q)
 		return -1;
 	bp_init(&ss->bps, NULL);

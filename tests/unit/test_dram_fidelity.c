@@ -1,0 +1,246 @@
+/*
+ * test_dram_fidelity.c: the DRAM rules that make gpustep agree with DRAMSim3
+ * on matched configs (the FR-FCFS row-hit cap, tRCDWR, tPPD, t32AW), the
+ * bounds of the clock arithmetic, and the checks on bad input (trace lines,
+ * mapping widths). Expectations are derived from the harness timing
+ * (test_dram_harness.h: 1:1 clocks, tCL 5, tRCD 4, tRP 4, tRAS 10, tRC 14,
+ * tCCD 4, tBL 2, tRTP 2).
+ */
+#include <stdio.h>
+
+#include "dram_trace.h"
+#include "test_dram_harness.h"
+
+#define T(h) (&(h)->cfg.dram.timing)
+#define TBL(h) ((uint64_t)((h)->cfg.dram.burst / (h)->cfg.dram.data_rate))
+
+/* After the cap, a conflicting head may precharge, but hits that are ready
+ * before the PRE is legal still issue (DRAMSim3: the cap permits the PRE, it
+ * never idles a bank with ready hits). Bank 0: A(row 1) B(row 2) C D E(row 1),
+ * cap 1. */
+TEST(dram_row_hit_cap_serves_hits_until_pre_is_legal)
+{
+	struct dh h;
+	dh_cfg(&h.cfg);
+	h.cfg.dram.row_hit_cap = 1;
+	REQUIRE(dh_init(&h));
+	const struct dram_timing *t = T(&h);
+	dram_enqueue(h.d, dh_addr(&h, 0, 0, 1, 0), false, 0);  /* A */
+	dram_enqueue(h.d, dh_addr(&h, 0, 0, 2, 0), false, 1);  /* B: conflict, older than C..E */
+	dram_enqueue(h.d, dh_addr(&h, 0, 0, 1, 4), false, 2);  /* C */
+	dram_enqueue(h.d, dh_addr(&h, 0, 0, 1, 8), false, 3);  /* D */
+	dram_enqueue(h.d, dh_addr(&h, 0, 0, 1, 12), false, 4); /* E */
+	dh_run(&h, 0, false);
+	uint64_t cl_bl = (uint64_t)t->tCL + TBL(&h);
+	uint64_t rd_a = (uint64_t)t->tRCD;                 /* ACT at 0 */
+	uint64_t rd_c = rd_a + (uint64_t)t->tCCD;          /* cap reached, but C is ready before tRAS */
+	uint64_t pre = (uint64_t)t->tRAS;                  /* PRE legal at tRAS (> C + tRTP) */
+	REQUIRE(rd_c < pre && rd_c + (uint64_t)t->tRTP <= pre && rd_c + (uint64_t)t->tCCD > pre);
+	uint64_t act_b = pre + (uint64_t)t->tRP;           /* = tRC here */
+	uint64_t rd_b = act_b + (uint64_t)t->tRCD;
+	CHECK_EQ(h.done_at[0], rd_a + cl_bl);
+	CHECK_EQ(h.done_at[2], rd_c + cl_bl);
+	CHECK_EQ(h.done_at[1], rd_b + cl_bl);
+	/* Row 2 has served its one request: D (head, row 1) may precharge at
+	 * ACT(B) + tRAS, then ACT, RD D, RD E a tCCD later. */
+	uint64_t act_d = act_b + (uint64_t)t->tRAS + (uint64_t)t->tRP;
+	CHECK_EQ(h.done_at[3], act_d + (uint64_t)t->tRCD + cl_bl);
+	CHECK_EQ(h.done_at[4], act_d + (uint64_t)t->tRCD + (uint64_t)t->tCCD + cl_bl);
+	CHECK_EQ(dh_stat(&h, "dram.activates"), 3);
+	CHECK_EQ(dh_stat(&h, "dram.row_hits"), 2); /* C, E */
+	dh_fini(&h);
+}
+
+/* The cap still bounds starvation: once the PRE is legal it wins over hits
+ * (it is the oldest command of the bank). */
+TEST(dram_row_hit_cap_precharges_when_legal)
+{
+	struct dh h;
+	dh_cfg(&h.cfg);
+	h.cfg.dram.row_hit_cap = 2;
+	REQUIRE(dh_init(&h));
+	const struct dram_timing *t = T(&h);
+	dram_enqueue(h.d, dh_addr(&h, 0, 0, 1, 0), false, 0);
+	dram_enqueue(h.d, dh_addr(&h, 0, 0, 2, 0), false, 1);
+	for (unsigned i = 0; i < 6; i++)
+		dram_enqueue(h.d, dh_addr(&h, 0, 0, 1, 4 + 4 * i), false, 2 + i);
+	dh_run(&h, 0, false);
+	/* hits at tRCD, +tCCD (cap 2 reached at 8), then PRE at tRAS = 10
+	 * before the hit ready at 12: B at tRAS + tRP + tRCD. */
+	uint64_t cl_bl = (uint64_t)t->tCL + TBL(&h);
+	CHECK_EQ(h.done_at[1], (uint64_t)(t->tRAS + t->tRP + t->tRCD) + cl_bl);
+	unsigned before = 0;
+	for (unsigned i = 0; i < 6; i++)
+		before += h.done_at[2 + i] < h.done_at[1];
+	CHECK_EQ(before, 1);
+	dh_fini(&h);
+}
+
+/* Two interleaved streams in different rows of one bank. FR-FCFS (cap 4)
+ * drains at least 1.5x faster than FCFS, and no faster than the timing
+ * allows: one column command per max(tCCD, tBL), and the bank's activates
+ * at least tRC apart. */
+static uint64_t two_streams(int sched, uint64_t *acts)
+{
+	struct dh h;
+	dh_cfg(&h.cfg);
+	h.cfg.dram.scheduler = sched;
+	h.cfg.dram.row_hit_cap = 4;
+	if (!dh_init(&h))
+		return 0;
+	enum { N = 64 };
+	struct dh_req r[2 * N];
+	for (unsigned i = 0; i < N; i++) {
+		r[2 * i] = (struct dh_req){dh_addr(&h, 0, 0, 1, (4 * i) % 128), false};
+		r[2 * i + 1] = (struct dh_req){dh_addr(&h, 0, 0, 2, (4 * i) % 128), false};
+	}
+	dh_feed(&h, r, 2 * N, true);
+	*acts = dh_stat(&h, "dram.activates");
+	uint64_t end = h.now;
+	dh_fini(&h);
+	return end;
+}
+
+TEST(dram_two_streams_frfcfs_vs_fcfs_and_bound)
+{
+	uint64_t acts_fr, acts_fc;
+	uint64_t fr = two_streams(DRAM_SCHED_FRFCFS, &acts_fr), fc = two_streams(DRAM_SCHED_FCFS, &acts_fc);
+	struct dh h;
+	dh_cfg(&h.cfg);
+	const struct dram_timing *t = T(&h);
+	uint64_t n = 128, col = (uint64_t)(t->tCCD > (int)TBL(&h) ? t->tCCD : (int)TBL(&h));
+	CHECK(fr > 0 && fc > 0);
+	CHECK(fc * 2 >= fr * 3); /* >= 1.5x */
+	CHECK_EQ(acts_fc, n);    /* FCFS: every request opens its row */
+	/* the bound: the last data of n column commands, and tRC between ACTs */
+	uint64_t by_bus = (uint64_t)t->tRCD + (n - 1) * col + (uint64_t)t->tCL + TBL(&h);
+	uint64_t by_act = (acts_fr - 1) * (uint64_t)t->tRC + (uint64_t)(t->tRCD + t->tCL) + TBL(&h);
+	CHECK(fr >= by_bus);
+	CHECK(fr >= by_act);
+	CHECK(acts_fr >= n / 4); /* cap 4: at most 4 requests per activation while the other row waits */
+	printf("    two streams: frfcfs %llu cycles (%llu ACT), fcfs %llu (%llu ACT), bounds %llu / %llu\n",
+	       (unsigned long long)fr, (unsigned long long)acts_fr, (unsigned long long)fc, (unsigned long long)acts_fc,
+	       (unsigned long long)by_bus, (unsigned long long)by_act);
+}
+
+/* ---- bad input ------------------------------------------------------------ */
+
+static int check(const char *text, struct sim_cfg *c, char **err)
+{
+	uint64_t n = 0;
+	free(*err);
+	*err = NULL;
+	return dram_trace_check_mem(text, strlen(text), c, &n, err);
+}
+
+TEST(dram_trace_rejects_what_the_model_cannot_represent)
+{
+	char *err = NULL;
+	/* issue 25: a cycle near 2^64 aborted on an assertion in dram_tick */
+	CHECK(check("0x0 READ 0\n0x80 READ 12303978297164269197\n", NULL, &err) < 0);
+	CHECK_CONTAINS(err, "line 2: cycle above");
+	CHECK(check("0x0 READ 0\n0x80 READ 18446744073709551615\n", NULL, &err) < 0);
+	CHECK_CONTAINS(err, "line 2:");
+	CHECK(check("0x0 READ 281474976710656\n", NULL, &err) == 0); /* 2^48 itself is fine */
+	CHECK(check("0x0 READ 281474976710657\n", NULL, &err) < 0);
+	CHECK(check("0x0 READ 99999999999999999999999\n", NULL, &err) < 0);
+	CHECK_CONTAINS(err, "line 1: cycle above");
+	free(err);
+}
+
+TEST(dram_trace_parses_as_dramsim3_and_ramulator)
+{
+	char *err = NULL;
+	struct dram_trace_parser p;
+	struct dram_trace_rec r;
+	dram_trace_parser_init(&p, NULL);
+	/* addresses are hex with or without 0x (DRAMSim3 reads std::hex) */
+	CHECK_EQ(dram_trace_parse(&p, "4000 READ 0\n", 12, &r, &err), 1);
+	CHECK_EQ(r.addr, 0x4000);
+	CHECK_EQ(dram_trace_parse(&p, "0100 WRITE 3", 12, &r, &err), 1);
+	CHECK_EQ(r.addr, 0x100);
+	CHECK(r.is_write && r.cycle == 3);
+	CHECK_EQ(dram_trace_parse(&p, "0X7fA0 P_MEM_RD 3", 17, &r, &err), 1);
+	CHECK_EQ(r.addr, 0x7fa0);
+	CHECK_EQ(dram_trace_parse(&p, "# c\n", 4, &r, &err), 0);
+	CHECK_EQ(dram_trace_parse(&p, "0x40 READ 2\n", 12, &r, &err), -1); /* decreasing */
+	CHECK_CONTAINS(err, "line 5: expected a cycle >= 3");
+	free(err);
+	err = NULL;
+	/* a first line without a cycle no longer silently means Ramulator */
+	CHECK(check("0x0 READ\n0x40 READ\n", NULL, &err) < 0);
+	CHECK_CONTAINS(err, "line 1: a DRAMSim line needs a cycle");
+	CHECK(check("0x0 R\n0x40 W\n", NULL, &err) == 0);
+	CHECK(check("LD 40\nST 0x80\n", NULL, &err) == 0);
+	CHECK(check("LD 0x40\nLD 0x40 7\n", NULL, &err) < 0);
+	CHECK_CONTAINS(err, "line 2: expected \"LD ADDR\"");
+	CHECK(check("0x0 READ 0\n0xzz READ 1\n", NULL, &err) < 0);
+	CHECK_CONTAINS(err, "line 2: expected a hex address");
+	CHECK(check("0x0 READ 0\n0x11112222333344445 READ 1\n", NULL, &err) < 0); /* 17 digits */
+	CHECK_CONTAINS(err, "line 2: expected a hex address");
+	CHECK(check("FETCH 0x0 0 1\n", NULL, &err) < 0);
+	CHECK_CONTAINS(err, "line 1:");
+	/* NUL bytes are not "only blank lines" */
+	static const char nul[] = "0x0 READ 0\n\0\0\0\n";
+	free(err);
+	err = NULL;
+	uint64_t n;
+	CHECK(dram_trace_check_mem(nul, sizeof nul - 1, NULL, &n, &err) < 0);
+	CHECK_CONTAINS(err, "line 2: NUL byte");
+	CHECK(check("\n# x\n", NULL, &err) < 0);
+	CHECK_CONTAINS(err, "no requests");
+	free(err);
+}
+
+TEST(dram_trace_address_range_rejected_or_wrapped)
+{
+	struct sim_cfg c;
+	cfg_defaults(&c);
+	char *err = NULL;
+	/* teaching DRAM: 1 ch x 16 banks x 4096 rows x 2 KB = 128 MiB */
+	CHECK(check("0x7ffffc0 READ 0\n", &c, &err) == 0);
+	CHECK(check("0x0 READ 0\n0x8000000 READ 1\n", &c, &err) < 0);
+	CHECK_CONTAINS(err, "line 2: address 0x8000000 is beyond the DRAM capacity (0x8000000 bytes); set dram.trace_wrap=true");
+	c.dram.trace_wrap = true;
+	struct dram_trace_parser p;
+	struct dram_trace_rec r;
+	dram_trace_parser_init(&p, &c);
+	CHECK_EQ(dram_trace_parse(&p, "0x10000040 READ 0", 17, &r, &err), 1);
+	CHECK_EQ(r.addr, 0x40);
+	CHECK_EQ(p.wrapped, 1);
+	free(err);
+}
+
+TEST(dram_mapping_wider_than_the_address_is_a_config_error)
+{
+	struct sim_cfg c;
+	cfg_defaults(&c);
+	char *err = NULL;
+	snprintf(c.dram.mapping, sizeof c.dram.mapping, "row:rank:bank:ch:col[40]:col[40]");
+	CHECK(cfg_validate(&c, &err) != 0); /* was SIGFPE (issue 25) */
+	CHECK_CONTAINS(err, "dram.mapping: the pieces of 'col' have 80 bits");
+	free(err);
+	err = NULL;
+	snprintf(c.dram.mapping, sizeof c.dram.mapping, "row:bank:ch:col[33]");
+	CHECK(cfg_validate(&c, &err) != 0);
+	CHECK_CONTAINS(err, "dram.mapping");
+	free(err);
+}
+
+/* The clock conversion is exact and saturates instead of wrapping: a read
+ * enqueued at a core cycle near the trace limit completes after it. */
+TEST(dram_clock_arithmetic_far_from_zero)
+{
+	struct dh h;
+	dh_cfg(&h.cfg);
+	h.cfg.core.clock_mhz = 1400; /* 1000 ps tCK: 1.4 core cycles per DRAM cycle */
+	REQUIRE(dh_init(&h));
+	h.now = DRAM_TRACE_MAX_CYCLE;
+	dram_enqueue(h.d, dh_addr(&h, 0, 0, 1, 0), false, 0);
+	dh_run(&h, 0, true);
+	/* tRCD + tCL + tBL = 11 DRAM cycles = 15.4 core cycles, plus at most one
+	 * DRAM cycle of alignment */
+	CHECK(h.done_at[0] > DRAM_TRACE_MAX_CYCLE);
+	CHECK(h.done_at[0] - DRAM_TRACE_MAX_CYCLE >= 16 && h.done_at[0] - DRAM_TRACE_MAX_CYCLE <= 18);
+	dh_fini(&h);
+}
