@@ -150,6 +150,8 @@ static void register_stats(struct dram *d)
 	d->st_busy = stats_counter(st, "dram.busy_bank_cycles", "sum over DRAM cycles of banks with unissued requests");
 	d->st_any = stats_counter(st, "dram.any_busy_cycles", "channel-cycles with at least one such bank");
 	d->st_rlat_sum = stats_counter(st, "dram.read_latency_sum", "sum of read latencies (core cycles)");
+	d->st_rlat_dsum = stats_counter(st, "dram.read_latency_sum_dram",
+					"sum of read latencies in DRAM cycles (enqueue to end of data)");
 	d->st_wlat_sum = stats_counter(st, "dram.write_latency_sum", "sum of write latencies (core cycles)");
 	d->st_rlat = stats_hist(st, "dram.read_latency", "read latency, enqueue to data (core cycles, queueing + service)",
 				lat_edges, ARRAY_LEN(lat_edges));
@@ -161,6 +163,8 @@ static void register_stats(struct dram *d)
 				   (uint64_t)d->nch * (uint64_t)d->c.write_queue);
 	stats_ratio(st, "dram.row_hit_rate", "row hits / requests", "dram.row_hits", "dram.requests", 1.0);
 	stats_ratio(st, "dram.read_latency_mean", "mean read latency (core cycles)", "dram.read_latency_sum", "dram.reads", 1.0);
+	stats_ratio(st, "dram.read_latency_mean_dram", "mean read latency (DRAM cycles, whatever the core clock)",
+		    "dram.read_latency_sum_dram", "dram.reads", 1.0);
 	stats_ratio(st, "dram.write_latency_mean", "mean write latency (core cycles)", "dram.write_latency_sum", "dram.writes",
 		    1.0);
 	stats_ratio(st, "dram.bus_util", "data-bus utilisation, mean over channels", "dram.data_cycles", "dram.cycles",
@@ -203,7 +207,8 @@ static void resolve_timing(struct dram *d)
 	const struct dram_timing *t = &d->c.timing;
 	bool bg = d->c.bank_groups > 1;
 	d->t = (struct dram_timing_c){
-		.CL = (dcyc)t->tCL, .CWL = (dcyc)t->tCWL, .RCD = (dcyc)t->tRCD, .RP = (dcyc)t->tRP,
+		.CL = (dcyc)t->tCL, .CWL = (dcyc)t->tCWL, .RCD = (dcyc)t->tRCD,
+		.RCDWR = (dcyc)(t->tRCDWR ? t->tRCDWR : t->tRCD), .AW32 = (dcyc)t->t32AW, .PPD = (dcyc)t->tPPD, .RP = (dcyc)t->tRP,
 		.RAS = (dcyc)t->tRAS, .RC = (dcyc)t->tRC, .RRD = (dcyc)t->tRRD,
 		.RRD_L = (dcyc)(bg ? t->tRRD_L : t->tRRD), .FAW = (dcyc)t->tFAW, .CCD = (dcyc)t->tCCD,
 		.CCD_L = (dcyc)(bg ? t->tCCD_L : t->tCCD), .WR = (dcyc)t->tWR, .WTR = (dcyc)t->tWTR,
@@ -359,6 +364,7 @@ void dram_enqueue_from(struct dram *d, uint64_t addr, bool is_write, uint32_t ta
 	r->addr = addr;
 	r->seq = d->seq++;
 	r->enq = *d->now;
+	r->enq_d = dnow;
 	r->tag = tag;
 	r->row = x.row;
 	r->col = x.col;
@@ -415,6 +421,8 @@ bool dram_pop_done(struct dram *d, uint32_t *tag, bool *is_write)
 	int q = r->is_write;
 	stat_hist_add(d->st, q ? d->st_wlat : d->st_rlat, lat);
 	stat_add(d->st, q ? d->st_wlat_sum : d->st_rlat_sum, lat);
+	if (!q)
+		stat_add(d->st, d->st_rlat_dsum, r->done - r->enq_d);
 	stat_occ_add(d->st, q ? d->st_wq : d->st_rq, -1);
 	stat_occ_add(d->st, q ? c->st_wq : c->st_rq, -1);
 	EV_EMIT(d->ev, EV_DRAM_DONE, .cycle = *d->now, .ch = (int16_t)top.ch, .bank = (int16_t)r->bank, .addr = r->addr,

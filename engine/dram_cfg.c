@@ -93,6 +93,9 @@ static const struct cfg_param dram_params[] = {
 	P_T(tRFC, "278", 1, "all-bank REFRESH duration"),
 	P_T(tRFCpb, "120", 1, "per-bank REFRESH duration [assumed]"),
 	P_T(tREFI, "5850", 1, "refresh interval [assumed: 3.9 us]"),
+	P_T(t32AW, "0", 0, "window with at most 32 ACTIVATEs per rank, GDDR5/GDDR6 (0 = none)"),
+	P_T(tPPD, "0", 0, "PRECHARGE to PRECHARGE, other bank of the rank, GDDR/LPDDR4 (0 = none)"),
+	P_T(tRCDWR, "0", 0, "ACTIVATE to WRITE, same bank (0 = tRCD, which is ACTIVATE to READ)"),
 };
 
 static int line_bytes(const struct sim_cfg *c) { return c->l2.line > 0 ? c->l2.line : 128; }
@@ -128,6 +131,10 @@ static int dram_validate(const struct sim_cfg *c, char **err)
 		return set_err(err, "dram.timing.tCCD_L: must be >= tCCD (%d), got %d", t->tCCD, t->tCCD_L);
 	if (t->tWTR_L < t->tWTR)
 		return set_err(err, "dram.timing.tWTR_L: must be >= tWTR (%d), got %d", t->tWTR, t->tWTR_L);
+	if (t->t32AW && t->t32AW < t->tFAW)
+		return set_err(err, "dram.timing.t32AW: must be 0 or >= tFAW (%d), got %d", t->tFAW, t->t32AW);
+	if (t->tRCDWR > t->tRAS)
+		return set_err(err, "dram.timing.tRCDWR: must be <= tRAS (%d), got %d", t->tRAS, t->tRCDWR);
 	if (t->tFAW && t->tFAW < t->tRRD)
 		return set_err(err, "dram.timing.tFAW: must be 0 or >= tRRD (%d), got %d", t->tRRD, t->tFAW);
 	if (t->tRTW < t->tCL + tbl - t->tCWL)

@@ -49,6 +49,9 @@ struct dram_timing {
 	int tRFC;   /* all-bank REFRESH duration */
 	int tRFCpb; /* per-bank REFRESH duration */
 	int tREFI;  /* refresh interval (per-bank mode: each bank once per tREFI) */
+	int t32AW;  /* window holding at most 32 ACTs per rank (GDDR5/6; 0 = none) */
+	int tPPD;   /* PRE to PRE, different banks of a rank (GDDR, LPDDR4; 0 = none) */
+	int tRCDWR; /* ACT to WRITE, same bank (0 = tRCD; tRCD is the ACT to READ value) */
 };
 
 struct dram_cfg {

@@ -30,6 +30,7 @@ enum dram_row_class { RC_NONE, RC_HIT, RC_MISS, RC_CONFLICT };
 struct dram_req {
 	uint64_t addr, seq;
 	uint64_t enq;  /* core cycle of enqueue */
+	dcyc enq_d;    /* first DRAM cycle at or after it */
 	dcyc done;     /* DRAM cycle the data transfer ends */
 	uint32_t tag, row, col;
 	int32_t prev, next; /* bank list, or free list (next) */
@@ -58,6 +59,9 @@ struct dram_rank {
 	dcyc t_rd;     /* tWTR_S */
 	dcyc faw[4];   /* last four ACTs, oldest at faw_i */
 	uint32_t faw_i, nact;
+	dcyc aw32[32]; /* last 32 ACTs (t32AW), oldest at aw32_i */
+	uint32_t aw32_i, pad;
+	dcyc t_pre;    /* tPPD */
 };
 
 struct dram_bg {
@@ -131,7 +135,7 @@ struct dram_temp {
 };
 
 struct dram_timing_c { /* timings in DRAM cycles, bank-group variants resolved */
-	dcyc CL, CWL, RCD, RP, RAS, RC, RRD, RRD_L, FAW, CCD, CCD_L, WR, WTR, WTR_L, RTW, RTRS, RTP, RFC, RFCpb,
+	dcyc CL, CWL, RCD, RCDWR, RP, AW32, PPD, RAS, RC, RRD, RRD_L, FAW, CCD, CCD_L, WR, WTR, WTR_L, RTW, RTRS, RTP, RFC, RFCpb,
 		REFI, BL;
 };
 
@@ -155,7 +159,7 @@ struct dram {
 	uint32_t nheap;
 	uint64_t seq, held_total;
 	uint32_t st_reads, st_writes, st_reqs, st_hit, st_miss, st_conf, st_act, st_pre, st_ref, st_full, st_cycles,
-		st_data, st_busy, st_any, st_rlat, st_wlat, st_rlat_sum, st_wlat_sum, st_rq, st_wq;
+		st_data, st_busy, st_any, st_rlat, st_wlat, st_rlat_sum, st_wlat_sum, st_rq, st_wq, st_rlat_dsum;
 };
 
 /* dram_sched.c */

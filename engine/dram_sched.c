@@ -16,7 +16,9 @@
  * Timing rules (DRAM cycles), where they are checked:
  *   bank    ACT: tRC after ACT, tRP after PRE, tRFC after REF   PRE: tRAS, tRTP, tWR
  *           RD/WR: tRCD after ACT
- *   rank    ACT: tRRD (tRRD_L in the bank group), tFAW (four ACTs)   RD: tWTR (tWTR_L)
+ *   rank    ACT: tRRD (tRRD_L in the bank group), tFAW (four ACTs), t32AW (32 ACTs)
+ *           RD: tWTR (tWTR_L)   PRE: tPPD after any PRE of the rank
+ *   bank    WR: tRCDWR after ACT (tRCD when 0)
  *   channel one command per cycle; RD/WR: tCCD (tCCD_L); WR: tRTW after RD;
  *           data bus: burst tBL, tRTRS when the rank changes
  */
@@ -132,6 +134,11 @@ static dcyc chan_rules(const struct dram *d, const struct dram_chan *c, const st
 		e = dmax(e, dmax(r->t_act, g->t_act));
 		if (d->t.FAW && r->nact >= 4)
 			e = dmax(e, r->faw[r->faw_i] + d->t.FAW);
+		if (d->t.AW32 && r->nact >= 32)
+			e = dmax(e, r->aw32[r->aw32_i] + d->t.AW32);
+		break;
+	case DC_PRE:
+		e = dmax(e, r->t_pre);
 		break;
 	case DC_RD:
 		e = dmax(e, dmax(c->t_ccd, g->t_ccd));
@@ -287,6 +294,7 @@ static void do_pre(struct dram *d, struct dram_chan *c, uint32_t bi, dcyc t)
 		.row = (int32_t)b->open_row);
 	b->open_row = -1;
 	b->pre_at = t;
+	c->rank[b->rank].t_pre = dmax(c->rank[b->rank].t_pre, t + d->t.PPD);
 	b->t_act = dmax(b->t_act, t + d->t.RP);
 	stat_inc(d->st, d->st_pre);
 	cmd_name(b, "PRE", t);
@@ -299,7 +307,8 @@ static void do_act(struct dram *d, struct dram_chan *c, uint32_t bi, struct dram
 	struct dram_bg *g = &c->bg[b->bg];
 	b->open_row = b->shown_row = r->row;
 	b->act_at = t;
-	b->t_rd = b->t_wr = t + d->t.RCD;
+	b->t_rd = t + d->t.RCD;
+	b->t_wr = t + d->t.RCDWR;
 	b->t_pre = dmax(b->t_pre, t + d->t.RAS);
 	b->t_act = dmax(b->t_act, t + d->t.RC);
 	b->hits_run = 0;
@@ -307,6 +316,8 @@ static void do_act(struct dram *d, struct dram_chan *c, uint32_t bi, struct dram
 	g->t_act = dmax(g->t_act, t + d->t.RRD_L);
 	rk->faw[rk->faw_i] = t;
 	rk->faw_i = (rk->faw_i + 1) & 3;
+	rk->aw32[rk->aw32_i] = t;
+	rk->aw32_i = (rk->aw32_i + 1) & 31;
 	rk->nact++;
 	stat_inc(d->st, d->st_act);
 	stat_inc(d->st, c->st_act);
@@ -362,7 +373,7 @@ static void do_col(struct dram *d, struct dram_chan *c, uint32_t bi, int32_t ri,
 	stat_inc(d->st, d->st_reqs);
 	dram_complete(d, (uint32_t)(c - d->ch), ri);
 	if (d->c.page_policy == DRAM_PAGE_CLOSED) { /* auto-precharge (RDA/WRA): no command slot */
-		do_pre(d, c, bi, b->t_pre);
+		do_pre(d, c, bi, dmax(b->t_pre, c->rank[b->rank].t_pre));
 		strcpy(b->last_cmd, r->is_write ? "WRA" : "RDA");
 	}
 }

@@ -244,3 +244,88 @@ TEST(dram_clock_arithmetic_far_from_zero)
 	CHECK(h.done_at[0] - DRAM_TRACE_MAX_CYCLE >= 16 && h.done_at[0] - DRAM_TRACE_MAX_CYCLE <= 18);
 	dh_fini(&h);
 }
+
+/* ---- timing keys ------------------------------------------------------------ */
+
+TEST(dram_trcdwr_separates_act_from_write)
+{
+	for (int rcdwr = 0; rcdwr <= 7; rcdwr += 7) {
+		struct dh h;
+		dh_cfg(&h.cfg);
+		T(&h)->tRCDWR = rcdwr;
+		REQUIRE(dh_init(&h));
+		const struct dram_timing *t = T(&h);
+		dram_enqueue(h.d, dh_addr(&h, 0, 2, 3, 0), true, 0);
+		dh_run(&h, 0, false);
+		/* the write waits tRCDWR (tRCD when 0) after its ACT */
+		uint64_t rcd_wr = (uint64_t)(rcdwr ? rcdwr : t->tRCD);
+		CHECK_EQ(h.done_at[0], rcd_wr + (uint64_t)t->tCWL + TBL(&h));
+		dh_fini(&h);
+	}
+}
+
+TEST(dram_tppd_spaces_precharges_of_a_rank)
+{
+	for (int ppd = 0; ppd <= 5; ppd += 5) {
+		struct dh h;
+		dh_cfg(&h.cfg);
+		T(&h)->tPPD = ppd;
+		REQUIRE(dh_init(&h));
+		const struct dram_timing *t = T(&h);
+		dram_enqueue(h.d, dh_addr(&h, 0, 0, 1, 0), false, 0);
+		dram_enqueue(h.d, dh_addr(&h, 0, 1, 1, 0), false, 1);
+		dh_run(&h, 40, false); /* both rows open, every rule settled */
+		dram_enqueue(h.d, dh_addr(&h, 0, 0, 2, 0), false, 2);
+		dram_enqueue(h.d, dh_addr(&h, 0, 1, 2, 0), false, 3);
+		dh_run(&h, 0, false);
+		/* PRE bank 0 at 40, PRE bank 1 one command slot later or tPPD later */
+		uint64_t pre1 = 40 + (uint64_t)(ppd > 1 ? ppd : 1);
+		uint64_t rest = (uint64_t)(t->tRP + t->tRCD + t->tCL) + TBL(&h);
+		CHECK_EQ(h.done_at[2], 40 + rest);
+		uint64_t want = pre1 + rest, bus = 40 + rest + (uint64_t)t->tCCD; /* or tCCD behind bank 0 */
+		CHECK_EQ(h.done_at[3], want > bus ? want : bus);
+		if (ppd)
+			CHECK_EQ(h.done_at[3], pre1 + rest);
+		dh_fini(&h);
+	}
+}
+
+TEST(dram_t32aw_limits_activates_in_the_window)
+{
+	uint64_t acts[2];
+	for (int k = 0; k < 2; k++) {
+		struct dh h;
+		dh_cfg(&h.cfg);
+		T(&h)->tFAW = 0;
+		T(&h)->tCCD = 2;
+		T(&h)->tCCD_L = 2;
+		T(&h)->t32AW = k ? 100 : 0;
+		h.cfg.dram.page_policy = DRAM_PAGE_CLOSED;
+		h.cfg.dram.read_queue = 64;
+		REQUIRE(dh_init(&h));
+		/* every request a new row, banks in turn: ACT-bound */
+		for (unsigned i = 0; i < 64; i++)
+			dram_enqueue(h.d, dh_addr(&h, 0, i % 8, 1 + i / 8, 0), false, i);
+		dh_run(&h, 100, false); /* DRAM cycles 0..99 */
+		acts[k] = dh_stat(&h, "dram.activates");
+		dh_fini(&h);
+	}
+	CHECK(acts[0] > 32); /* the test is ACT-bound without the window */
+	CHECK_EQ(acts[1], 32);
+}
+
+TEST(dram_read_latency_mean_dram_counts_dram_cycles)
+{
+	struct dh h;
+	dh_cfg(&h.cfg);
+	h.cfg.core.clock_mhz = 500; /* one core cycle = two DRAM cycles */
+	REQUIRE(dh_init(&h));
+	const struct dram_timing *t = T(&h);
+	h.now = 7;
+	dram_enqueue(h.d, dh_addr(&h, 0, 1, 1, 0), false, 0);
+	dh_run(&h, 0, true);
+	uint64_t miss = (uint64_t)(t->tRCD + t->tCL) + TBL(&h); /* 11 DRAM cycles */
+	CHECK_NEAR(dh_value(&h, "dram.read_latency_mean_dram"), (double)miss, 1e-9);
+	CHECK_NEAR(dh_value(&h, "dram.read_latency_mean"), (double)((miss + 1) / 2), 1e-9); /* 5.5 rounded up */
+	dh_fini(&h);
+}
