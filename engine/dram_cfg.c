@@ -23,6 +23,8 @@ static const char *const page_names[] = {"open", "closed", "timeout", NULL};
 static const char *const refresh_names[] = {"none", "all_bank", "per_bank", NULL};
 static const char *const alloc_names[] = {"interleave", "temp", NULL};
 static const char *const clock_names[] = {"core", "dram", NULL};
+static const char *const queue_names[] = {"channel", "per_bank", NULL};
+static const char *const drain_names[] = {"watermark", "full_or_idle", NULL};
 
 #define P_INT(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, 0, NULL, desc}
 #define P_POW2(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, CFG_POW2, NULL, desc}
@@ -41,7 +43,7 @@ static const struct cfg_param dram_params[] = {
 	P_POW2("dram.columns", dram.columns, "512", 8, 1 << 16, "columns per row, each dram.bus_bytes wide"),
 	P_POW2("dram.bus_bytes", dram.bus_bytes, "4", 1, 256, "data bus width per channel in bytes (GDDR5 device: 4)"),
 	P_POW2("dram.burst", dram.burst, "16", 1, 64, "burst length in beats (BL): one column command moves burst x bus_bytes"),
-	P_POW2("dram.data_rate", dram.data_rate, "2", 1, 8,
+	P_POW2("dram.data_rate", dram.data_rate, "2", 1, 16,
 	       "data beats per command clock: 2 = DDR, 4 = GDDR5 (write clock at 2x CK, double data rate)"),
 	P_INT("dram.tck_ps", dram.tck_ps, "667", 100, 100000, "DRAM command clock period (ps); all timings count these cycles"),
 	P_ENUM("dram.scheduler", dram.scheduler, "frfcfs", sched_names,
@@ -56,6 +58,11 @@ static const struct cfg_param dram_params[] = {
 	P_INT("dram.write_queue", dram.write_queue, "32", 1, 4096, "write requests per channel, held until written"),
 	P_INT("dram.write_high", dram.write_high, "24", 1, 4096, "start draining writes at this many unissued writes"),
 	P_INT("dram.write_low", dram.write_low, "8", 0, 4096, "stop draining writes at this many (when reads wait)"),
+	P_ENUM("dram.queue_model", dram.queue_model, "channel", queue_names,
+	       "channel: read/write queues per channel, a request holds its slot until its data returns; per_bank: a transaction queue per channel feeding per-bank command queues (dram.cmd_queue), as DRAMSim3"),
+	P_INT("dram.cmd_queue", dram.cmd_queue, "8", 1, 256, "per_bank: command-queue entries per bank"),
+	P_ENUM("dram.write_drain", dram.write_drain, "watermark", drain_names,
+	       "watermark: drain writes from write_high down to write_low; full_or_idle: drain when the write queue is full, or holds more than write_low writes and no read is pending (DRAMSim3 with write_low 8)"),
 	P_STR("dram.mapping", dram.mapping, "row:bank:ch:col",
 	      "address fields MSB first (row, rank, bank, ch, col); split a field with a bit count, e.g. row:bank[3]:col[4]:bank[1]:ch:col[5]"),
 	P_BOOL("dram.bank_xor", dram.bank_xor, "false", "XOR the bank index with the low row bits (spreads row-strided streams)"),
