@@ -353,6 +353,7 @@ void dram_enqueue_from(struct dram *d, uint64_t addr, bool is_write, uint32_t ta
 		activate(d, c);
 	}
 	dram_blp_account(d, c, dnow);
+	c->last_arrival = dnow;
 	uint32_t bi = x.rank * (uint32_t)d->c.banks + x.bank;
 	struct dram_bank *b = &c->bank[bi];
 	if (!b->nq[Q_RD] && !b->nq[Q_WR] && b->started < 0)

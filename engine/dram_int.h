@@ -82,6 +82,8 @@ struct dram_chan {
 	uint32_t busy_banks;      /* banks with unissued requests (BLP) */
 	dcyc blp_last;
 	bool draining;
+	uint32_t drain_left;      /* full_or_idle: writes this drain still issues */
+	dcyc last_arrival;        /* DRAM cycle of the latest enqueue */
 	bool active;
 	int32_t active_pos;
 	dcyc next;                /* next DRAM cycle to step, DCYC_NEVER if inactive */

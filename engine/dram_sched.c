@@ -364,6 +364,8 @@ static void do_col(struct dram *d, struct dram_chan *c, uint32_t bi, int32_t ri,
 		return;
 	/* last burst: the request is fully issued */
 	b->started = -1;
+	if (r->is_write && c->drain_left)
+		c->drain_left--;
 	r->done = end;
 	c->pend[r->is_write]--;
 	if (!b->nq[Q_RD] && !b->nq[Q_WR])
@@ -428,9 +430,30 @@ static void issue(struct dram *d, struct dram_chan *c, uint32_t bi, enum dram_cm
 
 /* ---- phases 1, 2, 5 -------------------------------------------------------- */
 
-static void update_mode(const struct dram *d, struct dram_chan *c)
+/* full_or_idle (DRAMSim3): drain the writes waiting when the write queue is
+ * full, or more than write_low wait and no read does; then issue that many.
+ * Fewer writes with no read pending drain once no request has arrived for
+ * tRC (DRAMSim3 would keep them until more writes come; a run must end). */
+static void update_mode_full(const struct dram *d, struct dram_chan *c, dcyc t)
 {
 	uint32_t rq = c->pend[Q_RD], wq = c->pend[Q_WR];
+	if (c->draining) {
+		if (!wq || !c->drain_left)
+			c->draining = false;
+	} else if (wq >= (uint32_t)d->c.write_queue || (wq > (uint32_t)d->c.write_low && !rq) ||
+		   (wq && !rq && t >= c->last_arrival + d->t.RC)) {
+		c->draining = true;
+		c->drain_left = wq;
+	}
+}
+
+static void update_mode(const struct dram *d, struct dram_chan *c, dcyc t)
+{
+	uint32_t rq = c->pend[Q_RD], wq = c->pend[Q_WR];
+	if (d->c.write_drain == DRAM_DRAIN_FULL_OR_IDLE) {
+		update_mode_full(d, c, t);
+		return;
+	}
 	if (c->draining) {
 		if (!wq || (wq <= (uint32_t)d->c.write_low && rq))
 			c->draining = false;
@@ -516,12 +539,17 @@ void dram_chan_step(struct dram *d, struct dram_chan *c, dcyc t)
 {
 	bool issued;
 	refresh_due(d, c, t);
-	update_mode(d, c);
+	update_mode(d, c, t);
 	dcyc next = scan(d, c, t, true, &issued);
 	if (issued) {
 		refresh_due(d, c, t + 1);
-		update_mode(d, c);
+		update_mode(d, c, t + 1);
 		next = scan(d, c, t + 1, false, &issued);
+	}
+	if (d->c.write_drain == DRAM_DRAIN_FULL_OR_IDLE && !c->draining && c->pend[Q_WR] && !c->pend[Q_RD]) {
+		dcyc idle = dmax(c->last_arrival + d->t.RC, t + 1); /* leftover writes: update_mode_full */
+		if (idle < next)
+			next = idle;
 	}
 	if (d->c.refresh != DRAM_REFRESH_NONE && !c->ref_pending && next != DCYC_NEVER && c->ref_due < next)
 		next = dmax(c->ref_due, t + 1);

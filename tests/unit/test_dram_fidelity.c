@@ -329,3 +329,131 @@ TEST(dram_read_latency_mean_dram_counts_dram_cycles)
 	CHECK_NEAR(dh_value(&h, "dram.read_latency_mean"), (double)((miss + 1) / 2), 1e-9); /* 5.5 rounded up */
 	dh_fini(&h);
 }
+
+/* ---- write drain ------------------------------------------------------------ */
+
+static uint64_t first_write_done(int drain, unsigned writes)
+{
+	struct dh h;
+	dh_cfg(&h.cfg);
+	h.cfg.dram.write_drain = drain;
+	h.cfg.dram.write_queue = 8;
+	h.cfg.dram.write_high = 8;
+	h.cfg.dram.write_low = 2;
+	if (!dh_init(&h))
+		return 0;
+	for (unsigned i = 0; i < writes; i++)
+		dram_enqueue(h.d, dh_addr(&h, 0, 1, 1, 4 * i), true, i);
+	dh_run(&h, 0, true);
+	uint64_t d = h.done_at[0];
+	dh_fini(&h);
+	return d;
+}
+
+TEST(dram_write_drain_full_or_idle)
+{
+	struct dh h;
+	dh_cfg(&h.cfg);
+	const struct dram_timing *t = T(&h);
+	uint64_t wr = (uint64_t)(t->tRCD + t->tCWL) + TBL(&h); /* ACT, WR, data */
+	/* watermark: no read waits, so writes issue at once */
+	CHECK_EQ(first_write_done(DRAM_DRAIN_WATERMARK, 2), wr);
+	/* full_or_idle: more than write_low writes and no read: at once */
+	CHECK_EQ(first_write_done(DRAM_DRAIN_FULL_OR_IDLE, 3), wr);
+	/* write_low or fewer: held until no request arrived for tRC */
+	CHECK_EQ(first_write_done(DRAM_DRAIN_FULL_OR_IDLE, 2), (uint64_t)t->tRC + wr);
+}
+
+/* ---- DRAMSim3 .ini ---------------------------------------------------------- */
+
+#include "dram_ini.h"
+
+static const char ini_gddr[] = "; a small GDDR5-like part (test values)\n"
+			       "[dram_structure]\nprotocol = GDDR5\nbankgroups = 4\nbanks_per_group = 4\n"
+			       "rows = 4096\ncolumns = 64\ndevice_width = 32\nBL = 8\nbankgroup_enable = false\n"
+			       "[timing]\ntCK = 0.5\nCL = 20\nCWL = 6\ntRCDRD = 20\ntRCDWR = 16\ntRP = 20\ntRAS = 45\n"
+			       "tRRD_S = 8\ntRRD_L = 9\ntFAW = 32\nt32AW = 300\ntPPD = 3\ntWR = 20\ntRTRS = 1 ; bus\n"
+			       "tXS = 90\n"
+			       "[system]\nchannel_size = 512\nchannels = 2\nbus_width = 64\naddress_mapping = rochrababgco\n"
+			       "trans_queue_size = 16\n[power]\nVDD = 1.5\n";
+
+TEST(dram_ini_maps_dramsim3_keys)
+{
+	struct sim_cfg c;
+	cfg_defaults(&c);
+	struct strbuf notes;
+	sb_init(&notes);
+	char *err = NULL;
+	REQUIRE(dram_ini_apply(&c, ini_gddr, sizeof ini_gddr - 1, "t.ini", &notes, &err) == 0);
+	const struct dram_cfg *d = &c.dram;
+	CHECK_EQ(d->channels, 2);
+	CHECK_EQ(d->banks, 16);
+	CHECK_EQ(d->bank_groups, 1);            /* bankgroup_enable = false */
+	CHECK_EQ(d->columns, 64 * 8);           /* GDDR: columns x BL */
+	CHECK_EQ(d->bus_bytes, 8);
+	CHECK_EQ(d->data_rate, 4);              /* GDDR5: BL / 4 cycles per burst */
+	CHECK_EQ(d->tck_ps, 500);
+	/* rank: 4096 rows x 2 KB pages x 16 banks x 2 devices = 256 MB; 512 MB channel */
+	CHECK_EQ(d->ranks, 2);
+	CHECK_EQ(d->timing.tRC, 45 + 20);       /* DRAMSim3: tRAS + tRP */
+	CHECK_EQ(d->timing.tRCD, 20);
+	CHECK_EQ(d->timing.tRCDWR, 16);
+	CHECK_EQ(d->timing.tRTW, 20 + 2 - 6 + 1); /* CL + burst cycles - CWL + tRTRS */
+	CHECK_EQ(d->timing.tRRD_L, 8);          /* no bank groups: the _S value */
+	CHECK_EQ(d->timing.t32AW, 300);
+	CHECK_EQ(d->timing.tPPD, 3);
+	CHECK_EQ(d->timing.tRTP, 5);            /* absent: DRAMSim3's default */
+	CHECK_EQ(d->read_queue, 16);
+	CHECK_EQ(d->row_hit_cap, 4);
+	CHECK_EQ(d->write_drain, DRAM_DRAIN_FULL_OR_IDLE);
+	CHECK_EQ(d->trace_cycles, DRAM_TRACE_DRAM);
+	CHECK_STR(d->mapping, "row:ch:rank:bank:col[6]:col[3]");
+	c.l2.line = 64; /* one DRAMSim3 request (bus_width / 8 x BL), as trace mode sets it */
+	CHECK(cfg_validate(&c, &err) == 0);
+	if (err)
+		printf("    %s\n", err);
+	CHECK_CONTAINS(notes.s, "[timing] tXS");
+	CHECK_CONTAINS(notes.s, "[power] VDD");
+	CHECK(!strstr(notes.s, "tRCDRD"));
+	sb_fini(&notes);
+	free(err);
+}
+
+TEST(dram_ini_protocol_rules_and_errors)
+{
+	struct sim_cfg c;
+	cfg_defaults(&c);
+	char *err = NULL;
+	static const char ddr4[] = "[dram_structure]\nprotocol = DDR4\n[timing]\nAL = 2\nCL = 16\ntRCD = 16\nt32AW = 300\ntPPD = 4\n";
+	REQUIRE(dram_ini_apply(&c, ddr4, sizeof ddr4 - 1, "d.ini", NULL, &err) == 0);
+	CHECK_EQ(c.dram.timing.t32AW, 0); /* GDDR only */
+	CHECK_EQ(c.dram.timing.tPPD, 0);  /* GDDR and LPDDR4 only */
+	CHECK_EQ(c.dram.timing.tCL, 18);  /* AL + CL */
+	CHECK_EQ(c.dram.timing.tRCD, 14); /* tRCD - AL: the read is posted */
+	CHECK_EQ(c.dram.timing.tRCDWR, 0);
+	static const char bad1[] = "[timing]\nCL = fast\n";
+	CHECK(dram_ini_apply(&c, bad1, sizeof bad1 - 1, "b.ini", NULL, &err) < 0);
+	CHECK_CONTAINS(err, "b.ini:2: [timing] CL: expected an integer");
+	free(err);
+	err = NULL;
+	static const char bad2[] = "[system]\naddress_mapping = rochrababg\n";
+	CHECK(dram_ini_apply(&c, bad2, sizeof bad2 - 1, "b.ini", NULL, &err) < 0);
+	CHECK_CONTAINS(err, "b.ini:2: [system] address_mapping");
+	free(err);
+	err = NULL;
+	static const char bad3[] = "[dram_structure]\nprotocol = HMC\n";
+	CHECK(dram_ini_apply(&c, bad3, sizeof bad3 - 1, "b.ini", NULL, &err) < 0);
+	CHECK_CONTAINS(err, "b.ini:2: [dram_structure] protocol");
+	free(err);
+	err = NULL;
+	static const char bad4[] = "[timing]\ntRAS = 5\n"; /* tRAS < tRCD: the usual rule, naming the key */
+	CHECK(dram_ini_apply(&c, bad4, sizeof bad4 - 1, "b.ini", NULL, &err) == 0);
+	CHECK(cfg_validate(&c, &err) != 0);
+	CHECK_CONTAINS(err, "dram.timing.tRAS");
+	free(err);
+	err = NULL;
+	static const char bad5[] = "tCK = 1\n";
+	CHECK(dram_ini_apply(&c, bad5, sizeof bad5 - 1, "b.ini", NULL, &err) < 0);
+	CHECK_CONTAINS(err, "b.ini:1: key 'tCK' before any [section]");
+	free(err);
+}
