@@ -421,7 +421,7 @@ static int build_config(const struct options *o, struct sim_cfg *cfg)
 	/* A DRAMSim3 trace's request is one burst (bus_width / 8 x BL bytes):
 	 * with a .ini, that is the request (line) size of trace mode. */
 	if (o->dram_trace && o->config && loader_is_ini(o->config))
-		cfg->l2.line = cfg->dram.bus_bytes * cfg->dram.burst;
+		cfg->l1.line = cfg->l2.line = cfg->dram.bus_bytes * cfg->dram.burst;
 	for (int i = 0; i < o->nsets; i++)
 		if (loader_apply_override(cfg, o->sets[i], &err))
 			goto fail;

@@ -408,7 +408,7 @@ TEST(dram_ini_maps_dramsim3_keys)
 	CHECK_EQ(d->write_drain, DRAM_DRAIN_FULL_OR_IDLE);
 	CHECK_EQ(d->trace_cycles, DRAM_TRACE_DRAM);
 	CHECK_STR(d->mapping, "row:ch:rank:bank:col[6]:col[3]");
-	c.l2.line = 64; /* one DRAMSim3 request (bus_width / 8 x BL), as trace mode sets it */
+	c.l2.line = c.l1.line = 64; /* one DRAMSim3 request (bus_width / 8 x BL), as trace mode sets it */
 	CHECK(cfg_validate(&c, &err) == 0);
 	if (err)
 		printf("    %s\n", err);
