@@ -92,7 +92,7 @@ static const struct cfg_param dram_params[] = {
 	P_T(tWTR_L, "8", 0, "end of write data to READ, same bank group"),
 	P_T(tRTW, "24", 0, "READ to WRITE command, same channel [assumed: tCL + tBL + 2 - tCWL]"),
 	P_T(tRTRS, "1", 0, "rank-to-rank switch on the data bus"),
-	P_T(tRTP, "3", 1, "READ to PRECHARGE, same bank"),
+	P_T(tRTP, "3", 0, "READ to PRECHARGE, same bank"),
 	P_T(tRFC, "278", 1, "all-bank REFRESH duration"),
 	P_T(tRFCpb, "120", 1, "per-bank REFRESH duration [assumed]"),
 	P_T(tREFI, "5850", 1, "refresh interval [assumed: 3.9 us]"),

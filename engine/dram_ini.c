@@ -15,6 +15,7 @@
  *                                                            -> controller, map
  * queue_structure and cmd_queue_size are read but not modelled (a note says so).
  */
+#include <assert.h>
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -25,10 +26,11 @@
 
 #include "dram_ini.h"
 
-#define INI_LINE_MAX 512
+#define INI_LINE_MAX 8192
 
 struct kv {
-	char sec[40], key[48], val[128];
+	char sec[40], key[48];
+	char *val;
 	unsigned line;
 	bool used;
 };
@@ -39,7 +41,15 @@ struct ini {
 	const char *fname;
 	char **err;
 	int failed;
+	struct strbuf *notes; /* values read the lenient way DRAMSim3's inih reads them */
 };
+
+static void ini_free(struct ini *in)
+{
+	for (size_t i = 0; i < in->n; i++)
+		free(in->kv[i].val);
+	free(in->kv);
+}
 
 static char *trim(char *s)
 {
@@ -82,6 +92,7 @@ static int ini_parse(struct ini *in, const char *text, size_t len)
 			return ini_fail(in, line, "NUL byte (not a text file)");
 		if (l >= INI_LINE_MAX)
 			return ini_fail(in, line, "line longer than %d characters", INI_LINE_MAX - 1);
+		static_assert(INI_LINE_MAX <= 16384, "line buffer on the stack");
 		char buf[INI_LINE_MAX];
 		memcpy(buf, s, l);
 		buf[l] = 0;
@@ -106,9 +117,9 @@ static int ini_parse(struct ini *in, const char *text, size_t len)
 			*c = 0;
 			v = trim(v);
 		}
-		if (!*k || strlen(k) >= sizeof in->kv[0].key || strlen(v) >= sizeof in->kv[0].val)
-			return ini_fail(in, line, "expected KEY = VALUE (key and value under %zu characters), got \"%.60s\"",
-					sizeof in->kv[0].val, k);
+		if (!*k || strlen(k) >= sizeof in->kv[0].key)
+			return ini_fail(in, line, "expected KEY = VALUE (a key under %zu characters), got \"%.60s\"",
+					sizeof in->kv[0].key, k);
 		if (!sec[0])
 			return ini_fail(in, line, "key '%s' before any [section]", k);
 		if (in->n == in->cap) {
@@ -119,7 +130,7 @@ static int ini_parse(struct ini *in, const char *text, size_t len)
 		memset(e, 0, sizeof *e);
 		snprintf(e->sec, sizeof e->sec, "%s", sec);
 		snprintf(e->key, sizeof e->key, "%s", k);
-		snprintf(e->val, sizeof e->val, "%s", v);
+		e->val = xstrdup(v);
 		e->line = line;
 	}
 	return 0;
@@ -137,6 +148,15 @@ static struct kv *find(struct ini *in, const char *sec, const char *key)
 	return f;
 }
 
+/* As inih (DRAMSim3's reader): a leading number counts, trailing text is
+ * ignored and an empty value means the default; both get a note. */
+static void lenient(struct ini *in, const struct kv *e, const char *what)
+{
+	if (in->notes)
+		sb_printf(in->notes, "; line %u: [%s] %s = \"%.40s\" read as %s (as DRAMSim3 reads it)", e->line, e->sec,
+			  e->key, e->val, what);
+}
+
 static long get_int(struct ini *in, const char *sec, const char *key, long def)
 {
 	struct kv *e = find(in, sec, key);
@@ -144,9 +164,19 @@ static long get_int(struct ini *in, const char *sec, const char *key, long def)
 		return def;
 	char *end;
 	long v = strtol(e->val, &end, 0);
-	if (end == e->val || *end || v < -1000000000L || v > 1000000000L) {
+	char what[32];
+	if (!*e->val) {
+		snprintf(what, sizeof what, "the default %ld", def);
+		lenient(in, e, what);
+		return def;
+	}
+	if (end == e->val || v < -1000000000L || v > 1000000000L) {
 		ini_fail(in, e->line, "[%s] %s: expected an integer, got \"%s\"", sec, key, e->val);
 		return def;
+	}
+	if (*end) {
+		snprintf(what, sizeof what, "%ld", v);
+		lenient(in, e, what);
 	}
 	return v;
 }
@@ -158,9 +188,19 @@ static double get_real(struct ini *in, const char *sec, const char *key, double 
 		return def;
 	char *end;
 	double v = strtod(e->val, &end);
-	if (end == e->val || *end || !(v > 0 && v < 1e6)) {
+	char what[32];
+	if (!*e->val) {
+		snprintf(what, sizeof what, "the default %g", def);
+		lenient(in, e, what);
+		return def;
+	}
+	if (end == e->val || !(v > 0 && v < 1e6)) {
 		ini_fail(in, e->line, "[%s] %s: expected a positive number, got \"%s\"", sec, key, e->val);
 		return def;
+	}
+	if (*end) {
+		snprintf(what, sizeof what, "%g", v);
+		lenient(in, e, what);
 	}
 	return v;
 }
@@ -453,10 +493,10 @@ static void controller(struct ini *in, struct sim_cfg *cfg, struct strbuf *notes
 int dram_ini_apply(struct sim_cfg *cfg, const char *text, size_t len, const char *fname, struct strbuf *notes,
 		   char **err)
 {
-	struct ini in = {.fname = fname, .err = err};
+	struct ini in = {.fname = fname, .err = err, .notes = notes};
 	struct sim_cfg c = *cfg;
 	if (ini_parse(&in, text, len)) {
-		free(in.kv);
+		ini_free(&in);
 		return -1;
 	}
 	struct org o;
@@ -482,7 +522,7 @@ int dram_ini_apply(struct sim_cfg *cfg, const char *text, size_t len, const char
 			sb_printf(notes, "; refresh_policy RANK_LEVEL_STAGGERED: gpustep refreshes the ranks together");
 	}
 	if (in.failed) {
-		free(in.kv);
+		ini_free(&in);
 		return -1;
 	}
 	if (notes) {
@@ -495,7 +535,7 @@ int dram_ini_apply(struct sim_cfg *cfg, const char *text, size_t len, const char
 			first = false;
 		}
 	}
-	free(in.kv);
+	ini_free(&in);
 	*cfg = c;
 	return 0;
 }
