@@ -244,6 +244,8 @@ struct dram *dram_new(struct arena *a, const struct sim_cfg *cfg, struct stats *
 	d->ch = ARENA_NEW(a, struct dram_chan, d->nch);
 	d->active = ARENA_NEW(a, uint32_t, d->nch);
 	uint32_t slots = (uint32_t)(d->c.read_queue + d->c.write_queue);
+	if (d->c.queue_model == DRAM_QUEUE_PER_BANK) /* + command queues + issued, not yet popped */
+		slots += d->nbanks * (uint32_t)(d->c.cmd_queue + 2) + 64;
 	d->heap = ARENA_NEW(a, struct dram_done, (size_t)slots * d->nch);
 	for (uint32_t i = 0; i < d->nch; i++) {
 		struct dram_chan *c = &d->ch[i];
@@ -267,6 +269,7 @@ struct dram *dram_new(struct arena *a, const struct sim_cfg *cfg, struct stats *
 			bk->bg = (uint16_t)(bk->rank * d->c.bank_groups + (int)(b % (uint32_t)d->c.banks) % d->c.bank_groups);
 		}
 		c->bus_rank = -1;
+		c->tq_head[0] = c->tq_head[1] = c->tq_tail[0] = c->tq_tail[1] = -1;
 		c->next = DCYC_NEVER;
 		c->active_pos = -1;
 		c->ref_due = dram_ref_due(d, 0);
@@ -299,11 +302,11 @@ bool dram_can_accept(const struct dram *d, uint64_t addr, bool is_write)
 	struct dram_addr x;
 	if (!dram_lookup(d, addr, &x)) { /* TEMP places it on enqueue: any channel may take it */
 		for (uint32_t i = 0; i < d->nch; i++)
-			if (d->ch[i].held[is_write] >= cap)
+			if (d->ch[i].held[is_write] >= cap || d->ch[i].free_head < 0)
 				return false;
 		return true;
 	}
-	return d->ch[x.ch].held[is_write] < cap;
+	return d->ch[x.ch].held[is_write] < cap && d->ch[x.ch].free_head >= 0;
 }
 
 void dram_note_full(struct dram *d, uint64_t addr, bool is_write)
@@ -346,6 +349,7 @@ void dram_enqueue_from(struct dram *d, uint64_t addr, bool is_write, uint32_t ta
 	dram_route(d, addr, sm, &x);
 	struct dram_chan *c = &d->ch[x.ch];
 	int q = is_write ? Q_WR : Q_RD;
+	bool per_bank = d->c.queue_model == DRAM_QUEUE_PER_BANK;
 	assert(c->held[q] < (uint32_t)(is_write ? d->c.write_queue : d->c.read_queue) && c->free_head >= 0);
 	dcyc dnow = dram_of_core(d, *d->now);
 	if (!c->active) {
@@ -355,9 +359,6 @@ void dram_enqueue_from(struct dram *d, uint64_t addr, bool is_write, uint32_t ta
 	dram_blp_account(d, c, dnow);
 	c->last_arrival = dnow;
 	uint32_t bi = x.rank * (uint32_t)d->c.banks + x.bank;
-	struct dram_bank *b = &c->bank[bi];
-	if (!b->nq[Q_RD] && !b->nq[Q_WR] && b->started < 0)
-		c->busy_banks++;
 	int32_t s = c->free_head;
 	struct dram_req *r = &c->req[s];
 	c->free_head = r->next;
@@ -369,23 +370,25 @@ void dram_enqueue_from(struct dram *d, uint64_t addr, bool is_write, uint32_t ta
 	r->tag = tag;
 	r->row = x.row;
 	r->col = x.col;
-	r->prev = b->tail[q];
-	r->next = -1;
 	r->bank = (uint16_t)bi;
 	r->is_write = (uint8_t)is_write;
 	r->cols_left = (uint8_t)d->cmds_per_line;
-	if (b->tail[q] >= 0)
-		c->req[b->tail[q]].next = s;
-	else
-		b->head[q] = s;
-	b->tail[q] = s;
-	b->nq[q]++;
+	if (per_bank) { /* the transaction queue; dram_sched.c moves it to its bank */
+		r->prev = c->tq_tail[q];
+		r->next = -1;
+		if (c->tq_tail[q] >= 0)
+			c->req[c->tq_tail[q]].next = s;
+		else
+			c->tq_head[q] = s;
+		c->tq_tail[q] = s;
+	} else {
+		dram_bank_link(d, c, bi, s, q);
+	}
 	c->held[q]++;
 	c->pend[q]++;
 	d->held_total++;
 	stat_occ_add(d->st, is_write ? d->st_wq : d->st_rq, 1);
 	stat_occ_add(d->st, is_write ? c->st_wq : c->st_rq, 1);
-	dram_cand_add(c, bi);
 	if (c->next > dnow)
 		c->next = dnow;
 	EV_EMIT(d->ev, EV_DRAM_ENQUEUE, .cycle = *d->now, .ch = (int16_t)x.ch, .bank = (int16_t)bi, .row = (int32_t)x.row,
@@ -428,7 +431,8 @@ bool dram_pop_done(struct dram *d, uint32_t *tag, bool *is_write)
 	stat_occ_add(d->st, q ? c->st_wq : c->st_rq, -1);
 	EV_EMIT(d->ev, EV_DRAM_DONE, .cycle = *d->now, .ch = (int16_t)top.ch, .bank = (int16_t)r->bank, .addr = r->addr,
 		.a = (int64_t)lat);
-	c->held[q]--;
+	if (d->c.queue_model != DRAM_QUEUE_PER_BANK)
+		c->held[q]--;
 	d->held_total--;
 	*tag = r->tag;
 	*is_write = q;

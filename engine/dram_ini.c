@@ -11,9 +11,8 @@
  *                    rows, columns, device_width, BL          -> organisation
  *   [timing]         tCK, AL, CL, CWL, tRCD(RD/WR), tRP, tRAS, ... -> dram.timing.*
  *   [system]         channels, channel_size, bus_width, address_mapping,
- *                    row_buf_policy, trans_queue_size, refresh_policy
- *                                                            -> controller, map
- * queue_structure and cmd_queue_size are read but not modelled (a note says so).
+ *                    queue_structure, row_buf_policy, cmd_queue_size,
+ *                    trans_queue_size, refresh_policy        -> controller, map
  */
 #include <assert.h>
 #include <ctype.h>
@@ -462,10 +461,10 @@ static void controller(struct ini *in, struct sim_cfg *cfg, struct strbuf *notes
 	const char *qs = get_str(in, "system", "queue_structure", "PER_BANK");
 	if (strcmp(qs, "PER_BANK") && strcmp(qs, "PER_RANK"))
 		ini_fail(in, 0, "[system] queue_structure: expected PER_BANK or PER_RANK, got \"%s\"", qs);
-	long cq = get_int(in, "system", "cmd_queue_size", 16);
-	if (notes) /* gpustep has one queue model: requests in channel queues until their data returns */
-		sb_printf(notes, "; [system] queue_structure %s with cmd_queue_size %ld is not modelled: gpustep's channel queues hold trans_queue_size requests until their data returns",
-			  qs, cq);
+	else if (!strcmp(qs, "PER_RANK") && notes)
+		sb_printf(notes, "; [system] queue_structure = PER_RANK is modelled as per_bank");
+	put_s(in, cfg, "dram.queue_model", "per_bank");
+	put(in, cfg, "dram.cmd_queue", "[system] cmd_queue_size", get_int(in, "system", "cmd_queue_size", 16));
 	const char *rb = get_str(in, "system", "row_buf_policy", "OPEN_PAGE");
 	if (!strcmp(rb, "OPEN_PAGE"))
 		put_s(in, cfg, "dram.page_policy", "open");

@@ -36,6 +36,7 @@ struct dram_req {
 	int32_t prev, next; /* bank list, or free list (next) */
 	uint16_t bank;
 	uint8_t is_write, cols_left, cls;
+	uint8_t list;  /* bank list it is on: Q_RD/Q_WR, or 0 (both) under per_bank */
 };
 
 struct dram_bank {
@@ -82,7 +83,9 @@ struct dram_chan {
 	uint32_t busy_banks;      /* banks with unissued requests (BLP) */
 	dcyc blp_last;
 	bool draining;
-	uint32_t drain_left;      /* full_or_idle: writes this drain still issues */
+	uint32_t drain_left;      /* full_or_idle: writes this drain still issues (per_bank: moves) */
+	int32_t tq_head[2], tq_tail[2]; /* per_bank: transaction queues (held[] counts them) */
+	uint32_t cmdq_n;          /* requests on bank lists (per_bank: in command queues) */
 	dcyc last_arrival;        /* DRAM cycle of the latest enqueue */
 	bool active;
 	int32_t active_pos;
@@ -165,6 +168,8 @@ struct dram {
 };
 
 /* dram_sched.c */
+/* Put slot s on bank bi's list (q), as the newest. */
+void dram_bank_link(struct dram *d, struct dram_chan *c, uint32_t bi, int32_t s, int q);
 void dram_chan_step(struct dram *d, struct dram_chan *c, dcyc t);
 void dram_refresh_settle(struct dram *d, struct dram_chan *c, dcyc dnow);
 dcyc dram_ref_due(const struct dram *d, uint64_t idx);

@@ -183,7 +183,7 @@ enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, ui
 			be = b->t_pre;
 		}
 	} else {
-		int q = c->draining ? Q_WR : Q_RD;
+		int q = d->c.queue_model == DRAM_QUEUE_PER_BANK ? 0 : c->draining ? Q_WR : Q_RD;
 		if (b->nq[q]) {
 			int32_t ri = dram_sched_of(d)->pick(d, c, b, q);
 			const struct dram_req *r = &c->req[ri];
@@ -242,10 +242,31 @@ static bool ref_ready(const struct dram *d, const struct dram_chan *c, dcyc *e)
 
 /* ---- phase 4: issuing ------------------------------------------------------ */
 
+void dram_bank_link(struct dram *d, struct dram_chan *c, uint32_t bi, int32_t s, int q)
+{
+	(void)d;
+	struct dram_bank *b = &c->bank[bi];
+	struct dram_req *r = &c->req[s];
+	if (!b->nq[Q_RD] && !b->nq[Q_WR] && b->started < 0)
+		c->busy_banks++;
+	r->list = (uint8_t)q;
+	r->prev = b->tail[q];
+	r->next = -1;
+	if (b->tail[q] >= 0)
+		c->req[b->tail[q]].next = s;
+	else
+		b->head[q] = s;
+	b->tail[q] = s;
+	b->nq[q]++;
+	c->cmdq_n++;
+	dram_cand_add(c, bi);
+}
+
 static void unlink_req(struct dram_chan *c, struct dram_bank *b, int32_t ri)
 {
 	struct dram_req *r = &c->req[ri];
-	int q = r->is_write;
+	int q = r->list;
+	c->cmdq_n--;
 	if (r->prev >= 0)
 		c->req[r->prev].next = r->next;
 	else
@@ -364,7 +385,7 @@ static void do_col(struct dram *d, struct dram_chan *c, uint32_t bi, int32_t ri,
 		return;
 	/* last burst: the request is fully issued */
 	b->started = -1;
-	if (r->is_write && c->drain_left)
+	if (r->is_write && c->drain_left && d->c.queue_model != DRAM_QUEUE_PER_BANK)
 		c->drain_left--;
 	r->done = end;
 	c->pend[r->is_write]--;
@@ -436,11 +457,15 @@ static void issue(struct dram *d, struct dram_chan *c, uint32_t bi, enum dram_cm
  * tRC (DRAMSim3 would keep them until more writes come; a run must end). */
 static void update_mode_full(const struct dram *d, struct dram_chan *c, dcyc t)
 {
-	uint32_t rq = c->pend[Q_RD], wq = c->pend[Q_WR];
+	bool per_bank = d->c.queue_model == DRAM_QUEUE_PER_BANK;
+	/* per_bank: the write buffer (transaction queue) and "command queues
+	 * empty", as DRAMSim3; channel: unissued writes and "no read waits" */
+	uint32_t rq = c->pend[Q_RD], wq = per_bank ? c->held[Q_WR] : c->pend[Q_WR];
+	bool quiet = per_bank ? !c->cmdq_n : !rq;
 	if (c->draining) {
 		if (!wq || !c->drain_left)
 			c->draining = false;
-	} else if (wq >= (uint32_t)d->c.write_queue || (wq > (uint32_t)d->c.write_low && !rq) ||
+	} else if (wq >= (uint32_t)d->c.write_queue || (wq > (uint32_t)d->c.write_low && quiet) ||
 		   (wq && !rq && t >= c->last_arrival + d->t.RC)) {
 		c->draining = true;
 		c->drain_left = wq;
@@ -454,6 +479,8 @@ static void update_mode(const struct dram *d, struct dram_chan *c, dcyc t)
 		update_mode_full(d, c, t);
 		return;
 	}
+	if (d->c.queue_model == DRAM_QUEUE_PER_BANK)
+		wq = c->held[Q_WR];
 	if (c->draining) {
 		if (!wq || (wq <= (uint32_t)d->c.write_low && rq))
 			c->draining = false;
@@ -535,17 +562,52 @@ static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, bo
 	return next;
 }
 
+/* per_bank, after the cycle's command (as DRAMSim3's ScheduleTransaction):
+ * the oldest request of the current transaction queue (writes while
+ * draining) whose bank's command queue has room moves there, if it arrived
+ * before t. It can get a command from t + 1. */
+static bool move_one(struct dram *d, struct dram_chan *c, dcyc t)
+{
+	int q = c->draining ? Q_WR : Q_RD;
+	for (int32_t s = c->tq_head[q]; s >= 0; s = c->req[s].next) {
+		struct dram_req *r = &c->req[s];
+		if (r->enq_d >= t)
+			return false; /* the rest arrived later still */
+		if (c->bank[r->bank].nq[0] >= (uint32_t)d->c.cmd_queue)
+			continue;
+		if (r->prev >= 0)
+			c->req[r->prev].next = r->next;
+		else
+			c->tq_head[q] = r->next;
+		if (r->next >= 0)
+			c->req[r->next].prev = r->prev;
+		else
+			c->tq_tail[q] = r->prev;
+		c->held[q]--;
+		if (q == Q_WR && c->drain_left)
+			c->drain_left--;
+		dram_bank_link(d, c, r->bank, s, 0);
+		return true;
+	}
+	return false;
+}
+
 void dram_chan_step(struct dram *d, struct dram_chan *c, dcyc t)
 {
-	bool issued;
+	bool issued, per_bank = d->c.queue_model == DRAM_QUEUE_PER_BANK;
 	refresh_due(d, c, t);
 	update_mode(d, c, t);
 	dcyc next = scan(d, c, t, true, &issued);
-	if (issued) {
+	bool moved = per_bank && move_one(d, c, t);
+	if (issued || moved) {
 		refresh_due(d, c, t + 1);
 		update_mode(d, c, t + 1);
 		next = scan(d, c, t + 1, false, &issued);
+		if (next <= t) /* a request moved at t had every rule met already: t + 1 */
+			next = t + 1;
 	}
+	if (per_bank && (c->held[Q_RD] || c->held[Q_WR]) && next > t + 1)
+		next = t + 1; /* more may move next cycle (or once a command queue has room) */
 	if (d->c.write_drain == DRAM_DRAIN_FULL_OR_IDLE && !c->draining && c->pend[Q_WR] && !c->pend[Q_RD]) {
 		dcyc idle = dmax(c->last_arrival + d->t.RC, t + 1); /* leftover writes: update_mode_full */
 		if (idle < next)

@@ -186,6 +186,23 @@ TEST(dram_skip_ahead_is_exact)
 	c.dram.tck_ps = 667;
 	c.core.clock_mhz = 1400;
 	compare_modes(&c, 0.2, 13);
+
+	/* the DRAMSim3 rules: per-bank command queues, full_or_idle drain,
+	 * tRCDWR, tPPD, t32AW, refresh, two channels at a non-integer ratio */
+	dh_cfg(&c);
+	c.dram.queue_model = DRAM_QUEUE_PER_BANK;
+	c.dram.cmd_queue = 3;
+	c.dram.write_drain = DRAM_DRAIN_FULL_OR_IDLE;
+	c.dram.row_hit_cap = 4;
+	c.dram.refresh = DRAM_REFRESH_ALL_BANK;
+	c.dram.timing.tREFI = 300;
+	c.dram.timing.tRCDWR = 3;
+	c.dram.timing.tPPD = 2;
+	c.dram.timing.t32AW = 40;
+	c.dram.channels = 2;
+	c.dram.tck_ps = 667;
+	c.core.clock_mhz = 1400;
+	compare_modes(&c, 0.3, 14);
 }
 
 TEST(dram_default_config_read)
