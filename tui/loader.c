@@ -762,7 +762,8 @@ char **loader_names(enum loader_kind kind, size_t *n)
 	size_t k = 0;
 	for (size_t i = 0; i < n_embedded_files; i++) {
 		const char *p = embedded_files[i].path;
-		if (!ends_with(p, ".json"))
+		bool ini = kind == LOADER_DRAM_PRESETS && loader_is_ini(p); /* listed with ".ini" */
+		if (!ends_with(p, ".json") && !ini)
 			continue;
 		const char *rest = NULL;
 		if (kind == LOADER_KERNELS && strncmp(p, "configs/workloads/", 18) == 0)
@@ -773,7 +774,7 @@ char **loader_names(enum loader_kind kind, size_t *n)
 			rest = p + 8;
 		if (!rest || strchr(kind == LOADER_DRAM_PRESETS ? rest + 5 : rest, '/'))
 			continue;
-		v[k++] = xasprintf("%.*s", (int)(strlen(rest) - 5), rest);
+		v[k++] = ini ? xstrdup(rest) : xasprintf("%.*s", (int)(strlen(rest) - 5), rest);
 	}
 	qsort(v, k, sizeof(char *), cmp_str);
 	if (n)
@@ -791,10 +792,17 @@ void loader_names_free(char **names)
 char *loader_description(enum loader_kind kind, const char *name)
 {
 	char path[512];
-	snprintf(path, sizeof path, "configs/%s%s.json", kind == LOADER_KERNELS ? "workloads/" : "", name);
+	bool ini = loader_is_ini(name);
+	snprintf(path, sizeof path, "configs/%s%s%s", kind == LOADER_KERNELS ? "workloads/" : "", name, ini ? "" : ".json");
 	const struct embedded_file *e = embedded_find(path);
 	if (!e)
 		return xstrdup("");
+	if (ini) { /* a DRAMSim3 .ini preset: its second comment line says what it is */
+		const char *l = strchr(e->data, '\n');
+		l = l ? l + 1 : e->data;
+		l += strspn(l, "; ");
+		return xasprintf("%.*s", (int)strcspn(l, "\n"), l);
+	}
 	cJSON *root = cJSON_Parse(e->data);
 	const cJSON *d = root ? cJSON_GetObjectItemCaseSensitive(root, "description") : NULL;
 	char *s = xstrdup(cJSON_IsString(d) ? d->valuestring : "");
