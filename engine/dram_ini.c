@@ -373,7 +373,8 @@ static void mapping(struct ini *in, struct sim_cfg *cfg, const struct org *o, st
 			piece = w_ba ? (w_bg ? tmp : "bank") : "", bit = 4, pos_ba = i;
 		} else if (!strncmp(f, "co", 2)) {
 			snprintf(tmp, sizeof tmp, "col[%u]", w_co);
-			piece = w_co ? tmp : "", bit = 5;
+			/* lowest, or no burst bits: one piece holds every column bit */
+			piece = i == 5 || !w_bl ? (w_co || i == 5 ? "col" : "") : w_co ? tmp : "", bit = 5;
 		}
 		if (bit < 0 || (seen & (1 << bit))) {
 			sb_fini(&sb);
@@ -385,10 +386,8 @@ static void mapping(struct ini *in, struct sim_cfg *cfg, const struct org *o, st
 		if (*piece)
 			sb_printf(&sb, "%s%s", sb.len ? ":" : "", piece);
 	}
-	if (w_bl)
-		sb_printf(&sb, ":col[%u]", w_bl);
-	else if (!w_co)
-		sb_printf(&sb, ":col");
+	if (strncmp(m + 10, "co", 2) && w_bl) /* the burst's own column bits, below every field */
+		sb_printf(&sb, w_co ? ":col[%u]" : ":col", w_bl);
 	if (w_bg && w_ba && pos_bg < pos_ba && notes)
 		sb_printf(notes, "; [system] address_mapping: bank-group bits above the bank bits (gpustep's bank group is bank %% bank_groups: tCCD_L/tRRD_L/tWTR_L pair other banks than in DRAMSim3)");
 	put_s(in, cfg, "dram.mapping", sb.s);

@@ -407,7 +407,7 @@ TEST(dram_ini_maps_dramsim3_keys)
 	CHECK_EQ(d->row_hit_cap, 4);
 	CHECK_EQ(d->write_drain, DRAM_DRAIN_FULL_OR_IDLE);
 	CHECK_EQ(d->trace_cycles, DRAM_TRACE_DRAM);
-	CHECK_STR(d->mapping, "row:ch:rank:bank:col[6]:col[3]");
+	CHECK_STR(d->mapping, "row:ch:rank:bank:col"); /* co lowest: one piece with the burst bits */
 	c.l2.line = c.l1.line = 64; /* one DRAMSim3 request (bus_width / 8 x BL), as trace mode sets it */
 	CHECK(cfg_validate(&c, &err) == 0);
 	if (err)
@@ -431,6 +431,10 @@ TEST(dram_ini_protocol_rules_and_errors)
 	CHECK_EQ(c.dram.timing.tCL, 18);  /* AL + CL */
 	CHECK_EQ(c.dram.timing.tRCD, 14); /* tRCD - AL: the read is posted */
 	CHECK_EQ(c.dram.timing.tRCDWR, 0);
+	/* co not lowest: the burst's column bits stay below every field */
+	static const char mid[] = "[system]\naddress_mapping = rocochrabgba\nbus_width = 64\n";
+	REQUIRE(dram_ini_apply(&c, mid, sizeof mid - 1, "m.ini", NULL, &err) == 0);
+	CHECK_STR(c.dram.mapping, "row:col[7]:bank[1]:bank[1]:col[3]"); /* one rank: no rank bits */
 	static const char bad1[] = "[timing]\nCL = fast\n";
 	CHECK(dram_ini_apply(&c, bad1, sizeof bad1 - 1, "b.ini", NULL, &err) < 0);
 	CHECK_CONTAINS(err, "b.ini:2: [timing] CL: expected an integer");
