@@ -280,6 +280,23 @@ struct dram *dram_new(struct arena *a, const struct sim_cfg *cfg, struct stats *
 	return d;
 }
 
+int dram_check_span(const struct sim_cfg *cfg, const char *what, uint64_t lo, uint64_t hi, char **err)
+{
+	struct addrmap m;
+	char *e = NULL;
+	if (hi <= lo || addrmap_init(&m, &cfg->dram, &e)) {
+		free(e);
+		return 0; /* nothing to check, or the validator reports the map */
+	}
+	uint64_t cap = addrmap_capacity(&m);
+	if (hi - lo <= cap)
+		return 0;
+	return set_err(err,
+		       "%s: addresses 0x%" PRIx64 "..0x%" PRIx64 " span %" PRIu64 " bytes, more than the DRAM capacity (%" PRIu64
+		       " bytes = dram.channels x ranks x banks x rows x columns x bus_bytes): two lines would share a DRAM location; raise dram.rows or dram.channels",
+		       what, lo, hi - 1, hi - lo, cap);
+}
+
 /* ---- the L2-facing API ------------------------------------------------------ */
 
 void dram_decode(const struct dram *d, uint64_t addr, unsigned *ch, unsigned *bank, uint32_t *row, uint32_t *col)

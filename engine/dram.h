@@ -54,6 +54,11 @@ bool dram_bank_info(const struct dram *d, int ch, int bank, struct dram_bank_inf
 struct dram *dram_new(struct arena *a, const struct sim_cfg *cfg, struct stats *st, struct events *ev,
 		      const uint64_t *now, char **err);
 
+/* Config check for the full-system model: the DRAM takes addresses modulo
+ * its capacity, which keeps distinct lines apart only while the workload's
+ * addresses [lo, hi) span at most the capacity. -1 + *err naming the keys. */
+int dram_check_span(const struct sim_cfg *cfg, const char *what, uint64_t lo, uint64_t hi, char **err);
+
 /* Address decoding (for panels and `info line`). */
 void dram_decode(const struct dram *d, uint64_t addr, unsigned *ch, unsigned *bank, uint32_t *row,
 		 uint32_t *col);

@@ -536,3 +536,19 @@ TEST(dram_per_bank_cmd_queue_depth)
 	CHECK_EQ(per_bank_acts(2, true, &e2s), a2);
 	CHECK_EQ(e2s, e2);
 }
+
+/* The full-system model keeps distinct lines apart while the workload spans
+ * at most the capacity (the map takes addresses modulo it). */
+TEST(dram_check_span_against_capacity)
+{
+	struct sim_cfg c;
+	cfg_defaults(&c);
+	char *err = NULL;
+	uint64_t cap = (uint64_t)c.dram.channels * (uint64_t)c.dram.ranks * (uint64_t)c.dram.banks *
+		       (uint64_t)c.dram.rows * (uint64_t)c.dram.columns * (uint64_t)c.dram.bus_bytes;
+	CHECK_EQ(dram_check_span(&c, "w", 0x10000000, 0x10000000 + cap, &err), 0);
+	CHECK_EQ(dram_check_span(&c, "w", 0x10000000, 0x10000000 + cap + 64, &err), -1);
+	CHECK_CONTAINS(err, "w: addresses 0x10000000..");
+	CHECK_CONTAINS(err, "more than the DRAM capacity");
+	free(err);
+}
