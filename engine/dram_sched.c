@@ -644,12 +644,20 @@ void dram_refresh_settle(struct dram *d, struct dram_chan *c, dcyc dnow)
 			lo = (uint32_t)(c->ref_idx % c->nbanks);
 			hi = lo + 1;
 		}
-		dcyc due = dram_ref_due(d, c->ref_idx), r = due;
+		/* the PREs one per command slot, tPPD apart, as they would have issued */
+		dcyc due = dram_ref_due(d, c->ref_idx), slot = dmax(due, c->t_cmd), r;
 		for (uint32_t b = lo; b < hi; b++) {
-			if (c->bank[b].open_row >= 0)
-				do_pre(d, c, b, dmax(due, c->bank[b].t_pre));
-			r = dmax(r, c->bank[b].t_act);
+			struct dram_bank *bk = &c->bank[b];
+			if (bk->open_row >= 0) {
+				dcyc t = dmax(slot, dmax(bk->t_pre, c->rank[bk->rank].t_pre));
+				do_pre(d, c, b, t);
+				slot = t + 1;
+			}
 		}
+		r = slot;
+		for (uint32_t b = lo; b < hi; b++)
+			r = dmax(r, c->bank[b].t_act);
+		c->t_cmd = r + 1;
 		do_ref(d, c, r);
 		done_here++;
 	}

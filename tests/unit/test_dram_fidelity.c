@@ -552,3 +552,29 @@ TEST(dram_check_span_against_capacity)
 	CHECK_CONTAINS(err, "more than the DRAM capacity");
 	free(err);
 }
+
+/* A refresh that fell due while the channel idled is replayed as it would
+ * have issued: its precharges one command slot and tPPD apart (DRAMSim3
+ * precharges the open banks of a rank 5 cycles apart on GDDR5). */
+TEST(dram_idle_refresh_replays_tppd)
+{
+	struct dh h;
+	dh_cfg(&h.cfg);
+	h.cfg.dram.refresh = DRAM_REFRESH_ALL_BANK;
+	T(&h)->tREFI = 100;
+	T(&h)->tRFC = 20;
+	T(&h)->tPPD = 5;
+	REQUIRE(dh_init(&h));
+	const struct dram_timing *t = T(&h);
+	for (unsigned b = 0; b < 4; b++)
+		dram_enqueue(h.d, dh_addr(&h, 0, b, 1, 0), false, b);
+	dh_run(&h, 0, true); /* four rows open, the channel idles before cycle 100 */
+	REQUIRE(h.now < (uint64_t)t->tREFI);
+	h.now = 120;
+	dram_enqueue(h.d, dh_addr(&h, 0, 4, 1, 0), false, 4);
+	dh_run(&h, 0, true);
+	uint64_t last_pre = (uint64_t)t->tREFI + 3 * (uint64_t)t->tPPD;
+	uint64_t act = last_pre + (uint64_t)(t->tRP + t->tRFC);
+	CHECK_EQ(h.done_at[4], act + (uint64_t)(t->tRCD + t->tCL) + TBL(&h));
+	dh_fini(&h);
+}
