@@ -578,3 +578,30 @@ TEST(dram_idle_refresh_replays_tppd)
 	CHECK_EQ(h.done_at[4], act + (uint64_t)(t->tRCD + t->tCL) + TBL(&h));
 	dh_fini(&h);
 }
+
+/* per_bank + full_or_idle: more than write_low writes start a drain only
+ * while every command queue is empty (DRAMSim3's QueueEmpty), not merely
+ * while no read waits. */
+TEST(dram_per_bank_drain_waits_for_empty_command_queues)
+{
+	struct dh h;
+	dh_cfg(&h.cfg);
+	h.cfg.dram.queue_model = DRAM_QUEUE_PER_BANK;
+	h.cfg.dram.write_drain = DRAM_DRAIN_FULL_OR_IDLE;
+	h.cfg.dram.write_queue = 8;
+	h.cfg.dram.write_high = 8;
+	h.cfg.dram.write_low = 2;
+	REQUIRE(dh_init(&h));
+	const struct dram_timing *t = T(&h);
+	for (unsigned i = 0; i < 3; i++) /* a drain of 3 moves them by cycle 3 */
+		dram_enqueue(h.d, dh_addr(&h, 0, 0, 1, 4 * i), true, i);
+	dh_run(&h, 4, false);
+	for (unsigned i = 0; i < 3; i++) /* 3 > write_low, no read: but bank 0's queue is busy */
+		dram_enqueue(h.d, dh_addr(&h, 0, 1, 1, 4 * i), true, 3 + i);
+	dh_run(&h, 0, false);
+	uint64_t tail = (uint64_t)t->tCWL + TBL(&h);
+	uint64_t last_wr0 = h.done_at[2] - tail; /* bank 0's command queue empties here */
+	/* then: mode switch and move at +1, ACT at +2, WR tRCD later */
+	CHECK_EQ(h.done_at[3], last_wr0 + 2 + (uint64_t)t->tRCD + tail);
+	dh_fini(&h);
+}
