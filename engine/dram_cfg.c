@@ -158,6 +158,9 @@ static int dram_validate(const struct sim_cfg *c, char **err)
 	}
 	if (d->banks % d->bank_groups)
 		return set_err(err, "dram.bank_groups: must divide dram.banks (%d), got %d", d->banks, d->bank_groups);
+	if (d->queue_model == DRAM_QUEUE_PER_BANK && d->cmd_queue * d->banks * d->ranks > 16384)
+		return set_err(err, "dram.cmd_queue: per_bank keeps cmd_queue x banks x ranks <= 16384 entries per channel (%d x %d x %d), got %d",
+			       d->cmd_queue, d->banks, d->ranks, d->cmd_queue);
 	if (d->write_high > d->write_queue)
 		return set_err(err, "dram.write_high: must be <= dram.write_queue (%d), got %d", d->write_queue, d->write_high);
 	if (d->write_low >= d->write_high)

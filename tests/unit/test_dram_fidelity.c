@@ -605,3 +605,16 @@ TEST(dram_per_bank_drain_waits_for_empty_command_queues)
 	CHECK_EQ(h.done_at[3], last_wr0 + 2 + (uint64_t)t->tRCD + tail);
 	dh_fini(&h);
 }
+
+TEST(dram_per_bank_queue_bound_is_a_config_error)
+{
+	struct sim_cfg c;
+	cfg_defaults(&c);
+	char *err = NULL;
+	c.dram.queue_model = DRAM_QUEUE_PER_BANK;
+	c.dram.cmd_queue = 256;
+	c.dram.banks = 64;
+	CHECK(cfg_validate(&c, &err) != 0);
+	CHECK_CONTAINS(err, "dram.cmd_queue: per_bank keeps cmd_queue x banks x ranks <= 16384");
+	free(err);
+}
