@@ -613,7 +613,11 @@ TEST(dram_per_bank_queue_bound_is_a_config_error)
 	char *err = NULL;
 	c.dram.queue_model = DRAM_QUEUE_PER_BANK;
 	c.dram.cmd_queue = 256;
-	c.dram.banks = 64;
+	c.dram.banks = 64; /* 16384 entries: the most a channel may hold */
+	CHECK(cfg_validate(&c, &err) == 0 || !strstr(err, "dram.cmd_queue"));
+	free(err);
+	err = NULL;
+	c.dram.ranks = 2;
 	CHECK(cfg_validate(&c, &err) != 0);
 	CHECK_CONTAINS(err, "dram.cmd_queue: per_bank keeps cmd_queue x banks x ranks <= 16384");
 	free(err);
