@@ -166,7 +166,6 @@ static int parse(struct dram_trace_parser *p, const char *s, size_t n, struct dr
 				   "unknown trace format: expected \"ADDR READ|WRITE CYCLE\" (DRAMSim), \"LD|ST ADDR\" or \"ADDR R|W\" (Ramulator)");
 		}
 		p->detected = true;
-		p->first = p->line;
 	}
 	memset(r, 0, sizeof *r);
 	const char *aw;
@@ -311,7 +310,6 @@ void dram_trace_close(struct dram_trace *t)
 }
 
 enum dram_trace_fmt dram_trace_format(const struct dram_trace *t) { return t->p.fmt; }
-uint64_t dram_trace_wrapped(const struct dram_trace *t) { return t->wrapped; }
 uint64_t dram_trace_count(const struct dram_trace *t) { return t->count; }
 uint64_t dram_trace_issued(const struct dram_trace *t) { return t->cur.issued; }
 

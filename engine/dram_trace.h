@@ -56,7 +56,7 @@ struct dram_trace_parser {
 	enum dram_trace_fmt fmt;
 	int sub;            /* Ramulator: 0 = LD/ST, 1 = "ADDR R|W" */
 	bool detected, wrap;
-	unsigned long line, first;
+	unsigned long line;
 	uint64_t last_cycle, capacity, wrapped;
 };
 /* cfg (may be NULL: no address check) gives the capacity and dram.trace_wrap. */
@@ -88,7 +88,6 @@ struct dram_reqs {
 /* Check every line, then rewind. NULL + *err ("path:line: expected ...") on
  * a bad file or one without a request. Free with dram_trace_close(). */
 struct dram_trace *dram_trace_open(const char *path, const struct sim_cfg *cfg, char **err);
-uint64_t dram_trace_wrapped(const struct dram_trace *t); /* addresses wrapped (dram.trace_wrap) */
 void dram_trace_close(struct dram_trace *t);
 enum dram_trace_fmt dram_trace_format(const struct dram_trace *t);
 const char *dram_trace_format_name(enum dram_trace_fmt f);
