@@ -76,11 +76,16 @@ static int parse_mapping(struct addrmap *m, const char *spec, char **err)
 	}
 	for (unsigned f = 0; f < AM__N; f++) {
 		uint64_t fixed = 1;
+		unsigned fbits = 0;
 		int rest = -1, count = 0;
 		for (unsigned i = 0; i < n; i++) {
 			if (tmp[i].f != (int)f)
 				continue;
 			count++;
+			fbits += tmp[i].bits;
+			if (fbits > 40) /* more than any field's size (< 2^25); keeps the shifts defined */
+				return set_err(err, "dram.mapping: the pieces of '%s' have %u bits in \"%s\", more than its %" PRIu64 " values",
+					       field_names[f], fbits, spec, m->size[f]);
 			if (tmp[i].bits)
 				fixed <<= tmp[i].bits;
 			else if (rest >= 0)
@@ -197,6 +202,14 @@ uint64_t addrmap_encode(const struct addrmap *m, const struct dram_addr *x)
 		a = a * p->radix + d;
 	}
 	return a << m->byte_bits;
+}
+
+uint64_t addrmap_capacity(const struct addrmap *m)
+{
+	uint64_t c = 1;
+	for (unsigned i = 0; i < m->nparts; i++)
+		c *= m->part[i].radix;
+	return c << m->byte_bits;
 }
 
 uint64_t addrmap_low_cols(const struct addrmap *m)

@@ -21,7 +21,9 @@
  *                                     ^ bit 12
  *
  * Address bits above the top field wrap (the address is taken modulo the
- * capacity).
+ * capacity): callers keep addresses below addrmap_capacity() (the trace
+ * reader refuses or, asked to, wraps them; the full-system model checks
+ * the workload's address range against it).
  */
 #ifndef GPUSTEP_ADDRMAP_H
 #define GPUSTEP_ADDRMAP_H
@@ -62,6 +64,8 @@ int addrmap_init(struct addrmap *m, const struct dram_cfg *c, char **err);
 void addrmap_decode(const struct addrmap *m, uint64_t addr, struct dram_addr *out);
 /* Inverse of decode for addresses below the capacity (tests, trace tools). */
 uint64_t addrmap_encode(const struct addrmap *m, const struct dram_addr *a);
+/* Bytes the map covers: the product of its digits' radices x bus_bytes. */
+uint64_t addrmap_capacity(const struct addrmap *m);
 /* Columns (bus_bytes each) covered by the lowest column piece: consecutive
  * bytes that stay in one row = low_cols << byte_bits. */
 uint64_t addrmap_low_cols(const struct addrmap *m);

@@ -43,24 +43,30 @@
 
 /* ---- clock domain ------------------------------------------------------- */
 
-uint64_t dram_core_of(const struct dram *d, dcyc t)
+/* floor or ceil of t * num / den in portable C11 (no 128-bit type): with
+ * t = q * den + r, t * num / den = q * num + r * num / den, and r * num <
+ * den * num fits in 64 bits for every clock the config accepts (k <= 1e5 ps x
+ * 1e4 MHz). Saturates at UINT64_MAX, which callers treat as "never". */
+static uint64_t muldiv(uint64_t t, uint64_t num, uint64_t den, bool up)
 {
-	unsigned __int128 x = (unsigned __int128)t * d->k;
-	return (uint64_t)((x + PS_PER_US - 1) / PS_PER_US);
+	uint64_t q = t / den, r = t % den, lo = r * num;
+	if (q && num > UINT64_MAX / q)
+		return UINT64_MAX;
+	uint64_t hi = q * num, add = lo / den + (up && lo % den);
+	return hi > UINT64_MAX - add ? UINT64_MAX : hi + add;
 }
+
+uint64_t dram_core_of(const struct dram *d, dcyc t) { return muldiv(t, d->k, PS_PER_US, true); }
 
 /* The core cycle whose dram_tick processes DRAM cycle t. */
 static uint64_t core_processing(const struct dram *d, dcyc t)
 {
-	return (uint64_t)((unsigned __int128)t * d->k / PS_PER_US) + 1;
+	uint64_t c = muldiv(t, d->k, PS_PER_US, false);
+	return c == UINT64_MAX ? c : c + 1;
 }
 
 /* First DRAM cycle not before core cycle c. */
-static dcyc dram_of_core(const struct dram *d, uint64_t c)
-{
-	unsigned __int128 x = (unsigned __int128)c * PS_PER_US;
-	return (dcyc)((x + d->k - 1) / d->k);
-}
+dcyc dram_of_core(const struct dram *d, uint64_t c) { return muldiv(c, PS_PER_US, d->k, true); }
 
 /* ---- completion heap ---------------------------------------------------- */
 
@@ -144,6 +150,8 @@ static void register_stats(struct dram *d)
 	d->st_busy = stats_counter(st, "dram.busy_bank_cycles", "sum over DRAM cycles of banks with unissued requests");
 	d->st_any = stats_counter(st, "dram.any_busy_cycles", "channel-cycles with at least one such bank");
 	d->st_rlat_sum = stats_counter(st, "dram.read_latency_sum", "sum of read latencies (core cycles)");
+	d->st_rlat_dsum = stats_counter(st, "dram.read_latency_sum_dram",
+					"sum of read latencies in DRAM cycles (enqueue to end of data)");
 	d->st_wlat_sum = stats_counter(st, "dram.write_latency_sum", "sum of write latencies (core cycles)");
 	d->st_rlat = stats_hist(st, "dram.read_latency", "read latency, enqueue to data (core cycles, queueing + service)",
 				lat_edges, ARRAY_LEN(lat_edges));
@@ -155,6 +163,8 @@ static void register_stats(struct dram *d)
 				   (uint64_t)d->nch * (uint64_t)d->c.write_queue);
 	stats_ratio(st, "dram.row_hit_rate", "row hits / requests", "dram.row_hits", "dram.requests", 1.0);
 	stats_ratio(st, "dram.read_latency_mean", "mean read latency (core cycles)", "dram.read_latency_sum", "dram.reads", 1.0);
+	stats_ratio(st, "dram.read_latency_mean_dram", "mean read latency (DRAM cycles, whatever the core clock)",
+		    "dram.read_latency_sum_dram", "dram.reads", 1.0);
 	stats_ratio(st, "dram.write_latency_mean", "mean write latency (core cycles)", "dram.write_latency_sum", "dram.writes",
 		    1.0);
 	stats_ratio(st, "dram.bus_util", "data-bus utilisation, mean over channels", "dram.data_cycles", "dram.cycles",
@@ -197,7 +207,8 @@ static void resolve_timing(struct dram *d)
 	const struct dram_timing *t = &d->c.timing;
 	bool bg = d->c.bank_groups > 1;
 	d->t = (struct dram_timing_c){
-		.CL = (dcyc)t->tCL, .CWL = (dcyc)t->tCWL, .RCD = (dcyc)t->tRCD, .RP = (dcyc)t->tRP,
+		.CL = (dcyc)t->tCL, .CWL = (dcyc)t->tCWL, .RCD = (dcyc)t->tRCD,
+		.RCDWR = (dcyc)(t->tRCDWR ? t->tRCDWR : t->tRCD), .AW32 = (dcyc)t->t32AW, .PPD = (dcyc)t->tPPD, .RP = (dcyc)t->tRP,
 		.RAS = (dcyc)t->tRAS, .RC = (dcyc)t->tRC, .RRD = (dcyc)t->tRRD,
 		.RRD_L = (dcyc)(bg ? t->tRRD_L : t->tRRD), .FAW = (dcyc)t->tFAW, .CCD = (dcyc)t->tCCD,
 		.CCD_L = (dcyc)(bg ? t->tCCD_L : t->tCCD), .WR = (dcyc)t->tWR, .WTR = (dcyc)t->tWTR,
@@ -233,6 +244,8 @@ struct dram *dram_new(struct arena *a, const struct sim_cfg *cfg, struct stats *
 	d->ch = ARENA_NEW(a, struct dram_chan, d->nch);
 	d->active = ARENA_NEW(a, uint32_t, d->nch);
 	uint32_t slots = (uint32_t)(d->c.read_queue + d->c.write_queue);
+	if (d->c.queue_model == DRAM_QUEUE_PER_BANK) /* + command queues + issued, not yet popped */
+		slots += d->nbanks * (uint32_t)(d->c.cmd_queue + 2) + 64;
 	d->heap = ARENA_NEW(a, struct dram_done, (size_t)slots * d->nch);
 	for (uint32_t i = 0; i < d->nch; i++) {
 		struct dram_chan *c = &d->ch[i];
@@ -256,6 +269,7 @@ struct dram *dram_new(struct arena *a, const struct sim_cfg *cfg, struct stats *
 			bk->bg = (uint16_t)(bk->rank * d->c.bank_groups + (int)(b % (uint32_t)d->c.banks) % d->c.bank_groups);
 		}
 		c->bus_rank = -1;
+		c->tq_head[0] = c->tq_head[1] = c->tq_tail[0] = c->tq_tail[1] = -1;
 		c->next = DCYC_NEVER;
 		c->active_pos = -1;
 		c->ref_due = dram_ref_due(d, 0);
@@ -264,6 +278,23 @@ struct dram *dram_new(struct arena *a, const struct sim_cfg *cfg, struct stats *
 	if (dram_temp_init(d, a, cfg, err))
 		return NULL;
 	return d;
+}
+
+int dram_check_span(const struct sim_cfg *cfg, const char *what, uint64_t lo, uint64_t hi, char **err)
+{
+	struct addrmap m;
+	char *e = NULL;
+	if (hi <= lo || addrmap_init(&m, &cfg->dram, &e)) {
+		free(e);
+		return 0; /* nothing to check, or the validator reports the map */
+	}
+	uint64_t cap = addrmap_capacity(&m);
+	if (hi - lo <= cap)
+		return 0;
+	return set_err(err,
+		       "%s: addresses 0x%" PRIx64 "..0x%" PRIx64 " span %" PRIu64 " bytes, more than the DRAM capacity (%" PRIu64
+		       " bytes = dram.channels x ranks x banks x rows x columns x bus_bytes): two lines would share a DRAM location; raise dram.rows or dram.channels",
+		       what, lo, hi - 1, hi - lo, cap);
 }
 
 /* ---- the L2-facing API ------------------------------------------------------ */
@@ -288,11 +319,11 @@ bool dram_can_accept(const struct dram *d, uint64_t addr, bool is_write)
 	struct dram_addr x;
 	if (!dram_lookup(d, addr, &x)) { /* TEMP places it on enqueue: any channel may take it */
 		for (uint32_t i = 0; i < d->nch; i++)
-			if (d->ch[i].held[is_write] >= cap)
+			if (d->ch[i].held[is_write] >= cap || d->ch[i].free_head < 0)
 				return false;
 		return true;
 	}
-	return d->ch[x.ch].held[is_write] < cap;
+	return d->ch[x.ch].held[is_write] < cap && d->ch[x.ch].free_head >= 0;
 }
 
 void dram_note_full(struct dram *d, uint64_t addr, bool is_write)
@@ -335,6 +366,7 @@ void dram_enqueue_from(struct dram *d, uint64_t addr, bool is_write, uint32_t ta
 	dram_route(d, addr, sm, &x);
 	struct dram_chan *c = &d->ch[x.ch];
 	int q = is_write ? Q_WR : Q_RD;
+	bool per_bank = d->c.queue_model == DRAM_QUEUE_PER_BANK;
 	assert(c->held[q] < (uint32_t)(is_write ? d->c.write_queue : d->c.read_queue) && c->free_head >= 0);
 	dcyc dnow = dram_of_core(d, *d->now);
 	if (!c->active) {
@@ -342,10 +374,8 @@ void dram_enqueue_from(struct dram *d, uint64_t addr, bool is_write, uint32_t ta
 		activate(d, c);
 	}
 	dram_blp_account(d, c, dnow);
+	c->last_arrival = dnow;
 	uint32_t bi = x.rank * (uint32_t)d->c.banks + x.bank;
-	struct dram_bank *b = &c->bank[bi];
-	if (!b->nq[Q_RD] && !b->nq[Q_WR] && b->started < 0)
-		c->busy_banks++;
 	int32_t s = c->free_head;
 	struct dram_req *r = &c->req[s];
 	c->free_head = r->next;
@@ -353,26 +383,29 @@ void dram_enqueue_from(struct dram *d, uint64_t addr, bool is_write, uint32_t ta
 	r->addr = addr;
 	r->seq = d->seq++;
 	r->enq = *d->now;
+	r->enq_d = dnow;
 	r->tag = tag;
 	r->row = x.row;
 	r->col = x.col;
-	r->prev = b->tail[q];
-	r->next = -1;
 	r->bank = (uint16_t)bi;
 	r->is_write = (uint8_t)is_write;
 	r->cols_left = (uint8_t)d->cmds_per_line;
-	if (b->tail[q] >= 0)
-		c->req[b->tail[q]].next = s;
-	else
-		b->head[q] = s;
-	b->tail[q] = s;
-	b->nq[q]++;
+	if (per_bank) { /* the transaction queue; dram_sched.c moves it to its bank */
+		r->prev = c->tq_tail[q];
+		r->next = -1;
+		if (c->tq_tail[q] >= 0)
+			c->req[c->tq_tail[q]].next = s;
+		else
+			c->tq_head[q] = s;
+		c->tq_tail[q] = s;
+	} else {
+		dram_bank_link(d, c, bi, s, q);
+	}
 	c->held[q]++;
 	c->pend[q]++;
 	d->held_total++;
 	stat_occ_add(d->st, is_write ? d->st_wq : d->st_rq, 1);
 	stat_occ_add(d->st, is_write ? c->st_wq : c->st_rq, 1);
-	dram_cand_add(c, bi);
 	if (c->next > dnow)
 		c->next = dnow;
 	EV_EMIT(d->ev, EV_DRAM_ENQUEUE, .cycle = *d->now, .ch = (int16_t)x.ch, .bank = (int16_t)bi, .row = (int32_t)x.row,
@@ -409,11 +442,14 @@ bool dram_pop_done(struct dram *d, uint32_t *tag, bool *is_write)
 	int q = r->is_write;
 	stat_hist_add(d->st, q ? d->st_wlat : d->st_rlat, lat);
 	stat_add(d->st, q ? d->st_wlat_sum : d->st_rlat_sum, lat);
+	if (!q)
+		stat_add(d->st, d->st_rlat_dsum, r->done - r->enq_d);
 	stat_occ_add(d->st, q ? d->st_wq : d->st_rq, -1);
 	stat_occ_add(d->st, q ? c->st_wq : c->st_rq, -1);
 	EV_EMIT(d->ev, EV_DRAM_DONE, .cycle = *d->now, .ch = (int16_t)top.ch, .bank = (int16_t)r->bank, .addr = r->addr,
 		.a = (int64_t)lat);
-	c->held[q]--;
+	if (d->c.queue_model != DRAM_QUEUE_PER_BANK)
+		c->held[q]--;
 	d->held_total--;
 	*tag = r->tag;
 	*is_write = q;
@@ -441,6 +477,11 @@ uint64_t dram_next_event(const struct dram *d)
 }
 
 bool dram_idle(const struct dram *d) { return d->held_total == 0; }
+
+uint64_t dram_trace_due(const struct dram *d, uint64_t cycle)
+{
+	return d->c.trace_cycles == DRAM_TRACE_DRAM ? dram_core_of(d, cycle) : cycle;
+}
 
 /* ---- panels ------------------------------------------------------------------- */
 

@@ -54,6 +54,11 @@ bool dram_bank_info(const struct dram *d, int ch, int bank, struct dram_bank_inf
 struct dram *dram_new(struct arena *a, const struct sim_cfg *cfg, struct stats *st, struct events *ev,
 		      const uint64_t *now, char **err);
 
+/* Config check for the full-system model: the DRAM takes addresses modulo
+ * its capacity, which keeps distinct lines apart only while the workload's
+ * addresses [lo, hi) span at most the capacity. -1 + *err naming the keys. */
+int dram_check_span(const struct sim_cfg *cfg, const char *what, uint64_t lo, uint64_t hi, char **err);
+
 /* Address decoding (for panels and `info line`). */
 void dram_decode(const struct dram *d, uint64_t addr, unsigned *ch, unsigned *bank, uint32_t *row,
 		 uint32_t *col);
@@ -78,6 +83,10 @@ bool dram_pop_done(struct dram *d, uint32_t *tag, bool *is_write);
 /* Earliest core cycle > now at which dram_tick could change anything or a
  * completion becomes visible; UINT64_MAX when nothing is pending. */
 uint64_t dram_next_event(const struct dram *d);
+/* The core cycle at which a DRAM-trace record stamped `cycle` is due:
+ * `cycle` itself, or with dram.trace_cycles=dram the first core cycle at or
+ * after that DRAM cycle. */
+uint64_t dram_trace_due(const struct dram *d, uint64_t cycle);
 /* No request queued or in flight. */
 bool dram_idle(const struct dram *d);
 

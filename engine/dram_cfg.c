@@ -22,6 +22,9 @@ static const char *const sched_names[] = {"fcfs", "frfcfs", NULL};
 static const char *const page_names[] = {"open", "closed", "timeout", NULL};
 static const char *const refresh_names[] = {"none", "all_bank", "per_bank", NULL};
 static const char *const alloc_names[] = {"interleave", "temp", NULL};
+static const char *const clock_names[] = {"core", "dram", NULL};
+static const char *const queue_names[] = {"channel", "per_bank", NULL};
+static const char *const drain_names[] = {"watermark", "full_or_idle", NULL};
 
 #define P_INT(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, 0, NULL, desc}
 #define P_POW2(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, CFG_POW2, NULL, desc}
@@ -40,7 +43,7 @@ static const struct cfg_param dram_params[] = {
 	P_POW2("dram.columns", dram.columns, "512", 8, 1 << 16, "columns per row, each dram.bus_bytes wide"),
 	P_POW2("dram.bus_bytes", dram.bus_bytes, "4", 1, 256, "data bus width per channel in bytes (GDDR5 device: 4)"),
 	P_POW2("dram.burst", dram.burst, "16", 1, 64, "burst length in beats (BL): one column command moves burst x bus_bytes"),
-	P_POW2("dram.data_rate", dram.data_rate, "2", 1, 8,
+	P_POW2("dram.data_rate", dram.data_rate, "2", 1, 16,
 	       "data beats per command clock: 2 = DDR, 4 = GDDR5 (write clock at 2x CK, double data rate)"),
 	P_INT("dram.tck_ps", dram.tck_ps, "667", 100, 100000, "DRAM command clock period (ps); all timings count these cycles"),
 	P_ENUM("dram.scheduler", dram.scheduler, "frfcfs", sched_names,
@@ -55,6 +58,11 @@ static const struct cfg_param dram_params[] = {
 	P_INT("dram.write_queue", dram.write_queue, "32", 1, 4096, "write requests per channel, held until written"),
 	P_INT("dram.write_high", dram.write_high, "24", 1, 4096, "start draining writes at this many unissued writes"),
 	P_INT("dram.write_low", dram.write_low, "8", 0, 4096, "stop draining writes at this many (when reads wait)"),
+	P_ENUM("dram.queue_model", dram.queue_model, "channel", queue_names,
+	       "channel: per-channel read/write queues; a request holds its slot until its data returns; per_bank: per-channel transaction queues feeding per-bank command queues one request per DRAM cycle (DRAMSim3); a slot frees when the request moves on"),
+	P_INT("dram.cmd_queue", dram.cmd_queue, "8", 1, 256, "per_bank: command-queue entries per bank"),
+	P_ENUM("dram.write_drain", dram.write_drain, "watermark", drain_names,
+	       "watermark: drain writes from write_high down to write_low; full_or_idle: drain when the write queue is full, or holds more than write_low writes and no read is pending (DRAMSim3 with write_low 8)"),
 	P_STR("dram.mapping", dram.mapping, "row:bank:ch:col",
 	      "address fields MSB first (row, rank, bank, ch, col); split a field with a bit count, e.g. row:bank[3]:col[4]:bank[1]:ch:col[5]"),
 	P_BOOL("dram.bank_xor", dram.bank_xor, "false", "XOR the bank index with the low row bits (spreads row-strided streams)"),
@@ -68,6 +76,10 @@ static const struct cfg_param dram_params[] = {
 	       "count local/remote accesses (banks bound to SMs as under temp) also with interleave"),
 	P_ENUM("dram.refresh", dram.refresh, "all_bank", refresh_names,
 	       "refresh: none, all_bank (REF every tREFI blocks the rank for tRFC), per_bank (one bank every tREFI/banks for tRFCpb)"),
+	P_BOOL("dram.trace_wrap", dram.trace_wrap, "false",
+	       "DRAM-trace mode: wrap addresses at or above the capacity modulo it (false: refuse the trace, naming the line)"),
+	P_ENUM("dram.trace_cycles", dram.trace_cycles, "core", clock_names,
+	       "DRAM-trace mode: the DRAMSim cycle column counts core cycles, or DRAM cycles (as DRAMSim3; set by a .ini config)"),
 	P_T(tCL, "18", 1, "READ to first data beat"),
 	P_T(tCWL, "4", 0, "WRITE to first data beat [assumed: GPGPU-Sim GDDR5 WL]"),
 	P_T(tRCD, "18", 1, "ACTIVATE to READ/WRITE, same bank"),
@@ -84,10 +96,13 @@ static const struct cfg_param dram_params[] = {
 	P_T(tWTR_L, "8", 0, "end of write data to READ, same bank group"),
 	P_T(tRTW, "24", 0, "READ to WRITE command, same channel [assumed: tCL + tBL + 2 - tCWL]"),
 	P_T(tRTRS, "1", 0, "rank-to-rank switch on the data bus"),
-	P_T(tRTP, "3", 1, "READ to PRECHARGE, same bank"),
+	P_T(tRTP, "3", 0, "READ to PRECHARGE, same bank"),
 	P_T(tRFC, "278", 1, "all-bank REFRESH duration"),
 	P_T(tRFCpb, "120", 1, "per-bank REFRESH duration [assumed]"),
 	P_T(tREFI, "5850", 1, "refresh interval [assumed: 3.9 us]"),
+	P_T(t32AW, "0", 0, "window with at most 32 ACTIVATEs per rank, GDDR5/GDDR6 (0 = none)"),
+	P_T(tPPD, "0", 0, "PRECHARGE to PRECHARGE, other bank of the rank, GDDR/LPDDR4 (0 = none)"),
+	P_T(tRCDWR, "0", 0, "ACTIVATE to WRITE, same bank (0 = tRCD, which is ACTIVATE to READ)"),
 };
 
 static int line_bytes(const struct sim_cfg *c) { return c->l2.line > 0 ? c->l2.line : 128; }
@@ -123,6 +138,10 @@ static int dram_validate(const struct sim_cfg *c, char **err)
 		return set_err(err, "dram.timing.tCCD_L: must be >= tCCD (%d), got %d", t->tCCD, t->tCCD_L);
 	if (t->tWTR_L < t->tWTR)
 		return set_err(err, "dram.timing.tWTR_L: must be >= tWTR (%d), got %d", t->tWTR, t->tWTR_L);
+	if (t->t32AW && t->t32AW < t->tFAW)
+		return set_err(err, "dram.timing.t32AW: must be 0 or >= tFAW (%d), got %d", t->tFAW, t->t32AW);
+	if (t->tRCDWR > t->tRAS)
+		return set_err(err, "dram.timing.tRCDWR: must be <= tRAS (%d), got %d", t->tRAS, t->tRCDWR);
 	if (t->tFAW && t->tFAW < t->tRRD)
 		return set_err(err, "dram.timing.tFAW: must be 0 or >= tRRD (%d), got %d", t->tRRD, t->tFAW);
 	if (t->tRTW < t->tCL + tbl - t->tCWL)
@@ -139,6 +158,9 @@ static int dram_validate(const struct sim_cfg *c, char **err)
 	}
 	if (d->banks % d->bank_groups)
 		return set_err(err, "dram.bank_groups: must divide dram.banks (%d), got %d", d->banks, d->bank_groups);
+	if (d->queue_model == DRAM_QUEUE_PER_BANK && d->cmd_queue * d->banks * d->ranks > 16384)
+		return set_err(err, "dram.cmd_queue: per_bank keeps cmd_queue x banks x ranks <= 16384 entries per channel (%d x %d x %d), got %d",
+			       d->cmd_queue, d->banks, d->ranks, d->cmd_queue);
 	if (d->write_high > d->write_queue)
 		return set_err(err, "dram.write_high: must be <= dram.write_queue (%d), got %d", d->write_queue, d->write_high);
 	if (d->write_low >= d->write_high)

@@ -25,6 +25,9 @@ enum dram_sched_kind { DRAM_SCHED_FCFS, DRAM_SCHED_FRFCFS };
 enum dram_page_policy { DRAM_PAGE_OPEN, DRAM_PAGE_CLOSED, DRAM_PAGE_TIMEOUT };
 enum dram_refresh_mode { DRAM_REFRESH_NONE, DRAM_REFRESH_ALL_BANK, DRAM_REFRESH_PER_BANK };
 enum dram_page_alloc { DRAM_ALLOC_INTERLEAVE, DRAM_ALLOC_TEMP };
+enum dram_trace_clock { DRAM_TRACE_CORE, DRAM_TRACE_DRAM };
+enum dram_queue_model { DRAM_QUEUE_CHANNEL, DRAM_QUEUE_PER_BANK };
+enum dram_write_drain { DRAM_DRAIN_WATERMARK, DRAM_DRAIN_FULL_OR_IDLE };
 
 /* All in DRAM clock cycles. */
 struct dram_timing {
@@ -48,6 +51,9 @@ struct dram_timing {
 	int tRFC;   /* all-bank REFRESH duration */
 	int tRFCpb; /* per-bank REFRESH duration */
 	int tREFI;  /* refresh interval (per-bank mode: each bank once per tREFI) */
+	int t32AW;  /* window holding at most 32 ACTs per rank (GDDR5/6; 0 = none) */
+	int tPPD;   /* PRE to PRE, different banks of a rank (GDDR, LPDDR4; 0 = none) */
+	int tRCDWR; /* ACT to WRITE, same bank (0 = tRCD; tRCD is the ACT to READ value) */
 };
 
 struct dram_cfg {
@@ -71,6 +77,9 @@ struct dram_cfg {
 	int write_queue;     /* entries per channel */
 	int write_high;      /* start draining writes at this write-queue depth */
 	int write_low;       /* stop draining at this depth */
+	int write_drain;     /* enum dram_write_drain */
+	int queue_model;     /* enum dram_queue_model */
+	int cmd_queue;       /* per_bank: command-queue entries per bank */
 	/* address mapping */
 	char mapping[DRAM_CFG_STR_MAX]; /* field order MSB first, e.g. "row:rank:bank:ch:col" */
 	bool bank_xor;       /* bank ^= low row bits */
@@ -79,6 +88,9 @@ struct dram_cfg {
 	int page_alloc;      /* enum dram_page_alloc */
 	int temp_pages;      /* page-table capacity (4 KB pages) under temp */
 	bool local_stats;    /* count local/remote accesses (SM-bound banks) without temp too */
+	/* DRAM-trace mode */
+	bool trace_wrap;     /* addresses >= capacity wrap modulo it (else the trace is refused) */
+	int trace_cycles;    /* enum dram_trace_clock: the DRAMSim cycle column counts core or DRAM cycles */
 	/* refresh */
 	int refresh;         /* enum dram_refresh_mode */
 	struct dram_timing timing;

@@ -30,11 +30,13 @@ enum dram_row_class { RC_NONE, RC_HIT, RC_MISS, RC_CONFLICT };
 struct dram_req {
 	uint64_t addr, seq;
 	uint64_t enq;  /* core cycle of enqueue */
+	dcyc enq_d;    /* first DRAM cycle at or after it */
 	dcyc done;     /* DRAM cycle the data transfer ends */
 	uint32_t tag, row, col;
 	int32_t prev, next; /* bank list, or free list (next) */
 	uint16_t bank;
 	uint8_t is_write, cols_left, cls;
+	uint8_t list;  /* bank list it is on: Q_RD/Q_WR, or 0 (both) under per_bank */
 };
 
 struct dram_bank {
@@ -58,6 +60,9 @@ struct dram_rank {
 	dcyc t_rd;     /* tWTR_S */
 	dcyc faw[4];   /* last four ACTs, oldest at faw_i */
 	uint32_t faw_i, nact;
+	dcyc aw32[32]; /* last 32 ACTs (t32AW), oldest at aw32_i */
+	uint32_t aw32_i, pad;
+	dcyc t_pre;    /* tPPD */
 };
 
 struct dram_bg {
@@ -78,6 +83,10 @@ struct dram_chan {
 	uint32_t busy_banks;      /* banks with unissued requests (BLP) */
 	dcyc blp_last;
 	bool draining;
+	uint32_t drain_left;      /* full_or_idle: writes this drain still issues (per_bank: moves) */
+	int32_t tq_head[2], tq_tail[2]; /* per_bank: transaction queues (held[] counts them) */
+	uint32_t cmdq_n;          /* requests on bank lists (per_bank: in command queues) */
+	dcyc last_arrival;        /* DRAM cycle of the latest enqueue */
 	bool active;
 	int32_t active_pos;
 	dcyc next;                /* next DRAM cycle to step, DCYC_NEVER if inactive */
@@ -131,7 +140,7 @@ struct dram_temp {
 };
 
 struct dram_timing_c { /* timings in DRAM cycles, bank-group variants resolved */
-	dcyc CL, CWL, RCD, RP, RAS, RC, RRD, RRD_L, FAW, CCD, CCD_L, WR, WTR, WTR_L, RTW, RTRS, RTP, RFC, RFCpb,
+	dcyc CL, CWL, RCD, RCDWR, RP, AW32, PPD, RAS, RC, RRD, RRD_L, FAW, CCD, CCD_L, WR, WTR, WTR_L, RTW, RTRS, RTP, RFC, RFCpb,
 		REFI, BL;
 };
 
@@ -155,10 +164,12 @@ struct dram {
 	uint32_t nheap;
 	uint64_t seq, held_total;
 	uint32_t st_reads, st_writes, st_reqs, st_hit, st_miss, st_conf, st_act, st_pre, st_ref, st_full, st_cycles,
-		st_data, st_busy, st_any, st_rlat, st_wlat, st_rlat_sum, st_wlat_sum, st_rq, st_wq;
+		st_data, st_busy, st_any, st_rlat, st_wlat, st_rlat_sum, st_wlat_sum, st_rq, st_wq, st_rlat_dsum;
 };
 
 /* dram_sched.c */
+/* Put slot s on bank bi's list (q), as the newest. */
+void dram_bank_link(struct dram *d, struct dram_chan *c, uint32_t bi, int32_t s, int q);
 void dram_chan_step(struct dram *d, struct dram_chan *c, dcyc t);
 void dram_refresh_settle(struct dram *d, struct dram_chan *c, dcyc dnow);
 dcyc dram_ref_due(const struct dram *d, uint64_t idx);
@@ -180,5 +191,6 @@ int dram_bank_owner(const struct dram *d, uint32_t ch, uint32_t bank);
 /* dram.c */
 void dram_complete(struct dram *d, uint32_t ch, int32_t slot);
 uint64_t dram_core_of(const struct dram *d, dcyc t); /* first core cycle at or after DRAM cycle t */
+dcyc dram_of_core(const struct dram *d, uint64_t c);   /* first DRAM cycle at or after core cycle c */
 
 #endif

@@ -16,7 +16,9 @@
  * Timing rules (DRAM cycles), where they are checked:
  *   bank    ACT: tRC after ACT, tRP after PRE, tRFC after REF   PRE: tRAS, tRTP, tWR
  *           RD/WR: tRCD after ACT
- *   rank    ACT: tRRD (tRRD_L in the bank group), tFAW (four ACTs)   RD: tWTR (tWTR_L)
+ *   rank    ACT: tRRD (tRRD_L in the bank group), tFAW (four ACTs), t32AW (32 ACTs)
+ *           RD: tWTR (tWTR_L)   PRE: tPPD after any PRE of the rank
+ *   bank    WR: tRCDWR after ACT (tRCD when 0)
  *   channel one command per cycle; RD/WR: tCCD (tCCD_L); WR: tRTW after RD;
  *           data bus: burst tBL, tRTRS when the rank changes
  */
@@ -132,6 +134,11 @@ static dcyc chan_rules(const struct dram *d, const struct dram_chan *c, const st
 		e = dmax(e, dmax(r->t_act, g->t_act));
 		if (d->t.FAW && r->nact >= 4)
 			e = dmax(e, r->faw[r->faw_i] + d->t.FAW);
+		if (d->t.AW32 && r->nact >= 32)
+			e = dmax(e, r->aw32[r->aw32_i] + d->t.AW32);
+		break;
+	case DC_PRE:
+		e = dmax(e, r->t_pre);
 		break;
 	case DC_RD:
 		e = dmax(e, dmax(c->t_ccd, g->t_ccd));
@@ -151,6 +158,14 @@ static dcyc chan_rules(const struct dram *d, const struct dram_chan *c, const st
 	return e;
 }
 
+static int32_t oldest_hit(const struct dram_chan *c, const struct dram_bank *b, int q)
+{
+	for (int32_t r = b->head[q]; r >= 0; r = c->req[r].next)
+		if (c->req[r].row == b->open_row)
+			return r;
+	return -1;
+}
+
 enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, uint32_t bi, dcyc *e, int32_t *req)
 {
 	const struct dram_bank *b = &c->bank[bi];
@@ -168,7 +183,7 @@ enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, ui
 			be = b->t_pre;
 		}
 	} else {
-		int q = c->draining ? Q_WR : Q_RD;
+		int q = d->c.queue_model == DRAM_QUEUE_PER_BANK ? 0 : c->draining ? Q_WR : Q_RD;
 		if (b->nq[q]) {
 			int32_t ri = dram_sched_of(d)->pick(d, c, b, q);
 			const struct dram_req *r = &c->req[ri];
@@ -182,6 +197,20 @@ enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, ui
 			} else {
 				cmd = DC_PRE;
 				be = b->t_pre;
+				/* FR-FCFS past its row-hit cap (DRAMSim3's semantics): the cap
+				 * permits the precharge, it does not idle the bank; hits ready
+				 * before the PRE is legal keep issuing. */
+				int32_t hi = d->sched_kind == DRAM_SCHED_FRFCFS ? oldest_hit(c, b, q) : -1;
+				if (hi >= 0) {
+					const struct dram_req *h = &c->req[hi];
+					enum dram_cmd hc = h->is_write ? DC_WR : DC_RD;
+					dcyc eh = dmax(h->is_write ? b->t_wr : b->t_rd, chan_rules(d, c, b, hc));
+					if (eh < dmax(be, chan_rules(d, c, b, DC_PRE))) {
+						*req = hi;
+						cmd = hc;
+						be = eh;
+					}
+				}
 			}
 		} else if (d->c.page_policy == DRAM_PAGE_TIMEOUT && b->open_row >= 0 && !b->nq[Q_RD] && !b->nq[Q_WR]) {
 			cmd = DC_PRE;
@@ -213,10 +242,31 @@ static bool ref_ready(const struct dram *d, const struct dram_chan *c, dcyc *e)
 
 /* ---- phase 4: issuing ------------------------------------------------------ */
 
+void dram_bank_link(struct dram *d, struct dram_chan *c, uint32_t bi, int32_t s, int q)
+{
+	(void)d;
+	struct dram_bank *b = &c->bank[bi];
+	struct dram_req *r = &c->req[s];
+	if (!b->nq[Q_RD] && !b->nq[Q_WR] && b->started < 0)
+		c->busy_banks++;
+	r->list = (uint8_t)q;
+	r->prev = b->tail[q];
+	r->next = -1;
+	if (b->tail[q] >= 0)
+		c->req[b->tail[q]].next = s;
+	else
+		b->head[q] = s;
+	b->tail[q] = s;
+	b->nq[q]++;
+	c->cmdq_n++;
+	dram_cand_add(c, bi);
+}
+
 static void unlink_req(struct dram_chan *c, struct dram_bank *b, int32_t ri)
 {
 	struct dram_req *r = &c->req[ri];
-	int q = r->is_write;
+	int q = r->list;
+	c->cmdq_n--;
 	if (r->prev >= 0)
 		c->req[r->prev].next = r->next;
 	else
@@ -265,6 +315,7 @@ static void do_pre(struct dram *d, struct dram_chan *c, uint32_t bi, dcyc t)
 		.row = (int32_t)b->open_row);
 	b->open_row = -1;
 	b->pre_at = t;
+	c->rank[b->rank].t_pre = dmax(c->rank[b->rank].t_pre, t + d->t.PPD);
 	b->t_act = dmax(b->t_act, t + d->t.RP);
 	stat_inc(d->st, d->st_pre);
 	cmd_name(b, "PRE", t);
@@ -277,7 +328,8 @@ static void do_act(struct dram *d, struct dram_chan *c, uint32_t bi, struct dram
 	struct dram_bg *g = &c->bg[b->bg];
 	b->open_row = b->shown_row = r->row;
 	b->act_at = t;
-	b->t_rd = b->t_wr = t + d->t.RCD;
+	b->t_rd = t + d->t.RCD;
+	b->t_wr = t + d->t.RCDWR;
 	b->t_pre = dmax(b->t_pre, t + d->t.RAS);
 	b->t_act = dmax(b->t_act, t + d->t.RC);
 	b->hits_run = 0;
@@ -285,6 +337,8 @@ static void do_act(struct dram *d, struct dram_chan *c, uint32_t bi, struct dram
 	g->t_act = dmax(g->t_act, t + d->t.RRD_L);
 	rk->faw[rk->faw_i] = t;
 	rk->faw_i = (rk->faw_i + 1) & 3;
+	rk->aw32[rk->aw32_i] = t;
+	rk->aw32_i = (rk->aw32_i + 1) & 31;
 	rk->nact++;
 	stat_inc(d->st, d->st_act);
 	stat_inc(d->st, c->st_act);
@@ -331,6 +385,8 @@ static void do_col(struct dram *d, struct dram_chan *c, uint32_t bi, int32_t ri,
 		return;
 	/* last burst: the request is fully issued */
 	b->started = -1;
+	if (r->is_write && c->drain_left && d->c.queue_model != DRAM_QUEUE_PER_BANK)
+		c->drain_left--;
 	r->done = end;
 	c->pend[r->is_write]--;
 	if (!b->nq[Q_RD] && !b->nq[Q_WR])
@@ -340,7 +396,7 @@ static void do_col(struct dram *d, struct dram_chan *c, uint32_t bi, int32_t ri,
 	stat_inc(d->st, d->st_reqs);
 	dram_complete(d, (uint32_t)(c - d->ch), ri);
 	if (d->c.page_policy == DRAM_PAGE_CLOSED) { /* auto-precharge (RDA/WRA): no command slot */
-		do_pre(d, c, bi, b->t_pre);
+		do_pre(d, c, bi, dmax(b->t_pre, c->rank[b->rank].t_pre));
 		strcpy(b->last_cmd, r->is_write ? "WRA" : "RDA");
 	}
 }
@@ -395,9 +451,36 @@ static void issue(struct dram *d, struct dram_chan *c, uint32_t bi, enum dram_cm
 
 /* ---- phases 1, 2, 5 -------------------------------------------------------- */
 
-static void update_mode(const struct dram *d, struct dram_chan *c)
+/* full_or_idle (DRAMSim3): drain the writes waiting when the write queue is
+ * full, or more than write_low wait and no read does; then issue that many.
+ * Fewer writes with no read pending drain once no request has arrived for
+ * tRC (DRAMSim3 would keep them until more writes come; a run must end). */
+static void update_mode_full(const struct dram *d, struct dram_chan *c, dcyc t)
+{
+	bool per_bank = d->c.queue_model == DRAM_QUEUE_PER_BANK;
+	/* per_bank: the write buffer (transaction queue) and "command queues
+	 * empty", as DRAMSim3; channel: unissued writes and "no read waits" */
+	uint32_t rq = c->pend[Q_RD], wq = per_bank ? c->held[Q_WR] : c->pend[Q_WR];
+	bool quiet = per_bank ? !c->cmdq_n : !rq;
+	if (c->draining) {
+		if (!wq || !c->drain_left)
+			c->draining = false;
+	} else if (wq >= (uint32_t)d->c.write_queue || (wq > (uint32_t)d->c.write_low && quiet) ||
+		   (wq && !rq && t >= c->last_arrival + d->t.RC)) {
+		c->draining = true;
+		c->drain_left = wq;
+	}
+}
+
+static void update_mode(const struct dram *d, struct dram_chan *c, dcyc t)
 {
 	uint32_t rq = c->pend[Q_RD], wq = c->pend[Q_WR];
+	if (d->c.write_drain == DRAM_DRAIN_FULL_OR_IDLE) {
+		update_mode_full(d, c, t);
+		return;
+	}
+	if (d->c.queue_model == DRAM_QUEUE_PER_BANK)
+		wq = c->held[Q_WR];
 	if (c->draining) {
 		if (!wq || (wq <= (uint32_t)d->c.write_low && rq))
 			c->draining = false;
@@ -479,16 +562,56 @@ static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, bo
 	return next;
 }
 
+/* per_bank, after the cycle's command (as DRAMSim3's ScheduleTransaction):
+ * the oldest request of the current transaction queue (writes while
+ * draining) whose bank's command queue has room moves there, if it arrived
+ * before t. It can get a command from t + 1. */
+static bool move_one(struct dram *d, struct dram_chan *c, dcyc t)
+{
+	int q = c->draining ? Q_WR : Q_RD;
+	for (int32_t s = c->tq_head[q]; s >= 0; s = c->req[s].next) {
+		struct dram_req *r = &c->req[s];
+		if (r->enq_d >= t)
+			return false; /* the rest arrived later still */
+		if (c->bank[r->bank].nq[0] >= (uint32_t)d->c.cmd_queue)
+			continue;
+		if (r->prev >= 0)
+			c->req[r->prev].next = r->next;
+		else
+			c->tq_head[q] = r->next;
+		if (r->next >= 0)
+			c->req[r->next].prev = r->prev;
+		else
+			c->tq_tail[q] = r->prev;
+		c->held[q]--;
+		if (q == Q_WR && c->drain_left)
+			c->drain_left--;
+		dram_bank_link(d, c, r->bank, s, 0);
+		return true;
+	}
+	return false;
+}
+
 void dram_chan_step(struct dram *d, struct dram_chan *c, dcyc t)
 {
-	bool issued;
+	bool issued, per_bank = d->c.queue_model == DRAM_QUEUE_PER_BANK;
 	refresh_due(d, c, t);
-	update_mode(d, c);
+	update_mode(d, c, t);
 	dcyc next = scan(d, c, t, true, &issued);
-	if (issued) {
+	bool moved = per_bank && move_one(d, c, t);
+	if (issued || moved) {
 		refresh_due(d, c, t + 1);
-		update_mode(d, c);
+		update_mode(d, c, t + 1);
 		next = scan(d, c, t + 1, false, &issued);
+		if (next <= t) /* a request moved at t had every rule met already: t + 1 */
+			next = t + 1;
+	}
+	if (per_bank && (c->held[Q_RD] || c->held[Q_WR]) && next > t + 1)
+		next = t + 1; /* more may move next cycle (or once a command queue has room) */
+	if (d->c.write_drain == DRAM_DRAIN_FULL_OR_IDLE && !c->draining && c->pend[Q_WR] && !c->pend[Q_RD]) {
+		dcyc idle = dmax(c->last_arrival + d->t.RC, t + 1); /* leftover writes: update_mode_full */
+		if (idle < next)
+			next = idle;
 	}
 	if (d->c.refresh != DRAM_REFRESH_NONE && !c->ref_pending && next != DCYC_NEVER && c->ref_due < next)
 		next = dmax(c->ref_due, t + 1);
@@ -521,12 +644,20 @@ void dram_refresh_settle(struct dram *d, struct dram_chan *c, dcyc dnow)
 			lo = (uint32_t)(c->ref_idx % c->nbanks);
 			hi = lo + 1;
 		}
-		dcyc due = dram_ref_due(d, c->ref_idx), r = due;
+		/* the PREs one per command slot, tPPD apart, as they would have issued */
+		dcyc due = dram_ref_due(d, c->ref_idx), slot = dmax(due, c->t_cmd), r;
 		for (uint32_t b = lo; b < hi; b++) {
-			if (c->bank[b].open_row >= 0)
-				do_pre(d, c, b, dmax(due, c->bank[b].t_pre));
-			r = dmax(r, c->bank[b].t_act);
+			struct dram_bank *bk = &c->bank[b];
+			if (bk->open_row >= 0) {
+				dcyc t = dmax(slot, dmax(bk->t_pre, c->rank[bk->rank].t_pre));
+				do_pre(d, c, b, t);
+				slot = t + 1;
+			}
 		}
+		r = slot;
+		for (uint32_t b = lo; b < hi; b++)
+			r = dmax(r, c->bank[b].t_act);
+		c->t_cmd = r + 1;
 		do_ref(d, c, r);
 		done_here++;
 	}

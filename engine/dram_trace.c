@@ -5,6 +5,7 @@
  * line by line, so a 1 M-line trace costs a few hundred bytes of memory.
  */
 #include <ctype.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "addrmap.h"
 #include "dram_trace.h"
 
 struct dram_trace {
@@ -20,10 +22,8 @@ struct dram_trace {
 	char *path;
 	char *buf;
 	size_t cap;
-	unsigned long line;
-	enum dram_trace_fmt fmt;
-	int sub;            /* Ramulator: 0 = LD/ST, 1 = "0xADDR R|W" */
-	uint64_t count;
+	struct dram_trace_parser p;
+	uint64_t count, wrapped;
 	struct dram_trace_cursor cur;
 	bool have;          /* look-ahead valid */
 	bool eof;
@@ -32,92 +32,227 @@ struct dram_trace {
 
 const char *dram_trace_format_name(enum dram_trace_fmt f) { return f == DTF_DRAMSIM ? "dramsim" : "ramulator"; }
 
-static char *tok(char **s)
+/* One token of s[0..n): skips blanks, returns its start and length (0 = none). */
+static const char *tok(const char **s, const char *end, size_t *len)
 {
-	char *p = *s;
-	while (isspace((unsigned char)*p))
+	const char *p = *s;
+	while (p < end && isspace((unsigned char)*p))
 		p++;
-	if (!*p)
-		return NULL;
-	char *start = p;
-	while (*p && !isspace((unsigned char)*p))
+	const char *start = p;
+	while (p < end && !isspace((unsigned char)*p))
 		p++;
-	if (*p)
-		*p++ = 0;
+	*len = (size_t)(p - start);
 	*s = p;
-	return start;
+	return *len ? start : NULL;
 }
 
-static bool parse_u64(const char *s, uint64_t *v, int base)
+static bool word_is(const char *w, size_t n, const char *s) { return strlen(s) == n && !strncasecmp(w, s, n); }
+
+/* 0 read, 1 write, -1 neither. */
+static int kind_word(const char *w, size_t n)
 {
-	char *end;
-	errno = 0;
-	if (!s || !*s || *s == '-')
+	if (!w)
+		return -1;
+	static const char *const rd[] = {"READ", "RD", "R", "LD", "P_MEM_RD"}, *const wr[] = {"WRITE", "WR", "W", "ST", "P_MEM_WR"};
+	for (size_t i = 0; i < ARRAY_LEN(rd); i++)
+		if (word_is(w, n, rd[i]))
+			return 0;
+	for (size_t i = 0; i < ARRAY_LEN(wr); i++)
+		if (word_is(w, n, wr[i]))
+			return 1;
+	return -1;
+}
+
+/* Hex with an optional 0x, as DRAMSim3 (std::hex) and Ramulator read it. */
+static bool parse_hex(const char *w, size_t n, uint64_t *v)
+{
+	if (n > 2 && w[0] == '0' && (w[1] == 'x' || w[1] == 'X'))
+		w += 2, n -= 2;
+	if (!n)
 		return false;
-	unsigned long long x = strtoull(s, &end, base);
-	if (errno || *end)
+	while (n > 1 && w[0] == '0')
+		w++, n--;
+	if (n > 16)
 		return false;
+	uint64_t x = 0;
+	for (size_t i = 0; i < n; i++) {
+		int c = (unsigned char)w[i], d = isdigit(c) ? c - '0' : isxdigit(c) ? tolower(c) - 'a' + 10 : -1;
+		if (d < 0)
+			return false;
+		x = x << 4 | (uint64_t)d;
+	}
 	*v = x;
 	return true;
 }
 
-static int kind_word(const char *s)
+/* Decimal, at most DRAM_TRACE_MAX_CYCLE. 0 ok, -1 not a number, -2 too large. */
+static int parse_cycle(const char *w, size_t n, uint64_t *v)
 {
-	if (!s)
+	uint64_t x = 0;
+	if (!n)
 		return -1;
-	if (!strcasecmp(s, "READ") || !strcasecmp(s, "RD") || !strcasecmp(s, "R") || !strcasecmp(s, "LD") ||
-	    !strcasecmp(s, "P_MEM_RD"))
-		return 0;
-	if (!strcasecmp(s, "WRITE") || !strcasecmp(s, "WR") || !strcasecmp(s, "W") || !strcasecmp(s, "ST") ||
-	    !strcasecmp(s, "P_MEM_WR"))
-		return 1;
+	for (size_t i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)w[i]))
+			return -1;
+		if (x > DRAM_TRACE_MAX_CYCLE)
+			return -2;
+		x = x * 10 + (uint64_t)(w[i] - '0');
+	}
+	if (x > DRAM_TRACE_MAX_CYCLE)
+		return -2;
+	*v = x;
+	return 0;
+}
+
+static const char *expect_text(const struct dram_trace_parser *p)
+{
+	if (p->fmt == DTF_DRAMSIM)
+		return "expected \"ADDR READ|WRITE CYCLE\" (DRAMSim format: hex address, decimal cycle)";
+	return p->sub ? "expected \"ADDR R|W\" (Ramulator format: hex address)"
+		      : "expected \"LD ADDR\" or \"ST ADDR\" (Ramulator format: hex address)";
+}
+
+void dram_trace_parser_init(struct dram_trace_parser *p, const struct sim_cfg *cfg)
+{
+	memset(p, 0, sizeof *p);
+	if (cfg) {
+		struct addrmap m;
+		char *e = NULL;
+		if (!addrmap_init(&m, &cfg->dram, &e))
+			p->capacity = addrmap_capacity(&m);
+		free(e);
+		p->wrap = cfg->dram.trace_wrap;
+	}
+}
+
+#define SHOWN 60 /* characters of a bad line quoted in a message */
+
+static int bad(char **err, const char *s, size_t n, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int bad(char **err, const char *s, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *m = xvasprintf(fmt, ap);
+	va_end(ap);
+	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+		n--;
+	set_err(err, "%s, got \"%.*s\"", m, (int)(n < SHOWN ? n : SHOWN), s);
+	free(m);
 	return -1;
 }
 
-static const char *expect_text(const struct dram_trace *t)
+static int parse(struct dram_trace_parser *p, const char *s, size_t n, struct dram_trace_rec *r, char **err)
 {
-	if (t->fmt == DTF_DRAMSIM)
-		return "expected \"0xADDR READ|WRITE CYCLE\" (DRAMSim format)";
-	return t->sub ? "expected \"0xADDR R|W\" (Ramulator format)" : "expected \"LD 0xADDR\" or \"ST 0xADDR\" (Ramulator format)";
-}
-
-/* 1 = record, 0 = skip (blank/comment), -1 = malformed. First data line fixes the format. */
-static int parse_line(struct dram_trace *t, char *s, struct dram_trace_rec *r, bool detect)
-{
-	char *p = s;
-	char *a = tok(&p);
+	const char *nul = memchr(s, 0, n);
+	if (nul)
+		return set_err(err, "NUL byte at column %zu (not a text trace)", (size_t)(nul - s) + 1);
+	const char *q = s, *end = s + n;
+	size_t la, lb, lc, lx;
+	const char *a = tok(&q, end, &la);
 	if (!a || a[0] == '#')
 		return 0;
-	char *b = tok(&p), *c = tok(&p), *extra = tok(&p);
-	if (detect) {
-		if (kind_word(a) >= 0 && strlen(a) == 2 && b && !c)
-			t->fmt = DTF_RAMULATOR, t->sub = 0;
-		else if (c)
-			t->fmt = DTF_DRAMSIM;
-		else
-			t->fmt = DTF_RAMULATOR, t->sub = 1;
+	const char *b = tok(&q, end, &lb), *c = tok(&q, end, &lc), *x = tok(&q, end, &lx);
+	if (!p->detected) {
+		if (c) {
+			p->fmt = DTF_DRAMSIM;
+		} else if (b && (word_is(a, la, "LD") || word_is(a, la, "ST"))) {
+			p->fmt = DTF_RAMULATOR, p->sub = 0;
+		} else if (b && (word_is(b, lb, "R") || word_is(b, lb, "W"))) {
+			p->fmt = DTF_RAMULATOR, p->sub = 1;
+		} else if (b && kind_word(b, lb) >= 0) {
+			return bad(err, s, n, "a DRAMSim line needs a cycle: expected \"ADDR %.*s CYCLE\"", (int)lb, b);
+		} else {
+			return bad(err, s, n,
+				   "unknown trace format: expected \"ADDR READ|WRITE CYCLE\" (DRAMSim), \"LD|ST ADDR\" or \"ADDR R|W\" (Ramulator)");
+		}
+		p->detected = true;
 	}
 	memset(r, 0, sizeof *r);
-	if (t->fmt == DTF_DRAMSIM) {
-		int k = kind_word(b);
-		if (extra || !c || k < 0 || !parse_u64(a, &r->addr, 0) || !parse_u64(c, &r->cycle, 10))
-			return -1;
-		r->is_write = k;
-	} else if (!t->sub) {
-		int k = kind_word(a);
-		if (c || !b || k < 0 || (strcasecmp(a, "LD") && strcasecmp(a, "ST")) || !parse_u64(b, &r->addr, 0))
-			return -1;
-		r->is_write = k;
+	const char *aw;
+	size_t al;
+	int k;
+	if (p->fmt == DTF_DRAMSIM) {
+		k = kind_word(b, lb);
+		if (x || !c || k < 0)
+			return bad(err, s, n, "%s", expect_text(p));
+		aw = a, al = la;
+		int rc = parse_cycle(c, lc, &r->cycle);
+		if (rc == -1)
+			return bad(err, s, n, "expected a decimal cycle in the third column");
+		if (rc == -2)
+			return bad(err, s, n, "cycle above %" PRIu64 " (2^48), the largest the model represents",
+				   DRAM_TRACE_MAX_CYCLE);
+		if (r->cycle < p->last_cycle)
+			return set_err(err, "expected a cycle >= %" PRIu64 " (cycles must not decrease), got %" PRIu64,
+				       p->last_cycle, r->cycle);
+		p->last_cycle = r->cycle;
+	} else if (!p->sub) {
+		k = kind_word(a, la);
+		if (c || !b || (!word_is(a, la, "LD") && !word_is(a, la, "ST")))
+			return bad(err, s, n, "%s", expect_text(p));
+		aw = b, al = lb;
 	} else {
-		int k = kind_word(b);
-		if (c || !b || k < 0 || !parse_u64(a, &r->addr, 0))
-			return -1;
-		r->is_write = k;
+		k = b && (word_is(b, lb, "R") || word_is(b, lb, "W")) ? kind_word(b, lb) : -1;
+		if (c || k < 0)
+			return bad(err, s, n, "%s", expect_text(p));
+		aw = a, al = la;
+	}
+	r->is_write = k;
+	if (!parse_hex(aw, al, &r->addr))
+		return bad(err, s, n, "expected a hex address (e.g. 0x7f3a40 or 7f3a40)");
+	if (p->capacity && r->addr >= p->capacity) {
+		if (!p->wrap)
+			return bad(err, s, n,
+				   "address 0x%" PRIx64 " is beyond the DRAM capacity (0x%" PRIx64 " bytes); set dram.trace_wrap=true to wrap addresses modulo the capacity",
+				   r->addr, p->capacity);
+		r->addr %= p->capacity;
+		p->wrapped++;
 	}
 	return 1;
 }
 
-struct dram_trace *dram_trace_open(const char *path, char **err)
+/* "line N: " + the message of parse() (the file reader puts "path:N: " instead). */
+static int parse_at(struct dram_trace_parser *p, const char *s, size_t n, struct dram_trace_rec *r, char **err)
+{
+	p->line++;
+	return parse(p, s, n, r, err);
+}
+
+int dram_trace_parse(struct dram_trace_parser *p, const char *s, size_t n, struct dram_trace_rec *r, char **err)
+{
+	char *e = NULL;
+	int rc = parse_at(p, s, n, r, &e);
+	if (rc < 0) {
+		set_err(err, "line %lu: %s", p->line, e);
+		free(e);
+	}
+	return rc;
+}
+
+int dram_trace_check_mem(const char *buf, size_t len, const struct sim_cfg *cfg, uint64_t *count, char **err)
+{
+	struct dram_trace_parser p;
+	dram_trace_parser_init(&p, cfg);
+	uint64_t n = 0;
+	const char *s = buf, *end = buf + len;
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t l = nl ? (size_t)(nl - s) + 1 : (size_t)(end - s);
+		struct dram_trace_rec r;
+		int rc = dram_trace_parse(&p, s, l, &r, err);
+		if (rc < 0)
+			return -1;
+		n += (uint64_t)rc;
+		s += l;
+	}
+	if (!n)
+		return set_err(err, "no requests (expected lines \"ADDR READ|WRITE CYCLE\" or \"LD|ST ADDR\"; the input has only blank or '#' lines)");
+	if (count)
+		*count = n;
+	return 0;
+}
+
+struct dram_trace *dram_trace_open(const char *path, const struct sim_cfg *cfg, char **err)
 {
 	FILE *f = fopen(path, "r");
 	if (!f) {
@@ -127,33 +262,19 @@ struct dram_trace *dram_trace_open(const char *path, char **err)
 	struct dram_trace *t = xcalloc(1, sizeof *t);
 	t->f = f;
 	t->path = xstrdup(path);
-	bool detected = false;
-	uint64_t last_cycle = 0;
+	dram_trace_parser_init(&t->p, cfg);
 	ssize_t n;
 	while ((n = getline(&t->buf, &t->cap, f)) >= 0) {
-		t->line++;
 		struct dram_trace_rec r;
-		char *copy = xstrdup(t->buf);
-		copy[strcspn(copy, "\r\n")] = 0;
-		int rc = parse_line(t, t->buf, &r, !detected);
+		char *e = NULL;
+		int rc = parse_at(&t->p, t->buf, (size_t)n, &r, &e);
 		if (rc < 0) {
-			set_err(err, "%s:%lu: %s, got \"%.60s\"", path, t->line, expect_text(t), copy);
-			free(copy);
+			set_err(err, "%s:%lu: %s", path, t->p.line, e);
+			free(e);
 			dram_trace_close(t);
 			return NULL;
 		}
-		free(copy);
-		if (!rc)
-			continue;
-		detected = true;
-		if (t->fmt == DTF_DRAMSIM && r.cycle < last_cycle) {
-			set_err(err, "%s:%lu: expected a cycle >= %" PRIu64 " (cycles must not decrease), got %" PRIu64, path,
-				t->line, last_cycle, r.cycle);
-			dram_trace_close(t);
-			return NULL;
-		}
-		last_cycle = r.cycle;
-		t->count++;
+		t->count += (uint64_t)rc;
 	}
 	if (ferror(f)) {
 		set_err(err, "%s: read error", path);
@@ -161,13 +282,19 @@ struct dram_trace *dram_trace_open(const char *path, char **err)
 		return NULL;
 	}
 	if (!t->count) {
-		set_err(err, "%s: no requests (expected lines \"0xADDR READ|WRITE CYCLE\" or \"LD|ST 0xADDR\"; "
+		set_err(err, "%s: no requests (expected lines \"ADDR READ|WRITE CYCLE\" or \"LD|ST ADDR\"; "
 			     "the file has only blank or '#' lines)", path);
 		dram_trace_close(t);
 		return NULL;
 	}
 	rewind(f);
-	t->line = 0;
+	/* the second pass re-reads with the format fixed and the checks done */
+	enum dram_trace_fmt fmt = t->p.fmt;
+	int sub = t->p.sub;
+	uint64_t wrapped = t->p.wrapped;
+	dram_trace_parser_init(&t->p, cfg);
+	t->p.fmt = fmt, t->p.sub = sub, t->p.detected = true;
+	t->wrapped = wrapped;
 	return t;
 }
 
@@ -182,20 +309,19 @@ void dram_trace_close(struct dram_trace *t)
 	free(t);
 }
 
-enum dram_trace_fmt dram_trace_format(const struct dram_trace *t) { return t->fmt; }
+enum dram_trace_fmt dram_trace_format(const struct dram_trace *t) { return t->p.fmt; }
 uint64_t dram_trace_count(const struct dram_trace *t) { return t->count; }
 uint64_t dram_trace_issued(const struct dram_trace *t) { return t->cur.issued; }
 
 int dram_trace_next(struct dram_trace *t, struct dram_trace_rec *r)
 {
-	while (getline(&t->buf, &t->cap, t->f) >= 0) {
-		t->line++;
-		int rc = parse_line(t, t->buf, r, false);
-		if (rc > 0)
-			return 1;
-		/* rc < 0 cannot happen: the file was checked (unless it changed) */
-		if (rc < 0)
-			return 0;
+	ssize_t n;
+	while ((n = getline(&t->buf, &t->cap, t->f)) >= 0) {
+		char *e = NULL;
+		int rc = parse_at(&t->p, t->buf, (size_t)n, r, &e);
+		free(e); /* rc < 0 only if the file changed since it was checked */
+		if (rc)
+			return rc > 0;
 	}
 	return 0;
 }
@@ -218,8 +344,9 @@ bool dram_trace_exhausted(const struct dram_trace *t) { return !t->have && t->eo
 static bool feed_one(struct dram_trace_cursor *c, const struct dram_trace_rec *r, struct dram *d, uint64_t now,
 		     uint64_t mask, uint64_t *due)
 {
-	if (r->cycle > now) {
-		*due = r->cycle;
+	uint64_t at = dram_trace_due(d, r->cycle);
+	if (at > now) {
+		*due = at;
 		return false;
 	}
 	uint64_t a = r->addr & mask;
@@ -249,13 +376,14 @@ uint64_t dram_trace_feed(struct dram_trace *t, struct dram *d, uint64_t now, uin
 	return UINT64_MAX;
 }
 
-struct dram_reqs *dram_trace_load(const char *path, char **err)
+struct dram_reqs *dram_trace_load(const char *path, const struct sim_cfg *cfg, char **err)
 {
-	struct dram_trace *t = dram_trace_open(path, err);
+	struct dram_trace *t = dram_trace_open(path, cfg, err);
 	if (!t)
 		return NULL;
 	struct dram_reqs *q = xcalloc(1, sizeof *q);
-	q->fmt = t->fmt;
+	q->fmt = t->p.fmt;
+	q->wrapped = t->wrapped;
 	q->r = xmalloc((size_t)t->count * sizeof *q->r);
 	while (q->n < t->count && dram_trace_next(t, &q->r[q->n]))
 		q->n++;
@@ -292,7 +420,7 @@ struct dram_trace_run *dram_trace_run(const struct sim_cfg *cfg, const char *pat
 {
 	if (cfg_validate(cfg, err))
 		return NULL;
-	struct dram_trace *t = dram_trace_open(path, err);
+	struct dram_trace *t = dram_trace_open(path, cfg, err);
 	if (!t)
 		return NULL;
 	struct dram_trace_run *r = xcalloc(1, sizeof *r);
@@ -306,7 +434,8 @@ struct dram_trace_run *dram_trace_run(const struct sim_cfg *cfg, const char *pat
 		return NULL;
 	}
 	stats_freeze(&r->stats, &r->arena);
-	r->format = t->fmt;
+	r->format = t->p.fmt;
+	r->wrapped = t->wrapped;
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	uint32_t line = (uint32_t)(cfg->l2.line > 0 ? cfg->l2.line : 128);
@@ -369,6 +498,9 @@ void dram_trace_summary(const struct dram_trace_run *r, struct strbuf *o)
 		  val(s, "dram.write_latency_mean"));
 	sb_printf(o, "  data bus utilisation %.1f%%, bank-level parallelism %.2f, queue full %.0f times\n",
 		  100.0 * val(s, "dram.bus_util"), val(s, "dram.blp"), val(s, "dram.queue_full"));
+	if (r->wrapped)
+		sb_printf(o, "  %" PRIu64 " addresses at or above the DRAM capacity wrapped modulo it (dram.trace_wrap)\n",
+			  r->wrapped);
 	sb_printf(o, "  simulated in %.3f s (%.0f requests/s)\n", r->seconds,
 		  r->seconds > 0 ? (double)r->requests / r->seconds : 0.0);
 }

@@ -188,6 +188,14 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 		set_err(err, "no workload");
 		return NULL;
 	}
+	if (cfg->mem.model == MEM_DRAM && !dram_only && !wl->ops && wl->kernel) {
+		uint64_t lo, hi;
+		kernel_footprint(wl->kernel, &lo, &hi);
+		char what[96];
+		snprintf(what, sizeof what, "workload %s", wl->name);
+		if (dram_check_span(cfg, what, lo, hi, err))
+			return NULL;
+	}
 	if (dram_only && !wl->dram_reqs->n) {
 		set_err(err, "workload %s: a DRAM trace without requests", wl->name);
 		return NULL;

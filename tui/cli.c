@@ -76,7 +76,8 @@ static const char usage_text[] =
 	"      --dump-config               print the resulting config as JSON, exit\n"
 	"      --dram-trace FILE           feed a DRAM trace (DRAMSim or Ramulator format) to the DRAM model:\n"
 	"                                  the TUI on a terminal; a summary with --run,\n"
-	"                                  --batch, --stats or off a terminal\n"
+	"                                  --batch, --stats or off a terminal; CONFIG may be\n"
+	"                                  a DRAMSim3 .ini (cycles then count DRAM cycles)\n"
 	"      --trace-out FILE.json       with --run: the run as Chrome/Perfetto trace JSON (1 cycle = 1 us)\n"
 	"      --trace-from N --trace-to M the cycles [N, M) to trace (default: all)\n"
 	"      --trace-max-events N        cap of the trace file (default 2000000 events)\n"
@@ -510,8 +511,18 @@ static int build_config(const struct options *o, struct sim_cfg *cfg)
 {
 	char *err = NULL;
 	cfg_defaults(cfg);
-	if (o->config && loader_load_config(o->config, cfg, &err))
+	struct strbuf notes;
+	sb_init(&notes);
+	int lrc = o->config ? loader_load_config_notes(o->config, cfg, &notes, &err) : 0;
+	if (notes.len)
+		fprintf(stderr, "gpustep: note: %s\n", notes.s);
+	sb_fini(&notes);
+	if (lrc)
 		goto fail;
+	/* A DRAMSim3 trace's request is one burst (bus_width / 8 x BL bytes):
+	 * with a .ini, that is the request (line) size of trace mode. */
+	if (o->dram_trace && o->config && loader_is_ini(o->config))
+		cfg->l1.line = cfg->l2.line = cfg->dram.bus_bytes * cfg->dram.burst;
 	for (int i = 0; i < o->nsets; i++)
 		if (loader_apply_override(cfg, o->sets[i], &err))
 			goto fail;

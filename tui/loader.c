@@ -18,9 +18,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "cJSON.h"
+#include "dram_ini.h"
 #include "embedded.h"
 
 #define MAX_DEPTH 16
@@ -147,6 +149,7 @@ struct load_ctx {
 	const char *text;   /* JSON text of the file being walked */
 	const char *keys[32]; /* raw JSON keys from the root to the current item */
 	int nkeys;
+	struct strbuf *notes; /* DRAMSim3 .ini keys not used (may be NULL) */
 };
 
 /* Line of the current key chain in lc->text (0 if not found): each key is
@@ -193,8 +196,16 @@ static int locate(const struct load_ctx *lc, const char *fname, char **err)
 	return -1;
 }
 
+static int load_named(struct load_ctx *lc, const char *spec, const char *from, char **err);
+
 static int set_param(struct load_ctx *lc, const char *fname, const char *path, const cJSON *v, char **err)
 {
+	if (strcmp(path, "dram.ini") == 0) { /* "dram": {"ini": "GDDR5.ini"}: keys after it override */
+		if (!cJSON_IsString(v) || !loader_is_ini(v->valuestring))
+			return set_err(err, "%s: dram.ini: expected the path of a DRAMSim3 .ini file, got %s", fname,
+				       cJSON_IsString(v) ? v->valuestring : json_type_name(v));
+		return load_named(lc, v->valuestring, fname, err);
+	}
 	const struct cfg_param *p = cfg_find(path);
 	char text[CFG_STR_MAX + 32];
 	char *e = NULL;
@@ -359,7 +370,7 @@ static int resolve(const char *spec, const char *from, char *disk, size_t n, con
 {
 	*emb = NULL;
 	disk[0] = 0;
-	bool has_ext = strlen(spec) > 5 && strcmp(spec + strlen(spec) - 5, ".json") == 0;
+	bool has_ext = (strlen(spec) > 5 && strcmp(spec + strlen(spec) - 5, ".json") == 0) || loader_is_ini(spec);
 	if (from && spec[0] != '/') {
 		const char *slash = strrchr(from, '/');
 		int dl = slash ? (int)(slash - from) + 1 : 0;
@@ -428,7 +439,17 @@ static int load_named(struct load_ctx *lc, const char *spec, const char *from, c
 	}
 	char *idcopy = xstrdup(id);
 	lc->stack[lc->depth++] = idcopy;
-	int rc = apply_text(lc, text, idcopy, err);
+	int rc;
+	if (loader_is_ini(id)) { /* a DRAMSim3 config: dram.* only (engine/dram_ini.c) */
+		struct strbuf nb;
+		sb_init(&nb);
+		rc = dram_ini_apply(lc->cfg, text, strlen(text), idcopy, &nb, err);
+		if (!rc && nb.len && lc->notes)
+			sb_printf(lc->notes, "%s%s: %s", lc->notes->len ? "\n" : "", idcopy, nb.s + 2);
+		sb_fini(&nb);
+	} else {
+		rc = apply_text(lc, text, idcopy, err);
+	}
 	lc->depth--;
 	free(idcopy);
 	free(owned);
@@ -437,8 +458,19 @@ static int load_named(struct load_ctx *lc, const char *spec, const char *from, c
 
 int loader_load_config(const char *spec, struct sim_cfg *cfg, char **err)
 {
-	struct load_ctx lc = {.depth = 0, .cfg = cfg};
+	return loader_load_config_notes(spec, cfg, NULL, err);
+}
+
+int loader_load_config_notes(const char *spec, struct sim_cfg *cfg, struct strbuf *notes, char **err)
+{
+	struct load_ctx lc = {.depth = 0, .cfg = cfg, .notes = notes};
 	return load_named(&lc, spec, NULL, err);
+}
+
+bool loader_is_ini(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 4 && strcasecmp(path + n - 4, ".ini") == 0;
 }
 
 int loader_apply_config_text(const char *text, const char *fname, struct sim_cfg *cfg, char **err)
@@ -730,7 +762,8 @@ char **loader_names(enum loader_kind kind, size_t *n)
 	size_t k = 0;
 	for (size_t i = 0; i < n_embedded_files; i++) {
 		const char *p = embedded_files[i].path;
-		if (!ends_with(p, ".json"))
+		bool ini = kind == LOADER_DRAM_PRESETS && loader_is_ini(p); /* listed with ".ini" */
+		if (!ends_with(p, ".json") && !ini)
 			continue;
 		const char *rest = NULL;
 		if (kind == LOADER_KERNELS && strncmp(p, "configs/workloads/", 18) == 0)
@@ -741,7 +774,7 @@ char **loader_names(enum loader_kind kind, size_t *n)
 			rest = p + 8;
 		if (!rest || strchr(kind == LOADER_DRAM_PRESETS ? rest + 5 : rest, '/'))
 			continue;
-		v[k++] = xasprintf("%.*s", (int)(strlen(rest) - 5), rest);
+		v[k++] = ini ? xstrdup(rest) : xasprintf("%.*s", (int)(strlen(rest) - 5), rest);
 	}
 	qsort(v, k, sizeof(char *), cmp_str);
 	if (n)
@@ -759,10 +792,17 @@ void loader_names_free(char **names)
 char *loader_description(enum loader_kind kind, const char *name)
 {
 	char path[512];
-	snprintf(path, sizeof path, "configs/%s%s.json", kind == LOADER_KERNELS ? "workloads/" : "", name);
+	bool ini = loader_is_ini(name);
+	snprintf(path, sizeof path, "configs/%s%s%s", kind == LOADER_KERNELS ? "workloads/" : "", name, ini ? "" : ".json");
 	const struct embedded_file *e = embedded_find(path);
 	if (!e)
 		return xstrdup("");
+	if (ini) { /* a DRAMSim3 .ini preset: its second comment line says what it is */
+		const char *l = strchr(e->data, '\n');
+		l = l ? l + 1 : e->data;
+		l += strspn(l, "; ");
+		return xasprintf("%.*s", (int)strcspn(l, "\n"), l);
+	}
 	cJSON *root = cJSON_Parse(e->data);
 	const cJSON *d = root ? cJSON_GetObjectItemCaseSensitive(root, "description") : NULL;
 	char *s = xstrdup(cJSON_IsString(d) ? d->valuestring : "");

@@ -28,6 +28,11 @@
  * (which the caller initialises, normally with cfg_defaults). Does not run
  * cfg_validate: the caller applies command-line overrides first. */
 int loader_load_config(const char *spec, struct sim_cfg *cfg, char **err);
+/* The same, collecting notes (DRAMSim3 .ini keys gpustep does not use, one
+ * line per file) into notes. A spec ending in .ini is a DRAMSim3 config
+ * applied over the defaults (engine/dram_ini.c). */
+int loader_load_config_notes(const char *spec, struct sim_cfg *cfg, struct strbuf *notes, char **err);
+bool loader_is_ini(const char *path);
 /* Same for JSON text already in memory; fname is used in messages and to
  * resolve relative "extends". */
 int loader_apply_config_text(const char *text, const char *fname, struct sim_cfg *cfg, char **err);

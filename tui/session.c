@@ -181,7 +181,7 @@ int session_init_dram_trace(struct session *ss, const struct sim_cfg *cfg, const
 			    uint64_t seed, char **err)
 {
 	memset(ss, 0, sizeof(*ss));
-	struct dram_reqs *q = dram_trace_load(path, err);
+	struct dram_reqs *q = dram_trace_load(path, cfg, err);
 	if (!q)
 		return -1;
 	bp_init(&ss->bps, NULL);
@@ -193,8 +193,8 @@ int session_init_dram_trace(struct session *ss, const struct sim_cfg *cfg, const
 	struct kernel_src *k = xcalloc(1, sizeof *k);
 	const char *base = strrchr(path, '/');
 	snprintf(k->name, sizeof k->name, "%s", base ? base + 1 : path);
-	snprintf(k->desc, sizeof k->desc, "DRAM trace, %llu requests (%s format)", (unsigned long long)q->n,
-		 dram_trace_format_name(q->fmt));
+	snprintf(k->desc, sizeof k->desc, "DRAM trace, %llu requests (%s format%s)", (unsigned long long)q->n,
+		 dram_trace_format_name(q->fmt), q->wrapped ? ", addresses beyond the capacity wrapped" : "");
 	int rc = rebuild(ss, cfg, k, err);
 	free(k);
 	if (rc == 0)

@@ -22,8 +22,9 @@ tmux_wait_exit 5 || fail "quit did not exit"
 tmux_kill
 
 # Typed during a run that is interrupted: dropped. (A run of about 85 M
-# cycles, so the Esc surely comes before its end.)
-tmux_start 80 24 "GPUSTEP_HISTORY= $BIN -w vecadd -p n=67108864; echo EXIT=\$? >$E2E_TMP/exit"
+# cycles, so the Esc surely comes before its end; its 768 MB need a 1 GB DRAM,
+# or lines would share DRAM locations.)
+tmux_start 80 24 "GPUSTEP_HISTORY= $BIN -w vecadd -p n=67108864 -s dram.rows=32768; echo EXIT=\$? >$E2E_TMP/exit"
 tmux_wait_for '(gpustep)' 5 || fail "no prompt (second start)"
 tmux_send -l 'c' && tmux_send Enter
 tmux_wait_for 'running... Ctrl-C or Esc stops' 3 || fail "run did not start again"

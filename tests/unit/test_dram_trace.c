@@ -186,6 +186,23 @@ TEST(dram_skip_ahead_is_exact)
 	c.dram.tck_ps = 667;
 	c.core.clock_mhz = 1400;
 	compare_modes(&c, 0.2, 13);
+
+	/* the DRAMSim3 rules: per-bank command queues, full_or_idle drain,
+	 * tRCDWR, tPPD, t32AW, refresh, two channels at a non-integer ratio */
+	dh_cfg(&c);
+	c.dram.queue_model = DRAM_QUEUE_PER_BANK;
+	c.dram.cmd_queue = 3;
+	c.dram.write_drain = DRAM_DRAIN_FULL_OR_IDLE;
+	c.dram.row_hit_cap = 4;
+	c.dram.refresh = DRAM_REFRESH_ALL_BANK;
+	c.dram.timing.tREFI = 300;
+	c.dram.timing.tRCDWR = 3;
+	c.dram.timing.tPPD = 2;
+	c.dram.timing.t32AW = 40;
+	c.dram.channels = 2;
+	c.dram.tck_ps = 667;
+	c.core.clock_mhz = 1400;
+	compare_modes(&c, 0.3, 14);
 }
 
 TEST(dram_default_config_read)
@@ -218,7 +235,7 @@ TEST(dram_trace_formats_and_errors)
 {
 	char *err = NULL;
 	char *p = write_tmp("# comment\n0x1000 READ 0\n\n0x2000 WRITE 10\n0x3000 read 10\n");
-	struct dram_trace *t = dram_trace_open(p, &err);
+	struct dram_trace *t = dram_trace_open(p, NULL, &err);
 	REQUIRE(t);
 	CHECK_EQ(dram_trace_format(t), DTF_DRAMSIM);
 	CHECK_EQ(dram_trace_count(t), 3);
@@ -232,7 +249,7 @@ TEST(dram_trace_formats_and_errors)
 	free(p);
 
 	p = write_tmp("LD 0x40\nST 0x80\nLD 0xc0\n");
-	t = dram_trace_open(p, &err);
+	t = dram_trace_open(p, NULL, &err);
 	REQUIRE(t);
 	CHECK_EQ(dram_trace_format(t), DTF_RAMULATOR);
 	CHECK_EQ(dram_trace_count(t), 3);
@@ -241,9 +258,9 @@ TEST(dram_trace_formats_and_errors)
 	free(p);
 
 	p = write_tmp("0x1000 READ 0\n0x2000 WRITE 10\n0x3000 FETCH 12\n");
-	CHECK(!dram_trace_open(p, &err));
+	CHECK(!dram_trace_open(p, NULL, &err));
 	char want[256];
-	snprintf(want, sizeof want, "%s:3: expected \"0xADDR READ|WRITE CYCLE\"", p);
+	snprintf(want, sizeof want, "%s:3: expected \"ADDR READ|WRITE CYCLE\"", p);
 	CHECK_CONTAINS(err, want);
 	free(err);
 	err = NULL;
@@ -251,8 +268,8 @@ TEST(dram_trace_formats_and_errors)
 	free(p);
 
 	p = write_tmp("LD 0x40\nLD zz\n");
-	CHECK(!dram_trace_open(p, &err));
-	CHECK_CONTAINS(err, ":2: expected \"LD 0xADDR\"");
+	CHECK(!dram_trace_open(p, NULL, &err));
+	CHECK_CONTAINS(err, ":2: expected a hex address");
 	free(err);
 	err = NULL;
 	unlink(p);
@@ -293,11 +310,11 @@ TEST(dram_trace_without_requests_refused)
 {
 	char *err = NULL;
 	char *p = write_tmp("# only a comment\n\n   \n");
-	CHECK(!dram_trace_open(p, &err));
+	CHECK(!dram_trace_open(p, NULL, &err));
 	CHECK_CONTAINS(err, ": no requests");
 	free(err);
 	err = NULL;
-	CHECK(!dram_trace_load(p, &err));
+	CHECK(!dram_trace_load(p, NULL, &err));
 	CHECK_CONTAINS(err, ": no requests");
 	free(err);
 	unlink(p);
@@ -347,7 +364,7 @@ TEST(dram_trace_sim_matches_batch_and_rewinds)
 	char *err = NULL;
 	struct dram_trace_run *r = dram_trace_run(&c, p, &err);
 	REQUIRE(r);
-	struct dram_reqs *q = dram_trace_load(p, &err);
+	struct dram_reqs *q = dram_trace_load(p, NULL, &err);
 	REQUIRE(q);
 	CHECK_EQ(q->n, 600);
 	struct workload wa, wb;

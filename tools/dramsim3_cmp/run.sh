@@ -1,0 +1,39 @@
+#!/bin/sh
+# Compare gpustep with DRAMSim3 on the same DRAMSim-format traces and the
+# same .ini (docs/DRAM.md "gpustep against DRAMSim3"). DRAMSim3 is built
+# outside the repository:
+#   git clone https://github.com/umd-memsys/DRAMsim3 /tmp/dramsim3
+#   (cd /tmp/dramsim3 && mkdir -p build && cd build && cmake .. && make dramsim3)
+#   tools/dramsim3_cmp/run.sh [INI] [gpustep -s options...]
+# Prints one table row per trace: row-hit rate, activates, mean read latency
+# (DRAM cycles; DRAMSim3's average_read_latency), drain cycle.
+set -e
+DS3=${DS3:-/tmp/dramsim3}
+INI=${1:-$DS3/configs/GDDR5_8Gb_x32.ini}
+[ $# -gt 0 ] && shift
+HERE=$(cd "$(dirname "$0")" && pwd)
+GPUSTEP=${GPUSTEP:-$HERE/../../build/gpustep}
+W=${WORK:-/tmp/gpustep_ds3cmp}
+mkdir -p "$W/out"
+cd "$W"
+[ -x drv ] || g++ -O2 -std=c++11 -I"$DS3/src" -I"$DS3/ext/headers" -I"$DS3/ext/fmt/include" "$HERE/drv.cc" \
+	-L"$DS3" -ldramsim3 -Wl,-rpath,"$DS3" -o drv
+[ -f seq_u.trc ] || python3 "$HERE/gen.py"
+echo "| trace | DRAMSim3 row hits | gpustep row hits | DRAMSim3 ACT | gpustep ACT | DRAMSim3 read latency | gpustep read latency | DRAMSim3 drain | gpustep drain |"
+echo "|---|---|---|---|---|---|---|---|---|"
+for t in seq random two_streams strided mix; do
+	for m in u s; do
+		./drv "$INI" ${t}_$m.trc >ds3.log 2>&1
+		"$GPUSTEP" --dram-trace ${t}_$m.trc "$INI" "$@" --stats gs.json >/dev/null 2>gs.err || { cat gs.err; exit 1; }
+		python3 - "$t" "$m" <<'PY'
+import json, sys
+d = json.load(open('out/dramsim3.json'))['0']
+drain = int(open('ds3.log').read().split('drain ')[-1].split()[0])
+s = json.load(open('gs.json')); s = s.get('stats', s)
+h = (d['num_read_row_hits'] + d['num_write_row_hits']) / (d['num_read_cmds'] + d['num_write_cmds'])
+name = sys.argv[1] + (' (1 per 16 cycles)' if sys.argv[2] == 'u' else ' (saturated)')
+print("| %s | %.2f %% | %.2f %% | %d | %d | %.2f | %.2f | %d | %d |" % (name, 100 * h, 100 * s['dram.row_hit_rate'],
+      d['num_act_cmds'], s['dram.activates'], d['average_read_latency'], s['dram.read_latency_mean_dram'], drain, s['dram.cycles']))
+PY
+	done
+done
