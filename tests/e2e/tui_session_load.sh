@@ -17,7 +17,7 @@ fnv1a64() {
 # A session whose replay takes seconds: saved at cycle 100, then moved to
 # cycle 20,000,000 (the kernel runs about 21 M cycles), re-checksummed.
 printf 'break l1.miss sm=1\nstep 100\nsave session %s/s.gps\n' "$E2E_TMP" |
-	"$BIN" -w vecadd -p n=16777216 --snapshot-mb 0 -x - >/dev/null || fail "could not save a session"
+	"$BIN" -w vecadd -p n=16777216 -s dram.rows=32768 --snapshot-mb 0 -x - >/dev/null || fail "could not save a session"
 grep -v '^checksum \|^stats-hash \|^cycle ' "$E2E_TMP/s.gps" >"$E2E_TMP/body"
 echo "cycle 20000000" >>"$E2E_TMP/body"
 {
