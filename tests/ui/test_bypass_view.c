@@ -46,7 +46,7 @@ TEST(view_bypass_tagstore_snapshot)
 TEST(view_vws_warps_line)
 {
 	vt_screen();
-	struct session *ss = vt_session("set core.scheduler vws\nworkload matmul_naive\nstep 400\n");
+	struct session *ss = vt_session("set core.scheduler vws\nset core.cta_dispatch serial\nworkload matmul_naive\nstep 400\n");
 	REQUIRE(ss != NULL);
 	struct panel *p = panel_create("warps");
 	REQUIRE(p != NULL);
