@@ -171,6 +171,8 @@ static const struct cfg_param l1_params[] = {
 	       "locality: dueling leaders: sets (l1.bypass_duel_sets sets of each mode in every SM, set dueling) or sms (SM0 decoupled, SM1 plain); no dueling (every set decoupled) with 1 set or 1 SM"),
 	P_INT("l1.bypass_duel_sets", l1.bypass_duel_sets, "1", 1, 32768,
 	      "locality: leader sets of each mode per SM (power of two, at most l1.sets / 2); decoupled leaders are the sets s with s mod (l1.sets / n) = 0, plain leaders s mod (l1.sets / n) = l1.sets / 2n"),
+	P_BOOL("l1.bypass_duel_cold_hold", l1.bypass_duel_cold_hold, "true",
+	       "locality: an interval in which both leader groups missed every lookup (cold misses) changes nothing; false = the paper's literal rule (no higher miss rate -> decoupled)"),
 	P_ENUM("l1.bypass_at_l2", l1.bypass_at_l2, "queue", byp_at_l2_names,
 	       "bypassed loads the L2 cannot take now (no MSHR entry or merge slot, memory queue full, line in transition): queue (wait at the head of the bank's input queue, the paper's GPGPU-Sim baseline) or nack (refused and retried after l1.retry_delay)"),
 };

@@ -85,6 +85,7 @@ struct l1_cfg {
 	int bypass_duel_diff; /* percentage points of miss rate */
 	int bypass_leaders;  /* enum byp_leaders: leader sets in every SM, or SM0/SM1 */
 	int bypass_duel_sets; /* leader sets of each kind per SM (bypass_leaders = sets) */
+	bool bypass_duel_cold_hold; /* an all-miss interval on both leader groups changes nothing */
 	int bypass_at_l2;    /* enum byp_at_l2: a bypassed load the L2 cannot take waits in its queue, or is NACKed */
 };
 

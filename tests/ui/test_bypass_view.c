@@ -29,7 +29,7 @@ static char *draw(struct session *ss, int w, int h)
 TEST(view_bypass_tagstore_snapshot)
 {
 	vt_screen();
-	struct session *ss = vt_session("set l1.bypass locality\nworkload matmul_naive\nbreak l1.tag_promote\ncontinue\n");
+	struct session *ss = vt_session("set l1.bypass locality\nset l1.bypass_leaders sms\nworkload matmul_naive\nbreak l1.tag_promote\ncontinue\n");
 	REQUIRE(ss != NULL);
 	char *t = draw(ss, 80, 24);
 	CHECK_CONTAINS(t, "decoupled leader");
