@@ -158,6 +158,28 @@ TEST(bypass_data_eviction_resets_owner)
 	tk_end(&t);
 }
 
+/* l1.bypass_aging: the same trace; S (way 3, RC 3 when committed) is aged
+ * only by X's replacement: 2 (eviction and allocation, the literal reading)
+ * leaves it at 1, 1 (once per replacement) at 2. */
+TEST(bypass_aging_per_replacement)
+{
+	for (int aging = 1; aging <= 2; aging++) {
+		struct tk t;
+		one_set_cfg(&t.cfg);
+		t.cfg.l1.bypass_aging = aging;
+		REQUIRE(tk_start(&t, 32, 1,
+				 "loop i 0 3; ld A[0] -> r1; end; alu 1 <- r1; loop i 0 3; ld B[0] -> r2; end; alu 1 <- r2; "
+				 "loop i 0 3; ld C[0] -> r3; end; alu 1 <- r3; loop i 0 3; ld D[0] -> r4; end; alu 1 <- r4; "
+				 "loop i 0 3; ld A[32] -> r5; end"));
+		CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+		struct btag_info sd;
+		REQUIRE(tag_way(&t, D0, &sd) >= 0);
+		CHECK_EQ(sd.pos, 3);
+		CHECK_EQ(sd.rc, 3 - aging);
+		tk_end(&t);
+	}
+}
+
 /* A qualifying request that waits for an MSHR is looked up again every cycle;
  * its RC is committed once, when it allocates. (A's allocation ages C from 2
  * to 1, so C needs two more reads: 2 bypasses, 3 waits for A's entry.) */

@@ -106,6 +106,32 @@ TEST(vws_npred_and_throttle)
 	tk_end(&t);
 }
 
+/* core.vws_beta scales Eq. 4.6: the same streaming warps (WS 8, RRDegr 1,
+ * 16 L1 blocks) give N_act = ceil(beta x 16 / 8) = 2 beta, clamped to the 8
+ * slots; the window stat falls from 8 once the window closes. */
+TEST(vws_beta_sets_the_window)
+{
+	for (int beta = 1; beta <= 4; beta *= 2) {
+		struct tk t;
+		tk_base_cfg(&t.cfg);
+		t.cfg.core.scheduler = SCHED_VWS;
+		t.cfg.l1.sets = 4;
+		t.cfg.core.vws_beta = beta;
+		REQUIRE(tk_start(&t, 64, 32, "loop i 0 8; ld A[bx*4096 + i*64 + tid] -> r1; alu 1 <- r1; end"));
+		CHECK_EQ(sim_step(t.s, 10000000), SIM_STOP_DONE);
+		struct vws_info v;
+		REQUIRE(inspect_vws(t.s, 0, &v));
+		CHECK_EQ(v.nact, 2 * beta > 8 ? 8 : 2 * beta);
+		int id = stats_find(sim_stats(t.s), "sm0.vws.window");
+		REQUIRE(id >= 0);
+		const struct stat_occ *o = stats_occ(sim_stats(t.s), (uint32_t)id);
+		CHECK_EQ(o->cur, (uint64_t)v.nact);
+		CHECK_EQ(o->max, 8);
+		CHECK_EQ(tk_stat(&t, "vws.window_changes"), beta < 4 ? 1 : 0);
+		tk_end(&t);
+	}
+}
+
 TEST(vws_determinism_step_vs_run)
 {
 	const char *body = "loop i 0 6; ld A[(tid*7 + i*129) % 4096] -> r1; ld B[bx*32 + lane] -> r2; alu 3 <- r1; end";
