@@ -227,10 +227,12 @@ static bool has_cta(const int32_t *l, int nl, int64_t c)
 void vws_refill(struct sim *s, struct sm *sm)
 {
 	struct vws_sm *v = sm->vws;
-	if (v && !v->window_started && s->stats.frozen) { /* N_act from cycle 0 of the window stat */
-		v->window_started = 1;
-		stat_occ_set(&s->stats, v->st_window, v->nact);
-	}
+	if (v && !v->window_started && s->stats.frozen) /* N_act from the first launch, on every SM (idle ones too) */
+		for (int i = 0; i < s->cfg.core.sms; i++) {
+			struct vws_sm *u = s->sms[i].vws;
+			u->window_started = 1;
+			stat_occ_set(&s->stats, u->st_window, u->nact);
+		}
 	if (!v || !intercl(s))
 		return;
 	int n = s->cfg.core.warps_per_sm;
