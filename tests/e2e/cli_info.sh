@@ -209,7 +209,7 @@ nj=$(awk -v f="$(v rf.energy.total)" 'BEGIN { printf "%.3f", f / 1e6 }')
 # RF clock = 2 x core clock: RF cycle 810 at core cycle 405. First this SM's
 # counters (sm1.rf.*), then the machine's (rf.*) with the energy.
 expect_contains "$out" "(gpustep) info rf
-sm 1 register file: racetrack, 16 banks x 64 entries, 4 ports (segment 16), eq3_3, 16 regs, RF cycle 810
+sm 1 register file: racetrack, 16 banks x 64 entries, 4 ports (segment 16), eq3_3, 28 regs, RF cycle 810
   sm 1: reads $(v sm1.rf.reads)  writes $(v sm1.rf.writes)  shifts $(v sm1.rf.shifts) ($(v sm1.rf.shift_cycles) RF cycles)  conflicts $(v sm1.rf.bank_conflicts)
   all SMs: reads $(v rf.reads)  writes $(v rf.writes)  shifts $(v rf.shifts) ($(v rf.shift_cycles) RF cycles)  conflicts $(v rf.bank_conflicts)  rf stall cycles $(v core.stall.rf)  energy $nj nJ
   write buffer: 2 ways per bank
@@ -256,7 +256,7 @@ run sram2 -w matmul_tiled -s rf.sram_cycles=2 || fail "timed sram script: $(cat 
 out=$(cat "$E2E_TMP/sram2.out")
 expect_contains "$out" "Breakpoint 1, rf.bank_conflict sm=1 warp=0 unit=1 ahead=1 reg=1 at cycle 64 (logged in cycle 63)"
 expect_contains "$out" "(gpustep) info rf
-sm 1 register file: sram, 16 banks x 64 entries, 2 RF cycles per access, 16 regs, RF cycle 128
+sm 1 register file: sram, 16 banks x 64 entries, 2 RF cycles per access, 28 regs, RF cycle 128
   sm 1: reads 1  writes 1  conflicts 1
   all SMs: reads 1  writes 1  conflicts 1  rf stall cycles 0  energy 2.051 nJ
   warps stalled on the register file now: 0
