@@ -275,4 +275,11 @@ expect_contains "$h" "usage: info [break|stats|config|sm|warp|rf|line|l2|frc|ch|
 out=$(printf 'step 300\ninfo mshr\n' | "$BIN" titanv -w matmul_naive -p n=64 --batch - 2>&1) || fail "titanv info mshr: $out"
 expect_contains "$out" "  [ 2] 0x10004100  sectors 1  merged 8  age 38  sent"
 expect_contains "$out" "  [ 3] 0x10004100  sectors 0  merged 8  age 39  sent"
+# ---- info: the scheduler and the CTA dispatch used (core.cta_dispatch alone) -----
+out=$(printf 'info\nrun\nprint core.cta_dispatch_serial\n' | "$BIN" -w stencil2d -s core.scheduler=vws --batch - 2>&1) || fail "info vws: $out"
+expect_contains "$out" "warps     scheduler vws, CTA dispatch round_robin"
+expect_contains "$out" "core.cta_dispatch_serial = 0"
+out=$(printf 'info\nrun\nprint core.cta_dispatch_serial\n' | "$BIN" -w stencil2d -s core.scheduler=gto -s core.cta_dispatch=serial --batch - 2>&1) || fail "info gto serial: $out"
+expect_contains "$out" "warps     scheduler gto, CTA dispatch serial"
+expect_contains "$out" "core.cta_dispatch_serial = 1"
 exit 0
