@@ -3,11 +3,13 @@
  * aging and SM dueling of locality-driven L1 bypassing (notes 004 §2; the
  * structure and its rules are drawn in bypass.h). l1.c asks byp_probe() what
  * a load lookup would do and calls one byp_apply_*() once the lookup is
- * accepted.
+ * accepted; l2.c asks byp_l2_wait() whether a bypassed load at the head of a
+ * bank's input queue must wait there.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "coh_eng.h" /* l2_bank_set */
 #include "sim_int.h"
 
 static struct btag *btag(struct byp_tags *b, int set, int way) { return &b->t[(size_t)set * (size_t)b->ways + (size_t)way]; }
@@ -17,7 +19,20 @@ static const struct btag *cbtag(const struct byp_tags *b, int set, int way)
 }
 
 static bool locality(const struct sim *s) { return s->cfg.l1.bypass == L1B_LOCALITY; }
-static bool dueling(const struct sim *s) { return locality(s) && s->cfg.l1.bypass_duel && s->cfg.core.sms >= 2; }
+static bool by_sets(const struct sim *s) { return s->cfg.l1.bypass_leaders == BYPL_SETS; }
+static bool dueling(const struct sim *s)
+{
+	return locality(s) && s->cfg.l1.bypass_duel && (by_sets(s) ? s->cfg.l1.sets >= 2 : s->cfg.core.sms >= 2);
+}
+
+/* Dueling role of a set of an SM: 0 decoupled leader, 1 plain leader, 2 follower. */
+static int role_of(const struct sim *s, const struct sm *sm, int set)
+{
+	if (!by_sets(s))
+		return sm->id < 2 ? sm->id : 2;
+	int period = s->cfg.l1.sets / s->cfg.l1.bypass_duel_sets, r = set % period;
+	return r == 0 ? 0 : r == period / 2 ? 1 : 2;
+}
 
 void byp_register_stats(struct sim *s)
 {
@@ -29,7 +44,10 @@ void byp_register_stats(struct sim *s)
 	id->l1_tag_allocs = stats_counter(st, "l1.tag_allocs", "locality: tags allocated on a tag-store miss");
 	id->l1_tag_promotes = stats_counter(st, "l1.tag_promotes", "locality: candidates given a data line (RC over the threshold)");
 	id->l1_tag_evicts = stats_counter(st, "l1.tag_evicts", "locality: candidate tags replaced (LFU)");
-	id->l1_duel_switches = stats_counter(st, "l1.duel_switches", "locality: follower mode changes by SM dueling");
+	id->l1_duel_switches = stats_counter(st, "l1.duel_switches", "locality: follower mode changes by dueling");
+	id->l2_byp_waits = stats_counter(st, "l2.bypass_waits",
+					 "bypassed loads that waited at the head of an L2 input queue for an MSHR entry, a merge slot, "
+					 "memory-queue room or a line in transition (l1.bypass_at_l2 = queue; nack refuses them instead)");
 	id->l1_rc_hist = stats_hist(st, "l1.rc_at_evict", "locality: RC of tags when they leave the tag store", rc_edges,
 				    ARRAY_LEN(rc_edges));
 	id->l1_mrpb_mshr = stats_counter(st, "l1.bypasses_mshr", "mrpb: loads bypassed because no MSHR entry or merge slot was free");
@@ -50,8 +68,9 @@ void byp_init(struct sim *s, struct sm *sm)
 	b->t = ARENA_NEW(&s->arena, struct btag, (size_t)b->sets * (size_t)b->ways);
 	for (int i = 0; i < b->sets * b->ways; i++)
 		b->t[i].pos = -1;
-	/* SM0 leads decoupled, SM1 leads plain, followers start plain (notes 004 §2.5). */
-	b->decoupled = !dueling(s) || sm->id == 0;
+	/* Leaders (SM0 / SM1, or sets in every SM) keep their mode; followers
+	 * start plain (notes 004 §2.5). b->decoupled is the followers' mode. */
+	b->decoupled = !dueling(s) || (!by_sets(s) && sm->id == 0);
 	if (sm->id == 0 && !s->duel) {
 		s->duel = ARENA_NEW(&s->arena, struct byp_duel, 1);
 		s->duel->next_at = (uint64_t)s->cfg.l1.bypass_duel_interval;
@@ -61,6 +80,21 @@ void byp_init(struct sim *s, struct sm *sm)
 bool byp_decoupled(const struct sim *s, const struct sm *sm)
 {
 	return locality(s) && sm->l1.bt.decoupled && s->cfg.l1.bypass_threshold > 0;
+}
+
+bool byp_set_decoupled(const struct sim *s, const struct sm *sm, int set)
+{
+	if (!locality(s) || s->cfg.l1.bypass_threshold == 0)
+		return false;
+	if (!dueling(s) || !by_sets(s))
+		return sm->l1.bt.decoupled;
+	int r = role_of(s, sm, set);
+	return r == 0 ? true : r == 1 ? false : sm->l1.bt.decoupled;
+}
+
+int byp_role(const struct sim *s, const struct sm *sm, int set)
+{
+	return dueling(s) ? role_of(s, sm, set) : -1;
 }
 
 static int find(const struct byp_tags *b, int set, uint64_t addr)
@@ -92,13 +126,15 @@ static void age(struct byp_tags *b, int set, int ex1, int ex2)
 
 /* Rebuild a follower's tag store from its data store: every present line
  * becomes a committed entry with RC 0 (notes 004 §2.4 item 11). */
-static void rebuild(struct sm *sm)
+static void rebuild(const struct sim *s, struct sm *sm)
 {
 	struct byp_tags *b = &sm->l1.bt;
 	struct cache *c = &sm->l1.c;
-	memset(b->t, 0, sizeof(*b->t) * (size_t)b->sets * (size_t)b->ways);
 	for (int set = 0; set < b->sets; set++) {
+		if (role_of(s, sm, set) != 2)
+			continue; /* leaders keep their tags */
 		int tw = 0;
+		memset(btag(b, set, 0), 0, sizeof(*b->t) * (size_t)b->ways);
 		for (int w = 0; w < b->ways; w++)
 			btag(b, set, w)->pos = -1;
 		for (int dw = 0; dw < c->ways; dw++) {
@@ -119,13 +155,15 @@ void byp_duel_update(struct sim *s)
 	uint64_t now = s->st->now, iv = (uint64_t)s->cfg.l1.bypass_duel_interval;
 	if (now < d->next_at)
 		return;
-	struct byp_tags *l0 = &s->sms[0].l1.bt, *l1 = &s->sms[1].l1.bt;
 	uint64_t boundary = d->next_at;
-	if (l0->iv_acc && l1->iv_acc) {
+	/* An interval in which both leader groups missed every lookup (cold
+	 * misses, a streaming phase) holds no evidence either way: no change. */
+	bool cold = d->iv_miss[0] == d->iv_acc[0] && d->iv_miss[1] == d->iv_acc[1];
+	if (d->iv_acc[0] && d->iv_acc[1] && !(cold && s->cfg.l1.bypass_duel_cold_hold)) {
 		/* per mille, integer arithmetic: 1000 * (m0/a0 - m1/a1) */
-		int64_t diff = ((int64_t)l0->iv_miss * 1000 * (int64_t)l1->iv_acc -
-				(int64_t)l1->iv_miss * 1000 * (int64_t)l0->iv_acc) /
-			       ((int64_t)l0->iv_acc * (int64_t)l1->iv_acc);
+		int64_t diff = ((int64_t)d->iv_miss[0] * 1000 * (int64_t)d->iv_acc[1] -
+				(int64_t)d->iv_miss[1] * 1000 * (int64_t)d->iv_acc[0]) /
+			       ((int64_t)d->iv_acc[0] * (int64_t)d->iv_acc[1]);
 		uint8_t want = diff > (int64_t)s->cfg.l1.bypass_duel_diff * 10 ? 0 : 1;
 		d->last_diff = (int32_t)diff;
 		d->last_at = boundary;
@@ -133,25 +171,27 @@ void byp_duel_update(struct sim *s)
 			d->followers = want;
 			stat_inc(&s->stats, s->id.l1_duel_switches);
 			EV_EMIT(&s->ev, EV_L1_DUEL_SWITCH, .cycle = boundary, .sm = -1, .a = want, .b = diff);
-			for (int i = 2; i < s->cfg.core.sms; i++) {
+			for (int i = by_sets(s) ? 0 : 2; i < s->cfg.core.sms; i++) {
 				s->sms[i].l1.bt.decoupled = want;
 				if (want)
-					rebuild(&s->sms[i]);
+					rebuild(s, &s->sms[i]);
 			}
 		}
 	}
-	l0->iv_acc = l0->iv_miss = l1->iv_acc = l1->iv_miss = 0;
+	d->iv_acc[0] = d->iv_miss[0] = d->iv_acc[1] = d->iv_miss[1] = 0;
 	/* Intervals after the first that ended before now had no lookups. */
 	d->next_at += iv * (1 + (now - boundary) / iv);
 }
 
-void byp_duel_count(struct sim *s, struct sm *sm, bool miss)
+void byp_duel_count(struct sim *s, struct sm *sm, int set, bool miss)
 {
-	if (!dueling(s) || sm->id > 1)
+	if (!dueling(s))
 		return;
-	struct byp_tags *b = &sm->l1.bt;
-	b->iv_acc++;
-	b->iv_miss += miss;
+	int r = role_of(s, sm, set);
+	if (r > 1)
+		return;
+	s->duel->iv_acc[r]++;
+	s->duel->iv_miss[r] += miss;
 }
 
 void byp_probe(const struct sim *s, const struct sm *sm, int set, uint64_t addr, struct byp_probe *p)
@@ -298,4 +338,52 @@ void byp_line_gone(struct sim *s, struct sm *sm, int set, uint64_t addr)
 		return;
 	drop_owner(s, b, set, btag(b, set, w)->pos);
 	age(b, set, w, -1);
+}
+
+/* l1.bypass_at_l2 = queue: a bypassed load (it travels as itself, RQ_LD,
+ * with no L1 MSHR behind it) that the bank could only refuse now stays at
+ * the head of the bank's input queue, and the requests behind it wait too,
+ * as in GPGPU-Sim's in-order L2 queue that the paper's baseline uses: no
+ * NACK, no retry, no extra crossbar packets. The test mirrors the refusals
+ * of l2.c's read path: the old block of a line in transition, a pending
+ * entry with no merge slot, and for a new miss a full MSHR file, a memory
+ * queue without room for a write-back and a fetch, or a set whose every way
+ * is in transition. Machines with an FRC or a coherence protocol keep the
+ * NACK (their miss paths have more refusals than this test knows). */
+bool byp_l2_wait(struct sim *s, struct l2bank *b, uint32_t ri)
+{
+	const struct l1_cfg *c = &s->cfg.l1;
+	if (c->bypass == L1B_NONE || c->bypass_at_l2 != BYPL2_QUEUE || !c->enabled || s->coh || s->cfg.l2.frc.entries)
+		return false;
+	struct req *r = &s->pool.r[ri];
+	if (r->type != RQ_LD || (r->flags & (REQF_COH | REQF_BYP_L1 | REQF_NOALLOC_L2)))
+		return false;
+	int set = l2_bank_set(s, b, r->addr);
+	int way = cache_find(&b->c, set, r->addr);
+	const struct cline *cl = way >= 0 ? cache_line(&b->c, set, way) : NULL;
+	bool wait;
+	if (cl && cl->valid && cl->transient) {
+		wait = true;
+	} else if (cl && cl->valid && (cl->sv & r->mask) == r->mask) {
+		wait = false; /* hit */
+	} else {
+		uint32_t e = mshr_find(&b->m, r->addr, 0);
+		if (e != REQ_NIL) {
+			wait = !mshr_can_merge(&b->m, e);
+		} else {
+			wait = mshr_full(&b->m) || !l2_memq_room(s, b, 2);
+			if (!wait && !(cl && cl->valid)) {
+				wait = true; /* a victim way must exist (cache_victim's test, without its side effects) */
+				for (int w = 0; w < b->c.ways && wait; w++) {
+					const struct cline *v = cache_line(&b->c, set, w);
+					wait = v->reserved || v->transient || v->swap_pending || v->pinned || v->fetching;
+				}
+			}
+		}
+	}
+	if (wait && !(r->flags & REQF_L2_WAITED)) {
+		r->flags |= REQF_L2_WAITED;
+		stat_inc(&s->stats, s->id.l2_byp_waits);
+	}
+	return wait;
 }

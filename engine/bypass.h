@@ -29,11 +29,17 @@
  * its owner to a candidate with RC 0. With l1.bypass_aging = 1 a replacement
  * (evict + allocate) ages once.
  *
- * SM dueling: SM0 always decoupled, SM1 always plain; every
- * l1.bypass_duel_interval cycles the others become plain if SM0's miss rate
- * (bypasses count as misses, merges as hits) exceeded SM1's by more than
- * l1.bypass_duel_diff points, else decoupled. An interval in which a leader
- * made no load lookup changes nothing. Intervals are closed lazily, at the
+ * Dueling: leaders always decoupled and always plain, the rest (followers)
+ * switch. l1.bypass_leaders = sets (default, set dueling after Qureshi):
+ * in every SM, with n = l1.bypass_duel_sets and P = l1.sets / n, the sets
+ * s with s mod P = 0 lead decoupled and s mod P = P/2 lead plain; sms (the
+ * paper's literal choice): SM0 leads decoupled, SM1 plain, the other SMs
+ * follow. Every l1.bypass_duel_interval cycles the followers become plain
+ * if the decoupled leaders' miss rate (bypasses count as misses, merges as
+ * hits; all SMs' leader sets together) exceeded the plain leaders' by more
+ * than l1.bypass_duel_diff points, else decoupled; followers turning
+ * decoupled rebuild their tags from their data lines. An interval in which
+ * a leader group made no load lookup changes nothing. Intervals are closed lazily, at the
  * first new L1 lookup after their end: nothing is counted in between, so the
  * outcome is the one of closing them on time, and first lookups happen at
  * the same cycles whether the machine is stepped or run (retries of stalled
@@ -64,15 +70,15 @@ struct byp_tags {
 	struct btag *t; /* [set * ways + way] */
 	int sets, ways;
 	uint64_t clock;
-	uint8_t decoupled;       /* current mode of this SM */
-	uint32_t iv_acc, iv_miss; /* dueling interval counters (leaders) */
+	uint8_t decoupled;       /* current mode of this SM's followers (every set without dueling) */
 };
 
 struct byp_duel {
 	uint64_t next_at;   /* end of the current interval */
 	uint8_t followers;  /* 1 = decoupled */
-	int32_t last_diff;  /* per mille, SM0 - SM1, of the last closed interval */
+	int32_t last_diff;  /* per mille, decoupled - plain leaders, of the last closed interval */
 	uint64_t last_at;   /* boundary of the last closed interval with accesses */
+	uint32_t iv_acc[2], iv_miss[2]; /* interval counters: [0] decoupled leaders, [1] plain leaders */
 };
 
 /* Decision of a tag probe (no side effects). */
@@ -89,12 +95,20 @@ struct sm;
 
 void byp_init(struct sim *s, struct sm *sm);
 void byp_register_stats(struct sim *s);
-/* Is this SM's L1 in decoupled mode now? */
+/* The mode of this SM's followers (of every set without dueling). */
 bool byp_decoupled(const struct sim *s, const struct sm *sm);
+/* Is this set of this SM's L1 decoupled now (leader role or followers' mode)? */
+bool byp_set_decoupled(const struct sim *s, const struct sm *sm, int set);
+/* Dueling role of a set: 0 decoupled leader, 1 plain leader, 2 follower, -1 no dueling. */
+int byp_role(const struct sim *s, const struct sm *sm, int set);
 /* Close dueling intervals that ended before now (call before a lookup). */
 void byp_duel_update(struct sim *s);
 /* Count a first load lookup for dueling (miss: bypass or MSHR-allocating miss). */
-void byp_duel_count(struct sim *s, struct sm *sm, bool miss);
+void byp_duel_count(struct sim *s, struct sm *sm, int set, bool miss);
+/* l2.c, before a lookup: must the request at the head of bank b's input
+ * queue wait there (a bypassed load the bank cannot take now)? */
+struct l2bank;
+bool byp_l2_wait(struct sim *s, struct l2bank *b, uint32_t ri);
 void byp_probe(const struct sim *s, const struct sm *sm, int set, uint64_t addr, struct byp_probe *p);
 /* Accepted bypass: allocate the tag or commit RC; stats and event. */
 void byp_apply_bypass(struct sim *s, struct sm *sm, int set, uint64_t addr, int warp, const struct byp_probe *p);

@@ -35,10 +35,9 @@ static inline bool sb_test(const struct warp *w, unsigned r) { return (w->pend[r
 static inline void sb_set(struct warp *w, unsigned r) { w->pend[r >> 6] |= 1ull << (r & 63); }
 static inline void sb_clear(struct warp *w, unsigned r) { w->pend[r >> 6] &= ~(1ull << (r & 63)); }
 
-static bool serial_dispatch(const struct sim *s)
-{
-	return s->cfg.core.cta_dispatch == CTA_SERIAL || (vws_on(s) && s->cfg.core.vws_intercl);
-}
+/* core.cta_dispatch alone decides, for every scheduler (VWS's InterCL
+ * dispatch is this knob set to serial; it is not forced behind the user). */
+static bool serial_dispatch(const struct sim *s) { return s->cfg.core.cta_dispatch == CTA_SERIAL; }
 
 /* Serial dispatch: SM i runs the i-th contiguous share of kernel k's CTAs. */
 static void serial_range(struct sim *s, struct sm *sm, uint32_t k)
@@ -53,6 +52,8 @@ static void serial_range(struct sim *s, struct sm *sm, uint32_t k)
 void core_init(struct sim *s)
 {
 	const struct core_cfg *c = &s->cfg.core;
+	s->id.cta_serial = stats_counter(&s->stats, "core.cta_dispatch_serial",
+					 "CTA dispatch used: 1 serial (contiguous CTA ranges per SM), 0 round robin; always core.cta_dispatch");
 	for (int i = 0; i < c->sms; i++) {
 		struct sm *sm = &s->sms[i];
 		sm->id = i;
@@ -172,6 +173,7 @@ void core_dispatch(struct sim *s)
 {
 	struct state *st = s->st;
 	int n = s->cfg.core.sms;
+	s->stats.vals[s->stats.defs[s->id.cta_serial].slot] = serial_dispatch(s);
 	if (st->ctas_dispatched >= s->nctas)
 		return;
 	if (s->nk > 1) {

@@ -19,6 +19,9 @@ static const char *const l2w_names[] = {"lazy_fetch", "fetch_on_write", NULL};
 static const char *const bankh_names[] = {"linear", "xor", "ipoly", NULL};
 static const char *const mem_names[] = {"dram", "fixed", NULL};
 static const char *const bypass_names[] = {"none", "all", "locality", "mrpb", NULL};
+static const char *const tbas_order_names[] = {"gto", "rmws", NULL};
+static const char *const byp_leader_names[] = {"sets", "sms", NULL};
+static const char *const byp_at_l2_names[] = {"queue", "nack", NULL};
 
 #define P_INT(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, 0, NULL, desc}
 #define P_POW2(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, CFG_POW2, NULL, desc}
@@ -54,7 +57,8 @@ static const struct cfg_param core_params[] = {
 	P_BOOL("core.vws_intracl", core.vws_intracl, "true",
 	       "vws: IntraCL, active warps from as few CTAs as possible (else spread over CTAs)"),
 	P_BOOL("core.vws_intercl", core.vws_intercl, "true",
-	       "vws: InterCL, serial CTA dispatch and a two-level pool (level 1 of at most core.vws_level1 warps under GTO, demote on a load wait, promote same/predecessor/successor CTA)"),
+	       "vws: InterCL's two-level pool (level 1 of at most core.vws_level1 warps under GTO, demote on a load wait, promote same/predecessor/successor CTA); "
+	       "InterCL's serial CTA dispatch is core.cta_dispatch=serial, never implied"),
 	P_INT("core.vws_alpha_pct", core.vws_alpha_pct, "10", 1, 100, "vws: sampling length alpha, percent"),
 	P_INT("core.vws_beta", core.vws_beta, "4", 1, 64, "vws: throttle aggressiveness beta"),
 	P_INT("core.vws_level1", core.vws_level1, "16", 1, 64, "vws: InterCL level-1 warps"),
@@ -73,6 +77,8 @@ static const struct cfg_param core_params[] = {
 	P_INT("core.tbas_threshold", core.tbas_threshold, "2", 1, 64, "tbas: swap batches when the running one has fewer active warps"),
 	P_ENUM("core.tbas_promote", core.tbas_promote, "oldest", tbas_promote_names,
 	       "tbas: promote the oldest batch with enough active warps, or the successor of the demoted one"),
+	P_ENUM("core.tbas_order", core.tbas_order, "gto", tbas_order_names,
+	       "tbas: order inside the running set: gto (the thesis's TBAS) or rmws (racetrack score first, ties per rf.rmws_tiebreak; a combination the thesis leaves as future work)"),
 };
 
 static int core_validate(const struct sim_cfg *c, char **err)
@@ -157,10 +163,18 @@ static const struct cfg_param l1_params[] = {
 	P_INT("l1.bypass_tag_cycles", l1.bypass_tag_cycles, "1", 0, 100,
 	      "locality: extra hit latency of the larger tag probe (the paper assumes 1)"),
 	P_BOOL("l1.bypass_duel", l1.bypass_duel, "true",
-	       "locality: SM dueling (SM0 decoupled, SM1 plain, the other SMs follow the better; needs 2 SMs)"),
+	       "locality: dueling (decoupled and plain leaders, the others follow the better; l1.bypass_leaders picks the leaders)"),
 	P_INT("l1.bypass_duel_interval", l1.bypass_duel_interval, "500", 1, 1 << 30, "locality: dueling interval (cycles)"),
 	P_INT("l1.bypass_duel_diff", l1.bypass_duel_diff, "10", 0, 100,
-	      "locality: followers turn plain when SM0's miss rate exceeds SM1's by more than this many points"),
+	      "locality: followers turn plain when the decoupled leaders' miss rate exceeds the plain leaders' by more than this many points"),
+	P_ENUM("l1.bypass_leaders", l1.bypass_leaders, "sets", byp_leader_names,
+	       "locality: dueling leaders: sets (l1.bypass_duel_sets sets of each mode in every SM, set dueling) or sms (SM0 decoupled, SM1 plain); no dueling (every set decoupled) with 1 set or 1 SM"),
+	P_INT("l1.bypass_duel_sets", l1.bypass_duel_sets, "1", 1, 32768,
+	      "locality: leader sets of each mode per SM (power of two, at most l1.sets / 2); decoupled leaders are the sets s with s mod (l1.sets / n) = 0, plain leaders s mod (l1.sets / n) = l1.sets / 2n"),
+	P_BOOL("l1.bypass_duel_cold_hold", l1.bypass_duel_cold_hold, "true",
+	       "locality: an interval in which both leader groups missed every lookup (cold misses) changes nothing; false = the paper's literal rule (no higher miss rate -> decoupled)"),
+	P_ENUM("l1.bypass_at_l2", l1.bypass_at_l2, "queue", byp_at_l2_names,
+	       "bypassed loads the L2 cannot take now (no MSHR entry or merge slot, memory queue full, line in transition): queue (wait at the head of the bank's input queue, the paper's GPGPU-Sim baseline) or nack (refused and retried after l1.retry_delay)"),
 };
 
 static int l1_validate(const struct sim_cfg *c, char **err)
@@ -182,6 +196,10 @@ static int l1_validate(const struct sim_cfg *c, char **err)
 		if (!l->enabled)
 			return set_err(err, "l1.bypass: locality needs l1.enabled true");
 	}
+	if (l->bypass == L1B_LOCALITY && l->bypass_duel && l->bypass_leaders == BYPL_SETS && l->sets >= 2 &&
+	    (!is_pow2((uint64_t)l->bypass_duel_sets) || 2 * l->bypass_duel_sets > l->sets))
+		return set_err(err, "l1.bypass_duel_sets: must be a power of two and at most l1.sets / 2 (%d), got %d",
+			       l->sets / 2, l->bypass_duel_sets);
 	if (l->bypass == L1B_MRPB && !l->enabled)
 		return set_err(err, "l1.bypass: mrpb needs l1.enabled true");
 	return 0;

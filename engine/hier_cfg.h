@@ -19,6 +19,9 @@ enum l2_write { L2W_LAZY_FETCH, L2W_FETCH_ON_WRITE };
 enum bank_hash { BANKH_LINEAR, BANKH_XOR, BANKH_IPOLY };
 enum mem_model { MEM_DRAM, MEM_FIXED };
 enum l1_bypass { L1B_NONE, L1B_ALL, L1B_LOCALITY, L1B_MRPB };
+enum tbas_order { TBAS_ORDER_GTO, TBAS_ORDER_RMWS };
+enum byp_leaders { BYPL_SETS, BYPL_SMS };
+enum byp_at_l2 { BYPL2_QUEUE, BYPL2_NACK };
 
 struct core_cfg {
 	int sms;
@@ -52,6 +55,7 @@ struct core_cfg {
 	/* TBAS (notes 002 §4.5; engine/tbas.c) */
 	int batch_stride;   /* thread batch = floor(ctaid / batch_stride) */
 	int tbas_running, tbas_threshold, tbas_promote; /* running-set warps, active warps to keep a batch, enum tbas_promote */
+	int tbas_order;     /* enum tbas_order: the order inside the running set */
 };
 
 struct l1_cfg {
@@ -76,9 +80,13 @@ struct l1_cfg {
 	int bypass_threshold; /* a candidate gets a data line when RC > threshold */
 	int bypass_aging;    /* RC decrements per replacement: 2 (evict + alloc) or 1 */
 	int bypass_tag_cycles; /* extra hit latency of the larger tag probe */
-	bool bypass_duel;    /* SM dueling (SM0 decoupled, SM1 baseline, others follow) */
+	bool bypass_duel;    /* dueling (leaders decoupled / baseline, the others follow) */
 	int bypass_duel_interval; /* cycles */
 	int bypass_duel_diff; /* percentage points of miss rate */
+	int bypass_leaders;  /* enum byp_leaders: leader sets in every SM, or SM0/SM1 */
+	int bypass_duel_sets; /* leader sets of each kind per SM (bypass_leaders = sets) */
+	bool bypass_duel_cold_hold; /* an all-miss interval on both leader groups changes nothing */
+	int bypass_at_l2;    /* enum byp_at_l2: a bypassed load the L2 cannot take waits in its queue, or is NACKed */
 };
 
 enum coh_kernel_boundary { COH_KB_FLUSH, COH_KB_NONE }; /* coherence.kernel_boundary */

@@ -100,9 +100,10 @@ struct byp_info {
 	int mode;          /* enum l1_bypass */
 	int sets, ways;    /* tag store; 0 when not locality */
 	int threshold;
-	bool decoupled;    /* this SM's current mode */
-	int role;          /* dueling: 0 leader decoupled, 1 leader plain, 2 follower, -1 no dueling */
-	int last_diff;     /* last closed interval: SM0 - SM1 miss rate, per mille */
+	bool decoupled;    /* this SM's current mode (of its follower sets with leader sets) */
+	int role;          /* dueling: 0 leader decoupled, 1 leader plain, 2 follower, -1 no dueling (leader sets: set 0's) */
+	bool leader_sets;  /* l1.bypass_leaders = sets: roles are per set (bypass_role) */
+	int last_diff;     /* last closed interval: decoupled - plain leaders' miss rate, per mille */
 	uint64_t bypasses;
 };
 

@@ -7,11 +7,12 @@ bool inspect_bypass(const struct sim *s, int sm, struct byp_info *o)
 	if (sm < 0 || sm >= s->cfg.core.sms)
 		return false;
 	const struct l1 *l = &s->sms[sm].l1;
-	bool duel = s->cfg.l1.bypass == L1B_LOCALITY && s->cfg.l1.bypass_duel && s->cfg.core.sms >= 2;
+	/* role: the SM's with SM leaders; -1 with leader sets (roles are per set: byp_role) */
 	*o = (struct byp_info){.mode = s->cfg.l1.bypass,
 			       .threshold = s->cfg.l1.bypass_threshold,
 			       .decoupled = byp_decoupled(s, &s->sms[sm]),
-			       .role = duel ? (sm < 2 ? sm : 2) : -1,
+			       .role = s->cfg.l1.bypass == L1B_LOCALITY && s->cfg.l1.bypass_leaders == BYPL_SMS ? byp_role(s, &s->sms[sm], 0) : -1,
+			       .leader_sets = s->cfg.l1.bypass_leaders == BYPL_SETS,
 			       .last_diff = s->duel ? s->duel->last_diff : 0,
 			       .bypasses = stats_counter_value(&s->stats, l->st.bypasses)};
 	if (l->bt.t) {

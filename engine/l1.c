@@ -129,7 +129,7 @@ static void evict_line(struct sim *s, struct sm *sm, int set, int way, bool tags
 	struct cline *cl = cache_line(&l->c, set, way);
 	if (!cl->valid)
 		return;
-	if (!tags_done && byp_decoupled(s, sm))
+	if (!tags_done && byp_set_decoupled(s, sm, set))
 		byp_line_gone(s, sm, set, cl->tag);
 	L1_INC(s, l, evictions, l1_evictions);
 	EV_EMIT(&s->ev, EV_L1_EVICT, .cycle = s->st->now, .sm = (int16_t)sm->id, .addr = cl->tag, .set = set);
@@ -187,7 +187,7 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 	int way = cache_find(&l->c, set, r->addr);
 	struct cline *cl = way >= 0 ? cache_line(&l->c, set, way) : NULL;
 	bool first = !(r->flags & REQF_COUNTED);
-	bool dec = r->type == RQ_LD && byp_decoupled(s, sm);
+	bool dec = r->type == RQ_LD && byp_set_decoupled(s, sm, set);
 	if (first) {
 		r->flags |= REQF_COUNTED;
 		L1_INC(s, l, accesses, l1_accesses);
@@ -206,7 +206,7 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 			vws_on_access(s, sm, r->warp, r->addr,
 				      !(cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask));
 		if (r->type == RQ_LD) /* dueling: bypasses and MSHR-allocating misses count as misses */
-			byp_duel_count(s, sm, !(cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask) &&
+			byp_duel_count(s, sm, set, !(cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask) &&
 						      mshr_find(&l->m, r->addr, r->mask) == REQ_NIL);
 	}
 	if (cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask) {

@@ -718,6 +718,8 @@ void l2_tick(struct sim *s, struct l2bank *b)
 	}
 	/* 3. lookups */
 	for (int p = 0; p < s->cfg.l2.ports && reqq_ready(&b->inq, R, now); p++) {
+		if (byp_l2_wait(s, b, b->inq.head))
+			break; /* a bypassed load waits at the head instead of a NACK (bypass.c) */
 		uint32_t ri = reqq_pop(&b->inq, R);
 		icnt_req_credit(s, b, -1);
 		l2_access(s, b, ri);

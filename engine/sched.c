@@ -12,6 +12,9 @@
  *   ccws       greedy-then-oldest; warps past the lost-locality cutoff may
  *              not issue loads (ccws.h)
  *   rmws       lowest racetrack score first (rmws.h; ties per rf.rmws_tiebreak)
+ *   tbas       greedy-then-oldest inside the running set (tbas.h); with
+ *              core.tbas_order = rmws, RMWS's score inside it instead (the
+ *              only place two of the thesis's schedulers compose)
  *   two_level  an active pool of core.active_pool warps scheduled LRR; a warp
  *              that stalls on memory (scoreboard / memory buffer) or waits at
  *              a barrier leaves the pool; the oldest warp outside it that is
@@ -48,9 +51,12 @@ int sched_pick(const struct sim *s, const struct sm *sm, const uint64_t ready_al
 	if (!ready)
 		return -1;
 	switch (s->cfg.core.scheduler) {
-	case SCHED_TBAS: /* GTO inside the running set */
 	case SCHED_RMWS:
 		return rmws_pick(s, sm, ready, last);
+	case SCHED_TBAS: /* GTO inside the running set; RMWS only when core.tbas_order asks */
+		if (s->cfg.core.tbas_order == TBAS_ORDER_RMWS)
+			return rmws_pick(s, sm, ready, last);
+		/* fall through */
 	case SCHED_VWS: /* GTO inside the active window (inactive warps are never ready) */
 	case SCHED_CCWS: /* GTO; warps past the load cutoff are not ready at a load */
 	case SCHED_GTO: {

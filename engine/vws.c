@@ -3,6 +3,8 @@
  */
 #include "vws.h"
 
+#include <stdio.h>
+
 #include "sim_int.h"
 
 bool vws_on(const struct sim *s) { return s->cfg.core.scheduler == SCHED_VWS; }
@@ -37,11 +39,18 @@ void vws_init(struct sim *s, struct sm *sm)
 			sm->vws->st_promote[k] = stats_counter(&s->stats, sn[k], sd[k]);
 		sm->vws->st_demote = stats_counter(&s->stats, "vws.demotions",
 						   "vws InterCL: level-1 warps demoted (load wait or barrier)");
+		sm->vws->st_changes = stats_counter(&s->stats, "vws.window_changes",
+						    "vws IWL: changes of N_act (the active-warp window) at warp completions, all SMs");
 	} else {
 		for (int k = 1; k < VWS_WHY__COUNT; k++)
 			sm->vws->st_promote[k] = s->sms[0].vws->st_promote[k];
 		sm->vws->st_demote = s->sms[0].vws->st_demote;
+		sm->vws->st_changes = s->sms[0].vws->st_changes;
 	}
+	char name[64];
+	snprintf(name, sizeof name, "sm%d.vws.window", sm->id);
+	sm->vws->st_window = stats_occupancy(&s->stats, name, "vws IWL: N_act, the active-warp window, over time (mean, max)",
+					     (uint64_t)s->cfg.core.warps_per_sm);
 	sm->vws->nact = (uint32_t)s->cfg.core.warps_per_sm;
 	if (s->cfg.core.vws_nact) { /* fixed window (teaching and tests) */
 		sm->vws->nact = (uint32_t)s->cfg.core.vws_nact;
@@ -93,6 +102,10 @@ void vws_on_warp_done(struct sim *s, struct sm *sm, int warp)
 			n = 1;
 		if (n > (uint64_t)s->cfg.core.warps_per_sm)
 			n = (uint64_t)s->cfg.core.warps_per_sm;
+		if (v->nact != (uint32_t)n) {
+			stat_inc(&s->stats, v->st_changes);
+			stat_occ_set(&s->stats, v->st_window, n);
+		}
 		v->nact = (uint32_t)n;
 	}
 }
@@ -214,6 +227,12 @@ static bool has_cta(const int32_t *l, int nl, int64_t c)
 void vws_refill(struct sim *s, struct sm *sm)
 {
 	struct vws_sm *v = sm->vws;
+	if (v && !v->window_started && s->stats.frozen) /* N_act from the first launch, on every SM (idle ones too) */
+		for (int i = 0; i < s->cfg.core.sms; i++) {
+			struct vws_sm *u = s->sms[i].vws;
+			u->window_started = 1;
+			stat_occ_set(&s->stats, u->st_window, u->nact);
+		}
 	if (!v || !intercl(s))
 		return;
 	int n = s->cfg.core.warps_per_sm;

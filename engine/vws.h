@@ -59,6 +59,9 @@ struct vws_sm {
 	uint8_t why[VWS_MAX_WARPS]; /* InterCL: enum vws_why of each warp's latest promotion */
 	uint64_t promoted_at[VWS_MAX_WARPS]; /* cycle of that promotion */
 	uint32_t st_promote[VWS_WHY__COUNT], st_demote; /* stat ids (index 0 unused) */
+	uint32_t st_window, st_changes; /* smN.vws.window (occupancy: N_act over time), vws.window_changes */
+	uint8_t window_started;          /* smN.vws.window holds N_act (set at the first refill after stats freeze) */
+	uint8_t pad[7];
 };
 
 struct sim;

@@ -5,8 +5,11 @@
 # (same/pred/succ/oldest) and demotions; under ccws, lost-locality hits and
 # changes of the held-back set. The last two rows enlarge two kernels
 # (kernel parameters) so that their working sets exceed the L1.
-# Usage: B=build/gpustep tools/vws_ablation.sh
+# Every run uses core.cta_dispatch = $D (round_robin by default; D=serial
+# for the paper's InterCL dispatch): no scheduler changes the dispatch.
+# Usage: B=build/gpustep [D=serial] tools/vws_ablation.sh
 B=${B:-build/gpustep}
+D=${D:-round_robin}
 tmp=$(mktemp) || exit 1
 trap 'rm -f "$tmp"' EXIT
 for k in stencil2d matmul_naive bfs_like gather_random "matmul_naive -p n=256" "bfs_like -p n=16384"; do
@@ -18,7 +21,7 @@ for k in stencil2d matmul_naive bfs_like gather_random "matmul_naive -p n=256" "
 		"-s core.scheduler=gto" \
 		"-s core.scheduler=ccws"; do
 		# shellcheck disable=SC2086
-		$B gtx480 -w $k $opts --run --stats "$tmp" >/dev/null 2>&1 || { printf ' failed |'; continue; }
+		$B gtx480 -w $k $opts -s core.cta_dispatch=$D --run --stats "$tmp" >/dev/null 2>&1 || { printf ' failed |'; continue; }
 		python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1])); s = d.get("stats", d)

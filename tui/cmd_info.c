@@ -190,11 +190,25 @@ static const char *run_state(struct session *ss)
 	return ss->started ? "stopped" : "not started";
 }
 
+/* One config value as text (for the summary lines of `info`). */
+static const char *cfg_text(const struct session *ss, const char *path, char *buf, size_t n)
+{
+	const struct cfg_param *p = cfg_find(path);
+	buf[0] = 0;
+	if (p)
+		cfg_format(&ss->cfg, p, buf, n);
+	return buf;
+}
+
 static void info_session(struct session *ss, struct cmd_out *out)
 {
+	char sched[CFG_STR_MAX], disp[CFG_STR_MAX];
 	cmd_printf(out, "config    %s (%s)", ss->cfg.name, ss->cfg_source[0] ? ss->cfg_source : "built-in");
 	cmd_printf(out, "workload  %s: %s", ss->ksrc.name, ss->ksrc.desc);
 	cmd_printf(out, "seed      %llu", (unsigned long long)ss->seed);
+	/* The dispatch actually used: core.cta_dispatch alone decides, whatever the scheduler. */
+	cmd_printf(out, "warps     scheduler %s, CTA dispatch %s", cfg_text(ss, "core.scheduler", sched, sizeof sched),
+		   cfg_text(ss, "core.cta_dispatch", disp, sizeof disp));
 	cmd_printf(out, "cycle     %llu (%s)", (unsigned long long)sim_cycle(ss->sim), run_state(ss));
 	cmd_printf(out, "selected  sm %d warp %d, l2 bank %d, dram channel %d bank %d", ss->sel_sm, ss->sel_warp,
 		   ss->sel_l2, ss->sel_ch, ss->sel_bank);

@@ -142,7 +142,7 @@ static const struct cmd_def builtin[] = {
 	{.name = "info", .aliases = "i",
 	 .usage = "info [SUBJECT] (break stats config sm warp rf line l2 frc ch ...)",
 	 .summary = "show the state of the machine and the session",
-	 .help = "info              session summary (config, workload, cycle, state)\n"
+	 .help = "info              session: config, workload, scheduler + CTA dispatch, cycle\n"
 		 "info break        breakpoints and watchpoints with hit counts\n"
 		 "info stats [GLOB] every stat (or those matching, e.g. 'dram.*')\n"
 		 "info config [GLOB]  config values; '*': differs from the default\n"

@@ -209,7 +209,7 @@ nj=$(awk -v f="$(v rf.energy.total)" 'BEGIN { printf "%.3f", f / 1e6 }')
 # RF clock = 2 x core clock: RF cycle 810 at core cycle 405. First this SM's
 # counters (sm1.rf.*), then the machine's (rf.*) with the energy.
 expect_contains "$out" "(gpustep) info rf
-sm 1 register file: racetrack, 16 banks x 64 entries, 4 ports (segment 16), eq3_3, 16 regs, RF cycle 810
+sm 1 register file: racetrack, 16 banks x 64 entries, 4 ports (segment 16), eq3_3, 28 regs, RF cycle 810
   sm 1: reads $(v sm1.rf.reads)  writes $(v sm1.rf.writes)  shifts $(v sm1.rf.shifts) ($(v sm1.rf.shift_cycles) RF cycles)  conflicts $(v sm1.rf.bank_conflicts)
   all SMs: reads $(v rf.reads)  writes $(v rf.writes)  shifts $(v rf.shifts) ($(v rf.shift_cycles) RF cycles)  conflicts $(v rf.bank_conflicts)  rf stall cycles $(v core.stall.rf)  energy $nj nJ
   write buffer: 2 ways per bank
@@ -256,7 +256,7 @@ run sram2 -w matmul_tiled -s rf.sram_cycles=2 || fail "timed sram script: $(cat 
 out=$(cat "$E2E_TMP/sram2.out")
 expect_contains "$out" "Breakpoint 1, rf.bank_conflict sm=1 warp=0 unit=1 ahead=1 reg=1 at cycle 64 (logged in cycle 63)"
 expect_contains "$out" "(gpustep) info rf
-sm 1 register file: sram, 16 banks x 64 entries, 2 RF cycles per access, 16 regs, RF cycle 128
+sm 1 register file: sram, 16 banks x 64 entries, 2 RF cycles per access, 28 regs, RF cycle 128
   sm 1: reads 1  writes 1  conflicts 1
   all SMs: reads 1  writes 1  conflicts 1  rf stall cycles 0  energy 2.051 nJ
   warps stalled on the register file now: 0
@@ -275,4 +275,11 @@ expect_contains "$h" "usage: info [SUBJECT] (break stats config sm warp rf line 
 out=$(printf 'step 300\ninfo mshr\n' | "$BIN" titanv -w matmul_naive -p n=64 --batch - 2>&1) || fail "titanv info mshr: $out"
 expect_contains "$out" "  [ 2] 0x10004100  sectors 1  merged 8  age 38  sent"
 expect_contains "$out" "  [ 3] 0x10004100  sectors 0  merged 8  age 39  sent"
+# ---- info: the scheduler and the CTA dispatch used (core.cta_dispatch alone) -----
+out=$(printf 'info\nrun\nprint core.cta_dispatch_serial\n' | "$BIN" -w stencil2d -s core.scheduler=vws --batch - 2>&1) || fail "info vws: $out"
+expect_contains "$out" "warps     scheduler vws, CTA dispatch round_robin"
+expect_contains "$out" "core.cta_dispatch_serial = 0"
+out=$(printf 'info\nrun\nprint core.cta_dispatch_serial\n' | "$BIN" -w stencil2d -s core.scheduler=gto -s core.cta_dispatch=serial --batch - 2>&1) || fail "info gto serial: $out"
+expect_contains "$out" "warps     scheduler gto, CTA dispatch serial"
+expect_contains "$out" "core.cta_dispatch_serial = 1"
 exit 0

@@ -1,12 +1,13 @@
 #!/bin/sh
 # tui_bypass.sh BIN: locality bypassing in the interactive screen: break on
 # l1.tag_promote, the cache panel shows the promoted block's tag with a data
-# way (P mark) beside the data store.
+# way (P mark) beside the data store. SM leaders, so that the title names
+# SM 0's dueling role.
 . "$(dirname "$0")/lib.sh"
 
 type_line() { tmux_send -l "$1" && tmux_send Enter; }
 
-tmux_start 132 40 "GPUSTEP_HISTORY= $BIN -w matmul_naive -s l1.bypass=locality; echo EXIT=\$? >$E2E_TMP/exit"
+tmux_start 132 40 "GPUSTEP_HISTORY= $BIN -w matmul_naive -s l1.bypass=locality -s l1.bypass_leaders=sms; echo EXIT=\$? >$E2E_TMP/exit"
 tmux_wait_for '(gpustep)' 5 || fail "no prompt"
 type_line 'layout cache'
 tmux_wait_for 'decoupled leader' 3 || fail "tag-store view missing"

@@ -29,7 +29,7 @@ static char *draw(struct session *ss, int w, int h)
 TEST(view_bypass_tagstore_snapshot)
 {
 	vt_screen();
-	struct session *ss = vt_session("set l1.bypass locality\nworkload matmul_naive\nbreak l1.tag_promote\ncontinue\n");
+	struct session *ss = vt_session("set l1.bypass locality\nset l1.bypass_leaders sms\nworkload matmul_naive\nbreak l1.tag_promote\ncontinue\n");
 	REQUIRE(ss != NULL);
 	char *t = draw(ss, 80, 24);
 	CHECK_CONTAINS(t, "decoupled leader");
@@ -46,7 +46,7 @@ TEST(view_bypass_tagstore_snapshot)
 TEST(view_vws_warps_line)
 {
 	vt_screen();
-	struct session *ss = vt_session("set core.scheduler vws\nworkload matmul_naive\nstep 400\n");
+	struct session *ss = vt_session("set core.scheduler vws\nset core.cta_dispatch serial\nworkload matmul_naive\nstep 400\n");
 	REQUIRE(ss != NULL);
 	struct panel *p = panel_create("warps");
 	REQUIRE(p != NULL);

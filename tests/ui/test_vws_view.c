@@ -31,7 +31,7 @@ TEST(view_vws_warps_levels)
 {
 	vt_screen();
 	struct session *ss = vt_session("set core.warps_per_sm 16\nset core.threads_per_sm 512\nset core.vws_level1 4\n"
-					"set core.scheduler vws\nworkload matmul_naive\nstep 700\n");
+					"set core.scheduler vws\nset core.cta_dispatch serial\nworkload matmul_naive\nstep 700\n");
 	REQUIRE(ss != NULL);
 	struct vws_info v;
 	REQUIRE(inspect_vws(ss->sim, 0, &v));

@@ -8,6 +8,7 @@
 
 #include "config.h"
 #include "inspect.h"
+#include "sim_int.h"
 #include "simtest.h"
 #include "test.h"
 
@@ -157,6 +158,28 @@ TEST(bypass_data_eviction_resets_owner)
 	tk_end(&t);
 }
 
+/* l1.bypass_aging: the same trace; S (way 3, RC 3 when committed) is aged
+ * only by X's replacement: 2 (eviction and allocation, the literal reading)
+ * leaves it at 1, 1 (once per replacement) at 2. */
+TEST(bypass_aging_per_replacement)
+{
+	for (int aging = 1; aging <= 2; aging++) {
+		struct tk t;
+		one_set_cfg(&t.cfg);
+		t.cfg.l1.bypass_aging = aging;
+		REQUIRE(tk_start(&t, 32, 1,
+				 "loop i 0 3; ld A[0] -> r1; end; alu 1 <- r1; loop i 0 3; ld B[0] -> r2; end; alu 1 <- r2; "
+				 "loop i 0 3; ld C[0] -> r3; end; alu 1 <- r3; loop i 0 3; ld D[0] -> r4; end; alu 1 <- r4; "
+				 "loop i 0 3; ld A[32] -> r5; end"));
+		CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+		struct btag_info sd;
+		REQUIRE(tag_way(&t, D0, &sd) >= 0);
+		CHECK_EQ(sd.pos, 3);
+		CHECK_EQ(sd.rc, 3 - aging);
+		tk_end(&t);
+	}
+}
+
 /* A qualifying request that waits for an MSHR is looked up again every cycle;
  * its RC is committed once, when it allocates. (A's allocation ages C from 2
  * to 1, so C needs two more reads: 2 bypasses, 3 waits for A's entry.) */
@@ -200,6 +223,7 @@ TEST(bypass_streaming_allocates_nothing)
 	struct tk t;
 	one_set_cfg(&t.cfg);
 	t.cfg.l1.sets = 8;
+	t.cfg.l1.bypass_duel = false; /* every set decoupled */
 	REQUIRE(tk_start(&t, 128, 4, "loop i 0 8; ld A[tid + i*512 + bx*4096] -> r1; end"));
 	CHECK_EQ(sim_step(t.s, 1000000), SIM_STOP_DONE);
 	CHECK_EQ(tk_stat(&t, "l1.tag_promotes"), 0);
@@ -210,37 +234,99 @@ TEST(bypass_streaming_allocates_nothing)
 
 /* Dueling: a kernel that reads every block twice at short distance hits
  * half the time on a plain L1 and never on a decoupled one (T = 2), so the
- * followers stay plain; a streaming one switches them to decoupled. */
+ * followers stay plain; a streaming one switches them to decoupled. The same
+ * with the paper's leader SMs (SM0, SM1) and with leader sets in every SM. */
 TEST(bypass_dueling_followers)
 {
-	for (int streaming = 0; streaming < 2; streaming++) {
+	for (int leaders = 0; leaders < 2; leaders++)
+		for (int streaming = 0; streaming < 2; streaming++) {
+			struct tk t;
+			tk_base_cfg(&t.cfg);
+			t.cfg.core.sms = 4;
+			t.cfg.l1.bypass = L1B_LOCALITY;
+			t.cfg.l1.bypass_duel_interval = 200;
+			t.cfg.l1.bypass_leaders = leaders ? BYPL_SETS : BYPL_SMS;
+			/* the paper's SMs with the old NACK at the L2; sets with the queue */
+			t.cfg.l1.bypass_at_l2 = leaders ? BYPL2_QUEUE : BYPL2_NACK;
+			t.cfg.l1.bypass_duel_cold_hold = false; /* the paper's rule: a tie picks decoupled */
+			const char *body = streaming ? "loop i 0 24; ld A[tid + i*4096 + bx*128] -> r1; alu 2 <- r1; end"
+						     : "loop i 0 24; ld A[tid + i*4096 + bx*128] -> r1; ld A[tid + i*4096 + bx*128] -> r2; alu 2 <- r2; end";
+			REQUIRE(tk_start(&t, 64, 8, body));
+			struct events *ev = sim_events(t.s); /* log only the switches: the ring is short */
+			events_log_all(ev, false);
+			ev->log_mask[EV_L1_DUEL_SWITCH >> 6] |= 1ull << (EV_L1_DUEL_SWITCH & 63);
+			events_update_watch(ev);
+			CHECK_EQ(sim_step(t.s, 1000000), SIM_STOP_DONE);
+			struct byp_info bi;
+			REQUIRE(inspect_bypass(t.s, 2, &bi));
+			CHECK_EQ(bi.role, leaders ? -1 : 2);
+			CHECK_EQ(bi.leader_sets, leaders == 1);
+			CHECK_EQ(bi.decoupled, streaming == 1);
+			/* One leader set of each mode per SM sees few lookups per interval
+			 * (and bypassed loads waiting at the one L2 bank thin them further):
+			 * the followers may go and come back, but end where they belong. */
+			if (leaders)
+				CHECK_EQ(tk_stat(&t, "l1.duel_switches") % 2, (uint64_t)streaming);
+			else
+				CHECK_EQ(tk_stat(&t, "l1.duel_switches"), (uint64_t)streaming);
+			if (streaming) {
+				const struct event *e = tk_event(&t, EV_L1_DUEL_SWITCH, 0);
+				REQUIRE(e);
+				CHECK(e->cycle >= 200);
+				CHECK(e->b <= 100); /* the decoupled leaders missed at most 10 points more */
+				CHECK_EQ(e->a, 1);
+			}
+			tk_end(&t);
+		}
+}
+
+/* l1.bypass_duel_cold_hold: in a streaming kernel every leader lookup
+ * misses in both modes; the paper's rule calls that a tie and turns the
+ * followers decoupled (above), the cold hold keeps them plain. */
+TEST(bypass_duel_cold_hold)
+{
+	for (int hold = 0; hold < 2; hold++) {
 		struct tk t;
 		tk_base_cfg(&t.cfg);
 		t.cfg.core.sms = 4;
 		t.cfg.l1.bypass = L1B_LOCALITY;
 		t.cfg.l1.bypass_duel_interval = 200;
-		const char *body = streaming ? "loop i 0 24; ld A[tid + i*4096 + bx*128] -> r1; alu 2 <- r1; end"
-					     : "loop i 0 24; ld A[tid + i*4096 + bx*128] -> r1; ld A[tid + i*4096 + bx*128] -> r2; alu 2 <- r2; end";
-		REQUIRE(tk_start(&t, 64, 8, body));
-		struct events *ev = sim_events(t.s); /* log only the switches: the ring is short */
-		events_log_all(ev, false);
-		ev->log_mask[EV_L1_DUEL_SWITCH >> 6] |= 1ull << (EV_L1_DUEL_SWITCH & 63);
-		events_update_watch(ev);
+		t.cfg.l1.bypass_duel_cold_hold = hold;
+		REQUIRE(tk_start(&t, 64, 8, "loop i 0 24; ld A[tid + i*4096 + bx*128] -> r1; alu 2 <- r1; end"));
 		CHECK_EQ(sim_step(t.s, 1000000), SIM_STOP_DONE);
 		struct byp_info bi;
 		REQUIRE(inspect_bypass(t.s, 2, &bi));
-		CHECK_EQ(bi.role, 2);
-		CHECK_EQ(bi.decoupled, streaming == 1);
-		CHECK_EQ(tk_stat(&t, "l1.duel_switches"), (uint64_t)streaming);
-		if (streaming) {
-			const struct event *e = tk_event(&t, EV_L1_DUEL_SWITCH, 0);
-			REQUIRE(e);
-			CHECK(e->cycle >= 200);
-			CHECK(e->b <= 100); /* SM0 missed at most 10 points more than SM1 */
-			CHECK_EQ(e->a, 1);
-		}
+		CHECK_EQ(bi.decoupled, !hold);
+		CHECK_EQ(tk_stat(&t, "l1.duel_switches"), (uint64_t)!hold);
 		tk_end(&t);
 	}
+}
+
+/* Leader sets: with l1.bypass_duel_sets = 2 on 8 sets (period 4), sets 0
+ * and 4 lead decoupled, 2 and 6 plain, the others follow, in every SM; a
+ * leader set keeps its mode whatever the followers do. */
+TEST(bypass_leader_sets_roles)
+{
+	struct tk t;
+	tk_base_cfg(&t.cfg);
+	t.cfg.l1.bypass = L1B_LOCALITY;
+	t.cfg.l1.bypass_duel_sets = 2;
+	REQUIRE(tk_start(&t, 32, 1, "ld A[0] -> r1"));
+	static const int want[8] = {0, 2, 1, 2, 0, 2, 1, 2};
+	for (int sm = 0; sm < t.cfg.core.sms; sm++)
+		for (int set = 0; set < 8; set++) {
+			CHECK_EQ(byp_role(t.s, &t.s->sms[sm], set), want[set]);
+			CHECK_EQ(byp_set_decoupled(t.s, &t.s->sms[sm], set), want[set] == 0);
+		}
+	tk_end(&t);
+	struct sim_cfg c;
+	tk_base_cfg(&c);
+	c.l1.bypass = L1B_LOCALITY;
+	c.l1.bypass_duel_sets = 3;
+	char *err = NULL;
+	CHECK(cfg_validate(&c, &err) != 0);
+	CHECK_STR(err, "l1.bypass_duel_sets: must be a power of two and at most l1.sets / 2 (4), got 3");
+	free(err);
 }
 
 TEST(bypass_determinism_step_vs_run)
@@ -368,4 +454,33 @@ TEST(bypass_mrpb_needs_the_l1_and_is_deterministic)
 	CHECK_EQ(byp[0], byp[2]);
 	CHECK(hash[0] == hash[1]);
 	CHECK(hash[0] == hash[2]);
+}
+
+/* l1.bypass_at_l2: one L2 MSHR entry and four bypassed loads to four lines
+ * of the one bank. queue: the loads wait in turn at the head of the bank's
+ * input queue: no NACK, one request packet each, every one counted once in
+ * l2.bypass_waits but the first. nack: the bank refuses them, the L1
+ * re-sends, and every retry is one more request packet. */
+TEST(bypass_waits_at_l2_instead_of_nack)
+{
+	for (int nack = 0; nack < 2; nack++) {
+		struct tk t;
+		tk_base_cfg(&t.cfg);
+		t.cfg.l1.bypass = L1B_ALL;
+		t.cfg.l2.mshr_entries = 1;
+		t.cfg.l1.bypass_at_l2 = nack ? BYPL2_NACK : BYPL2_QUEUE;
+		REQUIRE(tk_start(&t, 32, 1, "ld A[0] -> r1; ld B[0] -> r2; ld C[0] -> r3; ld D[0] -> r4; alu 1 <- r1, r2; alu 1 <- r3, r4"));
+		CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+		CHECK_EQ(tk_stat(&t, "l1.bypasses"), 4);
+		uint64_t nacks = tk_stat(&t, "l1.nacks");
+		CHECK_EQ(tk_stat(&t, "icnt.req_packets"), 4 + nacks);
+		if (nack) {
+			CHECK(nacks >= 3);
+			CHECK_EQ(tk_stat(&t, "l2.bypass_waits"), 0);
+		} else {
+			CHECK_EQ(nacks, 0);
+			CHECK_EQ(tk_stat(&t, "l2.bypass_waits"), 3);
+		}
+		tk_end(&t);
+	}
 }

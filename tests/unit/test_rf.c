@@ -672,3 +672,23 @@ TEST(rf_per_sm_counters_only_when_timed)
 	CHECK(stats_find(sim_stats_c(t.s), "sm0.rf.shifts") < 0);
 	tk_end(&t);
 }
+
+/* rf.warp_shift (GPGPU-Sim's bank_warp_shift): register r of warp w lives in
+ * bank (r + w) mod banks instead of r mod banks, so the same register of
+ * consecutive warps falls in different banks. */
+TEST(rf_warp_shift_moves_banks)
+{
+	for (int shift = 0; shift < 2; shift++) {
+		struct tk t;
+		tk_base_cfg(&t.cfg);
+		t.cfg.rf.kind = RF_RACETRACK;
+		t.cfg.rf.warp_shift = shift;
+		t.cfg.core.warps_per_sm = 8;
+		REQUIRE(rf_start(&t, 256, 1, 24, "alu 1 <- r1 -> r2"));
+		int banks = t.cfg.rf.banks;
+		for (int w = 0; w < 8; w++)
+			for (unsigned r = 0; r < 24; r++)
+				CHECK_EQ(rf_bank_of(t.s, w, r), (r + (shift ? (unsigned)w : 0)) % (unsigned)banks);
+		tk_end(&t);
+	}
+}

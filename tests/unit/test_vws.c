@@ -41,33 +41,44 @@ TEST(vws_intracl_toy_fig22)
 /* Item 5 (Fig. 23): 4 CTAs on 2 SMs, consecutive CTAs (0,1) and (2,3) share a
  * block. Interleaved dispatch mirrors the blocks in both L1s: 4 compulsory
  * misses; serial dispatch: 2 compulsory misses and 2 inter-CTA reuses. */
-static void intercl_counts(int sched, uint64_t *compulsory, uint64_t *reuse)
+static void intercl_counts(int sched, int dispatch, uint64_t *compulsory, uint64_t *reuse)
 {
 	struct tk t;
 	tk_base_cfg(&t.cfg);
 	t.cfg.core.sms = 2;
 	t.cfg.core.scheduler = sched;
-	t.cfg.core.cta_dispatch = CTA_ROUND_ROBIN;
+	t.cfg.core.cta_dispatch = dispatch;
 	if (!tk_start(&t, 32, 4, "ld A[(bx/2)*32 + lane] -> r1"))
 		return;
 	CHECK_EQ(sim_step(t.s, 1000000), SIM_STOP_DONE);
 	*reuse = tk_stat(&t, "l1.hits") + tk_stat(&t, "l1.mshr_merges");
 	*compulsory = tk_stat(&t, "l1.accesses") - *reuse;
-	for (unsigned k = 0; sched == SCHED_VWS && k < 4; k++) {
+	for (unsigned k = 0; k < 4; k++) {
 		const struct event *e = tk_event(&t, EV_CTA_LAUNCH, k);
 		REQUIRE(e);
-		CHECK_EQ(e->sm, e->a / 2); /* serial: CTAs 0,1 on SM 0 and 2,3 on SM 1 */
+		/* serial: CTAs 0,1 on SM 0 and 2,3 on SM 1; round robin alternates */
+		CHECK_EQ(e->sm, dispatch == CTA_SERIAL ? e->a / 2 : e->a % 2);
 	}
+	CHECK_EQ(tk_stat(&t, "core.cta_dispatch_serial"), dispatch == CTA_SERIAL);
 	tk_end(&t);
 }
 
+/* core.cta_dispatch is the one dispatch knob: VWS (InterCL on) with round
+ * robin dispatch mirrors the blocks like GTO; serial dispatch gives the
+ * inter-CTA reuse to either scheduler. */
 TEST(vws_intercl_toy_fig23)
 {
 	uint64_t c, r;
-	intercl_counts(SCHED_GTO, &c, &r);
+	intercl_counts(SCHED_GTO, CTA_ROUND_ROBIN, &c, &r);
 	CHECK_EQ(c, 4);
 	CHECK_EQ(r, 0);
-	intercl_counts(SCHED_VWS, &c, &r);
+	intercl_counts(SCHED_VWS, CTA_ROUND_ROBIN, &c, &r);
+	CHECK_EQ(c, 4);
+	CHECK_EQ(r, 0);
+	intercl_counts(SCHED_VWS, CTA_SERIAL, &c, &r);
+	CHECK_EQ(c, 2);
+	CHECK_EQ(r, 2);
+	intercl_counts(SCHED_GTO, CTA_SERIAL, &c, &r);
 	CHECK_EQ(c, 2);
 	CHECK_EQ(r, 2);
 }
@@ -93,6 +104,32 @@ TEST(vws_npred_and_throttle)
 	CHECK_EQ(v.rr_x256, 256);
 	CHECK_EQ(v.nact, 8);
 	tk_end(&t);
+}
+
+/* core.vws_beta scales Eq. 4.6: the same streaming warps (WS 8, RRDegr 1,
+ * 16 L1 blocks) give N_act = ceil(beta x 16 / 8) = 2 beta, clamped to the 8
+ * slots; the window stat falls from 8 once the window closes. */
+TEST(vws_beta_sets_the_window)
+{
+	for (int beta = 1; beta <= 4; beta *= 2) {
+		struct tk t;
+		tk_base_cfg(&t.cfg);
+		t.cfg.core.scheduler = SCHED_VWS;
+		t.cfg.l1.sets = 4;
+		t.cfg.core.vws_beta = beta;
+		REQUIRE(tk_start(&t, 64, 32, "loop i 0 8; ld A[bx*4096 + i*64 + tid] -> r1; alu 1 <- r1; end"));
+		CHECK_EQ(sim_step(t.s, 10000000), SIM_STOP_DONE);
+		struct vws_info v;
+		REQUIRE(inspect_vws(t.s, 0, &v));
+		CHECK_EQ(v.nact, 2 * beta > 8 ? 8 : 2 * beta);
+		int id = stats_find(sim_stats(t.s), "sm0.vws.window");
+		REQUIRE(id >= 0);
+		const struct stat_occ *o = stats_occ(sim_stats(t.s), (uint32_t)id);
+		CHECK_EQ(o->cur, (uint64_t)v.nact);
+		CHECK_EQ(o->max, 8);
+		CHECK_EQ(tk_stat(&t, "vws.window_changes"), beta < 4 ? 1 : 0);
+		tk_end(&t);
+	}
 }
 
 TEST(vws_determinism_step_vs_run)

@@ -1,0 +1,117 @@
+#!/bin/sh
+# Policy ablations of docs/EXPERIMENTS.md "Policy fidelity" (issue 19): each
+# policy's sub-mechanisms switched off one at a time, every scheduler under
+# both CTA dispatch modes. Prints markdown tables; every cell is one run of
+#   $B gtx480 -w KERNEL OPTIONS --run --stats FILE
+# Usage: B=build/gpustep sh tools/policy_ablation.sh [vws|rmws|temp|bypass]...
+# (all four sections without arguments; about 3 minutes on 1 CPU).
+B=${B:-build/gpustep}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# cell KERNEL "OPTIONS" FORMAT EXPR... : one run; each EXPR is a Python
+# expression over stat names (l1.hit_rate*100, icnt.req_packets+icnt.reply_packets)
+cell() {
+	k=$1 opts=$2 fmt=$3
+	shift 3
+	# shellcheck disable=SC2086
+	$B gtx480 -w $k $opts --run --stats "$tmp/s.json" >/dev/null 2>"$tmp/err" || { printf ' failed |'; return; }
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1])); s = d.get("stats", d)
+import re
+ev = lambda e: eval(re.sub(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+", lambda m: "s.get(%r, float(\"nan\"))" % m.group(0), e))
+v = [ev(e) for e in sys.argv[3:]]
+print(" " + (sys.argv[2] % tuple(v)).replace("nan", "-") + " |", end="")' "$tmp/s.json" "$fmt" "$@"
+}
+
+vws() {
+	echo "### VWS: IPC (L1 hit rate, mean N_act of SM 0)"
+	echo
+	echo "| kernel | dispatch | LRR | GTO | IWL | IWL+IntraCL | VWS (pool) |"
+	echo "|---|---|---|---|---|---|---|"
+	for k in stencil2d matmul_naive bfs_like vws_thrash; do
+		for d in round_robin serial; do
+			printf '| %s | %s |' "$k" "$d"
+			for o in "-s core.scheduler=lrr" "-s core.scheduler=gto" \
+				"-s core.scheduler=vws -s core.vws_intracl=false -s core.vws_intercl=false" \
+				"-s core.scheduler=vws -s core.vws_intercl=false" "-s core.scheduler=vws"; do
+				cell "$k" "$o -s core.cta_dispatch=$d" "%.3f (%.1f %%, %.1f)" sim.ipc l1.hit_rate*100 sm0.vws.window
+			done
+			echo
+		done
+	done
+	echo
+}
+
+# val KERNEL "OPTIONS" EXPR: one run, one number
+val() {
+	# shellcheck disable=SC2086
+	$B gtx480 -w $1 $2 --run --stats "$tmp/v.json" >/dev/null 2>&1 || { echo nan; return; }
+	python3 -c '
+import json, re, sys
+d = json.load(open(sys.argv[1])); s = d.get("stats", d)
+print(eval(re.sub(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+", lambda m: "s.get(%r, float(\"nan\"))" % m.group(0), sys.argv[2])))' "$tmp/v.json" "$3"
+}
+
+rmws() {
+	echo "### RMWS: rf.shifts (IPC) on a racetrack register file"
+	echo
+	sed 's/"nregs": [0-9]*/"nregs": 16/' configs/workloads/matmul_tiled.json >"$tmp/matmul_tiled16.json"
+	echo "| kernel | remap | GTO | RMWS | RMWS vs GTO shifts | RMWS vs GTO IPC |"
+	echo "|---|---|---|---|---|---|"
+	for k in "matmul_tiled -p n=256" "$tmp/matmul_tiled16.json -p n=256" matmul_tiled stencil2d matmul_naive reduction; do
+		name=$(echo "$k" | sed "s|$tmp/matmul_tiled16.json|matmul_tiled (16 registers)|")
+		for remap in eq3_3 contiguous; do
+			r="-s rf.kind=racetrack -s rf.remap=$remap"
+			gs=$(val "$k" "$r -s core.scheduler=gto" rf.shifts)
+			gi=$(val "$k" "$r -s core.scheduler=gto" sim.ipc)
+			ms=$(val "$k" "$r -s core.scheduler=rmws" rf.shifts)
+			mi=$(val "$k" "$r -s core.scheduler=rmws" sim.ipc)
+			python3 -c 'import sys; n, r, gs, gi, ms, mi = sys.argv[1], sys.argv[2], *map(float, sys.argv[3:])
+print("| %s | %s | %d (%.3f) | %d (%.3f) | %+.1f %% | %+.1f %% |" % (n, r, gs, gi, ms, mi, 100 * (ms - gs) / gs, 100 * (mi - gi) / gi))' \
+				"$name" "$remap" "$gs" "$gi" "$ms" "$mi"
+		done
+	done
+	echo
+}
+
+temp() {
+	echo "### TEMP and TBAS: cycles (DRAM local ratio, BLP)"
+	echo
+	echo "| kernel | GTO rr | GTO serial | TEMP colouring, rr | TEMP, serial | TBAS serial | TEMP+TBAS serial | TEMP+TBAS, one batch |"
+	echo "|---|---|---|---|---|---|---|---|"
+	for k in stencil2d matmul_naive vecadd; do
+		printf '| %s |' "$k"
+		for o in "" "-s core.cta_dispatch=serial" "-s dram.page_alloc=temp" \
+			"-s dram.page_alloc=temp -s core.cta_dispatch=serial" \
+			"-s core.scheduler=tbas -s core.cta_dispatch=serial" \
+			"-s dram.page_alloc=temp -s core.scheduler=tbas -s core.cta_dispatch=serial" \
+			"-s dram.page_alloc=temp -s core.scheduler=tbas -s core.cta_dispatch=serial -s core.tbas_running=48 -s core.batch_stride=1000000"; do
+			cell "$k" "-s dram.local_stats=true $o" "%d (%.1f %%, %.2f)" sim.cycles dram.local_ratio*100 dram.blp
+		done
+		echo
+	done
+	echo
+}
+
+bypass() {
+	echo "### Locality bypassing: IPC; request + reply packets; bypasses; NACKs (L1); waits at the L2"
+	echo
+	echo "| kernel | none | locality (defaults) | L2 nack | SM leaders | old: SM leaders, nack, tie rule | paper tie rule | T = 0 (no decision) |"
+	echo "|---|---|---|---|---|---|---|---|"
+	for k in gather_random matmul_tiled stencil2d matmul_naive bfs_like; do
+		printf '| %s |' "$k"
+		for o in "-s l1.bypass=none" "-s l1.bypass=locality" "-s l1.bypass=locality -s l1.bypass_at_l2=nack" \
+			"-s l1.bypass=locality -s l1.bypass_leaders=sms" \
+			"-s l1.bypass=locality -s l1.bypass_leaders=sms -s l1.bypass_at_l2=nack -s l1.bypass_duel_cold_hold=false" \
+			"-s l1.bypass=locality -s l1.bypass_duel_cold_hold=false" "-s l1.bypass=locality -s l1.bypass_threshold=0"; do
+			cell "$k" "$o" "%.4f; %d; %d; %d; %d" sim.ipc icnt.req_packets+icnt.reply_packets l1.bypasses l1.nacks l2.bypass_waits
+		done
+		echo
+	done
+	echo
+}
+
+[ $# = 0 ] && set -- vws rmws temp bypass
+for s in "$@"; do "$s"; done
