@@ -158,6 +158,7 @@ struct sm {
 	struct ccws_sm *ccws; /* ccws.h, arena; NULL unless core.scheduler = ccws */
 	struct rf_sm *rf;   /* regfile.h, arena; NULL unless the register file is timed */
 	uint32_t st_insts, st_issue_cycles;
+	uint64_t stall_cyc[STALL__COUNT]; /* this SM's share of core.stall.* (inspect_sm_stalls) */
 };
 
 struct l2_stats {

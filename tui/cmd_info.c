@@ -525,6 +525,8 @@ CMD_FN(cmd_info)
 			cmd_printf(out, "%s", sb.s);
 		}
 		sb_fini(&sb);
+	} else if (strcmp(what, "stalls") == 0) {
+		return cmd_info_stalls(ss, argc, argv, out);
 	} else if (strcmp(what, "config") == 0) {
 		info_config(ss, argc > 2 ? argv[2] : NULL, out);
 	} else if (strcmp(what, "sm") == 0) {

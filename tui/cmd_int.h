@@ -50,6 +50,9 @@ CMD_FN(cmd_log);
 CMD_FN(cmd_model); /* cmd_reuse.c */
 CMD_FN(cmd_timeline); /* cmd_timeline.c */
 CMD_FN(cmd_save);
+/* cmd_why.c: why; `info stalls` */
+CMD_FN(cmd_why);
+int cmd_info_stalls(struct session *ss, int argc, char **argv, struct cmd_out *out);
 /* cmd_rewind.c */
 CMD_FN(cmd_reverse_step);
 CMD_FN(cmd_reverse_continue);

@@ -39,7 +39,7 @@ CMD_FN(cmd_history);  /* cmd_coh_hist.c */
 int cmd_select_line(struct session *ss, const char *arg, struct cmd_out *out); /* cmd_coh_view.c */
 /* What Tab offers after `info`, `list`, `save`, `load` (cmd_info, cmd_list, cmd_save, c_load). */
 static const char *const info_words[] = {"break", "stats",   "config", "sm",   "warp",	"rf",	   "line",
-					 "l2",	  "frc",     "channel", "bank", "mshr",	"events", "display", NULL};
+					 "l2",	  "frc",     "channel", "bank", "mshr",	"events", "display", "stalls", NULL};
 static const char *const list_words[] = {"kernels", "presets", "events", "stats", "config", "commands", NULL};
 static const char *const save_words[] = {"stats", "config", "session", NULL};
 static const char *const load_words[] = {"session", NULL};
@@ -117,7 +117,7 @@ static const struct cmd_def builtin[] = {
 	{.name = "enable", .usage = "enable N ...", .summary = "enable breakpoints",
 	 .help = "Turn disabled breakpoints back on.\nExample: enable 1", .fn = cmd_enable},
 	{.name = "info", .aliases = "i",
-	 .usage = "info [break|stats|config|sm|warp|rf|line|l2|frc|ch|bank|mshr|events]",
+	 .usage = "info [break|stats|config|sm|warp|rf|line|l2|frc|ch|bank|mshr|events|stalls]",
 	 .summary = "show the state of the machine and the session",
 	 .help = "info              session summary (config, workload, cycle, state)\n"
 		 "info break        breakpoints and watchpoints with hit counts\n"
@@ -134,10 +134,22 @@ static const struct cmd_def builtin[] = {
 		 "info mshr [l1|l2] MSHR entries of the selected SM's L1 or L2 bank\n"
 		 "info events [N]   the last N logged events (see `log`)\n"
 		 "info display      the expressions `display` prints after every stop\n"
+		 "info stalls [N]   stall cycles by reason (Nsight names), all SMs or SM N\n"
 		 "Example: info line 0x10000080\n"
 		 "Example: info frc 0\n"
 		 "Example: info rf 1",
 	 .fn = cmd_info, .words = info_words},
+	{.name = "why", .usage = "why [warp [W|SM.W] | ADDR]", .summary = "explain what a warp, a line or the last stop waits on",
+	 .help = "why warp [W]   the causal chain from warp W of the selected SM (or SM.W) to\n"
+		 "               the structure it waits on, one line per link with the cycle\n"
+		 "               it started: scoreboard <- load <- L1 MSHR / retry queue <- L2\n"
+		 "               bank MSHR / FRC / directory <- DRAM bank row state\n"
+		 "why ADDR       where the line holding ADDR is in flight and what it waits for\n"
+		 "why            at a breakpoint stop: the chain of the warp or line of the\n"
+		 "               event that fired\n"
+		 "See `info stalls` for the run's stall cycles by reason.\n"
+		 "Example: why warp 1.3",
+	 .fn = cmd_why},
 	{.name = "print", .aliases = "p", .usage = "print STAT|GLOB|CONFIG.PATH|param.NAME", .summary = "print stats (globs allowed) or config values",
 	 .help = "Print a stat, every stat matching a glob, a config value or a kernel\n"
 		 "parameter.\n"
