@@ -137,6 +137,24 @@ static void chain_l2(const struct sim *s, uint64_t line, bool expect, struct cha
 	    (unsigned long long)bi.last_cmd_cycle);
 }
 
+/* A request (the warp's, or an MSHR entry's fetch) the L2 refused, waiting
+ * in the L1's retry queue; then what the refusing bank is full of. */
+static void nack_link(const struct sim *s, const struct l1 *l, uint32_t ri, int pos, struct chain *c)
+{
+	static const char *const why[] = {"MSHR full", "transient line", "set all transient", "queue full",
+					  "directory locked", "merge slots full"};
+	const struct req *r = &s->pool.r[ri];
+	unsigned bank = icnt_bank_of(s, r->addr);
+	add(c, UINT64_MAX, "NACKed by L2 bank %u (%s): re-sent at cycle %llu, position %d of %u in the retry queue", bank,
+	    r->nack_reason < 6 ? why[r->nack_reason] : "?", (unsigned long long)r->t_ready, pos + 1, l->retryq.n);
+	const struct l2bank *b = &s->banks[bank];
+	if (r->nack_reason == NACK_DIR_LOCKED) {
+		chain_l2(s, r->addr, true, c);
+		return;
+	}
+	add(c, UINT64_MAX, "L2 bank %u: MSHR %u of %u used, input queue %u", bank, b->m.used, b->m.n, b->inq.n);
+}
+
 /* Link 2 onwards for one request of a warp instruction. */
 static void chain_req(const struct sim *s, const struct sm *sm, uint32_t ri, struct chain *c)
 {
@@ -168,11 +186,7 @@ static void chain_req(const struct sim *s, const struct sm *sm, uint32_t ri, str
 		return;
 	}
 	if (in_queue(s, &l->retryq, ri, &pos)) {
-		static const char *const why[] = {"MSHR full", "transient line", "set all transient", "queue full",
-						  "directory locked", "merge slots full"};
-		add(c, UINT64_MAX, "NACKed by L2 bank %u (%s): re-sent at cycle %llu, position %d of %u in the retry queue",
-		    icnt_bank_of(s, r->addr), r->nack_reason < 6 ? why[r->nack_reason] : "?", (unsigned long long)r->t_ready, pos + 1, l->retryq.n);
-		chain_l2(s, r->addr, true, c);
+		nack_link(s, l, ri, pos, c);
 		return;
 	}
 	uint32_t e = mshr_find(&l->m, r->addr, 0);
@@ -180,7 +194,11 @@ static void chain_req(const struct sim *s, const struct sm *sm, uint32_t ri, str
 		const struct mshr_ent *m = &l->m.e[e];
 		add(c, m->t_alloc, "L1 MSHR entry %u (line 0x%llx, %u merged, %s)", e, (unsigned long long)m->addr, m->merged,
 		    m->sent ? "fetch sent" : "fetch waiting for the crossbar");
-		chain_l2(s, m->addr, true, c);
+		uint32_t fi = queue_find_line(s, &l->retryq, m->addr, &pos);
+		if (fi != REQ_NIL)
+			nack_link(s, l, fi, pos, c);
+		else
+			chain_l2(s, m->addr, true, c);
 		return;
 	}
 	add(c, UINT64_MAX, "request 0x%llx between levels (crossbar or store path)", (unsigned long long)r->addr);
@@ -202,7 +220,8 @@ static void chain_vmb(const struct sim *s, const struct sm *sm, int v, const cha
 	for (uint32_t i = 0; i < s->pool.cap; i++) {
 		const struct req *r = &s->pool.r[i];
 		if (r->in_use && r->sm == sm->id && r->vmb == v && r->warp == e->warp &&
-		    (r->type == RQ_LD || r->type == RQ_ST || r->type == RQ_ATOM) && r->reply == RP_NONE) {
+		    (r->type == RQ_LD || r->type == RQ_ST || r->type == RQ_ATOM) &&
+		    (r->reply == RP_NONE || r->reply == RP_NACK)) {
 			chain_req(s, sm, i, c);
 			return;
 		}

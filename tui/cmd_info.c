@@ -628,7 +628,7 @@ CMD_FN(cmd_info)
 		return cmd_display(ss, 1, a, out);
 	} else {
 		cmd_errorf(out, "info: unknown subject '%s' (break, stats, config, sm, warp, rf, line, l2, frc, "
-				"channel, bank, mshr, events, display)",
+				"channel, bank, mshr, events, display, stalls)",
 			   what);
 		return CMD_ERR;
 	}

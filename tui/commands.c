@@ -117,7 +117,7 @@ static const struct cmd_def builtin[] = {
 	{.name = "enable", .usage = "enable N ...", .summary = "enable breakpoints",
 	 .help = "Turn disabled breakpoints back on.\nExample: enable 1", .fn = cmd_enable},
 	{.name = "info", .aliases = "i",
-	 .usage = "info [break|stats|config|sm|warp|rf|line|l2|frc|ch|bank|mshr|events|stalls]",
+	 .usage = "info [SUBJECT [ARGS]]",
 	 .summary = "show the state of the machine and the session",
 	 .help = "info              session summary (config, workload, cycle, state)\n"
 		 "info break        breakpoints and watchpoints with hit counts\n"
