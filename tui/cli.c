@@ -22,6 +22,7 @@
 #include "inspect.h"
 #include "dram_trace.h"
 #include "embedded.h"
+#include "lesson.h"
 #include "loader.h"
 #include "session.h"
 #include "session_file.h"
@@ -70,6 +71,8 @@ static const char usage_text[] =
 	"Subcommands:\n"
 	"  gpustep model [CONFIG] -w WORKLOAD [--threads N] [--no-sim]\n"
 	"                                       the reuse-distance model beside the simulator\n"
+	"  gpustep lesson [NAME|FILE.json] [--check NAME --batch ANSWERS] [reset NAME]\n"
+	"                                       guided lessons (docs/LESSONS.md)\n"
 	"  gpustep stress-coherence --protocol si|nmoesi|moesi [--accesses N] [--seed S]\n"
 	"                                       random coherence tester (options: docs/COHERENCE.md)\n"
 	"With no --batch/--run/--check-config/--list-*, gpustep starts the interactive TUI.\n"
@@ -530,6 +533,8 @@ int gpustep_main(int argc, char **argv)
 	/* `gpustep model ...`: the reuse-distance model next to the simulator. */
 	if (argc > 1 && strcmp(argv[1], "model") == 0)
 		return model_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "lesson") == 0)
+		return lesson_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "stress-coherence") == 0)
 		return stress_coherence_main(argc - 1, argv + 1);
 	struct options o;

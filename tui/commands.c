@@ -150,6 +150,26 @@ static const struct cmd_def builtin[] = {
 		 "See `info stalls` for the run's stall cycles by reason.\n"
 		 "Example: why warp 1.3",
 	 .fn = cmd_why},
+	{.name = "lesson", .usage = "lesson [NAME|FILE.json | list | report | reset NAME]",
+	 .summary = "open a guided lesson, or show its current step",
+	 .help = "lesson NAME     open a built-in lesson (or a lesson file): it sets up the\n"
+		 "                machine and shows its first step\n"
+		 "lesson          the current step (no lesson open: the list)\n"
+		 "lesson list     the lessons with your progress\n"
+		 "lesson report   the open lesson's steps, passed or failed\n"
+		 "lesson reset N  forget your progress in lesson N\n"
+		 "See docs/LESSONS.md; `answer` and `hint` work on the current step.\n"
+		 "Example: lesson coalescing",
+	 .fn = cmd_lesson},
+	{.name = "answer", .usage = "answer [N]", .summary = "answer the lesson's current step",
+	 .help = "answer N   a prediction step: the lesson runs to the moment that shows the\n"
+		 "           answer and says whether your prediction held, and why\n"
+		 "answer     an action step: checks the machine (your breakpoint, where the\n"
+		 "           run stopped, a stat) and moves on when it holds\n"
+		 "Example: answer 8",
+	 .fn = cmd_answer},
+	{.name = "hint", .usage = "hint", .summary = "a hint for the lesson's current step",
+	 .help = "Print the current lesson step's hint.\nExample: hint", .fn = cmd_hint},
 	{.name = "print", .aliases = "p", .usage = "print STAT|GLOB|CONFIG.PATH|param.NAME", .summary = "print stats (globs allowed) or config values",
 	 .help = "Print a stat, every stat matching a glob, a config value or a kernel\n"
 		 "parameter.\n"

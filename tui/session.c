@@ -15,6 +15,7 @@
 
 #include "dram_trace.h"
 #include "inspect.h"
+#include "lesson.h"
 #include "loader.h"
 #include "trace_io.h"
 #include "snapshot.h"
@@ -200,6 +201,7 @@ void session_fini(struct session *ss)
 	for (int i = 0; i < ss->ndisplays; i++)
 		free(ss->displays[i]);
 	free(ss->ui_pending);
+	lesson_free(ss->lesson);
 	memset(ss, 0, sizeof(*ss));
 }
 
