@@ -27,10 +27,10 @@ static void print_step(const struct lesson *l, struct cmd_out *out)
 		return;
 	}
 	const struct lstep *s = &l->steps[l->cur];
-	cmd_printf(out, "[lesson %s, step %d of %d]", l->name, l->cur + 1, l->nsteps);
+	/* The step line comes last: a short output area shows it with the text's end. */
 	cmd_print_block(out, s->text);
-	cmd_printf(out, "%s", s->predict ? "(answer N to predict; hint for a hint)"
-					 : "(do it, then type answer; hint for a hint)");
+	cmd_printf(out, "[lesson %s, step %d of %d: %s; hint for a hint]", l->name, l->cur + 1, l->nsteps,
+		   s->predict ? "answer N to predict" : "do it, then type answer");
 }
 
 int lesson_open(struct session *ss, struct lesson *l, struct cmd_out *out)

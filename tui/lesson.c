@@ -242,9 +242,9 @@ void lesson_report(const struct lesson *l, struct cmd_out *out)
 	static const char *const names[] = {"not reached", "passed", "FAILED"};
 	int p, f, t;
 	lesson_score(l, &p, &f, &t);
-	cmd_printf(out, "lesson %s: %d of %d steps passed, %d failed", l->name, p, t, f);
 	for (int i = 0; i < l->nsteps; i++)
 		cmd_printf(out, "  step %d: %s", i + 1, names[l->result[i]]);
+	cmd_printf(out, "lesson %s: %d of %d steps passed, %d failed", l->name, p, t, f);
 }
 
 /* ---- progress: $XDG_STATE_HOME/gpustep/lessons/NAME ----------------------- */

@@ -34,7 +34,7 @@ expect_contains "$out" "not started"
 out=$(printf 'lesson coalescing\nhint\nanswer 1\nlesson\n' | "$BIN" --batch - 2>&1) || fail "prompt lesson exited $?: $out"
 expect_contains "$out" "32 lanes x 4 bytes"
 expect_contains "$out" "Right: event.reqs is 1."
-expect_contains "$out" "[lesson coalescing, step 2 of 8]"
+expect_contains "$out" "[lesson coalescing, step 2 of 8: answer N"
 [ -f "$XDG_STATE_HOME/gpustep/lessons/coalescing" ] || fail "no progress file"
 expect_contains "$(cat "$XDG_STATE_HOME/gpustep/lessons/coalescing")" "reached 1 passed 1"
 expect_contains "$("$BIN" lesson)" "step 2 of 8"
@@ -44,7 +44,7 @@ expect_contains "$("$BIN" lesson)" "not started"
 # An action step is not passed before the student acted.
 out=$(printf 'lesson coalescing\nanswer 1\nanswer 32\nanswer 8\nanswer 32\nanswer 4\nanswer 2\nanswer\nlesson\n' | "$BIN" --batch - 2>&1)
 expect_contains "$out" "Not yet: no enabled breakpoint on coalesce."
-expect_contains "$out" "[lesson coalescing, step 7 of 8]"
+expect_contains "$out" "[lesson coalescing, step 7 of 8: do it"
 
 # Bad input.
 "$BIN" lesson --check nosuch --batch /dev/null 2>"$E2E_TMP/err"
