@@ -180,6 +180,12 @@ static int answer_action(struct session *ss, struct lesson *l, struct cmd_out *o
 			cmd_printf(out, "Not yet: the run has not stopped at a %s event.", s->stopped_at);
 			ok = false;
 		}
+		for (int k = 0; ok && k < s->nwhere; k++)
+			if (event_field_value(e, event_field_resolve(e->kind, s->where_name[k])) != s->where_val[k]) {
+				cmd_printf(out, "Not yet: the run stopped at %s, but not with %s=%lld.", s->stopped_at,
+					   s->where_name[k], s->where_val[k]);
+				ok = false;
+			}
 	}
 	if (s->stat && !cond_holds(ss, s->stat)) {
 		cmd_printf(out, "Not yet: %s does not hold.", s->stat);

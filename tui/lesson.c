@@ -72,6 +72,8 @@ void lesson_free(struct lesson *l)
 		free(s->breakpoint);
 		free(s->stopped_at);
 		free(s->stat);
+		for (int k = 0; k < s->nwhere; k++)
+			free(s->where_name[k]);
 		free_list(s->run, s->nrun);
 	}
 	free(l->steps);
@@ -151,6 +153,21 @@ static int parse_step(const cJSON *o, struct lstep *s, const char *where, char *
 			*err = xasprintf("%s: unknown event kind '%s' (see `help events`)", where, kinds[i]);
 			return -1;
 		}
+	const cJSON *w = cJSON_GetObjectItemCaseSensitive(a, "where"), *it;
+	if (w && (!cJSON_IsObject(w) || !s->stopped_at)) {
+		*err = xasprintf("%s: action.where is an object of event fields and goes with stopped_at", where);
+		return -1;
+	}
+	cJSON_ArrayForEach(it, w)
+	{
+		if (s->nwhere == 4 || !cJSON_IsNumber(it) || !event_field_resolve((unsigned)event_find(s->stopped_at), it->string)) {
+			*err = xasprintf("%s: action.where: '%s' is not a numeric field of %s (at most 4)", where, it->string,
+					 s->stopped_at);
+			return -1;
+		}
+		s->where_name[s->nwhere] = xstrdup(it->string);
+		s->where_val[s->nwhere++] = (long long)it->valuedouble;
+	}
 	char nm[128], op[4];
 	double v;
 	if (s->stat && parse_cond(s->stat, nm, sizeof nm, op, &v)) {

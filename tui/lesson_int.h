@@ -23,6 +23,9 @@ struct lstep {
 	/* action: each check given must hold */
 	char *breakpoint; /* an enabled breakpoint of this event kind exists */
 	char *stopped_at; /* the last run stopped at an event of this kind */
+	char *where_name[4]; /* ... whose fields have these values */
+	long long where_val[4];
+	int nwhere;
 	char *stat;       /* "stat.NAME OP NUMBER" */
 };
 
