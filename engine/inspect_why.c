@@ -70,7 +70,8 @@ static void chain_l2(const struct sim *s, uint64_t line, bool expect, struct cha
 		return;
 	}
 	struct coh_dir_info d;
-	if (inspect_coh_dir(s, line, &d) && d.present && d.locked)
+	bool locked = inspect_coh_dir(s, line, &d) && d.present && d.locked;
+	if (locked)
 		add(c, UINT64_MAX, "L2 bank %u directory: line 0x%llx locked (%s, requester sm%u, %u acks due): requests are NACKed",
 		    bank, (unsigned long long)line, d.lock, d.req_sm, d.acks);
 	for (int i = 0; i < b->frc.n; i++) {
@@ -94,6 +95,8 @@ static void chain_l2(const struct sim *s, uint64_t line, bool expect, struct cha
 			    m->merged);
 	} else {
 		int set = l2_bank_set(s, b, line);
+		if (locked)
+			return; /* the lock is what the request waits for */
 		if (cache_find(&b->c, set, line) >= 0)
 			add(c, UINT64_MAX, "L2 bank %u holds line 0x%llx: the reply is on its way back", bank,
 			    (unsigned long long)line);
