@@ -77,6 +77,7 @@ void lesson_free(struct lesson *l)
 		free_list(s->run, s->nrun);
 	}
 	free(l->steps);
+	free(l->result);
 	free_list(l->setup, l->nsetup);
 	free(l->name);
 	free(l->title);
