@@ -573,6 +573,7 @@ void core_tick(struct sim *s, struct sm *sm)
 	 * The cycle is a stall of the same kind as the last evaluated one. */
 	if (!sm->dirty && now < sm->next_busy) {
 		stat_inc(&s->stats, s->id.stall[sm->last_stall]);
+		sm->stall_cyc[sm->last_stall]++;
 		if (sm->next_busy != UINT64_MAX)
 			sim_wake_at(s, sm->next_busy);
 		return;
@@ -684,6 +685,7 @@ void core_tick(struct sim *s, struct sm *sm)
 		best = STALL_MSHR_FULL;
 	sm->last_stall = (uint8_t)best;
 	stat_inc(&s->stats, s->id.stall[best]);
+	sm->stall_cyc[best]++;
 	for (int i = 0; i < n; i++)
 		if (sm->w[i].state == WSL_ACTIVE && sm->w[i].stall != STALL_NONE)
 			sched_on_stall(s, sm, i, sm->w[i].stall);
@@ -695,8 +697,10 @@ void core_account_idle(struct sim *s, uint64_t cycles)
 	int n = s->cfg.core.sms; /* an SM with warps is busy (sim.c) */
 	for (int i = sim_act_next(s->act_sm, n, 0); i < n; i = sim_act_next(s->act_sm, n, i + 1)) {
 		struct sm *sm = &s->sms[i];
-		if (sm->nwarps_active)
+		if (sm->nwarps_active) {
 			stat_add(&s->stats, s->id.stall[sm->last_stall], cycles);
+			sm->stall_cyc[sm->last_stall] += cycles;
+		}
 	}
 }
 

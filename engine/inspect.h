@@ -67,6 +67,21 @@ bool inspect_warp(const struct sim *s, int sm, int slot, struct warp_info *out);
 void inspect_sm_summary(const struct sim *s, int sm, int *ctas, int *warps, uint64_t *insts);
 void inspect_cta_progress(const struct sim *s, uint32_t *dispatched, uint32_t *done, uint32_t *total);
 
+/* `why warp` (inspect_why.c): the causal chain from a warp to what it waits
+ * on, one link per structure, link 0 the warp itself. */
+struct why_link {
+	uint64_t since;     /* cycle the link's condition began, UINT64_MAX = unknown */
+	char text[200];
+};
+/* Links written (<= max); 0 if sm/slot are out of range. */
+int inspect_why_warp(const struct sim *s, int sm, int slot, struct why_link *out, int max);
+/* `why ADDR`: where the line is in flight (sm's L1 only when sm >= 0, every
+ * L1 when -1), then the L2 bank and memory. */
+int inspect_why_line(const struct sim *s, uint64_t addr, int sm, struct why_link *out, int max);
+/* SM-cycles without an issue, by the reason the SM was charged (core.stall.*
+ * for one SM). */
+void inspect_sm_stalls(const struct sim *s, int sm, uint64_t out[STALL__COUNT]);
+
 /* ---- caches ----------------------------------------------------------- */
 enum cache_id_kind { CACHE_L1, CACHE_L2 };
 

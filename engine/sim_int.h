@@ -163,6 +163,7 @@ struct sm {
 	uint64_t coal_cycle;
 	int16_t coal_slot;
 	uint8_t coal_valid;
+	uint64_t stall_cyc[STALL__COUNT]; /* this SM's share of core.stall.* (inspect_sm_stalls) */
 };
 
 struct l2_stats {

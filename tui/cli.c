@@ -25,6 +25,7 @@
 #include "dram_trace.h"
 #include "embedded.h"
 #include "export.h"
+#include "lesson.h"
 #include "loader.h"
 #include "session.h"
 #include "session_file.h"
@@ -88,6 +89,8 @@ static const char usage_text[] =
 	"Subcommands:\n"
 	"  gpustep model [CONFIG] -w WORKLOAD [--threads N] [--semantics gpustep|reference] [--json FILE] [--no-sim]\n"
 	"                                       the reuse-distance model beside the simulator (gpustep model --help)\n"
+	"  gpustep lesson [NAME|FILE.json] [--check NAME --batch ANSWERS] [reset NAME]\n"
+	"                                       guided lessons (docs/LESSONS.md)\n"
 	"  gpustep stress-coherence --protocol si|nmoesi|moesi [--accesses N] [--seed S]\n"
 	"                                       random coherence tester (options: docs/COHERENCE.md)\n"
 	"  gpustep sweep SPEC.json [-j N | --emit parallel DIR | --emit slurm DIR | --job K]\n"
@@ -735,6 +738,8 @@ int gpustep_main(int argc, char **argv)
 	/* `gpustep model ...`: the reuse-distance model next to the simulator. */
 	if (argc > 1 && strcmp(argv[1], "model") == 0)
 		return model_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "lesson") == 0)
+		return lesson_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "stress-coherence") == 0)
 		return stress_coherence_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "sweep") == 0) /* docs/SWEEPS.md */

@@ -545,6 +545,8 @@ CMD_FN(cmd_info)
 			cmd_printf(out, "%s", sb.s);
 		}
 		sb_fini(&sb);
+	} else if (strcmp(what, "stalls") == 0) {
+		return cmd_info_stalls(ss, argc, argv, out);
 	} else if (strcmp(what, "config") == 0) {
 		info_config(ss, argc > 2 ? argv[2] : NULL, out);
 	} else if (strcmp(what, "sm") == 0) {
@@ -652,7 +654,7 @@ CMD_FN(cmd_info)
 		return cmd_display(ss, 1, a, out);
 	} else {
 		cmd_errorf(out, "info: unknown subject '%s' (break, stats, config, sm, warp, rf, line, l2, frc, "
-				"channel, bank, mshr, events, display)",
+				"channel, bank, mshr, events, display, coalesce, stalls)",
 			   what);
 		return CMD_ERR;
 	}

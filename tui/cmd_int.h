@@ -69,6 +69,13 @@ CMD_FN(cmd_model); /* cmd_reuse.c */
 CMD_FN(cmd_timeline); /* cmd_timeline.c */
 CMD_FN(cmd_save);
 CMD_FN(cmd_save_trace); /* sample_csv.c: save trace FILE [FROM TO] */
+/* cmd_why.c: why; `info stalls` */
+CMD_FN(cmd_why);
+int cmd_info_stalls(struct session *ss, int argc, char **argv, struct cmd_out *out);
+/* cmd_lesson.c: lesson, answer, hint */
+CMD_FN(cmd_lesson);
+CMD_FN(cmd_answer);
+CMD_FN(cmd_hint);
 /* cmd_rewind.c */
 CMD_FN(cmd_reverse_step);
 CMD_FN(cmd_reverse_continue);

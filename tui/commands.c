@@ -40,7 +40,7 @@ CMD_FN(cmd_history);  /* cmd_coh_hist.c */
 int cmd_select_line(struct session *ss, const char *arg, struct cmd_out *out); /* cmd_coh_view.c */
 /* What Tab offers after `info`, `list`, `save`, `load` (cmd_info, cmd_list, cmd_save, c_load). */
 static const char *const info_words[] = {"break", "stats",   "config", "sm",   "warp",	"rf",	   "line",
-					 "l2",	  "frc",     "channel", "bank", "mshr",	"events", "display", "coalesce", NULL};
+					 "l2",	  "frc",     "channel", "bank", "mshr",	"events", "display", "coalesce", "stalls", NULL};
 static const char *const list_words[] = {"kernels", "presets", "events", "stats", "config", "commands", NULL};
 static const char *const save_words[] = {"stats", "config", "session", "trace", NULL};
 static const char *const load_words[] = {"session", NULL};
@@ -140,7 +140,7 @@ static const struct cmd_def builtin[] = {
 		 "Example: condition 1 dram.row_conflicts > 10",
 	 .fn = cmd_condition, .complete = COMPL_STAT},
 	{.name = "info", .aliases = "i",
-	 .usage = "info [SUBJECT] (break stats config sm warp rf line l2 frc ch ...)",
+	 .usage = "info [SUBJECT [ARGS]]",
 	 .summary = "show the state of the machine and the session",
 	 .help = "info              session: config, workload, scheduler + CTA dispatch, cycle\n"
 		 "info break        breakpoints and watchpoints with hit counts\n"
@@ -158,10 +158,42 @@ static const struct cmd_def builtin[] = {
 		 "info events [N]   the last N logged events (see `log`)\n"
 		 "info display      the expressions `display` prints after every stop\n"
 		 "info coalesce [N] lanes -> requests of SM N's last memory instruction\n"
+		 "info stalls [N]   stall cycles by reason (Nsight names), all SMs or SM N\n"
 		 "Example: info line 0x10000080\n"
 		 "Example: info frc 0\n"
 		 "Example: info rf 1",
 	 .fn = cmd_info, .words = info_words},
+	{.name = "why", .usage = "why [warp [W|SM.W] | ADDR]", .summary = "explain what a warp, a line or the last stop waits on",
+	 .help = "why warp [W]   the causal chain from warp W of the selected SM (or SM.W) to\n"
+		 "               the structure it waits on, one line per link with the cycle\n"
+		 "               it started: scoreboard <- load <- L1 MSHR / retry queue <- L2\n"
+		 "               bank MSHR / FRC / directory <- DRAM bank row state\n"
+		 "why ADDR       where the line holding ADDR is in flight and what it waits for\n"
+		 "why            at a breakpoint stop: the chain of the warp or line of the\n"
+		 "               event that fired\n"
+		 "See `info stalls` for the run's stall cycles by reason.\n"
+		 "Example: why warp 1.3",
+	 .fn = cmd_why},
+	{.name = "lesson", .usage = "lesson [NAME|FILE.json | list | report | reset NAME]",
+	 .summary = "open a guided lesson, or show its current step",
+	 .help = "lesson NAME     open a built-in lesson (or a lesson file): it sets up the\n"
+		 "                machine and shows its first step\n"
+		 "lesson          the current step (no lesson open: the list)\n"
+		 "lesson list     the lessons with your progress\n"
+		 "lesson report   the open lesson's steps, passed or failed\n"
+		 "lesson reset N  forget your progress in lesson N\n"
+		 "See docs/LESSONS.md; `answer` and `hint` work on the current step.\n"
+		 "Example: lesson coalescing",
+	 .fn = cmd_lesson},
+	{.name = "answer", .usage = "answer [N]", .summary = "answer the lesson's current step",
+	 .help = "answer N   a prediction step: the lesson runs to the moment that shows the\n"
+		 "           answer and says whether your prediction held, and why\n"
+		 "answer     an action step: checks the machine (your breakpoint, where the\n"
+		 "           run stopped, a stat) and moves on when it holds\n"
+		 "Example: answer 8",
+	 .fn = cmd_answer},
+	{.name = "hint", .usage = "hint", .summary = "a hint for the lesson's current step",
+	 .help = "Print the current lesson step's hint.\nExample: hint", .fn = cmd_hint},
 	{.name = "print", .aliases = "p", .usage = "print STAT|GLOB|CONFIG.PATH|param.NAME", .summary = "print stats (globs allowed) or config values",
 	 .help = "Print a stat, every stat matching a glob, a config value or a kernel\n"
 		 "parameter.\n"

@@ -15,6 +15,7 @@
 
 #include "dram_trace.h"
 #include "inspect.h"
+#include "lesson.h"
 #include "loader.h"
 #include "session_file.h"
 #include "trace_io.h"
@@ -225,6 +226,7 @@ void session_fini(struct session *ss)
 	free(ss->load_report);
 	if (ss->run.kind == RUN_LOAD)
 		session_loader_free(ss->run.load);
+	lesson_free(ss->lesson);
 	memset(ss, 0, sizeof(*ss));
 }
 

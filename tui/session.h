@@ -113,6 +113,8 @@ struct session {
 	/* The last `model` command's result (reuse panel: predicted vs measured);
 	 * cleared when the config or workload changes. */
 	struct rdm_summary model;
+	/* The open lesson (lesson.h; cmd_lesson.c), NULL = none; freed here. */
+	struct lesson *lesson;
 };
 
 /* Load cfg (already validated) + workload spec into a fresh simulator. */

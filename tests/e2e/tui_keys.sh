@@ -53,14 +53,14 @@ tmux_send Tab Tab
 # (80 columns: readline wraps the list after rf)
 tmux_wait_for 'bank  break  channel  coalesce  config  display  events  frc  l2  line  mshr  rf' 2 ||
 	fail "Tab after 'info ' did not list its subjects"
-tmux_capture | grep -qx 'sm  stats  warp *' || fail "Tab after 'info ' did not list sm, stats and warp"
+tmux_capture | grep -qx 'sm  stalls  stats  warp *' || fail "Tab after 'info ' did not list sm, stalls, stats and warp"
 tmux_send -l 'mshr l'
 tmux_send Tab Tab
 tmux_wait_for 'l1  l2' 2 || fail "Tab after 'info mshr l' did not offer l1 l2"
 tmux_send C-u
-tmux_send -l 'info st'
+tmux_send -l 'info stat'
 tmux_send Tab
-tmux_wait_for '(gpustep) info stats' 2 || fail "Tab did not complete 'info st'"
+tmux_wait_for '(gpustep) info stats' 2 || fail "Tab did not complete 'info stat' (st: stalls or stats)"
 tmux_send -l 'l1.mshr_me'
 tmux_send Tab
 tmux_wait_for '(gpustep) info stats l1.mshr_merges' 2 || fail "Tab did not complete a stat after 'info stats'"

@@ -1,0 +1,416 @@
+/*
+ * inspect_why.c: `why warp`: the causal chain from a stalled warp to the
+ * structure it waits on, read from the engine's state (see inspect.h).
+ *
+ *   link 0  the warp and its stall reason          (since the stall began)
+ *   link 1  the instruction / buffer it waits for  (since it issued)
+ *   link 2  where that instruction's request is:   L1 LSU pipe, hit queue,
+ *           MSHR wait queue, retry queue (NACK), L1 MSHR entry
+ *   link 3  the L2 bank: input queue, MSHR entry, FRC entry, directory lock
+ *   link 4  memory: the L2's queue toward DRAM, or the DRAM bank (row state)
+ *
+ * Nothing here changes the simulation.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "coh_eng.h"
+#include "frc.h"
+#include "sim_int.h"
+
+struct chain {
+	struct why_link *v;
+	int n, max;
+};
+
+static void add(struct chain *c, uint64_t since, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add(struct chain *c, uint64_t since, const char *fmt, ...)
+{
+	if (c->n >= c->max)
+		return;
+	struct why_link *l = &c->v[c->n++];
+	l->since = since;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(l->text, sizeof l->text, fmt, ap);
+	va_end(ap);
+}
+
+static bool in_queue(const struct sim *s, const struct reqq *q, uint32_t want, int *pos)
+{
+	int k = 0;
+	for (uint32_t i = q->head; i != REQ_NIL; i = s->pool.r[i].next, k++)
+		if (i == want) {
+			*pos = k;
+			return true;
+		}
+	return false;
+}
+
+static uint32_t queue_find_line(const struct sim *s, const struct reqq *q, uint64_t line, int *pos)
+{
+	int k = 0;
+	for (uint32_t i = q->head; i != REQ_NIL; i = s->pool.r[i].next, k++)
+		if (s->pool.r[i].addr == line) {
+			*pos = k;
+			return i;
+		}
+	return REQ_NIL;
+}
+
+/* Links 3-4: what the L2 bank and memory are doing for `line`. */
+static void chain_l2(const struct sim *s, uint64_t line, bool expect, struct chain *c)
+{
+	unsigned bank = icnt_bank_of(s, line);
+	const struct l2bank *b = &s->banks[bank];
+	int pos;
+	if (queue_find_line(s, &b->inq, line, &pos) != REQ_NIL) {
+		add(c, UINT64_MAX, "L2 bank %u input queue: position %d of %u", bank, pos + 1, b->inq.n);
+		return;
+	}
+	struct coh_dir_info d;
+	bool locked = inspect_coh_dir(s, line, &d) && d.present && d.locked;
+	if (locked)
+		add(c, UINT64_MAX, "L2 bank %u directory: line 0x%llx locked (%s, requester sm%u, %u acks due): requests are NACKed",
+		    bank, (unsigned long long)line, d.lock, d.req_sm, d.acks);
+	for (int i = 0; i < b->frc.n; i++) {
+		struct frc_entry_info fe;
+		if (inspect_frc_entry(s, (int)bank, i, &fe) && fe.state != FRC_FREE && fe.incoming == line) {
+			add(c, s->st->now - fe.age, "L2 bank %u FRC entry %d: %s line 0x%llx, %d waiting", bank, i,
+			    frc_state_name((unsigned)fe.state), (unsigned long long)line, fe.waiters);
+			if (fe.state != FRC_FETCHING)
+				return;
+			break;
+		}
+	}
+	uint32_t e = mshr_find(&b->m, line, 0);
+	if (e != REQ_NIL) {
+		const struct mshr_ent *m = &b->m.e[e];
+		if (m->state == ME_EVICTING)
+			add(c, m->t_alloc, "L2 bank %u miss, MSHR entry %u: evicting victim 0x%llx before the fetch (%u merged)", bank,
+			    e, (unsigned long long)m->victim, m->merged);
+		else
+			add(c, m->t_alloc, "L2 bank %u miss, MSHR entry %u (%u of %u used, %u merged)", bank, e, b->m.used, b->m.n,
+			    m->merged);
+	} else {
+		int set = l2_bank_set(s, b, line);
+		if (locked)
+			return; /* the lock is what the request waits for */
+		if (cache_find(&b->c, set, line) >= 0)
+			add(c, UINT64_MAX, "L2 bank %u holds line 0x%llx: the reply is on its way back", bank,
+			    (unsigned long long)line);
+		else if (expect)
+			add(c, UINT64_MAX, "L2 bank %u: line 0x%llx not present and no MSHR entry (request or reply in the crossbar)",
+			    bank, (unsigned long long)line);
+		else
+			add(c, UINT64_MAX, "L2 bank %u: line 0x%llx not present, nothing in flight for it", bank,
+			    (unsigned long long)line);
+		return;
+	}
+	if (queue_find_line(s, &b->memq, line, &pos) != REQ_NIL) {
+		add(c, UINT64_MAX, "L2 bank %u memory queue: position %d of %u, the DRAM channel queue is full", bank, pos + 1,
+		    b->memq.n);
+		return;
+	}
+	if (!s->dram) {
+		add(c, UINT64_MAX, "fixed-latency memory: the fetch is in flight");
+		return;
+	}
+	unsigned ch, bk;
+	uint32_t row, col;
+	dram_decode(s->dram, line, &ch, &bk, &row, &col);
+	struct dram_bank_info bi;
+	if (!dram_bank_info(s->dram, (int)ch, (int)bk, &bi))
+		return;
+	const char *what;
+	char buf[96];
+	if (bi.open_row < 0) {
+		snprintf(buf, sizeof buf, "no row open: row %u needs an activate", row);
+		what = buf;
+	}
+	else if ((uint64_t)bi.open_row == row)
+		what = "row hit (the row is open)";
+	else {
+		snprintf(buf, sizeof buf, "row conflict (row %lld open, wants row %u)", (long long)bi.open_row, row);
+		what = buf;
+	}
+	add(c, UINT64_MAX, "DRAM ch%u bank %u: %s, %d queued for the bank, %s, last command %s at cycle %llu", ch, bk,
+	    dram_bank_state_name(bi.state), bi.queue, what, bi.last_cmd[0] ? bi.last_cmd : "-",
+	    (unsigned long long)bi.last_cmd_cycle);
+}
+
+/* A request (the warp's, or an MSHR entry's fetch) the L2 refused, waiting
+ * in the L1's retry queue; then what the refusing bank is full of. */
+static void nack_link(const struct sim *s, const struct l1 *l, uint32_t ri, int pos, struct chain *c)
+{
+	static const char *const why[] = {"MSHR full", "transient line", "set all transient", "queue full",
+					  "directory locked", "merge slots full"};
+	const struct req *r = &s->pool.r[ri];
+	unsigned bank = icnt_bank_of(s, r->addr);
+	add(c, UINT64_MAX, "NACKed by L2 bank %u (%s): re-sent at cycle %llu, position %d of %u in the retry queue", bank,
+	    r->nack_reason < 6 ? why[r->nack_reason] : "?", (unsigned long long)r->t_ready, pos + 1, l->retryq.n);
+	const struct l2bank *b = &s->banks[bank];
+	if (r->nack_reason == NACK_DIR_LOCKED) {
+		chain_l2(s, r->addr, true, c);
+		return;
+	}
+	add(c, UINT64_MAX, "L2 bank %u: MSHR %u of %u used, input queue %u", bank, b->m.used, b->m.n, b->inq.n);
+}
+
+/* Link 2 onwards for one request of a warp instruction. */
+static void chain_req(const struct sim *s, const struct sm *sm, uint32_t ri, struct chain *c)
+{
+	const struct req *r = &s->pool.r[ri];
+	const struct l1 *l = &sm->l1;
+	int pos;
+	if (in_queue(s, &l->lsu, ri, &pos)) {
+		add(c, UINT64_MAX, "request 0x%llx in the L1 access pipeline (position %d of %u), ready at cycle %llu",
+		    (unsigned long long)r->addr, pos + 1, l->lsu.n, (unsigned long long)r->t_ready);
+		return;
+	}
+	if (in_queue(s, &l->hitq, ri, &pos)) {
+		add(c, UINT64_MAX, "L1 hit on line 0x%llx: data at cycle %llu (hit latency)", (unsigned long long)r->addr,
+		    (unsigned long long)r->t_ready);
+		return;
+	}
+	if (in_queue(s, &l->waitq, ri, &pos)) {
+		add(c, UINT64_MAX, "L1 MSHR file full (%u of %u entries): request 0x%llx waits, position %d of %u", l->m.used,
+		    l->m.n, (unsigned long long)r->addr, pos + 1, l->waitq.n);
+		uint32_t old = REQ_NIL;
+		for (uint32_t i = 0; i < l->m.n; i++)
+			if (l->m.e[i].state != ME_FREE && (old == REQ_NIL || l->m.e[i].t_alloc < l->m.e[old].t_alloc))
+				old = i;
+		if (old != REQ_NIL) {
+			add(c, l->m.e[old].t_alloc, "oldest L1 MSHR entry %u (line 0x%llx)", old,
+			    (unsigned long long)l->m.e[old].addr);
+			chain_l2(s, l->m.e[old].addr, true, c);
+		}
+		return;
+	}
+	if (in_queue(s, &l->retryq, ri, &pos)) {
+		nack_link(s, l, ri, pos, c);
+		return;
+	}
+	uint32_t e = mshr_find(&l->m, r->addr, 0);
+	if (e != REQ_NIL) {
+		const struct mshr_ent *m = &l->m.e[e];
+		add(c, m->t_alloc, "L1 MSHR entry %u (line 0x%llx, %u merged, %s)", e, (unsigned long long)m->addr, m->merged,
+		    m->sent ? "fetch sent" : "fetch waiting for the crossbar");
+		uint32_t fi = queue_find_line(s, &l->retryq, m->addr, &pos);
+		if (fi != REQ_NIL)
+			nack_link(s, l, fi, pos, c);
+		else
+			chain_l2(s, m->addr, true, c);
+		return;
+	}
+	add(c, UINT64_MAX, "request 0x%llx between levels (crossbar or store path)", (unsigned long long)r->addr);
+	if (r->type == RQ_ST || r->type == RQ_ATOM || (r->flags & REQF_BYP_L1))
+		chain_l2(s, r->addr, true, c);
+}
+
+/* The memory instruction in vector-memory-buffer slot v, and its first
+ * request still in flight. */
+static void chain_vmb(const struct sim *s, const struct sm *sm, int v, const char *pre, struct chain *c)
+{
+	const struct vmb_ent *e = &sm->vmb[v];
+	static const char *const ops[] = {[KOP_LD] = "load", [KOP_ST] = "store", [KOP_ATOM] = "atomic"};
+	char dst[16] = "";
+	if (e->has_dst)
+		snprintf(dst, sizeof dst, " into r%u", e->dst);
+	add(c, e->t_issue, "%s%s%s by warp %u issued at cycle %llu (memory buffer entry %d): %u requests outstanding",
+	    pre, e->op <= KOP_ATOM ? ops[e->op] : "memory op", dst, e->warp, (unsigned long long)e->t_issue, v, e->pending);
+	for (uint32_t i = 0; i < s->pool.cap; i++) {
+		const struct req *r = &s->pool.r[i];
+		if (r->in_use && r->sm == sm->id && r->vmb == v && r->warp == e->warp &&
+		    (r->type == RQ_LD || r->type == RQ_ST || r->type == RQ_ATOM) &&
+		    (r->reply == RP_NONE || r->reply == RP_NACK)) {
+			chain_req(s, sm, i, c);
+			return;
+		}
+	}
+	add(c, UINT64_MAX, "all its requests have been answered; the reply is on its way to the register file");
+}
+
+static int vmb_for(const struct sim *s, const struct sm *sm, int slot, int reg)
+{
+	int cap = s->cfg.core.mem_inflight;
+	for (int k = 0; k < sm->vmb_count; k++) {
+		int v = (sm->vmb_head + k) % cap;
+		const struct vmb_ent *e = &sm->vmb[v];
+		if (e->valid && !e->done && e->warp == slot && (reg < 0 || (e->has_dst && e->dst == reg)))
+			return v;
+	}
+	return -1;
+}
+
+static const char *const sched_names[] = {"lrr", "gto", "two_level", "vws", "rmws", "tbas", "ccws"};
+
+int inspect_why_warp(const struct sim *s, int smi, int slot, struct why_link *out, int max)
+{
+	if (smi < 0 || smi >= s->cfg.core.sms || slot < 0 || slot >= s->cfg.core.warps_per_sm || max <= 0)
+		return 0;
+	struct chain c = {out, 0, max};
+	const struct sm *sm = &s->sms[smi];
+	const struct warp *w = &sm->w[slot];
+	struct warp_info wi;
+	inspect_warp(s, smi, slot, &wi);
+	uint64_t since = w->stall_start;
+	if (w->state == WSL_EMPTY) {
+		add(&c, UINT64_MAX, "sm%d slot %d holds no warp: %u of %u CTAs dispatched, none waiting fits this SM now" , smi,
+		    slot, s->st->ctas_dispatched, s->nctas);
+		return c.n;
+	}
+	if (w->state == WSL_DONE) {
+		const struct cta_slot *cs = &sm->cta[w->cta_slot];
+		add(&c, w->issue_cycle, "warp %d (CTA %d) has exited; its slot waits for CTA %d's other warps (%u of %u done)",
+		    slot, (int)w->kw.cta, (int)w->kw.cta, cs->ndone, cs->nwarps);
+		return c.n;
+	}
+	switch (w->stall) {
+	case STALL_NONE:
+		add(&c, w->issue_cycle, "warp %d is not stalled: ready to issue `%s`", slot, wi.next_text);
+		break;
+	case STALL_BARRIER: {
+		const struct cta_slot *cs = &sm->cta[w->cta_slot];
+		add(&c, since, "warp %d waits at a barrier (barrier)", slot);
+		add(&c, since, "CTA %d: %u of %u warps arrived", (int)w->kw.cta, cs->nbar, cs->nwarps - cs->ndone);
+		for (int i = 0; i < s->cfg.core.warps_per_sm; i++) {
+			const struct warp *o = &sm->w[i];
+			if (o->state == WSL_ACTIVE && o->cta_slot == w->cta_slot && !o->at_barrier) {
+				struct warp_info oi;
+				inspect_warp(s, smi, i, &oi);
+				add(&c, o->stall_start, "not yet arrived: warp %d (%s, next `%s`)", i,
+				    o->stall == STALL_NONE ? "ready" : stall_reason_name(o->stall), oi.next_text);
+				break;
+			}
+		}
+		break;
+	}
+	case STALL_SCOREBOARD: {
+		int reg = -1;
+		for (unsigned i = 0; i < w->ibh.nsrc && reg < 0; i++)
+			if (w->pend[w->ibh.src[i] >> 6] >> (w->ibh.src[i] & 63) & 1)
+				reg = w->ibh.src[i];
+		bool waw = reg < 0;
+		if (waw)
+			reg = w->ibh.dst;
+		add(&c, since, "warp %d waits on r%d (scoreboard%s) for `%s`", slot, reg, waw ? ", result register" : "",
+		    wi.next_text);
+		int v = vmb_for(s, sm, slot, reg);
+		if (v >= 0)
+			chain_vmb(s, sm, v, "", &c);
+		else
+			add(&c, UINT64_MAX, "the load into r%d has completed; the register is written this cycle", reg);
+		break;
+	}
+	case STALL_MEM:
+	case STALL_MSHR_FULL: {
+		int cap = s->cfg.core.mem_inflight;
+		add(&c, since, "warp %d cannot issue `%s`: memory instruction buffer full (%d of %d)%s", slot, wi.next_text,
+		    sm->vmb_count, cap, w->stall == STALL_MSHR_FULL ? " behind a full L1 MSHR file" : "");
+		if (w->stall == STALL_MSHR_FULL)
+			add(&c, UINT64_MAX, "L1 MSHR file: %u of %u entries used, %u requests waiting for one", sm->l1.m.used,
+			    sm->l1.m.n, sm->l1.waitq.n);
+		if (sm->vmb_count)
+			chain_vmb(s, sm, sm->vmb_head, "oldest in the buffer: ", &c);
+		break;
+	}
+	case STALL_ALU:
+		add(&c, since, "warp %d waits for its ALU instruction to finish (alu)", slot);
+		add(&c, w->issue_cycle, "ALU instruction issued at cycle %llu busy until cycle %llu",
+		    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
+		break;
+	case STALL_SHMEM:
+		add(&c, since, "warp %d waits for shared memory (shmem)", slot);
+		add(&c, w->issue_cycle, "shared-memory %s issued at cycle %llu busy until cycle %llu (bank-conflict passes serialise it)",
+		    w->ibh.op == KOP_STSH ? "store" : "load", (unsigned long long)w->issue_cycle,
+		    (unsigned long long)w->busy_until);
+		break;
+	case STALL_RF:
+		add(&c, since, "warp %d waits for the register file (rf)", slot);
+		if (w->rf_collect) {
+			add(&c, w->issue_cycle, "operands of the instruction issued at cycle %llu being read until cycle %llu",
+			    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
+		} else if (w->busy_until > s->st->now) {
+			add(&c, w->issue_cycle, "result write until cycle %llu", (unsigned long long)w->busy_until);
+		} else {
+			add(&c, UINT64_MAX, "`%s` cannot enter the register-file banks: a bank queue or write buffer is full",
+			    wi.next_text);
+		}
+		if (sm->rf) {
+			for (int b = 0; b < 64; b++) {
+				struct rf_bank_info bi;
+				struct rf_req_info q;
+				if (!inspect_rf_bank(s, smi, b, &bi))
+					break;
+				for (int i = 0; inspect_rf_req(s, smi, b, i, &q); i++)
+					if (q.warp == slot) {
+						add(&c, UINT64_MAX,
+						    "RF bank %d: r%d %s at position %d of %d%s, port at BML %d, wants %d (%d bits)", b, q.reg,
+						    q.write ? "write" : "read", i + 1, bi.queued, bi.shifting ? " (bank shifting)" : "",
+						    bi.loc, q.bml, q.dist);
+						b = 64;
+						break;
+					}
+			}
+		}
+		break;
+	case STALL_INACTIVE: {
+		unsigned p = (unsigned)s->cfg.core.scheduler;
+		add(&c, since, "warp %d is ready but held back by the %s scheduler (inactive)", slot,
+		    p < sizeof sched_names / sizeof *sched_names ? sched_names[p] : "?");
+		if (p == SCHED_CCWS)
+			add(&c, UINT64_MAX, "CCWS throttles its loads (lost-locality scores above the cutoff)");
+		else if (p == SCHED_VWS)
+			add(&c, UINT64_MAX, "VWS: outside the active window");
+		else
+			add(&c, UINT64_MAX, "outside the active pool / running set; it joins when a member stalls on memory");
+		break;
+	}
+	default:
+		add(&c, since, "warp %d: %s", slot, stall_reason_name(w->stall));
+		break;
+	}
+	return c.n;
+}
+
+int inspect_why_line(const struct sim *s, uint64_t addr, int smi, struct why_link *out, int max)
+{
+	if (max <= 0)
+		return 0;
+	struct chain c = {out, 0, max};
+	uint64_t line = addr & ~(uint64_t)(s->cfg.l2.line - 1);
+	add(&c, UINT64_MAX, "line 0x%llx (address 0x%llx)", (unsigned long long)line, (unsigned long long)addr);
+	int before = c.n;
+	for (int i = 0; i < s->cfg.core.sms && s->cfg.l1.enabled; i++) {
+		if (smi >= 0 && i != smi)
+			continue;
+		const struct l1 *l = &s->sms[i].l1;
+		uint32_t e = mshr_find(&l->m, line, 0);
+		if (e != REQ_NIL) {
+			const struct mshr_ent *m = &l->m.e[e];
+			add(&c, m->t_alloc, "sm%d L1 MSHR entry %u (%u merged, %s)", i, e, m->merged,
+			    m->sent ? "fetch sent" : "fetch waiting for the crossbar");
+		}
+		int pos;
+		uint32_t r = queue_find_line(s, &l->waitq, line, &pos);
+		if (r != REQ_NIL)
+			add(&c, UINT64_MAX, "sm%d L1: a request waits for an MSHR entry (position %d of %u, %u of %u used)", i,
+			    pos + 1, l->waitq.n, l->m.used, l->m.n);
+		r = queue_find_line(s, &l->retryq, line, &pos);
+		if (r != REQ_NIL)
+			add(&c, UINT64_MAX, "sm%d L1: a NACKed request waits to be re-sent at cycle %llu", i,
+			    (unsigned long long)s->pool.r[r].t_ready);
+	}
+	chain_l2(s, line, c.n > before, &c);
+	return c.n;
+}
+
+void inspect_sm_stalls(const struct sim *s, int smi, uint64_t out[STALL__COUNT])
+{
+	memset(out, 0, sizeof(uint64_t) * STALL__COUNT);
+	if (smi < 0 || smi >= s->cfg.core.sms)
+		return;
+	memcpy(out, s->sms[smi].stall_cyc, sizeof(uint64_t) * STALL__COUNT);
+}

@@ -1,0 +1,68 @@
+#!/bin/sh
+# Lessons: every built-in lesson passes --check with its scripted answers in
+# tests/lessons/NAME.answers and fails it with NAME.wrong; progress lives under
+# $XDG_STATE_HOME/gpustep/lessons/; bad input is named.
+. "$(dirname "$0")/lib.sh"
+
+XDG_STATE_HOME="$E2E_TMP/state"
+export XDG_STATE_HOME
+
+n=0
+for f in configs/lessons/*.json; do
+	name=$(basename "$f" .json)
+	[ -f "tests/lessons/$name.answers" ] || fail "lesson $name has no tests/lessons/$name.answers"
+	[ -f "tests/lessons/$name.wrong" ] || fail "lesson $name has no tests/lessons/$name.wrong"
+	out=$("$BIN" lesson --check "$name" --batch "tests/lessons/$name.answers" 2>&1) || fail "$name: --check with the right answers exited $?: $out"
+	expect_contains "$out" "steps passed, 0 failed"
+	"$BIN" lesson --check "$name" --batch "tests/lessons/$name.wrong" >"$E2E_TMP/out" 2>&1
+	rc=$?
+	[ "$rc" = 1 ] || fail "$name: --check with a wrong answer: expected exit 1, got $rc"
+	expect_contains "$(cat "$E2E_TMP/out")" "FAILED"
+	expect_contains "$(cat "$E2E_TMP/out")" "Not quite"
+	n=$((n + 1))
+done
+[ "$n" -ge 1 ] || fail "no lessons found"
+# Grading leaves the student's progress alone.
+[ ! -e "$XDG_STATE_HOME/gpustep/lessons/coalescing" ] || fail "--check wrote progress"
+
+# The listing names each lesson; nothing started yet.
+out=$("$BIN" lesson) || fail "gpustep lesson exited $?"
+expect_contains "$out" "coalescing"
+expect_contains "$out" "not started"
+
+# At the prompt: lesson, hint, answer; progress is kept and listed; reset.
+out=$(printf 'lesson coalescing\nhint\nanswer 1\nlesson\n' | "$BIN" --batch - 2>&1) || fail "prompt lesson exited $?: $out"
+expect_contains "$out" "32 lanes x 4 bytes"
+expect_contains "$out" "Right: event.reqs is 1."
+expect_contains "$out" "[lesson coalescing, step 2 of 8: answer N"
+[ -f "$XDG_STATE_HOME/gpustep/lessons/coalescing" ] || fail "no progress file"
+expect_contains "$(cat "$XDG_STATE_HOME/gpustep/lessons/coalescing")" "reached 1 passed 1"
+expect_contains "$("$BIN" lesson)" "step 2 of 8"
+"$BIN" lesson reset coalescing >/dev/null || fail "lesson reset exited $?"
+expect_contains "$("$BIN" lesson)" "not started"
+
+# An action step is not passed before the student acted.
+out=$(printf 'lesson coalescing\nanswer 1\nanswer 32\nanswer 8\nanswer 32\nanswer 4\nanswer 2\nanswer\nlesson\n' | "$BIN" --batch - 2>&1)
+expect_contains "$out" "Not yet: no enabled breakpoint on coalesce."
+expect_contains "$out" "[lesson coalescing, step 7 of 8: do it"
+
+# Bad input.
+"$BIN" lesson --check nosuch --batch /dev/null 2>"$E2E_TMP/err"
+[ $? = 2 ] || fail "unknown lesson: expected exit 2"
+expect_contains "$(cat "$E2E_TMP/err")" "no lesson 'nosuch'"
+printf '{"name": "x", "title": "t", "steps": [{"text": "a", "predict": {"value": "banana"}}]}' >"$E2E_TMP/bad.json"
+"$BIN" lesson --check "$E2E_TMP/bad.json" --batch /dev/null 2>"$E2E_TMP/err"
+[ $? = 2 ] || fail "bad lesson file: expected exit 2"
+expect_contains "$(cat "$E2E_TMP/err")" "step 1: predict.value must be"
+printf '{"name": "x", "title": "t", "steps": [{"text": "a", "action": {"breakpoint": "l1.mis"}}]}' >"$E2E_TMP/bad.json"
+"$BIN" lesson --check "$E2E_TMP/bad.json" --batch /dev/null 2>"$E2E_TMP/err"
+expect_contains "$(cat "$E2E_TMP/err")" "unknown event kind 'l1.mis'"
+"$BIN" lesson --check coalescing 2>"$E2E_TMP/err"
+[ $? = 2 ] || fail "--check without --batch: expected exit 2"
+expect_contains "$(cat "$E2E_TMP/err")" "usage: gpustep lesson"
+printf 'answer 3\n' | "$BIN" --batch - 2>"$E2E_TMP/err" >/dev/null && fail "answer without a lesson succeeded"
+expect_contains "$(cat "$E2E_TMP/err")" "no lesson open"
+# A teacher's own file runs the same way.
+cp configs/lessons/coalescing.json "$E2E_TMP/mine.json"
+"$BIN" lesson --check "$E2E_TMP/mine.json" --batch tests/lessons/coalescing.answers >/dev/null 2>&1 || fail "lesson file --check failed"
+exit 0

@@ -1,0 +1,425 @@
+/*
+ * cmd_lesson.c: the lesson prompt commands (lesson, answer, hint), running
+ * a lesson's steps against the session, and `gpustep lesson` (list, reset,
+ * open in the TUI, --check a scripted run). See lesson.h, docs/LESSONS.md.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cmd_int.h"
+#include "embedded.h"
+#include "lesson_int.h"
+#include "session.h"
+#include "stats.h"
+#include "tui.h"
+
+static void print_step(const struct lesson *l, struct cmd_out *out)
+{
+	if (l->cur >= l->nsteps) {
+		int p, f, t;
+		lesson_score(l, &p, &f, &t);
+		cmd_printf(out, "Lesson %s finished: %d of %d steps passed.", l->name, p, t);
+		return;
+	}
+	const struct lstep *s = &l->steps[l->cur];
+	/* The step line comes last: a short output area shows it with the text's end. */
+	cmd_print_block(out, s->text);
+	cmd_printf(out, "[lesson %s, step %d of %d: %s; hint for a hint]", l->name, l->cur + 1, l->nsteps,
+		   s->predict ? "answer N to predict" : "do it, then type answer");
+}
+
+int lesson_open(struct session *ss, struct lesson *l, struct cmd_out *out)
+{
+	lesson_free(ss->lesson);
+	ss->lesson = l;
+	l->cur = 0;
+	memset(l->result, 0, (size_t)l->nsteps * sizeof *l->result);
+	for (int i = 0; i < l->nsetup; i++) {
+		int rc = cmd_exec(ss, l->setup[i], out);
+		if (rc & CMD_ERR) {
+			cmd_errorf(out, "lesson %s: setup command '%s' failed", l->name, l->setup[i]);
+			return CMD_ERR;
+		}
+		if (rc & CMD_RUN)
+			session_run_all(ss);
+	}
+	cmd_printf(out, "Lesson %s: %s", l->name, l->title);
+	print_step(l, out);
+	return CMD_OK | CMD_RESET;
+}
+
+/* The value a predict step compares with, read from the machine now. */
+static int read_value(struct session *ss, const char *spec, double *v, char *why, size_t n)
+{
+	if (strcmp(spec, "cycle") == 0) {
+		*v = (double)sim_cycle(ss->sim);
+		return 0;
+	}
+	if (strncmp(spec, "stat.", 5) == 0) {
+		const struct stats *st = sim_stats_c(ss->sim);
+		int id = stats_find(st, spec + 5);
+		if (id < 0) {
+			snprintf(why, n, "no stat '%s' on this machine", spec + 5);
+			return -1;
+		}
+		*v = stats_value(st, (uint32_t)id);
+		return 0;
+	}
+	const struct event *e = &ss->bps.stop_ev;
+	if (ss->last_stop != SIM_STOP_BREAK || e->kind >= EV__COUNT) {
+		snprintf(why, n, "the run did not stop at an event (needed for %s)", spec);
+		return -1;
+	}
+	unsigned bit = event_field_resolve(e->kind, spec + 6);
+	if (!bit) {
+		snprintf(why, n, "%s has no field '%s'", event_defs[e->kind].name, spec + 6);
+		return -1;
+	}
+	*v = (double)event_field_value(e, bit);
+	return 0;
+}
+
+static bool cond_holds(struct session *ss, const char *text)
+{
+	char name[128], op[4];
+	double want, v;
+	if (sscanf(text, "stat.%127s %3s %lf", name, op, &want) != 3)
+		return false;
+	const struct stats *st = sim_stats_c(ss->sim);
+	int id = stats_find(st, name);
+	if (id < 0)
+		return false;
+	v = stats_value(st, (uint32_t)id);
+	if (!strcmp(op, "<"))
+		return v < want;
+	if (!strcmp(op, "<="))
+		return v <= want;
+	if (!strcmp(op, ">"))
+		return v > want;
+	if (!strcmp(op, ">="))
+		return v >= want;
+	if (!strcmp(op, "=="))
+		return v == want;
+	return v != want;
+}
+
+static void finish_step(struct session *ss, struct lesson *l, bool pass, struct cmd_out *out)
+{
+	const struct lstep *s = &l->steps[l->cur];
+	l->result[l->cur] = pass ? LR_PASS : LR_FAIL;
+	if (s->explain)
+		cmd_print_block(out, s->explain);
+	l->cur++;
+	lesson_progress_save(l);
+	print_step(l, out);
+	(void)ss;
+}
+
+static int answer_predict(struct session *ss, struct lesson *l, const char *arg, struct cmd_out *out)
+{
+	const struct lstep *s = &l->steps[l->cur];
+	char *end;
+	errno = 0;
+	double guess = strtod(arg, &end);
+	if (end == arg || *end || errno) {
+		cmd_errorf(out, "answer: '%s' is not a number", arg);
+		return CMD_ERR;
+	}
+	int rc = CMD_OK;
+	for (int i = 0; i < s->nrun; i++) {
+		int r = cmd_exec(ss, s->run[i], out);
+		if (r & CMD_RUN) {
+			session_run_all(ss);
+			cmd_report_stop(ss, out);
+		}
+		if (r & CMD_ERR) {
+			cmd_errorf(out, "lesson %s step %d: command '%s' failed", l->name, l->cur + 1, s->run[i]);
+			return CMD_ERR;
+		}
+	}
+	double v;
+	char why[160];
+	if (read_value(ss, s->value, &v, why, sizeof why)) {
+		cmd_errorf(out, "lesson %s step %d cannot read its answer: %s", l->name, l->cur + 1, why);
+		l->result[l->cur] = LR_FAIL;
+		l->cur++;
+		print_step(l, out);
+		return CMD_ERR;
+	}
+	bool pass = fabs(v - guess) <= s->tolerance;
+	if (pass)
+		cmd_printf(out, "Right: %s is %g.", s->value, v);
+	else
+		cmd_printf(out, "Not quite: you predicted %g, the machine shows %s = %g.", guess, s->value, v);
+	finish_step(ss, l, pass, out);
+	return rc;
+}
+
+static int answer_action(struct session *ss, struct lesson *l, struct cmd_out *out)
+{
+	const struct lstep *s = &l->steps[l->cur];
+	bool ok = true;
+	if (s->breakpoint) {
+		int kind = event_find(s->breakpoint);
+		bool found = false;
+		for (unsigned i = 0; i < ss->bps.n; i++)
+			found |= ss->bps.v[i].enabled && ss->bps.v[i].type == BP_EVENT && (int)ss->bps.v[i].kind == kind;
+		if (!found) {
+			cmd_printf(out, "Not yet: no enabled breakpoint on %s.", s->breakpoint);
+			ok = false;
+		}
+	}
+	if (s->stopped_at) {
+		const struct event *e = &ss->bps.stop_ev;
+		if (ss->last_stop != SIM_STOP_BREAK || e->kind >= EV__COUNT || e->kind != (unsigned)event_find(s->stopped_at)) {
+			cmd_printf(out, "Not yet: the run has not stopped at a %s event.", s->stopped_at);
+			ok = false;
+		}
+		for (int k = 0; ok && k < s->nwhere; k++)
+			if (event_field_value(e, event_field_resolve(e->kind, s->where_name[k])) != s->where_val[k]) {
+				cmd_printf(out, "Not yet: the run stopped at %s, but not with %s=%lld.", s->stopped_at,
+					   s->where_name[k], s->where_val[k]);
+				ok = false;
+			}
+	}
+	if (s->stat && !cond_holds(ss, s->stat)) {
+		cmd_printf(out, "Not yet: %s does not hold.", s->stat);
+		ok = false;
+	}
+	if (!ok)
+		return CMD_OK; /* try again: an action is not failed by checking early */
+	cmd_printf(out, "Done.");
+	finish_step(ss, l, true, out);
+	return CMD_OK;
+}
+
+CMD_FN(cmd_answer)
+{
+	struct lesson *l = ss->lesson;
+	if (!l) {
+		cmd_errorf(out, "answer: no lesson open (`lesson NAME`)");
+		return CMD_ERR;
+	}
+	if (l->cur >= l->nsteps) {
+		cmd_errorf(out, "answer: lesson %s is finished (`lesson %s` starts it again)", l->name, l->name);
+		return CMD_ERR;
+	}
+	const struct lstep *s = &l->steps[l->cur];
+	if (s->predict) {
+		if (argc != 2) {
+			cmd_errorf(out, "answer: this step asks for a prediction: answer N");
+			return CMD_ERR;
+		}
+		return answer_predict(ss, l, argv[1], out);
+	}
+	if (argc != 1) {
+		cmd_errorf(out, "answer: this step asks for an action; do it, then type answer");
+		return CMD_ERR;
+	}
+	return answer_action(ss, l, out);
+}
+
+CMD_FN(cmd_hint)
+{
+	(void)argv;
+	struct lesson *l = ss->lesson;
+	if (argc != 1)
+		return cmd_usage(out, "hint");
+	if (!l || l->cur >= l->nsteps) {
+		cmd_errorf(out, "hint: no lesson step open");
+		return CMD_ERR;
+	}
+	const char *h = l->steps[l->cur].hint;
+	cmd_print_block(out, h ? h : "No hint for this step.");
+	return CMD_OK;
+}
+
+/* Every built-in lesson, loaded (the caller frees each). */
+static void list_lessons(struct cmd_out *out)
+{
+	for (size_t i = 0; i < n_embedded_files; i++) {
+		const char *p = embedded_files[i].path;
+		if (strncmp(p, "configs/lessons/", 16) != 0)
+			continue;
+		char name[128];
+		snprintf(name, sizeof name, "%.*s", (int)(strlen(p + 16) - 5), p + 16);
+		char *err = NULL;
+		struct lesson *l = lesson_load(name, &err);
+		if (!l) {
+			cmd_printf(out, "  %-16s (broken: %s)", name, err);
+			free(err);
+			continue;
+		}
+		struct lesson_progress pr;
+		char prog[64] = "not started";
+		if (lesson_progress_read(name, &pr)) {
+			if (pr.reached >= pr.total)
+				snprintf(prog, sizeof prog, "done, %d/%d passed", pr.passed, pr.total);
+			else
+				snprintf(prog, sizeof prog, "step %d of %d", pr.reached + 1, pr.total);
+		}
+		cmd_printf(out, "  %-16s %2d steps  %-20s %s", name, l->nsteps, prog, l->summary ? l->summary : l->title);
+		lesson_free(l);
+	}
+}
+
+static int reset_progress(const char *name, struct cmd_out *out)
+{
+	char path[512];
+	if (lesson_progress_path(name, path, sizeof path)) {
+		cmd_errorf(out, "lesson reset: neither XDG_STATE_HOME nor HOME is set");
+		return CMD_ERR;
+	}
+	if (remove(path) && errno != ENOENT) {
+		cmd_errorf(out, "lesson reset: %s: %s", path, strerror(errno));
+		return CMD_ERR;
+	}
+	cmd_printf(out, "progress of lesson %s cleared", name);
+	return CMD_OK;
+}
+
+CMD_FN(cmd_lesson)
+{
+	if (argc == 1) {
+		if (ss->lesson) {
+			print_step(ss->lesson, out);
+			return CMD_OK;
+		}
+		cmd_printf(out, "No lesson open. Lessons (`lesson NAME` opens one):");
+		list_lessons(out);
+		return CMD_OK;
+	}
+	if (strcmp(argv[1], "list") == 0 && argc == 2) {
+		list_lessons(out);
+		return CMD_OK;
+	}
+	if (strcmp(argv[1], "reset") == 0) {
+		if (argc != 3)
+			return cmd_usage(out, "lesson");
+		return reset_progress(argv[2], out);
+	}
+	if (strcmp(argv[1], "report") == 0 && argc == 2) {
+		if (!ss->lesson) {
+			cmd_errorf(out, "lesson report: no lesson open");
+			return CMD_ERR;
+		}
+		lesson_report(ss->lesson, out);
+		return CMD_OK;
+	}
+	if (argc != 2)
+		return cmd_usage(out, "lesson");
+	char *err = NULL;
+	struct lesson *l = lesson_load(argv[1], &err);
+	if (!l) {
+		cmd_errorf(out, "lesson: %s", err);
+		free(err);
+		return CMD_ERR;
+	}
+	return lesson_open(ss, l, out);
+}
+
+/* ---- gpustep lesson ------------------------------------------------------- */
+static void print_out(void *u, const char *t)
+{
+	fprintf((FILE *)u, "%s\n", t);
+}
+
+static void print_err(void *u, const char *t)
+{
+	(void)u;
+	fprintf(stderr, "%s\n", t);
+}
+
+static const char lesson_usage[] = "usage: gpustep lesson                       list lessons and your progress\n"
+				   "       gpustep lesson NAME|FILE.json        open a lesson in the TUI\n"
+				   "       gpustep lesson reset NAME            forget your progress in a lesson\n"
+				   "       gpustep lesson --check NAME|FILE --batch ANSWERS\n"
+				   "                                            grade a scripted run (exit 0: every step passed)\n";
+
+int lesson_main(int argc, char **argv)
+{
+	struct cmd_out out = {print_out, print_err, stdout};
+	const char *check = NULL, *batch = NULL, *name = NULL;
+	if (argc == 1) {
+		printf("Lessons (gpustep lesson NAME opens one):\n");
+		list_lessons(&out);
+		return 0;
+	}
+	if (argc == 3 && strcmp(argv[1], "reset") == 0)
+		return reset_progress(argv[2], &out) ? 1 : 0;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--check") == 0 && i + 1 < argc)
+			check = argv[++i];
+		else if ((strcmp(argv[i], "--batch") == 0 || strcmp(argv[i], "-x") == 0) && i + 1 < argc)
+			batch = argv[++i];
+		else if (argv[i][0] != '-' && !name)
+			name = argv[i];
+		else {
+			fprintf(stderr, "gpustep lesson: unexpected '%s'\n%s", argv[i], lesson_usage);
+			return 2;
+		}
+	}
+	if ((check && (name || !batch)) || (!check && (batch || !name))) {
+		fputs(lesson_usage, stderr);
+		return 2;
+	}
+	char *err = NULL;
+	struct lesson *l = lesson_load(check ? check : name, &err);
+	if (!l) {
+		fprintf(stderr, "gpustep lesson: %s\n", err);
+		free(err);
+		return 2;
+	}
+	FILE *f = NULL;
+	if (check) {
+		l->no_progress = true;
+		f = strcmp(batch, "-") == 0 ? stdin : fopen(batch, "r");
+		if (!f) {
+			fprintf(stderr, "gpustep lesson: %s: %s\n", batch, strerror(errno));
+			lesson_free(l);
+			return 2;
+		}
+	} else if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "gpustep lesson: stdin/stdout is not a terminal; use --check NAME --batch FILE\n");
+		lesson_free(l);
+		return 2;
+	}
+	struct sim_cfg cfg;
+	cfg_defaults(&cfg);
+	struct session *ss = xcalloc(1, sizeof *ss);
+	if (session_init(ss, &cfg, "", GPUSTEP_DEFAULT_WORKLOAD, cfg.seed, &err)) {
+		fprintf(stderr, "gpustep lesson: %s\n", err ? err : "cannot build the simulator");
+		free(err);
+		free(ss);
+		lesson_free(l);
+		return 1;
+	}
+	int status = 0;
+	if (check) {
+		if (lesson_open(ss, l, &out) & CMD_ERR) {
+			status = 2;
+		} else {
+			cmd_run_script(ss, f, &out, NULL);
+			int p, fl, t;
+			lesson_report(ss->lesson, &out);
+			lesson_score(ss->lesson, &p, &fl, &t);
+			status = p == t ? 0 : 1;
+		}
+		if (f != stdin)
+			fclose(f);
+	} else {
+		/* The TUI opens the lesson as its first command (output in its log). */
+		free(ss->ui_pending);
+		ss->ui_pending = xasprintf("lesson %s\n", name);
+		lesson_free(l);
+		status = tui_main(ss);
+	}
+	session_fini(ss);
+	free(ss);
+	return status;
+}

@@ -1,0 +1,343 @@
+/*
+ * lesson.c: guided lessons (lesson.h, docs/LESSONS.md): loading a lesson
+ * file, its steps and their checks against the machine, progress files.
+ * The prompt commands (lesson, answer, hint) and `gpustep lesson` are in
+ * cmd_lesson.c.
+ *
+ *   setup commands ─▶ step 1 ─▶ step 2 ─▶ ... ─▶ done
+ *   predict step: `answer N` ─▶ run its commands ─▶ read the value
+ *                 (event.FIELD of the stop, stat.NAME, cycle) ─▶ compare
+ *   action step:  the student acts ─▶ `answer` ─▶ every check holds?
+ */
+#include "lesson.h"
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "embedded.h"
+#include "lesson_int.h"
+#include "loader.h"
+
+static char *dup_str(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
+}
+
+static int str_list(const cJSON *o, const char *key, char ***out, int *n, const char *where, char **err)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key);
+	*out = NULL;
+	*n = 0;
+	if (!a)
+		return 0;
+	if (!cJSON_IsArray(a)) {
+		*err = xasprintf("%s: \"%s\" must be an array of command strings", where, key);
+		return -1;
+	}
+	*out = xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof **out);
+	const cJSON *it;
+	cJSON_ArrayForEach(it, a)
+	{
+		if (!cJSON_IsString(it)) {
+			*err = xasprintf("%s: \"%s\" must hold strings", where, key);
+			return -1;
+		}
+		(*out)[(*n)++] = xstrdup(it->valuestring);
+	}
+	return 0;
+}
+
+static void free_list(char **v, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void lesson_free(struct lesson *l)
+{
+	if (!l)
+		return;
+	for (int i = 0; i < l->nsteps; i++) {
+		struct lstep *s = &l->steps[i];
+		free(s->text);
+		free(s->hint);
+		free(s->explain);
+		free(s->value);
+		free(s->breakpoint);
+		free(s->stopped_at);
+		free(s->stat);
+		for (int k = 0; k < s->nwhere; k++)
+			free(s->where_name[k]);
+		free_list(s->run, s->nrun);
+	}
+	free(l->steps);
+	free(l->result);
+	free_list(l->setup, l->nsetup);
+	free(l->name);
+	free(l->title);
+	free(l->summary);
+	free(l);
+}
+
+const char *lesson_name(const struct lesson *l) { return l->name; }
+
+/* "stat.NAME OP NUMBER" */
+static int parse_cond(const char *text, char *name, size_t n, char *op, double *v)
+{
+	char nm[128], o[4];
+	if (sscanf(text, "%127s %3s %lf", nm, o, v) != 3 || strncmp(nm, "stat.", 5) != 0)
+		return -1;
+	if (strcmp(o, "<") && strcmp(o, "<=") && strcmp(o, ">") && strcmp(o, ">=") && strcmp(o, "==") && strcmp(o, "!="))
+		return -1;
+	snprintf(name, n, "%s", nm + 5);
+	snprintf(op, 4, "%s", o);
+	return 0;
+}
+
+static bool value_ok(const char *v)
+{
+	return strcmp(v, "cycle") == 0 || (strncmp(v, "event.", 6) == 0 && v[6]) || (strncmp(v, "stat.", 5) == 0 && v[5]);
+}
+
+static int parse_step(const cJSON *o, struct lstep *s, const char *where, char **err)
+{
+	if (!cJSON_IsObject(o)) {
+		*err = xasprintf("%s: a step must be an object", where);
+		return -1;
+	}
+	s->text = dup_str(o, "text");
+	s->hint = dup_str(o, "hint");
+	s->explain = dup_str(o, "explain");
+	if (!s->text) {
+		*err = xasprintf("%s: \"text\" (a string) is required", where);
+		return -1;
+	}
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(o, "predict");
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "action");
+	if (!!p == !!a) {
+		*err = xasprintf("%s: a step has exactly one of \"predict\" and \"action\"", where);
+		return -1;
+	}
+	if (p) {
+		s->predict = true;
+		if (str_list(p, "run", &s->run, &s->nrun, where, err))
+			return -1;
+		s->value = dup_str(p, "value");
+		if (!s->value || !value_ok(s->value)) {
+			*err = xasprintf("%s: predict.value must be \"event.FIELD\", \"stat.NAME\" or \"cycle\"", where);
+			return -1;
+		}
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(p, "tolerance");
+		if (t && (!cJSON_IsNumber(t) || t->valuedouble < 0)) {
+			*err = xasprintf("%s: predict.tolerance must be a number >= 0", where);
+			return -1;
+		}
+		s->tolerance = t ? t->valuedouble : 0;
+		return 0;
+	}
+	s->breakpoint = dup_str(a, "breakpoint");
+	s->stopped_at = dup_str(a, "stopped_at");
+	s->stat = dup_str(a, "stat");
+	if (!s->breakpoint && !s->stopped_at && !s->stat) {
+		*err = xasprintf("%s: an action needs \"breakpoint\", \"stopped_at\" or \"stat\"", where);
+		return -1;
+	}
+	const char *kinds[2] = {s->breakpoint, s->stopped_at};
+	for (int i = 0; i < 2; i++)
+		if (kinds[i] && event_find(kinds[i]) < 0) {
+			*err = xasprintf("%s: unknown event kind '%s' (see `help events`)", where, kinds[i]);
+			return -1;
+		}
+	const cJSON *w = cJSON_GetObjectItemCaseSensitive(a, "where"), *it;
+	if (w && (!cJSON_IsObject(w) || !s->stopped_at)) {
+		*err = xasprintf("%s: action.where is an object of event fields and goes with stopped_at", where);
+		return -1;
+	}
+	cJSON_ArrayForEach(it, w)
+	{
+		if (s->nwhere == 4 || !cJSON_IsNumber(it) || !event_field_resolve((unsigned)event_find(s->stopped_at), it->string)) {
+			*err = xasprintf("%s: action.where: '%s' is not a numeric field of %s (at most 4)", where, it->string,
+					 s->stopped_at);
+			return -1;
+		}
+		s->where_name[s->nwhere] = xstrdup(it->string);
+		s->where_val[s->nwhere++] = (long long)it->valuedouble;
+	}
+	char nm[128], op[4];
+	double v;
+	if (s->stat && parse_cond(s->stat, nm, sizeof nm, op, &v)) {
+		*err = xasprintf("%s: action.stat must read \"stat.NAME OP NUMBER\", got '%s'", where, s->stat);
+		return -1;
+	}
+	return 0;
+}
+
+static struct lesson *parse(const char *text, const char *where, char **err)
+{
+	cJSON *root = cJSON_Parse(text);
+	if (!root) {
+		*err = xasprintf("%s: not valid JSON", where);
+		return NULL;
+	}
+	struct lesson *l = xcalloc(1, sizeof *l);
+	l->name = dup_str(root, "name");
+	l->title = dup_str(root, "title");
+	l->summary = dup_str(root, "summary");
+	const cJSON *steps = cJSON_GetObjectItemCaseSensitive(root, "steps");
+	if (!l->name || !l->title) {
+		*err = xasprintf("%s: \"name\" and \"title\" (strings) are required", where);
+		goto bad;
+	}
+	for (const char *c = l->name; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-') {
+			*err = xasprintf("%s: name '%s' may hold only letters, digits, '_' and '-'", where, l->name);
+			goto bad;
+		}
+	if (str_list(root, "setup", &l->setup, &l->nsetup, where, err))
+		goto bad;
+	if (!cJSON_IsArray(steps) || cJSON_GetArraySize(steps) < 1) {
+		*err = xasprintf("%s: \"steps\" must be a non-empty array", where);
+		goto bad;
+	}
+	l->steps = xcalloc((size_t)cJSON_GetArraySize(steps), sizeof *l->steps);
+	const cJSON *it;
+	cJSON_ArrayForEach(it, steps)
+	{
+		char w[300];
+		snprintf(w, sizeof w, "%s: step %d", where, l->nsteps + 1);
+		if (parse_step(it, &l->steps[l->nsteps++], w, err))
+			goto bad;
+	}
+	l->result = xcalloc((size_t)l->nsteps, sizeof *l->result);
+	cJSON_Delete(root);
+	return l;
+bad:
+	cJSON_Delete(root);
+	lesson_free(l);
+	return NULL;
+}
+
+struct lesson *lesson_load(const char *spec, char **err)
+{
+	char path[300];
+	size_t n = strlen(spec);
+	if (n > 5 && strcmp(spec + n - 5, ".json") == 0) {
+		size_t len;
+		char *text = loader_read_file(spec, &len, err);
+		if (!text)
+			return NULL;
+		struct lesson *l = parse(text, spec, err);
+		free(text);
+		return l;
+	}
+	snprintf(path, sizeof path, "configs/lessons/%s.json", spec);
+	const struct embedded_file *f = embedded_find(path);
+	if (!f) {
+		*err = xasprintf("no lesson '%s' (`gpustep lesson` lists them; a file must end in .json)", spec);
+		return NULL;
+	}
+	return parse(f->data, spec, err);
+}
+
+void lesson_score(const struct lesson *l, int *passed, int *failed, int *total)
+{
+	*passed = *failed = 0;
+	*total = l->nsteps;
+	for (int i = 0; i < l->nsteps; i++) {
+		*passed += l->result[i] == LR_PASS;
+		*failed += l->result[i] == LR_FAIL;
+	}
+}
+
+void lesson_report(const struct lesson *l, struct cmd_out *out)
+{
+	static const char *const names[] = {"not reached", "passed", "FAILED"};
+	int p, f, t;
+	lesson_score(l, &p, &f, &t);
+	for (int i = 0; i < l->nsteps; i++)
+		cmd_printf(out, "  step %d: %s", i + 1, names[l->result[i]]);
+	cmd_printf(out, "lesson %s: %d of %d steps passed, %d failed", l->name, p, t, f);
+}
+
+/* ---- progress: $XDG_STATE_HOME/gpustep/lessons/NAME ----------------------- */
+static int state_dir(char *buf, size_t n)
+{
+	const char *x = getenv("XDG_STATE_HOME"), *h = getenv("HOME");
+	if (x && *x)
+		snprintf(buf, n, "%s/gpustep/lessons", x);
+	else if (h && *h)
+		snprintf(buf, n, "%s/.local/state/gpustep/lessons", h);
+	else
+		return -1;
+	return 0;
+}
+
+static int mkdirs(char *p)
+{
+	for (char *s = p + 1; *s; s++)
+		if (*s == '/') {
+			*s = 0;
+			if (mkdir(p, 0700) && errno != EEXIST) {
+				*s = '/';
+				return -1;
+			}
+			*s = '/';
+		}
+	return mkdir(p, 0700) && errno != EEXIST ? -1 : 0;
+}
+
+int lesson_progress_path(const char *name, char *buf, size_t n)
+{
+	char dir[400];
+	if (state_dir(dir, sizeof dir))
+		return -1;
+	snprintf(buf, n, "%s/%s", dir, name);
+	return 0;
+}
+
+bool lesson_progress_read(const char *name, struct lesson_progress *p)
+{
+	char path[512];
+	memset(p, 0, sizeof *p);
+	if (lesson_progress_path(name, path, sizeof path))
+		return false;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	bool ok = fscanf(f, "reached %d passed %d failed %d total %d", &p->reached, &p->passed, &p->failed, &p->total) == 4;
+	fclose(f);
+	return ok;
+}
+
+void lesson_progress_save(const struct lesson *l)
+{
+	if (l->no_progress)
+		return;
+	char dir[400], path[512], tmp[530];
+	if (state_dir(dir, sizeof dir) || mkdirs(dir))
+		return;
+	struct lesson_progress old;
+	int p, fl, t;
+	lesson_score(l, &p, &fl, &t);
+	int reached = l->cur;
+	/* Keep the best attempt: a new attempt does not erase a finished one. */
+	if (lesson_progress_read(l->name, &old) && old.total == t &&
+	    (old.passed > p || (old.passed == p && old.reached > reached)))
+		return;
+	snprintf(path, sizeof path, "%s/%s", dir, l->name);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return;
+	fprintf(f, "reached %d passed %d failed %d total %d\n", reached, p, fl, t);
+	if (fclose(f) == 0)
+		rename(tmp, path);
+	else
+		remove(tmp);
+}

@@ -1,0 +1,51 @@
+/*
+ * lesson_int.h: a loaded lesson and its progress, shared by lesson.c
+ * (loading, progress files) and cmd_lesson.c (steps, commands).
+ */
+#ifndef GPUSTEP_LESSON_INT_H
+#define GPUSTEP_LESSON_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lesson.h"
+
+enum lresult { LR_NONE, LR_PASS, LR_FAIL };
+
+struct lstep {
+	char *text, *hint, *explain;
+	bool predict;
+	/* predict: commands that run to the moment, the value to read there */
+	char **run;
+	int nrun;
+	char *value; /* "event.FIELD", "stat.NAME", "cycle" */
+	double tolerance;
+	/* action: each check given must hold */
+	char *breakpoint; /* an enabled breakpoint of this event kind exists */
+	char *stopped_at; /* the last run stopped at an event of this kind */
+	char *where_name[4]; /* ... whose fields have these values */
+	long long where_val[4];
+	int nwhere;
+	char *stat;       /* "stat.NAME OP NUMBER" */
+};
+
+struct lesson {
+	char *name, *title, *summary;
+	char **setup;
+	int nsetup;
+	struct lstep *steps;
+	int nsteps;
+	enum lresult *result;
+	int cur;          /* current step, nsteps = finished */
+	bool no_progress; /* --check: grading does not touch the student's progress */
+};
+
+struct lesson_progress {
+	int reached, passed, failed, total;
+};
+
+int lesson_progress_path(const char *name, char *buf, size_t n);
+bool lesson_progress_read(const char *name, struct lesson_progress *p);
+void lesson_progress_save(const struct lesson *l);
+
+#endif
