@@ -199,7 +199,7 @@ TEST(lab_gdb_habits)
 	CHECK_EQ(fx_run(&f, "info cha"), CMD_OK);
 	CHECK_CONTAINS(f.cap.out.s, "channel 0:");
 	CHECK_EQ(fx_run(&f, "info s"), CMD_ERR);
-	CHECK_CONTAINS(f.cap.err.s, "ambiguous subject 's' (stats, sm)");
+	CHECK_CONTAINS(f.cap.err.s, "ambiguous subject 's' (stats, sm, stalls)");
 	CHECK_EQ(fx_run(&f, "info breka"), CMD_ERR);
 	CHECK_CONTAINS(f.cap.err.s, "did you mean break");
 	/* An unknown command gets a did-you-mean, as unknown events and stats do. */
