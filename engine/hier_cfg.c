@@ -206,6 +206,8 @@ const struct cfg_section l1_cfg_section = {
 
 static const char *const frc_victim_names[] = {"at_swap", "at_miss", NULL};
 static const char *const frc_mshr_names[] = {"separate", "shared", NULL};
+static const char *const l2sh_names[] = {"record", "off", NULL};       /* = enum l2_sharers */
+static const char *const l2ev_names[] = {"serial", "overlap", NULL};   /* = enum l2_evict_order */
 static const char *const frc_index_names[] = {"xor", "linear", "skip_l2_set_bits", "global", NULL}; /* = enum frc_index */
 static const char *const coh_names[] = {"none", "si", "nmoesi", "moesi", NULL}; /* = enum coh_proto_id */
 static const char *const kb_names[] = {"flush", "none", NULL}; /* = enum coh_kernel_boundary */
@@ -227,6 +229,14 @@ static const struct cfg_param l2_params[] = {
 	       "write miss: lazy_fetch (allocate, mark written sectors, fetch on a later read) or fetch_on_write"),
 	P_INT("l2.queue", l2.queue, "8", 1, 4096, "input queue per bank (requests, including those in the crossbar)"),
 	P_INT("l2.ports", l2.ports, "1", 1, 64, "lookups per cycle per bank"),
+	P_ENUM("l2.sharers", l2.sharers, "record", l2sh_names,
+	       "with coherence.protocol=none: record which L1s got each line and invalidate their copies (with acks) "
+	       "before the line is replaced, as the FRC thesis's L2 does (record), or not (off)"),
+	P_ENUM("l2.evict_order", l2.evict_order, "serial", l2ev_names,
+	       "conventional miss with a dirty victim: the fetch leaves after the write-back completed in memory "
+	       "(serial, FRC thesis fig. 6.2) or right behind it (overlap)"),
+	P_INT("l2.fill_port_cycles", l2.fill_port_cycles, "1", 0, 64,
+	      "L2 port cycles a fill from memory takes (the data-array write; lookups wait)"),
 	P_INT("l2.frc.entries", l2.frc.entries, "0", 0, 4096,
 	      "Fetch and Replacement Cache entries per bank (0 = none; the thesis evaluates 4-512)"),
 	P_INT("l2.frc.ways", l2.frc.ways, "8", 1, 4096, "FRC associativity (8 in the thesis; sets = entries / ways)"),
@@ -242,6 +252,10 @@ static const struct cfg_param l2_params[] = {
 	       "FRC set of a block, from its line number within the bank: xor (all bits folded), linear (low bits: "
 	       "misses to one L2 set share one FRC set), skip_l2_set_bits (bits above the L2 set index: misses to one "
 	       "L2 set spread, a stream does not), global (line address mod sets, bank bits included: sets alias)"),
+	P_INT("l2.frc.fill_port_cycles", l2.frc.fill_port_cycles, "1", 0, 64,
+	      "L2 port cycles an FRC fill takes (the block is written and its requesters answered)"),
+	P_INT("l2.frc.swap_port_cycles", l2.frc.swap_port_cycles, "2", 0, 64,
+	      "L2 port cycles an FRC swap takes (victim read from and block written into the L2 data array)"),
 	P_ENUM("coherence.protocol", l2.coh.protocol, "none", coh_names,
 	       "coherence protocol between the L1s (directory in the L2): none, si, nmoesi, moesi (docs/COHERENCE.md)"),
 	P_INT("coherence.dir_latency", l2.coh.dir_latency, "2", 0, 1000,

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "coh_eng.h"
+#include "l2_sharers.h"
 #include "reuse.h"
 #include "sim_int.h"
 
@@ -300,7 +301,10 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 	uint32_t ns = (uint32_t)cfg->core.sms, nb = (uint32_t)cfg->l2.banks;
 	uint64_t pool = (uint64_t)ns * ((uint64_t)cfg->core.mem_inflight * (uint64_t)cfg->core.warp_size * 2 +
 					(uint64_t)cfg->l1.mshr_entries * 2 + 64) +
-			(uint64_t)nb * ((uint64_t)cfg->l2.mshr_entries * 3 + (uint64_t)cfg->l2.queue * 2 + 64);
+			(uint64_t)nb * ((uint64_t)cfg->l2.mshr_entries * 3 + (uint64_t)cfg->l2.frc.entries * 2 +
+					(uint64_t)cfg->l2.queue * 2 + 64);
+	if (cfg->l2.sharers == L2SH_RECORD && !cfg->l2.coh.protocol) /* Inv/Ack packets (l2_sharers.c) */
+		pool += (uint64_t)nb * ((uint64_t)cfg->l2.mshr_entries + (uint64_t)cfg->l2.frc.entries) * ns;
 	if (cfg->l2.coh.protocol) /* Inv/Recall/Put/Ack packets (coh_eng.h) */
 		pool += (uint64_t)ns * ((uint64_t)cfg->l1.sets * (uint64_t)cfg->l1.ways + 64) + (uint64_t)nb * (uint64_t)ns * 4;
 	if (pool > 16u << 20) {
@@ -322,6 +326,7 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 		s->banks[i].id = (int)i;
 		l2_init(s, &s->banks[i]);
 		frc_init(s, &s->banks[i]);
+		l2sh_init(s, &s->banks[i]); /* l2.sharers (l2_sharers.c): after the FRC */
 	}
 	if (cfg->mem.model == MEM_DRAM || dram_only) { /* a DRAM trace needs the DRAM whatever mem.model says */
 		s->dram = dram_new(&s->arena, cfg, &s->stats, &s->ev, &s->st->now, err);
