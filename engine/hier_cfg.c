@@ -206,8 +206,8 @@ const struct cfg_section l1_cfg_section = {
 
 static const char *const frc_victim_names[] = {"at_swap", "at_miss", NULL};
 static const char *const frc_mshr_names[] = {"separate", "shared", NULL};
-static const char *const l2sh_names[] = {"record", "off", NULL};       /* = enum l2_sharers */
-static const char *const l2ev_names[] = {"serial", "overlap", NULL};   /* = enum l2_evict_order */
+static const char *const l2sh_names[] = {"exact", "superset", "off", NULL}; /* = enum l2_sharers */
+static const char *const l2ev_names[] = {"serial", "accepted", "overlap", NULL}; /* = enum l2_evict_order */
 static const char *const frc_index_names[] = {"xor", "linear", "skip_l2_set_bits", "global", NULL}; /* = enum frc_index */
 static const char *const coh_names[] = {"none", "si", "nmoesi", "moesi", NULL}; /* = enum coh_proto_id */
 static const char *const kb_names[] = {"flush", "none", NULL}; /* = enum coh_kernel_boundary */
@@ -229,12 +229,15 @@ static const struct cfg_param l2_params[] = {
 	       "write miss: lazy_fetch (allocate, mark written sectors, fetch on a later read) or fetch_on_write"),
 	P_INT("l2.queue", l2.queue, "8", 1, 4096, "input queue per bank (requests, including those in the crossbar)"),
 	P_INT("l2.ports", l2.ports, "1", 1, 64, "lookups per cycle per bank"),
-	P_ENUM("l2.sharers", l2.sharers, "record", l2sh_names,
-	       "with coherence.protocol=none: record which L1s got each line and invalidate their copies (with acks) "
-	       "before the line is replaced, as the FRC thesis's L2 does (record), or not (off)"),
+	P_ENUM("l2.sharers", l2.sharers, "exact", l2sh_names,
+	       "with coherence.protocol=none the L2 records which L1s got each line and invalidates their copies "
+	       "(Inv, ack) before replacing it, as the FRC thesis's L2 does: exact (L1 evictions leave the record, as "
+	       "if notified; the notices are not modelled as traffic), superset (L1 evictions are silent: every L1 "
+	       "ever sent the line is invalidated), off (no invalidations)"),
 	P_ENUM("l2.evict_order", l2.evict_order, "serial", l2ev_names,
-	       "conventional miss with a dirty victim: the fetch leaves after the write-back completed in memory "
-	       "(serial, FRC thesis fig. 6.2) or right behind it (overlap)"),
+	       "conventional miss with a dirty victim: the fetch leaves once memory has completed the write-back "
+	       "(serial, the FRC thesis's order), once memory has accepted it (accepted), or queued right behind it "
+	       "(overlap)"),
 	P_INT("l2.fill_port_cycles", l2.fill_port_cycles, "1", 0, 64,
 	      "L2 port cycles a fill from memory takes (the data-array write; lookups wait)"),
 	P_INT("l2.frc.entries", l2.frc.entries, "0", 0, 4096,

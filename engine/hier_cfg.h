@@ -125,8 +125,8 @@ struct l2_cfg {
 
 enum frc_victim { FRC_VICTIM_AT_SWAP, FRC_VICTIM_AT_MISS };
 enum frc_mshr { FRC_MSHR_SEPARATE, FRC_MSHR_SHARED };
-enum l2_sharers { L2SH_RECORD, L2SH_OFF };
-enum l2_evict_order { L2EV_SERIAL, L2EV_OVERLAP };
+enum l2_sharers { L2SH_EXACT, L2SH_SUPERSET, L2SH_OFF };
+enum l2_evict_order { L2EV_SERIAL, L2EV_ACCEPTED, L2EV_OVERLAP };
 /* FRC set index from the bank-local line number (bank-select bits removed):
  * xor folds all its bits, linear takes the low bits (= the L2 set's low bits
  * under l2.index=linear), skip_l2_set_bits the bits above the L2 set index

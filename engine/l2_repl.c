@@ -9,7 +9,8 @@
  *      l2_sharers.c) and wait for every ack              -> l2.miss_lat.conv.inval
  *   2. evict: a dirty victim is written back; with l2.evict_order = serial
  *      (default) the step ends when memory has completed the write, with
- *      overlap when it has taken it (the fetch queued behind) -> .evict
+ *      accepted when memory has taken it; with overlap likewise, but the
+ *      fetch was queued right behind the write-back      -> .evict
  *   3. fetch: the line is re-tagged for the new block and the fetch waits for
  *      memory to take it                                 -> .contention
  *      and for the data                                  -> .dram
@@ -97,6 +98,10 @@ void l2_evict_step(struct sim *s, struct l2bank *b, uint32_t e)
 
 void l2_wb_handed(struct sim *s, struct l2bank *b, uint32_t mi)
 {
+	if (s->cfg.l2.evict_order == L2EV_ACCEPTED) {
+		fetch(s, b, s->pool.r[mi].mshr);
+		return;
+	}
 	if (s->cfg.l2.evict_order != L2EV_OVERLAP)
 		return; /* serial: the eviction ends when the write completes */
 	struct mshr_ent *me = &b->m.e[s->pool.r[mi].mshr];
@@ -234,9 +239,9 @@ void l2_miss_path(struct sim *s, struct l2bank *b, uint32_t ri, int set, int way
 		}
 		if (s->coh)
 			coh_l2_reset(b, set, way);
-		if (cl->valid && l2sh_has(s, b, set, way)) {
-			/* The same without a protocol (l2_sharers.c: l2sh_ack). */
-			b->inv_acks[e] = (uint16_t)l2sh_inval_line(s, b, set, way);
+		/* The same without a protocol (l2_sharers.c: l2sh_ack). */
+		b->inv_acks[e] = cl->valid ? (uint16_t)l2sh_inval_line(s, b, set, way) : 0;
+		if (b->inv_acks[e]) {
 			l2_mshr_changed(s, b);
 			return;
 		}

@@ -7,7 +7,10 @@
  *
  *   b->shr:     words per line (set * ways + way), one bit per SM; a bit is set
  *               when the L2 answers that SM's line fetch (RQ_FETCH) with data.
- *               L1 evictions are silent, so the record is a superset.
+ *               L1 evictions send nothing; l2.sharers = exact drops an SM
+ *               whose L1 no longer holds the line when the record is used
+ *               (as if the eviction had been notified, without the message),
+ *               superset invalidates every recorded SM.
  *   b->frc_shr: two records per FRC entry: [2i] SMs answered from the entry
  *               while it was fetching (they become the line's at the swap),
  *               [2i + 1] the victim's sharers, invalidated from the entry.
@@ -29,7 +32,7 @@ static unsigned words(const struct sim *s) { return ((unsigned)s->cfg.core.sms +
 
 bool l2sh_on(const struct sim *s)
 {
-	return s->cfg.l2.sharers == L2SH_RECORD && !s->cfg.l2.coh.protocol && s->cfg.l1.enabled;
+	return s->cfg.l2.sharers != L2SH_OFF && !s->cfg.l2.coh.protocol && s->cfg.l1.enabled;
 }
 
 void l2sh_init(struct sim *s, struct l2bank *b)
@@ -60,22 +63,28 @@ static bool any(const struct sim *s, const uint64_t *w)
 	return false;
 }
 
-static unsigned count(const struct sim *s, const uint64_t *w)
+/* exact: does SM i's L1 still hold (or wait for) the line? An L1 eviction
+ * leaves the record as a notified directory's would. */
+static bool l1_holds(const struct sim *s, int i, uint64_t addr)
 {
-	unsigned n = 0;
-	for (unsigned k = 0; k < words(s); k++)
-		n += (unsigned)__builtin_popcountll(w[k]);
-	return n;
+	const struct cache *c = &s->sms[i].l1.c;
+	int set = cache_set(c, addr), way = cache_find(c, set, addr);
+	return way >= 0 && (c->l[(size_t)set * (size_t)c->ways + (size_t)way].valid ||
+			    c->l[(size_t)set * (size_t)c->ways + (size_t)way].reserved);
 }
 
 bool l2sh_has(const struct sim *s, const struct l2bank *b, int set, int way)
 {
-	return b->shr && any(s, line_rec(s, b, set, way));
-}
-
-unsigned l2sh_count(const struct sim *s, const struct l2bank *b, int set, int way)
-{
-	return b->shr ? count(s, line_rec(s, b, set, way)) : 0;
+	if (!b->shr)
+		return false;
+	const uint64_t *rec = line_rec(s, b, set, way);
+	if (s->cfg.l2.sharers != L2SH_EXACT)
+		return any(s, rec);
+	uint64_t addr = b->c.l[(size_t)set * (size_t)b->c.ways + (size_t)way].tag;
+	for (int i = 0; i < s->cfg.core.sms; i++)
+		if ((rec[(unsigned)i >> 6] >> ((unsigned)i & 63) & 1) && l1_holds(s, i, addr))
+			return true;
+	return false;
 }
 
 void l2sh_clear(const struct sim *s, struct l2bank *b, int set, int way)
@@ -111,6 +120,8 @@ static unsigned send_invs(struct sim *s, struct l2bank *b, uint64_t *rec, uint64
 	unsigned n = 0;
 	for (int i = 0; i < s->cfg.core.sms; i++) {
 		if (!(rec[(unsigned)i >> 6] >> ((unsigned)i & 63) & 1))
+			continue;
+		if (s->cfg.l2.sharers == L2SH_EXACT && !l1_holds(s, i, addr))
 			continue;
 		uint32_t ri = req_alloc(&s->pool);
 		if (ri == REQ_NIL)

@@ -19,7 +19,6 @@ void l2sh_init(struct sim *s, struct l2bank *b);
 /* The L2 answers r with data: r's SM now holds a copy (line or FRC entry). */
 void l2sh_note_reply(struct sim *s, struct l2bank *b, const struct req *r);
 bool l2sh_has(const struct sim *s, const struct l2bank *b, int set, int way);
-unsigned l2sh_count(const struct sim *s, const struct l2bank *b, int set, int way);
 void l2sh_clear(const struct sim *s, struct l2bank *b, int set, int way);
 /* Invalidate the recorded copies of the line in (set, way); returns the acks due. */
 unsigned l2sh_inval_line(struct sim *s, struct l2bank *b, int set, int way);

@@ -303,7 +303,7 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 					(uint64_t)cfg->l1.mshr_entries * 2 + 64) +
 			(uint64_t)nb * ((uint64_t)cfg->l2.mshr_entries * 3 + (uint64_t)cfg->l2.frc.entries * 2 +
 					(uint64_t)cfg->l2.queue * 2 + 64);
-	if (cfg->l2.sharers == L2SH_RECORD && !cfg->l2.coh.protocol) /* Inv/Ack packets (l2_sharers.c) */
+	if (cfg->l2.sharers != L2SH_OFF && !cfg->l2.coh.protocol) /* Inv/Ack packets (l2_sharers.c) */
 		pool += (uint64_t)nb * ((uint64_t)cfg->l2.mshr_entries + (uint64_t)cfg->l2.frc.entries) * ns;
 	if (cfg->l2.coh.protocol) /* Inv/Recall/Put/Ack packets (coh_eng.h) */
 		pool += (uint64_t)ns * ((uint64_t)cfg->l1.sets * (uint64_t)cfg->l1.ways + 64) + (uint64_t)nb * (uint64_t)ns * 4;
