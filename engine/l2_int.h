@@ -17,10 +17,10 @@ enum nack_reason {
 	NACK_POOL_FULL = 6
 };
 
-#define B_INC(s, b, field, agg)                                                                            \
-	do {                                                                                               \
-		stat_inc(&(s)->stats, (b)->st.field);                                                     \
-		stat_inc(&(s)->stats, (s)->id.agg);                                                       \
+#define B_INC(s, b, field, agg)                                                                              \
+	do {                                                                                                 \
+		stat_inc(&(s)->stats, (b)->st.field);                                                        \
+		stat_inc(&(s)->stats, (s)->id.agg);                                                          \
 	} while (0)
 
 uint32_t l2_memq_cap(const struct sim *s);
@@ -37,6 +37,7 @@ void l2_fill(struct sim *s, struct l2bank *b, uint32_t mi);
 void l2_wb_handed(struct sim *s, struct l2bank *b, uint32_t mi);
 void l2_wb_done(struct sim *s, struct l2bank *b, uint32_t mi);
 /* Write a dirty victim back using request slot wi (REQ_NIL: allocate one). */
-void l2_writeback_slot(struct sim *s, struct l2bank *b, struct cline *cl, int set, uint32_t mshr, uint32_t wi);
+void l2_writeback_slot(struct sim *s, struct l2bank *b, struct cline *cl, int set, uint32_t mshr,
+                       uint32_t wi);
 
 #endif

@@ -52,7 +52,8 @@ void l2_writeback_slot(struct sim *s, struct l2bank *b, struct cline *cl, int se
 	B_INC(s, b, writebacks, l2_writebacks);
 	if (s->cv)
 		coh_values_l2_writeback(s, b, cl); /* the dirty words reach memory */
-	EV_EMIT(&s->ev, EV_L2_WRITEBACK, .cycle = s->st->now, .unit = (int16_t)b->id, .addr = cl->tag, .set = set);
+	EV_EMIT(&s->ev, EV_L2_WRITEBACK, .cycle = s->st->now, .unit = (int16_t)b->id, .addr = cl->tag,
+	        .set = set);
 	uint32_t mask = cl->sd ? cl->sd : b->c.all_sectors;
 	if (wi == REQ_NIL)
 		l2_mem_req(s, b, RQ_WB, cl->tag, mask, mshr);
@@ -175,7 +176,8 @@ void l2_miss_path(struct sim *s, struct l2bank *b, uint32_t ri, int set, int way
 		widen(s, b, e, r->mask);
 		return;
 	}
-	bool present = way >= 0 && cache_line(&b->c, set, way)->valid && !cache_line(&b->c, set, way)->transient;
+	bool present =
+	    way >= 0 && cache_line(&b->c, set, way)->valid && !cache_line(&b->c, set, way)->transient;
 	/* The FRC (when configured) takes misses on absent lines first. */
 	if (!present && frc_access(s, b, ri, set))
 		return;
@@ -204,8 +206,8 @@ void l2_miss_path(struct sim *s, struct l2bank *b, uint32_t ri, int set, int way
 		way = cache_victim(&b->c, set, &s->st->rng);
 		if (way < 0) {
 			B_INC(s, b, set_all_transient, l2_set_all_transient);
-			EV_EMIT(&s->ev, EV_L2_SET_ALL_TRANSIENT, .cycle = now, .unit = (int16_t)b->id, .addr = r->addr,
-				.set = set);
+			EV_EMIT(&s->ev, EV_L2_SET_ALL_TRANSIENT, .cycle = now, .unit = (int16_t)b->id,
+			        .addr = r->addr, .set = set);
 			l2_nack(s, b, ri, NACK_SET_ALL_TRANSIENT);
 			return;
 		}
@@ -226,8 +228,8 @@ void l2_miss_path(struct sim *s, struct l2bank *b, uint32_t ri, int set, int way
 	b->mres[2 * e + 1] = req_alloc(&s->pool); /* miss_room() made room for both */
 	if (!(cl->valid && cl->tag == r->addr)) {
 		cl->transient = 1;
-		EV_EMIT(&s->ev, EV_L2_TRANSIENT, .cycle = now, .unit = (int16_t)b->id, .addr = cl->valid ? cl->tag : r->addr,
-			.set = set, .a = way);
+		EV_EMIT(&s->ev, EV_L2_TRANSIENT, .cycle = now, .unit = (int16_t)b->id,
+		        .addr = cl->valid ? cl->tag : r->addr, .set = set, .a = way);
 		cache_touch(&b->c, set, way);
 		me->state = ME_EVICTING;
 		me->victim = cl->tag;
@@ -303,7 +305,8 @@ static void slc_fill(struct sim *s, struct l2bank *b, uint32_t mi)
 	uint32_t wi;
 	while ((wi = reqq_pop(&me->wait, s->pool.r)) != REQ_NIL) {
 		struct req *w = &s->pool.r[wi];
-		if ((w->type == RQ_LD || w->type == RQ_FETCH) && !(w->flags & REQF_COH) && !(w->mask & ~me->mask)) {
+		if ((w->type == RQ_LD || w->type == RQ_FETCH) && !(w->flags & REQF_COH) &&
+		    !(w->mask & ~me->mask)) {
 			l2_reply(s, b, wi, RP_DATA, 0);
 		} else {
 			w->t_ready = now;
@@ -352,8 +355,8 @@ void l2_fill(struct sim *s, struct l2bank *b, uint32_t mi)
 	uint32_t wi;
 	while ((wi = reqq_pop(&me->wait, s->pool.r)) != REQ_NIL) {
 		struct req *w = &s->pool.r[wi];
-		if (s->coh && (w->type == RQ_FETCH || w->type == RQ_ATOM) && ((w->flags & REQF_COH) || w->type == RQ_ATOM) &&
-		    !(w->mask & ~cl->sv)) {
+		if (s->coh && (w->type == RQ_FETCH || w->type == RQ_ATOM) &&
+		    ((w->flags & REQF_COH) || w->type == RQ_ATOM) && !(w->mask & ~cl->sv)) {
 			coh_l2_request(s, b, wi, me->set, me->way); /* the directory answers */
 		} else if (w->type == RQ_ST || w->type == RQ_WB) {
 			l2_apply_write(cl, w->mask);

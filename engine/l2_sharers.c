@@ -28,7 +28,10 @@
 #include "l2_sharers.h"
 #include "sim_int.h"
 
-static unsigned words(const struct sim *s) { return ((unsigned)s->cfg.core.sms + 63) / 64; }
+static unsigned words(const struct sim *s)
+{
+	return ((unsigned)s->cfg.core.sms + 63) / 64;
+}
 
 bool l2sh_on(const struct sim *s)
 {
@@ -70,7 +73,7 @@ static bool l1_holds(const struct sim *s, int i, uint64_t addr)
 	const struct cache *c = &s->sms[i].l1.c;
 	int set = cache_set(c, addr), way = cache_find(c, set, addr);
 	return way >= 0 && (c->l[(size_t)set * (size_t)c->ways + (size_t)way].valid ||
-			    c->l[(size_t)set * (size_t)c->ways + (size_t)way].reserved);
+	                    c->l[(size_t)set * (size_t)c->ways + (size_t)way].reserved);
 }
 
 bool l2sh_has(const struct sim *s, const struct l2bank *b, int set, int way)
@@ -134,8 +137,10 @@ static unsigned send_invs(struct sim *s, struct l2bank *b, uint64_t *rec, uint64
 		r->addr = addr;
 		r->bank = (uint16_t)b->id;
 		stat_inc(&s->stats, s->id.l2sh_invs);
-		EV_EMIT(&s->ev, EV_L2_INV, .cycle = s->st->now, .sm = (int16_t)i, .unit = (int16_t)b->id, .addr = addr);
-		l2_reply(s, b, ri, RP_COH, (uint64_t)s->cfg.l2.hit_latency + (uint64_t)s->cfg.l2.coh.dir_latency);
+		EV_EMIT(&s->ev, EV_L2_INV, .cycle = s->st->now, .sm = (int16_t)i, .unit = (int16_t)b->id,
+		        .addr = addr);
+		l2_reply(s, b, ri, RP_COH,
+		         (uint64_t)s->cfg.l2.hit_latency + (uint64_t)s->cfg.l2.coh.dir_latency);
 		n++;
 	}
 	memset(rec, 0, words(s) * sizeof(uint64_t));
@@ -171,7 +176,10 @@ void l2sh_frc_alloc(struct sim *s, struct l2bank *b, int i)
 		memset(frc_rec(s, b, i, 0), 0, 2 * words(s) * sizeof(uint64_t));
 }
 
-unsigned l2sh_room_needed(const struct sim *s) { return l2sh_on(s) ? (unsigned)s->cfg.core.sms : 0; }
+unsigned l2sh_room_needed(const struct sim *s)
+{
+	return l2sh_on(s) ? (unsigned)s->cfg.core.sms : 0;
+}
 
 /* An L1 got an Inv without a coherence protocol: drop the copy, answer. */
 void l2sh_l1_inv(struct sim *s, struct sm *sm, uint32_t ri)
@@ -188,7 +196,8 @@ void l2sh_l1_inv(struct sim *s, struct sm *sm, uint32_t ri)
 		cl->valid = 0;
 		cl->sv = cl->sd = 0;
 		stat_inc(&s->stats, s->id.l2sh_l1_dropped);
-		EV_EMIT(&s->ev, EV_L1_EVICT, .cycle = s->st->now, .sm = (int16_t)sm->id, .addr = r->addr, .set = set);
+		EV_EMIT(&s->ev, EV_L1_EVICT, .cycle = s->st->now, .sm = (int16_t)sm->id, .addr = r->addr,
+		        .set = set);
 	}
 	r->type = RQ_COH;
 	r->reply = RP_NONE;

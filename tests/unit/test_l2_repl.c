@@ -45,7 +45,7 @@ TEST(l2_conv_miss_invalidates_then_evicts_then_fetches)
 	CHECK_EQ(tk_stat(&t, "l2.sharers.l1_dropped"), 1);
 	CHECK_EQ(tk_stat(&t, "l2.writebacks"), 1);
 	const struct event *inv = tk_event(&t, EV_L2_INV, 0), *wb = tk_event(&t, EV_L2_WRITEBACK, 0),
-			   *tr = tk_event(&t, EV_L2_TRANSIENT, 0), *fill = tk_event(&t, EV_L2_FILL, 0);
+	                   *tr = tk_event(&t, EV_L2_TRANSIENT, 0), *fill = tk_event(&t, EV_L2_FILL, 0);
 	REQUIRE(inv && wb && tr && fill);
 	/* 1. the Inv leaves at the miss; the ack comes back over the crossbar:
 	 * at least the directory delay and a crossing each way. */
@@ -53,7 +53,8 @@ TEST(l2_conv_miss_invalidates_then_evicts_then_fetches)
 	CHECK_EQ(inv->sm, 0);
 	const uint64_t inval = tk_stat(&t, "l2.miss_lat.conv.inval");
 	CHECK_EQ(wb->cycle - tr->cycle, inval);
-	CHECK(inval >= (uint64_t)t.cfg.l2.hit_latency + (uint64_t)t.cfg.l2.coh.dir_latency + 2 * (uint64_t)t.cfg.icnt.latency);
+	CHECK(inval >= (uint64_t)t.cfg.l2.hit_latency + (uint64_t)t.cfg.l2.coh.dir_latency +
+	                   2 * (uint64_t)t.cfg.icnt.latency);
 	/* 2. the write-back, queued at the ack's lookup, is handed to memory the
 	 * next cycle and completes mem cycles later: only then 3. the fetch. */
 	CHECK_EQ(tk_stat(&t, "l2.miss_lat.conv.evict"), 1 + mem);
@@ -99,7 +100,8 @@ TEST(l2_sharers_exact_skips_evicted_copies)
 		t.cfg.l1.sets = 1;
 		t.cfg.l1.ways = 1;
 		t.cfg.l2.sharers = mode;
-		REQUIRE(tk_start(&t, 32, 1, "ld A[lane] -> r1; ld B[lane] -> r2 <- r1; ld C[lane] -> r3 <- r2"));
+		REQUIRE(
+		    tk_start(&t, 32, 1, "ld A[lane] -> r1; ld B[lane] -> r2 <- r1; ld C[lane] -> r3 <- r2"));
 		CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
 		/* C's miss replaces A (LRU), which SM0's L1 dropped when B came. */
 		CHECK_EQ(tk_stat(&t, "l2.sharers.invs"), mode == L2SH_EXACT ? 0 : 1);
@@ -127,13 +129,14 @@ TEST(l2_fill_and_frc_swap_take_port_cycles)
 			REQUIRE(tk_start(&t, 32, 1, "ld A[lane] -> r1; ld B[lane] -> r2 <- r1"));
 			CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
 			const struct event *f = tk_event(&t, frc ? EV_FRC_SWAP_DONE : EV_L2_FILL, 0),
-					   *b = tk_event(&t, EV_L2_ACCESS, 1);
+			                   *b = tk_event(&t, EV_L2_ACCESS, 1);
 			REQUIRE(f && b);
 			if (pc)
 				CHECK_EQ(b->cycle, f->cycle + (uint64_t)pc); /* B arrived long before */
 			else
 				CHECK(b->cycle < f->cycle + 30);
-			CHECK_EQ(tk_stat(&t, frc ? "l2.port_cycles.frc" : "l2.port_cycles.fill"), 2 * (uint64_t)pc);
+			CHECK_EQ(tk_stat(&t, frc ? "l2.port_cycles.frc" : "l2.port_cycles.fill"),
+			         2 * (uint64_t)pc);
 			tk_end(&t);
 		}
 	}
@@ -149,7 +152,8 @@ TEST(frc_store_waiting_on_fetching_entry_leaves_line_dirty)
 	t.cfg.l2.frc.entries = 2;
 	t.cfg.l2.frc.ways = 2;
 	t.cfg.core.sms = 2;
-	REQUIRE(tk_start(&t, 32, 2, "if bx == 0; ld A[lane] -> r1; alu 400; ld B[lane] -> r2; else; st A[lane]; end"));
+	REQUIRE(tk_start(&t, 32, 2,
+	                 "if bx == 0; ld A[lane] -> r1; alu 400; ld B[lane] -> r2; else; st A[lane]; end"));
 	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
 	CHECK_EQ(tk_stat(&t, "frc.hits_fetching"), 1); /* the store joined A's entry */
 	CHECK_EQ(tk_stat(&t, "frc.allocs"), 2);
@@ -173,13 +177,15 @@ TEST(frc_mshr_shared_uses_up_mshr_slots)
 		t.cfg.l2.frc.entries = 4;
 		t.cfg.l2.frc.ways = 4;
 		t.cfg.l2.frc.mshr = shared ? FRC_MSHR_SHARED : FRC_MSHR_SEPARATE;
-		REQUIRE(tk_start(&t, 32, 1, "ld A[lane] -> r1; ld B[lane] -> r2; ld C[lane] -> r3; ld D[lane] -> r4"));
+		REQUIRE(tk_start(&t, 32, 1,
+		                 "ld A[lane] -> r1; ld B[lane] -> r2; ld C[lane] -> r3; ld D[lane] -> r4"));
 		CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
 		CHECK_EQ(tk_stat(&t, "mem.reads"), 4);
 		if (shared) {
 			CHECK(tk_stat(&t, "l2.nacks") > 0);
 			CHECK(tk_stat(&t, "frc.fallbacks") > 0);
-			CHECK(tk_count(&t, EV_FRC_FALLBACK) > 0 && tk_event(&t, EV_FRC_FALLBACK, 0)->a == 1); /* mshr_full */
+			CHECK(tk_count(&t, EV_FRC_FALLBACK) > 0 &&
+			      tk_event(&t, EV_FRC_FALLBACK, 0)->a == 1); /* mshr_full */
 		} else {
 			CHECK_EQ(tk_stat(&t, "l2.nacks"), 0);
 			CHECK_EQ(tk_stat(&t, "frc.allocs"), 4);
@@ -203,7 +209,8 @@ TEST(frc_serve_evicting_serves_the_victim)
 		t.cfg.l2.frc.ways = 2;
 		t.cfg.l2.frc.serve_evicting = serve;
 		REQUIRE(tk_start(&t, 32, 2,
-				 "if bx == 0; alu 300; ld B[lane] -> r1; ld A[lane] -> r2 <- r1; else; ld A[lane] -> r3; end"));
+		                 "if bx == 0; alu 300; ld B[lane] -> r1; ld A[lane] -> r2 <- r1; else; ld "
+		                 "A[lane] -> r3; end"));
 		CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
 		/* fetched again, A's swap also invalidates SM0's copy of B */
 		CHECK_EQ(tk_stat(&t, "frc.inv_victims"), serve ? 1 : 2);
