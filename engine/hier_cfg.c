@@ -362,10 +362,15 @@ const struct cfg_section icnt_cfg_section = {
 	.derived = icnt_derived,
 };
 
+static const char *const memke_names[] = {"drained", "ctas", NULL}; /* = enum mem_kernel_end */
 static const struct cfg_param mem_params[] = {
 	P_ENUM("mem.model", mem.model, "dram", mem_names, "memory below the L2: dram (timed model) or fixed latency"),
 	P_INT("mem.latency", mem.latency, "100", 1, 100000, "fixed model: latency in core cycles"),
 	P_INT("mem.queue", mem.queue, "16", 1, 4096, "fixed model: requests in flight per L2 bank"),
+	P_ENUM("mem.kernel_end", mem.kernel_end, "drained", memke_names,
+	       "when the run (its last kernel) ends: drained (every CTA done and the memory system idle: L2 "
+	       "write-backs, FRC evictions and DRAM finished) or ctas (the last CTA done: its warps exited and "
+	       "their loads and stores were answered; what is still in the L2 or DRAM is not waited for)"),
 };
 
 const struct cfg_section mem_cfg_section = {

@@ -149,6 +149,8 @@ struct mem_cfg {
 	int model;   /* enum mem_model */
 	int latency; /* fixed model: core cycles */
 	int queue;   /* fixed model: in-flight requests per L2 bank */
+	int kernel_end; /* enum mem_kernel_end: when the run ends */
 };
+enum mem_kernel_end { MEMKE_DRAINED, MEMKE_CTAS };
 
 #endif

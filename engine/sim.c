@@ -445,6 +445,8 @@ static bool drained(const struct sim *s)
 {
 	if (s->dreqs)
 		return s->dcur->issued == s->dreqs->n && dram_idle(s->dram);
+	if (s->cfg.mem.kernel_end == MEMKE_CTAS) /* the last CTA done; the memory system may still be busy */
+		return core_all_done(s);
 	return core_all_done(s) && s->pool.used == 0 && (!s->dram || dram_idle(s->dram)) && frc_idle(s);
 }
 
@@ -638,7 +640,7 @@ static int check_invariants(const struct sim *s, char **err, bool values)
 		return -1;
 	if (values && s->cv && coh_values_invariant(s, err)) /* coherence.check_values */
 		return -1;
-	if (sim_done(s)) {
+	if (sim_done(s) && s->cfg.mem.kernel_end == MEMKE_DRAINED) {
 		if (s->pool.used)
 			return set_err(err, "finished with %u requests still in flight", s->pool.used);
 		for (int i = 0; i < s->cfg.core.sms; i++)

@@ -274,3 +274,30 @@ TEST(l2_pool_exhaustion_refuses_misses_and_recovers)
 	CHECK_EQ(tk_stat(&t, "mem.reads"), 1);
 	tk_end(&t);
 }
+
+/* Item 5: mem.kernel_end. The dirty victim X leaves through the FRC entry of
+ * Y after the warp has its data: `drained` waits for that write-back to
+ * complete in memory, `ctas` ends at the last CTA. */
+TEST(mem_kernel_end_drained_or_ctas)
+{
+	uint64_t cycles[2], cta_done[2];
+	for (int m = 0; m < 2; m++) {
+		struct tk t;
+		one_line_cfg(&t.cfg);
+		t.cfg.l1.enabled = false;
+		t.cfg.l2.frc.entries = 1;
+		t.cfg.l2.frc.ways = 1;
+		t.cfg.mem.kernel_end = m ? MEMKE_CTAS : MEMKE_DRAINED;
+		REQUIRE(tk_start(&t, 32, 1, "st A[lane] <- r9; ld B[lane] -> r1"));
+		CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+		CHECK_EQ(tk_stat(&t, "frc.evictions"), 1);
+		const struct event *d = tk_event(&t, EV_CTA_DONE, 0);
+		REQUIRE(d);
+		cta_done[m] = d->cycle;
+		cycles[m] = tk_stat(&t, "sim.cycles");
+		tk_end(&t);
+	}
+	CHECK_EQ(cta_done[0], cta_done[1]);
+	CHECK_EQ(cycles[1], cta_done[1] + 1); /* the cycle the last CTA finished in, counted */
+	CHECK(cycles[0] >= cycles[1] + 100 - 10); /* + the write-back's memory latency, less the swap's head start */
+}
