@@ -625,7 +625,7 @@ int l2_install_line(struct sim *s, uint64_t addr)
 		struct cline *cl = cache_line(&b->c, set, way);
 		if (!cl->valid || cl->reserved || cl->transient || cl->swap_pending || cl->pinned || cl->fetching ||
 		    (s->coh && coh_l2_holders(b, set, way)))
-			return L2I_SKIPPED;
+			return L2I_SKIPPED; /* present and clean of L1 trouble: the record stays valid */
 		cl->sv = b->c.all_sectors; /* the copy's data; still dirty if it was */
 		cache_touch(&b->c, set, way);
 		cl->touch = TOUCH_FILL;
@@ -636,8 +636,8 @@ int l2_install_line(struct sim *s, uint64_t addr)
 	if (v < 0)
 		return L2I_SKIPPED;
 	struct cline *vl = cache_line(&b->c, set, v);
-	if (s->coh && vl->valid && coh_l2_holders(b, set, v))
-		return L2I_SKIPPED;
+	if (vl->valid && (s->coh ? coh_l2_holders(b, set, v) : l2sh_has(s, b, set, v)))
+		return L2I_SKIPPED; /* its L1 copies would need invalidating */
 	int r = L2I_INSTALLED;
 	if (vl->valid && vl->sd) {
 		if (!l2_memq_room(s, b, 1) || s->pool.used >= s->pool.cap)
@@ -647,6 +647,7 @@ int l2_install_line(struct sim *s, uint64_t addr)
 	}
 	if (s->coh)
 		coh_l2_reset(b, set, v); /* no L1 sharers */
+	l2sh_clear(s, b, set, v);
 	cache_install(&b->c, set, v, la);
 	vl->sv = b->c.all_sectors;
 	if (s->cv)
