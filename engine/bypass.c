@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "coh_eng.h" /* l2_bank_set */
+#include "l2_sharers.h" /* l2sh_room_needed */
 #include "sim_int.h"
 
 static struct btag *btag(struct byp_tags *b, int set, int way) { return &b->t[(size_t)set * (size_t)b->ways + (size_t)way]; }
@@ -371,7 +372,8 @@ bool byp_l2_wait(struct sim *s, struct l2bank *b, uint32_t ri)
 		if (e != REQ_NIL) {
 			wait = !mshr_can_merge(&b->m, e);
 		} else {
-			wait = mshr_full(&b->m) || !l2_memq_room(s, b, 2);
+			wait = mshr_full(&b->m) || !l2_memq_room(s, b, 2) ||
+			       !l2_pool_room(s, 2 + l2sh_room_needed(s)); /* l2_repl.c miss_room */
 			if (!wait && !(cl && cl->valid)) {
 				wait = true; /* a victim way must exist (cache_victim's test, without its side effects) */
 				for (int w = 0; w < b->c.ways && wait; w++) {

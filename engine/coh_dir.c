@@ -49,12 +49,13 @@ static uint64_t dir_delay(const struct sim *s)
 	return (uint64_t)s->cfg.l2.hit_latency + (uint64_t)s->cfg.l2.coh.dir_latency;
 }
 
-/* Inv/Recall to one L1 (false: no request slot). */
-static bool send_l1(struct sim *s, struct l2bank *b, uint64_t addr, unsigned sm, unsigned type)
+/* Inv/Recall to one L1. Every caller's admission check made room for one
+ * round (coh_l2_request, l2_repl.c miss_room, frc.c finish_swap). */
+static void send_l1(struct sim *s, struct l2bank *b, uint64_t addr, unsigned sm, unsigned type)
 {
 	uint32_t ri = req_alloc(&s->pool);
 	if (ri == REQ_NIL)
-		return false;
+		l2_pool_exhausted(s, "a coherence Inv/Recall");
 	struct req *r = &s->pool.r[ri];
 	r->type = RQ_COH;
 	r->flags = REQF_COH;
@@ -66,7 +67,6 @@ static bool send_l1(struct sim *s, struct l2bank *b, uint64_t addr, unsigned sm,
 	if (type == CM_INV)
 		stat_inc(&s->stats, s->coh_inv_id);
 	l2_reply(s, b, ri, RP_COH, dir_delay(s));
-	return true;
 }
 
 /* Invalidate every copy but `except`'s; counts the acks to wait for. */
@@ -75,8 +75,7 @@ static void inv_all(struct sim *s, struct l2bank *b, struct coh_dent *d, uint64_
 	for (int i = 0; i < s->cfg.core.sms; i++) {
 		if (i == except || !(coh_has(d, (unsigned)i) || d->owner == i))
 			continue;
-		if (!send_l1(s, b, addr, (unsigned)i, CM_INV))
-			continue;
+		send_l1(s, b, addr, (unsigned)i, CM_INV);
 		if (s->coh->inv_acks) {
 			d->acks++;
 		} else {
@@ -174,8 +173,10 @@ void coh_l2_request(struct sim *s, struct l2bank *b, uint32_t ri, int set, int w
 	d->acks = 0;
 	if (a & D_INV)
 		inv_all(s, b, d, r->addr, r->type == RQ_ATOM ? -1 : (int)q);
-	if ((a & D_RECALL) && d->owner >= 0 && d->owner != (int)q && send_l1(s, b, r->addr, (unsigned)d->owner, CM_RECALL))
+	if ((a & D_RECALL) && d->owner >= 0 && d->owner != (int)q) {
+		send_l1(s, b, r->addr, (unsigned)d->owner, CM_RECALL);
 		d->acks++;
+	}
 	if (d->acks) {
 		d->busy = DB_ACKS;
 		settle(b, set, way, d);
@@ -185,24 +186,13 @@ void coh_l2_request(struct sim *s, struct l2bank *b, uint32_t ri, int set, int w
 	}
 }
 
-/* The last ack of an L2 replacement: the write-back and the fetch go out. */
+/* The last ack of an L2 replacement: the eviction step, then the fetch (l2_repl.c). */
 static void evict_done(struct sim *s, struct l2bank *b, int set, int way, struct coh_dent *d)
 {
 	uint32_t e = d->evict_mshr;
-	struct cline *cl = cache_line(&b->c, set, way);
-	struct mshr_ent *me = &b->m.e[e];
 	b->mlat[3 * e] = b->mlat[3 * e + 1] = s->st->now; /* miss latency split: invalidation over */
 	coh_l2_reset(b, set, way);
-	if (cl->sd) {
-		l2_writeback(s, b, cl, set, e); /* re-tagged when handed to memory (l2.c) */
-	} else {
-		cl->tag = me->addr;
-		cl->valid = 0;
-		cl->reserved = 1;
-		cl->sv = cl->sd = 0;
-		me->state = ME_FETCHING;
-	}
-	l2_mem_req(s, b, RQ_FETCH, me->addr, me->mask, e);
+	l2_evict_step(s, b, e);
 }
 
 /* A miss chose (set, way) as its victim: invalidate the copies first.

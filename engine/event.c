@@ -111,10 +111,10 @@ int64_t event_field_value(const struct event *e, unsigned bit)
  * a slot holding a code has a table of value names that filters accept and the
  * log prints. `a`/`b` keep working everywhere as the raw numbers. */
 static const char *const nack_names[] = {"mshr_full", "transient", "set_all_transient", "queue_full", "dir_locked",
-					 "merge_full"};
+					 "merge_full", "pool_full"};
 static const char *const mshr_full_names[] = {"entries", "merges", "per_warp", "issue"};
 static const char *const access_names[] = {"read", "write", "atomic"};
-static const char *const frc_fallback_names[] = {"set_full", "mshr_full", "queue_full", "no_victim"};
+static const char *const frc_fallback_names[] = {"set_full", "mshr_full", "queue_full", "no_victim", "pool_full"};
 static const char *const bypass_names[] = {"tag_miss", "low_rc", "all", "mrpb"};
 static const char *const drain_names[] = {"direct", "piggyback", "forced"};
 static const char *const kflush_names[] = {"release", "acquire", "done"};

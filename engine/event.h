@@ -41,14 +41,14 @@
 	X(L2_ACCESS, "l2.access", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A, "an L2 bank lookup (unit = bank, op = read, write, atomic)") \
 	X(L2_HIT, "l2.hit", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_SET, "an L2 lookup hit")               \
 	X(L2_MISS, "l2.miss", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_SET, "an L2 lookup missed")          \
-	X(L2_NACK, "l2.nack", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_A, "the L2 refused a request (reason = mshr_full, transient, set_all_transient, queue_full, dir_locked, merge_full)") \
+	X(L2_NACK, "l2.nack", EVF_SM | EVF_UNIT | EVF_ADDR | EVF_A, "the L2 refused a request (reason = mshr_full, transient, set_all_transient, queue_full, dir_locked, merge_full, pool_full)") \
 	X(L2_TRANSIENT, "l2.transient", EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A, "an L2 victim line became transient (way = its way)") \
 	X(L2_SET_ALL_TRANSIENT, "l2.set_all_transient", EVF_UNIT | EVF_ADDR | EVF_SET, "every way of an L2 set is transient: new misses to it block") \
 	X(L2_FILL, "l2.fill", EVF_UNIT | EVF_ADDR | EVF_SET, "memory data filled an L2 line")          \
 	X(L2_WRITEBACK, "l2.writeback", EVF_UNIT | EVF_ADDR | EVF_SET, "a dirty L2 victim was written back to memory") \
 	X(FRC_LOOKUP, "frc.lookup", EVF_UNIT | EVF_ADDR | EVF_SET, "an L2 miss looked up the bank's FRC (set = FRC set)") \
 	X(FRC_ALLOC, "frc.alloc", EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A, "an FRC entry took a miss and sent its fetch at once") \
-	X(FRC_FALLBACK, "frc.fallback", EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A, "the miss took the conventional path (reason = set_full: FRC set full, mshr_full: MSHRs shared and full, queue_full: memory queue full, no_victim)") \
+	X(FRC_FALLBACK, "frc.fallback", EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A, "the miss took the conventional path (reason = set_full: FRC set full, mshr_full: MSHRs shared and full, queue_full: memory queue full, no_victim, pool_full: request pool without room)") \
 	X(FRC_ALL_BUSY, "frc.all_busy", EVF_UNIT, "every FRC entry of the bank is busy") \
 	X(FRC_FILL, "frc.fill", EVF_UNIT | EVF_ADDR | EVF_A, "fetched data reached an FRC entry; its requesters are answered") \
 	X(FRC_SWAP_START, "frc.swap_start", EVF_UNIT | EVF_ADDR | EVF_SET | EVF_A | EVF_B, "an FRC entry starts swapping with its L2 victim (way = L2 way, -1 = none free yet)") \
@@ -100,7 +100,8 @@
 	X(KERNEL_START, "kernel.start", EVF_A, "a kernel of a back-to-back list began: every CTA of the previous one has finished (kernel = index, from 0)") \
 	X(TRACE_MEMCPY, "trace.memcpy", EVF_ADDR | EVF_A | EVF_B, "a host-to-device copy (MemcpyHtoD) was applied before the next kernel (addr = start, lines = L2 lines installed; 0 with trace.memcpy = ignore)") \
 	X(COH_KFLUSH, "coh.kernel_flush", EVF_A | EVF_B, "kernel boundary under si/nmoesi (coherence.kernel_boundary = flush): phase = release began, acquire began (lines = lines written back), done (lines = L1 copies invalidated); the next kernel starts after done") \
-	X(COH_VALUE_VIOLATION, "coh.value_violation", EVF_SM | EVF_ADDR | EVF_A | EVF_B, "coherence.check_values: a load (or atomic) read a value the protocol's consistency model does not allow (addr = line, word = word in the line, value = value read); the run stops")
+	X(COH_VALUE_VIOLATION, "coh.value_violation", EVF_SM | EVF_ADDR | EVF_A | EVF_B, "coherence.check_values: a load (or atomic) read a value the protocol's consistency model does not allow (addr = line, word = word in the line, value = value read); the run stops") \
+	X(L2_INV, "l2.inv", EVF_SM | EVF_UNIT | EVF_ADDR, "coherence.protocol none, l2.sharers record: the L2 sent an invalidation to an L1 recorded as holding a line it replaces (conventional miss or FRC victim)")
 
 #define EV_ENUM(e, n, f, d) EV_##e,
 enum ev_kind { EVENT_LIST(EV_ENUM) EV__COUNT };

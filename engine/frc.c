@@ -22,8 +22,14 @@
  *   dirty in the L2 line after the swap. Every requester waiting at fill time
  *   is answered from the entry at once; later ones after the swap, from the
  *   L2 line. The early fetch leaves lookup_cycles after the L2 tag miss.
- *   Without a coherence protocol there are no L1 invalidations: EVICTING
- *   lasts until a dirty victim's write-back is handed to memory.
+ *   Without a coherence protocol the L2's sharer record (l2.sharers,
+ *   l2_sharers.c) moves with the victim into the entry at the swap and its
+ *   copies are invalidated from there: EVICTING lasts until the last ack and
+ *   a dirty victim's write-back is handed to memory (l2.sharers = off: only
+ *   the write-back). A fill takes l2.frc.fill_port_cycles and a swap
+ *   l2.frc.swap_port_cycles of the bank's L2 ports (the data array).
+ *   The entry keeps its fetch's request slot for the write-back, so the
+ *   eviction never waits for (or loses) a slot.
  *
  * With a coherence protocol (coherence.protocol != none):
  *   - the swap waits while the victim's directory entry is locked;
@@ -44,6 +50,7 @@
 
 #include "coh_eng.h"
 #include "frc.h"
+#include "l2_sharers.h"
 #include "sim_int.h"
 
 static const char *const state_names[] = {"free", "fetching", "swapping", "evicting"};
@@ -208,10 +215,13 @@ bool frc_access(struct sim *s, struct l2bank *b, uint32_t ri, int set)
 		}
 	}
 	bool shared_full = c->mshr == FRC_MSHR_SHARED && b->m.used + (uint32_t)f->active >= b->m.n;
-	if (freew < 0 || shared_full || !l2_memq_room(s, b, 1)) {
+	/* The entry's one request slot (the fetch, later the victim's write-back)
+	 * is taken now; the victim's invalidations are checked at the swap. */
+	bool pool_full = !l2_pool_room(s, 1);
+	if (freew < 0 || shared_full || !l2_memq_room(s, b, 1) || pool_full) {
 		F_INC(s, b, fallbacks);
 		EV_EMIT(&s->ev, EV_FRC_FALLBACK, .cycle = now, .unit = (int16_t)b->id, .addr = r->addr, .set = fs,
-			.a = freew < 0 ? 0 : shared_full ? 1 : 2);
+			.a = freew < 0 ? 0 : shared_full ? 1 : pool_full ? 4 : 2);
 		if (f->active == f->n)
 			EV_EMIT(&s->ev, EV_FRC_ALL_BUSY, .cycle = now, .unit = (int16_t)b->id);
 		return false;
@@ -230,15 +240,15 @@ bool frc_access(struct sim *s, struct l2bank *b, uint32_t ri, int set)
 	int i = fs * f->ways + freew;
 	struct frc_entry *e = &f->e[i];
 	*e = (struct frc_entry){.tag = r->addr, .incoming = r->addr, .t_alloc = now, .set = set, .way = (int16_t)way,
-				.mask = is_write(r) ? b->c.all_sectors : r->mask, .nwait = 1};
+				.mask = is_write(r) ? b->c.all_sectors : r->mask, .nwait = 1, .mreq = REQ_NIL};
 	reqq_init(&e->wait);
+	l2sh_frc_alloc(s, b, i);
 	reqq_push(&e->wait, s->pool.r, ri);
 	enter(s, b, i, FRC_FETCHING);
 	F_INC(s, b, allocs);
 	EV_EMIT(&s->ev, EV_FRC_ALLOC, .cycle = now, .unit = (int16_t)b->id, .addr = r->addr, .set = fs, .a = i);
 	uint32_t mi = l2_mem_req(s, b, RQ_FETCH, r->addr, e->mask, FRC_TAG | (uint32_t)i);
-	if (mi != REQ_NIL)
-		s->pool.r[mi].t_ready = now + 1 + (uint64_t)c->lookup_cycles;
+	s->pool.r[mi].t_ready = now + 1 + (uint64_t)c->lookup_cycles;
 	return true;
 }
 
@@ -259,8 +269,9 @@ void frc_fill(struct sim *s, struct l2bank *b, uint32_t mi)
 	int i = (int)(s->pool.r[mi].mshr & ~FRC_TAG);
 	struct frc_entry *e = &b->frc.e[i];
 	uint64_t now = s->st->now;
-	req_free(&s->pool, mi);
+	e->mreq = mi; /* kept for the victim's write-back */
 	F_INC(s, b, fills);
+	l2_port_take(s, b, (uint64_t)s->cfg.l2.frc.fill_port_cycles, s->id.l2_port_frc);
 	EV_EMIT(&s->ev, EV_FRC_FILL, .cycle = now, .unit = (int16_t)b->id, .addr = e->tag, .a = i);
 	l2_miss_lat_frc(s, b, e);
 	uint32_t wi;
@@ -291,7 +302,9 @@ static void evict_or_free(struct sim *s, struct l2bank *b, int i)
 {
 	struct frc_entry *e = &b->frc.e[i];
 	uint64_t now = s->st->now;
-	if (e->victim_valid && e->victim_sd && l2_mem_req(s, b, RQ_WB, e->tag, e->victim_sd, FRC_TAG | (uint32_t)i) != REQ_NIL) {
+	if (e->victim_valid && e->victim_sd) {
+		l2_mem_send(s, b, e->mreq, RQ_WB, e->tag, e->victim_sd, FRC_TAG | (uint32_t)i);
+		e->mreq = REQ_NIL;
 		F_INC(s, b, evictions);
 		stat_inc(&s->stats, s->id.l2_writebacks);
 		enter(s, b, i, FRC_EVICTING);
@@ -299,6 +312,10 @@ static void evict_or_free(struct sim *s, struct l2bank *b, int i)
 	}
 	if (e->state == FRC_EVICTING) /* waited for acks only */
 		EV_EMIT(&s->ev, EV_FRC_EVICT_DONE, .cycle = now, .unit = (int16_t)b->id, .addr = e->tag, .a = i);
+	if (e->mreq != REQ_NIL) {
+		req_free(&s->pool, e->mreq);
+		e->mreq = REQ_NIL;
+	}
 	enter(s, b, i, FRC_FREE);
 	EV_EMIT(&s->ev, EV_FRC_FREE, .cycle = now, .unit = (int16_t)b->id, .a = i);
 }
@@ -323,7 +340,8 @@ static void finish_swap(struct sim *s, struct l2bank *b, int i)
 	struct cline *cl = cache_line(&b->c, e->set, e->way);
 	/* Not while a sector fetch for the victim is out or (coherence) its
 	 * directory entry is locked: try again next cycle. */
-	if (cl->valid && (mshr_find(&b->m, cl->tag, 0) != REQ_NIL || (s->coh && coh_dent_at(b, e->set, e->way)->busy))) {
+	if (cl->valid && (mshr_find(&b->m, cl->tag, 0) != REQ_NIL || (s->coh && coh_dent_at(b, e->set, e->way)->busy) ||
+			  !l2_pool_room(s, (uint32_t)s->cfg.core.sms))) {
 		e->t_done = now + 1;
 		sim_wake_at(s, e->t_done);
 		return;
@@ -331,6 +349,13 @@ static void finish_swap(struct sim *s, struct l2bank *b, int i)
 	/* Coherence: the victim's directory entry moves into the FRC entry, its
 	 * copies are invalidated from there; the line's entry starts empty. */
 	bool acks = s->coh && coh_frc_victim(s, b, i, e->set, e->way);
+	/* Without a protocol, the sharer record (l2_sharers.c) does the same. */
+	e->acks = (uint16_t)l2sh_frc_swap(s, b, i, e->set, e->way, cl->valid);
+	if (e->acks) {
+		acks = true;
+		stat_inc(&s->stats, s->id.frc_inv_victims);
+	}
+	l2_port_take(s, b, (uint64_t)s->cfg.l2.frc.swap_port_cycles, s->id.l2_port_frc);
 	e->victim_valid = cl->valid;
 	e->victim_sd = cl->valid ? cl->sd : 0;
 	uint64_t victim = cl->tag;

@@ -56,6 +56,8 @@ struct frc_entry {
 	uint8_t state;  /* enum frc_state */
 	uint8_t victim_valid;
 	uint16_t nwait;
+	uint16_t acks;  /* l2.sharers: the victim's L1 invalidation acks still due */
+	uint32_t mreq;  /* request slot kept from the fill for the victim's write-back (REQ_NIL none) */
 };
 
 struct frc {

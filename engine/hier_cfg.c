@@ -224,6 +224,8 @@ const struct cfg_section l1_cfg_section = {
 
 static const char *const frc_victim_names[] = {"at_swap", "at_miss", NULL};
 static const char *const frc_mshr_names[] = {"separate", "shared", NULL};
+static const char *const l2sh_names[] = {"exact", "superset", "off", NULL}; /* = enum l2_sharers */
+static const char *const l2ev_names[] = {"serial", "accepted", "overlap", NULL}; /* = enum l2_evict_order */
 static const char *const frc_index_names[] = {"xor", "linear", "skip_l2_set_bits", "global", NULL}; /* = enum frc_index */
 static const char *const coh_names[] = {"none", "si", "nmoesi", "moesi", NULL}; /* = enum coh_proto_id */
 static const char *const kb_names[] = {"flush", "none", NULL}; /* = enum coh_kernel_boundary */
@@ -245,6 +247,17 @@ static const struct cfg_param l2_params[] = {
 	       "write miss: lazy_fetch (allocate, mark written sectors, fetch on a later read) or fetch_on_write"),
 	P_INT("l2.queue", l2.queue, "8", 1, 4096, "input queue per bank (requests, including those in the crossbar)"),
 	P_INT("l2.ports", l2.ports, "1", 1, 64, "lookups per cycle per bank"),
+	P_ENUM("l2.sharers", l2.sharers, "exact", l2sh_names,
+	       "with coherence.protocol=none the L2 records which L1s got each line and invalidates their copies "
+	       "(Inv, ack) before replacing it, as the FRC thesis's L2 does: exact (L1 evictions leave the record, as "
+	       "if notified; the notices are not modelled as traffic), superset (L1 evictions are silent: every L1 "
+	       "ever sent the line is invalidated), off (no invalidations)"),
+	P_ENUM("l2.evict_order", l2.evict_order, "serial", l2ev_names,
+	       "conventional miss with a dirty victim: the fetch leaves once memory has completed the write-back "
+	       "(serial, the FRC thesis's order), once memory has accepted it (accepted), or queued right behind it "
+	       "(overlap)"),
+	P_INT("l2.fill_port_cycles", l2.fill_port_cycles, "1", 0, 64,
+	      "L2 port cycles a fill from memory takes (the data-array write; lookups wait)"),
 	P_INT("l2.frc.entries", l2.frc.entries, "0", 0, 4096,
 	      "Fetch and Replacement Cache entries per bank (0 = none; the thesis evaluates 4-512)"),
 	P_INT("l2.frc.ways", l2.frc.ways, "8", 1, 4096, "FRC associativity (8 in the thesis; sets = entries / ways)"),
@@ -260,6 +273,10 @@ static const struct cfg_param l2_params[] = {
 	       "FRC set of a block, from its line number within the bank: xor (all bits folded), linear (low bits: "
 	       "misses to one L2 set share one FRC set), skip_l2_set_bits (bits above the L2 set index: misses to one "
 	       "L2 set spread, a stream does not), global (line address mod sets, bank bits included: sets alias)"),
+	P_INT("l2.frc.fill_port_cycles", l2.frc.fill_port_cycles, "1", 0, 64,
+	      "L2 port cycles an FRC fill takes (the block is written and its requesters answered)"),
+	P_INT("l2.frc.swap_port_cycles", l2.frc.swap_port_cycles, "2", 0, 64,
+	      "L2 port cycles an FRC swap takes (victim read from and block written into the L2 data array)"),
 	P_ENUM("coherence.protocol", l2.coh.protocol, "none", coh_names,
 	       "coherence protocol between the L1s (directory in the L2): none, si, nmoesi, moesi (docs/COHERENCE.md)"),
 	P_INT("coherence.dir_latency", l2.coh.dir_latency, "2", 0, 1000,
@@ -363,10 +380,15 @@ const struct cfg_section icnt_cfg_section = {
 	.derived = icnt_derived,
 };
 
+static const char *const memke_names[] = {"drained", "ctas", NULL}; /* = enum mem_kernel_end */
 static const struct cfg_param mem_params[] = {
 	P_ENUM("mem.model", mem.model, "dram", mem_names, "memory below the L2: dram (timed model) or fixed latency"),
 	P_INT("mem.latency", mem.latency, "100", 1, 100000, "fixed model: latency in core cycles"),
 	P_INT("mem.queue", mem.queue, "16", 1, 4096, "fixed model: requests in flight per L2 bank"),
+	P_ENUM("mem.kernel_end", mem.kernel_end, "drained", memke_names,
+	       "when the run (its last kernel) ends: drained (every CTA done and the memory system idle: L2 "
+	       "write-backs, FRC evictions and DRAM finished) or ctas (the last CTA done: its warps exited and "
+	       "their loads and stores were answered; what is still in the L2 or DRAM is not waited for)"),
 };
 
 const struct cfg_section mem_cfg_section = {

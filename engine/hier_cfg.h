@@ -105,6 +105,9 @@ struct l2_cfg {
 	int write_fetch;     /* enum l2_write */
 	int queue;           /* input queue per bank */
 	int ports;           /* lookups per cycle per bank */
+	int sharers;         /* enum l2_sharers: L1 copies recorded and invalidated on replacement (protocol none) */
+	int evict_order;     /* enum l2_evict_order: conventional miss: fetch after the write-back (serial) or with it */
+	int fill_port_cycles; /* L2 port cycles a conventional fill takes (data array write) */
 	struct frc_cfg {
 		int entries;       /* per bank; 0 = no FRC */
 		int ways;
@@ -114,6 +117,8 @@ struct l2_cfg {
 		bool serve_evicting; /* hits on the victim held in an EVICTING entry are served */
 		int mshr;          /* enum frc_mshr */
 		int index;         /* enum frc_index: FRC set of a block */
+		int fill_port_cycles; /* L2 port cycles an FRC fill takes */
+		int swap_port_cycles; /* L2 port cycles an FRC swap takes (victim read + block write) */
 	} frc;
 	/* Coherence (issue 9; docs/COHERENCE.md): keys coherence.*, kept here
 	 * because the directory lives in the L2 banks. */
@@ -128,6 +133,8 @@ struct l2_cfg {
 
 enum frc_victim { FRC_VICTIM_AT_SWAP, FRC_VICTIM_AT_MISS };
 enum frc_mshr { FRC_MSHR_SEPARATE, FRC_MSHR_SHARED };
+enum l2_sharers { L2SH_EXACT, L2SH_SUPERSET, L2SH_OFF };
+enum l2_evict_order { L2EV_SERIAL, L2EV_ACCEPTED, L2EV_OVERLAP };
 /* FRC set index from the bank-local line number (bank-select bits removed):
  * xor folds all its bits, linear takes the low bits (= the L2 set's low bits
  * under l2.index=linear), skip_l2_set_bits the bits above the L2 set index
@@ -150,6 +157,8 @@ struct mem_cfg {
 	int model;   /* enum mem_model */
 	int latency; /* fixed model: core cycles */
 	int queue;   /* fixed model: in-flight requests per L2 bank */
+	int kernel_end; /* enum mem_kernel_end: when the run ends */
 };
+enum mem_kernel_end { MEMKE_DRAINED, MEMKE_CTAS };
 
 #endif

@@ -33,6 +33,7 @@
 #include <stdio.h>
 
 #include "coh_eng.h"
+#include "l2_sharers.h"
 #include "reuse.h"
 #include "sim_int.h"
 
@@ -531,7 +532,10 @@ void l1_tick(struct sim *s, struct sm *sm)
 			r->t_ready = now + (uint64_t)s->cfg.l1.retry_delay;
 			reqq_insert_timed(&l->retryq, R, ri);
 		} else if (r->reply == RP_COH) {
-			coh_l1_msg(s, sm, ri); /* Inv / Recall */
+			if (s->coh)
+				coh_l1_msg(s, sm, ri); /* Inv / Recall */
+			else
+				l2sh_l1_inv(s, sm, ri); /* l2.sharers: the L2 replaces the line */
 		} else if (r->type == RQ_FETCH) {
 			if (s->coh)
 				coh_l1_fill(s, sm, ri);

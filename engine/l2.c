@@ -14,17 +14,19 @@
  * FRC first and takes the conventional path below only when its FRC set is
  * full (frc.h).
  *
- * Reads/atomics that miss take the *conventional miss path* (FRC thesis §2.1):
- * the victim line becomes transient at once; if it is dirty it is written
- * back first and keeps its old tag until the write-back is handed to memory,
- * so requests for the old block are refused (NACK `transient`); then the line
- * is re-tagged for the new block and the fetch goes out. Requests for the new
- * block merge into the MSHR entry. When every way of a set is transient, new
- * misses to the set are refused (`set_all_transient`). A full MSHR file (or a
- * full merge slot) refuses with `mshr_full`, a full memory queue with
- * `queue_full`; the L1 retries NACKed requests after l1.retry_delay.
- * Without a coherence protocol the L1 invalidation step of the thesis's
- * sequence is empty (the coherence issue adds it).
+ * Reads/atomics that miss take the *conventional miss path* (l2_repl.c: the
+ * victim line turns transient, its L1 copies are invalidated, a dirty victim
+ * is written back, and only then is the block fetched). When every way of a
+ * set is transient, new misses to the set are refused (`set_all_transient`).
+ * A full MSHR file (or a full merge slot) refuses with `mshr_full`, a full
+ * memory queue with `queue_full`, a request pool without room for what the
+ * miss will need with `pool_full`; the L1 retries NACKed requests after
+ * l1.retry_delay. Without a coherence protocol the L2 still records which
+ * L1s hold each line (l2.sharers, l2_sharers.c) and invalidates them.
+ *
+ * Ports: l2.ports lookups per cycle, less the port cycles owed by fills
+ * (l2.fill_port_cycles) and FRC fills and swaps (l2.frc.fill_port_cycles,
+ * swap_port_cycles), which use the same data array (b->port_debt).
  *
  * Writes are write-back, write-allocate. lazy_fetch (Volta): a write miss
  * allocates the line and marks only the written sectors valid and dirty,
@@ -42,13 +44,14 @@
  */
 #include <stdio.h>
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "coh_eng.h"
 #include "frc.h"
+#include "l2_int.h"
+#include "l2_sharers.h"
 #include "reuse.h"
-#include "sim_int.h"
-
-/* 4 is dir_locked (coh_dir.c). */
-enum nack_reason { NACK_MSHR_FULL, NACK_TRANSIENT, NACK_SET_ALL_TRANSIENT, NACK_QUEUE_FULL, NACK_MERGE_FULL = 5 };
 
 static uint32_t bank_stat(struct sim *s, int b, const char *what, const char *desc)
 {
@@ -81,6 +84,10 @@ void l2_init(struct sim *s, struct l2bank *b)
 	snprintf(name, sizeof name, "l2.bank%d.mshr.occupancy", i);
 	b->st.mshr_occ = stats_occupancy(&s->stats, name, "L2 MSHR entries in use", (uint64_t)c->mshr_entries);
 	b->mlat = ARENA_NEW(&s->arena, uint64_t, 3 * (size_t)c->mshr_entries);
+	b->mres = ARENA_NEW(&s->arena, uint32_t, 2 * (size_t)c->mshr_entries);
+	for (int k = 0; k < 2 * c->mshr_entries; k++)
+		b->mres[k] = REQ_NIL;
+	b->inv_acks = ARENA_NEW(&s->arena, uint16_t, (size_t)c->mshr_entries);
 	if (c->frc.entries) {
 		snprintf(name, sizeof name, "l2.bank%d.frc.occupancy", i);
 		b->st.frc_occ = stats_occupancy(&s->stats, name, "FRC entries busy", (uint64_t)c->frc.entries);
@@ -151,12 +158,24 @@ void l2_register_stats(struct sim *s)
 		    "frc.evict_lat.writeback", "frc.evictions", 1.0);
 	stats_ratio(st, "l2.mpki", "L2 misses (as l2.misses counts them) per 1000 warp instructions", "l2.misses",
 		    "sim.warp_insts", 1000.0);
+	s->id.l2sh_invs = stats_counter(st, "l2.sharers.invs",
+					"invalidations sent to L1 copies of replaced lines without a coherence protocol (l2.sharers)");
+	s->id.l2sh_l1_dropped = stats_counter(st, "l2.sharers.l1_dropped",
+					      "L1 copies those invalidations found and dropped (the rest had left silently)");
+	s->id.l2sh_stray_acks = stats_counter(st, "l2.sharers.stray_acks",
+					      "invalidation acks nothing waited for (always 0 unless the model is wrong)");
+	s->id.l2_pool_nacks = stats_counter(st, "l2.pool_nacks",
+					    "misses refused because the request pool lacked room for what they will need");
+	s->id.l2_port_fill = stats_counter(st, "l2.port_cycles.fill", "L2 port cycles taken by fills from memory");
+	s->id.l2_port_frc = stats_counter(st, "l2.port_cycles.frc", "L2 port cycles taken by FRC fills and swaps");
+	s->id.l2_sector_widen = stats_counter(st, "l2.sector_widen",
+					      "extra fetches for sectors a merged request needed (sectored L2: no serial rounds)");
 	s->id.mem_bytes = stats_counter(st, "mem.bytes", "bytes handed from the L2 to memory (reads and write-backs, by sector)");
 	stats_ratio(st, "l2.mem_bytes_per_cycle", "L2 <-> memory bytes (mem.bytes) per core cycle", "mem.bytes",
 		    "sim.cycles", 1.0);
 }
 
-static void miss_lat(struct sim *s, int p, uint64_t t0, uint64_t t_inv, uint64_t t_ev, uint64_t t_hand)
+void l2_miss_lat(struct sim *s, int p, uint64_t t0, uint64_t t_inv, uint64_t t_ev, uint64_t t_hand)
 {
 	uint64_t now = s->st->now;
 	const uint32_t *id = s->id.ml[p];
@@ -171,14 +190,8 @@ static void miss_lat(struct sim *s, int p, uint64_t t0, uint64_t t_inv, uint64_t
 void l2_miss_lat_frc(struct sim *s, struct l2bank *b, const struct frc_entry *e)
 {
 	(void)b;
-	miss_lat(s, 1, e->t_alloc, e->t_alloc, e->t_alloc, e->t_handed);
+	l2_miss_lat(s, 1, e->t_alloc, e->t_alloc, e->t_alloc, e->t_handed);
 }
-
-#define B_INC(s, b, field, agg)                                                                            \
-	do {                                                                                               \
-		stat_inc(&(s)->stats, (b)->st.field);                                                     \
-		stat_inc(&(s)->stats, (s)->id.agg);                                                       \
-	} while (0)
 
 /* Address with the bank-select bits removed, for set indexing. */
 static uint64_t local_addr(const struct sim *s, uint64_t addr)
@@ -197,20 +210,20 @@ static int bank_set(const struct sim *s, const struct l2bank *b, uint64_t addr)
 
 int l2_bank_set(const struct sim *s, const struct l2bank *b, uint64_t addr) { return bank_set(s, b, addr); }
 
-static uint32_t memq_cap(const struct sim *s)
+uint32_t l2_memq_cap(const struct sim *s)
 {
 	return (uint32_t)(2 * s->cfg.l2.mshr_entries + 2 * s->cfg.l2.frc.entries + s->cfg.l2.queue);
 }
 
-bool l2_memq_room(const struct sim *s, const struct l2bank *b, uint32_t n) { return b->memq.n + n <= memq_cap(s); }
+bool l2_memq_room(const struct sim *s, const struct l2bank *b, uint32_t n) { return b->memq.n + n <= l2_memq_cap(s); }
 
 /* MSHR entries in use, counting FRC entries when they share the file. */
-static uint32_t mshr_in_use(const struct sim *s, const struct l2bank *b)
+uint32_t l2_mshr_in_use(const struct sim *s, const struct l2bank *b)
 {
 	return b->m.used + (s->cfg.l2.frc.mshr == FRC_MSHR_SHARED ? (uint32_t)b->frc.active : 0);
 }
 
-static void mshr_changed(struct sim *s, struct l2bank *b)
+void l2_mshr_changed(struct sim *s, struct l2bank *b)
 {
 	stat_occ_set(&s->stats, b->st.mshr_occ, b->m.used);
 	occ_hist_set(&b->hist, s->st->now, (uint16_t)b->m.used);
@@ -227,6 +240,8 @@ void l2_reply(struct sim *s, struct l2bank *b, uint32_t ri, uint8_t kind, uint64
 		coh_l2_reply_note(s, b, r, kind); /* WTAck / Nack counts */
 	if (s->cv && kind == RP_DATA)
 		coh_values_l2_reply(s, b, ri); /* grants carry the line, atomics execute (coh_values.c) */
+	if (kind == RP_DATA && b->shr)
+		l2sh_note_reply(s, b, r); /* the L1 now holds a copy (l2.sharers) */
 	r->reply = kind;
 	r->t_ready = s->st->now + delay;
 	/* Two FIFOs keep both in t_ready order without sorting: lookups all take
@@ -253,12 +268,25 @@ void l2_nack_transient(struct sim *s, struct l2bank *b, uint32_t ri)
 	nack(s, b, ri, NACK_TRANSIENT);
 }
 
-uint32_t l2_mem_req(struct sim *s, struct l2bank *b, uint8_t type, uint64_t addr, uint32_t mask, uint32_t mshr)
+bool l2_pool_room(const struct sim *s, uint32_t n) { return s->pool.cap - s->pool.used >= n; }
+
+void l2_pool_exhausted(struct sim *s, const char *what)
 {
-	uint32_t mi = req_alloc(&s->pool);
+	fprintf(stderr,
+		"gpustep: internal error at cycle %llu: no request slot for %s although its miss checked for room "
+		"(%u of %u in use)\n",
+		(unsigned long long)s->st->now, what, s->pool.used, s->pool.cap);
+	abort();
+}
+
+void l2_mem_send(struct sim *s, struct l2bank *b, uint32_t mi, uint8_t type, uint64_t addr, uint32_t mask, uint32_t mshr)
+{
 	if (mi == REQ_NIL)
-		return REQ_NIL;
+		l2_pool_exhausted(s, "a memory request whose slot was not reserved");
 	struct req *m = &s->pool.r[mi];
+	memset(m, 0, sizeof *m); /* a reserved or kept slot starts fresh, as from req_alloc */
+	m->next = REQ_NIL;
+	m->in_use = 1;
 	m->type = type;
 	m->addr = addr;
 	m->mask = mask;
@@ -267,22 +295,50 @@ uint32_t l2_mem_req(struct sim *s, struct l2bank *b, uint8_t type, uint64_t addr
 	m->t_issue = s->st->now;
 	reqq_push(&b->memq, s->pool.r, mi);
 	sim_act_l2(s, b);
+}
+
+/* A memory request whose room the caller checked (l2_pool_room): never fails. */
+uint32_t l2_mem_req(struct sim *s, struct l2bank *b, uint8_t type, uint64_t addr, uint32_t mask, uint32_t mshr)
+{
+	uint32_t mi = req_alloc(&s->pool);
+	if (mi == REQ_NIL)
+		l2_pool_exhausted(s, type == RQ_WB ? "a write-back" : "a fetch");
+	l2_mem_send(s, b, mi, type, addr, mask, mshr);
 	return mi;
 }
 
-/* Write back a dirty victim (not tied to a miss). */
+/* Write back a dirty victim not tied to a miss (lazy-fetch allocation, host copy). */
 static void writeback(struct sim *s, struct l2bank *b, struct cline *cl, int set, uint32_t mshr)
 {
-	B_INC(s, b, writebacks, l2_writebacks);
-	if (s->cv)
-		coh_values_l2_writeback(s, b, cl); /* the dirty words reach memory */
-	EV_EMIT(&s->ev, EV_L2_WRITEBACK, .cycle = s->st->now, .unit = (int16_t)b->id, .addr = cl->tag, .set = set);
-	l2_mem_req(s, b, RQ_WB, cl->tag, cl->sd ? cl->sd : b->c.all_sectors, mshr);
+	l2_writeback_slot(s, b, cl, set, mshr, REQ_NIL);
 }
 
-void l2_writeback(struct sim *s, struct l2bank *b, struct cline *cl, int set, uint32_t mshr)
+void l2_port_take(struct sim *s, struct l2bank *b, uint64_t c, uint32_t stat)
 {
-	writeback(s, b, cl, set, mshr);
+	if (!c)
+		return;
+	uint64_t now = s->st->now;
+	if (b->port_t < now) { /* the ports idle since port_t paid the debt down */
+		uint64_t paid = (now - b->port_t) * (uint64_t)s->cfg.l2.ports;
+		b->port_debt = paid >= b->port_debt ? 0 : b->port_debt - paid;
+		b->port_t = now;
+	}
+	b->port_debt += c;
+	stat_add(&s->stats, stat, c);
+}
+
+/* Lookups the ports allow this cycle after the debt's share. */
+static int ports_free(struct sim *s, struct l2bank *b)
+{
+	uint64_t now = s->st->now, p = (uint64_t)s->cfg.l2.ports;
+	if (b->port_t < now) {
+		uint64_t paid = (now - b->port_t) * p;
+		b->port_debt = paid >= b->port_debt ? 0 : b->port_debt - paid;
+	}
+	uint64_t take = b->port_debt < p ? b->port_debt : p;
+	b->port_debt -= take;
+	b->port_t = now + 1;
+	return (int)(p - take);
 }
 
 /* A lookup handled by the directory (coh_dir.c): the same counts and taps. */
@@ -303,168 +359,10 @@ void l2_count_access(struct sim *s, struct l2bank *b, uint32_t ri, int set, bool
 	}
 }
 
-static void apply_write(struct cline *cl, uint32_t mask)
+void l2_apply_write(struct cline *cl, uint32_t mask)
 {
 	cl->sv |= mask;
 	cl->sd |= mask;
-}
-
-/* Conventional miss path for a read/atomic (or a fetch_on_write store). */
-static void miss_path(struct sim *s, struct l2bank *b, uint32_t ri, int set, int way)
-{
-	struct req *r = &s->pool.r[ri];
-	uint64_t now = s->st->now;
-	/* Any pending entry for the line takes the request; sectors it did not
-	 * fetch are looked up again after the fill (see fill()). */
-	uint32_t e = mshr_find(&b->m, r->addr, 0);
-	if (e != REQ_NIL) {
-		if (!mshr_can_merge(&b->m, e)) {
-			nack(s, b, ri, NACK_MERGE_FULL);
-			return;
-		}
-		struct mshr_ent *me = &b->m.e[e];
-		reqq_push(&me->wait, s->pool.r, ri);
-		me->merged++;
-		B_INC(s, b, merges, l2_merges);
-		return;
-	}
-	bool present = way >= 0 && cache_line(&b->c, set, way)->valid && !cache_line(&b->c, set, way)->transient;
-	/* The FRC (when configured) takes misses on absent lines first. */
-	if (!present && frc_access(s, b, ri, set))
-		return;
-	if (mshr_in_use(s, b) >= b->m.n) {
-		nack(s, b, ri, NACK_MSHR_FULL);
-		return;
-	}
-	if (b->memq.n + 2 > memq_cap(s)) {
-		nack(s, b, ri, NACK_QUEUE_FULL);
-		return;
-	}
-	struct cline *cl = NULL;
-	uint32_t fetch_mask = r->mask;
-	if (present) {
-		/* Sector miss on a present line: fetch the missing sectors only. The
-		 * line must not be chosen as a victim meanwhile: the fill would
-		 * re-tag it under whatever replaced it. */
-		cl = cache_line(&b->c, set, way);
-		cl->fetching = 1;
-		fetch_mask = r->mask & ~cl->sv;
-		if (!fetch_mask)
-			fetch_mask = r->mask;
-	} else {
-		way = cache_victim(&b->c, set, &s->st->rng);
-		if (way < 0) {
-			B_INC(s, b, set_all_transient, l2_set_all_transient);
-			EV_EMIT(&s->ev, EV_L2_SET_ALL_TRANSIENT, .cycle = now, .unit = (int16_t)b->id, .addr = r->addr,
-				.set = set);
-			nack(s, b, ri, NACK_SET_ALL_TRANSIENT);
-			return;
-		}
-		cl = cache_line(&b->c, set, way);
-	}
-	e = mshr_alloc(&b->m, r->addr, r->mask, now);
-	struct mshr_ent *me = &b->m.e[e];
-	b->mlat[3 * e] = b->mlat[3 * e + 1] = b->mlat[3 * e + 2] = now;
-	me->set = (int16_t)set;
-	me->way = (int16_t)way;
-	me->merged = 1;
-	me->sent = 1;
-	me->warp = r->sm;
-	me->mask = fetch_mask | r->mask;
-	reqq_push(&me->wait, s->pool.r, ri);
-	if (!(cl->valid && cl->tag == r->addr)) {
-		cl->transient = 1;
-		EV_EMIT(&s->ev, EV_L2_TRANSIENT, .cycle = now, .unit = (int16_t)b->id, .addr = cl->valid ? cl->tag : r->addr,
-			.set = set, .a = way);
-		if (s->coh && cl->valid && coh_l2_start_evict(s, b, set, way, e)) {
-			/* Invalidate the L1 copies first; the write-back and the fetch
-			 * leave with the last ack (coh_dir.c). */
-			me->state = ME_EVICTING;
-			me->victim = cl->tag;
-			cache_touch(&b->c, set, way);
-			mshr_changed(s, b);
-			return;
-		}
-		if (s->coh)
-			coh_l2_reset(b, set, way);
-		if (cl->valid && cl->sd) {
-			/* Evict first: the line keeps the old tag until the write-back leaves. */
-			me->state = ME_EVICTING;
-			me->victim = cl->tag;
-			writeback(s, b, cl, set, e);
-		} else {
-			me->state = ME_FETCHING;
-			cl->tag = r->addr;
-			cl->valid = 0;
-			cl->reserved = 1;
-			cl->sv = cl->sd = 0;
-		}
-		cache_touch(&b->c, set, way);
-	} else {
-		me->state = ME_FETCHING;
-	}
-	l2_mem_req(s, b, RQ_FETCH, r->addr, fetch_mask, e);
-	mshr_changed(s, b);
-}
-
-/* slc read miss on an absent line (no FRC): fetch the requested sectors into
- * an MSHR entry with no line (way -1). No victim, nothing turns transient;
- * the fill answers the waiters and the line stays unallocated. */
-static void slc_stream(struct sim *s, struct l2bank *b, uint32_t ri, int set)
-{
-	struct req *r = &s->pool.r[ri];
-	uint64_t now = s->st->now;
-	if (mshr_in_use(s, b) >= b->m.n) {
-		nack(s, b, ri, NACK_MSHR_FULL);
-		return;
-	}
-	if (b->memq.n + 1 > memq_cap(s)) {
-		nack(s, b, ri, NACK_QUEUE_FULL);
-		return;
-	}
-	uint32_t e = mshr_alloc(&b->m, r->addr, r->mask, now);
-	struct mshr_ent *me = &b->m.e[e];
-	b->mlat[3 * e] = b->mlat[3 * e + 1] = b->mlat[3 * e + 2] = now;
-	me->set = (int16_t)set;
-	me->way = -1;
-	me->merged = 1;
-	me->sent = 1;
-	me->warp = r->sm;
-	me->mask = r->mask;
-	me->state = ME_FETCHING;
-	reqq_push(&me->wait, s->pool.r, ri);
-	stat_inc(&s->stats, s->id.l2_slc_streamed);
-	l2_mem_req(s, b, RQ_FETCH, r->addr, r->mask, e);
-	mshr_changed(s, b);
-}
-
-/* The fill of a streamed (slc) fetch: plain reads covered by the fetched
- * sectors get the data; anything else that merged (stores, atomics,
- * coherence requests, other sectors) is looked up again and takes the
- * ordinary path. */
-static void slc_fill(struct sim *s, struct l2bank *b, uint32_t mi)
-{
-	struct req *m = &s->pool.r[mi];
-	struct mshr_ent *me = &b->m.e[m->mshr];
-	uint64_t now = s->st->now;
-	const uint64_t *ml = &b->mlat[3 * m->mshr];
-	miss_lat(s, 0, me->t_alloc, ml[0], ml[1], ml[2]);
-	uint32_t wi;
-	while ((wi = reqq_pop(&me->wait, s->pool.r)) != REQ_NIL) {
-		struct req *w = &s->pool.r[wi];
-		if ((w->type == RQ_LD || w->type == RQ_FETCH) && !(w->flags & REQF_COH) && !(w->mask & ~me->mask)) {
-			l2_reply(s, b, wi, RP_DATA, 0);
-		} else {
-			w->t_ready = now;
-			reqq_push_front(&b->inq, s->pool.r, wi);
-			sim_act_l2(s, b);
-			icnt_req_credit(s, b, 1);
-		}
-	}
-	mshr_release(&b->m, m->mshr);
-	req_free(&s->pool, mi);
-	mshr_changed(s, b);
-	sim_progress(s);
 }
 
 enum { L2_DONE, L2_STALL };
@@ -475,6 +373,10 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 	uint64_t now = s->st->now;
 	if (s->coh && ((r->flags & REQF_COH) || r->type == RQ_ATOM) && coh_l2_access(s, b, ri))
 		return L2_DONE; /* the directory (coh_dir.c) */
+	if (r->type == RQ_COH) {
+		l2sh_ack(s, b, ri); /* an invalidation's ack without a protocol (l2_sharers.c) */
+		return L2_DONE;
+	}
 	int set = bank_set(s, b, r->addr);
 	int way = cache_find(&b->c, set, r->addr);
 	struct cline *cl = way >= 0 ? cache_line(&b->c, set, way) : NULL;
@@ -500,7 +402,7 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 			B_INC(s, b, hits, l2_hits);
 			EV_EMIT(&s->ev, EV_L2_HIT, .cycle = now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id,
 				.addr = r->addr, .set = set);
-			apply_write(cl, r->mask);
+			l2_apply_write(cl, r->mask);
 			if (s->cv)
 				coh_values_l2_merge(s, b, ri, set, way, true);
 			cache_touch(&b->c, set, way);
@@ -517,8 +419,8 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 		uint32_t e = mshr_find(&b->m, r->addr, 0);
 		if (e == REQ_NIL && (r->flags & REQF_NOALLOC_L2) && !s->coh && !s->cfg.l2.frc.entries) {
 			/* st.slc miss: write around (the written sectors go to memory), no line */
-			if (b->memq.n + 1 > memq_cap(s)) {
-				nack(s, b, ri, NACK_QUEUE_FULL);
+			if (b->memq.n + 1 > l2_memq_cap(s) || !l2_pool_room(s, 1)) {
+				nack(s, b, ri, b->memq.n + 1 > l2_memq_cap(s) ? NACK_QUEUE_FULL : NACK_POOL_FULL);
 				return L2_DONE;
 			}
 			stat_inc(&s->stats, s->id.l2_slc_streamed);
@@ -527,7 +429,7 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 			return L2_DONE;
 		}
 		if (e != REQ_NIL || s->cfg.l2.write_fetch == L2W_FETCH_ON_WRITE) {
-			miss_path(s, b, ri, set, way);
+			l2_miss_path(s, b, ri, set, way);
 			return L2_DONE;
 		}
 		/* lazy fetch: allocate without fetching */
@@ -538,15 +440,16 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 			return L2_DONE;
 		}
 		struct cline *vl = cache_line(&b->c, set, v);
-		if (s->coh && vl->valid && coh_l2_holders(b, set, v)) {
-			miss_path(s, b, ri, set, way); /* its L1 copies must go first */
+		if (vl->valid && (s->coh ? coh_l2_holders(b, set, v) : l2sh_has(s, b, set, v))) {
+			l2_miss_path(s, b, ri, set, way); /* its L1 copies must go first */
 			return L2_DONE;
 		}
+		l2sh_clear(s, b, set, v);
 		if (s->coh)
 			coh_l2_reset(b, set, v);
 		if (vl->valid && vl->sd) {
-			if (b->memq.n + 1 > memq_cap(s)) {
-				nack(s, b, ri, NACK_QUEUE_FULL);
+			if (b->memq.n + 1 > l2_memq_cap(s) || !l2_pool_room(s, 1)) {
+				nack(s, b, ri, b->memq.n + 1 > l2_memq_cap(s) ? NACK_QUEUE_FULL : NACK_POOL_FULL);
 				return L2_DONE;
 			}
 			writeback(s, b, vl, set, REQ_NIL);
@@ -554,7 +457,7 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 		cache_install(&b->c, set, v, r->addr);
 		if (s->cv)
 			coh_values_l2_fill(s, b, set, v);
-		apply_write(vl, r->mask);
+		l2_apply_write(vl, r->mask);
 		if (s->cv)
 			coh_values_l2_merge(s, b, ri, set, v, true);
 		vl->touch = TOUCH_MISS;
@@ -567,7 +470,7 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 		EV_EMIT(&s->ev, EV_L2_HIT, .cycle = now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id, .addr = r->addr,
 			.set = set);
 		if (kind == 2)
-			apply_write(cl, r->mask);
+			l2_apply_write(cl, r->mask);
 		cache_touch(&b->c, set, way);
 		cl->touch = TOUCH_HIT;
 		cl->touch_cycle = now;
@@ -583,64 +486,11 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 	}
 	if (kind == 0 && (r->flags & REQF_NOALLOC_L2) && !present && !s->cfg.l2.frc.entries &&
 	    mshr_find(&b->m, r->addr, 0) == REQ_NIL) {
-		slc_stream(s, b, ri, set);
+		l2_slc_stream(s, b, ri, set);
 		return L2_DONE;
 	}
-	miss_path(s, b, ri, set, way);
+	l2_miss_path(s, b, ri, set, way);
 	return L2_DONE;
-}
-
-static void fill(struct sim *s, struct l2bank *b, uint32_t mi)
-{
-	struct req *m = &s->pool.r[mi];
-	struct mshr_ent *me = &b->m.e[m->mshr];
-	uint64_t now = s->st->now;
-	if (me->way < 0) {
-		slc_fill(s, b, mi);
-		return;
-	}
-	struct cline *cl = cache_line(&b->c, me->set, me->way);
-	cl->tag = me->addr;
-	cl->valid = 1;
-	cl->reserved = 0;
-	cl->transient = 0;
-	cl->fetching = 0;
-	cl->sv |= me->mask;
-	cl->touch = TOUCH_FILL;
-	cl->touch_cycle = now;
-	B_INC(s, b, fills, l2_fills);
-	if (s->cv)
-		coh_values_l2_fill(s, b, me->set, me->way); /* words not written here come from memory */
-	const uint64_t *ml = &b->mlat[3 * m->mshr];
-	miss_lat(s, 0, me->t_alloc, ml[0], ml[1], ml[2]);
-	EV_EMIT(&s->ev, EV_L2_FILL, .cycle = now, .unit = (int16_t)b->id, .addr = me->addr, .set = me->set);
-	uint32_t wi;
-	while ((wi = reqq_pop(&me->wait, s->pool.r)) != REQ_NIL) {
-		struct req *w = &s->pool.r[wi];
-		if (s->coh && (w->type == RQ_FETCH || w->type == RQ_ATOM) && ((w->flags & REQF_COH) || w->type == RQ_ATOM) &&
-		    !(w->mask & ~cl->sv)) {
-			coh_l2_request(s, b, wi, me->set, me->way); /* the directory answers */
-		} else if (w->type == RQ_ST || w->type == RQ_WB) {
-			apply_write(cl, w->mask);
-			if (s->cv)
-				coh_values_l2_merge(s, b, wi, me->set, me->way, true);
-			l2_reply(s, b, wi, RP_ACK, 0);
-		} else if (w->mask & ~cl->sv) {
-			/* Merged while the fetch for other sectors was out: look up again. */
-			w->t_ready = now;
-			reqq_push_front(&b->inq, s->pool.r, wi);
-			sim_act_l2(s, b);
-			icnt_req_credit(s, b, 1);
-		} else {
-			if (w->type == RQ_ATOM)
-				apply_write(cl, w->mask);
-			l2_reply(s, b, wi, RP_DATA, 0);
-		}
-	}
-	mshr_release(&b->m, m->mshr);
-	req_free(&s->pool, mi);
-	mshr_changed(s, b);
-	sim_progress(s);
 }
 
 /* A request left the memory queue: an eviction that blocked a miss is done. */
@@ -657,14 +507,7 @@ static void handed_to_memory(struct sim *s, struct l2bank *b, uint32_t mi)
 	if (m->type == RQ_WB && m->mshr != REQ_NIL && (m->mshr & FRC_TAG)) {
 		frc_handed(s, b, mi);
 	} else if (m->type == RQ_WB && m->mshr != REQ_NIL) {
-		struct mshr_ent *me = &b->m.e[m->mshr];
-		struct cline *cl = cache_line(&b->c, me->set, me->way);
-		cl->tag = me->addr;
-		cl->valid = 0;
-		cl->reserved = 1;
-		cl->sv = cl->sd = 0;
-		me->state = ME_FETCHING;
-		b->mlat[3 * m->mshr + 1] = s->st->now; /* the eviction is over */
+		l2_wb_handed(s, b, mi); /* a conventional miss's victim (l2_repl.c) */
 	}
 }
 
@@ -672,13 +515,16 @@ static void mem_done(struct sim *s, uint32_t mi)
 {
 	struct req *m = &s->pool.r[mi];
 	struct l2bank *b = &s->banks[m->bank];
-	if (m->type == RQ_WB) {
+	if (m->type == RQ_WB && m->mshr != REQ_NIL && !(m->mshr & FRC_TAG)) {
+		l2_wb_done(s, b, mi); /* serial eviction: now the fetch (l2_repl.c) */
+		sim_progress(s);
+	} else if (m->type == RQ_WB) {
 		req_free(&s->pool, mi);
 		sim_progress(s);
 	} else if (m->mshr & FRC_TAG) {
 		frc_fill(s, b, mi);
 	} else {
-		fill(s, b, mi);
+		l2_fill(s, b, mi);
 	}
 }
 
@@ -716,14 +562,19 @@ void l2_tick(struct sim *s, struct l2bank *b)
 		handed_to_memory(s, b, mi);
 		sim_progress(s);
 	}
-	/* 3. lookups */
-	for (int p = 0; p < s->cfg.l2.ports && reqq_ready(&b->inq, R, now); p++) {
-		if (byp_l2_wait(s, b, b->inq.head))
-			break; /* a bypassed load waits at the head instead of a NACK (bypass.c) */
-		uint32_t ri = reqq_pop(&b->inq, R);
-		icnt_req_credit(s, b, -1);
-		l2_access(s, b, ri);
-		sim_progress(s);
+	/* 3. lookups, on the ports fills and FRC swaps leave free */
+	if (reqq_ready(&b->inq, R, now)) {
+		int ports = ports_free(s, b);
+		if (!ports)
+			sim_wake_at(s, now + 1);
+		for (int p = 0; p < ports && reqq_ready(&b->inq, R, now); p++) {
+			if (byp_l2_wait(s, b, b->inq.head))
+				break; /* a bypassed load waits at the head instead of a NACK (bypass.c) */
+			uint32_t ri = reqq_pop(&b->inq, R);
+			icnt_req_credit(s, b, -1);
+			l2_access(s, b, ri);
+			sim_progress(s);
+		}
 	}
 	sim_wake_q(s, &b->inq);
 	sim_wake_q(s, &b->memq);
@@ -776,7 +627,7 @@ int l2_install_line(struct sim *s, uint64_t addr)
 		struct cline *cl = cache_line(&b->c, set, way);
 		if (!cl->valid || cl->reserved || cl->transient || cl->swap_pending || cl->pinned || cl->fetching ||
 		    (s->coh && coh_l2_holders(b, set, way)))
-			return L2I_SKIPPED;
+			return L2I_SKIPPED; /* present and clean of L1 trouble: the record stays valid */
 		cl->sv = b->c.all_sectors; /* the copy's data; still dirty if it was */
 		cache_touch(&b->c, set, way);
 		cl->touch = TOUCH_FILL;
@@ -787,8 +638,8 @@ int l2_install_line(struct sim *s, uint64_t addr)
 	if (v < 0)
 		return L2I_SKIPPED;
 	struct cline *vl = cache_line(&b->c, set, v);
-	if (s->coh && vl->valid && coh_l2_holders(b, set, v))
-		return L2I_SKIPPED;
+	if (vl->valid && (s->coh ? coh_l2_holders(b, set, v) : l2sh_has(s, b, set, v)))
+		return L2I_SKIPPED; /* its L1 copies would need invalidating */
 	int r = L2I_INSTALLED;
 	if (vl->valid && vl->sd) {
 		if (!l2_memq_room(s, b, 1) || s->pool.used >= s->pool.cap)
@@ -798,6 +649,7 @@ int l2_install_line(struct sim *s, uint64_t addr)
 	}
 	if (s->coh)
 		coh_l2_reset(b, set, v); /* no L1 sharers */
+	l2sh_clear(s, b, set, v);
 	cache_install(&b->c, set, v, la);
 	vl->sv = b->c.all_sectors;
 	if (s->cv)

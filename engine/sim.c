@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "coh_eng.h"
+#include "l2_sharers.h"
 #include "reuse.h"
 #include "sim_int.h"
 #include "sim_mem.h"
@@ -327,6 +328,7 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 		s->banks[i].id = (int)i;
 		l2_init(s, &s->banks[i]);
 		frc_init(s, &s->banks[i]);
+		l2sh_init(s, &s->banks[i]); /* l2.sharers (l2_sharers.c): after the FRC */
 	}
 	if (cfg->mem.model == MEM_DRAM || dram_only) { /* a DRAM trace needs the DRAM whatever mem.model says */
 		s->dram = dram_new(&s->arena, cfg, &s->stats, &s->ev, &s->st->now, err);
@@ -445,6 +447,8 @@ static bool drained(const struct sim *s)
 {
 	if (s->dreqs)
 		return s->dcur->issued == s->dreqs->n && dram_idle(s->dram);
+	if (s->cfg.mem.kernel_end == MEMKE_CTAS) /* the last CTA done; the memory system may still be busy */
+		return core_all_done(s);
 	return core_all_done(s) && s->pool.used == 0 && (!s->dram || dram_idle(s->dram)) && frc_idle(s);
 }
 
@@ -642,7 +646,7 @@ static int check_invariants(const struct sim *s, char **err, bool values)
 		return -1;
 	if (values && s->cv && coh_values_invariant(s, err)) /* coherence.check_values */
 		return -1;
-	if (sim_done(s)) {
+	if (sim_done(s) && s->cfg.mem.kernel_end == MEMKE_DRAINED) {
 		if (s->pool.used)
 			return set_err(err, "finished with %u requests still in flight", s->pool.used);
 		for (int i = 0; i < s->cfg.core.sms; i++)

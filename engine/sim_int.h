@@ -193,6 +193,12 @@ struct l2bank {
 	uint32_t nacks_since; /* for panels */
 	struct coh_dent *dir; /* coherence: directory entry per line (set * ways + way), NULL = none */
 	uint64_t *mlat; /* per L2 MSHR entry: cycles invalidation done, eviction done, fetch handed (l2.miss_lat.*) */
+	uint32_t *mres; /* per L2 MSHR entry: its memory request slot, reserved at the miss (REQ_NIL = none) */
+	uint16_t *inv_acks; /* per L2 MSHR entry: L1 invalidation acks still due (l2.sharers) */
+	uint64_t *shr;     /* l2.sharers = record: SM bit set per line (l2_sharers.c), NULL = off */
+	uint64_t *frc_shr; /* the same per FRC entry: [2i] copies of the incoming block, [2i+1] the victim's */
+	uint64_t port_debt; /* L2 port cycles owed by fills and FRC swaps, not yet taken from lookups */
+	uint64_t port_t;    /* cycle from which port_debt is owed */
 };
 
 struct sim_stat_ids {
@@ -210,6 +216,8 @@ struct sim_stat_ids {
 	uint32_t frc_lookups, frc_allocs, frc_fallbacks, frc_hits_fetching, frc_evicting_hits, frc_fills, frc_swaps,
 		frc_evictions;
 	uint32_t frc_inv_victims, frc_ev_inval, frc_ev_wb, mem_bytes, ml[2][6]; /* l2_register_stats (l2.c) */
+	uint32_t l2sh_invs, l2sh_l1_dropped, l2sh_stray_acks, l2_pool_nacks, l2_port_fill, l2_port_frc,
+		l2_sector_widen; /* l2.c */
 	uint32_t req_pool_occ;
 	uint32_t l1_bypasses_cop, l2_slc_streamed; /* cache operators */
 	uint32_t l1_mrpb_mshr, l1_mrpb_resv;      /* l1.bypass = mrpb, by resource */
@@ -385,6 +393,17 @@ void l2_reply(struct sim *s, struct l2bank *b, uint32_t ri, uint8_t kind, uint64
  * (hostcopy.c): enum l2_install result. */
 int l2_install_line(struct sim *s, uint64_t addr);
 uint32_t l2_mem_req(struct sim *s, struct l2bank *b, uint8_t type, uint64_t addr, uint32_t mask, uint32_t mshr);
+/* Hand the already-reserved request slot mi to memory as (type, addr, mask, mshr). */
+void l2_mem_send(struct sim *s, struct l2bank *b, uint32_t mi, uint8_t type, uint64_t addr, uint32_t mask, uint32_t mshr);
+/* Free request slots: at least n (admission checks, so later steps never find the pool empty). */
+bool l2_pool_room(const struct sim *s, uint32_t n);
+/* A request the admission checks guaranteed found no slot: abort with a message (a bug). */
+_Noreturn void l2_pool_exhausted(struct sim *s, const char *what);
+/* Conventional miss entry e after its victim's L1 copies are gone: write the
+ * victim back if dirty (the fetch follows per l2.evict_order), else fetch. */
+void l2_evict_step(struct sim *s, struct l2bank *b, uint32_t e);
+/* Take c L2 port cycles (a fill or an FRC swap uses the data array). */
+void l2_port_take(struct sim *s, struct l2bank *b, uint64_t c, uint32_t stat);
 bool l2_memq_room(const struct sim *s, const struct l2bank *b, uint32_t n);
 /* coh_kflush.c: the release/acquire between kernels; true = the next may start */
 bool coh_kernel_boundary(struct sim *s);

@@ -46,7 +46,10 @@ uint64_t sim_req_pool_slots(const struct sim_cfg *cfg)
 	uint64_t ns = (uint64_t)cfg->core.sms, nb = (uint64_t)cfg->l2.banks;
 	uint64_t pool = ns * ((uint64_t)cfg->core.mem_inflight * (uint64_t)cfg->core.warp_size * 2 +
 			      (uint64_t)cfg->l1.mshr_entries * 2 + 64) +
-			nb * ((uint64_t)cfg->l2.mshr_entries * 3 + (uint64_t)cfg->l2.queue * 2 + 64);
+			nb * ((uint64_t)cfg->l2.mshr_entries * 3 + (uint64_t)cfg->l2.frc.entries * 2 +
+			      (uint64_t)cfg->l2.queue * 2 + 64);
+	if (cfg->l2.sharers != L2SH_OFF && !cfg->l2.coh.protocol) /* Inv/Ack packets (l2_sharers.c) */
+		pool += nb * ((uint64_t)cfg->l2.mshr_entries + (uint64_t)cfg->l2.frc.entries) * ns;
 	if (cfg->l2.coh.protocol) /* Inv/Recall/Put/Ack packets (coh_eng.h) */
 		pool += ns * ((uint64_t)cfg->l1.sets * (uint64_t)cfg->l1.ways + 64) + nb * ns * 4;
 	return pool;
@@ -119,6 +122,12 @@ void sim_mem_estimate(const struct sim_cfg *cfg, const struct workload *wl, stru
 	     "%" PRIu64 " banks x %" PRIu64 " sets x %" PRIu64 " ways x %zu B", nb, l2s, l2w, sizeof(struct cline));
 	part(m, "L2 MSHRs", mul(nb, add(mshr_bytes((uint64_t)cfg->l2.mshr_entries), al(24 * (uint64_t)cfg->l2.mshr_entries))),
 	     "%" PRIu64 " banks x %d entries", nb, cfg->l2.mshr_entries);
+	if (cfg->l2.sharers != L2SH_OFF && !cfg->l2.coh.protocol && cfg->l1.enabled) { /* l2_sharers.c */
+		uint64_t words = (ns + 63) / 64;
+		part(m, "L2 sharer records",
+		     mul(nb, add(al(mul(mul(mul(l2s, l2w), words), 8)), al(mul(mul(2 * (uint64_t)cfg->l2.frc.entries, words), 8)))),
+		     "%" PRIu64 " banks x %" PRIu64 " lines x %" PRIu64 " words", nb, l2s * l2w, words);
+	}
 	if (cfg->l2.frc.entries)
 		part(m, "FRC entries", mul(nb, al((uint64_t)cfg->l2.frc.entries * sizeof(struct frc_entry))),
 		     "%" PRIu64 " banks x %d entries", nb, cfg->l2.frc.entries);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tui_rc_interrupt.sh BIN: reverse-continue in the TUI searches in slices
 # (tmux, 120x40). On titanv matmul_naive n=256, `rc` from the end of the
-# kernel (cycle 72248) back to `break cycle 100` replays for seconds: the
+# kernel (cycle 72299) back to `break cycle 100` replays for seconds: the
 # status bar says "searching back: cycle N" meanwhile, Esc cancels it and
 # leaves everything where it was (cycle, hit counts, the saved session's
 # state hash); a second `rc` run to completion stops at cycle 100 with the
@@ -21,7 +21,7 @@ type_line 'break cycle 100'
 type_line 'continue'
 tmux_wait_for ' cycle 100 | stopped at breakpoint 1: cycle 100' 10 || fail "no stop at cycle 100"
 type_line 'goto 300000'
-tmux_wait_for 'Kernel matmul_naive finished at cycle 72248' 300 || fail "goto did not reach the end"
+tmux_wait_for 'Kernel matmul_naive finished at cycle 72299' 300 || fail "goto did not reach the end"
 type_line "save session $E2E_TMP/before.gps"
 tmux_wait_for "wrote $E2E_TMP/before.gps" 5 || fail "save session before"
 state_hash "$E2E_TMP/before.gps" >/dev/null || fail "no stats-hash in the session file"
@@ -29,12 +29,12 @@ state_hash "$E2E_TMP/before.gps" >/dev/null || fail "no stats-hash in the sessio
 type_line 'rc'
 tmux_wait_for 'searching back: cycle' 5 || fail "no 'searching back' status while rc runs"
 tmux_wait_for 'running... Ctrl-C or Esc stops' 1 || fail "no running prompt during rc"
-[ "$(status_cycle)" = 72248 ] || fail "the status bar cycle moved during the search: '$(status_cycle)'"
+[ "$(status_cycle)" = 72299 ] || fail "the status bar cycle moved during the search: '$(status_cycle)'"
 sleep 0.5
 tmux_capture | head -1 | grep -q 'searching back: cycle' || fail "rc finished in under 0.5 s: nothing to interrupt"
 tmux_send Escape
-tmux_wait_for 'Interrupted at cycle 72248' 3 || fail "Esc did not stop rc at cycle 72248"
-tmux_wait_for ' cycle 72248 | finished' 2 || fail "status bar after the interrupt (the end of the kernel, as before rc)"
+tmux_wait_for 'Interrupted at cycle 72299' 3 || fail "Esc did not stop rc at cycle 72299"
+tmux_wait_for ' cycle 72299 | finished' 2 || fail "status bar after the interrupt (the end of the kernel, as before rc)"
 type_line 'info break'
 tmux_wait_for 'Hits' 3 || fail "info break"
 sleep 0.3

@@ -14,7 +14,7 @@ tmux_send -l 'print sim.cyclesX'
 tmux_send BSpace
 tmux_wait_for 'next: print sim.cycles' 3 || fail "typeahead not shown on the prompt line"
 tmux_send Enter
-tmux_wait_for 'sim.cycles = 5284915' 30 || fail "typeahead not run when the run finished"
+tmux_wait_for 'sim.cycles = 7989352' 30 || fail "typeahead not run when the run finished"
 tmux_capture | grep -q 'sim.cyclesX' && fail "Backspace typed during the run was lost"
 
 tmux_send -l 'quit' && tmux_send Enter

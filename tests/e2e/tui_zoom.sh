@@ -31,7 +31,7 @@ after=$(entry_rows)
 
 # Resize while zoomed: still zoomed, every entry fits at 200x60.
 tmux_resize 200 60
-tmux_wait_for 'fallbacks 26  evictions 0' 3 || fail "no one-line counters at 200x60"
+tmux_wait_for 'fallbacks 25  evictions 0' 3 || fail "no one-line counters at 200x60"
 tmux_wait_for '─ frc  [Z layout frc]' 2 || fail "zoom lost on resize"
 tmux_wait_for '| frc Z' 2 || fail "status bar does not show the zoom at 200 columns"
 n=$(entry_rows)

@@ -36,7 +36,7 @@ static char *draw(const char *panel, struct session *ss, int sm, int w, int h)
 static const char *const temp_setup =
     "set dram.columns 1024\nset dram.page_alloc temp\nset core.scheduler tbas\n"
     "set core.warps_per_sm 32\nset core.threads_per_sm 1024\n"
-    "workload matmul_naive\nstep 3000\n";
+    "workload matmul_naive\nstep 3500\n";
 
 TEST(view_dram_temp_owner_and_remote)
 {
@@ -52,8 +52,9 @@ TEST(view_dram_temp_owner_and_remote)
 	CHECK_CONTAINS(t, "REMOTE");
 	CHECK_CONTAINS(t, "sm0");
 	CHECK_CONTAINS(t, "sm1");
-	char cell[32];
-	snprintf(cell, sizeof cell, "sm0 %7llu%s", (unsigned long long)b.remote, b.last_remote ? "*" : "");
+	char val[24], cell[40];
+	snprintf(val, sizeof val, "%llu%s", (unsigned long long)b.remote, b.last_remote ? "*" : "");
+	snprintf(cell, sizeof cell, "sm0 %7s", val); /* the column right-aligns the count and its mark */
 	CHECK_CONTAINS(t, cell);
 	/* some bank's latest request came from the other SM: marked */
 	int marked = 0;

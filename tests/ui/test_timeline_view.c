@@ -55,7 +55,7 @@ TEST(view_timeline_fig62_frc_off)
 TEST(view_timeline_fig62_frc_on)
 {
 	vt_screen();
-	struct session *ss = vt_session(FIG62 "set l2.frc.ways 4\nset l2.frc.entries 4\nstep 400\n");
+	struct session *ss = vt_session(FIG62 "set l2.frc.ways 8\nset l2.frc.entries 8\nstep 400\n");
 	REQUIRE(ss != NULL);
 	char *text = draw_text(ss, 132, 40);
 	CHECK_CONTAINS(text, "RRRR"); /* FRC fetches overlap */

@@ -249,6 +249,8 @@ TEST(bypass_dueling_followers)
 			/* the paper's SMs with the old NACK at the L2; sets with the queue */
 			t.cfg.l1.bypass_at_l2 = leaders ? BYPL2_QUEUE : BYPL2_NACK;
 			t.cfg.l1.bypass_duel_cold_hold = false; /* the paper's rule: a tie picks decoupled */
+			t.cfg.l2.sharers = L2SH_OFF; /* the L1 misses alone decide the duel */
+			t.cfg.l2.fill_port_cycles = 0; /* the duel thresholds were set on an L2 whose fills take no port */
 			const char *body = streaming ? "loop i 0 24; ld A[tid + i*4096 + bx*128] -> r1; alu 2 <- r1; end"
 						     : "loop i 0 24; ld A[tid + i*4096 + bx*128] -> r1; ld A[tid + i*4096 + bx*128] -> r2; alu 2 <- r2; end";
 			REQUIRE(tk_start(&t, 64, 8, body));
@@ -291,6 +293,8 @@ TEST(bypass_duel_cold_hold)
 		t.cfg.core.sms = 4;
 		t.cfg.l1.bypass = L1B_LOCALITY;
 		t.cfg.l1.bypass_duel_interval = 200;
+		t.cfg.l2.sharers = L2SH_OFF; /* the L1 misses alone decide the duel */
+		t.cfg.l2.fill_port_cycles = 0;
 		t.cfg.l1.bypass_duel_cold_hold = hold;
 		REQUIRE(tk_start(&t, 64, 8, "loop i 0 24; ld A[tid + i*4096 + bx*128] -> r1; alu 2 <- r1; end"));
 		CHECK_EQ(sim_step(t.s, 1000000), SIM_STOP_DONE);

@@ -113,7 +113,10 @@ TEST(core_l2_nack_and_retry)
 	tk_end(&t);
 }
 
-TEST(core_transient_line_blocks_request)
+/* l2.evict_order: overlap hands W's fetch to memory right behind X's
+ * write-back; serial (the thesis's order) sends it only when memory has
+ * completed the write, so X stays transient mem cycles longer. */
+static void transient_line_blocks_request(int order, uint64_t want_nacks)
 {
 	struct tk t;
 	tk_base_cfg(&t.cfg);
@@ -122,6 +125,7 @@ TEST(core_transient_line_blocks_request)
 	t.cfg.mem.queue = 1;
 	t.cfg.l1.enabled = false;
 	t.cfg.l1.retry_delay = 8;
+	t.cfg.l2.evict_order = order;
 	/* Warp 0: dirty X in the L2, then misses on Y (memory busy 100 cycles) and
 	 * W (victim X is dirty: its write-back waits for memory, X transient).
 	 * Warp 1 reads X meanwhile and is refused until the eviction is done. */
@@ -157,11 +161,13 @@ TEST(core_transient_line_blocks_request)
 	CHECK_EQ(n->a, 1); /* transient */
 	CHECK_EQ(n->addr, addr_x);
 	/* The write-back is handed to memory when Y's fetch (sent at tY + 1) comes
-	 * back; until then every retry (NACK back 1 + lat, retry_delay, miss queue
-	 * 1, 1 flit + lat) is refused again. */
+	 * back and (serial) completes mem cycles later; until then every retry
+	 * (NACK back 1 + lat, retry_delay, miss queue 1, 1 flit + lat) is refused
+	 * again. */
 	const uint64_t handover = tY + 1 + mem, period = (1 + lat + D) + (2 + lat);
+	const uint64_t evicted = handover + (order == L2EV_SERIAL ? mem : 0);
 	uint64_t t_miss = tN, nacks = 0;
-	while (t_miss < handover) {
+	while (t_miss < evicted) {
 		n = tk_event(&t, EV_L2_NACK, (unsigned)nacks);
 		REQUIRE(n);
 		CHECK_EQ(n->cycle, t_miss);
@@ -169,7 +175,7 @@ TEST(core_transient_line_blocks_request)
 		t_miss += period;
 		nacks++;
 	}
-	CHECK_EQ(nacks, 4);
+	CHECK_EQ(nacks, want_nacks);
 	CHECK_EQ(tk_stat(&t, "l2.nacks"), nacks);
 	CHECK_EQ(tk_stat(&t, "l2.transient_blocks"), nacks);
 	CHECK_EQ(tk_stat(&t, "l1.retries"), nacks);
@@ -181,7 +187,7 @@ TEST(core_transient_line_blocks_request)
 	REQUIRE(e);
 	CHECK_EQ(e->cycle, t_miss);
 	CHECK_EQ(e->a, 1);
-	/* One request at a time in memory: write-back, W, then X. */
+	/* One request at a time in memory: write-back, W, then X (either order). */
 	e = tk_event(&t, EV_L2_FILL, 2);
 	REQUIRE(e);
 	CHECK_EQ(e->addr, addr_x);
@@ -194,6 +200,10 @@ TEST(core_transient_line_blocks_request)
 	CHECK_EQ(tk_stat(&t, "l2.writebacks"), 1);
 	tk_end(&t);
 }
+
+TEST(core_transient_line_blocks_request) { transient_line_blocks_request(L2EV_OVERLAP, 4); }
+
+TEST(core_transient_line_serial_eviction) { transient_line_blocks_request(L2EV_SERIAL, 9); }
 
 static uint64_t l1_accesses_for(int coal, int sector, const char *body)
 {

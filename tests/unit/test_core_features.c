@@ -258,6 +258,7 @@ TEST(feat_ipoly_index_spreads_set_stride)
 		t.cfg.l1.ways = 2;
 		t.cfg.l1.index = idx;
 		t.cfg.l1.mshr_entries = 16;
+		t.cfg.l2.sharers = L2SH_OFF; /* the lines share an L2 set: its replacements would invalidate them */
 		/* 16 lanes, each 16 * 128 B = 512 elements apart; twice. */
 		REQUIRE(tk_start(&t, 16, 1, "ld A[lane * 512] -> r1; ld A[lane * 512] -> r2 <- r1"));
 		CHECK_EQ(sim_step(t.s, 1000000), SIM_STOP_DONE);

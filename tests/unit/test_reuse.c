@@ -295,6 +295,7 @@ TEST(reuse_fa_lru_l1_hits_where_distance_below_ways)
 {
 	struct tk t;
 	fa_cfg(&t.cfg, 1, 64);
+	t.cfg.l2.sharers = L2SH_OFF; /* L1 replacement alone: no L2-driven invalidations */
 	REQUIRE(tk_start(&t, 64, 4,
 			 "loop i 0 24; ld A[(hash(tid + i * 7) % 96) * 32 + tid % 4] -> r1; alu 2 <- r1; end"));
 	sim_step(t.s, UINT64_MAX);
