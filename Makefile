@@ -181,13 +181,14 @@ test-fuzz: deps $(FUZZ_REPLAY)
 fuzz: deps
 	@command -v clang >/dev/null || { echo "make fuzz needs clang (libFuzzer)"; exit 2; }
 	$(MAKE) FUZZ=1 $(patsubst %,build-fuzz/fuzz/%,$(FUZZ_TARGETS))
-	@for t in $(FUZZ_TARGETS); do \
+	@bad=; for t in $(FUZZ_TARGETS); do \
 		mkdir -p build-fuzz/corpus/$$t build-fuzz/crashes/$$t; \
 		echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
 		build-fuzz/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=20 -rss_limit_mb=2048 \
 			$$( [ -f tests/fuzz/$$t.dict ] && echo -dict=tests/fuzz/$$t.dict ) \
-			-artifact_prefix=build-fuzz/crashes/$$t/ $(FUZZ_FLAGS) build-fuzz/corpus/$$t tests/fuzz/$$t || exit 1; \
-	done
+			-artifact_prefix=build-fuzz/crashes/$$t/ $(FUZZ_FLAGS) build-fuzz/corpus/$$t tests/fuzz/$$t || bad="$$bad $$t"; \
+	done; \
+	[ -z "$$bad" ] || { echo "fuzz: findings in:$$bad (build-fuzz/crashes/)"; exit 1; }
 
 # Regenerate golden expectations deliberately (review the diff before committing).
 golden-update: deps $(BIN)
