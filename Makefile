@@ -73,7 +73,7 @@ FUZZ_REPLAY := $(BUILD)/fuzz_replay
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=
 
-.PHONY: all deps run test test-unit test-ui test-golden test-e2e test-fuzz fuzz fuzz-bins bench clean golden-update format stress
+.PHONY: all deps run test test-unit test-ui test-golden test-e2e test-fuzz fuzz bench clean golden-update format stress
 
 all: deps $(BIN)
 
