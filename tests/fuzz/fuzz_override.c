@@ -18,6 +18,8 @@ FUZZ_TARGET(override)
 		nl = strchr(line, '\n');
 		if (nl)
 			*nl = 0;
+		if (!*line)
+			continue; /* blank line (the input's last newline) */
 		bad = loader_apply_override(&c, line, &err) != 0;
 		fuzz_note(err);
 	free(err);
