@@ -41,6 +41,11 @@ static const struct {
 #undef X
 };
 
+/* The current directory's file names: file scope, so that LeakSanitizer in
+ * a child (which inherits them) sees them reachable. */
+static char **names;
+static size_t nnames;
+
 static int cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* 0 if the input ran clean, else prints why not and returns 1. */
@@ -72,7 +77,7 @@ static int replay(int (*fn)(const uint8_t *, size_t), const char *path, unsigned
 		fclose(f);
 		fn((const uint8_t *)buf, len);
 		free(buf);
-		exit(LEAKS_FOUND() ? 4 : 0);
+		_exit(LEAKS_FOUND() ? 4 : 0); /* no exit-time leak check: it would report again */
 	}
 	int st;
 	if (waitpid(pid, &st, 0) < 0) {
@@ -125,13 +130,14 @@ int main(int argc, char **argv)
 			failed++;
 			continue;
 		}
-		char **names = NULL;
 		size_t n = 0;
+		names = NULL;
 		for (struct dirent *e; (e = readdir(d)) != NULL;) {
 			if (e->d_name[0] == '.')
 				continue;
 			names = xrealloc(names, (n + 1) * sizeof *names);
 			names[n++] = xstrdup(e->d_name);
+			nnames = n;
 		}
 		closedir(d);
 		qsort(names, n, sizeof *names, cmp);
@@ -143,9 +149,12 @@ int main(int argc, char **argv)
 				tf++;
 			else
 				tp++;
-			free(names[k]);
 		}
+		for (size_t k = 0; k < n; k++)
+			free(names[k]);
 		free(names);
+		names = NULL;
+		nnames = 0;
 		printf("fuzz %-10s %d inputs, %d failed\n", base, tp + tf, tf);
 		passed += tp;
 		failed += tf;
