@@ -23,6 +23,13 @@ BUILD := build-san
 SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 DBG_FLAGS := -DGPUSTEP_CHECK_INVARIANTS
 endif
+# make fuzz builds the libFuzzer targets with clang into build-fuzz/ (FUZZ=1).
+ifdef FUZZ
+BUILD := build-fuzz
+CC := clang
+SAN_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+DBG_FLAGS := -DGPUSTEP_CHECK_INVARIANTS
+endif
 
 OPT ?= -O2
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wwrite-strings -Wvla
@@ -57,7 +64,16 @@ BIN := $(BUILD)/gpustep
 UNIT_BIN := $(BUILD)/unit_tests
 UITEST_BIN := $(BUILD)/ui_tests
 
-.PHONY: all deps run test test-unit test-ui test-golden test-e2e bench clean golden-update format stress test-slurm
+# Parser fuzz targets (tests/fuzz/fuzz.h): fuzz_replay runs the corpus in
+# make test; make fuzz runs libFuzzer on each (FUZZ_SECONDS each).
+FUZZ_TARGETS ?= config override kernel traceg traceg_xz kernellist trc dram session cmdline
+FUZZ_SUPPORT_OBJ := $(BUILD)/tests/fuzz/fuzz_util.o
+FUZZ_ALL_OBJ := $(patsubst %,$(BUILD)/tests/fuzz/fuzz_%.o,config override kernel traceg traceg_xz kernellist trc dram session cmdline)
+FUZZ_REPLAY := $(BUILD)/fuzz_replay
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS ?=
+
+.PHONY: all deps run test test-unit test-ui test-golden test-e2e test-fuzz fuzz bench clean golden-update format stress test-slurm
 
 all: deps $(BIN)
 
@@ -85,6 +101,10 @@ $(BUILD)/tests/unit/%.o: tests/unit/%.c | deps
 $(BUILD)/tests/ui/%.o: tests/ui/%.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(UI_CFLAGS) -Itests -c $< -o $@
+
+$(BUILD)/tests/fuzz/%.o: tests/fuzz/%.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(UI_CFLAGS) $(if $(FUZZ),-DGPUSTEP_LIBFUZZER) -Itests/fuzz -c $< -o $@
 
 $(BUILD)/tests/test_main.o: tests/test_main.c | deps
 	@mkdir -p $(@D)
@@ -116,15 +136,24 @@ $(UNIT_BIN): $(BUILD)/tests/test_main.o $(UNIT_OBJ) $(LIB)
 $(UITEST_BIN): $(BUILD)/tests/test_main.o $(UITEST_OBJ) $(TUI_OBJ) $(VIEWS_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(UI_LIBS)
 
+$(FUZZ_REPLAY): $(BUILD)/tests/fuzz/replay_main.o $(FUZZ_ALL_OBJ) $(FUZZ_SUPPORT_OBJ) $(TUI_OBJ) $(VIEWS_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(UI_LIBS)
+
+# One libFuzzer binary per target (FUZZ=1 only).
+$(BUILD)/fuzz/%: $(BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_SUPPORT_OBJ) $(TUI_OBJ) $(VIEWS_OBJ) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(UI_LIBS)
+
 run: deps $(BIN)
 	$(BIN)
 
 # Every layer runs even if an earlier one fails; tests/summary.sh prints the
 # closing "N passed, N failed" line and sets the exit status.
-test: deps $(BIN) $(UNIT_BIN) $(UITEST_BIN)
+test: deps $(BIN) $(UNIT_BIN) $(UITEST_BIN) $(FUZZ_REPLAY)
 	@rm -f $(BUILD)/results.txt
 	@-$(UNIT_BIN) --results $(BUILD)/results.txt
 	@-$(UITEST_BIN) --results $(BUILD)/results.txt
+	@-$(FUZZ_REPLAY) --results $(BUILD)/results.txt $(patsubst %,tests/fuzz/%,$(FUZZ_TARGETS))
 	@-sh tests/golden/run.sh $(BIN) $(BUILD)/results.txt
 	@-sh tests/e2e/run.sh $(BIN) $(BUILD)/results.txt
 	@sh tests/summary.sh $(BUILD)/results.txt
@@ -140,6 +169,26 @@ test-golden: deps $(BIN)
 
 test-e2e: deps $(BIN)
 	sh tests/e2e/run.sh $(BIN)
+
+test-fuzz: deps $(FUZZ_REPLAY)
+	$(FUZZ_REPLAY) $(patsubst %,tests/fuzz/%,$(FUZZ_TARGETS))
+
+# libFuzzer (clang): each target for FUZZ_SECONDS, one after the other. New
+# corpus entries go to build-fuzz/corpus/<target>/, crashes to
+# build-fuzz/crashes/<target>/; tests/fuzz/<target>/ is the seed corpus
+# (copy a crash there once it is fixed). FUZZ_TARGETS=traceg picks one;
+# FUZZ_FLAGS adds libFuzzer options (e.g. -fork=1 -ignore_crashes=1).
+fuzz: deps
+	@command -v clang >/dev/null || { echo "make fuzz needs clang (libFuzzer)"; exit 2; }
+	$(MAKE) FUZZ=1 $(patsubst %,build-fuzz/fuzz/%,$(FUZZ_TARGETS))
+	@bad=; for t in $(FUZZ_TARGETS); do \
+		mkdir -p build-fuzz/corpus/$$t build-fuzz/crashes/$$t; \
+		echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
+		build-fuzz/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=20 -rss_limit_mb=2048 \
+			$$( [ -f tests/fuzz/$$t.dict ] && echo -dict=tests/fuzz/$$t.dict ) \
+			-artifact_prefix=build-fuzz/crashes/$$t/ $(FUZZ_FLAGS) build-fuzz/corpus/$$t tests/fuzz/$$t || bad="$$bad $$t"; \
+	done; \
+	[ -z "$$bad" ] || { echo "fuzz: findings in:$$bad (build-fuzz/crashes/)"; exit 1; }
 
 # Regenerate golden expectations deliberately (review the diff before committing).
 golden-update: deps $(BIN)
@@ -163,7 +212,8 @@ format:
 	clang-format -i engine/*.[ch] views/*.[ch] tui/*.[ch] tests/*.[ch] tests/*/*.c
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-dbg build-fuzz
 
 -include $(ENGINE_OBJ:.o=.d) $(VIEWS_OBJ:.o=.d) $(TUI_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(UITEST_OBJ:.o=.d)
+-include $(FUZZ_ALL_OBJ:.o=.d) $(FUZZ_SUPPORT_OBJ:.o=.d) $(BUILD)/tests/fuzz/replay_main.d
 -include $(BUILD)/tui/main.d $(BUILD)/tests/test_main.d

@@ -64,8 +64,7 @@ static struct cs_msg *send(struct cs_sys *s, struct cs_q *q, unsigned type, unsi
 	struct cs_msg *m = q_push(q);
 	if (!m) {
 		fail(s, (int)line, (int)l1, "channel overflow (more than %d messages in flight)", QCAP);
-		static struct cs_msg sink;
-		return &sink;
+		return &s->sink;
 	}
 	m->t = t;
 	m->type = (uint8_t)type;

@@ -83,6 +83,7 @@ struct cs_sys {
 	uint64_t issued, seq;
 	bool stop_issue;
 	struct cs_result r;
+	struct cs_msg sink; /* written instead of a message that overflowed its channel (the run has failed) */
 };
 
 

@@ -172,8 +172,15 @@ bool trace_parse_inst(struct cur *c, int lineinfo, struct tline *t)
 	if (!tok_start(c) || (*c->p < 'A' || *c->p > 'Z'))
 		return fail(c, "an opcode (upper-case SASS mnemonic)");
 	t->op = c->p;
-	while (!is_end(c))
+	while (!is_end(c)) {
+		/* SASS mnemonics are letters, digits, '.' and '_'; anything else
+		 * (a NUL byte, say) is not an opcode to look up. */
+		unsigned char ch = (unsigned char)*c->p;
+		if (!(ch >= 'A' && ch <= 'Z') && !(ch >= 'a' && ch <= 'z') && !(ch >= '0' && ch <= '9') && ch != '.' &&
+		    ch != '_')
+			return fail_tok(c, t->op, "an opcode (upper-case SASS mnemonic)");
 		c->p++;
+	}
 	t->oplen = (size_t)(c->p - t->op);
 	ts = c->p;
 	if (!get_dec(c, &v, false, "the source register count"))

@@ -86,12 +86,14 @@ static const char *const cls_names[TC__COUNT] = {
 
 const char *trace_class_name(unsigned cls) { return cls < TC__COUNT ? cls_names[cls] : "?"; }
 
+/* a[0, n) (not NUL-terminated, may hold any byte) against the string b. */
 static int cmp_n(const char *a, size_t n, const char *b)
 {
-	int c = strncmp(a, b, n);
+	size_t bn = strlen(b);
+	int c = memcmp(a, b, n < bn ? n : bn);
 	if (c)
 		return c;
-	return b[n] ? -1 : 0;
+	return n < bn ? -1 : n > bn;
 }
 
 static long atoi_n(const char *s, size_t n)

@@ -350,13 +350,15 @@ static const char *xz_at(void *ctx, uint32_t cta, uint64_t off, const char **end
 	return t->tb[cta] + (off - b);
 }
 
-static const struct trace_kernel *order_k;
+struct tb_at {
+	uint64_t off; /* where the thread block's text starts (distinct per block) */
+	uint32_t cta;
+};
+
 static int by_offset(const void *a, const void *b)
 {
-	uint64_t x, y, e;
-	trace_tb_range(order_k, *(const uint32_t *)a, &x, &e);
-	trace_tb_range(order_k, *(const uint32_t *)b, &y, &e);
-	return x < y ? -1 : x > y;
+	const struct tb_at *x = a, *y = b;
+	return x->off < y->off ? -1 : x->off > y->off;
 }
 
 struct xz_kernel *xz_kernel_open(struct xz_window *w, const char *path, const char *file, char **err)
@@ -376,11 +378,16 @@ struct xz_kernel *xz_kernel_open(struct xz_window *w, const char *path, const ch
 	t->tb = xcalloc(n, sizeof *t->tb);
 	t->ref = xcalloc(n, sizeof *t->ref);
 	t->order = xmalloc(n * sizeof *t->order);
+	struct tb_at *at = xmalloc(n * sizeof *at);
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t e;
+		trace_tb_range(k, i, &at[i].off, &e);
+		at[i].cta = i;
+	}
+	qsort(at, n, sizeof *at, by_offset);
 	for (uint32_t i = 0; i < n; i++)
-		t->order[i] = i;
-	order_k = k;
-	qsort(t->order, n, sizeof *t->order, by_offset);
-	order_k = NULL;
+		t->order[i] = at[i].cta;
+	free(at);
 	trace_set_fetch(k, xz_at, t);
 	return t;
 }

@@ -107,3 +107,39 @@ expect_not_contains() {
 	*) ;;
 	esac
 }
+
+# tmux_wait_gone TEXT [SECONDS]: 0 once TEXT is no longer on screen, 1 on timeout.
+tmux_wait_gone() {
+	limit=$(( ${2:-5} * 10 ))
+	i=0
+	while [ "$i" -lt "$limit" ]; do
+		tmux_capture 2>/dev/null | grep -F -q -- "$1" || return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# Deterministic "after this command" reads (no sleeps): tmux_mark N types a
+# command that fails with a unique message (unknown stat 'e2e_mark_N') and
+# waits for it; tmux_after_mark N prints what the screen shows below that
+# message. Commands run in order, so whatever was typed before the mark has
+# printed by the time the mark's message is on screen.
+tmux_mark() {
+	tmux_send -l "print e2e_mark_$1" && tmux_send Enter
+	tmux_wait_for "unknown stat 'e2e_mark_$1'" "${2:-10}"
+}
+tmux_after_mark() {
+	tmux_capture | awk -v m="unknown stat 'e2e_mark_$1'" 'index($0, m) { buf = ""; f = 1; next } f { buf = buf $0 "\n" } END { printf "%s", buf }'
+}
+# tmux_wait_after_mark N REGEX [SECONDS]: until a line below mark N matches.
+tmux_wait_after_mark() {
+	limit=$(( ${3:-5} * 10 ))
+	i=0
+	while [ "$i" -lt "$limit" ]; do
+		tmux_after_mark "$1" | grep -E -q -- "$2" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}

@@ -33,8 +33,7 @@ tmux_wait_for '─ warps ' 2 || fail "F2: back to overview"
 tmux_send '?'
 tmux_wait_for 'keys and commands' 2 || fail "? did not open the help overlay"
 tmux_send Space
-sleep 0.3
-tmux_capture | grep -q 'keys and commands' && fail "overlay did not close"
+tmux_wait_gone 'keys and commands' 3 || fail "overlay did not close"
 
 # Tab completes on a non-empty line.
 tmux_send -l 'brea'
@@ -44,7 +43,8 @@ tmux_send -l 'dram.row_con'
 tmux_send Tab
 tmux_wait_for '(gpustep) break dram.row_conflict' 2 || fail "Tab did not complete the event name"
 tmux_send C-c
-sleep 0.2
+i=0
+while [ $i -lt 30 ] && tmux_capture | tail -1 | grep -q 'break'; do sleep 0.1; i=$((i + 1)); done
 tmux_capture | tail -1 | grep -q 'break' && fail "Ctrl-C did not clear the line"
 
 # Subcommand words come first: info, save, load, then what each takes.

@@ -5,14 +5,16 @@
 # status bar says "searching back: cycle N" meanwhile, Esc cancels it and
 # leaves everything where it was (cycle, hit counts, the saved session's
 # state hash); a second `rc` run to completion stops at cycle 100 with the
-# same report as the first stop. The long waits are for the sanitizer build
+# same report as the first stop. No fixed sleeps: every wait polls for a
+# screen state (a search that ended before the Esc arrived would show its
+# stop report, not 'Interrupted'). The long waits are for the sanitizer build
 # (invariants every cycle: about 2 k cycles/s on titanv); the -O2 binary
 # takes a few seconds.
 . "$(dirname "$0")/lib.sh"
 
 type_line() { tmux_send -l "$1" && tmux_send Enter; }
 status_cycle() { tmux_capture | head -1 | sed -n 's/^ cycle \([0-9]*\) .*/\1/p'; }
-hits_1() { tmux_capture | grep -E '^1 +breakpoint' | tail -1 | awk '{print $4}'; }
+hits_1() { tmux_capture | grep -E '^1 +breakpoint' | tail -1 | awk '{print $4}'; } # after a tmux_wait_after_mark
 state_hash() { grep '^stats-hash ' "$1"; }
 
 tmux_start 120 40 "GPUSTEP_HISTORY= $BIN titanv -w matmul_naive -p n=256; echo EXIT=\$? >$E2E_TMP/exit"
@@ -30,14 +32,12 @@ type_line 'rc'
 tmux_wait_for 'searching back: cycle' 5 || fail "no 'searching back' status while rc runs"
 tmux_wait_for 'running... Ctrl-C or Esc stops' 1 || fail "no running prompt during rc"
 [ "$(status_cycle)" = 72299 ] || fail "the status bar cycle moved during the search: '$(status_cycle)'"
-sleep 0.5
-tmux_capture | head -1 | grep -q 'searching back: cycle' || fail "rc finished in under 0.5 s: nothing to interrupt"
 tmux_send Escape
 tmux_wait_for 'Interrupted at cycle 72299' 3 || fail "Esc did not stop rc at cycle 72299"
 tmux_wait_for ' cycle 72299 | finished' 2 || fail "status bar after the interrupt (the end of the kernel, as before rc)"
+tmux_mark 1 || fail "mark 1"
 type_line 'info break'
-tmux_wait_for 'Hits' 3 || fail "info break"
-sleep 0.3
+tmux_wait_after_mark 1 '^1 +breakpoint' 5 || fail "info break after the interrupted rc"
 [ "$(hits_1)" = 1 ] || fail "hit count after the interrupted rc: '$(hits_1)', want 1"
 type_line "save session $E2E_TMP/after.gps"
 tmux_wait_for "wrote $E2E_TMP/after.gps" 5 || fail "save session after"
@@ -49,8 +49,9 @@ cmp -s "$E2E_TMP/before.gps" "$E2E_TMP/after.gps" || fail "the saved session dif
 type_line 'rc'
 tmux_wait_for ' cycle 100 | stopped at breakpoint 1: cycle 100' 300 || fail "rc did not go back to the stop at cycle 100"
 tmux_wait_for 'Breakpoint 1, cycle 100 at cycle 100' 1 || fail "no stop report after rc"
+tmux_mark 2 || fail "mark 2"
 type_line 'info break'
-sleep 0.5
+tmux_wait_after_mark 2 '^1 +breakpoint' 5 || fail "info break after rc"
 [ "$(hits_1)" = 1 ] || fail "hit count after rc: '$(hits_1)', want 1"
 type_line 'quit'
 tmux_wait_exit 5 || fail "quit did not exit"

@@ -21,20 +21,22 @@ tmux_wait_for 'stopped at breakpoint 1: dram.row_conflict' 5 || fail "no breakpo
 c1=$(status_cycle)
 [ -n "$c1" ] && [ "$c1" -gt 5 ] || fail "no cycle in the status bar: '$c1'"
 type_line 'info break'
-tmux_wait_for 'Hits' 2 || fail "info break"
+tmux_wait_for '1    breakpoint' 2 || fail "info break"
 h1=$(hits_1)
 [ "$h1" = 1 ] || fail "hits after the first stop: '$h1'"
 
 type_line 'rs 5'
 tmux_wait_for " cycle $((c1 - 5)) | paused" 3 || fail "rs 5 did not show cycle $((c1 - 5))"
+tmux_mark 1 || fail "mark 1"
 type_line 'info break'
-sleep 0.3
+tmux_wait_after_mark 1 '^1 +breakpoint' 5 || fail "info break after rs 5"
 [ "$(hits_1)" = 0 ] || fail "hits after rs 5: '$(hits_1)' (want 0: the hit has not happened yet)"
 
 type_line 'c'
 tmux_wait_for " cycle $c1 | stopped at breakpoint 1: dram.row_conflict" 5 || fail "c did not return to cycle $c1"
+tmux_mark 2 || fail "mark 2"
 type_line 'info break'
-sleep 0.3
+tmux_wait_after_mark 2 '^1 +breakpoint' 5 || fail "info break after returning"
 [ "$(hits_1)" = "$h1" ] || fail "hit count after returning: '$(hits_1)', first time '$h1'"
 
 # Keys: F6 back one cycle (Enter repeats), F9 back to the previous stop.

@@ -39,7 +39,6 @@ type_line 'workload matmul_naive'
 type_line 'set param.n 512'
 type_line 'continue'
 tmux_wait_for 'running' 3 || fail "continue did not start running"
-sleep 0.5
 tmux_send C-c
 tmux_wait_for ' | interrupted' 3 || fail "Ctrl-C did not stop the run"
 tmux_wait_for 'Interrupted at cycle' 2 || fail "no interrupt report"
@@ -54,8 +53,7 @@ for size in "80 24" "40 12" "20 5" "120 40" "80 24"; do
 done
 tmux_wait_for ' cycle ' 2 || fail "no status bar after resizing"
 tmux_resize 40 12
-sleep 0.3
-tmux_capture | grep -q 'fits, Tab: next' || fail "40x12: a layout that does not fit should show one panel and say so"
+tmux_wait_for 'fits, Tab: next' 3 || fail "40x12: a layout that does not fit should show one panel and say so"
 
 type_line 'quit'
 tmux_wait_exit 5 || fail "quit did not exit"

@@ -32,7 +32,8 @@ tmux_send -l 'print sim.warp_insts' && tmux_send Enter
 tmux_wait_for 'next: print sim.warp_insts;' 3 || fail "typeahead with Enter not shown"
 tmux_send Escape
 tmux_wait_for 'interrupted' 5 || fail "Esc did not interrupt"
-sleep 0.5
+# Commands run in order: the typeahead, had it been kept, would print before the mark.
+tmux_mark 1 || fail "the prompt did not take a command after the interrupt"
 tmux_capture | grep -q 'sim.warp_insts =' && fail "typeahead ran after an interrupt"
 
 tmux_send -l 'quit' && tmux_send Enter

@@ -38,7 +38,8 @@ n=$(entry_rows)
 [ "$n" = 16 ] || fail "zoomed at 200x60: $n entry rows, want all 16"
 tmux_capture | grep -q '─ events ' && fail "events panel shown while zoomed at 200x60"
 tmux_resize 80 24
-sleep 0.3
+i=0
+while [ $i -lt 30 ] && [ "$(entry_rows)" != "$after" ]; do sleep 0.1; i=$((i + 1)); done
 [ "$(entry_rows)" = "$after" ] || fail "back at 80x24: $(entry_rows) entry rows, want $after"
 
 # Esc unzooms: the layout's four panels again, the frc panel as before.

@@ -3,7 +3,9 @@
 # tests/golden/<case>/ holding `cmd` (arguments to gpustep, run from the
 # repository root, e.g. `--run -w vecadd --seed 1`) and `expected.json`.
 # The run's --stats JSON must match expected.json stat by stat (the version
-# field is ignored). GOLDEN_UPDATE=1 rewrites the expectations instead.
+# field is ignored); a stat missing from the expectation fails too.
+# GOLDEN_UPDATE=1 rewrites the expectations that differ, lists what changed,
+# and counts each rewritten case as failed (never as passed).
 # Appends "golden <passed> <failed>" to RESULTS.
 BIN=$1
 RESULTS=$2
@@ -34,6 +36,7 @@ flatten() {
 
 pass=0
 fail=0
+updated=0
 for dir in tests/golden/*/; do
 	[ -f "$dir/cmd" ] || continue
 	name=$(basename "$dir")
@@ -47,14 +50,14 @@ for dir in tests/golden/*/; do
 		fail=$((fail + 1))
 		continue
 	fi
-	if [ "${GOLDEN_UPDATE:-0}" = 1 ]; then
-		cp "$out" "$dir/expected.json"
-		echo "UPDATED golden/$name"
-		pass=$((pass + 1))
-		continue
-	fi
 	if [ ! -f "$dir/expected.json" ]; then
-		echo "FAIL golden/$name: no expected.json (run: make golden-update)"
+		if [ "${GOLDEN_UPDATE:-0}" = 1 ]; then
+			cp "$out" "$dir/expected.json"
+			echo "UPDATED golden/$name: new expectation recorded ($(flatten "$out" | wc -l) values; review it)"
+			updated=$((updated + 1))
+		else
+			echo "FAIL golden/$name: no expected.json (run: make golden-update)"
+		fi
 		fail=$((fail + 1))
 		continue
 	fi
@@ -67,18 +70,29 @@ for dir in tests/golden/*/; do
 			for (k in want) if (!(k in got)) printf "    %s: expected %s, missing\n", k, want[k]
 			else if (want[k] != got[k]) printf "    %s: expected %s, got %s\n", k, want[k], got[k]
 		}' "$tmp/want" "$tmp/got" | sort)
-	# Stats added since the expectation was recorded change no behaviour:
-	# report them, do not fail (make golden-update records them).
-	new=$(awk -F '\t' 'NR == FNR { want[$1] = 1; next } !($1 in want) { n++ } END { print n + 0 }' "$tmp/want" "$tmp/got")
-	[ "$new" != 0 ] && echo "note golden/$name: $new stats not in the expectation (make golden-update records them)"
-	if [ -n "$diffs" ]; then
-		echo "FAIL golden/$name ($(echo "$diffs" | wc -l) differences; make golden-update if intended):"
-		echo "$diffs" | head -30
-		fail=$((fail + 1))
-	else
+	# Stats the expectation does not have: the expectation no longer
+	# describes the whole run, so they fail too (listed by name).
+	new=$(awk -F '\t' 'NR == FNR { want[$1] = 1; next } !($1 in want) { printf "    %s: new, %s\n", $1, $2 }' "$tmp/want" "$tmp/got")
+	if [ -z "$diffs" ] && [ -z "$new" ]; then
 		pass=$((pass + 1))
+		continue
 	fi
+	nd=0; nn=0
+	[ -n "$diffs" ] && nd=$(echo "$diffs" | wc -l)
+	[ -n "$new" ] && nn=$(echo "$new" | wc -l)
+	if [ "${GOLDEN_UPDATE:-0}" = 1 ]; then
+		# A rewritten expectation is a change to review, never a pass.
+		cp "$out" "$dir/expected.json"
+		echo "UPDATED golden/$name ($nd differences, $nn new stats; review git diff tests/golden/$name):"
+		updated=$((updated + 1))
+	else
+		echo "FAIL golden/$name ($nd differences, $nn new stats; make golden-update if intended):"
+	fi
+	[ -n "$diffs" ] && echo "$diffs" | head -30
+	[ -n "$new" ] && echo "$new" | head -30
+	fail=$((fail + 1))
 done
+[ "$updated" != 0 ] && echo "golden: $updated expectations rewritten; they count as failed until a run without GOLDEN_UPDATE passes"
 echo "golden: $pass passed, $fail failed"
 [ -n "$RESULTS" ] && echo "golden $pass $fail" >>"$RESULTS"
 [ "$fail" = 0 ]

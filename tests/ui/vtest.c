@@ -57,21 +57,33 @@ void vt_screen(void)
 	atexit(vt_screen_free);
 }
 
-static struct cmd_out quiet = {0};
 static void sink(void *u, const char *text)
 {
 	(void)u;
 	(void)text;
 }
 
+static void keep_error(void *u, const char *text) { sb_printf(u, "%s%s", ((struct strbuf *)u)->len ? "; " : "", text); }
+
+/* A setup command that fails fails the test that asked for it: a picture
+ * of a machine the test did not set up is not worth comparing. */
 void vt_exec(struct session *ss, const char *lines)
 {
-	quiet.print = quiet.error = sink;
+	struct strbuf err;
+	sb_init(&err);
+	struct cmd_out out = {.print = sink, .error = keep_error, .u = &err};
 	char *buf = xstrdup(lines);
-	for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-		if (cmd_exec(ss, l, &quiet) & CMD_RUN)
+	for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		err.len = 0;
+		err.s[0] = 0;
+		int rc = cmd_exec(ss, l, &out);
+		if (rc & CMD_RUN)
 			session_run_all(ss);
+		if ((rc & CMD_ERR) || err.len)
+			test_fail(__FILE__, __LINE__, "setup command '%s' failed: %s", l, err.len ? err.s : "(no message)");
+	}
 	free(buf);
+	sb_fini(&err);
 }
 
 struct session *vt_session(const char *setup)

@@ -247,6 +247,26 @@ TEST(trace_malformed_lines_name_file_line_and_expectation)
 	}
 }
 
+/* Fuzzing found it (tests/fuzz/traceg/): an opcode holding NUL bytes made
+ * the opcode lookup read past the name table (a global-buffer-overflow
+ * under ASan, silent otherwise). A mnemonic is letters, digits, '.', '_'. */
+TEST(trace_opcode_with_nul_bytes_is_refused)
+{
+	unsigned sz, fl;
+	CHECK_EQ(trace_classify("EXIT\0\0\0\0", 8, &sz, &fl), TC_UNKNOWN);
+	CHECK_EQ(trace_classify("EXIT\0", 5, &sz, &fl), TC_UNKNOWN);
+	CHECK_EQ(trace_classify("EXITX", 5, &sz, &fl), TC_UNKNOWN);
+	CHECK_EQ(trace_classify("EXI", 3, &sz, &fl), TC_UNKNOWN);
+	static const char text[] = G "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+				   "0000 ffffffff 0 EXIT\0\0\0\0 0 0 0\n#END_TB\n";
+	char *err = NULL;
+	struct trace_kernel *k = trace_index(text, sizeof text - 1, "t.traceg", &err);
+	CHECK(k == NULL);
+	CHECK_CONTAINS(err, "t.traceg:7: column 17: expected an opcode");
+	free(err);
+	trace_free(k);
+}
+
 TEST(trace_truncated_at_every_byte_fails_cleanly)
 {
 	size_t len = strlen(modes_trace);

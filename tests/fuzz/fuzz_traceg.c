@@ -1,0 +1,22 @@
+/* fuzz_traceg.c: an Accel-Sim .traceg kernel (engine/trace.c index and
+ * replay, through tui/trace_io.c's mmap path): open it as a workload on the
+ * teaching machine and replay a few thousand cycles. */
+#include <stdlib.h>
+
+#include "fuzz.h"
+
+FUZZ_TARGET(traceg)
+{
+	const char *path = fuzz_file("kernel-1.traceg", data, size);
+	struct sim_cfg c;
+	cfg_defaults(&c);
+	struct session ss;
+	char *err = NULL;
+	if (session_init(&ss, &c, "", path, 1, &err) == 0) {
+		fuzz_run(&ss, 3000);
+		session_fini(&ss);
+	}
+	fuzz_note(err);
+	free(err);
+	return 0;
+}

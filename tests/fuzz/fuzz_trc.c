@@ -1,0 +1,21 @@
+/* fuzz_trc.c: a Nugteren .trc thread-address trace (engine/trc.c): parse it
+ * as a workload through tui/trace_io.c and replay a few thousand cycles. */
+#include <stdlib.h>
+
+#include "fuzz.h"
+
+FUZZ_TARGET(trc)
+{
+	const char *path = fuzz_file("fuzz.trc", data, size);
+	struct sim_cfg c;
+	cfg_defaults(&c);
+	struct session ss;
+	char *err = NULL;
+	if (session_init(&ss, &c, "", path, 1, &err) == 0) {
+		fuzz_run(&ss, 3000);
+		session_fini(&ss);
+	}
+	fuzz_note(err);
+	free(err);
+	return 0;
+}

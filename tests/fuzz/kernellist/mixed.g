@@ -1,0 +1,3 @@
+kernel-2.traceg
+kernel-1.traceg
+kernel-1.traceg
