@@ -153,7 +153,8 @@ static void cta_launch(struct sim *s, struct sm *sm, uint32_t cta)
 }
 
 /* Back-to-back kernels (wl_ops.nkernels): kernel k begins once every CTA of
- * kernel k-1 has finished; the host copies before it are applied and its
+ * kernel k-1 has finished and, with mem.kernel_end = drained, the memory
+ * system is idle (sim_mem_idle); the host copies before it are applied and its
  * serial dispatch ranges set then. */
 static void kernel_begin(struct sim *s, uint32_t k)
 {
@@ -179,6 +180,10 @@ void core_dispatch(struct sim *s)
 	if (s->nk > 1) {
 		if (st->ctas_dispatched == s->kfirst[st->kernel + 1]) { /* kernel boundary */
 			if (st->ctas_done < st->ctas_dispatched)
+				return;
+			/* mem.kernel_end = drained: the kernel ends when the memory
+			 * system is idle too, as the run's last kernel does. */
+			if (s->cfg.mem.kernel_end == MEMKE_DRAINED && !sim_mem_idle(s))
 				return;
 			if (!coh_kernel_boundary(s)) /* release, acquire (coh_kflush.c) */
 				return;

@@ -443,13 +443,18 @@ static bool frc_idle(const struct sim *s)
 	return true;
 }
 
+bool sim_mem_idle(const struct sim *s)
+{
+	return s->pool.used == 0 && (!s->dram || dram_idle(s->dram)) && frc_idle(s);
+}
+
 static bool drained(const struct sim *s)
 {
 	if (s->dreqs)
 		return s->dcur->issued == s->dreqs->n && dram_idle(s->dram);
 	if (s->cfg.mem.kernel_end == MEMKE_CTAS) /* the last CTA done; the memory system may still be busy */
 		return core_all_done(s);
-	return core_all_done(s) && s->pool.used == 0 && (!s->dram || dram_idle(s->dram)) && frc_idle(s);
+	return core_all_done(s) && sim_mem_idle(s);
 }
 
 static int check_invariants(const struct sim *s, char **err, bool values);

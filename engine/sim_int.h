@@ -357,6 +357,8 @@ void core_req_done(struct sim *s, uint32_t ri);
 void core_req_accepted(struct sim *s, uint32_t ri);
 void core_account_idle(struct sim *s, uint64_t cycles);
 bool core_all_done(const struct sim *s);
+/* sim.c: no request in flight, DRAM idle, every FRC entry free (mem.kernel_end = drained). */
+bool sim_mem_idle(const struct sim *s);
 /* sched.c: order in which the scheduler looks at warp slots; returns count. */
 int sched_order(const struct sim *s, const struct sm *sm, int *order);
 /* The scheduler owning a warp slot, and the slots it owns (core.schedulers). */

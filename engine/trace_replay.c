@@ -144,7 +144,7 @@ static bool finish(const struct trace_kernel *k, uint32_t soff, struct kwarp *w,
 	w->pc = stmt_id(soff, k->nst);
 	o->op = KOP_EXIT;
 	o->cop = KCOP_DEFAULT;
-	o->active = w->full_mask;
+	o->active = 0; /* no trace line: no traced lanes (a traced EXIT sets its mask) */
 	o->ndst = o->nsrc = 0;
 	return false;
 }
@@ -167,8 +167,13 @@ static bool next_in(const struct trace_view *v, uint32_t soff, uint32_t lcta, st
 	w->tleft--;
 	const struct topc *op = &k->op[k->st_op[s]];
 	unsigned cls = op->cls;
-	if (cls == TC_EXIT && w->tleft == 0)
-		return finish(k, soff, w, o);
+	if (cls == TC_EXIT && w->tleft == 0) {
+		/* The traced EXIT counts its line's lanes (as Accel-Sim counts
+		 * each trace line's mask), not the warp's full width. */
+		finish(k, soff, w, o);
+		o->active = t.mask & w->full_mask;
+		return false;
+	}
 	o->stmt = stmt_id(soff, (uint32_t)s);
 	o->active = t.mask & w->full_mask;
 	o->ndst = (uint8_t)t.ndst;

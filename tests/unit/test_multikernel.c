@@ -273,3 +273,54 @@ TEST(multikernel_rewind_across_the_boundary_is_exact)
 	b2b_free(&a);
 	b2b_free(&b);
 }
+
+/* mem.kernel_end also decides the hand-over between kernels. With an FRC on
+ * a one-line L2 bank and fetch_on_write, kernel 1's dirty victims are still
+ * being written to DRAM (dram.done) after its last CTA finished:
+ * `drained` starts kernel 2 only once they are done, `ctas` at once. */
+TEST(multikernel_kernel_end_decides_the_hand_over)
+{
+	uint64_t start[2], done[2], cycles[2];
+	int writes_between[2];
+	for (int m = 0; m < 2; m++) {
+		struct b2b t;
+		REQUIRE(b2b_load(&t));
+		t.cfg.l2.frc.entries = 8;
+		t.cfg.l2.write_fetch = L2W_FETCH_ON_WRITE;
+		t.cfg.l2.sets = 1;
+		t.cfg.l2.ways = 1;
+		t.cfg.mem.kernel_end = m ? MEMKE_CTAS : MEMKE_DRAINED;
+		char *err = NULL;
+		REQUIRE(b2b_sim(&t, -1, &err));
+		run_to_end(t.s);
+		CHECK(sim_check_invariants(t.s, &err) == 0);
+		const struct events *ev = sim_events_c(t.s);
+		uint64_t total = events_logged(ev), avail = total < ev->cap ? total : ev->cap;
+		REQUIRE(total == avail);
+		start[m] = UINT64_MAX;
+		done[m] = 0;
+		for (uint64_t i = avail; i-- > 0;) {
+			const struct event *e = events_recent(ev, i);
+			if (e->kind == EV_KERNEL_START && e->a == 1)
+				start[m] = e->cycle;
+			else if (e->kind == EV_CTA_DONE && e->a < 4 && e->cycle > done[m])
+				done[m] = e->cycle;
+		}
+		writes_between[m] = 0;
+		for (uint64_t i = avail; i-- > 0;) {
+			const struct event *e = events_recent(ev, i);
+			if (e->kind == EV_DRAM_DONE && e->cycle > done[m] && e->cycle < start[m])
+				writes_between[m]++;
+		}
+		cycles[m] = stat(t.s, "sim.cycles");
+		CHECK_EQ(stat(t.s, "kernel0.cycles"), done[m]); /* to the last CTA in both modes */
+		free(err);
+		b2b_free(&t);
+	}
+	CHECK_EQ(done[0], done[1]); /* kernel 1 runs the same way */
+	CHECK(start[1] <= done[1] + 1); /* ctas: kernel 2 starts at kernel 1's last CTA */
+	CHECK(writes_between[0] > 0);  /* drained: kernel 1's write-backs finished in DRAM first */
+	CHECK_EQ(writes_between[1], 0);
+	CHECK(start[0] > start[1]);
+	CHECK(cycles[0] > cycles[1]);
+}

@@ -414,3 +414,75 @@ TEST(trace_registers_feed_the_register_file)
 	CHECK_EQ(w, 0);
 	CHECK_EQ(wd, 0);
 }
+
+/* Thread instructions of a trace: the sum over its instruction lines (they
+ * start with a hex PC) of the active lanes in the MASK token after it. */
+static uint64_t traced_lanes(const char *text)
+{
+	uint64_t n = 0;
+	for (const char *p = text; *p;) {
+		const char *e = strchr(p, '\n');
+		if (!e)
+			e = p + strlen(p);
+		if ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')) {
+			char *q;
+			strtoull(p, &q, 16);
+			n += (uint64_t)__builtin_popcountll(strtoull(q, NULL, 16));
+		}
+		p = *e ? e + 1 : e;
+	}
+	return n;
+}
+
+/* The final EXIT counts the lanes of its trace line (Accel-Sim counts every
+ * line's mask), not the warp's width: warp 0's lanes 16-31 exit early, its
+ * last EXIT has lanes 0-15; warp 2 (80 threads) has lanes 0-15 and exits
+ * with 0-7 of them; warp 1 has no lines, so its exit has no traced lane. */
+static const char *exit_trace = HDR("1,1,1", "80,1,1")
+	"#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 4\n"
+	"0000 ffffffff 1 R2 LDG.E 1 R4 4 1 0x10000000 4 0\n"
+	"0010 ffff0000 0 EXIT 0 0\n"
+	"0020 0000ffff 0 STG.E 2 R4 R2 4 1 0x20000000 4 0\n"
+	"0030 0000ffff 0 EXIT 0 0\n"
+	"warp = 2\ninsts = 2\n"
+	"0000 0000ffff 1 R2 LDG.E 1 R4 4 1 0x10000080 4 0\n"
+	"0030 000000ff 0 EXIT 0 0\n"
+	"#END_TB\n";
+
+TEST(trace_final_exit_counts_its_traced_lanes)
+{
+	char *err;
+	struct trace_kernel *k = ix(exit_trace, &err);
+	if (!k)
+		fprintf(stderr, "%s\n", err);
+	REQUIRE(k);
+	struct winst in[8];
+	CHECK_EQ(replay(k, 0, 0, in, 8), 4);
+	CHECK_EQ(in[1].op, KOP_ALU); /* an EXIT before the last line */
+	CHECK_EQ(in[1].active, 0xffff0000ull);
+	CHECK_EQ(in[3].op, KOP_EXIT);
+	CHECK_EQ(in[3].active, 0xffffull);
+	CHECK_EQ(replay(k, 0, 1, in, 8), 1);
+	CHECK_EQ(in[0].op, KOP_EXIT);
+	CHECK_EQ(in[0].active, 0);
+	CHECK_EQ(replay(k, 0, 2, in, 8), 2);
+	CHECK_EQ(in[1].op, KOP_EXIT);
+	CHECK_EQ(in[1].active, 0xffull);
+
+	struct sim_cfg cfg;
+	cfg_defaults(&cfg);
+	struct trace_view v;
+	trace_view_init(&v, k, &cfg.trace);
+	struct workload wl = {.name = "t", .ops = &trace_wl_ops, .impl = &v};
+	struct sim *s = sim_new(&cfg, &wl, &err);
+	REQUIRE(s);
+	while (!sim_done(s))
+		sim_step(s, 1000000);
+	const struct stats *st = sim_stats_c(s);
+	CHECK_EQ(traced_lanes(exit_trace), 32 + 16 + 16 + 16 + 16 + 8);
+	CHECK_EQ(stats_value(st, (uint32_t)stats_find(st, "sim.thread_insts")), traced_lanes(exit_trace));
+	CHECK_EQ(stats_value(st, (uint32_t)stats_find(st, "sim.warp_insts")), 6 + 1); /* the lines + warp 1's exit */
+	CHECK(sim_check_invariants(s, &err) == 0);
+	sim_free(s);
+	trace_free(k);
+}
