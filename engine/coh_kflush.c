@@ -2,7 +2,8 @@
  * coh_kflush.c: the kernel boundary as a release and an acquire for the
  * relaxed protocols (FRC thesis §1.7: SI and NMOESI give release consistency
  * at kernel boundaries; coherence.kernel_boundary = flush). core_dispatch
- * calls coh_kernel_boundary once every CTA of kernel k has finished and
+ * calls coh_kernel_boundary once every CTA of kernel k has finished (and,
+ * with mem.kernel_end = drained, the memory system is idle) and
  * starts kernel k+1 only when it returns true:
  *
  *   release  each L1 writes back its N lines, one PutN per L1 per cycle
@@ -40,7 +41,7 @@ void coh_kflush_init(struct sim *s)
 	struct stats *st = &s->stats;
 	s->kb_id[0] = stats_counter(st, "coh.kernel_flush.boundaries", "kernel boundaries with a release and an acquire");
 	s->kb_id[1] = stats_counter(st, "coh.kernel_flush.cycles",
-				    "cycles from the end of a kernel's last CTA to the start of the next kernel");
+				    "cycles from the end of a kernel (its last CTA; with mem.kernel_end=drained, the memory system idle too) to the start of the next kernel");
 	s->kb_id[2] = stats_counter(st, "coh.kernel_flush.writebacks", "N lines written back (PutN) at releases");
 	s->kb_id[3] = stats_counter(st, "coh.kernel_flush.invalidations", "S/V L1 copies invalidated at acquires");
 }

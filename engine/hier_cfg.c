@@ -386,7 +386,7 @@ static const struct cfg_param mem_params[] = {
 	P_INT("mem.latency", mem.latency, "100", 1, 100000, "fixed model: latency in core cycles"),
 	P_INT("mem.queue", mem.queue, "16", 1, 4096, "fixed model: requests in flight per L2 bank"),
 	P_ENUM("mem.kernel_end", mem.kernel_end, "drained", memke_names,
-	       "when the run (its last kernel) ends: drained (every CTA done and the memory system idle: L2 "
+	       "when a kernel ends (the run, and the hand-over to the next kernel of a list): drained (every CTA done and the memory system idle: L2 "
 	       "write-backs, FRC evictions and DRAM finished) or ctas (the last CTA done: its warps exited and "
 	       "their loads and stores were answered; what is still in the L2 or DRAM is not waited for)"),
 };
