@@ -49,7 +49,7 @@ uint64_t sim_req_pool_slots(const struct sim_cfg *cfg)
 			nb * ((uint64_t)cfg->l2.mshr_entries * 3 + (uint64_t)cfg->l2.frc.entries * 2 +
 			      (uint64_t)cfg->l2.queue * 2 + 64);
 	if (cfg->l2.sharers != L2SH_OFF && !cfg->l2.coh.protocol) /* Inv/Ack packets (l2_sharers.c) */
-		pool += nb * ((uint64_t)cfg->l2.mshr_entries + (uint64_t)cfg->l2.frc.entries) * ns;
+		pool += nb * ns * 4; /* four rounds per bank at once; a miss reserves its round (l2_repl.c miss_room) */
 	if (cfg->l2.coh.protocol) /* Inv/Recall/Put/Ack packets (coh_eng.h) */
 		pool += ns * ((uint64_t)cfg->l1.sets * (uint64_t)cfg->l1.ways + 64) + nb * ns * 4;
 	return pool;
