@@ -140,6 +140,7 @@ TEST(trace_xz_replays_like_the_plain_file_through_a_small_window)
 	char *xzp = write_file(dir, "kernel-1.traceg.xz", z, zlen);
 	struct sim_cfg cfg;
 	cfg_defaults(&cfg);
+	cfg.dram.rows *= 8; /* arrays 0x10000000 apart alias on 128 MiB: a DRAM that holds them */
 	/* How long the oldest CTA lives decides whether a 1 MB window still holds
 	 * its blocks; the expectations below were set on an L2 whose replacements
 	 * neither invalidate L1 copies nor wait for write-backs (issue 18). */
@@ -222,6 +223,7 @@ TEST(trace_xz_thread_blocks_out_of_cta_order)
 	char *xzp = write_file(dir, "kernel-1.traceg.xz", z, zlen);
 	struct sim_cfg cfg;
 	cfg_defaults(&cfg);
+	cfg.dram.rows *= 8; /* arrays 0x10000000 apart alias on 128 MiB: a DRAM that holds them */
 	struct run a = run_trace(plain, &cfg, 0, NULL);
 	CHECK_EQ(a.insts, 300 * 2 * 10);
 	struct trace_list *tl;
