@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "dram_int.h"
+#include "sim.h"
 
 #define PS_PER_US 1000000u
 
@@ -295,6 +296,82 @@ int dram_check_span(const struct sim_cfg *cfg, const char *what, uint64_t lo, ui
 		       "%s: addresses 0x%" PRIx64 "..0x%" PRIx64 " span %" PRIu64 " bytes, more than the DRAM capacity (%" PRIu64
 		       " bytes = dram.channels x ranks x banks x rows x columns x bus_bytes): two lines would share a DRAM location; raise dram.rows or dram.channels",
 		       what, lo, hi - 1, hi - lo, cap);
+}
+
+static int range_cmp(const void *a, const void *b)
+{
+	const struct wl_range *x = a, *y = b;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static void range_name(char *buf, size_t n, const struct wl_range *r)
+{
+	snprintf(buf, n, "%s%s%s 0x%" PRIx64 "..0x%" PRIx64, r->src ? r->src : "", r->src ? " " : "", r->what, r->lo,
+		 r->last);
+}
+
+int dram_check_ranges(const struct sim_cfg *cfg, const char *name, struct wl_range *r, unsigned n, char **err)
+{
+	struct addrmap m;
+	char *e = NULL;
+	if (addrmap_init(&m, &cfg->dram, &e)) {
+		free(e);
+		return 0; /* the validator reports the map */
+	}
+	uint64_t cap = addrmap_capacity(&m), L = cfg->l2.line > 0 ? (uint64_t)cfg->l2.line : 1;
+	unsigned k = 0;
+	for (unsigned i = 0; i < n; i++) /* drop empty ranges, widen to whole lines */
+		if (r[i].lo <= r[i].last) {
+			r[k] = r[i];
+			r[k].lo -= r[k].lo % L;
+			r[k].last = r[k].last / L * L > UINT64_MAX - (L - 1) ? UINT64_MAX : r[k].last / L * L + (L - 1);
+			k++;
+		}
+	if (!k)
+		return 0;
+	qsort(r, k, sizeof *r, range_cmp);
+	unsigned w = 0; /* merge ranges that overlap or touch: the same lines */
+	for (unsigned i = 1; i < k; i++) {
+		if (r[w].last == UINT64_MAX || r[i].lo <= r[w].last + 1)
+			r[w].last = MAX(r[w].last, r[i].last);
+		else
+			r[++w] = r[i];
+	}
+	k = w + 1;
+	uint64_t lo = r[0].lo, last = r[k - 1].last;
+	char a[300], b[300];
+	for (unsigned i = 0; i < k; i++) {
+		if (r[i].last - r[i].lo < cap)
+			continue;
+		range_name(a, sizeof a, &r[i]);
+		return set_err(err,
+			       "%s: %s spans %" PRIu64 " bytes, more than the DRAM capacity (%" PRIu64
+			       " bytes = dram.channels x ranks x banks x rows x columns x bus_bytes): two lines would share a DRAM "
+			       "location (0x%" PRIx64 " and 0x%" PRIx64 "); raise dram.rows or dram.channels",
+			       name, a, r[i].last - r[i].lo == UINT64_MAX ? UINT64_MAX : r[i].last - r[i].lo + 1, cap, r[i].lo,
+			       r[i].lo + cap);
+	}
+	/* Disjoint x < y: some x in A, y in B with y - x = j * cap (j >= 1)
+	 * iff a multiple of cap lies in [B.lo - A.last, B.last - A.lo]. */
+	for (unsigned i = 0; i < k; i++)
+		for (unsigned j = i + 1; j < k; j++) {
+			uint64_t dmin = r[j].lo - r[i].last, dmax = r[j].last - r[i].lo, rem = dmin % cap;
+			uint64_t up = rem ? cap - rem : 0;
+			if (up > UINT64_MAX - dmin || dmin + up > dmax)
+				continue;
+			uint64_t d = dmin + up, x = MAX(r[i].lo, r[j].lo - d);
+			x -= x % L;
+			range_name(a, sizeof a, &r[i]);
+			range_name(b, sizeof b, &r[j]);
+			return set_err(err,
+				       "%s: the lines at 0x%" PRIx64 " (%s) and 0x%" PRIx64 " (%s) are %" PRIu64
+				       " x the DRAM capacity apart (%" PRIu64
+				       " bytes = dram.channels x ranks x banks x rows x columns x bus_bytes): two lines would share a "
+				       "DRAM location; the addresses span 0x%" PRIx64 "..0x%" PRIx64
+				       " in all; raise dram.rows or dram.channels",
+				       name, x, a, x + d, b, d / cap, cap, lo, last);
+		}
+	return 0;
 }
 
 /* ---- the L2-facing API ------------------------------------------------------ */

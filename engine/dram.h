@@ -58,6 +58,14 @@ struct dram *dram_new(struct arena *a, const struct sim_cfg *cfg, struct stats *
  * its capacity, which keeps distinct lines apart only while the workload's
  * addresses [lo, hi) span at most the capacity. -1 + *err naming the keys. */
 int dram_check_span(const struct sim_cfg *cfg, const char *what, uint64_t lo, uint64_t hi, char **err);
+/* The same guarantee for a workload that knows the byte ranges it touches
+ * (traces, sim.h wl_ops.range): each range, widened to whole l2.line lines,
+ * must span at most the capacity, and no line of one range may lie a
+ * multiple of the capacity away from a line of another (distinct lines
+ * alias exactly then). -1 + *err naming `name`, the ranges, the two lines,
+ * the span and the capacity. Sorts r[0, n) in place. */
+struct wl_range;
+int dram_check_ranges(const struct sim_cfg *cfg, const char *name, struct wl_range *r, unsigned n, char **err);
 
 /* Address decoding (for panels and `info line`). */
 void dram_decode(const struct dram *d, uint64_t addr, unsigned *ch, unsigned *bank, uint32_t *row,

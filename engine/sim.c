@@ -197,6 +197,19 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 		if (dram_check_span(cfg, what, lo, hi, err))
 			return NULL;
 	}
+	if (cfg->mem.model == MEM_DRAM && !dram_only && wl->ops && wl->ops->range) {
+		unsigned n = 0, cap = 4;
+		struct wl_range *r = xmalloc(cap * sizeof *r);
+		while (wl->ops->range(wl->impl, n, &r[n]))
+			if (++n == cap)
+				r = xrealloc(r, (cap *= 2) * sizeof *r);
+		char what[96];
+		snprintf(what, sizeof what, "workload %s", wl->name);
+		int bad = dram_check_ranges(cfg, what, r, n, err);
+		free(r);
+		if (bad)
+			return NULL;
+	}
 	if (dram_only && !wl->dram_reqs->n) {
 		set_err(err, "workload %s: a DRAM trace without requests", wl->name);
 		return NULL;

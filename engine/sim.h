@@ -25,6 +25,13 @@ struct winst;
  * keeps in its arena, so sources must keep no mutable per-warp state of their
  * own (that is what makes rewinding exact).
  */
+/* Byte addresses [lo, last] a workload touches; `src` (a file, may be
+ * NULL) and `what` ("global", "local") name them in messages. */
+struct wl_range {
+	uint64_t lo, last;
+	const char *src, *what;
+};
+
 struct wl_ops {
 	uint32_t (*ctas)(const void *impl);
 	uint32_t (*threads_per_cta)(const void *impl);
@@ -47,6 +54,11 @@ struct wl_ops {
 	/* Optional (NULL = no): whether any instruction carries a cache operator
 	 * (glc / slc), which MOESI and NMOESI refuse at sim_new. */
 	bool (*uses_cop)(const void *impl);
+	/* Optional (NULL = not known): range i of the byte addresses the
+	 * workload's loads and stores touch, for the DRAM aliasing check at
+	 * sim_new; false once i is past the last. A range with lo > last is
+	 * empty (skip it). */
+	bool (*range)(const void *impl, unsigned i, struct wl_range *out);
 };
 
 /* A host-to-device copy of `bytes` bytes at `addr` made before kernel

@@ -621,6 +621,7 @@ static int warp_insts(struct ix *x, size_t wi, uint64_t n, uint64_t insts_line, 
 		const struct topc *o = &k->op[k->st_op[s]];
 		k->info.insts++;
 		k->info.by_class[o->cls]++;
+		trace_foot_note(k, &t, o);
 		if ((o->flags & (TF_CG | TF_CV)) && (o->cls == TC_LDG || o->cls == TC_STG || o->cls == TC_LD || o->cls == TC_ST ||
 						   o->cls == TC_LDL || o->cls == TC_STL))
 			k->info.cg++;
@@ -729,6 +730,7 @@ static struct trace_kernel *index_run(struct ix *x_)
 	struct ix x = *x_;
 	struct trace_kernel *k = x.k;
 	bool in_header = true;
+	trace_foot_init(k);
 	uint64_t ntb = 0;
 	while (next_line(&x)) {
 		const char *s = x.ls, *e = x.le;
@@ -782,6 +784,7 @@ static struct trace_kernel *index_run(struct ix *x_)
 	k->info.lines = x.line;
 	k->info.nopcodes = k->nop;
 	k->info.nstmts = k->nst;
+	trace_foot_done(k);
 	x_->buf = x.buf; /* refill may have grown it */
 	return k;
 fail:

@@ -77,6 +77,9 @@ struct trace_info {
 	uint64_t max_tb_bytes;       /* the longest thread block's text (#BEGIN_TB to #END_TB) */
 	uint32_t max_tb;             /* and its CTA id */
 	char unknown[256];           /* distinct unknown opcodes, comma separated ("" = none) */
+	/* Bytes the replay's global and local accesses touch, [lo, last] (lo >
+	 * last = none); local ones as placed in TRACE_LOCAL_REGION. */
+	uint64_t glob_lo, glob_last, local_lo, local_last;
 };
 
 struct trace_kernel;

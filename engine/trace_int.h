@@ -40,6 +40,9 @@ struct trace_kernel {
 	uint32_t hcap; /* PC -> statement, open addressing */
 	uint64_t *hkey;
 	uint32_t *hval; /* stmt + 1, 0 = empty */
+	/* footprint while indexing: local offsets seen (loff_min > loff_max = none) */
+	uint64_t loff_min, loff_max;
+	unsigned lsize_max;
 };
 
 struct tline {
@@ -61,6 +64,12 @@ struct cur {
 bool trace_parse_inst(struct cur *c, int lineinfo, struct tline *t);
 /* Only the PC and mask (the warps panel's look-ahead). */
 bool trace_parse_head(struct cur *c, int lineinfo, uint64_t *pc, uint32_t *mask);
+/* Footprint (trace_info glob_* / local_*): trace_foot_init before the
+ * first line, trace_foot_note for every instruction line (placing its
+ * addresses as replay does), trace_foot_done once the grid is known. */
+void trace_foot_init(struct trace_kernel *k);
+void trace_foot_note(struct trace_kernel *k, const struct tline *t, const struct topc *o);
+void trace_foot_done(struct trace_kernel *k);
 /* Statement index of a PC, -1 if the trace has none. */
 int trace_pc_find(const struct trace_kernel *k, uint64_t pc);
 

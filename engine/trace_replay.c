@@ -243,6 +243,80 @@ static bool t_next(const void *impl, struct kwarp *w, struct winst *o)
 
 static bool t_uses_cop(const void *impl) { return ((const struct trace_view *)impl)->k->info.cg > 0; }
 
+/* ---- footprint (the DRAM aliasing check, sim_new) ----------------------- */
+
+void trace_foot_init(struct trace_kernel *k)
+{
+	k->info.glob_lo = k->info.local_lo = UINT64_MAX;
+	k->info.glob_last = k->info.local_last = 0;
+	k->loff_min = UINT64_MAX;
+	k->loff_max = 0;
+	k->lsize_max = 0;
+}
+
+/* The spaces as next_in() places a line: shared accesses stay in the SM,
+ * local ones are offsets into the per-thread region. */
+void trace_foot_note(struct trace_kernel *k, const struct tline *t, const struct topc *o)
+{
+	unsigned cls = o->cls;
+	if (cls < TC_LDG || t->width == 0 || !t->mask || cls == TC_LDS || cls == TC_STS || cls == TC_ATOMS)
+		return;
+	const struct trace_hdr *h = &k->h;
+	bool local = cls == TC_LDL || cls == TC_STL;
+	if (cls == TC_LD || cls == TC_ST || cls == TC_ATOM) {
+		uint64_t a = t->addr[__builtin_ctzll(t->mask)];
+		if (h->shmem_base && a >= h->shmem_base && a - h->shmem_base < TRACE_WINDOW_BYTES)
+			return;
+		local = h->local_base && a >= h->local_base && a - h->local_base < TRACE_WINDOW_BYTES;
+	}
+	unsigned size = o->size ? o->size : 1;
+	for (unsigned l = 0; l < TLANES; l++) {
+		if (!(t->mask >> l & 1))
+			continue;
+		uint64_t a = t->addr[l];
+		if (local) {
+			uint64_t off = h->local_base && a >= h->local_base ? a - h->local_base : a;
+			k->loff_min = MIN(k->loff_min, off);
+			k->loff_max = MAX(k->loff_max, off);
+			k->lsize_max = MAX(k->lsize_max, size);
+			continue;
+		}
+		uint64_t last = a > UINT64_MAX - (size - 1) ? UINT64_MAX : a + (size - 1);
+		k->info.glob_lo = MIN(k->info.glob_lo, a);
+		k->info.glob_last = MAX(k->info.glob_last, last);
+	}
+}
+
+/* Local: TRACE_LOCAL_REGION + (off / 4) * (threads * 4) + tid * 4 + off % 4
+ * for every thread; a sum that would pass 2^64 saturates (and is refused). */
+void trace_foot_done(struct trace_kernel *k)
+{
+	if (k->loff_min > k->loff_max)
+		return;
+	uint64_t stride = (uint64_t)k->nctas * k->tpc * 4, lo, hi, top = UINT64_MAX;
+	if (__builtin_mul_overflow(k->loff_min / 4, stride, &lo) || __builtin_add_overflow(lo, TRACE_LOCAL_REGION, &lo))
+		lo = top;
+	if (__builtin_mul_overflow(k->loff_max / 4 + 1, stride, &hi) ||
+	    __builtin_add_overflow(hi, TRACE_LOCAL_REGION + 3 + k->lsize_max - 1, &hi))
+		hi = top;
+	k->info.local_lo = lo;
+	k->info.local_last = hi;
+}
+
+static bool view_range(const struct trace_view *v, unsigned i, struct wl_range *out)
+{
+	const struct trace_info *in = &v->k->info;
+	if (i > 1)
+		return false;
+	out->lo = i ? in->local_lo : in->glob_lo;
+	out->last = i ? in->local_last : in->glob_last;
+	out->what = i ? "local" : "global";
+	out->src = v->k->file;
+	return true;
+}
+
+static bool t_range(const void *impl, unsigned i, struct wl_range *out) { return view_range(impl, i, out); }
+
 const struct wl_ops trace_wl_ops = {
 	.ctas = t_ctas,
 	.threads_per_cta = t_tpc,
@@ -253,6 +327,7 @@ const struct wl_ops trace_wl_ops = {
 	.stmt_text = t_text,
 	.nstmts = t_nstmts,
 	.uses_cop = t_uses_cop,
+	.range = t_range,
 };
 
 /*
@@ -360,6 +435,12 @@ static bool m_uses_cop(const void *impl)
 	return false;
 }
 
+static bool m_range(const void *impl, unsigned i, struct wl_range *out)
+{
+	const struct trace_multi *m = M(impl);
+	return i / 2 < m->n && view_range(&m->v[i / 2], i % 2, out);
+}
+
 const struct wl_ops trace_multi_wl_ops = {
 	.ctas = m_ctas,
 	.threads_per_cta = m_tpc,
@@ -372,4 +453,5 @@ const struct wl_ops trace_multi_wl_ops = {
 	.nkernels = m_nkernels,
 	.kernel_shape = m_shape,
 	.uses_cop = m_uses_cop,
+	.range = m_range,
 };

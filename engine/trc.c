@@ -238,6 +238,12 @@ struct trc *trc_parse(const char *text, size_t len, const char *file, char **err
 		in->stores += v[i].store;
 	}
 	in->loads = n - in->stores;
+	in->addr_lo = UINT64_MAX;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t a = v[i].addr, last = a > UINT64_MAX - (v[i].bytes - 1u) ? UINT64_MAX : a + (v[i].bytes - 1u);
+		in->addr_lo = MIN(in->addr_lo, a);
+		in->addr_last = MAX(in->addr_last, last);
+	}
 	for (uint32_t g = 0; g < in->threads; g++) {
 		if (t->first[g + 1] > in->max_per_thread)
 			in->max_per_thread = t->first[g + 1];
@@ -399,6 +405,15 @@ static bool r_next(const void *impl, struct kwarp *w, struct winst *o)
 	return true;
 }
 
+static bool r_range(const void *impl, unsigned i, struct wl_range *out)
+{
+	const struct trc *t = impl;
+	if (i)
+		return false;
+	*out = (struct wl_range){t->info.addr_lo, t->info.addr_last, t->file, "global"};
+	return true;
+}
+
 const struct wl_ops trc_wl_ops = {
 	.ctas = r_ctas,
 	.threads_per_cta = r_tpc,
@@ -408,6 +423,7 @@ const struct wl_ops trc_wl_ops = {
 	.warp_next = r_next,
 	.stmt_text = r_text,
 	.nstmts = r_nstmts,
+	.range = r_range,
 };
 
 /* ---- model input --------------------------------------------------------- */

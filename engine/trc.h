@@ -52,6 +52,7 @@ struct trc_info {
 	uint32_t blocks;         /* ceil(threads / tpb) */
 	uint64_t accesses, loads, stores, lines;
 	uint32_t max_per_thread; /* longest access list */
+	uint64_t addr_lo, addr_last; /* bytes the accesses touch, [lo, last] */
 };
 
 struct trc;

@@ -57,4 +57,12 @@ printf '[timing]\nCL = fast\n' >"$T/bad.ini"
 bad "bad ini value" "bad.ini:2: [timing] CL: expected an integer" --check-config "$T/bad.ini"
 printf '{ "dram": { "ini": 5 } }\n' >"$T/badini.json"
 bad "dram.ini not a path" "dram.ini: expected the path of a DRAMSim3 .ini file" --check-config "$T/badini.json"
+# trace workloads too (.traceg, kernel lists, .trc): lines a capacity apart (64 KiB with dram.rows=2)
+printf 'blocksize: 32 1 1\n0 0 4096 4\n1 0 69632 4\n' >"$T/two.trc"
+bad "trc span" "workload two.trc: two.trc global 0x1000..0x1107f spans 65664 bytes, more than the DRAM capacity (65536 bytes" \
+	--run -w "$T/two.trc" -s dram.rows=2
+"$BIN" --run -w "$T/two.trc" -s dram.rows=4 >/dev/null 2>"$T/err" || fail "trc on a DRAM that holds it: $(cat "$T/err")"
+"$BIN" --run -w "$T/two.trc" -s dram.rows=2 -s mem.model=fixed >/dev/null 2>"$T/err" || fail "fixed memory: $(cat "$T/err")"
+bad "kernel list span" "workload kernelslist.g: kernel-1.traceg global 0x7f0000000000.." \
+	--run -w "$ROOT/tests/traces/multi/kernelslist.g" -s dram.rows=2
 exit 0

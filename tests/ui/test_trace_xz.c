@@ -24,7 +24,12 @@
 
 /* A kernel of n CTAs of 64 threads (2 warps), each warp 10 lines with
  * per-CTA addresses (so replaying the wrong block changes the counts), plus
- * `extra` ALU lines in warp 0 of CTA 0. Heap text. */
+ * `extra` ALU lines in warp 0 of CTA 0. Heap text. The three arrays are
+ * 8 MiB apart: at 0x10000000, 0x20000000, 0x30000000 (as before issue 20's
+ * trace check) they shared DRAM locations on the 128 MiB teaching DRAM and
+ * sim_new refuses them. The 1 MB window's "no restart" below depends on how
+ * long the oldest CTA lives: with the arrays 16 MiB or more apart it gets
+ * one restart (measured). */
 static char *gen_trace(unsigned n, unsigned extra, size_t *len)
 {
 	size_t cap = 4096 + (size_t)n * 1200 + (size_t)extra * 64, u = 0;
@@ -52,7 +57,7 @@ static char *gen_trace(unsigned n, unsigned extra, size_t *len)
 			    "0060 ffffffff 1 R4 LDG.E.SYS 1 R4 4 1 0x%x 4 0\n"
 			    "0070 ffffffff 1 R9 FADD 2 R2 R4 0 0\n"
 			    "0080 ffffffff 0 STG.E.SYS 2 R6 R9 4 1 0x%x 4 0\n0090 ffffffff 0 EXIT 0 0 0\n",
-			    0x10000000u + i, 0x20000000u + i, 0x30000000u + i);
+			    0x800000u + i, 0x1000000u + i, 0x1800000u + i);
 		}
 		u += (size_t)snprintf(t + u, cap - u, "#END_TB\n");
 	}

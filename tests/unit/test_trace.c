@@ -305,6 +305,7 @@ TEST(trace_runs_in_the_simulator)
 	REQUIRE(k);
 	struct sim_cfg cfg;
 	cfg_defaults(&cfg);
+	cfg.dram.rows *= 4; /* 0x10000000 and 0x20000000 alias on 128 MiB: a DRAM that holds both */
 	struct trace_view v;
 	trace_view_init(&v, k, &cfg.trace);
 	struct workload wl = {.name = "t", .ops = &trace_wl_ops, .impl = &v};
@@ -389,6 +390,7 @@ TEST(trace_registers_feed_the_register_file)
 {
 	struct sim_cfg cfg;
 	cfg_defaults(&cfg);
+	cfg.dram.rows *= 4; /* 0x10000000 and 0x20000000 alias on 128 MiB: a DRAM that holds both */
 	uint64_t r, w, wr, wd;
 	uint64_t free_cycles = rf_run(&cfg, &r, &w, &wr, &wd); /* the default free SRAM path */
 	CHECK_EQ(r, 10);
