@@ -444,7 +444,7 @@ static const char *exit_trace = HDR("1,1,1", "80,1,1")
 	"#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 4\n"
 	"0000 ffffffff 1 R2 LDG.E 1 R4 4 1 0x10000000 4 0\n"
 	"0010 ffff0000 0 EXIT 0 0\n"
-	"0020 0000ffff 0 STG.E 2 R4 R2 4 1 0x20000000 4 0\n"
+	"0020 0000ffff 0 STG.E 2 R4 R2 4 1 0x10800000 4 0\n" /* 8 MiB from the loads: no DRAM aliasing */
 	"0030 0000ffff 0 EXIT 0 0\n"
 	"warp = 2\ninsts = 2\n"
 	"0000 0000ffff 1 R2 LDG.E 1 R4 4 1 0x10000080 4 0\n"
