@@ -54,7 +54,9 @@ echo "$CASES" | while read -r cfg wl extra; do
 done
 # Trace replay (docs/TRACES.md): a generated vecadd-style Accel-Sim trace of
 # 4096 CTAs x 8 warps x 10 lines. "index" = load + one-pass index only
-# (--list-stats builds the session and exits); "replay" = --run.
+# (--list-stats builds the session and exits); "replay" = --run. The three
+# 4 MiB arrays sit 16 MiB apart, inside the teaching DRAM (128 MiB), which
+# refuses traces whose lines would share a DRAM location.
 awk -v n=4096 'BEGIN {
 	printf "-kernel name = bench\n-grid dim = (%d,1,1)\n-block dim = (256,1,1)\n-nregs = 16\n-accelsim tracer version = 4\n\n", n
 	for (b = 0; b < n; b++) {
@@ -65,9 +67,9 @@ awk -v n=4096 'BEGIN {
 			printf "0000 ffffffff 1 R1 IMAD.MOV.U32 2 R255 R255 0 0\n0010 ffffffff 1 R6 S2R 0 0 0\n0020 ffffffff 1 R3 S2R 0 0 0\n"
 			printf "0030 ffffffff 1 R6 IMAD 2 R3 R6 0 0\n0040 ffffffff 0 ISETP.GE.AND 1 R6 0 0\n"
 			printf "0050 ffffffff 1 R2 LDG.E.SYS 1 R2 4 1 0x%x 4 0\n", 268435456 + i
-			printf "0060 ffffffff 1 R4 LDG.E.SYS 1 R4 4 1 0x%x 4 0\n", 536870912 + i
+			printf "0060 ffffffff 1 R4 LDG.E.SYS 1 R4 4 1 0x%x 4 0\n", 285212672 + i
 			printf "0070 ffffffff 1 R9 FADD 2 R2 R4 0 0\n"
-			printf "0080 ffffffff 0 STG.E.SYS 2 R6 R9 4 1 0x%x 4 0\n0090 ffffffff 0 EXIT 0 0 0\n", 805306368 + i
+			printf "0080 ffffffff 0 STG.E.SYS 2 R6 R9 4 1 0x%x 4 0\n0090 ffffffff 0 EXIT 0 0 0\n", 301989888 + i
 		}
 		printf "#END_TB\n"
 	}
@@ -115,11 +117,12 @@ echo "machine: $(uname -srm), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null 
 echo "commit:  $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 
 # DRAM-trace mode (docs/DRAM.md): 1,000,000 requests straight into the DRAM
-# model of the default machine, sequential lines and random lines. (Named
+# model of the default machine, sequential lines and random lines, all
+# inside its 128 MiB (addresses beyond the capacity are refused). (Named
 # .dtrace: -w would take a .trc for a thread-address trace.)
 echo
-awk 'BEGIN { for (i = 0; i < 1000000; i++) printf "LD 0x%x\n", 268435456 + i * 128 }' >"$tmp/seq.dtrace"
-awk 'BEGIN { srand(7); for (i = 0; i < 1000000; i++) printf "%s 0x%x\n", (rand() < 0.3 ? "ST" : "LD"), int(rand() * 1073741824) * 128 % 4294967296 }' >"$tmp/rnd.dtrace"
+awk 'BEGIN { for (i = 0; i < 1000000; i++) printf "LD 0x%x\n", i * 128 }' >"$tmp/seq.dtrace"
+awk 'BEGIN { srand(7); for (i = 0; i < 1000000; i++) printf "%s 0x%x\n", (rand() < 0.3 ? "ST" : "LD"), int(rand() * 1048576) * 128 }' >"$tmp/rnd.dtrace"
 for t in seq rnd; do
 	start=$(date +%s.%N)
 	"$BIN" --dram-trace "$tmp/$t.dtrace" --stats "$tmp/d.json" >/dev/null 2>"$tmp/err" || { echo "dram trace $t: failed"; cat "$tmp/err"; continue; }
