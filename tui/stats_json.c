@@ -117,6 +117,13 @@ char *stats_json_string_raw(const struct stats *st, uint64_t cycles, const struc
 	return out;
 }
 
+/* The directory part of path ("." without one, "/" for a file at the root). */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? xasprintf("%.*s", (int)(slash - path) + (slash == path), path) : xstrdup(".");
+}
+
 /* Temporary files of earlier saves of `path` (PATH.tmpXXXXXX) left by a
  * writer that was killed: a writer holds an exclusive flock on its temp file
  * until the rename, and a lock dies with its process, so a temp file that can
@@ -125,7 +132,7 @@ char *stats_json_string_raw(const struct stats *st, uint64_t cycles, const struc
 void remove_stale_temps(const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	char *dir = slash ? xasprintf("%.*s", (int)(slash - path) + (slash == path), path) : xstrdup(".");
+	char *dir = dir_of(path);
 	const char *base = slash ? slash + 1 : path;
 	size_t bl = strlen(base);
 	DIR *d = opendir(dir);
@@ -153,8 +160,7 @@ void remove_stale_temps(const char *path)
  * about a directory that exists). */
 static int temp_error(const char *path, int e, char **err)
 {
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? xasprintf("%.*s", (int)(slash - path) + (slash == path), path) : xstrdup(".");
+	char *dir = dir_of(path);
 	struct stat st;
 	bool dir_ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
 	if (e == ENOENT && dir_ok)

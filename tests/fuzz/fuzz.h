@@ -39,6 +39,9 @@ const char *fuzz_dir(void);
 /* Run a session's machine for at most `cycles` cycles (bounded: a fuzz
  * input may describe a huge grid). */
 void fuzz_run(struct session *ss, uint64_t cycles);
+/* Open the workload file at path on machine c (a session) and run it for
+ * `cycles`; a refused input only notes its message. */
+void fuzz_workload(const struct sim_cfg *c, const char *path, uint64_t cycles);
 /* With FUZZ_VERBOSE=1 in the environment, print why an input was refused
  * (to check that seeds get past the parser). */
 void fuzz_note(const char *err);

@@ -42,14 +42,7 @@ FUZZ_TARGET(traceg_xz)
 	struct sim_cfg c;
 	cfg_defaults(&c);
 	c.trace.xz_window_mb = 1;
-	struct session ss;
-	char *err = NULL;
-	if (session_init(&ss, &c, "", path, 1, &err) == 0) {
-		fuzz_run(&ss, 3000);
-		session_fini(&ss);
-	}
-	fuzz_note(err);
-	free(err);
+	fuzz_workload(&c, path, 3000);
 	free(buf);
 	return 0;
 }

@@ -9,13 +9,6 @@ FUZZ_TARGET(trc)
 	const char *path = fuzz_file("fuzz.trc", data, size);
 	struct sim_cfg c;
 	cfg_defaults(&c);
-	struct session ss;
-	char *err = NULL;
-	if (session_init(&ss, &c, "", path, 1, &err) == 0) {
-		fuzz_run(&ss, 3000);
-		session_fini(&ss);
-	}
-	fuzz_note(err);
-	free(err);
+	fuzz_workload(&c, path, 3000);
 	return 0;
 }

@@ -84,3 +84,15 @@ static void drop(void *u, const char *t)
 }
 
 struct cmd_out fuzz_quiet = {drop, drop, NULL};
+
+void fuzz_workload(const struct sim_cfg *c, const char *path, uint64_t cycles)
+{
+	struct session ss;
+	char *err = NULL;
+	if (session_init(&ss, c, "", path, 1, &err) == 0) {
+		fuzz_run(&ss, cycles);
+		session_fini(&ss);
+	}
+	fuzz_note(err);
+	free(err);
+}
