@@ -182,6 +182,9 @@ TEST(frc_mshr_shared_uses_up_mshr_slots)
 		CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
 		CHECK_EQ(tk_stat(&t, "mem.reads"), 4);
 		if (shared) {
+			/* one slot for FRC and conventional misses together: the four
+			 * fetches go to memory one after another */
+			CHECK(tk_stat(&t, "sim.cycles") >= 4 * (uint64_t)t.cfg.mem.latency);
 			CHECK(tk_stat(&t, "l2.nacks") > 0);
 			CHECK(tk_stat(&t, "frc.fallbacks") > 0);
 			CHECK(tk_count(&t, EV_FRC_FALLBACK) > 0 &&
@@ -190,6 +193,7 @@ TEST(frc_mshr_shared_uses_up_mshr_slots)
 			CHECK_EQ(tk_stat(&t, "l2.nacks"), 0);
 			CHECK_EQ(tk_stat(&t, "frc.allocs"), 4);
 			CHECK_EQ(tk_stat(&t, "frc.fallbacks"), 0);
+			CHECK(tk_stat(&t, "sim.cycles") < 2 * (uint64_t)t.cfg.mem.latency);
 		}
 		tk_end(&t);
 	}
