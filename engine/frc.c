@@ -283,7 +283,7 @@ void frc_fill(struct sim *s, struct l2bank *b, uint32_t mi)
 			reqq_push(&keep, s->pool.r, wi);
 			nkeep++;
 		} else {
-			answer(s, b, e, wi, 0);
+			answer(s, b, e, wi, l2_fill_delay(s));
 		}
 	}
 	e->wait = keep;

@@ -107,6 +107,7 @@ struct l2_cfg {
 	int ports;           /* lookups per cycle per bank */
 	int sharers;         /* enum l2_sharers: L1 copies recorded and invalidated on replacement (protocol none) */
 	int evict_order;     /* enum l2_evict_order: conventional miss: fetch after the write-back (serial) or with it */
+	int fill_reply;      /* enum l2_fill_reply: replies a fill answers leave after hit_latency (pipeline) or at once */
 	int fill_port_cycles; /* L2 port cycles a conventional fill takes (data array write) */
 	struct frc_cfg {
 		int entries;       /* per bank; 0 = no FRC */
@@ -135,6 +136,7 @@ enum frc_victim { FRC_VICTIM_AT_SWAP, FRC_VICTIM_AT_MISS };
 enum frc_mshr { FRC_MSHR_SEPARATE, FRC_MSHR_SHARED };
 enum l2_sharers { L2SH_EXACT, L2SH_SUPERSET, L2SH_OFF };
 enum l2_evict_order { L2EV_SERIAL, L2EV_ACCEPTED, L2EV_OVERLAP };
+enum l2_fill_reply { L2FR_PIPELINE, L2FR_AT_ONCE };
 /* FRC set index from the bank-local line number (bank-select bits removed):
  * xor folds all its bits, linear takes the low bits (= the L2 set's low bits
  * under l2.index=linear), skip_l2_set_bits the bits above the L2 set index

@@ -217,6 +217,11 @@ uint32_t l2_memq_cap(const struct sim *s)
 
 bool l2_memq_room(const struct sim *s, const struct l2bank *b, uint32_t n) { return b->memq.n + n <= l2_memq_cap(s); }
 
+uint64_t l2_fill_delay(const struct sim *s)
+{
+	return s->cfg.l2.fill_reply == L2FR_PIPELINE ? (uint64_t)s->cfg.l2.hit_latency : 0;
+}
+
 /* MSHR entries in use, counting FRC entries when they share the file. */
 uint32_t l2_mshr_in_use(const struct sim *s, const struct l2bank *b)
 {
@@ -244,8 +249,9 @@ void l2_reply(struct sim *s, struct l2bank *b, uint32_t ri, uint8_t kind, uint64
 		l2sh_note_reply(s, b, r); /* the L1 now holds a copy (l2.sharers) */
 	r->reply = kind;
 	r->t_ready = s->st->now + delay;
-	/* Two FIFOs keep both in t_ready order without sorting: lookups all take
-	 * hit_latency, fills and refusals leave at once. */
+	/* Two FIFOs keep both in t_ready order without sorting: lookups (and,
+	 * with l2.fill_reply = pipeline, the replies of a fill) all take
+	 * hit_latency; refusals (and at_once fills) leave at once. */
 	reqq_push(delay ? &b->outq : &b->outq_now, s->pool.r, ri);
 	sim_act_l2(s, b);
 }

@@ -307,7 +307,7 @@ static void slc_fill(struct sim *s, struct l2bank *b, uint32_t mi)
 		struct req *w = &s->pool.r[wi];
 		if ((w->type == RQ_LD || w->type == RQ_FETCH) && !(w->flags & REQF_COH) &&
 		    !(w->mask & ~me->mask)) {
-			l2_reply(s, b, wi, RP_DATA, 0);
+			l2_reply(s, b, wi, RP_DATA, l2_fill_delay(s));
 		} else {
 			w->t_ready = now;
 			reqq_push_front(&b->inq, s->pool.r, wi);
@@ -362,7 +362,7 @@ void l2_fill(struct sim *s, struct l2bank *b, uint32_t mi)
 			l2_apply_write(cl, w->mask);
 			if (s->cv)
 				coh_values_l2_merge(s, b, wi, me->set, me->way, true);
-			l2_reply(s, b, wi, RP_ACK, 0);
+			l2_reply(s, b, wi, RP_ACK, l2_fill_delay(s));
 		} else if (w->mask & ~cl->sv) {
 			/* Merged while the fetch for other sectors was out and no
 			 * widening fetch could be sent (widen()): look up again. */
@@ -373,7 +373,7 @@ void l2_fill(struct sim *s, struct l2bank *b, uint32_t mi)
 		} else {
 			if (w->type == RQ_ATOM)
 				l2_apply_write(cl, w->mask);
-			l2_reply(s, b, wi, RP_DATA, 0);
+			l2_reply(s, b, wi, RP_DATA, l2_fill_delay(s));
 		}
 	}
 	mshr_release(&b->m, m->mshr);

@@ -406,6 +406,8 @@ _Noreturn void l2_pool_exhausted(struct sim *s, const char *what);
 void l2_evict_step(struct sim *s, struct l2bank *b, uint32_t e);
 /* Take c L2 port cycles (a fill or an FRC swap uses the data array). */
 void l2_port_take(struct sim *s, struct l2bank *b, uint64_t c, uint32_t stat);
+/* Delay of the replies a fill from memory answers (l2.fill_reply, l2.c). */
+uint64_t l2_fill_delay(const struct sim *s);
 bool l2_memq_room(const struct sim *s, const struct l2bank *b, uint32_t n);
 /* coh_kflush.c: the release/acquire between kernels; true = the next may start */
 bool coh_kernel_boundary(struct sim *s);

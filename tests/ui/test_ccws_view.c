@@ -31,7 +31,7 @@ static char *draw_warps(struct session *ss, int w, int h)
 TEST(view_ccws_warps_scores)
 {
 	vt_screen();
-	struct session *ss = vt_session("set core.scheduler ccws\nworkload matmul_naive\nstep 1500\n");
+	struct session *ss = vt_session("set core.scheduler ccws\nset l2.fill_reply at_once\nworkload matmul_naive\nstep 1500\n");
 	REQUIRE(ss != NULL);
 	struct ccws_info cc;
 	REQUIRE(inspect_ccws(ss->sim, 0, &cc));

@@ -151,6 +151,7 @@ TEST(trace_xz_replays_like_the_plain_file_through_a_small_window)
 	cfg.l2.sharers = L2SH_OFF;
 	cfg.l2.evict_order = L2EV_OVERLAP;
 	cfg.l2.fill_port_cycles = 0;
+	cfg.l2.fill_reply = L2FR_AT_ONCE;
 	struct run a = run_trace(plain, &cfg, 0, NULL);
 	CHECK_EQ(a.insts, 1500 * 2 * 10); /* 10 lines per warp, EXIT included */
 

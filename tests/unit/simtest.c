@@ -107,13 +107,19 @@ const struct event *tk_event(struct tk *t, unsigned kind, unsigned n)
 	return NULL;
 }
 
+uint64_t tk_fill_delay(const struct sim_cfg *c)
+{
+	return c->l2.fill_reply == L2FR_PIPELINE ? (uint64_t)c->l2.hit_latency : 0;
+}
+
 uint64_t tk_miss_latency(const struct sim_cfg *c)
 {
 	uint64_t req_flits = 1, rep_flits = 1 + (uint64_t)c->l2.line / (uint64_t)c->icnt.flit_bytes;
 	uint64_t pf = (uint64_t)c->icnt.port_flits;
 	return 1 /* coalescer -> L1 */ + 1 /* miss queue -> crossbar */ +
 	       (req_flits + pf - 1) / pf + (uint64_t)c->icnt.latency + 1 /* L2 -> memory queue */ +
-	       (uint64_t)c->mem.latency + (rep_flits + pf - 1) / pf + (uint64_t)c->icnt.latency;
+	       (uint64_t)c->mem.latency + (rep_flits + pf - 1) / pf + (uint64_t)c->icnt.latency +
+	       tk_fill_delay(c) /* the fill's replies pass the L2 pipeline */;
 }
 
 uint64_t tk_count(struct tk *t, unsigned kind)

@@ -34,6 +34,8 @@ uint64_t tk_stat(struct tk *t, const char *name);
 const struct event *tk_event(struct tk *t, unsigned kind, unsigned n);
 uint64_t tk_count(struct tk *t, unsigned kind);
 uint64_t tk_miss_latency(const struct sim_cfg *c);
+/* Cycles from a fill to the replies it answers (l2.fill_reply). */
+uint64_t tk_fill_delay(const struct sim_cfg *c);
 /* Run s to the end in one of three ways that must give identical results:
  * mode 0 in one go, 1 one cycle at a time, 2 in uneven chunks (5..41 cycles). */
 void tk_run_mode(struct sim *s, int mode);

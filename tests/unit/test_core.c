@@ -126,6 +126,10 @@ static void transient_line_blocks_request(int order, uint64_t want_nacks)
 	t.cfg.l1.enabled = false;
 	t.cfg.l1.retry_delay = 8;
 	t.cfg.l2.evict_order = order;
+	/* Y's data reply leaving hit_latency after its fill would share the
+	 * bank's reply link with a NACK; this test is about the eviction order
+	 * (test_l2_fill_reply.c covers l2.fill_reply). */
+	t.cfg.l2.fill_reply = L2FR_AT_ONCE;
 	/* Warp 0: dirty X in the L2, then misses on Y (memory busy 100 cycles) and
 	 * W (victim X is dirty: its write-back waits for memory, X transient).
 	 * Warp 1 reads X meanwhile and is refused until the eviction is done. */

@@ -91,9 +91,10 @@ TEST(frc_request_waits_on_fetching_entry)
 	CHECK_EQ(r0->sm, 0);
 	CHECK_EQ(r1->sm, 1);
 	uint64_t rf = rep_flits(&t.cfg);
-	CHECK_EQ(r0->cycle, f->cycle + rf + (uint64_t)t.cfg.icnt.latency);
-	CHECK_EQ(r1->cycle, f->cycle + 2 * rf + (uint64_t)t.cfg.icnt.latency);
-	CHECK(r1->cycle < sd->cycle);
+	uint64_t fd = tk_fill_delay(&t.cfg); /* l2.fill_reply: the replies pass the pipeline */
+	CHECK_EQ(r0->cycle, f->cycle + fd + rf + (uint64_t)t.cfg.icnt.latency);
+	CHECK_EQ(r1->cycle, f->cycle + fd + 2 * rf + (uint64_t)t.cfg.icnt.latency);
+	CHECK(f->cycle + fd < sd->cycle); /* both left the bank before the swap was done */
 	/* latency = reply cycle - issue cycle (0 for both warps 0) */
 	CHECK_EQ(r1->a, r1->cycle);
 	tk_end(&t);
@@ -170,8 +171,9 @@ TEST(frc_full_set_falls_back_to_conventional_path)
 	CHECK_EQ(r0->addr, a->addr);
 	CHECK_EQ(r1->addr, fb->addr);
 	uint64_t rf = rep_flits(&t.cfg);
-	CHECK_EQ(r0->cycle, ff->cycle + rf + (uint64_t)t.cfg.icnt.latency);
-	CHECK_EQ(r1->cycle, lf->cycle + 2 * rf + (uint64_t)t.cfg.icnt.latency);
+	uint64_t fd = tk_fill_delay(&t.cfg);
+	CHECK_EQ(r0->cycle, ff->cycle + fd + rf + (uint64_t)t.cfg.icnt.latency);
+	CHECK_EQ(r1->cycle, lf->cycle + fd + 2 * rf + (uint64_t)t.cfg.icnt.latency);
 	CHECK_EQ(r1->a, r1->cycle - 1); /* warp 1 issued at cycle 1 */
 	tk_end(&t);
 }

@@ -303,5 +303,9 @@ TEST(mem_kernel_end_drained_or_ctas)
 	}
 	CHECK_EQ(cta_done[0], cta_done[1]);
 	CHECK_EQ(cycles[1], cta_done[1] + 1); /* the cycle the last CTA finished in, counted */
-	CHECK(cycles[0] >= cycles[1] + 100 - 10); /* + the write-back's memory latency, less the swap's head start */
+	struct sim_cfg c;
+	one_line_cfg(&c);
+	/* + the write-back's memory latency, less the swap's head start and the
+	 * fill's reply delay (l2.fill_reply), which the CTA waits for */
+	CHECK(cycles[0] >= cycles[1] + (uint64_t)c.mem.latency - 10 - tk_fill_delay(&c));
 }
