@@ -66,9 +66,52 @@ void l2_writeback(struct sim *s, struct l2bank *b, struct cline *cl, int set, ui
 	l2_writeback_slot(s, b, cl, set, mshr, REQ_NIL);
 }
 
+/* Entry e waits for stores only, which lazy allocation (l2.write_fetch)
+ * installs without the block's data. */
+static bool stores_only(const struct sim *s, const struct l2bank *b, uint32_t e)
+{
+	if (s->coh || s->cv || s->cfg.l2.write_fetch == L2W_FETCH_ON_WRITE)
+		return false;
+	const struct mshr_ent *me = &b->m.e[e];
+	for (uint32_t wi = me->wait.head; wi != REQ_NIL; wi = s->pool.r[wi].next)
+		if (s->pool.r[wi].type != RQ_ST && s->pool.r[wi].type != RQ_WB)
+			return false;
+	return true;
+}
+
+/* The victim is gone and only stores wait: install the line with their
+ * sectors, as a lazy store miss with a free victim does (l2.c), instead of
+ * fetching a block nobody reads. */
+static void install_for_stores(struct sim *s, struct l2bank *b, uint32_t e)
+{
+	struct mshr_ent *me = &b->m.e[e];
+	struct cline *cl = cache_line(&b->c, me->set, me->way);
+	uint64_t now = s->st->now;
+	cache_install(&b->c, me->set, me->way, me->addr);
+	cl->fetching = 0;
+	cl->touch = TOUCH_MISS;
+	cl->touch_cycle = now;
+	b->mlat[3 * e + 1] = now;
+	free_slot(s, &b->mres[2 * e]);
+	free_slot(s, &b->mres[2 * e + 1]);
+	stat_inc(&s->stats, s->id.l2_store_installs);
+	uint32_t wi;
+	while ((wi = reqq_pop(&me->wait, s->pool.r)) != REQ_NIL) {
+		l2_apply_write(cl, s->pool.r[wi].mask);
+		l2_reply(s, b, wi, RP_ACK, (uint64_t)s->cfg.l2.hit_latency);
+	}
+	mshr_release(&b->m, e);
+	l2_mshr_changed(s, b);
+	sim_progress(s);
+}
+
 /* The victim is gone: re-tag the line for the block and send the fetch. */
 static void fetch(struct sim *s, struct l2bank *b, uint32_t e)
 {
+	if (stores_only(s, b, e)) {
+		install_for_stores(s, b, e);
+		return;
+	}
 	struct mshr_ent *me = &b->m.e[e];
 	struct cline *cl = cache_line(&b->c, me->set, me->way);
 	cl->tag = me->addr;

@@ -113,6 +113,7 @@ static void register_stats(struct sim *s)
 	id->l2_set_all_transient = stats_counter(st, "l2.set_all_transient", "misses refused because every way of the set was transient");
 	id->l2_writebacks = stats_counter(st, "l2.writebacks", "dirty L2 lines written back to memory");
 	id->l2_fills = stats_counter(st, "l2.fills", "L2 lines filled from memory");
+	id->l2_store_installs = stats_counter(st, "l2.store_installs", "store misses (l2.write_fetch=lazy) whose victim had to be invalidated or written back first, then installed without fetching");
 	id->l2_slc_streamed = stats_counter(st, "l2.slc_streamed", "slc misses served without allocating an L2 line (loads streamed, stores written around)");
 	id->l2_hit_rate = stats_ratio(st, "l2.hit_rate", "l2.hits / l2.accesses", "l2.hits", "l2.accesses", 1.0);
 	id->mem_reads = stats_counter(st, "mem.reads", "line reads handed to memory");

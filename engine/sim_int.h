@@ -220,6 +220,7 @@ struct sim_stat_ids {
 		l2_sector_widen; /* l2.c */
 	uint32_t req_pool_occ;
 	uint32_t l1_bypasses_cop, l2_slc_streamed; /* cache operators */
+	uint32_t l2_store_installs;                /* lazy store misses installed without a fetch after an eviction */
 	uint32_t l1_mrpb_mshr, l1_mrpb_resv;      /* l1.bypass = mrpb, by resource */
 	uint32_t sched_insts[4]; /* core.sched<k>.insts (core.schedulers > 1) */
 	uint32_t warp_mem_stall, warp_other_stall, warp_compute; /* core_init: per-warp cycles summed at exit */

@@ -309,3 +309,22 @@ TEST(mem_kernel_end_drained_or_ctas)
 	 * fill's reply delay (l2.fill_reply), which the CTA waits for */
 	CHECK(cycles[0] >= cycles[1] + (uint64_t)c.mem.latency - 10 - tk_fill_delay(&c));
 }
+
+/* A lazy store miss (l2.write_fetch = lazy) whose victim still has L1
+ * copies takes the serial path (invalidate, then evict) and is then
+ * installed with its sectors: it fetches nothing. SM0 reads X (its L1 keeps
+ * a copy, the only L2 line holds X), then writes Y over the whole line. */
+TEST(l2_lazy_store_after_invalidation_fetches_nothing)
+{
+	for (int fow = 0; fow < 2; fow++) {
+		struct tk t;
+		one_line_cfg(&t.cfg);
+		t.cfg.l2.write_fetch = fow ? L2W_FETCH_ON_WRITE : L2W_LAZY_FETCH;
+		REQUIRE(tk_start(&t, 32, 1, "ld A[lane] -> r1; st B[lane] <- r1"));
+		CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+		CHECK_EQ(tk_stat(&t, "l2.sharers.invs"), 1); /* X left SM0's L1 first */
+		CHECK_EQ(tk_stat(&t, "mem.reads"), fow ? 2 : 1); /* X, and Y only when a write fetches */
+		CHECK_EQ(tk_stat(&t, "l2.store_installs"), fow ? 0 : 1);
+		tk_end(&t);
+	}
+}
