@@ -507,6 +507,12 @@ unsigned rf_score(const struct sim *s, const struct sm *sm, int slot, const stru
 		if (d > score)
 			score = d;
 	}
+	if (s->cfg.rf.rmws_score == RF_SCORE_ACCESSES && in->ndst) { /* the destination write's distance as well */
+		unsigned bml = rf_bml_of(s, slot, in->dst), t = sm->rf->bank[rf_bank_of(s, slot, in->dst)].tail;
+		unsigned d = bml > t ? bml - t : t - bml;
+		if (d > score)
+			score = d;
+	}
 	return score;
 }
 

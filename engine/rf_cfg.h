@@ -15,6 +15,7 @@ enum rf_tiebreak { RF_TIE_GTO, RF_TIE_OLDEST, RF_TIE_LRR };
 enum rf_shift_scope { RF_SHIFT_PER_BANK, RF_SHIFT_PER_TRACK };
 enum rf_wb_claim { RF_WB_AT_WRITEBACK, RF_WB_AT_ISSUE };
 enum rf_wr_spread { RF_WR_INTERLEAVE, RF_WR_ONE_BANK };
+enum rf_rmws_score { RF_SCORE_READS, RF_SCORE_ACCESSES };
 
 struct rf_cfg {
 	int kind;            /* enum rf_kind */
@@ -35,6 +36,7 @@ struct rf_cfg {
 	int wb_claim;        /* enum rf_wb_claim: when a destination takes its entry */
 	int tiebreak;        /* enum rf_tiebreak (RMWS) */
 	int queue_limit;     /* arbitrator queue depth that blocks issue (back-pressure) */
+	int rmws_score;      /* enum rf_rmws_score: the register accesses RMWS's score counts */
 	/* energy (Table 3 of the thesis) */
 	double rm_read_pj, rm_write_pj, shift_pj, rm_leak_mw;
 	double sram_read_pj, sram_write_pj, sram_leak_mw;

@@ -74,6 +74,39 @@ print("| %s | %s | %d (%.3f) | %d (%.3f) | %+.1f %% | %+.1f %% |" % (n, r, gs, g
 		done
 	done
 	echo
+	echo "### RMWS score with the destination write (rf.rmws_score), eq3_3"
+	echo
+	echo "| kernel | rf.rmws_score | GTO | RMWS | RMWS vs GTO shifts | RMWS vs GTO IPC |"
+	echo "|---|---|---|---|---|---|"
+	for k in "matmul_tiled -p n=256" matmul_tiled; do
+		for sc in reads accesses; do
+			r="-s rf.kind=racetrack -s rf.rmws_score=$sc"
+			gs=$(val "$k" "$r -s core.scheduler=gto" rf.shifts)
+			gi=$(val "$k" "$r -s core.scheduler=gto" sim.ipc)
+			ms=$(val "$k" "$r -s core.scheduler=rmws" rf.shifts)
+			mi=$(val "$k" "$r -s core.scheduler=rmws" sim.ipc)
+			python3 -c 'import sys; n, r, gs, gi, ms, mi = sys.argv[1], sys.argv[2], *map(float, sys.argv[3:])
+print("| %s | %s | %d (%.3f) | %d (%.3f) | %+.1f %% | %+.1f %% |" % (n, r, gs, gi, ms, mi, 100 * (ms - gs) / gs, 100 * (mi - gi) / gi))' \
+				"$k" "$sc" "$gs" "$gi" "$ms" "$mi"
+		done
+	done
+	echo
+	echo "### RMWS against GTO on every built-in kernel, default size"
+	echo
+	echo "| kernel | GTO | RMWS | RMWS vs GTO shifts | RMWS vs GTO IPC |"
+	echo "|---|---|---|---|---|"
+	for k in $($B --list-kernels | awk '{print $1}'); do
+		r="-s rf.kind=racetrack"
+		gs=$(val "$k" "$r -s core.scheduler=gto" rf.shifts)
+		gi=$(val "$k" "$r -s core.scheduler=gto" sim.ipc)
+		ms=$(val "$k" "$r -s core.scheduler=rmws" rf.shifts)
+		mi=$(val "$k" "$r -s core.scheduler=rmws" sim.ipc)
+		python3 -c 'import sys; n, gs, gi, ms, mi = sys.argv[1], *map(float, sys.argv[2:])
+d = lambda a, b: "%+.1f %%" % (100 * (a - b) / b) if b else "-"
+print("| %s | %d (%.3f) | %d (%.3f) | %s | %s |" % (n, gs, gi, ms, mi, d(ms, gs), d(mi, gi)))' \
+			"$k" "$gs" "$gi" "$ms" "$mi"
+	done
+	echo
 }
 
 temp() {

@@ -190,7 +190,10 @@ expect_contains "$err" "info: unknown subject 'nosuch' (break, stats, config, sm
 expect_contains "$err" "4 commands failed"
 
 # ---- racetrack register file, stopped at a shift stall --------------------------
+# The first shift stall after cycle 400 (results are buffered by then; the
+# very first stall is at cycle 2, an address-register read).
 cat >"$E2E_TMP/rf.gs" <<'EOF'
+step 400
 log rf.shift_start
 break rf.shift_stall
 continue
@@ -202,36 +205,36 @@ EOF
 run rf -w matmul_tiled -s rf.kind=racetrack -s core.scheduler=rmws || fail "rf script: $(cat "$E2E_TMP/rf.err")"
 out=$(cat "$E2E_TMP/rf.out")
 stop=$(grep -m1 '^Breakpoint 1, rf.shift_stall' "$E2E_TMP/rf.out")
-expect_contains "$stop" "Breakpoint 1, rf.shift_stall sm=1 warp=0 unit=3 wait=14 reg=3 at cycle 405 (logged in cycle 404)"
+expect_contains "$stop" "Breakpoint 1, rf.shift_stall sm=0 warp=4 unit=3 wait=10 reg=3 at cycle 409 (logged in cycle 408)"
 p="$(section rf "print rf.reads rf.writes rf.shifts rf.shift_cycles rf.bank_conflicts core.stall.rf rf.wb.reads rf.wb.voided rf.wb.direct rf.wb.piggyback rf.wb.overflow")
 $(section rf "print sm*.rf.* rf.energy.total")"
 nj=$(awk -v f="$(v rf.energy.total)" 'BEGIN { printf "%.3f", f / 1e6 }')
-# RF clock = 2 x core clock: RF cycle 810 at core cycle 405. First this SM's
-# counters (sm1.rf.*), then the machine's (rf.*) with the energy.
+# RF clock = 2 x core clock: RF cycle 818 at core cycle 409. First this SM's
+# counters (sm0.rf.*), then the machine's (rf.*) with the energy.
 expect_contains "$out" "(gpustep) info rf
-sm 1 register file: racetrack, 16 banks x 64 entries, 4 ports (segment 16), eq3_3, 28 regs, RF cycle 810
-  sm 1: reads $(v sm1.rf.reads)  writes $(v sm1.rf.writes)  shifts $(v sm1.rf.shifts) ($(v sm1.rf.shift_cycles) RF cycles)  conflicts $(v sm1.rf.bank_conflicts)
+sm 0 register file: racetrack, 16 banks x 64 entries, 4 ports (segment 16), eq3_3, 28 regs, RF cycle 818
+  sm 0: reads $(v sm0.rf.reads)  writes $(v sm0.rf.writes)  shifts $(v sm0.rf.shifts) ($(v sm0.rf.shift_cycles) RF cycles)  conflicts $(v sm0.rf.bank_conflicts)
   all SMs: reads $(v rf.reads)  writes $(v rf.writes)  shifts $(v rf.shifts) ($(v rf.shift_cycles) RF cycles)  conflicts $(v rf.bank_conflicts)  rf stall cycles $(v core.stall.rf)  energy $nj nJ
   write buffer: 2 ways per bank
-    sm 1: raw $(v sm1.rf.wb.reads)  void $(v sm1.rf.wb.voided)  direct $(v sm1.rf.wb.direct)  piggyback $(v sm1.rf.wb.piggyback)  overflow $(v sm1.rf.wb.overflow)
+    sm 0: raw $(v sm0.rf.wb.reads)  void $(v sm0.rf.wb.voided)  direct $(v sm0.rf.wb.direct)  piggyback $(v sm0.rf.wb.piggyback)  overflow $(v sm0.rf.wb.overflow)
     all SMs: raw $(v rf.wb.reads)  void $(v rf.wb.voided)  direct $(v rf.wb.direct)  piggyback $(v rf.wb.piggyback)  overflow $(v rf.wb.overflow)
   warps stalled on the register file now: 0"
-[ "$(v rf.shifts)" = 40 ] && [ "$(v rf.shift_cycles)" = 97 ] || fail "rf stats at the stop: $p"
-# SM 1 has 24 of the 40 shifts (56 of the 97 cycles), SM 0 the rest.
-[ "$(v sm1.rf.shifts)" = 24 ] && [ "$(v sm1.rf.shift_cycles)" = 56 ] && [ "$(v sm0.rf.shifts)" = 16 ] &&
-	[ "$(v sm0.rf.shift_cycles)" = 41 ] && [ "$(v sm1.rf.bank_conflicts)" = 8 ] || fail "per-SM rf stats at the stop: $p"
+[ "$(v rf.shifts)" = 126 ] && [ "$(v rf.shift_cycles)" = 200 ] || fail "rf stats at the stop: $p"
+# SM 0 has 68 of the 126 shifts (114 of the 200 cycles), SM 1 the rest.
+[ "$(v sm0.rf.shifts)" = 68 ] && [ "$(v sm0.rf.shift_cycles)" = 114 ] && [ "$(v sm1.rf.shifts)" = 58 ] &&
+	[ "$(v sm1.rf.shift_cycles)" = 86 ] && [ "$(v sm0.rf.bank_conflicts)" = 14 ] || fail "per-SM rf stats at the stop: $p"
 for k in reads writes bank_conflicts wb.reads wb.overflow; do
 	[ $(($(v sm0.rf.$k) + $(v sm1.rf.$k))) = "$(v rf.$k)" ] || fail "sm0.rf.$k + sm1.rf.$k != rf.$k: $p"
 done
-# The stalled read (warp 0, r3) is the last of bank 3's queue, behind the
-# write in service, whose shift to BML 5 has one bit to go.
-expect_contains "$out" "  b3   BML  4  ports 4,20,36,52  proj  4  shifting 4>5 (1 left)  wb 2/2 w5r3 R w6r3 R  queue 5: w1r3 W>5 d1*~18 | w2r3 W>6 d1 ~8 | w3r3 W>7 d1 ~6 | w4r3 W>8 d1 ~4 | w0r3 R>4 d4 ~2"
-# Bank 5 started shifting 0 -> 4 in core cycle 404 (RF cycle 808): at RF
-# cycle 810 its ports have moved 2 bits (rf.shift_cycles 1).
-expect_contains "$(section rf 'info events 4096')" "cycle 404 rf.shift_start sm=1 warp=0 unit=5 from=0 to=4"
-expect_contains "$out" "  b5   BML  2  ports 2,18,34,50  proj  4  shifting 0>4 (2 left)  wb 0/2  queue 1: w0r5 R>4 d4*~0"
+# The stalled read (warp 4, r3) is the last of bank 3's queue, behind the
+# write in service and two more writes.
+expect_contains "$out" "  b3   BML  8  ports 8,24,40,56  proj  8  wb 2/2 w1r3 R w0r3 R  queue 4: w4r3 W>8 d1*~11 | w3r3 W>7 d1 ~10 | w2r3 W>6 d1 ~8 | w4r3 R>8 d2 ~2"
+# Bank 5 started shifting 0 -> 8 in core cycle 408 (RF cycle 816): at RF
+# cycle 818 its ports have moved 2 bits (rf.shift_cycles 1).
+expect_contains "$(section rf 'info events 4096')" "cycle 408 rf.shift_start sm=0 warp=4 unit=5 from=0 to=8"
+expect_contains "$out" "  b5   BML  2  ports 2,18,34,50  proj  8  shifting 0>8 (6 left)  wb 0/2  queue 1: w4r5 R>8 d8*~0"
 expect_contains "$out" "  b0   BML  0  ports 0,16,32,48  proj  0  wb 0/2  queue 0"
-expect_contains "$out" "  queued requests: 8 (in 3 of 16 banks); write buffer: 8 of 32 entries in use"
+expect_contains "$out" "  queued requests: 7 (in 3 of 16 banks); write buffer: 8 of 32 entries in use"
 [ "$(section rf 'info rf' | grep -c '^  b[0-9]')" = 16 ] || fail "not one line per bank: $(section rf 'info rf')"
 
 # ---- SRAM: the free operand path and a timed SRAM -------------------------------
@@ -248,17 +251,18 @@ expect_contains "$(cat "$E2E_TMP/sram.out")" " nJ
 expect_contains "$(section sram 'print sm0.*')" "sm0.insts = "
 expect_not_contains "$(section sram 'print sm0.*')" ".rf."
 # A timed SRAM (2 RF cycles per access) stopped at its first bank conflict:
-# warp 0's r1 found one request ahead in bank 1 in core cycle 63; at RF cycle
-# 128 that one is done and r1 is in service after waiting 2 RF cycles. Only
-# banks with requests are listed, with no racetrack fields.
+# warp 0's r1 found one request ahead in bank 1 in core cycle 64; at RF cycle
+# 130 that one is done and r1 is in service after waiting 2 RF cycles. Only
+# banks with requests are listed, with no racetrack fields. (The SM's earlier
+# reads include its warps' address registers, r8 of `ld A`.)
 printf 'break rf.bank_conflict\ncontinue\ninfo rf\n' >"$E2E_TMP/sram2.gs"
 run sram2 -w matmul_tiled -s rf.sram_cycles=2 || fail "timed sram script: $(cat "$E2E_TMP/sram2.err")"
 out=$(cat "$E2E_TMP/sram2.out")
-expect_contains "$out" "Breakpoint 1, rf.bank_conflict sm=1 warp=0 unit=1 ahead=1 reg=1 at cycle 64 (logged in cycle 63)"
+expect_contains "$out" "Breakpoint 1, rf.bank_conflict sm=0 warp=0 unit=1 ahead=1 reg=1 at cycle 65 (logged in cycle 64)"
 expect_contains "$out" "(gpustep) info rf
-sm 1 register file: sram, 16 banks x 64 entries, 2 RF cycles per access, 28 regs, RF cycle 128
-  sm 1: reads 1  writes 1  conflicts 1
-  all SMs: reads 1  writes 1  conflicts 1  rf stall cycles 0  energy 2.051 nJ
+sm 0 register file: sram, 16 banks x 64 entries, 2 RF cycles per access, 28 regs, RF cycle 130
+  sm 0: reads 10  writes 1  conflicts 1
+  all SMs: reads 18  writes 1  conflicts 1  rf stall cycles 0  energy 3.846 nJ
   warps stalled on the register file now: 0
   b1   queue 1: w0r1 R*~2
   queued requests: 1 (in 1 of 16 banks)"

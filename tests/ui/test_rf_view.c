@@ -1,7 +1,8 @@
 /*
  * test_rf_view.c: the `rf` panel drawn off-screen at 80x24 (4 banks, three
  * lines each, scrolled) and 200x60 (all 16 banks) on a racetrack register
- * file under RMWS, stopped at the first rf.shift_stall; and its message on
+ * file under RMWS, stopped at the first rf.shift_stall after cycle 400 (the
+ * write buffer holding results, queues of several requests); and its message on
  * the default free SRAM operand path.
  */
 #include <stdio.h>
@@ -29,7 +30,7 @@ TEST(view_rf_snapshot_at_shift_stall)
 {
 	vt_screen();
 	struct session *ss = vt_session("set rf.kind racetrack\nset core.scheduler rmws\nworkload matmul_tiled\n"
-					"break rf.shift_stall\ncontinue\n");
+					"step 400\nbreak rf.shift_stall\ncontinue\n");
 	REQUIRE(ss != NULL);
 	struct panel *p = panel_create("rf");
 	REQUIRE(p != NULL);

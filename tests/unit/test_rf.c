@@ -692,3 +692,57 @@ TEST(rf_warp_shift_moves_banks)
 		tk_end(&t);
 	}
 }
+
+/* rf.warp_shift on a whole run: 8 warps that all read r1 queue every read at
+ * bank 1 without the shift, so each read after the first of a cycle waits;
+ * with it, warp w's r1 is in bank 1 + w and the reads spread. */
+TEST(rf_warp_shift_spreads_conflicts)
+{
+	uint64_t conflicts[2];
+	for (int shift = 0; shift < 2; shift++) {
+		struct tk t;
+		tk_base_cfg(&t.cfg);
+		t.cfg.rf.kind = RF_RACETRACK;
+		t.cfg.rf.warp_shift = shift;
+		t.cfg.core.warps_per_sm = 8;
+		REQUIRE(rf_start(&t, 256, 1, 24, "alu 1 <- r1 -> r2; alu 1 <- r1 -> r3; alu 1 <- r1 -> r4"));
+		CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+		conflicts[shift] = tk_stat(&t, "rf.bank_conflicts");
+		tk_end(&t);
+	}
+	CHECK(conflicts[0] > 0);
+	CHECK(conflicts[1] < conflicts[0]);
+}
+
+/* rf.rmws_score: the thesis's score counts reads only, so a load (it reads
+ * no register here) scores 0 whatever its destination; `accesses` adds the
+ * destination's distance. Fig. 7 machine, both banks projected at BML 4:
+ * W0's load writes R0 (BML 2, distance 2); W1's ALU reads R1 (BML 4,
+ * distance 0) and writes R3 (BML 5, distance 1). With reads only both score
+ * 0 and GTO's preference for W0 (last issued) decides; with accesses W0
+ * scores 2, W1 scores 1 and W1 issues. */
+TEST(rf_rmws_score_accesses_counts_the_destination)
+{
+	for (int mode = RF_SCORE_READS; mode <= RF_SCORE_ACCESSES; mode++) {
+		struct tk t;
+		fig7_cfg(&t.cfg, RF_REMAP_EQ3_3);
+		t.cfg.core.scheduler = SCHED_RMWS;
+		t.cfg.rf.rmws_score = mode;
+		REQUIRE(rf_start(&t, 64, 1, 8, "alu 1 <- r1 -> r3"));
+		const struct sim *s = t.s;
+		CHECK_EQ(rf_bml_of(s, 0, 0), 2);
+		CHECK_EQ(rf_bml_of(s, 1, 1), 4);
+		CHECK_EQ(rf_bml_of(s, 1, 3), 5);
+		struct sm *sm = &t.s->sms[0];
+		REQUIRE(sm->rf != NULL);
+		sm->rf->bank[0].tail = sm->rf->bank[1].tail = 4;
+		struct winst i0 = {.op = KOP_LD, .nsrc = 0, .ndst = 1, .dst = 0};
+		struct winst i1 = {.op = KOP_ALU, .nsrc = 1, .src = {1}, .ndst = 1, .dst = 3};
+		sm->w[0].ib = i0;
+		sm->w[1].ib = i1;
+		CHECK_EQ(rf_score(s, sm, 0, &i0), mode == RF_SCORE_READS ? 0u : 2u);
+		CHECK_EQ(rf_score(s, sm, 1, &i1), mode == RF_SCORE_READS ? 0u : 1u);
+		CHECK_EQ(rmws_pick(s, sm, 3, 0), mode == RF_SCORE_READS ? 0 : 1);
+		tk_end(&t);
+	}
+}
