@@ -239,8 +239,9 @@ void byp_apply_bypass(struct sim *s, struct sm *sm, int set, uint64_t addr, int 
 {
 	struct byp_tags *b = &sm->l1.bt;
 	int w = p->way;
-	if (w < 0) {
-		w = lfu_victim(b, set); /* exists: tag ways > data ways */
+	if (w < 0)
+		w = lfu_victim(b, set); /* exists while byp_check_invariants holds (tag ways > data ways); without one the load bypasses untracked */
+	if (p->way < 0 && w >= 0) {
 		struct btag *v = btag(b, set, w);
 		if (v->valid) {
 			stat_inc(&s->stats, s->id.l1_tag_evicts);
@@ -251,7 +252,7 @@ void byp_apply_bypass(struct sim *s, struct sm *sm, int set, uint64_t addr, int 
 		*v = (struct btag){.tag = addr, .valid = 1, .rc = 1, .pos = -1};
 		stat_inc(&s->stats, s->id.l1_tag_allocs);
 		touch(s, b, v, BT_ALLOC);
-	} else {
+	} else if (p->way >= 0) {
 		struct btag *t = btag(b, set, w);
 		t->rc = (uint8_t)p->rc;
 		stat_inc(&s->stats, s->id.l1_tag_hits);
