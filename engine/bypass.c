@@ -239,8 +239,10 @@ void byp_apply_bypass(struct sim *s, struct sm *sm, int set, uint64_t addr, int 
 {
 	struct byp_tags *b = &sm->l1.bt;
 	int w = p->way;
+	/* An LFU candidate exists while byp_check_invariants holds (tag ways >
+	 * data ways); without one the load would bypass untracked. */
 	if (w < 0)
-		w = lfu_victim(b, set); /* exists while byp_check_invariants holds (tag ways > data ways); without one the load bypasses untracked */
+		w = lfu_victim(b, set);
 	if (p->way < 0 && w >= 0) {
 		struct btag *v = btag(b, set, w);
 		if (v->valid) {
