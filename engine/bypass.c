@@ -239,8 +239,11 @@ void byp_apply_bypass(struct sim *s, struct sm *sm, int set, uint64_t addr, int 
 {
 	struct byp_tags *b = &sm->l1.bt;
 	int w = p->way;
-	if (w < 0) {
-		w = lfu_victim(b, set); /* exists: tag ways > data ways */
+	/* An LFU candidate exists while byp_check_invariants holds (tag ways >
+	 * data ways); without one the load would bypass untracked. */
+	if (w < 0)
+		w = lfu_victim(b, set);
+	if (p->way < 0 && w >= 0) {
 		struct btag *v = btag(b, set, w);
 		if (v->valid) {
 			stat_inc(&s->stats, s->id.l1_tag_evicts);
@@ -251,7 +254,7 @@ void byp_apply_bypass(struct sim *s, struct sm *sm, int set, uint64_t addr, int 
 		*v = (struct btag){.tag = addr, .valid = 1, .rc = 1, .pos = -1};
 		stat_inc(&s->stats, s->id.l1_tag_allocs);
 		touch(s, b, v, BT_ALLOC);
-	} else {
+	} else if (p->way >= 0) {
 		struct btag *t = btag(b, set, w);
 		t->rc = (uint8_t)p->rc;
 		stat_inc(&s->stats, s->id.l1_tag_hits);
@@ -388,4 +391,55 @@ bool byp_l2_wait(struct sim *s, struct l2bank *b, uint32_t ri)
 		stat_inc(&s->stats, s->id.l2_byp_waits);
 	}
 	return wait;
+}
+
+/* In a decoupled set (a leader, or a follower in decoupled mode) the tag store
+ * and the data store agree: each committed tag points to its own data way,
+ * which holds (or is reserved for) the tag's block, and each valid or
+ * reserved line has a committed tag. Plain sets are not kept (followers
+ * rebuild their tags when they turn decoupled). A line dropped without
+ * byp_line_gone breaks this, and enough such lines leave a tag set with no
+ * candidate for the LFU victim. */
+static int check_set(const struct sm *sm, int set, char **err)
+{
+	const struct byp_tags *b = &sm->l1.bt;
+	struct cache *c = (struct cache *)&sm->l1.c; /* cache_line() is not const; only read here */
+	for (int w = 0; w < b->ways; w++) {
+		const struct btag *t = cbtag(b, set, w);
+		if (!t->valid || t->pos < 0)
+			continue;
+		if (t->pos >= c->ways)
+			return set_err(err, "sm%d L1 set %d: tag way %d points to data way %d of %d", sm->id, set, w,
+				       t->pos, c->ways);
+		for (int w2 = w + 1; w2 < b->ways; w2++)
+			if (cbtag(b, set, w2)->valid && cbtag(b, set, w2)->pos == t->pos)
+				return set_err(err, "sm%d L1 set %d: tag ways %d and %d both own data way %d", sm->id,
+					       set, w, w2, t->pos);
+		const struct cline *cl = cache_line(c, set, t->pos);
+		if (!(cl->valid || cl->reserved) || cl->tag != t->tag)
+			return set_err(err, "sm%d L1 set %d: committed tag 0x%llx (tag way %d) owns data way %d, which %s 0x%llx",
+				       sm->id, set, (unsigned long long)t->tag, w, t->pos,
+				       cl->valid || cl->reserved ? "holds" : "is empty, last", (unsigned long long)cl->tag);
+	}
+	for (int dw = 0; dw < c->ways; dw++) {
+		const struct cline *cl = cache_line(c, set, dw);
+		if (!(cl->valid || cl->reserved))
+			continue;
+		int w = find(b, set, cl->tag);
+		if (w < 0 || cbtag(b, set, w)->pos != dw)
+			return set_err(err, "sm%d L1 set %d: data way %d holds 0x%llx without a committed tag", sm->id,
+				       set, dw, (unsigned long long)cl->tag);
+	}
+	return 0;
+}
+
+int byp_check_invariants(const struct sim *s, char **err)
+{
+	if (!locality(s))
+		return 0;
+	for (int i = 0; i < s->cfg.core.sms; i++)
+		for (int set = 0; set < s->sms[i].l1.bt.sets; set++)
+			if (byp_set_decoupled(s, &s->sms[i], set) && check_set(&s->sms[i], set, err))
+				return -1;
+	return 0;
 }

@@ -121,6 +121,9 @@ void byp_apply_alloc(struct sim *s, struct sm *sm, int set, uint64_t addr, const
 void byp_line_gone(struct sim *s, struct sm *sm, int set, uint64_t addr);
 /* Count a bypass-all load. */
 void byp_count_all(struct sim *s, struct sm *sm, int set, uint64_t addr, int warp);
+/* sim_check_invariants: in every decoupled set each committed tag points to
+ * a distinct data way holding (or reserved for) its block. */
+int byp_check_invariants(const struct sim *s, char **err);
 /* l1.bypass = mrpb: a load that hit a resource failure went to the L2 instead
  * (reason: 0 MSHR full, 1 merge slots full, 2 per-warp MSHR cap, BYPR_RESERVED). */
 enum { BYPR_RESERVED = 3 };

@@ -193,6 +193,8 @@ void l2sh_l1_inv(struct sim *s, struct sm *sm, uint32_t ri)
 	/* A line waiting for its fill (reserved / sector fetch) is not a copy yet. */
 	if (cl && cl->valid && !cl->reserved && !cl->fetching) {
 		dirty = cl->sd;
+		if (byp_set_decoupled(s, sm, set)) /* its committed tag goes back to candidate (bypass.c) */
+			byp_line_gone(s, sm, set, r->addr);
 		cl->valid = 0;
 		cl->sv = cl->sd = 0;
 		stat_inc(&s->stats, s->id.l2sh_l1_dropped);

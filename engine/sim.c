@@ -661,6 +661,8 @@ static int check_invariants(const struct sim *s, char **err, bool values)
 				       sim_act_has(s->act_l2, i) ? "set" : "clear");
 	if (frc_check_stat_sums(s, err))
 		return -1;
+	if (byp_check_invariants(s, err))
+		return -1;
 	if (rf_check_stat_sums(s, err))
 		return -1;
 	if (coh_check_invariants(s, err))

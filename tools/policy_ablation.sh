@@ -3,8 +3,8 @@
 # policy's sub-mechanisms switched off one at a time, every scheduler under
 # both CTA dispatch modes. Prints markdown tables; every cell is one run of
 #   $B gtx480 -w KERNEL OPTIONS --run --stats FILE
-# Usage: B=build/gpustep sh tools/policy_ablation.sh [vws|rmws|temp|bypass]...
-# (all four sections without arguments; about 3 minutes on 1 CPU).
+# Usage: B=build/gpustep sh tools/policy_ablation.sh [vws|rmws|temp|bypass|bypass_noise]...
+# (all five sections without arguments; about 3 minutes on 1 CPU).
 B=${B:-build/gpustep}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -131,14 +131,15 @@ temp() {
 bypass() {
 	echo "### Locality bypassing: IPC; request + reply packets; bypasses; NACKs (L1); waits at the L2"
 	echo
-	echo "| kernel | none | locality (defaults) | L2 nack | SM leaders | old: SM leaders, nack, tie rule | paper tie rule | T = 0 (no decision) |"
-	echo "|---|---|---|---|---|---|---|---|"
+	echo "| kernel | none | locality (defaults) | L2 nack | SM leaders | old: SM leaders, nack, tie rule | paper tie rule | aging 1 | no tag cycle | T = 0 (no decision) |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
 	for k in gather_random matmul_tiled stencil2d matmul_naive bfs_like; do
 		printf '| %s |' "$k"
 		for o in "-s l1.bypass=none" "-s l1.bypass=locality" "-s l1.bypass=locality -s l1.bypass_at_l2=nack" \
 			"-s l1.bypass=locality -s l1.bypass_leaders=sms" \
 			"-s l1.bypass=locality -s l1.bypass_leaders=sms -s l1.bypass_at_l2=nack -s l1.bypass_duel_cold_hold=false" \
-			"-s l1.bypass=locality -s l1.bypass_duel_cold_hold=false" "-s l1.bypass=locality -s l1.bypass_threshold=0"; do
+			"-s l1.bypass=locality -s l1.bypass_duel_cold_hold=false" "-s l1.bypass=locality -s l1.bypass_aging=1" \
+			"-s l1.bypass=locality -s l1.bypass_tag_cycles=0" "-s l1.bypass=locality -s l1.bypass_threshold=0"; do
 			cell "$k" "$o" "%.4f; %d; %d; %d; %d" sim.ipc icnt.req_packets+icnt.reply_packets l1.bypasses l1.nacks l2.bypass_waits
 		done
 		echo
@@ -146,5 +147,30 @@ bypass() {
 	echo
 }
 
-[ $# = 0 ] && set -- vws rmws temp bypass
+# bypass_noise: locality against none on the short default kernels under
+# one-cycle changes of three latencies (each row: none and locality IPC, the
+# change); the last line of each kernel is the mean, min and max change.
+bypass_noise() {
+	echo "### Locality bypassing against none under one-cycle latency changes"
+	echo
+	echo "| kernel | change | none IPC | locality IPC | locality vs none |"
+	echo "|---|---|---|---|---|"
+	for k in stencil2d matmul_tiled bfs_like; do
+		: >"$tmp/d"
+		for o in "" "-s icnt.latency=6" "-s icnt.latency=7" "-s icnt.latency=9" "-s icnt.latency=10" \
+			"-s l2.hit_latency=118" "-s l2.hit_latency=119" "-s l2.hit_latency=121" "-s l2.hit_latency=122" \
+			"-s l1.hit_latency=33" "-s l1.hit_latency=37"; do
+			a=$(val "$k" "$o -s l1.bypass=none" sim.ipc)
+			b=$(val "$k" "$o -s l1.bypass=locality" sim.ipc)
+			python3 -c 'import sys; k, o, a, b = sys.argv[1], sys.argv[2] or "(preset)", float(sys.argv[3]), float(sys.argv[4])
+print("| %s | %s | %.4f | %.4f | %+.1f %% |" % (k, o.replace("-s ", ""), a, b, 100 * (b - a) / a))' "$k" "$o" "$a" "$b"
+			python3 -c 'import sys; a, b = map(float, sys.argv[1:]); print(100 * (b - a) / a)' "$a" "$b" >>"$tmp/d"
+		done
+		python3 -c 'import sys; d = [float(x) for x in open(sys.argv[1])]
+print("| %s | **mean of %d** | | | **%+.1f %%** (%+.1f to %+.1f) |" % (sys.argv[2], len(d), sum(d) / len(d), min(d), max(d)))' "$tmp/d" "$k"
+	done
+	echo
+}
+
+[ $# = 0 ] && set -- vws rmws temp bypass bypass_noise
 for s in "$@"; do "$s"; done

@@ -488,3 +488,37 @@ TEST(bypass_waits_at_l2_instead_of_nack)
 		tk_end(&t);
 	}
 }
+
+/* An L2 replacement invalidates a committed L1 line (l2.sharers, issue 18):
+ * the block's tag goes back to candidate with RC 0 and the data way is free
+ * again, as for any data eviction. A committed tag left pointing at an empty
+ * way made a tag set fill up with committed entries and the LFU victim
+ * search came back empty (stencil2d -p n=512 on gtx480 crashed). A's second
+ * round of three loads needs three references again before it gets a line. */
+TEST(bypass_l2_invalidation_frees_the_tag)
+{
+	struct tk t;
+	one_set_cfg(&t.cfg);
+	t.cfg.l2.sets = 1;
+	t.cfg.l2.ways = 1;
+	REQUIRE(tk_start(&t, 32, 1,
+			 "loop i 0 3; ld A[0] -> r1; end; alu 1 <- r1; ld B[0] -> r2; alu 1 <- r2; "
+			 "loop i 0 3; ld A[0] -> r3; end; alu 1 <- r3"));
+	struct btag_info a;
+	run_to_access(&t, 4); /* A committed and filled (alu waited on r1), B bypassed */
+	while (tk_stat(&t, "l2.sharers.l1_dropped") == 0 && !sim_done(t.s))
+		sim_step(t.s, 1);
+	CHECK_EQ(tk_stat(&t, "l2.sharers.l1_dropped"), 1);
+	REQUIRE(tag_way(&t, A0, &a) >= 0);
+	CHECK_EQ(a.pos, -1);
+	CHECK_EQ(a.rc, 0);
+	CHECK_EQ(free_lines(&t), 4);
+	char *err = NULL;
+	CHECK_EQ(sim_check_invariants(t.s, &err), 0);
+	free(err);
+	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+	/* second round: RC 1, 2 bypass, 3 allocates */
+	CHECK_EQ(tk_stat(&t, "l1.bypasses"), 2 + 1 + 2);
+	CHECK_EQ(tk_stat(&t, "l1.tag_promotes"), 2);
+	tk_end(&t);
+}
