@@ -71,7 +71,7 @@ void inspect_cta_progress(const struct sim *s, uint32_t *dispatched, uint32_t *d
  * on, one link per structure, link 0 the warp itself. */
 struct why_link {
 	uint64_t since;     /* cycle the link's condition began, UINT64_MAX = unknown */
-	char text[200];
+	char text[256];
 };
 /* Links written (<= max); 0 if sm/slot are out of range. */
 int inspect_why_warp(const struct sim *s, int sm, int slot, struct why_link *out, int max);

@@ -16,7 +16,9 @@
 #include <string.h>
 
 #include "coh_eng.h"
+#include "dram_queue.h"
 #include "frc.h"
+#include "regfile.h"
 #include "sim_int.h"
 
 struct chain {
@@ -57,6 +59,71 @@ static uint32_t queue_find_line(const struct sim *s, const struct reqq *q, uint6
 			return i;
 		}
 	return REQ_NIL;
+}
+
+/* "first" .. "tenth", then "11th": the bank-queue position in words. */
+static void ordinal(int n, char *buf, size_t len)
+{
+	static const char *const w[] = {"first", "second", "third",   "fourth", "fifth",
+					"sixth", "seventh", "eighth", "ninth",  "tenth"};
+	if (n >= 1 && n <= 10)
+		snprintf(buf, len, "%s", w[n - 1]);
+	else
+		snprintf(buf, len, "%d%s", n, n % 100 >= 11 && n % 100 <= 13 ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th");
+}
+
+/* Row state of `want` against the bank's open row, in words. */
+static void row_words(int64_t open, uint32_t want, char *buf, size_t len)
+{
+	if (open < 0)
+		snprintf(buf, len, "row miss (no row open, wants row %u)", want);
+	else if ((uint64_t)open == want)
+		snprintf(buf, len, "row hit (row %u open)", want);
+	else
+		snprintf(buf, len, "row conflict (row %lld open, wants row %u)", (long long)open, want);
+}
+
+/* Link 4 with DRAM: the line's place in its bank's queue (oldest first, as
+ * `info bank` lists it) and what the request at the head is doing. */
+static void dram_link(const struct sim *s, uint64_t line, unsigned ch, unsigned bk, uint32_t row,
+		      const struct dram_bank_info *bi, struct chain *c)
+{
+	struct dram_qreq_info q[64];
+	int n = inspect_dram_queue(s, (int)ch, (int)bk, q, 64), pos = -1;
+	uint64_t len = (uint64_t)s->cfg.l2.line;
+	for (int i = 0; i < n && i < 64 && pos < 0; i++)
+		if (q[i].addr >= line && q[i].addr < line + len)
+			pos = i;
+	char mine[96], head[96], nth[16];
+	row_words(bi->open_row, row, mine, sizeof mine);
+	if (pos < 0) {
+		add(c, UINT64_MAX, "DRAM ch%u bank %u: %s, %d queued for the bank, %s, last command %s at cycle %llu", ch, bk,
+		    dram_bank_state_name(bi->state), bi->queue, mine, bi->last_cmd[0] ? bi->last_cmd : "-",
+		    (unsigned long long)bi->last_cmd_cycle);
+		return;
+	}
+	ordinal(pos + 1, nth, sizeof nth);
+	if (pos == 0) {
+		add(c, s->st->now - q[0].age, "DRAM ch%u bank %u: %s in queue (of %d), %s%s", ch, bk, nth, n, mine,
+		    q[0].started ? ", its column command has begun" : "");
+	} else {
+		row_words(bi->open_row, (uint32_t)q[0].row, head, sizeof head);
+		add(c, s->st->now - q[pos].age, "DRAM ch%u bank %u: %s in queue (of %d) behind a %s; this one: %s", ch, bk,
+		    nth, n, head, mine);
+	}
+	struct dram_pick_info pk;
+	if (inspect_dram_pick(s, (int)ch, (int)bk, &pk) && pk.cmd[0]) {
+		char when[32], which[16] = "-";
+		if (pk.next_in > 0)
+			snprintf(when, sizeof when, "in %d cycles", pk.next_in);
+		else
+			snprintf(when, sizeof when, "now");
+		if (pk.pick >= 0)
+			ordinal(pk.pick + 1, which, sizeof which);
+		add(c, UINT64_MAX, "DRAM ch%u bank %u next: %s %s for the %s in queue (%s); last command %s at cycle %llu", ch,
+		    bk, pk.cmd, when, which, pk.why, bi->last_cmd[0] ? bi->last_cmd : "-",
+		    (unsigned long long)bi->last_cmd_cycle);
+	}
 }
 
 /* Links 3-4: what the L2 bank and memory are doing for `line`. */
@@ -123,21 +190,7 @@ static void chain_l2(const struct sim *s, uint64_t line, bool expect, struct cha
 	struct dram_bank_info bi;
 	if (!dram_bank_info(s->dram, (int)ch, (int)bk, &bi))
 		return;
-	const char *what;
-	char buf[96];
-	if (bi.open_row < 0) {
-		snprintf(buf, sizeof buf, "no row open: row %u needs an activate", row);
-		what = buf;
-	}
-	else if ((uint64_t)bi.open_row == row)
-		what = "row hit (the row is open)";
-	else {
-		snprintf(buf, sizeof buf, "row conflict (row %lld open, wants row %u)", (long long)bi.open_row, row);
-		what = buf;
-	}
-	add(c, UINT64_MAX, "DRAM ch%u bank %u: %s, %d queued for the bank, %s, last command %s at cycle %llu", ch, bk,
-	    dram_bank_state_name(bi.state), bi.queue, what, bi.last_cmd[0] ? bi.last_cmd : "-",
-	    (unsigned long long)bi.last_cmd_cycle);
+	dram_link(s, line, ch, bk, row, &bi, c);
 }
 
 /* A request (the warp's, or an MSHR entry's fetch) the L2 refused, waiting
@@ -244,6 +297,46 @@ static int vmb_for(const struct sim *s, const struct sm *sm, int slot, int reg)
 	return -1;
 }
 
+/* A warp whose next instruction rf_blocked() refuses: which bank queue or
+ * write buffer, and for a full write buffer its entries and the result the
+ * oldest waits for. */
+static void rf_block_link(const struct sim *s, const struct sm *sm, int slot, const char *next, struct chain *c)
+{
+	unsigned b = 0, reg = 0;
+	int why = rf_block_reason(s, sm, slot, &sm->w[slot].ib, &b, &reg);
+	struct rf_info ri;
+	if (why == RFB_NONE || !inspect_rf(s, sm->id, &ri)) {
+		add(c, UINT64_MAX, "`%s` cannot enter the register-file banks this cycle", next);
+		return;
+	}
+	if (why != RFB_WB_FULL) {
+		struct rf_bank_info bi;
+		inspect_rf_bank(s, sm->id, (int)b, &bi);
+		add(c, UINT64_MAX, "`%s` cannot enter RF bank %u: its queue holds %d requests (rf.queue_limit %d) for r%u%s", next,
+		    b, bi.queued, s->cfg.rf.queue_limit, reg, why == RFB_DST_QUEUE ? " (the destination)" : "");
+		return;
+	}
+	add(c, UINT64_MAX, "`%s` cannot claim a write-buffer entry for r%u: RF bank %u's write buffer is full (%d of %d ways claimed, none holds a result to evict)",
+	    next, reg, b, ri.ways, ri.ways);
+	struct rf_wb_info first = {0};
+	for (int way = 0; way < ri.ways; way++) {
+		struct rf_wb_info e;
+		if (!inspect_rf_wb(s, sm->id, (int)b, way, &e) || !e.valid)
+			continue;
+		if (!first.valid)
+			first = e;
+		add(c, UINT64_MAX, "write-buffer entry bank %u way %d: warp %d r%d, waiting for its result", b, way, e.warp, e.reg);
+	}
+	if (!first.valid)
+		return;
+	int v = vmb_for(s, sm, first.warp, first.reg);
+	if (v >= 0)
+		chain_vmb(s, sm, v, "the first entry's result: ", c);
+	else
+		add(c, UINT64_MAX, "no load into r%d of warp %d is pending: its result comes from an ALU or shared-memory instruction",
+		    first.reg, first.warp);
+}
+
 static const char *const sched_names[] = {"lrr", "gto", "two_level", "vws", "rmws", "tbas", "ccws"};
 
 int inspect_why_warp(const struct sim *s, int smi, int slot, struct why_link *out, int max)
@@ -267,7 +360,16 @@ int inspect_why_warp(const struct sim *s, int smi, int slot, struct why_link *ou
 		    slot, (int)w->kw.cta, (int)w->kw.cta, cs->ndone, cs->nwarps);
 		return c.n;
 	}
-	switch (w->stall) {
+	/* w->stall is the scheduler's last evaluation: an instruction issued
+	 * this cycle (a breakpoint stop at its event) already occupies the warp. */
+	unsigned reason = w->stall;
+	if (reason == STALL_NONE && w->busy_until > s->st->now) {
+		reason = w->rf_collect ? STALL_RF
+			 : w->ibh.op == KOP_LDSH || w->ibh.op == KOP_STSH ? STALL_SHMEM
+									     : STALL_ALU;
+		since = w->issue_cycle;
+	}
+	switch (reason) {
 	case STALL_NONE:
 		add(&c, w->issue_cycle, "warp %d is not stalled: ready to issue `%s`", slot, wi.next_text);
 		break;
@@ -317,16 +419,30 @@ int inspect_why_warp(const struct sim *s, int smi, int slot, struct why_link *ou
 		break;
 	}
 	case STALL_ALU:
+		if (w->ibh.op != KOP_ALU) { /* a memory instruction's issue slots (core.issue_cycles) */
+			add(&c, since, "warp %d waits while its last instruction leaves the issue stage (alu)", slot);
+			add(&c, w->issue_cycle, "instruction issued at cycle %llu occupies the issue stage until cycle %llu",
+			    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
+			break;
+		}
 		add(&c, since, "warp %d waits for its ALU instruction to finish (alu)", slot);
 		add(&c, w->issue_cycle, "ALU instruction issued at cycle %llu busy until cycle %llu",
 		    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
 		break;
-	case STALL_SHMEM:
+	case STALL_SHMEM: {
+		unsigned p = w->shmem_passes ? w->shmem_passes : 1;
 		add(&c, since, "warp %d waits for shared memory (shmem)", slot);
-		add(&c, w->issue_cycle, "shared-memory %s issued at cycle %llu busy until cycle %llu (bank-conflict passes serialise it)",
-		    w->ibh.op == KOP_STSH ? "store" : "load", (unsigned long long)w->issue_cycle,
-		    (unsigned long long)w->busy_until);
+		add(&c, w->issue_cycle, "shared-memory %s issued at cycle %llu busy until cycle %llu", w->ibh.op == KOP_STSH ? "store" : "load",
+		    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
+		if (p > 1)
+			add(&c, w->issue_cycle,
+			    "%u-way bank conflict: the busiest of the %d banks holds %u distinct words, %u passes (latency %d + %u cycles)",
+			    p, s->cfg.core.shmem_banks, p, p, s->cfg.core.shmem_latency, p - 1);
+		else
+			add(&c, w->issue_cycle, "no bank conflict: one pass over the %d banks (latency %d)", s->cfg.core.shmem_banks,
+			    s->cfg.core.shmem_latency);
 		break;
+	}
 	case STALL_RF:
 		add(&c, since, "warp %d waits for the register file (rf)", slot);
 		if (w->rf_collect) {
@@ -335,8 +451,7 @@ int inspect_why_warp(const struct sim *s, int smi, int slot, struct why_link *ou
 		} else if (w->busy_until > s->st->now) {
 			add(&c, w->issue_cycle, "result write until cycle %llu", (unsigned long long)w->busy_until);
 		} else {
-			add(&c, UINT64_MAX, "`%s` cannot enter the register-file banks: a bank queue or write buffer is full",
-			    wi.next_text);
+			rf_block_link(s, sm, slot, wi.next_text, &c);
 		}
 		if (sm->rf) {
 			for (int b = 0; b < 64; b++) {

@@ -108,7 +108,9 @@ TEST(why_dram_link_matches_the_bank)
 	const char *p = strstr(f.cap.out.s, "<- DRAM ch");
 	unsigned ch, bk;
 	int queued;
-	REQUIRE(sscanf(p, "<- DRAM ch%u bank %u: %*s %d queued", &ch, &bk, &queued) == 3);
+	/* In the bank's queue: "Nth in queue (of M)"; else "STATE, M queued". */
+	REQUIRE(sscanf(p, "<- DRAM ch%u bank %u: %*s in queue (of %d)", &ch, &bk, &queued) == 3 ||
+		sscanf(p, "<- DRAM ch%u bank %u: %*s %d queued", &ch, &bk, &queued) == 3);
 	struct dram_bank_info bi;
 	REQUIRE(inspect_dram_bank(f.ss.sim, (int)ch, (int)bk, &bi));
 	CHECK_EQ(queued, bi.queue);
