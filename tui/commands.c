@@ -174,7 +174,7 @@ static const struct cmd_def builtin[] = {
 		 "See `info stalls` for the run's stall cycles by reason.\n"
 		 "Example: why warp 1.3",
 	 .fn = cmd_why},
-	{.name = "lesson", .usage = "lesson [NAME|FILE.json | list | report | reset NAME]",
+	{.name = "lesson", .usage = "lesson [NAME|FILE.json | list | report | reset NAME | hide | show | toggle | close]",
 	 .summary = "open a guided lesson, or show its current step",
 	 .help = "lesson NAME     open a built-in lesson (or a lesson file): it sets up the\n"
 		 "                machine and shows its first step\n"
@@ -182,6 +182,11 @@ static const struct cmd_def builtin[] = {
 		 "lesson list     the lessons with your progress\n"
 		 "lesson report   the open lesson's steps, passed or failed\n"
 		 "lesson reset N  forget your progress in lesson N\n"
+		 "lesson hide     hide the lesson pane (show, toggle: back; Alt-l toggles)\n"
+		 "lesson close    close the lesson and its pane (progress is kept)\n"
+		 "In the TUI the lesson pane shows the current step, what to do and,\n"
+		 "after `hint`, the hint: beside the panels from 150 columns, above them\n"
+		 "on narrower screens (Tab focuses it, Up/Down scroll a long step).\n"
 		 "See docs/LESSONS.md; `answer` and `hint` work on the current step.\n"
 		 "Example: lesson coalescing",
 	 .fn = cmd_lesson},

@@ -28,6 +28,7 @@ static const struct key_binding bindings[] = {
 	{KEYS_ALT('5'), "Alt-5", "layout stats", KB_RUNNING | KB_QUIET, NULL},
 	{KEYS_ALT('z'), "Alt-z", "zoom", KB_RUNNING | KB_QUIET, "focused panel fills the screen; again unzooms"},
 	{KEY_F(12), "F12", "zoom", KB_RUNNING | KB_QUIET, "zoom / unzoom (as Alt-z)"},
+	{KEYS_ALT('l'), "Alt-l", "lesson toggle", KB_RUNNING | KB_QUIET, "show / hide the lesson pane"},
 	{'\t', "Tab", "focus next", KB_EMPTY | KB_RUNNING | KB_QUIET, "focus the next panel (prompt empty; else\ncompletes the word)"},
 	{KEY_BTAB, "Shift-Tab", "focus prev", KB_RUNNING | KB_QUIET, "focus the previous panel"},
 	{12, "Ctrl-L", "refresh", KB_RUNNING | KB_QUIET, "redraw the whole screen"},

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 
 #include "commands.h"
+#include "view.h"
 
 struct lesson;
 
@@ -28,6 +29,14 @@ int lesson_open(struct session *ss, struct lesson *l, struct cmd_out *out);
 void lesson_score(const struct lesson *l, int *passed, int *failed, int *total);
 /* Prints each step with its result. */
 void lesson_report(const struct lesson *l, struct cmd_out *out);
+
+/* The lesson pane's content (lesson_pane.c): NULL when no lesson is open or
+ * its pane is hidden (`lesson hide`). Strings point into b and the lesson. */
+struct lesson_pane_buf {
+	struct lesson_view v;
+	char text[128], todo[200], hint[1200];
+};
+const struct lesson_view *lesson_pane_view(const struct session *ss, struct lesson_pane_buf *b);
 
 /* `gpustep lesson [...]` (cli.c). */
 int lesson_main(int argc, char **argv);
