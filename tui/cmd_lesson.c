@@ -52,6 +52,12 @@ static void print_step(const struct lesson *l, struct cmd_out *out)
 		   s->predict ? "answer N to predict" : "do it, then type answer");
 }
 
+static void setup_quiet(void *u, const char *text)
+{
+	(void)u;
+	(void)text;
+}
+
 int lesson_open(struct session *ss, struct lesson *l, struct cmd_out *out)
 {
 	lesson_free(ss->lesson);
@@ -60,8 +66,12 @@ int lesson_open(struct session *ss, struct lesson *l, struct cmd_out *out)
 	l->hint_shown = false;
 	l->last_result[0] = 0;
 	memset(l->result, 0, (size_t)l->nsteps * sizeof *l->result);
+	/* In the TUI the setup's messages would open the pager over the pane:
+	 * only its errors are shown there. */
+	struct cmd_out quiet = {setup_quiet, out->error, out->u};
+	struct cmd_out *so = ss->ui && !l->pane_hidden ? &quiet : out;
 	for (int i = 0; i < l->nsetup; i++) {
-		int rc = cmd_exec(ss, l->setup[i], out);
+		int rc = cmd_exec(ss, l->setup[i], so);
 		if (rc & CMD_ERR) {
 			cmd_errorf(out, "lesson %s: setup command '%s' failed", l->name, l->setup[i]);
 			return CMD_ERR;

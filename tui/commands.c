@@ -174,7 +174,7 @@ static const struct cmd_def builtin[] = {
 		 "See `info stalls` for the run's stall cycles by reason.\n"
 		 "Example: why warp 1.3",
 	 .fn = cmd_why},
-	{.name = "lesson", .usage = "lesson [NAME|FILE.json | list | report | reset NAME | hide | show | toggle | close]",
+	{.name = "lesson", .usage = "lesson [NAME|FILE.json|list|report|reset NAME|hide|show|toggle|close]",
 	 .summary = "open a guided lesson, or show its current step",
 	 .help = "lesson NAME     open a built-in lesson (or a lesson file): it sets up the\n"
 		 "                machine and shows its first step\n"
@@ -774,7 +774,8 @@ static CMD_FN(c_help)
 		help_legend(lg, out);
 		return rc;
 	}
-	const struct cmd_def *d = lg && strcmp(argv[1], "timeline") != 0 && strcmp(argv[1], "protocol") != 0
+	const struct cmd_def *d = lg && strcmp(argv[1], "timeline") != 0 && strcmp(argv[1], "protocol") != 0 &&
+					  strcmp(argv[1], "lesson") != 0
 					  ? NULL
 					  : cmd_lookup(ss, argv[1]);
 	if (!d && !lg) {

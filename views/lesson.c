@@ -125,7 +125,10 @@ static void lesson_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	char info[160];
 	if (!v) {
 		struct rect r = view_frame(p, w, c, NULL);
-		put_wrapped(w, r.y, r.x, r.w, r.h, "No lesson open: `lesson NAME` opens one (`lesson list`).", role_attr(R_DIM));
+		put_wrapped(w, r.y, r.x, r.w, r.h,
+			    c->sim ? "No lesson open: `lesson NAME` opens one (`lesson list`)."
+				   : "no simulator; no lesson open: `lesson NAME` opens one (`lesson list`).",
+			    role_attr(R_DIM));
 		return;
 	}
 	if (v->step > v->nsteps)
