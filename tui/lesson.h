@@ -25,6 +25,8 @@ const char *lesson_name(const struct lesson *l);
 /* Attach to the session (ss->lesson; the session frees it) and run the
  * setup commands; prints the first step. CMD_ERR if a setup command fails. */
 int lesson_open(struct session *ss, struct lesson *l, struct cmd_out *out);
+/* The current step (1-based; nsteps + 1 once finished) and the step count. */
+void lesson_position(const struct lesson *l, int *step, int *nsteps);
 /* The lesson's result: steps passed, failed, total. */
 void lesson_score(const struct lesson *l, int *passed, int *failed, int *total);
 /* Prints each step with its result. */

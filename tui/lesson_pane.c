@@ -39,3 +39,9 @@ const struct lesson_view *lesson_pane_view(const struct session *ss, struct less
 	}
 	return v;
 }
+
+void lesson_position(const struct lesson *l, int *step, int *nsteps)
+{
+	*step = l->cur + 1;
+	*nsteps = l->nsteps;
+}

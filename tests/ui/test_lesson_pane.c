@@ -201,3 +201,35 @@ TEST(lesson_pane_tiny_screens)
 	vt_tui_stop(t, ss);
 	drop_state(home);
 }
+
+/* `load session` with a lesson open: the lesson and its pane stay, and the
+ * output says so (the session file does not hold the lesson). */
+TEST(lesson_pane_survives_load_session)
+{
+	char *home = state_home();
+	struct session *ss;
+	struct tui *t = vt_tui_start(&ss, 24, 80);
+	REQUIRE(t != NULL);
+	REQUIRE((tui_exec(t, "lesson coalescing") & CMD_ERR) == 0);
+	CHECK(!(tui_exec(t, "answer 1") & CMD_ERR));
+	tui_run_to_stop(t);
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "save session %s/s.gps", home);
+	CHECK_EQ(tui_exec(t, cmd), CMD_OK);
+	snprintf(cmd, sizeof cmd, "load session %s/s.gps", home);
+	CHECK(tui_exec(t, cmd) & CMD_RUN);
+	tui_run_to_stop(t);
+	if (t->help_open)
+		tui_close_help(t);
+	tui_frame(t);
+	REQUIRE(ss->lesson != NULL);
+	char *screen = vt_text(curscr);
+	CHECK_CONTAINS(screen, "lesson coalescing stays open at step 2 of 8");
+	free(screen);
+	char *text = pane_text(t);
+	REQUIRE(text != NULL);
+	CHECK_CONTAINS(text, "coalescing: step 2 of 8");
+	free(text);
+	vt_tui_stop(t, ss);
+	drop_state(home);
+}
