@@ -24,6 +24,7 @@
 struct chain {
 	struct why_link *v;
 	int n, max;
+	struct why_link def; /* the target links get until another is set (deft) */
 };
 
 static void add(struct chain *c, uint64_t since, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -32,11 +33,34 @@ static void add(struct chain *c, uint64_t since, const char *fmt, ...)
 	if (c->n >= c->max)
 		return;
 	struct why_link *l = &c->v[c->n++];
-	l->since = since;
+	*l = (struct why_link){.since = since, .target = c->def.target, .sm = c->def.sm, .unit = c->def.unit,
+			       .entry = c->def.entry, .addr = c->def.addr};
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(l->text, sizeof l->text, fmt, ap);
 	va_end(ap);
+}
+
+static void set_target(struct why_link *l, enum why_target t, int sm, int unit, int entry, uint64_t addr)
+{
+	l->target = (uint8_t)t;
+	l->sm = (int16_t)sm;
+	l->unit = (int16_t)unit;
+	l->entry = (int16_t)entry;
+	l->addr = addr;
+}
+
+/* What the links added from now on name (struct why_link)... */
+static void deft(struct chain *c, enum why_target t, int sm, int unit, int entry, uint64_t addr)
+{
+	set_target(&c->def, t, sm, unit, entry, addr);
+}
+
+/* ... and what the link just added names, when more precise. */
+static void tgt(struct chain *c, enum why_target t, int sm, int unit, int entry, uint64_t addr)
+{
+	if (c->n > 0)
+		set_target(&c->v[c->n - 1], t, sm, unit, entry, addr);
 }
 
 static bool in_queue(const struct sim *s, const struct reqq *q, uint32_t want, int *pos)
@@ -95,6 +119,7 @@ static void dram_link(const struct sim *s, uint64_t line, unsigned ch, unsigned 
 		if (q[i].addr >= line && q[i].addr < line + len)
 			pos = i;
 	char mine[96], head[96], nth[16];
+	deft(c, WT_DRAM_BANK, -1, (int)ch, (int)bk, 0);
 	row_words(bi->open_row, row, mine, sizeof mine);
 	if (pos < 0) {
 		add(c, UINT64_MAX, "DRAM ch%u bank %u: %s, %d queued for the bank, %s, last command %s at cycle %llu", ch, bk,
@@ -132,6 +157,7 @@ static void chain_l2(const struct sim *s, uint64_t line, bool expect, struct cha
 	unsigned bank = icnt_bank_of(s, line);
 	const struct l2bank *b = &s->banks[bank];
 	int pos;
+	deft(c, WT_L2_BANK, -1, (int)bank, -1, 0);
 	if (queue_find_line(s, &b->inq, line, &pos) != REQ_NIL) {
 		add(c, UINT64_MAX, "L2 bank %u input queue: position %d of %u", bank, pos + 1, b->inq.n);
 		return;
@@ -141,11 +167,14 @@ static void chain_l2(const struct sim *s, uint64_t line, bool expect, struct cha
 	if (locked)
 		add(c, UINT64_MAX, "L2 bank %u directory: line 0x%llx locked (%s, requester sm%u, %u acks due): requests are NACKed",
 		    bank, (unsigned long long)line, d.lock, d.req_sm, d.acks);
+	if (locked)
+		tgt(c, WT_DIR_LINE, -1, (int)bank, -1, line);
 	for (int i = 0; i < b->frc.n; i++) {
 		struct frc_entry_info fe;
 		if (inspect_frc_entry(s, (int)bank, i, &fe) && fe.state != FRC_FREE && fe.incoming == line) {
 			add(c, s->st->now - fe.age, "L2 bank %u FRC entry %d: %s line 0x%llx, %d waiting", bank, i,
 			    frc_state_name((unsigned)fe.state), (unsigned long long)line, fe.waiters);
+			tgt(c, WT_FRC, -1, (int)bank, i, 0);
 			if (fe.state != FRC_FETCHING)
 				return;
 			break;
@@ -160,6 +189,7 @@ static void chain_l2(const struct sim *s, uint64_t line, bool expect, struct cha
 		else
 			add(c, m->t_alloc, "L2 bank %u miss, MSHR entry %u (%u of %u used, %u merged)", bank, e, b->m.used, b->m.n,
 			    m->merged);
+		tgt(c, WT_L2_MSHR, -1, (int)bank, (int)e, 0);
 	} else {
 		int set = l2_bank_set(s, b, line);
 		if (locked)
@@ -201,6 +231,7 @@ static void nack_link(const struct sim *s, const struct l1 *l, uint32_t ri, int 
 					  "directory locked", "merge slots full"};
 	const struct req *r = &s->pool.r[ri];
 	unsigned bank = icnt_bank_of(s, r->addr);
+	deft(c, WT_L2_BANK, -1, (int)bank, -1, 0);
 	add(c, UINT64_MAX, "NACKed by L2 bank %u (%s): re-sent at cycle %llu, position %d of %u in the retry queue", bank,
 	    r->nack_reason < 6 ? why[r->nack_reason] : "?", (unsigned long long)r->t_ready, pos + 1, l->retryq.n);
 	const struct l2bank *b = &s->banks[bank];
@@ -217,6 +248,7 @@ static void chain_req(const struct sim *s, const struct sm *sm, uint32_t ri, str
 	const struct req *r = &s->pool.r[ri];
 	const struct l1 *l = &sm->l1;
 	int pos;
+	deft(c, WT_L1_MSHR, sm->id, -1, -1, 0);
 	if (in_queue(s, &l->lsu, ri, &pos)) {
 		add(c, UINT64_MAX, "request 0x%llx in the L1 access pipeline (position %d of %u), ready at cycle %llu",
 		    (unsigned long long)r->addr, pos + 1, l->lsu.n, (unsigned long long)r->t_ready);
@@ -237,6 +269,7 @@ static void chain_req(const struct sim *s, const struct sm *sm, uint32_t ri, str
 		if (old != REQ_NIL) {
 			add(c, l->m.e[old].t_alloc, "oldest L1 MSHR entry %u (line 0x%llx)", old,
 			    (unsigned long long)l->m.e[old].addr);
+			tgt(c, WT_L1_MSHR, sm->id, -1, (int)old, 0);
 			chain_l2(s, l->m.e[old].addr, true, c);
 		}
 		return;
@@ -250,6 +283,7 @@ static void chain_req(const struct sim *s, const struct sm *sm, uint32_t ri, str
 		const struct mshr_ent *m = &l->m.e[e];
 		add(c, m->t_alloc, "L1 MSHR entry %u (line 0x%llx, %u merged, %s)", e, (unsigned long long)m->addr, m->merged,
 		    m->sent ? "fetch sent" : "fetch waiting for the crossbar");
+		tgt(c, WT_L1_MSHR, sm->id, -1, (int)e, 0);
 		uint32_t fi = queue_find_line(s, &l->retryq, m->addr, &pos);
 		if (fi != REQ_NIL)
 			nack_link(s, l, fi, pos, c);
@@ -258,6 +292,7 @@ static void chain_req(const struct sim *s, const struct sm *sm, uint32_t ri, str
 		return;
 	}
 	add(c, UINT64_MAX, "request 0x%llx between levels (crossbar or store path)", (unsigned long long)r->addr);
+	tgt(c, WT_LINE, -1, (int)icnt_bank_of(s, r->addr), -1, r->addr);
 	if (r->type == RQ_ST || r->type == RQ_ATOM || (r->flags & REQF_BYP_L1))
 		chain_l2(s, r->addr, true, c);
 }
@@ -271,6 +306,7 @@ static void chain_vmb(const struct sim *s, const struct sm *sm, int v, const cha
 	char dst[16] = "";
 	if (e->has_dst)
 		snprintf(dst, sizeof dst, " into r%u", e->dst);
+	deft(c, WT_WARP, sm->id, -1, e->warp, 0);
 	add(c, e->t_issue, "%s%s%s by warp %u issued at cycle %llu (memory buffer entry %d): %u requests outstanding",
 	    pre, e->op <= KOP_ATOM ? ops[e->op] : "memory op", dst, e->warp, (unsigned long long)e->t_issue, v, e->pending);
 	for (uint32_t i = 0; i < s->pool.cap; i++) {
@@ -305,6 +341,8 @@ static void rf_block_link(const struct sim *s, const struct sm *sm, int slot, co
 	unsigned b = 0, reg = 0;
 	int why = rf_block_reason(s, sm, slot, &sm->w[slot].ib, &b, &reg);
 	struct rf_info ri;
+	if (why != RFB_NONE)
+		deft(c, WT_RF_BANK, sm->id, (int)b, -1, 0);
 	if (why == RFB_NONE || !inspect_rf(s, sm->id, &ri)) {
 		add(c, UINT64_MAX, "`%s` cannot enter the register-file banks this cycle", next);
 		return;
@@ -343,8 +381,9 @@ int inspect_why_warp(const struct sim *s, int smi, int slot, struct why_link *ou
 {
 	if (smi < 0 || smi >= s->cfg.core.sms || slot < 0 || slot >= s->cfg.core.warps_per_sm || max <= 0)
 		return 0;
-	struct chain c = {out, 0, max};
+	struct chain c = {out, 0, max, {0}};
 	const struct sm *sm = &s->sms[smi];
+	deft(&c, WT_WARP, smi, -1, slot, 0);
 	const struct warp *w = &sm->w[slot];
 	struct warp_info wi;
 	inspect_warp(s, smi, slot, &wi);
@@ -384,6 +423,7 @@ int inspect_why_warp(const struct sim *s, int smi, int slot, struct why_link *ou
 				inspect_warp(s, smi, i, &oi);
 				add(&c, o->stall_start, "not yet arrived: warp %d (%s, next `%s`)", i,
 				    o->stall == STALL_NONE ? "ready" : stall_reason_name(o->stall), oi.next_text);
+				tgt(&c, WT_WARP, smi, -1, i, 0);
 				break;
 			}
 		}
@@ -414,6 +454,8 @@ int inspect_why_warp(const struct sim *s, int smi, int slot, struct why_link *ou
 		if (w->stall == STALL_MSHR_FULL)
 			add(&c, UINT64_MAX, "L1 MSHR file: %u of %u entries used, %u requests waiting for one", sm->l1.m.used,
 			    sm->l1.m.n, sm->l1.waitq.n);
+		if (w->stall == STALL_MSHR_FULL)
+			tgt(&c, WT_L1_MSHR, smi, -1, -1, 0);
 		if (sm->vmb_count)
 			chain_vmb(s, sm, sm->vmb_head, "oldest in the buffer: ", &c);
 		break;
@@ -461,6 +503,7 @@ int inspect_why_warp(const struct sim *s, int smi, int slot, struct why_link *ou
 					break;
 				for (int i = 0; inspect_rf_req(s, smi, b, i, &q); i++)
 					if (q.warp == slot) {
+						deft(&c, WT_RF_BANK, smi, b, -1, 0);
 						add(&c, UINT64_MAX,
 						    "RF bank %d: r%d %s at position %d of %d%s, port at BML %d, wants %d (%d bits)", b, q.reg,
 						    q.write ? "write" : "read", i + 1, bi.queued, bi.shifting ? " (bank shifting)" : "",
@@ -494,8 +537,9 @@ int inspect_why_line(const struct sim *s, uint64_t addr, int smi, struct why_lin
 {
 	if (max <= 0)
 		return 0;
-	struct chain c = {out, 0, max};
+	struct chain c = {out, 0, max, {0}};
 	uint64_t line = addr & ~(uint64_t)(s->cfg.l2.line - 1);
+	deft(&c, WT_LINE, -1, (int)icnt_bank_of(s, line), -1, line);
 	add(&c, UINT64_MAX, "line 0x%llx (address 0x%llx)", (unsigned long long)line, (unsigned long long)addr);
 	int before = c.n;
 	for (int i = 0; i < s->cfg.core.sms && s->cfg.l1.enabled; i++) {
@@ -507,16 +551,21 @@ int inspect_why_line(const struct sim *s, uint64_t addr, int smi, struct why_lin
 			const struct mshr_ent *m = &l->m.e[e];
 			add(&c, m->t_alloc, "sm%d L1 MSHR entry %u (%u merged, %s)", i, e, m->merged,
 			    m->sent ? "fetch sent" : "fetch waiting for the crossbar");
+			tgt(&c, WT_L1_MSHR, i, -1, (int)e, 0);
 		}
 		int pos;
 		uint32_t r = queue_find_line(s, &l->waitq, line, &pos);
 		if (r != REQ_NIL)
 			add(&c, UINT64_MAX, "sm%d L1: a request waits for an MSHR entry (position %d of %u, %u of %u used)", i,
 			    pos + 1, l->waitq.n, l->m.used, l->m.n);
+		if (r != REQ_NIL)
+			tgt(&c, WT_L1_MSHR, i, -1, -1, 0);
 		r = queue_find_line(s, &l->retryq, line, &pos);
 		if (r != REQ_NIL)
 			add(&c, UINT64_MAX, "sm%d L1: a NACKed request waits to be re-sent at cycle %llu", i,
 			    (unsigned long long)s->pool.r[r].t_ready);
+		if (r != REQ_NIL)
+			tgt(&c, WT_L1_MSHR, i, -1, -1, 0);
 	}
 	chain_l2(s, line, c.n > before, &c);
 	return c.n;

@@ -29,6 +29,8 @@ static const struct key_binding bindings[] = {
 	{KEYS_ALT('z'), "Alt-z", "zoom", KB_RUNNING | KB_QUIET, "focused panel fills the screen; again unzooms"},
 	{KEY_F(12), "F12", "zoom", KB_RUNNING | KB_QUIET, "zoom / unzoom (as Alt-z)"},
 	{KEYS_ALT('l'), "Alt-l", "lesson toggle", KB_RUNNING | KB_QUIET, "show / hide the lesson pane"},
+	{KEYS_ALT('w'), "Alt-w", "why go next", 0, "select the next link of the last `why` chain\n(its unit in its panel, focused)"},
+	{KEYS_ALT('W'), "Alt-W", "why go prev", 0, "the previous link of the last `why` chain"},
 	{'\t', "Tab", "focus next", KB_EMPTY | KB_RUNNING | KB_QUIET, "focus the next panel (prompt empty; else\ncompletes the word)"},
 	{KEY_BTAB, "Shift-Tab", "focus prev", KB_RUNNING | KB_QUIET, "focus the previous panel"},
 	{12, "Ctrl-L", "refresh", KB_RUNNING | KB_QUIET, "redraw the whole screen"},

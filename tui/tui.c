@@ -309,6 +309,9 @@ struct view_ctx tui_ctx_for(struct tui *t, int slot)
 				    ? t->squeeze_note
 				    : NULL,
 		.lesson = t->lesson,
+		.sel_mshr_level = ss->sel_mshr_level,
+		.sel_mshr = ss->sel_mshr,
+		.sel_mshr_gen = ss->sel_mshr_gen,
 	};
 }
 

@@ -53,6 +53,8 @@ struct view_ctx {
 	const char *zoomed;          /* `zoom`: the layout this panel fills the screen of, or NULL */
 	const char *squeezed;        /* the layout does not fit: "2 of 5 fits, Tab: next" for the one panel shown */
 	const struct lesson_view *lesson; /* lesson pane: the open lesson's step, NULL = none */
+	int sel_mshr_level, sel_mshr;     /* mshr panel: `select mshr l1|l2 E` (level 1 = L2) ... */
+	unsigned sel_mshr_gen;            /* ... moves its cursor once per selection (gen changes) */
 };
 
 /* Key handler results, ORed (htop's HandlerResult). */

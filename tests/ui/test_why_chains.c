@@ -105,12 +105,12 @@ TEST(why_dram_queue_position_matches_the_bank_queue)
 		behind = true;
 	}
 	REQUIRE(behind);
-	const char *p = strstr(f.cap.out.s, "<- DRAM ch");
+	const char *p = strstr(f.cap.out.s, "] DRAM ch");
 	REQUIRE(p);
 	unsigned ch, bk;
 	char nth[16];
 	int of;
-	REQUIRE(sscanf(p, "<- DRAM ch%u bank %u: %15s in queue (of %d)", &ch, &bk, nth, &of) == 4);
+	REQUIRE(sscanf(p, "] DRAM ch%u bank %u: %15s in queue (of %d)", &ch, &bk, nth, &of) == 4);
 	int pos = -1;
 	for (int i = 0; i < 10; i++)
 		if (strcmp(nth, ordinals[i]) == 0)
@@ -187,11 +187,11 @@ TEST(why_register_file_shift_matches_the_bank)
 	open_wl(&f, "matmul_tiled", sets);
 	int sm, w;
 	REQUIRE(stall_with(&f, STALL_RF, "(bank shifting)", 4000, &sm, &w));
-	const char *p = strstr(f.cap.out.s, "<- RF bank ");
+	const char *p = strstr(f.cap.out.s, "] RF bank ");
 	REQUIRE(p);
 	int b, reg, pos, queued, loc, bml, dist;
 	char rw[8];
-	REQUIRE(sscanf(p, "<- RF bank %d: r%d %7s at position %d of %d (bank shifting), port at BML %d, wants %d (%d bits)", &b,
+	REQUIRE(sscanf(p, "] RF bank %d: r%d %7s at position %d of %d (bank shifting), port at BML %d, wants %d (%d bits)", &b,
 		       &reg, rw, &pos, &queued, &loc, &bml, &dist) == 8);
 	struct rf_bank_info bi;
 	struct rf_req_info q;
@@ -252,7 +252,7 @@ TEST(why_at_a_stop_for_every_warp_or_address_event)
 					char want[64];
 					snprintf(want, sizeof want, "its warp, sm %d warp %d, now:", e->sm, e->warp);
 					CHECK_CONTAINS(o, want);
-					snprintf(want, sizeof want, "\nwarp %d ", e->warp);
+					snprintf(want, sizeof want, "\n[1] warp %d ", e->warp);
 					CHECK_CONTAINS(o, want);
 				} else if (fl & EVF_ADDR) {
 					CHECK_CONTAINS(o, "its line now:");
