@@ -13,6 +13,7 @@
 
 #include "dram_queue.h"
 #include "event.h"
+#include "frc.h"
 #include "inspect.h"
 #include "sesstest.h"
 #include "test.h"
@@ -274,4 +275,76 @@ TEST(why_at_a_stop_for_every_warp_or_address_event)
 	printf("why at a stop: %d of %d warp/address event kinds fired on the test machines; not fired:%s\n", fired,
 	       named, missed);
 	CHECK(fired * 100 >= named * 85); /* 55 of 62 at writing; the rest need machines of their own (printed above) */
+}
+
+/* The remaining kinds, each link read back from the structure it names:
+ * a NACK's refusing bank (its MSHR occupancy), a locked directory entry
+ * (requester, lock), an FRC entry fetching the line, and an empty slot's
+ * CTA counts. */
+TEST(why_nack_coherence_frc_and_no_cta_match_the_machine)
+{
+	struct fx f;
+	int sm, w;
+	char b[64];
+	(void)b;
+	{
+		const char *const sets[] = {"set l2.mshr.entries 1", NULL};
+		open_wl(&f, "gather_random", sets);
+		REQUIRE(stall_with(&f, STALL_SCOREBOARD, "NACKed by L2 bank", 6000, &sm, &w));
+		const char *p = strstr(f.cap.out.s, "] L2 bank ");
+		unsigned bank, used, of;
+		REQUIRE(p && sscanf(p, "] L2 bank %u: MSHR %u of %u used", &bank, &used, &of) == 3);
+		CHECK_EQ(of, 1); /* l2.mshr.entries */
+		struct mshr_info mi;
+		REQUIRE(inspect_mshr(f.ss.sim, CACHE_L2, (int)bank, &mi));
+		CHECK_EQ((int)used, mi.used);
+		fx_fini(&f);
+	}
+	{
+		const char *const sets[] = {"set coherence.protocol nmoesi", NULL};
+		open_wl(&f, "shared_write", sets);
+		REQUIRE(stall_with(&f, STALL__COUNT, "directory: line", 6000, &sm, &w));
+		const char *p = strstr(f.cap.out.s, "directory: line 0x");
+		unsigned long long line;
+		char lock[16];
+		unsigned req;
+		REQUIRE(p && sscanf(p, "directory: line 0x%llx locked (%15[^,], requester sm%u", &line, lock, &req) == 3);
+		struct coh_dir_info d;
+		REQUIRE(inspect_coh_dir(f.ss.sim, line, &d));
+		CHECK(d.present && d.locked);
+		CHECK_STR(lock, d.lock);
+		CHECK_EQ(req, d.req_sm);
+		fx_fini(&f);
+	}
+	{
+		const char *const sets[] = {"set l2.frc.entries 8", NULL};
+		open_wl(&f, "gather_random", sets);
+		REQUIRE(stall_with(&f, STALL_SCOREBOARD, "FRC entry", 4000, &sm, &w));
+		const char *p = strstr(f.cap.out.s, "] L2 bank ");
+		while (p && !strstr(p, "FRC entry"))
+			p = strstr(p + 1, "] L2 bank ");
+		unsigned bank;
+		int entry;
+		char state[16];
+		unsigned long long line;
+		REQUIRE(p && sscanf(p, "] L2 bank %u FRC entry %d: %15s line 0x%llx", &bank, &entry, state, &line) == 4);
+		struct frc_entry_info fe;
+		REQUIRE(inspect_frc_entry(f.ss.sim, (int)bank, entry, &fe));
+		CHECK_EQ(fe.incoming, line);
+		CHECK_STR(state, frc_state_name((unsigned)fe.state));
+		fx_fini(&f);
+	}
+	{
+		open_wl(&f, "vecadd", NULL);
+		REQUIRE(fx_run(&f, "continue") == CMD_RUN);
+		REQUIRE(fx_run(&f, "why warp 0.0") == CMD_OK);
+		unsigned disp, total;
+		const char *p = strstr(f.cap.out.s, "holds no warp: ");
+		REQUIRE(p && sscanf(p, "holds no warp: %u of %u CTAs dispatched", &disp, &total) == 2);
+		uint32_t d, done, t;
+		inspect_cta_progress(f.ss.sim, &d, &done, &t);
+		CHECK_EQ(disp, d);
+		CHECK_EQ(total, t);
+		fx_fini(&f);
+	}
 }
