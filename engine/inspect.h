@@ -94,6 +94,11 @@ int inspect_why_warp(const struct sim *s, int sm, int slot, struct why_link *out
 /* `why ADDR`: where the line is in flight (sm's L1 only when sm >= 0, every
  * L1 when -1), then the L2 bank and memory. */
 int inspect_why_line(const struct sim *s, uint64_t addr, int sm, struct why_link *out, int max);
+/* `why` at a stop on an event that names a DRAM bank or an L2 bank but no
+ * warp or line: the bank's state, the request at the head of its queue and
+ * what the scheduler does next / the L2 bank's MSHRs, queues and FRC. */
+int inspect_why_dram_bank(const struct sim *s, int ch, int bank, struct why_link *out, int max);
+int inspect_why_l2_bank(const struct sim *s, int bank, struct why_link *out, int max);
 /* SM-cycles without an issue, by the reason the SM was charged (core.stall.*
  * for one SM). */
 void inspect_sm_stalls(const struct sim *s, int sm, uint64_t out[STALL__COUNT]);

@@ -571,6 +571,73 @@ int inspect_why_line(const struct sim *s, uint64_t addr, int smi, struct why_lin
 	return c.n;
 }
 
+int inspect_why_dram_bank(const struct sim *s, int ch, int bank, struct why_link *out, int max)
+{
+	struct dram_bank_info bi;
+	if (max <= 0 || !s->dram || !dram_bank_info(s->dram, ch, bank, &bi))
+		return 0;
+	struct chain c = {out, 0, max, {0}};
+	deft(&c, WT_DRAM_BANK, -1, ch, bank, 0);
+	char open[48] = "no row open";
+	if (bi.open_row >= 0)
+		snprintf(open, sizeof open, "row %lld open", (long long)bi.open_row);
+	add(&c, UINT64_MAX, "DRAM ch%d bank %d: %s, %s, %d queued, last command %s at cycle %llu", ch, bank,
+	    dram_bank_state_name(bi.state), open, bi.queue, bi.last_cmd[0] ? bi.last_cmd : "-",
+	    (unsigned long long)bi.last_cmd_cycle);
+	struct dram_qreq_info q[1];
+	if (inspect_dram_queue(s, ch, bank, q, 1) > 0) {
+		char head[96];
+		row_words(bi.open_row, (uint32_t)q[0].row, head, sizeof head);
+		add(&c, s->st->now - q[0].age, "first in queue: %s 0x%llx, %s%s", q[0].write ? "write" : "read",
+		    (unsigned long long)q[0].addr, head, q[0].started ? ", its column command has begun" : "");
+		uint64_t line = q[0].addr & ~(uint64_t)(s->cfg.l2.line - 1);
+		tgt(&c, WT_LINE, -1, (int)icnt_bank_of(s, line), -1, line);
+	}
+	struct dram_pick_info pk;
+	if (inspect_dram_pick(s, ch, bank, &pk) && pk.cmd[0]) {
+		char when[32] = "now";
+		if (pk.next_in > 0)
+			snprintf(when, sizeof when, "in %d cycles", pk.next_in);
+		add(&c, UINT64_MAX, "next: %s %s (%s)", pk.cmd, when, pk.why);
+	}
+	return c.n;
+}
+
+int inspect_why_l2_bank(const struct sim *s, int bank, struct why_link *out, int max)
+{
+	if (max <= 0 || bank < 0 || bank >= s->cfg.l2.banks)
+		return 0;
+	struct chain c = {out, 0, max, {0}};
+	const struct l2bank *b = &s->banks[bank];
+	deft(&c, WT_L2_BANK, -1, bank, -1, 0);
+	add(&c, UINT64_MAX, "L2 bank %d: MSHR %u of %u used, input queue %u, memory queue %u", bank, b->m.used, b->m.n,
+	    b->inq.n, b->memq.n);
+	if (b->frc.n) {
+		int busy = 0;
+		uint64_t oldest = UINT64_MAX;
+		int old = -1;
+		for (int i = 0; i < b->frc.n; i++) {
+			struct frc_entry_info fe;
+			if (inspect_frc_entry(s, bank, i, &fe) && fe.state != FRC_FREE) {
+				busy++;
+				if (s->st->now - fe.age < oldest) {
+					oldest = s->st->now - fe.age;
+					old = i;
+				}
+			}
+		}
+		add(&c, UINT64_MAX, "FRC: %d of %d entries busy", busy, b->frc.n);
+		if (old >= 0) {
+			struct frc_entry_info fe;
+			inspect_frc_entry(s, bank, old, &fe);
+			add(&c, oldest, "oldest busy FRC entry %d: %s line 0x%llx, %d waiting", old, frc_state_name((unsigned)fe.state),
+			    (unsigned long long)fe.incoming, fe.waiters);
+			tgt(&c, WT_FRC, -1, bank, old, 0);
+		}
+	}
+	return c.n;
+}
+
 void inspect_sm_stalls(const struct sim *s, int smi, uint64_t out[STALL__COUNT])
 {
 	memset(out, 0, sizeof(uint64_t) * STALL__COUNT);

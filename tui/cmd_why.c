@@ -110,7 +110,20 @@ static int why_stop(struct session *ss, struct cmd_out *out)
 			cmd_printf(out, "no warp of sm %d is stalled now", e->sm);
 		return CMD_OK;
 	}
-	cmd_printf(out, "(the event names no warp or line; see `info channel`, `info bank`, `info l2`)");
+	/* A DRAM bank (dram.act, dram.pre, dram.ref) or an L2 bank (frc.all_busy,
+	 * frc.free): what the bank is doing now. */
+	int n = 0;
+	if ((f & EVF_CH) && (f & EVF_BANK) && e->ch >= 0 && e->bank >= 0)
+		n = inspect_why_dram_bank(ss->sim, e->ch, e->bank, l, WHY_MAX);
+	else if ((f & EVF_UNIT) && e->unit >= 0 &&
+		 (strncmp(event_defs[e->kind].name, "l2.", 3) == 0 || strncmp(event_defs[e->kind].name, "frc.", 4) == 0))
+		n = inspect_why_l2_bank(ss->sim, e->unit, l, WHY_MAX);
+	if (n > 0) {
+		cmd_printf(out, "its bank now:");
+		print_chain(ss, out, l, n);
+		return CMD_OK;
+	}
+	cmd_printf(out, "(the event names no warp, line or bank; see `info channel`, `info bank`, `info l2`)");
 	return CMD_OK;
 }
 

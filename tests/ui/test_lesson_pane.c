@@ -132,6 +132,30 @@ TEST(lesson_pane_80x24_above_the_layout)
 	CHECK_CONTAINS(text, "Step 2: you predicted 30, the machine shows event.lanes = 32.");
 	free(text);
 
+	/* Steps 3-6, then the action step: checked early, the pane says what is
+	 * missing; done, it moves on. */
+	static const char *const answers[] = {"answer 8", "answer 32", "answer 4", "answer 2"};
+	for (size_t k = 0; k < sizeof answers / sizeof *answers; k++) {
+		CHECK(!(tui_exec(t, answers[k]) & CMD_ERR));
+		tui_run_to_stop(t);
+	}
+	CHECK_EQ(tui_exec(t, "answer"), CMD_OK);
+	tui_frame(t);
+	text = pane_text(t);
+	CHECK_CONTAINS(text, "coalescing: step 7 of 8");
+	CHECK_CONTAINS(text, "Step 7: Not yet: no enabled breakpoint on coalesce.");
+	CHECK_CONTAINS(text, "> do it, then type `answer`");
+	free(text);
+	CHECK_EQ(tui_exec(t, "break coalesce warp=3"), CMD_OK);
+	CHECK(tui_exec(t, "continue") & CMD_RUN);
+	tui_run_to_stop(t);
+	CHECK_EQ(tui_exec(t, "answer"), CMD_OK);
+	tui_frame(t);
+	text = pane_text(t);
+	CHECK_CONTAINS(text, "coalescing: step 8 of 8");
+	CHECK_CONTAINS(text, "Step 7: done.");
+	free(text);
+
 	/* hide / show / toggle / close */
 	CHECK_EQ(tui_exec(t, "lesson hide"), CMD_OK);
 	tui_frame(t);
