@@ -39,6 +39,12 @@ struct lesson_pane_buf {
 	char text[128], todo[200], hint[1200];
 };
 const struct lesson_view *lesson_pane_view(const struct session *ss, struct lesson_pane_buf *b);
+/* Room for the pane with a panel area of ph rows by W columns (*v: its
+ * content, NULL = none): columns beside the layout from 150 columns (< 0),
+ * else rows above it, as many as the step needs up to two fifths of the
+ * area (> 0; 6 of 17 at 80x24, leaving the overview room to fit); 0 = none. */
+int lesson_pane_geometry(const struct session *ss, struct lesson_pane_buf *b, const struct lesson_view **v, int ph,
+			 int W);
 
 /* `gpustep lesson [...]` (cli.c). */
 int lesson_main(int argc, char **argv);

@@ -45,3 +45,18 @@ void lesson_position(const struct lesson *l, int *step, int *nsteps)
 	*step = l->cur + 1;
 	*nsteps = l->nsteps;
 }
+
+int lesson_pane_geometry(const struct session *ss, struct lesson_pane_buf *b, const struct lesson_view **v, int ph, int W)
+{
+	*v = lesson_pane_view(ss, b);
+	if (!*v || ph < 4 || W < 24)
+		return 0;
+	if (W >= 150) {
+		int cols = W / 4;
+		return -(cols < 40 ? 40 : cols > 64 ? 64 : cols);
+	}
+	int rows = lesson_pane_rows(*v, W), most = ph * 2 / 5;
+	if (most < 3)
+		most = 3;
+	return rows < 3 ? 3 : rows > most ? most : rows;
+}

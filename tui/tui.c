@@ -127,23 +127,9 @@ static WINDOW *mkwin(int h, int w, int y, int x)
 	return newwin(h, w, y, x);
 }
 
-/* Room for the lesson pane with a panel area of ph rows by W columns:
- * columns beside the layout from 150 columns (< 0), else rows above it, as
- * many as the step needs up to two fifths of the area (> 0; 6 of 17 at
- * 80x24, leaving the overview room to fit); 0 = none. */
 static int lesson_geometry(struct tui *t, int ph, int W)
 {
-	t->lesson = lesson_pane_view(t->ss, &t->lpb);
-	if (!t->lesson || ph < 4 || W < 24)
-		return 0;
-	if (W >= 150) {
-		int cols = W / 4;
-		return -(cols < 40 ? 40 : cols > 64 ? 64 : cols);
-	}
-	int rows = lesson_pane_rows(t->lesson, W), most = ph * 2 / 5;
-	if (most < 3)
-		most = 3;
-	return rows < 3 ? 3 : rows > most ? most : rows;
+	return lesson_pane_geometry(t->ss, &t->lpb, &t->lesson, ph, W);
 }
 
 void tui_apply_layout(struct tui *t)
