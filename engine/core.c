@@ -511,6 +511,7 @@ static void execute(struct sim *s, struct sm *sm, int slot)
 	case KOP_STSH: {
 		stat_inc(&s->stats, s->id.shmem_insts);
 		unsigned p = shmem_passes(s, in);
+		w->shmem_passes = (uint8_t)(p > 255 ? 255 : p);
 		if (p > 1) {
 			stat_add(&s->stats, s->id.shmem_conflicts, p - 1);
 			EV_EMIT(&s->ev, EV_SHMEM_CONFLICT, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)slot,

@@ -69,15 +69,36 @@ void inspect_cta_progress(const struct sim *s, uint32_t *dispatched, uint32_t *d
 
 /* `why warp` (inspect_why.c): the causal chain from a warp to what it waits
  * on, one link per structure, link 0 the warp itself. */
+enum why_target {
+	WT_NONE,
+	WT_WARP,      /* sm, entry = warp slot */
+	WT_L1_MSHR,   /* sm, entry = L1 MSHR entry (-1: the file) */
+	WT_L2_BANK,   /* unit = L2 bank */
+	WT_L2_MSHR,   /* unit = L2 bank, entry = its MSHR entry */
+	WT_FRC,       /* unit = L2 bank, entry = FRC entry */
+	WT_DIR_LINE,  /* unit = L2 bank, addr = the line whose directory entry is locked */
+	WT_DRAM_BANK, /* unit = channel, entry = bank */
+	WT_RF_BANK,   /* sm, unit = register bank */
+	WT_LINE,      /* unit = L2 bank of addr */
+};
 struct why_link {
 	uint64_t since;     /* cycle the link's condition began, UINT64_MAX = unknown */
-	char text[200];
+	char text[256];
+	/* The structure the link names, for the front end to select (`why go N`). */
+	uint8_t target;     /* enum why_target */
+	int16_t sm, unit, entry;
+	uint64_t addr;
 };
 /* Links written (<= max); 0 if sm/slot are out of range. */
 int inspect_why_warp(const struct sim *s, int sm, int slot, struct why_link *out, int max);
 /* `why ADDR`: where the line is in flight (sm's L1 only when sm >= 0, every
  * L1 when -1), then the L2 bank and memory. */
 int inspect_why_line(const struct sim *s, uint64_t addr, int sm, struct why_link *out, int max);
+/* `why` at a stop on an event that names a DRAM bank or an L2 bank but no
+ * warp or line: the bank's state, the request at the head of its queue and
+ * what the scheduler does next / the L2 bank's MSHRs, queues and FRC. */
+int inspect_why_dram_bank(const struct sim *s, int ch, int bank, struct why_link *out, int max);
+int inspect_why_l2_bank(const struct sim *s, int bank, struct why_link *out, int max);
 /* SM-cycles without an issue, by the reason the SM was charged (core.stall.*
  * for one SM). */
 void inspect_sm_stalls(const struct sim *s, int sm, uint64_t out[STALL__COUNT]);

@@ -16,12 +16,15 @@
 #include <string.h>
 
 #include "coh_eng.h"
+#include "dram_queue.h"
 #include "frc.h"
+#include "regfile.h"
 #include "sim_int.h"
 
 struct chain {
 	struct why_link *v;
 	int n, max;
+	struct why_link def; /* the target links get until another is set (deft) */
 };
 
 static void add(struct chain *c, uint64_t since, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -30,11 +33,34 @@ static void add(struct chain *c, uint64_t since, const char *fmt, ...)
 	if (c->n >= c->max)
 		return;
 	struct why_link *l = &c->v[c->n++];
-	l->since = since;
+	*l = (struct why_link){.since = since, .target = c->def.target, .sm = c->def.sm, .unit = c->def.unit,
+			       .entry = c->def.entry, .addr = c->def.addr};
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(l->text, sizeof l->text, fmt, ap);
 	va_end(ap);
+}
+
+static void set_target(struct why_link *l, enum why_target t, int sm, int unit, int entry, uint64_t addr)
+{
+	l->target = (uint8_t)t;
+	l->sm = (int16_t)sm;
+	l->unit = (int16_t)unit;
+	l->entry = (int16_t)entry;
+	l->addr = addr;
+}
+
+/* What the links added from now on name (struct why_link)... */
+static void deft(struct chain *c, enum why_target t, int sm, int unit, int entry, uint64_t addr)
+{
+	set_target(&c->def, t, sm, unit, entry, addr);
+}
+
+/* ... and what the link just added names, when more precise. */
+static void tgt(struct chain *c, enum why_target t, int sm, int unit, int entry, uint64_t addr)
+{
+	if (c->n > 0)
+		set_target(&c->v[c->n - 1], t, sm, unit, entry, addr);
 }
 
 static bool in_queue(const struct sim *s, const struct reqq *q, uint32_t want, int *pos)
@@ -59,12 +85,79 @@ static uint32_t queue_find_line(const struct sim *s, const struct reqq *q, uint6
 	return REQ_NIL;
 }
 
+/* "first" .. "tenth", then "11th": the bank-queue position in words. */
+static void ordinal(int n, char *buf, size_t len)
+{
+	static const char *const w[] = {"first", "second", "third",   "fourth", "fifth",
+					"sixth", "seventh", "eighth", "ninth",  "tenth"};
+	if (n >= 1 && n <= 10)
+		snprintf(buf, len, "%s", w[n - 1]);
+	else
+		snprintf(buf, len, "%d%s", n, n % 100 >= 11 && n % 100 <= 13 ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th");
+}
+
+/* Row state of `want` against the bank's open row, in words. */
+static void row_words(int64_t open, uint32_t want, char *buf, size_t len)
+{
+	if (open < 0)
+		snprintf(buf, len, "row miss (no row open, wants row %u)", want);
+	else if ((uint64_t)open == want)
+		snprintf(buf, len, "row hit (row %u open)", want);
+	else
+		snprintf(buf, len, "row conflict (row %lld open, wants row %u)", (long long)open, want);
+}
+
+/* Link 4 with DRAM: the line's place in its bank's queue (oldest first, as
+ * `info bank` lists it) and what the request at the head is doing. */
+static void dram_link(const struct sim *s, uint64_t line, unsigned ch, unsigned bk, uint32_t row,
+		      const struct dram_bank_info *bi, struct chain *c)
+{
+	struct dram_qreq_info q[64];
+	int n = inspect_dram_queue(s, (int)ch, (int)bk, q, 64), pos = -1;
+	uint64_t len = (uint64_t)s->cfg.l2.line;
+	for (int i = 0; i < n && i < 64 && pos < 0; i++)
+		if (q[i].addr >= line && q[i].addr < line + len)
+			pos = i;
+	char mine[96], head[96], nth[16];
+	deft(c, WT_DRAM_BANK, -1, (int)ch, (int)bk, 0);
+	row_words(bi->open_row, row, mine, sizeof mine);
+	if (pos < 0) {
+		add(c, UINT64_MAX, "DRAM ch%u bank %u: %s, %d queued for the bank, %s, last command %s at cycle %llu", ch, bk,
+		    dram_bank_state_name(bi->state), bi->queue, mine, bi->last_cmd[0] ? bi->last_cmd : "-",
+		    (unsigned long long)bi->last_cmd_cycle);
+		return;
+	}
+	ordinal(pos + 1, nth, sizeof nth);
+	if (pos == 0) {
+		add(c, s->st->now - q[0].age, "DRAM ch%u bank %u: %s in queue (of %d), %s%s", ch, bk, nth, n, mine,
+		    q[0].started ? ", its column command has begun" : "");
+	} else {
+		row_words(bi->open_row, (uint32_t)q[0].row, head, sizeof head);
+		add(c, s->st->now - q[pos].age, "DRAM ch%u bank %u: %s in queue (of %d) behind a %s; this one: %s", ch, bk,
+		    nth, n, head, mine);
+	}
+	struct dram_pick_info pk;
+	if (inspect_dram_pick(s, (int)ch, (int)bk, &pk) && pk.cmd[0]) {
+		char when[32], which[16] = "-";
+		if (pk.next_in > 0)
+			snprintf(when, sizeof when, "in %d cycles", pk.next_in);
+		else
+			snprintf(when, sizeof when, "now");
+		if (pk.pick >= 0)
+			ordinal(pk.pick + 1, which, sizeof which);
+		add(c, UINT64_MAX, "DRAM ch%u bank %u next: %s %s for the %s in queue (%s); last command %s at cycle %llu", ch,
+		    bk, pk.cmd, when, which, pk.why, bi->last_cmd[0] ? bi->last_cmd : "-",
+		    (unsigned long long)bi->last_cmd_cycle);
+	}
+}
+
 /* Links 3-4: what the L2 bank and memory are doing for `line`. */
 static void chain_l2(const struct sim *s, uint64_t line, bool expect, struct chain *c)
 {
 	unsigned bank = icnt_bank_of(s, line);
 	const struct l2bank *b = &s->banks[bank];
 	int pos;
+	deft(c, WT_L2_BANK, -1, (int)bank, -1, 0);
 	if (queue_find_line(s, &b->inq, line, &pos) != REQ_NIL) {
 		add(c, UINT64_MAX, "L2 bank %u input queue: position %d of %u", bank, pos + 1, b->inq.n);
 		return;
@@ -74,11 +167,14 @@ static void chain_l2(const struct sim *s, uint64_t line, bool expect, struct cha
 	if (locked)
 		add(c, UINT64_MAX, "L2 bank %u directory: line 0x%llx locked (%s, requester sm%u, %u acks due): requests are NACKed",
 		    bank, (unsigned long long)line, d.lock, d.req_sm, d.acks);
+	if (locked)
+		tgt(c, WT_DIR_LINE, -1, (int)bank, -1, line);
 	for (int i = 0; i < b->frc.n; i++) {
 		struct frc_entry_info fe;
 		if (inspect_frc_entry(s, (int)bank, i, &fe) && fe.state != FRC_FREE && fe.incoming == line) {
 			add(c, s->st->now - fe.age, "L2 bank %u FRC entry %d: %s line 0x%llx, %d waiting", bank, i,
 			    frc_state_name((unsigned)fe.state), (unsigned long long)line, fe.waiters);
+			tgt(c, WT_FRC, -1, (int)bank, i, 0);
 			if (fe.state != FRC_FETCHING)
 				return;
 			break;
@@ -93,6 +189,7 @@ static void chain_l2(const struct sim *s, uint64_t line, bool expect, struct cha
 		else
 			add(c, m->t_alloc, "L2 bank %u miss, MSHR entry %u (%u of %u used, %u merged)", bank, e, b->m.used, b->m.n,
 			    m->merged);
+		tgt(c, WT_L2_MSHR, -1, (int)bank, (int)e, 0);
 	} else {
 		int set = l2_bank_set(s, b, line);
 		if (locked)
@@ -123,21 +220,7 @@ static void chain_l2(const struct sim *s, uint64_t line, bool expect, struct cha
 	struct dram_bank_info bi;
 	if (!dram_bank_info(s->dram, (int)ch, (int)bk, &bi))
 		return;
-	const char *what;
-	char buf[96];
-	if (bi.open_row < 0) {
-		snprintf(buf, sizeof buf, "no row open: row %u needs an activate", row);
-		what = buf;
-	}
-	else if ((uint64_t)bi.open_row == row)
-		what = "row hit (the row is open)";
-	else {
-		snprintf(buf, sizeof buf, "row conflict (row %lld open, wants row %u)", (long long)bi.open_row, row);
-		what = buf;
-	}
-	add(c, UINT64_MAX, "DRAM ch%u bank %u: %s, %d queued for the bank, %s, last command %s at cycle %llu", ch, bk,
-	    dram_bank_state_name(bi.state), bi.queue, what, bi.last_cmd[0] ? bi.last_cmd : "-",
-	    (unsigned long long)bi.last_cmd_cycle);
+	dram_link(s, line, ch, bk, row, &bi, c);
 }
 
 /* A request (the warp's, or an MSHR entry's fetch) the L2 refused, waiting
@@ -148,6 +231,7 @@ static void nack_link(const struct sim *s, const struct l1 *l, uint32_t ri, int 
 					  "directory locked", "merge slots full"};
 	const struct req *r = &s->pool.r[ri];
 	unsigned bank = icnt_bank_of(s, r->addr);
+	deft(c, WT_L2_BANK, -1, (int)bank, -1, 0);
 	add(c, UINT64_MAX, "NACKed by L2 bank %u (%s): re-sent at cycle %llu, position %d of %u in the retry queue", bank,
 	    r->nack_reason < 6 ? why[r->nack_reason] : "?", (unsigned long long)r->t_ready, pos + 1, l->retryq.n);
 	const struct l2bank *b = &s->banks[bank];
@@ -164,6 +248,7 @@ static void chain_req(const struct sim *s, const struct sm *sm, uint32_t ri, str
 	const struct req *r = &s->pool.r[ri];
 	const struct l1 *l = &sm->l1;
 	int pos;
+	deft(c, WT_L1_MSHR, sm->id, -1, -1, 0);
 	if (in_queue(s, &l->lsu, ri, &pos)) {
 		add(c, UINT64_MAX, "request 0x%llx in the L1 access pipeline (position %d of %u), ready at cycle %llu",
 		    (unsigned long long)r->addr, pos + 1, l->lsu.n, (unsigned long long)r->t_ready);
@@ -184,6 +269,7 @@ static void chain_req(const struct sim *s, const struct sm *sm, uint32_t ri, str
 		if (old != REQ_NIL) {
 			add(c, l->m.e[old].t_alloc, "oldest L1 MSHR entry %u (line 0x%llx)", old,
 			    (unsigned long long)l->m.e[old].addr);
+			tgt(c, WT_L1_MSHR, sm->id, -1, (int)old, 0);
 			chain_l2(s, l->m.e[old].addr, true, c);
 		}
 		return;
@@ -197,6 +283,7 @@ static void chain_req(const struct sim *s, const struct sm *sm, uint32_t ri, str
 		const struct mshr_ent *m = &l->m.e[e];
 		add(c, m->t_alloc, "L1 MSHR entry %u (line 0x%llx, %u merged, %s)", e, (unsigned long long)m->addr, m->merged,
 		    m->sent ? "fetch sent" : "fetch waiting for the crossbar");
+		tgt(c, WT_L1_MSHR, sm->id, -1, (int)e, 0);
 		uint32_t fi = queue_find_line(s, &l->retryq, m->addr, &pos);
 		if (fi != REQ_NIL)
 			nack_link(s, l, fi, pos, c);
@@ -205,6 +292,7 @@ static void chain_req(const struct sim *s, const struct sm *sm, uint32_t ri, str
 		return;
 	}
 	add(c, UINT64_MAX, "request 0x%llx between levels (crossbar or store path)", (unsigned long long)r->addr);
+	tgt(c, WT_LINE, -1, (int)icnt_bank_of(s, r->addr), -1, r->addr);
 	if (r->type == RQ_ST || r->type == RQ_ATOM || (r->flags & REQF_BYP_L1))
 		chain_l2(s, r->addr, true, c);
 }
@@ -218,6 +306,7 @@ static void chain_vmb(const struct sim *s, const struct sm *sm, int v, const cha
 	char dst[16] = "";
 	if (e->has_dst)
 		snprintf(dst, sizeof dst, " into r%u", e->dst);
+	deft(c, WT_WARP, sm->id, -1, e->warp, 0);
 	add(c, e->t_issue, "%s%s%s by warp %u issued at cycle %llu (memory buffer entry %d): %u requests outstanding",
 	    pre, e->op <= KOP_ATOM ? ops[e->op] : "memory op", dst, e->warp, (unsigned long long)e->t_issue, v, e->pending);
 	for (uint32_t i = 0; i < s->pool.cap; i++) {
@@ -244,14 +333,57 @@ static int vmb_for(const struct sim *s, const struct sm *sm, int slot, int reg)
 	return -1;
 }
 
+/* A warp whose next instruction rf_blocked() refuses: which bank queue or
+ * write buffer, and for a full write buffer its entries and the result the
+ * oldest waits for. */
+static void rf_block_link(const struct sim *s, const struct sm *sm, int slot, const char *next, struct chain *c)
+{
+	unsigned b = 0, reg = 0;
+	int why = rf_block_reason(s, sm, slot, &sm->w[slot].ib, &b, &reg);
+	struct rf_info ri;
+	if (why != RFB_NONE)
+		deft(c, WT_RF_BANK, sm->id, (int)b, -1, 0);
+	if (why == RFB_NONE || !inspect_rf(s, sm->id, &ri)) {
+		add(c, UINT64_MAX, "`%s` cannot enter the register-file banks this cycle", next);
+		return;
+	}
+	if (why != RFB_WB_FULL) {
+		struct rf_bank_info bi;
+		inspect_rf_bank(s, sm->id, (int)b, &bi);
+		add(c, UINT64_MAX, "`%s` cannot enter RF bank %u: its queue holds %d requests (rf.queue_limit %d) for r%u%s", next,
+		    b, bi.queued, s->cfg.rf.queue_limit, reg, why == RFB_DST_QUEUE ? " (the destination)" : "");
+		return;
+	}
+	add(c, UINT64_MAX, "`%s` cannot claim a write-buffer entry for r%u: RF bank %u's write buffer is full (%d of %d ways claimed, none holds a result to evict)",
+	    next, reg, b, ri.ways, ri.ways);
+	struct rf_wb_info first = {0};
+	for (int way = 0; way < ri.ways; way++) {
+		struct rf_wb_info e;
+		if (!inspect_rf_wb(s, sm->id, (int)b, way, &e) || !e.valid)
+			continue;
+		if (!first.valid)
+			first = e;
+		add(c, UINT64_MAX, "write-buffer entry bank %u way %d: warp %d r%d, waiting for its result", b, way, e.warp, e.reg);
+	}
+	if (!first.valid)
+		return;
+	int v = vmb_for(s, sm, first.warp, first.reg);
+	if (v >= 0)
+		chain_vmb(s, sm, v, "the first entry's result: ", c);
+	else
+		add(c, UINT64_MAX, "no load into r%d of warp %d is pending: its result comes from an ALU or shared-memory instruction",
+		    first.reg, first.warp);
+}
+
 static const char *const sched_names[] = {"lrr", "gto", "two_level", "vws", "rmws", "tbas", "ccws"};
 
 int inspect_why_warp(const struct sim *s, int smi, int slot, struct why_link *out, int max)
 {
 	if (smi < 0 || smi >= s->cfg.core.sms || slot < 0 || slot >= s->cfg.core.warps_per_sm || max <= 0)
 		return 0;
-	struct chain c = {out, 0, max};
+	struct chain c = {out, 0, max, {0}};
 	const struct sm *sm = &s->sms[smi];
+	deft(&c, WT_WARP, smi, -1, slot, 0);
 	const struct warp *w = &sm->w[slot];
 	struct warp_info wi;
 	inspect_warp(s, smi, slot, &wi);
@@ -267,7 +399,16 @@ int inspect_why_warp(const struct sim *s, int smi, int slot, struct why_link *ou
 		    slot, (int)w->kw.cta, (int)w->kw.cta, cs->ndone, cs->nwarps);
 		return c.n;
 	}
-	switch (w->stall) {
+	/* w->stall is the scheduler's last evaluation: an instruction issued
+	 * this cycle (a breakpoint stop at its event) already occupies the warp. */
+	unsigned reason = w->stall;
+	if (reason == STALL_NONE && w->busy_until > s->st->now) {
+		reason = w->rf_collect ? STALL_RF
+			 : w->ibh.op == KOP_LDSH || w->ibh.op == KOP_STSH ? STALL_SHMEM
+									     : STALL_ALU;
+		since = w->issue_cycle;
+	}
+	switch (reason) {
 	case STALL_NONE:
 		add(&c, w->issue_cycle, "warp %d is not stalled: ready to issue `%s`", slot, wi.next_text);
 		break;
@@ -282,6 +423,7 @@ int inspect_why_warp(const struct sim *s, int smi, int slot, struct why_link *ou
 				inspect_warp(s, smi, i, &oi);
 				add(&c, o->stall_start, "not yet arrived: warp %d (%s, next `%s`)", i,
 				    o->stall == STALL_NONE ? "ready" : stall_reason_name(o->stall), oi.next_text);
+				tgt(&c, WT_WARP, smi, -1, i, 0);
 				break;
 			}
 		}
@@ -312,21 +454,37 @@ int inspect_why_warp(const struct sim *s, int smi, int slot, struct why_link *ou
 		if (w->stall == STALL_MSHR_FULL)
 			add(&c, UINT64_MAX, "L1 MSHR file: %u of %u entries used, %u requests waiting for one", sm->l1.m.used,
 			    sm->l1.m.n, sm->l1.waitq.n);
+		if (w->stall == STALL_MSHR_FULL)
+			tgt(&c, WT_L1_MSHR, smi, -1, -1, 0);
 		if (sm->vmb_count)
 			chain_vmb(s, sm, sm->vmb_head, "oldest in the buffer: ", &c);
 		break;
 	}
 	case STALL_ALU:
+		if (w->ibh.op != KOP_ALU) { /* a memory instruction's issue slots (core.issue_cycles) */
+			add(&c, since, "warp %d waits while its last instruction leaves the issue stage (alu)", slot);
+			add(&c, w->issue_cycle, "instruction issued at cycle %llu occupies the issue stage until cycle %llu",
+			    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
+			break;
+		}
 		add(&c, since, "warp %d waits for its ALU instruction to finish (alu)", slot);
 		add(&c, w->issue_cycle, "ALU instruction issued at cycle %llu busy until cycle %llu",
 		    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
 		break;
-	case STALL_SHMEM:
+	case STALL_SHMEM: {
+		unsigned p = w->shmem_passes ? w->shmem_passes : 1;
 		add(&c, since, "warp %d waits for shared memory (shmem)", slot);
-		add(&c, w->issue_cycle, "shared-memory %s issued at cycle %llu busy until cycle %llu (bank-conflict passes serialise it)",
-		    w->ibh.op == KOP_STSH ? "store" : "load", (unsigned long long)w->issue_cycle,
-		    (unsigned long long)w->busy_until);
+		add(&c, w->issue_cycle, "shared-memory %s issued at cycle %llu busy until cycle %llu", w->ibh.op == KOP_STSH ? "store" : "load",
+		    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
+		if (p > 1)
+			add(&c, w->issue_cycle,
+			    "%u-way bank conflict: the busiest of the %d banks holds %u distinct words, %u passes (latency %d + %u cycles)",
+			    p, s->cfg.core.shmem_banks, p, p, s->cfg.core.shmem_latency, p - 1);
+		else
+			add(&c, w->issue_cycle, "no bank conflict: one pass over the %d banks (latency %d)", s->cfg.core.shmem_banks,
+			    s->cfg.core.shmem_latency);
 		break;
+	}
 	case STALL_RF:
 		add(&c, since, "warp %d waits for the register file (rf)", slot);
 		if (w->rf_collect) {
@@ -335,8 +493,7 @@ int inspect_why_warp(const struct sim *s, int smi, int slot, struct why_link *ou
 		} else if (w->busy_until > s->st->now) {
 			add(&c, w->issue_cycle, "result write until cycle %llu", (unsigned long long)w->busy_until);
 		} else {
-			add(&c, UINT64_MAX, "`%s` cannot enter the register-file banks: a bank queue or write buffer is full",
-			    wi.next_text);
+			rf_block_link(s, sm, slot, wi.next_text, &c);
 		}
 		if (sm->rf) {
 			for (int b = 0; b < 64; b++) {
@@ -346,6 +503,7 @@ int inspect_why_warp(const struct sim *s, int smi, int slot, struct why_link *ou
 					break;
 				for (int i = 0; inspect_rf_req(s, smi, b, i, &q); i++)
 					if (q.warp == slot) {
+						deft(&c, WT_RF_BANK, smi, b, -1, 0);
 						add(&c, UINT64_MAX,
 						    "RF bank %d: r%d %s at position %d of %d%s, port at BML %d, wants %d (%d bits)", b, q.reg,
 						    q.write ? "write" : "read", i + 1, bi.queued, bi.shifting ? " (bank shifting)" : "",
@@ -379,8 +537,9 @@ int inspect_why_line(const struct sim *s, uint64_t addr, int smi, struct why_lin
 {
 	if (max <= 0)
 		return 0;
-	struct chain c = {out, 0, max};
+	struct chain c = {out, 0, max, {0}};
 	uint64_t line = addr & ~(uint64_t)(s->cfg.l2.line - 1);
+	deft(&c, WT_LINE, -1, (int)icnt_bank_of(s, line), -1, line);
 	add(&c, UINT64_MAX, "line 0x%llx (address 0x%llx)", (unsigned long long)line, (unsigned long long)addr);
 	int before = c.n;
 	for (int i = 0; i < s->cfg.core.sms && s->cfg.l1.enabled; i++) {
@@ -392,18 +551,90 @@ int inspect_why_line(const struct sim *s, uint64_t addr, int smi, struct why_lin
 			const struct mshr_ent *m = &l->m.e[e];
 			add(&c, m->t_alloc, "sm%d L1 MSHR entry %u (%u merged, %s)", i, e, m->merged,
 			    m->sent ? "fetch sent" : "fetch waiting for the crossbar");
+			tgt(&c, WT_L1_MSHR, i, -1, (int)e, 0);
 		}
 		int pos;
 		uint32_t r = queue_find_line(s, &l->waitq, line, &pos);
 		if (r != REQ_NIL)
 			add(&c, UINT64_MAX, "sm%d L1: a request waits for an MSHR entry (position %d of %u, %u of %u used)", i,
 			    pos + 1, l->waitq.n, l->m.used, l->m.n);
+		if (r != REQ_NIL)
+			tgt(&c, WT_L1_MSHR, i, -1, -1, 0);
 		r = queue_find_line(s, &l->retryq, line, &pos);
 		if (r != REQ_NIL)
 			add(&c, UINT64_MAX, "sm%d L1: a NACKed request waits to be re-sent at cycle %llu", i,
 			    (unsigned long long)s->pool.r[r].t_ready);
+		if (r != REQ_NIL)
+			tgt(&c, WT_L1_MSHR, i, -1, -1, 0);
 	}
 	chain_l2(s, line, c.n > before, &c);
+	return c.n;
+}
+
+int inspect_why_dram_bank(const struct sim *s, int ch, int bank, struct why_link *out, int max)
+{
+	struct dram_bank_info bi;
+	if (max <= 0 || !s->dram || !dram_bank_info(s->dram, ch, bank, &bi))
+		return 0;
+	struct chain c = {out, 0, max, {0}};
+	deft(&c, WT_DRAM_BANK, -1, ch, bank, 0);
+	char open[48] = "no row open";
+	if (bi.open_row >= 0)
+		snprintf(open, sizeof open, "row %lld open", (long long)bi.open_row);
+	add(&c, UINT64_MAX, "DRAM ch%d bank %d: %s, %s, %d queued, last command %s at cycle %llu", ch, bank,
+	    dram_bank_state_name(bi.state), open, bi.queue, bi.last_cmd[0] ? bi.last_cmd : "-",
+	    (unsigned long long)bi.last_cmd_cycle);
+	struct dram_qreq_info q[1];
+	if (inspect_dram_queue(s, ch, bank, q, 1) > 0) {
+		char head[96];
+		row_words(bi.open_row, (uint32_t)q[0].row, head, sizeof head);
+		add(&c, s->st->now - q[0].age, "first in queue: %s 0x%llx, %s%s", q[0].write ? "write" : "read",
+		    (unsigned long long)q[0].addr, head, q[0].started ? ", its column command has begun" : "");
+		uint64_t line = q[0].addr & ~(uint64_t)(s->cfg.l2.line - 1);
+		tgt(&c, WT_LINE, -1, (int)icnt_bank_of(s, line), -1, line);
+	}
+	struct dram_pick_info pk;
+	if (inspect_dram_pick(s, ch, bank, &pk) && pk.cmd[0]) {
+		char when[32] = "now";
+		if (pk.next_in > 0)
+			snprintf(when, sizeof when, "in %d cycles", pk.next_in);
+		add(&c, UINT64_MAX, "next: %s %s (%s)", pk.cmd, when, pk.why);
+	}
+	return c.n;
+}
+
+int inspect_why_l2_bank(const struct sim *s, int bank, struct why_link *out, int max)
+{
+	if (max <= 0 || bank < 0 || bank >= s->cfg.l2.banks)
+		return 0;
+	struct chain c = {out, 0, max, {0}};
+	const struct l2bank *b = &s->banks[bank];
+	deft(&c, WT_L2_BANK, -1, bank, -1, 0);
+	add(&c, UINT64_MAX, "L2 bank %d: MSHR %u of %u used, input queue %u, memory queue %u", bank, b->m.used, b->m.n,
+	    b->inq.n, b->memq.n);
+	if (b->frc.n) {
+		int busy = 0;
+		uint64_t oldest = UINT64_MAX;
+		int old = -1;
+		for (int i = 0; i < b->frc.n; i++) {
+			struct frc_entry_info fe;
+			if (inspect_frc_entry(s, bank, i, &fe) && fe.state != FRC_FREE) {
+				busy++;
+				if (s->st->now - fe.age < oldest) {
+					oldest = s->st->now - fe.age;
+					old = i;
+				}
+			}
+		}
+		add(&c, UINT64_MAX, "FRC: %d of %d entries busy", busy, b->frc.n);
+		if (old >= 0) {
+			struct frc_entry_info fe;
+			inspect_frc_entry(s, bank, old, &fe);
+			add(&c, oldest, "oldest busy FRC entry %d: %s line 0x%llx, %d waiting", old, frc_state_name((unsigned)fe.state),
+			    (unsigned long long)fe.incoming, fe.waiters);
+			tgt(&c, WT_FRC, -1, bank, old, 0);
+		}
+	}
 	return c.n;
 }
 

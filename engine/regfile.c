@@ -541,6 +541,34 @@ bool rf_blocked(struct sim *s, struct sm *sm, int slot, const struct winst *in)
 	return true;
 }
 
+int rf_block_reason(const struct sim *s, const struct sm *sm, int slot, const struct winst *in, unsigned *bank,
+		    unsigned *reg)
+{
+	const struct rf_model *m = s->rfm;
+	if (!sm->rf || in->op == KOP_EXIT)
+		return RFB_NONE;
+	uint8_t regs[3];
+	int n = rf_bank_reads(s, sm, slot, in, regs);
+	for (int i = 0; i < n; i++) {
+		*bank = rf_bank_of(s, slot, regs[i]);
+		*reg = regs[i];
+		if (sm->rf->bank[*bank].n >= m->qlimit)
+			return RFB_READ_QUEUE;
+	}
+	if (!in->ndst)
+		return RFB_NONE;
+	*bank = rf_bank_of(s, slot, in->dst);
+	*reg = in->dst;
+	if (sm->rf->bank[*bank].n >= m->qlimit)
+		return RFB_DST_QUEUE;
+	if (!m->wb_on || s->cfg.rf.wb_claim != RF_WB_AT_ISSUE || wb_find(s, sm, *bank, slot, in->dst) >= 0)
+		return RFB_NONE;
+	int victim;
+	if (wb_free_way(s, sm, *bank, &victim) >= 0 || victim >= 0)
+		return RFB_NONE;
+	return RFB_WB_FULL;
+}
+
 void rf_issue_stage(struct sim *s, struct sm *sm)
 {
 	if (!sm->rf || !sm->rf->hz || !s->rfm->racetrack)

@@ -125,6 +125,13 @@ bool rf_timed(const struct sim *s);
 /* Can this instruction not issue for the register file (write buffer full,
  * arbitrator queue at its limit)? Emits rf.wb_full. */
 bool rf_blocked(struct sim *s, struct sm *sm, int slot, const struct winst *in);
+/* Which condition of rf_blocked() holds, read-only (`why`): the bank (and
+ * register) whose queue is at rf.queue_limit for a read or the destination,
+ * or whose write buffer has no way for the destination (every way claimed,
+ * none holding a result that could be evicted). */
+enum rf_block { RFB_NONE, RFB_READ_QUEUE, RFB_DST_QUEUE, RFB_WB_FULL };
+int rf_block_reason(const struct sim *s, const struct sm *sm, int slot, const struct winst *in, unsigned *bank,
+		    unsigned *reg);
 /* Start of an issue stage with several schedulers: note the projected BML
  * of every bank, the reference for rf.schedule_hazard. */
 void rf_issue_stage(struct sim *s, struct sm *sm);

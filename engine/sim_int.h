@@ -100,6 +100,7 @@ struct warp {
 		uint8_t op, nsrc, ndst, dst;
 		uint8_t src[3];
 	} ibh;               /* copy of ib's opcode and registers */
+	uint8_t shmem_passes; /* bank-conflict passes of the last ldsh/stsh issued (`why`; fills ibh's padding byte) */
 	uint64_t busy_until; /* ALU / issue occupancy */
 	uint64_t pend[4];    /* scoreboard: registers awaiting a load */
 	uint64_t stall_start; /* cycle the current stall began, UINT64_MAX if issuing */

@@ -72,6 +72,8 @@ CMD_FN(cmd_save_trace); /* sample_csv.c: save trace FILE [FROM TO] */
 /* cmd_why.c: why; `info stalls` */
 CMD_FN(cmd_why);
 int cmd_info_stalls(struct session *ss, int argc, char **argv, struct cmd_out *out);
+/* `select mshr l1|l2 E` (cmd_why.c). */
+int cmd_select_mshr(struct session *ss, const char *level, const char *entry, struct cmd_out *out);
 /* cmd_lesson.c: lesson, answer, hint */
 CMD_FN(cmd_lesson);
 CMD_FN(cmd_answer);

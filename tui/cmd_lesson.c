@@ -18,6 +18,25 @@
 #include "stats.h"
 #include "tui.h"
 
+/* In the TUI with the lesson pane shown the step's text is there: the
+ * output gets the step line only (the pane's text at `lesson`). */
+static bool pane_shows(const struct session *ss, const struct lesson *l)
+{
+	return ss->ui && !l->pane_hidden;
+}
+
+static void print_step_line(const struct lesson *l, struct cmd_out *out)
+{
+	if (l->cur >= l->nsteps) {
+		int p, f, t;
+		lesson_score(l, &p, &f, &t);
+		cmd_printf(out, "Lesson %s finished: %d of %d steps passed.", l->name, p, t);
+		return;
+	}
+	cmd_printf(out, "[lesson %s, step %d of %d in the lesson pane: %s]", l->name, l->cur + 1, l->nsteps,
+		   l->steps[l->cur].predict ? "answer N" : "do it, then answer");
+}
+
 static void print_step(const struct lesson *l, struct cmd_out *out)
 {
 	if (l->cur >= l->nsteps) {
@@ -33,14 +52,26 @@ static void print_step(const struct lesson *l, struct cmd_out *out)
 		   s->predict ? "answer N to predict" : "do it, then type answer");
 }
 
+static void setup_quiet(void *u, const char *text)
+{
+	(void)u;
+	(void)text;
+}
+
 int lesson_open(struct session *ss, struct lesson *l, struct cmd_out *out)
 {
 	lesson_free(ss->lesson);
 	ss->lesson = l;
 	l->cur = 0;
+	l->hint_shown = false;
+	l->last_result[0] = 0;
 	memset(l->result, 0, (size_t)l->nsteps * sizeof *l->result);
+	/* In the TUI the setup's messages would open the pager over the pane:
+	 * only its errors are shown there. */
+	struct cmd_out quiet = {setup_quiet, out->error, out->u};
+	struct cmd_out *so = ss->ui && !l->pane_hidden ? &quiet : out;
 	for (int i = 0; i < l->nsetup; i++) {
-		int rc = cmd_exec(ss, l->setup[i], out);
+		int rc = cmd_exec(ss, l->setup[i], so);
 		if (rc & CMD_ERR) {
 			cmd_errorf(out, "lesson %s: setup command '%s' failed", l->name, l->setup[i]);
 			return CMD_ERR;
@@ -49,7 +80,10 @@ int lesson_open(struct session *ss, struct lesson *l, struct cmd_out *out)
 			session_run_all(ss);
 	}
 	cmd_printf(out, "Lesson %s: %s", l->name, l->title);
-	print_step(l, out);
+	if (pane_shows(ss, l))
+		print_step_line(l, out);
+	else
+		print_step(l, out);
 	return CMD_OK | CMD_RESET;
 }
 
@@ -112,12 +146,19 @@ static void finish_step(struct session *ss, struct lesson *l, bool pass, struct 
 {
 	const struct lstep *s = &l->steps[l->cur];
 	l->result[l->cur] = pass ? LR_PASS : LR_FAIL;
-	if (s->explain)
+	if (s->explain && !pane_shows(ss, l)) /* else the pane shows it: the output stays short, no pager */
 		cmd_print_block(out, s->explain);
+	/* The pane keeps what was said: "Step N: Right: ... <explain>". */
+	size_t k = strlen(l->last_result);
+	if (s->explain && k + 2 < sizeof l->last_result)
+		snprintf(l->last_result + k, sizeof l->last_result - k, " %s", s->explain);
+	l->hint_shown = false;
 	l->cur++;
 	lesson_progress_save(l);
-	print_step(l, out);
-	(void)ss;
+	if (pane_shows(ss, l))
+		print_step_line(l, out);
+	else
+		print_step(l, out);
 }
 
 static int answer_predict(struct session *ss, struct lesson *l, const char *arg, struct cmd_out *out)
@@ -156,6 +197,11 @@ static int answer_predict(struct session *ss, struct lesson *l, const char *arg,
 		cmd_printf(out, "Right: %s is %g.", s->value, v);
 	else
 		cmd_printf(out, "Not quite: you predicted %g, the machine shows %s = %g.", guess, s->value, v);
+	if (pass)
+		snprintf(l->last_result, sizeof l->last_result, "Step %d: right, %s is %g.", l->cur + 1, s->value, v);
+	else
+		snprintf(l->last_result, sizeof l->last_result, "Step %d: you predicted %g, the machine shows %s = %g.",
+			 l->cur + 1, guess, s->value, v);
 	finish_step(ss, l, pass, out);
 	return rc;
 }
@@ -194,8 +240,32 @@ static int answer_action(struct session *ss, struct lesson *l, struct cmd_out *o
 	if (!ok)
 		return CMD_OK; /* try again: an action is not failed by checking early */
 	cmd_printf(out, "Done.");
+	snprintf(l->last_result, sizeof l->last_result, "Step %d: done.", l->cur + 1);
 	finish_step(ss, l, true, out);
 	return CMD_OK;
+}
+
+struct not_yet {
+	struct cmd_out *out;
+	struct lesson *l;
+	int step;
+	bool seen;
+};
+
+static void not_yet_print(void *u, const char *text)
+{
+	struct not_yet *n = u;
+	if (!n->seen && n->l->cur == n->step && strncmp(text, "Not yet:", 8) == 0) {
+		snprintf(n->l->last_result, sizeof n->l->last_result, "Step %d: %s", n->step + 1, text);
+		n->seen = true;
+	}
+	n->out->print(n->out->u, text);
+}
+
+static void not_yet_error(void *u, const char *text)
+{
+	struct not_yet *n = u;
+	n->out->error(n->out->u, text);
 }
 
 CMD_FN(cmd_answer)
@@ -221,7 +291,10 @@ CMD_FN(cmd_answer)
 		cmd_errorf(out, "answer: this step asks for an action; do it, then type answer");
 		return CMD_ERR;
 	}
-	return answer_action(ss, l, out);
+	/* The checks' "Not yet: ..." lines also go to the pane (the first one). */
+	struct not_yet ny = {out, l, l->cur, false};
+	struct cmd_out o = {not_yet_print, not_yet_error, &ny};
+	return answer_action(ss, l, &o);
 }
 
 CMD_FN(cmd_hint)
@@ -236,6 +309,7 @@ CMD_FN(cmd_hint)
 	}
 	const char *h = l->steps[l->cur].hint;
 	cmd_print_block(out, h ? h : "No hint for this step.");
+	l->hint_shown = true; /* the pane shows it until the step is decided */
 	return CMD_OK;
 }
 
@@ -283,6 +357,29 @@ static int reset_progress(const char *name, struct cmd_out *out)
 	return CMD_OK;
 }
 
+/* `lesson hide|show|toggle|close`: the pane, or the lesson itself. */
+static int lesson_pane_cmd(struct session *ss, const char *what, struct cmd_out *out)
+{
+	struct lesson *l = ss->lesson;
+	if (!l) {
+		cmd_errorf(out, "lesson %s: no lesson open (`lesson NAME` opens one)", what);
+		return CMD_ERR;
+	}
+	if (!strcmp(what, "close")) {
+		int p, f, t;
+		lesson_score(l, &p, &f, &t);
+		cmd_printf(out, "lesson %s closed at step %d of %d (%d passed); your progress is kept", l->name,
+			   l->cur < l->nsteps ? l->cur + 1 : l->nsteps, l->nsteps, p);
+		lesson_free(l);
+		ss->lesson = NULL;
+		return CMD_OK;
+	}
+	l->pane_hidden = !strcmp(what, "hide") || (!strcmp(what, "toggle") && !l->pane_hidden);
+	if (!ss->ui)
+		cmd_printf(out, "lesson pane %s (it shows in the TUI)", l->pane_hidden ? "hidden" : "shown");
+	return CMD_OK;
+}
+
 CMD_FN(cmd_lesson)
 {
 	if (argc == 1) {
@@ -303,6 +400,9 @@ CMD_FN(cmd_lesson)
 			return cmd_usage(out, "lesson");
 		return reset_progress(argv[2], out);
 	}
+	if (argc == 2 && (!strcmp(argv[1], "hide") || !strcmp(argv[1], "show") || !strcmp(argv[1], "toggle") ||
+			  !strcmp(argv[1], "close")))
+		return lesson_pane_cmd(ss, argv[1], out);
 	if (strcmp(argv[1], "report") == 0 && argc == 2) {
 		if (!ss->lesson) {
 			cmd_errorf(out, "lesson report: no lesson open");

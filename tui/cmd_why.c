@@ -4,21 +4,38 @@
  * cycles by reason, per SM and machine-wide, with their Nsight Compute
  * warp-state names). Reads the engine through inspect.h only.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd_int.h"
 #include "inspect.h"
+#include "layout.h"
 
 #define WHY_MAX 16
 
-static void print_chain(struct cmd_out *out, const struct why_link *l, int n)
+/* Links are numbered across one `why`'s output (a stop may print a warp's
+ * chain and a line's); `why go N` selects what link N names. */
+static void nav_begin(struct session *ss)
+{
+	ss->why_n = 0;
+	ss->why_cur = -1;
+	ss->why_sim = ss->sim;
+	ss->why_cycle = ss->sim ? sim_cycle(ss->sim) : 0;
+}
+
+static void print_chain(struct session *ss, struct cmd_out *out, const struct why_link *l, int n)
 {
 	for (int i = 0; i < n; i++) {
-		char since[32] = "";
+		char since[32] = "", num[16] = "";
 		if (l[i].since != UINT64_MAX)
 			snprintf(since, sizeof since, "  [since %llu]", (unsigned long long)l[i].since);
-		cmd_printf(out, "%s%s%s", i ? "  <- " : "", l[i].text, since);
+		if (l[i].target != WT_NONE && ss->why_n < (int)(sizeof ss->why_links / sizeof *ss->why_links)) {
+			ss->why_links[ss->why_n] = (struct why_pick){l[i].target, l[i].sm, l[i].unit, l[i].entry, l[i].addr};
+			snprintf(num, sizeof num, "[%d] ", ++ss->why_n);
+		}
+		cmd_printf(out, "%s%s%s%s", i ? "  <- " : "", num, l[i].text, since);
 	}
 }
 
@@ -27,7 +44,7 @@ static int why_warp(struct session *ss, int sm, int slot, struct cmd_out *out)
 	struct why_link l[WHY_MAX];
 	int n = inspect_why_warp(ss->sim, sm, slot, l, WHY_MAX);
 	cmd_printf(out, "sm %d warp %d at cycle %llu:", sm, slot, (unsigned long long)sim_cycle(ss->sim));
-	print_chain(out, l, n);
+	print_chain(ss, out, l, n);
 	return CMD_OK;
 }
 
@@ -68,14 +85,14 @@ static int why_stop(struct session *ss, struct cmd_out *out)
 	    e->warp < inspect_warp_slots(ss->sim)) {
 		int n = inspect_why_warp(ss->sim, e->sm, e->warp, l, WHY_MAX);
 		cmd_printf(out, "its warp, sm %d warp %d, now:", e->sm, e->warp);
-		print_chain(out, l, n);
+		print_chain(ss, out, l, n);
 		if (!(f & EVF_ADDR))
 			return CMD_OK;
 	}
 	if (f & EVF_ADDR) {
 		int n = inspect_why_line(ss->sim, e->addr, (f & EVF_SM) && e->sm >= 0 ? e->sm : -1, l, WHY_MAX);
 		cmd_printf(out, "its line now:");
-		print_chain(out, l, n);
+		print_chain(ss, out, l, n);
 		return CMD_OK;
 	}
 	if ((f & EVF_SM) && e->sm >= 0 && e->sm < inspect_sms(ss->sim)) {
@@ -85,7 +102,7 @@ static int why_stop(struct session *ss, struct cmd_out *out)
 			struct warp_info wi;
 			if (inspect_warp(ss->sim, e->sm, w, &wi) && wi.state == WS_STALLED) {
 				int n = inspect_why_warp(ss->sim, e->sm, w, l, WHY_MAX);
-				print_chain(out, l, n);
+				print_chain(ss, out, l, n);
 				shown++;
 			}
 		}
@@ -93,12 +110,182 @@ static int why_stop(struct session *ss, struct cmd_out *out)
 			cmd_printf(out, "no warp of sm %d is stalled now", e->sm);
 		return CMD_OK;
 	}
-	cmd_printf(out, "(the event names no warp or line; see `info channel`, `info bank`, `info l2`)");
+	/* A DRAM bank (dram.act, dram.pre, dram.ref) or an L2 bank (frc.all_busy,
+	 * frc.free): what the bank is doing now. */
+	int n = 0;
+	if ((f & EVF_CH) && (f & EVF_BANK) && e->ch >= 0 && e->bank >= 0)
+		n = inspect_why_dram_bank(ss->sim, e->ch, e->bank, l, WHY_MAX);
+	else if ((f & EVF_UNIT) && e->unit >= 0 &&
+		 (strncmp(event_defs[e->kind].name, "l2.", 3) == 0 || strncmp(event_defs[e->kind].name, "frc.", 4) == 0))
+		n = inspect_why_l2_bank(ss->sim, e->unit, l, WHY_MAX);
+	if (n > 0) {
+		cmd_printf(out, "its bank now:");
+		print_chain(ss, out, l, n);
+		return CMD_OK;
+	}
+	cmd_printf(out, "(the event names no warp, line or bank; see `info channel`, `info bank`, `info l2`)");
+	return CMD_OK;
+}
+
+static void quiet_print(void *u, const char *t)
+{
+	(void)u;
+	(void)t;
+}
+
+/* Run one selection command; its messages stay quiet, errors show. */
+static int run_quiet(struct session *ss, struct cmd_out *out, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int run_quiet(struct session *ss, struct cmd_out *out, const char *fmt, ...)
+{
+	char line[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	struct cmd_out q = {quiet_print, out->error, out->u};
+	return cmd_exec(ss, line, &q) & CMD_ERR;
+}
+
+/* In the TUI: focus the panel, switching to the first layout that has it
+ * when the current one does not. Returns the layout switched to, or NULL. */
+static const char *focus_panel(struct session *ss, const char *panel, struct cmd_out *out)
+{
+	if (!ss->ui)
+		return NULL;
+	struct cmd_out silent = {quiet_print, quiet_print, NULL};
+	char line[64];
+	snprintf(line, sizeof line, "focus %s", panel);
+	if (!(cmd_exec(ss, line, &silent) & CMD_ERR))
+		return NULL;
+	for (size_t i = 0; i < layout_count(); i++)
+		if (layout_has(layout_at(i), panel)) {
+			run_quiet(ss, out, "layout %s", layout_at(i)->name);
+			run_quiet(ss, out, "focus %s", panel);
+			return layout_at(i)->name;
+		}
+	return NULL;
+}
+
+/* `why go N|next|prev`: select the unit link N names and focus its panel. */
+static int why_go(struct session *ss, const char *arg, struct cmd_out *out)
+{
+	if (ss->why_n == 0) {
+		cmd_errorf(out, "why go: no chain to go along: run `why warp W`, `why ADDR` or `why` at a stop first");
+		return CMD_ERR;
+	}
+	if (ss->why_sim != ss->sim) {
+		cmd_errorf(out, "why go: the last chain was read on another machine (rebuilt since): run `why` again");
+		return CMD_ERR;
+	}
+	int k;
+	if (strcmp(arg, "next") == 0)
+		k = (ss->why_cur + 1) % ss->why_n;
+	else if (strcmp(arg, "prev") == 0)
+		k = ss->why_cur <= 0 ? ss->why_n - 1 : ss->why_cur - 1;
+	else {
+		char *end;
+		long n = strtol(arg, &end, 10);
+		if (end == arg || *end || n < 1 || n > ss->why_n) {
+			cmd_errorf(out, "why go: '%s' is not a link of the last chain (1 to %d, next, prev)", arg, ss->why_n);
+			return CMD_ERR;
+		}
+		k = (int)n - 1;
+	}
+	const struct why_pick *p = &ss->why_links[k];
+	const char *panel = NULL;
+	char what[128];
+	int bad = 0;
+	switch (p->target) {
+	case WT_WARP:
+		bad = run_quiet(ss, out, "select sm %d", p->sm) || run_quiet(ss, out, "select warp %d", p->entry);
+		panel = "warps";
+		snprintf(what, sizeof what, "sm %d warp %d", p->sm, p->entry);
+		break;
+	case WT_L1_MSHR:
+		bad = run_quiet(ss, out, "select sm %d", p->sm) ||
+		      (p->entry >= 0 && run_quiet(ss, out, "select mshr l1 %d", p->entry));
+		panel = "mshr";
+		if (p->entry >= 0)
+			snprintf(what, sizeof what, "sm %d L1 MSHR entry %d", p->sm, p->entry);
+		else
+			snprintf(what, sizeof what, "sm %d L1 MSHR file", p->sm);
+		break;
+	case WT_L2_MSHR:
+		bad = run_quiet(ss, out, "select l2 %d", p->unit) || run_quiet(ss, out, "select mshr l2 %d", p->entry);
+		panel = "mshr";
+		snprintf(what, sizeof what, "L2 bank %d MSHR entry %d", p->unit, p->entry);
+		break;
+	case WT_L2_BANK:
+	case WT_LINE:
+		bad = run_quiet(ss, out, "select l2 %d", p->unit);
+		panel = "l2";
+		snprintf(what, sizeof what, "L2 bank %d", p->unit);
+		break;
+	case WT_FRC:
+		bad = run_quiet(ss, out, "select l2 %d", p->unit);
+		panel = "frc";
+		snprintf(what, sizeof what, "L2 bank %d (FRC entry %d)", p->unit, p->entry);
+		break;
+	case WT_DIR_LINE:
+		bad = run_quiet(ss, out, "select l2 %d", p->unit) ||
+		      run_quiet(ss, out, "select line 0x%llx", (unsigned long long)p->addr);
+		panel = "coherence";
+		snprintf(what, sizeof what, "L2 bank %d, line 0x%llx", p->unit, (unsigned long long)p->addr);
+		break;
+	case WT_DRAM_BANK:
+		bad = run_quiet(ss, out, "select channel %d", p->unit) || run_quiet(ss, out, "select bank %d", p->entry);
+		panel = "dram";
+		snprintf(what, sizeof what, "DRAM channel %d bank %d", p->unit, p->entry);
+		break;
+	case WT_RF_BANK:
+		bad = run_quiet(ss, out, "select sm %d", p->sm);
+		panel = "rf";
+		snprintf(what, sizeof what, "sm %d register bank %d", p->sm, p->unit);
+		break;
+	default:
+		cmd_errorf(out, "why go: link %d names nothing to select", k + 1);
+		return CMD_ERR;
+	}
+	if (bad)
+		return CMD_ERR;
+	ss->why_cur = k;
+	const char *lay = focus_panel(ss, panel, out);
+	char note[64] = "";
+	if (ss->sim && sim_cycle(ss->sim) != ss->why_cycle)
+		snprintf(note, sizeof note, " (the chain was read at cycle %llu)", (unsigned long long)ss->why_cycle);
+	cmd_printf(out, "link %d of %d: %s selected%s%s%s%s", k + 1, ss->why_n, what, ss->ui ? ", " : " (panel ",
+		   panel, lay ? " in layout " : ss->ui ? " focused" : ")", lay ? lay : "");
+	if (note[0])
+		cmd_printf(out, "%s", note + 1);
+	return CMD_OK;
+}
+
+int cmd_select_mshr(struct session *ss, const char *level, const char *entry, struct cmd_out *out)
+{
+	struct mshr_info mi;
+	int l2 = strcmp(level, "l2") == 0, v;
+	if (!l2 && strcmp(level, "l1") != 0) {
+		cmd_errorf(out, "select mshr: expected l1 or l2, got '%s'", level);
+		return CMD_ERR;
+	}
+	if (!inspect_mshr(ss->sim, l2 ? CACHE_L2 : CACHE_L1, l2 ? ss->sel_l2 : ss->sel_sm, &mi)) {
+		cmd_errorf(out, "select mshr: %s has no MSHRs", l2 ? "the selected L2 bank" : "the selected SM's L1");
+		return CMD_ERR;
+	}
+	if (cmd_parse_index(out, "mshr entry", entry, mi.entries, &v))
+		return CMD_ERR;
+	ss->sel_mshr_level = l2;
+	ss->sel_mshr = v;
+	ss->sel_mshr_gen++;
+	cmd_printf(out, "selected %s MSHR entry %d", l2 ? "L2" : "L1", v);
 	return CMD_OK;
 }
 
 CMD_FN(cmd_why)
 {
+	if (argc == 3 && strcmp(argv[1], "go") == 0)
+		return why_go(ss, argv[2], out);
+	nav_begin(ss);
 	if (argc == 1)
 		return why_stop(ss, out);
 	if (strcmp(argv[1], "warp") == 0) {
@@ -117,7 +304,7 @@ CMD_FN(cmd_why)
 	if (argc == 2 && cmd_parse_u64(argv[1], &addr) == 0) {
 		struct why_link l[WHY_MAX];
 		int n = inspect_why_line(ss->sim, addr, -1, l, WHY_MAX);
-		print_chain(out, l, n);
+		print_chain(ss, out, l, n);
 		return CMD_OK;
 	}
 	return cmd_usage(out, "why");

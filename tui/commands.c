@@ -163,7 +163,7 @@ static const struct cmd_def builtin[] = {
 		 "Example: info frc 0\n"
 		 "Example: info rf 1",
 	 .fn = cmd_info, .words = info_words},
-	{.name = "why", .usage = "why [warp [W|SM.W] | ADDR]", .summary = "explain what a warp, a line or the last stop waits on",
+	{.name = "why", .usage = "why [warp [W|SM.W] | ADDR | go N|next|prev]", .summary = "explain what a warp, a line or the last stop waits on",
 	 .help = "why warp [W]   the causal chain from warp W of the selected SM (or SM.W) to\n"
 		 "               the structure it waits on, one line per link with the cycle\n"
 		 "               it started: scoreboard <- load <- L1 MSHR / retry queue <- L2\n"
@@ -171,10 +171,14 @@ static const struct cmd_def builtin[] = {
 		 "why ADDR       where the line holding ADDR is in flight and what it waits for\n"
 		 "why            at a breakpoint stop: the chain of the warp or line of the\n"
 		 "               event that fired\n"
+		 "why go N       select what link [N] names (SM, warp, MSHR entry, L2 bank,\n"
+		 "               DRAM bank, register bank) and focus its panel, switching\n"
+		 "               layout if needed; next / prev: the following link (keys\n"
+		 "               Alt-w / Alt-W step along the chain in the TUI)\n"
 		 "See `info stalls` for the run's stall cycles by reason.\n"
 		 "Example: why warp 1.3",
 	 .fn = cmd_why},
-	{.name = "lesson", .usage = "lesson [NAME|FILE.json | list | report | reset NAME]",
+	{.name = "lesson", .usage = "lesson [NAME|FILE.json|list|report|reset NAME|hide|show|toggle|close]",
 	 .summary = "open a guided lesson, or show its current step",
 	 .help = "lesson NAME     open a built-in lesson (or a lesson file): it sets up the\n"
 		 "                machine and shows its first step\n"
@@ -182,6 +186,11 @@ static const struct cmd_def builtin[] = {
 		 "lesson list     the lessons with your progress\n"
 		 "lesson report   the open lesson's steps, passed or failed\n"
 		 "lesson reset N  forget your progress in lesson N\n"
+		 "lesson hide     hide the lesson pane (show, toggle: back; Alt-l toggles)\n"
+		 "lesson close    close the lesson and its pane (progress is kept)\n"
+		 "In the TUI the lesson pane shows the current step, what to do and,\n"
+		 "after `hint`, the hint: beside the panels from 150 columns, above them\n"
+		 "on narrower screens (Tab focuses it, Up/Down scroll a long step).\n"
 		 "See docs/LESSONS.md; `answer` and `hint` work on the current step.\n"
 		 "Example: lesson coalescing",
 	 .fn = cmd_lesson},
@@ -206,10 +215,12 @@ static const struct cmd_def builtin[] = {
 	{.name = "undisplay", .usage = "undisplay [N]", .summary = "remove a display (all without N)",
 	 .help = "Remove display number N (as listed by `display`), or all.\nExample: undisplay 1",
 	 .fn = cmd_undisplay},
-	{.name = "select", .usage = "select sm N|warp W|l2 N|channel N|bank N|line ADDR|line last", .summary = "choose the unit panels and info show",
+	{.name = "select", .usage = "select sm|warp|l2|channel|bank N | line ADDR|last | mshr l1|l2 E", .summary = "choose the unit panels and info show",
 	 .help = "Select the SM, warp slot, L2 bank, DRAM channel or DRAM bank that panels,\n"
 		 "`info` and `next` act on; `select line ADDR` the line whose directory entry\n"
-		 "the coherence panel shows (`line last`: follow the newest transaction).\n"
+		 "the coherence panel shows (`line last`: follow the newest transaction);\n"
+		 "`select mshr l1 E` (the selected SM's L1) or `mshr l2 E` (the selected L2\n"
+		 "bank's) puts the mshr panel's cursor on MSHR entry E (`why go N` does this).\n"
 		 "Example: select sm 1",
 	 .fn = c_select},
 	{.name = "set", .usage = "set PATH VALUE | set param.NAME VALUE", .summary = "change a config value or kernel parameter (at cycle 0)",
@@ -522,6 +533,8 @@ int cmd_exec(struct session *ss, const char *line, struct cmd_out *out)
 		return CMD_ERR;
 	}
 	int rc = d->fn(ss, argc, argv, out);
+	if (rc & CMD_RESET) /* a rebuilt machine: the last `why` chain names nothing on it */
+		ss->why_n = 0;
 	if (d->repeat && !(rc & CMD_ERR))
 		snprintf(ss->last_line, sizeof ss->last_line, "%s", saved);
 	else
@@ -602,6 +615,8 @@ static CMD_FN(c_next)
 /* ---- machine ---------------------------------------------------------------- */
 static CMD_FN(c_select)
 {
+	if (argc == 4 && strcmp(argv[1], "mshr") == 0) /* tui/cmd_why.c */
+		return cmd_select_mshr(ss, argv[2], argv[3], out);
 	if (argc != 3)
 		return cmd_usage(out, "select");
 	const char *u = argv[1];
@@ -769,7 +784,8 @@ static CMD_FN(c_help)
 		help_legend(lg, out);
 		return rc;
 	}
-	const struct cmd_def *d = lg && strcmp(argv[1], "timeline") != 0 && strcmp(argv[1], "protocol") != 0
+	const struct cmd_def *d = lg && strcmp(argv[1], "timeline") != 0 && strcmp(argv[1], "protocol") != 0 &&
+					  strcmp(argv[1], "lesson") != 0
 					  ? NULL
 					  : cmd_lookup(ss, argv[1]);
 	if (!d && !lg) {

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 
 #include "commands.h"
+#include "view.h"
 
 struct lesson;
 
@@ -24,10 +25,26 @@ const char *lesson_name(const struct lesson *l);
 /* Attach to the session (ss->lesson; the session frees it) and run the
  * setup commands; prints the first step. CMD_ERR if a setup command fails. */
 int lesson_open(struct session *ss, struct lesson *l, struct cmd_out *out);
+/* The current step (1-based; nsteps + 1 once finished) and the step count. */
+void lesson_position(const struct lesson *l, int *step, int *nsteps);
 /* The lesson's result: steps passed, failed, total. */
 void lesson_score(const struct lesson *l, int *passed, int *failed, int *total);
 /* Prints each step with its result. */
 void lesson_report(const struct lesson *l, struct cmd_out *out);
+
+/* The lesson pane's content (lesson_pane.c): NULL when no lesson is open or
+ * its pane is hidden (`lesson hide`). Strings point into b and the lesson. */
+struct lesson_pane_buf {
+	struct lesson_view v;
+	char text[128], todo[200], hint[1200];
+};
+const struct lesson_view *lesson_pane_view(const struct session *ss, struct lesson_pane_buf *b);
+/* Room for the pane with a panel area of ph rows by W columns (*v: its
+ * content, NULL = none): columns beside the layout from 150 columns (< 0),
+ * else rows above it, as many as the step needs up to two fifths of the
+ * area (> 0; 6 of 17 at 80x24, leaving the overview room to fit); 0 = none. */
+int lesson_pane_geometry(const struct session *ss, struct lesson_pane_buf *b, const struct lesson_view **v, int ph,
+			 int W);
 
 /* `gpustep lesson [...]` (cli.c). */
 int lesson_main(int argc, char **argv);

@@ -38,6 +38,10 @@ struct lesson {
 	enum lresult *result;
 	int cur;          /* current step, nsteps = finished */
 	bool no_progress; /* --check: grading does not touch the student's progress */
+	/* The lesson pane (lesson_pane.c): */
+	bool hint_shown;        /* `hint` was asked for the current step */
+	bool pane_hidden;       /* `lesson hide` */
+	char last_result[640];  /* how the last answer went (and its explanation), "" = none yet */
 };
 
 struct lesson_progress {

@@ -581,6 +581,14 @@ void session_loaded_message(const struct session *ss, const char *path, struct s
 	sb_printf(sb, "loaded session %s: %s, %s, seed %llu, %u breakpoint%s, %d display%s\n", path, ss->cfg.name,
 		  ss->ksrc.name, (unsigned long long)ss->seed, ss->bps.n, ss->bps.n == 1 ? "" : "s", ss->ndisplays,
 		  ss->ndisplays == 1 ? "" : "s");
+	if (ss->lesson) {
+		int step, n;
+		lesson_position(ss->lesson, &step, &n);
+		sb_printf(sb,
+			  "lesson %s stays open at step %d of %d: its checks now read the loaded machine (`lesson %s` "
+			  "starts it again on its own, `lesson close` closes it)\n",
+			  lesson_name(ss->lesson), step, n, lesson_name(ss->lesson));
+	}
 }
 
 void session_run_interrupt(struct session *ss)

@@ -115,6 +115,20 @@ struct session {
 	struct rdm_summary model;
 	/* The open lesson (lesson.h; cmd_lesson.c), NULL = none; freed here. */
 	struct lesson *lesson;
+	/* The last `why` chain: what each link names, for `why go N` (cmd_why.c;
+	 * target is inspect.h's enum why_target), the machine and cycle it was
+	 * read at, and the link `why go next` went to last. */
+	struct why_pick {
+		int target, sm, unit, entry;
+		uint64_t addr;
+	} why_links[16];
+	int why_n, why_cur;
+	const struct sim *why_sim;
+	uint64_t why_cycle;
+	/* `select mshr l1|l2 E`: the MSHR entry the mshr panel puts its cursor
+	 * on; sel_mshr_gen counts selections (the panel moves once for each). */
+	int sel_mshr_level, sel_mshr;
+	unsigned sel_mshr_gen;
 };
 
 /* Load cfg (already validated) + workload spec into a fresh simulator. */

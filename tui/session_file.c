@@ -558,6 +558,8 @@ int session_loader_finish(struct session *ss, struct session_loader *ld, bool pa
 	ss->max_memory = old.max_memory;
 	sim_set_bps(ss->sim, &ss->bps); /* the sim points at the breakpoint set */
 	sim_set_bps(old.sim, &old.bps);
+	ss->lesson = old.lesson; /* an open lesson stays open (session_loaded_message says so) */
+	old.lesson = NULL;
 	session_fini(&old);
 	free(ns);
 	ld->ns = NULL;

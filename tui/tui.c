@@ -127,6 +127,11 @@ static WINDOW *mkwin(int h, int w, int y, int x)
 	return newwin(h, w, y, x);
 }
 
+static int lesson_geometry(struct tui *t, int ph, int W)
+{
+	return lesson_pane_geometry(t->ss, &t->lpb, &t->lesson, ph, W);
+}
+
 void tui_apply_layout(struct tui *t)
 {
 	del_windows(t);
@@ -151,10 +156,22 @@ void tui_apply_layout(struct tui *t)
 	leaveok(t->prompt, FALSE);
 	struct layout_slot sl[LAYOUT_MAX_SLOTS];
 	int n = 0;
+	/* The lesson pane takes its room first; the layout gets the rest. */
+	int lg = lesson_geometry(t, ph, W), py = 1;
+	struct layout_slot lesson_slot = {0};
+	t->lesson_geom = lg;
+	if (lg < 0) {
+		W += lg;
+		lesson_slot = (struct layout_slot){.panel = "lesson", .y = 1, .x = W, .h = ph, .w = -lg, .sep_left = true};
+	} else if (lg > 0) {
+		lesson_slot = (struct layout_slot){.panel = "lesson", .y = 1, .x = 0, .h = lg, .w = W};
+		ph -= lg;
+		py += lg;
+	}
 	if (ph > 0 && t->zoom[0]) /* zoomed: one panel, the whole area (tmux's resize-pane -Z) */
-		sl[n++] = (struct layout_slot){.panel = t->zoom, .y = 1, .x = 0, .h = ph, .w = W};
+		sl[n++] = (struct layout_slot){.panel = t->zoom, .y = py, .x = 0, .h = ph, .w = W};
 	else if (ph > 0)
-		n = layout_arrange(t->layout, 1, 0, ph, W, panel_min, sl);
+		n = layout_arrange(t->layout, py, 0, ph, W, panel_min, sl);
 	/* A layout whose panels do not all fit (60x15) would show "needs WxH"
 	 * lines: show one of them whole instead, the focused one or the
 	 * layout's first (its most useful), and say so in its title. */
@@ -171,7 +188,7 @@ void tui_apply_layout(struct tui *t)
 		for (int i = 0; i < m; i++)
 			if (strcmp(names[i], t->focus_name) == 0)
 				pick = i;
-		sl[0] = (struct layout_slot){.panel = names[pick], .y = 1, .x = 0, .h = ph, .w = W};
+		sl[0] = (struct layout_slot){.panel = names[pick], .y = py, .x = 0, .h = ph, .w = W};
 		n = 1;
 		t->squeezed = m;
 		snprintf(t->squeeze_note, sizeof t->squeeze_note, "%d of %d fits, Tab: next", pick + 1, m);
@@ -183,6 +200,12 @@ void tui_apply_layout(struct tui *t)
 			continue;
 		p->sep_left = sl[i].sep_left;
 		t->slots[t->nslots++] = (struct slot){p, mkwin(sl[i].h, sl[i].w, sl[i].y, sl[i].x)};
+	}
+	if (lg) { /* last in the Tab order: the layout's panels keep their places */
+		struct panel *p = panel_get(t, "lesson");
+		p->sep_left = lesson_slot.sep_left;
+		t->slots[t->nslots++] =
+			(struct slot){p, mkwin(lesson_slot.h, lesson_slot.w, lesson_slot.y, lesson_slot.x)};
 	}
 	/* Keep the focus on the same panel when it is still shown. */
 	t->focus = -1;
@@ -267,7 +290,14 @@ struct view_ctx tui_ctx_for(struct tui *t, int slot)
 		.model = ss->model.valid ? &ss->model : NULL,
 		.focused = slot == t->focus,
 		.zoomed = t->zoom[0] ? t->layout->name : NULL,
-		.squeezed = t->squeezed ? t->squeeze_note : NULL,
+		/* the squeezed layout's one panel, not the lesson pane beside it */
+		.squeezed = t->squeezed && !(slot >= 0 && slot < t->nslots && strcmp(t->slots[slot].p->ops->name, "lesson") == 0)
+				    ? t->squeeze_note
+				    : NULL,
+		.lesson = t->lesson,
+		.sel_mshr_level = ss->sel_mshr_level,
+		.sel_mshr = ss->sel_mshr,
+		.sel_mshr_gen = ss->sel_mshr_gen,
 	};
 }
 
@@ -318,6 +348,13 @@ static void draw_prompt(struct tui *t)
 
 void tui_frame(struct tui *t)
 {
+	/* A lesson opened, closed, hidden, or a step of another length: the
+	 * pane's room changes. Its content is read again every frame. */
+	if (!t->need_layout && t->lines == LINES && t->cols == COLS) {
+		int H = LINES, outh = H < 4 ? 0 : out_rows_for(H), area = H - 2 - outh;
+		if (lesson_geometry(t, area < 0 ? 0 : area, COLS) != t->lesson_geom)
+			t->need_layout = true;
+	}
 	if (t->need_layout || LINES != t->lines || COLS != t->cols)
 		tui_apply_layout(t);
 	bool any = false;

@@ -96,7 +96,9 @@ static void handle_key(struct tui *t, int r, wint_t wc)
 	if (!fkey && key == 27) {
 		wint_t c2;
 		int r2 = read_after_esc(t, &c2);
-		if (r2 == OK && ((c2 >= '1' && c2 <= '9') || c2 == 'z')) {
+		/* Alt-1..9 layouts, Alt-z zoom, Alt-l the lesson pane (readline's
+		 * downcase-word gives way), Alt-w / Alt-W along a `why` chain. */
+		if (r2 == OK && ((c2 >= '1' && c2 <= '9') || c2 == 'z' || c2 == 'l' || c2 == 'w' || c2 == 'W')) {
 			key = KEYS_ALT((int)c2);
 			fkey = true; /* treat as a bound key below */
 		} else if (r2 == ERR) {

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "draw.h"
 #include "layout.h"
+#include "lesson.h"
 #include "outlog.h"
 #include "view.h"
 
@@ -80,6 +81,13 @@ struct tui {
 	int help_scroll;
 	char *help_text;
 	char help_title[96];
+
+	/* The lesson pane (views/lesson.c): its content, refreshed every frame,
+	 * and the room the windows were made with: rows above the layout (> 0),
+	 * columns beside it (< 0), 0 = no pane. */
+	struct lesson_pane_buf lpb;
+	const struct lesson_view *lesson;
+	int lesson_geom;
 
 	bool colours, utf8;
 	bool quit;

@@ -198,6 +198,15 @@ static const struct legend_item timeline[] = {
 	END,
 };
 
+static const struct legend_item lesson[] = {
+	L("step N of T", "(title) the open lesson and its current step"),
+	L("Step N:", "(dim) how the answer just given went: right, or the value the machine showed, and the step's explanation"),
+	L(">", "(bold) what to do now: answer N (a prediction), or act and then type answer (the checks run)"),
+	L("Hint:", "(green) the step's hint, after `hint`; it stays until the step is decided"),
+	L("more lines", "(yellow) the step does not fit: focus the pane (Tab) and scroll with Up/Down/PgUp/PgDn; the > line stays"),
+	END,
+};
+
 static const struct legend panels[] = {
 	{"warps", "one row per warp slot of the selected SM", warps},
 	{"mshr", "the selected SM's L1 MSHRs above the selected L2 bank's", mshr},
@@ -206,6 +215,7 @@ static const struct legend panels[] = {
 	{"l2", "one row per L2 bank", l2},
 	{"dram", "per channel a summary line, then its banks", dram},
 	{"dramq", "the selected DRAM bank's queue and the scheduler's next pick", dramq},
+	{"lesson", "the open lesson's step, above the layout (beside it: 150+ cols)", lesson},
 	{"events", "the event log, newest at the bottom", events},
 	{"stats", "every stat in registration order", stats},
 	{"reuse", "reuse-distance histogram and miss classes of one cache", reuse},

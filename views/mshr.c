@@ -35,6 +35,8 @@ struct mshr_panel {
 	struct mshr_section sec[2]; /* L1, L2 */
 	const struct sim *sim;
 	uint16_t hist[512];
+	unsigned gen;  /* the last `select mshr` acted on */
+	int keysec;    /* the section the cursor keys move: 0 L1, 1 L2 (after `select mshr l2`) */
 };
 
 static const struct table_col cols[] = {
@@ -94,7 +96,7 @@ static void entry_row(void *u, int row, struct table_row *r)
 
 /* Draw one section into rows [y, y+h); returns rows used. */
 static int draw_section(struct mshr_panel *mp, struct mshr_section *s, WINDOW *w, struct rect r,
-			bool focused)
+			bool focused, int pick)
 {
 	struct mshr_info mi;
 	char label[32];
@@ -137,6 +139,11 @@ static int draw_section(struct mshr_panel *mp, struct mshr_section *s, WINDOW *w
 		if (inspect_mshr_entry(mp->sim, s->kind, s->unit, i, &e) && e.valid)
 			s->idx[s->nidx++] = i;
 	}
+	for (int k = 0; pick >= 0 && k < s->nidx; k++) /* `select mshr`: the cursor on that entry */
+		if (s->idx[k] == pick) {
+			s->t.nrows = s->nidx;
+			table_show(&s->t, k);
+		}
 	struct rect tr = {.y = r.y + used, .x = r.x, .h = r.h - used, .w = r.w};
 	if (tr.h >= 1) {
 		struct row_ctx rc = {mp, s};
@@ -160,19 +167,26 @@ static void mshr_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	mp->sim = c->sim;
 	mp->sec[0].unit = c->sel_sm;
 	mp->sec[1].unit = c->sel_l2;
+	int pick[2] = {-1, -1};
+	if (c->sel_mshr_gen != mp->gen) { /* a new selection: move to it once */
+		mp->gen = c->sel_mshr_gen;
+		mp->keysec = c->sel_mshr_level ? 1 : 0;
+		pick[mp->keysec] = c->sel_mshr;
+	}
+	bool f0 = c->focused && mp->keysec == 0, f1 = c->focused && mp->keysec == 1;
 	/* The L1 gets the top half, the L2 the rest; when short (80x24) without
 	 * the rule between them, down to one summary line each. */
 	if (r.h >= 8) {
 		int h1 = (r.h + 1) / 2;
-		draw_section(mp, &mp->sec[0], w, (struct rect){r.y, r.x, h1 - 1, r.w}, c->focused);
+		draw_section(mp, &mp->sec[0], w, (struct rect){r.y, r.x, h1 - 1, r.w}, f0, pick[0]);
 		put_hline(w, r.y + h1 - 1, r.x, r.w, role_attr(R_DIM));
-		draw_section(mp, &mp->sec[1], w, (struct rect){r.y + h1, r.x, r.h - h1, r.w}, false);
+		draw_section(mp, &mp->sec[1], w, (struct rect){r.y + h1, r.x, r.h - h1, r.w}, f1, pick[1]);
 	} else if (r.h >= 2) {
 		int h1 = (r.h + 1) / 2;
-		draw_section(mp, &mp->sec[0], w, (struct rect){r.y, r.x, h1, r.w}, c->focused);
-		draw_section(mp, &mp->sec[1], w, (struct rect){r.y + h1, r.x, r.h - h1, r.w}, false);
+		draw_section(mp, &mp->sec[0], w, (struct rect){r.y, r.x, h1, r.w}, f0, pick[0]);
+		draw_section(mp, &mp->sec[1], w, (struct rect){r.y + h1, r.x, r.h - h1, r.w}, f1, pick[1]);
 	} else {
-		draw_section(mp, &mp->sec[0], w, r, c->focused);
+		draw_section(mp, &mp->sec[0], w, r, c->focused, pick[0]);
 	}
 	mp->sim = NULL;
 }
@@ -180,7 +194,8 @@ static void mshr_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 static int mshr_key(struct panel *p, int key, const struct view_ctx *c)
 {
 	(void)c;
-	return table_key(&((struct mshr_panel *)p)->sec[0].t, key);
+	struct mshr_panel *mp = (struct mshr_panel *)p;
+	return table_key(&mp->sec[mp->keysec].t, key);
 }
 
 static void mshr_reset(struct panel *p)

@@ -124,6 +124,7 @@ static const struct panel_kind kinds[] = {
 	{"protocol", "the coherence protocol's L1 and directory tables, the rows just taken marked", protocol_panel_new}, /* views/protocol.c */
 	{"timeline", "one L2 set's recent requests as a Gantt chart over cycles (NACK waits, evictions, fetches, FRC swaps)", timeline_panel_new}, /* views/timeline.c */
 	{"dramq", "the selected DRAM bank's queue, oldest first, and the scheduler's next pick with why", dramq_panel_new}, /* views/dramq.c */
+	{"lesson", "the open lesson's current step, what to do and the hint (shown beside the layout while a lesson is open)", lesson_panel_new}, /* views/lesson.c */
 };
 
 size_t panel_kind_count(void) { return sizeof kinds / sizeof kinds[0]; }

@@ -30,6 +30,18 @@
 #include "rdmodel.h"
 #include "sim.h"
 
+/* The lesson pane's content (views/lesson.c), filled by the front end from
+ * the open lesson (tui/lesson_pane.c); strings live as long as the lesson. */
+struct lesson_view {
+	const void *id;     /* the lesson (a new one, or a new step, scrolls to the top) */
+	const char *name;
+	int step, nsteps;   /* step is 1-based; nsteps + 1 = finished */
+	const char *text;   /* the step's text ('\n' breaks lines) */
+	const char *todo;   /* what to do now */
+	const char *hint;   /* after `hint`, else NULL */
+	const char *result; /* how the previous step went, "" = nothing yet */
+};
+
 struct view_ctx {
 	const struct sim *sim;       /* NULL when no simulator exists */
 	int sel_sm, sel_warp, sel_l2, sel_ch, sel_bank;
@@ -40,6 +52,9 @@ struct view_ctx {
 	bool focused;                /* this panel has the keyboard */
 	const char *zoomed;          /* `zoom`: the layout this panel fills the screen of, or NULL */
 	const char *squeezed;        /* the layout does not fit: "2 of 5 fits, Tab: next" for the one panel shown */
+	const struct lesson_view *lesson; /* lesson pane: the open lesson's step, NULL = none */
+	int sel_mshr_level, sel_mshr;     /* mshr panel: `select mshr l1|l2 E` (level 1 = L2) ... */
+	unsigned sel_mshr_gen;            /* ... moves its cursor once per selection (gen changes) */
 };
 
 /* Key handler results, ORed (htop's HandlerResult). */
@@ -118,6 +133,9 @@ struct panel *rf_panel_new(void);    /* views/rf.c */
 struct panel *coherence_panel_new(void); /* views/coherence.c */
 struct panel *protocol_panel_new(void);  /* views/protocol.c */
 struct panel *timeline_panel_new(void);  /* views/timeline.c */
+struct panel *lesson_panel_new(void);    /* views/lesson.c */
+/* Rows the lesson pane needs at width w (content columns) to show all of v. */
+int lesson_pane_rows(const struct lesson_view *v, int w);
 struct panel *dramq_panel_new(void);     /* views/dramq.c */
 /* The event kinds the timeline panel is built from (`timeline` logs them). */
 const unsigned *timeline_kinds(size_t *n);

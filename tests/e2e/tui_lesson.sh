@@ -1,21 +1,33 @@
 #!/bin/sh
 # A lesson walked in the TUI at 80x24: `gpustep lesson coalescing` opens on the
-# lesson's machine with step 1 in the log; hint, answers and an action step.
+# lesson's machine with the lesson pane above the panels (step text, what to
+# do, the hint after `hint`, the verdict after `answer`); answers, a report,
+# hiding the pane and an action step's "Not yet" in the pane.
 . "$(dirname "$0")/lib.sh"
 
 XDG_STATE_HOME="$E2E_TMP/state"
 export XDG_STATE_HOME
 tmux_start 80 24 "$BIN" lesson coalescing
 tmux_wait_for 'step 1 of 8' 5 || fail "the lesson's first step is not shown"
+# The pane: row 1 its title, row 2 the step's first line, the > line kept.
+tmux_wait_for 'lesson  coalescing: step 1 of 8' 3 || fail "no lesson pane title"
+row2=$(tmux_capture | sed -n 2p)
+case "$row2" in *'lesson  coalescing: step 1 of 8'*) ;; *) fail "pane title not on row 2: $row2" ;; esac
+row3=$(tmux_capture | sed -n 3p)
+case "$row3" in 'The kernel is B[i] = A[i*stride]'*) ;; *) fail "pane text not on row 3: $row3" ;; esac
+expect_contains "$(tmux_capture)" '> answer N with your prediction'
+expect_contains "$(tmux_capture)" 'more line'
 tmux_send -l 'hint'
 tmux_send Enter
-tmux_wait_for '32 lanes x 4 bytes' 3 || fail "hint not shown"
+tmux_wait_for 'Hint: 32 lanes x 4 bytes' 3 || fail "hint not shown in the pane"
 tmux_send -l 'answer 1'
 tmux_send Enter
 tmux_wait_for 'step 2 of 8' 5 || fail "no step 2 after answer 1"
+tmux_wait_for 'Step 1: right, event.reqs is 1.' 3 || fail "the pane does not show the verdict"
 tmux_send -l 'answer 31'
 tmux_send Enter
 tmux_wait_for 'step 3 of 8' 5 || fail "no step 3 after a wrong answer"
+tmux_wait_for 'Step 2: you predicted 31' 3 || fail "the pane does not show the wrong prediction"
 tmux_send -l 'answer 9'
 tmux_send Enter
 tmux_wait_for 'step 4 of 8' 5 || fail "no step 4"
@@ -23,7 +35,15 @@ tmux_wait_for 'teaching | strided' 1 || fail "not on the lesson's machine"
 tmux_send -l 'lesson report'
 tmux_send Enter
 tmux_wait_for 'coalescing: 1 of 8 steps passed, 2 failed' 3 || fail "lesson report summary"
+tmux_send Escape
 [ -f "$XDG_STATE_HOME/gpustep/lessons/coalescing" ] || fail "no progress written by the TUI"
+# Hidden, the panels take the rows back; shown again.
+tmux_send -l 'lesson hide'
+tmux_send Enter
+tmux_wait_gone 'lesson  coalescing: step 4 of 8' 3 || fail "lesson hide left the pane"
+tmux_send -l 'lesson show'
+tmux_send Enter
+tmux_wait_for 'lesson  coalescing: step 4 of 8' 3 || fail "lesson show did not bring the pane back"
 tmux_send -l 'quit'
 tmux_send Enter
 exit 0

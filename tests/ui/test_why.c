@@ -77,11 +77,11 @@ TEST(why_scoreboard_chain_matches_the_mshrs_and_the_line)
 	/* warp -> register -> load -> L1 MSHR entry -> L2 bank -> ... */
 	unsigned reg, reg2, e;
 	unsigned long long line, issued;
-	REQUIRE(sscanf(line_of(out, 1, b, sizeof b), "warp %*d waits on r%u", &reg) == 1);
-	REQUIRE(sscanf(line_of(out, 2, b, sizeof b), "  <- load into r%u by warp %*d issued at cycle %llu", &reg2, &issued) == 2);
+	REQUIRE(sscanf(line_of(out, 1, b, sizeof b), "[%*d] warp %*d waits on r%u", &reg) == 1);
+	REQUIRE(sscanf(line_of(out, 2, b, sizeof b), "  <- [%*d] load into r%u by warp %*d issued at cycle %llu", &reg2, &issued) == 2);
 	CHECK_EQ(reg2, reg);
 	CHECK(issued < sim_cycle(f.ss.sim));
-	REQUIRE(sscanf(line_of(out, 3, b, sizeof b), "  <- L1 MSHR entry %u (line 0x%llx", &e, &line) == 2);
+	REQUIRE(sscanf(line_of(out, 3, b, sizeof b), "  <- [%*d] L1 MSHR entry %u (line 0x%llx", &e, &line) == 2);
 	struct mshr_entry_info mi;
 	REQUIRE(inspect_mshr_entry(f.ss.sim, CACHE_L1, sm, (int)e, &mi));
 	CHECK(mi.valid);
@@ -91,7 +91,7 @@ TEST(why_scoreboard_chain_matches_the_mshrs_and_the_line)
 	sb_init(&sb);
 	inspect_line(f.ss.sim, line, &sb);
 	unsigned bank;
-	REQUIRE(sscanf(line_of(out, 4, b, sizeof b), "  <- L2 bank %u", &bank) == 1);
+	REQUIRE(sscanf(line_of(out, 4, b, sizeof b), "  <- [%*d] L2 bank %u", &bank) == 1);
 	char want[32];
 	snprintf(want, sizeof want, "L2 bank %u", bank);
 	CHECK_CONTAINS(sb.s, want);
@@ -104,11 +104,13 @@ TEST(why_dram_link_matches_the_bank)
 	struct fx f;
 	setup(&f, "gather_random", NULL);
 	int sm, w;
-	REQUIRE(find_stall(&f, STALL_SCOREBOARD, "<- DRAM ch", 4000, &sm, &w));
-	const char *p = strstr(f.cap.out.s, "<- DRAM ch");
+	REQUIRE(find_stall(&f, STALL_SCOREBOARD, "] DRAM ch", 4000, &sm, &w));
+	const char *p = strstr(f.cap.out.s, "] DRAM ch");
 	unsigned ch, bk;
 	int queued;
-	REQUIRE(sscanf(p, "<- DRAM ch%u bank %u: %*s %d queued", &ch, &bk, &queued) == 3);
+	/* In the bank's queue: "Nth in queue (of M)"; else "STATE, M queued". */
+	REQUIRE(sscanf(p, "] DRAM ch%u bank %u: %*s in queue (of %d)", &ch, &bk, &queued) == 3 ||
+		sscanf(p, "] DRAM ch%u bank %u: %*s %d queued", &ch, &bk, &queued) == 3);
 	struct dram_bank_info bi;
 	REQUIRE(inspect_dram_bank(f.ss.sim, (int)ch, (int)bk, &bi));
 	CHECK_EQ(queued, bi.queue);
@@ -136,7 +138,7 @@ TEST(why_memory_buffer_full)
 	int sm, w;
 	REQUIRE(find_stall(&f, STALL_MEM, NULL, 2000, &sm, &w));
 	CHECK_CONTAINS(f.cap.out.s, "memory instruction buffer full (8 of 8)");
-	CHECK_CONTAINS(f.cap.out.s, "<- oldest in the buffer: ");
+	CHECK_CONTAINS(f.cap.out.s, "] oldest in the buffer: ");
 	fx_fini(&f);
 }
 
