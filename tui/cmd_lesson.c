@@ -162,6 +162,9 @@ static void finish_step(struct session *ss, struct lesson *l, bool pass, struct 
 		char why[160];
 		char *t = lesson_interp(ss, l, s->explain, why, sizeof why);
 		cmd_print_block(out, t ? t : s->explain);
+		if (!t)
+			cmd_errorf(out, "lesson %s step %d: a ${...} of its explanation cannot be read: %s", l->name, l->cur + 1,
+				   why);
 		free(t);
 	}
 	l->cur++;
