@@ -62,6 +62,15 @@ expect_contains "$(cat "$E2E_TMP/err")" "unknown event kind 'l1.mis'"
 expect_contains "$(cat "$E2E_TMP/err")" "usage: gpustep lesson"
 printf 'answer 3\n' | "$BIN" --batch - 2>"$E2E_TMP/err" >/dev/null && fail "answer without a lesson succeeded"
 expect_contains "$(cat "$E2E_TMP/err")" "no lesson open"
+# A step follows the student's own stop: racetrack's shift distance is read
+# from the shift the student caught (here warp 2's, 1 bit), not the first one.
+sed 's/^break rf.shift_start$/break rf.shift_start warp=2/; s/^answer 4$/answer 1/' tests/lessons/racetrack.answers >"$E2E_TMP/rt.answers"
+out=$("$BIN" lesson --check racetrack --batch "$E2E_TMP/rt.answers" 2>&1) || fail "racetrack with another shift exited $?: $out"
+expect_contains "$out" "Right: event.dist is 1."
+# Coded fields are answered by name; a wrong name is refused with the names.
+out=$(printf 'lesson coherence\nanswer 512\nanswer 768\nrun 0\nbreak coh.transition to=M\ncontinue\nanswer\nanswer IMD\nanswer IM_D\n' | "$BIN" --batch - 2>&1)
+expect_contains "$out" "'IMD' is neither a number nor one of: I S E O M"
+expect_contains "$out" "Right: event.to is IM_D."
 # A teacher's own file runs the same way.
 cp configs/lessons/coalescing.json "$E2E_TMP/mine.json"
 "$BIN" lesson --check "$E2E_TMP/mine.json" --batch tests/lessons/coalescing.answers >/dev/null 2>&1 || fail "lesson file --check failed"
