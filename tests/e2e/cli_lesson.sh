@@ -71,6 +71,15 @@ expect_contains "$out" "Right: event.dist is 1."
 out=$(printf 'lesson coherence\nanswer 512\nanswer 768\nrun 0\nbreak coh.transition to=M\ncontinue\nanswer\nanswer IMD\nanswer IM_D\n' | "$BIN" --batch - 2>&1)
 expect_contains "$out" "'IMD' is neither a number nor one of: I S E O M"
 expect_contains "$out" "Right: event.to is IM_D."
+# Built-in lessons work from any directory: coherence's last step loads the
+# built-in trace pair configs/traces/b2b, a copy of tests/traces/b2b.
+for f in kernelslist.g kernel-1.traceg kernel-2.traceg; do
+	cmp -s "configs/traces/b2b/$f" "tests/traces/b2b/$f" || fail "configs/traces/b2b/$f differs from tests/traces/b2b/$f"
+done
+out=$(cd "$E2E_TMP" && "$BIN" lesson --check coherence --batch "$ROOT/tests/lessons/coherence.answers" 2>&1) || fail "coherence from another directory exited $?: $out"
+expect_contains "$out" "Right: event.lines is 8."
+out=$(cd "$E2E_TMP" && "$BIN" --run -w configs/traces/b2b/nosuch.g 2>&1) && fail "a missing trace ran"
+expect_contains "$out" "configs/traces/b2b/nosuch.g: No such file or directory"
 # A teacher's own file runs the same way.
 cp configs/lessons/coalescing.json "$E2E_TMP/mine.json"
 "$BIN" lesson --check "$E2E_TMP/mine.json" --batch tests/lessons/coalescing.answers >/dev/null 2>&1 || fail "lesson file --check failed"
