@@ -276,6 +276,10 @@ static int answer_action(struct session *ss, struct lesson *l, struct cmd_out *o
 		cmd_printf(out, "Not yet: %s does not hold.", s->stat);
 		ok = false;
 	}
+	if (s->finished && !sim_done(ss->sim)) {
+		cmd_printf(out, "Not yet: the kernel has not run to its end (continue).");
+		ok = false;
+	}
 	if (!ok)
 		return CMD_OK; /* try again: an action is not failed by checking early */
 	if (record_values(ss, l, out))

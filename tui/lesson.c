@@ -184,8 +184,14 @@ static int parse_step(const cJSON *o, struct lstep *s, const char *where, char *
 	s->breakpoint = dup_str(a, "breakpoint");
 	s->stopped_at = dup_str(a, "stopped_at");
 	s->stat = dup_str(a, "stat");
-	if (!s->breakpoint && !s->stopped_at && !s->stat) {
-		*err = xasprintf("%s: an action needs \"breakpoint\", \"stopped_at\" or \"stat\"", where);
+	const cJSON *fin = cJSON_GetObjectItemCaseSensitive(a, "finished");
+	if (fin && !cJSON_IsBool(fin)) {
+		*err = xasprintf("%s: action.finished must be true or false", where);
+		return -1;
+	}
+	s->finished = cJSON_IsTrue(fin);
+	if (!s->breakpoint && !s->stopped_at && !s->stat && !s->finished) {
+		*err = xasprintf("%s: an action needs \"breakpoint\", \"stopped_at\", \"stat\" or \"finished\"", where);
 		return -1;
 	}
 	const char *kinds[2] = {s->breakpoint, s->stopped_at};

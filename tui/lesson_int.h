@@ -27,6 +27,7 @@ struct lstep {
 	long long where_val[4];
 	int nwhere;
 	char *stat;       /* "stat.NAME OP NUMBER" */
+	bool finished;    /* the workload has run to its end */
 	/* record: saved.NAME = EXPR once the step's run is over (lesson_expr.c) */
 	char *rec_name[4], *rec_expr[4];
 	int nrec;

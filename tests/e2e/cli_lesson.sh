@@ -71,6 +71,15 @@ expect_contains "$out" "Right: event.dist is 1."
 out=$(printf 'lesson coherence\nanswer 512\nanswer 768\nrun 0\nbreak coh.transition to=M\ncontinue\nanswer\nanswer IMD\nanswer IM_D\n' | "$BIN" --batch - 2>&1)
 expect_contains "$out" "'IMD' is neither a number nor one of: I S E O M"
 expect_contains "$out" "Right: event.to is IM_D."
+# An action with "finished" waits for the end of the run before it records.
+out=$(printf 'lesson dram_rows\nanswer 512\nrun 0\nbreak dram.row_conflict bank=3\ncontinue\nanswer\nanswer 1\nanswer 0\nanswer 0\nanswer 705\nrun 0\nset dram.page_policy open\nstep 2000\nanswer\ncontinue\nanswer\n' | "$BIN" --batch - 2>&1)
+expect_contains "$out" "Not yet: the kernel has not run to its end (continue)."
+expect_contains "$out" "[lesson dram_rows, step 8 of 9"
+"$BIN" lesson reset dram_rows >/dev/null
+printf '{"name": "x", "title": "t", "steps": [{"text": "a", "action": {"finished": 1}}]}' >"$E2E_TMP/bad.json"
+"$BIN" lesson --check "$E2E_TMP/bad.json" --batch /dev/null 2>"$E2E_TMP/err"
+[ $? = 2 ] || fail "bad finished: expected exit 2"
+expect_contains "$(cat "$E2E_TMP/err")" "step 1: action.finished must be true or false"
 # Built-in lessons work from any directory: coherence's last step loads the
 # built-in trace pair configs/traces/b2b, a copy of tests/traces/b2b.
 for f in kernelslist.g kernel-1.traceg kernel-2.traceg; do
