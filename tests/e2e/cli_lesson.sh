@@ -68,7 +68,7 @@ sed 's/^break rf.shift_start$/break rf.shift_start warp=2/; s/^answer 4$/answer 
 out=$("$BIN" lesson --check racetrack --batch "$E2E_TMP/rt.answers" 2>&1) || fail "racetrack with another shift exited $?: $out"
 expect_contains "$out" "Right: event.dist is 1."
 # Coded fields are answered by name; a wrong name is refused with the names.
-out=$(printf 'lesson coherence\nanswer 512\nanswer 768\nrun 0\nbreak coh.transition to=M\ncontinue\nanswer\nanswer IMD\nanswer IM_D\n' | "$BIN" --batch - 2>&1)
+out=$(printf 'lesson coherence\nanswer 768\nrun 0\nbreak coh.transition to=M\ncontinue\nanswer\nanswer IMD\nanswer IM_D\n' | "$BIN" --batch - 2>&1)
 expect_contains "$out" "'IMD' is neither a number nor one of: I S E O M"
 expect_contains "$out" "Right: event.to is IM_D."
 # An action with "finished" waits for the end of the run before it records.
