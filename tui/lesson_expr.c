@@ -30,6 +30,7 @@ struct xp {
 	char *why;
 	size_t n;
 	bool bad;
+	int depth; /* nesting, bounded so a hostile file cannot exhaust the stack */
 };
 
 static double fail(struct xp *x, const char *fmt, const char *arg)
@@ -81,7 +82,20 @@ static double term_value(struct xp *x, const char *name)
 
 static double expr(struct xp *x);
 
+static double factor_in(struct xp *x);
+
 static double factor(struct xp *x)
+{
+	if (++x->depth > 64) {
+		x->depth--;
+		return fail(x, "nested too deeply at '%.20s'", x->s);
+	}
+	double v = factor_in(x);
+	x->depth--;
+	return v;
+}
+
+static double factor_in(struct xp *x)
 {
 	skip(x);
 	if (*x->s == '-') {

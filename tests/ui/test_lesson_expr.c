@@ -69,6 +69,11 @@ TEST(lesson_expr_syntax_is_checked_without_a_machine)
 	CHECK(lesson_expr_check("1 2", why, sizeof why) < 0);
 	CHECK_CONTAINS(why, "unexpected '2'");
 	CHECK(lesson_expr_check("", why, sizeof why) < 0);
+	char deep[400];
+	memset(deep, '(', 200);
+	snprintf(deep + 200, sizeof deep - 200, "1");
+	CHECK(lesson_expr_check(deep, why, sizeof why) < 0);
+	CHECK_CONTAINS(why, "nested too deeply");
 	CHECK_EQ(lesson_interp_check("until x sm=${event.sm} a=${saved.b:x}", why, sizeof why), 0);
 	CHECK(lesson_interp_check("until x sm=${event.sm", why, sizeof why) < 0);
 	CHECK_CONTAINS(why, "without its '}'");
