@@ -65,6 +65,7 @@ int lesson_open(struct session *ss, struct lesson *l, struct cmd_out *out)
 	l->cur = 0;
 	l->hint_shown = false;
 	l->last_result[0] = 0;
+	l->nsaved = 0;
 	memset(l->result, 0, (size_t)l->nsteps * sizeof *l->result);
 	/* In the TUI the setup's messages would open the pager over the pane:
 	 * only its errors are shown there. */
@@ -88,34 +89,79 @@ int lesson_open(struct session *ss, struct lesson *l, struct cmd_out *out)
 }
 
 /* The value a predict step compares with, read from the machine now. */
-static int read_value(struct session *ss, const char *spec, double *v, char *why, size_t n)
+static int read_value(struct session *ss, const struct lesson *l, const char *spec, double *v, char *why, size_t n)
 {
-	if (strcmp(spec, "cycle") == 0) {
-		*v = (double)sim_cycle(ss->sim);
-		return 0;
-	}
-	if (strncmp(spec, "stat.", 5) == 0) {
-		const struct stats *st = sim_stats_c(ss->sim);
-		int id = stats_find(st, spec + 5);
-		if (id < 0) {
-			snprintf(why, n, "no stat '%s' on this machine", spec + 5);
+	return lesson_expr_eval(ss, l, spec, v, why, n);
+}
+
+/* The step's "record" values, read now into saved.NAME. */
+static int record_values(struct session *ss, struct lesson *l, struct cmd_out *out)
+{
+	const struct lstep *s = &l->steps[l->cur];
+	for (int k = 0; k < s->nrec; k++) {
+		double v;
+		char why[160];
+		if (lesson_expr_eval(ss, l, s->rec_expr[k], &v, why, sizeof why)) {
+			cmd_errorf(out, "lesson %s step %d cannot record %s: %s", l->name, l->cur + 1, s->rec_name[k], why);
 			return -1;
 		}
-		*v = stats_value(st, (uint32_t)id);
+		lesson_save(l, s->rec_name[k], v);
+	}
+	return 0;
+}
+
+/* A prediction: a number, or the name of a coded event field's value
+ * ("M" for coh.transition's to, "associativity" for reuse.class's class).
+ * kind: the event kind the value will be read from, -1 if not known yet. */
+static int parse_guess(const char *arg, const char *value, int kind, double *guess, bool *pending)
+{
+	char *end;
+	errno = 0;
+	*guess = strtod(arg, &end);
+	*pending = false;
+	if (end != arg && !*end && !errno)
+		return 0;
+	if (strncmp(value, "event.", 6) != 0 || strpbrk(value + 6, " +-*/()"))
+		return -1;
+	if (kind < 0) {
+		*pending = true; /* resolved at the stop */
 		return 0;
 	}
-	const struct event *e = &ss->bps.stop_ev;
-	if (ss->last_stop != SIM_STOP_BREAK || e->kind >= EV__COUNT) {
-		snprintf(why, n, "the run did not stop at an event (needed for %s)", spec);
+	int64_t code;
+	unsigned bit = event_field_resolve((unsigned)kind, value + 6);
+	if (!bit || event_field_code((unsigned)kind, bit, arg, &code))
 		return -1;
-	}
-	unsigned bit = event_field_resolve(e->kind, spec + 6);
-	if (!bit) {
-		snprintf(why, n, "%s has no field '%s'", event_defs[e->kind].name, spec + 6);
-		return -1;
-	}
-	*v = (double)event_field_value(e, bit);
+	*guess = (double)code;
 	return 0;
+}
+
+/* The kind the step's run stops at, when its commands say so: the last
+ * `until KIND`, or the present stop when the step runs nothing. */
+static int stop_kind(struct session *ss, const struct lstep *s)
+{
+	for (int i = s->nrun - 1; i >= 0; i--) {
+		char verb[16], kind[64];
+		if (sscanf(s->run[i], "%15s %63s", verb, kind) == 2 && strcmp(verb, "until") == 0)
+			return event_find(kind);
+		if (strncmp(s->run[i], "delete", 6) != 0)
+			return -1;
+	}
+	if (ss->last_stop == SIM_STOP_BREAK && ss->bps.stop_ev.kind < EV__COUNT)
+		return ss->bps.stop_ev.kind;
+	return -1;
+}
+
+/* v as the student would write it: the value's name for a coded field. */
+static void show_value(struct session *ss, const char *spec, double v, char *buf, size_t n)
+{
+	const struct event *e = &ss->bps.stop_ev;
+	lesson_format_value(v, false, buf, n);
+	if (strncmp(spec, "event.", 6) != 0 || e->kind >= EV__COUNT)
+		return;
+	unsigned bit = event_field_resolve(e->kind, spec + 6);
+	const char *name = bit ? event_field_code_name(e->kind, bit, (int64_t)v) : NULL;
+	if (name)
+		snprintf(buf, n, "%s", name);
 }
 
 static bool cond_holds(struct session *ss, const char *text)
@@ -146,12 +192,22 @@ static void finish_step(struct session *ss, struct lesson *l, bool pass, struct 
 {
 	const struct lstep *s = &l->steps[l->cur];
 	l->result[l->cur] = pass ? LR_PASS : LR_FAIL;
-	if (s->explain && !pane_shows(ss, l)) /* else the pane shows it: the output stays short, no pager */
-		cmd_print_block(out, s->explain);
+	char *t = NULL;
+	if (s->explain) {
+		char why[160];
+		t = lesson_interp(ss, l, s->explain, why, sizeof why);
+		if (!t)
+			cmd_errorf(out, "lesson %s step %d: a ${...} of its explanation cannot be read: %s", l->name, l->cur + 1,
+				   why);
+	}
+	const char *explain = t ? t : s->explain;
+	if (explain && !pane_shows(ss, l)) /* else the pane shows it: the output stays short, no pager */
+		cmd_print_block(out, explain);
 	/* The pane keeps what was said: "Step N: Right: ... <explain>". */
 	size_t k = strlen(l->last_result);
-	if (s->explain && k + 2 < sizeof l->last_result)
-		snprintf(l->last_result + k, sizeof l->last_result - k, " %s", s->explain);
+	if (explain && k + 2 < sizeof l->last_result)
+		snprintf(l->last_result + k, sizeof l->last_result - k, " %s", explain);
+	free(t);
 	l->hint_shown = false;
 	l->cur++;
 	lesson_progress_save(l);
@@ -164,44 +220,77 @@ static void finish_step(struct session *ss, struct lesson *l, bool pass, struct 
 static int answer_predict(struct session *ss, struct lesson *l, const char *arg, struct cmd_out *out)
 {
 	const struct lstep *s = &l->steps[l->cur];
-	char *end;
-	errno = 0;
-	double guess = strtod(arg, &end);
-	if (end == arg || *end || errno) {
-		cmd_errorf(out, "answer: '%s' is not a number", arg);
+	double guess;
+	bool pending;
+	int kind = stop_kind(ss, s);
+	if (parse_guess(arg, s->value, kind, &guess, &pending)) {
+		char codes[300] = "";
+		unsigned bit = kind >= 0 && strncmp(s->value, "event.", 6) == 0 ? event_field_resolve((unsigned)kind, s->value + 6) : 0;
+		if (bit)
+			event_field_codes((unsigned)kind, bit, codes, sizeof codes);
+		if (codes[0])
+			cmd_errorf(out, "answer: '%s' is neither a number nor one of: %s", arg, codes);
+		else
+			cmd_errorf(out, "answer: '%s' is not a number", arg);
 		return CMD_ERR;
 	}
 	int rc = CMD_OK;
 	for (int i = 0; i < s->nrun; i++) {
-		int r = cmd_exec(ss, s->run[i], out);
+		char why[160];
+		char *cmd = lesson_interp(ss, l, s->run[i], why, sizeof why);
+		if (!cmd) {
+			cmd_errorf(out, "lesson %s step %d: command '%s': %s", l->name, l->cur + 1, s->run[i], why);
+			return CMD_ERR;
+		}
+		int r = cmd_exec(ss, cmd, out);
 		if (r & CMD_RUN) {
 			session_run_all(ss);
 			cmd_report_stop(ss, out);
 		}
 		if (r & CMD_ERR) {
-			cmd_errorf(out, "lesson %s step %d: command '%s' failed", l->name, l->cur + 1, s->run[i]);
+			cmd_errorf(out, "lesson %s step %d: command '%s' failed", l->name, l->cur + 1, cmd);
+			free(cmd);
 			return CMD_ERR;
 		}
+		free(cmd);
 	}
 	double v;
-	char why[160];
-	if (read_value(ss, s->value, &v, why, sizeof why)) {
-		cmd_errorf(out, "lesson %s step %d cannot read its answer: %s", l->name, l->cur + 1, why);
+	char why[160] = "";
+	if (read_value(ss, l, s->value, &v, why, sizeof why) || record_values(ss, l, out)) {
+		if (why[0])
+			cmd_errorf(out, "lesson %s step %d cannot read its answer: %s", l->name, l->cur + 1, why);
 		l->result[l->cur] = LR_FAIL;
 		l->cur++;
 		print_step(l, out);
 		return CMD_ERR;
 	}
+	if (pending) {
+		const struct event *e = &ss->bps.stop_ev;
+		unsigned bit = event_field_resolve(e->kind, s->value + 6);
+		int64_t code;
+		if (!bit || event_field_code(e->kind, bit, arg, &code)) {
+			char codes[300] = "";
+			if (bit)
+				event_field_codes(e->kind, bit, codes, sizeof codes);
+			cmd_printf(out, "'%s' is not a value of %s%s%s%s.", arg, s->value, codes[0] ? " (one of: " : "",
+				   codes, codes[0] ? ")" : "");
+			guess = NAN;
+		} else {
+			guess = (double)code;
+		}
+	}
 	bool pass = fabs(v - guess) <= s->tolerance;
+	char shown[64];
+	show_value(ss, s->value, v, shown, sizeof shown);
 	if (pass)
-		cmd_printf(out, "Right: %s is %g.", s->value, v);
+		cmd_printf(out, "Right: %s is %s.", s->value, shown);
 	else
-		cmd_printf(out, "Not quite: you predicted %g, the machine shows %s = %g.", guess, s->value, v);
+		cmd_printf(out, "Not quite: you predicted %s, the machine shows %s = %s.", arg, s->value, shown);
 	if (pass)
-		snprintf(l->last_result, sizeof l->last_result, "Step %d: right, %s is %g.", l->cur + 1, s->value, v);
+		snprintf(l->last_result, sizeof l->last_result, "Step %d: right, %s is %s.", l->cur + 1, s->value, shown);
 	else
-		snprintf(l->last_result, sizeof l->last_result, "Step %d: you predicted %g, the machine shows %s = %g.",
-			 l->cur + 1, guess, s->value, v);
+		snprintf(l->last_result, sizeof l->last_result, "Step %d: you predicted %s, the machine shows %s = %s.",
+			 l->cur + 1, arg, s->value, shown);
 	finish_step(ss, l, pass, out);
 	return rc;
 }
@@ -237,8 +326,14 @@ static int answer_action(struct session *ss, struct lesson *l, struct cmd_out *o
 		cmd_printf(out, "Not yet: %s does not hold.", s->stat);
 		ok = false;
 	}
+	if (s->finished && !sim_done(ss->sim)) {
+		cmd_printf(out, "Not yet: the kernel has not run to its end (continue).");
+		ok = false;
+	}
 	if (!ok)
 		return CMD_OK; /* try again: an action is not failed by checking early */
+	if (record_values(ss, l, out))
+		return CMD_ERR;
 	cmd_printf(out, "Done.");
 	snprintf(l->last_result, sizeof l->last_result, "Step %d: done.", l->cur + 1);
 	finish_step(ss, l, true, out);

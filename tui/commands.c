@@ -196,7 +196,8 @@ static const struct cmd_def builtin[] = {
 	 .fn = cmd_lesson},
 	{.name = "answer", .usage = "answer [N]", .summary = "answer the lesson's current step",
 	 .help = "answer N   a prediction step: the lesson runs to the moment that shows the\n"
-		 "           answer and says whether your prediction held, and why\n"
+		 "           answer and says whether your prediction held, and why;\n"
+		 "           N may be a name where the value has names (answer IM_D)\n"
 		 "answer     an action step: checks the machine (your breakpoint, where the\n"
 		 "           run stopped, a stat) and moves on when it holds\n"
 		 "Example: answer 8",

@@ -1,7 +1,9 @@
 /*
  * embedded.h: files compiled into the binary by tools/embed.c (machine
  * presets in configs/, DRAM presets in configs/dram/ and built-in kernels in
- * configs/workloads/, all *.json), so gpustep works from any directory.
+ * configs/workloads/, all *.json; lessons in configs/lessons/; traces in
+ * configs/traces/, read by trace_io.c when their path is not on disk), so
+ * gpustep works from any directory.
  * Paths are as given to the build ("configs/gtx480.json"); data is
  * NUL-terminated and immutable.
  */

@@ -74,6 +74,10 @@ void lesson_free(struct lesson *l)
 		free(s->stat);
 		for (int k = 0; k < s->nwhere; k++)
 			free(s->where_name[k]);
+		for (int k = 0; k < s->nrec; k++) {
+			free(s->rec_name[k]);
+			free(s->rec_expr[k]);
+		}
 		free_list(s->run, s->nrun);
 	}
 	free(l->steps);
@@ -100,9 +104,35 @@ static int parse_cond(const char *text, char *name, size_t n, char *op, double *
 	return 0;
 }
 
-static bool value_ok(const char *v)
+/* "record": {"NAME": "EXPR", ...}, and the ${...} of the explanation. */
+static int parse_record(const cJSON *o, struct lstep *s, const char *where, char **err)
 {
-	return strcmp(v, "cycle") == 0 || (strncmp(v, "event.", 6) == 0 && v[6]) || (strncmp(v, "stat.", 5) == 0 && v[5]);
+	char why[200];
+	if (s->explain && lesson_interp_check(s->explain, why, sizeof why)) {
+		*err = xasprintf("%s: explain: %s", where, why);
+		return -1;
+	}
+	const cJSON *r = cJSON_GetObjectItemCaseSensitive(o, "record"), *it;
+	if (r && !cJSON_IsObject(r)) {
+		*err = xasprintf("%s: \"record\" is an object of names and values", where);
+		return -1;
+	}
+	cJSON_ArrayForEach(it, r)
+	{
+		bool name_ok = it->string[0] && strlen(it->string) < sizeof ((struct lsaved *)0)->name;
+		for (const char *c = it->string; *c; c++)
+			name_ok &= isalnum((unsigned char)*c) || *c == '_';
+		if (s->nrec == 4 || !name_ok || !cJSON_IsString(it) ||
+		    lesson_expr_check(it->valuestring, why, sizeof why)) {
+			*err = xasprintf("%s: record: '%s' must be a name (letters, digits, _) with a value (at most 4)%s%s",
+					 where, it->string, cJSON_IsString(it) && name_ok && s->nrec < 4 ? ": " : "",
+					 cJSON_IsString(it) && name_ok && s->nrec < 4 ? why : "");
+			return -1;
+		}
+		s->rec_name[s->nrec] = xstrdup(it->string);
+		s->rec_expr[s->nrec++] = xstrdup(it->valuestring);
+	}
+	return 0;
 }
 
 static int parse_step(const cJSON *o, struct lstep *s, const char *where, char **err)
@@ -118,6 +148,8 @@ static int parse_step(const cJSON *o, struct lstep *s, const char *where, char *
 		*err = xasprintf("%s: \"text\" (a string) is required", where);
 		return -1;
 	}
+	if (parse_record(o, s, where, err))
+		return -1;
 	const cJSON *p = cJSON_GetObjectItemCaseSensitive(o, "predict");
 	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "action");
 	if (!!p == !!a) {
@@ -129,10 +161,18 @@ static int parse_step(const cJSON *o, struct lstep *s, const char *where, char *
 		if (str_list(p, "run", &s->run, &s->nrun, where, err))
 			return -1;
 		s->value = dup_str(p, "value");
-		if (!s->value || !value_ok(s->value)) {
-			*err = xasprintf("%s: predict.value must be \"event.FIELD\", \"stat.NAME\" or \"cycle\"", where);
+		char why[200];
+		if (!s->value || lesson_expr_check(s->value, why, sizeof why)) {
+			*err = xasprintf("%s: predict.value must be \"event.FIELD\", \"stat.NAME\", \"cycle\" or an "
+					 "expression of them (%s)",
+					 where, s->value ? why : "missing");
 			return -1;
 		}
+		for (int i = 0; i < s->nrun; i++)
+			if (lesson_interp_check(s->run[i], why, sizeof why)) {
+				*err = xasprintf("%s: predict.run: %s", where, why);
+				return -1;
+			}
 		const cJSON *t = cJSON_GetObjectItemCaseSensitive(p, "tolerance");
 		if (t && (!cJSON_IsNumber(t) || t->valuedouble < 0)) {
 			*err = xasprintf("%s: predict.tolerance must be a number >= 0", where);
@@ -144,8 +184,14 @@ static int parse_step(const cJSON *o, struct lstep *s, const char *where, char *
 	s->breakpoint = dup_str(a, "breakpoint");
 	s->stopped_at = dup_str(a, "stopped_at");
 	s->stat = dup_str(a, "stat");
-	if (!s->breakpoint && !s->stopped_at && !s->stat) {
-		*err = xasprintf("%s: an action needs \"breakpoint\", \"stopped_at\" or \"stat\"", where);
+	const cJSON *fin = cJSON_GetObjectItemCaseSensitive(a, "finished");
+	if (fin && !cJSON_IsBool(fin)) {
+		*err = xasprintf("%s: action.finished must be true or false", where);
+		return -1;
+	}
+	s->finished = cJSON_IsTrue(fin);
+	if (!s->breakpoint && !s->stopped_at && !s->stat && !s->finished) {
+		*err = xasprintf("%s: an action needs \"breakpoint\", \"stopped_at\", \"stat\" or \"finished\"", where);
 		return -1;
 	}
 	const char *kinds[2] = {s->breakpoint, s->stopped_at};
@@ -176,6 +222,21 @@ static int parse_step(const cJSON *o, struct lstep *s, const char *where, char *
 		return -1;
 	}
 	return 0;
+}
+
+/* Distinct names the steps record. */
+static int count_saved(const struct lesson *l)
+{
+	int n = 0;
+	for (int i = 0; i < l->nsteps; i++)
+		for (int k = 0; k < l->steps[i].nrec; k++) {
+			bool seen = false;
+			for (int j = 0; j <= i && !seen; j++)
+				for (int m = 0; m < (j == i ? k : l->steps[j].nrec) && !seen; m++)
+					seen = strcmp(l->steps[j].rec_name[m], l->steps[i].rec_name[k]) == 0;
+			n += !seen;
+		}
+	return n;
 }
 
 static struct lesson *parse(const char *text, const char *where, char **err)
@@ -213,6 +274,10 @@ static struct lesson *parse(const char *text, const char *where, char **err)
 		snprintf(w, sizeof w, "%s: step %d", where, l->nsteps + 1);
 		if (parse_step(it, &l->steps[l->nsteps++], w, err))
 			goto bad;
+	}
+	if (count_saved(l) > LESSON_MAX_SAVED) {
+		*err = xasprintf("%s: more than %d names recorded", where, LESSON_MAX_SAVED);
+		goto bad;
 	}
 	l->result = xcalloc((size_t)l->nsteps, sizeof *l->result);
 	cJSON_Delete(root);

@@ -27,6 +27,17 @@ struct lstep {
 	long long where_val[4];
 	int nwhere;
 	char *stat;       /* "stat.NAME OP NUMBER" */
+	bool finished;    /* the workload has run to its end */
+	/* record: saved.NAME = EXPR once the step's run is over (lesson_expr.c) */
+	char *rec_name[4], *rec_expr[4];
+	int nrec;
+};
+
+#define LESSON_MAX_SAVED 16
+
+struct lsaved {
+	char name[32];
+	double v;
 };
 
 struct lesson {
@@ -42,6 +53,8 @@ struct lesson {
 	bool hint_shown;        /* `hint` was asked for the current step */
 	bool pane_hidden;       /* `lesson hide` */
 	char last_result[640];  /* how the last answer went (and its explanation), "" = none yet */
+	struct lsaved saved[LESSON_MAX_SAVED]; /* values steps recorded (saved.NAME) */
+	int nsaved;
 };
 
 struct lesson_progress {
@@ -51,5 +64,16 @@ struct lesson_progress {
 int lesson_progress_path(const char *name, char *buf, size_t n);
 bool lesson_progress_read(const char *name, struct lesson_progress *p);
 void lesson_progress_save(const struct lesson *l);
+
+struct session;
+/* lesson_expr.c: values (docs/LESSONS.md, "Values"). 0, or -1 and why. */
+int lesson_expr_check(const char *text, char *why, size_t n);
+int lesson_expr_eval(struct session *ss, const struct lesson *l, const char *text, double *v, char *why, size_t n);
+/* text with every ${EXPR} (${EXPR:x}: hex) replaced by its value; caller
+ * frees. NULL and why when a value cannot be read. */
+char *lesson_interp(struct session *ss, const struct lesson *l, const char *text, char *why, size_t n);
+int lesson_interp_check(const char *text, char *why, size_t n);
+void lesson_format_value(double v, bool hex, char *buf, size_t n);
+void lesson_save(struct lesson *l, const char *name, double v);
 
 #endif

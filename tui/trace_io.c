@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "embedded.h"
 #include "trace_xz.h"
 #include "sysmem.h"
 #include "trc.h"
@@ -96,12 +97,27 @@ size_t trace_text_limit(void)
 	return avail < TRACE_TEXT_MAX ? (size_t)avail : (size_t)TRACE_TEXT_MAX;
 }
 
+/* A built-in trace (configs/traces/, embedded.h) when path is not on disk:
+ * a copy the caller frees, or NULL. */
+static char *embedded_copy(const char *path, size_t *len)
+{
+	const struct embedded_file *e = errno == ENOENT ? embedded_find(path) : NULL;
+	if (!e || e->size == 0)
+		return NULL;
+	char *buf = xmalloc(e->size);
+	memcpy(buf, e->data, e->size);
+	*len = e->size;
+	return buf;
+}
+
 char *trace_read_file_max(const char *path, size_t max, size_t *len, char **err)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		set_err(err, "%s: %s", path, strerror(errno));
-		return NULL;
+		char *b = embedded_copy(path, len);
+		if (!b)
+			set_err(err, "%s: %s", path, strerror(errno));
+		return b;
 	}
 	char *buf = NULL;
 	struct stat st;
@@ -157,6 +173,8 @@ static int kern_load(struct tkern *t, struct xz_window *xw, char **err)
 	{
 		int fd = open(t->path, O_RDONLY);
 		struct stat sb;
+		if (fd < 0 && (t->text = embedded_copy(t->path, &t->len)) != NULL)
+			goto indexed; /* built in: a heap copy, freed by kern_unload */
 		if (fd < 0 || fstat(fd, &sb)) {
 			set_err(err, "%s: %s", t->path, strerror(errno));
 			if (fd >= 0)
@@ -176,6 +194,7 @@ static int kern_load(struct tkern *t, struct xz_window *xw, char **err)
 		t->text = m;
 		t->mapped = true;
 	}
+indexed:
 	t->k = trace_index(t->text, t->len, base ? base + 1 : t->path, err);
 	if (!t->k) {
 		if (t->mapped)

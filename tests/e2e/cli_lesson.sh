@@ -62,6 +62,33 @@ expect_contains "$(cat "$E2E_TMP/err")" "unknown event kind 'l1.mis'"
 expect_contains "$(cat "$E2E_TMP/err")" "usage: gpustep lesson"
 printf 'answer 3\n' | "$BIN" --batch - 2>"$E2E_TMP/err" >/dev/null && fail "answer without a lesson succeeded"
 expect_contains "$(cat "$E2E_TMP/err")" "no lesson open"
+# A step follows the student's own stop: racetrack's shift distance is read
+# from the shift the student caught (here warp 2's, 1 bit), not the first one.
+sed 's/^break rf.shift_start$/break rf.shift_start warp=2/; s/^answer 4$/answer 1/' tests/lessons/racetrack.answers >"$E2E_TMP/rt.answers"
+out=$("$BIN" lesson --check racetrack --batch "$E2E_TMP/rt.answers" 2>&1) || fail "racetrack with another shift exited $?: $out"
+expect_contains "$out" "Right: event.dist is 1."
+# Coded fields are answered by name; a wrong name is refused with the names.
+out=$(printf 'lesson coherence\nanswer 768\nrun 0\nbreak coh.transition to=M\ncontinue\nanswer\nanswer IMD\nanswer IM_D\n' | "$BIN" --batch - 2>&1)
+expect_contains "$out" "'IMD' is neither a number nor one of: I S E O M"
+expect_contains "$out" "Right: event.to is IM_D."
+# An action with "finished" waits for the end of the run before it records.
+out=$(printf 'lesson dram_rows\nanswer 512\nrun 0\nbreak dram.row_conflict bank=3\ncontinue\nanswer\nanswer 1\nanswer 0\nanswer 0\nanswer 705\nrun 0\nset dram.page_policy open\nstep 2000\nanswer\ncontinue\nanswer\n' | "$BIN" --batch - 2>&1)
+expect_contains "$out" "Not yet: the kernel has not run to its end (continue)."
+expect_contains "$out" "[lesson dram_rows, step 8 of 9"
+"$BIN" lesson reset dram_rows >/dev/null
+printf '{"name": "x", "title": "t", "steps": [{"text": "a", "action": {"finished": 1}}]}' >"$E2E_TMP/bad.json"
+"$BIN" lesson --check "$E2E_TMP/bad.json" --batch /dev/null 2>"$E2E_TMP/err"
+[ $? = 2 ] || fail "bad finished: expected exit 2"
+expect_contains "$(cat "$E2E_TMP/err")" "step 1: action.finished must be true or false"
+# Built-in lessons work from any directory: coherence's last step loads the
+# built-in trace pair configs/traces/b2b, a copy of tests/traces/b2b.
+for f in kernelslist.g kernel-1.traceg kernel-2.traceg; do
+	cmp -s "configs/traces/b2b/$f" "tests/traces/b2b/$f" || fail "configs/traces/b2b/$f differs from tests/traces/b2b/$f"
+done
+out=$(cd "$E2E_TMP" && "$BIN" lesson --check coherence --batch "$ROOT/tests/lessons/coherence.answers" 2>&1) || fail "coherence from another directory exited $?: $out"
+expect_contains "$out" "Right: event.lines is 8."
+out=$(cd "$E2E_TMP" && "$BIN" --run -w configs/traces/b2b/nosuch.g 2>&1) && fail "a missing trace ran"
+expect_contains "$out" "configs/traces/b2b/nosuch.g: No such file or directory"
 # A teacher's own file runs the same way.
 cp configs/lessons/coalescing.json "$E2E_TMP/mine.json"
 "$BIN" lesson --check "$E2E_TMP/mine.json" --batch tests/lessons/coalescing.answers >/dev/null 2>&1 || fail "lesson file --check failed"
