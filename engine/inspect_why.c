@@ -368,8 +368,14 @@ static void rf_block_link(const struct sim *s, const struct sm *sm, int slot, co
 	if (!first.valid)
 		return;
 	int v = vmb_for(s, sm, first.warp, first.reg);
+	const struct warp *fw = first.warp >= 0 && first.warp < s->cfg.core.warps_per_sm ? &sm->w[first.warp] : NULL;
 	if (v >= 0)
 		chain_vmb(s, sm, v, "the first entry's result: ", c);
+	else if (fw && fw->rf_collect)
+		add(c, UINT64_MAX,
+		    "warp %d is still reading the operands of the instruction it issued (until cycle %llu); r%d's result comes "
+		    "after that instruction executes",
+		    first.warp, (unsigned long long)fw->busy_until, first.reg);
 	else
 		add(c, UINT64_MAX, "no load into r%d of warp %d is pending: its result comes from an ALU or shared-memory instruction",
 		    first.reg, first.warp);
