@@ -260,7 +260,7 @@ void byp_apply_bypass(struct sim *s, struct sm *sm, int set, uint64_t addr, int 
 	stat_inc(&s->stats, sm->l1.st.bypasses);
 	stat_inc(&s->stats, s->id.l1_bypasses);
 	EV_EMIT(&s->ev, EV_L1_BYPASS, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)warp, .addr = addr,
-		.set = set, .a = p->way < 0 ? 0 : 1, .b = p->rc);
+		.set = set, .a = p->way < 0 ? BYPEV_TAG_MISS : BYPEV_LOW_RC, .b = p->rc);
 }
 
 void byp_count_all(struct sim *s, struct sm *sm, int set, uint64_t addr, int warp)
@@ -268,7 +268,7 @@ void byp_count_all(struct sim *s, struct sm *sm, int set, uint64_t addr, int war
 	stat_inc(&s->stats, sm->l1.st.bypasses);
 	stat_inc(&s->stats, s->id.l1_bypasses);
 	EV_EMIT(&s->ev, EV_L1_BYPASS, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)warp, .addr = addr,
-		.set = set, .a = 2, .b = 0);
+		.set = set, .a = BYPEV_ALL, .b = 0);
 }
 
 void byp_count_resfail(struct sim *s, struct sm *sm, int set, uint64_t addr, int warp, int reason)
@@ -277,7 +277,7 @@ void byp_count_resfail(struct sim *s, struct sm *sm, int set, uint64_t addr, int
 	stat_inc(&s->stats, s->id.l1_bypasses);
 	stat_inc(&s->stats, reason == BYPR_RESERVED ? s->id.l1_mrpb_resv : s->id.l1_mrpb_mshr);
 	EV_EMIT(&s->ev, EV_L1_BYPASS, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)warp, .addr = addr,
-		.set = set, .a = 3, .b = reason);
+		.set = set, .a = BYPEV_MRPB, .b = reason);
 }
 
 void byp_apply_committed(struct sim *s, struct sm *sm, int set, uint64_t addr, bool hit)

@@ -33,7 +33,6 @@
 
 enum { DB_NONE, DB_ACKS, DB_UNBLOCK, DB_EVICT };
 enum { KEPT_GONE, KEPT_S, KEPT_O };
-enum { NACK_DIR_LOCKED = 4 }; /* l2.nack reason (after l2.c's four) */
 
 struct coh_dent {
 	uint64_t sh[4];      /* sharer bit per SM (a superset: S evictions are silent) */

@@ -169,7 +169,7 @@ int coh_l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 		L1C(s, l, atomics, l1_atomics);
 		L1C(s, l, misses, l1_misses);
 		EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
-			.addr = r->addr, .set = set, .a = 2);
+			.addr = r->addr, .set = set, .a = EVA_ATOMIC);
 		reuse_tap_l1(s, sm->id, r->warp, r->addr, set, false, pend != REQ_NIL); /* reuse profiler */
 		if (line_hit(cl) && coh_state_stable(st) && !cl->pinned)
 			coh_l1_evict(s, sm, set, way); /* its Put travels ahead of the atomic */
@@ -189,7 +189,7 @@ int coh_l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 		if (r->type == RQ_ST)
 			L1C(s, l, writes, l1_writes);
 		EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
-			.addr = r->addr, .set = set, .a = r->type == RQ_ST);
+			.addr = r->addr, .set = set, .a = r->type == RQ_ST ? EVA_WRITE : EVA_READ);
 		reuse_tap_l1(s, sm->id, r->warp, r->addr, set, hit, pend != REQ_NIL); /* reuse profiler */
 		if (r->type == RQ_LD)
 			vws_on_access(s, sm, r->warp, r->addr, !hit);
@@ -229,7 +229,7 @@ int coh_l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 		cl->touch = TOUCH_MISS;
 		cl->touch_cycle = now;
 	}
-	int full_reason = -1;
+	int full_reason = -1; /* enum ev_mshr_full */
 	if (pend != REQ_NIL) {
 		if (mshr_can_merge(&l->m, pend)) {
 			struct mshr_ent *me = &l->m.e[pend];
@@ -240,14 +240,14 @@ int coh_l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 				.addr = r->addr, .a = me->merged);
 			return 0;
 		}
-		full_reason = 1;
+		full_reason = EVM_MERGES;
 	} else if (row < 0) {
 		stat_inc(&s->stats, s->coh_err_id); /* a stable state without a row for a core access */
 		return 1;
 	} else if (mshr_full(&l->m)) {
-		full_reason = 0;
+		full_reason = EVM_ENTRIES;
 	} else if (c->mshr_per_warp && mshr_count_warp(&l->m, r->warp) >= (uint32_t)c->mshr_per_warp) {
-		full_reason = 2;
+		full_reason = EVM_PER_WARP;
 	}
 	if (full_reason >= 0) {
 		if (from_wait)

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "evcode.h"
 #include "util.h"
 
 /* X(enum suffix, "name", fields, "description") */

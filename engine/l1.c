@@ -195,7 +195,7 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 		if (r->type == RQ_ST)
 			L1_INC(s, l, writes, l1_writes);
 		EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
-			.addr = r->addr, .set = set, .a = r->type == RQ_ST);
+			.addr = r->addr, .set = set, .a = r->type == RQ_ST ? EVA_WRITE : EVA_READ);
 		/* reuse profiler tap: the hit test below, once per request */
 		reuse_tap_l1(s, sm->id, r->warp, r->addr, set, cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask,
 			     mshr_find(&l->m, r->addr, r->mask) != REQ_NIL);
@@ -259,13 +259,13 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 			.addr = r->addr, .a = me->merged);
 		return ACC_DONE;
 	}
-	int full_reason = -1;
+	int full_reason = -1; /* enum ev_mshr_full */
 	if (e != REQ_NIL)
-		full_reason = 1;
+		full_reason = EVM_MERGES;
 	else if (mshr_full(&l->m))
-		full_reason = 0;
+		full_reason = EVM_ENTRIES;
 	else if (c->mshr_per_warp && mshr_count_warp(&l->m, r->warp) >= (uint32_t)c->mshr_per_warp)
-		full_reason = 2;
+		full_reason = EVM_PER_WARP;
 	bool mrpb = c->bypass == L1B_MRPB && r->type == RQ_LD;
 	if (full_reason >= 0 && mrpb && !from_wait)
 		return mrpb_bypass(s, sm, ri, set, full_reason);
@@ -360,7 +360,7 @@ static int access_forward(struct sim *s, struct sm *sm, uint32_t ri)
 		struct cline *cl = way >= 0 ? cache_line(&l->c, set, way) : NULL;
 		L1_INC(s, l, accesses, l1_accesses);
 		EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
-			.addr = r->addr, .set = set, .a = r->type == RQ_ST ? 1 : 2);
+			.addr = r->addr, .set = set, .a = r->type == RQ_ST ? EVA_WRITE : EVA_ATOMIC);
 		if (r->type == RQ_ST) {
 			L1_INC(s, l, writes, l1_writes);
 			ccws_on_store(s, sm, r->addr);
@@ -400,7 +400,7 @@ static int access_bypass_all(struct sim *s, struct sm *sm, uint32_t ri)
 	L1_INC(s, l, accesses, l1_accesses);
 	L1_INC(s, l, misses, l1_misses);
 	EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
-		.addr = r->addr, .set = set, .a = 0);
+		.addr = r->addr, .set = set, .a = EVA_READ);
 	reuse_tap_l1(s, sm->id, r->warp, r->addr, set, false, false); /* reuse profiler */
 	byp_count_all(s, sm, set, r->addr, r->warp);
 	send_down(s, l, ri);
@@ -595,5 +595,5 @@ void l1_mshr_full_at_issue(struct sim *s, struct sm *sm, int warp, uint64_t addr
 	L1_INC(s, l, mshr_full, l1_mshr_full);
 	l->full_events++;
 	EV_EMIT(&s->ev, EV_L1_MSHR_FULL, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)warp,
-		.addr = cache_line_addr(&l->c, addr), .a = 3); /* the line of its first active lane */
+		.addr = cache_line_addr(&l->c, addr), .a = EVM_ISSUE); /* the line of its first active lane */
 }

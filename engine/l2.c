@@ -345,7 +345,7 @@ static int ports_free(struct sim *s, struct l2bank *b)
 void l2_count_access(struct sim *s, struct l2bank *b, uint32_t ri, int set, bool hit)
 {
 	struct req *r = &s->pool.r[ri];
-	unsigned kind = r->type == RQ_ST || r->type == RQ_WB ? 1 : r->type == RQ_ATOM ? 2 : 0;
+	unsigned kind = r->type == RQ_ST || r->type == RQ_WB ? EVA_WRITE : r->type == RQ_ATOM ? EVA_ATOMIC : EVA_READ;
 	B_INC(s, b, accesses, l2_accesses);
 	EV_EMIT(&s->ev, EV_L2_ACCESS, .cycle = s->st->now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id,
 		.addr = r->addr, .set = set, .a = kind);
@@ -380,7 +380,7 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 	int set = bank_set(s, b, r->addr);
 	int way = cache_find(&b->c, set, r->addr);
 	struct cline *cl = way >= 0 ? cache_line(&b->c, set, way) : NULL;
-	unsigned kind = r->type == RQ_ST || r->type == RQ_WB ? 1 : r->type == RQ_ATOM ? 2 : 0;
+	unsigned kind = r->type == RQ_ST || r->type == RQ_WB ? EVA_WRITE : r->type == RQ_ATOM ? EVA_ATOMIC : EVA_READ;
 	B_INC(s, b, accesses, l2_accesses);
 	EV_EMIT(&s->ev, EV_L2_ACCESS, .cycle = now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id, .addr = r->addr,
 		.set = set, .a = kind);

@@ -440,7 +440,7 @@ static void wb_drain(struct sim *s, struct sm *sm, unsigned b, int way, int src)
 	else
 		RF_ADD(s, sm, wb_overflow, 1);
 	EV_EMIT(&s->ev, EV_RF_WB_DRAIN, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)e->warp,
-		.unit = (int16_t)b, .a = e->reg, .b = src == RFS_DIRECT ? 0 : src == RFS_PIGGY ? 1 : 2);
+		.unit = (int16_t)b, .a = e->reg, .b = src == RFS_DIRECT ? EVD_DIRECT : src == RFS_PIGGY ? EVD_PIGGYBACK : EVD_FORCED);
 	e->v = 0;
 	push(s, sm, b, e->warp, e->reg, RFO_WRITE, src, e->bml);
 	sm_wake(sm); /* a way is free */
@@ -663,7 +663,7 @@ void rf_write(struct sim *s, struct sm *sm, int slot, unsigned reg)
 		if (bk->tail == bml) { /* already under a port: written directly, no entry */
 			RF_ADD(s, sm, wb_direct, 1);
 			EV_EMIT(&s->ev, EV_RF_WB_DRAIN, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)slot,
-				.unit = (int16_t)b, .a = reg, .b = 0);
+				.unit = (int16_t)b, .a = reg, .b = EVD_DIRECT);
 			push(s, sm, b, slot, reg, RFO_WRITE, RFS_DIRECT, bml);
 			return;
 		}

@@ -224,7 +224,7 @@ static void rebuild(struct timeline_panel *tp, const struct events *ev, uint64_t
 			if (r->nack0 == TL_NONE && !r->busy)
 				item(tp, row, G_ARRIVE, t, t);
 			r->last_access = t;
-			r->write = e->a == 1;
+			r->write = e->a == EVA_WRITE;
 			break;
 		case EV_L2_HIT:
 			close_nacks(tp, row, now, false);
