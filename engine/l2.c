@@ -550,7 +550,7 @@ void l2_tick(struct sim *s, struct l2bank *b)
 			reqq_pop(&b->memq, R);
 			/* The requesting SM (TEMP page colouring); unknown for write-backs
 			 * and FRC fetches. */
-			int from = wr || (R[mi].mshr & FRC_TAG) ? -1 : (int)b->m.e[R[mi].mshr].warp;
+			int from = wr || (R[mi].mshr & FRC_TAG) ? -1 : (int)b->m.e[R[mi].mshr].sm;
 			dram_enqueue_from(s->dram, R[mi].addr, wr, mi, from);
 		} else {
 			if (b->fixedq.n >= (uint32_t)s->cfg.mem.queue)

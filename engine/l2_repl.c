@@ -221,7 +221,7 @@ void l2_miss_path(struct sim *s, struct l2bank *b, uint32_t ri, int set, int way
 	me->way = (int16_t)way;
 	me->merged = 1;
 	me->sent = 1;
-	me->warp = r->sm;
+	me->sm = r->sm;
 	me->mask = fetch_mask | r->mask;
 	reqq_push(&me->wait, s->pool.r, ri);
 	b->mres[2 * e] = req_alloc(&s->pool);
@@ -282,7 +282,7 @@ void l2_slc_stream(struct sim *s, struct l2bank *b, uint32_t ri, int set)
 	me->way = -1;
 	me->merged = 1;
 	me->sent = 1;
-	me->warp = r->sm;
+	me->sm = r->sm;
 	me->mask = r->mask;
 	me->state = ME_FETCHING;
 	reqq_push(&me->wait, s->pool.r, ri);
