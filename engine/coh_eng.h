@@ -116,6 +116,9 @@ void l1_send_down(struct sim *s, struct l1 *l, uint32_t ri);
 void l1_complete_after(struct sim *s, struct l1 *l, uint32_t ri, uint64_t lat);
 void l1_mshr_changed(struct sim *s, struct sm *sm);
 bool l1_missq_room(const struct sim *s, const struct l1 *l);
+bool l1_pool_wait(struct sim *s, uint32_t need);
+/* Replacing this L1 copy sends a Put (coh_l1.c). */
+bool coh_l1_put_needed(const struct sim *s, const struct cline *cl);
 int l2_bank_set(const struct sim *s, const struct l2bank *b, uint64_t addr);
 void l2_nack(struct sim *s, struct l2bank *b, uint32_t ri, unsigned reason);
 void l2_writeback(struct sim *s, struct l2bank *b, struct cline *cl, int set, uint32_t mshr);

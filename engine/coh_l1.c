@@ -109,7 +109,15 @@ static unsigned kept_of(unsigned next)
 
 static bool line_hit(const struct cline *cl) { return cl && cl->valid && !cl->reserved; }
 
-/* The copy leaves the L1 (replacement): silent, or PutE/PutM/PutN. */
+/* Replacing the copy sends a Put (it needs a request slot). */
+bool coh_l1_put_needed(const struct sim *s, const struct cline *cl)
+{
+	int row = cl->valid ? coh_l1_lookup(s->coh, cl->coh, CE_REPLACE) : -1;
+	return row >= 0 && (s->coh->l1[row].act & (A_PUTE | A_PUTM | A_PUTN));
+}
+
+/* The copy leaves the L1 (replacement): silent, or PutE/PutM/PutN. Callers
+ * that may send a Put made room for it (l1_pool_wait, the kernel flush). */
 void coh_l1_evict(struct sim *s, struct sm *sm, int set, int way)
 {
 	struct l1 *l = &sm->l1;
@@ -125,17 +133,17 @@ void coh_l1_evict(struct sim *s, struct sm *sm, int set, int way)
 	EV_EMIT(&s->ev, EV_L1_EVICT, .cycle = s->st->now, .sm = (int16_t)sm->id, .addr = cl->tag, .set = set);
 	if (a & (A_PUTE | A_PUTM | A_PUTN)) {
 		uint32_t wi = req_alloc(&s->pool);
-		if (wi != REQ_NIL) {
-			struct req *w = &s->pool.r[wi];
-			unsigned m = a & A_PUTE ? CM_PUTE : a & A_PUTM ? CM_PUTM : CM_PUTN;
-			w->type = RQ_WB;
-			w->mask = m == CM_PUTE ? 0 : cl->sd ? cl->sd : l->c.all_sectors;
-			if (s->cv)
-				coh_values_l1_payload(s, sm, wi, set, way); /* the dirty words go with the Put */
-			up(s, sm, wi, m, cl->tag);
-			if (m != CM_PUTE)
-				L1C(s, l, writebacks, l1_writebacks);
-		}
+		if (wi == REQ_NIL)
+			l2_pool_exhausted(s, "an L1 Put");
+		struct req *w = &s->pool.r[wi];
+		unsigned m = a & A_PUTE ? CM_PUTE : a & A_PUTM ? CM_PUTM : CM_PUTN;
+		w->type = RQ_WB;
+		w->mask = m == CM_PUTE ? 0 : cl->sd ? cl->sd : l->c.all_sectors;
+		if (s->cv)
+			coh_values_l1_payload(s, sm, wi, set, way); /* the dirty words go with the Put */
+		up(s, sm, wi, m, cl->tag);
+		if (m != CM_PUTE)
+			L1C(s, l, writebacks, l1_writebacks);
 	}
 	trans(s, sm, cl->tag, st, CS_I, CE_REPLACE);
 	if (s->cv)
@@ -165,13 +173,16 @@ int coh_l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 	if (r->type == RQ_ATOM) {
 		if (!l1_missq_room(s, l))
 			return 1;
+		bool evict = line_hit(cl) && coh_state_stable(st) && !cl->pinned;
+		if (evict && coh_l1_put_needed(s, cl) && l1_pool_wait(s, 1))
+			return 1;
 		L1C(s, l, accesses, l1_accesses);
 		L1C(s, l, atomics, l1_atomics);
 		L1C(s, l, misses, l1_misses);
 		EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
 			.addr = r->addr, .set = set, .a = EVA_ATOMIC);
 		reuse_tap_l1(s, sm->id, r->warp, r->addr, set, false, pend != REQ_NIL); /* reuse profiler */
-		if (line_hit(cl) && coh_state_stable(st) && !cl->pinned)
+		if (evict)
 			coh_l1_evict(s, sm, set, way); /* its Put travels ahead of the atomic */
 		l1_send_down(s, l, ri);
 		return 0;
@@ -280,10 +291,10 @@ int coh_l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 			return 1;
 		}
 	}
-	uint32_t fi = req_alloc(&s->pool);
-	if (fi == REQ_NIL)
-		return 1;
 	struct cline *v = cache_line(&l->c, set, lway);
+	if (l1_pool_wait(s, 1 + (!line_hit(cl) && coh_l1_put_needed(s, v)))) /* the fetch and the victim's Put */
+		return 1;
+	uint32_t fi = req_alloc(&s->pool);
 	if (!line_hit(cl)) {
 		coh_l1_evict(s, sm, set, lway);
 		v->tag = r->addr;

@@ -98,6 +98,9 @@ static void register_stats(struct sim *s)
 	id->l1_bypasses_cop = stats_counter(st, "l1.bypasses_cop", "loads that skipped the L1s for their cache operator (glc/slc)");
 	id->l1_evictions = stats_counter(st, "l1.evictions", "L1 lines evicted or invalidated");
 	id->l1_writebacks = stats_counter(st, "l1.writebacks", "dirty L1 lines written back");
+	id->l1_pool_waits = stats_counter(st, "l1.pool_waits",
+					  "L1 accesses that waited a cycle for request-pool slots (their fetch, their victim's "
+					  "write-back or Put); they retry, nothing is dropped");
 	id->l1_hit_rate = stats_ratio(st, "l1.hit_rate", "l1.hits / l1.accesses", "l1.hits", "l1.accesses", 1.0);
 	id->icnt_req_flits = stats_counter(st, "icnt.req_flits", "flits sent SM -> L2");
 	id->icnt_rep_flits = stats_counter(st, "icnt.reply_flits", "flits sent L2 -> SM");
