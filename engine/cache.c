@@ -131,11 +131,3 @@ int cache_lru_rank(const struct cache *c, int set, int way)
 			rank++;
 	return rank;
 }
-
-int cache_valid_lines(const struct cache *c)
-{
-	int n = 0;
-	for (size_t i = 0; i < (size_t)c->sets * (size_t)c->ways; i++)
-		n += c->l[i].valid;
-	return n;
-}

@@ -8,7 +8,7 @@
 
 #include "sim_int.h"
 
-bool ccws_on(const struct sim *s) { return s->cfg.core.scheduler == SCHED_CCWS; }
+static bool ccws_on(const struct sim *s) { return s->cfg.core.scheduler == SCHED_CCWS; }
 
 static bool live(const struct warp *w) { return w->state == WSL_ACTIVE; }
 
@@ -54,7 +54,8 @@ static int32_t lls_at(const struct sim *s, const struct ccws_sm *c, int w, uint6
 	return d >= (uint64_t)(v - b) ? b : v - (int32_t)d;
 }
 
-int32_t ccws_lls(const struct sim *s, const struct sm *sm, int w) { return lls_at(s, sm->ccws, w, s->st->now); }
+/* The warp's LLS at the current cycle. */
+static int32_t ccws_lls(const struct sim *s, const struct sm *sm, int w) { return lls_at(s, sm->ccws, w, s->st->now); }
 
 void ccws_on_launch(struct sim *s, struct sm *sm, int w)
 {

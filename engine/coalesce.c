@@ -34,7 +34,7 @@ static int add(struct coal_req *v, int *n, int from, uint64_t line, uint32_t mas
 /* Group the active lanes into requests (the mode's rule, above); for each
  * lane the request(s) it went into (a lane crossing a line boundary touches
  * two). Pure: the engine and `info coalesce` (coalesce_inspect) use it. */
-void coalesce_plan(const struct cache *c, int mode, int ws, const struct winst *in, struct coal_plan *p)
+static void coalesce_plan(const struct cache *c, int mode, int ws, const struct winst *in, struct coal_plan *p)
 {
 	int n = 0;
 	unsigned size = in->size ? in->size : 4;

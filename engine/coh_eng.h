@@ -121,7 +121,6 @@ bool l1_pool_wait(struct sim *s, uint32_t need);
 bool coh_l1_put_needed(const struct sim *s, const struct cline *cl);
 int l2_bank_set(const struct sim *s, const struct l2bank *b, uint64_t addr);
 void l2_nack(struct sim *s, struct l2bank *b, uint32_t ri, unsigned reason);
-void l2_writeback(struct sim *s, struct l2bank *b, struct cline *cl, int set, uint32_t mshr);
 void l2_count_access(struct sim *s, struct l2bank *b, uint32_t ri, int set, bool hit);
 
 #endif

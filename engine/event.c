@@ -53,7 +53,8 @@ unsigned event_field_bit(const char *name)
 	return 0;
 }
 
-const char *event_field_name(unsigned bit)
+/* Name of a single EVF_ bit ("sm", "addr", ...), "" for anything else. */
+static const char *event_field_name(unsigned bit)
 {
 	for (size_t i = 0; i < ARRAY_LEN(field_names); i++)
 		if (field_names[i].bit == bit)

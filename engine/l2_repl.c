@@ -61,11 +61,6 @@ void l2_writeback_slot(struct sim *s, struct l2bank *b, struct cline *cl, int se
 		l2_mem_send(s, b, wi, RQ_WB, cl->tag, mask, mshr);
 }
 
-void l2_writeback(struct sim *s, struct l2bank *b, struct cline *cl, int set, uint32_t mshr)
-{
-	l2_writeback_slot(s, b, cl, set, mshr, REQ_NIL);
-}
-
 /* The victim is gone: re-tag the line for the block and send the fetch. */
 static void fetch(struct sim *s, struct l2bank *b, uint32_t e)
 {

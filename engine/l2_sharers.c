@@ -33,7 +33,7 @@ static unsigned words(const struct sim *s)
 	return ((unsigned)s->cfg.core.sms + 63) / 64;
 }
 
-bool l2sh_on(const struct sim *s)
+static bool l2sh_on(const struct sim *s)
 {
 	return s->cfg.l2.sharers != L2SH_OFF && !s->cfg.l2.coh.protocol && s->cfg.l1.enabled;
 }

@@ -77,7 +77,9 @@ void rd_cache_init(struct rd_cache *c, struct arena *a, uint32_t sets, uint32_t 
 	c->last_set = -1;
 }
 
-void rd_cache_seen_list(struct rd_cache *c, struct arena *a, const uint64_t *lines, uint32_t n)
+/* The footprint as a sorted list of n distinct lines (kept, not copied;
+ * it must outlive c): one exact bit per line, replacing the range's bits. */
+static void rd_cache_seen_list(struct rd_cache *c, struct arena *a, const uint64_t *lines, uint32_t n)
 {
 	c->seen_list = lines;
 	c->seen_nlist = n;
@@ -296,14 +298,16 @@ static bool seen_test_set(struct rd_cache *c, uint64_t line)
 	return was;
 }
 
-unsigned rd_set_bin(const struct rd_cache *c, int64_t d)
+/* Bin of a set-view distance (REUSE_INF -> compulsory bin). */
+static unsigned rd_set_bin(const struct rd_cache *c, int64_t d)
 {
 	if (d == REUSE_INF)
 		return c->dcap + RB_INF_COMP;
 	return d < (int64_t)c->dcap ? (unsigned)d : c->dcap + RB_OVER;
 }
 
-unsigned rd_fa_bin(const struct rd_cache *c, int64_t d)
+/* Bin of an FA-view distance (REUSE_INF -> compulsory bin). */
+static unsigned rd_fa_bin(const struct rd_cache *c, int64_t d)
 {
 	if (d == REUSE_INF)
 		return c->fa_bins + RB_INF_COMP;

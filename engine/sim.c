@@ -585,7 +585,6 @@ uint64_t sim_cycle(const struct sim *s) { return s->st->now; }
 bool sim_dram_only(const struct sim *s) { return s->dreqs != NULL; }
 bool sim_done(const struct sim *s) { return s->st->done || drained(s); }
 const struct sim_cfg *sim_cfg(const struct sim *s) { return &s->cfg; }
-const struct workload *sim_workload(const struct sim *s) { return &s->wl; }
 struct stats *sim_stats(struct sim *s) { return &s->stats; }
 const struct stats *sim_stats_c(const struct sim *s) { return &s->stats; }
 struct events *sim_events(struct sim *s) { return &s->ev; }

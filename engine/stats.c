@@ -284,7 +284,7 @@ double stats_value(const struct stats *s, uint32_t id)
 	return 0;
 }
 
-void stats_format_value(const struct stats *s, uint32_t id, struct strbuf *out)
+static void stats_format_value(const struct stats *s, uint32_t id, struct strbuf *out)
 {
 	const struct stat_def *d = &s->defs[id];
 	switch (d->kind) {

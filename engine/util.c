@@ -81,7 +81,8 @@ static size_t utf8_len(const unsigned char *p)
 	return n;
 }
 
-void str_printable(char *s)
+/* Replace control bytes (but newline and tab) and invalid UTF-8 by ?, in place. */
+static void str_printable(char *s)
 {
 	unsigned char *p = (unsigned char *)s;
 	while (*p) {
@@ -274,7 +275,7 @@ void sb_init(struct strbuf *sb)
 	sb->cap = 64;
 }
 
-void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
+static void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list ap2;
 	va_copy(ap2, ap);

@@ -29,8 +29,6 @@ char *xvasprintf(const char *fmt, va_list ap);
 
 /* Set *err (if err != NULL and *err == NULL) to a formatted message. Returns -1. */
 int set_err(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Replace control bytes (but newline and tab) and invalid UTF-8 by ?, in place. */
-void str_printable(char *s);
 
 /* ---- arena ---------------------------------------------------------- */
 struct arena_chunk {
@@ -96,7 +94,6 @@ struct strbuf {
 };
 void sb_init(struct strbuf *sb);
 void sb_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap);
 void sb_puts(struct strbuf *sb, const char *s);
 void sb_fini(struct strbuf *sb);
 

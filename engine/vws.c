@@ -7,7 +7,7 @@
 
 #include "sim_int.h"
 
-bool vws_on(const struct sim *s) { return s->cfg.core.scheduler == SCHED_VWS; }
+static bool vws_on(const struct sim *s) { return s->cfg.core.scheduler == SCHED_VWS; }
 
 uint32_t vws_npred(const struct sim *s)
 {
