@@ -66,14 +66,14 @@ void byp_init(struct sim *s, struct sm *sm)
 		return;
 	b->sets = s->cfg.l1.sets;
 	b->ways = s->cfg.l1.bypass_tag_ways;
-	b->t = ARENA_NEW(&s->arena, struct btag, (size_t)b->sets * (size_t)b->ways);
+	ARENA_SET(&s->arena, b->t, struct btag, (size_t)b->sets * (size_t)b->ways);
 	for (int i = 0; i < b->sets * b->ways; i++)
 		b->t[i].pos = -1;
 	/* Leaders (SM0 / SM1, or sets in every SM) keep their mode; followers
 	 * start plain (notes 004 §2.5). b->decoupled is the followers' mode. */
 	b->decoupled = !dueling(s) || (!by_sets(s) && sm->id == 0);
 	if (sm->id == 0 && !s->duel) {
-		s->duel = ARENA_NEW(&s->arena, struct byp_duel, 1);
+		ARENA_SET(&s->arena, s->duel, struct byp_duel, 1);
 		s->duel->next_at = (uint64_t)s->cfg.l1.bypass_duel_interval;
 	}
 }

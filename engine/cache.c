@@ -17,7 +17,7 @@ void cache_init(struct cache *c, struct arena *a, int sets, int ways, int line, 
 	c->off_bits = log2u((uint64_t)line);
 	c->idx_bits = log2u((uint64_t)sets);
 	c->clock = 0;
-	c->l = ARENA_NEW(a, struct cline, (size_t)sets * (size_t)ways);
+	ARENA_SET(a, c->l, struct cline, (size_t)sets * (size_t)ways);
 }
 
 /* Irreducible polynomials over GF(2), by degree (bit d set). */

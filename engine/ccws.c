@@ -17,11 +17,10 @@ void ccws_init(struct sim *s, struct sm *sm)
 	if (!ccws_on(s))
 		return;
 	const struct core_cfg *cc = &s->cfg.core;
-	struct ccws_sm *c = ARENA_NEW(&s->arena, struct ccws_sm, 1);
-	sm->ccws = c;
-	c->vta = ARENA_NEW(&s->arena, struct ccws_vta_ent, (size_t)cc->warps_per_sm * (size_t)cc->ccws_vta_entries);
+	struct ccws_sm *c = ARENA_SET(&s->arena, sm->ccws, struct ccws_sm, 1);
+	ARENA_SET(&s->arena, c->vta, struct ccws_vta_ent, (size_t)cc->warps_per_sm * (size_t)cc->ccws_vta_entries);
 	size_t lines = (size_t)s->cfg.l1.sets * (size_t)s->cfg.l1.ways;
-	c->owner = ARENA_NEW(&s->arena, int16_t, lines);
+	ARENA_SET(&s->arena, c->owner, int16_t, lines);
 	for (size_t i = 0; i < lines; i++)
 		c->owner[i] = -1;
 	c->next_change = UINT64_MAX;

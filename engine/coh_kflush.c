@@ -36,7 +36,7 @@ void coh_kflush_init(struct sim *s)
 {
 	if (!s->coh || s->nk < 2 || s->cfg.l2.coh.kernel_boundary != COH_KB_FLUSH || s->coh == &coh_moesi_proto)
 		return;
-	s->kb = ARENA_NEW(&s->arena, struct coh_kb, 1);
+	ARENA_SET(&s->arena, s->kb, struct coh_kb, 1);
 	memset(s->kb, 0, sizeof *s->kb);
 	struct stats *st = &s->stats;
 	s->kb_id[0] = stats_counter(st, "coh.kernel_flush.boundaries", "kernel boundaries with a release and an acquire");

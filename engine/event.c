@@ -387,7 +387,7 @@ void events_init(struct events *ev, struct arena *a, uint32_t cap, const uint64_
 	while (c < cap && c < (1u << 30))
 		c <<= 1;
 	ev->cap = c;
-	ev->ring = ARENA_NEW(a, struct event, c);
+	ARENA_SET(a, ev->ring, struct event, c);
 	ev->now = now;
 }
 

@@ -76,7 +76,7 @@ void frc_init(struct sim *s, struct l2bank *b)
 	f->sets = c->entries / c->ways;
 	f->set_bits = (int)log2u((uint64_t)f->sets);
 	f->l2_set_bits = (int)log2u((uint64_t)s->cfg.l2.sets);
-	f->e = ARENA_NEW(&s->arena, struct frc_entry, f->n);
+	ARENA_SET(&s->arena, f->e, struct frc_entry, f->n);
 	for (int i = 0; i < f->n; i++) {
 		reqq_init(&f->e[i].wait);
 		f->e[i].way = -1;

@@ -83,11 +83,11 @@ void l2_init(struct sim *s, struct l2bank *b)
 	char name[64];
 	snprintf(name, sizeof name, "l2.bank%d.mshr.occupancy", i);
 	b->st.mshr_occ = stats_occupancy(&s->stats, name, "L2 MSHR entries in use", (uint64_t)c->mshr_entries);
-	b->mlat = ARENA_NEW(&s->arena, uint64_t, 3 * (size_t)c->mshr_entries);
-	b->mres = ARENA_NEW(&s->arena, uint32_t, 2 * (size_t)c->mshr_entries);
+	ARENA_SET(&s->arena, b->mlat, uint64_t, 3 * (size_t)c->mshr_entries);
+	ARENA_SET(&s->arena, b->mres, uint32_t, 2 * (size_t)c->mshr_entries);
 	for (int k = 0; k < 2 * c->mshr_entries; k++)
 		b->mres[k] = REQ_NIL;
-	b->inv_acks = ARENA_NEW(&s->arena, uint16_t, (size_t)c->mshr_entries);
+	ARENA_SET(&s->arena, b->inv_acks, uint16_t, (size_t)c->mshr_entries);
 	if (c->frc.entries) {
 		snprintf(name, sizeof name, "l2.bank%d.frc.occupancy", i);
 		b->st.frc_occ = stats_occupancy(&s->stats, name, "FRC entries busy", (uint64_t)c->frc.entries);

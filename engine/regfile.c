@@ -255,13 +255,13 @@ int rf_init(struct sim *s, char **err)
 		return 0;
 	for (int i = 0; i < s->cfg.core.sms; i++) {
 		struct sm *sm = &s->sms[i];
-		sm->rf = ARENA_NEW(&s->arena, struct rf_sm, 1);
-		sm->rf->bank = ARENA_NEW(&s->arena, struct rf_bank, m->banks);
-		sm->rf->ops = ARENA_NEW(&s->arena, struct rf_op, (size_t)m->banks * (size_t)m->qcap);
+		ARENA_SET(&s->arena, sm->rf, struct rf_sm, 1);
+		ARENA_SET(&s->arena, sm->rf->bank, struct rf_bank, m->banks);
+		ARENA_SET(&s->arena, sm->rf->ops, struct rf_op, (size_t)m->banks * (size_t)m->qcap);
 		if (m->ways)
-			sm->rf->wb = ARENA_NEW(&s->arena, struct rf_wbe, (size_t)m->banks * (size_t)m->ways);
+			ARENA_SET(&s->arena, sm->rf->wb, struct rf_wbe, (size_t)m->banks * (size_t)m->ways);
 		if (s->cfg.core.schedulers > 1)
-			sm->rf->hz = ARENA_NEW(&s->arena, struct rf_hz, m->banks);
+			ARENA_SET(&s->arena, sm->rf->hz, struct rf_hz, m->banks);
 	}
 	return 0;
 }
