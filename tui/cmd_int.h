@@ -45,6 +45,12 @@ void info_bank_queue(struct session *ss, int ch, int bank, struct cmd_out *out);
 
 /* cmd_break.c */
 CMD_FN(cmd_until);
+/* cmd_machine.c */
+CMD_FN(cmd_select);
+CMD_FN(cmd_set);
+CMD_FN(cmd_load);
+CMD_FN(cmd_workload);
+CMD_FN(cmd_check);
 CMD_FN(cmd_break);
 CMD_FN(cmd_tbreak);
 CMD_FN(cmd_ignore);
