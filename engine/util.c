@@ -262,9 +262,11 @@ uint64_t arena_hash(const struct arena *a)
 }
 
 #if defined(__linux__) && defined(__GNUC__)
-extern const char __executable_start[], end[]; /* the program image (GNU ld) */
-#define IMAGE_LO ((uintptr_t)__executable_start)
-#define IMAGE_HI ((uintptr_t)end)
+/* The program image, code to bss (symbols GNU ld defines). */
+extern const char image_start_[] __asm__("__executable_start");
+extern const char image_end_[] __asm__("end");
+#define IMAGE_LO ((uintptr_t)image_start_)
+#define IMAGE_HI ((uintptr_t)image_end_)
 #else
 #define IMAGE_LO ((uintptr_t)0)
 #define IMAGE_HI ((uintptr_t)0)

@@ -141,3 +141,34 @@ TEST(state_hash_address_like_value_is_a_value)
 	tk_end(&a);
 	tk_end(&b);
 }
+
+/* The audit names what an un-noted word points into: the arena, the owner
+ * (struct sim), the program image (code, tables). */
+TEST(state_hash_audit_finds_unnoted_pointers)
+{
+	static const int table[4] = {1, 2, 3, 4};
+	struct tk t;
+	REQUIRE(start(&t, 0));
+	uint64_t *w = &t.s->pool.r[t.s->pool.cap - 1].addr, keep = *w;
+	const struct {
+		uint64_t v;
+		const char *what;
+	} cases[] = {
+		{(uint64_t)(uintptr_t)&t.s->sms[1], "into the arena"},
+		{(uint64_t)(uintptr_t)&t.s->cfg, "into its owner"},
+		{(uint64_t)(uintptr_t)&table[2], "into the program image"},
+		{(uint64_t)(uintptr_t)&sim_state_hash, "into the program image"},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		*w = cases[i].v;
+		char *err = NULL;
+		CHECK_EQ(arena_check_ptrs(&t.s->arena, t.s, sizeof *t.s, &err), -1);
+		CHECK_CONTAINS(err ? err : "", cases[i].what);
+		free(err);
+	}
+	*w = keep;
+	char *err = NULL;
+	CHECK_EQ(arena_check_ptrs(&t.s->arena, t.s, sizeof *t.s, &err), 0);
+	free(err);
+	tk_end(&t);
+}
