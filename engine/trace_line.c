@@ -129,22 +129,11 @@ bool trace_parse_head(struct cur *c, int lineinfo, uint64_t *pc, uint32_t *mask)
 }
 
 /* Parse one instruction line [p, e). */
-bool trace_parse_inst(struct cur *c, int lineinfo, struct tline *t)
+/* NDST [Rd ...]: the first register other than RZ (255) is the destination. */
+static bool get_dsts(struct cur *c, struct tline *t)
 {
 	int64_t v;
-	uint64_t u;
-	const char *ts;
-	if (lineinfo && !get_dec(c, &v, false, "a source line number (-enable lineinfo = 1)"))
-		return false;
-	if (!get_hex(c, &t->pc, "a hex PC"))
-		return false;
-	const char *ms = c->p;
-	if (!get_hex(c, &u, "a hex active mask of at most 32 lanes"))
-		return false;
-	if (u > 0xffffffffu)
-		return fail_tok(c, ms, "a hex active mask of at most 32 lanes");
-	t->mask = (uint32_t)u;
-	ts = c->p;
+	const char *ts = c->p;
 	if (!get_dec(c, &v, false, "the destination register count"))
 		return false;
 	if (v > 2)
@@ -160,6 +149,11 @@ bool trace_parse_inst(struct cur *c, int lineinfo, struct tline *t)
 			t->ndst = 1;
 		}
 	}
+	return true;
+}
+
+static bool get_opcode(struct cur *c, struct tline *t)
+{
 	if (!tok_start(c) || (*c->p < 'A' || *c->p > 'Z'))
 		return fail(c, "an opcode (upper-case SASS mnemonic)");
 	t->op = c->p;
@@ -173,7 +167,14 @@ bool trace_parse_inst(struct cur *c, int lineinfo, struct tline *t)
 		c->p++;
 	}
 	t->oplen = (size_t)(c->p - t->op);
-	ts = c->p;
+	return true;
+}
+
+/* NSRC [Rs ...]: up to three distinct registers other than RZ are kept. */
+static bool get_srcs(struct cur *c, struct tline *t)
+{
+	int64_t v;
+	const char *ts = c->p;
 	if (!get_dec(c, &v, false, "the source register count"))
 		return false;
 	if (v > 8)
@@ -189,16 +190,14 @@ bool trace_parse_inst(struct cur *c, int lineinfo, struct tline *t)
 		if (!dup && t->nsrc < 3)
 			t->src[t->nsrc++] = r;
 	}
-	ts = c->p;
-	if (!get_dec(c, &v, false, "the memory width in bytes (0 = not a memory instruction)"))
-		return false;
-	if (v > 4096)
-		return fail_tok(c, ts, "a memory width of 0 to 4096 bytes");
-	t->width = (unsigned)v;
-	t->mode = 0;
-	if (t->width == 0)
-		return true;
-	ts = c->p;
+	return true;
+}
+
+/* MODE ADDRESSES of a memory instruction: one address per active lane. */
+static bool get_addrs(struct cur *c, struct tline *t)
+{
+	int64_t v;
+	const char *ts = c->p;
 	if (!get_dec(c, &v, false, "an address mode (0 list, 1 base+stride, 2 base+deltas)"))
 		return false;
 	if (v > 2)
@@ -238,4 +237,30 @@ bool trace_parse_inst(struct cur *c, int lineinfo, struct tline *t)
 		}
 	}
 	return true;
+}
+
+bool trace_parse_inst(struct cur *c, int lineinfo, struct tline *t)
+{
+	int64_t v;
+	uint64_t u;
+	if (lineinfo && !get_dec(c, &v, false, "a source line number (-enable lineinfo = 1)"))
+		return false;
+	if (!get_hex(c, &t->pc, "a hex PC"))
+		return false;
+	const char *ms = c->p;
+	if (!get_hex(c, &u, "a hex active mask of at most 32 lanes"))
+		return false;
+	if (u > 0xffffffffu)
+		return fail_tok(c, ms, "a hex active mask of at most 32 lanes");
+	t->mask = (uint32_t)u;
+	if (!get_dsts(c, t) || !get_opcode(c, t) || !get_srcs(c, t))
+		return false;
+	const char *ts = c->p;
+	if (!get_dec(c, &v, false, "the memory width in bytes (0 = not a memory instruction)"))
+		return false;
+	if (v > 4096)
+		return fail_tok(c, ts, "a memory width of 0 to 4096 bytes");
+	t->width = (unsigned)v;
+	t->mode = 0;
+	return t->width == 0 || get_addrs(c, t);
 }
