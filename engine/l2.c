@@ -273,7 +273,7 @@ bool l2_pool_room(const struct sim *s, uint32_t n) { return s->pool.cap - s->poo
 void l2_pool_exhausted(struct sim *s, const char *what)
 {
 	fprintf(stderr,
-		"gpustep: internal error at cycle %llu: no request slot for %s although its miss checked for room "
+		"gpustep: internal error at cycle %llu: no request slot for %s although room was made for it "
 		"(%u of %u in use)\n",
 		(unsigned long long)s->st->now, what, s->pool.used, s->pool.cap);
 	abort();
