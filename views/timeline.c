@@ -173,6 +173,130 @@ static void close_nacks(struct timeline_panel *tp, int row, uint64_t now, bool f
 static uint64_t line_of(uint64_t a, uint64_t mask) { return a & ~mask; }
 
 /* Rebuild rows and items from the log for (bank, set). */
+/* An L2 event of a row's block (access, hit, miss, nack, transient, fill).
+ * last_miss: the row and cycle of the latest miss, whose victim a transient
+ * event of the same cycle belongs to. */
+static void l2_event(struct timeline_panel *tp, int row, const struct event *e, uint64_t now, uint64_t ring0,
+		     int *last_miss, uint64_t *last_miss_t)
+{
+	struct tl_row *r = &tp->rows[row];
+	uint64_t t = e->cycle;
+	switch (e->kind) {
+	case EV_L2_ACCESS:
+		if (r->nack0 != TL_NONE && r->last_access != TL_NONE && r->last_access > r->last_nack)
+			close_nacks(tp, row, now, false); /* the previous retry was taken */
+		if (r->nack0 == TL_NONE && !r->busy)
+			item(tp, row, G_ARRIVE, t, t);
+		r->last_access = t;
+		r->write = e->a == EVA_WRITE;
+		break;
+	case EV_L2_HIT:
+		close_nacks(tp, row, now, false);
+		item(tp, row, G_HIT, t, t);
+		break;
+	case EV_L2_MISS:
+		if (!r->write) /* a write miss needs no fetch unless it goes transient (below) */
+			r->miss_t = t;
+		r->busy = !r->write;
+		*last_miss = row;
+		*last_miss_t = t;
+		break;
+	case EV_L2_NACK:
+		if (r->miss_t == t)
+			r->miss_t = TL_NONE;
+		if (r->fetch0 == TL_NONE && r->frc0 == TL_NONE && r->swap0 == TL_NONE)
+			r->busy = false;
+		if (r->nack0 == TL_NONE)
+			r->nack0 = t;
+		r->last_nack = t;
+		break;
+	case EV_L2_TRANSIENT:
+		/* the victim of the miss just before (same cycle): the fetch leaves */
+		if (*last_miss >= 0 && *last_miss_t == t) {
+			struct tl_row *m = &tp->rows[*last_miss];
+			close_nacks(tp, *last_miss, now, false);
+			m->fetch0 = t;
+			m->miss_t = TL_NONE;
+			if (row != *last_miss) {
+				r->trans0 = t;
+				r->trans_for = *last_miss;
+			}
+		}
+		break;
+	case EV_L2_FILL: {
+		close_nacks(tp, row, now, false);
+		uint64_t t0 = r->fetch0 != TL_NONE ? r->fetch0 : r->miss_t != TL_NONE ? r->miss_t : ring0;
+		item(tp, row, G_FETCH, t0, t);
+		item(tp, row, G_FILL, t, t);
+		r->fetch0 = r->miss_t = TL_NONE;
+		r->busy = false;
+		for (int j = 0; j < tp->nrows; j++)
+			if (tp->rows[j].trans_for == row && tp->rows[j].trans0 != TL_NONE) {
+				item(tp, j, G_TRANS, tp->rows[j].trans0, t);
+				tp->rows[j].trans0 = TL_NONE;
+				tp->rows[j].trans_for = -1;
+			}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* An FRC event of a row's block (alloc, fill, swap); ent: the entry, or -1. */
+static void frc_event(struct timeline_panel *tp, int row, const struct event *e, int ent, uint64_t now,
+		      uint64_t ring0)
+{
+	struct tl_row *r = &tp->rows[row];
+	uint64_t t = e->cycle;
+	switch (e->kind) {
+	case EV_FRC_ALLOC:
+		close_nacks(tp, row, now, false);
+		r->frc0 = t;
+		r->miss_t = TL_NONE;
+		r->busy = true;
+		break;
+	case EV_FRC_FILL:
+		item(tp, row, G_FRC, r->frc0 != TL_NONE ? r->frc0 : ring0, t);
+		item(tp, row, G_FILL, t, t);
+		r->frc0 = TL_NONE;
+		break;
+	case EV_FRC_SWAP_START:
+		r->swap0 = t;
+		break;
+	case EV_FRC_SWAP_DONE:
+		item(tp, row, G_SWAP, r->swap0 != TL_NONE ? r->swap0 : ring0, t);
+		r->swap0 = TL_NONE;
+		r->busy = false;
+		if (ent >= 0) {
+			tp->entry_row_set[ent] = 1;
+			tp->entry_swapped[ent] = t;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* Phases still open run to now. */
+static void close_open(struct timeline_panel *tp, uint64_t now)
+{
+	for (int j = 0; j < tp->nrows; j++) {
+		struct tl_row *r = &tp->rows[j];
+		close_nacks(tp, j, now, true);
+		if (r->fetch0 != TL_NONE)
+			item(tp, j, G_FETCH, r->fetch0, now);
+		else if (r->miss_t != TL_NONE)
+			item(tp, j, G_FETCH, r->miss_t, now);
+		if (r->frc0 != TL_NONE)
+			item(tp, j, G_FRC, r->frc0, now);
+		if (r->swap0 != TL_NONE)
+			item(tp, j, G_SWAP, r->swap0, now);
+		if (r->trans0 != TL_NONE)
+			item(tp, j, G_TRANS, r->trans0, now);
+	}
+}
+
 static void rebuild(struct timeline_panel *tp, const struct events *ev, uint64_t n, int bank, int set,
 		    uint64_t lmask, uint64_t now, uint64_t ring0)
 {
@@ -216,106 +340,10 @@ static void rebuild(struct timeline_panel *tp, const struct events *ev, uint64_t
 		int row = (event_defs[k].fields & EVF_ADDR) ? row_find(tp, a) : -1;
 		if (row < 0)
 			continue;
-		struct tl_row *r = &tp->rows[row];
-		switch (k) {
-		case EV_L2_ACCESS:
-			if (r->nack0 != TL_NONE && r->last_access != TL_NONE && r->last_access > r->last_nack)
-				close_nacks(tp, row, now, false); /* the previous retry was taken */
-			if (r->nack0 == TL_NONE && !r->busy)
-				item(tp, row, G_ARRIVE, t, t);
-			r->last_access = t;
-			r->write = e->a == EVA_WRITE;
-			break;
-		case EV_L2_HIT:
-			close_nacks(tp, row, now, false);
-			item(tp, row, G_HIT, t, t);
-			break;
-		case EV_L2_MISS:
-			if (!r->write) /* a write miss needs no fetch unless it goes transient (below) */
-				r->miss_t = t;
-			r->busy = !r->write;
-			last_miss = row;
-			last_miss_t = t;
-			break;
-		case EV_L2_NACK:
-			if (r->miss_t == t)
-				r->miss_t = TL_NONE;
-			if (r->fetch0 == TL_NONE && r->frc0 == TL_NONE && r->swap0 == TL_NONE)
-				r->busy = false;
-			if (r->nack0 == TL_NONE)
-				r->nack0 = t;
-			r->last_nack = t;
-			break;
-		case EV_L2_TRANSIENT:
-			/* the victim of the miss just before (same cycle): the fetch leaves */
-			if (last_miss >= 0 && last_miss_t == t) {
-				struct tl_row *m = &tp->rows[last_miss];
-				close_nacks(tp, last_miss, now, false);
-				m->fetch0 = t;
-				m->miss_t = TL_NONE;
-				if (row != last_miss) {
-					r->trans0 = t;
-					r->trans_for = last_miss;
-				}
-			}
-			break;
-		case EV_L2_FILL: {
-			close_nacks(tp, row, now, false);
-			uint64_t t0 = r->fetch0 != TL_NONE ? r->fetch0 : r->miss_t != TL_NONE ? r->miss_t : ring0;
-			item(tp, row, G_FETCH, t0, t);
-			item(tp, row, G_FILL, t, t);
-			r->fetch0 = r->miss_t = TL_NONE;
-			r->busy = false;
-			for (int j = 0; j < tp->nrows; j++)
-				if (tp->rows[j].trans_for == row && tp->rows[j].trans0 != TL_NONE) {
-					item(tp, j, G_TRANS, tp->rows[j].trans0, t);
-					tp->rows[j].trans0 = TL_NONE;
-					tp->rows[j].trans_for = -1;
-				}
-			break;
-		}
-		case EV_FRC_ALLOC:
-			close_nacks(tp, row, now, false);
-			r->frc0 = t;
-			r->miss_t = TL_NONE;
-			r->busy = true;
-			break;
-		case EV_FRC_FILL:
-			item(tp, row, G_FRC, r->frc0 != TL_NONE ? r->frc0 : ring0, t);
-			item(tp, row, G_FILL, t, t);
-			r->frc0 = TL_NONE;
-			break;
-		case EV_FRC_SWAP_START:
-			r->swap0 = t;
-			break;
-		case EV_FRC_SWAP_DONE:
-			item(tp, row, G_SWAP, r->swap0 != TL_NONE ? r->swap0 : ring0, t);
-			r->swap0 = TL_NONE;
-			r->busy = false;
-			if (ent >= 0) {
-				tp->entry_row_set[ent] = 1;
-				tp->entry_swapped[ent] = t;
-			}
-			break;
-		default:
-			break;
-		}
+		l2_event(tp, row, e, now, ring0, &last_miss, &last_miss_t); /* each ignores the other's kinds */
+		frc_event(tp, row, e, ent, now, ring0);
 	}
-	/* Phases still open run to now. */
-	for (int j = 0; j < tp->nrows; j++) {
-		struct tl_row *r = &tp->rows[j];
-		close_nacks(tp, j, now, true);
-		if (r->fetch0 != TL_NONE)
-			item(tp, j, G_FETCH, r->fetch0, now);
-		else if (r->miss_t != TL_NONE)
-			item(tp, j, G_FETCH, r->miss_t, now);
-		if (r->frc0 != TL_NONE)
-			item(tp, j, G_FRC, r->frc0, now);
-		if (r->swap0 != TL_NONE)
-			item(tp, j, G_SWAP, r->swap0, now);
-		if (r->trans0 != TL_NONE)
-			item(tp, j, G_TRANS, r->trans0, now);
-	}
+	close_open(tp, now);
 	for (int i = 0; i < TL_ENTRIES; i++) /* victims still being evicted: address unknown until evict_done */
 		tp->entry_row_set[i] = 0;
 }
