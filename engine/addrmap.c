@@ -14,8 +14,6 @@
 
 static const char *const field_names[AM__N] = {"ch", "rank", "bank", "row", "col"};
 
-const char *addrmap_field_name(unsigned f) { return f < AM__N ? field_names[f] : "?"; }
-
 static int field_by_name(const char *s, size_t n)
 {
 	static const struct {

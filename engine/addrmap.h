@@ -71,6 +71,5 @@ uint64_t addrmap_capacity(const struct addrmap *m);
 uint64_t addrmap_low_cols(const struct addrmap *m);
 /* "row[15:12] bank[11:8] ..." MSB first, one line. */
 void addrmap_describe(const struct addrmap *m, struct strbuf *out);
-const char *addrmap_field_name(unsigned f);
 
 #endif

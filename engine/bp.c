@@ -22,6 +22,9 @@
 
 #define MAX_TOK 32
 
+/* The event kinds `watch ADDR` stops at (the line moves). */
+static bool bp_watch_addr_kind(unsigned kind);
+
 static const char *const op_names[] = {"==", "!=", "<", "<=", ">", ">="};
 
 const char *bp_op_name(enum bp_op op) { return (unsigned)op < ARRAY_LEN(op_names) ? op_names[op] : "?"; }
@@ -182,7 +185,7 @@ static bool cmp_i(int64_t a, enum bp_op op, int64_t b)
 	return false;
 }
 
-double bp_stat_value(const struct stats *s, uint32_t id)
+static double bp_stat_value(const struct stats *s, uint32_t id)
 {
 	if (s->defs[id].kind == STAT_OCC)
 		return (double)stats_counter_value(s, id);
@@ -493,7 +496,7 @@ void bp_watch_mask(const struct bp_set *b, uint64_t *mask)
 
 /* Where a line moves: into a cache (access, fill), out of it (eviction,
  * write-back), through the DRAM (enqueue, done) and back to a warp (reply). */
-bool bp_watch_addr_kind(unsigned kind)
+static bool bp_watch_addr_kind(unsigned kind)
 {
 	switch (kind) {
 	case EV_L1_ACCESS:

@@ -87,14 +87,11 @@ int bp_set_ignore(struct bp_set *b, int id, uint64_t count, char **err);
 /* `condition N [STAT OP VALUE]`: replace (or with NULL/"" remove) the `if`
  * condition of event breakpoint N; its text follows. */
 int bp_set_condition(struct bp_set *b, int id, const char *cond, char **err);
-/* The event kinds `watch ADDR` stops at (the line moves). */
-bool bp_watch_addr_kind(unsigned kind);
 /* Point the set at a rebuilt simulator's stats: re-resolves stat names; a
  * breakpoint whose stat no longer exists is disabled (returns how many). */
 int bp_rebind(struct bp_set *b, struct stats *stats);
 /* Value a condition compares: occupancies by their current level, others by
  * stats_value(). */
-double bp_stat_value(const struct stats *s, uint32_t id);
 const char *bp_op_name(enum bp_op op);
 int bp_delete(struct bp_set *b, int id); /* id < 0: all; returns count removed */
 int bp_enable(struct bp_set *b, int id, bool on);

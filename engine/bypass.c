@@ -66,14 +66,14 @@ void byp_init(struct sim *s, struct sm *sm)
 		return;
 	b->sets = s->cfg.l1.sets;
 	b->ways = s->cfg.l1.bypass_tag_ways;
-	b->t = ARENA_NEW(&s->arena, struct btag, (size_t)b->sets * (size_t)b->ways);
+	ARENA_SET(&s->arena, b->t, struct btag, (size_t)b->sets * (size_t)b->ways);
 	for (int i = 0; i < b->sets * b->ways; i++)
 		b->t[i].pos = -1;
 	/* Leaders (SM0 / SM1, or sets in every SM) keep their mode; followers
 	 * start plain (notes 004 §2.5). b->decoupled is the followers' mode. */
 	b->decoupled = !dueling(s) || (!by_sets(s) && sm->id == 0);
 	if (sm->id == 0 && !s->duel) {
-		s->duel = ARENA_NEW(&s->arena, struct byp_duel, 1);
+		ARENA_SET(&s->arena, s->duel, struct byp_duel, 1);
 		s->duel->next_at = (uint64_t)s->cfg.l1.bypass_duel_interval;
 	}
 }
@@ -263,7 +263,7 @@ void byp_apply_bypass(struct sim *s, struct sm *sm, int set, uint64_t addr, int 
 	stat_inc(&s->stats, sm->l1.st.bypasses);
 	stat_inc(&s->stats, s->id.l1_bypasses);
 	EV_EMIT(&s->ev, EV_L1_BYPASS, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)warp, .addr = addr,
-		.set = set, .a = p->way < 0 ? 0 : 1, .b = p->rc);
+		.set = set, .a = p->way < 0 ? BYPEV_TAG_MISS : BYPEV_LOW_RC, .b = p->rc);
 }
 
 void byp_count_all(struct sim *s, struct sm *sm, int set, uint64_t addr, int warp)
@@ -271,7 +271,7 @@ void byp_count_all(struct sim *s, struct sm *sm, int set, uint64_t addr, int war
 	stat_inc(&s->stats, sm->l1.st.bypasses);
 	stat_inc(&s->stats, s->id.l1_bypasses);
 	EV_EMIT(&s->ev, EV_L1_BYPASS, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)warp, .addr = addr,
-		.set = set, .a = 2, .b = 0);
+		.set = set, .a = BYPEV_ALL, .b = 0);
 }
 
 void byp_count_resfail(struct sim *s, struct sm *sm, int set, uint64_t addr, int warp, int reason)
@@ -280,7 +280,7 @@ void byp_count_resfail(struct sim *s, struct sm *sm, int set, uint64_t addr, int
 	stat_inc(&s->stats, s->id.l1_bypasses);
 	stat_inc(&s->stats, reason == BYPR_RESERVED ? s->id.l1_mrpb_resv : s->id.l1_mrpb_mshr);
 	EV_EMIT(&s->ev, EV_L1_BYPASS, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)warp, .addr = addr,
-		.set = set, .a = 3, .b = reason);
+		.set = set, .a = BYPEV_MRPB, .b = reason);
 }
 
 void byp_apply_committed(struct sim *s, struct sm *sm, int set, uint64_t addr, bool hit)

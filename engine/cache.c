@@ -17,7 +17,7 @@ void cache_init(struct cache *c, struct arena *a, int sets, int ways, int line, 
 	c->off_bits = log2u((uint64_t)line);
 	c->idx_bits = log2u((uint64_t)sets);
 	c->clock = 0;
-	c->l = ARENA_NEW(a, struct cline, (size_t)sets * (size_t)ways);
+	ARENA_SET(a, c->l, struct cline, (size_t)sets * (size_t)ways);
 }
 
 /* Irreducible polynomials over GF(2), by degree (bit d set). */
@@ -130,12 +130,4 @@ int cache_lru_rank(const struct cache *c, int set, int way)
 		if (w != way && l[w].valid && l[w].stamp > l[way].stamp)
 			rank++;
 	return rank;
-}
-
-int cache_valid_lines(const struct cache *c)
-{
-	int n = 0;
-	for (size_t i = 0; i < (size_t)c->sets * (size_t)c->ways; i++)
-		n += c->l[i].valid;
-	return n;
 }

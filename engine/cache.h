@@ -77,6 +77,5 @@ int cache_victim(struct cache *c, int set, struct rng *rng);
 void cache_install(struct cache *c, int set, int way, uint64_t line_addr);
 /* 0 = most recently used ... ways-1 = LRU, among valid lines; -1 if invalid. */
 int cache_lru_rank(const struct cache *c, int set, int way);
-int cache_valid_lines(const struct cache *c);
 
 #endif

@@ -8,7 +8,7 @@
 
 #include "sim_int.h"
 
-bool ccws_on(const struct sim *s) { return s->cfg.core.scheduler == SCHED_CCWS; }
+static bool ccws_on(const struct sim *s) { return s->cfg.core.scheduler == SCHED_CCWS; }
 
 static bool live(const struct warp *w) { return w->state == WSL_ACTIVE; }
 
@@ -17,11 +17,10 @@ void ccws_init(struct sim *s, struct sm *sm)
 	if (!ccws_on(s))
 		return;
 	const struct core_cfg *cc = &s->cfg.core;
-	struct ccws_sm *c = ARENA_NEW(&s->arena, struct ccws_sm, 1);
-	sm->ccws = c;
-	c->vta = ARENA_NEW(&s->arena, struct ccws_vta_ent, (size_t)cc->warps_per_sm * (size_t)cc->ccws_vta_entries);
+	struct ccws_sm *c = ARENA_SET(&s->arena, sm->ccws, struct ccws_sm, 1);
+	ARENA_SET(&s->arena, c->vta, struct ccws_vta_ent, (size_t)cc->warps_per_sm * (size_t)cc->ccws_vta_entries);
 	size_t lines = (size_t)s->cfg.l1.sets * (size_t)s->cfg.l1.ways;
-	c->owner = ARENA_NEW(&s->arena, int16_t, lines);
+	ARENA_SET(&s->arena, c->owner, int16_t, lines);
 	for (size_t i = 0; i < lines; i++)
 		c->owner[i] = -1;
 	c->next_change = UINT64_MAX;
@@ -54,7 +53,8 @@ static int32_t lls_at(const struct sim *s, const struct ccws_sm *c, int w, uint6
 	return d >= (uint64_t)(v - b) ? b : v - (int32_t)d;
 }
 
-int32_t ccws_lls(const struct sim *s, const struct sm *sm, int w) { return lls_at(s, sm->ccws, w, s->st->now); }
+/* The warp's LLS at the current cycle. */
+static int32_t ccws_lls(const struct sim *s, const struct sm *sm, int w) { return lls_at(s, sm->ccws, w, s->st->now); }
 
 void ccws_on_launch(struct sim *s, struct sm *sm, int w)
 {

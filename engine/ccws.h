@@ -65,7 +65,6 @@ struct sim;
 struct sm;
 
 void ccws_init(struct sim *s, struct sm *sm);
-bool ccws_on(const struct sim *s);
 /* A warp was launched into slot w: base score, empty VTA. */
 void ccws_on_launch(struct sim *s, struct sm *sm, int w);
 /* L1 hooks (l1.c): a fill of (set, way) for warp's miss; (set, way) about
@@ -76,8 +75,6 @@ void ccws_on_load_miss(struct sim *s, struct sm *sm, int warp, uint64_t addr);
 void ccws_on_store(struct sim *s, struct sm *sm, uint64_t addr);
 /* Recompute the throttle mask (core_tick, evaluated cycles). */
 void ccws_eval(struct sim *s, struct sm *sm);
-/* The warp's LLS at the current cycle. */
-int32_t ccws_lls(const struct sim *s, const struct sm *sm, int w);
 /* Is addr's line in warp w's VTA? */
 bool ccws_vta_has(const struct sim *s, const struct sm *sm, int w, uint64_t addr);
 

@@ -34,7 +34,7 @@ static int add(struct coal_req *v, int *n, int from, uint64_t line, uint32_t mas
 /* Group the active lanes into requests (the mode's rule, above); for each
  * lane the request(s) it went into (a lane crossing a line boundary touches
  * two). Pure: the engine and `info coalesce` (coalesce_inspect) use it. */
-void coalesce_plan(const struct cache *c, int mode, int ws, const struct winst *in, struct coal_plan *p)
+static void coalesce_plan(const struct cache *c, int mode, int ws, const struct winst *in, struct coal_plan *p)
 {
 	int n = 0;
 	unsigned size = in->size ? in->size : 4;
@@ -89,8 +89,8 @@ int coalesce_issue(struct sim *s, struct sm *sm, int slot, const struct winst *i
 	uint8_t type = in->op == KOP_LD ? RQ_LD : in->op == KOP_ST ? RQ_ST : RQ_ATOM;
 	for (int k = 0; k < n; k++) {
 		uint32_t ri = req_alloc(&s->pool);
-		if (ri == REQ_NIL)
-			return k; /* cannot happen: the pool is sized for the worst case */
+		if (ri == REQ_NIL) /* the pool's per-SM term covers mem_inflight instructions of 2 x warp_size requests */
+			l2_pool_exhausted(s, "a coalesced request");
 		struct req *r = &s->pool.r[ri];
 		r->addr = v[k].line;
 		r->mask = v[k].mask;

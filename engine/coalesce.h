@@ -29,7 +29,6 @@ struct coal_plan {
 	int8_t lane_req[KMAX_LANES][2]; /* request(s) of each lane, -1: none */
 };
 
-void coalesce_plan(const struct cache *c, int mode, int ws, const struct winst *in, struct coal_plan *p);
 
 struct sim;
 /* The last memory instruction SM sm coalesced, replanned exactly as the

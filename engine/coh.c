@@ -90,7 +90,8 @@ static void act_text(uint32_t act, const char *const *names, unsigned nnames, ch
 		snprintf(buf, n, "-");
 }
 
-void coh_l1_act_text(uint32_t act, char *buf, unsigned n)
+/* Actions as text ("GetS|fill") into buf. */
+static void coh_l1_act_text(uint32_t act, char *buf, unsigned n)
 {
 	static const char *const names[] = {"hit",  "GetS", "GetX",   "Upg",     "GetN",  "UpgN", "PutE", "PutM",
 					    "PutN", "WT",   "ack",    "fill",    "Unblock", "retry", "drop", "free",
@@ -98,7 +99,7 @@ void coh_l1_act_text(uint32_t act, char *buf, unsigned n)
 	act_text(act, names, sizeof names / sizeof names[0], buf, n);
 }
 
-void coh_dir_act_text(uint32_t act, char *buf, unsigned n)
+static void coh_dir_act_text(uint32_t act, char *buf, unsigned n)
 {
 	static const char *const names[] = {"DataS", "DataE",   "DataX", "DataN",      "inv",   "recall", "wb",
 					    "merge", "WBAck",   "WTAck", "clear-sender", "no-dir-update", "stale"};

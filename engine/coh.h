@@ -153,9 +153,6 @@ bool coh_msg_has_data(unsigned m, bool dirty_payload);
 int coh_l1_lookup(const struct coh_proto *p, unsigned st, unsigned ev);
 /* Row index for (dstate, msg) in the directory table, or -1. */
 int coh_dir_lookup(const struct coh_proto *p, unsigned ds, unsigned msg);
-/* Actions as text ("GetS|fill") into buf. */
-void coh_l1_act_text(uint32_t act, char *buf, unsigned n);
-void coh_dir_act_text(uint32_t act, char *buf, unsigned n);
 /* A whole row, "state event -> next actions note" (the `protocol` command,
  * `help protocol` and the protocol panel print the same text). */
 void coh_l1_row_text(const struct coh_l1_row *r, char *buf, unsigned n);

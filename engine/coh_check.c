@@ -41,16 +41,16 @@ void coh_init(struct sim *s)
 	for (int i = 0; i < s->cfg.l2.banks; i++) {
 		struct l2bank *b = &s->banks[i];
 		size_t n = (size_t)b->c.sets * (size_t)b->c.ways;
-		b->dir = ARENA_NEW(&s->arena, struct coh_dent, n);
+		ARENA_SET(&s->arena, b->dir, struct coh_dent, n);
 		for (size_t k = 0; k < n; k++)
 			b->dir[k] = (struct coh_dent){.owner = -1, .held = REQ_NIL, .evict_mshr = REQ_NIL};
 		if (b->frc.n) { /* the victims held by FRC entries (frc.c) */
-			b->frc.dir = ARENA_NEW(&s->arena, struct coh_dent, (size_t)b->frc.n);
+			ARENA_SET(&s->arena, b->frc.dir, struct coh_dent, (size_t)b->frc.n);
 			for (int k = 0; k < b->frc.n; k++)
 				b->frc.dir[k] = (struct coh_dent){.owner = -1, .held = REQ_NIL, .evict_mshr = REQ_NIL};
 		}
 	}
-	s->clog = ARENA_NEW(&s->arena, struct coh_log, 1);
+	ARENA_SET(&s->arena, s->clog, struct coh_log, 1);
 	coh_kflush_init(s);
 	if (!s->coh->inv_acks) { /* SI: same-address order of write-throughs (coh_l1.c) */
 		/* At most one WT per store request in flight: an SM's share of the pool. */
@@ -61,8 +61,8 @@ void coh_init(struct sim *s)
 		for (int i = 0; i < s->cfg.core.sms; i++) {
 			struct l1 *l = &s->sms[i].l1;
 			l->wt_cap = cap;
-			l->wt_key = ARENA_NEW(&s->arena, uint64_t, cap);
-			l->wt_n = ARENA_NEW(&s->arena, uint32_t, cap);
+			ARENA_SET(&s->arena, l->wt_key, uint64_t, cap);
+			ARENA_SET(&s->arena, l->wt_n, uint32_t, cap);
 		}
 	}
 }

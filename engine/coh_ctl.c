@@ -81,7 +81,7 @@ uint32_t make_value(struct cs_sys *s, unsigned l1, unsigned line, unsigned word)
 	return (uint32_t)(++s->seq << 12) | (uint32_t)((line * CS_WORDS + word) << 5) | l1;
 }
 
-void note_write(struct cs_sys *s, unsigned line, unsigned word, uint32_t v)
+static void note_write(struct cs_sys *s, unsigned line, unsigned word, uint32_t v)
 {
 	uint32_t *n = &s->nsince[line][word];
 	s->kb_written[line][word] = true;

@@ -33,7 +33,6 @@
 
 enum { DB_NONE, DB_ACKS, DB_UNBLOCK, DB_EVICT };
 enum { KEPT_GONE, KEPT_S, KEPT_O };
-enum { NACK_DIR_LOCKED = 4 }; /* l2.nack reason (after l2.c's four) */
 
 struct coh_dent {
 	uint64_t sh[4];      /* sharer bit per SM (a superset: S evictions are silent) */
@@ -117,9 +116,11 @@ void l1_send_down(struct sim *s, struct l1 *l, uint32_t ri);
 void l1_complete_after(struct sim *s, struct l1 *l, uint32_t ri, uint64_t lat);
 void l1_mshr_changed(struct sim *s, struct sm *sm);
 bool l1_missq_room(const struct sim *s, const struct l1 *l);
+bool l1_pool_wait(struct sim *s, uint32_t need);
+/* Replacing this L1 copy sends a Put (coh_l1.c). */
+bool coh_l1_put_needed(const struct sim *s, const struct cline *cl);
 int l2_bank_set(const struct sim *s, const struct l2bank *b, uint64_t addr);
 void l2_nack(struct sim *s, struct l2bank *b, uint32_t ri, unsigned reason);
-void l2_writeback(struct sim *s, struct l2bank *b, struct cline *cl, int set, uint32_t mshr);
 void l2_count_access(struct sim *s, struct l2bank *b, uint32_t ri, int set, bool hit);
 
 #endif

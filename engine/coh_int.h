@@ -102,6 +102,5 @@ void dir_response(struct cs_sys *s, const struct cs_msg *m);
 void dir_tick(struct cs_sys *s);
 struct cs_msg *q_head(struct cs_q *q);
 void q_pop(struct cs_q *q);
-void note_write(struct cs_sys *s, unsigned line, unsigned word, uint32_t v);
 
 #endif

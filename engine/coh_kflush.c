@@ -36,7 +36,7 @@ void coh_kflush_init(struct sim *s)
 {
 	if (!s->coh || s->nk < 2 || s->cfg.l2.coh.kernel_boundary != COH_KB_FLUSH || s->coh == &coh_moesi_proto)
 		return;
-	s->kb = ARENA_NEW(&s->arena, struct coh_kb, 1);
+	ARENA_SET(&s->arena, s->kb, struct coh_kb, 1);
 	memset(s->kb, 0, sizeof *s->kb);
 	struct stats *st = &s->stats;
 	s->kb_id[0] = stats_counter(st, "coh.kernel_flush.boundaries", "kernel boundaries with a release and an acquire");
@@ -107,7 +107,7 @@ bool coh_kernel_boundary(struct sim *s)
 		k->start = now;
 		k->wb = k->inv = 0;
 		stat_inc(&s->stats, s->kb_id[0]);
-		EV_EMIT(&s->ev, EV_COH_KFLUSH, .cycle = now, .a = 0);
+		EV_EMIT(&s->ev, EV_COH_KFLUSH, .cycle = now, .a = EVK_RELEASE);
 		sim_progress(s);
 		/* fall through */
 	case KB_RELEASE:
@@ -115,7 +115,7 @@ bool coh_kernel_boundary(struct sim *s)
 			return false; /* Puts to send, or traffic still in flight: other units move */
 		k->phase = KB_ACQUIRE;
 		k->set = 0;
-		EV_EMIT(&s->ev, EV_COH_KFLUSH, .cycle = now, .a = 1, .b = (int64_t)k->wb);
+		EV_EMIT(&s->ev, EV_COH_KFLUSH, .cycle = now, .a = EVK_ACQUIRE, .b = (int64_t)k->wb);
 		/* fall through */
 	default:
 		if (k->set < (uint32_t)s->cfg.l1.sets) { /* the tag walk: one set per cycle */
@@ -124,7 +124,7 @@ bool coh_kernel_boundary(struct sim *s)
 			return false;
 		}
 		stat_add(&s->stats, s->kb_id[1], now - k->start);
-		EV_EMIT(&s->ev, EV_COH_KFLUSH, .cycle = now, .a = 2, .b = (int64_t)k->inv);
+		EV_EMIT(&s->ev, EV_COH_KFLUSH, .cycle = now, .a = EVK_DONE, .b = (int64_t)k->inv);
 		k->phase = KB_IDLE;
 		return true;
 	}

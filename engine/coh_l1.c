@@ -109,7 +109,15 @@ static unsigned kept_of(unsigned next)
 
 static bool line_hit(const struct cline *cl) { return cl && cl->valid && !cl->reserved; }
 
-/* The copy leaves the L1 (replacement): silent, or PutE/PutM/PutN. */
+/* Replacing the copy sends a Put (it needs a request slot). */
+bool coh_l1_put_needed(const struct sim *s, const struct cline *cl)
+{
+	int row = cl->valid ? coh_l1_lookup(s->coh, cl->coh, CE_REPLACE) : -1;
+	return row >= 0 && (s->coh->l1[row].act & (A_PUTE | A_PUTM | A_PUTN));
+}
+
+/* The copy leaves the L1 (replacement): silent, or PutE/PutM/PutN. Callers
+ * that may send a Put made room for it (l1_pool_wait, the kernel flush). */
 void coh_l1_evict(struct sim *s, struct sm *sm, int set, int way)
 {
 	struct l1 *l = &sm->l1;
@@ -125,17 +133,17 @@ void coh_l1_evict(struct sim *s, struct sm *sm, int set, int way)
 	EV_EMIT(&s->ev, EV_L1_EVICT, .cycle = s->st->now, .sm = (int16_t)sm->id, .addr = cl->tag, .set = set);
 	if (a & (A_PUTE | A_PUTM | A_PUTN)) {
 		uint32_t wi = req_alloc(&s->pool);
-		if (wi != REQ_NIL) {
-			struct req *w = &s->pool.r[wi];
-			unsigned m = a & A_PUTE ? CM_PUTE : a & A_PUTM ? CM_PUTM : CM_PUTN;
-			w->type = RQ_WB;
-			w->mask = m == CM_PUTE ? 0 : cl->sd ? cl->sd : l->c.all_sectors;
-			if (s->cv)
-				coh_values_l1_payload(s, sm, wi, set, way); /* the dirty words go with the Put */
-			up(s, sm, wi, m, cl->tag);
-			if (m != CM_PUTE)
-				L1C(s, l, writebacks, l1_writebacks);
-		}
+		if (wi == REQ_NIL)
+			l2_pool_exhausted(s, "an L1 Put");
+		struct req *w = &s->pool.r[wi];
+		unsigned m = a & A_PUTE ? CM_PUTE : a & A_PUTM ? CM_PUTM : CM_PUTN;
+		w->type = RQ_WB;
+		w->mask = m == CM_PUTE ? 0 : cl->sd ? cl->sd : l->c.all_sectors;
+		if (s->cv)
+			coh_values_l1_payload(s, sm, wi, set, way); /* the dirty words go with the Put */
+		up(s, sm, wi, m, cl->tag);
+		if (m != CM_PUTE)
+			L1C(s, l, writebacks, l1_writebacks);
 	}
 	trans(s, sm, cl->tag, st, CS_I, CE_REPLACE);
 	if (s->cv)
@@ -146,127 +154,94 @@ void coh_l1_evict(struct sim *s, struct sm *sm, int set, int way)
 	cl->pinned = 0;
 }
 
-/* 0 = accepted (hit, merged, waiting, sent), 1 = stall (retry next cycle). */
-int coh_l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
+/* An atomic: counted as a miss and sent to the L2 as itself; a stable copy
+ * leaves first (its Put travels ahead of the atomic). */
+static int access_atomic(struct sim *s, struct sm *sm, uint32_t ri, int set, int way, uint32_t pend)
 {
 	struct l1 *l = &sm->l1;
-	const struct l1_cfg *c = &s->cfg.l1;
-	const struct coh_proto *p = s->coh;
 	struct req *r = &s->pool.r[ri];
-	uint64_t now = s->st->now;
-	int set = cache_set(&l->c, r->addr);
-	int way = cache_find(&l->c, set, r->addr);
 	struct cline *cl = way >= 0 ? cache_line(&l->c, set, way) : NULL;
-	unsigned st = cl ? cl->coh : CS_I;
-	bool first = !(r->flags & REQF_COUNTED);
-	if (wt_pending(l, r->addr))
-		return 1; /* SI: wait for this line's write-throughs (nothing counted yet) */
-	uint32_t pend = mshr_find(&l->m, r->addr, 0);
-	if (r->type == RQ_ATOM) {
-		if (!l1_missq_room(s, l))
-			return 1;
-		L1C(s, l, accesses, l1_accesses);
-		L1C(s, l, atomics, l1_atomics);
-		L1C(s, l, misses, l1_misses);
-		EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
-			.addr = r->addr, .set = set, .a = 2);
-		reuse_tap_l1(s, sm->id, r->warp, r->addr, set, false, pend != REQ_NIL); /* reuse profiler */
-		if (line_hit(cl) && coh_state_stable(st) && !cl->pinned)
-			coh_l1_evict(s, sm, set, way); /* its Put travels ahead of the atomic */
-		l1_send_down(s, l, ri);
-		return 0;
-	}
-	unsigned ev = r->type == RQ_ST ? CE_STORE : CE_LOAD;
-	int row = coh_l1_lookup(p, st, ev);
-	uint32_t act = row >= 0 ? p->l1[row].act : 0;
-	unsigned nx = row >= 0 ? p->l1[row].next : st;
-	bool hit = (act & A_HIT) && line_hit(cl);
-	if ((act & A_WT) && !l1_missq_room(s, l))
-		return 1; /* checked before counting: a refusal changes nothing */
-	if (first) {
-		r->flags |= REQF_COUNTED;
-		L1C(s, l, accesses, l1_accesses);
-		if (r->type == RQ_ST)
-			L1C(s, l, writes, l1_writes);
-		EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
-			.addr = r->addr, .set = set, .a = r->type == RQ_ST);
-		reuse_tap_l1(s, sm->id, r->warp, r->addr, set, hit, pend != REQ_NIL); /* reuse profiler */
-		if (r->type == RQ_LD)
-			vws_on_access(s, sm, r->warp, r->addr, !hit);
-		if (hit)
-			L1C(s, l, hits, l1_hits);
-		else
-			L1C(s, l, misses, l1_misses);
-	}
-	if (hit) {
-		EV_EMIT(&s->ev, EV_L1_HIT, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
-			.addr = r->addr, .set = set);
-		cache_touch(&l->c, set, way);
-		cl->touch = TOUCH_HIT;
-		cl->touch_cycle = now;
-		if (act & A_DIRTY)
-			cl->sd |= r->mask ? r->mask : l->c.all_sectors;
-		if (s->cv && r->type == RQ_ST)
-			coh_values_l1_store(s, sm, ri, set, way, act & A_DIRTY, act & A_WT);
-		else if (s->cv)
-			coh_values_l1_load(s, sm, ri, set, way);
-		trans(s, sm, r->addr, st, nx, ev);
-		cl->coh = (uint8_t)nx;
-		if (act & A_WT) { /* SI: update, then the store itself goes down as WT */
-			up(s, sm, ri, CM_WT, r->addr);
-			return 0;
-		}
-		l1_complete_after(s, l, ri, (uint64_t)c->hit_latency);
-		return 0;
-	}
-	if (act & A_WT) { /* SI store miss: no write-allocate, write through */
-		if (s->cv)
-			coh_values_l1_store(s, sm, ri, set, -1, false, true);
+	if (!l1_missq_room(s, l))
+		return 1;
+	bool evict = line_hit(cl) && coh_state_stable(cl->coh) && !cl->pinned;
+	if (evict && coh_l1_put_needed(s, cl) && l1_pool_wait(s, 1))
+		return 1;
+	L1C(s, l, accesses, l1_accesses);
+	L1C(s, l, atomics, l1_atomics);
+	L1C(s, l, misses, l1_misses);
+	EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
+		.addr = r->addr, .set = set, .a = EVA_ATOMIC);
+	reuse_tap_l1(s, sm->id, r->warp, r->addr, set, false, pend != REQ_NIL); /* reuse profiler */
+	if (evict)
+		coh_l1_evict(s, sm, set, way);
+	l1_send_down(s, l, ri);
+	return 0;
+}
+
+/* A hit: the row's transition (st -> nx), dirty and value bookkeeping; an SI
+ * store then writes through. */
+static int access_hit(struct sim *s, struct sm *sm, uint32_t ri, int set, int way, uint32_t act, unsigned nx,
+		      unsigned ev)
+{
+	struct l1 *l = &sm->l1;
+	struct req *r = &s->pool.r[ri];
+	struct cline *cl = cache_line(&l->c, set, way);
+	uint64_t now = s->st->now;
+	EV_EMIT(&s->ev, EV_L1_HIT, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp, .addr = r->addr,
+		.set = set);
+	cache_touch(&l->c, set, way);
+	cl->touch = TOUCH_HIT;
+	cl->touch_cycle = now;
+	if (act & A_DIRTY)
+		cl->sd |= r->mask ? r->mask : l->c.all_sectors;
+	if (s->cv && r->type == RQ_ST)
+		coh_values_l1_store(s, sm, ri, set, way, act & A_DIRTY, act & A_WT);
+	else if (s->cv)
+		coh_values_l1_load(s, sm, ri, set, way);
+	trans(s, sm, r->addr, cl->coh, nx, ev);
+	cl->coh = (uint8_t)nx;
+	if (act & A_WT) { /* SI: update, then the store itself goes down as WT */
 		up(s, sm, ri, CM_WT, r->addr);
 		return 0;
 	}
-	if (first && cl) {
-		cl->touch = TOUCH_MISS;
-		cl->touch_cycle = now;
-	}
-	int full_reason = -1;
-	if (pend != REQ_NIL) {
-		if (mshr_can_merge(&l->m, pend)) {
-			struct mshr_ent *me = &l->m.e[pend];
-			reqq_push(&me->wait, s->pool.r, ri);
-			me->merged++;
-			L1C(s, l, merges, l1_merges);
-			EV_EMIT(&s->ev, EV_L1_MSHR_MERGE, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
-				.addr = r->addr, .a = me->merged);
-			return 0;
-		}
-		full_reason = 1;
-	} else if (row < 0) {
-		stat_inc(&s->stats, s->coh_err_id); /* a stable state without a row for a core access */
+	l1_complete_after(s, l, ri, (uint64_t)s->cfg.l1.hit_latency);
+	return 0;
+}
+
+/* A miss that found no MSHR entry or merge slot (enum ev_mshr_full): it waits
+ * in the wait queue (counted once), or stalls when that is full. */
+static int access_full(struct sim *s, struct sm *sm, uint32_t ri, int full_reason, bool from_wait)
+{
+	struct l1 *l = &sm->l1;
+	struct req *r = &s->pool.r[ri];
+	if (from_wait)
 		return 1;
-	} else if (mshr_full(&l->m)) {
-		full_reason = 0;
-	} else if (c->mshr_per_warp && mshr_count_warp(&l->m, r->warp) >= (uint32_t)c->mshr_per_warp) {
-		full_reason = 2;
-	}
-	if (full_reason >= 0) {
-		if (from_wait)
-			return 1;
-		if (l->waitq.n >= (uint32_t)c->wait_queue) {
-			if (!(r->flags & REQF_FULL_SEEN)) {
-				r->flags |= REQF_FULL_SEEN;
-				stat_inc(&s->stats, l->st.wait_full);
-			}
-			return 1;
+	if (l->waitq.n >= (uint32_t)s->cfg.l1.wait_queue) {
+		if (!(r->flags & REQF_FULL_SEEN)) {
+			r->flags |= REQF_FULL_SEEN;
+			stat_inc(&s->stats, l->st.wait_full);
 		}
-		L1C(s, l, mshr_full, l1_mshr_full);
-		l->full_events++;
-		EV_EMIT(&s->ev, EV_L1_MSHR_FULL, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
-			.addr = r->addr, .a = full_reason);
-		reqq_push(&l->waitq, s->pool.r, ri);
-		sim_act_l1(s, l);
-		return 0;
+		return 1;
 	}
+	L1C(s, l, mshr_full, l1_mshr_full);
+	l->full_events++;
+	EV_EMIT(&s->ev, EV_L1_MSHR_FULL, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
+		.addr = r->addr, .a = full_reason);
+	reqq_push(&l->waitq, s->pool.r, ri);
+	sim_act_l1(s, l);
+	return 0;
+}
+
+/* A miss with an MSHR entry free: a victim way (or the present copy, for an
+ * upgrade) is reserved, the victim leaves, and the request (GetS, GetX, ...)
+ * goes to the directory. */
+static int access_miss(struct sim *s, struct sm *sm, uint32_t ri, int set, int way, unsigned nx, unsigned ev)
+{
+	struct l1 *l = &sm->l1;
+	struct req *r = &s->pool.r[ri];
+	struct cline *cl = way >= 0 ? cache_line(&l->c, set, way) : NULL;
+	unsigned st = cl ? cl->coh : CS_I;
+	uint64_t now = s->st->now;
 	if (!l1_missq_room(s, l))
 		return 1;
 	int lway = way;
@@ -280,10 +255,10 @@ int coh_l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 			return 1;
 		}
 	}
-	uint32_t fi = req_alloc(&s->pool);
-	if (fi == REQ_NIL)
-		return 1;
 	struct cline *v = cache_line(&l->c, set, lway);
+	if (l1_pool_wait(s, 1 + (!line_hit(cl) && coh_l1_put_needed(s, v)))) /* the fetch and the victim's Put */
+		return 1;
+	uint32_t fi = req_alloc(&s->pool);
 	if (!line_hit(cl)) {
 		coh_l1_evict(s, sm, set, lway);
 		v->tag = r->addr;
@@ -319,6 +294,82 @@ int coh_l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 		.set = set);
 	l1_mshr_changed(s, sm);
 	return 0;
+}
+
+/* 0 = accepted (hit, merged, waiting, sent), 1 = stall (retry next cycle).
+ * The protocol's L1 row for (state, load/store) decides: hit, write-through,
+ * or a miss that merges, waits for an MSHR entry, or is sent. */
+int coh_l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
+{
+	struct l1 *l = &sm->l1;
+	const struct l1_cfg *c = &s->cfg.l1;
+	const struct coh_proto *p = s->coh;
+	struct req *r = &s->pool.r[ri];
+	uint64_t now = s->st->now;
+	int set = cache_set(&l->c, r->addr);
+	int way = cache_find(&l->c, set, r->addr);
+	struct cline *cl = way >= 0 ? cache_line(&l->c, set, way) : NULL;
+	unsigned st = cl ? cl->coh : CS_I;
+	bool first = !(r->flags & REQF_COUNTED);
+	if (wt_pending(l, r->addr))
+		return 1; /* SI: wait for this line's write-throughs (nothing counted yet) */
+	uint32_t pend = mshr_find(&l->m, r->addr, 0);
+	if (r->type == RQ_ATOM)
+		return access_atomic(s, sm, ri, set, way, pend);
+	unsigned ev = r->type == RQ_ST ? CE_STORE : CE_LOAD;
+	int row = coh_l1_lookup(p, st, ev);
+	uint32_t act = row >= 0 ? p->l1[row].act : 0;
+	unsigned nx = row >= 0 ? p->l1[row].next : st;
+	bool hit = (act & A_HIT) && line_hit(cl);
+	if ((act & A_WT) && !l1_missq_room(s, l))
+		return 1; /* checked before counting: a refusal changes nothing */
+	if (first) {
+		r->flags |= REQF_COUNTED;
+		L1C(s, l, accesses, l1_accesses);
+		if (r->type == RQ_ST)
+			L1C(s, l, writes, l1_writes);
+		EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
+			.addr = r->addr, .set = set, .a = r->type == RQ_ST ? EVA_WRITE : EVA_READ);
+		reuse_tap_l1(s, sm->id, r->warp, r->addr, set, hit, pend != REQ_NIL); /* reuse profiler */
+		if (r->type == RQ_LD)
+			vws_on_access(s, sm, r->warp, r->addr, !hit);
+		if (hit)
+			L1C(s, l, hits, l1_hits);
+		else
+			L1C(s, l, misses, l1_misses);
+	}
+	if (hit)
+		return access_hit(s, sm, ri, set, way, act, nx, ev);
+	if (act & A_WT) { /* SI store miss: no write-allocate, write through */
+		if (s->cv)
+			coh_values_l1_store(s, sm, ri, set, -1, false, true);
+		up(s, sm, ri, CM_WT, r->addr);
+		return 0;
+	}
+	if (first && cl) {
+		cl->touch = TOUCH_MISS;
+		cl->touch_cycle = now;
+	}
+	if (pend != REQ_NIL) {
+		if (!mshr_can_merge(&l->m, pend))
+			return access_full(s, sm, ri, EVM_MERGES, from_wait);
+		struct mshr_ent *me = &l->m.e[pend];
+		reqq_push(&me->wait, s->pool.r, ri);
+		me->merged++;
+		L1C(s, l, merges, l1_merges);
+		EV_EMIT(&s->ev, EV_L1_MSHR_MERGE, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
+			.addr = r->addr, .a = me->merged);
+		return 0;
+	}
+	if (row < 0) {
+		stat_inc(&s->stats, s->coh_err_id); /* a stable state without a row for a core access */
+		return 1;
+	}
+	if (mshr_full(&l->m))
+		return access_full(s, sm, ri, EVM_ENTRIES, from_wait);
+	if (c->mshr_per_warp && mshr_count_warp(&l->m, r->warp) >= (uint32_t)c->mshr_per_warp)
+		return access_full(s, sm, ri, EVM_PER_WARP, from_wait);
+	return access_miss(s, sm, ri, set, way, nx, ev);
 }
 
 /* The grant (DataS/E/X/N) for an MSHR entry arrived. */

@@ -360,7 +360,8 @@ static void flush_all(struct cs_sys *s)
 		}
 }
 
-void cs_run_random(struct cs_sys *s, struct cs_result *out)
+/* Random run of c->accesses accesses, drain, flush, final check. */
+static void cs_run_random(struct cs_sys *s, struct cs_result *out)
 {
 	while (s->r.ok && s->issued < s->c.accesses) {
 		uint64_t end = s->c.kernel_every ? s->issued + s->c.kernel_every : s->c.accesses;

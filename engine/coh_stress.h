@@ -95,8 +95,6 @@ struct cs_result {
 struct cs_sys;
 struct cs_sys *cs_new(const struct cs_cfg *c);
 void cs_free(struct cs_sys *s);
-/* Random run of c->accesses accesses, drain, flush, final check. */
-void cs_run_random(struct cs_sys *s, struct cs_result *out);
 /* One-shot: build, run, free. */
 void cs_stress(const struct cs_cfg *c, struct cs_result *out);
 

@@ -46,7 +46,7 @@
 #define TAGB 20 /* word hash bits */
 #define SEQB 28 /* seq starts here (35 bits); the SM is in bits 20..27 */
 /* Bit 63 is set in every value and table key: a user-space address never has
- * it, so sim_state_hash's pointer normalisation (arena_hash_ex) cannot take
+ * it, so the pointer audit of sim_check_invariants (arena_check_ptrs) cannot take
  * a value for a pointer into the arena. */
 #define HI (1ull << 63)
 #define SEQ(v) ((v) >> SEQB & ((1ull << 35) - 1))
@@ -103,18 +103,18 @@ void coh_values_init(struct sim *s)
 	c->wpl = wpl;
 	c->wslots = pow2_at_least((uint64_t)s->cfg.l2.coh.value_words * 4 / 3 + 1);
 	c->oslots = c->wslots;
-	c->w = ARENA_NEW(&s->arena, struct cv_word, c->wslots);
-	c->o = ARENA_NEW(&s->arena, struct cv_own, c->oslots);
+	ARENA_SET(&s->arena, c->w, struct cv_word, c->wslots);
+	ARENA_SET(&s->arena, c->o, struct cv_own, c->oslots);
 	size_t cap = s->pool.cap;
-	c->rwm = ARENA_NEW(&s->arena, uint64_t, cap);
-	c->rpm = ARENA_NEW(&s->arena, uint64_t, cap);
-	c->rpv = ARENA_NEW(&s->arena, uint64_t, cap * wpl);
+	ARENA_SET(&s->arena, c->rwm, uint64_t, cap);
+	ARENA_SET(&s->arena, c->rpm, uint64_t, cap);
+	ARENA_SET(&s->arena, c->rpv, uint64_t, cap * wpl);
 	c->l1lines = (uint64_t)s->cfg.l1.sets * (uint64_t)s->cfg.l1.ways;
 	c->l2lines = (uint64_t)s->cfg.l2.sets * (uint64_t)s->cfg.l2.ways;
-	c->l1d = ARENA_NEW(&s->arena, uint64_t, c->l1lines * (uint64_t)s->cfg.core.sms);
-	c->l1v = ARENA_NEW(&s->arena, uint64_t, c->l1lines * (uint64_t)s->cfg.core.sms * wpl);
-	c->l2d = ARENA_NEW(&s->arena, uint64_t, c->l2lines * (uint64_t)s->cfg.l2.banks);
-	c->l2v = ARENA_NEW(&s->arena, uint64_t, c->l2lines * (uint64_t)s->cfg.l2.banks * wpl);
+	ARENA_SET(&s->arena, c->l1d, uint64_t, c->l1lines * (uint64_t)s->cfg.core.sms);
+	ARENA_SET(&s->arena, c->l1v, uint64_t, c->l1lines * (uint64_t)s->cfg.core.sms * wpl);
+	ARENA_SET(&s->arena, c->l2d, uint64_t, c->l2lines * (uint64_t)s->cfg.l2.banks);
+	ARENA_SET(&s->arena, c->l2v, uint64_t, c->l2lines * (uint64_t)s->cfg.l2.banks * wpl);
 	s->cv = c;
 	s->cvh = xcalloc(1, sizeof *s->cvh);
 	s->cv_id[0] = stats_counter(&s->stats, "coh.value_checks", "word reads checked against the consistency model (coherence.check_values)");

@@ -372,6 +372,3 @@ void cfg_print_derived(const struct sim_cfg *c, struct strbuf *out)
 		if (sections[s]->derived)
 			sections[s]->derived(c, out);
 }
-
-size_t cfg_section_count(void) { return ARRAY_LEN(sections); }
-const struct cfg_section *cfg_section_at(size_t i) { return i < ARRAY_LEN(sections) ? sections[i] : NULL; }

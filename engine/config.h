@@ -99,9 +99,6 @@ int cfg_validate(const struct sim_cfg *c, char **err);
 void cfg_print_derived(const struct sim_cfg *c, struct strbuf *out);
 /* "integer", "boolean", "number", "enum", "string". */
 const char *cfg_type_name(enum cfg_type t);
-/* Sections in table order: top (name, description, seed), core, l1, l2, icnt, mem, dram, trace, rf. */
-size_t cfg_section_count(void);
-const struct cfg_section *cfg_section_at(size_t i);
 
 /* Helpers for section tables. */
 #define CFG_OFF(field) offsetof(struct sim_cfg, field)

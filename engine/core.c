@@ -57,9 +57,9 @@ void core_init(struct sim *s)
 	for (int i = 0; i < c->sms; i++) {
 		struct sm *sm = &s->sms[i];
 		sm->id = i;
-		sm->w = ARENA_NEW(&s->arena, struct warp, c->warps_per_sm);
-		sm->cta = ARENA_NEW(&s->arena, struct cta_slot, c->ctas_per_sm);
-		sm->vmb = ARENA_NEW(&s->arena, struct vmb_ent, c->mem_inflight);
+		ARENA_SET(&s->arena, sm->w, struct warp, c->warps_per_sm);
+		ARENA_SET(&s->arena, sm->cta, struct cta_slot, c->ctas_per_sm);
+		ARENA_SET(&s->arena, sm->vmb, struct vmb_ent, c->mem_inflight);
 		for (int k = 0; k < c->ctas_per_sm; k++)
 			sm->cta[k].cta = -1;
 		for (int k = 0; k < c->warps_per_sm; k++) {

@@ -234,29 +234,29 @@ struct dram *dram_new(struct arena *a, const struct sim_cfg *cfg, struct stats *
 		return NULL;
 	resolve_timing(d);
 	d->sched_kind = (uint8_t)d->c.scheduler;
-	d->st = st;
-	d->ev = ev;
-	d->now = now;
+	ARENA_PTR(a, d->st, st);
+	ARENA_PTR(a, d->ev, ev);
+	ARENA_PTR(a, d->now, now);
 	d->k = (uint64_t)d->c.tck_ps * (uint64_t)cfg->core.clock_mhz;
 	int atom = d->c.bus_bytes * d->c.burst, line = cfg->l2.line > 0 ? cfg->l2.line : 128;
 	d->cmds_per_line = line <= atom ? 1 : (uint32_t)(line / atom);
 	d->nch = (uint32_t)d->c.channels;
 	d->nbanks = (uint32_t)(d->c.ranks * d->c.banks);
-	d->ch = ARENA_NEW(a, struct dram_chan, d->nch);
-	d->active = ARENA_NEW(a, uint32_t, d->nch);
+	ARENA_SET(a, d->ch, struct dram_chan, d->nch);
+	ARENA_SET(a, d->active, uint32_t, d->nch);
 	uint32_t slots = (uint32_t)(d->c.read_queue + d->c.write_queue);
 	if (d->c.queue_model == DRAM_QUEUE_PER_BANK) /* + command queues + issued, not yet popped */
 		slots += d->nbanks * (uint32_t)(d->c.cmd_queue + 2) + 64;
-	d->heap = ARENA_NEW(a, struct dram_done, (size_t)slots * d->nch);
+	ARENA_SET(a, d->heap, struct dram_done, (size_t)slots * d->nch);
 	for (uint32_t i = 0; i < d->nch; i++) {
 		struct dram_chan *c = &d->ch[i];
 		c->nbanks = d->nbanks;
 		c->nslots = slots;
-		c->bank = ARENA_NEW(a, struct dram_bank, c->nbanks);
-		c->rank = ARENA_NEW(a, struct dram_rank, d->c.ranks);
-		c->bg = ARENA_NEW(a, struct dram_bg, d->c.ranks * d->c.bank_groups);
-		c->req = ARENA_NEW(a, struct dram_req, slots);
-		c->cand = ARENA_NEW(a, int32_t, c->nbanks);
+		ARENA_SET(a, c->bank, struct dram_bank, c->nbanks);
+		ARENA_SET(a, c->rank, struct dram_rank, d->c.ranks);
+		ARENA_SET(a, c->bg, struct dram_bg, d->c.ranks * d->c.bank_groups);
+		ARENA_SET(a, c->req, struct dram_req, slots);
+		ARENA_SET(a, c->cand, int32_t, c->nbanks);
 		for (uint32_t s = 0; s < slots; s++)
 			c->req[s].next = s + 1 < slots ? (int32_t)s + 1 : -1;
 		c->free_head = 0;

@@ -58,9 +58,9 @@ int dram_temp_init(struct dram *d, struct arena *a, const struct sim_cfg *cfg, c
 		return 0;
 	t->nsm = cfg->core.sms > 0 ? (uint32_t)cfg->core.sms : 1;
 	t->ngb = d->nch * d->nbanks;
-	t->local = ARENA_NEW(a, uint64_t, t->ngb);
-	t->remote = ARENA_NEW(a, uint64_t, t->ngb);
-	t->last_remote = ARENA_NEW(a, uint8_t, t->ngb);
+	ARENA_SET(a, t->local, uint64_t, t->ngb);
+	ARENA_SET(a, t->remote, uint64_t, t->ngb);
+	ARENA_SET(a, t->last_remote, uint8_t, t->ngb);
 	struct stats *st = d->st;
 	t->st_local = stats_counter(st, "dram.local_accesses", "requests from an SM to a bank bound to it");
 	t->st_remote = stats_counter(st, "dram.remote_accesses", "requests from an SM to a bank bound to another SM");
@@ -82,9 +82,9 @@ int dram_temp_init(struct dram *d, struct arena *a, const struct sim_cfg *cfg, c
 	t->cap = 1;
 	while (t->cap < 2 * t->maxpages)
 		t->cap <<= 1;
-	t->pt = ARENA_NEW(a, struct dram_page, t->cap);
-	t->next_frame = ARENA_NEW(a, uint32_t, t->ngb);
-	t->sm_rr = ARENA_NEW(a, uint32_t, t->nsm);
+	ARENA_SET(a, t->pt, struct dram_page, t->cap);
+	ARENA_SET(a, t->next_frame, uint32_t, t->ngb);
+	ARENA_SET(a, t->sm_rr, uint32_t, t->nsm);
 	t->st_pages = stats_counter(st, "dram.temp.pages", "pages placed by first touch");
 	t->st_no_origin = stats_counter(st, "dram.temp.no_origin",
 					"pages first touched by a request without an origin SM (placed by colour)");

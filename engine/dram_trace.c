@@ -311,7 +311,6 @@ void dram_trace_close(struct dram_trace *t)
 
 enum dram_trace_fmt dram_trace_format(const struct dram_trace *t) { return t->p.fmt; }
 uint64_t dram_trace_count(const struct dram_trace *t) { return t->count; }
-uint64_t dram_trace_issued(const struct dram_trace *t) { return t->cur.issued; }
 
 int dram_trace_next(struct dram_trace *t, struct dram_trace_rec *r)
 {
@@ -337,7 +336,7 @@ static bool look(struct dram_trace *t)
 	return t->have;
 }
 
-bool dram_trace_exhausted(const struct dram_trace *t) { return !t->have && t->eof; }
+static bool dram_trace_exhausted(const struct dram_trace *t) { return !t->have && t->eof; }
 
 /* Feed record r (the next of the trace) if it is due and its queue has room:
  * true = enqueued; false = stop, *due = when to try again. */
@@ -365,7 +364,12 @@ static bool feed_one(struct dram_trace_cursor *c, const struct dram_trace_rec *r
 
 static uint64_t line_mask(uint32_t line) { return ~(uint64_t)(line ? line - 1 : 0); }
 
-uint64_t dram_trace_feed(struct dram_trace *t, struct dram *d, uint64_t now, uint32_t line)
+/* Feed the requests due by `now` into d while its queues accept (the batch
+ * runner below; the TUI uses dram_reqs_feed). Returns the earliest cycle >
+ * now at which feeding could make progress (UINT64_MAX when the trace is
+ * exhausted or the head waits for a queue slot, which a dram completion
+ * frees). */
+static uint64_t dram_trace_feed(struct dram_trace *t, struct dram *d, uint64_t now, uint32_t line)
 {
 	uint64_t mask = line_mask(line), due = UINT64_MAX;
 	while (look(t)) {

@@ -95,14 +95,6 @@ uint64_t dram_trace_count(const struct dram_trace *t); /* requests in the file *
 /* Next request: 1, or 0 at the end of the file. */
 int dram_trace_next(struct dram_trace *t, struct dram_trace_rec *r);
 
-/* Feed the requests due by `now` into d while its queues accept (the batch
- * runner below; the TUI uses dram_reqs_feed). Returns the earliest cycle >
- * now at which feeding could make progress (UINT64_MAX when the trace is
- * exhausted or the head waits for a queue slot, which a dram completion
- * frees). */
-uint64_t dram_trace_feed(struct dram_trace *t, struct dram *d, uint64_t now, uint32_t line);
-bool dram_trace_exhausted(const struct dram_trace *t);
-uint64_t dram_trace_issued(const struct dram_trace *t);
 
 /* Read and check the whole file into memory (24 B a request). NULL + *err as
  * dram_trace_open. Free with dram_reqs_free(). */

@@ -53,7 +53,8 @@ unsigned event_field_bit(const char *name)
 	return 0;
 }
 
-const char *event_field_name(unsigned bit)
+/* Name of a single EVF_ bit ("sm", "addr", ...), "" for anything else. */
+static const char *event_field_name(unsigned bit)
 {
 	for (size_t i = 0; i < ARRAY_LEN(field_names); i++)
 		if (field_names[i].bit == bit)
@@ -110,15 +111,39 @@ int64_t event_field_value(const struct event *e, unsigned bit)
  * them here (`break coh.transition to=M`, `break reuse.access dist>=64`), and
  * a slot holding a code has a table of value names that filters accept and the
  * log prints. `a`/`b` keep working everywhere as the raw numbers. */
-static const char *const nack_names[] = {"mshr_full", "transient", "set_all_transient", "queue_full", "dir_locked",
-					 "merge_full", "pool_full"};
-static const char *const mshr_full_names[] = {"entries", "merges", "per_warp", "issue"};
-static const char *const access_names[] = {"read", "write", "atomic"};
-static const char *const frc_fallback_names[] = {"set_full", "mshr_full", "queue_full", "no_victim", "pool_full"};
-static const char *const bypass_names[] = {"tag_miss", "low_rc", "all", "mrpb"};
-static const char *const drain_names[] = {"direct", "piggyback", "forced"};
-static const char *const kflush_names[] = {"release", "acquire", "done"};
-static const char *const dir_names[] = {"request", "reply"};
+/* Indexed by evcode.h's enums. A table longer or shorter than its enum fails
+ * the build; a code left out in the middle is a NULL that test_event's
+ * round-trip test reports. */
+static const char *const nack_names[] = {
+	[NACK_MSHR_FULL] = "mshr_full",   [NACK_TRANSIENT] = "transient",   [NACK_SET_ALL_TRANSIENT] = "set_all_transient",
+	[NACK_QUEUE_FULL] = "queue_full", [NACK_DIR_LOCKED] = "dir_locked", [NACK_MERGE_FULL] = "merge_full",
+	[NACK_POOL_FULL] = "pool_full",
+};
+static const char *const mshr_full_names[] = {
+	[EVM_ENTRIES] = "entries", [EVM_MERGES] = "merges", [EVM_PER_WARP] = "per_warp", [EVM_ISSUE] = "issue",
+};
+static const char *const access_names[] = {[EVA_READ] = "read", [EVA_WRITE] = "write", [EVA_ATOMIC] = "atomic"};
+static const char *const frc_fallback_names[] = {
+	[FRCFB_SET_FULL] = "set_full",   [FRCFB_MSHR_FULL] = "mshr_full", [FRCFB_QUEUE_FULL] = "queue_full",
+	[FRCFB_NO_VICTIM] = "no_victim", [FRCFB_POOL_FULL] = "pool_full",
+};
+static const char *const bypass_names[] = {
+	[BYPEV_TAG_MISS] = "tag_miss", [BYPEV_LOW_RC] = "low_rc", [BYPEV_ALL] = "all", [BYPEV_MRPB] = "mrpb",
+};
+static const char *const drain_names[] = {[EVD_DIRECT] = "direct", [EVD_PIGGYBACK] = "piggyback", [EVD_FORCED] = "forced"};
+static const char *const kflush_names[] = {[EVK_RELEASE] = "release", [EVK_ACQUIRE] = "acquire", [EVK_DONE] = "done"};
+static const char *const dir_names[] = {[EVI_REQUEST] = "request", [EVI_REPLY] = "reply"};
+
+#define CODES_MATCH(t, n) _Static_assert(ARRAY_LEN(t) == (n), #t " must name every code of its enum")
+CODES_MATCH(nack_names, NACK__COUNT);
+CODES_MATCH(mshr_full_names, EVM__COUNT);
+CODES_MATCH(access_names, EVA__COUNT);
+CODES_MATCH(frc_fallback_names, FRCFB__COUNT);
+CODES_MATCH(bypass_names, BYPEV__COUNT);
+CODES_MATCH(drain_names, EVD__COUNT);
+CODES_MATCH(kflush_names, EVK__COUNT);
+CODES_MATCH(dir_names, EVI__COUNT);
+#undef CODES_MATCH
 
 static const char *stall_code(unsigned v) { return v < STALL__COUNT ? stall_reason_name(v) : NULL; }
 static const char *coh_state_code(unsigned v) { return v < CS__COUNT ? coh_state_name(v) : NULL; }
@@ -129,16 +154,16 @@ struct ev_named {
 	unsigned kind, bit;
 	const char *name;
 	const char *const *codes; /* value names by number, or NULL */
-	unsigned ncodes;
-	const char *(*code_fn)(unsigned); /* or a lookup function (NULL past the end) */
+	unsigned ncodes;                  /* codes 0 .. ncodes-1 (either form) */
+	const char *(*code_fn)(unsigned); /* or a lookup function */
 };
 
 #define CODES(t) t, ARRAY_LEN(t), NULL
-#define CODEFN(f) NULL, 0, f
+#define CODEFN(f, n) NULL, n, f
 #define PLAIN NULL, 0, NULL
 static const struct ev_named named[] = {
 	{EV_WARP_ISSUE, EVF_A, "stmt", PLAIN},
-	{EV_WARP_STALL, EVF_A, "reason", CODEFN(stall_code)},
+	{EV_WARP_STALL, EVF_A, "reason", CODEFN(stall_code, STALL__COUNT)},
 	{EV_CTA_LAUNCH, EVF_A, "cta", PLAIN},
 	{EV_CTA_DONE, EVF_A, "cta", PLAIN},
 	{EV_BARRIER, EVF_A, "cta", PLAIN},
@@ -186,11 +211,11 @@ static const struct ev_named named[] = {
 	{EV_RF_SCHED_HAZARD, EVF_A, "scored_bml", PLAIN},
 	{EV_RF_SCHED_HAZARD, EVF_B, "target_bml", PLAIN},
 	{EV_REUSE_ACCESS, EVF_A, "dist", PLAIN},
-	{EV_REUSE_ACCESS, EVF_B, "class", CODEFN(reuse_class_code)},
+	{EV_REUSE_ACCESS, EVF_B, "class", CODEFN(reuse_class_code, RC__COUNT)},
 	{EV_REUSE_INF, EVF_A, "dist", PLAIN},
-	{EV_REUSE_INF, EVF_B, "class", CODEFN(reuse_class_code)},
+	{EV_REUSE_INF, EVF_B, "class", CODEFN(reuse_class_code, RC__COUNT)},
 	{EV_REUSE_CLASS, EVF_A, "dist", PLAIN},
-	{EV_REUSE_CLASS, EVF_B, "class", CODEFN(reuse_class_code)},
+	{EV_REUSE_CLASS, EVF_B, "class", CODEFN(reuse_class_code, RC__COUNT)},
 	{EV_L1_BYPASS, EVF_A, "reason", CODES(bypass_names)},
 	{EV_L1_BYPASS, EVF_B, "rc", PLAIN},
 	{EV_L1_TAG_PROMOTE, EVF_A, "rc", PLAIN},
@@ -205,10 +230,10 @@ static const struct ev_named named[] = {
 	{EV_TBAS_SWAP, EVF_B, "promoted", PLAIN},
 	{EV_CCWS_THROTTLE, EVF_A, "held", PLAIN},
 	{EV_CCWS_THROTTLE, EVF_B, "mask", PLAIN},
-	{EV_COH_TRANSITION, EVF_A, "from", CODEFN(coh_state_code)},
-	{EV_COH_TRANSITION, EVF_B, "to", CODEFN(coh_state_code)},
-	{EV_COH_MSG, EVF_A, "type", CODEFN(coh_msg_code)},
-	{EV_COH_NACK, EVF_A, "type", CODEFN(coh_msg_code)},
+	{EV_COH_TRANSITION, EVF_A, "from", CODEFN(coh_state_code, CS__COUNT)},
+	{EV_COH_TRANSITION, EVF_B, "to", CODEFN(coh_state_code, CS__COUNT)},
+	{EV_COH_MSG, EVF_A, "type", CODEFN(coh_msg_code, CM__COUNT)},
+	{EV_COH_NACK, EVF_A, "type", CODEFN(coh_msg_code, CM__COUNT)},
 	{EV_KERNEL_START, EVF_A, "kernel", PLAIN},
 	{EV_TRACE_MEMCPY, EVF_A, "bytes", PLAIN},
 	{EV_TRACE_MEMCPY, EVF_B, "lines", PLAIN},
@@ -231,11 +256,9 @@ static const struct ev_named *named_of(unsigned kind, unsigned bit)
 
 static const char *named_code(const struct ev_named *nm, int64_t v)
 {
-	if (!nm || v < 0)
+	if (!nm || v < 0 || (uint64_t)v >= nm->ncodes)
 		return NULL;
-	if (nm->codes)
-		return (uint64_t)v < nm->ncodes ? nm->codes[v] : NULL;
-	return nm->code_fn ? nm->code_fn((unsigned)v) : NULL;
+	return nm->codes ? nm->codes[v] : nm->code_fn((unsigned)v);
 }
 
 const char *event_field_code_name(unsigned kind, unsigned bit, int64_t v)
@@ -275,13 +298,11 @@ static bool code_eq(const char *typed, const char *name)
 int event_field_code(unsigned kind, unsigned bit, const char *text, int64_t *out)
 {
 	const struct ev_named *nm = kind < EV__COUNT ? named_of(kind, bit) : NULL;
-	if (!nm || (!nm->codes && !nm->code_fn))
+	if (!nm)
 		return -1;
-	for (unsigned v = 0; v < 256; v++) {
+	for (unsigned v = 0; v < nm->ncodes; v++) {
 		const char *c = named_code(nm, v);
-		if (!c)
-			break;
-		if (code_eq(text, c)) {
+		if (c && code_eq(text, c)) {
 			*out = v;
 			return 0;
 		}
@@ -295,10 +316,10 @@ void event_field_codes(unsigned kind, unsigned bit, char *buf, size_t n)
 	size_t len = 0;
 	if (n)
 		buf[0] = 0;
-	for (unsigned v = 0; nm && v < 256 && len < n; v++) {
+	for (unsigned v = 0; nm && v < nm->ncodes && len < n; v++) {
 		const char *c = named_code(nm, v);
 		if (!c)
-			break;
+			continue;
 		int w = snprintf(buf + len, n - len, "%s%s", len ? " " : "", c);
 		if (w < 0)
 			break;
@@ -366,7 +387,7 @@ void events_init(struct events *ev, struct arena *a, uint32_t cap, const uint64_
 	while (c < cap && c < (1u << 30))
 		c <<= 1;
 	ev->cap = c;
-	ev->ring = ARENA_NEW(a, struct event, c);
+	ARENA_SET(a, ev->ring, struct event, c);
 	ev->now = now;
 }
 

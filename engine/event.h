@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "evcode.h"
 #include "util.h"
 
 /* X(enum suffix, "name", fields, "description") */
@@ -149,8 +150,6 @@ int64_t event_field_value(const struct event *e, unsigned bit);
 void event_format(const struct event *e, char *buf, size_t n);
 /* Same without the cycle: "l1.miss sm=0 warp=3 addr=0x1000 set=2". */
 void event_format_fields(const struct event *e, char *buf, size_t n);
-/* Name of a single EVF_ bit ("sm", "addr", ...), "" for anything else. */
-const char *event_field_name(unsigned bit);
 /* A kind's name for a field: its named slot ("to", "dist", "reason") for a
  * and b where the kind names them, else the generic name. */
 const char *event_field_name_of(unsigned kind, unsigned bit);

@@ -76,7 +76,7 @@ void frc_init(struct sim *s, struct l2bank *b)
 	f->sets = c->entries / c->ways;
 	f->set_bits = (int)log2u((uint64_t)f->sets);
 	f->l2_set_bits = (int)log2u((uint64_t)s->cfg.l2.sets);
-	f->e = ARENA_NEW(&s->arena, struct frc_entry, f->n);
+	ARENA_SET(&s->arena, f->e, struct frc_entry, f->n);
 	for (int i = 0; i < f->n; i++) {
 		reqq_init(&f->e[i].wait);
 		f->e[i].way = -1;
@@ -221,7 +221,7 @@ bool frc_access(struct sim *s, struct l2bank *b, uint32_t ri, int set)
 	if (freew < 0 || shared_full || !l2_memq_room(s, b, 1) || pool_full) {
 		F_INC(s, b, fallbacks);
 		EV_EMIT(&s->ev, EV_FRC_FALLBACK, .cycle = now, .unit = (int16_t)b->id, .addr = r->addr, .set = fs,
-			.a = freew < 0 ? 0 : shared_full ? 1 : pool_full ? 4 : 2);
+			.a = freew < 0 ? FRCFB_SET_FULL : shared_full ? FRCFB_MSHR_FULL : pool_full ? FRCFB_POOL_FULL : FRCFB_QUEUE_FULL);
 		if (f->active == f->n)
 			EV_EMIT(&s->ev, EV_FRC_ALL_BUSY, .cycle = now, .unit = (int16_t)b->id);
 		return false;
@@ -232,7 +232,7 @@ bool frc_access(struct sim *s, struct l2bank *b, uint32_t ri, int set)
 		if (way < 0) {
 			F_INC(s, b, fallbacks);
 			EV_EMIT(&s->ev, EV_FRC_FALLBACK, .cycle = now, .unit = (int16_t)b->id, .addr = r->addr, .set = fs,
-				.a = 3);
+				.a = FRCFB_NO_VICTIM);
 			return false;
 		}
 		cache_line(&b->c, set, way)->swap_pending = 1;

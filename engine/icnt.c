@@ -169,7 +169,7 @@ static void send_requests(struct sim *s, struct sm *sm)
 			return;
 		R[ri].flags |= REQF_ICNT_SEEN;
 		stat_inc(&s->stats, s->id.icnt_stalls);
-		EV_EMIT(&s->ev, EV_ICNT_STALL, .cycle = now, .unit = (int16_t)bank, .sm = (int16_t)sm->id, .a = 0);
+		EV_EMIT(&s->ev, EV_ICNT_STALL, .cycle = now, .unit = (int16_t)bank, .sm = (int16_t)sm->id, .a = EVI_REQUEST);
 		return;
 	}
 	reqq_pop(&l->missq, R);

@@ -318,10 +318,6 @@ unsigned kernel_shmem_bytes(const struct kernel *k)
 {
 	return k->shmem_bytes;
 }
-unsigned kernel_narrays(const struct kernel *k)
-{
-	return k->narrays;
-}
 bool kernel_uses_cop(const struct kernel *k)
 {
 	for (unsigned i = 0; i < k->nstmts; i++)

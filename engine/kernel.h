@@ -132,7 +132,6 @@ unsigned kernel_nregs(const struct kernel *k);
 unsigned kernel_shmem_bytes(const struct kernel *k);
 /* Footprint of the arrays: [lo, hi) bytes, for address checks and displays. */
 void kernel_footprint(const struct kernel *k, uint64_t *lo, uint64_t *hi);
-unsigned kernel_narrays(const struct kernel *k);
 void kernel_array(const struct kernel *k, unsigned i, const char **name, uint64_t *base, uint64_t *bytes);
 
 /* Start warp `warp_in_cta` of CTA `cta` with warp_size lanes. */

@@ -107,11 +107,90 @@ static uint8_t dyn_reg(const struct kernel *k, const struct kstmt *s, const stru
 	return (uint8_t)(r < 0 ? r + k->nregs : r);
 }
 
+/* A memory statement's per-lane byte addresses into out->addr. */
+static void mem_addrs(const struct kernel *k, const struct kstmt *s, const struct kexpr_env *env, uint64_t mask,
+		      struct winst *out)
+{
+	struct kexpr_stack stk;
+	bool uni;
+	unsigned lo = lowest(mask), hi = above_highest(mask);
+	const int64_t *r = kexpr_eval(&k->code, &s->e, env, lo, hi, &stk, &uni);
+	const uint64_t base = s->base, elem = s->elem;
+	if (uni) {
+		uint64_t a = base + (uint64_t)r[0] * elem;
+		for (uint64_t m = mask; m; m &= m - 1)
+			out->addr[lowest(m)] = a;
+	} else if (contiguous(mask, lo)) {
+		for (unsigned i = lo; i < hi; i++)
+			out->addr[i] = base + (uint64_t)r[i] * elem;
+	} else {
+		for (uint64_t m = mask; m; m &= m - 1) {
+			unsigned i = lowest(m);
+			out->addr[i] = base + (uint64_t)r[i] * elem;
+		}
+	}
+}
+
+/* `loop`: an empty range skips past its end; else the loop frame is pushed.
+ * Returns the next pc. */
+static unsigned loop_enter(const struct kernel *k, const struct kstmt *s, struct kwarp *w, struct kexpr_env *env,
+			   unsigned pc, unsigned lo)
+{
+	int64_t from = kexpr_eval1(&k->code, &s->e, env, lo);
+	int64_t to = kexpr_eval1(&k->code, &s->to, env, lo);
+	int64_t step = kexpr_eval1(&k->code, &s->step, env, lo);
+	if (step > 0 ? from >= to : step < 0 ? from <= to : true)
+		return s->match + 1u;
+	unsigned d = s->depth;
+	w->stk[d].is_loop = 1;
+	w->stk[d].start_pc = (uint16_t)(pc + 1);
+	w->stk[d].var = from;
+	w->stk[d].to = to;
+	w->stk[d].step = step;
+	w->depth = (uint8_t)(d + 1);
+	env->uni[KU_LOOP0 + d] = from;
+	return pc + 1;
+}
+
+/* `if`: the lanes split into the then-part (first) and the else-part; a part
+ * nobody runs is skipped. Returns the next pc. */
+static unsigned if_enter(const struct kernel *k, const struct kstmt *s, struct kwarp *w, const struct kexpr_env *env,
+			 unsigned pc)
+{
+	struct kexpr_stack stk;
+	bool uni;
+	uint64_t mask = w->mask;
+	unsigned lo = lowest(mask), hi = above_highest(mask);
+	const int64_t *r = kexpr_eval(&k->code, &s->e, env, lo, hi, &stk, &uni);
+	uint64_t taken = 0;
+	if (uni)
+		taken = r[0] ? mask : 0;
+	else if (contiguous(mask, lo))
+		for (unsigned i = lo; i < hi; i++)
+			taken |= (uint64_t)(r[i] != 0) << i;
+	else
+		for (uint64_t m = mask; m; m &= m - 1)
+			if (r[lowest(m)])
+				taken |= m & -m;
+	unsigned d = s->depth;
+	uint64_t other = s->else_pc != KNO_PC ? mask & ~taken : 0;
+	if (!taken && !other)
+		return s->match + 1u; /* nobody runs either part */
+	w->stk[d].is_loop = 0;
+	w->stk[d].saved_mask = mask;
+	w->stk[d].else_mask = other;
+	w->depth = (uint8_t)(d + 1);
+	if (taken) {
+		w->mask = taken;
+		return pc + 1;
+	}
+	w->mask = other;
+	return s->else_pc + 1u;
+}
+
 bool kernel_warp_next(const struct kernel *k, struct kwarp *w, struct winst *out)
 {
 	struct kexpr_env env;
-	struct kexpr_stack stk;
-	bool uni;
 	unsigned pc = w->pc;
 
 	if (w->exited)
@@ -125,7 +204,7 @@ bool kernel_warp_next(const struct kernel *k, struct kwarp *w, struct winst *out
 		}
 		const struct kstmt *s = &k->st[pc];
 		uint64_t mask = w->mask;
-		unsigned lo = lowest(mask), hi = above_highest(mask);
+		unsigned lo = lowest(mask);
 		switch (s->kind) {
 		case KS_NOP:
 			pc++;
@@ -138,21 +217,7 @@ bool kernel_warp_next(const struct kernel *k, struct kwarp *w, struct winst *out
 			fill_common(out, s, pc, mask);
 			if (s->dst_dyn)
 				out->dst = dyn_reg(k, s, &env, lo);
-			const int64_t *r = kexpr_eval(&k->code, &s->e, &env, lo, hi, &stk, &uni);
-			const uint64_t base = s->base, elem = s->elem;
-			if (uni) {
-				uint64_t a = base + (uint64_t)r[0] * elem;
-				for (uint64_t m = mask; m; m &= m - 1)
-					out->addr[lowest(m)] = a;
-			} else if (contiguous(mask, lo)) {
-				for (unsigned i = lo; i < hi; i++)
-					out->addr[i] = base + (uint64_t)r[i] * elem;
-			} else {
-				for (uint64_t m = mask; m; m &= m - 1) {
-					unsigned i = lowest(m);
-					out->addr[i] = base + (uint64_t)r[i] * elem;
-				}
-			}
+			mem_addrs(k, s, &env, mask, out);
 			w->pc = (uint16_t)(pc + 1);
 			return true;
 		}
@@ -163,25 +228,9 @@ bool kernel_warp_next(const struct kernel *k, struct kwarp *w, struct winst *out
 				out->dst = dyn_reg(k, s, &env, lo);
 			w->pc = (uint16_t)(pc + 1);
 			return true;
-		case KS_LOOP: {
-			int64_t from = kexpr_eval1(&k->code, &s->e, &env, lo);
-			int64_t to = kexpr_eval1(&k->code, &s->to, &env, lo);
-			int64_t step = kexpr_eval1(&k->code, &s->step, &env, lo);
-			if (step > 0 ? from >= to : step < 0 ? from <= to : true) {
-				pc = s->match + 1u;
-				continue;
-			}
-			unsigned d = s->depth;
-			w->stk[d].is_loop = 1;
-			w->stk[d].start_pc = (uint16_t)(pc + 1);
-			w->stk[d].var = from;
-			w->stk[d].to = to;
-			w->stk[d].step = step;
-			w->depth = (uint8_t)(d + 1);
-			env.uni[KU_LOOP0 + d] = from;
-			pc++;
+		case KS_LOOP:
+			pc = loop_enter(k, s, w, &env, pc, lo);
 			continue;
-		}
 		case KS_END_LOOP: {
 			unsigned d = s->depth;
 			int64_t next;
@@ -195,37 +244,9 @@ bool kernel_warp_next(const struct kernel *k, struct kwarp *w, struct winst *out
 			}
 			continue;
 		}
-		case KS_IF: {
-			const int64_t *r = kexpr_eval(&k->code, &s->e, &env, lo, hi, &stk, &uni);
-			uint64_t taken = 0;
-			if (uni)
-				taken = r[0] ? mask : 0;
-			else if (contiguous(mask, lo))
-				for (unsigned i = lo; i < hi; i++)
-					taken |= (uint64_t)(r[i] != 0) << i;
-			else
-				for (uint64_t m = mask; m; m &= m - 1)
-					if (r[lowest(m)])
-						taken |= m & -m;
-			unsigned d = s->depth;
-			uint64_t other = s->else_pc != KNO_PC ? mask & ~taken : 0;
-			if (!taken && !other) {
-				pc = s->match + 1u; /* nobody runs either part */
-				continue;
-			}
-			w->stk[d].is_loop = 0;
-			w->stk[d].saved_mask = mask;
-			w->stk[d].else_mask = other;
-			w->depth = (uint8_t)(d + 1);
-			if (taken) {
-				w->mask = taken;
-				pc++;
-			} else {
-				w->mask = other;
-				pc = s->else_pc + 1u;
-			}
+		case KS_IF:
+			pc = if_enter(k, s, w, &env, pc);
 			continue;
-		}
 		case KS_ELSE: {
 			unsigned d = s->depth;
 			if (w->stk[d].else_mask) { /* we come from the then-part */

@@ -316,6 +316,87 @@ static int loop_header(struct sp *sp, struct kstmt *st)
 	return 0;
 }
 
+/* `alu N`: N is a constant (params and dimensions only), 1..65535. */
+static int alu_cycles(struct sp *sp, struct kstmt *st)
+{
+	struct cc *cc = sp->cc;
+	struct kexpr e;
+	ws(sp);
+	size_t at = sp->p;
+	enum scope save = cc->scope;
+	cc->scope = SC_DIMS;
+	int rc = expr(sp, &e);
+	cc->scope = save;
+	if (rc)
+		return -1;
+	if (e.value < 1 || e.value > 65535)
+		return serr(sp, at, "alu cycles = %lld, must be 1..65535", (long long)e.value);
+	cc->k->code.n = e.off; /* folded constant: drop its code */
+	st->alu_cycles = (uint16_t)e.value;
+	return 0;
+}
+
+/* `loop ...` or `if COND` at statement pc: its header, and a new open level. */
+static int open_ctl(struct sp *sp, struct kstmt *st, size_t kw_at, uint16_t pc)
+{
+	struct cc *cc = sp->cc;
+	if (cc->depth == KMAX_DEPTH)
+		return serr(sp, kw_at, "loops and ifs nested deeper than %d", KMAX_DEPTH);
+	if (st->kind == KS_LOOP ? loop_header(sp, st) : expr(sp, &st->e))
+		return -1;
+	ws(sp);
+	if (!at_end(sp))
+		return serr(sp, sp->p, "unexpected text after the condition");
+	st->depth = (uint8_t)cc->depth;
+	cc->open[cc->depth].pc = pc;
+	cc->open[cc->depth].is_loop = st->kind == KS_LOOP;
+	cc->open[cc->depth].has_else = false;
+	cc->depth++;
+	return 0;
+}
+
+/* `else` or `end` (kw) at statement pc: links it with the open loop or if;
+ * `end` closes the level (an end_if when an if is open). */
+static int close_ctl(struct sp *sp, struct kstmt *st, const char *kw, size_t kw_at, uint16_t pc)
+{
+	struct cc *cc = sp->cc;
+	struct kernel *k = cc->k;
+	ws(sp);
+	if (!at_end(sp))
+		return serr(sp, sp->p, "unexpected text after '%s'", kw);
+	bool is_else = st->kind == KS_ELSE;
+	if (cc->depth == 0)
+		return serr(sp, kw_at, "'%s' without an open %s", kw, is_else ? "if" : "loop or if");
+	struct open_ctl *o = &cc->open[cc->depth - 1];
+	struct kstmt *opener = &k->st[o->pc];
+	st->depth = (uint8_t)(cc->depth - 1);
+	if (is_else) {
+		if (o->is_loop)
+			return serr(sp, kw_at, "'else' inside a loop opened at statement %u (close the loop first)",
+				    o->pc + 1);
+		if (o->has_else)
+			return serr(sp, kw_at, "second 'else' for the if at statement %u", o->pc + 1);
+		o->has_else = true;
+		opener->else_pc = pc;
+		st->match = o->pc;
+		return 0;
+	}
+	st->kind = o->is_loop ? KS_END_LOOP : KS_END_IF;
+	st->match = o->pc;
+	opener->match = pc;
+	if (o->has_else)
+		k->st[opener->else_pc].match = pc;
+	if (o->is_loop) {
+		bool produces = false;
+		for (unsigned j = o->pc + 1u; j < pc; j++)
+			produces |= k->st[j].kind >= KS_LD && k->st[j].kind <= KS_BAR;
+		if (!produces)
+			return serr(sp, kw_at, "the loop opened at statement %u has an empty body", o->pc + 1);
+	}
+	cc->depth--;
+	return 0;
+}
+
 static int compile_stmt(struct sp *sp, struct regs *rs)
 {
 	struct cc *cc = sp->cc;
@@ -371,84 +452,20 @@ static int compile_stmt(struct sp *sp, struct regs *rs)
 		if (expr(sp, &st->e) || annotations(sp, st, &has_dst, &has_src, st->kind == KS_LDSH, true))
 			return -1;
 		break;
-	case KS_ALU: {
-		struct kexpr e;
-		ws(sp);
-		size_t at = sp->p;
-		enum scope save = cc->scope;
-		cc->scope = SC_DIMS; /* a constant: params and dimensions only */
-		int rc = expr(sp, &e);
-		cc->scope = save;
-		if (rc)
-			return -1;
-		if (e.value < 1 || e.value > 65535)
-			return serr(sp, at, "alu cycles = %lld, must be 1..65535", (long long)e.value);
-		k->code.n = e.off; /* folded constant: drop its code */
-		st->alu_cycles = (uint16_t)e.value;
-		if (annotations(sp, st, &has_dst, &has_src, true, true))
+	case KS_ALU:
+		if (alu_cycles(sp, st) || annotations(sp, st, &has_dst, &has_src, true, true))
 			return -1;
 		break;
-	}
 	case KS_BAR:
 		if (annotations(sp, st, &has_dst, &has_src, false, false))
 			return -1;
 		break;
 	case KS_LOOP:
 	case KS_IF:
-		if (cc->depth == KMAX_DEPTH)
-			return serr(sp, kw_at, "loops and ifs nested deeper than %d", KMAX_DEPTH);
-		if (st->kind == KS_LOOP ? loop_header(sp, st) : expr(sp, &st->e))
-			return -1;
-		ws(sp);
-		if (!at_end(sp))
-			return serr(sp, sp->p, "unexpected text after the condition");
-		st->depth = (uint8_t)cc->depth;
-		cc->open[cc->depth].pc = pc;
-		cc->open[cc->depth].is_loop = st->kind == KS_LOOP;
-		cc->open[cc->depth].has_else = false;
-		cc->depth++;
-		return 0;
+		return open_ctl(sp, st, kw_at, pc);
 	case KS_ELSE:
-	case KS_END_LOOP: {
-		ws(sp);
-		if (!at_end(sp))
-			return serr(sp, sp->p, "unexpected text after '%s'", kws[i].kw);
-		bool is_else = st->kind == KS_ELSE;
-		if (cc->depth == 0)
-			return serr(sp, kw_at, "'%s' without an open %s", kws[i].kw,
-			            is_else ? "if" : "loop or if");
-		struct open_ctl *o = &cc->open[cc->depth - 1];
-		struct kstmt *opener = &k->st[o->pc];
-		st->depth = (uint8_t)(cc->depth - 1);
-		if (is_else) {
-			if (o->is_loop)
-				return serr(
-				    sp, kw_at,
-				    "'else' inside a loop opened at statement %u (close the loop first)",
-				    o->pc + 1);
-			if (o->has_else)
-				return serr(sp, kw_at, "second 'else' for the if at statement %u", o->pc + 1);
-			o->has_else = true;
-			opener->else_pc = pc;
-			st->match = o->pc;
-			return 0;
-		}
-		st->kind = o->is_loop ? KS_END_LOOP : KS_END_IF;
-		st->match = o->pc;
-		opener->match = pc;
-		if (o->has_else)
-			k->st[opener->else_pc].match = pc;
-		if (o->is_loop) {
-			bool produces = false;
-			for (unsigned j = o->pc + 1u; j < pc; j++)
-				produces |= k->st[j].kind >= KS_LD && k->st[j].kind <= KS_BAR;
-			if (!produces)
-				return serr(sp, kw_at, "the loop opened at statement %u has an empty body",
-				            o->pc + 1);
-		}
-		cc->depth--;
-		return 0;
-	}
+	case KS_END_LOOP:
+		return close_ctl(sp, st, kws[i].kw, kw_at, pc);
 	}
 	apply_reg_rule(k, rs, st, has_dst, has_src);
 	return 0;

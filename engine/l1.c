@@ -135,16 +135,18 @@ static void evict_line(struct sim *s, struct sm *sm, int set, int way, bool tags
 	L1_INC(s, l, evictions, l1_evictions);
 	EV_EMIT(&s->ev, EV_L1_EVICT, .cycle = s->st->now, .sm = (int16_t)sm->id, .addr = cl->tag, .set = set);
 	if (cl->sd) {
+		/* Every caller made room: an access waits (l1_pool_wait), a fill
+		 * returned its own slot first. */
 		uint32_t wi = req_alloc(&s->pool);
-		if (wi != REQ_NIL) {
-			struct req *w = &s->pool.r[wi];
-			w->type = RQ_WB;
-			w->addr = cl->tag;
-			w->mask = cl->sd;
-			w->sm = (uint16_t)sm->id;
-			send_down(s, l, wi);
-			L1_INC(s, l, writebacks, l1_writebacks);
-		}
+		if (wi == REQ_NIL)
+			l2_pool_exhausted(s, "an L1 write-back");
+		struct req *w = &s->pool.r[wi];
+		w->type = RQ_WB;
+		w->addr = cl->tag;
+		w->mask = cl->sd;
+		w->sm = (uint16_t)sm->id;
+		send_down(s, l, wi);
+		L1_INC(s, l, writebacks, l1_writebacks);
 	}
 	cl->valid = 0;
 	cl->sv = cl->sd = 0;
@@ -158,6 +160,17 @@ static void complete_after(struct sim *s, struct l1 *l, uint32_t ri, uint64_t la
 }
 
 void l1_complete_after(struct sim *s, struct l1 *l, uint32_t ri, uint64_t lat) { complete_after(s, l, ri, lat); }
+
+/* An access that needs `need` request slots (its fetch, its victim's
+ * write-back or Put) and finds fewer free waits and retries (stat
+ * l1.pool_waits): a write-back is never dropped. */
+bool l1_pool_wait(struct sim *s, uint32_t need)
+{
+	if (l2_pool_room(s, need))
+		return false;
+	stat_inc(&s->stats, s->id.l1_pool_waits);
+	return true;
+}
 
 enum { ACC_DONE, ACC_STALL };
 
@@ -195,7 +208,7 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 		if (r->type == RQ_ST)
 			L1_INC(s, l, writes, l1_writes);
 		EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
-			.addr = r->addr, .set = set, .a = r->type == RQ_ST);
+			.addr = r->addr, .set = set, .a = r->type == RQ_ST ? EVA_WRITE : EVA_READ);
 		/* reuse profiler tap: the hit test below, once per request */
 		reuse_tap_l1(s, sm->id, r->warp, r->addr, set, cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask,
 			     mshr_find(&l->m, r->addr, r->mask) != REQ_NIL);
@@ -259,13 +272,13 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 			.addr = r->addr, .a = me->merged);
 		return ACC_DONE;
 	}
-	int full_reason = -1;
+	int full_reason = -1; /* enum ev_mshr_full */
 	if (e != REQ_NIL)
-		full_reason = 1;
+		full_reason = EVM_MERGES;
 	else if (mshr_full(&l->m))
-		full_reason = 0;
+		full_reason = EVM_ENTRIES;
 	else if (c->mshr_per_warp && mshr_count_warp(&l->m, r->warp) >= (uint32_t)c->mshr_per_warp)
-		full_reason = 2;
+		full_reason = EVM_PER_WARP;
 	bool mrpb = c->bypass == L1B_MRPB && r->type == RQ_LD;
 	if (full_reason >= 0 && mrpb && !from_wait)
 		return mrpb_bypass(s, sm, ri, set, full_reason);
@@ -288,6 +301,9 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 		return ACC_DONE;
 	}
 	if (!missq_room(s, l))
+		return ACC_STALL;
+	/* the fetch, and a write-back L1's victim may be dirty */
+	if (l1_pool_wait(s, 1 + (c->write_policy == L1W_WRITE_BACK && !c->streaming && !cl)))
 		return ACC_STALL;
 	int lway = -1;
 	if (!c->streaming) {
@@ -358,9 +374,11 @@ static int access_forward(struct sim *s, struct sm *sm, uint32_t ri)
 		int set = cache_set(&l->c, r->addr);
 		int way = cache_find(&l->c, set, r->addr);
 		struct cline *cl = way >= 0 ? cache_line(&l->c, set, way) : NULL;
+		if (cl && cl->valid && cl->sd && l1_pool_wait(s, 1)) /* a dirty copy may be evicted below */
+			return ACC_STALL;
 		L1_INC(s, l, accesses, l1_accesses);
 		EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
-			.addr = r->addr, .set = set, .a = r->type == RQ_ST ? 1 : 2);
+			.addr = r->addr, .set = set, .a = r->type == RQ_ST ? EVA_WRITE : EVA_ATOMIC);
 		if (r->type == RQ_ST) {
 			L1_INC(s, l, writes, l1_writes);
 			ccws_on_store(s, sm, r->addr);
@@ -400,7 +418,7 @@ static int access_bypass_all(struct sim *s, struct sm *sm, uint32_t ri)
 	L1_INC(s, l, accesses, l1_accesses);
 	L1_INC(s, l, misses, l1_misses);
 	EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
-		.addr = r->addr, .set = set, .a = 0);
+		.addr = r->addr, .set = set, .a = EVA_READ);
 	reuse_tap_l1(s, sm->id, r->warp, r->addr, set, false, false); /* reuse profiler */
 	byp_count_all(s, sm, set, r->addr, r->warp);
 	send_down(s, l, ri);
@@ -433,8 +451,11 @@ static int l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 			 * writes through as an SI store miss (no write-allocate). */
 			int set = cache_set(&sm->l1.c, r->addr), way = cache_find(&sm->l1.c, set, r->addr);
 			struct cline *cl = way >= 0 ? cache_line(&sm->l1.c, set, way) : NULL;
-			if (cl && cl->valid && !cl->reserved && coh_state_stable(cl->coh) && !cl->pinned)
+			if (cl && cl->valid && !cl->reserved && coh_state_stable(cl->coh) && !cl->pinned) {
+				if (coh_l1_put_needed(s, cl) && l1_pool_wait(s, 1))
+					return ACC_STALL;
 				coh_l1_evict(s, sm, set, way);
+			}
 		} else if (r->type == RQ_ST) {
 			return access_forward(s, sm, ri); /* no write-allocate; a present copy is invalidated */
 		}
@@ -469,9 +490,10 @@ static int l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 static void fill(struct sim *s, struct sm *sm, uint32_t fi)
 {
 	struct l1 *l = &sm->l1;
-	struct req *f = &s->pool.r[fi];
+	uint32_t mi = s->pool.r[fi].mshr;
 	uint64_t now = s->st->now;
-	struct mshr_ent *me = &l->m.e[f->mshr];
+	struct mshr_ent *me = &l->m.e[mi];
+	req_free(&s->pool, fi); /* first: the victim's write-back below takes a slot */
 	int set = me->set;
 	int way = me->way;
 	if (way < 0) { /* allocate on fill */
@@ -507,8 +529,7 @@ static void fill(struct sim *s, struct sm *sm, uint32_t fi)
 			cache_line(&l->c, set, way)->sd |= s->pool.r[wi].mask;
 		core_req_done(s, wi);
 	}
-	mshr_release(&l->m, f->mshr);
-	req_free(&s->pool, fi);
+	mshr_release(&l->m, mi);
 	mshr_changed(s, sm);
 }
 
@@ -595,5 +616,5 @@ void l1_mshr_full_at_issue(struct sim *s, struct sm *sm, int warp, uint64_t addr
 	L1_INC(s, l, mshr_full, l1_mshr_full);
 	l->full_events++;
 	EV_EMIT(&s->ev, EV_L1_MSHR_FULL, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)warp,
-		.addr = cache_line_addr(&l->c, addr), .a = 3); /* the line of its first active lane */
+		.addr = cache_line_addr(&l->c, addr), .a = EVM_ISSUE); /* the line of its first active lane */
 }

@@ -83,11 +83,11 @@ void l2_init(struct sim *s, struct l2bank *b)
 	char name[64];
 	snprintf(name, sizeof name, "l2.bank%d.mshr.occupancy", i);
 	b->st.mshr_occ = stats_occupancy(&s->stats, name, "L2 MSHR entries in use", (uint64_t)c->mshr_entries);
-	b->mlat = ARENA_NEW(&s->arena, uint64_t, 3 * (size_t)c->mshr_entries);
-	b->mres = ARENA_NEW(&s->arena, uint32_t, 2 * (size_t)c->mshr_entries);
+	ARENA_SET(&s->arena, b->mlat, uint64_t, 3 * (size_t)c->mshr_entries);
+	ARENA_SET(&s->arena, b->mres, uint32_t, 2 * (size_t)c->mshr_entries);
 	for (int k = 0; k < 2 * c->mshr_entries; k++)
 		b->mres[k] = REQ_NIL;
-	b->inv_acks = ARENA_NEW(&s->arena, uint16_t, (size_t)c->mshr_entries);
+	ARENA_SET(&s->arena, b->inv_acks, uint16_t, (size_t)c->mshr_entries);
 	if (c->frc.entries) {
 		snprintf(name, sizeof name, "l2.bank%d.frc.occupancy", i);
 		b->st.frc_occ = stats_occupancy(&s->stats, name, "FRC entries busy", (uint64_t)c->frc.entries);
@@ -279,7 +279,7 @@ bool l2_pool_room(const struct sim *s, uint32_t n) { return s->pool.cap - s->poo
 void l2_pool_exhausted(struct sim *s, const char *what)
 {
 	fprintf(stderr,
-		"gpustep: internal error at cycle %llu: no request slot for %s although its miss checked for room "
+		"gpustep: internal error at cycle %llu: no request slot for %s although room was made for it "
 		"(%u of %u in use)\n",
 		(unsigned long long)s->st->now, what, s->pool.used, s->pool.cap);
 	abort();
@@ -351,7 +351,7 @@ static int ports_free(struct sim *s, struct l2bank *b)
 void l2_count_access(struct sim *s, struct l2bank *b, uint32_t ri, int set, bool hit)
 {
 	struct req *r = &s->pool.r[ri];
-	unsigned kind = r->type == RQ_ST || r->type == RQ_WB ? 1 : r->type == RQ_ATOM ? 2 : 0;
+	unsigned kind = r->type == RQ_ST || r->type == RQ_WB ? EVA_WRITE : r->type == RQ_ATOM ? EVA_ATOMIC : EVA_READ;
 	B_INC(s, b, accesses, l2_accesses);
 	EV_EMIT(&s->ev, EV_L2_ACCESS, .cycle = s->st->now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id,
 		.addr = r->addr, .set = set, .a = kind);
@@ -386,7 +386,7 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 	int set = bank_set(s, b, r->addr);
 	int way = cache_find(&b->c, set, r->addr);
 	struct cline *cl = way >= 0 ? cache_line(&b->c, set, way) : NULL;
-	unsigned kind = r->type == RQ_ST || r->type == RQ_WB ? 1 : r->type == RQ_ATOM ? 2 : 0;
+	unsigned kind = r->type == RQ_ST || r->type == RQ_WB ? EVA_WRITE : r->type == RQ_ATOM ? EVA_ATOMIC : EVA_READ;
 	B_INC(s, b, accesses, l2_accesses);
 	EV_EMIT(&s->ev, EV_L2_ACCESS, .cycle = now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id, .addr = r->addr,
 		.set = set, .a = kind);
@@ -556,7 +556,7 @@ void l2_tick(struct sim *s, struct l2bank *b)
 			reqq_pop(&b->memq, R);
 			/* The requesting SM (TEMP page colouring); unknown for write-backs
 			 * and FRC fetches. */
-			int from = wr || (R[mi].mshr & FRC_TAG) ? -1 : (int)b->m.e[R[mi].mshr].warp;
+			int from = wr || (R[mi].mshr & FRC_TAG) ? -1 : (int)b->m.e[R[mi].mshr].sm;
 			dram_enqueue_from(s->dram, R[mi].addr, wr, mi, from);
 		} else {
 			if (b->fixedq.n >= (uint32_t)s->cfg.mem.queue)

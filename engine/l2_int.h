@@ -8,14 +8,7 @@
 #include "sim_int.h"
 
 /* l2.nack reasons (4 is dir_locked, coh_dir.c). */
-enum nack_reason {
-	NACK_MSHR_FULL,
-	NACK_TRANSIENT,
-	NACK_SET_ALL_TRANSIENT,
-	NACK_QUEUE_FULL,
-	NACK_MERGE_FULL = 5,
-	NACK_POOL_FULL = 6
-};
+/* enum nack_reason: evcode.h */
 
 #define B_INC(s, b, field, agg)                                                                              \
 	do {                                                                                                 \

@@ -61,11 +61,6 @@ void l2_writeback_slot(struct sim *s, struct l2bank *b, struct cline *cl, int se
 		l2_mem_send(s, b, wi, RQ_WB, cl->tag, mask, mshr);
 }
 
-void l2_writeback(struct sim *s, struct l2bank *b, struct cline *cl, int set, uint32_t mshr)
-{
-	l2_writeback_slot(s, b, cl, set, mshr, REQ_NIL);
-}
-
 /* Entry e waits for stores only, which lazy allocation (l2.write_fetch)
  * installs without the block's data. */
 static bool stores_only(const struct sim *s, const struct l2bank *b, uint32_t e)
@@ -264,7 +259,7 @@ void l2_miss_path(struct sim *s, struct l2bank *b, uint32_t ri, int set, int way
 	me->way = (int16_t)way;
 	me->merged = 1;
 	me->sent = 1;
-	me->warp = r->sm;
+	me->sm = r->sm;
 	me->mask = fetch_mask | r->mask;
 	reqq_push(&me->wait, s->pool.r, ri);
 	b->mres[2 * e] = req_alloc(&s->pool);
@@ -325,7 +320,7 @@ void l2_slc_stream(struct sim *s, struct l2bank *b, uint32_t ri, int set)
 	me->way = -1;
 	me->merged = 1;
 	me->sent = 1;
-	me->warp = r->sm;
+	me->sm = r->sm;
 	me->mask = r->mask;
 	me->state = ME_FETCHING;
 	reqq_push(&me->wait, s->pool.r, ri);

@@ -33,7 +33,7 @@ static unsigned words(const struct sim *s)
 	return ((unsigned)s->cfg.core.sms + 63) / 64;
 }
 
-bool l2sh_on(const struct sim *s)
+static bool l2sh_on(const struct sim *s)
 {
 	return s->cfg.l2.sharers != L2SH_OFF && !s->cfg.l2.coh.protocol && s->cfg.l1.enabled;
 }
@@ -43,9 +43,9 @@ void l2sh_init(struct sim *s, struct l2bank *b)
 	if (!l2sh_on(s))
 		return;
 	size_t lines = (size_t)b->c.sets * (size_t)b->c.ways;
-	b->shr = ARENA_NEW(&s->arena, uint64_t, lines * words(s));
+	ARENA_SET(&s->arena, b->shr, uint64_t, lines * words(s));
 	if (b->frc.n)
-		b->frc_shr = ARENA_NEW(&s->arena, uint64_t, 2 * (size_t)b->frc.n * words(s));
+		ARENA_SET(&s->arena, b->frc_shr, uint64_t, 2 * (size_t)b->frc.n * words(s));
 }
 
 static uint64_t *line_rec(const struct sim *s, const struct l2bank *b, int set, int way)

@@ -14,7 +14,6 @@ struct sm;
 struct req;
 
 /* The record is kept (l2.sharers = record, protocol none, L1 on). */
-bool l2sh_on(const struct sim *s);
 void l2sh_init(struct sim *s, struct l2bank *b);
 /* The L2 answers r with data: r's SM now holds a copy (line or FRC entry). */
 void l2sh_note_reply(struct sim *s, struct l2bank *b, const struct req *r);

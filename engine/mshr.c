@@ -18,8 +18,8 @@ void mshr_init(struct mshr *m, struct arena *a, uint32_t entries, uint32_t merge
 	m->nbuckets = 1;
 	while (m->nbuckets < entries * 2)
 		m->nbuckets <<= 1;
-	m->e = ARENA_NEW(a, struct mshr_ent, entries);
-	m->bucket = ARENA_NEW(a, uint32_t, m->nbuckets);
+	ARENA_SET(a, m->e, struct mshr_ent, entries);
+	ARENA_SET(a, m->bucket, uint32_t, m->nbuckets);
 	for (uint32_t b = 0; b < m->nbuckets; b++)
 		m->bucket[b] = REQ_NIL;
 	for (uint32_t i = 0; i < entries; i++) {

@@ -26,7 +26,10 @@ struct mshr_ent {
 	uint32_t mask;     /* sectors fetched */
 	uint32_t hnext;    /* hash chain */
 	uint16_t merged;   /* requests attached, the first included */
-	uint16_t warp;     /* L1: allocating warp (per-warp limit) */
+	union {            /* who allocated the entry */
+		uint16_t warp; /* L1: the warp slot (per-warp limit, CCWS) */
+		uint16_t sm;   /* L2: the requesting SM (TEMP page colouring) */
+	};
 	int16_t way;       /* line reserved for the fill, -1 = choose on fill */
 	int16_t set;
 	uint8_t state;     /* enum mshr_state */

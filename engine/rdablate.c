@@ -27,7 +27,8 @@
 
 #include "util.h"
 
-void rdm_ablation_cfg(const struct rdm_cfg *c, int k, struct rdm_cfg *v)
+/* The run variant k (0-3) of the ablation. */
+static void rdm_ablation_cfg(const struct rdm_cfg *c, int k, struct rdm_cfg *v)
 {
 	*v = *c;
 	v->hist_cap = 0; /* only totals are read: the default depth is exact enough */

@@ -32,173 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel.h"
+#include "rdmodel_int.h"
 #include "util.h"
-
-/* ---- trace ------------------------------------------------------------- */
-/* Each request also carries its line's dense id (0 .. nid-1, in order of
- * first appearance), so the runs index arrays instead of hashing lines. */
-struct rdm_trace {
-	uint64_t *line;
-	uint32_t *id; /* dense id of line[r] */
-	size_t nline, capl;
-	uint32_t *inst; /* first request of instruction i; inst[ninst] = nline */
-	size_t ninst, capi;
-	uint32_t *warp; /* first instruction of warp w; warp[nwarp] = ninst */
-	uint32_t *aset;
-	size_t nwarp, capw;
-	uint64_t *ukey; /* line -> id map: open addressing, key line + 1, 0 = empty */
-	uint32_t *uval;
-	uint64_t *uline; /* line of id i */
-	size_t nid, capid, ucap;
-};
-
-struct rdm_trace *rdm_trace_new(void) { return xcalloc(1, sizeof(struct rdm_trace)); }
-
-void rdm_trace_free(struct rdm_trace *t)
-{
-	if (!t)
-		return;
-	free(t->line);
-	free(t->id);
-	free(t->inst);
-	free(t->warp);
-	free(t->aset);
-	free(t->ukey);
-	free(t->uval);
-	free(t->uline);
-	free(t);
-}
-
-#define GROW(p, n, cap)                                                                            \
-	do {                                                                                       \
-		if ((n) + 2 > (cap)) {                                                             \
-			(cap) = (cap) ? (cap) * 2 : 64;                                            \
-			(p) = xrealloc((p), sizeof(*(p)) * (cap));                                 \
-		}                                                                                  \
-	} while (0)
-
-void rdm_trace_warp(struct rdm_trace *t, uint32_t active_set)
-{
-	if (t->nwarp + 2 > t->capw) {
-		t->capw = t->capw ? t->capw * 2 : 64;
-		t->warp = xrealloc(t->warp, sizeof(*t->warp) * t->capw);
-		t->aset = xrealloc(t->aset, sizeof(*t->aset) * t->capw);
-	}
-	t->aset[t->nwarp] = active_set;
-	t->warp[t->nwarp++] = (uint32_t)t->ninst;
-}
-
-void rdm_trace_inst(struct rdm_trace *t)
-{
-	GROW(t->inst, t->ninst, t->capi);
-	t->inst[t->ninst++] = (uint32_t)t->nline;
-}
-
-static size_t ut_slot(const struct rdm_trace *t, uint64_t line)
-{
-	size_t i = (size_t)((line * 0x9e3779b97f4a7c15ull) >> 32) & (t->ucap - 1);
-	while (t->ukey[i] && t->ukey[i] != line + 1)
-		i = (i + 1) & (t->ucap - 1);
-	return i;
-}
-
-static uint32_t ut_id(struct rdm_trace *t, uint64_t line)
-{
-	if ((t->nid + 1) * 2 > t->ucap) {
-		size_t oc = t->ucap;
-		uint64_t *ok = t->ukey;
-		uint32_t *ov = t->uval;
-		t->ucap = oc ? oc * 2 : 1024;
-		t->ukey = xcalloc(t->ucap, sizeof(*t->ukey));
-		t->uval = xcalloc(t->ucap, sizeof(*t->uval));
-		for (size_t i = 0; i < oc; i++)
-			if (ok[i]) {
-				size_t j = ut_slot(t, ok[i] - 1);
-				t->ukey[j] = ok[i];
-				t->uval[j] = ov[i];
-			}
-		free(ok);
-		free(ov);
-	}
-	size_t i = ut_slot(t, line);
-	if (!t->ukey[i]) {
-		GROW(t->uline, t->nid, t->capid);
-		t->ukey[i] = line + 1;
-		t->uval[i] = (uint32_t)t->nid;
-		t->uline[t->nid++] = line;
-	}
-	return t->uval[i];
-}
-
-void rdm_trace_line(struct rdm_trace *t, uint64_t line)
-{
-	if (t->nline + 2 > t->capl) {
-		t->capl = t->capl ? t->capl * 2 : 64;
-		t->line = xrealloc(t->line, sizeof(*t->line) * t->capl);
-		t->id = xrealloc(t->id, sizeof(*t->id) * t->capl);
-	}
-	t->id[t->nline] = ut_id(t, line);
-	t->line[t->nline++] = line;
-}
-
-uint64_t rdm_trace_requests(const struct rdm_trace *t) { return t->nline; }
-
-uint32_t rdm_blocks_modelled(const struct rdm_cfg *c, uint32_t B, uint32_t blocks)
-{
-	if (!c->thread_cap || !B)
-		return blocks;
-	return MIN(blocks, MAX(1u, c->thread_cap / B));
-}
-
-struct rdm_trace *rdm_trace_from_kernel(const struct kernel *k, const struct rdm_cfg *c)
-{
-	struct rdm_trace *t = rdm_trace_new();
-	uint32_t B = kernel_threads_per_cta(k), nb = kernel_ctas(k);
-	if (B == 0)
-		return t;
-	nb = rdm_blocks_modelled(c, B, nb);
-	uint32_t A = MAX(1u, MIN(c->max_blocks, c->max_threads / B));
-	uint32_t wpb = (B + c->warp_size - 1) / c->warp_size;
-	/* line = address / line size, as a shift when the size is a power of two */
-	bool shift = is_pow2(c->line);
-	unsigned sh = shift ? (unsigned)__builtin_ctz(c->line) : 0;
-	struct kwarp kw;
-	struct winst *in = xmalloc(sizeof(*in));
-	uint64_t seen[KMAX_LANES];
-	for (uint32_t b = 0; b < nb; b++)
-		for (uint32_t w = 0; w < wpb; w++) {
-			rdm_trace_warp(t, b / A);
-			kernel_warp_start(k, &kw, b, w, c->warp_size);
-			while (kernel_warp_next(k, &kw, in)) {
-				if (in->op != KOP_LD || !in->active)
-					continue;
-				rdm_trace_inst(t);
-				unsigned g = in->size <= 4 ? c->warp_size : in->size <= 8 ? 16 : 8;
-				for (unsigned g0 = 0; g0 < c->warp_size; g0 += g) {
-					unsigned n = 0, ge = MIN(g0 + g, c->warp_size);
-					uint64_t lanes = in->active >> g0;
-					if (ge - g0 < 64)
-						lanes &= (1ull << (ge - g0)) - 1;
-					for (; lanes; lanes &= lanes - 1) { /* active lanes, in order */
-						unsigned l = g0 + (unsigned)__builtin_ctzll(lanes);
-						uint64_t line = shift ? in->addr[l] >> sh : in->addr[l] / c->line;
-						if (n && seen[n - 1] == line) /* the common case: the last new line */
-							continue;
-						unsigned j = 0;
-						while (j < n && seen[j] != line)
-							j++;
-						if (j == n) {
-							seen[n++] = line;
-							rdm_trace_line(t, line);
-						}
-					}
-				}
-			}
-		}
-	free(in);
-	return t;
-}
 
 /* ---- config ------------------------------------------------------------ */
 void rdm_cfg_fermi(struct rdm_cfg *c, bool kb48)
@@ -555,28 +390,166 @@ static uint32_t warp_insts(const struct rdm_trace *t, size_t w)
 	return (uint32_t)((w + 1 < t->nwarp ? t->warp[w + 1] : t->ninst) - t->warp[w]);
 }
 
+static void st_init(struct st *m, const struct rdm_cfg *c, const struct rdm_trace *t, uint32_t nb)
+{
+	*m = (struct st){.c = c, .D = MAX(nb, c->ways + 1), .N = c->sets * c->ways};
+	size_t nid = t->nid + 1;
+	m->stk = xcalloc((size_t)c->sets * m->D, 4);
+	m->depth = xcalloc(c->sets, 4);
+	m->set = xmalloc(sizeof(*m->set) * nid);
+	for (size_t i = 0; i < t->nid; i++)
+		m->set[i] = rdm_set_of(c, t->uline[i]);
+	m->instk = xcalloc(nid, 1);
+	m->seen = xcalloc(nid, 1);
+	m->infl = xcalloc(nid, 1);
+	m->infl_t = xmalloc(sizeof(*m->infl_t) * nid);
+	m->infl_own = xmalloc(sizeof(*m->infl_own) * nid);
+	fa_init(&m->fa, m->N, nid);
+	m->wmshr = xcalloc(t->nwarp + 1, 4);
+	wh_init(&m->eq);
+	wh_init(&m->rq);
+	rng_seed(&m->rng, c->seed);
+}
+
+static void st_fini(struct st *m)
+{
+	wh_fini(&m->rq);
+	free(m->stk);
+	free(m->depth);
+	free(m->set);
+	free(m->instk);
+	free(m->seen);
+	free(m->infl);
+	free(m->infl_t);
+	free(m->infl_own);
+	fa_fini(&m->fa);
+	free(m->wmshr);
+	wh_fini(&m->eq);
+}
+
+/* 2a. Look every request of warp w's instruction [r0, r1) up into sg and
+ * allocate its MSHR entries; the latencies are drawn in commit_inst, once the
+ * instruction is known to go through. Returns the requests staged, or -1
+ * when an MSHR cap refuses the instruction (its allocations stay in sg for
+ * cancel_inst: *ns_out of them). */
+static int stage_inst(struct st *m, uint32_t w, const struct rdm_trace *t, size_t r0, size_t r1, uint64_t now,
+		      struct staged *sg, size_t *ns_out)
+{
+	const struct rdm_cfg *c = m->c;
+	size_t ns = 0;
+	uint32_t nalloc = 0; /* entries this instruction allocated */
+	int rc = 0;
+	for (size_t r = r0; r < r1; r++) {
+		uint32_t id = t->id[r];
+		uint32_t set = m->set[id];
+		int64_t d = m->instk[id] ? stack_find(&m->stk[(size_t)set * m->D], m->depth[set], id) : -1;
+		if (d < 0 && m->seen[id] && !m->infl[id])
+			d = m->D; /* arrived once, fell out of the D-deep stack: d >= D */
+		struct staged *s = &sg[ns];
+		*s = (struct staged){.id = id, .d = (int32_t)d, .src = -1};
+		if (d >= 0 && d < (int64_t)c->ways) {
+			s->cls = RDM_HIT;
+			s->eff = now + c->lat_hit;
+			ns++;
+			continue;
+		}
+		for (size_t k = 0; k < ns; k++)
+			if (sg[k].alloc && sg[k].id == id)
+				s->src = (int32_t)k;
+		/* An instruction needing more new lines than a cap could never fit:
+		 * it is refused only while entries from earlier instructions are in
+		 * flight (else the model would cancel it forever), so it may then
+		 * exceed the cap. */
+		if (!m->infl[id] && s->src < 0 &&
+		    ((c->mshr && m->ninfl >= c->mshr && m->ninfl > nalloc) ||
+		     (c->mshr_per_warp && m->wmshr[w] >= c->mshr_per_warp && m->wmshr[w] > nalloc))) {
+			rc = -1;
+			break;
+		}
+		if (m->infl[id]) {
+			s->cls = RDM_LATENCY;
+		} else {
+			s->alloc = true;
+			nalloc++;
+			m->infl[id] = 1;
+			m->infl_own[id] = w;
+			m->ninfl++;
+			m->wmshr[w]++;
+			if (!m->seen[id])
+				s->cls = RDM_COMPULSORY;
+			else
+				s->cls = m->fa.where[id] != FA_NONE ? RDM_ASSOC : RDM_CAPACITY;
+		}
+		ns++;
+	}
+	*ns_out = ns;
+	return rc;
+}
+
+/* Undo a refused instruction's MSHR allocations (its misses' latency draws
+ * are skipped, so the random sequence does not depend on refusals). */
+static void cancel_inst(struct st *m, uint32_t w, const struct staged *sg, size_t ns)
+{
+	for (size_t k = 0; k < ns; k++) {
+		if (sg[k].cls != RDM_HIT)
+			miss_latency_skip(m);
+		if (sg[k].alloc) {
+			m->infl[sg[k].id] = 0;
+			m->ninfl--;
+			m->wmshr[w]--;
+		}
+	}
+}
+
+/* 2b. The instruction goes through: each miss draws its latency, every
+ * request's effect is scheduled and counted. Returns the longest latency. */
+static uint64_t commit_inst(struct st *m, struct staged *sg, size_t ns, uint64_t now, struct rdm_result *out)
+{
+	const struct rdm_cfg *c = m->c;
+	uint32_t nb = out->nbins;
+	uint64_t maxlat = 0;
+	for (size_t k = 0; k < ns; k++) {
+		struct staged *s = &sg[k];
+		if (s->cls != RDM_HIT) { /* a miss: its latency */
+			uint64_t lat = miss_latency(m);
+			maxlat = MAX(maxlat, lat);
+			if (s->alloc) {
+				s->eff = now + lat;
+				m->infl_t[s->id] = s->eff;
+			} else {
+				uint64_t in = s->src >= 0 ? sg[s->src].eff : m->infl_t[s->id];
+				s->eff = c->clip ? MIN(now + lat, in) : now + lat;
+			}
+		}
+		wh_add(&m->eq, s->eff, s->id, false);
+		m->seen[s->id] = 1;
+		unsigned bin = s->cls == RDM_LATENCY ? nb + RDM_BIN_FLY
+			     : s->d < 0		 ? nb + RDM_BIN_NEVER
+			     : (uint32_t)s->d < nb ? (unsigned)s->d
+						 : nb + RDM_BIN_OVER;
+		out->hist[bin]++;
+		if (s->cls != RDM_LATENCY && s->d > (int32_t)c->ways)
+			out->over_ways++;
+		out->cls[s->cls]++;
+		if (out->ntrace < RDM_MAX_TRACE) {
+			uint32_t n = out->ntrace++;
+			out->d[n] = s->cls == RDM_LATENCY ? -1 : s->d;
+			out->cls_of[n] = s->cls;
+			out->t_issue[n] = now;
+			out->effect[n] = s->eff;
+		}
+	}
+	out->accesses += ns;
+	return maxlat;
+}
+
 void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_result *out)
 {
 	memset(out, 0, sizeof(*out));
 	uint32_t nb = rdm_hist_bins(c);
-	struct st m = {.c = c, .D = MAX(nb, c->ways + 1), .N = c->sets * c->ways};
+	struct st m;
+	st_init(&m, c, t, nb);
 	out->nbins = nb;
-	size_t nid = t->nid + 1;
-	m.stk = xcalloc((size_t)c->sets * m.D, 4);
-	m.depth = xcalloc(c->sets, 4);
-	m.set = xmalloc(sizeof(*m.set) * nid);
-	for (size_t i = 0; i < t->nid; i++)
-		m.set[i] = rdm_set_of(c, t->uline[i]);
-	m.instk = xcalloc(nid, 1);
-	m.seen = xcalloc(nid, 1);
-	m.infl = xcalloc(nid, 1);
-	m.infl_t = xmalloc(sizeof(*m.infl_t) * nid);
-	m.infl_own = xmalloc(sizeof(*m.infl_own) * nid);
-	fa_init(&m.fa, m.N, nid);
-	m.wmshr = xcalloc(t->nwarp + 1, 4);
-	wh_init(&m.eq);
-	wh_init(&m.rq);
-	rng_seed(&m.rng, c->seed);
 	size_t qcap = 1; /* the warp queue: a ring of a power of two >= the warps */
 	while (qcap <= t->nwarp)
 		qcap *= 2;
@@ -616,105 +589,19 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 			if (!qn) {
 				out->idle_steps++;
 			} else {
+				/* 2. the warp at the head issues its next instruction */
 				uint32_t w = q[qh];
 				qh = (qh + 1) & (qcap - 1);
 				qn--;
 				size_t ii = t->warp[w] + pc[w];
 				size_t r0 = t->inst[ii], r1 = ii + 1 < t->ninst ? t->inst[ii + 1] : t->nline;
-				size_t ns = 0;
-				bool cancel = false;
-				uint32_t nalloc = 0; /* entries this instruction allocated */
-				/* 2a. look every request up; the latencies are drawn in
-				 * 2b, once the instruction is known to go through */
-				for (size_t r = r0; r < r1; r++) {
-					uint32_t id = t->id[r];
-					uint32_t set = m.set[id];
-					int64_t d = m.instk[id] ? stack_find(&m.stk[(size_t)set * m.D], m.depth[set], id) : -1;
-					if (d < 0 && m.seen[id] && !m.infl[id])
-						d = m.D; /* arrived once, fell out of the D-deep stack: d >= D */
-					struct staged *s = &sg[ns];
-					*s = (struct staged){.id = id, .d = (int32_t)d, .src = -1};
-					if (d >= 0 && d < (int64_t)c->ways) {
-						s->cls = RDM_HIT;
-						s->eff = now + c->lat_hit;
-						ns++;
-						continue;
-					}
-					for (size_t k = 0; k < ns; k++)
-						if (sg[k].alloc && sg[k].id == id)
-							s->src = (int32_t)k;
-					/* An instruction needing more new lines than a cap could
-					 * never fit: it is refused only while entries from earlier
-					 * instructions are in flight (else the model would cancel
-					 * it forever), so it may then exceed the cap. */
-					if (!m.infl[id] && s->src < 0 &&
-					    ((c->mshr && m.ninfl >= c->mshr && m.ninfl > nalloc) ||
-					     (c->mshr_per_warp && m.wmshr[w] >= c->mshr_per_warp && m.wmshr[w] > nalloc))) {
-						cancel = true;
-						break;
-					}
-					if (m.infl[id]) {
-						s->cls = RDM_LATENCY;
-					} else {
-						s->alloc = true;
-						nalloc++;
-						m.infl[id] = 1;
-						m.infl_own[id] = w;
-						m.ninfl++;
-						m.wmshr[w]++;
-						if (!m.seen[id])
-							s->cls = RDM_COMPULSORY;
-						else
-							s->cls = m.fa.where[id] != FA_NONE ? RDM_ASSOC : RDM_CAPACITY;
-					}
-					ns++;
-				}
-				if (cancel) { /* undo this instruction's MSHR allocations */
-					for (size_t k = 0; k < ns; k++) {
-						if (sg[k].cls != RDM_HIT)
-							miss_latency_skip(&m);
-						if (sg[k].alloc) {
-							m.infl[sg[k].id] = 0;
-							m.ninfl--;
-							m.wmshr[w]--;
-						}
-					}
+				size_t ns;
+				if (stage_inst(&m, w, t, r0, r1, now, sg, &ns)) {
+					cancel_inst(&m, w, sg, ns);
 					out->cancels++;
 					q[(qh + qn++) & (qcap - 1)] = w;
 				} else {
-					uint64_t maxlat = 0;
-					for (size_t k = 0; k < ns; k++) {
-						struct staged *s = &sg[k];
-						if (s->cls != RDM_HIT) { /* 2b. a miss: its latency */
-							uint64_t lat = miss_latency(&m);
-							maxlat = MAX(maxlat, lat);
-							if (s->alloc) {
-								s->eff = now + lat;
-								m.infl_t[s->id] = s->eff;
-							} else {
-								uint64_t in = s->src >= 0 ? sg[s->src].eff : m.infl_t[s->id];
-								s->eff = c->clip ? MIN(now + lat, in) : now + lat;
-							}
-						}
-						wh_add(&m.eq, s->eff, s->id, false);
-						m.seen[s->id] = 1;
-						unsigned bin = s->cls == RDM_LATENCY ? nb + RDM_BIN_FLY
-							     : s->d < 0		 ? nb + RDM_BIN_NEVER
-							     : (uint32_t)s->d < nb ? (unsigned)s->d
-										 : nb + RDM_BIN_OVER;
-						out->hist[bin]++;
-						if (s->cls != RDM_LATENCY && s->d > (int32_t)c->ways)
-							out->over_ways++;
-						out->cls[s->cls]++;
-						if (out->ntrace < RDM_MAX_TRACE) {
-							uint32_t n = out->ntrace++;
-							out->d[n] = s->cls == RDM_LATENCY ? -1 : s->d;
-							out->cls_of[n] = s->cls;
-							out->t_issue[n] = now;
-							out->effect[n] = s->eff;
-						}
-					}
-					out->accesses += ns;
+					uint64_t maxlat = commit_inst(&m, sg, ns, now, out);
 					pc[w]++;
 					if (pc[w] == warp_insts(t, w))
 						left--;
@@ -746,18 +633,7 @@ void rdm_run(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_resu
 	free(sg);
 	free(pc);
 	free(q);
-	wh_fini(&m.rq);
-	free(m.stk);
-	free(m.depth);
-	free(m.set);
-	free(m.instk);
-	free(m.seen);
-	free(m.infl);
-	free(m.infl_t);
-	free(m.infl_own);
-	fa_fini(&m.fa);
-	free(m.wmshr);
-	wh_fini(&m.eq);
+	st_fini(&m);
 }
 
 double rdm_miss_rate(const struct rdm_result *r)

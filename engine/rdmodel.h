@@ -122,8 +122,6 @@ struct rdm_ablation {
 void rdm_ablation(const struct rdm_cfg *c, const struct rdm_trace *t, struct rdm_ablation *out);
 /* The breakdown of o->miss[] / o->inf[] (sets every term, raw_* and adjusted). */
 void rdm_breakdown(struct rdm_ablation *o);
-/* The run variant k (0-3) of the ablation. */
-void rdm_ablation_cfg(const struct rdm_cfg *c, int k, struct rdm_cfg *out);
 
 /* A model run next to a simulation of the same workload, as the front end
  * keeps it for the reuse panel (predicted vs measured). Rates leave latency

@@ -57,7 +57,7 @@ struct rdr_input {
 	uint32_t nid;
 };
 
-struct rdr_input *rdr_input_new(uint32_t threads_per_block)
+static struct rdr_input *rdr_input_new(uint32_t threads_per_block)
 {
 	struct rdr_input *in = xcalloc(1, sizeof(*in));
 	in->B = MAX(1u, threads_per_block);
@@ -77,7 +77,7 @@ void rdr_input_free(struct rdr_input *in)
 	free(in);
 }
 
-void rdr_input_load(struct rdr_input *in, uint32_t gid, uint64_t addr, uint8_t bytes)
+static void rdr_input_load(struct rdr_input *in, uint32_t gid, uint64_t addr, uint8_t bytes)
 {
 	if (in->nrec == in->caprec) {
 		in->caprec = in->caprec ? in->caprec * 2 : 1024;
@@ -121,7 +121,7 @@ static uint32_t line_ids(struct rdr_input *in, const uint64_t *line, size_t n)
 	return nid;
 }
 
-void rdr_input_finish(struct rdr_input *in, const struct rdm_cfg *c)
+static void rdr_input_finish(struct rdr_input *in, const struct rdm_cfg *c)
 {
 	if (in->finished)
 		return;

@@ -35,11 +35,8 @@ struct trc;
 /* Per-thread loads (only the order within a thread matters), then
  * rdr_input_finish for one line size / warp size / thread cap. */
 struct rdr_input;
-struct rdr_input *rdr_input_new(uint32_t threads_per_block);
-void rdr_input_load(struct rdr_input *in, uint32_t gid, uint64_t addr, uint8_t bytes);
 /* Keeps the first c->thread_cap threads (whole blocks), numbers the
  * lines, marks the lanes coalesced away. Call once. */
-void rdr_input_finish(struct rdr_input *in, const struct rdm_cfg *c);
 void rdr_input_free(struct rdr_input *in);
 /* Threads modelled (max thread id with a load + 1, within the cap). */
 uint32_t rdr_input_threads(const struct rdr_input *in);

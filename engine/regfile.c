@@ -255,13 +255,13 @@ int rf_init(struct sim *s, char **err)
 		return 0;
 	for (int i = 0; i < s->cfg.core.sms; i++) {
 		struct sm *sm = &s->sms[i];
-		sm->rf = ARENA_NEW(&s->arena, struct rf_sm, 1);
-		sm->rf->bank = ARENA_NEW(&s->arena, struct rf_bank, m->banks);
-		sm->rf->ops = ARENA_NEW(&s->arena, struct rf_op, (size_t)m->banks * (size_t)m->qcap);
+		ARENA_SET(&s->arena, sm->rf, struct rf_sm, 1);
+		ARENA_SET(&s->arena, sm->rf->bank, struct rf_bank, m->banks);
+		ARENA_SET(&s->arena, sm->rf->ops, struct rf_op, (size_t)m->banks * (size_t)m->qcap);
 		if (m->ways)
-			sm->rf->wb = ARENA_NEW(&s->arena, struct rf_wbe, (size_t)m->banks * (size_t)m->ways);
+			ARENA_SET(&s->arena, sm->rf->wb, struct rf_wbe, (size_t)m->banks * (size_t)m->ways);
 		if (s->cfg.core.schedulers > 1)
-			sm->rf->hz = ARENA_NEW(&s->arena, struct rf_hz, m->banks);
+			ARENA_SET(&s->arena, sm->rf->hz, struct rf_hz, m->banks);
 	}
 	return 0;
 }
@@ -440,7 +440,7 @@ static void wb_drain(struct sim *s, struct sm *sm, unsigned b, int way, int src)
 	else
 		RF_ADD(s, sm, wb_overflow, 1);
 	EV_EMIT(&s->ev, EV_RF_WB_DRAIN, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)e->warp,
-		.unit = (int16_t)b, .a = e->reg, .b = src == RFS_DIRECT ? 0 : src == RFS_PIGGY ? 1 : 2);
+		.unit = (int16_t)b, .a = e->reg, .b = src == RFS_DIRECT ? EVD_DIRECT : src == RFS_PIGGY ? EVD_PIGGYBACK : EVD_FORCED);
 	e->v = 0;
 	push(s, sm, b, e->warp, e->reg, RFO_WRITE, src, e->bml);
 	sm_wake(sm); /* a way is free */
@@ -697,7 +697,7 @@ void rf_write(struct sim *s, struct sm *sm, int slot, unsigned reg)
 		if (bk->tail == bml) { /* already under a port: written directly, no entry */
 			RF_ADD(s, sm, wb_direct, 1);
 			EV_EMIT(&s->ev, EV_RF_WB_DRAIN, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)slot,
-				.unit = (int16_t)b, .a = reg, .b = 0);
+				.unit = (int16_t)b, .a = reg, .b = EVD_DIRECT);
 			push(s, sm, b, slot, reg, RFO_WRITE, RFS_DIRECT, bml);
 			return;
 		}

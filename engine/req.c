@@ -7,7 +7,7 @@
 
 void req_pool_init(struct req_pool *p, struct arena *a, uint32_t cap)
 {
-	p->r = ARENA_NEW(a, struct req, cap);
+	ARENA_SET(a, p->r, struct req, cap);
 	p->cap = cap;
 	p->used = 0;
 	p->high_water = 0;

@@ -46,18 +46,18 @@ void rd_cache_init(struct rd_cache *c, struct arena *a, uint32_t sets, uint32_t 
 	c->fa_bins = REUSE_DCAP_FACTOR * ways;
 	c->fa_width = sets;
 	c->kcap = REUSE_DCAP_FACTOR * c->lines;
-	c->stk = ARENA_NEW(a, uint64_t, (size_t)sets * c->dcap);
-	c->depth = ARENA_NEW(a, uint16_t, sets);
-	c->head = ARENA_NEW(a, uint16_t, sets);
+	ARENA_SET(a, c->stk, uint64_t, (size_t)sets * c->dcap);
+	ARENA_SET(a, c->depth, uint16_t, sets);
+	ARENA_SET(a, c->head, uint16_t, sets);
 	c->nmemb = (uint32_t)pow2_at_least(2 * (uint64_t)sets * c->dcap);
-	c->memb = ARENA_NEW(a, uint64_t, c->nmemb);
+	ARENA_SET(a, c->memb, uint64_t, c->nmemb);
 	c->T = (uint32_t)pow2_at_least(2 * (uint64_t)c->kcap);
 	c->now = 1;
-	c->fen = ARENA_NEW(a, uint32_t, c->T + 1);
-	c->owner = ARENA_NEW(a, uint32_t, c->T + 1);
-	c->ent = ARENA_NEW(a, struct rd_ent, c->kcap + 1);
+	ARENA_SET(a, c->fen, uint32_t, c->T + 1);
+	ARENA_SET(a, c->owner, uint32_t, c->T + 1);
+	ARENA_SET(a, c->ent, struct rd_ent, c->kcap + 1);
 	c->nbuckets = (uint32_t)pow2_at_least(c->kcap + 1);
-	c->bucket = ARENA_NEW(a, uint32_t, c->nbuckets);
+	ARENA_SET(a, c->bucket, uint32_t, c->nbuckets);
 	for (uint32_t i = 0; i < c->nbuckets; i++)
 		c->bucket[i] = NIL;
 	for (uint32_t i = 0; i <= c->kcap; i++)
@@ -70,21 +70,23 @@ void rd_cache_init(struct rd_cache *c, struct arena *a, uint32_t sets, uint32_t 
 		bits = REUSE_SEEN_MAX_BITS;
 	c->seen_base = seen_base;
 	c->seen_bits = bits;
-	c->seen = ARENA_NEW(a, uint64_t, bits / 64);
-	c->hist = ARENA_NEW(a, uint64_t, c->dcap + RB__EXTRA);
-	c->fa_hist = ARENA_NEW(a, uint64_t, c->fa_bins + RB__EXTRA);
-	c->set_hist = ARENA_NEW(a, uint32_t, (size_t)sets * (c->dcap + RB__EXTRA));
+	ARENA_SET(a, c->seen, uint64_t, bits / 64);
+	ARENA_SET(a, c->hist, uint64_t, c->dcap + RB__EXTRA);
+	ARENA_SET(a, c->fa_hist, uint64_t, c->fa_bins + RB__EXTRA);
+	ARENA_SET(a, c->set_hist, uint32_t, (size_t)sets * (c->dcap + RB__EXTRA));
 	c->last_set = -1;
 }
 
-void rd_cache_seen_list(struct rd_cache *c, struct arena *a, const uint64_t *lines, uint32_t n)
+/* The footprint as a sorted list of n distinct lines (kept, not copied;
+ * it must outlive c): one exact bit per line, replacing the range's bits. */
+static void rd_cache_seen_list(struct rd_cache *c, struct arena *a, const uint64_t *lines, uint32_t n)
 {
 	c->seen_list = lines;
 	c->seen_nlist = n;
 	c->seen_bits = pow2_at_least(n ? n : 1);
 	if (c->seen_bits < 64)
 		c->seen_bits = 64;
-	c->seen = ARENA_NEW(a, uint64_t, c->seen_bits / 64);
+	ARENA_SET(a, c->seen, uint64_t, c->seen_bits / 64);
 }
 
 size_t rd_cache_bytes(const struct rd_cache *c)
@@ -296,14 +298,16 @@ static bool seen_test_set(struct rd_cache *c, uint64_t line)
 	return was;
 }
 
-unsigned rd_set_bin(const struct rd_cache *c, int64_t d)
+/* Bin of a set-view distance (REUSE_INF -> compulsory bin). */
+static unsigned rd_set_bin(const struct rd_cache *c, int64_t d)
 {
 	if (d == REUSE_INF)
 		return c->dcap + RB_INF_COMP;
 	return d < (int64_t)c->dcap ? (unsigned)d : c->dcap + RB_OVER;
 }
 
-unsigned rd_fa_bin(const struct rd_cache *c, int64_t d)
+/* Bin of an FA-view distance (REUSE_INF -> compulsory bin). */
+static unsigned rd_fa_bin(const struct rd_cache *c, int64_t d)
 {
 	if (d == REUSE_INF)
 		return c->fa_bins + RB_INF_COMP;
@@ -477,10 +481,10 @@ struct reuse *reuse_new(struct sim *s)
 		nlines = REUSE_SEEN_MAX_BITS;
 	r->nl1 = cfg->l1.enabled ? cfg->core.sms : 0;
 	r->nl2 = cfg->l2.banks;
-	r->l1 = ARENA_NEW(&s->arena, struct rd_cache, r->nl1 ? r->nl1 : 1);
-	r->l2 = ARENA_NEW(&s->arena, struct rd_cache, r->nl2);
-	r->id1 = ARENA_NEW(&s->arena, struct reuse_ids, r->nl1 ? r->nl1 : 1);
-	r->id2 = ARENA_NEW(&s->arena, struct reuse_ids, r->nl2);
+	ARENA_SET(&s->arena, r->l1, struct rd_cache, r->nl1 ? r->nl1 : 1);
+	ARENA_SET(&s->arena, r->l2, struct rd_cache, r->nl2);
+	ARENA_SET(&s->arena, r->id1, struct reuse_ids, r->nl1 ? r->nl1 : 1);
+	ARENA_SET(&s->arena, r->id2, struct reuse_ids, r->nl2);
 	char cache[48];
 	for (int i = 0; i < r->nl1; i++) {
 		rd_cache_init(&r->l1[i], &s->arena, (uint32_t)cfg->l1.sets, (uint32_t)cfg->l1.ways, base, list ? 1 : nlines);

@@ -124,17 +124,11 @@ struct rd_result {
  * outside, or beyond REUSE_SEEN_MAX_BITS, share folded bits. */
 void rd_cache_init(struct rd_cache *c, struct arena *a, uint32_t sets, uint32_t ways, uint64_t seen_base,
 		   uint64_t seen_lines);
-/* The footprint as a sorted list of n distinct lines (kept, not copied;
- * it must outlive c): one exact bit per line, replacing the range's bits. */
-void rd_cache_seen_list(struct rd_cache *c, struct arena *a, const uint64_t *lines, uint32_t n);
 /* Bytes rd_cache_init takes from the arena. */
 size_t rd_cache_bytes(const struct rd_cache *c);
 /* line = line number (address / line bytes); set < sets. */
 void rd_cache_access(struct rd_cache *c, uint64_t line, uint32_t set, bool hit, bool inflight,
 		     struct rd_result *out);
-/* Bin of a set-view / FA-view distance (REUSE_INF -> compulsory bin). */
-unsigned rd_set_bin(const struct rd_cache *c, int64_t d);
-unsigned rd_fa_bin(const struct rd_cache *c, int64_t d);
 
 /* ---- the simulator's profiler: one rd_cache per L1 and per L2 bank ---- */
 struct sim;

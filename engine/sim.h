@@ -110,7 +110,6 @@ uint64_t sim_cycle(const struct sim *s);
 bool sim_dram_only(const struct sim *s);
 bool sim_done(const struct sim *s);
 const struct sim_cfg *sim_cfg(const struct sim *s);
-const struct workload *sim_workload(const struct sim *s);
 struct stats *sim_stats(struct sim *s);
 const struct stats *sim_stats_c(const struct sim *s);
 struct events *sim_events(struct sim *s);

@@ -227,8 +227,8 @@ struct sim_stat_ids {
 	uint32_t warp_mem_stall, warp_other_stall, warp_compute; /* core_init: per-warp cycles summed at exit */
 	uint32_t icnt_req_occ, icnt_rep_occ; /* icnt_init: crossbar credits in use per direction */
 	uint32_t cta_serial, l2_byp_waits; /* core_init: dispatch used; bypass.c: bypassed loads that waited at an L2 */
-	uint32_t spare; /* keeps the size a multiple of 8: struct sim has no padding (sim_state_hash hashes its bytes) */
-	uint32_t spare2;
+	uint32_t spare; /* keeps the size a multiple of 8 */
+	uint32_t l1_pool_waits; /* l1.c l1_pool_wait */
 };
 
 struct sim {

@@ -161,7 +161,8 @@ void sim_mem_estimate(const struct sim_cfg *cfg, const struct workload *wl, stru
 	part(m, "other", OTHER_FIXED + OTHER_PER_UNIT * (ns + nb), "stats, event log, small per-unit state");
 }
 
-const struct sim_mem_part *sim_mem_largest(const struct sim_mem *m)
+/* The largest part (never NULL). */
+static const struct sim_mem_part *sim_mem_largest(const struct sim_mem *m)
 {
 	const struct sim_mem_part *best = &m->part[0];
 	for (int i = 1; i < m->n; i++)

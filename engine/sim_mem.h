@@ -40,8 +40,6 @@ struct sim_mem {
  * NULL: the reuse profiler's bitmap of seen lines is then taken at the
  * smallest size, as for a trace). */
 void sim_mem_estimate(const struct sim_cfg *cfg, const struct workload *wl, struct sim_mem *m);
-/* The largest part (never NULL). */
-const struct sim_mem_part *sim_mem_largest(const struct sim_mem *m);
 /* 0 if m->total <= limit, else -1 and an error naming the need, the largest
  * structure and the limit (limit_what: "--max-memory 4096 MB"). */
 int sim_mem_check(const struct sim_mem *m, uint64_t limit, const char *limit_what, char **err);

@@ -153,9 +153,9 @@ uint32_t stats_ratio(struct stats *s, const char *name, const char *desc, const 
 void stats_freeze(struct stats *s, struct arena *a)
 {
 	assert(!s->frozen);
-	s->vals = ARENA_NEW(a, uint64_t, s->ncounters ? s->ncounters : 1);
-	s->occ = ARENA_NEW(a, struct stat_occ, s->nocc ? s->nocc : 1);
-	s->hist = ARENA_NEW(a, uint64_t, s->nhist_cells ? s->nhist_cells : 1);
+	ARENA_SET(a, s->vals, uint64_t, s->ncounters ? s->ncounters : 1);
+	ARENA_SET(a, s->occ, struct stat_occ, s->nocc ? s->nocc : 1);
+	ARENA_SET(a, s->hist, uint64_t, s->nhist_cells ? s->nhist_cells : 1);
 	s->occ_view = xcalloc(s->nocc ? s->nocc : 1, sizeof(*s->occ_view));
 	for (uint32_t i = 0; i < s->n; i++)
 		if (s->defs[i].kind == STAT_OCC) {
@@ -284,7 +284,7 @@ double stats_value(const struct stats *s, uint32_t id)
 	return 0;
 }
 
-void stats_format_value(const struct stats *s, uint32_t id, struct strbuf *out)
+static void stats_format_value(const struct stats *s, uint32_t id, struct strbuf *out)
 {
 	const struct stat_def *d = &s->defs[id];
 	switch (d->kind) {

@@ -101,7 +101,6 @@ const uint64_t *stats_hist_counts(const struct stats *s, uint32_t id);
 /* One line "name = value" with the kind's natural format. */
 void stats_format(const struct stats *s, uint32_t id, struct strbuf *out);
 /* Just the value part of stats_format ("42", "0.8123", "3 (max 8/32, mean 2.41)"). */
-void stats_format_value(const struct stats *s, uint32_t id, struct strbuf *out);
 static inline uint32_t stats_count(const struct stats *s) { return s->n; }
 static inline const struct stat_def *stats_def(const struct stats *s, uint32_t id) { return &s->defs[id]; }
 const char *stat_kind_name(enum stat_kind k);

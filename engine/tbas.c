@@ -42,7 +42,8 @@ static bool warp_active(const struct warp *w)
 	return !load_pending(w);
 }
 
-int32_t tbas_batch_of(const struct sim *s, const struct sm *sm, int slot)
+/* Batch of the CTA running in warp slot `slot`, -1 if the slot is empty. */
+static int32_t tbas_batch_of(const struct sim *s, const struct sm *sm, int slot)
 {
 	const struct warp *w = &sm->w[slot];
 	if (w->state == WSL_EMPTY || w->cta_slot < 0 || sm->cta[w->cta_slot].cta < 0)
@@ -51,7 +52,8 @@ int32_t tbas_batch_of(const struct sim *s, const struct sm *sm, int slot)
 	return sm->cta[w->cta_slot].cta / stride;
 }
 
-int32_t tbas_running_batch(const struct sim *s, const struct sm *sm)
+/* The running batch of the SM, -1 when none. */
+static int32_t tbas_running_batch(const struct sim *s, const struct sm *sm)
 {
 	int32_t b = -1;
 	uint64_t age = UINT64_MAX;

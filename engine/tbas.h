@@ -34,13 +34,9 @@ struct sm;
 
 enum tbas_promote { TBAS_OLDEST, TBAS_SUCCESSOR };
 
-/* Batch of the CTA running in warp slot `slot`, -1 if the slot is empty. */
-int32_t tbas_batch_of(const struct sim *s, const struct sm *sm, int slot);
 /* Re-evaluate the running set of one SM (state changes wake the SM). */
 void tbas_update(struct sim *s, struct sm *sm);
 /* Mask of warp slots in the running set. */
 uint64_t tbas_running_mask(const struct sim *s, const struct sm *sm);
-/* The running batch of the SM, -1 when none. */
-int32_t tbas_running_batch(const struct sim *s, const struct sm *sm);
 
 #endif

@@ -76,16 +76,6 @@ static const struct opname ops[] = {
 	{"XMAD", TC_ALU},       {"YIELD", TC_BRANCH},
 };
 
-static const char *const cls_names[TC__COUNT] = {
-	[TC_ALU] = "alu",       [TC_SFU] = "sfu",     [TC_DP] = "dp",       [TC_TENSOR] = "tensor",
-	[TC_BRANCH] = "branch", [TC_MISC] = "misc",   [TC_UNKNOWN] = "unknown", [TC_BAR] = "bar",
-	[TC_EXIT] = "exit",     [TC_LDG] = "ldg",     [TC_STG] = "stg",     [TC_ATOMG] = "atomg",
-	[TC_LD] = "ld",         [TC_ST] = "st",       [TC_ATOM] = "atom",   [TC_LDS] = "lds",
-	[TC_STS] = "sts",       [TC_ATOMS] = "atoms", [TC_LDL] = "ldl",     [TC_STL] = "stl",
-};
-
-const char *trace_class_name(unsigned cls) { return cls < TC__COUNT ? cls_names[cls] : "?"; }
-
 /* a[0, n) (not NUL-terminated, may hold any byte) against the string b. */
 static int cmp_n(const char *a, size_t n, const char *b)
 {

@@ -81,7 +81,8 @@ static size_t utf8_len(const unsigned char *p)
 	return n;
 }
 
-void str_printable(char *s)
+/* Replace control bytes (but newline and tab) and invalid UTF-8 by ?, in place. */
+static void str_printable(char *s)
 {
 	unsigned char *p = (unsigned char *)s;
 	while (*p) {
@@ -120,6 +121,8 @@ void arena_init(struct arena *a)
 {
 	a->head = NULL;
 	a->total = 0;
+	a->ptrs = NULL;
+	a->nptrs = a->ptrs_cap = 0;
 }
 
 void arena_fini(struct arena *a)
@@ -130,8 +133,8 @@ void arena_fini(struct arena *a)
 		free(c);
 		c = n;
 	}
-	a->head = NULL;
-	a->total = 0;
+	free(a->ptrs);
+	arena_init(a);
 }
 
 void *arena_alloc(struct arena *a, size_t n)
@@ -179,46 +182,131 @@ void arena_load(struct arena *a, const void *buf)
 	}
 }
 
-/* Pointers into the arena are hashed as (chunk number, offset), so that two
- * simulators in the same state hash alike wherever their memory lives. */
-uint64_t arena_hash(const struct arena *a) { return arena_hash_ex(a, NULL, 0); }
-
-uint64_t arena_hash_ex(const struct arena *a, const void *ext, size_t ext_len)
+static bool in_chunks(const struct arena *a, const void *p)
 {
-	size_t nch = 0;
 	for (const struct arena_chunk *c = a->head; c; c = c->next)
-		nch++;
-	uintptr_t lo = UINTPTR_MAX, hi = 0;
-	const struct arena_chunk **ch = xcalloc(nch ? nch : 1, sizeof(*ch));
-	size_t k = 0;
-	for (const struct arena_chunk *c = a->head; c; c = c->next) {
-		ch[k++] = c;
-		uintptr_t b = (uintptr_t)c->data, e = b + c->size;
-		lo = b < lo ? b : lo;
-		hi = e > hi ? e : hi;
+		if ((uintptr_t)p >= (uintptr_t)c->data && (uintptr_t)p < (uintptr_t)c->data + c->used)
+			return true;
+	return false;
+}
+
+void arena_note_ptr(struct arena *a, const void *slot)
+{
+	if (!in_chunks(a, slot))
+		return;
+	if (a->nptrs == a->ptrs_cap) {
+		a->ptrs_cap = a->ptrs_cap ? 2 * a->ptrs_cap : 64;
+		a->ptrs = xrealloc(a->ptrs, a->ptrs_cap * sizeof *a->ptrs);
 	}
+	/* kept sorted: noted while building, in mostly rising order */
+	size_t i = a->nptrs;
+	while (i > 0 && (uintptr_t)a->ptrs[i - 1] >= (uintptr_t)slot) {
+		if (a->ptrs[i - 1] == slot)
+			return;
+		i--;
+	}
+	memmove(a->ptrs + i + 1, a->ptrs + i, (a->nptrs - i) * sizeof *a->ptrs);
+	a->ptrs[i] = slot;
+	a->nptrs++;
+}
+
+/* First noted slot at or above p. */
+static size_t first_ptr(const struct arena *a, const void *p)
+{
+	size_t lo = 0, hi = a->nptrs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if ((uintptr_t)a->ptrs[mid] < (uintptr_t)p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Chunks oldest first (allocation order). Caller frees. */
+static const struct arena_chunk **chunks_in_order(const struct arena *a, size_t *n)
+{
+	size_t k = 0;
+	for (const struct arena_chunk *c = a->head; c; c = c->next)
+		k++;
+	const struct arena_chunk **ch = xcalloc(k ? k : 1, sizeof *ch);
+	*n = k;
+	for (const struct arena_chunk *c = a->head; c; c = c->next)
+		ch[--k] = c;
+	return ch;
+}
+
+uint64_t arena_hash(const struct arena *a)
+{
+	size_t nch;
+	const struct arena_chunk **ch = chunks_in_order(a, &nch);
 	uint64_t h = 1469598103934665603ull;
 	for (size_t i = 0; i < nch; i++) {
 		const struct arena_chunk *c = ch[i];
+		size_t k = first_ptr(a, c->data);
 		for (size_t off = 0; off + 8 <= c->used; off += 8) {
 			uint64_t w;
-			memcpy(&w, c->data + off, 8);
-			if (ext_len && (uintptr_t)w >= (uintptr_t)ext && (uintptr_t)w < (uintptr_t)ext + ext_len)
-				w = ((uintptr_t)w - (uintptr_t)ext) ^ 0x7e7e000000000000ull;
-			else if ((uintptr_t)w >= lo && (uintptr_t)w < hi)
-				for (size_t j = 0; j < nch; j++) {
-					uintptr_t b = (uintptr_t)ch[j]->data;
-					if ((uintptr_t)w >= b && (uintptr_t)w < b + ch[j]->size) {
-						w = ((uint64_t)j << 48) ^ ((uintptr_t)w - b) ^ 0x5a5a000000000000ull;
-						break;
-					}
-				}
+			if (k < a->nptrs && a->ptrs[k] == (const void *)(c->data + off)) {
+				w = 0x5a5a5a5a5a5a5a5aull; /* a pointer field: same in every instance */
+				k++;
+			} else {
+				memcpy(&w, c->data + off, 8);
+			}
 			h = (h ^ w) * 1099511628211ull;
 			h ^= h >> 29;
 		}
 	}
 	free(ch);
 	return h;
+}
+
+#if defined(__linux__) && defined(__GNUC__)
+/* The program image, code to bss (symbols GNU ld defines). */
+extern const char image_start_[] __asm__("__executable_start");
+extern const char image_end_[] __asm__("end");
+#define IMAGE_LO ((uintptr_t)image_start_)
+#define IMAGE_HI ((uintptr_t)image_end_)
+#else
+#define IMAGE_LO ((uintptr_t)0)
+#define IMAGE_HI ((uintptr_t)0)
+#endif
+
+int arena_check_ptrs(const struct arena *a, const void *ext, size_t ext_len, char **err)
+{
+	size_t nch;
+	const struct arena_chunk **ch = chunks_in_order(a, &nch);
+	uintptr_t lo = UINTPTR_MAX, hi = 0; /* quick test before the chunk walk */
+	for (size_t i = 0; i < nch; i++) {
+		uintptr_t b = (uintptr_t)ch[i]->data;
+		lo = b < lo ? b : lo;
+		hi = b + ch[i]->used > hi ? b + ch[i]->used : hi;
+	}
+	int rc = 0;
+	size_t base = 0; /* offset of chunk i in allocation order */
+	for (size_t i = 0; i < nch && !rc; base += ch[i]->used, i++) {
+		const struct arena_chunk *c = ch[i];
+		size_t k = first_ptr(a, c->data);
+		for (size_t off = 0; off + 8 <= c->used; off += 8) {
+			if (k < a->nptrs && a->ptrs[k] == (const void *)(c->data + off)) {
+				k++;
+				continue;
+			}
+			uintptr_t w;
+			memcpy(&w, c->data + off, sizeof w);
+			const char *what = w >= lo && w < hi && in_chunks(a, (const void *)w)				? "into the arena"
+					   : w >= (uintptr_t)ext && w < (uintptr_t)ext + ext_len ? "into its owner"
+					   : w >= IMAGE_LO && w < IMAGE_HI			    ? "into the program image"
+												    : NULL;
+			if (what) {
+				rc = set_err(err, "arena byte %zu holds a pointer %s that was not noted (arena_note_ptr)",
+					     base + off, what);
+				break;
+			}
+		}
+	}
+	free(ch);
+	return rc;
 }
 
 /* ---- PRNG ------------------------------------------------------------ */
@@ -274,7 +362,7 @@ void sb_init(struct strbuf *sb)
 	sb->cap = 64;
 }
 
-void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
+static void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list ap2;
 	va_copy(ap2, ap);

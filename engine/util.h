@@ -29,8 +29,6 @@ char *xvasprintf(const char *fmt, va_list ap);
 
 /* Set *err (if err != NULL and *err == NULL) to a formatted message. Returns -1. */
 int set_err(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Replace control bytes (but newline and tab) and invalid UTF-8 by ?, in place. */
-void str_printable(char *s);
 
 /* ---- arena ---------------------------------------------------------- */
 struct arena_chunk {
@@ -43,6 +41,8 @@ struct arena_chunk {
 struct arena {
 	struct arena_chunk *head; /* newest first */
 	size_t total;             /* bytes handed out, all chunks */
+	const void **ptrs;        /* pointer fields inside the chunks (heap, sorted by address) */
+	size_t nptrs, ptrs_cap;
 };
 
 void arena_init(struct arena *a);
@@ -50,21 +50,34 @@ void arena_fini(struct arena *a);
 /* Zeroed, 16-byte aligned, lives until arena_fini(). */
 void *arena_alloc(struct arena *a, size_t n);
 #define ARENA_NEW(a, type, n) ((type *)arena_alloc((a), sizeof(type) * (size_t)(n)))
+/* The word at slot (a field of an object in the arena) holds a pointer: set
+ * once while the simulator is built, the same in every instance's own
+ * terms, so the state hash leaves it out (what it points to is hashed where
+ * it lives). A slot outside the arena is ignored. */
+void arena_note_ptr(struct arena *a, const void *slot);
+/* lhs = a fresh array of n type in the arena, lhs noted as a pointer field. */
+#define ARENA_SET(a, lhs, type, n) (arena_note_ptr((a), &(lhs)), (lhs) = ARENA_NEW((a), type, (n)))
+/* lhs = v (a pointer set while building), lhs noted as a pointer field. */
+#define ARENA_PTR(a, lhs, v) (arena_note_ptr((a), &(lhs)), (lhs) = (v))
 /* Bytes of state (sum of used parts of all chunks). */
 size_t arena_bytes(const struct arena *a);
 /* Copy all used bytes into buf (arena_bytes() long) / back from buf. */
 void arena_save(const struct arena *a, void *buf);
 void arena_load(struct arena *a, const void *buf);
-/* FNV-1a over every used byte: identical state gives an identical hash. */
+/* A hash of the state the arena holds: every used 8-byte word in allocation
+ * order, the noted pointer fields left out (arena_note_ptr). It depends on
+ * values and offsets only, never on where memory lives, so equal states hash
+ * alike across instances and processes. Padding is hashed like data: the
+ * arena starts zeroed and structs in it are written field by field or from
+ * zeroed copies (memset), which DEBUG builds' audit cannot see but every
+ * two-instance test would. */
 uint64_t arena_hash(const struct arena *a);
-/* Same, also treating pointers into [ext, ext + ext_len) (the object that owns
- * the arena) as offsets, so equal states hash alike across instances.
- * Pointers are recognised by value: a word that falls inside an arena chunk
- * is taken as a pointer into it. On a normal 64-bit Linux heap (addresses
- * above 0x5500'0000'0000) no counter or cycle count gets there; under
- * valgrind, whose heap sits near 0x0500'0000, a counter of ~10^8 can, and two
- * equal states may then hash differently (docs/TESTING.md, "valgrind"). */
-uint64_t arena_hash_ex(const struct arena *a, const void *ext, size_t ext_len);
+/* The audit behind arena_note_ptr: 0, or -1 with *err naming the first word
+ * that is not noted but holds an address inside the arena, inside
+ * [ext, ext + ext_len) or inside the program's own image (code, tables): a
+ * pointer field someone forgot to note. (This looks at values, so it is a
+ * check for tests, not part of the hash.) */
+int arena_check_ptrs(const struct arena *a, const void *ext, size_t ext_len, char **err);
 
 /* ---- PRNG: xoshiro256** seeded by splitmix64 ------------------------- */
 struct rng {
@@ -96,7 +109,6 @@ struct strbuf {
 };
 void sb_init(struct strbuf *sb);
 void sb_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap);
 void sb_puts(struct strbuf *sb, const char *s);
 void sb_fini(struct strbuf *sb);
 

@@ -7,7 +7,7 @@
 
 #include "sim_int.h"
 
-bool vws_on(const struct sim *s) { return s->cfg.core.scheduler == SCHED_VWS; }
+static bool vws_on(const struct sim *s) { return s->cfg.core.scheduler == SCHED_VWS; }
 
 uint32_t vws_npred(const struct sim *s)
 {
@@ -26,7 +26,7 @@ void vws_init(struct sim *s, struct sm *sm)
 {
 	if (!vws_on(s))
 		return;
-	sm->vws = ARENA_NEW(&s->arena, struct vws_sm, 1);
+	ARENA_SET(&s->arena, sm->vws, struct vws_sm, 1);
 	if (sm == &s->sms[0]) {
 		static const char *const sn[VWS_WHY__COUNT] = {NULL, "vws.promote_same_cta", "vws.promote_pred_cta",
 								"vws.promote_succ_cta", "vws.promote_oldest"};

@@ -68,7 +68,6 @@ struct sim;
 struct sm;
 
 void vws_init(struct sim *s, struct sm *sm);
-bool vws_on(const struct sim *s);
 /* First L1 lookup of a load by a warp (miss = not a data hit). */
 void vws_on_access(struct sim *s, struct sm *sm, int warp, uint64_t addr, bool miss);
 void vws_on_warp_done(struct sim *s, struct sm *sm, int warp);

@@ -24,7 +24,8 @@ void cmd_join_args(int argc, char **argv, int from, char *buf, size_t n)
 	}
 }
 
-void cmd_rewatch(struct session *ss) { events_update_watch(sim_events(ss->sim)); }
+/* Tell the event log which kinds the breakpoints now watch. */
+static void cmd_rewatch(struct session *ss) { events_update_watch(sim_events(ss->sim)); }
 
 CMD_FN(cmd_until)
 {

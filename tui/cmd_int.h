@@ -30,12 +30,7 @@ int cmd_usage(struct cmd_out *out, const char *name);
 int cmd_need_running(struct session *ss, struct cmd_out *out);
 /* argv[from..] joined by single spaces into buf. */
 void cmd_join_args(int argc, char **argv, int from, char *buf, size_t n);
-/* Tell the event log which kinds the breakpoints now watch. */
-void cmd_rewatch(struct session *ss);
 
-/* The candidate closest to word by edit distance, if close enough for a
- * "did you mean" (about a third of its letters), else NULL (cmd_names.c). */
-const char *cmd_closest(const char *word, const char *const *cands, size_t n);
 /* The command name or alias closest to an unknown word, or NULL (cmd_names.c). */
 const char *cmd_closest_command(const struct session *ss, const char *word);
 /* An `info` subject as typed (exact, gdb's prefixes of breakpoints, a unique
@@ -50,6 +45,12 @@ void info_bank_queue(struct session *ss, int ch, int bank, struct cmd_out *out);
 
 /* cmd_break.c */
 CMD_FN(cmd_until);
+/* cmd_machine.c */
+CMD_FN(cmd_select);
+CMD_FN(cmd_set);
+CMD_FN(cmd_load);
+CMD_FN(cmd_workload);
+CMD_FN(cmd_check);
 CMD_FN(cmd_break);
 CMD_FN(cmd_tbreak);
 CMD_FN(cmd_ignore);

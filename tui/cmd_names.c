@@ -33,7 +33,9 @@ static unsigned edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
-const char *cmd_closest(const char *word, const char *const *cands, size_t n)
+/* The candidate closest to word by edit distance, if close enough for a
+ * "did you mean" (about a third of its letters), else NULL. */
+static const char *cmd_closest(const char *word, const char *const *cands, size_t n)
 {
 	const char *best = NULL;
 	unsigned bd = 99;

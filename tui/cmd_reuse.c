@@ -28,13 +28,14 @@
 #include "trace_io.h"
 #include "trc.h"
 
-void model_opts_default(struct model_opts *o)
+static void model_opts_default(struct model_opts *o)
 {
 	*o = (struct model_opts){.lat_min = 100, .lat_sigma = 5, .lat_hit = 0, .threads = 8192, .simulate = true,
 				 .ablation = true, .hist = true, .semantics = MODEL_SEM_GPUSTEP};
 }
 
-int model_semantics(const char *name)
+/* "reference" / "gpustep" -> MODEL_SEM_*; -1 otherwise. */
+static int model_semantics(const char *name)
 {
 	if (strcmp(name, "gpustep") == 0)
 		return MODEL_SEM_GPUSTEP;
@@ -43,7 +44,8 @@ int model_semantics(const char *name)
 	return -1;
 }
 
-void model_cfg_from_sim(const struct sim_cfg *cfg, const struct model_opts *o, struct rdm_cfg *c)
+/* The model's view of a machine config's L1. */
+static void model_cfg_from_sim(const struct sim_cfg *cfg, const struct model_opts *o, struct rdm_cfg *c)
 {
 	rdm_cfg_fermi(c, false);
 	c->line = (uint32_t)cfg->l1.line;
@@ -237,7 +239,9 @@ static uint64_t threads_per_block(const struct workload *wl)
 	return wl->kernel ? kernel_threads_per_cta(wl->kernel) : trc_get_info(wl->impl)->tpb;
 }
 
-int model_report(const struct sim_cfg *cfg, const struct kernel *k, const struct model_opts *o, struct strbuf *out,
+/* Run the model (and the simulator when o->simulate) and append the report;
+ * *sum (if not NULL) gets the numbers. 0 or -1 with *err. */
+static int model_report(const struct sim_cfg *cfg, const struct kernel *k, const struct model_opts *o, struct strbuf *out,
 		 struct rdm_summary *sum, char **err)
 {
 	struct workload wl = {.kernel = k};
@@ -245,7 +249,7 @@ int model_report(const struct sim_cfg *cfg, const struct kernel *k, const struct
 	return report(cfg, &wl, (uint64_t)kernel_ctas(k) * kernel_threads_per_cta(k), o, out, sum, err);
 }
 
-int model_report_trc(const struct sim_cfg *cfg, const struct trc *t, const struct model_opts *o, struct strbuf *out,
+static int model_report_trc(const struct sim_cfg *cfg, const struct trc *t, const struct model_opts *o, struct strbuf *out,
 		     struct rdm_summary *sum, char **err)
 {
 	struct workload wl = {.ops = &trc_wl_ops, .impl = t};

@@ -26,19 +26,8 @@ struct model_opts {
 	bool rule_b, no_clip, simulate, ablation, hist;
 	const char *json;  /* --json FILE, or NULL (implies the ablation) */
 };
-/* "reference" / "gpustep" -> MODEL_SEM_*; -1 otherwise. */
-int model_semantics(const char *name);
-void model_opts_default(struct model_opts *o);
-/* The model's view of a machine config's L1. */
-void model_cfg_from_sim(const struct sim_cfg *cfg, const struct model_opts *o, struct rdm_cfg *out);
-/* Run the model (and the simulator when o->simulate) and append the report;
- * *sum (if not NULL) gets the numbers. 0 or -1 with *err. */
-int model_report(const struct sim_cfg *cfg, const struct kernel *k, const struct model_opts *o, struct strbuf *out,
-		 struct rdm_summary *sum, char **err);
 /* The same for a .trc thread-address trace (engine/trc.h). */
 struct trc;
-int model_report_trc(const struct sim_cfg *cfg, const struct trc *t, const struct model_opts *o, struct strbuf *out,
-		     struct rdm_summary *sum, char **err);
 /* `gpustep model ...`: argv[0] = "model". Returns the exit status. */
 int model_main(int argc, char **argv);
 

@@ -1,8 +1,10 @@
 /*
- * commands.c: the command table (see commands.h), dispatch, and the commands
- * that move time, manage breakpoints and change the machine. Inspection
- * commands (info, print, display, list, log, save) are in cmd_info.c, the stop
- * report and the batch script runner in cmd_run.c.
+ * commands.c: the command table (see commands.h), dispatch, output helpers,
+ * and the commands that move time and `help`. The commands that change the
+ * machine (select, set, load, workload, check) are in cmd_machine.c,
+ * breakpoints in cmd_break.c, inspection commands (info, print, display,
+ * list, log, save) in cmd_info.c, the stop report and the batch script runner
+ * in cmd_run.c.
  *
  * A command line goes: tokenize (quotes allowed) ─▶ lookup (name, alias,
  * unique prefix; then the TUI's extra commands) ─▶ fn(). Time-moving commands
@@ -27,18 +29,12 @@ static CMD_FN(c_step);
 static CMD_FN(c_continue);
 static CMD_FN(c_run);
 static CMD_FN(c_next);
-static CMD_FN(c_select);
-static CMD_FN(c_set);
-static CMD_FN(c_load);
-static CMD_FN(c_workload);
-static CMD_FN(c_check);
 static CMD_FN(c_help);
 static CMD_FN(c_quit);
 
 CMD_FN(cmd_protocol); /* cmd_coh_help.c */
 CMD_FN(cmd_history);  /* cmd_coh_hist.c */
-int cmd_select_line(struct session *ss, const char *arg, struct cmd_out *out); /* cmd_coh_view.c */
-/* What Tab offers after `info`, `list`, `save`, `load` (cmd_info, cmd_list, cmd_save, c_load). */
+/* What Tab offers after `info`, `list`, `save`, `load` (cmd_info, cmd_list, cmd_save, cmd_load). */
 static const char *const info_words[] = {"break", "stats",   "config", "sm",   "warp",	"rf",	   "line",
 					 "l2",	  "frc",     "channel", "bank", "mshr",	"events", "display", "coalesce", "stalls", NULL};
 static const char *const list_words[] = {"kernels", "presets", "events", "stats", "config", "commands", NULL};
@@ -223,13 +219,13 @@ static const struct cmd_def builtin[] = {
 		 "`select mshr l1 E` (the selected SM's L1) or `mshr l2 E` (the selected L2\n"
 		 "bank's) puts the mshr panel's cursor on MSHR entry E (`why go N` does this).\n"
 		 "Example: select sm 1",
-	 .fn = c_select},
+	 .fn = cmd_select},
 	{.name = "set", .usage = "set PATH VALUE | set param.NAME VALUE", .summary = "change a config value or kernel parameter (at cycle 0)",
 	 .help = "Change one config parameter (see `list config`) or kernel parameter and\n"
 		 "rebuild the machine. Only at cycle 0: after cycles have run, `run 0` goes back\n"
 		 "first.\n"
 		 "Example: set l1.mshr.entries 8",
-	 .fn = c_set, .complete = COMPL_CONFIG},
+	 .fn = cmd_set, .complete = COMPL_CONFIG},
 	{.name = "load", .usage = "load CONFIG | load session FILE", .summary = "load a machine config (file or preset) and restart",
 	 .help = "Load a config file or preset (see `list presets`) on top of the built-in\n"
 		 "defaults, validate it and restart at cycle 0. Breakpoints are kept. `load\n"
@@ -237,12 +233,12 @@ static const struct cmd_def builtin[] = {
 		 "cycle; on the screen the status bar shows the replay's progress and Ctrl-C\n"
 		 "or Esc cancels it, leaving the current session as it was.\n"
 		 "Example: load gtx480",
-	 .fn = c_load, .complete = COMPL_FILE, .words = load_words},
+	 .fn = cmd_load, .complete = COMPL_FILE, .words = load_words},
 	{.name = "workload", .usage = "workload NAME|FILE", .summary = "switch to a built-in kernel or a kernel file",
 	 .help = "Load a built-in kernel (see `list kernels`) or a kernel JSON file and restart\n"
 		 "at cycle 0.\n"
 		 "Example: workload transpose_naive",
-	 .fn = c_workload, .complete = COMPL_KERNEL},
+	 .fn = cmd_workload, .complete = COMPL_KERNEL},
 	{.name = "save", .usage = "save stats|config|session FILE | save trace FILE [FROM TO]",
 	 .summary = "write stats, the config, the session or a Perfetto trace",
 	 .help = "Write every stat (the --stats format) or the current config (loadable with\n"
@@ -301,7 +297,7 @@ static const struct cmd_def builtin[] = {
 		 "request lost). Prints the first violation and fails; golden scripts end with\n"
 		 "it.\n"
 		 "Example: check",
-	 .fn = c_check},
+	 .fn = cmd_check},
 	{.name = "help", .aliases = "h ?", .usage = "help [COMMAND|PANEL|keys|events|protocol]", .summary = "explain a command, a panel, the keys or the events",
 	 .help = "Without arguments, list the commands. `help keys` lists key bindings, `help\n"
 		 "events` the event kinds with their fields, `help protocol [P]` the coherence\n"
@@ -613,122 +609,6 @@ static CMD_FN(c_next)
 	return CMD_RUN;
 }
 
-/* ---- machine ---------------------------------------------------------------- */
-static CMD_FN(c_select)
-{
-	if (argc == 4 && strcmp(argv[1], "mshr") == 0) /* tui/cmd_why.c */
-		return cmd_select_mshr(ss, argv[2], argv[3], out);
-	if (argc != 3)
-		return cmd_usage(out, "select");
-	const char *u = argv[1];
-	int v;
-	if (strcmp(u, "line") == 0) /* tui/cmd_coh_view.c */
-		return cmd_select_line(ss, argv[2], out);
-	if (strcmp(u, "sm") == 0) {
-		if (cmd_parse_index(out, "sm", argv[2], inspect_sms(ss->sim), &v))
-			return CMD_ERR;
-		ss->sel_sm = v;
-	} else if (strcmp(u, "warp") == 0) {
-		if (cmd_parse_index(out, "warp", argv[2], inspect_warp_slots(ss->sim), &v))
-			return CMD_ERR;
-		ss->sel_warp = v;
-	} else if (strcmp(u, "l2") == 0) {
-		if (cmd_parse_index(out, "l2", argv[2], inspect_l2_banks(ss->sim), &v))
-			return CMD_ERR;
-		ss->sel_l2 = v;
-	} else if (strcmp(u, "channel") == 0 || strcmp(u, "ch") == 0) {
-		if (cmd_parse_index(out, "channel", argv[2], inspect_dram_channels(ss->sim), &v))
-			return CMD_ERR;
-		ss->sel_ch = v;
-	} else if (strcmp(u, "bank") == 0) {
-		struct dram_chan_info ci;
-		int nb = inspect_dram_channel(ss->sim, ss->sel_ch, &ci) ? ci.banks : 0;
-		if (cmd_parse_index(out, "bank", argv[2], nb, &v))
-			return CMD_ERR;
-		ss->sel_bank = v;
-	} else {
-		cmd_errorf(out, "select: unknown unit '%s' (sm, warp, l2, channel, bank)", u);
-		return CMD_ERR;
-	}
-	cmd_printf(out, "selected %s %d", strcmp(u, "ch") == 0 ? "channel" : u, v);
-	return CMD_OK;
-}
-
-static int report_err(struct cmd_out *out, char *err)
-{
-	cmd_errorf(out, "%s", err ? err : "failed");
-	free(err);
-	return CMD_ERR;
-}
-
-static CMD_FN(c_set)
-{
-	char path[256], value[512];
-	if (argc == 2 && strchr(argv[1], '=')) {
-		const char *eq = strchr(argv[1], '=');
-		snprintf(path, sizeof path, "%.*s", (int)(eq - argv[1]), argv[1]);
-		snprintf(value, sizeof value, "%s", eq + 1);
-	} else if (argc >= 3) {
-		snprintf(path, sizeof path, "%s", argv[1]);
-		cmd_join_args(argc, argv, 2, value, sizeof value);
-	} else {
-		return cmd_usage(out, "set");
-	}
-	if (ss->started) {
-		cmd_errorf(out,
-			   "set: the machine is at cycle %llu; config changes apply from cycle 0. "
-			   "Use `run 0` to go back to cycle 0 (breakpoints are kept), then `set %s %s`.",
-			   (unsigned long long)sim_cycle(ss->sim), path, value);
-		return CMD_ERR;
-	}
-	char *err = NULL;
-	if (strncmp(path, "param.", 6) == 0) {
-		struct kernel_src *k = xmalloc(sizeof *k);
-		*k = ss->ksrc;
-		int rc = loader_kernel_set_param(k, path + 6, value, &err);
-		if (rc == 0)
-			rc = session_set_kernel_src(ss, k, &err);
-		free(k);
-		if (rc)
-			return report_err(out, err);
-		cmd_printf(out, "%s = %s", path, value);
-		return CMD_RESET;
-	}
-	struct sim_cfg c = ss->cfg;
-	if (cfg_set_value(&c, path, value, &err) || session_set_config(ss, &c, NULL, &err))
-		return report_err(out, err);
-	char shown[CFG_STR_MAX];
-	cfg_format(&ss->cfg, cfg_find(path), shown, sizeof shown);
-	cmd_printf(out, "%s = %s", path, shown);
-	return CMD_RESET;
-}
-
-static CMD_FN(c_load)
-{
-	if (argc == 3 && strcmp(argv[1], "session") == 0)
-		return cmd_load_session(ss, argv[2], out);
-	if (argc != 2)
-		return cmd_usage(out, "load");
-	struct sim_cfg c;
-	cfg_defaults(&c);
-	char *err = NULL;
-	if (loader_load_config(argv[1], &c, &err) || session_set_config(ss, &c, argv[1], &err))
-		return report_err(out, err);
-	cmd_printf(out, "loaded %s (%s); at cycle 0", argv[1], ss->cfg.name);
-	return CMD_RESET;
-}
-
-static CMD_FN(c_workload)
-{
-	if (argc != 2)
-		return cmd_usage(out, "workload");
-	char *err = NULL;
-	if (session_set_workload(ss, argv[1], &err))
-		return report_err(out, err);
-	cmd_printf(out, "workload %s: %s; at cycle 0", ss->ksrc.name, ss->ksrc.desc);
-	return CMD_RESET;
-}
-
 /* ---- help ------------------------------------------------------------------ */
 static void help_command(const struct cmd_def *d, struct cmd_out *out)
 {
@@ -796,22 +676,6 @@ static CMD_FN(c_help)
 	if (d)
 		help_command(d, out);
 	help_legend(lg, out);
-	return CMD_OK;
-}
-
-static CMD_FN(c_check)
-{
-	(void)argv;
-	if (argc != 1)
-		return cmd_usage(out, "check");
-	char *err = NULL;
-	if (sim_check_invariants(ss->sim, &err)) {
-		cmd_errorf(out, "invariant violated at cycle %llu: %s", (unsigned long long)sim_cycle(ss->sim),
-			   err ? err : "?");
-		free(err);
-		return CMD_ERR;
-	}
-	cmd_printf(out, "invariants hold at cycle %llu", (unsigned long long)sim_cycle(ss->sim));
 	return CMD_OK;
 }
 

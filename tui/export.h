@@ -35,14 +35,10 @@ void trace_exp_observe(struct trace_exp *t, struct session *ss);
 /* Close open slices at the window's end (or the last cycle run), write the
  * file; notes (cap reached, events lost) go to msg. Frees t. */
 int trace_exp_close(struct trace_exp *t, struct session *ss, struct strbuf *msg, char **err);
-/* Events written so far (tests). */
-uint64_t trace_exp_events(const struct trace_exp *t);
 
 struct sampler;
 /* every: cycles per row; globs: comma-separated stat name globs (NULL = all scalar stats). */
 struct sampler *sampler_open(struct session *ss, const char *csv, uint64_t every, const char *globs, char **err);
-uint64_t sampler_budget(const struct sampler *sp, uint64_t now);
-void sampler_observe(struct sampler *sp, struct session *ss);
 /* Writes the last (partial) interval's row and the file. Frees sp. */
 int sampler_close(struct sampler *sp, struct session *ss, char **err);
 
@@ -50,10 +46,5 @@ int sampler_close(struct sampler *sp, struct session *ss, char **err);
  * by t's and sp's budgets (either may be NULL). */
 void export_run_all(struct session *ss, struct trace_exp *t, struct sampler *sp);
 
-/* `save trace FILE [FROM TO]` at the prompt: a fresh simulator of the same
- * config, workload and seed is run to TO (default: the current cycle)
- * recording [FROM, TO); the session itself is not touched. */
-int export_save_trace(struct session *ss, const char *path, uint64_t from, uint64_t to, struct strbuf *msg,
-		      char **err);
 
 #endif

@@ -543,8 +543,6 @@ struct trace_exp *trace_exp_open(struct session *ss, const char *path, const str
 	return t;
 }
 
-uint64_t trace_exp_events(const struct trace_exp *t) { return t->nevents; }
-
 uint64_t trace_exp_budget(const struct trace_exp *t, uint64_t now)
 {
 	if (t->closed_window)

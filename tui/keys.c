@@ -45,9 +45,7 @@ static const struct key_binding bindings[] = {
 	{4, "Ctrl-D", "quit", KB_EMPTY, "quit (prompt empty)"},
 };
 
-size_t keys_count(void) { return sizeof bindings / sizeof bindings[0]; }
-
-const struct key_binding *keys_at(size_t i) { return i < keys_count() ? &bindings[i] : NULL; }
+static size_t keys_count(void) { return sizeof bindings / sizeof bindings[0]; }
 
 const struct key_binding *keys_lookup(int key, bool prompt_empty, bool running)
 {

@@ -35,8 +35,6 @@ struct key_binding {
 
 /* The binding for key in the current state, or NULL. */
 const struct key_binding *keys_lookup(int key, bool prompt_empty, bool running);
-size_t keys_count(void);
-const struct key_binding *keys_at(size_t i);
 /* The table as text, one "label  command  help" line per binding. */
 void keys_help(struct strbuf *out);
 

@@ -86,7 +86,7 @@ struct sampler *sampler_open(struct session *ss, const char *csv, uint64_t every
 	return sp;
 }
 
-uint64_t sampler_budget(const struct sampler *sp, uint64_t now)
+static uint64_t sampler_budget(const struct sampler *sp, uint64_t now)
 {
 	uint64_t next = (now / sp->every + 1) * sp->every;
 	return next - now;
@@ -128,7 +128,7 @@ static void row(struct sampler *sp, const struct stats *st, uint64_t now)
 	sp->rows++;
 }
 
-void sampler_observe(struct sampler *sp, struct session *ss)
+static void sampler_observe(struct sampler *sp, struct session *ss)
 {
 	uint64_t now = sim_cycle(ss->sim);
 	if (now > sp->last_cycle && now % sp->every == 0)
@@ -167,7 +167,10 @@ void export_run_all(struct session *ss, struct trace_exp *t, struct sampler *sp)
 	}
 }
 
-int export_save_trace(struct session *ss, const char *path, uint64_t from, uint64_t to, struct strbuf *msg,
+/* `save trace FILE [FROM TO]` at the prompt: a fresh simulator of the same
+ * config, workload and seed is run to TO (default: the current cycle)
+ * recording [FROM, TO); the session itself is not touched. */
+static int export_save_trace(struct session *ss, const char *path, uint64_t from, uint64_t to, struct strbuf *msg,
 		      char **err)
 {
 	if (ss->dreqs)

@@ -89,7 +89,8 @@ void trace_list_xz_stats(const struct trace_list *tl, uint64_t *loads, uint64_t 
 	xz_window_stats(tl->xw, loads, restarts, peak);
 }
 
-char *trace_read_file(const char *path, size_t *len, char **err) { return trace_read_file_max(path, SIZE_MAX, len, err); }
+/* Read a whole (optionally .xz) file into memory. */
+static char *trace_read_file(const char *path, size_t *len, char **err) { return trace_read_file_max(path, SIZE_MAX, len, err); }
 
 size_t trace_text_limit(void)
 {
@@ -409,7 +410,9 @@ static int kern_get(struct trace_list *tl, unsigned i, char **err)
 	return 0;
 }
 
-const struct trace_kernel *trace_list_kernel(struct trace_list *tl, unsigned i, char **err)
+/* Kernel i, indexed on first use (NULL with *err naming the file and line,
+ * or saying that it is a .trc trace). */
+static const struct trace_kernel *trace_list_kernel(struct trace_list *tl, unsigned i, char **err)
 {
 	if (kern_get(tl, i, err))
 		return NULL;
@@ -559,7 +562,8 @@ struct workload *trace_workload_all(struct trace_list *tl, const struct sim_cfg 
 	return &t->wl;
 }
 
-void trace_list_describe(struct trace_list *tl, unsigned i, char *buf, size_t n)
+/* One line: "kernel 1/3 kernel-1.traceg: _Z6vecAdd..., grid (4,1,1) x block (256,1,1), ..." */
+static void trace_list_describe(struct trace_list *tl, unsigned i, char *buf, size_t n)
 {
 	const struct trc *r = i < tl->n ? tl->kern[i].trc : NULL;
 	if (r) {

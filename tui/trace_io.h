@@ -37,9 +37,6 @@ unsigned trace_list_count(const struct trace_list *tl);
 /* True when the list runs as one workload, its kernels back to back in one
  * simulator: more than one kernel and no @N in the spec. */
 bool trace_list_back_to_back(const struct trace_list *tl);
-/* Kernel i, indexed on first use (NULL with *err naming the file and line,
- * or saying that it is a .trc trace). */
-const struct trace_kernel *trace_list_kernel(struct trace_list *tl, unsigned i, char **err);
 /* Kernel i when it is a .trc thread-address trace, parsed on first use; NULL
  * (and *err untouched) when it is an Accel-Sim kernel, NULL with *err on a
  * load error. */
@@ -53,8 +50,6 @@ struct workload *trace_workload_new(struct trace_list *tl, unsigned i, const str
  * trace_multi; a list of one: trace_workload_new). One heap block, free().
  * Its copies (kept by the list) are every MemcpyHtoD before the last kernel. */
 struct workload *trace_workload_all(struct trace_list *tl, const struct sim_cfg *cfg, char **err);
-/* One line: "kernel 1/3 kernel-1.traceg: _Z6vecAdd..., grid (4,1,1) x block (256,1,1), ..." */
-void trace_list_describe(struct trace_list *tl, unsigned i, char *buf, size_t n);
 /* Name and one-line description of kernel i for the session's kernel_src
  * (indexes it if needed); -1 with *err. */
 int trace_list_fill_src(struct trace_list *tl, unsigned i, struct kernel_src *k, char **err);
@@ -65,8 +60,6 @@ void trace_list_warnings(struct trace_list *tl, unsigned i, const struct sim_cfg
 /* The .xz window so far: thread blocks decoded for replay, decoder restarts
  * (a block behind the decoder was needed again), most bytes held at once. */
 void trace_list_xz_stats(const struct trace_list *tl, uint64_t *loads, uint64_t *restarts, uint64_t *peak);
-/* Read a whole (optionally .xz) file into memory: for tests and tools. */
-char *trace_read_file(const char *path, size_t *len, char **err);
 /* The same, refused with a message past max bytes of text (an .xz stream is
  * decoded only that far). .trc traces are read this way with
  * trace_text_limit(): TRACE_TEXT_MAX, or a third of the memory available

@@ -172,8 +172,6 @@ static uint64_t xz_size(const char *path)
 	return r;
 }
 
-char *xz_read_all(const char *path, size_t *len, char **err) { return xz_read_max(path, (size_t)1 << 40, len, err); }
-
 char *xz_read_max(const char *path, size_t max, size_t *len, char **err)
 {
 	struct xzdec d;

@@ -30,8 +30,6 @@ struct xz_kernel *xz_kernel_open(struct xz_window *w, const char *path, const ch
 struct trace_kernel *xz_kernel_trace(const struct xz_kernel *t);
 void xz_kernel_close(struct xz_kernel *t);
 
-/* The whole decompressed file (heap), *len its size; NULL with *err. */
-char *xz_read_all(const char *path, size_t *len, char **err);
 /* The same, refused with a message once it exceeds max bytes (decoding
  * stops there: memory stays near max). */
 char *xz_read_max(const char *path, size_t max, size_t *len, char **err);

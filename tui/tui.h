@@ -37,14 +37,7 @@ int tui_exec(struct tui *t, const char *line);
 void tui_run_to_stop(struct tui *t);
 
 /* For tui_commands.c. */
-int tui_set_layout(struct tui *t, const char *name, char **err);
 const char *tui_layout_name(const struct tui *t);
-/* `zoom [PANEL]`: PANEL (default: the focused panel, or the layout's first
- * when the prompt has the focus) fills the whole panel area and gets the
- * focus; the zoomed panel, or no panel, unzooms. Unknown panels and panels
- * the layout does not show are errors naming the layout's panels. A new
- * layout, and focusing another panel (Tab too), unzoom. */
-int tui_zoom(struct tui *t, const char *panel, char **err);
 /* The zoomed panel's name, or NULL. */
 const char *tui_zoomed(const struct tui *t);
 /* The panels of the current layout (zoom's completion); at most max. */
@@ -53,10 +46,7 @@ struct layout_slot;
 /* The panel windows as placed now (after any pending layout or resize): at
  * most max, in drawing order. For tests. */
 int tui_arrangement(struct tui *t, struct layout_slot *out, int max);
-int tui_focus(struct tui *t, const char *what, char **err);
 void tui_redraw(struct tui *t);
-void tui_set_colour(struct tui *t, bool on);
-void tui_show_keys(struct tui *t);
 
 /* The TUI-only commands (tui_commands.c), registered as session->extra_cmds. */
 extern const struct cmd_def tui_cmds[];

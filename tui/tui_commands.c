@@ -20,6 +20,17 @@
 
 #include "tui_int.h"
 
+static int tui_set_layout(struct tui *t, const char *name, char **err);
+/* `zoom [PANEL]`: PANEL (default: the focused panel, or the layout's first
+ * when the prompt has the focus) fills the whole panel area and gets the
+ * focus; the zoomed panel, or no panel, unzooms. Unknown panels and panels
+ * the layout does not show are errors naming the layout's panels. A new
+ * layout, and focusing another panel (Tab too), unzoom. */
+static int tui_zoom(struct tui *t, const char *panel, char **err);
+static int tui_focus(struct tui *t, const char *what, char **err);
+static void tui_set_colour(struct tui *t, bool on);
+static void tui_show_keys(struct tui *t);
+
 static struct tui *ui_of(struct session *ss, struct cmd_out *out)
 {
 	if (!ss->ui)
@@ -192,7 +203,7 @@ const size_t tui_ncmds = sizeof tui_cmds / sizeof tui_cmds[0];
 
 /* ---- back ends (tui.h), on the screen's state (tui_int.h) ---------------------- */
 
-int tui_set_layout(struct tui *t, const char *name, char **err)
+static int tui_set_layout(struct tui *t, const char *name, char **err)
 {
 	const struct layout_def *d = layout_find(name);
 	if (!d) {
@@ -232,7 +243,7 @@ size_t tui_layout_panels(const struct tui *t, const char **out, size_t max)
 	return (size_t)n;
 }
 
-int tui_zoom(struct tui *t, const char *panel, char **err)
+static int tui_zoom(struct tui *t, const char *panel, char **err)
 {
 	if (panel && !layout_has(t->layout, panel)) {
 		char *list = layout_panel_list(t);
@@ -283,7 +294,7 @@ static void set_focus(struct tui *t, int i)
 	t->dirty_panels = true;
 }
 
-int tui_focus(struct tui *t, const char *what, char **err)
+static int tui_focus(struct tui *t, const char *what, char **err)
 {
 	/* Moving to another panel unzooms first, as tmux does on a pane switch;
 	 * `focus cmd` and `focus` of the zoomed panel keep the zoom. */
@@ -337,13 +348,13 @@ int tui_focus(struct tui *t, const char *what, char **err)
 	return set_err(err, "unknown panel '%s' (focus PANEL|cmd|next|prev)", what);
 }
 
-void tui_set_colour(struct tui *t, bool on)
+static void tui_set_colour(struct tui *t, bool on)
 {
 	t->colours = draw_init(on, t->utf8);
 	tui_redraw(t);
 }
 
-void tui_show_keys(struct tui *t)
+static void tui_show_keys(struct tui *t)
 {
 	struct strbuf sb;
 	sb_init(&sb);

@@ -14,6 +14,10 @@
 #include "tui.h"
 #include "tui_int.h"
 
+/* Keep a key typed during a run: text, Enter, Backspace; other control keys
+ * (Ctrl-D, Tab, ...) are not typeahead. */
+static void tui_typeahead(struct tui *t, wint_t key);
+
 static bool is_nav_key(int k)
 {
 	return k == KEY_UP || k == KEY_DOWN || k == KEY_LEFT || k == KEY_RIGHT || k == KEY_PPAGE || k == KEY_NPAGE ||
@@ -177,7 +181,7 @@ static void replay_typeahead(struct tui *t)
 	free(keys);
 }
 
-void tui_typeahead(struct tui *t, wint_t key)
+static void tui_typeahead(struct tui *t, wint_t key)
 {
 	bool keep = key == '\n' || key == '\r' || key == 127 || key == 8 || (key >= 32 && key != 127);
 	if (!keep || t->nahead >= TUI_AHEAD_MAX)

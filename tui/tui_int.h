@@ -107,9 +107,6 @@ void tui_poll_keys(struct tui *t, int timeout);
 /* One key through the routing tui_poll_keys uses (tests); fkey: a KEY_ code. */
 void tui_feed_key(struct tui *t, wint_t key, bool fkey);
 #define TUI_AHEAD_MAX 65536
-/* Keep a key typed during a run (tui_input.c): text, Enter, Backspace;
- * other control keys (Ctrl-D, Tab, ...) are not typeahead. */
-void tui_typeahead(struct tui *t, wint_t key);
 /* The text typed ahead as the prompt shows it ('\n' as ';'): caller frees. */
 char *tui_typeahead_text(const struct tui *t);
 

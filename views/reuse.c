@@ -31,6 +31,7 @@
 
 #include "draw.h"
 #include "inspect.h"
+#include "reuse.h"
 #include "util.h"
 #include "view.h"
 
@@ -58,7 +59,7 @@ static int break_bin(const struct reuse_panel *rp, const struct reuse_info *ri, 
 		return -1;
 	if (rp->view == RV_ONESET && e->set != rp->set)
 		return -1;
-	if (e->b == 4)
+	if (e->b == RC_LATENCY)
 		return ri->nbins + 2;
 	int64_t d = rp->view == RV_FA ? ri->last_dfa : ri->last_d;
 	if (d < 0)

@@ -173,6 +173,130 @@ static void close_nacks(struct timeline_panel *tp, int row, uint64_t now, bool f
 static uint64_t line_of(uint64_t a, uint64_t mask) { return a & ~mask; }
 
 /* Rebuild rows and items from the log for (bank, set). */
+/* An L2 event of a row's block (access, hit, miss, nack, transient, fill).
+ * last_miss: the row and cycle of the latest miss, whose victim a transient
+ * event of the same cycle belongs to. */
+static void l2_event(struct timeline_panel *tp, int row, const struct event *e, uint64_t now, uint64_t ring0,
+		     int *last_miss, uint64_t *last_miss_t)
+{
+	struct tl_row *r = &tp->rows[row];
+	uint64_t t = e->cycle;
+	switch (e->kind) {
+	case EV_L2_ACCESS:
+		if (r->nack0 != TL_NONE && r->last_access != TL_NONE && r->last_access > r->last_nack)
+			close_nacks(tp, row, now, false); /* the previous retry was taken */
+		if (r->nack0 == TL_NONE && !r->busy)
+			item(tp, row, G_ARRIVE, t, t);
+		r->last_access = t;
+		r->write = e->a == EVA_WRITE;
+		break;
+	case EV_L2_HIT:
+		close_nacks(tp, row, now, false);
+		item(tp, row, G_HIT, t, t);
+		break;
+	case EV_L2_MISS:
+		if (!r->write) /* a write miss needs no fetch unless it goes transient (below) */
+			r->miss_t = t;
+		r->busy = !r->write;
+		*last_miss = row;
+		*last_miss_t = t;
+		break;
+	case EV_L2_NACK:
+		if (r->miss_t == t)
+			r->miss_t = TL_NONE;
+		if (r->fetch0 == TL_NONE && r->frc0 == TL_NONE && r->swap0 == TL_NONE)
+			r->busy = false;
+		if (r->nack0 == TL_NONE)
+			r->nack0 = t;
+		r->last_nack = t;
+		break;
+	case EV_L2_TRANSIENT:
+		/* the victim of the miss just before (same cycle): the fetch leaves */
+		if (*last_miss >= 0 && *last_miss_t == t) {
+			struct tl_row *m = &tp->rows[*last_miss];
+			close_nacks(tp, *last_miss, now, false);
+			m->fetch0 = t;
+			m->miss_t = TL_NONE;
+			if (row != *last_miss) {
+				r->trans0 = t;
+				r->trans_for = *last_miss;
+			}
+		}
+		break;
+	case EV_L2_FILL: {
+		close_nacks(tp, row, now, false);
+		uint64_t t0 = r->fetch0 != TL_NONE ? r->fetch0 : r->miss_t != TL_NONE ? r->miss_t : ring0;
+		item(tp, row, G_FETCH, t0, t);
+		item(tp, row, G_FILL, t, t);
+		r->fetch0 = r->miss_t = TL_NONE;
+		r->busy = false;
+		for (int j = 0; j < tp->nrows; j++)
+			if (tp->rows[j].trans_for == row && tp->rows[j].trans0 != TL_NONE) {
+				item(tp, j, G_TRANS, tp->rows[j].trans0, t);
+				tp->rows[j].trans0 = TL_NONE;
+				tp->rows[j].trans_for = -1;
+			}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* An FRC event of a row's block (alloc, fill, swap); ent: the entry, or -1. */
+static void frc_event(struct timeline_panel *tp, int row, const struct event *e, int ent, uint64_t now,
+		      uint64_t ring0)
+{
+	struct tl_row *r = &tp->rows[row];
+	uint64_t t = e->cycle;
+	switch (e->kind) {
+	case EV_FRC_ALLOC:
+		close_nacks(tp, row, now, false);
+		r->frc0 = t;
+		r->miss_t = TL_NONE;
+		r->busy = true;
+		break;
+	case EV_FRC_FILL:
+		item(tp, row, G_FRC, r->frc0 != TL_NONE ? r->frc0 : ring0, t);
+		item(tp, row, G_FILL, t, t);
+		r->frc0 = TL_NONE;
+		break;
+	case EV_FRC_SWAP_START:
+		r->swap0 = t;
+		break;
+	case EV_FRC_SWAP_DONE:
+		item(tp, row, G_SWAP, r->swap0 != TL_NONE ? r->swap0 : ring0, t);
+		r->swap0 = TL_NONE;
+		r->busy = false;
+		if (ent >= 0) {
+			tp->entry_row_set[ent] = 1;
+			tp->entry_swapped[ent] = t;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* Phases still open run to now. */
+static void close_open(struct timeline_panel *tp, uint64_t now)
+{
+	for (int j = 0; j < tp->nrows; j++) {
+		struct tl_row *r = &tp->rows[j];
+		close_nacks(tp, j, now, true);
+		if (r->fetch0 != TL_NONE)
+			item(tp, j, G_FETCH, r->fetch0, now);
+		else if (r->miss_t != TL_NONE)
+			item(tp, j, G_FETCH, r->miss_t, now);
+		if (r->frc0 != TL_NONE)
+			item(tp, j, G_FRC, r->frc0, now);
+		if (r->swap0 != TL_NONE)
+			item(tp, j, G_SWAP, r->swap0, now);
+		if (r->trans0 != TL_NONE)
+			item(tp, j, G_TRANS, r->trans0, now);
+	}
+}
+
 static void rebuild(struct timeline_panel *tp, const struct events *ev, uint64_t n, int bank, int set,
 		    uint64_t lmask, uint64_t now, uint64_t ring0)
 {
@@ -216,106 +340,10 @@ static void rebuild(struct timeline_panel *tp, const struct events *ev, uint64_t
 		int row = (event_defs[k].fields & EVF_ADDR) ? row_find(tp, a) : -1;
 		if (row < 0)
 			continue;
-		struct tl_row *r = &tp->rows[row];
-		switch (k) {
-		case EV_L2_ACCESS:
-			if (r->nack0 != TL_NONE && r->last_access != TL_NONE && r->last_access > r->last_nack)
-				close_nacks(tp, row, now, false); /* the previous retry was taken */
-			if (r->nack0 == TL_NONE && !r->busy)
-				item(tp, row, G_ARRIVE, t, t);
-			r->last_access = t;
-			r->write = e->a == 1;
-			break;
-		case EV_L2_HIT:
-			close_nacks(tp, row, now, false);
-			item(tp, row, G_HIT, t, t);
-			break;
-		case EV_L2_MISS:
-			if (!r->write) /* a write miss needs no fetch unless it goes transient (below) */
-				r->miss_t = t;
-			r->busy = !r->write;
-			last_miss = row;
-			last_miss_t = t;
-			break;
-		case EV_L2_NACK:
-			if (r->miss_t == t)
-				r->miss_t = TL_NONE;
-			if (r->fetch0 == TL_NONE && r->frc0 == TL_NONE && r->swap0 == TL_NONE)
-				r->busy = false;
-			if (r->nack0 == TL_NONE)
-				r->nack0 = t;
-			r->last_nack = t;
-			break;
-		case EV_L2_TRANSIENT:
-			/* the victim of the miss just before (same cycle): the fetch leaves */
-			if (last_miss >= 0 && last_miss_t == t) {
-				struct tl_row *m = &tp->rows[last_miss];
-				close_nacks(tp, last_miss, now, false);
-				m->fetch0 = t;
-				m->miss_t = TL_NONE;
-				if (row != last_miss) {
-					r->trans0 = t;
-					r->trans_for = last_miss;
-				}
-			}
-			break;
-		case EV_L2_FILL: {
-			close_nacks(tp, row, now, false);
-			uint64_t t0 = r->fetch0 != TL_NONE ? r->fetch0 : r->miss_t != TL_NONE ? r->miss_t : ring0;
-			item(tp, row, G_FETCH, t0, t);
-			item(tp, row, G_FILL, t, t);
-			r->fetch0 = r->miss_t = TL_NONE;
-			r->busy = false;
-			for (int j = 0; j < tp->nrows; j++)
-				if (tp->rows[j].trans_for == row && tp->rows[j].trans0 != TL_NONE) {
-					item(tp, j, G_TRANS, tp->rows[j].trans0, t);
-					tp->rows[j].trans0 = TL_NONE;
-					tp->rows[j].trans_for = -1;
-				}
-			break;
-		}
-		case EV_FRC_ALLOC:
-			close_nacks(tp, row, now, false);
-			r->frc0 = t;
-			r->miss_t = TL_NONE;
-			r->busy = true;
-			break;
-		case EV_FRC_FILL:
-			item(tp, row, G_FRC, r->frc0 != TL_NONE ? r->frc0 : ring0, t);
-			item(tp, row, G_FILL, t, t);
-			r->frc0 = TL_NONE;
-			break;
-		case EV_FRC_SWAP_START:
-			r->swap0 = t;
-			break;
-		case EV_FRC_SWAP_DONE:
-			item(tp, row, G_SWAP, r->swap0 != TL_NONE ? r->swap0 : ring0, t);
-			r->swap0 = TL_NONE;
-			r->busy = false;
-			if (ent >= 0) {
-				tp->entry_row_set[ent] = 1;
-				tp->entry_swapped[ent] = t;
-			}
-			break;
-		default:
-			break;
-		}
+		l2_event(tp, row, e, now, ring0, &last_miss, &last_miss_t); /* each ignores the other's kinds */
+		frc_event(tp, row, e, ent, now, ring0);
 	}
-	/* Phases still open run to now. */
-	for (int j = 0; j < tp->nrows; j++) {
-		struct tl_row *r = &tp->rows[j];
-		close_nacks(tp, j, now, true);
-		if (r->fetch0 != TL_NONE)
-			item(tp, j, G_FETCH, r->fetch0, now);
-		else if (r->miss_t != TL_NONE)
-			item(tp, j, G_FETCH, r->miss_t, now);
-		if (r->frc0 != TL_NONE)
-			item(tp, j, G_FRC, r->frc0, now);
-		if (r->swap0 != TL_NONE)
-			item(tp, j, G_SWAP, r->swap0, now);
-		if (r->trans0 != TL_NONE)
-			item(tp, j, G_TRANS, r->trans0, now);
-	}
+	close_open(tp, now);
 	for (int i = 0; i < TL_ENTRIES; i++) /* victims still being evicted: address unknown until evict_done */
 		tp->entry_row_set[i] = 0;
 }
@@ -380,6 +408,93 @@ static int draw_legend(WINDOW *w, int y, int x, int width, int maxlines)
 	return line + 1;
 }
 
+/* The panel without a chart: why (no event of the bank yet, too narrow, no
+ * event of the set), and which needed kinds are not logged. set < 0: none. */
+static void draw_no_chart(struct panel *p, WINDOW *w, const struct view_ctx *c, struct rect r, int bank, int set,
+			  bool narrow, const char *missing, uint64_t ring0)
+{
+	char info[200];
+	if (set >= 0)
+		snprintf(info, sizeof info, "l2 bank %d set %d%s", bank, set, c->tl_fixed ? "" : " (newest event)");
+	else
+		snprintf(info, sizeof info, "l2 bank %d (follows the newest event)", bank);
+	view_frame(p, w, c, info);
+	int y = r.y;
+	if (set < 0)
+		put_text(w, y++, r.x, r.w, "no L2 event of this bank in the log yet: step, or `timeline l2 BANK SET`",
+			 role_attr(R_DIM), false);
+	else if (narrow)
+		put_text(w, y++, r.x, r.w, "too narrow for a chart", role_attr(R_DIM), false);
+	else
+		put_fmt(w, y++, r.x, r.w, role_attr(R_DIM), "no events of bank %d set %d in the log%s", bank, set,
+			ring0 ? " (older ones were dropped)" : " yet");
+	if (missing[0] && y < r.y + r.h)
+		put_fmt(w, y++, r.x, r.w, role_attr(R_STALL), "not logged:%s (`timeline l2 %d %d` logs them)", missing,
+			bank, set < 0 ? 0 : set);
+}
+
+/* Row indices in order of first appearance (oldest first), then address. */
+static void sort_rows(const struct timeline_panel *tp, int *order)
+{
+	for (int i = 0; i < tp->nrows; i++)
+		order[i] = i;
+	for (int i = 1; i < tp->nrows; i++) { /* insertion sort: few rows */
+		int v = order[i], j = i;
+		while (j > 0 && (tp->rows[order[j - 1]].first > tp->rows[v].first ||
+				 (tp->rows[order[j - 1]].first == tp->rows[v].first && tp->rows[order[j - 1]].addr > tp->rows[v].addr))) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = v;
+	}
+}
+
+/* The axis line: "BLOCK", then tick labels at multiples of a nice step, at
+ * least 10 columns apart. */
+static void draw_axis(WINDOW *w, int y, int x, int chart_w, uint64_t left, uint64_t now, uint64_t cpc)
+{
+	uint64_t step = nice_at_least(cpc * 10);
+	put_text(w, y, x, TL_LABEL, "BLOCK", role_attr(R_HEADER), false);
+	int xa = x + TL_LABEL;
+	for (uint64_t tk = (left + step - 1) / step * step; tk <= now; tk += step) {
+		int col = (int)((tk - left) / cpc);
+		if (col >= chart_w)
+			break;
+		char lab[24];
+		snprintf(lab, sizeof lab, "%llu", (unsigned long long)tk);
+		put_text(w, y, xa + col, chart_w - col, lab, role_attr(R_HEADER), false);
+	}
+}
+
+/* One block's row: its address, then each column's highest-priority glyph
+ * among the items that cover it (cell: chart_w bytes of scratch). */
+static void draw_row(WINDOW *w, const struct timeline_panel *tp, int row, int y, int x, int chart_w, uint64_t left,
+		     uint64_t cpc, unsigned char *cell)
+{
+	memset(cell, 0, (size_t)chart_w);
+	for (size_t k = 0; k < tp->nitems; k++) {
+		const struct tl_item *it = &tp->items[k];
+		if (it->row != row || it->t1 < left)
+			continue;
+		uint64_t a0 = it->t0 < left ? left : it->t0;
+		int c0 = (int)((a0 - left) / cpc), c1 = (int)((it->t1 - left) / cpc);
+		if (c1 >= chart_w)
+			c1 = chart_w - 1;
+		for (int col = c0; col <= c1; col++)
+			if (!cell[col] || glyphs[cell[col] - 1].prio < glyphs[it->g].prio)
+				cell[col] = (unsigned char)(it->g + 1);
+	}
+	char lab[24];
+	snprintf(lab, sizeof lab, "0x%llx", (unsigned long long)tp->rows[row].addr);
+	put_text(w, y, x, TL_LABEL - 1, lab, A_NORMAL, false);
+	for (int col = 0; col < chart_w; col++) {
+		if (!cell[col])
+			continue;
+		const char ch[2] = {glyphs[cell[col] - 1].ch, 0};
+		put_text(w, y, x + TL_LABEL + col, 1, ch, role_attr(glyphs[cell[col] - 1].role), false);
+	}
+}
+
 static void timeline_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 {
 	struct timeline_panel *tp = (struct timeline_panel *)p;
@@ -424,39 +539,11 @@ static void timeline_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		return;
 	}
 	if (!have || !tp->nrows || chart_w < 8) {
-		if (have)
-			snprintf(info, sizeof info, "l2 bank %d set %d%s", bank, set, c->tl_fixed ? "" : " (newest event)");
-		else
-			snprintf(info, sizeof info, "l2 bank %d (follows the newest event)", bank);
-		view_frame(p, w, c, info);
-		int y = r.y;
-		if (!have)
-			put_text(w, y++, r.x, r.w, "no L2 event of this bank in the log yet: step, or `timeline l2 BANK SET`",
-				 role_attr(R_DIM), false);
-		else if (chart_w < 8)
-			put_text(w, y++, r.x, r.w, "too narrow for a chart", role_attr(R_DIM), false);
-		else
-			put_fmt(w, y++, r.x, r.w, role_attr(R_DIM), "no events of bank %d set %d in the log%s", bank, set,
-				ring0 ? " (older ones were dropped)" : " yet");
-		if (missing[0] && y < r.y + r.h)
-			put_fmt(w, y++, r.x, r.w, role_attr(R_STALL), "not logged:%s (`timeline l2 %d %d` logs them)", missing,
-				bank, set < 0 ? 0 : set);
+		draw_no_chart(p, w, c, r, bank, have ? set : -1, chart_w < 8, missing, ring0);
 		return;
 	}
-
-	/* Rows in order of first appearance, oldest first. */
 	int order[TL_MAX_ROWS];
-	for (int i = 0; i < tp->nrows; i++)
-		order[i] = i;
-	for (int i = 1; i < tp->nrows; i++) { /* insertion sort: few rows */
-		int v = order[i], j = i;
-		while (j > 0 && (tp->rows[order[j - 1]].first > tp->rows[v].first ||
-				 (tp->rows[order[j - 1]].first == tp->rows[v].first && tp->rows[order[j - 1]].addr > tp->rows[v].addr))) {
-			order[j] = order[j - 1];
-			j--;
-		}
-		order[j] = v;
-	}
+	sort_rows(tp, order);
 	int body = r.h - legend_lines - 1 - notes;
 	if (body < 1) {
 		notes = 0;
@@ -489,46 +576,10 @@ static void timeline_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	int y = r.y;
 	if (legend_lines)
 		y += draw_legend(w, y, r.x, r.w, legend_lines);
-	/* Axis: tick labels at multiples of a nice step, >= 10 columns apart. */
-	uint64_t step = nice_at_least(cpc * 10);
-	put_text(w, y, r.x, TL_LABEL, "BLOCK", role_attr(R_HEADER), false);
-	int xa = r.x + TL_LABEL;
-	for (uint64_t tk = (left + step - 1) / step * step; tk <= now; tk += step) {
-		int col = (int)((tk - left) / cpc);
-		if (col >= chart_w)
-			break;
-		char lab[24];
-		snprintf(lab, sizeof lab, "%llu", (unsigned long long)tk);
-		put_text(w, y, xa + col, chart_w - col, lab, role_attr(R_HEADER), false);
-	}
-	y++;
-	/* Rows. */
+	draw_axis(w, y++, r.x, chart_w, left, now, cpc);
 	unsigned char *cell = xcalloc((size_t)chart_w, 1);
-	for (int i = firstrow; i < last && y < r.y + r.h - notes; i++, y++) {
-		int row = order[i];
-		memset(cell, 0, (size_t)chart_w);
-		for (size_t k = 0; k < tp->nitems; k++) {
-			const struct tl_item *it = &tp->items[k];
-			if (it->row != row || it->t1 < left)
-				continue;
-			uint64_t a0 = it->t0 < left ? left : it->t0;
-			int c0 = (int)((a0 - left) / cpc), c1 = (int)((it->t1 - left) / cpc);
-			if (c1 >= chart_w)
-				c1 = chart_w - 1;
-			for (int col = c0; col <= c1; col++)
-				if (!cell[col] || glyphs[cell[col] - 1].prio < glyphs[it->g].prio)
-					cell[col] = (unsigned char)(it->g + 1);
-		}
-		char lab[24];
-		snprintf(lab, sizeof lab, "0x%llx", (unsigned long long)tp->rows[row].addr);
-		put_text(w, y, r.x, TL_LABEL - 1, lab, A_NORMAL, false);
-		for (int col = 0; col < chart_w; col++) {
-			if (!cell[col])
-				continue;
-			const char ch[2] = {glyphs[cell[col] - 1].ch, 0};
-			put_text(w, y, xa + col, 1, ch, role_attr(glyphs[cell[col] - 1].role), false);
-		}
-	}
+	for (int i = firstrow; i < last && y < r.y + r.h - notes; i++, y++)
+		draw_row(w, tp, order[i], y, r.x, chart_w, left, cpc, cell);
 	free(cell);
 	y = r.y + r.h - notes;
 	if (notes && ring0)

@@ -2,6 +2,9 @@
 #include <stdlib.h>
 
 #include "bp.h"
+#include "coh.h"
+#include "inspect.h"
+#include "reuse.h"
 #include "event.h"
 #include "stats.h"
 #include "test.h"
@@ -106,6 +109,90 @@ TEST(event_watch_includes_breakpoints)
 	EV_EMIT(&ev, EV_DRAM_ACT, .ch = 0, .bank = 2, .row = 3);
 	CHECK(b.stop);
 	CHECK_STR(b.stop_reason, "Breakpoint 1, dram.act ch=0 bank=2 row=3 at cycle 8 (logged in cycle 7)");
+	bp_fini(&b);
+	stats_fini(&st);
+	arena_fini(&a);
+}
+
+/* Every coded event field (evcode.h's enums and the enums of inspect.h, coh.h
+ * and reuse.h): each code has a name, the name parses back to the code (what
+ * `break l2.nack reason=pool_full` relies on), and the table ends at the
+ * enum's count. A coded field missing from this list fails too. */
+TEST(event_codes_round_trip)
+{
+	static const struct {
+		unsigned kind, bit, count;
+	} coded[] = {
+		{EV_WARP_STALL, EVF_A, STALL__COUNT},   {EV_L1_ACCESS, EVF_A, EVA__COUNT},
+		{EV_L1_MSHR_FULL, EVF_A, EVM__COUNT},   {EV_ICNT_STALL, EVF_A, EVI__COUNT},
+		{EV_L2_ACCESS, EVF_A, EVA__COUNT},      {EV_L2_NACK, EVF_A, NACK__COUNT},
+		{EV_FRC_FALLBACK, EVF_A, FRCFB__COUNT}, {EV_RF_WB_DRAIN, EVF_B, EVD__COUNT},
+		{EV_REUSE_ACCESS, EVF_B, RC__COUNT},    {EV_REUSE_INF, EVF_B, RC__COUNT},
+		{EV_REUSE_CLASS, EVF_B, RC__COUNT},     {EV_L1_BYPASS, EVF_A, BYPEV__COUNT},
+		{EV_COH_TRANSITION, EVF_A, CS__COUNT},  {EV_COH_TRANSITION, EVF_B, CS__COUNT},
+		{EV_COH_MSG, EVF_A, CM__COUNT},         {EV_COH_NACK, EVF_A, CM__COUNT},
+		{EV_COH_KFLUSH, EVF_A, EVK__COUNT},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(coded); i++) {
+		const char *field = event_field_name_of(coded[i].kind, coded[i].bit);
+		REQUIRE(coded[i].count > 1);
+		for (unsigned v = 0; v < coded[i].count; v++) {
+			const char *name = event_field_code_name(coded[i].kind, coded[i].bit, v);
+			if (!name) {
+				CHECK_STR(event_defs[coded[i].kind].name, "has a code without a name");
+				continue;
+			}
+			int64_t back = -1;
+			CHECK_EQ(event_field_code(coded[i].kind, coded[i].bit, name, &back), 0);
+			CHECK_EQ(back, (int64_t)v);
+			CHECK(strcmp(field, "a") != 0 && strcmp(field, "b") != 0); /* the slot has a name */
+		}
+		CHECK(event_field_code_name(coded[i].kind, coded[i].bit, coded[i].count) == NULL);
+	}
+	/* no other kind's slot has codes */
+	for (unsigned k = 0; k < EV__COUNT; k++)
+		for (unsigned bit = EVF_A; bit <= EVF_B; bit <<= 1) {
+			if (!event_field_code_name(k, bit, 0))
+				continue;
+			bool listed = false;
+			for (size_t i = 0; i < ARRAY_LEN(coded); i++)
+				listed |= coded[i].kind == k && coded[i].bit == bit;
+			CHECK_STR(listed ? "" : event_defs[k].name, "");
+		}
+}
+
+/* A filter by a reason's name matches the event an emitter writes with the
+ * enumerator (dir_locked is 4, pool_full the last). */
+TEST(event_break_reason_by_name)
+{
+	uint64_t now = 0;
+	struct arena a;
+	arena_init(&a);
+	struct stats st;
+	stats_init(&st, &now);
+	stats_freeze(&st, &a);
+	struct events ev;
+	events_init(&ev, &a, 16, &now);
+	struct bp_set b;
+	bp_init(&b, &st);
+	ev.bps = &b;
+	char *err = NULL;
+	REQUIRE(bp_add_break(&b, "l2.nack reason=pool_full", 0, &err) > 0);
+	REQUIRE(bp_add_break(&b, "frc.fallback reason=no_victim", 0, &err) > 0);
+	REQUIRE(bp_add_break(&b, "l1.mshr_full reason=issue", 0, &err) > 0);
+	events_update_watch(&ev);
+	EV_EMIT(&ev, EV_L2_NACK, .a = NACK_DIR_LOCKED);
+	CHECK(!b.stop);
+	EV_EMIT(&ev, EV_L2_NACK, .a = NACK_POOL_FULL);
+	CHECK(b.stop && b.stop_id == 1);
+	bp_clear_stop(&b);
+	EV_EMIT(&ev, EV_FRC_FALLBACK, .a = FRCFB_POOL_FULL);
+	CHECK(!b.stop);
+	EV_EMIT(&ev, EV_FRC_FALLBACK, .a = FRCFB_NO_VICTIM);
+	CHECK(b.stop && b.stop_id == 2);
+	bp_clear_stop(&b);
+	EV_EMIT(&ev, EV_L1_MSHR_FULL, .a = EVM_ISSUE);
+	CHECK(b.stop && b.stop_id == 3);
 	bp_fini(&b);
 	stats_fini(&st);
 	arena_fini(&a);
