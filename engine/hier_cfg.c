@@ -257,11 +257,11 @@ static const struct cfg_param l2_params[] = {
 	       "conventional miss with a dirty victim: the fetch leaves once memory has completed the write-back "
 	       "(serial, the FRC thesis's order), once memory has accepted it (accepted), or queued right behind it "
 	       "(overlap)"),
-	P_ENUM("l2.fill_reply", l2.fill_reply, "at_once", l2fr_names,
+	P_ENUM("l2.fill_reply", l2.fill_reply, "pipeline", l2fr_names,
 	       "when the requests a fill from memory answers get their replies: after l2.hit_latency (pipeline: every "
 	       "request passes the L2's pipeline, as GPGPU-Sim's ROP latency applies to misses too, so a miss costs "
-	       "the hit latency plus memory) or at once (at_once, the default for now: where l2.hit_latency exceeds "
-	       "the memory's latency, as on gtx480, an L2 miss answers sooner than an L2 hit; see MODEL.md)"),
+	       "the hit latency plus memory) or at once (at_once, the model before 2026-11-25: where l2.hit_latency "
+	       "exceeds the memory's latency, as on gtx480, an L2 miss then answers sooner than an L2 hit)"),
 	P_INT("l2.fill_port_cycles", l2.fill_port_cycles, "1", 0, 64,
 	      "L2 port cycles a fill from memory takes (the data-array write; lookups wait)"),
 	P_INT("l2.frc.entries", l2.frc.entries, "0", 0, 4096,

@@ -205,14 +205,14 @@ EOF
 run rf -w matmul_tiled -s rf.kind=racetrack -s core.scheduler=rmws || fail "rf script: $(cat "$E2E_TMP/rf.err")"
 out=$(cat "$E2E_TMP/rf.out")
 stop=$(grep -m1 '^Breakpoint 1, rf.shift_stall' "$E2E_TMP/rf.out")
-expect_contains "$stop" "Breakpoint 1, rf.shift_stall sm=0 warp=4 unit=3 wait=10 reg=3 at cycle 409 (logged in cycle 408)"
+expect_contains "$stop" "Breakpoint 1, rf.shift_stall sm=0 warp=4 unit=3 wait=10 reg=3 at cycle 419 (logged in cycle 418)"
 p="$(section rf "print rf.reads rf.writes rf.shifts rf.shift_cycles rf.bank_conflicts core.stall.rf rf.wb.reads rf.wb.voided rf.wb.direct rf.wb.piggyback rf.wb.overflow")
 $(section rf "print sm*.rf.* rf.energy.total")"
 nj=$(awk -v f="$(v rf.energy.total)" 'BEGIN { printf "%.3f", f / 1e6 }')
-# RF clock = 2 x core clock: RF cycle 818 at core cycle 409. First this SM's
+# RF clock = 2 x core clock: RF cycle 838 at core cycle 419. First this SM's
 # counters (sm0.rf.*), then the machine's (rf.*) with the energy.
 expect_contains "$out" "(gpustep) info rf
-sm 0 register file: racetrack, 16 banks x 64 entries, 4 ports (segment 16), eq3_3, 28 regs, RF cycle 818
+sm 0 register file: racetrack, 16 banks x 64 entries, 4 ports (segment 16), eq3_3, 28 regs, RF cycle 838
   sm 0: reads $(v sm0.rf.reads)  writes $(v sm0.rf.writes)  shifts $(v sm0.rf.shifts) ($(v sm0.rf.shift_cycles) RF cycles)  conflicts $(v sm0.rf.bank_conflicts)
   all SMs: reads $(v rf.reads)  writes $(v rf.writes)  shifts $(v rf.shifts) ($(v rf.shift_cycles) RF cycles)  conflicts $(v rf.bank_conflicts)  rf stall cycles $(v core.stall.rf)  energy $nj nJ
   write buffer: 2 ways per bank
@@ -229,9 +229,9 @@ done
 # The stalled read (warp 4, r3) is the last of bank 3's queue, behind the
 # write in service and two more writes.
 expect_contains "$out" "  b3   BML  8  ports 8,24,40,56  proj  8  wb 2/2 w1r3 R w0r3 R  queue 4: w4r3 W>8 d1*~11 | w3r3 W>7 d1 ~10 | w2r3 W>6 d1 ~8 | w4r3 R>8 d2 ~2"
-# Bank 5 started shifting 0 -> 8 in core cycle 408 (RF cycle 816): at RF
-# cycle 818 its ports have moved 2 bits (rf.shift_cycles 1).
-expect_contains "$(section rf 'info events 4096')" "cycle 408 rf.shift_start sm=0 warp=4 unit=5 from=0 to=8"
+# Bank 5 started shifting 0 -> 8 in core cycle 418 (RF cycle 836): at RF
+# cycle 838 its ports have moved 2 bits (rf.shift_cycles 1).
+expect_contains "$(section rf 'info events 4096')" "cycle 418 rf.shift_start sm=0 warp=4 unit=5 from=0 to=8"
 expect_contains "$out" "  b5   BML  2  ports 2,18,34,50  proj  8  shifting 0>8 (6 left)  wb 0/2  queue 1: w4r5 R>8 d8*~0"
 expect_contains "$out" "  b0   BML  0  ports 0,16,32,48  proj  0  wb 0/2  queue 0"
 expect_contains "$out" "  queued requests: 7 (in 3 of 16 banks); write buffer: 8 of 32 entries in use"
@@ -251,18 +251,18 @@ expect_contains "$(cat "$E2E_TMP/sram.out")" " nJ
 expect_contains "$(section sram 'print sm0.*')" "sm0.insts = "
 expect_not_contains "$(section sram 'print sm0.*')" ".rf."
 # A timed SRAM (2 RF cycles per access) stopped at its first bank conflict:
-# warp 0's r1 found one request ahead in bank 1 in core cycle 64; at RF cycle
-# 130 that one is done and r1 is in service after waiting 2 RF cycles. Only
+# warp 0's r1 found one request ahead in bank 1 in core cycle 74; at RF cycle
+# 150 that one is done and r1 is in service after waiting 2 RF cycles. Only
 # banks with requests are listed, with no racetrack fields. (The SM's earlier
 # reads include its warps' address registers, r8 of `ld A`.)
 printf 'break rf.bank_conflict\ncontinue\ninfo rf\n' >"$E2E_TMP/sram2.gs"
 run sram2 -w matmul_tiled -s rf.sram_cycles=2 || fail "timed sram script: $(cat "$E2E_TMP/sram2.err")"
 out=$(cat "$E2E_TMP/sram2.out")
-expect_contains "$out" "Breakpoint 1, rf.bank_conflict sm=0 warp=0 unit=1 ahead=1 reg=1 at cycle 65 (logged in cycle 64)"
+expect_contains "$out" "Breakpoint 1, rf.bank_conflict sm=0 warp=0 unit=1 ahead=1 reg=1 at cycle 75 (logged in cycle 74)"
 expect_contains "$out" "(gpustep) info rf
-sm 0 register file: sram, 16 banks x 64 entries, 2 RF cycles per access, 28 regs, RF cycle 130
+sm 0 register file: sram, 16 banks x 64 entries, 2 RF cycles per access, 28 regs, RF cycle 150
   sm 0: reads 10  writes 1  conflicts 1
-  all SMs: reads 18  writes 1  conflicts 1  rf stall cycles 0  energy 3.846 nJ
+  all SMs: reads 18  writes 1  conflicts 1  rf stall cycles 0  energy 4.134 nJ
   warps stalled on the register file now: 0
   b1   queue 1: w0r1 R*~2
   queued requests: 1 (in 1 of 16 banks)"
@@ -277,8 +277,8 @@ expect_contains "$h" "usage: info [SUBJECT [ARGS]]"
 
 # ---- info mshr on a sectored L1 (titanv): an entry per line and sector set -----
 out=$(printf 'step 300\ninfo mshr\n' | "$BIN" titanv -w matmul_naive -p n=64 --batch - 2>&1) || fail "titanv info mshr: $out"
-expect_contains "$out" "  [ 2] 0x10004100  sectors 1  merged 8  age 38  sent"
-expect_contains "$out" "  [ 3] 0x10004100  sectors 0  merged 8  age 39  sent"
+expect_contains "$out" "  [ 2] 0x10004100  sectors 1  merged 8  age 34  sent"
+expect_contains "$out" "  [ 3] 0x10004100  sectors 0  merged 8  age 35  sent"
 # ---- info: the scheduler and the CTA dispatch used (core.cta_dispatch alone) -----
 out=$(printf 'info\nrun\nprint core.cta_dispatch_serial\n' | "$BIN" -w stencil2d -s core.scheduler=vws --batch - 2>&1) || fail "info vws: $out"
 expect_contains "$out" "warps     scheduler vws, CTA dispatch round_robin"

@@ -20,5 +20,5 @@ printf '%s\n' "$tour" | grep -E '^(Breakpoint|[0-9]+: )' | while IFS= read -r li
 done || exit 1
 # rc lands on the stop the tour names.
 after_rc=$(printf '%s\n' "$out" | sed -n '/^(gpustep) rc$/,/^(gpustep) save/p')
-expect_contains "$after_rc" "at cycle 2552"
+expect_contains "$after_rc" "at cycle 2562"
 echo ok

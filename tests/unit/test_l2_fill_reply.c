@@ -1,7 +1,7 @@
 /*
- * test_l2_fill_reply.c: l2.fill_reply. With `pipeline` the replies
+ * test_l2_fill_reply.c: l2.fill_reply. With `pipeline` (the default) the replies
  * a fill answers pass the L2's pipeline like a hit, so an L2 miss costs an L2
- * hit plus the memory's latency; with `at_once` (the default) a miss skips the hit
+ * hit plus the memory's latency; with `at_once` (the model before 2026-11-25) a miss skips the hit
  * latency and, on a preset whose l2.hit_latency exceeds its memory latency
  * (gtx480), answers sooner than a hit. One SM, no L1, one L2 bank, fixed
  * 100-cycle memory (tk_base_cfg); expectations come from the config.
