@@ -43,6 +43,8 @@ void coalesce_plan(const struct cache *c, int mode, int ws, const struct winst *
 	p->group = group;
 	for (int g = 0; g < ws; g += group) {
 		int from = n;
+		uint64_t prev_sec = 1; /* never a sector address (those are 32-aligned) */
+		int prev_k = -1;
 		for (int l = g; l < g + group && l < ws; l++) {
 			if (!(in->active >> l & 1))
 				continue;
@@ -50,6 +52,10 @@ void coalesce_plan(const struct cache *c, int mode, int ws, const struct winst *
 			if (mode == COAL_VOLTA) {
 				/* One request per 32 B sector: key the sector, keep its line mask. */
 				uint64_t sec = a & ~(uint64_t)31;
+				if (sec == prev_sec) { /* the usual case: the lane before it, same sector */
+					p->lane_req[l][0] = (int8_t)prev_k;
+					continue;
+				}
 				uint64_t line = cache_line_addr(c, a);
 				uint32_t m = cache_sector_mask(c, sec, 32);
 				int k = from;
@@ -58,6 +64,8 @@ void coalesce_plan(const struct cache *c, int mode, int ws, const struct winst *
 				if (k == n)
 					p->v[n++] = (struct coal_req){line, m, 0, (int8_t)l};
 				p->lane_req[l][0] = (int8_t)k;
+				prev_sec = sec;
+				prev_k = k;
 				continue;
 			}
 			uint64_t line = cache_line_addr(c, a);

@@ -150,6 +150,11 @@ struct sm {
 	uint64_t next_busy; /* min busy_until > now among warps, from the last scan */
 	uint8_t last_stall; /* dominant reason of the last cycle without an issue */
 	uint8_t dirty;      /* something this SM's warps wait for changed: re-evaluate */
+	/* Per warp slot, so core_tick walks only the warps that matter (see
+	 * core.c "Warp masks"): wact = state ACTIVE; sb_wait = its last
+	 * evaluation said scoreboard and no register of it has been written
+	 * since, so it still says so (only with sticky_sb_ok()). */
+	uint64_t wact, sb_wait;
 	uint32_t serial_next, serial_end; /* serial CTA dispatch range */
 	uint64_t insts;
 	struct l1 l1;
@@ -356,6 +361,7 @@ void core_dispatch(struct sim *s);
 void core_req_done(struct sim *s, uint32_t ri);
 void core_req_accepted(struct sim *s, uint32_t ri);
 void core_account_idle(struct sim *s, uint64_t cycles);
+int core_check_invariants(const struct sim *s, char **err);
 bool core_all_done(const struct sim *s);
 /* sim.c: no request in flight, DRAM idle, every FRC entry free (mem.kernel_end = drained). */
 bool sim_mem_idle(const struct sim *s);
