@@ -70,6 +70,7 @@ void l1_init(struct sim *s, struct sm *sm)
 	reqq_init(&l->missq);
 	reqq_init(&l->fillq);
 	reqq_init(&l->retryq);
+	l->wait_refused = l->lsu_refused = REQ_NIL;
 	int i = sm->id;
 	l->st.accesses = l1_stat(s, i, "accesses", "L1 lookups (each coalesced request counts once)");
 	l->st.hits = l1_stat(s, i, "hits", "L1 lookups that hit");
@@ -98,9 +99,22 @@ void l1_init(struct sim *s, struct sm *sm)
 		stat_inc(&(s)->stats, (s)->id.agg);                                                       \
 	} while (0)
 
+/* Refused lookups: a request refused for want of an MSHR entry or merge
+ * slot (a wait-queue request), or for a full wait queue (a coalescer-queue
+ * request, already counted), would be refused again, with no side effect,
+ * until an MSHR entry is allocated or released (a fill included) or the L1
+ * accepts some lookup (which may fill a sector by writing through, merge, or
+ * take a wait-queue slot). So l1_tick does not retry it until one of these
+ * happens. Only on the plain path (no coherence protocol, no locality
+ * bypass), whose other refusals (miss queue, victim, request pool)
+ * are retried as before. Not with locality bypassing, whose dueling may
+ * switch a set to probing the decoupled tags meanwhile. */
+static void refused_clear(struct l1 *l) { l->wait_refused = l->lsu_refused = REQ_NIL; }
+
 static void mshr_changed(struct sim *s, struct sm *sm)
 {
 	struct l1 *l = &sm->l1;
+	refused_clear(l);
 	sm_wake(sm); /* a stall reason may change between mem and mshr_full */
 	stat_occ_set(&s->stats, l->st.mshr_occ, l->m.used);
 	occ_hist_set(&l->hist, s->st->now, (uint16_t)l->m.used);
@@ -233,13 +247,20 @@ static int read_mshr_full(struct sim *s, struct sm *sm, uint32_t ri, bool from_w
 {
 	struct l1 *l = &sm->l1;
 	struct req *r = &s->pool.r[ri];
-	if (from_wait)
+	/* Locality bypassing may turn the set to probing (dueling) meanwhile. */
+	bool remember = s->cfg.l1.bypass != L1B_LOCALITY;
+	if (from_wait) {
+		if (remember)
+			l->wait_refused = ri;
 		return ACC_STALL;
+	}
 	if (l->waitq.n >= (uint32_t)s->cfg.l1.wait_queue) {
 		if (!(r->flags & REQF_FULL_SEEN)) {
 			r->flags |= REQF_FULL_SEEN;
 			stat_inc(&s->stats, l->st.wait_full);
 		}
+		if (remember)
+			l->lsu_refused = ri;
 		return ACC_STALL;
 	}
 	L1_INC(s, l, mshr_full, l1_mshr_full);
@@ -597,22 +618,24 @@ void l1_tick(struct sim *s, struct sm *sm)
 	}
 	/* 4. lookups: the wait queue first (FIFO), then new requests */
 	int ports = s->cfg.l1.ports;
-	while (ports > 0 && l->waitq.head != REQ_NIL) {
+	while (ports > 0 && l->waitq.head != REQ_NIL && l->waitq.head != l->wait_refused) {
 		uint32_t ri = reqq_pop(&l->waitq, R);
 		if (l1_access(s, sm, ri, true) != ACC_DONE) {
 			reqq_push_front(&l->waitq, R, ri);
 			break;
 		}
+		refused_clear(l);
 		ports--;
 		sim_progress(s);
 	}
-	while (ports > 0 && reqq_ready(&l->lsu, R, now)) {
+	while (ports > 0 && reqq_ready(&l->lsu, R, now) && l->lsu.head != l->lsu_refused) {
 		uint32_t ri = reqq_pop(&l->lsu, R);
 		if (l1_access(s, sm, ri, false) != ACC_DONE) {
 			reqq_push_front(&l->lsu, R, ri);
 			break;
 		}
 		/* Accepted: it now sits in hitq, an MSHR entry, the wait queue or the miss queue. */
+		refused_clear(l);
 		ports--;
 		sim_progress(s);
 	}

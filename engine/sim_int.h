@@ -81,6 +81,11 @@ struct l1 {
 	uint32_t *wt_n;
 	uint32_t wt_cap; /* power of two */
 	uint32_t wt_spare; /* keeps the struct free of padding (sim_state_hash) */
+	/* Lookups refused for want of an MSHR entry or merge slot (or, from the
+	 * coalescer queue, a full wait queue), and nothing since that could let
+	 * them through: the request at the wait queue's / coalescer queue's
+	 * head is not looked up again (l1.c "Refused lookups"); REQ_NIL = none. */
+	uint32_t wait_refused, lsu_refused;
 };
 
 enum warp_slot_state { WSL_EMPTY, WSL_ACTIVE, WSL_DONE };

@@ -1,0 +1,202 @@
+/*
+ * test_fastpath.c: the per-cycle shortcuts of core_tick and l1_tick change
+ * speed only (docs/PERFORMANCE.md "Fewer instructions per cycle").
+ *
+ *   warp masks       (core.c) sm->wact / sm->sb_wait: active warps, and
+ *                    warps whose scoreboard wait needs no re-evaluation
+ *   refused lookups  (l1.c) l1->wait_refused / l1->lsu_refused: queue
+ *                    heads not looked up again until something changed
+ *
+ * Each is checked against the behaviour without it: a second simulator,
+ * stepped one cycle at a time, has the shortcut state wiped before every
+ * cycle (every warp re-evaluated, every head retried, as before the
+ * shortcuts); both must end with the same cycle count, every stat and every
+ * event count equal. The invariants (sim_check_invariants) hold every cycle,
+ * and the shortcuts must actually have engaged, or the test proves nothing.
+ * (Locality bypassing, where refused lookups are always retried, is
+ * compared whole-run by the golden case bypass_locality_gtx480: on this
+ * one-SM machine every locality run here ends in a model deadlock, with or
+ * without the shortcuts.)
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "event.h"
+#include "sim_int.h"
+#include "simtest.h"
+#include "test.h"
+
+/* Loads that many warps share (A rows, few lines: merges) and that every
+ * warp needs at once (scoreboard waits), on a small MSHR file and wait
+ * queue so that lookups are refused. */
+#define BODY "ld A[tid / 64] -> r1; ld B[tid * 8] -> r2; alu 2 <- r1, r2; ld C[tid * 33] -> r3; st D[tid] <- r3"
+
+/* Stores into the sectors other warps load. */
+#define BODY_WT "ld B[tid * 4] -> r1; st B[(tid + 32) * 4 + 1] <- r1; ld B[tid * 4 + 2] -> r2; st D[tid] <- r2"
+
+static const char *body = BODY;
+
+static bool start(struct tk *t, int sched, const char *extra)
+{
+	tk_base_cfg(&t->cfg);
+	t->cfg.core.scheduler = sched;
+	t->cfg.l1.mshr_entries = 4;
+	t->cfg.l1.mshr_merges = 2;
+	t->cfg.l1.wait_queue = 2;
+	/* extra: "name=value" settings separated by spaces, or NULL */
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", extra ? extra : "");
+	for (char *set = strtok(buf, " "); set; set = strtok(NULL, " ")) {
+		char *err = NULL, *eq = strchr(set, '=');
+		*eq = 0;
+		if (cfg_set_value(&t->cfg, set, eq + 1, &err)) {
+			test_fail(__FILE__, __LINE__, "%s: %s", set, err ? err : "?");
+			free(err);
+			return false;
+		}
+	}
+	return tk_start(t, 256, 4, body);
+}
+
+/* What the simulator did before these shortcuts: nothing remembered. */
+static void forget(struct sim *s)
+{
+	for (int i = 0; i < s->cfg.core.sms; i++) {
+		s->sms[i].sb_wait = 0;
+		s->sms[i].l1.wait_refused = s->sms[i].l1.lsu_refused = REQ_NIL;
+	}
+}
+
+struct seen {
+	bool sb, wait, lsu;
+};
+
+static void note(const struct sim *s, struct seen *n)
+{
+	for (int i = 0; i < s->cfg.core.sms; i++) {
+		n->sb |= s->sms[i].sb_wait != 0;
+		n->wait |= s->sms[i].l1.wait_refused != REQ_NIL;
+		n->lsu |= s->sms[i].l1.lsu_refused != REQ_NIL;
+	}
+}
+
+static bool same_results(struct tk *a, struct tk *b)
+{
+	const struct stats *x = &a->s->stats, *y = &b->s->stats;
+	bool ok = sim_cycle(a->s) == sim_cycle(b->s);
+	CHECK_EQ(sim_cycle(a->s), sim_cycle(b->s));
+	for (uint32_t id = 0; id < x->n; id++)
+		if (stats_value(x, id) != stats_value(y, id) && !(isnan(stats_value(x, id)) && isnan(stats_value(y, id)))) {
+			test_fail(__FILE__, __LINE__, "stat %s: %g with the shortcuts, %g without", x->defs[id].name,
+				  stats_value(x, id), stats_value(y, id));
+			ok = false;
+			break;
+		}
+	for (unsigned k = 0; k < EV__COUNT; k++)
+		if (tk_count(a, k) != tk_count(b, k)) {
+			test_fail(__FILE__, __LINE__, "event kind %u: %llu with the shortcuts, %llu without", k,
+				  (unsigned long long)tk_count(a, k), (unsigned long long)tk_count(b, k));
+			ok = false;
+			break;
+		}
+	return ok;
+}
+
+/* One scheduler (and option): returns what engaged. */
+static struct seen compare(int sched, const char *extra)
+{
+	struct tk a, b;
+	struct seen n = {0};
+	if (!start(&a, sched, extra) || !start(&b, sched, extra))
+		return n;
+	bool bad = false;
+	while (!sim_done(a.s) && sim_cycle(a.s) < 200000 && !bad) {
+		sim_step(a.s, 1);
+		note(a.s, &n);
+		char *err = NULL;
+		if (sim_check_invariants(a.s, &err)) {
+			test_fail(__FILE__, __LINE__, "sched %d, cycle %llu: %s", sched, (unsigned long long)sim_cycle(a.s),
+				  err ? err : "?");
+			free(err);
+			bad = true;
+		}
+	}
+	while (!sim_done(b.s) && sim_cycle(b.s) < 200000) {
+		forget(b.s);
+		sim_step(b.s, 1);
+	}
+	CHECK(sim_done(a.s));
+	CHECK(sim_done(b.s));
+	CHECK(same_results(&a, &b));
+	tk_end(&a);
+	tk_end(&b);
+	return n;
+}
+
+TEST(fastpath_same_results_as_without)
+{
+	struct seen n = compare(SCHED_GTO, NULL);
+	CHECK(n.sb);   /* scoreboard waits skipped */
+	CHECK(n.wait); /* wait-queue heads not retried */
+	CHECK(n.lsu);  /* coalescer-queue heads not retried (wait queue full) */
+	n = compare(SCHED_LRR, NULL);
+	CHECK(n.sb && n.wait);
+	n = compare(SCHED_GTO, "l1.mshr.per_warp=1");
+	CHECK(n.wait);
+	n = compare(SCHED_GTO, "l1.bypass=mrpb");
+	CHECK(n.sb);
+	/* Stores writing through fill sectors of present lines, which can turn
+	 * a refused lookup into a hit. */
+	body = BODY_WT;
+	n = compare(SCHED_GTO, "l1.write_policy=write_through l1.sector=32 l2.sector=32");
+	CHECK(n.wait);
+	body = BODY;
+	/* Policies whose decisions can change a waiting warp's reason before
+	 * its registers arrive: no scoreboard shortcut (the invariant checks
+	 * the bit stays clear), results unchanged. */
+	static const int others[] = {SCHED_TWO_LEVEL, SCHED_CCWS, SCHED_VWS, SCHED_TBAS};
+	for (unsigned i = 0; i < ARRAY_LEN(others); i++) {
+		n = compare(others[i], NULL);
+		CHECK(!n.sb);
+		CHECK(n.wait);
+	}
+	compare(SCHED_RMWS, "rf.kind=racetrack");
+	compare(SCHED_GTO, "coherence.protocol=moesi");
+}
+
+/* The invariant check catches masks that disagree with the warps. */
+TEST(fastpath_masks_checked)
+{
+	struct tk t;
+	REQUIRE(start(&t, SCHED_GTO, NULL));
+	struct sim *s = t.s;
+	struct sm *sm = &s->sms[0];
+	uint64_t sb = 0;
+	for (int c = 0; c < 2000 && !sb; c++) {
+		sim_step(s, 1);
+		sb = sm->sb_wait;
+	}
+	REQUIRE(sb != 0);
+	char *err = NULL;
+	REQUIRE(sim_check_invariants(s, &err) == 0);
+	int w = __builtin_ctzll(sb);
+	/* A warp that is not waiting on a register must not be skipped. */
+	uint8_t nsrc = sm->w[w].ibh.nsrc, ndst = sm->w[w].ibh.ndst;
+	sm->w[w].ibh.nsrc = sm->w[w].ibh.ndst = 0;
+	CHECK(sim_check_invariants(s, &err) != 0);
+	CHECK(err && strstr(err, "scoreboard bit set"));
+	free(err);
+	err = NULL;
+	sm->w[w].ibh.nsrc = nsrc;
+	sm->w[w].ibh.ndst = ndst;
+	/* An active warp missing from the active mask. */
+	uint64_t wact = sm->wact;
+	sm->wact &= ~(1ull << w);
+	CHECK(sim_check_invariants(s, &err) != 0);
+	CHECK(err && strstr(err, "active bit"));
+	free(err);
+	sm->wact = wact;
+	tk_end(&t);
+}
