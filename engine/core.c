@@ -36,7 +36,8 @@ static inline void sb_set(struct warp *w, unsigned r) { w->pend[r >> 6] |= 1ull 
 static inline void sb_clear(struct warp *w, unsigned r) { w->pend[r >> 6] &= ~(1ull << (r & 63)); }
 
 /* Warp masks (struct sm): core_tick runs on every cycle an SM has news, and
- * looks at each warp. Two bitmaps per SM keep that to the warps that matter:
+ * looks at each warp. Three bitmaps per SM keep that to the warps that
+ * matter:
  *
  *   wact     slot i is ACTIVE (set at launch, cleared at exit): the loops
  *            walk its set bits instead of every slot.
@@ -45,14 +46,20 @@ static inline void sb_clear(struct warp *w, unsigned r) { w->pend[r >> 6] &= ~(1
  *            tests before the scoreboard can change without the warp
  *            issuing: it is not at a barrier, not busy, has its instruction
  *            fetched and, with no active pool, window or load throttle
- *            (sticky_sb_ok), nothing else decides. Its reason is therefore
+ *            (masks_ok), nothing else decides. Its reason is therefore
  *            still scoreboard, and re-evaluating it would change nothing
  *            (same reason: no event, no stall segment change), so it is
  *            only counted.
+ *   rdy      slot i's last evaluation returned STALL_NONE and it has not
+ *            issued since. For the same reasons, and since only its own
+ *            issue sets its scoreboard bits, it is still ready unless its
+ *            instruction is a global access and the memory buffer is full
+ *            now (re-evaluated then); without a timed register file, whose
+ *            bank queues can hold it back any cycle.
  *
- * Both are in the arena (snapshotted, hashed) and are functions of the rest
+ * All are in the arena (snapshotted, hashed) and are functions of the rest
  * of the state; core_check_invariants checks them. */
-static bool sticky_sb_ok(const struct sim *s, const struct sm *sm)
+static bool masks_ok(const struct sim *s, const struct sm *sm)
 {
 	int k = s->cfg.core.scheduler;
 	return k != SCHED_TWO_LEVEL && k != SCHED_TBAS && !sm->vws && !sm->ccws;
@@ -166,6 +173,7 @@ static void cta_launch(struct sim *s, struct sm *sm, uint32_t cta)
 		w->stall_start = UINT64_MAX;
 		sm->wact |= 1ull << kk;
 		sm->sb_wait &= ~(1ull << kk);
+		sm->rdy &= ~(1ull << kk);
 		ccws_on_launch(s, sm, kk);
 		sm->nwarps_active++;
 	}
@@ -478,6 +486,7 @@ static void issue(struct sim *s, struct sm *sm, int slot)
 	struct warp *w = &sm->w[slot];
 	struct winst *in = &w->ib;
 	w->ib_valid = 0;
+	sm->rdy &= ~(1ull << slot);
 	w->insts++;
 	w->issue_cycle = now;
 	stall_close(w, now);
@@ -605,14 +614,19 @@ static void execute(struct sim *s, struct sm *sm, int slot)
 static uint64_t warps_evaluate(struct sim *s, struct sm *sm, unsigned *count)
 {
 	uint64_t now = s->st->now, ready = 0;
-	bool sticky = sticky_sb_ok(s, sm);
+	bool sticky = masks_ok(s, sm), keep_rdy = sticky && !sm->rf;
+	/* Still scoreboard (warp masks): counted, not looked at. */
+	uint64_t skip = sticky ? sm->sb_wait : 0, fast = keep_rdy ? sm->rdy : 0;
+	count[STALL_SCOREBOARD] += (unsigned)__builtin_popcountll(skip);
+	bool vmb_full = sm->vmb_count >= s->cfg.core.mem_inflight;
 	/* Only an exiting warp leaves wact during the loop, and only at its own
-	 * turn, so walking a copy visits what a walk of every slot would. */
-	for (uint64_t m = sm->wact; m; m &= m - 1) {
+	 * turn, and the masks change only at the warp being looked at, so
+	 * walking a copy visits what a walk of every slot would. */
+	for (uint64_t m = sm->wact & ~skip; m; m &= m - 1) {
 		int i = low_bit(m);
 		struct warp *w = &sm->w[i];
-		if (sticky && (sm->sb_wait >> i & 1)) { /* still scoreboard (warp masks) */
-			count[STALL_SCOREBOARD]++;
+		if ((fast >> i & 1) && !(vmb_full && kop_is_global(w->ibh.op))) { /* still ready (warp masks) */
+			ready |= 1ull << i;
 			continue;
 		}
 		if (w->busy_until <= now && (w->rf_wr_pend || w->rf_collect)) {
@@ -628,7 +642,10 @@ static uint64_t warps_evaluate(struct sim *s, struct sm *sm, unsigned *count)
 		unsigned r = warp_blocker(s, sm, w);
 		if (r == STALL_NONE) {
 			ready |= 1ull << i;
+			if (keep_rdy)
+				sm->rdy |= 1ull << i;
 		} else {
+			sm->rdy &= ~(1ull << i);
 			stall_note(s, sm, i, r);
 			stall_set(w, r, now);
 			count[r]++;
@@ -682,6 +699,7 @@ static void issue_picks(struct sim *s, struct sm *sm, uint64_t ready, const int 
 		if (nissued) {
 			unsigned r = warp_blocker(s, sm, &sm->w[p]);
 			if (r != STALL_NONE) {
+				sm->rdy &= ~(1ull << p);
 				stall_note(s, sm, p, r);
 				stall_set(&sm->w[p], r, now);
 				lost |= 1ull << p;
@@ -773,19 +791,24 @@ int core_check_invariants(const struct sim *s, char **err)
 		const struct sm *sm = &s->sms[i];
 		for (int k = 0; k < s->cfg.core.warps_per_sm; k++) {
 			const struct warp *w = &sm->w[k];
-			bool act = sm->wact >> k & 1, sb = sm->sb_wait >> k & 1;
+			bool act = sm->wact >> k & 1, sb = sm->sb_wait >> k & 1, rdy = sm->rdy >> k & 1;
 			if (act != (w->state == WSL_ACTIVE))
 				return set_err(err, "sm%d warp %d: state %u but its active bit is %d", i, k, w->state, act);
-			if (!sb)
+			if (!sb && !rdy)
 				continue;
-			if (!sticky_sb_ok(s, sm))
-				return set_err(err, "sm%d warp %d: scoreboard bit set under a scheduler that re-evaluates", i, k);
+			if (!masks_ok(s, sm) || (rdy && sm->rf))
+				return set_err(err, "sm%d warp %d: mask bit set under a scheduler that re-evaluates", i, k);
 			bool pend = false;
 			for (unsigned r = 0; r < w->ibh.nsrc; r++)
 				pend |= sb_test(w, w->ibh.src[r]);
 			pend |= w->ibh.ndst && sb_test(w, w->ibh.dst);
-			if (!act || w->at_barrier || !w->ib_valid || w->rf_collect || w->stall != STALL_SCOREBOARD || !pend)
+			if (!act || w->at_barrier || !w->ib_valid || w->rf_collect || w->busy_until > s->st->now)
+				return set_err(err, "sm%d warp %d: mask bit set but the warp is not waiting to issue", i, k);
+			if (sb && (rdy || w->stall != STALL_SCOREBOARD || !pend))
 				return set_err(err, "sm%d warp %d: scoreboard bit set but the warp is not waiting on a register", i, k);
+			if (rdy && (pend || w->stall != STALL_NONE))
+				return set_err(err, "sm%d warp %d: ready bit set but the warp waits (%s)", i, k,
+					       pend ? "a register" : stall_reason_name(w->stall));
 		}
 	}
 	return 0;

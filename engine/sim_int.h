@@ -158,8 +158,9 @@ struct sm {
 	/* Per warp slot, so core_tick walks only the warps that matter (see
 	 * core.c "Warp masks"): wact = state ACTIVE; sb_wait = its last
 	 * evaluation said scoreboard and no register of it has been written
-	 * since, so it still says so (only with sticky_sb_ok()). */
-	uint64_t wact, sb_wait;
+	 * since, so it still says so; rdy = its last evaluation said ready and
+	 * it has not issued since (the last two only with masks_ok()). */
+	uint64_t wact, sb_wait, rdy;
 	uint32_t serial_next, serial_end; /* serial CTA dispatch range */
 	uint64_t insts;
 	struct l1 l1;

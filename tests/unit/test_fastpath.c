@@ -2,8 +2,9 @@
  * test_fastpath.c: the per-cycle shortcuts of core_tick and l1_tick change
  * speed only (docs/PERFORMANCE.md "Fewer instructions per cycle").
  *
- *   warp masks       (core.c) sm->wact / sm->sb_wait: active warps, and
- *                    warps whose scoreboard wait needs no re-evaluation
+ *   warp masks       (core.c) sm->wact / sm->sb_wait / sm->rdy: active
+ *                    warps, and warps whose scoreboard wait or readiness
+ *                    needs no re-evaluation
  *   refused lookups  (l1.c) l1->wait_refused / l1->lsu_refused: queue
  *                    heads not looked up again until something changed
  *
@@ -64,19 +65,20 @@ static bool start(struct tk *t, int sched, const char *extra)
 static void forget(struct sim *s)
 {
 	for (int i = 0; i < s->cfg.core.sms; i++) {
-		s->sms[i].sb_wait = 0;
+		s->sms[i].sb_wait = s->sms[i].rdy = 0;
 		s->sms[i].l1.wait_refused = s->sms[i].l1.lsu_refused = REQ_NIL;
 	}
 }
 
 struct seen {
-	bool sb, wait, lsu;
+	bool sb, rdy, wait, lsu;
 };
 
 static void note(const struct sim *s, struct seen *n)
 {
 	for (int i = 0; i < s->cfg.core.sms; i++) {
 		n->sb |= s->sms[i].sb_wait != 0;
+		n->rdy |= s->sms[i].rdy != 0;
 		n->wait |= s->sms[i].l1.wait_refused != REQ_NIL;
 		n->lsu |= s->sms[i].l1.lsu_refused != REQ_NIL;
 	}
@@ -139,6 +141,7 @@ TEST(fastpath_same_results_as_without)
 {
 	struct seen n = compare(SCHED_GTO, NULL);
 	CHECK(n.sb);   /* scoreboard waits skipped */
+	CHECK(n.rdy);  /* ready warps not re-evaluated */
 	CHECK(n.wait); /* wait-queue heads not retried */
 	CHECK(n.lsu);  /* coalescer-queue heads not retried (wait queue full) */
 	n = compare(SCHED_LRR, NULL);
@@ -159,10 +162,11 @@ TEST(fastpath_same_results_as_without)
 	static const int others[] = {SCHED_TWO_LEVEL, SCHED_CCWS, SCHED_VWS, SCHED_TBAS};
 	for (unsigned i = 0; i < ARRAY_LEN(others); i++) {
 		n = compare(others[i], NULL);
-		CHECK(!n.sb);
+		CHECK(!n.sb && !n.rdy);
 		CHECK(n.wait);
 	}
-	compare(SCHED_RMWS, "rf.kind=racetrack");
+	n = compare(SCHED_RMWS, "rf.kind=racetrack");
+	CHECK(n.sb && !n.rdy); /* a timed register file can hold a ready warp back */
 	compare(SCHED_GTO, "coherence.protocol=moesi");
 }
 
@@ -197,6 +201,13 @@ TEST(fastpath_masks_checked)
 	CHECK(sim_check_invariants(s, &err) != 0);
 	CHECK(err && strstr(err, "active bit"));
 	free(err);
+	err = NULL;
 	sm->wact = wact;
+	/* A warp marked ready while it waits on a register. */
+	sm->rdy |= 1ull << w;
+	CHECK(sim_check_invariants(s, &err) != 0);
+	CHECK(err && strstr(err, "scoreboard bit set"));
+	free(err);
+	sm->rdy &= ~(1ull << w);
 	tk_end(&t);
 }
