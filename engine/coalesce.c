@@ -41,13 +41,14 @@ void coalesce_plan(const struct cache *c, int mode, int ws, const struct winst *
 	int group = mode == COAL_VOLTA ? 8 : mode == COAL_SI ? 16 : ws;
 	memset(p->lane_req, -1, sizeof p->lane_req); /* v[] is written up to n only */
 	p->group = group;
+	uint64_t act = ws >= 64 ? in->active : in->active & ((1ull << ws) - 1);
 	for (int g = 0; g < ws; g += group) {
 		int from = n;
 		uint64_t prev_sec = 1; /* never a sector address (those are 32-aligned) */
 		int prev_k = -1;
-		for (int l = g; l < g + group && l < ws; l++) {
-			if (!(in->active >> l & 1))
-				continue;
+		/* The group's active lanes, ascending. */
+		for (uint64_t gm = group >= 64 ? act >> g : (act >> g) & ((1ull << group) - 1); gm; gm &= gm - 1) {
+			int l = g + __builtin_ctzll(gm);
 			uint64_t a = in->addr[l];
 			if (mode == COAL_VOLTA) {
 				/* One request per 32 B sector: key the sector, keep its line mask. */

@@ -57,8 +57,9 @@ static inline void sb_clear(struct warp *w, unsigned r) { w->pend[r >> 6] &= ~(1
  *            now (re-evaluated then); without a timed register file, whose
  *            bank queues can hold it back any cycle.
  *
- * All are in the arena (snapshotted, hashed) and are functions of the rest
- * of the state; core_check_invariants checks them. */
+ * All are in the arena (snapshotted, hashed; stepping, running and
+ * rewinding evaluate the same warps at the same cycles, so set them alike);
+ * core_check_invariants checks them against the warps. */
 static bool masks_ok(const struct sim *s, const struct sm *sm)
 {
 	int k = s->cfg.core.scheduler;

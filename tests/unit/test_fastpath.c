@@ -27,6 +27,7 @@
 #include "event.h"
 #include "sim_int.h"
 #include "simtest.h"
+#include "snapshot.h"
 #include "test.h"
 
 /* Loads that many warps share (A rows, few lines: merges) and that every
@@ -210,4 +211,30 @@ TEST(fastpath_masks_checked)
 	free(err);
 	sm->rdy &= ~(1ull << w);
 	tk_end(&t);
+}
+
+/* Rewinding restores the masks and refused lookups with the rest of the
+ * arena: going back to a cycle gives the state (hash) of getting there
+ * forwards, and the run from there ends as the uninterrupted one. */
+TEST(fastpath_rewind)
+{
+	struct tk a, b;
+	REQUIRE(start(&a, SCHED_GTO, NULL));
+	REQUIRE(start(&b, SCHED_GTO, NULL));
+	sim_snapshots_enable(b.s, 64u << 20);
+	sim_step(a.s, 700);
+	uint64_t h = sim_state_hash(a.s);
+	struct seen n = {0};
+	note(a.s, &n);
+	CHECK(n.sb || n.rdy || n.wait); /* something to restore */
+	sim_step(b.s, 200000);
+	REQUIRE(sim_done(b.s));
+	uint64_t end = sim_cycle(b.s);
+	char *err = NULL;
+	REQUIRE(sim_goto(b.s, 700, &err) == 0);
+	CHECK(sim_state_hash(b.s) == h);
+	sim_step(b.s, 200000);
+	CHECK_EQ(sim_cycle(b.s), end);
+	tk_end(&a);
+	tk_end(&b);
 }
