@@ -611,14 +611,14 @@ static void execute(struct sim *s, struct sm *sm, int slot)
 /* Evaluate every active warp at the start of the issue stage: results of
  * finished register reads are written and operand collections that are
  * done execute; then each warp either is ready (its bit in the result) or
- * records its stall reason, counted per reason in count[]. */
-static uint64_t warps_evaluate(struct sim *s, struct sm *sm, unsigned *count)
+ * records its stall reason, counted per reason in count[]; *skipped gets
+ * the warps still waiting on the scoreboard (warp masks), not looked at
+ * and not yet counted. */
+static uint64_t warps_evaluate(struct sim *s, struct sm *sm, unsigned *count, uint64_t *skipped)
 {
 	uint64_t now = s->st->now, ready = 0;
 	bool sticky = masks_ok(s, sm), keep_rdy = sticky && !sm->rf;
-	/* Still scoreboard (warp masks): counted, not looked at. */
-	uint64_t skip = sticky ? sm->sb_wait : 0, fast = keep_rdy ? sm->rdy : 0;
-	count[STALL_SCOREBOARD] += (unsigned)__builtin_popcountll(skip);
+	uint64_t skip = *skipped = sticky ? sm->sb_wait : 0, fast = keep_rdy ? sm->rdy : 0;
 	bool vmb_full = sm->vmb_count >= s->cfg.core.mem_inflight;
 	/* Only an exiting warp leaves wact during the loop, and only at its own
 	 * turn, and the masks change only at the warp being looked at, so
@@ -773,16 +773,19 @@ void core_tick(struct sim *s, struct sm *sm)
 	ccws_eval(s, sm);
 	unsigned count[STALL__COUNT] = {0};
 	sm->next_busy = UINT64_MAX;
-	uint64_t ready = warps_evaluate(s, sm, count);
+	uint64_t skipped;
+	uint64_t ready = warps_evaluate(s, sm, count, &skipped);
 	if (sm->ccws && sm->ccws->next_change < sm->next_busy) { /* decay changes the load cutoff then */
 		sm->next_busy = sm->ccws->next_change;
 		sim_wake_at(s, sm->next_busy);
 	}
 	int picks[4];
-	if (sched_picks(s, sm, ready, picks))
+	if (sched_picks(s, sm, ready, picks)) {
 		issue_picks(s, sm, ready, picks);
-	else
+	} else {
+		count[STALL_SCOREBOARD] += (unsigned)__builtin_popcountll(skipped);
 		no_issue(s, sm, count);
+	}
 }
 
 /* The warp masks agree with the warps (sim.c check_invariants). */

@@ -204,7 +204,8 @@ static void first_lookup(struct sim *s, struct sm *sm, struct req *r, int set, b
 		L1_INC(s, l, writes, l1_writes);
 	EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
 		.addr = r->addr, .set = set, .a = r->type == RQ_ST);
-	reuse_tap_l1(s, sm->id, r->warp, r->addr, set, hit, inflight); /* reuse profiler tap */
+	if (s->reuse)
+		reuse_tap_l1(s, sm->id, r->warp, r->addr, set, hit, inflight); /* reuse profiler tap */
 	if (r->type == RQ_LD && !hit)
 		ccws_on_load_miss(s, sm, r->warp, r->addr); /* CCWS lost-locality detection */
 	else if (r->type == RQ_ST)
