@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "event.h"
 #include "sim_int.h"
 #include "simtest.h"
@@ -237,4 +238,36 @@ TEST(fastpath_rewind)
 	CHECK_EQ(sim_cycle(b.s), end);
 	tk_end(&a);
 	tk_end(&b);
+}
+
+/* cache_find compares tags first, four ways a step: a way holding the tag
+ * but neither valid nor reserved (a stale tag left by an invalidation) is
+ * no hit, a valid or reserved way after it is, at any position including
+ * the ways past the last full step of four. */
+TEST(fastpath_cache_find_stale_tags)
+{
+	static const int ways_of[] = {1, 3, 4, 6, 64};
+	for (unsigned k = 0; k < ARRAY_LEN(ways_of); k++) {
+		int ways = ways_of[k];
+		struct arena a;
+		arena_init(&a);
+		struct cache c;
+		cache_init(&c, &a, 4, ways, 128, 0, REPL_LRU, IDX_LINEAR);
+		const uint64_t x = 0x1000; /* set 0 of 4 (128 B lines) */
+		for (int w = 0; w < ways; w++) {
+			CHECK_EQ(cache_find(&c, 0, x), -1);
+			cache_install(&c, 0, w, x); /* valid */
+			CHECK_EQ(cache_find(&c, 0, x), w);
+			cache_line(&c, 0, w)->valid = 0; /* invalidated: the tag stays */
+			CHECK_EQ(cache_find(&c, 0, x), -1);
+			cache_line(&c, 0, w)->reserved = 1; /* reserved for a fill */
+			CHECK_EQ(cache_find(&c, 0, x), w);
+			cache_line(&c, 0, w)->reserved = 0;
+		}
+		/* Every way has the stale tag; only the last is valid. */
+		cache_line(&c, 0, ways - 1)->valid = 1;
+		CHECK_EQ(cache_find(&c, 0, x), ways - 1);
+		CHECK_EQ(cache_find(&c, 0, x + 128 * 4), -1); /* same set, another line */
+		arena_fini(&a);
+	}
 }
