@@ -647,7 +647,8 @@ static uint64_t warps_evaluate(struct sim *s, struct sm *sm, unsigned *count, ui
 				sm->rdy |= 1ull << i;
 		} else {
 			sm->rdy &= ~(1ull << i);
-			stall_note(s, sm, i, r);
+			if (w->stall != r) /* what stall_note tests first, without the call */
+				stall_note(s, sm, i, r);
 			stall_set(w, r, now);
 			count[r]++;
 			if (r == STALL_SCOREBOARD && sticky)

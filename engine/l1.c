@@ -577,6 +577,8 @@ void l1_tick(struct sim *s, struct sm *sm)
 	struct l1 *l = &sm->l1;
 	struct req *R = s->pool.r;
 	uint64_t now = s->st->now;
+	if (!(l->hitq.n | l->fillq.n | l->retryq.n | l->waitq.n | l->lsu.n))
+		return; /* nothing below would act or report a wake-up time (the miss queue is the crossbar's) */
 	/* 1. hits */
 	while (reqq_ready(&l->hitq, R, now))
 		core_req_done(s, reqq_pop(&l->hitq, R));
