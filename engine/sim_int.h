@@ -153,14 +153,14 @@ struct sm {
 	int16_t sched_last[4]; /* per scheduler (core.schedulers): its last issued warp slot, -1 */
 	uint64_t last_issue_cycle;
 	uint64_t next_busy; /* min busy_until > now among warps, from the last scan */
-	uint8_t last_stall; /* dominant reason of the last cycle without an issue */
-	uint8_t dirty;      /* something this SM's warps wait for changed: re-evaluate */
 	/* Per warp slot, so core_tick walks only the warps that matter (see
 	 * core.c "Warp masks"): wact = state ACTIVE; sb_wait = its last
 	 * evaluation said scoreboard and no register of it has been written
 	 * since, so it still says so; rdy = its last evaluation said ready and
 	 * it has not issued since (the last two only with masks_ok()). */
 	uint64_t wact, sb_wait, rdy;
+	uint8_t last_stall; /* dominant reason of the last cycle without an issue */
+	uint8_t dirty;      /* something this SM's warps wait for changed: re-evaluate */
 	uint32_t serial_next, serial_end; /* serial CTA dispatch range */
 	uint64_t insts;
 	struct l1 l1;
