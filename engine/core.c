@@ -35,36 +35,8 @@ static inline bool sb_test(const struct warp *w, unsigned r) { return (w->pend[r
 static inline void sb_set(struct warp *w, unsigned r) { w->pend[r >> 6] |= 1ull << (r & 63); }
 static inline void sb_clear(struct warp *w, unsigned r) { w->pend[r >> 6] &= ~(1ull << (r & 63)); }
 
-/* Warp masks (struct sm): core_tick runs on every cycle an SM has news, and
- * looks at each warp. Three bitmaps per SM keep that to the warps that
- * matter:
- *
- *   wact     slot i is ACTIVE (set at launch, cleared at exit): the loops
- *            walk its set bits instead of every slot.
- *   sb_wait  slot i's last evaluation returned STALL_SCOREBOARD. Until one
- *            of its registers is written (vmb_complete) nothing warp_blocker
- *            tests before the scoreboard can change without the warp
- *            issuing: it is not at a barrier, not busy, has its instruction
- *            fetched and, with no active pool, window or load throttle
- *            (masks_ok), nothing else decides. Its reason is therefore
- *            still scoreboard, and re-evaluating it would change nothing
- *            (same reason: no event, no stall segment change), so it is
- *            only counted.
- *   rdy      slot i's last evaluation returned STALL_NONE and it has not
- *            issued since. For the same reasons, and since only its own
- *            issue sets its scoreboard bits, it is still ready unless its
- *            instruction is a global access and the memory buffer is full
- *            now (re-evaluated then); without a timed register file, whose
- *            bank queues can hold it back any cycle.
- *
- * All are in the arena (snapshotted, hashed; stepping, running and
- * rewinding evaluate the same warps at the same cycles, so set them alike);
- * core_check_invariants checks them against the warps. */
-static bool masks_ok(const struct sim *s, const struct sm *sm)
-{
-	int k = s->cfg.core.scheduler;
-	return k != SCHED_TWO_LEVEL && k != SCHED_TBAS && !sm->vws && !sm->ccws;
-}
+/* The warp masks of struct sm (wact, sb_wait, rdy; what they let core_tick
+ * skip and why that changes nothing) are described in core_masks.c. */
 
 /* Lowest set bit's index (m != 0). */
 static inline int low_bit(uint64_t m) { return __builtin_ctzll(m); }
@@ -314,7 +286,7 @@ static void vmb_complete(struct sim *s, struct sm *sm, int vi)
 	struct warp *w = &sm->w[e->warp];
 	if (e->op == KOP_LD || e->op == KOP_ATOM)
 		sb_clear(w, e->dst);
-	sm->sb_wait &= ~(1ull << e->warp); /* re-evaluate it (warp masks, above) */
+	sm->sb_wait &= ~(1ull << e->warp); /* re-evaluate it (warp masks) */
 	if (e->has_dst && sm->rf)
 		rf_write(s, sm, e->warp, e->dst);
 	uint64_t lat = s->st->now - e->t_issue;
@@ -617,7 +589,7 @@ static void execute(struct sim *s, struct sm *sm, int slot)
 static uint64_t warps_evaluate(struct sim *s, struct sm *sm, unsigned *count, uint64_t *skipped)
 {
 	uint64_t now = s->st->now, ready = 0;
-	bool sticky = masks_ok(s, sm), keep_rdy = sticky && !sm->rf;
+	bool sticky = core_masks_ok(s, sm), keep_rdy = sticky && !sm->rf;
 	uint64_t skip = *skipped = sticky ? sm->sb_wait : 0, fast = keep_rdy ? sm->rdy : 0;
 	bool vmb_full = sm->vmb_count >= s->cfg.core.mem_inflight;
 	/* Only an exiting warp leaves wact during the loop, and only at its own
@@ -789,35 +761,6 @@ void core_tick(struct sim *s, struct sm *sm)
 	}
 }
 
-/* The warp masks agree with the warps (sim.c check_invariants). */
-int core_check_invariants(const struct sim *s, char **err)
-{
-	for (int i = 0; i < s->cfg.core.sms; i++) {
-		const struct sm *sm = &s->sms[i];
-		for (int k = 0; k < s->cfg.core.warps_per_sm; k++) {
-			const struct warp *w = &sm->w[k];
-			bool act = sm->wact >> k & 1, sb = sm->sb_wait >> k & 1, rdy = sm->rdy >> k & 1;
-			if (act != (w->state == WSL_ACTIVE))
-				return set_err(err, "sm%d warp %d: state %u but its active bit is %d", i, k, w->state, act);
-			if (!sb && !rdy)
-				continue;
-			if (!masks_ok(s, sm) || (rdy && sm->rf))
-				return set_err(err, "sm%d warp %d: mask bit set under a scheduler that re-evaluates", i, k);
-			bool pend = false;
-			for (unsigned r = 0; r < w->ibh.nsrc; r++)
-				pend |= sb_test(w, w->ibh.src[r]);
-			pend |= w->ibh.ndst && sb_test(w, w->ibh.dst);
-			if (!act || w->at_barrier || !w->ib_valid || w->rf_collect || w->busy_until > s->st->now)
-				return set_err(err, "sm%d warp %d: mask bit set but the warp is not waiting to issue", i, k);
-			if (sb && (rdy || w->stall != STALL_SCOREBOARD || !pend))
-				return set_err(err, "sm%d warp %d: scoreboard bit set but the warp is not waiting on a register", i, k);
-			if (rdy && (pend || w->stall != STALL_NONE))
-				return set_err(err, "sm%d warp %d: ready bit set but the warp waits (%s)", i, k,
-					       pend ? "a register" : stall_reason_name(w->stall));
-		}
-	}
-	return 0;
-}
 
 void core_account_idle(struct sim *s, uint64_t cycles)
 {

@@ -368,6 +368,8 @@ void core_req_done(struct sim *s, uint32_t ri);
 void core_req_accepted(struct sim *s, uint32_t ri);
 void core_account_idle(struct sim *s, uint64_t cycles);
 int core_check_invariants(const struct sim *s, char **err);
+/* core_masks.c: whether sb_wait and rdy may be used under this SM's scheduler. */
+bool core_masks_ok(const struct sim *s, const struct sm *sm);
 bool core_all_done(const struct sim *s);
 /* sim.c: no request in flight, DRAM idle, every FRC entry free (mem.kernel_end = drained). */
 bool sim_mem_idle(const struct sim *s);
