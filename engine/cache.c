@@ -62,17 +62,24 @@ uint32_t cache_sector_mask(const struct cache *c, uint64_t addr, unsigned size)
 	unsigned last = (off + (size ? size : 1) - 1) / (unsigned)c->sector;
 	if (last >= (unsigned)c->nsect)
 		last = (unsigned)c->nsect - 1;
-	uint32_t m = 0;
-	for (unsigned s = first; s <= last; s++)
-		m |= 1u << s;
-	return m;
+	/* Bits first..last (last <= 31: 2u << 31 wraps to 0, as wanted). */
+	return (uint32_t)((2u << last) - (1u << first));
 }
 
+/* The first way holding the line. Wide sets (titanv's L1 has 64 ways) make
+ * this the hottest loop of an L1 lookup, so the scan compares tags alone,
+ * four ways a step, and only from the first equal tag on checks validity
+ * (an invalid way may keep a stale tag). */
 int cache_find(const struct cache *c, int set, uint64_t line_addr)
 {
 	const struct cline *l = &c->l[(size_t)set * (size_t)c->ways];
-	for (int w = 0; w < c->ways; w++)
-		if ((l[w].valid || l[w].reserved) && l[w].tag == line_addr)
+	int n = c->ways, w = 0;
+	for (; w + 4 <= n; w += 4)
+		if (l[w].tag == line_addr || l[w + 1].tag == line_addr || l[w + 2].tag == line_addr ||
+		    l[w + 3].tag == line_addr)
+			break;
+	for (; w < n; w++)
+		if (l[w].tag == line_addr && (l[w].valid || l[w].reserved))
 			return w;
 	return -1;
 }

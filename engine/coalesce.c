@@ -41,15 +41,22 @@ static void coalesce_plan(const struct cache *c, int mode, int ws, const struct 
 	int group = mode == COAL_VOLTA ? 8 : mode == COAL_SI ? 16 : ws;
 	memset(p->lane_req, -1, sizeof p->lane_req); /* v[] is written up to n only */
 	p->group = group;
+	uint64_t act = ws >= 64 ? in->active : in->active & ((1ull << ws) - 1);
 	for (int g = 0; g < ws; g += group) {
 		int from = n;
-		for (int l = g; l < g + group && l < ws; l++) {
-			if (!(in->active >> l & 1))
-				continue;
+		uint64_t prev_sec = 1; /* never a sector address (those are 32-aligned) */
+		int prev_k = -1;
+		/* The group's active lanes, ascending. */
+		for (uint64_t gm = group >= 64 ? act >> g : (act >> g) & ((1ull << group) - 1); gm; gm &= gm - 1) {
+			int l = g + __builtin_ctzll(gm);
 			uint64_t a = in->addr[l];
 			if (mode == COAL_VOLTA) {
 				/* One request per 32 B sector: key the sector, keep its line mask. */
 				uint64_t sec = a & ~(uint64_t)31;
+				if (sec == prev_sec) { /* the usual case: the lane before it, same sector */
+					p->lane_req[l][0] = (int8_t)prev_k;
+					continue;
+				}
 				uint64_t line = cache_line_addr(c, a);
 				uint32_t m = cache_sector_mask(c, sec, 32);
 				int k = from;
@@ -58,6 +65,8 @@ static void coalesce_plan(const struct cache *c, int mode, int ws, const struct 
 				if (k == n)
 					p->v[n++] = (struct coal_req){line, m, 0, (int8_t)l};
 				p->lane_req[l][0] = (int8_t)k;
+				prev_sec = sec;
+				prev_k = k;
 				continue;
 			}
 			uint64_t line = cache_line_addr(c, a);

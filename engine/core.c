@@ -35,6 +35,12 @@ static inline bool sb_test(const struct warp *w, unsigned r) { return (w->pend[r
 static inline void sb_set(struct warp *w, unsigned r) { w->pend[r >> 6] |= 1ull << (r & 63); }
 static inline void sb_clear(struct warp *w, unsigned r) { w->pend[r >> 6] &= ~(1ull << (r & 63)); }
 
+/* The warp masks of struct sm (wact, sb_wait, rdy; what they let core_tick
+ * skip and why that changes nothing) are described in core_masks.c. */
+
+/* Lowest set bit's index (m != 0). */
+static inline int low_bit(uint64_t m) { return __builtin_ctzll(m); }
+
 /* core.cta_dispatch alone decides, for every scheduler (VWS's InterCL
  * dispatch is this knob set to serial; it is not forced behind the user). */
 static bool serial_dispatch(const struct sim *s) { return s->cfg.core.cta_dispatch == CTA_SERIAL; }
@@ -138,6 +144,9 @@ static void cta_launch(struct sim *s, struct sm *sm, uint32_t cta)
 		w->age = s->st->age_counter++;
 		w->launch_cycle = s->st->now;
 		w->stall_start = UINT64_MAX;
+		sm->wact |= 1ull << kk;
+		sm->sb_wait &= ~(1ull << kk);
+		sm->rdy &= ~(1ull << kk);
 		ccws_on_launch(s, sm, kk);
 		sm->nwarps_active++;
 	}
@@ -277,6 +286,7 @@ static void vmb_complete(struct sim *s, struct sm *sm, int vi)
 	struct warp *w = &sm->w[e->warp];
 	if (e->op == KOP_LD || e->op == KOP_ATOM)
 		sb_clear(w, e->dst);
+	sm->sb_wait &= ~(1ull << e->warp); /* re-evaluate it (warp masks) */
 	if (e->has_dst && sm->rf)
 		rf_write(s, sm, e->warp, e->dst);
 	uint64_t lat = s->st->now - e->t_issue;
@@ -449,6 +459,7 @@ static void issue(struct sim *s, struct sm *sm, int slot)
 	struct warp *w = &sm->w[slot];
 	struct winst *in = &w->ib;
 	w->ib_valid = 0;
+	sm->rdy &= ~(1ull << slot);
 	w->insts++;
 	w->issue_cycle = now;
 	stall_close(w, now);
@@ -554,6 +565,7 @@ static void execute(struct sim *s, struct sm *sm, int slot)
 		stat_add(&s->stats, s->id.warp_other_stall, w->other_stall_cycles);
 		stat_add(&s->stats, s->id.warp_compute, span - w->mem_stall_cycles);
 		w->state = WSL_DONE;
+		sm->wact &= ~(1ull << slot);
 		w->stall = STALL_DONE;
 		w->busy_until = now;
 		sm->cta[w->cta_slot].ndone++;
@@ -567,6 +579,151 @@ static void execute(struct sim *s, struct sm *sm, int slot)
 	}
 	}
 	sim_progress(s);
+}
+
+/* Evaluate every active warp at the start of the issue stage: results of
+ * finished register reads are written and operand collections that are
+ * done execute; then each warp either is ready (its bit in the result) or
+ * records its stall reason, counted per reason in count[]; *skipped gets
+ * the warps still waiting on the scoreboard (warp masks), not looked at
+ * and not yet counted. */
+static uint64_t warps_evaluate(struct sim *s, struct sm *sm, unsigned *count, uint64_t *skipped)
+{
+	uint64_t now = s->st->now, ready = 0;
+	bool sticky = core_masks_ok(s, sm), keep_rdy = sticky && !sm->rf;
+	uint64_t skip = *skipped = sticky ? sm->sb_wait : 0, fast = keep_rdy ? sm->rdy : 0;
+	bool vmb_full = sm->vmb_count >= s->cfg.core.mem_inflight;
+	/* Only an exiting warp leaves wact during the loop, and only at its own
+	 * turn, and the masks change only at the warp being looked at, so
+	 * walking a copy visits what a walk of every slot would. */
+	for (uint64_t m = sm->wact & ~skip; m; m &= m - 1) {
+		int i = low_bit(m);
+		struct warp *w = &sm->w[i];
+		if ((fast >> i & 1) && !(vmb_full && kop_is_global(w->ibh.op))) { /* still ready (warp masks) */
+			ready |= 1ull << i;
+			continue;
+		}
+		if (w->busy_until <= now && (w->rf_wr_pend || w->rf_collect)) {
+			if (w->rf_wr_pend) { /* the previous instruction's result reaches the RF */
+				w->rf_wr_pend = 0;
+				rf_write(s, sm, i, w->rf_wr_reg);
+			}
+			if (w->rf_collect) { /* operands read: execute */
+				w->rf_collect = 0;
+				execute(s, sm, i);
+			}
+		}
+		unsigned r = warp_blocker(s, sm, w);
+		if (r == STALL_NONE) {
+			ready |= 1ull << i;
+			if (keep_rdy)
+				sm->rdy |= 1ull << i;
+		} else {
+			sm->rdy &= ~(1ull << i);
+			if (w->stall != r) /* what stall_note tests first, without the call */
+				stall_note(s, sm, i, r);
+			stall_set(w, r, now);
+			count[r]++;
+			if (r == STALL_SCOREBOARD && sticky)
+				sm->sb_wait |= 1ull << i;
+		}
+	}
+	return ready;
+}
+
+/* Each scheduler picks from its own ready warps, all on the state at the
+ * start of the issue stage (so RMWS schedulers score against the same
+ * projected bank BMLs: the thesis's schedule hazard). Returns how many
+ * picked; picks[k] = -1 for none. */
+static int sched_picks(struct sim *s, struct sm *sm, uint64_t ready, int *picks)
+{
+	int S = s->cfg.core.schedulers, npick = 0;
+	for (int k = 0; k < S; k++) {
+		uint64_t mine = S > 1 ? ready & sched_mask(s, k) : ready;
+		int p = picks[k] = sched_pick(s, sm, mine, k);
+		if (p < 0)
+			continue;
+		npick++;
+		if (s->cfg.core.scheduler == SCHED_RMWS && ev_on(&s->ev, EV_RF_RMWS_PICK)) {
+			unsigned sc;
+			int second, gto;
+			rmws_explain(s, sm, mine, sm->sched_last[k], p, &sc, &second, &gto);
+			EV_EMIT(&s->ev, EV_RF_RMWS_PICK, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)p,
+				.unit = (int16_t)gto, .a = sc, .b = second);
+		}
+	}
+	return npick;
+}
+
+/* The picks issue, and their requests enter the bank queues, in rotating
+ * scheduler order: (now + 1) mod S first (docs/REGFILE.md). A pick that an
+ * earlier one this cycle took a resource from (memory buffer, write buffer,
+ * queue limit) waits for the next cycle. */
+static void issue_picks(struct sim *s, struct sm *sm, uint64_t ready, const int *picks)
+{
+	uint64_t now = s->st->now;
+	int S = s->cfg.core.schedulers;
+	if (S > 1)
+		rf_issue_stage(s, sm);
+	int first = S > 1 ? (int)((now + 1) % (uint64_t)S) : 0, nissued = 0;
+	uint64_t issued = 0, lost = 0;
+	for (int j = 0; j < S; j++) {
+		int p = picks[(first + j) % S];
+		if (p < 0)
+			continue;
+		if (nissued) {
+			unsigned r = warp_blocker(s, sm, &sm->w[p]);
+			if (r != STALL_NONE) {
+				sm->rdy &= ~(1ull << p);
+				stall_note(s, sm, p, r);
+				stall_set(&sm->w[p], r, now);
+				lost |= 1ull << p;
+				continue;
+			}
+		}
+		issue(s, sm, p);
+		issued |= 1ull << p;
+		nissued++;
+	}
+	stat_inc(&s->stats, sm->st_issue_cycles);
+	sm->dirty = 1;
+	/* Ready warps that lost arbitration are not stalled. */
+	for (uint64_t m = ready & ~(issued | lost); m; m &= m - 1)
+		stall_set(&sm->w[low_bit(m)], STALL_NONE, now);
+	/* VWS demotes a level-1 warp the cycle it stalls, even while another
+	 * warp issues (the stall reasons were refreshed above). */
+	if (s->cfg.core.scheduler == SCHED_VWS) {
+		for (uint64_t m = sm->wact & ~issued; m; m &= m - 1) {
+			int i = low_bit(m);
+			if (sm->w[i].state == WSL_ACTIVE && sm->w[i].stall != STALL_NONE)
+				sched_on_stall(s, sm, i, sm->w[i].stall);
+		}
+		sched_refill(s, sm);
+	}
+}
+
+/* Nothing issued: attribute the cycle to the most common reason, except
+ * that a warp held by the full MSHR file makes it an mshr_full cycle (the
+ * scoreboard waits beside it are for the loads holding those MSHRs). */
+static void no_issue(struct sim *s, struct sm *sm, const unsigned *count)
+{
+	unsigned best = STALL_DONE;
+	for (unsigned r = STALL_MEM; r < STALL__COUNT; r++)
+		if (count[r] > (best == STALL_DONE ? 0 : count[best]))
+			best = r;
+	if (count[STALL_MSHR_FULL])
+		best = STALL_MSHR_FULL;
+	sm->last_stall = (uint8_t)best;
+	stat_inc(&s->stats, s->id.stall[best]);
+	sm->stall_cyc[best]++;
+	/* sched_on_stall acts only for these two policies (sched.c). */
+	if (s->cfg.core.scheduler == SCHED_VWS || s->cfg.core.scheduler == SCHED_TWO_LEVEL)
+		for (uint64_t m = sm->wact; m; m &= m - 1) {
+			int i = low_bit(m);
+			if (sm->w[i].state == WSL_ACTIVE && sm->w[i].stall != STALL_NONE)
+				sched_on_stall(s, sm, i, sm->w[i].stall);
+		}
+	sched_refill(s, sm);
 }
 
 void core_tick(struct sim *s, struct sm *sm)
@@ -585,118 +742,26 @@ void core_tick(struct sim *s, struct sm *sm)
 		return;
 	}
 	sm->dirty = 0;
-	int n = s->cfg.core.warps_per_sm;
 	if (sm->vws)
 		sm->vws_mask = vws_active_mask(s, sm);
 	ccws_eval(s, sm);
-	uint64_t ready = 0;
 	unsigned count[STALL__COUNT] = {0};
 	sm->next_busy = UINT64_MAX;
-	for (int i = 0; i < n; i++) {
-		struct warp *w = &sm->w[i];
-		if (w->state != WSL_ACTIVE)
-			continue;
-		if (w->busy_until <= now && (w->rf_wr_pend || w->rf_collect)) {
-			if (w->rf_wr_pend) { /* the previous instruction's result reaches the RF */
-				w->rf_wr_pend = 0;
-				rf_write(s, sm, i, w->rf_wr_reg);
-			}
-			if (w->rf_collect) { /* operands read: execute */
-				w->rf_collect = 0;
-				execute(s, sm, i);
-			}
-		}
-		unsigned r = warp_blocker(s, sm, w);
-		if (r == STALL_NONE) {
-			ready |= 1ull << i;
-		} else {
-			stall_note(s, sm, i, r);
-			stall_set(w, r, now);
-			count[r]++;
-		}
-	}
+	uint64_t skipped;
+	uint64_t ready = warps_evaluate(s, sm, count, &skipped);
 	if (sm->ccws && sm->ccws->next_change < sm->next_busy) { /* decay changes the load cutoff then */
 		sm->next_busy = sm->ccws->next_change;
 		sim_wake_at(s, sm->next_busy);
 	}
-	/* Each scheduler picks from its own warps, all on the state at the start
-	 * of the issue stage (so RMWS schedulers score against the same projected
-	 * bank BMLs: the thesis's schedule hazard). */
-	int S = s->cfg.core.schedulers, picks[4], npick = 0;
-	for (int k = 0; k < S; k++) {
-		uint64_t mine = S > 1 ? ready & sched_mask(s, k) : ready;
-		int p = picks[k] = sched_pick(s, sm, mine, k);
-		if (p < 0)
-			continue;
-		npick++;
-		if (s->cfg.core.scheduler == SCHED_RMWS && ev_on(&s->ev, EV_RF_RMWS_PICK)) {
-			unsigned sc;
-			int second, gto;
-			rmws_explain(s, sm, mine, sm->sched_last[k], p, &sc, &second, &gto);
-			EV_EMIT(&s->ev, EV_RF_RMWS_PICK, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)p,
-				.unit = (int16_t)gto, .a = sc, .b = second);
-		}
+	int picks[4];
+	if (sched_picks(s, sm, ready, picks)) {
+		issue_picks(s, sm, ready, picks);
+	} else {
+		count[STALL_SCOREBOARD] += (unsigned)__builtin_popcountll(skipped);
+		no_issue(s, sm, count);
 	}
-	if (npick) {
-		/* The picks issue, and their requests enter the bank queues, in
-		 * rotating scheduler order: (now + 1) mod S first (docs/REGFILE.md).
-		 * A pick that an earlier one this cycle took a resource from (memory
-		 * buffer, write buffer, queue limit) waits for the next cycle. */
-		if (S > 1)
-			rf_issue_stage(s, sm);
-		int first = S > 1 ? (int)((now + 1) % (uint64_t)S) : 0, nissued = 0;
-		uint64_t issued = 0, lost = 0;
-		for (int j = 0; j < S; j++) {
-			int p = picks[(first + j) % S];
-			if (p < 0)
-				continue;
-			if (nissued) {
-				unsigned r = warp_blocker(s, sm, &sm->w[p]);
-				if (r != STALL_NONE) {
-					stall_note(s, sm, p, r);
-					stall_set(&sm->w[p], r, now);
-					lost |= 1ull << p;
-					continue;
-				}
-			}
-			issue(s, sm, p);
-			issued |= 1ull << p;
-			nissued++;
-		}
-		stat_inc(&s->stats, sm->st_issue_cycles);
-		sm->dirty = 1;
-		/* Ready warps that lost arbitration are not stalled. */
-		for (int i = 0; i < n; i++)
-			if (!((issued | lost) >> i & 1) && (ready >> i & 1)) {
-				stall_set(&sm->w[i], STALL_NONE, now);
-			}
-		/* VWS demotes a level-1 warp the cycle it stalls, even while another
-		 * warp issues (the stall reasons were refreshed above). */
-		if (s->cfg.core.scheduler == SCHED_VWS) {
-			for (int i = 0; i < n; i++)
-				if (!(issued >> i & 1) && sm->w[i].state == WSL_ACTIVE && sm->w[i].stall != STALL_NONE)
-					sched_on_stall(s, sm, i, sm->w[i].stall);
-			sched_refill(s, sm);
-		}
-		return;
-	}
-	/* Nothing issued: attribute the cycle to the most common reason, except
-	 * that a warp held by the full MSHR file makes it an mshr_full cycle (the
-	 * scoreboard waits beside it are for the loads holding those MSHRs). */
-	unsigned best = STALL_DONE;
-	for (unsigned r = STALL_MEM; r < STALL__COUNT; r++)
-		if (count[r] > (best == STALL_DONE ? 0 : count[best]))
-			best = r;
-	if (count[STALL_MSHR_FULL])
-		best = STALL_MSHR_FULL;
-	sm->last_stall = (uint8_t)best;
-	stat_inc(&s->stats, s->id.stall[best]);
-	sm->stall_cyc[best]++;
-	for (int i = 0; i < n; i++)
-		if (sm->w[i].state == WSL_ACTIVE && sm->w[i].stall != STALL_NONE)
-			sched_on_stall(s, sm, i, sm->w[i].stall);
-	sched_refill(s, sm);
 }
+
 
 void core_account_idle(struct sim *s, uint64_t cycles)
 {

@@ -70,6 +70,7 @@ void l1_init(struct sim *s, struct sm *sm)
 	reqq_init(&l->missq);
 	reqq_init(&l->fillq);
 	reqq_init(&l->retryq);
+	l->wait_refused = l->lsu_refused = REQ_NIL;
 	int i = sm->id;
 	l->st.accesses = l1_stat(s, i, "accesses", "L1 lookups (each coalesced request counts once)");
 	l->st.hits = l1_stat(s, i, "hits", "L1 lookups that hit");
@@ -98,9 +99,22 @@ void l1_init(struct sim *s, struct sm *sm)
 		stat_inc(&(s)->stats, (s)->id.agg);                                                       \
 	} while (0)
 
+/* Refused lookups: a request refused for want of an MSHR entry or merge
+ * slot (a wait-queue request), or for a full wait queue (a coalescer-queue
+ * request, already counted), would be refused again, with no side effect,
+ * until an MSHR entry is allocated or released (a fill included) or the L1
+ * accepts some lookup (which may fill a sector by writing through, merge, or
+ * take a wait-queue slot). So l1_tick does not retry it until one of these
+ * happens. Only on the plain path (no coherence protocol, no locality
+ * bypass), whose other refusals (miss queue, victim, request pool)
+ * are retried as before. Not with locality bypassing, whose dueling may
+ * switch a set to probing the decoupled tags meanwhile. */
+static void refused_clear(struct l1 *l) { l->wait_refused = l->lsu_refused = REQ_NIL; }
+
 static void mshr_changed(struct sim *s, struct sm *sm)
 {
 	struct l1 *l = &sm->l1;
+	refused_clear(l);
 	sm_wake(sm); /* a stall reason may change between mem and mshr_full */
 	stat_occ_set(&s->stats, l->st.mshr_occ, l->m.used);
 	occ_hist_set(&l->hist, s->st->now, (uint16_t)l->m.used);
@@ -190,126 +204,102 @@ static int mrpb_bypass(struct sim *s, struct sm *sm, uint32_t ri, int set, int r
 	return ACC_DONE;
 }
 
-/* Read (or write-allocate store) lookup. */
-static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
+/* The accounting of a request's first lookup (a request that waited is
+ * looked up again but counted once): counters, the access event and the
+ * observers, which see the same hit test as the lookup (hit) and whether
+ * an MSHR entry already fetches the sectors (inflight). */
+static void first_lookup(struct sim *s, struct sm *sm, struct req *r, int set, bool hit, bool inflight)
+{
+	struct l1 *l = &sm->l1;
+	r->flags |= REQF_COUNTED;
+	L1_INC(s, l, accesses, l1_accesses);
+	if (r->type == RQ_ST)
+		L1_INC(s, l, writes, l1_writes);
+	EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
+		.addr = r->addr, .set = set, .a = r->type == RQ_ST ? EVA_WRITE : EVA_READ);
+	if (s->reuse)
+		reuse_tap_l1(s, sm->id, r->warp, r->addr, set, hit, inflight); /* reuse profiler tap */
+	if (r->type == RQ_LD && !hit)
+		ccws_on_load_miss(s, sm, r->warp, r->addr); /* CCWS lost-locality detection */
+	else if (r->type == RQ_ST)
+		ccws_on_store(s, sm, r->addr);
+	if (r->type == RQ_LD) /* VWS IWL estimator */
+		vws_on_access(s, sm, r->warp, r->addr, !hit);
+	if (r->type == RQ_LD) /* dueling: bypasses and MSHR-allocating misses count as misses */
+		byp_duel_count(s, sm, set, !hit && !inflight);
+}
+
+/* The line holds every sector asked for: reply after the hit latency. */
+static int read_hit(struct sim *s, struct sm *sm, uint32_t ri, int set, int way, bool first, bool dec)
 {
 	struct l1 *l = &sm->l1;
 	struct req *r = &s->pool.r[ri];
-	const struct l1_cfg *c = &s->cfg.l1;
+	struct cline *cl = cache_line(&l->c, set, way);
 	uint64_t now = s->st->now;
-	int set = cache_set(&l->c, r->addr);
-	int way = cache_find(&l->c, set, r->addr);
-	struct cline *cl = way >= 0 ? cache_line(&l->c, set, way) : NULL;
-	bool first = !(r->flags & REQF_COUNTED);
-	bool dec = r->type == RQ_LD && byp_set_decoupled(s, sm, set);
-	if (first) {
-		r->flags |= REQF_COUNTED;
-		L1_INC(s, l, accesses, l1_accesses);
-		if (r->type == RQ_ST)
-			L1_INC(s, l, writes, l1_writes);
-		EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
-			.addr = r->addr, .set = set, .a = r->type == RQ_ST ? EVA_WRITE : EVA_READ);
-		/* reuse profiler tap: the hit test below, once per request */
-		reuse_tap_l1(s, sm->id, r->warp, r->addr, set, cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask,
-			     mshr_find(&l->m, r->addr, r->mask) != REQ_NIL);
-		if (r->type == RQ_LD && !(cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask))
-			ccws_on_load_miss(s, sm, r->warp, r->addr); /* CCWS lost-locality detection */
-		else if (r->type == RQ_ST)
-			ccws_on_store(s, sm, r->addr);
-		if (r->type == RQ_LD) /* VWS IWL estimator */
-			vws_on_access(s, sm, r->warp, r->addr,
-				      !(cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask));
-		if (r->type == RQ_LD) /* dueling: bypasses and MSHR-allocating misses count as misses */
-			byp_duel_count(s, sm, set, !(cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask) &&
-						      mshr_find(&l->m, r->addr, r->mask) == REQ_NIL);
-	}
-	if (cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask) {
-		/* A request that waited for an MSHR may find its line filled meanwhile. */
-		if (first)
-			L1_INC(s, l, hits, l1_hits);
-		EV_EMIT(&s->ev, EV_L1_HIT, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
-			.addr = r->addr, .set = set);
-		cache_touch(&l->c, set, way);
-		cl->touch = TOUCH_HIT;
-		cl->touch_cycle = now;
-		if (r->type == RQ_ST)
-			cl->sd |= r->mask;
-		uint64_t lat = (uint64_t)c->hit_latency;
-		if (dec) {
-			byp_apply_committed(s, sm, set, r->addr, first);
-			lat += (uint64_t)c->bypass_tag_cycles;
-		}
-		complete_after(s, l, ri, lat);
-		return ACC_DONE;
-	}
-	if (first) {
-		L1_INC(s, l, misses, l1_misses);
-		if (cl) {
-			cl->touch = TOUCH_MISS;
-			cl->touch_cycle = now;
-		}
-	}
-	struct byp_probe bp = {.kind = BYPK_PLAIN, .way = -1};
+	if (first)
+		L1_INC(s, l, hits, l1_hits);
+	EV_EMIT(&s->ev, EV_L1_HIT, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp, .addr = r->addr,
+		.set = set);
+	cache_touch(&l->c, set, way);
+	cl->touch = TOUCH_HIT;
+	cl->touch_cycle = now;
+	if (r->type == RQ_ST)
+		cl->sd |= r->mask;
+	uint64_t lat = (uint64_t)s->cfg.l1.hit_latency;
 	if (dec) {
-		byp_probe(s, sm, set, r->addr, &bp);
-		if (bp.kind == BYPK_BYPASS) {
-			if (!missq_room(s, l))
-				return ACC_STALL;
-			byp_apply_bypass(s, sm, set, r->addr, r->warp, &bp);
-			send_down(s, l, ri);
-			return ACC_DONE;
-		}
+		byp_apply_committed(s, sm, set, r->addr, first);
+		lat += (uint64_t)s->cfg.l1.bypass_tag_cycles;
 	}
-	uint32_t e = mshr_find(&l->m, r->addr, r->mask);
-	if (e != REQ_NIL && mshr_can_merge(&l->m, e)) {
-		if (dec)
-			byp_apply_committed(s, sm, set, r->addr, false);
-		struct mshr_ent *me = &l->m.e[e];
-		reqq_push(&me->wait, s->pool.r, ri);
-		me->merged++;
-		L1_INC(s, l, merges, l1_merges);
-		EV_EMIT(&s->ev, EV_L1_MSHR_MERGE, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
-			.addr = r->addr, .a = me->merged);
-		return ACC_DONE;
-	}
-	int full_reason = -1; /* enum ev_mshr_full */
-	if (e != REQ_NIL)
-		full_reason = EVM_MERGES;
-	else if (mshr_full(&l->m))
-		full_reason = EVM_ENTRIES;
-	else if (c->mshr_per_warp && mshr_count_warp(&l->m, r->warp) >= (uint32_t)c->mshr_per_warp)
-		full_reason = EVM_PER_WARP;
-	bool mrpb = c->bypass == L1B_MRPB && r->type == RQ_LD;
-	if (full_reason >= 0 && mrpb && !from_wait)
-		return mrpb_bypass(s, sm, ri, set, full_reason);
-	if (full_reason >= 0) {
-		if (from_wait)
-			return ACC_STALL;
-		if (l->waitq.n >= (uint32_t)c->wait_queue) {
-			if (!(r->flags & REQF_FULL_SEEN)) {
-				r->flags |= REQF_FULL_SEEN;
-				stat_inc(&s->stats, l->st.wait_full);
-			}
-			return ACC_STALL;
-		}
-		L1_INC(s, l, mshr_full, l1_mshr_full);
-		l->full_events++;
-		EV_EMIT(&s->ev, EV_L1_MSHR_FULL, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
-			.addr = r->addr, .a = full_reason);
-		reqq_push(&l->waitq, s->pool.r, ri);
-		sim_act_l1(s, l);
-		return ACC_DONE;
-	}
-	if (!missq_room(s, l))
+	complete_after(s, l, ri, lat);
+	return ACC_DONE;
+}
+
+/* A miss that found no MSHR entry, no merge slot, or the warp at its
+ * per-warp limit (full_reason 0, 1, 2 as in the l1.mshr_full event): a new
+ * request waits in the wait queue, one already from it stays at its head. */
+static int read_mshr_full(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait, int full_reason)
+{
+	struct l1 *l = &sm->l1;
+	struct req *r = &s->pool.r[ri];
+	/* Locality bypassing may turn the set to probing (dueling) meanwhile. */
+	bool remember = s->cfg.l1.bypass != L1B_LOCALITY;
+	if (from_wait) {
+		if (remember)
+			l->wait_refused = ri;
 		return ACC_STALL;
-	/* the fetch, and a write-back L1's victim may be dirty */
-	if (l1_pool_wait(s, 1 + (c->write_policy == L1W_WRITE_BACK && !c->streaming && !cl)))
+	}
+	if (l->waitq.n >= (uint32_t)s->cfg.l1.wait_queue) {
+		if (!(r->flags & REQF_FULL_SEEN)) {
+			r->flags |= REQF_FULL_SEEN;
+			stat_inc(&s->stats, l->st.wait_full);
+		}
+		if (remember)
+			l->lsu_refused = ri;
 		return ACC_STALL;
+	}
+	L1_INC(s, l, mshr_full, l1_mshr_full);
+	l->full_events++;
+	EV_EMIT(&s->ev, EV_L1_MSHR_FULL, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
+		.addr = r->addr, .a = full_reason);
+	reqq_push(&l->waitq, s->pool.r, ri);
+	sim_act_l1(s, l);
+	return ACC_DONE;
+}
+
+/* A primary miss with an MSHR entry free: reserve the line (allocate on
+ * miss; a sector miss keeps its present line), allocate the entry and send
+ * the fetch. lway = -1 with a streaming L1 (allocate on fill). */
+static int read_allocate(struct sim *s, struct sm *sm, uint32_t ri, int set, int way, bool mrpb,
+			 const struct byp_probe *bp)
+{
+	struct l1 *l = &sm->l1;
+	struct req *r = &s->pool.r[ri];
+	uint64_t now = s->st->now;
 	int lway = -1;
-	if (!c->streaming) {
-		if (cl) {
+	if (!s->cfg.l1.streaming) {
+		if (way >= 0) {
 			lway = way; /* sector miss on a present line: not a victim until the fill */
-			cl->fetching = 1;
+			cache_line(&l->c, set, way)->fetching = 1;
 		} else {
 			lway = cache_victim(&l->c, set, &s->st->rng);
 			if (lway < 0 && mrpb)
@@ -321,10 +311,10 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 				}
 				return ACC_STALL;
 			}
-			if (bp.kind == BYPK_ALLOC)
-				byp_apply_alloc(s, sm, set, r->addr, &bp, lway);
+			if (bp->kind == BYPK_ALLOC)
+				byp_apply_alloc(s, sm, set, r->addr, bp, lway);
 			ccws_on_evict(s, sm, set, lway);
-			evict_line(s, sm, set, lway, bp.kind == BYPK_ALLOC);
+			evict_line(s, sm, set, lway, bp->kind == BYPK_ALLOC);
 			struct cline *v = cache_line(&l->c, set, lway);
 			v->tag = r->addr;
 			v->valid = 0;
@@ -338,7 +328,7 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 	uint32_t fi = req_alloc(&s->pool);
 	if (fi == REQ_NIL)
 		return ACC_STALL;
-	e = mshr_alloc(&l->m, r->addr, r->mask, now);
+	uint32_t e = mshr_alloc(&l->m, r->addr, r->mask, now);
 	struct mshr_ent *me = &l->m.e[e];
 	me->way = (int16_t)lway;
 	me->set = (int16_t)set;
@@ -360,6 +350,76 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 		.set = set);
 	mshr_changed(s, sm);
 	return ACC_DONE;
+}
+
+/* Read (or write-allocate store) lookup: hit, bypass (locality), merge into
+ * an MSHR entry, wait for one, or allocate one. */
+static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
+{
+	struct l1 *l = &sm->l1;
+	struct req *r = &s->pool.r[ri];
+	const struct l1_cfg *c = &s->cfg.l1;
+	uint64_t now = s->st->now;
+	int set = cache_set(&l->c, r->addr);
+	int way = cache_find(&l->c, set, r->addr);
+	struct cline *cl = way >= 0 ? cache_line(&l->c, set, way) : NULL;
+	bool hit = cl && cl->valid && !cl->reserved && (cl->sv & r->mask) == r->mask;
+	bool first = !(r->flags & REQF_COUNTED);
+	bool dec = r->type == RQ_LD && byp_set_decoupled(s, sm, set);
+	/* The MSHR entry already fetching these sectors (nothing below changes
+	 * the MSHR file before it is used). */
+	uint32_t e = first || !hit ? mshr_find(&l->m, r->addr, r->mask) : REQ_NIL;
+	if (first)
+		first_lookup(s, sm, r, set, hit, e != REQ_NIL);
+	if (hit) /* a request that waited for an MSHR may find its line filled meanwhile */
+		return read_hit(s, sm, ri, set, way, first, dec);
+	if (first) {
+		L1_INC(s, l, misses, l1_misses);
+		if (cl) {
+			cl->touch = TOUCH_MISS;
+			cl->touch_cycle = now;
+		}
+	}
+	struct byp_probe bp = {.kind = BYPK_PLAIN, .way = -1};
+	if (dec) {
+		byp_probe(s, sm, set, r->addr, &bp);
+		if (bp.kind == BYPK_BYPASS) {
+			if (!missq_room(s, l))
+				return ACC_STALL;
+			byp_apply_bypass(s, sm, set, r->addr, r->warp, &bp);
+			send_down(s, l, ri);
+			return ACC_DONE;
+		}
+	}
+	if (e != REQ_NIL && mshr_can_merge(&l->m, e)) {
+		if (dec)
+			byp_apply_committed(s, sm, set, r->addr, false);
+		struct mshr_ent *me = &l->m.e[e];
+		reqq_push(&me->wait, s->pool.r, ri);
+		me->merged++;
+		L1_INC(s, l, merges, l1_merges);
+		EV_EMIT(&s->ev, EV_L1_MSHR_MERGE, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
+			.addr = r->addr, .a = me->merged);
+		return ACC_DONE;
+	}
+	int full_reason = -1; /* enum ev_mshr_full */
+	if (e != REQ_NIL)
+		full_reason = EVM_MERGES;
+	else if (mshr_full(&l->m))
+		full_reason = EVM_ENTRIES;
+	else if (c->mshr_per_warp && mshr_count_warp(&l->m, r->warp) >= (uint32_t)c->mshr_per_warp)
+		full_reason = EVM_PER_WARP;
+	bool mrpb = c->bypass == L1B_MRPB && r->type == RQ_LD;
+	if (full_reason >= 0 && mrpb && !from_wait)
+		return mrpb_bypass(s, sm, ri, set, full_reason);
+	if (full_reason >= 0)
+		return read_mshr_full(s, sm, ri, from_wait, full_reason);
+	if (!missq_room(s, l))
+		return ACC_STALL;
+	/* the fetch, and a write-back L1's victim may be dirty */
+	if (l1_pool_wait(s, 1 + (c->write_policy == L1W_WRITE_BACK && !c->streaming && !cl)))
+		return ACC_STALL;
+	return read_allocate(s, sm, ri, set, way, mrpb, &bp);
 }
 
 /* Stores without write-allocate, atomics, and everything when the L1 is off. */
@@ -538,6 +598,8 @@ void l1_tick(struct sim *s, struct sm *sm)
 	struct l1 *l = &sm->l1;
 	struct req *R = s->pool.r;
 	uint64_t now = s->st->now;
+	if (!(l->hitq.n | l->fillq.n | l->retryq.n | l->waitq.n | l->lsu.n))
+		return; /* nothing below would act or report a wake-up time (the miss queue is the crossbar's) */
 	/* 1. hits */
 	while (reqq_ready(&l->hitq, R, now))
 		core_req_done(s, reqq_pop(&l->hitq, R));
@@ -580,22 +642,24 @@ void l1_tick(struct sim *s, struct sm *sm)
 	}
 	/* 4. lookups: the wait queue first (FIFO), then new requests */
 	int ports = s->cfg.l1.ports;
-	while (ports > 0 && l->waitq.head != REQ_NIL) {
+	while (ports > 0 && l->waitq.head != REQ_NIL && l->waitq.head != l->wait_refused) {
 		uint32_t ri = reqq_pop(&l->waitq, R);
 		if (l1_access(s, sm, ri, true) != ACC_DONE) {
 			reqq_push_front(&l->waitq, R, ri);
 			break;
 		}
+		refused_clear(l);
 		ports--;
 		sim_progress(s);
 	}
-	while (ports > 0 && reqq_ready(&l->lsu, R, now)) {
+	while (ports > 0 && reqq_ready(&l->lsu, R, now) && l->lsu.head != l->lsu_refused) {
 		uint32_t ri = reqq_pop(&l->lsu, R);
 		if (l1_access(s, sm, ri, false) != ACC_DONE) {
 			reqq_push_front(&l->lsu, R, ri);
 			break;
 		}
 		/* Accepted: it now sits in hitq, an MSHR entry, the wait queue or the miss queue. */
+		refused_clear(l);
 		ports--;
 		sim_progress(s);
 	}

@@ -373,6 +373,96 @@ void l2_apply_write(struct cline *cl, uint32_t mask)
 
 enum { L2_DONE, L2_STALL };
 
+/* lazy_fetch: a write miss with no MSHR entry for its line takes a victim
+ * (written back if dirty, unless its L1 copies must go first) and keeps the
+ * written sectors, without a fetch. */
+static int write_lazy_allocate(struct sim *s, struct l2bank *b, uint32_t ri, int set, int way)
+{
+	struct req *r = &s->pool.r[ri];
+	uint64_t now = s->st->now;
+	int v = cache_victim(&b->c, set, &s->st->rng);
+	if (v < 0) {
+		B_INC(s, b, set_all_transient, l2_set_all_transient);
+		nack(s, b, ri, NACK_SET_ALL_TRANSIENT);
+		return L2_DONE;
+	}
+	struct cline *vl = cache_line(&b->c, set, v);
+	if (vl->valid && (s->coh ? coh_l2_holders(b, set, v) : l2sh_has(s, b, set, v))) {
+		l2_miss_path(s, b, ri, set, way); /* its L1 copies must go first */
+		return L2_DONE;
+	}
+	l2sh_clear(s, b, set, v);
+	if (s->coh)
+		coh_l2_reset(b, set, v);
+	if (vl->valid && vl->sd) {
+		if (b->memq.n + 1 > l2_memq_cap(s) || !l2_pool_room(s, 1)) {
+			nack(s, b, ri, b->memq.n + 1 > l2_memq_cap(s) ? NACK_QUEUE_FULL : NACK_POOL_FULL);
+			return L2_DONE;
+		}
+		writeback(s, b, vl, set, REQ_NIL);
+	}
+	cache_install(&b->c, set, v, r->addr);
+	if (s->cv)
+		coh_values_l2_fill(s, b, set, v);
+	l2_apply_write(vl, r->mask);
+	if (s->cv)
+		coh_values_l2_merge(s, b, ri, set, v, true);
+	vl->touch = TOUCH_MISS;
+	vl->touch_cycle = now;
+	l2_reply(s, b, ri, RP_ACK, (uint64_t)s->cfg.l2.hit_latency);
+	return L2_DONE;
+}
+
+/* A store or write-back: a present line takes the written sectors (no
+ * valid sectors needed); a miss joins an FRC fetch, streams around the L2
+ * (st.slc), takes the miss path (an entry for the line exists, or
+ * fetch_on_write) or allocates lazily. */
+static int write_access(struct sim *s, struct l2bank *b, uint32_t ri, int set, int way, bool present)
+{
+	struct req *r = &s->pool.r[ri];
+	uint64_t now = s->st->now, lat = (uint64_t)s->cfg.l2.hit_latency;
+	if (present) {
+		struct cline *cl = cache_line(&b->c, set, way);
+		B_INC(s, b, hits, l2_hits);
+		EV_EMIT(&s->ev, EV_L2_HIT, .cycle = now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id, .addr = r->addr,
+			.set = set);
+		l2_apply_write(cl, r->mask);
+		if (s->cv)
+			coh_values_l2_merge(s, b, ri, set, way, true);
+		cache_touch(&b->c, set, way);
+		cl->touch = TOUCH_HIT;
+		cl->touch_cycle = now;
+		l2_reply(s, b, ri, RP_ACK, lat);
+		return L2_DONE;
+	}
+	B_INC(s, b, misses, l2_misses);
+	EV_EMIT(&s->ev, EV_L2_MISS, .cycle = now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id, .addr = r->addr,
+		.set = set);
+	if (frc_join(s, b, ri))
+		return L2_DONE; /* the block is being fetched into the FRC */
+	uint32_t e = mshr_find(&b->m, r->addr, 0);
+	if (e == REQ_NIL && (r->flags & REQF_NOALLOC_L2) && !s->coh && !s->cfg.l2.frc.entries) {
+		/* st.slc miss: write around (the written sectors go to memory), no line */
+		if (b->memq.n + 1 > l2_memq_cap(s) || !l2_pool_room(s, 1)) {
+			nack(s, b, ri, b->memq.n + 1 > l2_memq_cap(s) ? NACK_QUEUE_FULL : NACK_POOL_FULL);
+			return L2_DONE;
+		}
+		stat_inc(&s->stats, s->id.l2_slc_streamed);
+		l2_mem_req(s, b, RQ_WB, r->addr, r->mask, REQ_NIL);
+		l2_reply(s, b, ri, RP_ACK, lat);
+		return L2_DONE;
+	}
+	if (e != REQ_NIL || s->cfg.l2.write_fetch == L2W_FETCH_ON_WRITE) {
+		l2_miss_path(s, b, ri, set, way);
+		return L2_DONE;
+	}
+	return write_lazy_allocate(s, b, ri, set, way);
+}
+
+/* One lookup of a request from the crossbar: the directory's or the
+ * sharer records' messages, else the tag lookup; writes (write_access),
+ * read and atomic hits reply after the hit latency, misses go to the FRC
+ * or the miss path (l2_repl.c). */
 static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 {
 	struct req *r = &s->pool.r[ri];
@@ -390,88 +480,19 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 	B_INC(s, b, accesses, l2_accesses);
 	EV_EMIT(&s->ev, EV_L2_ACCESS, .cycle = now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id, .addr = r->addr,
 		.set = set, .a = kind);
-	/* reuse profiler tap: the hit tests below (transient old block = miss; writes need no valid sectors) */
-	reuse_tap_l2(s, b->id, r->sm, r->addr, set,
-		     cl && cl->valid && !cl->transient && (kind == 1 || (cl->sv & r->mask) == r->mask),
-		     mshr_find(&b->m, r->addr, 0) != REQ_NIL);
-	uint64_t lat = (uint64_t)s->cfg.l2.hit_latency;
+	/* the old block of a line being replaced (transient) is a miss */
+	bool present = cl && cl->valid && !cl->transient;
+	bool hit = present && (kind == 1 || (cl->sv & r->mask) == r->mask); /* writes need no valid sectors */
+	reuse_tap_l2(s, b->id, r->sm, r->addr, set, hit, mshr_find(&b->m, r->addr, 0) != REQ_NIL); /* reuse profiler */
 	if (cl && cl->valid && cl->transient) {
-		/* The old block of a line being replaced. */
 		B_INC(s, b, misses, l2_misses);
 		B_INC(s, b, transient_blocks, l2_transient_blocks);
 		nack(s, b, ri, NACK_TRANSIENT);
 		return L2_DONE;
 	}
-	bool present = cl && cl->valid && !cl->transient;
-	if (kind == 1) {
-		if (present) {
-			B_INC(s, b, hits, l2_hits);
-			EV_EMIT(&s->ev, EV_L2_HIT, .cycle = now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id,
-				.addr = r->addr, .set = set);
-			l2_apply_write(cl, r->mask);
-			if (s->cv)
-				coh_values_l2_merge(s, b, ri, set, way, true);
-			cache_touch(&b->c, set, way);
-			cl->touch = TOUCH_HIT;
-			cl->touch_cycle = now;
-			l2_reply(s, b, ri, RP_ACK, lat);
-			return L2_DONE;
-		}
-		B_INC(s, b, misses, l2_misses);
-		EV_EMIT(&s->ev, EV_L2_MISS, .cycle = now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id, .addr = r->addr,
-			.set = set);
-		if (frc_join(s, b, ri))
-			return L2_DONE; /* the block is being fetched into the FRC */
-		uint32_t e = mshr_find(&b->m, r->addr, 0);
-		if (e == REQ_NIL && (r->flags & REQF_NOALLOC_L2) && !s->coh && !s->cfg.l2.frc.entries) {
-			/* st.slc miss: write around (the written sectors go to memory), no line */
-			if (b->memq.n + 1 > l2_memq_cap(s) || !l2_pool_room(s, 1)) {
-				nack(s, b, ri, b->memq.n + 1 > l2_memq_cap(s) ? NACK_QUEUE_FULL : NACK_POOL_FULL);
-				return L2_DONE;
-			}
-			stat_inc(&s->stats, s->id.l2_slc_streamed);
-			l2_mem_req(s, b, RQ_WB, r->addr, r->mask, REQ_NIL);
-			l2_reply(s, b, ri, RP_ACK, lat);
-			return L2_DONE;
-		}
-		if (e != REQ_NIL || s->cfg.l2.write_fetch == L2W_FETCH_ON_WRITE) {
-			l2_miss_path(s, b, ri, set, way);
-			return L2_DONE;
-		}
-		/* lazy fetch: allocate without fetching */
-		int v = cache_victim(&b->c, set, &s->st->rng);
-		if (v < 0) {
-			B_INC(s, b, set_all_transient, l2_set_all_transient);
-			nack(s, b, ri, NACK_SET_ALL_TRANSIENT);
-			return L2_DONE;
-		}
-		struct cline *vl = cache_line(&b->c, set, v);
-		if (vl->valid && (s->coh ? coh_l2_holders(b, set, v) : l2sh_has(s, b, set, v))) {
-			l2_miss_path(s, b, ri, set, way); /* its L1 copies must go first */
-			return L2_DONE;
-		}
-		l2sh_clear(s, b, set, v);
-		if (s->coh)
-			coh_l2_reset(b, set, v);
-		if (vl->valid && vl->sd) {
-			if (b->memq.n + 1 > l2_memq_cap(s) || !l2_pool_room(s, 1)) {
-				nack(s, b, ri, b->memq.n + 1 > l2_memq_cap(s) ? NACK_QUEUE_FULL : NACK_POOL_FULL);
-				return L2_DONE;
-			}
-			writeback(s, b, vl, set, REQ_NIL);
-		}
-		cache_install(&b->c, set, v, r->addr);
-		if (s->cv)
-			coh_values_l2_fill(s, b, set, v);
-		l2_apply_write(vl, r->mask);
-		if (s->cv)
-			coh_values_l2_merge(s, b, ri, set, v, true);
-		vl->touch = TOUCH_MISS;
-		vl->touch_cycle = now;
-		l2_reply(s, b, ri, RP_ACK, lat);
-		return L2_DONE;
-	}
-	if (present && (cl->sv & r->mask) == r->mask) {
+	if (kind == 1)
+		return write_access(s, b, ri, set, way, present);
+	if (hit) {
 		B_INC(s, b, hits, l2_hits);
 		EV_EMIT(&s->ev, EV_L2_HIT, .cycle = now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id, .addr = r->addr,
 			.set = set);
@@ -480,7 +501,7 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 		cache_touch(&b->c, set, way);
 		cl->touch = TOUCH_HIT;
 		cl->touch_cycle = now;
-		l2_reply(s, b, ri, RP_DATA, lat);
+		l2_reply(s, b, ri, RP_DATA, (uint64_t)s->cfg.l2.hit_latency);
 		return L2_DONE;
 	}
 	B_INC(s, b, misses, l2_misses);

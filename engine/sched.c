@@ -63,9 +63,11 @@ int sched_pick(const struct sim *s, const struct sm *sm, const uint64_t ready_al
 		if (last >= 0 && (ready >> last & 1))
 			return last;
 		int best = -1;
-		for (int i = 0; i < n; i++)
-			if ((ready >> i & 1) && (best < 0 || sm->w[i].age < sm->w[best].age))
+		for (uint64_t m = ready; m; m &= m - 1) { /* the ready warps, ascending */
+			int i = __builtin_ctzll(m);
+			if (best < 0 || sm->w[i].age < sm->w[best].age)
 				best = i;
+		}
 		return best;
 	}
 	case SCHED_TWO_LEVEL:

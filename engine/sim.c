@@ -669,6 +669,8 @@ static int check_invariants(const struct sim *s, char **err, bool values)
 		return -1;
 	if (coh_check_invariants(s, err))
 		return -1;
+	if (core_check_invariants(s, err)) /* the warp masks (core.c) */
+		return -1;
 	if (values && s->cv && coh_values_invariant(s, err)) /* coherence.check_values */
 		return -1;
 	if (sim_done(s) && s->cfg.mem.kernel_end == MEMKE_DRAINED) {

@@ -81,6 +81,11 @@ struct l1 {
 	uint32_t *wt_n;
 	uint32_t wt_cap; /* power of two */
 	uint32_t wt_spare; /* keeps the struct free of padding (sim_state_hash) */
+	/* Lookups refused for want of an MSHR entry or merge slot (or, from the
+	 * coalescer queue, a full wait queue), and nothing since that could let
+	 * them through: the request at the wait queue's / coalescer queue's
+	 * head is not looked up again (l1.c "Refused lookups"); REQ_NIL = none. */
+	uint32_t wait_refused, lsu_refused;
 };
 
 enum warp_slot_state { WSL_EMPTY, WSL_ACTIVE, WSL_DONE };
@@ -149,6 +154,12 @@ struct sm {
 	int16_t sched_last[4]; /* per scheduler (core.schedulers): its last issued warp slot, -1 */
 	uint64_t last_issue_cycle;
 	uint64_t next_busy; /* min busy_until > now among warps, from the last scan */
+	/* Per warp slot, so core_tick walks only the warps that matter (see
+	 * core.c "Warp masks"): wact = state ACTIVE; sb_wait = its last
+	 * evaluation said scoreboard and no register of it has been written
+	 * since, so it still says so; rdy = its last evaluation said ready and
+	 * it has not issued since (the last two only with masks_ok()). */
+	uint64_t wact, sb_wait, rdy;
 	uint8_t last_stall; /* dominant reason of the last cycle without an issue */
 	uint8_t dirty;      /* something this SM's warps wait for changed: re-evaluate */
 	uint32_t serial_next, serial_end; /* serial CTA dispatch range */
@@ -358,6 +369,9 @@ void core_dispatch(struct sim *s);
 void core_req_done(struct sim *s, uint32_t ri);
 void core_req_accepted(struct sim *s, uint32_t ri);
 void core_account_idle(struct sim *s, uint64_t cycles);
+int core_check_invariants(const struct sim *s, char **err);
+/* core_masks.c: whether sb_wait and rdy may be used under this SM's scheduler. */
+bool core_masks_ok(const struct sim *s, const struct sm *sm);
 bool core_all_done(const struct sim *s);
 /* sim.c: no request in flight, DRAM idle, every FRC entry free (mem.kernel_end = drained). */
 bool sim_mem_idle(const struct sim *s);

@@ -10,8 +10,10 @@
 #                                      defaults to build/gpustep
 #
 # Environment: PRESETS (default "teaching gtx480 titanv rx540 hd7770"),
-# JOBS for the old build (default 2). Prints one line per difference and a
-# summary; exits 1 if anything differs.
+# OPTS (the -s settings run besides none, default "coherence.protocol=moesi
+# l2.frc.entries=16 rf.kind=racetrack"), JOBS for the old build (default
+# 2). Prints one line per difference and a summary; exits 1 if anything
+# differs.
 set -u
 die() { echo "idle_check: $*" >&2; exit 2; }
 [ $# -ge 1 ] || die "usage: idle_check.sh OLD_BINARY NEW_BINARY | idle_check.sh REV [NEW_BINARY]"
@@ -55,7 +57,7 @@ runs=0 diffs=0
 for p in $presets; do
 	for k in $kernels; do
 		for sz in $(sizes "$k"); do
-			for opt in none coherence.protocol=moesi l2.frc.entries=16 rf.kind=racetrack; do
+			for opt in none ${OPTS:-coherence.protocol=moesi l2.frc.entries=16 rf.kind=racetrack}; do
 				set -- "$p" --run -w "$k"
 				[ "$sz" = - ] || set -- "$@" -p "$sz"
 				[ "$opt" = none ] || set -- "$@" -s "$opt"
