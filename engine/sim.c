@@ -499,6 +499,7 @@ enum sim_stop sim_step(struct sim *s, uint64_t cycles)
 	struct bp_set *bps = s->bps;
 	if (bps)
 		bp_clear_stop(bps);
+	snapshot_step_begin(s);
 	enum sim_stop why = SIM_STOP_LIMIT;
 	while (st->now < end) {
 		if (st->done || drained(s)) {
@@ -570,6 +571,7 @@ enum sim_stop sim_step(struct sim *s, uint64_t cycles)
 		why = SIM_STOP_DONE;
 	}
 	rf_account(s); /* leakage and total energy follow the cycle count */
+	snapshot_step_end(s);
 	return why;
 }
 

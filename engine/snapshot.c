@@ -13,10 +13,15 @@ struct snap_bp {
 	bool was_true;
 };
 
+/* A snapshot other than the base (the first) is stored as the blocks that
+ * differ from the base: map holds 2 bits per SNAP_BLK-byte block (SAME as
+ * the base, ZERO, or DATA, whose bytes follow in `data` in block order). */
 struct snap {
 	uint64_t cycle;
 	void *data;
-	size_t len;
+	size_t len;     /* bytes of the state it stands for */
+	size_t stored;  /* bytes it takes: data + map */
+	uint8_t *map;   /* NULL: data is the whole state */
 	uint64_t ev_total;
 	uint64_t ev_counts[EV__COUNT];
 	struct req_pool pool; /* the pool header lives in struct sim, not the arena */
@@ -31,6 +36,13 @@ struct snapshots {
 	uint64_t interval;
 	uint64_t next_at;
 	double wall_last; /* when the last snapshot was taken (monotonic seconds) */
+	double busy;      /* seconds spent in sim_step since the last snapshot */
+	double step_t0;   /* when the running sim_step began (0: none running) */
+	uint64_t cyc_last; /* cycle of the last snapshot taken */
+	uint64_t max_gap;  /* replay bound (cycles) inside the window; 0: automatic */
+	uint64_t auto_gap; /* the automatic bound, from the measured speed (UINT64_MAX until measured) */
+	void *scratch;     /* one whole state: encoding and decoding */
+	size_t scratch_len;
 	struct snap origin; /* an open back search's starting state (origin.data != NULL) */
 };
 
@@ -38,6 +50,12 @@ struct snapshots {
  * simulating since the previous one; above it the interval doubles. */
 #define SNAP_OVERHEAD 0.03
 #define SNAP_MAX_INTERVAL (1ull << 32)
+/* Automatic replay bound: at most this many seconds of simulation (at the
+ * speed measured between snapshots) from a snapshot to any target. */
+#define SNAP_REPLAY_S 0.1
+#define SNAP_MIN_GAP 1024u
+#define SNAP_BLK 64u
+enum { BLK_SAME, BLK_ZERO, BLK_DATA };
 
 static double wall_s(void)
 {
@@ -49,39 +67,113 @@ static double wall_s(void)
 static void snap_free(struct snap *p)
 {
 	free(p->data);
+	free(p->map);
 	free(p->bps);
+}
+
+/* The replay bound in force: the explicit one, else the measured one. */
+static uint64_t gap_bound(const struct snapshots *ss) { return ss->max_gap ? ss->max_gap : ss->auto_gap; }
+
+static void *scratch(struct snapshots *ss, size_t len)
+{
+	if (ss->scratch_len < len) {
+		free(ss->scratch);
+		ss->scratch = xmalloc(len);
+		ss->scratch_len = len;
+	}
+	return ss->scratch;
+}
+
+static inline unsigned map_get(const uint8_t *m, size_t b) { return (m[b >> 2] >> ((b & 3) * 2)) & 3u; }
+
+/* Store the whole state `cur` (len bytes) in p as its difference from the
+ * base (ss->v[0]); a state of another size is kept whole. */
+static void encode(const struct snapshots *ss, struct snap *p, const unsigned char *cur, size_t len)
+{
+	const struct snap *base = ss->n ? &ss->v[0] : NULL;
+	if (!base || base->map || base->len != len) {
+		p->data = xmalloc(len);
+		memcpy(p->data, cur, len);
+		p->stored = len;
+		return;
+	}
+	static const unsigned char zero[SNAP_BLK];
+	const unsigned char *b = base->data;
+	size_t nblk = (len + SNAP_BLK - 1) / SNAP_BLK, ndata = 0;
+	p->map = xcalloc((nblk + 3) / 4, 1);
+	/* Two passes: classify, then copy the DATA blocks into an exact buffer. */
+	for (size_t i = 0; i < nblk; i++) {
+		size_t off = i * SNAP_BLK, n = MIN(SNAP_BLK, len - off);
+		unsigned k = memcmp(cur + off, b + off, n) == 0 ? BLK_SAME : memcmp(cur + off, zero, n) == 0 ? BLK_ZERO : BLK_DATA;
+		p->map[i >> 2] |= (uint8_t)(k << ((i & 3) * 2));
+		ndata += k == BLK_DATA ? n : 0;
+	}
+	unsigned char *d = p->data = xmalloc(ndata ? ndata : 1);
+	for (size_t i = 0; i < nblk; i++)
+		if (map_get(p->map, i) == BLK_DATA) {
+			size_t off = i * SNAP_BLK, n = MIN(SNAP_BLK, len - off);
+			memcpy(d, cur + off, n);
+			d += n;
+		}
+	p->stored = ndata + (nblk + 3) / 4;
+}
+
+/* The whole state of p (a pointer into p or into the scratch buffer). */
+static const void *decode(struct snapshots *ss, const struct snap *p)
+{
+	if (!p->map)
+		return p->data;
+	unsigned char *out = scratch(ss, p->len);
+	const unsigned char *b = ss->v[0].data, *d = p->data;
+	size_t nblk = (p->len + SNAP_BLK - 1) / SNAP_BLK;
+	for (size_t i = 0; i < nblk; i++) {
+		size_t off = i * SNAP_BLK, n = MIN(SNAP_BLK, p->len - off);
+		switch (map_get(p->map, i)) {
+		case BLK_SAME: memcpy(out + off, b + off, n); break;
+		case BLK_ZERO: memset(out + off, 0, n); break;
+		default:
+			memcpy(out + off, d, n);
+			d += n;
+		}
+	}
+	return out;
+}
+
+/* Within the budget: drop every other snapshot of the older half where the
+ * gap left stays within the replay bound (thinning with age), and when no
+ * snapshot can go without breaking the bound, the oldest but the base (the
+ * window whose replays are bounded then starts later; the base, snapshot 0,
+ * keeps every cycle reachable). */
+static void drop(struct snapshots *ss, size_t r)
+{
+	ss->bytes -= ss->v[r].stored;
+	snap_free(&ss->v[r]);
+	memmove(&ss->v[r], &ss->v[r + 1], (ss->n - r - 1) * sizeof(*ss->v));
+	ss->n--;
 }
 
 static void thin(struct snapshots *ss)
 {
+	uint64_t bound = gap_bound(ss);
 	while (ss->bytes > ss->budget && ss->n > 2) {
-		/* Drop every other snapshot of the older half; snapshot 0 stays. */
-		size_t half = ss->n / 2, w = 1;
-		for (size_t r = 1; r < ss->n; r++) {
-			if (r < half && r % 2 == 1) {
-				ss->bytes -= ss->v[r].len;
-				snap_free(&ss->v[r]);
+		size_t half = ss->n / 2, dropped = 0;
+		for (size_t r = 1; r + 1 < ss->n && r < half; r++) {
+			if (ss->v[r + 1].cycle - ss->v[r - 1].cycle > bound)
 				continue;
-			}
-			ss->v[w++] = ss->v[r];
+			drop(ss, r);
+			dropped++;
+			half--;
 		}
-		if (w == ss->n) { /* two or three left: drop the oldest but 0 */
-			ss->bytes -= ss->v[1].len;
-			snap_free(&ss->v[1]);
-			memmove(&ss->v[1], &ss->v[2], (ss->n - 2) * sizeof(*ss->v));
-			w = ss->n - 1;
-		}
-		ss->n = w;
-		ss->interval *= 2;
+		if (!dropped)
+			drop(ss, 1); /* the oldest but the base */
+		if (ss->interval * 2 <= bound)
+			ss->interval *= 2;
 	}
 }
 
-/* Copy the whole state as it is now into *p. */
-static void capture(const struct sim *s, struct snap *p)
+/* The counters kept outside the arena. */
+static void capture_extra(const struct sim *s, struct snap *p)
 {
-	*p = (struct snap){.cycle = s->st->now, .len = arena_bytes(&s->arena)};
-	p->data = xmalloc(p->len);
-	arena_save(&s->arena, p->data);
 	p->ev_total = s->ev.total;
 	p->pool = s->pool;
 	memcpy(p->ev_counts, s->ev.counts, sizeof p->ev_counts);
@@ -91,6 +183,27 @@ static void capture(const struct sim *s, struct snap *p)
 		for (unsigned i = 0; i < p->nbps; i++)
 			p->bps[i] = (struct snap_bp){s->bps->v[i].id, s->bps->v[i].hits, s->bps->v[i].was_true};
 	}
+}
+
+/* Copy the whole state as it is now into *p (whole, not encoded). */
+static void capture(const struct sim *s, struct snap *p)
+{
+	*p = (struct snap){.cycle = s->st->now, .len = arena_bytes(&s->arena)};
+	p->data = xmalloc(p->len);
+	arena_save(&s->arena, p->data);
+	p->stored = p->len;
+	capture_extra(s, p);
+}
+
+/* The same, stored as its difference from the base snapshot. */
+static void capture_encoded(struct sim *s, struct snap *p)
+{
+	struct snapshots *ss = s->snaps;
+	*p = (struct snap){.cycle = s->st->now, .len = arena_bytes(&s->arena)};
+	unsigned char *cur = scratch(ss, p->len);
+	arena_save(&s->arena, cur);
+	encode(ss, p, cur, p->len);
+	capture_extra(s, p);
 }
 
 static void take(struct sim *s)
@@ -108,7 +221,7 @@ static void take(struct sim *s)
 		 * sim_step boundary left (it depends on how the run was stepped). */
 		rf_account(s);
 		struct snap p;
-		capture(s, &p);
+		capture_encoded(s, &p);
 		if (ss->n == ss->cap) {
 			ss->cap = ss->cap ? ss->cap * 2 : 64;
 			ss->v = xrealloc(ss->v, ss->cap * sizeof(*ss->v));
@@ -116,17 +229,104 @@ static void take(struct sim *s)
 		memmove(&ss->v[pos + 1], &ss->v[pos], (ss->n - pos) * sizeof(*ss->v));
 		ss->v[pos] = p;
 		ss->n++;
-		ss->bytes += p.len;
+		ss->bytes += p.stored;
+		/* The speed simulated since the last snapshot (time inside sim_step
+		 * only, not the user's pauses) sets the automatic replay bound. */
+		double busy = ss->busy + (ss->step_t0 > 0 ? t0 - MAX(ss->step_t0, ss->wall_last) : 0);
+		if (now > ss->cyc_last && busy > 1e-3) {
+			double g = (double)(now - ss->cyc_last) / busy * SNAP_REPLAY_S;
+			uint64_t gap = SNAP_MIN_GAP;
+			while (gap * 2 <= g && gap < SNAP_MAX_INTERVAL)
+				gap *= 2;
+			ss->auto_gap = gap;
+		}
 		thin(ss);
 		/* Keep the copying cheap next to the simulation: a big machine that
-		 * simulates slowly per byte of state gets fewer snapshots. Only the
-		 * positions depend on the clock, never the results. */
-		double t1 = wall_s(), since = t0 - ss->wall_last;
-		if (ss->wall_last > 0 && t1 - t0 > SNAP_OVERHEAD * since && ss->interval < SNAP_MAX_INTERVAL)
+		 * simulates slowly per byte of state gets fewer snapshots, but never
+		 * further apart than the replay bound. Only the positions depend on
+		 * the clock, never the results. */
+		double t1 = wall_s();
+		if (ss->wall_last > 0 && t1 - t0 > SNAP_OVERHEAD * busy && ss->interval < SNAP_MAX_INTERVAL &&
+		    ss->interval * 2 <= gap_bound(ss))
 			ss->interval *= 2;
+		if (ss->interval > gap_bound(ss))
+			ss->interval = gap_bound(ss);
 		ss->wall_last = t1;
+		ss->busy = 0;
+		ss->cyc_last = now;
 	}
 	ss->next_at = (now / ss->interval + 1) * ss->interval;
+}
+
+void snapshot_step_begin(struct sim *s)
+{
+	if (s->snaps)
+		s->snaps->step_t0 = wall_s();
+}
+
+void snapshot_step_end(struct sim *s)
+{
+	struct snapshots *ss = s->snaps;
+	if (ss && ss->step_t0 > 0) {
+		ss->busy += wall_s() - MAX(ss->step_t0, ss->wall_last);
+		ss->step_t0 = 0;
+	}
+}
+
+void sim_snapshots_set_max_gap(struct sim *s, uint64_t cycles)
+{
+	struct snapshots *ss = s->snaps;
+	if (!ss)
+		return;
+	ss->max_gap = cycles;
+	if (ss->interval > gap_bound(ss))
+		ss->interval = gap_bound(ss);
+	ss->next_at = MIN(ss->next_at, (s->st->now / ss->interval + 1) * ss->interval);
+}
+
+uint64_t sim_snapshots_max_gap(const struct sim *s) { return s->snaps ? gap_bound(s->snaps) : 0; }
+
+uint64_t sim_replay_distance(const struct sim *s, uint64_t cycle)
+{
+	const struct snapshots *ss = s->snaps;
+	if (!ss || !ss->n || cycle < ss->v[0].cycle)
+		return UINT64_MAX;
+	if (cycle >= s->st->now)
+		return 0; /* forwards: no replay */
+	size_t i = ss->n;
+	while (i > 1 && ss->v[i - 1].cycle > cycle)
+		i--;
+	return cycle - ss->v[i - 1].cycle;
+}
+
+uint64_t sim_rewind_window(const struct sim *s)
+{
+	const struct snapshots *ss = s->snaps;
+	if (!ss || !ss->n)
+		return s->st->now;
+	uint64_t bound = gap_bound(ss);
+	size_t i = ss->n - 1;
+	while (i > 0 && ss->v[i].cycle - ss->v[i - 1].cycle <= bound)
+		i--;
+	return ss->v[i].cycle;
+}
+
+const void *snapshot_base(const struct sim *s, size_t *len)
+{
+	const struct snapshots *ss = s->snaps;
+	if (!ss || !ss->n || ss->v[0].cycle != 0 || ss->v[0].map)
+		return NULL;
+	*len = ss->v[0].len;
+	return ss->v[0].data;
+}
+
+void snapshot_resume(struct sim *s)
+{
+	if (!s->snaps)
+		return;
+	s->snaps->cyc_last = s->st->now;
+	s->snaps->next_at = s->st->now;
+	take(s);
 }
 
 void snapshot_tick(struct sim *s)
@@ -146,6 +346,7 @@ void snapshot_free_all(struct sim *s)
 		snap_free(&ss->v[i]);
 	free(ss->v);
 	snap_free(&ss->origin);
+	free(ss->scratch);
 	free(ss);
 	s->snaps = NULL;
 }
@@ -157,8 +358,10 @@ void sim_snapshots_enable(struct sim *s, size_t budget)
 		return;
 	s->snaps = xcalloc(1, sizeof(*s->snaps));
 	s->snaps->budget = budget;
+	s->snaps->auto_gap = UINT64_MAX;
 	/* Start fine-grained; thinning doubles it as the run grows. */
-	s->snaps->interval = 1024;
+	s->snaps->interval = SNAP_MIN_GAP;
+	s->snaps->cyc_last = s->st->now;
 	take(s);
 }
 
@@ -177,7 +380,7 @@ uint64_t sim_rewind_horizon(const struct sim *s)
 
 static void restore(struct sim *s, const struct snap *p)
 {
-	arena_load(&s->arena, p->data);
+	arena_load(&s->arena, decode(s->snaps, p));
 	s->ev.total = p->ev_total;
 	s->pool = p->pool;
 	memcpy(s->ev.counts, p->ev_counts, sizeof p->ev_counts);

@@ -220,7 +220,12 @@ static void info_session(struct session *ss, struct cmd_out *out)
 		cmd_printf(out, "rewind    back to cycle %llu: %zu snapshots, %.1f of %zu MB, every %llu cycles",
 			   (unsigned long long)sim_rewind_horizon(ss->sim), nsnap, (double)snap_bytes / (1 << 20),
 			   ss->snapshot_bytes >> 20, (unsigned long long)snap_iv);
-	else
+	if (nsnap) {
+		uint64_t g = sim_snapshots_max_gap(ss->sim);
+		if (g != UINT64_MAX)
+			cmd_printf(out, "          a rewind replays at most %llu cycles from cycle %llu on",
+				   (unsigned long long)g, (unsigned long long)sim_rewind_window(ss->sim));
+	} else
 		cmd_printf(out, "rewind    off (--snapshot-mb 0)");
 }
 
