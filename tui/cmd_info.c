@@ -772,15 +772,22 @@ CMD_FN(cmd_save)
 {
 	if (argc >= 2 && strcmp(argv[1], "trace") == 0) /* export_trace.c */
 		return cmd_save_trace(ss, argc, argv, out);
+	bool state = false; /* save session FILE --state (either order) */
+	if (argc == 4 && strcmp(argv[1], "session") == 0 && (!strcmp(argv[2], "--state") || !strcmp(argv[3], "--state"))) {
+		state = true;
+		if (strcmp(argv[2], "--state") == 0)
+			argv[2] = argv[3];
+		argc = 3;
+	}
 	if (argc != 3 || (strcmp(argv[1], "stats") != 0 && strcmp(argv[1], "config") != 0 &&
 			  strcmp(argv[1], "session") != 0)) {
-		cmd_errorf(out, "usage: save stats|config|session FILE | save trace FILE [FROM TO]");
+		cmd_errorf(out, "usage: save stats|config|session FILE [--state] | save trace FILE [FROM TO]");
 		return CMD_ERR;
 	}
 	char *err = NULL;
 	int rc;
 	if (strcmp(argv[1], "session") == 0) {
-		rc = session_save(ss, argv[2], &err);
+		rc = session_save_ex(ss, argv[2], state, &err);
 	} else if (strcmp(argv[1], "stats") == 0) {
 		struct stats_json_info info = {ss->cfg.name, ss->ksrc.name, ss->seed};
 		rc = stats_json_write(argv[2], ss->sim, &info, &err);
