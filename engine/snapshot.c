@@ -41,8 +41,7 @@ struct snapshots {
 	uint64_t cyc_last; /* cycle of the last snapshot taken */
 	uint64_t max_gap;  /* replay bound (cycles) inside the window; 0: automatic */
 	uint64_t auto_gap; /* the automatic bound, from the measured speed (UINT64_MAX until measured) */
-	void *scratch;     /* one whole state: encoding and decoding */
-	size_t scratch_len;
+	double copy_s;     /* how long the last snapshot took (seconds) */
 	struct snap origin; /* an open back search's starting state (origin.data != NULL) */
 };
 
@@ -51,8 +50,12 @@ struct snapshots {
 #define SNAP_OVERHEAD 0.03
 #define SNAP_MAX_INTERVAL (1ull << 32)
 /* Automatic replay bound: at most this many seconds of simulation (at the
- * speed measured between snapshots) from a snapshot to any target. */
-#define SNAP_REPLAY_S 0.1
+ * speed measured between snapshots, rounded down to a power of two cycles)
+ * from a snapshot to any target ... */
+#define SNAP_REPLAY_S 0.15
+/* ... or, when one snapshot takes longer than a tenth of that, ten times
+ * the snapshot's time (snapshots then cost at most about 10 %). */
+#define SNAP_MAX_OVERHEAD 0.10
 #define SNAP_MIN_GAP 1024u
 #define SNAP_BLK 64u
 enum { BLK_SAME, BLK_ZERO, BLK_DATA };
@@ -74,69 +77,99 @@ static void snap_free(struct snap *p)
 /* The replay bound in force: the explicit one, else the measured one. */
 static uint64_t gap_bound(const struct snapshots *ss) { return ss->max_gap ? ss->max_gap : ss->auto_gap; }
 
-static void *scratch(struct snapshots *ss, size_t len)
-{
-	if (ss->scratch_len < len) {
-		free(ss->scratch);
-		ss->scratch = xmalloc(len);
-		ss->scratch_len = len;
-	}
-	return ss->scratch;
-}
-
 static inline unsigned map_get(const uint8_t *m, size_t b) { return (m[b >> 2] >> ((b & 3) * 2)) & 3u; }
 
-/* Store the whole state `cur` (len bytes) in p as its difference from the
- * base (ss->v[0]); a state of another size is kept whole. */
-static void encode(const struct snapshots *ss, struct snap *p, const unsigned char *cur, size_t len)
+/* Whole blocks compared a word at a time, inline (a libc call per 64 bytes
+ * costs more than the comparison). Chunks are 16-byte aligned and a multiple
+ * of 16 long, so only a chunk's last block can be short. */
+static inline bool blk_same(const unsigned char *x, const unsigned char *y, size_t n)
 {
-	const struct snap *base = ss->n ? &ss->v[0] : NULL;
-	if (!base || base->map || base->len != len) {
-		p->data = xmalloc(len);
-		memcpy(p->data, cur, len);
-		p->stored = len;
-		return;
+	if (n != SNAP_BLK)
+		return memcmp(x, y, n) == 0;
+	uint64_t acc = 0;
+	for (unsigned k = 0; k < SNAP_BLK / 8; k++) {
+		uint64_t a, b;
+		memcpy(&a, x + 8 * k, 8);
+		memcpy(&b, y + 8 * k, 8);
+		acc |= a ^ b;
 	}
-	static const unsigned char zero[SNAP_BLK];
-	const unsigned char *b = base->data;
-	size_t nblk = (len + SNAP_BLK - 1) / SNAP_BLK, ndata = 0;
-	p->map = xcalloc((nblk + 3) / 4, 1);
-	/* Two passes: classify, then copy the DATA blocks into an exact buffer. */
-	for (size_t i = 0; i < nblk; i++) {
-		size_t off = i * SNAP_BLK, n = MIN(SNAP_BLK, len - off);
-		unsigned k = memcmp(cur + off, b + off, n) == 0 ? BLK_SAME : memcmp(cur + off, zero, n) == 0 ? BLK_ZERO : BLK_DATA;
-		p->map[i >> 2] |= (uint8_t)(k << ((i & 3) * 2));
-		ndata += k == BLK_DATA ? n : 0;
-	}
-	unsigned char *d = p->data = xmalloc(ndata ? ndata : 1);
-	for (size_t i = 0; i < nblk; i++)
-		if (map_get(p->map, i) == BLK_DATA) {
-			size_t off = i * SNAP_BLK, n = MIN(SNAP_BLK, len - off);
-			memcpy(d, cur + off, n);
-			d += n;
-		}
-	p->stored = ndata + (nblk + 3) / 4;
+	return acc == 0;
 }
 
-/* The whole state of p (a pointer into p or into the scratch buffer). */
-static const void *decode(struct snapshots *ss, const struct snap *p)
+static inline bool blk_zero(const unsigned char *x, size_t n)
 {
-	if (!p->map)
-		return p->data;
-	unsigned char *out = scratch(ss, p->len);
-	const unsigned char *b = ss->v[0].data, *d = p->data;
-	size_t nblk = (p->len + SNAP_BLK - 1) / SNAP_BLK;
-	for (size_t i = 0; i < nblk; i++) {
-		size_t off = i * SNAP_BLK, n = MIN(SNAP_BLK, p->len - off);
-		switch (map_get(p->map, i)) {
-		case BLK_SAME: memcpy(out + off, b + off, n); break;
-		case BLK_ZERO: memset(out + off, 0, n); break;
-		default:
-			memcpy(out + off, d, n);
-			d += n;
-		}
+	uint64_t acc = 0;
+	for (size_t k = 0; k + 8 <= n; k += 8) {
+		uint64_t a;
+		memcpy(&a, x + k, 8);
+		acc |= a;
 	}
-	return out;
+	return acc == 0;
+}
+
+/* Store the arena's state in p as its difference from the base (ss->v[0]),
+ * block by block straight from the arena's chunks (in arena_save's order, so
+ * the base's bytes line up); a state of another size is kept whole. */
+static void encode(const struct snapshots *ss, struct snap *p, const struct arena *a)
+{
+	const struct snap *base = ss->n ? &ss->v[0] : NULL;
+	if (!base || base->map || base->len != p->len) {
+		p->data = xmalloc(p->len);
+		arena_save(a, p->data);
+		p->stored = p->len;
+		return;
+	}
+	size_t nblk = 0;
+	for (const struct arena_chunk *c = a->head; c; c = c->next)
+		nblk += (c->used + SNAP_BLK - 1) / SNAP_BLK;
+	p->map = xcalloc((nblk + 3) / 4, 1);
+	size_t cap = p->len / 8 + SNAP_BLK, nd = 0, i = 0;
+	unsigned char *d = xmalloc(cap);
+	const unsigned char *b = base->data;
+	for (const struct arena_chunk *c = a->head; c; c = c->next) {
+		for (size_t off = 0; off < c->used; off += SNAP_BLK, i++) {
+			size_t n = MIN(SNAP_BLK, c->used - off);
+			const unsigned char *cur = c->data + off;
+			if (blk_same(cur, b + off, n))
+				continue; /* BLK_SAME */
+			if (blk_zero(cur, n)) {
+				p->map[i >> 2] |= (uint8_t)(BLK_ZERO << ((i & 3) * 2));
+				continue;
+			}
+			p->map[i >> 2] |= (uint8_t)(BLK_DATA << ((i & 3) * 2));
+			if (nd + n > cap)
+				d = xrealloc(d, cap *= 2);
+			memcpy(d + nd, cur, n);
+			nd += n;
+		}
+		b += c->used;
+	}
+	p->data = xrealloc(d, nd ? nd : 1);
+	p->stored = nd + (nblk + 3) / 4;
+}
+
+/* Put p's state into the arena. */
+static void decode(const struct snapshots *ss, const struct snap *p, struct arena *a)
+{
+	if (!p->map) {
+		arena_load(a, p->data);
+		return;
+	}
+	const unsigned char *b = ss->v[0].data, *d = p->data;
+	size_t i = 0;
+	for (struct arena_chunk *c = a->head; c; c = c->next) {
+		for (size_t off = 0; off < c->used; off += SNAP_BLK, i++) {
+			size_t n = MIN(SNAP_BLK, c->used - off);
+			switch (map_get(p->map, i)) {
+			case BLK_SAME: memcpy(c->data + off, b + off, n); break;
+			case BLK_ZERO: memset(c->data + off, 0, n); break;
+			default:
+				memcpy(c->data + off, d, n);
+				d += n;
+			}
+		}
+		b += c->used;
+	}
 }
 
 /* Within the budget: drop every other snapshot of the older half where the
@@ -198,11 +231,8 @@ static void capture(const struct sim *s, struct snap *p)
 /* The same, stored as its difference from the base snapshot. */
 static void capture_encoded(struct sim *s, struct snap *p)
 {
-	struct snapshots *ss = s->snaps;
 	*p = (struct snap){.cycle = s->st->now, .len = arena_bytes(&s->arena)};
-	unsigned char *cur = scratch(ss, p->len);
-	arena_save(&s->arena, cur);
-	encode(ss, p, cur, p->len);
+	encode(s->snaps, p, &s->arena);
 	capture_extra(s, p);
 }
 
@@ -234,7 +264,10 @@ static void take(struct sim *s)
 		 * only, not the user's pauses) sets the automatic replay bound. */
 		double busy = ss->busy + (ss->step_t0 > 0 ? t0 - MAX(ss->step_t0, ss->wall_last) : 0);
 		if (now > ss->cyc_last && busy > 1e-3) {
-			double g = (double)(now - ss->cyc_last) / busy * SNAP_REPLAY_S;
+			/* Snapshots every G cycles cost (copy time) / (time to simulate
+			 * G); a slow copy (a big state, a loaded machine) widens G. */
+			double win = MAX(SNAP_REPLAY_S, ss->copy_s / SNAP_MAX_OVERHEAD);
+			double g = (double)(now - ss->cyc_last) / busy * win;
 			uint64_t gap = SNAP_MIN_GAP;
 			while (gap * 2 <= g && gap < SNAP_MAX_INTERVAL)
 				gap *= 2;
@@ -246,6 +279,7 @@ static void take(struct sim *s)
 		 * further apart than the replay bound. Only the positions depend on
 		 * the clock, never the results. */
 		double t1 = wall_s();
+		ss->copy_s = t1 - t0;
 		if (ss->wall_last > 0 && t1 - t0 > SNAP_OVERHEAD * busy && ss->interval < SNAP_MAX_INTERVAL &&
 		    ss->interval * 2 <= gap_bound(ss))
 			ss->interval *= 2;
@@ -346,7 +380,6 @@ void snapshot_free_all(struct sim *s)
 		snap_free(&ss->v[i]);
 	free(ss->v);
 	snap_free(&ss->origin);
-	free(ss->scratch);
 	free(ss);
 	s->snaps = NULL;
 }
@@ -380,7 +413,7 @@ uint64_t sim_rewind_horizon(const struct sim *s)
 
 static void restore(struct sim *s, const struct snap *p)
 {
-	arena_load(&s->arena, decode(s->snaps, p));
+	decode(s->snaps, p, &s->arena);
 	s->ev.total = p->ev_total;
 	s->pool = p->pool;
 	memcpy(s->ev.counts, p->ev_counts, sizeof p->ev_counts);

@@ -219,9 +219,12 @@ static void draw_status(struct tui *t)
 	const struct session *ss = t->ss;
 	char state[300];
 	bool searching = t->running && ss->run.kind == RUN_REVERSE;
-	if (searching) /* the interval being replayed starts here; it moves back */
-		snprintf(state, sizeof state, "searching back: cycle %llu (Ctrl-C stops)",
-			 (unsigned long long)(ss->run.search.in_interval ? ss->run.search.from : ss->run.search.limit));
+	if (searching) { /* the interval being replayed starts here; it moves back */
+		uint64_t at = ss->run.search.in_interval ? ss->run.search.from : ss->run.search.limit;
+		snprintf(state, sizeof state, "searching back: cycle %llu, %llu back, %llu replayed (Ctrl-C stops)",
+			 (unsigned long long)at, (unsigned long long)(ss->run.search.origin - at),
+			 (unsigned long long)ss->run.search.replayed);
+	}
 	else if (t->running && session_load_progress(ss, state, sizeof state - 20))
 		strcat(state, " (Ctrl-C cancels)");
 	else if (t->running)
