@@ -724,8 +724,10 @@ int tui_main(struct session *ss)
 	tui_apply_layout(t);
 	struct cmd_out uo = tui_out(t);
 	session_apply_ui(ss, &uo); /* the layout of a --session file */
-	if (ss->run.kind == RUN_LOAD) /* gpustep --session: replayed on screen, Ctrl-C stops it */
+	if (ss->run.kind == RUN_LOAD) { /* gpustep --session: replayed on screen, Ctrl-C stops it */
 		run_start(t);
+		run_slice(t); /* a session with its machine state is there already: no progress to show */
+	}
 	tui_frame(t);
 	while (!t->quit) {
 		sigint_sim = ss->sim;
