@@ -50,12 +50,12 @@ struct snapshots {
 #define SNAP_OVERHEAD 0.03
 #define SNAP_MAX_INTERVAL (1ull << 32)
 /* Automatic replay bound: at most this many seconds of simulation (at the
- * speed measured between snapshots, rounded down to a power of two cycles)
+ * speed measured between snapshots, rounded down to a multiple of 1024)
  * from a snapshot to any target ... */
-#define SNAP_REPLAY_S 0.15
-/* ... or, when one snapshot takes longer than a tenth of that, ten times
- * the snapshot's time (snapshots then cost at most about 10 %). */
-#define SNAP_MAX_OVERHEAD 0.10
+#define SNAP_REPLAY_S 0.16
+/* ... or, when one snapshot takes longer than 1/20 of that, twenty times
+ * the snapshot's time (snapshots then cost at most about 5 %). */
+#define SNAP_MAX_OVERHEAD 0.05
 #define SNAP_MIN_GAP 1024u
 #define SNAP_BLK 64u
 enum { BLK_SAME, BLK_ZERO, BLK_DATA };
@@ -268,10 +268,10 @@ static void take(struct sim *s)
 			 * G); a slow copy (a big state, a loaded machine) widens G. */
 			double win = MAX(SNAP_REPLAY_S, ss->copy_s / SNAP_MAX_OVERHEAD);
 			double g = (double)(now - ss->cyc_last) / busy * win;
-			uint64_t gap = SNAP_MIN_GAP;
-			while (gap * 2 <= g && gap < SNAP_MAX_INTERVAL)
-				gap *= 2;
-			ss->auto_gap = gap;
+			/* A multiple of SNAP_MIN_GAP (not a power of two: as close to
+			 * the window as that allows, so no more snapshots than needed). */
+			g = MIN(g, (double)SNAP_MAX_INTERVAL);
+			ss->auto_gap = MAX(1u, (uint64_t)(g / SNAP_MIN_GAP)) * SNAP_MIN_GAP;
 		}
 		thin(ss);
 		/* Keep the copying cheap next to the simulation: a big machine that

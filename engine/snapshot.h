@@ -19,9 +19,9 @@
  *
  * Placement bounds the replay: no two neighbouring snapshots are more than
  * G cycles apart (G: sim_snapshots_set_max_gap, or automatically what the
- * machine simulates in 0.15 s at the speed measured between snapshots, or in
- * ten times the time one snapshot takes when that is longer, so snapshots
- * cost at most about 10 %; a power of two, at least 1024), and
+ * machine simulates in 0.16 s at the speed measured between snapshots, or in
+ * twenty times the time one snapshot takes when that is longer, so snapshots
+ * cost at most about 5 %; a multiple of 1024), and
  * K <= G. When the budget is reached, every other snapshot in the older half
  * is dropped where the gap left stays <= G (thinning with age; K doubles up
  * to G), and when none can go without breaking that, the oldest but the base:
