@@ -6,9 +6,9 @@
  * the workload), which differ between processes. They are all set when the
  * machine is built and never change (engine state uses indices otherwise), so
  * the blob stores the state XOR the state of the same machine at cycle 0 in
- * the writing process (its base snapshot: rewinding must be on); the reader XORs it onto its own freshly built machine.
- * A word that never changed since cycle 0 (every pointer) gives 0 and takes
- * the reader's value; every other word comes out as saved.
+ * the writing process (its base snapshot: rewinding must be on); the reader XORs it onto its own freshly
+ * built machine. A word that never changed since cycle 0 (every pointer) gives 0 and takes the reader's
+ * value; every other word comes out as saved.
  *
  *   "GPSTATE1"  u64 arena bytes, cycle, pool used/free head/high water,
  *               event total, EV__COUNT, the event counts,
@@ -43,8 +43,14 @@ static void put(struct wbuf *w, const void *v, size_t n)
 	w->n += n;
 }
 
-static void put64(struct wbuf *w, uint64_t v) { put(w, &v, 8); }
-static void put32(struct wbuf *w, uint32_t v) { put(w, &v, 4); }
+static void put64(struct wbuf *w, uint64_t v)
+{
+	put(w, &v, 8);
+}
+static void put32(struct wbuf *w, uint32_t v)
+{
+	put(w, &v, 4);
+}
 
 int sim_state_export(const struct sim *s, unsigned char **out, size_t *len, char **err)
 {
@@ -55,7 +61,8 @@ int sim_state_export(const struct sim *s, unsigned char **out, size_t *len, char
 	size_t bl;
 	const void *b0 = snapshot_base(s, &bl);
 	if (!b0 || bl != n)
-		return set_err(err, "the machine's state at cycle 0 is not held (rewinding is off: --snapshot-mb 0)");
+		return set_err(
+		    err, "the machine's state at cycle 0 is not held (rewinding is off: --snapshot-mb 0)");
 	unsigned char *cur = xmalloc(n);
 	arena_save(&s->arena, cur);
 	struct wbuf w = {0};
@@ -143,7 +150,10 @@ static bool get(struct rbuf *r, void *v, size_t n)
 	return true;
 }
 
-static bool get64(struct rbuf *r, uint64_t *v) { return get(r, v, 8); }
+static bool get64(struct rbuf *r, uint64_t *v)
+{
+	return get(r, v, 8);
+}
 
 int sim_state_import(struct sim *s, const unsigned char *blob, size_t len, char **err)
 {
@@ -155,15 +165,17 @@ int sim_state_import(struct sim *s, const unsigned char *blob, size_t len, char 
 		return set_err(err, "a machine state goes onto a machine at cycle 0");
 	uint64_t n, cycle, used, head, high, total, nev, nb;
 	size_t have = arena_bytes(&s->arena);
-	if (!get64(&r, &n) || !get64(&r, &cycle) || !get64(&r, &used) || !get64(&r, &head) || !get64(&r, &high) ||
-	    !get64(&r, &total) || !get64(&r, &nev))
+	if (!get64(&r, &n) || !get64(&r, &cycle) || !get64(&r, &used) || !get64(&r, &head) ||
+	    !get64(&r, &high) || !get64(&r, &total) || !get64(&r, &nev))
 		return set_err(err, "machine state cut short (header)");
 	if (n != have)
-		return set_err(err, "machine state of %llu bytes, but this machine has %zu (another gpustep build?)",
-			       (unsigned long long)n, have);
+		return set_err(
+		    err, "machine state of %llu bytes, but this machine has %zu (another gpustep build?)",
+		    (unsigned long long)n, have);
 	if (nev != EV__COUNT)
-		return set_err(err, "machine state with %llu event kinds, this gpustep has %d (another gpustep build?)",
-			       (unsigned long long)nev, EV__COUNT);
+		return set_err(
+		    err, "machine state with %llu event kinds, this gpustep has %d (another gpustep build?)",
+		    (unsigned long long)nev, EV__COUNT);
 	if (used > s->pool.cap || head > s->pool.cap || high > s->pool.cap)
 		return set_err(err, "machine state: request pool counters out of range");
 	uint64_t counts[EV__COUNT];
@@ -182,7 +194,8 @@ int sim_state_import(struct sim *s, const unsigned char *blob, size_t len, char 
 	size_t nw = n / 8, i = 0;
 	while (i < nw) {
 		uint32_t z, l;
-		if (!get(&r, &z, 4) || !get(&r, &l, 4) || z > nw - i || l > nw - i - z || r.n - r.at < (size_t)l * 8) {
+		if (!get(&r, &z, 4) || !get(&r, &l, 4) || z > nw - i || l > nw - i - z ||
+		    r.n - r.at < (size_t)l * 8) {
 			free(cur);
 			return set_err(err, "machine state cut short or corrupt (at word %zu of %zu)", i, nw);
 		}
@@ -209,7 +222,7 @@ int sim_state_import(struct sim *s, const unsigned char *blob, size_t len, char 
 	if (now != cycle) {
 		free(cur);
 		return set_err(err, "machine state corrupt (cycle %llu in the header, %llu in the state)",
-			       (unsigned long long)cycle, (unsigned long long)now);
+		               (unsigned long long)cycle, (unsigned long long)now);
 	}
 	/* Only now that everything checked out does the machine change. */
 	arena_load(&s->arena, cur);

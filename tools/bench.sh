@@ -231,6 +231,11 @@ if command -v tmux >/dev/null 2>&1; then
 	fi
 	echo "start: titanv matmul_naive n=256 on screen in $st s; --session at cycle 30000: with --state $ss s, replayed $so s"
 fi
+# The machine alone: --list-stats loads the preset, builds the machine (sim_new) and exits.
+b0=$(date +%s.%N)
+"$BIN" $T --list-stats >/dev/null 2>&1
+b1=$(date +%s.%N)
+awk -v a="$b0" -v b="$b1" 'BEGIN { printf "build: titanv (80 SMs) loaded and built, process included: %.3f s\n", b - a }'
 printf 'goto 80000\nrs 1\nrs 1\nrs 1\ngoto 71000\ngoto 66100\ngoto 60000\ngoto 52300\ngoto 45500\ngoto 38900\ngoto 30700\ngoto 22100\ngoto 15300\ngoto 9700\ngoto 5100\ngoto 1300\n' |
 	GPUSTEP_TIME_COMMANDS=1 "$BIN" $T --batch - >"$tmp/rw2" 2>&1
 awk '/^\(gpustep\) /{cmd = substr($0, 11); next}

@@ -43,7 +43,10 @@ int session_state_write(const struct sim *s, struct strbuf *sb, char **err)
 	return 0;
 }
 
-static bool is_data_line(const char *p, size_t n) { return n >= 11 && memcmp(p, "state-data ", 11) == 0; }
+static bool is_data_line(const char *p, size_t n)
+{
+	return n >= 11 && memcmp(p, "state-data ", 11) == 0;
+}
 
 uint64_t session_checksum(const char *text, size_t len)
 {
@@ -78,7 +81,8 @@ int session_state_line(struct session_state *st, const char *key, const char *va
 		unsigned long long n;
 		char hex[24];
 		int pos = 0;
-		if (st->have || sscanf(val, "%llu fnv1a64 %16[0-9a-f]%n", &n, hex, &pos) != 2 || val[pos] || strlen(hex) != 16)
+		if (st->have || sscanf(val, "%llu fnv1a64 %16[0-9a-f]%n", &n, hex, &pos) != 2 || val[pos] ||
+		    strlen(hex) != 16)
 			return -1;
 		st->have = true;
 		st->hash = strtoull(hex, NULL, 16);
@@ -115,7 +119,8 @@ int session_state_line(struct session_state *st, const char *key, const char *va
 			mark_bad(st, "more data than its state line says");
 			return 0;
 		}
-		unsigned char bytes[3] = {(unsigned char)(v >> 16), (unsigned char)(v >> 8), (unsigned char)v};
+		unsigned char bytes[3] = {(unsigned char)(v >> 16), (unsigned char)(v >> 8),
+		                          (unsigned char)v};
 		memcpy(st->buf + st->got, bytes, out);
 		st->got += out;
 	}
@@ -127,14 +132,16 @@ const unsigned char *session_state_blob(struct session_state *st)
 	if (!st->have || st->bad)
 		return NULL;
 	if (st->got != st->len) {
-		snprintf(st->why, sizeof st->why, "%zu of its %zu bytes are there (lines missing)", st->got, st->len);
+		snprintf(st->why, sizeof st->why, "%zu of its %zu bytes are there (lines missing)", st->got,
+		         st->len);
 		return NULL;
 	}
 	uint64_t h = session_fnv1a((const char *)st->buf, st->len);
 	if (h != st->hash) {
 		snprintf(st->why, sizeof st->why,
-			 "its hash does not match (the state line says %016" PRIx64 ", the data gives %016" PRIx64 ")",
-			 st->hash, h);
+		         "its hash does not match (the state line says %016" PRIx64
+		         ", the data gives %016" PRIx64 ")",
+		         st->hash, h);
 		return NULL;
 	}
 	return st->buf;

@@ -27,10 +27,10 @@ uint64_t session_checksum(const char *text, size_t len);
 
 /* What a file's state lines hold, decoded as they are parsed. */
 struct session_state {
-	bool have;      /* a state line was seen */
-	bool bad;       /* a line did not decode: why says it */
-	size_t len;     /* the blob's size per the state line */
-	uint64_t hash;  /* and its hash */
+	bool have;     /* a state line was seen */
+	bool bad;      /* a line did not decode: why says it */
+	size_t len;    /* the blob's size per the state line */
+	uint64_t hash; /* and its hash */
 	unsigned char *buf;
 	size_t got;
 	char why[160];

@@ -59,7 +59,7 @@ static void setup(struct fx *a)
 {
 	fx_init_wl(a, "matmul_naive");
 	static const char *const cmds[] = {"set param.n 64", "break l1.miss sm=1", "continue", "continue",
-					    "disable 1", "step 4321", "enable 1"};
+	                                   "disable 1",      "step 4321",          "enable 1"};
 	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
 		if (fx_run(a, cmds[i]) & CMD_ERR)
 			test_fail(__FILE__, __LINE__, "setup '%s': %s", cmds[i], a->cap.err.s);
@@ -180,7 +180,8 @@ TEST(session_state_damaged_falls_back_to_replay)
 		if (rc != 0)
 			test_fail(__FILE__, __LINE__, "%s: refused: %s", cases[i].what, err);
 		if (!strstr(notes, cases[i].note) || !strstr(notes, "replaying from cycle 0 instead"))
-			test_fail(__FILE__, __LINE__, "%s: notes lack '%s': %s", cases[i].what, cases[i].note, notes);
+			test_fail(__FILE__, __LINE__, "%s: notes lack '%s': %s", cases[i].what, cases[i].note,
+			          notes);
 		CHECK_EQ(sim_cycle(b.ss.sim), sim_cycle(a.ss.sim));
 		CHECK(sim_state_hash(b.ss.sim) == want);
 		CHECK(bp_get(&b.ss.bps, 1)->hits > bp_get(&a.ss.bps, 1)->hits); /* counted by the replay */

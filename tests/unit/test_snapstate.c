@@ -32,7 +32,7 @@ static struct kernel *mk_kernel(void)
 		snprintf(k.arrays[i].len, 64, "65536");
 	}
 	const char *body[] = {"loop i 0 40", "ld A[(tid*7 + i*129 + bx*33) % 4096] -> r1", "alu 3 <- r1",
-			      "st B[tid + i*64]", "end"};
+	                      "st B[tid + i*64]", "end"};
 	for (size_t i = 0; i < sizeof body / sizeof body[0]; i++)
 		snprintf(k.body[k.nbody++], sizeof k.body[0], "%s", body[i]);
 	char *err = NULL;
@@ -85,9 +85,11 @@ TEST(snapshot_placement_bounds_the_replay)
 		for (uint64_t c = w; c < now; c += 97) {
 			uint64_t d = sim_replay_distance(s, c);
 			if (d > G) {
-				test_fail(__FILE__, __LINE__, "cycle %llu (window from %llu, now %llu) replays %llu > %llu",
-					  (unsigned long long)c, (unsigned long long)w, (unsigned long long)now,
-					  (unsigned long long)d, (unsigned long long)G);
+				test_fail(__FILE__, __LINE__,
+				          "cycle %llu (window from %llu, now %llu) replays %llu > %llu",
+				          (unsigned long long)c, (unsigned long long)w,
+				          (unsigned long long)now, (unsigned long long)d,
+				          (unsigned long long)G);
 				break;
 			}
 			checked++;
@@ -95,8 +97,9 @@ TEST(snapshot_placement_bounds_the_replay)
 		/* Thinning keeps the bound while it can: only the base is left
 		 * outside the window (the cycle just before it replays from 0). */
 		if (w > 0 && sim_replay_distance(s, w - 1) != w - 1) {
-			test_fail(__FILE__, __LINE__, "at cycle %llu a snapshot before the window (from %llu) is kept",
-				  (unsigned long long)now, (unsigned long long)w);
+			test_fail(__FILE__, __LINE__,
+			          "at cycle %llu a snapshot before the window (from %llu) is kept",
+			          (unsigned long long)now, (unsigned long long)w);
 			break;
 		}
 		CHECK_EQ(sim_replay_distance(s, 0), 0);
