@@ -10,7 +10,8 @@
 #include "snapshot.h"
 
 #define LINE_CHARS 4096 /* base64 characters per state-data line (a multiple of 4) */
-#define MAX_STATE ((size_t)1 << 30)
+/* The largest state a file can hold (session files stop at 256 MB). */
+#define MAX_STATE ((size_t)192 << 20)
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
@@ -90,8 +91,7 @@ int session_state_line(struct session_state *st, const char *key, const char *va
 			mark_bad(st, "its size is out of range");
 			return 0;
 		}
-		st->len = (size_t)n;
-		st->buf = xmalloc(st->len);
+		st->len = (size_t)n; /* the buffer grows with the data actually there */
 		return 0;
 	}
 	/* state-data */
@@ -121,6 +121,10 @@ int session_state_line(struct session_state *st, const char *key, const char *va
 		}
 		unsigned char bytes[3] = {(unsigned char)(v >> 16), (unsigned char)(v >> 8),
 		                          (unsigned char)v};
+		if (st->got + out > st->cap) {
+			st->cap = MIN(st->len, MAX(st->cap * 2, (size_t)1 << 16));
+			st->buf = xrealloc(st->buf, st->cap);
+		}
 		memcpy(st->buf + st->got, bytes, out);
 		st->got += out;
 	}

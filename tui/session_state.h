@@ -32,7 +32,7 @@ struct session_state {
 	size_t len;    /* the blob's size per the state line */
 	uint64_t hash; /* and its hash */
 	unsigned char *buf;
-	size_t got;
+	size_t got, cap;
 	char why[160];
 };
 /* Parse a `state` (-1 on a malformed line: the file is bad) or a
