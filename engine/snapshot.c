@@ -42,6 +42,7 @@ struct snapshots {
 	uint64_t max_gap;  /* replay bound (cycles) inside the window; 0: automatic */
 	uint64_t auto_gap; /* the automatic bound, from the measured speed (UINT64_MAX until measured) */
 	double copy_s;     /* how long the last snapshot took (seconds) */
+	uint8_t *base_zero; /* one bit per block: the base's block is all zero (encode reads only the state there) */
 	struct snap origin; /* an open back search's starting state (origin.data != NULL) */
 };
 
@@ -58,6 +59,7 @@ struct snapshots {
 #define SNAP_MAX_OVERHEAD 0.05
 #define SNAP_MIN_GAP 1024u
 #define SNAP_BLK 64u
+#define SNAP_SPAN 4096u /* encode compares spans of this many bytes first */
 enum { BLK_SAME, BLK_ZERO, BLK_DATA };
 
 static double wall_s(void)
@@ -110,7 +112,7 @@ static inline bool blk_zero(const unsigned char *x, size_t n)
 /* Store the arena's state in p as its difference from the base (ss->v[0]),
  * block by block straight from the arena's chunks (in arena_save's order, so
  * the base's bytes line up); a state of another size is kept whole. */
-static void encode(const struct snapshots *ss, struct snap *p, const struct arena *a)
+static void encode(struct snapshots *ss, struct snap *p, const struct arena *a)
 {
 	const struct snap *base = ss->n ? &ss->v[0] : NULL;
 	if (!base || base->map || base->len != p->len) {
@@ -122,17 +124,37 @@ static void encode(const struct snapshots *ss, struct snap *p, const struct aren
 	size_t nblk = 0;
 	for (const struct arena_chunk *c = a->head; c; c = c->next)
 		nblk += (c->used + SNAP_BLK - 1) / SNAP_BLK;
+	if (!ss->base_zero) { /* most of a fresh machine is zero: remember where */
+		ss->base_zero = xcalloc((nblk + 7) / 8, 1);
+		size_t k = 0;
+		const unsigned char *b0 = base->data;
+		for (const struct arena_chunk *c = a->head; c; c = c->next) {
+			for (size_t off = 0; off < c->used; off += SNAP_BLK, k++)
+				if (blk_zero(b0 + off, MIN(SNAP_BLK, c->used - off)))
+					ss->base_zero[k >> 3] |= (uint8_t)(1u << (k & 7));
+			b0 += c->used;
+		}
+	}
 	p->map = xcalloc((nblk + 3) / 4, 1);
 	size_t cap = p->len / 8 + SNAP_BLK, nd = 0, i = 0;
 	unsigned char *d = xmalloc(cap);
 	const unsigned char *b = base->data;
 	for (const struct arena_chunk *c = a->head; c; c = c->next) {
 		for (size_t off = 0; off < c->used; off += SNAP_BLK, i++) {
+			/* Whole spans equal to the base first: libc's memcmp is fast
+			 * on long runs, and most of the state has not changed. */
+			if (off % SNAP_SPAN == 0 && c->used - off >= SNAP_SPAN &&
+			    memcmp(c->data + off, b + off, SNAP_SPAN) == 0) {
+				off += SNAP_SPAN - SNAP_BLK;
+				i += SNAP_SPAN / SNAP_BLK - 1;
+				continue;
+			}
 			size_t n = MIN(SNAP_BLK, c->used - off);
 			const unsigned char *cur = c->data + off;
-			if (blk_same(cur, b + off, n))
+			bool bz = (ss->base_zero[i >> 3] >> (i & 7)) & 1u;
+			if (bz ? blk_zero(cur, n) : blk_same(cur, b + off, n))
 				continue; /* BLK_SAME */
-			if (blk_zero(cur, n)) {
+			if (!bz && blk_zero(cur, n)) {
 				p->map[i >> 2] |= (uint8_t)(BLK_ZERO << ((i & 3) * 2));
 				continue;
 			}
@@ -380,6 +402,7 @@ void snapshot_free_all(struct sim *s)
 		snap_free(&ss->v[i]);
 	free(ss->v);
 	snap_free(&ss->origin);
+	free(ss->base_zero);
 	free(ss);
 	s->snaps = NULL;
 }
