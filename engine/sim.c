@@ -184,22 +184,19 @@ static const struct wl_ops kernel_wl_ops = {
 	.nstmts = k_nstmts,
 };
 
-struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char **err)
+/* What sim_new checks before building anything: a workload, its addresses
+ * inside the DRAM, cache operators the protocol can serve. */
+static int check_workload(const struct sim_cfg *cfg, const struct workload *wl, const struct wl_ops *ops,
+			  const void *impl, char **err)
 {
-	if (cfg_validate(cfg, err))
-		return NULL;
-	bool dram_only = wl && wl->dram_reqs;
-	if (!wl || (!dram_only && !wl->kernel && !(wl->ops && wl->impl))) {
-		set_err(err, "no workload");
-		return NULL;
-	}
+	bool dram_only = wl->dram_reqs != NULL;
 	if (cfg->mem.model == MEM_DRAM && !dram_only && !wl->ops && wl->kernel) {
 		uint64_t lo, hi;
 		kernel_footprint(wl->kernel, &lo, &hi);
 		char what[96];
 		snprintf(what, sizeof what, "workload %s", wl->name);
 		if (dram_check_span(cfg, what, lo, hi, err))
-			return NULL;
+			return -1;
 	}
 	if (cfg->mem.model == MEM_DRAM && !dram_only && wl->ops && wl->ops->range) {
 		unsigned n = 0, cap = 4;
@@ -212,34 +209,40 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 		int bad = dram_check_ranges(cfg, what, r, n, err);
 		free(r);
 		if (bad)
-			return NULL;
+			return -1;
 	}
-	if (dram_only && !wl->dram_reqs->n) {
-		set_err(err, "workload %s: a DRAM trace without requests", wl->name);
-		return NULL;
-	}
-	const struct wl_ops *ops = dram_only ? &dram_wl_ops : wl->ops ? wl->ops : &kernel_wl_ops;
-	const void *impl = dram_only ? (const void *)wl->dram_reqs : wl->ops ? wl->impl : (const void *)wl->kernel;
+	if (dram_only && !wl->dram_reqs->n)
+		return set_err(err, "workload %s: a DRAM trace without requests", wl->name);
 	bool cop = dram_only ? false : wl->ops ? ops->uses_cop && ops->uses_cop(impl) : kernel_uses_cop(wl->kernel);
-	if (cop && (cfg->l2.coh.protocol == COH_MOESI || cfg->l2.coh.protocol == COH_NMOESI)) {
-		set_err(err,
-			"workload %s: cache operators (glc/slc, trace .CG/.CV) are not supported with coherence.protocol=%s: "
-			"a load that bypasses the L1 would need a directory read that neither records a sharer nor leaves "
-			"an owner's data stale, which the %s tables do not have (use coherence.protocol si or none)",
-			wl->name, cfg->l2.coh.protocol == COH_MOESI ? "moesi" : "nmoesi",
-			cfg->l2.coh.protocol == COH_MOESI ? "MOESI" : "NMOESI");
-		return NULL;
-	}
+	if (cop && (cfg->l2.coh.protocol == COH_MOESI || cfg->l2.coh.protocol == COH_NMOESI))
+		return set_err(err,
+			       "workload %s: cache operators (glc/slc, trace .CG/.CV) are not supported with coherence.protocol=%s: "
+			       "a load that bypasses the L1 would need a directory read that neither records a sharer nor leaves "
+			       "an owner's data stale, which the %s tables do not have (use coherence.protocol si or none)",
+			       wl->name, cfg->l2.coh.protocol == COH_MOESI ? "moesi" : "nmoesi",
+			       cfg->l2.coh.protocol == COH_MOESI ? "MOESI" : "NMOESI");
+	return 0;
+}
+
+/* The kernels' shapes (one or several back to back): per kernel its first
+ * CTA, threads, warps and shared memory per CTA, each checked against an
+ * SM. Fills s->nk, kfirst..kshmem, nctas, threads_per_cta, warps_per_cta. */
+static int kernel_shapes(struct sim *s, const struct sim_cfg *cfg, const struct workload *wl, bool dram_only,
+			 char **err)
+{
+	const struct wl_ops *ops = s->wops;
+	const void *impl = s->wimpl;
 	unsigned nk = ops->nkernels && ops->kernel_shape ? ops->nkernels(impl) : 1;
-	if (nk == 0) {
-		set_err(err, "workload %s: no kernels to run", wl->name);
-		return NULL;
-	}
+	if (nk == 0)
+		return set_err(err, "workload %s: no kernels to run", wl->name);
 	uint32_t *kfirst = xcalloc((size_t)nk * 4 + 1, sizeof *kfirst);
-	uint32_t *ktpc = kfirst + nk + 1, *kwpc = ktpc + nk, *kshmem = kwpc + nk;
+	s->nk = nk;
+	s->kfirst = kfirst; /* sim_free frees it, whatever happens below */
+	s->ktpc = kfirst + nk + 1;
+	s->kwpc = s->ktpc + nk;
+	s->kshmem = s->kwpc + nk;
 	uint32_t tpc_max = 0, wpc_max = 0;
 	uint64_t total = 0;
-	unsigned nregs = ops->nregs(impl);
 	for (unsigned k = 0; k < nk && !dram_only; k++) { /* a DRAM trace has no CTAs */
 		uint32_t ctas, tpc;
 		unsigned shmem;
@@ -254,66 +257,37 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 		char kn[48] = "";
 		if (nk > 1)
 			snprintf(kn, sizeof kn, " kernel %u of %u:", k + 1, nk);
-		if (tpc == 0 || ctas == 0) {
-			set_err(err, "workload %s:%s no threads to run", wl->name, kn);
-			free(kfirst);
-			return NULL;
-		}
+		if (tpc == 0 || ctas == 0)
+			return set_err(err, "workload %s:%s no threads to run", wl->name, kn);
 		if ((int)wpc > cfg->core.warps_per_sm || (int)tpc > cfg->core.threads_per_sm ||
-		    (int)shmem > cfg->core.shmem_per_sm) {
-			set_err(err,
-				"workload %s:%s a CTA of %u threads (%u warps, %u B shared memory) does not fit on an SM "
-				"(core.warps_per_sm %d, core.threads_per_sm %d, core.shmem_per_sm %d)",
-				wl->name, kn, tpc, wpc, shmem, cfg->core.warps_per_sm, cfg->core.threads_per_sm,
-				cfg->core.shmem_per_sm);
-			free(kfirst);
-			return NULL;
-		}
+		    (int)shmem > cfg->core.shmem_per_sm)
+			return set_err(err,
+				       "workload %s:%s a CTA of %u threads (%u warps, %u B shared memory) does not fit on an SM "
+				       "(core.warps_per_sm %d, core.threads_per_sm %d, core.shmem_per_sm %d)",
+				       wl->name, kn, tpc, wpc, shmem, cfg->core.warps_per_sm, cfg->core.threads_per_sm,
+				       cfg->core.shmem_per_sm);
 		kfirst[k] = (uint32_t)total;
 		total += ctas;
-		if (total > UINT32_MAX - 1) {
-			set_err(err, "workload %s: over 4 G CTAs in all", wl->name);
-			free(kfirst);
-			return NULL;
-		}
-		ktpc[k] = tpc;
-		kwpc[k] = wpc;
-		kshmem[k] = shmem;
+		if (total > UINT32_MAX - 1)
+			return set_err(err, "workload %s: over 4 G CTAs in all", wl->name);
+		s->ktpc[k] = tpc;
+		s->kwpc[k] = wpc;
+		s->kshmem[k] = shmem;
 		tpc_max = MAX(tpc_max, tpc);
 		wpc_max = MAX(wpc_max, wpc);
 	}
 	kfirst[nk] = (uint32_t)total;
-	if (hostcopy_check(wl, nk, err)) {
-		free(kfirst);
-		return NULL;
-	}
-	if (nregs > 256) {
-		set_err(err, "workload %s: %u registers per thread, at most 256", wl->name, nregs);
-		free(kfirst);
-		return NULL;
-	}
-	struct sim *s = xcalloc(1, sizeof(*s));
-	s->cfg = *cfg;
-	s->wl = *wl;
-	s->wops = ops;
-	s->wimpl = impl;
-	s->nk = nk;
-	s->kfirst = kfirst;
-	s->ktpc = ktpc;
-	s->kwpc = kwpc;
-	s->kshmem = kshmem;
 	s->nctas = (uint32_t)total;
 	s->threads_per_cta = tpc_max;
 	s->warps_per_cta = wpc_max;
-	s->issue_cycles = (unsigned)(cfg->core.warp_size / cfg->core.simd_width);
-	s->nregs = nregs;
-	arena_init(&s->arena);
-	s->st = ARENA_NEW(&s->arena, struct state, 1);
-	s->st->next_event = UINT64_MAX;
-	rng_seed(&s->st->rng, cfg->seed);
-	stats_init(&s->stats, &s->st->now);
-	events_init(&s->ev, &s->arena, 4096, &s->st->now);
-	register_stats(s);
+	return 0;
+}
+
+/* Every hardware structure, allocated once from the arena (util.h). */
+static int build_units(struct sim *s, const struct sim_cfg *cfg, const struct workload *wl, bool dram_only,
+		       char **err)
+{
+	unsigned nk = s->nk;
 	if (nk > 1) { /* back-to-back kernels (wl_ops.nkernels): absent for one kernel */
 		s->kernels_id = stats_counter(&s->stats, "sim.kernels", "kernels run back to back in this machine");
 		s->kcycles_id = xcalloc(nk, sizeof *s->kcycles_id);
@@ -326,12 +300,10 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 	}
 	uint32_t ns = (uint32_t)cfg->core.sms, nb = (uint32_t)cfg->l2.banks;
 	uint64_t pool = sim_req_pool_slots(cfg); /* sim_mem.c */
-	if (pool > 16u << 20) {
-		set_err(err, "configuration needs %llu in-flight request slots (over 16 M): reduce core.mem_inflight or MSHR sizes",
-			(unsigned long long)pool);
-		sim_free(s);
-		return NULL;
-	}
+	if (pool > 16u << 20)
+		return set_err(err,
+			       "configuration needs %llu in-flight request slots (over 16 M): reduce core.mem_inflight or MSHR sizes",
+			       (unsigned long long)pool);
 	req_pool_init(&s->pool, &s->arena, (uint32_t)pool);
 	s->sms = ARENA_NEW(&s->arena, struct sm, ns);
 	s->banks = ARENA_NEW(&s->arena, struct l2bank, nb);
@@ -349,10 +321,8 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 	}
 	if (cfg->mem.model == MEM_DRAM || dram_only) { /* a DRAM trace needs the DRAM whatever mem.model says */
 		s->dram = dram_new(&s->arena, cfg, &s->stats, &s->ev, &s->st->now, err);
-		if (!s->dram) {
-			sim_free(s);
-			return NULL;
-		}
+		if (!s->dram)
+			return -1;
 	}
 	if (dram_only) {
 		s->dreqs = wl->dram_reqs;
@@ -360,19 +330,62 @@ struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char *
 		s->dt_id[0] = stats_counter(&s->stats, "dram_trace.issued", "DRAM-trace requests handed to the DRAM");
 		s->dt_id[1] = stats_counter(&s->stats, "dram_trace.completed", "DRAM-trace requests completed");
 	}
-	if (rf_init(s, err)) { /* register file (regfile.h): after the cores, before the freeze */
-		sim_free(s);
-		return NULL;
-	}
-	coh_init(s); /* coherence protocol (coh_eng.h): stats, directories, log */
+	if (rf_init(s, err)) /* register file (regfile.h): after the cores, before the freeze */
+		return -1;
+	coh_init(s);	    /* coherence protocol (coh_eng.h): stats, directories, log */
 	coh_values_init(s); /* coherence.check_values (coh_values.c): after the request pool */
 	if (wl->ncopies)
 		hostcopy_register_stats(s); /* trace.memcpy.* */
 	if (cfg->reuse.profile)
 		s->reuse = reuse_new(s); /* reuse-distance profiler: after the caches, before the freeze */
+	return 0;
+}
+
+/*
+ * Build order: check config and workload ─▶ kernel shapes ─▶ the state
+ * (arena: cycle, PRNG, stats, event ring) ─▶ every unit ─▶ freeze the stats.
+ */
+struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char **err)
+{
+	if (cfg_validate(cfg, err))
+		return NULL;
+	bool dram_only = wl && wl->dram_reqs;
+	if (!wl || (!dram_only && !wl->kernel && !(wl->ops && wl->impl))) {
+		set_err(err, "no workload");
+		return NULL;
+	}
+	const struct wl_ops *ops = dram_only ? &dram_wl_ops : wl->ops ? wl->ops : &kernel_wl_ops;
+	const void *impl = dram_only ? (const void *)wl->dram_reqs : wl->ops ? wl->impl : (const void *)wl->kernel;
+	if (check_workload(cfg, wl, ops, impl, err))
+		return NULL;
+	unsigned nregs = ops->nregs(impl);
+	struct sim *s = xcalloc(1, sizeof(*s));
+	s->cfg = *cfg;
+	s->wl = *wl;
+	s->wops = ops;
+	s->wimpl = impl;
+	if (kernel_shapes(s, cfg, wl, dram_only, err) || hostcopy_check(wl, s->nk, err) ||
+	    (nregs > 256 && set_err(err, "workload %s: %u registers per thread, at most 256", wl->name, nregs))) {
+		free(s->kfirst); /* nothing else is built yet */
+		free(s);
+		return NULL;
+	}
+	s->issue_cycles = (unsigned)(cfg->core.warp_size / cfg->core.simd_width);
+	s->nregs = nregs;
+	arena_init(&s->arena);
+	s->st = ARENA_NEW(&s->arena, struct state, 1);
+	s->st->next_event = UINT64_MAX;
+	rng_seed(&s->st->rng, cfg->seed);
+	stats_init(&s->stats, &s->st->now);
+	events_init(&s->ev, &s->arena, 4096, &s->st->now);
+	register_stats(s);
+	if (build_units(s, cfg, wl, dram_only, err)) {
+		sim_free(s);
+		return NULL;
+	}
 	stats_freeze(&s->stats, &s->arena);
-	if (nk > 1)
-		stat_add(&s->stats, s->kernels_id, nk);
+	if (s->nk > 1)
+		stat_add(&s->stats, s->kernels_id, s->nk);
 	return s;
 }
 
@@ -503,6 +516,7 @@ enum sim_stop sim_step(struct sim *s, uint64_t cycles)
 	struct bp_set *bps = s->bps;
 	if (bps)
 		bp_clear_stop(bps);
+	snapshot_step_begin(s);
 	enum sim_stop why = SIM_STOP_LIMIT;
 	while (st->now < end) {
 		if (st->done || drained(s)) {
@@ -574,6 +588,7 @@ enum sim_stop sim_step(struct sim *s, uint64_t cycles)
 		why = SIM_STOP_DONE;
 	}
 	rf_account(s); /* leakage and total energy follow the cycle count */
+	snapshot_step_end(s);
 	return why;
 }
 

@@ -431,6 +431,13 @@ bool coh_kernel_boundary(struct sim *s);
 void snapshot_tick(struct sim *s);
 uint64_t snapshot_next_at(const struct sim *s);
 void snapshot_free_all(struct sim *s);
+/* Around each sim_step: the time simulated, for the automatic replay bound. */
+void snapshot_step_begin(struct sim *s);
+void snapshot_step_end(struct sim *s);
+/* The base snapshot's whole state when it is cycle 0's, else NULL (snapstate.c). */
+const void *snapshot_base(const struct sim *s, size_t *len);
+/* After sim_state_import: snapshots go on from the imported cycle. */
+void snapshot_resume(struct sim *s);
 /* occupancy history for sparklines */
 void occ_hist_set(struct occ_hist *h, uint64_t now, uint16_t v);
 

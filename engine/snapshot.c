@@ -13,10 +13,15 @@ struct snap_bp {
 	bool was_true;
 };
 
+/* A snapshot other than the base (the first) is stored as the blocks that
+ * differ from the base: map holds 2 bits per SNAP_BLK-byte block (SAME as
+ * the base, ZERO, or DATA, whose bytes follow in `data` in block order). */
 struct snap {
 	uint64_t cycle;
 	void *data;
-	size_t len;
+	size_t len;     /* bytes of the state it stands for */
+	size_t stored;  /* bytes it takes: data + map */
+	uint8_t *map;   /* NULL: data is the whole state */
 	uint64_t ev_total;
 	uint64_t ev_counts[EV__COUNT];
 	struct req_pool pool; /* the pool header lives in struct sim, not the arena */
@@ -31,6 +36,13 @@ struct snapshots {
 	uint64_t interval;
 	uint64_t next_at;
 	double wall_last; /* when the last snapshot was taken (monotonic seconds) */
+	double busy;      /* seconds spent in sim_step since the last snapshot */
+	double step_t0;   /* when the running sim_step began (0: none running) */
+	uint64_t cyc_last; /* cycle of the last snapshot taken */
+	uint64_t max_gap;  /* replay bound (cycles) inside the window; 0: automatic */
+	uint64_t auto_gap; /* the automatic bound, from the measured speed (UINT64_MAX until measured) */
+	double copy_s;     /* how long the last snapshot took (seconds) */
+	uint8_t *base_zero; /* one bit per block: the base's block is all zero (encode reads only the state there) */
 	struct snap origin; /* an open back search's starting state (origin.data != NULL) */
 };
 
@@ -38,6 +50,17 @@ struct snapshots {
  * simulating since the previous one; above it the interval doubles. */
 #define SNAP_OVERHEAD 0.03
 #define SNAP_MAX_INTERVAL (1ull << 32)
+/* Automatic replay bound: at most this many seconds of simulation (at the
+ * speed measured between snapshots, rounded down to a multiple of 1024)
+ * from a snapshot to any target ... */
+#define SNAP_REPLAY_S 0.16
+/* ... or, when one snapshot takes longer than 1/20 of that, twenty times
+ * the snapshot's time (snapshots then cost at most about 5 %). */
+#define SNAP_MAX_OVERHEAD 0.05
+#define SNAP_MIN_GAP 1024u
+#define SNAP_BLK 64u
+#define SNAP_SPAN 4096u /* encode compares spans of this many bytes first */
+enum { BLK_SAME, BLK_ZERO, BLK_DATA };
 
 static double wall_s(void)
 {
@@ -49,39 +72,163 @@ static double wall_s(void)
 static void snap_free(struct snap *p)
 {
 	free(p->data);
+	free(p->map);
 	free(p->bps);
+}
+
+/* The replay bound in force: the explicit one, else the measured one. */
+static uint64_t gap_bound(const struct snapshots *ss) { return ss->max_gap ? ss->max_gap : ss->auto_gap; }
+
+static inline unsigned map_get(const uint8_t *m, size_t b) { return (m[b >> 2] >> ((b & 3) * 2)) & 3u; }
+
+/* Whole blocks compared a word at a time, inline (a libc call per 64 bytes
+ * costs more than the comparison). Chunks are 16-byte aligned and a multiple
+ * of 16 long, so only a chunk's last block can be short. */
+static inline bool blk_same(const unsigned char *x, const unsigned char *y, size_t n)
+{
+	if (n != SNAP_BLK)
+		return memcmp(x, y, n) == 0;
+	uint64_t acc = 0;
+	for (unsigned k = 0; k < SNAP_BLK / 8; k++) {
+		uint64_t a, b;
+		memcpy(&a, x + 8 * k, 8);
+		memcpy(&b, y + 8 * k, 8);
+		acc |= a ^ b;
+	}
+	return acc == 0;
+}
+
+static inline bool blk_zero(const unsigned char *x, size_t n)
+{
+	uint64_t acc = 0;
+	for (size_t k = 0; k + 8 <= n; k += 8) {
+		uint64_t a;
+		memcpy(&a, x + k, 8);
+		acc |= a;
+	}
+	return acc == 0;
+}
+
+/* Store the arena's state in p as its difference from the base (ss->v[0]),
+ * block by block straight from the arena's chunks (in arena_save's order, so
+ * the base's bytes line up); a state of another size is kept whole. */
+static void encode(struct snapshots *ss, struct snap *p, const struct arena *a)
+{
+	const struct snap *base = ss->n ? &ss->v[0] : NULL;
+	if (!base || base->map || base->len != p->len) {
+		p->data = xmalloc(p->len);
+		arena_save(a, p->data);
+		p->stored = p->len;
+		return;
+	}
+	size_t nblk = 0;
+	for (const struct arena_chunk *c = a->head; c; c = c->next)
+		nblk += (c->used + SNAP_BLK - 1) / SNAP_BLK;
+	if (!ss->base_zero) { /* most of a fresh machine is zero: remember where */
+		ss->base_zero = xcalloc((nblk + 7) / 8, 1);
+		size_t k = 0;
+		const unsigned char *b0 = base->data;
+		for (const struct arena_chunk *c = a->head; c; c = c->next) {
+			for (size_t off = 0; off < c->used; off += SNAP_BLK, k++)
+				if (blk_zero(b0 + off, MIN(SNAP_BLK, c->used - off)))
+					ss->base_zero[k >> 3] |= (uint8_t)(1u << (k & 7));
+			b0 += c->used;
+		}
+	}
+	p->map = xcalloc((nblk + 3) / 4, 1);
+	size_t cap = p->len / 8 + SNAP_BLK, nd = 0, i = 0;
+	unsigned char *d = xmalloc(cap);
+	const unsigned char *b = base->data;
+	for (const struct arena_chunk *c = a->head; c; c = c->next) {
+		for (size_t off = 0; off < c->used; off += SNAP_BLK, i++) {
+			/* Whole spans equal to the base first: libc's memcmp is fast
+			 * on long runs, and most of the state has not changed. */
+			if (off % SNAP_SPAN == 0 && c->used - off >= SNAP_SPAN &&
+			    memcmp(c->data + off, b + off, SNAP_SPAN) == 0) {
+				off += SNAP_SPAN - SNAP_BLK;
+				i += SNAP_SPAN / SNAP_BLK - 1;
+				continue;
+			}
+			size_t n = MIN(SNAP_BLK, c->used - off);
+			const unsigned char *cur = c->data + off;
+			bool bz = (ss->base_zero[i >> 3] >> (i & 7)) & 1u;
+			if (bz ? blk_zero(cur, n) : blk_same(cur, b + off, n))
+				continue; /* BLK_SAME */
+			if (!bz && blk_zero(cur, n)) {
+				p->map[i >> 2] |= (uint8_t)(BLK_ZERO << ((i & 3) * 2));
+				continue;
+			}
+			p->map[i >> 2] |= (uint8_t)(BLK_DATA << ((i & 3) * 2));
+			if (nd + n > cap)
+				d = xrealloc(d, cap *= 2);
+			memcpy(d + nd, cur, n);
+			nd += n;
+		}
+		b += c->used;
+	}
+	p->data = xrealloc(d, nd ? nd : 1);
+	p->stored = nd + (nblk + 3) / 4;
+}
+
+/* Put p's state into the arena. */
+static void decode(const struct snapshots *ss, const struct snap *p, struct arena *a)
+{
+	if (!p->map) {
+		arena_load(a, p->data);
+		return;
+	}
+	const unsigned char *b = ss->v[0].data, *d = p->data;
+	size_t i = 0;
+	for (struct arena_chunk *c = a->head; c; c = c->next) {
+		for (size_t off = 0; off < c->used; off += SNAP_BLK, i++) {
+			size_t n = MIN(SNAP_BLK, c->used - off);
+			switch (map_get(p->map, i)) {
+			case BLK_SAME: memcpy(c->data + off, b + off, n); break;
+			case BLK_ZERO: memset(c->data + off, 0, n); break;
+			default:
+				memcpy(c->data + off, d, n);
+				d += n;
+			}
+		}
+		b += c->used;
+	}
+}
+
+/* Within the budget: drop every other snapshot of the older half where the
+ * gap left stays within the replay bound (thinning with age), and when no
+ * snapshot can go without breaking the bound, the oldest but the base (the
+ * window whose replays are bounded then starts later; the base, snapshot 0,
+ * keeps every cycle reachable). */
+static void drop(struct snapshots *ss, size_t r)
+{
+	ss->bytes -= ss->v[r].stored;
+	snap_free(&ss->v[r]);
+	memmove(&ss->v[r], &ss->v[r + 1], (ss->n - r - 1) * sizeof(*ss->v));
+	ss->n--;
 }
 
 static void thin(struct snapshots *ss)
 {
+	uint64_t bound = gap_bound(ss);
 	while (ss->bytes > ss->budget && ss->n > 2) {
-		/* Drop every other snapshot of the older half; snapshot 0 stays. */
-		size_t half = ss->n / 2, w = 1;
-		for (size_t r = 1; r < ss->n; r++) {
-			if (r < half && r % 2 == 1) {
-				ss->bytes -= ss->v[r].len;
-				snap_free(&ss->v[r]);
+		size_t half = ss->n / 2, dropped = 0;
+		for (size_t r = 1; r + 1 < ss->n && r < half; r++) {
+			if (ss->v[r + 1].cycle - ss->v[r - 1].cycle > bound)
 				continue;
-			}
-			ss->v[w++] = ss->v[r];
+			drop(ss, r);
+			dropped++;
+			half--;
 		}
-		if (w == ss->n) { /* two or three left: drop the oldest but 0 */
-			ss->bytes -= ss->v[1].len;
-			snap_free(&ss->v[1]);
-			memmove(&ss->v[1], &ss->v[2], (ss->n - 2) * sizeof(*ss->v));
-			w = ss->n - 1;
-		}
-		ss->n = w;
-		ss->interval *= 2;
+		if (!dropped)
+			drop(ss, 1); /* the oldest but the base */
+		if (ss->interval * 2 <= bound)
+			ss->interval *= 2;
 	}
 }
 
-/* Copy the whole state as it is now into *p. */
-static void capture(const struct sim *s, struct snap *p)
+/* The counters kept outside the arena. */
+static void capture_extra(const struct sim *s, struct snap *p)
 {
-	*p = (struct snap){.cycle = s->st->now, .len = arena_bytes(&s->arena)};
-	p->data = xmalloc(p->len);
-	arena_save(&s->arena, p->data);
 	p->ev_total = s->ev.total;
 	p->pool = s->pool;
 	memcpy(p->ev_counts, s->ev.counts, sizeof p->ev_counts);
@@ -91,6 +238,24 @@ static void capture(const struct sim *s, struct snap *p)
 		for (unsigned i = 0; i < p->nbps; i++)
 			p->bps[i] = (struct snap_bp){s->bps->v[i].id, s->bps->v[i].hits, s->bps->v[i].was_true};
 	}
+}
+
+/* Copy the whole state as it is now into *p (whole, not encoded). */
+static void capture(const struct sim *s, struct snap *p)
+{
+	*p = (struct snap){.cycle = s->st->now, .len = arena_bytes(&s->arena)};
+	p->data = xmalloc(p->len);
+	arena_save(&s->arena, p->data);
+	p->stored = p->len;
+	capture_extra(s, p);
+}
+
+/* The same, stored as its difference from the base snapshot. */
+static void capture_encoded(struct sim *s, struct snap *p)
+{
+	*p = (struct snap){.cycle = s->st->now, .len = arena_bytes(&s->arena)};
+	encode(s->snaps, p, &s->arena);
+	capture_extra(s, p);
 }
 
 static void take(struct sim *s)
@@ -108,7 +273,7 @@ static void take(struct sim *s)
 		 * sim_step boundary left (it depends on how the run was stepped). */
 		rf_account(s);
 		struct snap p;
-		capture(s, &p);
+		capture_encoded(s, &p);
 		if (ss->n == ss->cap) {
 			ss->cap = ss->cap ? ss->cap * 2 : 64;
 			ss->v = xrealloc(ss->v, ss->cap * sizeof(*ss->v));
@@ -116,17 +281,108 @@ static void take(struct sim *s)
 		memmove(&ss->v[pos + 1], &ss->v[pos], (ss->n - pos) * sizeof(*ss->v));
 		ss->v[pos] = p;
 		ss->n++;
-		ss->bytes += p.len;
+		ss->bytes += p.stored;
+		/* The speed simulated since the last snapshot (time inside sim_step
+		 * only, not the user's pauses) sets the automatic replay bound. */
+		double busy = ss->busy + (ss->step_t0 > 0 ? t0 - MAX(ss->step_t0, ss->wall_last) : 0);
+		if (now > ss->cyc_last && busy > 1e-3) {
+			/* Snapshots every G cycles cost (copy time) / (time to simulate
+			 * G); a slow copy (a big state, a loaded machine) widens G. */
+			double win = MAX(SNAP_REPLAY_S, ss->copy_s / SNAP_MAX_OVERHEAD);
+			double g = (double)(now - ss->cyc_last) / busy * win;
+			/* A multiple of SNAP_MIN_GAP (not a power of two: as close to
+			 * the window as that allows, so no more snapshots than needed). */
+			g = MIN(g, (double)SNAP_MAX_INTERVAL);
+			ss->auto_gap = MAX(1u, (uint64_t)(g / SNAP_MIN_GAP)) * SNAP_MIN_GAP;
+		}
 		thin(ss);
 		/* Keep the copying cheap next to the simulation: a big machine that
-		 * simulates slowly per byte of state gets fewer snapshots. Only the
-		 * positions depend on the clock, never the results. */
-		double t1 = wall_s(), since = t0 - ss->wall_last;
-		if (ss->wall_last > 0 && t1 - t0 > SNAP_OVERHEAD * since && ss->interval < SNAP_MAX_INTERVAL)
+		 * simulates slowly per byte of state gets fewer snapshots, but never
+		 * further apart than the replay bound. Only the positions depend on
+		 * the clock, never the results. */
+		double t1 = wall_s();
+		ss->copy_s = t1 - t0;
+		if (ss->wall_last > 0 && t1 - t0 > SNAP_OVERHEAD * busy && ss->interval < SNAP_MAX_INTERVAL &&
+		    ss->interval * 2 <= gap_bound(ss))
 			ss->interval *= 2;
+		if (ss->interval > gap_bound(ss))
+			ss->interval = gap_bound(ss);
 		ss->wall_last = t1;
+		ss->busy = 0;
+		ss->cyc_last = now;
 	}
 	ss->next_at = (now / ss->interval + 1) * ss->interval;
+}
+
+void snapshot_step_begin(struct sim *s)
+{
+	if (s->snaps)
+		s->snaps->step_t0 = wall_s();
+}
+
+void snapshot_step_end(struct sim *s)
+{
+	struct snapshots *ss = s->snaps;
+	if (ss && ss->step_t0 > 0) {
+		ss->busy += wall_s() - MAX(ss->step_t0, ss->wall_last);
+		ss->step_t0 = 0;
+	}
+}
+
+void sim_snapshots_set_max_gap(struct sim *s, uint64_t cycles)
+{
+	struct snapshots *ss = s->snaps;
+	if (!ss)
+		return;
+	ss->max_gap = cycles;
+	if (ss->interval > gap_bound(ss))
+		ss->interval = gap_bound(ss);
+	ss->next_at = MIN(ss->next_at, (s->st->now / ss->interval + 1) * ss->interval);
+}
+
+uint64_t sim_snapshots_max_gap(const struct sim *s) { return s->snaps ? gap_bound(s->snaps) : 0; }
+
+uint64_t sim_replay_distance(const struct sim *s, uint64_t cycle)
+{
+	const struct snapshots *ss = s->snaps;
+	if (!ss || !ss->n || cycle < ss->v[0].cycle)
+		return UINT64_MAX;
+	if (cycle >= s->st->now)
+		return 0; /* forwards: no replay */
+	size_t i = ss->n;
+	while (i > 1 && ss->v[i - 1].cycle > cycle)
+		i--;
+	return cycle - ss->v[i - 1].cycle;
+}
+
+uint64_t sim_rewind_window(const struct sim *s)
+{
+	const struct snapshots *ss = s->snaps;
+	if (!ss || !ss->n)
+		return s->st->now;
+	uint64_t bound = gap_bound(ss);
+	size_t i = ss->n - 1;
+	while (i > 0 && ss->v[i].cycle - ss->v[i - 1].cycle <= bound)
+		i--;
+	return ss->v[i].cycle;
+}
+
+const void *snapshot_base(const struct sim *s, size_t *len)
+{
+	const struct snapshots *ss = s->snaps;
+	if (!ss || !ss->n || ss->v[0].cycle != 0 || ss->v[0].map)
+		return NULL;
+	*len = ss->v[0].len;
+	return ss->v[0].data;
+}
+
+void snapshot_resume(struct sim *s)
+{
+	if (!s->snaps)
+		return;
+	s->snaps->cyc_last = s->st->now;
+	s->snaps->next_at = s->st->now;
+	take(s);
 }
 
 void snapshot_tick(struct sim *s)
@@ -146,6 +402,7 @@ void snapshot_free_all(struct sim *s)
 		snap_free(&ss->v[i]);
 	free(ss->v);
 	snap_free(&ss->origin);
+	free(ss->base_zero);
 	free(ss);
 	s->snaps = NULL;
 }
@@ -157,8 +414,10 @@ void sim_snapshots_enable(struct sim *s, size_t budget)
 		return;
 	s->snaps = xcalloc(1, sizeof(*s->snaps));
 	s->snaps->budget = budget;
+	s->snaps->auto_gap = UINT64_MAX;
 	/* Start fine-grained; thinning doubles it as the run grows. */
-	s->snaps->interval = 1024;
+	s->snaps->interval = SNAP_MIN_GAP;
+	s->snaps->cyc_last = s->st->now;
 	take(s);
 }
 
@@ -177,7 +436,7 @@ uint64_t sim_rewind_horizon(const struct sim *s)
 
 static void restore(struct sim *s, const struct snap *p)
 {
-	arena_load(&s->arena, p->data);
+	decode(s->snaps, p, &s->arena);
 	s->ev.total = p->ev_total;
 	s->pool = p->pool;
 	memcpy(s->ev.counts, p->ev_counts, sizeof p->ev_counts);

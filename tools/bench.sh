@@ -192,3 +192,96 @@ if command -v tmux >/dev/null 2>&1; then
 else
 	echo "tui: tmux not installed, skipped"
 fi
+
+# Interactive latency on titanv (issue 26), as a user meets it: matmul_naive
+# n=256 (72k cycles). Skipped without the titanv preset; the TUI rows
+# without tmux. Every time is wall-clock on this machine; compare rows of
+# one run.
+#   start      launch -> status bar "cycle 0 | paused" (tmux 200x60, polled every 10 ms)
+#   session    a session saved at cycle 30,000: --session -> "cycle 30000 | paused",
+#              saved with --state (when this gpustep has it) and without
+#   rs/goto    batch (GPUSTEP_TIME_COMMANDS) at the end of the kernel: rs 1 x3, then
+#              goto backwards, step by step down across the whole run (max = worst case)
+#   rc         `break cycle 30000` hit, then from cycle 45,000: rc back 15,000 cycles
+#   tui        `continue` on screen to the end against --run (best of 2 each)
+"$BIN" --check-config titanv >/dev/null 2>&1 || exit 0
+echo
+T="titanv -w matmul_naive -p n=256"
+tm() { sock="gpustep-bench-$$"; tmux -L "$sock" "$@"; }
+# tui_until CMD TEXT: start CMD in tmux, seconds until the first line shows TEXT
+tui_until() {
+	s0=$(date +%s.%N)
+	tm -f /dev/null new-session -d -s b -x 200 -y 60 "GPUSTEP_HISTORY= $1; sleep 5" 2>/dev/null || { echo fail; return; }
+	i=0
+	until tm capture-pane -p -t b 2>/dev/null | head -1 | grep -q -- "$2"; do
+		i=$((i + 1)); [ "$i" -lt 6000 ] || break; sleep 0.01
+	done
+	s1=$(date +%s.%N)
+	tm kill-server >/dev/null 2>&1
+	sleep 0.2
+	awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.2f", b - a }'
+}
+if command -v tmux >/dev/null 2>&1; then
+	st=$(tui_until "$BIN $T" ' cycle 0 | paused')
+	printf 'goto 30000\nsave session %s/s30k.gps\n' "$tmp" | "$BIN" $T -x - >/dev/null 2>&1
+	so=$(tui_until "$BIN --session $tmp/s30k.gps" ' cycle 30000 | paused')
+	ss=n/a
+	if printf 'goto 30000\nsave session %s/s30k-state.gps --state\n' "$tmp" | "$BIN" $T -x - 2>/dev/null | grep -q wrote; then
+		ss=$(tui_until "$BIN --session $tmp/s30k-state.gps" ' cycle 30000 | paused')
+	fi
+	echo "start: titanv matmul_naive n=256 on screen in $st s; --session at cycle 30000: with --state $ss s, replayed $so s"
+fi
+# The machine alone: --list-stats loads the preset, builds the machine (sim_new) and exits.
+b0=$(date +%s.%N)
+"$BIN" $T --list-stats >/dev/null 2>&1
+b1=$(date +%s.%N)
+awk -v a="$b0" -v b="$b1" 'BEGIN { printf "build: titanv (80 SMs) loaded and built, process included: %.3f s\n", b - a }'
+printf 'goto 80000\nrs 1\nrs 1\nrs 1\ngoto 71000\ngoto 66100\ngoto 60000\ngoto 52300\ngoto 45500\ngoto 38900\ngoto 30700\ngoto 22100\ngoto 15300\ngoto 9700\ngoto 5100\ngoto 1300\n' |
+	GPUSTEP_TIME_COMMANDS=1 "$BIN" $T --batch - >"$tmp/rw2" 2>&1
+awk '/^\(gpustep\) /{cmd = substr($0, 11); next}
+	/^time: /{ if (cmd == "rs 1") { r[nr++] = $2 } else if (cmd ~ /^goto / && cmd != "goto 80000") { g[ng++] = $2 } }
+	function mx(a, n,   i, m) { m = 0; for (i = 0; i < n; i++) if (a[i] > m) m = a[i]; return m }
+	END { printf "rewind: titanv matmul_naive n=256 at the end: rs 1 max %.1f ms (%d runs); backward goto max %.1f ms (%d targets from 71000 down to 1300)\n", mx(r, nr), nr, mx(g, ng), ng }' "$tmp/rw2"
+printf 'break cycle 30000\ncontinue\ndelete 1\ngoto 45000\nbreak cycle 30000\nrc\n' |
+	GPUSTEP_TIME_COMMANDS=1 "$BIN" $T --batch - >"$tmp/rc" 2>&1
+awk '/^\(gpustep\) /{cmd = substr($0, 11); next} /^time: /{ if (cmd == "rc") t = $2 } /^Breakpoint 2, .* at cycle /{ c = $NF }
+	END { printf "rc: titanv matmul_naive n=256 from cycle 45000 back to the stop at cycle %s (%d cycles back): %.0f ms\n", c, 45000 - c, t }' "$tmp/rc"
+# CPU seconds too (the TUI process's utime+stime over the continue, from
+# /proc; --run's from /usr/bin/time): other work on a shared machine moves
+# the wall-clock ratio by +-0.15, the CPU ratio much less.
+if command -v tmux >/dev/null 2>&1; then
+	: >"$tmp/tt"
+	for r in 1 2 3; do
+		tm -f /dev/null new-session -d -s b -x 200 -y 60 "GPUSTEP_HISTORY= exec $BIN $T" 2>/dev/null || break
+		i=0
+		until tm capture-pane -p -t b 2>/dev/null | head -1 | grep -q ' cycle 0 | paused'; do
+			i=$((i + 1)); [ "$i" -lt 6000 ] || break; sleep 0.01
+		done
+		pid=$(tm display -p -t b '#{pane_pid}')
+		c0=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)
+		s0=$(date +%s.%N)
+		tm send-keys -t b 'continue' Enter
+		i=0
+		until tm capture-pane -p -t b 2>/dev/null | head -1 | grep -q '| finished'; do
+			i=$((i + 1)); [ "$i" -lt 60000 ] || break; sleep 0.01
+		done
+		s1=$(date +%s.%N)
+		c1=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)
+		tm kill-server >/dev/null 2>&1
+		sleep 0.2
+		h0=$(date +%s.%N)
+		hc=0
+		if [ "$have_time" = 1 ]; then
+			/usr/bin/time -f '%U %S' -o "$tmp/hc" "$BIN" $T --run >/dev/null 2>&1
+			hc=$(awk '{ print $1 + $2 }' "$tmp/hc")
+		else
+			"$BIN" $T --run >/dev/null 2>&1
+		fi
+		h1=$(date +%s.%N)
+		echo "$s0 $s1 $h0 $h1 $c0 $c1 $hc $(getconf CLK_TCK)" >>"$tmp/tt"
+	done
+	awk 'BEGIN { n = 0 } { t = $2 - $1; h = $4 - $3; ct = ($6 - $5) / $8; if (t <= 0) t = 1e-6; if (ct <= 0) ct = 1e-6
+	       w[n] = h / t; c[n] = $7 / ct; n++; if (!bt || t < bt) bt = t; if (!bh || h < bh) bh = h }
+		END { s = ""; for (i = 0; i < n; i++) s = s sprintf(" %.2f/%.2f", w[i], c[i])
+		      printf "tui: titanv matmul_naive n=256, overview 200x60: continue %.2f s; --run %.2f s (best of %d); ratio wall/CPU per run:%s\n", bt, bh, n, s }' "$tmp/tt"
+fi

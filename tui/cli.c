@@ -690,6 +690,18 @@ int gpustep_main(int argc, char **argv)
 				"--check-config or --list-* for headless use\n");
 		return EXIT_USAGE;
 	}
+	if (interactive) { /* the terminal says what is happening before the machine is built */
+		struct sim_mem m;
+		char sz[32];
+		sim_mem_estimate(&cfg, NULL, &m);
+		sim_mem_format(m.total, sz, sizeof sz);
+		if (o.session) /* its own machine is built by the loader (setup_rewind) */
+			printf("\033[H\033[2Jgpustep: opening session %s...\r\n", o.session);
+		else
+			printf("\033[H\033[2Jgpustep: building %s: %d SMs, %d L2 banks, about %s of state...\r\n",
+			       cfg.name, cfg.core.sms, cfg.l2.banks, sz);
+		fflush(stdout);
+	}
 	struct session *ss = xcalloc(1, sizeof *ss);
 	char *err = NULL;
 	const char *wl = o.workload ? o.workload : default_workload();

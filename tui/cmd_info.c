@@ -220,7 +220,12 @@ static void info_session(struct session *ss, struct cmd_out *out)
 		cmd_printf(out, "rewind    back to cycle %llu: %zu snapshots, %.1f of %zu MB, every %llu cycles",
 			   (unsigned long long)sim_rewind_horizon(ss->sim), nsnap, (double)snap_bytes / (1 << 20),
 			   ss->snapshot_bytes >> 20, (unsigned long long)snap_iv);
-	else
+	if (nsnap) {
+		uint64_t g = sim_snapshots_max_gap(ss->sim);
+		if (g != UINT64_MAX)
+			cmd_printf(out, "          a rewind replays at most %llu cycles from cycle %llu on",
+				   (unsigned long long)g, (unsigned long long)sim_rewind_window(ss->sim));
+	} else
 		cmd_printf(out, "rewind    off (--snapshot-mb 0)");
 }
 
@@ -767,15 +772,22 @@ CMD_FN(cmd_save)
 {
 	if (argc >= 2 && strcmp(argv[1], "trace") == 0) /* export_trace.c */
 		return cmd_save_trace(ss, argc, argv, out);
+	bool state = false; /* save session FILE --state (either order) */
+	if (argc == 4 && strcmp(argv[1], "session") == 0 && (!strcmp(argv[2], "--state") || !strcmp(argv[3], "--state"))) {
+		state = true;
+		if (strcmp(argv[2], "--state") == 0)
+			argv[2] = argv[3];
+		argc = 3;
+	}
 	if (argc != 3 || (strcmp(argv[1], "stats") != 0 && strcmp(argv[1], "config") != 0 &&
 			  strcmp(argv[1], "session") != 0)) {
-		cmd_errorf(out, "usage: save stats|config|session FILE | save trace FILE [FROM TO]");
+		cmd_errorf(out, "usage: save stats|config|session FILE [--state] | save trace FILE [FROM TO]");
 		return CMD_ERR;
 	}
 	char *err = NULL;
 	int rc;
 	if (strcmp(argv[1], "session") == 0) {
-		rc = session_save(ss, argv[2], &err);
+		rc = session_save_ex(ss, argv[2], state, &err);
 	} else if (strcmp(argv[1], "stats") == 0) {
 		struct stats_json_info info = {ss->cfg.name, ss->ksrc.name, ss->seed};
 		rc = stats_json_write(argv[2], ss->sim, &info, &err);

@@ -11,6 +11,7 @@
  */
 #include "session_file.h"
 #include "session_wl.h"
+#include "session_state.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -33,7 +34,7 @@
 #endif
 
 #define MAGIC "gpustep-session "
-#define MAX_FILE (16u << 20)
+#define MAX_FILE (256u << 20) /* with a machine state (session_state.h) */
 
 static void unescape(char *s)
 {
@@ -64,6 +65,11 @@ static uint64_t stats_hash(const struct sim *s)
 /* ---- save ------------------------------------------------------------------ */
 char *session_file_text(const struct session *ss)
 {
+	return session_file_text_ex(ss, false, NULL);
+}
+
+char *session_file_text_ex(const struct session *ss, bool state, char **err)
+{
 	struct strbuf sb;
 	sb_init(&sb);
 	sb_printf(&sb, MAGIC "%d\n", 1); /* 2 only when it carries a kernel: older gpusteps read the rest */
@@ -88,7 +94,7 @@ char *session_file_text(const struct session *ss)
 	}
 	sb_printf(&sb, "seed %" PRIu64 "\n", ss->seed);
 	if (session_wl_write(ss, &sb)) /* a workload-json line */
-		sb.s[strlen(MAGIC)] = '0' + SESSION_FILE_VERSION;
+		sb.s[strlen(MAGIC)] = '2';
 	for (unsigned i = 0; i < ss->ksrc.nparams && !ss->traces; i++)
 		sb_printf(&sb, "param %s=%" PRId64 "\n", ss->ksrc.params[i].name, ss->ksrc.params[i].value);
 	for (unsigned i = 0; i < ss->bps.n; i++) {
@@ -128,18 +134,36 @@ char *session_file_text(const struct session *ss)
 	}
 	sb_printf(&sb, "cycle %" PRIu64 "\n", sim_cycle(ss->sim));
 	sb_printf(&sb, "stats-hash %016" PRIx64 "\n", stats_hash(ss->sim));
-	sb_printf(&sb, "checksum fnv1a64 %016" PRIx64 "\n", session_fnv1a(sb.s, sb.len));
+	if (state) { /* version 3: the machine state, so loading needs no replay */
+		if (session_state_write(ss->sim, &sb, err)) {
+			sb_fini(&sb);
+			return NULL;
+		}
+		sb.s[strlen(MAGIC)] = '3';
+	}
+	sb_printf(&sb, "checksum fnv1a64 %016" PRIx64 "\n", session_checksum(sb.s, sb.len));
 	return sb.s;
 }
 
 int session_save(const struct session *ss, const char *path, char **err)
+{
+	return session_save_ex(ss, path, false, err);
+}
+
+int session_save_ex(const struct session *ss, const char *path, bool state, char **err)
 {
 	if (ss->dreqs) /* a session file names a kernel or instruction trace, which a DRAM trace is not */
 		return set_err(err,
 			       "save session: a DRAM-trace session cannot be saved (a session file replays a kernel or "
 			       "an instruction trace); restart it with gpustep --dram-trace %s and `goto %llu`",
 			       ss->workload_spec, (unsigned long long)sim_cycle(ss->sim));
-	char *text = session_file_text(ss);
+	char *e = NULL;
+	char *text = session_file_text_ex(ss, state, &e);
+	if (!text) {
+		set_err(err, "save session --state: %s", e ? e : "the machine state cannot be saved");
+		free(e);
+		return -1;
+	}
 	int rc = write_file_atomic(path, text, err);
 	free(text);
 	return rc;
@@ -159,6 +183,7 @@ struct sfile {
 	int bp_next;
 	int sel[5];
 	bool have_sel;
+	struct session_state state; /* version 3: the machine state (session_state.h) */
 };
 
 static int parse_u64(const char *s, uint64_t *v, int base)
@@ -250,6 +275,8 @@ static int parse_lines(char *text, struct sfile *f, char **err)
 		} else if (strcmp(key, "cycle") == 0) {
 			rc = parse_u64(val, &f->cycle, 10);
 			f->have_cycle = true;
+		} else if (strcmp(key, "state") == 0 || strcmp(key, "state-data") == 0) {
+			rc = session_state_line(&f->state, key, val);
 		} else if (strcmp(key, "stats-hash") == 0) {
 			rc = parse_u64(val, &f->state_hash, 16);
 			f->have_hash = true;
@@ -273,7 +300,7 @@ static int check_envelope(char *text, size_t len, char **err)
 	if (strncmp(text, MAGIC, strlen(MAGIC)) != 0)
 		return set_err(err, "not a gpustep session file (no '%s' header)", MAGIC "N");
 	int ver = atoi(text + strlen(MAGIC));
-	if (ver < 1 || ver > SESSION_FILE_VERSION) /* 1: without workload-json */
+	if (ver < 1 || ver > SESSION_FILE_VERSION) /* 1: without workload-json, 2: without state */
 		return set_err(err, "session format version %d is not supported (this gpustep %s reads versions 1 to %d%s)", ver,
 			       GPUSTEP_VERSION, SESSION_FILE_VERSION, ver > SESSION_FILE_VERSION ? "; it is newer" : "");
 	if (len == 0 || text[len - 1] != '\n')
@@ -288,7 +315,7 @@ static int check_envelope(char *text, size_t len, char **err)
 	uint64_t want;
 	if (parse_u64(text + start + strlen(ck), &want, 16))
 		return set_err(err, "corrupt checksum line");
-	uint64_t got = session_fnv1a(text, start);
+	uint64_t got = session_checksum(text, start);
 	if (got != want)
 		return set_err(err, "checksum mismatch (file says %016" PRIx64 ", content gives %016" PRIx64
 				    "): the file is corrupt or was edited",
@@ -436,9 +463,44 @@ void session_loader_free(struct session_loader *ld)
 	}
 	sb_fini(&ld->notes);
 	free(ld->name);
+	if (ld->f)
+		session_state_fini(&ld->f->state);
 	free(ld->f);
 	free(ld->buf);
 	free(ld);
+}
+
+/* A file with its machine state: put it on the fresh machine instead of
+ * replaying. Whatever is wrong with the state, say so and replay. */
+static int use_state(struct session_loader *ld, char **err)
+{
+	struct sfile *f = ld->f;
+	struct sim *s = ld->ns->sim;
+	const unsigned char *blob = session_state_blob(&f->state);
+	char *e = NULL;
+	if (!blob) {
+		sb_printf(&ld->notes, "note: the saved machine state is damaged (%s); replaying from cycle 0 instead\n",
+			  f->state.why);
+		return 0;
+	}
+	if (sim_state_import(s, blob, f->state.len, &e)) {
+		sb_printf(&ld->notes, "note: the saved machine state cannot be used (%s); replaying from cycle 0 instead\n",
+			  e);
+		free(e);
+		return 0;
+	}
+	if (sim_cycle(s) == f->cycle && (!f->have_hash || stats_hash(s) == f->state_hash))
+		return 0;
+	sb_printf(&ld->notes, "note: the saved machine state does not give the saved %s; replaying from cycle 0 "
+			      "instead\n",
+		  sim_cycle(s) != f->cycle ? "cycle" : "statistics");
+	if (session_reset(ld->ns, err))
+		return -1;
+	for (unsigned i = 0; i < ld->ns->bps.n; i++) { /* the replay counts them again */
+		ld->ns->bps.v[i].hits = 0;
+		ld->ns->bps.v[i].was_true = false;
+	}
+	return 0;
 }
 
 struct session_loader *session_loader_new_text(const struct session *ss, const char *text, size_t len,
@@ -467,7 +529,7 @@ struct session_loader *session_loader_new_text(const struct session *ss, const c
 	}
 	ld->ns->max_memory = ss->max_memory;
 	session_set_snapshot_budget(ld->ns, ss->snapshot_bytes);
-	if (build_pre(ld->ns, f, &ld->notes, &e))
+	if (build_pre(ld->ns, f, &ld->notes, &e) || (f->state.have && use_state(ld, &e)))
 		goto fail;
 	return ld;
 fail:

@@ -13,7 +13,8 @@
  *   display EXPR / log KINDS / select ... / ui COMMAND
  *   cycle N                   loading replays to it
  *   stats-hash HEX            every stat's value at that cycle (checked after the replay)
- *   checksum fnv1a64 HEX      of every byte before this line
+ *   state / state-data        version 3 (--state): the machine state, so no replay (session_state.h)
+ *   checksum fnv1a64 HEX      of every byte before this line but the state-data lines
  *
  * Loading builds a fresh session, replays it to the saved cycle and only then
  * replaces the current one: a bad file leaves everything as it was.
@@ -26,14 +27,19 @@
 
 /* Version 2 adds `workload-json` (a kernel file carried in the session); a
  * file without one is written as version 1, which every gpustep reads. */
-#define SESSION_FILE_VERSION 2
+#define SESSION_FILE_VERSION 3 /* 3: the machine state (session_state.h) */
 /* A kernel file larger than this is named by path only (docs/SESSIONS.md). */
 #define SESSION_MAX_KERNEL (1 << 20)
 
 /* The file's text (for tests); caller frees. */
 char *session_file_text(const struct session *ss);
+/* The same, with the machine state when `state` (version 3); NULL + *err
+ * when the state cannot be saved (rewinding off). */
+char *session_file_text_ex(const struct session *ss, bool state, char **err);
 /* Write atomically (temp + fsync + rename). */
 int session_save(const struct session *ss, const char *path, char **err);
+/* `save session FILE --state`: with the machine state. */
+int session_save_ex(const struct session *ss, const char *path, bool state, char **err);
 /* Load into *ss (which must be a live session) or fail leaving it untouched.
  * Notes (e.g. the replayed state differs from the saved hash) go to *notes
  * (may be NULL). UI lines are left in ss->ui_pending for the front end. */

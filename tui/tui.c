@@ -242,9 +242,12 @@ static void draw_status(struct tui *t)
 	const struct session *ss = t->ss;
 	char state[300];
 	bool searching = t->running && ss->run.kind == RUN_REVERSE;
-	if (searching) /* the interval being replayed starts here; it moves back */
-		snprintf(state, sizeof state, "searching back: cycle %llu (Ctrl-C stops)",
-			 (unsigned long long)(ss->run.search.in_interval ? ss->run.search.from : ss->run.search.limit));
+	if (searching) { /* the interval being replayed starts here; it moves back */
+		uint64_t at = ss->run.search.in_interval ? ss->run.search.from : ss->run.search.limit;
+		snprintf(state, sizeof state, "searching back: cycle %llu, %llu back, %llu replayed (Ctrl-C stops)",
+			 (unsigned long long)at, (unsigned long long)(ss->run.search.origin - at),
+			 (unsigned long long)ss->run.search.replayed);
+	}
 	else if (t->running && session_load_progress(ss, state, sizeof state - 20))
 		strcat(state, " (Ctrl-C cancels)");
 	else if (t->running)
@@ -758,8 +761,10 @@ int tui_main(struct session *ss)
 	tui_apply_layout(t);
 	struct cmd_out uo = tui_out(t);
 	session_apply_ui(ss, &uo); /* the layout of a --session file */
-	if (ss->run.kind == RUN_LOAD) /* gpustep --session: replayed on screen, Ctrl-C stops it */
+	if (ss->run.kind == RUN_LOAD) { /* gpustep --session: replayed on screen, Ctrl-C stops it */
 		run_start(t);
+		run_slice(t); /* a session with its machine state is there already: no progress to show */
+	}
 	tui_frame(t);
 	while (!t->quit) {
 		sigint_sim = ss->sim;

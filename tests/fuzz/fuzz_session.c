@@ -2,8 +2,10 @@
  * session file without its checksum line; the target appends a correct one
  * so the fuzzer reaches the parser behind the envelope (an input that ends
  * with its own checksum line is taken as it is, so the envelope is fuzzed
- * too). Loading replays to the saved cycle: inputs with a `cycle` above
- * 20000 are skipped to keep one run short. */
+ * too; like the file's own, the appended checksum skips state-data lines).
+ * Loading replays to the saved cycle, or puts the carried machine state
+ * (version 3) on the machine: inputs with a `cycle` above 20000 are skipped
+ * to keep one run short. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,16 +13,7 @@
 
 #include "fuzz.h"
 #include "session_file.h"
-
-static uint64_t fnv1a(const char *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)p[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
+#include "session_state.h"
 
 FUZZ_TARGET(session)
 {
@@ -36,7 +29,7 @@ FUZZ_TARGET(session)
 	if (!strstr(text, "checksum fnv1a64 ")) {
 		if (size && text[size - 1] != '\n')
 			sb_puts(&sb, "\n");
-		sb_printf(&sb, "checksum fnv1a64 %016" PRIx64 "\n", fnv1a(sb.s, sb.len));
+		sb_printf(&sb, "checksum fnv1a64 %016" PRIx64 "\n", session_checksum(sb.s, sb.len));
 	}
 	struct sim_cfg c;
 	cfg_defaults(&c);

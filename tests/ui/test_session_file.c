@@ -196,8 +196,8 @@ TEST(session_file_bad_files_rejected)
 	free(bad);
 	/* Another version, another format. */
 	bad = xstrdup(good);
-	bad[strlen("gpustep-session ")] = '3';
-	expect_refused(&a, bad, n, "version 3 is not supported");
+	bad[strlen("gpustep-session ")] = '4';
+	expect_refused(&a, bad, n, "version 4 is not supported");
 	free(bad);
 	expect_refused(&a, "{\"gpustep\": 1}\n", 15, "not a gpustep session file");
 	expect_refused(&a, "gpust\0ep", 8, "NUL");

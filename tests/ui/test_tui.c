@@ -251,6 +251,12 @@ TEST(tui_reverse_continue_in_slices_and_interrupted)
 	tui_frame(t);
 	screen_row(0, row, sizeof row);
 	CHECK_CONTAINS(row, "searching back: cycle");
+	/* Progress: the snapshot reached, how far back that is, cycles replayed. */
+	unsigned long long at = 0, back = 0, replayed = 0;
+	const char *sb = strstr(row, "searching back: cycle");
+	REQUIRE(sb && sscanf(sb, "searching back: cycle %llu, %llu back, %llu replayed", &at, &back, &replayed) == 3);
+	CHECK_EQ(at + back, now);
+	CHECK(replayed > 0 && replayed <= 6 * 200);
 	char want[64];
 	snprintf(want, sizeof want, " cycle %llu |", (unsigned long long)now);
 	CHECK_CONTAINS(row, want);
