@@ -551,9 +551,11 @@ enum sim_stop sim_step(struct sim *s, uint64_t cycles)
 			uint64_t t = st->next_event;
 			if (t == UINT64_MAX) {
 				/* Nothing will ever happen: a deadlock in the model. Stop
-				 * rather than spin; sim_check_invariants reports it. */
+				 * rather than spin, and say so (sim_deadlock); the debug
+				 * build's sim_check_invariants names what is stuck. */
 				why = SIM_STOP_DONE;
 				st->done = true;
+				st->deadlock = true;
 				break;
 			}
 			if (t > end)
@@ -600,6 +602,19 @@ size_t sim_arena_bytes(const struct sim *s) { return arena_bytes(&s->arena); }
 uint64_t sim_cycle(const struct sim *s) { return s->st->now; }
 bool sim_dram_only(const struct sim *s) { return s->dreqs != NULL; }
 bool sim_done(const struct sim *s) { return s->st->done || drained(s); }
+
+bool sim_deadlock(const struct sim *s, char *buf, size_t n)
+{
+	if (!s->st->deadlock)
+		return false;
+	if (buf && n)
+		snprintf(buf, n,
+			 "the model deadlocked at cycle %llu: nothing can move again, yet %u of %u CTAs have not "
+			 "finished and %u requests are in flight (a gpustep bug: `why warp` shows what each warp "
+			 "waits on; please report it with `save session`)",
+			 (unsigned long long)s->st->now, s->nctas - s->st->ctas_done, s->nctas, s->pool.used);
+	return true;
+}
 const struct sim_cfg *sim_cfg(const struct sim *s) { return &s->cfg; }
 struct stats *sim_stats(struct sim *s) { return &s->stats; }
 const struct stats *sim_stats_c(const struct sim *s) { return &s->stats; }

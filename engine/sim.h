@@ -109,6 +109,10 @@ uint64_t sim_cycle(const struct sim *s);
  * have nothing to show. */
 bool sim_dram_only(const struct sim *s);
 bool sim_done(const struct sim *s);
+/* True when the run ended because nothing could ever move again although
+ * work was left (a model deadlock: sim_step returned SIM_STOP_DONE without
+ * draining); buf (if given) gets a one-line description. */
+bool sim_deadlock(const struct sim *s, char *buf, size_t n);
 const struct sim_cfg *sim_cfg(const struct sim *s);
 struct stats *sim_stats(struct sim *s);
 const struct stats *sim_stats_c(const struct sim *s);

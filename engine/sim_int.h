@@ -248,6 +248,7 @@ struct sim {
 		uint64_t now;       /* cycles completed = the cycle being simulated */
 		bool progress;      /* something changed in the current cycle */
 		bool done;
+		bool deadlock;      /* done because nothing could ever move again (a model bug) */
 		uint32_t ctas_dispatched, ctas_done;
 		uint32_t rr_sm;     /* round-robin CTA dispatch pointer */
 		struct rng rng;

@@ -560,6 +560,12 @@ static int headless(struct session *ss, const struct options *o)
 		}
 		if (ss->last_stop == SIM_STOP_BREAK)
 			cmd_report_stop(ss, &out);
+		char dl[320];
+		if (sim_deadlock(ss->sim, dl, sizeof dl)) {
+			fprintf(stderr, "gpustep: %s\n", dl);
+			status = EXIT_RUNTIME;
+			break;
+		}
 		if (sim_value_violation(ss->sim)) { /* coherence.check_values: the run ends there */
 			fprintf(stderr, "gpustep: %s\n", sim_value_violation(ss->sim));
 			status = EXIT_RUNTIME;

@@ -30,7 +30,11 @@ void cmd_report_stop(struct session *ss, struct cmd_out *out)
 		if (sim_dram_only(ss->sim))
 			cmd_printf(out, "DRAM trace %s finished at cycle %llu (every request completed)", ss->ksrc.name,
 				   now);
-		else
+		else if (sim_deadlock(ss->sim, NULL, 0)) {
+			char why[320];
+			sim_deadlock(ss->sim, why, sizeof why);
+			cmd_errorf(out, "Kernel %s stopped: %s", ss->ksrc.name, why);
+		} else
 			cmd_printf(out, "Kernel %s finished at cycle %llu", ss->ksrc.name, now);
 		break;
 	case SIM_STOP_INTERRUPT:
