@@ -48,6 +48,8 @@ static void info_break(struct session *ss, struct cmd_out *out)
 
 static const char *run_state(struct session *ss)
 {
+	if (sim_deadlock(ss->sim, NULL, 0))
+		return "deadlocked: a model bug, see `continue`'s message";
 	if (sim_done(ss->sim))
 		return "finished";
 	return ss->started ? "stopped" : "not started";

@@ -442,7 +442,10 @@ static void run_finished(struct tui *t)
 	t->running = false;
 	t->have_stop_ev = false;
 	t->state_role = R_NORMAL;
-	if (ss->sim && sim_done(ss->sim)) {
+	if (ss->sim && sim_deadlock(ss->sim, NULL, 0)) {
+		snprintf(t->state, sizeof t->state, "deadlocked");
+		t->state_role = R_BAR_ALERT;
+	} else if (ss->sim && sim_done(ss->sim)) {
 		snprintf(t->state, sizeof t->state, "finished");
 		t->state_role = R_BAR_DONE;
 	} else if (ss->last_stop == SIM_STOP_BREAK) {
@@ -660,7 +663,7 @@ struct tui *tui_new(struct session *ss, bool colours, bool utf8)
 	outlog_init(&t->log);
 	snprintf(t->state, sizeof t->state, "paused");
 	if (ss->sim && sim_done(ss->sim))
-		snprintf(t->state, sizeof t->state, "finished");
+		snprintf(t->state, sizeof t->state, sim_deadlock(ss->sim, NULL, 0) ? "deadlocked" : "finished");
 	ss->ui = t;
 	ss->extra_cmds = tui_cmds;
 	ss->nextra_cmds = tui_ncmds;
