@@ -398,35 +398,8 @@ void tui_redraw(struct tui *t)
 
 /* ---- runs -------------------------------------------------------------------- */
 
-/* "Breakpoint 2, dram.row_conflict ch=0 bank=3 at cycle 813 (logged in cycle 812)" ->
- * "stopped at breakpoint 2: dram.row_conflict ch=0 bank=3". */
-static void format_break_state(struct tui *t, const struct bp_set *b)
-{
-	const char *r = b->stop_reason;
-	const char *comma = strstr(r, ", ");
-	char label[64] = "breakpoint";
-	const char *what = r;
-	if (comma) {
-		size_t n = (size_t)(comma - r) < sizeof label ? (size_t)(comma - r) : sizeof label - 1;
-		memcpy(label, r, n);
-		label[n] = 0;
-		what = comma + 2;
-	}
-	for (char *p = label; *p; p++)
-		if (*p >= 'A' && *p <= 'Z')
-			*p = (char)(*p - 'A' + 'a');
-	/* The cycle is the status bar's own field: drop " at cycle N (logged in cycle M)". */
-	const char *at = strstr(what, " at cycle ");
-	int n = at ? (int)(at - what) : (int)strlen(what);
-	if (n > 200)
-		n = 200;
-	if (comma)
-		snprintf(t->state, sizeof t->state, "stopped at %s: %.*s", label, n, what);
-	else
-		snprintf(t->state, sizeof t->state, "stopped at breakpoint %d: %.*s", b->stop_id, n, what);
-}
-
 static void reset_panels(struct tui *t);
+
 static void default_logging(struct session *ss);
 
 static void run_finished(struct tui *t)
@@ -441,26 +414,7 @@ static void run_finished(struct tui *t)
 	}
 	t->running = false;
 	t->have_stop_ev = false;
-	t->state_role = R_NORMAL;
-	if (ss->sim && sim_deadlock(ss->sim, NULL, 0)) {
-		snprintf(t->state, sizeof t->state, "deadlocked");
-		t->state_role = R_BAR_ALERT;
-	} else if (ss->sim && sim_done(ss->sim)) {
-		snprintf(t->state, sizeof t->state, "finished");
-		t->state_role = R_BAR_DONE;
-	} else if (ss->last_stop == SIM_STOP_BREAK) {
-		format_break_state(t, &ss->bps);
-		t->state_role = R_BAR_ALERT;
-		if (ss->bps.stop_ev.kind < EV__COUNT) {
-			t->stop_ev = ss->bps.stop_ev;
-			t->have_stop_ev = true;
-		}
-	} else if (ss->last_stop == SIM_STOP_INTERRUPT) {
-		snprintf(t->state, sizeof t->state, "interrupted");
-		t->state_role = R_BAR_ALERT;
-	} else {
-		snprintf(t->state, sizeof t->state, "paused");
-	}
+	tui_stop_state(t, ss);
 	struct cmd_out o = tui_out(t);
 	if (ss->run_error[0]) { /* a reverse-continue that found nothing: nothing moved */
 		cmd_errorf(&o, "%s", ss->run_error);
@@ -662,8 +616,7 @@ struct tui *tui_new(struct session *ss, bool colours, bool utf8)
 	t->budget = 1000;
 	outlog_init(&t->log);
 	snprintf(t->state, sizeof t->state, "paused");
-	if (ss->sim && sim_done(ss->sim))
-		snprintf(t->state, sizeof t->state, sim_deadlock(ss->sim, NULL, 0) ? "deadlocked" : "finished");
+	tui_end_state(t, ss);
 	ss->ui = t;
 	ss->extra_cmds = tui_cmds;
 	ss->nextra_cmds = tui_ncmds;

@@ -101,6 +101,11 @@ void tui_panel_request(struct tui *t, struct panel *p);
 void tui_close_help(struct tui *t);
 /* Recreate the windows for the layout (or the zoomed panel) and the screen size. */
 void tui_apply_layout(struct tui *t);
+/* tui_state.c: the status bar's state after a run (t->state, state_role,
+ * the stop event); tui_end_state only for a finished or deadlocked machine
+ * (false, nothing set, otherwise). */
+void tui_stop_state(struct tui *t, struct session *ss);
+bool tui_end_state(struct tui *t, const struct session *ss);
 /* tui_input.c: read every key that is waiting (timeout: ms to wait for the
  * first one, -1 forever) and route each (see tui.c's top comment). */
 void tui_poll_keys(struct tui *t, int timeout);
