@@ -3,8 +3,10 @@
  * output, TUI-only commands, stops and the breakpoint highlight. Full-screen
  * snapshots of the overview at 80x24 and 132x40 (tests/views/screen_*.txt).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "draw.h"
@@ -277,4 +279,51 @@ TEST(tui_reverse_continue_in_slices_and_interrupted)
 	CHECK_EQ(bp_get(&ss->bps, 1)->hits, 1);
 	CHECK_CONTAINS(screen_row(0, row, sizeof row), "stopped at breakpoint 1: cycle 200");
 	vt_tui_stop(t, ss);
+}
+
+/* A model deadlock is not a finished kernel: the status bar says
+ * `deadlocked` and the output names it (the locality-bypassing deadlock of
+ * docs/POLICIES.md; tests/unit/test_deadlock.c checks the engine side). */
+TEST(tui_status_bar_names_a_deadlock)
+{
+	static const char kernel[] =
+	    "{\"kernel\": \"fp\", \"grid\": [4], \"block\": [256], \"params\": {\"n\": 1024}, \"nregs\": 8,\n"
+	    " \"arrays\": {\"A\": {\"elem\": 4, \"len\": \"n*64\"}, \"B\": {\"elem\": 4, \"len\": \"n*64\"},\n"
+	    "            \"C\": {\"elem\": 4, \"len\": \"n*64\"}, \"D\": {\"elem\": 4, \"len\": \"n*64\"}},\n"
+	    " \"body\": [\"ld A[tid / 64] -> r1\", \"ld B[tid * 8] -> r2\", \"alu 2 <- r1, r2\", \"ld C[tid * 33] -> r3\",\n"
+	    "          \"st D[tid] <- r3\"]}\n";
+	char dir[] = "/tmp/gpustep-deadlock-XXXXXX";
+	REQUIRE(mkdtemp(dir) != NULL);
+	char path[128], cmd[192];
+	snprintf(path, sizeof path, "%s/fp.json", dir);
+	FILE *f = fopen(path, "w");
+	REQUIRE(f != NULL);
+	fputs(kernel, f);
+	fclose(f);
+	struct session *ss;
+	struct tui *t = vt_tui_start(&ss, 24, 80);
+	REQUIRE(t != NULL);
+	static const char *const sets[] = {"set core.sms 1", "set l2.banks 1", "set mem.model fixed",
+					   "set mem.latency 100", "set icnt.latency 4", "set core.scheduler lrr",
+					   "set l1.mshr.entries 4", "set l1.mshr.merges 2", "set l1.wait_queue 2",
+					   "set l1.bypass locality", NULL};
+	for (int i = 0; sets[i]; i++)
+		CHECK(!(tui_exec(t, sets[i]) & CMD_ERR));
+	snprintf(cmd, sizeof cmd, "workload %s", path);
+	CHECK(!(tui_exec(t, cmd) & CMD_ERR));
+	tui_exec(t, "continue");
+	tui_run_to_stop(t);
+	tui_frame(t);
+	char row[512];
+	bool dead = sim_deadlock(ss->sim, NULL, 0);
+	CHECK(dead); /* still stuck today; when fixed, replace the case (test_deadlock.c) */
+	if (dead) {
+		CHECK_CONTAINS(screen_row(0, row, sizeof row), "| deadlocked |");
+		char *text = screen_text();
+		CHECK_CONTAINS(text, "the model deadlocked at cycle");
+		free(text);
+	}
+	vt_tui_stop(t, ss);
+	unlink(path);
+	rmdir(dir);
 }
