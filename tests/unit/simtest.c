@@ -146,3 +146,47 @@ void tk_run_mode(struct sim *s, int mode)
 		k = k % 37 + 5;
 	}
 }
+
+struct kernel *tk_snap_kernel(const char *name, unsigned ctas)
+{
+	static struct kernel_src k;
+	memset(&k, 0, sizeof k);
+	snprintf(k.name, sizeof k.name, "%s", name);
+	snprintf(k.grid[0], 64, "%u", ctas);
+	snprintf(k.grid[1], 64, "1");
+	snprintf(k.grid[2], 64, "1");
+	snprintf(k.block[0], 64, "128");
+	snprintf(k.block[1], 64, "1");
+	snprintf(k.block[2], 64, "1");
+	k.narrays = 2;
+	snprintf(k.arrays[0].name, KNAME_MAX, "A");
+	snprintf(k.arrays[1].name, KNAME_MAX, "B");
+	for (int i = 0; i < 2; i++) {
+		k.arrays[i].elem = 4;
+		snprintf(k.arrays[i].len, 64, "65536");
+	}
+	const char *body[] = {"loop i 0 40", "ld A[(tid*7 + i*129 + bx*33) % 4096] -> r1", "alu 3 <- r1",
+			      "st B[tid + i*64]", "end"};
+	for (size_t i = 0; i < sizeof body / sizeof body[0]; i++)
+		snprintf(k.body[k.nbody++], sizeof k.body[0], "%s", body[i]);
+	char *err = NULL;
+	struct kernel *kk = kernel_compile(&k, 1, &err);
+	if (!kk)
+		test_fail(__FILE__, __LINE__, "%s", err);
+	free(err);
+	return kk;
+}
+
+struct sim *tk_snap_sim(const char *name, struct kernel *k, struct workload *wl)
+{
+	struct sim_cfg c;
+	cfg_defaults(&c);
+	*wl = (struct workload){.kernel = k};
+	snprintf(wl->name, sizeof wl->name, "%s", name);
+	char *err = NULL;
+	struct sim *s = sim_new(&c, wl, &err);
+	if (!s)
+		test_fail(__FILE__, __LINE__, "%s", err);
+	free(err);
+	return s;
+}

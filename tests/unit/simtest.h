@@ -40,4 +40,9 @@ uint64_t tk_fill_delay(const struct sim_cfg *c);
  * mode 0 in one go, 1 one cycle at a time, 2 in uneven chunks (5..41 cycles). */
 void tk_run_mode(struct sim *s, int mode);
 
+/* The snapshot tests' kernel (ctas CTAs of 128 threads looping over a
+ * strided gather and a store) and a default-config machine running it. */
+struct kernel *tk_snap_kernel(const char *name, unsigned ctas);
+struct sim *tk_snap_sim(const char *name, struct kernel *k, struct workload *wl);
+
 #endif

@@ -11,50 +11,11 @@
 #include "sim.h"
 #include "snapshot.h"
 #include "stats.h"
+#include "simtest.h"
 #include "test.h"
 
-static struct kernel *mk_kernel(void)
-{
-	static struct kernel_src k;
-	memset(&k, 0, sizeof k);
-	snprintf(k.name, sizeof k.name, "snap");
-	snprintf(k.grid[0], 64, "12");
-	snprintf(k.grid[1], 64, "1");
-	snprintf(k.grid[2], 64, "1");
-	snprintf(k.block[0], 64, "128");
-	snprintf(k.block[1], 64, "1");
-	snprintf(k.block[2], 64, "1");
-	k.narrays = 2;
-	snprintf(k.arrays[0].name, KNAME_MAX, "A");
-	snprintf(k.arrays[1].name, KNAME_MAX, "B");
-	for (int i = 0; i < 2; i++) {
-		k.arrays[i].elem = 4;
-		snprintf(k.arrays[i].len, 64, "65536");
-	}
-	const char *body[] = {"loop i 0 40", "ld A[(tid*7 + i*129 + bx*33) % 4096] -> r1", "alu 3 <- r1",
-			      "st B[tid + i*64]", "end"};
-	for (size_t i = 0; i < sizeof body / sizeof body[0]; i++)
-		snprintf(k.body[k.nbody++], sizeof k.body[0], "%s", body[i]);
-	char *err = NULL;
-	struct kernel *kk = kernel_compile(&k, 1, &err);
-	if (!kk)
-		test_fail(__FILE__, __LINE__, "%s", err);
-	free(err);
-	return kk;
-}
-
-static struct sim *mk_sim(struct kernel *k, struct workload *wl)
-{
-	struct sim_cfg c;
-	cfg_defaults(&c);
-	*wl = (struct workload){.name = "snap", .kernel = k};
-	char *err = NULL;
-	struct sim *s = sim_new(&c, wl, &err);
-	if (!s)
-		test_fail(__FILE__, __LINE__, "%s", err);
-	free(err);
-	return s;
-}
+static struct kernel *mk_kernel(void) { return tk_snap_kernel("snap", 12); }
+static struct sim *mk_sim(struct kernel *k, struct workload *wl) { return tk_snap_sim("snap", k, wl); }
 
 TEST(snapshot_goto_backward_equals_direct)
 {
