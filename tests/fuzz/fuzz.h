@@ -45,6 +45,9 @@ void fuzz_workload(const struct sim_cfg *c, const char *path, uint64_t cycles);
 /* With FUZZ_VERBOSE=1 in the environment, print why an input was refused
  * (to check that seeds get past the parser). */
 void fuzz_note(const char *err);
+/* A config the parsers accepted: validate it, print its derived values and,
+ * when valid, build the machine and run vecadd 300 cycles (err: why not). */
+void fuzz_machine(struct sim_cfg *c, const char *config_name, char **err);
 /* A cmd_out that discards everything (prints it with FUZZ_VERBOSE=1). */
 struct cmd_out;
 extern struct cmd_out fuzz_quiet;

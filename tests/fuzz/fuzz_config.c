@@ -12,18 +12,8 @@ FUZZ_TARGET(config)
 	struct sim_cfg c;
 	cfg_defaults(&c);
 	char *err = NULL;
-	if (loader_apply_config_text(text, "fuzz.json", &c, &err) == 0 && cfg_validate(&c, &err) == 0) {
-		struct strbuf sb;
-		sb_init(&sb);
-		cfg_print_derived(&c, &sb);
-		sb_fini(&sb);
-		struct session ss;
-		if (session_init(&ss, &c, "fuzz.json", "vecadd", 1, &err) == 0) {
-			session_set_snapshot_budget(&ss, 0);
-			fuzz_run(&ss, 300);
-			session_fini(&ss);
-		}
-	}
+	if (loader_apply_config_text(text, "fuzz.json", &c, &err) == 0)
+		fuzz_machine(&c, "fuzz.json", &err);
 	fuzz_note(err);
 	free(err);
 	free(text);

@@ -25,18 +25,8 @@ FUZZ_TARGET(override)
 	free(err);
 		err = NULL;
 	}
-	if (!bad && cfg_validate(&c, &err) == 0) {
-		struct strbuf sb;
-		sb_init(&sb);
-		cfg_print_derived(&c, &sb);
-		sb_fini(&sb);
-		struct session ss;
-		if (session_init(&ss, &c, "", "vecadd", 1, &err) == 0) {
-			session_set_snapshot_budget(&ss, 0);
-			fuzz_run(&ss, 300);
-			session_fini(&ss);
-		}
-	}
+	if (!bad)
+		fuzz_machine(&c, "", &err);
 	fuzz_note(err);
 	free(err);
 	free(text);

@@ -96,3 +96,19 @@ void fuzz_workload(const struct sim_cfg *c, const char *path, uint64_t cycles)
 	fuzz_note(err);
 	free(err);
 }
+
+void fuzz_machine(struct sim_cfg *c, const char *config_name, char **err)
+{
+	if (cfg_validate(c, err))
+		return;
+	struct strbuf sb;
+	sb_init(&sb);
+	cfg_print_derived(c, &sb);
+	sb_fini(&sb);
+	struct session ss;
+	if (session_init(&ss, c, config_name, "vecadd", 1, err) == 0) {
+		session_set_snapshot_budget(&ss, 0);
+		fuzz_run(&ss, 300);
+		session_fini(&ss);
+	}
+}
