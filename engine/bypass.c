@@ -26,13 +26,22 @@ static bool dueling(const struct sim *s)
 	return locality(s) && s->cfg.l1.bypass_duel && (by_sets(s) ? s->cfg.l1.sets >= 2 : s->cfg.core.sms >= 2);
 }
 
-/* Dueling role of a set of an SM: 0 decoupled leader, 1 plain leader, 2 follower. */
+/* Dueling role of a set of an SM: 0 decoupled leader, 1 plain leader, 2
+ * follower. Leader sets: one of each mode in every group of P consecutive
+ * sets. complement: in group c of SM i the decoupled leader sits at offset
+ * o = (c + i) mod P and the plain one at its complement P - 1 - o (Qureshi et
+ * al.'s complement-select, rotated per SM so that the SMs sample different
+ * sets); fixed: offsets 0 and P/2 in every group of every SM. */
 static int role_of(const struct sim *s, const struct sm *sm, int set)
 {
 	if (!by_sets(s))
 		return sm->id < 2 ? sm->id : 2;
 	int period = s->cfg.l1.sets / s->cfg.l1.bypass_duel_sets, r = set % period;
-	return r == 0 ? 0 : r == period / 2 ? 1 : 2;
+	if (s->cfg.l1.bypass_leader_select == BYPLS_FIXED)
+		return r == 0 ? 0 : r == period / 2 ? 1 : 2;
+	/* l1.sets and n are powers of two (validated), so P is even and o != P - 1 - o */
+	int o = (int)(((unsigned)(set / period) + (unsigned)sm->id) % (unsigned)period);
+	return r == o ? 0 : r == period - 1 - o ? 1 : 2;
 }
 
 void byp_register_stats(struct sim *s)

@@ -31,10 +31,13 @@
  *
  * Dueling: leaders always decoupled and always plain, the rest (followers)
  * switch. l1.bypass_leaders = sets (default, set dueling after Qureshi):
- * in every SM, with n = l1.bypass_duel_sets and P = l1.sets / n, the sets
- * s with s mod P = 0 lead decoupled and s mod P = P/2 lead plain; sms (the
- * paper's literal choice): SM0 leads decoupled, SM1 plain, the other SMs
- * follow. Every l1.bypass_duel_interval cycles the followers become plain
+ * in every SM, with n = l1.bypass_duel_sets and P = l1.sets / n, each group
+ * c of P consecutive sets has one decoupled and one plain leader; with
+ * l1.bypass_leader_select = complement (default) SM i's decoupled leader of
+ * group c is offset o = (c + i) mod P and its plain leader P - 1 - o
+ * (complement-select, rotated per SM: SMs lead different sets), with fixed
+ * offsets 0 and P/2 in every SM; sms (the paper's literal choice): SM0 leads
+ * decoupled, SM1 plain, the other SMs follow. Every l1.bypass_duel_interval cycles the followers become plain
  * if the decoupled leaders' miss rate (bypasses count as misses, merges as
  * hits; all SMs' leader sets together) exceeded the plain leaders' by more
  * than l1.bypass_duel_diff points, else decoupled; followers turning

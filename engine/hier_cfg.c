@@ -21,6 +21,7 @@ static const char *const mem_names[] = {"dram", "fixed", NULL};
 static const char *const bypass_names[] = {"none", "all", "locality", "mrpb", NULL};
 static const char *const tbas_order_names[] = {"gto", "rmws", NULL};
 static const char *const byp_leader_names[] = {"sets", "sms", NULL};
+static const char *const byp_leader_select_names[] = {"complement", "fixed", NULL};
 static const char *const byp_at_l2_names[] = {"queue", "nack", NULL};
 
 #define P_INT(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, 0, NULL, desc}
@@ -170,7 +171,9 @@ static const struct cfg_param l1_params[] = {
 	P_ENUM("l1.bypass_leaders", l1.bypass_leaders, "sets", byp_leader_names,
 	       "locality: dueling leaders: sets (l1.bypass_duel_sets sets of each mode in every SM, set dueling) or sms (SM0 decoupled, SM1 plain); no dueling (every set decoupled) with 1 set or 1 SM"),
 	P_INT("l1.bypass_duel_sets", l1.bypass_duel_sets, "1", 1, 32768,
-	      "locality: leader sets of each mode per SM (power of two, at most l1.sets / 2); decoupled leaders are the sets s with s mod (l1.sets / n) = 0, plain leaders s mod (l1.sets / n) = l1.sets / 2n"),
+	      "locality: leader sets of each mode per SM (power of two, at most l1.sets / 2), one of each in every group of l1.sets / n consecutive sets (l1.bypass_leader_select places them)"),
+	P_ENUM("l1.bypass_leader_select", l1.bypass_leader_select, "complement", byp_leader_select_names,
+	       "locality: where the leader sets lie, with P = l1.sets / l1.bypass_duel_sets: complement (Qureshi's complement-select, rotated per SM: in group c of SM i the decoupled leader is offset (c + i) mod P, the plain leader P - 1 minus that, so SMs lead different sets) or fixed (offset 0 decoupled, P/2 plain, the same sets in every SM; before 2026-11-28)"),
 	P_BOOL("l1.bypass_duel_cold_hold", l1.bypass_duel_cold_hold, "true",
 	       "locality: an interval in which both leader groups missed every lookup (cold misses) changes nothing; false = the paper's literal rule (no higher miss rate -> decoupled)"),
 	P_ENUM("l1.bypass_at_l2", l1.bypass_at_l2, "queue", byp_at_l2_names,

@@ -21,6 +21,7 @@ enum mem_model { MEM_DRAM, MEM_FIXED };
 enum l1_bypass { L1B_NONE, L1B_ALL, L1B_LOCALITY, L1B_MRPB };
 enum tbas_order { TBAS_ORDER_GTO, TBAS_ORDER_RMWS };
 enum byp_leaders { BYPL_SETS, BYPL_SMS };
+enum byp_leader_select { BYPLS_COMPLEMENT, BYPLS_FIXED };
 enum byp_at_l2 { BYPL2_QUEUE, BYPL2_NACK };
 
 struct core_cfg {
@@ -85,6 +86,7 @@ struct l1_cfg {
 	int bypass_duel_diff; /* percentage points of miss rate */
 	int bypass_leaders;  /* enum byp_leaders: leader sets in every SM, or SM0/SM1 */
 	int bypass_duel_sets; /* leader sets of each kind per SM (bypass_leaders = sets) */
+	int bypass_leader_select; /* enum byp_leader_select: where the leader sets lie (bypass_leaders = sets) */
 	bool bypass_duel_cold_hold; /* an all-miss interval on both leader groups changes nothing */
 	int bypass_at_l2;    /* enum byp_at_l2: a bypassed load the L2 cannot take waits in its queue, or is NACKed */
 };

@@ -306,23 +306,34 @@ TEST(bypass_duel_cold_hold)
 	}
 }
 
-/* Leader sets: with l1.bypass_duel_sets = 2 on 8 sets (period 4), sets 0
- * and 4 lead decoupled, 2 and 6 plain, the others follow, in every SM; a
- * leader set keeps its mode whatever the followers do. */
+/* Leader sets, l1.bypass_duel_sets = 2 on 8 sets (groups of P = 4) and 4 SMs.
+ * fixed: sets 0 and 4 lead decoupled, 2 and 6 plain, in every SM.
+ * complement (default): in group c of SM i the decoupled leader is offset
+ * o = (c + i) mod 4 and the plain one 3 - o, so SM 0 leads sets 0, 5
+ * decoupled and 3, 6 plain, SM 1 sets 1, 6 and 2, 5, ... A leader set keeps
+ * its mode whatever the followers do. */
 TEST(bypass_leader_sets_roles)
 {
-	struct tk t;
-	tk_base_cfg(&t.cfg);
-	t.cfg.l1.bypass = L1B_LOCALITY;
-	t.cfg.l1.bypass_duel_sets = 2;
-	REQUIRE(tk_start(&t, 32, 1, "ld A[0] -> r1"));
-	static const int want[8] = {0, 2, 1, 2, 0, 2, 1, 2};
-	for (int sm = 0; sm < t.cfg.core.sms; sm++)
-		for (int set = 0; set < 8; set++) {
-			CHECK_EQ(byp_role(t.s, &t.s->sms[sm], set), want[set]);
-			CHECK_EQ(byp_set_decoupled(t.s, &t.s->sms[sm], set), want[set] == 0);
-		}
-	tk_end(&t);
+	static const int want[2][4][8] = {
+		{{0, 2, 2, 1, 2, 0, 1, 2}, {2, 0, 1, 2, 2, 1, 0, 2}, {2, 1, 0, 2, 1, 2, 2, 0}, {1, 2, 2, 0, 0, 2, 2, 1}},
+		{{0, 2, 1, 2, 0, 2, 1, 2}, {0, 2, 1, 2, 0, 2, 1, 2}, {0, 2, 1, 2, 0, 2, 1, 2}, {0, 2, 1, 2, 0, 2, 1, 2}},
+	};
+	for (int sel = 0; sel < 2; sel++) {
+		struct tk t;
+		tk_base_cfg(&t.cfg);
+		t.cfg.core.sms = 4;
+		t.cfg.l1.bypass = L1B_LOCALITY;
+		t.cfg.l1.bypass_duel_sets = 2;
+		if (sel)
+			t.cfg.l1.bypass_leader_select = BYPLS_FIXED;
+		REQUIRE(tk_start(&t, 32, 1, "ld A[0] -> r1"));
+		for (int sm = 0; sm < 4; sm++)
+			for (int set = 0; set < 8; set++) {
+				CHECK_EQ(byp_role(t.s, &t.s->sms[sm], set), want[sel][sm][set]);
+				CHECK_EQ(byp_set_decoupled(t.s, &t.s->sms[sm], set), want[sel][sm][set] == 0);
+			}
+		tk_end(&t);
+	}
 	struct sim_cfg c;
 	tk_base_cfg(&c);
 	c.l1.bypass = L1B_LOCALITY;
@@ -331,6 +342,38 @@ TEST(bypass_leader_sets_roles)
 	CHECK(cfg_validate(&c, &err) != 0);
 	CHECK_STR(err, "l1.bypass_duel_sets: must be a power of two and at most l1.sets / 2 (4), got 3");
 	free(err);
+}
+
+/* The gtx480 geometry (32 sets, one leader of each mode per SM, 15 SMs):
+ * with complement-select every SM has exactly one leader of each mode and no
+ * two SMs lead the same set decoupled (or plain), so the dueling samples 15
+ * different sets of the index space instead of set 0 fifteen times. */
+TEST(bypass_leader_sets_distinct_per_sm)
+{
+	struct tk t;
+	tk_base_cfg(&t.cfg);
+	t.cfg.core.sms = 15;
+	t.cfg.l1.sets = 32;
+	t.cfg.l1.bypass = L1B_LOCALITY;
+	REQUIRE(tk_start(&t, 32, 1, "ld A[0] -> r1"));
+	int owner[2][32];
+	for (int set = 0; set < 32; set++)
+		owner[0][set] = owner[1][set] = -1;
+	for (int sm = 0; sm < 15; sm++) {
+		int n[3] = {0, 0, 0};
+		for (int set = 0; set < 32; set++) {
+			int r = byp_role(t.s, &t.s->sms[sm], set);
+			REQUIRE(r >= 0 && r <= 2);
+			n[r]++;
+			if (r < 2) {
+				CHECK_EQ(owner[r][set], -1);
+				owner[r][set] = sm;
+			}
+		}
+		CHECK_EQ(n[0], 1);
+		CHECK_EQ(n[1], 1);
+	}
+	tk_end(&t);
 }
 
 TEST(bypass_determinism_step_vs_run)
