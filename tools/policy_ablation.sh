@@ -3,8 +3,8 @@
 # policy's sub-mechanisms switched off one at a time, every scheduler under
 # both CTA dispatch modes. Prints markdown tables; every cell is one run of
 #   $B gtx480 -w KERNEL OPTIONS --run --stats FILE
-# Usage: B=build/gpustep sh tools/policy_ablation.sh [vws|rmws|temp|bypass|bypass_noise]...
-# (all five sections without arguments; about 3 minutes on 1 CPU).
+# Usage: B=build/gpustep sh tools/policy_ablation.sh [vws|rmws|temp|bypass|bypass_noise|bypass_cost]...
+# (all six sections without arguments; about 10 minutes on 1 CPU).
 B=${B:-build/gpustep}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -131,11 +131,12 @@ temp() {
 bypass() {
 	echo "### Locality bypassing: IPC; request + reply packets; bypasses; NACKs (L1); waits at the L2"
 	echo
-	echo "| kernel | none | locality (defaults) | L2 nack | SM leaders | old: SM leaders, nack, tie rule | paper tie rule | aging 1 | no tag cycle | T = 0 (no decision) |"
-	echo "|---|---|---|---|---|---|---|---|---|---|"
+	echo "| kernel | none | locality (defaults) | fixed leader sets | L2 nack | SM leaders | old: SM leaders, nack, tie rule | paper tie rule | aging 1 | no tag cycle | T = 0 (no decision) |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|"
 	for k in gather_random matmul_tiled stencil2d matmul_naive bfs_like; do
 		printf '| %s |' "$k"
-		for o in "-s l1.bypass=none" "-s l1.bypass=locality" "-s l1.bypass=locality -s l1.bypass_at_l2=nack" \
+		for o in "-s l1.bypass=none" "-s l1.bypass=locality" "-s l1.bypass=locality -s l1.bypass_leader_select=fixed" \
+			"-s l1.bypass=locality -s l1.bypass_at_l2=nack" \
 			"-s l1.bypass=locality -s l1.bypass_leaders=sms" \
 			"-s l1.bypass=locality -s l1.bypass_leaders=sms -s l1.bypass_at_l2=nack -s l1.bypass_duel_cold_hold=false" \
 			"-s l1.bypass=locality -s l1.bypass_duel_cold_hold=false" "-s l1.bypass=locality -s l1.bypass_aging=1" \
@@ -172,5 +173,33 @@ print("| %s | **mean of %d** | | | **%+.1f %%** (%+.1f to %+.1f) |" % (sys.argv[
 	echo
 }
 
-[ $# = 0 ] && set -- vws rmws temp bypass bypass_noise
+# bypass_cost: where locality bypassing's loss on the short cache-friendly
+# kernels comes from. Each pair: IPC with none and with locality, and the
+# change, under one change to both: the followers frozen plain (an interval
+# longer than the kernel: only the leader sets bypass), the fixed leader sets,
+# twice and four times the crossbar port bandwidth (icnt.port_flits: the
+# bypassed loads' extra replies compete for it), 8 merges per L2 MSHR entry
+# (bypassed loads take L2 merge slots the L1 MSHR would have saved).
+bypass_cost() {
+	echo "### Locality bypassing: where the loss comes from (IPC none -> locality)"
+	echo
+	echo "| kernel | defaults | followers frozen | fixed leader sets | frozen, fixed | icnt.port_flits=2, frozen | icnt.port_flits=4, frozen | l2.mshr.merges=8, frozen |"
+	echo "|---|---|---|---|---|---|---|---|"
+	fz="-s l1.bypass_duel_interval=1073741824"
+	for k in stencil2d bfs_like matmul_tiled; do
+		printf '| %s |' "$k"
+		for o in "" "$fz" "-s l1.bypass_leader_select=fixed" "$fz -s l1.bypass_leader_select=fixed" \
+			"$fz -s icnt.port_flits=2" "$fz -s icnt.port_flits=4" "$fz -s l2.mshr.merges=8"; do
+			a=$(val "$k" "$o -s l1.bypass=none" sim.ipc)
+			b=$(val "$k" "$o -s l1.bypass=locality" sim.ipc)
+			n=$(val "$k" "$o -s l1.bypass=locality" l1.bypasses)
+			python3 -c 'import sys; a, b, n = map(float, sys.argv[1:])
+print(" %.4f -> %.4f (%+.1f %%, %d bypasses) |" % (a, b, 100 * (b - a) / a, n), end="")' "$a" "$b" "$n"
+		done
+		echo
+	done
+	echo
+}
+
+[ $# = 0 ] && set -- vws rmws temp bypass bypass_noise bypass_cost
 for s in "$@"; do "$s"; done
