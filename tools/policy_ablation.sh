@@ -179,17 +179,19 @@ print("| %s | **mean of %d** | | | **%+.1f %%** (%+.1f to %+.1f) |" % (sys.argv[
 # longer than the kernel: only the leader sets bypass), the fixed leader sets,
 # twice and four times the crossbar port bandwidth (icnt.port_flits: the
 # bypassed loads' extra replies compete for it), 8 merges per L2 MSHR entry
-# (bypassed loads take L2 merge slots the L1 MSHR would have saved).
+# (bypassed loads take L2 merge slots the L1 MSHR would have saved), and
+# two other schedules (LRR; GTO with serial CTA dispatch).
 bypass_cost() {
 	echo "### Locality bypassing: where the loss comes from (IPC none -> locality)"
 	echo
-	echo "| kernel | defaults | followers frozen | fixed leader sets | frozen, fixed | icnt.port_flits=2, frozen | icnt.port_flits=4, frozen | l2.mshr.merges=8, frozen |"
-	echo "|---|---|---|---|---|---|---|---|"
+	echo "| kernel | defaults | followers frozen | fixed leader sets | frozen, fixed | icnt.port_flits=2, frozen | icnt.port_flits=4, frozen | l2.mshr.merges=8, frozen | LRR | serial CTA dispatch |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
 	fz="-s l1.bypass_duel_interval=1073741824"
 	for k in stencil2d bfs_like matmul_tiled; do
 		printf '| %s |' "$k"
 		for o in "" "$fz" "-s l1.bypass_leader_select=fixed" "$fz -s l1.bypass_leader_select=fixed" \
-			"$fz -s icnt.port_flits=2" "$fz -s icnt.port_flits=4" "$fz -s l2.mshr.merges=8"; do
+			"$fz -s icnt.port_flits=2" "$fz -s icnt.port_flits=4" "$fz -s l2.mshr.merges=8" \
+			"-s core.scheduler=lrr" "-s core.cta_dispatch=serial"; do
 			a=$(val "$k" "$o -s l1.bypass=none" sim.ipc)
 			b=$(val "$k" "$o -s l1.bypass=locality" sim.ipc)
 			n=$(val "$k" "$o -s l1.bypass=locality" l1.bypasses)
