@@ -77,10 +77,10 @@ c9() {
 		for m in 16 32 64 96 192 8192; do run c9 rx540 $k $a -s l2.mshr.entries=$m; done
 	done
 	for m in 8 32 64 256 1024; do
-		run c9 gtx480 shared_write -s coherence.protocol=nmoesi -s l1.mshr.entries=$m
+		run c9 rx540 shared_write -s coherence.protocol=nmoesi -s l1.mshr.entries=$m
 	done
 	for k in shared_write histogram saxpy; do
-		for m in 8 32 256; do run c9 gtx480 $k -s coherence.protocol=si -s l1.mshr.entries=$m; done
+		for m in 8 32 256; do run c9 rx540 $k -s coherence.protocol=si -s l1.mshr.entries=$m; done
 	done
 }
 c10() {
