@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2086 # option lists ($a, $VC, $F, $BURST) are split on purpose
 # frc_miss_path.sh [cost|split|fig62|evict_order]...: the small FRC tables of
 # docs/EXPERIMENTS.md, as markdown (B=build/gpustep; all four by default):
 #   cost        "What the conventional path costs now": l2_victim_churn on

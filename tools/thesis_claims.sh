@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2086 # option lists ($a, $VC, $F, $BURST) are split on purpose
 # thesis_claims.sh [CLAIM ...]: the runs behind "The thesis's directional
 # claims (§4.8) on this model" in docs/EXPERIMENTS.md (claims 3-5 and 7-13;
 # claims 1, 2 and 6 come from the fig. 6.2, size-sweep and miss-latency
