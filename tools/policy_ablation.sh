@@ -105,7 +105,63 @@ print("| %s | %s | %d (%.3f) | %d (%.3f) | %+.1f %% | %+.1f %% |" % (n, r, gs, g
 d = lambda a, b: "%+.1f %%" % (100 * (a - b) / b) if b else "-"
 print("| %s | %d (%.3f) | %d (%.3f) | %s | %s |" % (n, gs, gi, ms, mi, d(ms, gs), d(mi, gi)))' \
 			"$k" "$gs" "$gi" "$ms" "$mi"
+		[ "$gs" = "$ms" ] && [ "$gi" = "$mi" ] && echo "$k" >>"$tmp/ties"
 	done
+	echo
+	rmws_ties
+}
+
+# rmws_picks KERNEL [OPTIONS]: RMWS's picks from the event log (rf.rmws_pick:
+# unit = the warp GTO would have issued, runner_up = -1 when no other warp
+# was ready): issues, issues with another ready warp, picks unlike GTO's
+rmws_picks() {
+	k=$1
+	shift
+	printf 'log rf.rmws_pick\ncontinue\nlog\ninfo events 4096\n' |
+		$B gtx480 -w "$k" -s rf.kind=racetrack -s core.scheduler=rmws "$@" --batch - 2>/dev/null | awk '
+		/^log: .* events logged, ring of/ { n = $3; sub(/^\(/, "", n); ring = $(NF); sub(/\)$/, "", ring) }
+		/^cycle .* rf.rmws_pick/ { p++; for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+			if (f["runner_up"] != "-1") c++; if (f["warp"] != f["unit"]) d++ }
+		END { if (n + 0 > ring + 0) printf " - (%d picks, ring of %d) | - | - |", n, ring
+			else printf " %d | %d | %d |", p, c, d }'
+}
+
+# The kernels whose default-size runs tie (shifts and IPC equal): why, from
+# RMWS's picks; then each at a size that puts more warps on an SM.
+rmws_ties() {
+	[ -s "$tmp/ties" ] || return 0
+	echo "### Kernels whose default-size runs tie: RMWS's picks"
+	echo
+	echo "| kernel | issues | with another ready warp | RMWS pick unlike GTO's |"
+	echo "|---|---|---|---|"
+	while read -r k; do
+		printf '| %s |' "$k"
+		rmws_picks "$k"
+		echo
+	done <"$tmp/ties"
+	echo
+	echo "### The same kernels with more warps per SM"
+	echo
+	echo "| kernel | GTO | RMWS | RMWS vs GTO shifts | RMWS vs GTO IPC |"
+	echo "|---|---|---|---|---|"
+	while read -r k; do
+		case $k in
+		strided | gather_random) p="-p n=16384" ;;
+		transpose_naive | transpose_tiled) p="-p n=256" ;;
+		l2_set_burst) p="-p ctas=60" ;;
+		rd_mshr_probe) p="-p warps=8" ;;
+		*) continue ;;
+		esac
+		r="-s rf.kind=racetrack"
+		gs=$(val "$k" "$p $r -s core.scheduler=gto" rf.shifts)
+		gi=$(val "$k" "$p $r -s core.scheduler=gto" sim.ipc)
+		ms=$(val "$k" "$p $r -s core.scheduler=rmws" rf.shifts)
+		mi=$(val "$k" "$p $r -s core.scheduler=rmws" sim.ipc)
+		python3 -c 'import sys; n, gs, gi, ms, mi = sys.argv[1], *map(float, sys.argv[2:])
+d = lambda a, b: "%+.1f %%" % (100 * (a - b) / b) if b else "-"
+print("| %s | %d (%.3f) | %d (%.3f) | %s | %s |" % (n, gs, gi, ms, mi, d(ms, gs), d(mi, gi)))' \
+			"$k $p" "$gs" "$gi" "$ms" "$mi"
+	done <"$tmp/ties"
 	echo
 }
 
