@@ -51,6 +51,9 @@ void vws_init(struct sim *s, struct sm *sm)
 	snprintf(name, sizeof name, "sm%d.vws.window", sm->id);
 	sm->vws->st_window = stats_occupancy(&s->stats, name, "vws IWL: N_act, the active-warp window, over time (mean, max)",
 					     (uint64_t)s->cfg.core.warps_per_sm);
+	snprintf(name, sizeof name, "sm%d.vws.sampling_end", sm->id);
+	sm->vws->st_sampling_end = stats_counter(&s->stats, name,
+						 "vws IWL: cycle at which the SM's sampling stage ended (N_pred completions; 0 = never)");
 	sm->vws->nact = (uint32_t)s->cfg.core.warps_per_sm;
 	if (s->cfg.core.vws_nact) { /* fixed window (teaching and tests) */
 		sm->vws->nact = (uint32_t)s->cfg.core.vws_nact;
@@ -109,8 +112,10 @@ void vws_on_warp_done(struct sim *s, struct sm *sm, int warp)
 	if (v->finished % np == 0)
 		for (int k = 0; k < VWS_AMT_BITS / 64; k++)
 			v->amt[k] = 0;
-	if (v->finished >= np)
+	if (v->finished >= np && !v->post) {
 		v->post = 1;
+		stat_add(&s->stats, v->st_sampling_end, s->st->now);
+	}
 	if (v->post) {
 		uint32_t n = eq46(s, v);
 		if (v->nact != n) {

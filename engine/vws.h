@@ -61,6 +61,7 @@ struct vws_sm {
 	uint64_t promoted_at[VWS_MAX_WARPS]; /* cycle of that promotion */
 	uint32_t st_promote[VWS_WHY__COUNT], st_demote; /* stat ids (index 0 unused) */
 	uint32_t st_window, st_changes; /* smN.vws.window (occupancy: N_act over time), vws.window_changes */
+	uint32_t st_sampling_end;        /* smN.vws.sampling_end: cycle post-sampling began */
 	uint8_t window_started;          /* smN.vws.window holds N_act (set at the first refill after stats freeze) */
 	uint8_t est_valid;               /* ws_q / rr_q hold a completion's values */
 	uint8_t pad[6];
