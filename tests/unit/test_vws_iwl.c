@@ -89,3 +89,21 @@ TEST(vws_iwl_zero_access_warp_averages_in)
 	CHECK_EQ(nact(&t), 29);
 	tk_end(&t);
 }
+
+/* smN.vws.sampling_end is the cycle of the SM's N_pred-th warp completion
+ * (the thesis's end of sampling), and stays 0 with a fixed window. */
+TEST(vws_iwl_sampling_end_stat)
+{
+	for (int fixed = 0; fixed < 2; fixed++) {
+		struct tk t;
+		tk_base_cfg(&t.cfg);
+		t.cfg.core.vws_nact = fixed ? 4 : 0;
+		REQUIRE(iwl_start(&t));
+		CHECK_EQ(sim_step(t.s, 10000000), SIM_STOP_DONE);
+		const struct event *e = tk_event(&t, EV_WARP_DONE, vws_npred(t.s) - 1);
+		REQUIRE(e);
+		CHECK_EQ(tk_stat(&t, "sm0.vws.sampling_end"), fixed ? 0 : e->cycle);
+		CHECK(fixed || e->cycle > 0);
+		tk_end(&t);
+	}
+}
