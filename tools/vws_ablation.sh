@@ -14,7 +14,7 @@
 #       dispatch modes: GTO, IWL+IntraCL and VWS with the window estimated
 #       (Eq. 4.6) and fixed at N warps from cycle 0 (core.vws_nact); IPC
 #       (L1 hit rate, mean N_act of SM 0, cycle SM 0's sampling ended of
-#       the run's cycles).
+#       the run's cycles); then VWS with each part switched off alone.
 #   tools/vws_ablation.sh regime   vws_thrash run long (n=153600: 600 CTAs,
 #       320 warps per SM over the run, so sampling is alpha = 10 % of it)
 #       for reps = 2, 4, 8, 16 (RRDegr = reps, WS = 8 lines): LRR, GTO,
@@ -48,6 +48,16 @@ if [ "$1" = window ]; then
 			one "vws_thrash -s core.scheduler=vws -s core.vws_nact=$n -s core.cta_dispatch=$d"
 			echo
 		done
+	done
+	echo
+	echo "| dispatch | VWS | without IWL | without IntraCL | without InterCL (pool) |"
+	echo "|---|---|---|---|---|"
+	for d in round_robin serial; do
+		printf '| %s |' "$d"
+		for o in "" "-s core.vws_iwl=false" "-s core.vws_intracl=false" "-s core.vws_intercl=false"; do
+			one "vws_thrash -s core.scheduler=vws $o -s core.cta_dispatch=$d"
+		done
+		echo
 	done
 	exit 0
 fi
