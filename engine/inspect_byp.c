@@ -50,7 +50,7 @@ bool inspect_vws(const struct sim *s, int sm, struct vws_info *o)
 	const struct sm *m = &s->sms[sm];
 	const struct vws_sm *v = m->vws;
 	*o = (struct vws_info){.post = v->post, .nact = (int)v->nact, .npred = (int)vws_npred(s),
-			       .ws_x256 = v->ws_x256, .rr_x256 = v->rr_x256, .finished = v->finished,
+			       .ws_x256 = (v->ws_q + 128) >> 8, .rr_x256 = (v->rr_q + 128) >> 8, .finished = v->finished,
 			       .active_mask = vws_active_mask(s, m), .window_mask = vws_window_mask(s, m),
 			       .intercl = s->cfg.core.vws_intercl, .level1_cap = (int)vws_cap(s, m)};
 	for (int i = 0; o->intercl && i < s->cfg.core.warps_per_sm; i++)

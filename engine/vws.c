@@ -51,6 +51,9 @@ void vws_init(struct sim *s, struct sm *sm)
 	snprintf(name, sizeof name, "sm%d.vws.window", sm->id);
 	sm->vws->st_window = stats_occupancy(&s->stats, name, "vws IWL: N_act, the active-warp window, over time (mean, max)",
 					     (uint64_t)s->cfg.core.warps_per_sm);
+	snprintf(name, sizeof name, "sm%d.vws.sampling_end", sm->id);
+	sm->vws->st_sampling_end = stats_counter(&s->stats, name,
+						 "vws IWL: cycle at which the SM's sampling stage ended (N_pred completions; 0 = never)");
 	sm->vws->nact = (uint32_t)s->cfg.core.warps_per_sm;
 	if (s->cfg.core.vws_nact) { /* fixed window (teaching and tests) */
 		sm->vws->nact = (uint32_t)s->cfg.core.vws_nact;
@@ -75,6 +78,23 @@ void vws_on_access(struct sim *s, struct sm *sm, int warp, uint64_t addr, bool m
 		w->vws_miss++;
 }
 
+/* Eq. 4.1 / 4.4: the average moves halfway to the new value, rounded to
+ * nearest (truncating kept a steady RRDegr of 8 one unit in the last place
+ * below 8, so Eq. 4.6's ceil gave 9 where the thesis gives 8). */
+static uint32_t halfway(uint32_t avg, uint32_t x) { return (uint32_t)(((uint64_t)avg + x + 1) / 2); }
+
+/* Eq. 4.6: ceil(beta * L1 blocks / (WS * RRDegr)), clamped to [1, warps]. */
+static uint32_t eq46(const struct sim *s, const struct vws_sm *v)
+{
+	uint64_t blocks = (uint64_t)s->cfg.l1.sets * (uint64_t)s->cfg.l1.ways;
+	uint64_t prod = (uint64_t)v->ws_q * v->rr_q; /* x 2^(2 VWS_FRAC) */
+	uint64_t max = (uint64_t)s->cfg.core.warps_per_sm;
+	if (prod == 0) /* no L1 access: nothing to protect */
+		return (uint32_t)max;
+	uint64_t n = (((uint64_t)s->cfg.core.vws_beta * blocks << (2 * VWS_FRAC)) + prod - 1) / prod;
+	return (uint32_t)(n < 1 ? 1 : n > max ? max : n);
+}
+
 void vws_on_warp_done(struct sim *s, struct sm *sm, int warp)
 {
 	struct vws_sm *v = sm->vws;
@@ -82,31 +102,27 @@ void vws_on_warp_done(struct sim *s, struct sm *sm, int warp)
 		return;
 	struct warp *w = &sm->w[warp];
 	uint32_t wsn = w->vws_miss ? w->vws_miss : 1;
-	uint32_t ws = wsn * 256, rr = (uint32_t)w->vws_acc * 256 / wsn;
-	v->ws_x256 = v->ws_x256 ? (v->ws_x256 + ws) / 2 : ws;
-	v->rr_x256 = v->rr_x256 ? (v->rr_x256 + rr) / 2 : rr;
+	uint32_t ws = wsn << VWS_FRAC;
+	uint32_t rr = (uint32_t)((((uint64_t)w->vws_acc << VWS_FRAC) + wsn / 2) / wsn); /* Eq. 4.5 */
+	v->ws_q = v->est_valid ? halfway(v->ws_q, ws) : ws; /* the first completion sets them */
+	v->rr_q = v->est_valid ? halfway(v->rr_q, rr) : rr;
+	v->est_valid = 1;
 	v->finished++;
 	uint32_t np = vws_npred(s);
 	if (v->finished % np == 0)
 		for (int k = 0; k < VWS_AMT_BITS / 64; k++)
 			v->amt[k] = 0;
-	if (v->finished >= np)
+	if (v->finished >= np && !v->post) {
 		v->post = 1;
+		stat_add(&s->stats, v->st_sampling_end, s->st->now);
+	}
 	if (v->post) {
-		uint64_t blocks = (uint64_t)s->cfg.l1.sets * (uint64_t)s->cfg.l1.ways;
-		uint64_t prod = (uint64_t)v->ws_x256 * v->rr_x256; /* x 65536 */
-		if (prod == 0)
-			prod = 1;
-		uint64_t n = ((uint64_t)s->cfg.core.vws_beta * blocks * 65536 + prod - 1) / prod;
-		if (n < 1)
-			n = 1;
-		if (n > (uint64_t)s->cfg.core.warps_per_sm)
-			n = (uint64_t)s->cfg.core.warps_per_sm;
-		if (v->nact != (uint32_t)n) {
+		uint32_t n = eq46(s, v);
+		if (v->nact != n) {
 			stat_inc(&s->stats, v->st_changes);
 			stat_occ_set(&s->stats, v->st_window, n);
 		}
-		v->nact = (uint32_t)n;
+		v->nact = n;
 	}
 }
 

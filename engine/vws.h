@@ -45,13 +45,14 @@
 
 #define VWS_AMT_BITS 8192
 #define VWS_MAX_WARPS 64
+#define VWS_FRAC 16 /* fraction bits of the IWL averages (10-bit counters: < 2^26) */
 
 /* Why a warp entered level 1 (InterCL promotion priority). */
 enum vws_why { VWS_WHY_NONE, VWS_WHY_SAME_CTA, VWS_WHY_PRED_CTA, VWS_WHY_SUCC_CTA, VWS_WHY_OLDEST, VWS_WHY__COUNT };
 
 struct vws_sm {
 	uint64_t amt[VWS_AMT_BITS / 64];
-	uint32_t ws_x256, rr_x256; /* moving averages, fixed point; 0 = undefined */
+	uint32_t ws_q, rr_q;       /* WS_i and RRDegr_i (Eq. 4.1, 4.4), VWS_FRAC fraction bits */
 	uint32_t finished;
 	uint32_t nact;             /* current window (warps) */
 	uint8_t post;              /* 1 = post-sampling */
@@ -60,8 +61,10 @@ struct vws_sm {
 	uint64_t promoted_at[VWS_MAX_WARPS]; /* cycle of that promotion */
 	uint32_t st_promote[VWS_WHY__COUNT], st_demote; /* stat ids (index 0 unused) */
 	uint32_t st_window, st_changes; /* smN.vws.window (occupancy: N_act over time), vws.window_changes */
+	uint32_t st_sampling_end;        /* smN.vws.sampling_end: cycle post-sampling began */
 	uint8_t window_started;          /* smN.vws.window holds N_act (set at the first refill after stats freeze) */
-	uint8_t pad[7];
+	uint8_t est_valid;               /* ws_q / rr_q hold a completion's values */
+	uint8_t pad[6];
 };
 
 struct sim;
