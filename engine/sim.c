@@ -426,7 +426,7 @@ static void dram_only_tick(struct sim *s)
 static bool sm_busy(const struct sim *s, const struct sm *sm)
 {
 	const struct l1 *l = &sm->l1;
-	return sm->nwarps_active || l->lsu.n || l->hitq.n || l->waitq.n || l->missq.n || l->fillq.n || l->retryq.n ||
+	return sm->nwarps_active || l->lsu.n || l->hitq.n || l->waitq.n || l->missq.n || l->ackq.n || l->fillq.n || l->retryq.n ||
 	       rf_busy(s, sm);
 }
 
