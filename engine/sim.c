@@ -607,12 +607,17 @@ bool sim_deadlock(const struct sim *s, char *buf, size_t n)
 {
 	if (!s->st->deadlock)
 		return false;
+	/* The one deadlock the model keeps on purpose (icnt.c, POLICIES.md). */
+	bool shared = s->cfg.icnt.ack_channel == ICNT_ACK_SHARED && !s->coh && s->cfg.l2.sharers != L2SH_OFF;
 	if (buf && n)
 		snprintf(buf, n,
 			 "the model deadlocked at cycle %llu: nothing can move again, yet %u of %u CTAs have not "
-			 "finished and %u requests are in flight (a gpustep bug: `why warp` shows what each warp "
-			 "waits on; please report it with `save session`)",
-			 (unsigned long long)s->st->now, s->nctas - s->st->ctas_done, s->nctas, s->pool.used);
+			 "finished and %u requests are in flight (%s)",
+			 (unsigned long long)s->st->now, s->nctas - s->st->ctas_done, s->nctas, s->pool.used,
+			 shared ? "icnt.ack_channel = shared: invalidation Acks may wait behind requests that wait for "
+				  "them; `separate` gives them their own channel (docs/POLICIES.md)"
+				: "a gpustep bug: `why warp` shows what each warp waits on; please report it with "
+				  "`save session`");
 	return true;
 }
 const struct sim_cfg *sim_cfg(const struct sim *s) { return &s->cfg; }
