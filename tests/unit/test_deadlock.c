@@ -71,7 +71,7 @@ static void run(int bypass, int channel, int sharers, struct outcome *o)
 	kernel_free(t.k);
 }
 
-TEST(sim_deadlock_acks_behind_requests_shared_channel)
+TEST(sim_deadlock_reported_not_finished)
 {
 	struct outcome o;
 	run(L1B_LOCALITY, ICNT_ACK_SHARED, L2SH_EXACT, &o);
