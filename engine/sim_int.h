@@ -7,6 +7,7 @@
  *   +-------------------------+                             +-----------------+
  *   | warps -> sched -> issue |                             | inq (timed)     |
  *   |   coalescer -> lsu q    |  missq --req packets-->     |  tags + MSHR    |
+ *   |                         |  ackq  --Acks (own VC)-->   | ackinq (timed)  |
  *   |   L1 tags + MSHR        |                             |  outq (timed)   |
  *   |   waitq / retryq        |  <--reply packets--  outq   |  memq -> DRAM / |
  *   |   fillq (timed), hitq   |                             |   fixed latency |
@@ -15,7 +16,9 @@
  * Every queue is an intrusive FIFO of request indices (req.h); timed queues
  * hold entries in t_ready order. Capacities are enforced where the hardware
  * has them: L1 wait/miss queues, L2 input queues (as crossbar credits, counted
- * from injection), L1 fill queues (credits), the memory queues.
+ * from injection), L1 fill queues (credits), the memory queues. The Acks'
+ * queues (icnt.ack_channel = separate, icnt.c): ackinq has l2.queue credits;
+ * ackq needs no limit (one Ack per Inv received).
  */
 #ifndef GPUSTEP_SIM_INT_H
 #define GPUSTEP_SIM_INT_H
