@@ -15,6 +15,7 @@
 
 #include "coh_eng.h"
 #include "config.h"
+#include "inspect.h"
 #include "sim_int.h"
 #include "simtest.h"
 #include "stats.h"
@@ -145,11 +146,16 @@ static bool ack_leaves_with_requests_full(int channel)
 	r->coh_msg = CM_ACK;
 	r->addr = 0x10000000;
 	l1_send_down(s, &s->sms[0].l1, ri);
+	struct mshr_info mi; /* what `info mshr` and the MSHR panel show (acks N) */
+	CHECK(inspect_mshr(s, CACHE_L1, 0, &mi));
+	CHECK_EQ(mi.ack_queue, channel == ICNT_ACK_SEPARATE ? 1 : 0);
 	uint32_t saved = b->in_credits_used;
 	b->in_credits_used = (uint32_t)s->cfg.l2.queue;
 	icnt_tick(s);
 	bool left = b->ackinq.n + b->inq.n == 1;
 	CHECK_EQ(b->ack_credits_used, left ? 1u : 0u);
+	CHECK(inspect_mshr(s, CACHE_L2, 0, &mi));
+	CHECK_EQ(mi.ack_queue, left ? 1 : 0);
 	b->in_credits_used = saved;
 	sim_free(s);
 	kernel_free(t.k);
