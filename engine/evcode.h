@@ -57,6 +57,6 @@ enum ev_drain { EVD_DIRECT, EVD_PIGGYBACK, EVD_FORCED, EVD__COUNT };
 enum ev_kflush { EVK_RELEASE, EVK_ACQUIRE, EVK_DONE, EVK__COUNT };
 
 /* icnt.stall: dir */
-enum ev_icnt_dir { EVI_REQUEST, EVI_REPLY, EVI__COUNT };
+enum ev_icnt_dir { EVI_REQUEST, EVI_REPLY, EVI_ACK, EVI__COUNT }; /* EVI_ACK: icnt.ack_channel = separate */
 
 #endif

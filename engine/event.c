@@ -132,7 +132,7 @@ static const char *const bypass_names[] = {
 };
 static const char *const drain_names[] = {[EVD_DIRECT] = "direct", [EVD_PIGGYBACK] = "piggyback", [EVD_FORCED] = "forced"};
 static const char *const kflush_names[] = {[EVK_RELEASE] = "release", [EVK_ACQUIRE] = "acquire", [EVK_DONE] = "done"};
-static const char *const dir_names[] = {[EVI_REQUEST] = "request", [EVI_REPLY] = "reply"};
+static const char *const dir_names[] = {[EVI_REQUEST] = "request", [EVI_REPLY] = "reply", [EVI_ACK] = "ack"};
 
 #define CODES_MATCH(t, n) _Static_assert(ARRAY_LEN(t) == (n), #t " must name every code of its enum")
 CODES_MATCH(nack_names, NACK__COUNT);

@@ -23,6 +23,7 @@ static const char *const tbas_order_names[] = {"gto", "rmws", NULL};
 static const char *const byp_leader_names[] = {"sets", "sms", NULL};
 static const char *const byp_leader_select_names[] = {"complement", "fixed", NULL};
 static const char *const byp_at_l2_names[] = {"queue", "nack", NULL};
+static const char *const ack_channel_names[] = {"separate", "shared", NULL}; /* = enum icnt_ack_channel */
 
 #define P_INT(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, 0, NULL, desc}
 #define P_POW2(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, CFG_POW2, NULL, desc}
@@ -373,6 +374,11 @@ static const struct cfg_param icnt_params[] = {
 	P_INT("icnt.flit_bytes", icnt.flit_bytes, "32", 4, 1024, "bytes per flit"),
 	P_INT("icnt.port_flits", icnt.port_flits, "1", 1, 64, "flits per cycle per port"),
 	P_INT("icnt.queue", icnt.queue, "16", 1, 4096, "packets buffered per destination port (credits)"),
+	P_ENUM("icnt.ack_channel", icnt.ack_channel, "separate", ack_channel_names,
+	       "invalidation Acks of l2.sharers (L1 -> L2): separate = their own virtual channel (L1 output queue, "
+	       "crossbar credits, L2 input queue of l2.queue packets, served first), so they never wait behind requests; "
+	       "shared = behind the requests in the L1 miss queue and the L2 input queue (can deadlock with "
+	       "l1.bypass_at_l2 = queue, POLICIES.md); no effect with a coherence protocol"),
 };
 
 static void icnt_derived(const struct sim_cfg *c, struct strbuf *o)

@@ -23,6 +23,9 @@ enum tbas_order { TBAS_ORDER_GTO, TBAS_ORDER_RMWS };
 enum byp_leaders { BYPL_SETS, BYPL_SMS };
 enum byp_leader_select { BYPLS_COMPLEMENT, BYPLS_FIXED };
 enum byp_at_l2 { BYPL2_QUEUE, BYPL2_NACK };
+/* icnt.ack_channel: L1 -> L2 invalidation Acks (l2.sharers) on their own
+ * virtual channel, or behind the requests (icnt.c). */
+enum icnt_ack_channel { ICNT_ACK_SEPARATE, ICNT_ACK_SHARED };
 
 struct core_cfg {
 	int sms;
@@ -150,6 +153,7 @@ struct icnt_cfg {
 	int flit_bytes;
 	int port_flits;  /* flits per cycle per port */
 	int queue;       /* packets buffered per port and direction */
+	int ack_channel; /* enum icnt_ack_channel */
 };
 
 /* The reuse-distance profiler (reuse.c): observes, never changes timing. */

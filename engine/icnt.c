@@ -15,10 +15,37 @@
  * free slot counting packets still in flight. Source ports are served in a
  * rotating order so that no SM or bank is always first.
  *
+ * The Acks' channel (icnt.ack_channel = separate, the default; no coherence
+ * protocol): an L1's answer to an L2 invalidation (l2.sharers: Ack / AckD)
+ * is a response the L2 MSHR entry evicting the line waits for, so it must
+ * never wait behind requests, which may themselves wait for that entry
+ * (l1.bypass_at_l2 = queue: a bypassed load at the head of a full input
+ * queue). As in protocols with separate request and response networks
+ * (virtual channels), it has its own path end to end:
+ *
+ *   L1 ackq --+                     +--> bank ackinq (l2.queue credits) --+
+ *             +-- SM request link --+                                     +--> lookup ports, Acks first
+ *   L1 missq -+  (one packet/cycle, +--> bank inq    (l2.queue credits) --+
+ *                 Acks first)
+ *
+ * The physical links are shared (one packet starts per port per cycle, the
+ * serialization is the same); only the buffers and credits are separate.
+ * The L2 always takes an Ack (l2sh_ack), so the Acks' channel drains and the
+ * cycle "Ack waits for a request waits for an MSHR entry waits for the Ack"
+ * cannot close. `shared` sends Acks through the miss queue and the request
+ * credits, which can deadlock (docs/POLICIES.md). With a coherence protocol
+ * the directory's Ack/AckD/Unblock stay on the request channel: the engine's
+ * directory relies on an L1's Put reaching it before that L1's later Ack
+ * (one FIFO per L1), and its input queues never hold a request back (every
+ * refusal is a NACK), so they always drain (docs/COHERENCE.md).
+ *
  * icnt.req.occupancy / icnt.reply.occupancy: the credits in use per direction,
  * summed over the destination queues (packets in the crossbar or waiting in an
  * L2 input queue / an SM reply queue; an L2 re-lookup after a fill takes an
- * input-queue credit too, since it holds back crossbar packets the same way).
+ * input-queue credit too, since it holds back crossbar packets the same way);
+ * icnt.ack.occupancy the Acks' channel's. icnt.req_packets / req_flits count
+ * every SM -> L2 packet, Acks included on either channel; icnt.ack_packets /
+ * ack_flits count the Acks alone.
  */
 #include "coh.h"
 #include "sim_int.h"
@@ -62,6 +89,25 @@ void icnt_init(struct sim *s)
 	s->id.icnt_rep_occ = stats_occupancy(&s->stats, "icnt.reply.occupancy",
 					     "reply packets holding an SM reply-queue credit (in the crossbar or queued)",
 					     ns * (uint64_t)s->cfg.icnt.queue);
+	s->id.icnt_ack_occ = stats_occupancy(&s->stats, "icnt.ack.occupancy",
+					     "Acks holding a credit of an L2 bank's Ack input queue (icnt.ack_channel = separate)",
+					     nb * (uint64_t)s->cfg.l2.queue);
+	s->id.icnt_ack_pkts = stats_counter(&s->stats, "icnt.ack_packets",
+					    "L1 answers to L2 requests (Ack, AckD; Unblock with a protocol) sent SM -> L2, "
+					    "counted in icnt.req_packets too");
+	s->id.icnt_ack_flits = stats_counter(&s->stats, "icnt.ack_flits",
+					     "flits of icnt.ack_packets, counted in icnt.req_flits too");
+}
+
+bool icnt_on_ack_channel(const struct sim *s, const struct req *r)
+{
+	return r->type == RQ_COH && s->cfg.icnt.ack_channel == ICNT_ACK_SEPARATE && !s->coh;
+}
+
+void icnt_ack_credit(struct sim *s, struct l2bank *b, int d)
+{
+	b->ack_credits_used = (uint32_t)((int64_t)b->ack_credits_used + d);
+	stat_occ_add(&s->stats, s->id.icnt_ack_occ, d);
 }
 
 void icnt_req_credit(struct sim *s, struct l2bank *b, int d)
@@ -150,29 +196,36 @@ static void send_replies(struct sim *s, struct l2bank *b)
 	sim_progress(s);
 }
 
-static void send_requests(struct sim *s, struct sm *sm)
+/* Has the head of q (an SM's miss queue, or its Ack queue on the Acks'
+ * channel) a credit of its bank's queue? A refusal counts once per packet. */
+static bool head_has_credit(struct sim *s, const struct sm *sm, const struct reqq *q, bool ack)
+{
+	if (q->head == REQ_NIL)
+		return false;
+	struct req *r = &s->pool.r[q->head];
+	unsigned bank = icnt_bank_of(s, r->addr);
+	const struct l2bank *b = &s->banks[bank];
+	if ((ack ? b->ack_credits_used : b->in_credits_used) < (uint32_t)s->cfg.l2.queue)
+		return true;
+	if (!(r->flags & REQF_ICNT_SEEN)) {
+		r->flags |= REQF_ICNT_SEEN;
+		stat_inc(&s->stats, s->id.icnt_stalls);
+		EV_EMIT(&s->ev, EV_ICNT_STALL, .cycle = s->st->now, .unit = (int16_t)bank, .sm = (int16_t)sm->id,
+			.a = ack ? EVI_ACK : EVI_REQUEST);
+	}
+	return false;
+}
+
+/* The head of q leaves the SM's request link for its bank's input queue
+ * (ack: the Acks' input queue). */
+static void start_request(struct sim *s, struct sm *sm, struct reqq *q, bool ack)
 {
 	struct req *R = s->pool.r;
 	struct l1 *l = &sm->l1;
 	uint64_t now = s->st->now;
-	if (l->missq.head == REQ_NIL)
-		return;
-	if (l->req_link_free > now) {
-		sim_wake_at(s, l->req_link_free);
-		return;
-	}
-	uint32_t ri = l->missq.head;
+	uint32_t ri = reqq_pop(q, R);
 	unsigned bank = icnt_bank_of(s, R[ri].addr);
 	struct l2bank *b = &s->banks[bank];
-	if (b->in_credits_used >= (uint32_t)s->cfg.l2.queue) {
-		if (R[ri].flags & REQF_ICNT_SEEN)
-			return;
-		R[ri].flags |= REQF_ICNT_SEEN;
-		stat_inc(&s->stats, s->id.icnt_stalls);
-		EV_EMIT(&s->ev, EV_ICNT_STALL, .cycle = now, .unit = (int16_t)bank, .sm = (int16_t)sm->id, .a = EVI_REQUEST);
-		return;
-	}
-	reqq_pop(&l->missq, R);
 	R[ri].flags &= (uint8_t)~REQF_ICNT_SEEN;
 	R[ri].bank = (uint16_t)bank;
 	unsigned flits = packet_flits(s, &R[ri], false);
@@ -181,12 +234,37 @@ static void send_requests(struct sim *s, struct sm *sm)
 	l->req_link_free = now + ser;
 	b->req_link_free = start + ser;
 	R[ri].t_ready = start + ser + (uint64_t)s->cfg.icnt.latency;
-	reqq_insert_timed(&b->inq, R, ri);
+	reqq_insert_timed(ack ? &b->ackinq : &b->inq, R, ri);
 	sim_act_l2(s, b);
-	icnt_req_credit(s, b, 1);
+	if (ack)
+		icnt_ack_credit(s, b, 1);
+	else
+		icnt_req_credit(s, b, 1);
 	stat_add(&s->stats, s->id.icnt_req_flits, flits);
 	stat_inc(&s->stats, s->id.icnt_req_pkts);
+	if (R[ri].type == RQ_COH) {
+		stat_add(&s->stats, s->id.icnt_ack_flits, flits);
+		stat_inc(&s->stats, s->id.icnt_ack_pkts);
+	}
 	sim_progress(s);
+}
+
+/* One packet per cycle from an SM's request link: the Acks' channel first
+ * (a response always sinks at the L2), else the miss queue's head. */
+static void send_requests(struct sim *s, struct sm *sm)
+{
+	struct l1 *l = &sm->l1;
+	uint64_t now = s->st->now;
+	if (l->missq.head == REQ_NIL && l->ackq.head == REQ_NIL)
+		return;
+	if (l->req_link_free > now) {
+		sim_wake_at(s, l->req_link_free);
+		return;
+	}
+	if (head_has_credit(s, sm, &l->ackq, true))
+		start_request(s, sm, &l->ackq, true);
+	else if (head_has_credit(s, sm, &l->missq, false))
+		start_request(s, sm, &l->missq, false);
 }
 
 void icnt_tick(struct sim *s)

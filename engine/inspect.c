@@ -155,12 +155,14 @@ bool inspect_mshr(const struct sim *s, enum cache_id_kind k, int unit, struct ms
 		o->wait_cap = s->cfg.l1.wait_queue;
 		o->retry_queue = (int)l->retryq.n;
 		o->miss_queue = (int)l->missq.n;
+		o->ack_queue = (int)l->ackq.n;
 		o->full_events = l->full_events;
 	} else {
 		const struct l2bank *b = &s->banks[unit];
 		o->wait_queue = (int)b->inq.n;
 		o->wait_cap = s->cfg.l2.queue;
 		o->miss_queue = (int)b->memq.n;
+		o->ack_queue = (int)b->ackinq.n;
 		o->full_events = stats_counter_value(&s->stats, b->st.nacks);
 	}
 	return true;

@@ -246,6 +246,7 @@ struct mshr_info {
 	int wait_queue, wait_cap;   /* requests waiting for an entry */
 	int retry_queue;            /* NACKed requests waiting to be re-sent */
 	int miss_queue;             /* waiting for the crossbar */
+	int ack_queue;              /* invalidation Acks on their own channel: L1 waiting for the crossbar, L2 its input (icnt.ack_channel) */
 	uint64_t full_events;
 };
 

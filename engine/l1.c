@@ -70,6 +70,7 @@ void l1_init(struct sim *s, struct sm *sm)
 	reqq_init(&l->missq);
 	reqq_init(&l->fillq);
 	reqq_init(&l->retryq);
+	reqq_init(&l->ackq);
 	l->wait_refused = l->lsu_refused = REQ_NIL;
 	int i = sm->id;
 	l->st.accesses = l1_stat(s, i, "accesses", "L1 lookups (each coalesced request counts once)");
@@ -125,10 +126,12 @@ static bool missq_room(const struct sim *s, const struct l1 *l)
 	return l->missq.n < (uint32_t)s->cfg.l1.miss_queue;
 }
 
+/* To the crossbar: an invalidation Ack on its own channel (icnt.c), the
+ * rest through the miss queue. */
 static void send_down(struct sim *s, struct l1 *l, uint32_t ri)
 {
 	s->pool.r[ri].t_ready = s->st->now;
-	reqq_push(&l->missq, s->pool.r, ri);
+	reqq_push(icnt_on_ack_channel(s, &s->pool.r[ri]) ? &l->ackq : &l->missq, s->pool.r, ri);
 	sim_act_l1(s, l);
 }
 

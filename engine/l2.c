@@ -66,6 +66,7 @@ void l2_init(struct sim *s, struct l2bank *b)
 	cache_init(&b->c, &s->arena, c->sets, c->ways, c->line, c->sector, c->repl, c->index);
 	mshr_init(&b->m, &s->arena, (uint32_t)c->mshr_entries, (uint32_t)c->mshr_merges);
 	reqq_init(&b->inq);
+	reqq_init(&b->ackinq);
 	reqq_init(&b->outq);
 	reqq_init(&b->outq_now);
 	reqq_init(&b->memq);
@@ -589,12 +590,21 @@ void l2_tick(struct sim *s, struct l2bank *b)
 		handed_to_memory(s, b, mi);
 		sim_progress(s);
 	}
-	/* 3. lookups, on the ports fills and FRC swaps leave free */
-	if (reqq_ready(&b->inq, R, now)) {
-		int ports = ports_free(s, b);
+	/* 3. lookups, on the ports fills and FRC swaps leave free: the Acks'
+	 * channel first (icnt.ack_channel = separate; an Ack always completes,
+	 * so that queue drains whatever waits in the other), then the input
+	 * queue */
+	if (reqq_ready(&b->ackinq, R, now) || reqq_ready(&b->inq, R, now)) {
+		int ports = ports_free(s, b), p = 0;
 		if (!ports)
 			sim_wake_at(s, now + 1);
-		for (int p = 0; p < ports && reqq_ready(&b->inq, R, now); p++) {
+		for (; p < ports && reqq_ready(&b->ackinq, R, now); p++) {
+			uint32_t ri = reqq_pop(&b->ackinq, R);
+			icnt_ack_credit(s, b, -1);
+			l2_access(s, b, ri);
+			sim_progress(s);
+		}
+		for (; p < ports && reqq_ready(&b->inq, R, now); p++) {
 			if (byp_l2_wait(s, b, b->inq.head))
 				break; /* a bypassed load waits at the head instead of a NACK (bypass.c) */
 			uint32_t ri = reqq_pop(&b->inq, R);
@@ -603,6 +613,7 @@ void l2_tick(struct sim *s, struct l2bank *b)
 			sim_progress(s);
 		}
 	}
+	sim_wake_q(s, &b->ackinq);
 	sim_wake_q(s, &b->inq);
 	sim_wake_q(s, &b->memq);
 	sim_wake_q(s, &b->outq);

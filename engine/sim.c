@@ -426,7 +426,7 @@ static void dram_only_tick(struct sim *s)
 static bool sm_busy(const struct sim *s, const struct sm *sm)
 {
 	const struct l1 *l = &sm->l1;
-	return sm->nwarps_active || l->lsu.n || l->hitq.n || l->waitq.n || l->missq.n || l->fillq.n || l->retryq.n ||
+	return sm->nwarps_active || l->lsu.n || l->hitq.n || l->waitq.n || l->missq.n || l->ackq.n || l->fillq.n || l->retryq.n ||
 	       rf_busy(s, sm);
 }
 
@@ -607,12 +607,22 @@ bool sim_deadlock(const struct sim *s, char *buf, size_t n)
 {
 	if (!s->st->deadlock)
 		return false;
+	/* The one deadlock the model keeps on purpose (icnt.c, POLICIES.md):
+	 * Acks behind bypassed loads that wait in the L2 input queue
+	 * (byp_l2_wait's conditions) for an MSHR entry that waits for them. */
+	const struct sim_cfg *c = &s->cfg;
+	bool shared = c->icnt.ack_channel == ICNT_ACK_SHARED && !s->coh && c->l2.sharers != L2SH_OFF &&
+		      c->l1.enabled && c->l1.bypass != L1B_NONE && c->l1.bypass_at_l2 == BYPL2_QUEUE &&
+		      !c->l2.frc.entries;
 	if (buf && n)
 		snprintf(buf, n,
 			 "the model deadlocked at cycle %llu: nothing can move again, yet %u of %u CTAs have not "
-			 "finished and %u requests are in flight (a gpustep bug: `why warp` shows what each warp "
-			 "waits on; please report it with `save session`)",
-			 (unsigned long long)s->st->now, s->nctas - s->st->ctas_done, s->nctas, s->pool.used);
+			 "finished and %u requests are in flight (%s)",
+			 (unsigned long long)s->st->now, s->nctas - s->st->ctas_done, s->nctas, s->pool.used,
+			 shared ? "icnt.ack_channel = shared: invalidation Acks may wait behind requests that wait for "
+				  "them; `separate` gives them their own channel (docs/POLICIES.md)"
+				: "a gpustep bug: `why warp` shows what each warp waits on; please report it with "
+				  "`save session`");
 	return true;
 }
 const struct sim_cfg *sim_cfg(const struct sim *s) { return &s->cfg; }

@@ -7,6 +7,7 @@
  *   +-------------------------+                             +-----------------+
  *   | warps -> sched -> issue |                             | inq (timed)     |
  *   |   coalescer -> lsu q    |  missq --req packets-->     |  tags + MSHR    |
+ *   |                         |  ackq  --Acks (own VC)-->   | ackinq (timed)  |
  *   |   L1 tags + MSHR        |                             |  outq (timed)   |
  *   |   waitq / retryq        |  <--reply packets--  outq   |  memq -> DRAM / |
  *   |   fillq (timed), hitq   |                             |   fixed latency |
@@ -15,7 +16,9 @@
  * Every queue is an intrusive FIFO of request indices (req.h); timed queues
  * hold entries in t_ready order. Capacities are enforced where the hardware
  * has them: L1 wait/miss queues, L2 input queues (as crossbar credits, counted
- * from injection), L1 fill queues (credits), the memory queues.
+ * from injection), L1 fill queues (credits), the memory queues. The Acks'
+ * queues (icnt.ack_channel = separate, icnt.c): ackinq has l2.queue credits;
+ * ackq needs no limit (one Ack per Inv received).
  */
 #ifndef GPUSTEP_SIM_INT_H
 #define GPUSTEP_SIM_INT_H
@@ -86,6 +89,10 @@ struct l1 {
 	 * them through: the request at the wait queue's / coalescer queue's
 	 * head is not looked up again (l1.c "Refused lookups"); REQ_NIL = none. */
 	uint32_t wait_refused, lsu_refused;
+	/* icnt.ack_channel = separate: invalidation Acks to the crossbar on
+	 * their own virtual channel (icnt.c); the miss queue holds the rest. */
+	struct reqq ackq;
+	uint32_t ack_spare; /* keeps the struct free of padding (sim_state_hash) */
 };
 
 enum warp_slot_state { WSL_EMPTY, WSL_ACTIVE, WSL_DONE };
@@ -211,6 +218,10 @@ struct l2bank {
 	uint64_t *frc_shr; /* the same per FRC entry: [2i] copies of the incoming block, [2i+1] the victim's */
 	uint64_t port_debt; /* L2 port cycles owed by fills and FRC swaps, not yet taken from lookups */
 	uint64_t port_t;    /* cycle from which port_debt is owed */
+	/* icnt.ack_channel = separate: the Acks' own input queue (timed
+	 * arrival) and its crossbar credits (l2.queue of them); icnt.c. */
+	struct reqq ackinq;
+	uint32_t ack_credits_used;
 };
 
 struct sim_stat_ids {
@@ -238,7 +249,7 @@ struct sim_stat_ids {
 	uint32_t warp_mem_stall, warp_other_stall, warp_compute; /* core_init: per-warp cycles summed at exit */
 	uint32_t icnt_req_occ, icnt_rep_occ; /* icnt_init: crossbar credits in use per direction */
 	uint32_t cta_serial, l2_byp_waits; /* core_init: dispatch used; bypass.c: bypassed loads that waited at an L2 */
-	uint32_t spare; /* keeps the size a multiple of 8 */
+	uint32_t icnt_ack_occ, icnt_ack_pkts, icnt_ack_flits; /* icnt_init: Acks (icnt.c); an even count keeps the size a multiple of 8 */
 	uint32_t l1_pool_waits; /* l1.c l1_pool_wait */
 };
 
@@ -333,7 +344,7 @@ static inline void sim_act_clear(uint64_t *bm, int i) { bm[(unsigned)i >> 6] &= 
  * would do nothing (they also report the wake-up times of these queues). */
 static inline bool sim_bank_busy(const struct l2bank *b)
 {
-	return b->inq.n || b->outq.n || b->outq_now.n || b->memq.n || b->fixedq.n || b->frc.swapping;
+	return b->inq.n || b->ackinq.n || b->outq.n || b->outq_now.n || b->memq.n || b->fixedq.n || b->frc.swapping;
 }
 static inline bool sim_act_has(const uint64_t *bm, int i) { return bm[(unsigned)i >> 6] >> ((unsigned)i & 63) & 1; }
 /* The first unit at or after i whose bit is set in bm; n or more if none
@@ -402,6 +413,10 @@ void icnt_init(struct sim *s);
  * queue; keeps icnt.req.occupancy / icnt.reply.occupancy. */
 void icnt_req_credit(struct sim *s, struct l2bank *b, int d);
 void icnt_rep_credit(struct sim *s, struct l1 *l, int d);
+/* icnt.ack_channel = separate and no coherence protocol: r, going L1 -> L2,
+ * is an invalidation Ack and travels on the Acks' own channel. */
+bool icnt_on_ack_channel(const struct sim *s, const struct req *r);
+void icnt_ack_credit(struct sim *s, struct l2bank *b, int d);
 /* l2.c */
 void l2_init(struct sim *s, struct l2bank *b);
 void l2_register_stats(struct sim *s);

@@ -47,6 +47,7 @@ static const struct legend_item mshr[] = {
 	L("wait", "misses waiting for a free entry (l1.wait_queue) / its size"),
 	L("retry", "requests waiting to be retried (NACKed by the L2)"),
 	L("missq", "misses queued to leave for the L2"),
+	L("acks", "invalidation Acks waiting on their own channel (icnt.ack_channel): to leave the L1 / to be taken by the L2 bank; shown when any"),
 	L("full", "times the file was found full (l1.mshr_full: refused misses and warps held at issue)"),
 	L("occ", "sparkline of entries in use over recent cycles"),
 	L("#", "entry number"),

@@ -3,6 +3,7 @@
  * bank's, each as
  *
  *   L1 sm0 [#####.....] 12/32  wait 3/8  retry 1  missq 2  full 17
+ *   (plus `acks N` after missq while invalidation Acks wait on their channel)
  *   occ ▁▁▂▃▅▅▇█▇▅▃                       <- occupancy over recent cycles
  *   #   ADDR        MRG AGE  SENT WAITERS
  *   0   0x10080       3  41  yes  w3 w5 w9
@@ -115,9 +116,11 @@ static int draw_section(struct mshr_panel *mp, struct mshr_section *s, WINDOW *w
 		put_bar(w, r.y, x, 12, (uint64_t)mi.used, (uint64_t)mi.entries);
 		x += 12;
 	}
-	char tail[128];
-	snprintf(tail, sizeof tail, " %d/%d  wait %d/%d  retry %d  missq %d  full %llu", mi.used, mi.entries,
-		 mi.wait_queue, mi.wait_cap, mi.retry_queue, mi.miss_queue, (unsigned long long)mi.full_events);
+	char tail[144], acks[24] = ""; /* Acks on their own channel (icnt.ack_channel), shown while any wait */
+	if (mi.ack_queue)
+		snprintf(acks, sizeof acks, "  acks %d", mi.ack_queue);
+	snprintf(tail, sizeof tail, " %d/%d  wait %d/%d  retry %d  missq %d%s  full %llu", mi.used, mi.entries,
+		 mi.wait_queue, mi.wait_cap, mi.retry_queue, mi.miss_queue, acks, (unsigned long long)mi.full_events);
 	put_text(w, r.y, x, r.x + r.w - x, tail, mi.used >= mi.entries ? role_attr(R_STALL) : A_NORMAL, false);
 	int used = 1;
 	if (r.h >= 4) {

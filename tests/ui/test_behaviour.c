@@ -118,6 +118,12 @@ TEST(behaviour_gto_and_lrr_differ_on_matmul_naive)
 	run_free(&b);
 }
 
+/* The L1 alone: with the L2 invalidating L1 copies of its victims
+ * (l2.sharers) an L1 hit also depends on when the L2 replaces a line, which
+ * the whole machine's timing decides, not the L1's size (stencil2d lost 2
+ * of 3840 hits from 16 to 32 sets when the invalidation Acks got their own
+ * channel, icnt.ack_channel: 1661 -> 1659 hits, 516 -> 896 L1 copies
+ * invalidated), so the property is checked without them. */
 TEST(behaviour_larger_l1_never_lowers_hit_rate)
 {
 	static const char *const kernels[] = {"matmul_naive", "stencil2d", "transpose_naive", "vecadd"};
@@ -126,7 +132,7 @@ TEST(behaviour_larger_l1_never_lowers_hit_rate)
 		for (int sets = 4; sets <= 64; sets *= 2) {
 			char o[64];
 			snprintf(o, sizeof o, "l1.sets=%d", sets);
-			const char *const ov[] = {o, NULL};
+			const char *const ov[] = {o, "l2.sharers=off", NULL};
 			struct run r;
 			REQUIRE(run_kernel(&r, "teaching", kernels[k], ov));
 			double h = val(&r, "l1.hit_rate");

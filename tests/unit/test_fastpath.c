@@ -14,10 +14,11 @@
  * shortcuts); both must end with the same cycle count, every stat and every
  * event count equal. The invariants (sim_check_invariants) hold every cycle,
  * and the shortcuts must actually have engaged, or the test proves nothing.
- * (Locality bypassing, where refused lookups are always retried, is
- * compared whole-run by the golden case bypass_locality_gtx480: on this
- * one-SM machine every locality run here ends in a model deadlock, with or
- * without the shortcuts.)
+ * Locality bypassing, where refused lookups are always retried, is
+ * compared too (the warp masks); on this one-SM machine it ended in a model
+ * deadlock until the invalidation Acks got their own channel
+ * (icnt.ack_channel, test_deadlock.c), and the golden case
+ * bypass_locality_gtx480 compares it whole-run.
  */
 #include <math.h>
 #include <stdio.h>
@@ -151,6 +152,8 @@ TEST(fastpath_same_results_as_without)
 	n = compare(SCHED_GTO, "l1.mshr.per_warp=1");
 	CHECK(n.wait);
 	n = compare(SCHED_GTO, "l1.bypass=mrpb");
+	CHECK(n.sb);
+	n = compare(SCHED_GTO, "l1.bypass=locality"); /* finishes since the Acks' channel (test_deadlock.c) */
 	CHECK(n.sb);
 	/* Stores writing through fill sectors of present lines, which can turn
 	 * a refused lookup into a hit. */
