@@ -74,15 +74,20 @@ static bool in_queue(const struct sim *s, const struct reqq *q, uint32_t want, i
 	return false;
 }
 
-static uint32_t queue_find_line(const struct sim *s, const struct reqq *q, uint64_t line, int *pos)
+static uint32_t queue_find_line_of(const struct sim *s, const struct reqq *q, uint64_t line, int smi, int *pos)
 {
 	int k = 0;
 	for (uint32_t i = q->head; i != REQ_NIL; i = s->pool.r[i].next, k++)
-		if (s->pool.r[i].addr == line) {
+		if (s->pool.r[i].addr == line && (smi < 0 || s->pool.r[i].sm == smi)) {
 			*pos = k;
 			return i;
 		}
 	return REQ_NIL;
+}
+
+static uint32_t queue_find_line(const struct sim *s, const struct reqq *q, uint64_t line, int *pos)
+{
+	return queue_find_line_of(s, q, line, -1, pos);
 }
 
 /* "first" .. "tenth", then "11th": the bank-queue position in words. */
@@ -151,14 +156,18 @@ static void dram_link(const struct sim *s, uint64_t line, unsigned ch, unsigned 
 	}
 }
 
-/* Links 3-4: what the L2 bank and memory are doing for `line`. */
-static void chain_l2(const struct sim *s, uint64_t line, bool expect, struct chain *c)
+/* Links 3-4: what the L2 bank and memory are doing for `line`, as seen by
+ * SM smi's request (-1: any SM's). Another SM's request for the line waiting
+ * in the bank's input queue is not this request's place: the chain goes on
+ * to the bank's MSHR entry, which is what this request waits for. */
+static void chain_l2(const struct sim *s, uint64_t line, int smi, bool expect, struct chain *c)
 {
 	unsigned bank = icnt_bank_of(s, line);
 	const struct l2bank *b = &s->banks[bank];
 	int pos;
 	deft(c, WT_L2_BANK, -1, (int)bank, -1, 0);
-	if (queue_find_line(s, &b->inq, line, &pos) != REQ_NIL) {
+	bool fetching = mshr_find(&b->m, line, 0) != REQ_NIL;
+	if ((smi >= 0 || !fetching) && queue_find_line_of(s, &b->inq, line, smi, &pos) != REQ_NIL) {
 		add(c, UINT64_MAX, "L2 bank %u input queue: position %d of %u", bank, pos + 1, b->inq.n);
 		return;
 	}
@@ -236,7 +245,7 @@ static void nack_link(const struct sim *s, const struct l1 *l, uint32_t ri, int 
 	    r->nack_reason < 6 ? why[r->nack_reason] : "?", (unsigned long long)r->t_ready, pos + 1, l->retryq.n);
 	const struct l2bank *b = &s->banks[bank];
 	if (r->nack_reason == NACK_DIR_LOCKED) {
-		chain_l2(s, r->addr, true, c);
+		chain_l2(s, r->addr, r->sm, true, c);
 		return;
 	}
 	add(c, UINT64_MAX, "L2 bank %u: MSHR %u of %u used, input queue %u", bank, b->m.used, b->m.n, b->inq.n);
@@ -270,7 +279,7 @@ static void chain_req(const struct sim *s, const struct sm *sm, uint32_t ri, str
 			add(c, l->m.e[old].t_alloc, "oldest L1 MSHR entry %u (line 0x%llx)", old,
 			    (unsigned long long)l->m.e[old].addr);
 			tgt(c, WT_L1_MSHR, sm->id, -1, (int)old, 0);
-			chain_l2(s, l->m.e[old].addr, true, c);
+			chain_l2(s, l->m.e[old].addr, sm->id, true, c);
 		}
 		return;
 	}
@@ -288,13 +297,13 @@ static void chain_req(const struct sim *s, const struct sm *sm, uint32_t ri, str
 		if (fi != REQ_NIL)
 			nack_link(s, l, fi, pos, c);
 		else
-			chain_l2(s, m->addr, true, c);
+			chain_l2(s, m->addr, sm->id, true, c);
 		return;
 	}
 	add(c, UINT64_MAX, "request 0x%llx between levels (crossbar or store path)", (unsigned long long)r->addr);
 	tgt(c, WT_LINE, -1, (int)icnt_bank_of(s, r->addr), -1, r->addr);
 	if (r->type == RQ_ST || r->type == RQ_ATOM || (r->flags & REQF_BYP_L1))
-		chain_l2(s, r->addr, true, c);
+		chain_l2(s, r->addr, r->sm, true, c);
 }
 
 /* The memory instruction in vector-memory-buffer slot v, and its first
@@ -573,7 +582,7 @@ int inspect_why_line(const struct sim *s, uint64_t addr, int smi, struct why_lin
 		if (r != REQ_NIL)
 			tgt(&c, WT_L1_MSHR, i, -1, -1, 0);
 	}
-	chain_l2(s, line, c.n > before, &c);
+	chain_l2(s, line, smi, c.n > before, &c);
 	return c.n;
 }
 
