@@ -1,8 +1,11 @@
 #!/bin/sh
 # Run every built-in kernel at its default size under each policy option set
 # below, on the presets given (default: teaching), and report every run that
-# does not finish: a model deadlock (`--run` exits 1 naming it), a refused
-# configuration (exit 2) or a run over the time limit. Exit status 1 if any.
+# does not finish: a model deadlock (`--run` exits 1 naming it) or a run
+# over the time limit (exit status 1 if any). A set the preset refuses (exit
+# 2: e.g. TEMP needs 4 KB rows, so teaching gets dram.columns=1024 and
+# gtx480, whose address map fixes 512 columns, the set without it) is
+# listed as SKIP with the message.
 #
 #   B=build/gpustep sh tools/deadlock_sweep.sh [PRESET ...]
 #
@@ -25,6 +28,7 @@ core.scheduler=vws
 core.scheduler=ccws
 core.scheduler=tbas core.cta_dispatch=serial
 core.scheduler=lrr
+dram.page_alloc=temp
 dram.page_alloc=temp dram.columns=1024"}
 kernels=$("$B" --list-kernels 2>/dev/null | awk '{print $1}')
 [ -n "$kernels" ] || { echo "deadlock_sweep: $B --list-kernels gave no kernels" >&2; exit 2; }
@@ -39,7 +43,9 @@ for preset in "$@"; do
 			# shellcheck disable=SC2086
 			timeout "$LIMIT" "$B" "$preset" -w "$k" $args --run --stats /dev/null >/dev/null 2>"$err"
 			rc=$?
-			if [ $rc -ne 0 ]; then
+			if [ $rc -eq 2 ]; then
+				echo "SKIP $preset -w $k$args: refused: $(head -c 200 "$err")"
+			elif [ $rc -ne 0 ]; then
 				case $rc in 124) what="no end within ${LIMIT} s" ;; *) what="exit $rc: $(head -c 300 "$err")" ;; esac
 				echo "FAIL $preset -w $k$args: $what"
 			fi
@@ -48,6 +54,7 @@ for preset in "$@"; do
 done >"$err.out"
 cat "$err.out"
 n=$(grep -c '^FAIL' "$err.out")
+skips=$(grep -c '^SKIP' "$err.out")
 rm -f "$err.out"
-echo "deadlock_sweep: $n failing runs"
+echo "deadlock_sweep: $n failing runs ($skips refused configurations skipped)"
 [ "$n" -eq 0 ]
