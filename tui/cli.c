@@ -637,6 +637,66 @@ export_fail:
 	return EXIT_RUNTIME;
 }
 
+/* --list-events/-kernels/-presets/-config: print them; true if any was asked. */
+static bool list_requested(const struct options *o)
+{
+	if (!(o->list_events || o->list_kernels || o->list_presets || o->list_config))
+		return false;
+	if (o->list_events)
+		for (unsigned i = 0; i < EV__COUNT; i++) {
+			char f[96];
+			event_field_list(i, f, sizeof f);
+			printf("%-22s %-32s %s\n", event_defs[i].name, f, event_defs[i].desc);
+		}
+	if (o->list_kernels)
+		list_builtin(LOADER_KERNELS, NULL);
+	if (o->list_presets) {
+		list_builtin(LOADER_PRESETS, NULL);
+		list_builtin(LOADER_DRAM_PRESETS, NULL);
+	}
+	if (o->list_config)
+		list_params();
+	return true;
+}
+
+/* --check-config: the derived values and the memory the machine needs. */
+static int check_config(const struct options *o, const struct sim_cfg *cfg)
+{
+	struct strbuf sb;
+	sb_init(&sb);
+	cfg_print_derived(cfg, &sb);
+	char *err = NULL;
+	if (session_check_memory(o->max_memory, cfg, NULL, &err)) {
+		fprintf(stderr, "gpustep: %s\n", err);
+		free(err);
+		print_memory(cfg, o->max_memory, stderr);
+		sb_fini(&sb);
+		return EXIT_USAGE;
+	}
+	printf("%s: config OK (%s)\n", o->config ? o->config : "built-in teaching", cfg->name);
+	fputs(sb.s, stdout);
+	if (sb.len && sb.s[sb.len - 1] != '\n')
+		fputc('\n', stdout);
+	sb_fini(&sb);
+	print_memory(cfg, o->max_memory, stdout);
+	return EXIT_OK;
+}
+
+/* The terminal says what is happening before the machine is built. */
+static void announce_build(const struct options *o, const struct sim_cfg *cfg)
+{
+	struct sim_mem m;
+	char sz[32];
+	sim_mem_estimate(cfg, NULL, &m);
+	sim_mem_format(m.total, sz, sizeof sz);
+	if (o->session) /* its own machine is built by the loader (setup_rewind) */
+		printf("\033[H\033[2Jgpustep: opening session %s...\r\n", o->session);
+	else
+		printf("\033[H\033[2Jgpustep: building %s: %d SMs, %d L2 banks, about %s of state...\r\n",
+		       cfg->name, cfg->core.sms, cfg->l2.banks, sz);
+	fflush(stdout);
+}
+
 int gpustep_main(int argc, char **argv)
 {
 	/* `gpustep model ...`: the reuse-distance model next to the simulator. */
@@ -654,24 +714,8 @@ int gpustep_main(int argc, char **argv)
 	int rc = parse_options(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
-	if (o.list_events || o.list_kernels || o.list_presets || o.list_config) {
-		if (o.list_events)
-			for (unsigned i = 0; i < EV__COUNT; i++) {
-				char f[96];
-				event_field_list(i, f, sizeof f);
-				printf("%-22s %-32s %s\n", event_defs[i].name, f, event_defs[i].desc);
-			}
-		if (o.list_kernels)
-			list_builtin(LOADER_KERNELS, NULL);
-		if (o.list_presets) {
-			list_builtin(LOADER_PRESETS, NULL);
-			list_builtin(LOADER_DRAM_PRESETS, NULL);
-		}
-		if (o.list_config)
-			list_params();
-		if (!o.list_stats)
-			return EXIT_OK;
-	}
+	if (list_requested(&o) && !o.list_stats)
+		return EXIT_OK;
 	struct sim_cfg cfg;
 	if (build_config(&o, &cfg) || check_snapshot_budget(&o))
 		return EXIT_USAGE;
@@ -681,27 +725,8 @@ int gpustep_main(int argc, char **argv)
 		free(t);
 		return EXIT_OK;
 	}
-	if (o.check) {
-		struct strbuf sb;
-		sb_init(&sb);
-		cfg_print_derived(&cfg, &sb);
-		char *err = NULL;
-		if (session_check_memory(o.max_memory, &cfg, NULL, &err)) {
-			fprintf(stderr, "gpustep: %s\n", err);
-			free(err);
-			print_memory(&cfg, o.max_memory, stderr);
-			sb_fini(&sb);
-			return EXIT_USAGE;
-		}
-		printf("%s: config OK (%s)\n", o.config ? o.config : "built-in teaching", cfg.name);
-		fputs(sb.s, stdout);
-		if (sb.len && sb.s[sb.len - 1] != '\n')
-			fputc('\n', stdout);
-		sb_fini(&sb);
-		print_memory(&cfg, o.max_memory, stdout);
-		return EXIT_OK;
-	}
-
+	if (o.check)
+		return check_config(&o, &cfg);
 	bool interactive = !o.batch && !o.run && !o.list_stats;
 	/* A DRAM trace with --run, --stats or off a terminal runs straight
 	 * through dram_trace_run (bounded memory, a summary, as the issue's
@@ -725,18 +750,8 @@ int gpustep_main(int argc, char **argv)
 				"--check-config or --list-* for headless use\n");
 		return EXIT_USAGE;
 	}
-	if (interactive) { /* the terminal says what is happening before the machine is built */
-		struct sim_mem m;
-		char sz[32];
-		sim_mem_estimate(&cfg, NULL, &m);
-		sim_mem_format(m.total, sz, sizeof sz);
-		if (o.session) /* its own machine is built by the loader (setup_rewind) */
-			printf("\033[H\033[2Jgpustep: opening session %s...\r\n", o.session);
-		else
-			printf("\033[H\033[2Jgpustep: building %s: %d SMs, %d L2 banks, about %s of state...\r\n",
-			       cfg.name, cfg.core.sms, cfg.l2.banks, sz);
-		fflush(stdout);
-	}
+	if (interactive)
+		announce_build(&o, &cfg);
 	struct session *ss = xcalloc(1, sizeof *ss);
 	char *err = NULL;
 	const char *wl = o.workload ? o.workload : default_workload();
