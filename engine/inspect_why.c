@@ -74,15 +74,20 @@ static bool in_queue(const struct sim *s, const struct reqq *q, uint32_t want, i
 	return false;
 }
 
-static uint32_t queue_find_line(const struct sim *s, const struct reqq *q, uint64_t line, int *pos)
+static uint32_t queue_find_line_of(const struct sim *s, const struct reqq *q, uint64_t line, int smi, int *pos)
 {
 	int k = 0;
 	for (uint32_t i = q->head; i != REQ_NIL; i = s->pool.r[i].next, k++)
-		if (s->pool.r[i].addr == line) {
+		if (s->pool.r[i].addr == line && (smi < 0 || s->pool.r[i].sm == smi)) {
 			*pos = k;
 			return i;
 		}
 	return REQ_NIL;
+}
+
+static uint32_t queue_find_line(const struct sim *s, const struct reqq *q, uint64_t line, int *pos)
+{
+	return queue_find_line_of(s, q, line, -1, pos);
 }
 
 /* "first" .. "tenth", then "11th": the bank-queue position in words. */
@@ -151,14 +156,18 @@ static void dram_link(const struct sim *s, uint64_t line, unsigned ch, unsigned 
 	}
 }
 
-/* Links 3-4: what the L2 bank and memory are doing for `line`. */
-static void chain_l2(const struct sim *s, uint64_t line, bool expect, struct chain *c)
+/* Links 3-4: what the L2 bank and memory are doing for `line`, as seen by
+ * SM smi's request (-1: any SM's). Another SM's request for the line waiting
+ * in the bank's input queue is not this request's place: the chain goes on
+ * to the bank's MSHR entry, which is what this request waits for. */
+static void chain_l2(const struct sim *s, uint64_t line, int smi, bool expect, struct chain *c)
 {
 	unsigned bank = icnt_bank_of(s, line);
 	const struct l2bank *b = &s->banks[bank];
 	int pos;
 	deft(c, WT_L2_BANK, -1, (int)bank, -1, 0);
-	if (queue_find_line(s, &b->inq, line, &pos) != REQ_NIL) {
+	bool fetching = mshr_find(&b->m, line, 0) != REQ_NIL;
+	if ((smi >= 0 || !fetching) && queue_find_line_of(s, &b->inq, line, smi, &pos) != REQ_NIL) {
 		add(c, UINT64_MAX, "L2 bank %u input queue: position %d of %u", bank, pos + 1, b->inq.n);
 		return;
 	}
@@ -236,7 +245,7 @@ static void nack_link(const struct sim *s, const struct l1 *l, uint32_t ri, int 
 	    r->nack_reason < 6 ? why[r->nack_reason] : "?", (unsigned long long)r->t_ready, pos + 1, l->retryq.n);
 	const struct l2bank *b = &s->banks[bank];
 	if (r->nack_reason == NACK_DIR_LOCKED) {
-		chain_l2(s, r->addr, true, c);
+		chain_l2(s, r->addr, r->sm, true, c);
 		return;
 	}
 	add(c, UINT64_MAX, "L2 bank %u: MSHR %u of %u used, input queue %u", bank, b->m.used, b->m.n, b->inq.n);
@@ -270,7 +279,7 @@ static void chain_req(const struct sim *s, const struct sm *sm, uint32_t ri, str
 			add(c, l->m.e[old].t_alloc, "oldest L1 MSHR entry %u (line 0x%llx)", old,
 			    (unsigned long long)l->m.e[old].addr);
 			tgt(c, WT_L1_MSHR, sm->id, -1, (int)old, 0);
-			chain_l2(s, l->m.e[old].addr, true, c);
+			chain_l2(s, l->m.e[old].addr, sm->id, true, c);
 		}
 		return;
 	}
@@ -288,13 +297,13 @@ static void chain_req(const struct sim *s, const struct sm *sm, uint32_t ri, str
 		if (fi != REQ_NIL)
 			nack_link(s, l, fi, pos, c);
 		else
-			chain_l2(s, m->addr, true, c);
+			chain_l2(s, m->addr, sm->id, true, c);
 		return;
 	}
 	add(c, UINT64_MAX, "request 0x%llx between levels (crossbar or store path)", (unsigned long long)r->addr);
 	tgt(c, WT_LINE, -1, (int)icnt_bank_of(s, r->addr), -1, r->addr);
 	if (r->type == RQ_ST || r->type == RQ_ATOM || (r->flags & REQF_BYP_L1))
-		chain_l2(s, r->addr, true, c);
+		chain_l2(s, r->addr, r->sm, true, c);
 }
 
 /* The memory instruction in vector-memory-buffer slot v, and its first
@@ -383,6 +392,181 @@ static void rf_block_link(const struct sim *s, const struct sm *sm, int slot, co
 
 static const char *const sched_names[] = {"lrr", "gto", "two_level", "vws", "rmws", "tbas", "ccws"};
 
+/* What a warp's why-chain helpers share. */
+struct why_ctx {
+	const struct sim *s;
+	const struct sm *sm;
+	int smi, slot;
+	const struct warp *w;
+	const struct warp_info *wi;
+	uint64_t since;
+};
+
+/* Barrier: how many arrived, and the first warp of the CTA still on its way. */
+static void why_barrier(const struct why_ctx *x, struct chain *c)
+{
+	const struct sim *s = x->s;
+	const struct sm *sm = x->sm;
+	int smi = x->smi;
+	int slot = x->slot;
+	const struct warp *w = x->w;
+	uint64_t since = x->since;
+	const struct cta_slot *cs = &sm->cta[w->cta_slot];
+	add(c, since, "warp %d waits at a barrier (barrier)", slot);
+	add(c, since, "CTA %d: %u of %u warps arrived", (int)w->kw.cta, cs->nbar, cs->nwarps - cs->ndone);
+	for (int i = 0; i < s->cfg.core.warps_per_sm; i++) {
+		const struct warp *o = &sm->w[i];
+		if (o->state == WSL_ACTIVE && o->cta_slot == w->cta_slot && !o->at_barrier) {
+			struct warp_info oi;
+			inspect_warp(s, smi, i, &oi);
+			add(c, o->stall_start, "not yet arrived: warp %d (%s, next `%s`)", i,
+			    o->stall == STALL_NONE ? "ready" : stall_reason_name(o->stall), oi.next_text);
+			tgt(c, WT_WARP, smi, -1, i, 0);
+			break;
+		}
+	}
+}
+
+/* Scoreboard: the register waited on and the load that will write it. */
+static void why_scoreboard(const struct why_ctx *x, struct chain *c)
+{
+	const struct sim *s = x->s;
+	const struct sm *sm = x->sm;
+	int slot = x->slot;
+	const struct warp *w = x->w;
+	const struct warp_info *wi = x->wi;
+	uint64_t since = x->since;
+	int reg = -1;
+	for (unsigned i = 0; i < w->ibh.nsrc && reg < 0; i++)
+		if (w->pend[w->ibh.src[i] >> 6] >> (w->ibh.src[i] & 63) & 1)
+			reg = w->ibh.src[i];
+	bool waw = reg < 0;
+	if (waw)
+		reg = w->ibh.dst;
+	add(c, since, "warp %d waits on r%d (scoreboard%s) for `%s`", slot, reg, waw ? ", result register" : "",
+	    wi->next_text);
+	int v = vmb_for(s, sm, slot, reg);
+	if (v >= 0)
+		chain_vmb(s, sm, v, "", c);
+	else
+		add(c, UINT64_MAX, "the load into r%d has completed; the register is written this cycle", reg);
+}
+
+/* Memory instruction buffer full (or behind a full L1 MSHR file): its oldest entry. */
+static void why_mem(const struct why_ctx *x, struct chain *c)
+{
+	const struct sim *s = x->s;
+	const struct sm *sm = x->sm;
+	int smi = x->smi;
+	int slot = x->slot;
+	const struct warp *w = x->w;
+	const struct warp_info *wi = x->wi;
+	uint64_t since = x->since;
+	int cap = s->cfg.core.mem_inflight;
+	add(c, since, "warp %d cannot issue `%s`: memory instruction buffer full (%d of %d)%s", slot, wi->next_text,
+	    sm->vmb_count, cap, w->stall == STALL_MSHR_FULL ? " behind a full L1 MSHR file" : "");
+	if (w->stall == STALL_MSHR_FULL)
+		add(c, UINT64_MAX, "L1 MSHR file: %u of %u entries used, %u requests waiting for one", sm->l1.m.used,
+		    sm->l1.m.n, sm->l1.waitq.n);
+	if (w->stall == STALL_MSHR_FULL)
+		tgt(c, WT_L1_MSHR, smi, -1, -1, 0);
+	if (sm->vmb_count)
+		chain_vmb(s, sm, sm->vmb_head, "oldest in the buffer: ", c);
+}
+
+/* ALU busy, or a memory instruction still in the issue stage. */
+static void why_alu(const struct why_ctx *x, struct chain *c)
+{
+	int slot = x->slot;
+	const struct warp *w = x->w;
+	uint64_t since = x->since;
+	if (w->ibh.op != KOP_ALU) { /* a memory instruction's issue slots (core.issue_cycles) */
+		add(c, since, "warp %d waits while its last instruction leaves the issue stage (alu)", slot);
+		add(c, w->issue_cycle, "instruction issued at cycle %llu occupies the issue stage until cycle %llu",
+		    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
+		return;
+	}
+	add(c, since, "warp %d waits for its ALU instruction to finish (alu)", slot);
+	add(c, w->issue_cycle, "ALU instruction issued at cycle %llu busy until cycle %llu",
+	    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
+}
+
+/* Shared memory: the busy cycle and the bank-conflict degree. */
+static void why_shmem(const struct why_ctx *x, struct chain *c)
+{
+	const struct sim *s = x->s;
+	int slot = x->slot;
+	const struct warp *w = x->w;
+	uint64_t since = x->since;
+	unsigned p = w->shmem_passes ? w->shmem_passes : 1;
+	add(c, since, "warp %d waits for shared memory (shmem)", slot);
+	add(c, w->issue_cycle, "shared-memory %s issued at cycle %llu busy until cycle %llu", w->ibh.op == KOP_STSH ? "store" : "load",
+	    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
+	if (p > 1)
+		add(c, w->issue_cycle,
+		    "%u-way bank conflict: the busiest of the %d banks holds %u distinct words, %u passes (latency %d + %u cycles)",
+		    p, s->cfg.core.shmem_banks, p, p, s->cfg.core.shmem_latency, p - 1);
+	else
+		add(c, w->issue_cycle, "no bank conflict: one pass over the %d banks (latency %d)", s->cfg.core.shmem_banks,
+		    s->cfg.core.shmem_latency);
+}
+
+/* Register file: operand collection, a result write, or a queued bank request. */
+static void why_rf(const struct why_ctx *x, struct chain *c)
+{
+	const struct sim *s = x->s;
+	const struct sm *sm = x->sm;
+	int smi = x->smi;
+	int slot = x->slot;
+	const struct warp *w = x->w;
+	const struct warp_info *wi = x->wi;
+	uint64_t since = x->since;
+	add(c, since, "warp %d waits for the register file (rf)", slot);
+	if (w->rf_collect) {
+		add(c, w->issue_cycle, "operands of the instruction issued at cycle %llu being read until cycle %llu",
+		    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
+	} else if (w->busy_until > s->st->now) {
+		add(c, w->issue_cycle, "result write until cycle %llu", (unsigned long long)w->busy_until);
+	} else {
+		rf_block_link(s, sm, slot, wi->next_text, c);
+	}
+	if (sm->rf) {
+		for (int b = 0; b < 64; b++) {
+			struct rf_bank_info bi;
+			struct rf_req_info q;
+			if (!inspect_rf_bank(s, smi, b, &bi))
+				break;
+			for (int i = 0; inspect_rf_req(s, smi, b, i, &q); i++)
+				if (q.warp == slot) {
+					deft(c, WT_RF_BANK, smi, b, -1, 0);
+					add(c, UINT64_MAX,
+					    "RF bank %d: r%d %s at position %d of %d%s, port at BML %d, wants %d (%d bits)", b, q.reg,
+					    q.write ? "write" : "read", i + 1, bi.queued, bi.shifting ? " (bank shifting)" : "",
+					    bi.loc, q.bml, q.dist);
+					b = 64;
+					break;
+				}
+		}
+	}
+}
+
+/* Held back by the scheduler: which one, and its rule. */
+static void why_inactive(const struct why_ctx *x, struct chain *c)
+{
+	const struct sim *s = x->s;
+	int slot = x->slot;
+	uint64_t since = x->since;
+	unsigned p = (unsigned)s->cfg.core.scheduler;
+	add(c, since, "warp %d is ready but held back by the %s scheduler (inactive)", slot,
+	    p < sizeof sched_names / sizeof *sched_names ? sched_names[p] : "?");
+	if (p == SCHED_CCWS)
+		add(c, UINT64_MAX, "CCWS throttles its loads (lost-locality scores above the cutoff)");
+	else if (p == SCHED_VWS)
+		add(c, UINT64_MAX, "VWS: outside the active window");
+	else
+		add(c, UINT64_MAX, "outside the active pool / running set; it joins when a member stalls on memory");
+}
+
 int inspect_why_warp(const struct sim *s, int smi, int slot, struct why_link *out, int max)
 {
 	if (smi < 0 || smi >= s->cfg.core.sms || slot < 0 || slot >= s->cfg.core.warps_per_sm || max <= 0)
@@ -414,124 +598,33 @@ int inspect_why_warp(const struct sim *s, int smi, int slot, struct why_link *ou
 									     : STALL_ALU;
 		since = w->issue_cycle;
 	}
+	const struct why_ctx x = {s, sm, smi, slot, w, &wi, since};
 	switch (reason) {
 	case STALL_NONE:
 		add(&c, w->issue_cycle, "warp %d is not stalled: ready to issue `%s`", slot, wi.next_text);
 		break;
-	case STALL_BARRIER: {
-		const struct cta_slot *cs = &sm->cta[w->cta_slot];
-		add(&c, since, "warp %d waits at a barrier (barrier)", slot);
-		add(&c, since, "CTA %d: %u of %u warps arrived", (int)w->kw.cta, cs->nbar, cs->nwarps - cs->ndone);
-		for (int i = 0; i < s->cfg.core.warps_per_sm; i++) {
-			const struct warp *o = &sm->w[i];
-			if (o->state == WSL_ACTIVE && o->cta_slot == w->cta_slot && !o->at_barrier) {
-				struct warp_info oi;
-				inspect_warp(s, smi, i, &oi);
-				add(&c, o->stall_start, "not yet arrived: warp %d (%s, next `%s`)", i,
-				    o->stall == STALL_NONE ? "ready" : stall_reason_name(o->stall), oi.next_text);
-				tgt(&c, WT_WARP, smi, -1, i, 0);
-				break;
-			}
-		}
+	case STALL_BARRIER:
+		why_barrier(&x, &c);
 		break;
-	}
-	case STALL_SCOREBOARD: {
-		int reg = -1;
-		for (unsigned i = 0; i < w->ibh.nsrc && reg < 0; i++)
-			if (w->pend[w->ibh.src[i] >> 6] >> (w->ibh.src[i] & 63) & 1)
-				reg = w->ibh.src[i];
-		bool waw = reg < 0;
-		if (waw)
-			reg = w->ibh.dst;
-		add(&c, since, "warp %d waits on r%d (scoreboard%s) for `%s`", slot, reg, waw ? ", result register" : "",
-		    wi.next_text);
-		int v = vmb_for(s, sm, slot, reg);
-		if (v >= 0)
-			chain_vmb(s, sm, v, "", &c);
-		else
-			add(&c, UINT64_MAX, "the load into r%d has completed; the register is written this cycle", reg);
+	case STALL_SCOREBOARD:
+		why_scoreboard(&x, &c);
 		break;
-	}
 	case STALL_MEM:
-	case STALL_MSHR_FULL: {
-		int cap = s->cfg.core.mem_inflight;
-		add(&c, since, "warp %d cannot issue `%s`: memory instruction buffer full (%d of %d)%s", slot, wi.next_text,
-		    sm->vmb_count, cap, w->stall == STALL_MSHR_FULL ? " behind a full L1 MSHR file" : "");
-		if (w->stall == STALL_MSHR_FULL)
-			add(&c, UINT64_MAX, "L1 MSHR file: %u of %u entries used, %u requests waiting for one", sm->l1.m.used,
-			    sm->l1.m.n, sm->l1.waitq.n);
-		if (w->stall == STALL_MSHR_FULL)
-			tgt(&c, WT_L1_MSHR, smi, -1, -1, 0);
-		if (sm->vmb_count)
-			chain_vmb(s, sm, sm->vmb_head, "oldest in the buffer: ", &c);
+	case STALL_MSHR_FULL:
+		why_mem(&x, &c);
 		break;
-	}
 	case STALL_ALU:
-		if (w->ibh.op != KOP_ALU) { /* a memory instruction's issue slots (core.issue_cycles) */
-			add(&c, since, "warp %d waits while its last instruction leaves the issue stage (alu)", slot);
-			add(&c, w->issue_cycle, "instruction issued at cycle %llu occupies the issue stage until cycle %llu",
-			    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
-			break;
-		}
-		add(&c, since, "warp %d waits for its ALU instruction to finish (alu)", slot);
-		add(&c, w->issue_cycle, "ALU instruction issued at cycle %llu busy until cycle %llu",
-		    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
+		why_alu(&x, &c);
 		break;
-	case STALL_SHMEM: {
-		unsigned p = w->shmem_passes ? w->shmem_passes : 1;
-		add(&c, since, "warp %d waits for shared memory (shmem)", slot);
-		add(&c, w->issue_cycle, "shared-memory %s issued at cycle %llu busy until cycle %llu", w->ibh.op == KOP_STSH ? "store" : "load",
-		    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
-		if (p > 1)
-			add(&c, w->issue_cycle,
-			    "%u-way bank conflict: the busiest of the %d banks holds %u distinct words, %u passes (latency %d + %u cycles)",
-			    p, s->cfg.core.shmem_banks, p, p, s->cfg.core.shmem_latency, p - 1);
-		else
-			add(&c, w->issue_cycle, "no bank conflict: one pass over the %d banks (latency %d)", s->cfg.core.shmem_banks,
-			    s->cfg.core.shmem_latency);
+	case STALL_SHMEM:
+		why_shmem(&x, &c);
 		break;
-	}
 	case STALL_RF:
-		add(&c, since, "warp %d waits for the register file (rf)", slot);
-		if (w->rf_collect) {
-			add(&c, w->issue_cycle, "operands of the instruction issued at cycle %llu being read until cycle %llu",
-			    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
-		} else if (w->busy_until > s->st->now) {
-			add(&c, w->issue_cycle, "result write until cycle %llu", (unsigned long long)w->busy_until);
-		} else {
-			rf_block_link(s, sm, slot, wi.next_text, &c);
-		}
-		if (sm->rf) {
-			for (int b = 0; b < 64; b++) {
-				struct rf_bank_info bi;
-				struct rf_req_info q;
-				if (!inspect_rf_bank(s, smi, b, &bi))
-					break;
-				for (int i = 0; inspect_rf_req(s, smi, b, i, &q); i++)
-					if (q.warp == slot) {
-						deft(&c, WT_RF_BANK, smi, b, -1, 0);
-						add(&c, UINT64_MAX,
-						    "RF bank %d: r%d %s at position %d of %d%s, port at BML %d, wants %d (%d bits)", b, q.reg,
-						    q.write ? "write" : "read", i + 1, bi.queued, bi.shifting ? " (bank shifting)" : "",
-						    bi.loc, q.bml, q.dist);
-						b = 64;
-						break;
-					}
-			}
-		}
+		why_rf(&x, &c);
 		break;
-	case STALL_INACTIVE: {
-		unsigned p = (unsigned)s->cfg.core.scheduler;
-		add(&c, since, "warp %d is ready but held back by the %s scheduler (inactive)", slot,
-		    p < sizeof sched_names / sizeof *sched_names ? sched_names[p] : "?");
-		if (p == SCHED_CCWS)
-			add(&c, UINT64_MAX, "CCWS throttles its loads (lost-locality scores above the cutoff)");
-		else if (p == SCHED_VWS)
-			add(&c, UINT64_MAX, "VWS: outside the active window");
-		else
-			add(&c, UINT64_MAX, "outside the active pool / running set; it joins when a member stalls on memory");
+	case STALL_INACTIVE:
+		why_inactive(&x, &c);
 		break;
-	}
 	default:
 		add(&c, since, "warp %d: %s", slot, stall_reason_name(w->stall));
 		break;
@@ -573,7 +666,7 @@ int inspect_why_line(const struct sim *s, uint64_t addr, int smi, struct why_lin
 		if (r != REQ_NIL)
 			tgt(&c, WT_L1_MSHR, i, -1, -1, 0);
 	}
-	chain_l2(s, line, c.n > before, &c);
+	chain_l2(s, line, smi, c.n > before, &c);
 	return c.n;
 }
 

@@ -184,6 +184,67 @@ static int usage_error(const char *fmt, const char *arg)
 }
 
 /* Returns -1 to continue, else an exit status. */
+/* The options that take a number: -1 when taken, else the exit status. */
+static int number_option(int c, struct options *o)
+{
+	switch (c) {
+	case OPT_SEED:
+		if (cli_parse_u64(optarg, &o->seed))
+			return usage_error("--seed: expected an integer from 0 to 18446744073709551615, got '%s'",
+					   optarg);
+		o->seed_given = true;
+		break;
+	case OPT_SNAPSHOT_MB: {
+		uint64_t mb;
+		if (cli_parse_u64(optarg, &mb) || mb > (1u << 20))
+			return usage_error("--snapshot-mb: expected megabytes from 0 to 1048576, got '%s'", optarg);
+		o->snapshot_mb = (long)mb;
+		break;
+	}
+	case OPT_MAX_MEMORY: {
+		uint64_t mb;
+		if (cli_parse_u64(optarg, &mb) || mb == 0 || mb > (1ull << 40))
+			return usage_error("--max-memory: expected megabytes from 1 to 1099511627776, got '%s'", optarg);
+		o->max_memory = mb << 20;
+		break;
+	}
+	case OPT_TRACE_FROM:
+	case OPT_TRACE_TO:
+	case OPT_TRACE_MAX:
+	case OPT_SAMPLE: {
+		char *end;
+		uint64_t v = strtoull(optarg, &end, 0);
+		const char *name = c == OPT_TRACE_FROM ? "--trace-from" : c == OPT_TRACE_TO ? "--trace-to"
+				 : c == OPT_TRACE_MAX ? "--trace-max-events" : "--sample";
+		if (!*optarg || *end || optarg[0] == '-' || ((c == OPT_SAMPLE || c == OPT_TRACE_MAX) && !v)) {
+			fprintf(stderr, "gpustep: %s: expected a %s integer, got '%s'\nTry 'gpustep --help'.\n", name,
+				c == OPT_SAMPLE || c == OPT_TRACE_MAX ? "positive" : "non-negative", optarg);
+			return EXIT_USAGE;
+		}
+		*(c == OPT_TRACE_FROM ? &o->trace_from : c == OPT_TRACE_TO ? &o->trace_to
+			: c == OPT_TRACE_MAX ? &o->trace_max : &o->sample) = v;
+		break;
+	}
+	}
+	return -1;
+}
+
+/* Options that only make sense together: -1 when consistent. */
+static int check_combinations(const struct options *o)
+{
+	if ((o->sample != 0) != (o->csv != NULL))
+		return usage_error("%s", "--sample N and --csv FILE go together");
+	if (o->sample_stats && !o->sample)
+		return usage_error("%s", "--sample-stats needs --sample N --csv FILE");
+	if ((o->trace_from || o->trace_to || o->trace_max) && !o->trace_out)
+		return usage_error("%s", "--trace-from/--trace-to/--trace-max-events need --trace-out FILE");
+	if (o->trace_to && o->trace_to <= o->trace_from)
+		return usage_error("%s", "--trace-to must be after --trace-from");
+	if ((o->trace_out || o->sample) && !o->run)
+		return usage_error("%s", "--trace-out and --sample record a --run (at the prompt: save trace FILE [FROM TO])");
+	return -1;
+}
+
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	int c;
@@ -215,31 +276,23 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->stats = optarg;
 			break;
 		case OPT_SEED:
-			if (cli_parse_u64(optarg, &o->seed))
-				return usage_error("--seed: expected an integer from 0 to 18446744073709551615, got '%s'",
-						   optarg);
-			o->seed_given = true;
+		case OPT_SNAPSHOT_MB:
+		case OPT_MAX_MEMORY:
+		case OPT_TRACE_FROM:
+		case OPT_TRACE_TO:
+		case OPT_TRACE_MAX:
+		case OPT_SAMPLE: {
+			int rc = number_option(c, o);
+			if (rc >= 0)
+				return rc;
 			break;
+		}
 		case OPT_CHECK:
 			o->check = true;
 			break;
 		case OPT_SESSION:
 			o->session = optarg;
 			break;
-		case OPT_SNAPSHOT_MB: {
-			uint64_t mb;
-			if (cli_parse_u64(optarg, &mb) || mb > (1u << 20))
-				return usage_error("--snapshot-mb: expected megabytes from 0 to 1048576, got '%s'", optarg);
-			o->snapshot_mb = (long)mb;
-			break;
-		}
-		case OPT_MAX_MEMORY: {
-			uint64_t mb;
-			if (cli_parse_u64(optarg, &mb) || mb == 0 || mb > (1ull << 40))
-				return usage_error("--max-memory: expected megabytes from 1 to 1099511627776, got '%s'", optarg);
-			o->max_memory = mb << 20;
-			break;
-		}
 		case OPT_DUMP:
 			o->dump = true;
 			break;
@@ -252,23 +305,6 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_SAMPLE_STATS:
 			o->sample_stats = optarg;
 			break;
-		case OPT_TRACE_FROM:
-		case OPT_TRACE_TO:
-		case OPT_TRACE_MAX:
-		case OPT_SAMPLE: {
-			char *end;
-			uint64_t v = strtoull(optarg, &end, 0);
-			const char *name = c == OPT_TRACE_FROM ? "--trace-from" : c == OPT_TRACE_TO ? "--trace-to"
-					 : c == OPT_TRACE_MAX ? "--trace-max-events" : "--sample";
-			if (!*optarg || *end || optarg[0] == '-' || ((c == OPT_SAMPLE || c == OPT_TRACE_MAX) && !v)) {
-				fprintf(stderr, "gpustep: %s: expected a %s integer, got '%s'\nTry 'gpustep --help'.\n", name,
-					c == OPT_SAMPLE || c == OPT_TRACE_MAX ? "positive" : "non-negative", optarg);
-				return EXIT_USAGE;
-			}
-			*(c == OPT_TRACE_FROM ? &o->trace_from : c == OPT_TRACE_TO ? &o->trace_to
-				: c == OPT_TRACE_MAX ? &o->trace_max : &o->sample) = v;
-			break;
-		}
 		case OPT_DRAM_TRACE:
 			o->dram_trace = optarg;
 			break;
@@ -299,16 +335,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if ((o->sample != 0) != (o->csv != NULL))
-		return usage_error("%s", "--sample N and --csv FILE go together");
-	if (o->sample_stats && !o->sample)
-		return usage_error("%s", "--sample-stats needs --sample N --csv FILE");
-	if ((o->trace_from || o->trace_to || o->trace_max) && !o->trace_out)
-		return usage_error("%s", "--trace-from/--trace-to/--trace-max-events need --trace-out FILE");
-	if (o->trace_to && o->trace_to <= o->trace_from)
-		return usage_error("%s", "--trace-to must be after --trace-from");
-	if ((o->trace_out || o->sample) && !o->run)
-		return usage_error("%s", "--trace-out and --sample record a --run (at the prompt: save trace FILE [FROM TO])");
+	int rc = check_combinations(o);
+	if (rc >= 0)
+		return rc;
 	if (optind < argc)
 		o->config = argv[optind++];
 	if (optind < argc)
@@ -608,6 +637,66 @@ export_fail:
 	return EXIT_RUNTIME;
 }
 
+/* --list-events/-kernels/-presets/-config: print them; true if any was asked. */
+static bool list_requested(const struct options *o)
+{
+	if (!(o->list_events || o->list_kernels || o->list_presets || o->list_config))
+		return false;
+	if (o->list_events)
+		for (unsigned i = 0; i < EV__COUNT; i++) {
+			char f[96];
+			event_field_list(i, f, sizeof f);
+			printf("%-22s %-32s %s\n", event_defs[i].name, f, event_defs[i].desc);
+		}
+	if (o->list_kernels)
+		list_builtin(LOADER_KERNELS, NULL);
+	if (o->list_presets) {
+		list_builtin(LOADER_PRESETS, NULL);
+		list_builtin(LOADER_DRAM_PRESETS, NULL);
+	}
+	if (o->list_config)
+		list_params();
+	return true;
+}
+
+/* --check-config: the derived values and the memory the machine needs. */
+static int check_config(const struct options *o, const struct sim_cfg *cfg)
+{
+	struct strbuf sb;
+	sb_init(&sb);
+	cfg_print_derived(cfg, &sb);
+	char *err = NULL;
+	if (session_check_memory(o->max_memory, cfg, NULL, &err)) {
+		fprintf(stderr, "gpustep: %s\n", err);
+		free(err);
+		print_memory(cfg, o->max_memory, stderr);
+		sb_fini(&sb);
+		return EXIT_USAGE;
+	}
+	printf("%s: config OK (%s)\n", o->config ? o->config : "built-in teaching", cfg->name);
+	fputs(sb.s, stdout);
+	if (sb.len && sb.s[sb.len - 1] != '\n')
+		fputc('\n', stdout);
+	sb_fini(&sb);
+	print_memory(cfg, o->max_memory, stdout);
+	return EXIT_OK;
+}
+
+/* The terminal says what is happening before the machine is built. */
+static void announce_build(const struct options *o, const struct sim_cfg *cfg)
+{
+	struct sim_mem m;
+	char sz[32];
+	sim_mem_estimate(cfg, NULL, &m);
+	sim_mem_format(m.total, sz, sizeof sz);
+	if (o->session) /* its own machine is built by the loader (setup_rewind) */
+		printf("\033[H\033[2Jgpustep: opening session %s...\r\n", o->session);
+	else
+		printf("\033[H\033[2Jgpustep: building %s: %d SMs, %d L2 banks, about %s of state...\r\n",
+		       cfg->name, cfg->core.sms, cfg->l2.banks, sz);
+	fflush(stdout);
+}
+
 int gpustep_main(int argc, char **argv)
 {
 	/* `gpustep model ...`: the reuse-distance model next to the simulator. */
@@ -625,24 +714,8 @@ int gpustep_main(int argc, char **argv)
 	int rc = parse_options(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
-	if (o.list_events || o.list_kernels || o.list_presets || o.list_config) {
-		if (o.list_events)
-			for (unsigned i = 0; i < EV__COUNT; i++) {
-				char f[96];
-				event_field_list(i, f, sizeof f);
-				printf("%-22s %-32s %s\n", event_defs[i].name, f, event_defs[i].desc);
-			}
-		if (o.list_kernels)
-			list_builtin(LOADER_KERNELS, NULL);
-		if (o.list_presets) {
-			list_builtin(LOADER_PRESETS, NULL);
-			list_builtin(LOADER_DRAM_PRESETS, NULL);
-		}
-		if (o.list_config)
-			list_params();
-		if (!o.list_stats)
-			return EXIT_OK;
-	}
+	if (list_requested(&o) && !o.list_stats)
+		return EXIT_OK;
 	struct sim_cfg cfg;
 	if (build_config(&o, &cfg) || check_snapshot_budget(&o))
 		return EXIT_USAGE;
@@ -652,27 +725,8 @@ int gpustep_main(int argc, char **argv)
 		free(t);
 		return EXIT_OK;
 	}
-	if (o.check) {
-		struct strbuf sb;
-		sb_init(&sb);
-		cfg_print_derived(&cfg, &sb);
-		char *err = NULL;
-		if (session_check_memory(o.max_memory, &cfg, NULL, &err)) {
-			fprintf(stderr, "gpustep: %s\n", err);
-			free(err);
-			print_memory(&cfg, o.max_memory, stderr);
-			sb_fini(&sb);
-			return EXIT_USAGE;
-		}
-		printf("%s: config OK (%s)\n", o.config ? o.config : "built-in teaching", cfg.name);
-		fputs(sb.s, stdout);
-		if (sb.len && sb.s[sb.len - 1] != '\n')
-			fputc('\n', stdout);
-		sb_fini(&sb);
-		print_memory(&cfg, o.max_memory, stdout);
-		return EXIT_OK;
-	}
-
+	if (o.check)
+		return check_config(&o, &cfg);
 	bool interactive = !o.batch && !o.run && !o.list_stats;
 	/* A DRAM trace with --run, --stats or off a terminal runs straight
 	 * through dram_trace_run (bounded memory, a summary, as the issue's
@@ -696,18 +750,8 @@ int gpustep_main(int argc, char **argv)
 				"--check-config or --list-* for headless use\n");
 		return EXIT_USAGE;
 	}
-	if (interactive) { /* the terminal says what is happening before the machine is built */
-		struct sim_mem m;
-		char sz[32];
-		sim_mem_estimate(&cfg, NULL, &m);
-		sim_mem_format(m.total, sz, sizeof sz);
-		if (o.session) /* its own machine is built by the loader (setup_rewind) */
-			printf("\033[H\033[2Jgpustep: opening session %s...\r\n", o.session);
-		else
-			printf("\033[H\033[2Jgpustep: building %s: %d SMs, %d L2 banks, about %s of state...\r\n",
-			       cfg.name, cfg.core.sms, cfg.l2.banks, sz);
-		fflush(stdout);
-	}
+	if (interactive)
+		announce_build(&o, &cfg);
 	struct session *ss = xcalloc(1, sizeof *ss);
 	char *err = NULL;
 	const char *wl = o.workload ? o.workload : default_workload();

@@ -56,6 +56,54 @@ static int read_after_esc(struct tui *t, wint_t *wc)
 	return r;
 }
 
+/* A key while the help overlay or the pager is open: scroll keys scroll it,
+ * any other key closes it. True when the key is used up; false when it
+ * goes on to the prompt (a key typed while the pager was open). */
+static bool help_key(struct tui *t, int key, bool fkey)
+{
+	bool space = !fkey && key == ' ' && t->pager;
+	if ((fkey && (key == KEY_PPAGE || key == KEY_NPAGE || key == KEY_UP || key == KEY_DOWN || key == KEY_HOME ||
+		      key == KEY_END)) ||
+	    (space && t->help && t->help_scroll + getmaxy(t->help) - 2 < help_lines(t->help_text))) {
+		int page = t->help ? getmaxy(t->help) - 3 : 10; /* a page, one line kept */
+		t->help_scroll += key == KEY_UP ? -1 : key == KEY_DOWN ? 1 : key == KEY_PPAGE ? -page
+				  : key == KEY_HOME ? -1000000 : key == KEY_END ? 1000000 : page;
+		t->dirty_panels = true;
+		return true;
+	}
+	bool pager = t->pager;
+	tui_close_help(t);
+	/* The pager closes on any key; one typed at the prompt goes on there. */
+	return !pager || fkey || key == 27 || key == '\r' || key == '\n' || key == ' ' || key == 'q' || key < 32;
+}
+
+/* Esc and what follows it: an Alt key bound by the TUI comes back as
+ * KEYS_ALT(c) (Alt-1..9 layouts, Alt-z zoom, Alt-l the lesson pane, where
+ * readline's downcase-word gives way, Alt-w / Alt-W along a `why` chain);
+ * -1 when the Esc was handled here (a lone Esc interrupts a run or leaves
+ * the zoom; Meta-x goes to readline). */
+static int esc_key(struct tui *t)
+{
+	wint_t c2;
+	int r2 = read_after_esc(t, &c2);
+	if (r2 == OK && ((c2 >= '1' && c2 <= '9') || c2 == 'z' || c2 == 'l' || c2 == 'w' || c2 == 'W'))
+		return KEYS_ALT((int)c2);
+	if (r2 == ERR) {
+		if (t->running)
+			tui_run_interrupt(t);
+		else if (tui_zoomed(t)) /* a lone Esc leaves the zoom (the prompt keeps its line) */
+			run_binding(t, &(const struct key_binding){.command = "zoom", .flags = KB_QUIET});
+	} else if (!t->running && t->interactive) {
+		/* Meta-x for readline (M-b, M-f, ...). */
+		rlw_feed(27);
+		if (r2 == KEY_CODE_YES)
+			rlw_key((int)c2);
+		else
+			rlw_feed_wch((wchar_t)c2);
+	}
+	return -1;
+}
+
 static void handle_key(struct tui *t, int r, wint_t wc)
 {
 	int key = (int)wc;
@@ -67,23 +115,8 @@ static void handle_key(struct tui *t, int r, wint_t wc)
 	if (fkey && key == KEY_MOUSE)
 		return;
 	/* 1. help overlay */
-	if (t->help_open) {
-		bool space = !fkey && key == ' ' && t->pager;
-		if ((fkey && (key == KEY_PPAGE || key == KEY_NPAGE || key == KEY_UP || key == KEY_DOWN || key == KEY_HOME ||
-			      key == KEY_END)) ||
-		    (space && t->help && t->help_scroll + getmaxy(t->help) - 2 < help_lines(t->help_text))) {
-			int page = t->help ? getmaxy(t->help) - 3 : 10; /* a page, one line kept */
-			t->help_scroll += key == KEY_UP ? -1 : key == KEY_DOWN ? 1 : key == KEY_PPAGE ? -page
-					  : key == KEY_HOME ? -1000000 : key == KEY_END ? 1000000 : page;
-			t->dirty_panels = true;
-			return;
-		}
-		bool pager = t->pager;
-		tui_close_help(t);
-		/* The pager closes on any key; one typed at the prompt goes on there. */
-		if (!pager || fkey || key == 27 || key == '\r' || key == '\n' || key == ' ' || key == 'q' || key < 32)
-			return;
-	}
+	if (t->help_open && help_key(t, key, fkey))
+		return;
 	/* 2. a panel taking input */
 	if (t->focus >= 0 && t->focus < t->nslots && t->slots[t->focus].p->modal) {
 		to_panel(t, key);
@@ -98,30 +131,10 @@ static void handle_key(struct tui *t, int r, wint_t wc)
 		return;
 	}
 	if (!fkey && key == 27) {
-		wint_t c2;
-		int r2 = read_after_esc(t, &c2);
-		/* Alt-1..9 layouts, Alt-z zoom, Alt-l the lesson pane (readline's
-		 * downcase-word gives way), Alt-w / Alt-W along a `why` chain. */
-		if (r2 == OK && ((c2 >= '1' && c2 <= '9') || c2 == 'z' || c2 == 'l' || c2 == 'w' || c2 == 'W')) {
-			key = KEYS_ALT((int)c2);
-			fkey = true; /* treat as a bound key below */
-		} else if (r2 == ERR) {
-			if (t->running)
-				tui_run_interrupt(t);
-			else if (tui_zoomed(t)) /* a lone Esc leaves the zoom (the prompt keeps its line) */
-				run_binding(t, &(const struct key_binding){.command = "zoom", .flags = KB_QUIET});
+		key = esc_key(t);
+		if (key < 0)
 			return;
-		} else if (!t->running && t->interactive) {
-			/* Meta-x for readline (M-b, M-f, ...). */
-			rlw_feed(27);
-			if (r2 == KEY_CODE_YES)
-				rlw_key((int)c2);
-			else
-				rlw_feed_wch((wchar_t)c2);
-			return;
-		} else {
-			return;
-		}
+		fkey = true; /* an Alt key: treat as a bound key below */
 	}
 	/* 4. bindings */
 	bool empty = !t->interactive || rlw_empty();

@@ -200,6 +200,82 @@ static void tagstore_draw(struct cache_panel *cp, WINDOW *w, const struct view_c
 			     : "RC way (- candidate)  A alloc + RC up P promoted H hit R reset  data: V/R LRU");
 }
 
+/* How one line's cell is laid out (cache_draw works it out per frame). */
+struct cell_fmt {
+	int cw;   /* cell width with its gap */
+	int tw;   /* tag digits */
+	int aw;   /* address column width, 0 when there is no room */
+	int spl;  /* sector letters shown (0: not sectored) */
+	bool coh; /* the coherence state letter after the tag */
+};
+
+/* One line: mark, tag [address] [state] flag LRU-rank [sectors]. */
+static void line_cell(WINDOW *w, int y, int x, const struct cell_fmt *f, const struct line_info *li)
+{
+	attr_t a = role_attr(touch_role(li->touched));
+	if (!li->valid && !li->transient) {
+		char cell[16];
+		snprintf(cell, sizeof cell, "%c %s", touch_mark(li->touched), draw_utf8() ? "\xc2\xb7" : "-");
+		put_text(w, y, x, f->cw - 1, cell, li->touched ? a : role_attr(R_DIM), false);
+		return;
+	}
+	char sec[12] = "";
+	for (int k = 0; k < f->spl; k++)
+		sec[k] = (li->sector_dirty >> k) & 1 ? 'D' : (li->sector_valid >> k) & 1 ? 'v' : '.';
+	sec[f->spl] = 0;
+	char lru = li->lru_rank < 0    ? '-'
+		   : li->lru_rank < 10 ? (char)('0' + li->lru_rank)
+		   : li->lru_rank < 36 ? (char)('a' + li->lru_rank - 10) : '+';
+	char cell[96], addr[32] = "", cst[4] = "";
+	if (f->aw)
+		snprintf(addr, sizeof addr, " 0x%-*llx", f->aw - 3, (unsigned long long)li->addr);
+	if (f->coh)
+		snprintf(cst, sizeof cst, " %c", li->coh_state >= 0 ? coh_state_letter((unsigned)li->coh_state) : '?');
+	snprintf(cell, sizeof cell, "%c %*llx%s%s %c%c%s%s", touch_mark(li->touched), f->tw, (unsigned long long)li->tag,
+		 addr, cst, li->transient ? 'T' : li->dirty ? 'D' : ' ', lru, f->spl ? " " : "", sec);
+	if (li->transient && !li->touched)
+		a = role_attr(R_STALL);
+	put_text(w, y, x, f->cw - 1, cell, a, false);
+}
+
+/* The first touched set (-1: none) and the widest tag. The tag column is as
+ * wide as the largest tag of a 32-bit address (what the address column
+ * assumes too), so cells keep their width from the first cycle on, when
+ * every line is still transient; a wider tag widens it. */
+static int scan_sets(const struct view_ctx *c, int kind, int unit, const struct cache_geom *g, uint64_t *maxtag)
+{
+	int first_touched = -1;
+	*maxtag = 0xffffffffu / (uint64_t)g->line / (uint64_t)g->sets;
+	if (kind == CACHE_L2 && inspect_l2_banks(c->sim) > 1)
+		*maxtag /= (uint64_t)inspect_l2_banks(c->sim);
+	for (int s = 0; s < g->sets; s++)
+		for (int wy = 0; wy < g->ways; wy++) {
+			struct line_info li;
+			if (!inspect_cache_line(c->sim, kind, unit, s, wy, &li))
+				continue;
+			if ((li.valid || li.transient) && li.tag > *maxtag)
+				*maxtag = li.tag;
+			if (li.touched != TOUCH_NONE && first_touched < 0)
+				first_touched = s;
+		}
+	return first_touched;
+}
+
+/* Spare rows under the sets (shown: sets drawn): a legend, and what '!'
+ * means above it (or alone on the last spare row). */
+static void legend(WINDOW *w, struct rect r, int rows, int shown, const struct cell_fmt *f, bool any_all_transient)
+{
+	if (shown + 2 <= rows)
+		put_fmt(w, r.y + rows, r.x, r.w, role_attr(R_DIM),
+			"H hit  M miss  F fill (last cycle)   tag%s%s  D dirty  T transient  LRU rank (0 = MRU)%s   %s invalid",
+			f->aw ? " addr" : "", f->coh ? " state (MOESI/N/V, ~ transient)" : "",
+			f->spl ? "  sectors: v valid D dirty . absent" : "", draw_utf8() ? "\xc2\xb7" : "-");
+	int spare = rows - shown;
+	if (any_all_transient && spare >= 1)
+		put_text(w, r.y + rows - (spare >= 2 ? 1 : 0), r.x, r.w, "N! every way of set N is transient: misses to it wait",
+			 role_attr(R_STALL), false);
+}
+
 static void cache_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 {
 	struct cache_panel *cp = (struct cache_panel *)p;
@@ -233,24 +309,8 @@ static void cache_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	if (spl > 8)
 		spl = 8;
 
-	/* Find the first touched set and the widest tag. The tag column is as
-	 * wide as the largest tag of a 32-bit address (what the address column
-	 * assumes too), so cells keep their width from the first cycle on,
-	 * when every line is still transient; a wider tag widens it. */
-	int first_touched = -1;
-	uint64_t maxtag = 0xffffffffu / (uint64_t)g.line / (uint64_t)g.sets;
-	if (cp->kind == CACHE_L2 && inspect_l2_banks(c->sim) > 1)
-		maxtag /= (uint64_t)inspect_l2_banks(c->sim);
-	for (int s = 0; s < g.sets; s++)
-		for (int wy = 0; wy < g.ways; wy++) {
-			struct line_info li;
-			if (!inspect_cache_line(c->sim, cp->kind, unit, s, wy, &li))
-				continue;
-			if ((li.valid || li.transient) && li.tag > maxtag)
-				maxtag = li.tag;
-			if (li.touched != TOUCH_NONE && first_touched < 0)
-				first_touched = s;
-		}
+	uint64_t maxtag;
+	int first_touched = scan_sets(c, cp->kind, unit, &g, &maxtag);
 	int tw = hex_digits(maxtag);
 	/* The L1's coherence state letter after the tag when a protocol is set. */
 	bool coh = cp->kind == CACHE_L1 && inspect_coh_proto(c->sim) != NULL;
@@ -264,6 +324,7 @@ static void cache_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		aw = hex_digits(maxaddr) + 3;
 		cw += aw;
 	}
+	const struct cell_fmt cl = {cw, tw, aw, spl, coh};
 
 	int rows = r.h - 1; /* header */
 	if (rows < 1)
@@ -299,44 +360,10 @@ static void cache_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 			struct line_info li;
 			if (!inspect_cache_line(c->sim, cp->kind, unit, s, wy, &li))
 				continue;
-			attr_t a = role_attr(touch_role(li.touched));
-			if (!li.valid && !li.transient) {
-				char cell[16];
-				snprintf(cell, sizeof cell, "%c %s", touch_mark(li.touched), draw_utf8() ? "\xc2\xb7" : "-");
-				put_text(w, y, x, cw - 1, cell, li.touched ? a : role_attr(R_DIM), false);
-				continue;
-			}
-			char sec[12] = "";
-			for (int k = 0; k < spl; k++)
-				sec[k] = (li.sector_dirty >> k) & 1 ? 'D' : (li.sector_valid >> k) & 1 ? 'v' : '.';
-			sec[spl] = 0;
-			char lru = li.lru_rank < 0    ? '-'
-				   : li.lru_rank < 10 ? (char)('0' + li.lru_rank)
-				   : li.lru_rank < 36 ? (char)('a' + li.lru_rank - 10) : '+';
-			char cell[96], addr[32] = "", cst[4] = "";
-			if (aw)
-				snprintf(addr, sizeof addr, " 0x%-*llx", aw - 3, (unsigned long long)li.addr);
-			if (coh)
-				snprintf(cst, sizeof cst, " %c", li.coh_state >= 0 ? coh_state_letter((unsigned)li.coh_state) : '?');
-			snprintf(cell, sizeof cell, "%c %*llx%s%s %c%c%s%s", touch_mark(li.touched), tw,
-				 (unsigned long long)li.tag, addr, cst, li.transient ? 'T' : li.dirty ? 'D' : ' ', lru,
-				 spl ? " " : "", sec);
-			if (li.transient && !li.touched)
-				a = role_attr(R_STALL);
-			put_text(w, y, x, cw - 1, cell, a, false);
+			line_cell(w, y, x, &cl, &li);
 		}
 	}
-	/* Spare rows: a legend. */
-	if (g.sets - cp->top + 2 <= rows)
-		put_fmt(w, r.y + rows, r.x, r.w, role_attr(R_DIM),
-			"H hit  M miss  F fill (last cycle)   tag%s%s  D dirty  T transient  LRU rank (0 = MRU)%s   %s invalid",
-			aw ? " addr" : "", coh ? " state (MOESI/N/V, ~ transient)" : "",
-			spl ? "  sectors: v valid D dirty . absent" : "", draw_utf8() ? "\xc2\xb7" : "-");
-	/* ... and what '!' means, above the legend (or alone on the last spare row). */
-	int spare = rows - (g.sets - cp->top);
-	if (any_all_transient && spare >= 1)
-		put_text(w, r.y + rows - (spare >= 2 ? 1 : 0), r.x, r.w, "N! every way of set N is transient: misses to it wait",
-			 role_attr(R_STALL), false);
+	legend(w, r, rows, g.sets - cp->top, &cl, any_all_transient);
 	if (cp->top > 0)
 		put_text(w, r.y + 1, r.x + r.w - 1, 1, "^", role_attr(R_HEADER), false);
 	if (cp->top + rows < g.sets)

@@ -16,6 +16,7 @@
 #include "frc.h"
 #include "inspect.h"
 #include "sesstest.h"
+#include "sim_int.h"
 #include "test.h"
 
 /* Step until a warp stalls for `reason` with `want` in its chain (as
@@ -244,6 +245,11 @@ TEST(why_at_a_stop_for_every_warp_or_address_event)
 		{"gather_random", {"set l2.frc.entries 8", NULL}},
 		{"vecadd", {"set l1.bypass locality", NULL}},
 		{"gather_random", {"set rf.kind racetrack", "set core.scheduler rmws", "set core.schedulers 2", NULL}},
+		{"stencil2d", {"set l1.bypass locality", NULL}},                         /* l1.tag_promote */
+		{"vecadd", {"set dram.columns 1024", "set dram.page_alloc temp", NULL}},  /* dram.page_alloc, dram.remote */
+		{"vecadd", {"set dram.read_queue 2", NULL}},                              /* dram.queue_full */
+		{"vecadd", {"set l2.ways 1", NULL}},                                      /* l2.set_all_transient */
+		{"matmul_tiled", {"set rf.kind racetrack", "set core.scheduler rmws", "set core.schedulers 2", NULL}}, /* rf.schedule_hazard */
 	};
 	int fired = 0, named = 0;
 	char missed[2048] = "";
@@ -305,7 +311,13 @@ TEST(why_at_a_stop_for_every_warp_or_address_event)
 	}
 	printf("why at a stop: %d of %d warp/address/bank event kinds fired on the test machines; not fired:%s\n", fired,
 	       named, missed);
-	CHECK(fired * 100 >= named * 85); /* 59 of 67 at writing (each machine runs at most 20000 cycles); the rest need machines of their own (printed above) */
+	/* Every kind fires on some machine (each runs at most 20000 cycles)
+	 * except two: trace.memcpy needs a trace workload with MemcpyHtoD lines
+	 * (test_memcpy_list.c covers those, without `why`), and coh.value_violation is the value checker's alarm,
+	 * which a correct model never raises. A new kind that no machine fires
+	 * fails here until a machine for it is added above. */
+	CHECK_EQ(fired, named - 2);
+	CHECK_STR(missed, " trace.memcpy coh.value_violation");
 }
 
 /* The remaining kinds, each link read back from the structure it names:
@@ -378,4 +390,39 @@ TEST(why_nack_coherence_frc_and_no_cta_match_the_machine)
 		CHECK_EQ(total, t);
 		fx_fini(&f);
 	}
+}
+
+/* Another SM's request for the same line waiting in the L2 bank's input
+ * queue is not where the stopped SM's request is: at an l2.miss stop `why`
+ * must follow the miss into the bank's MSHR entry (and on to memory), not
+ * report the other request's queue position as this one's. Stencil2d's
+ * neighbouring CTAs read the same halo lines, so the case comes up; the
+ * test asserts it did (contested > 0) before trusting the chains. */
+TEST(why_l2_miss_follows_its_own_request_not_another_sms)
+{
+	struct fx f;
+	open_wl(&f, "stencil2d", (const char *const[]){"break l2.miss", NULL});
+	int contested = 0;
+	for (int stop = 0; stop < 300 && contested < 3; stop++) {
+		if (fx_run(&f, "continue") != CMD_RUN || f.ss.last_stop != SIM_STOP_BREAK)
+			break;
+		const struct event *e = &f.ss.bps.stop_ev;
+		const struct sim *s = f.ss.sim;
+		uint64_t line = e->addr & ~(uint64_t)(s->cfg.l2.line - 1);
+		unsigned bank = icnt_bank_of(s, line);
+		const struct l2bank *b = &s->banks[bank];
+		bool other = false;
+		for (uint32_t i = b->inq.head; i != REQ_NIL; i = s->pool.r[i].next)
+			other |= s->pool.r[i].addr == line && s->pool.r[i].sm != e->sm;
+		if (mshr_find(&b->m, line, 0) == REQ_NIL)
+			continue; /* answered in the same cycle: nothing to follow */
+		REQUIRE(fx_run(&f, "why") == CMD_OK);
+		char want[64];
+		snprintf(want, sizeof want, "L2 bank %u miss, MSHR entry", bank);
+		CHECK_CONTAINS(f.cap.out.s, want);
+		CHECK(strstr(f.cap.out.s, "input queue: position") == NULL);
+		contested += other;
+	}
+	CHECK(contested > 0);
+	fx_fini(&f);
 }
