@@ -3,10 +3,11 @@
 # tools/deadlock_sweep.sh on the teaching preset (about 15 s; a deadlock is
 # `--run` exiting 1 with "the model deadlocked"), nor the gtx480 cases that
 # once did: MRPB bypassing on gather_random, locality bypassing on bfs_like
-# and stencil2d. Before bypassed loads and coherence Acks got their own way
-# through the L1 and the L2 input queue, six teaching runs deadlocked here
+# and stencil2d. Before invalidation Acks got their own virtual channel
+# (icnt.ack_channel = separate), six teaching runs deadlocked here
 # (locality: bfs_like, matmul_naive, vws_thrash; mrpb: bfs_like,
-# gather_random, l2_set_burst at cycle 117).
+# gather_random, l2_set_burst at cycle 117), and they still do with
+# `SETS="l1.bypass=mrpb icnt.ack_channel=shared"`.
 . "$(dirname "$0")/lib.sh"
 out=$(B="$BIN" sh tools/deadlock_sweep.sh teaching 2>&1) || fail "teaching sweep: $(echo "$out" | grep -v '^SKIP')"
 expect_contains "$out" "deadlock_sweep: 0 failing runs"
