@@ -25,7 +25,7 @@
 /* The event kinds `watch ADDR` stops at (the line moves). */
 static bool bp_watch_addr_kind(unsigned kind);
 
-static const char *const op_names[] = {"==", "!=", "<", "<=", ">", ">="};
+static const char *const op_names[] = {"==", "!=", "<", "<=", ">", ">=", "changes"};
 
 const char *bp_op_name(enum bp_op op) { return (unsigned)op < ARRAY_LEN(op_names) ? op_names[op] : "?"; }
 
@@ -162,6 +162,8 @@ static bool cmp(double a, enum bp_op op, double b)
 		return a > b;
 	case BP_GE:
 		return a >= b;
+	case BP_CHANGED: /* polled against the last value, never compared */
+		return false;
 	}
 	return false;
 }
@@ -181,6 +183,8 @@ static bool cmp_i(int64_t a, enum bp_op op, int64_t b)
 		return a > b;
 	case BP_GE:
 		return a >= b;
+	case BP_CHANGED: /* polled against the last value, never compared */
+		return false;
 	}
 	return false;
 }
@@ -225,6 +229,28 @@ static int parse_cond(struct bp_set *b, struct bp *bp, char **tok, int n, char *
 	}
 	bp->stat = (uint32_t)id;
 	bp->has_cond = true;
+	return 0;
+}
+
+/* `watch STAT`: a change watch on a stat, compared against its value now. */
+static int watch_change(struct bp_set *b, struct bp *bp, const char *name, char **err)
+{
+	if (strlen(name) >= sizeof bp->stat_name)
+		return set_err(err, "stat name too long: '%s'", name);
+	if (!b->stats)
+		return set_err(err, "no simulator: stats are not available");
+	int id = stats_find(b->stats, name);
+	if (id < 0) {
+		const char *sg = suggest_stat(b->stats, name);
+		if (sg)
+			return set_err(err, "unknown stat '%s' (did you mean %s?)", name, sg);
+		return set_err(err, "unknown stat '%s' (see list stats; an address is decimal or 0x hex)", name);
+	}
+	snprintf(bp->stat_name, sizeof bp->stat_name, "%s", name);
+	bp->stat = (uint32_t)id;
+	bp->has_cond = true;
+	bp->cop = BP_CHANGED;
+	bp->cval = bp_stat_value(b->stats, bp->stat);
 	return 0;
 }
 
@@ -410,6 +436,10 @@ int bp_add_watch(struct bp_set *b, const char *args, uint64_t line_bytes, char *
 		nb.line_addr = (uint64_t)addr / nb.line_bytes * nb.line_bytes;
 	} else if (n == 1 && isdigit((unsigned char)tok[0][0])) {
 		return set_err(err, "bad address '%s' (decimal or 0x hex)", tok[0]);
+	} else if (n == 1 && !strpbrk(tok[0], "<>=!")) {
+		nb.type = BP_WATCH_STAT; /* gdb's `watch EXPR`: stop when the value changes */
+		if (watch_change(b, &nb, tok[0], err))
+			return -1;
 	} else {
 		nb.type = BP_WATCH_STAT;
 		if (parse_cond(b, &nb, tok, n, err))
@@ -450,9 +480,20 @@ int bp_enable(struct bp_set *b, int id, bool on)
 	if (!p)
 		return -1;
 	p->enabled = on;
-	if (on && p->type == BP_WATCH_STAT && b->stats)
-		p->was_true = cmp(bp_stat_value(b->stats, p->stat), p->cop, p->cval);
+	if (on && p->type == BP_WATCH_STAT && b->stats) {
+		if (p->cop == BP_CHANGED)
+			p->cval = bp_stat_value(b->stats, p->stat);
+		else
+			p->was_true = cmp(bp_stat_value(b->stats, p->stat), p->cop, p->cval);
+	}
 	return 0;
+}
+
+void bp_resync_changes(struct bp_set *b)
+{
+	for (unsigned i = 0; i < b->n && b->stats; i++)
+		if (b->v[i].type == BP_WATCH_STAT && b->v[i].cop == BP_CHANGED)
+			b->v[i].cval = bp_stat_value(b->stats, b->v[i].stat);
 }
 
 int bp_rebind(struct bp_set *b, struct stats *stats)
@@ -470,7 +511,9 @@ int bp_rebind(struct bp_set *b, struct stats *stats)
 			continue;
 		}
 		p->stat = (uint32_t)id;
-		if (p->type == BP_WATCH_STAT)
+		if (p->type == BP_WATCH_STAT && p->cop == BP_CHANGED)
+			p->cval = bp_stat_value(stats, p->stat);
+		else if (p->type == BP_WATCH_STAT)
 			p->was_true = cmp(bp_stat_value(stats, p->stat), p->cop, p->cval);
 	}
 	return lost;
@@ -555,6 +598,8 @@ static void fire(struct bp_set *b, const struct bp *p, const struct event *e, ui
 		b->stop_ev.cycle = cycle;
 		if (p->type == BP_CYCLE)
 			snprintf(what, sizeof what, "cycle %" PRIu64, p->cycle);
+		else if (p->cop == BP_CHANGED)
+			snprintf(what, sizeof what, "%s changed from %g to %g", p->stat_name, p->changed_from, p->cval);
 		else
 			snprintf(what, sizeof what, "%s %s %g (now %g)", p->stat_name, bp_op_name(p->cop), p->cval,
 				 bp_stat_value(b->stats, p->stat));
@@ -640,6 +685,11 @@ void bp_poll(struct bp_set *b, uint64_t cycle)
 		bool hit = false;
 		if (p->type == BP_CYCLE) {
 			hit = cycle == p->cycle;
+		} else if (p->type == BP_WATCH_STAT && b->stats && p->cop == BP_CHANGED) {
+			double v = bp_stat_value(b->stats, p->stat);
+			hit = v != p->cval;
+			p->changed_from = p->cval;
+			p->cval = v;
 		} else if (p->type == BP_WATCH_STAT && b->stats) {
 			bool now = cmp(bp_stat_value(b->stats, p->stat), p->cop, p->cval);
 			hit = now && !p->was_true;

@@ -23,7 +23,7 @@
 #include "stats.h"
 
 enum bp_type { BP_EVENT, BP_CYCLE, BP_WATCH_ADDR, BP_WATCH_STAT };
-enum bp_op { BP_EQ, BP_NE, BP_LT, BP_LE, BP_GT, BP_GE };
+enum bp_op { BP_EQ, BP_NE, BP_LT, BP_LE, BP_GT, BP_GE, BP_CHANGED /* watch STAT: any change of value */ };
 
 #define BP_MAX_FILTERS 8
 /* Breakpoints and watchpoints a set holds at most (each enabled one is
@@ -49,7 +49,8 @@ struct bp {
 	uint32_t stat;
 	char stat_name[96]; /* to re-resolve `stat` when the simulator is rebuilt */
 	enum bp_op cop;
-	double cval;
+	double cval;        /* BP_CHANGED: the value at the last cycle polled */
+	double changed_from; /* BP_CHANGED: the value before the change that stopped */
 	bool was_true;      /* watch STAT: edge trigger */
 	uint64_t cycle;     /* BP_CYCLE */
 	uint64_t line_addr; /* BP_WATCH_ADDR, aligned to line_bytes */
@@ -95,6 +96,11 @@ int bp_rebind(struct bp_set *b, struct stats *stats);
 const char *bp_op_name(enum bp_op op);
 int bp_delete(struct bp_set *b, int id); /* id < 0: all; returns count removed */
 int bp_enable(struct bp_set *b, int id, bool on);
+/* After the machine's state was replaced (rewind, a session's saved state,
+ * a replay from cycle 0): `watch STAT` change watches take the value they
+ * compare against from the restored stats, which is what they held when
+ * that cycle was first polled. */
+void bp_resync_changes(struct bp_set *b);
 struct bp *bp_get(struct bp_set *b, int id);
 /* Event kinds the set needs to see (OR into events.watch). */
 void bp_watch_mask(const struct bp_set *b, uint64_t *mask);

@@ -451,6 +451,7 @@ static void restore(struct sim *s, const struct snap *p)
 					b->was_true = p->bps[k].was_true;
 				}
 		}
+		bp_resync_changes(s->bps);
 		bp_clear_stop(s->bps);
 	}
 	s->interrupt = 0;

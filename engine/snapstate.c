@@ -243,6 +243,7 @@ int sim_state_import(struct sim *s, const unsigned char *blob, size_t len, char 
 					b->was_true = bpv[k][2] != 0;
 				}
 		}
+		bp_resync_changes(s->bps);
 		bp_clear_stop(s->bps);
 	}
 	snapshot_resume(s);

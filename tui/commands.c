@@ -109,12 +109,14 @@ static const struct cmd_def builtin[] = {
 		 "tbreak; `ignore` still applies first).\n"
 		 "Example: tbreak l1.mshr_full",
 	 .fn = cmd_tbreak, .complete = COMPL_EVENT},
-	{.name = "watch", .usage = "watch ADDR | watch STAT OP VALUE", .summary = "stop where a line moves, or when a stat condition holds",
+	{.name = "watch", .usage = "watch ADDR | watch STAT | watch STAT OP VALUE", .summary = "stop where a line moves, a stat changes or a condition holds",
 	 .help = "`watch ADDR` stops wherever the cache line holding ADDR moves: L1 and L2\n"
 		 "accesses, L1/L2/FRC fills, L1 evictions, L2 write-backs, DRAM enqueue and\n"
-		 "done, and the reply to the warp. `watch STAT OP VALUE` stops when the\n"
-		 "condition becomes true (occupancies compare their current level).\n"
-		 "Example: watch 0x10000080\nExample: watch sm0.l1.mshr.occupancy >= 8",
+		 "done, and the reply to the warp. `watch STAT` stops whenever the stat's\n"
+		 "value changes (as gdb's `watch VAR`; the stop says from what to what).\n"
+		 "`watch STAT OP VALUE` stops when the condition becomes true (occupancies\n"
+		 "compare their current level).\n"
+		 "Example: watch 0x10000080\nExample: watch sm0.vws.window\nExample: watch sm0.l1.mshr.occupancy >= 8",
 	 .fn = cmd_watch, .complete = COMPL_STAT},
 	{.name = "delete", .aliases = "d", .usage = "delete [N ...]", .summary = "delete breakpoints (all without N)",
 	 .help = "Delete the breakpoints or watchpoints with the given numbers, or all of them.\nExample: delete 2",

@@ -330,6 +330,7 @@ static bool op_satisfiable(enum bp_op op, int64_t v, int64_t n)
 	case BP_LE: return v >= 0;
 	case BP_GT: return v < n - 1;
 	case BP_GE: return v <= n - 1;
+	case BP_CHANGED: return true; /* filters never use it */
 	}
 	return true;
 }

@@ -500,6 +500,7 @@ static int use_state(struct session_loader *ld, char **err)
 		ld->ns->bps.v[i].hits = 0;
 		ld->ns->bps.v[i].was_true = false;
 	}
+	bp_resync_changes(&ld->ns->bps);
 	return 0;
 }
 

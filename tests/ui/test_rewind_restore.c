@@ -51,6 +51,39 @@ TEST(rewind_restores_watchpoint_truth_value)
 	fx_fini(&f);
 }
 
+/* `watch STAT` (a change watch) stops at the same cycles, with the same
+ * from/to values, run straight through or after rewinding to just before a
+ * change: its last value comes from the restored stats (without
+ * bp_resync_changes it keeps the value of the later cycle and stops at once,
+ * or misses the change). */
+TEST(rewind_change_watch_stops_at_the_same_cycles)
+{
+	struct fx f;
+	fx_init_wl(&f, "vecadd");
+	fx_run(&f, "watch l1.misses");
+	uint64_t at[3];
+	char why[3][256];
+	for (int i = 0; i < 3; i++) {
+		REQUIRE(fx_run(&f, "continue") == CMD_RUN);
+		at[i] = sim_cycle(f.ss.sim);
+		snprintf(why[i], sizeof why[i], "%s", f.ss.bps.stop_reason);
+	}
+	CHECK(at[0] < at[1] && at[1] < at[2]);
+	fx_run(&f, "goto 3000");
+	char to[32];
+	snprintf(to, sizeof to, "goto %llu", (unsigned long long)(at[1] - 1));
+	fx_run(&f, to);
+	CHECK_EQ(hits(&f, 1), 1); /* a stale last value would count a change while replaying */
+	REQUIRE(fx_run(&f, "continue") == CMD_RUN);
+	CHECK_EQ(sim_cycle(f.ss.sim), at[1]);
+	CHECK_EQ(hits(&f, 1), 2);
+	CHECK_STR(f.ss.bps.stop_reason, why[1]);
+	REQUIRE(fx_run(&f, "continue") == CMD_RUN);
+	CHECK_EQ(sim_cycle(f.ss.sim), at[2]);
+	CHECK_STR(f.ss.bps.stop_reason, why[2]);
+	fx_fini(&f);
+}
+
 /* The per-kind counts of events (struct events.counts: every kind logged or
  * watched) at a cycle are the same reached directly or by rewinding from
  * later. */

@@ -180,6 +180,43 @@ TEST(bp_watch_stat_edge_triggered)
 	fx_fini(&f);
 }
 
+/* gdb's `watch EXPR`: `watch STAT` stops at every change of the value (up
+ * or down), once per change, and says from what to what. */
+TEST(bp_watch_stat_change)
+{
+	struct fixture f;
+	fx_init(&f);
+	char *err = NULL;
+	stat_occ_set(&f.st, f.occ, 1);
+	int id = bp_add_watch(&f.b, "l1.mshr.occupancy", 128, &err);
+	CHECK_EQ(id, 1);
+	CHECK(err == NULL);
+	bp_poll(&f.b, 1); /* unchanged since the watch was set */
+	CHECK(!f.b.stop);
+	stat_occ_set(&f.st, f.occ, 3);
+	bp_poll(&f.b, 2);
+	REQUIRE(f.b.stop);
+	CHECK_STR(f.b.stop_reason, "Watchpoint 1, l1.mshr.occupancy changed from 1 to 3 at cycle 2");
+	bp_clear_stop(&f.b);
+	bp_poll(&f.b, 3); /* still 3: no new stop */
+	CHECK(!f.b.stop);
+	stat_occ_set(&f.st, f.occ, 0);
+	bp_poll(&f.b, 4);
+	REQUIRE(f.b.stop);
+	CHECK_STR(f.b.stop_reason, "Watchpoint 1, l1.mshr.occupancy changed from 3 to 0 at cycle 4");
+	CHECK_EQ(bp_get(&f.b, 1)->hits, 2);
+	bp_clear_stop(&f.b);
+	/* A rewind restores the stats; the watch compares against them. */
+	stat_occ_set(&f.st, f.occ, 3);
+	bp_resync_changes(&f.b);
+	bp_poll(&f.b, 5);
+	CHECK(!f.b.stop);
+	CHECK(bp_add_watch(&f.b, "l1.mshr.ocupancy", 128, &err) < 0);
+	CHECK_CONTAINS(err, "did you mean l1.mshr.occupancy");
+	free(err);
+	fx_fini(&f);
+}
+
 TEST(bp_watch_addr_line)
 {
 	struct fixture f;
