@@ -109,7 +109,7 @@ static const struct cmd_def builtin[] = {
 		 "tbreak; `ignore` still applies first).\n"
 		 "Example: tbreak l1.mshr_full",
 	 .fn = cmd_tbreak, .complete = COMPL_EVENT},
-	{.name = "watch", .usage = "watch ADDR | watch STAT | watch STAT OP VALUE", .summary = "stop where a line moves, a stat changes or a condition holds",
+	{.name = "watch", .usage = "watch ADDR | watch STAT | watch STAT OP VALUE", .summary = "stop where a line moves, a stat changes, a condition holds",
 	 .help = "`watch ADDR` stops wherever the cache line holding ADDR moves: L1 and L2\n"
 		 "accesses, L1/L2/FRC fills, L1 evictions, L2 write-backs, DRAM enqueue and\n"
 		 "done, and the reply to the warp. `watch STAT` stops whenever the stat's\n"
