@@ -34,7 +34,6 @@ kernels=$("$B" --list-kernels 2>/dev/null | awk '{print $1}')
 [ -n "$kernels" ] || { echo "deadlock_sweep: $B --list-kernels gave no kernels" >&2; exit 2; }
 err=$(mktemp "${TMPDIR:-/tmp}/deadlock_sweep.XXXXXX")
 trap 'rm -f "$err"' EXIT
-runs=0 bad=0
 for preset in "$@"; do
 	echo "$SETS" | while IFS= read -r set; do
 		args=""

@@ -13,6 +13,7 @@ trap 'rm -rf "$T"' EXIT
 run() {
 	_n=$1 _k=$2
 	shift 2
+	# shellcheck disable=SC2086 # EXTRA is a list of options
 	"$B" gtx480 -w "$_k" "$@" $EXTRA --run --stats "$T/$_n.json" >/dev/null 2>"$T/err" ||
 		{ echo "policy_donewhen: $_n: $(cat "$T/err")" >&2; exit 1; }
 }
