@@ -25,91 +25,112 @@
 #include "l2_sharers.h"
 #include "sim_int.h"
 
+enum { TAKEN = -1 }; /* else the refusal, enum nack_reason (evcode.h) */
+
+static const struct cline *line_at(const struct l2bank *b, int set, int way)
+{
+	return cache_line((struct cache *)&b->c, set, way); /* cache_line() is not const; only read here */
+}
+
+static bool in_transition(const struct cline *v)
+{
+	return v->reserved || v->transient || v->swap_pending || v->pinned || v->fetching; /* cache_victim's test */
+}
+
+/* Memory queue and request pool room for n memory requests plus `extra`. */
+static int room(const struct sim *s, const struct l2bank *b, uint32_t n, uint32_t extra)
+{
+	if (!l2_memq_room(s, b, n))
+		return NACK_QUEUE_FULL;
+	return l2_pool_room(s, n + extra) ? TAKEN : NACK_POOL_FULL;
+}
+
 /* The conventional miss path's refusals for a line with no pending entry
  * (l2_repl.c l2_miss_path/miss_room): MSHR file full, memory queue without
  * room for a write-back and a fetch, request pool without room for them and
  * an invalidation round, and for an absent line a set whose every way is
  * in transition (cache_victim's test, without its side effects). */
-static bool new_miss_refused(const struct sim *s, struct l2bank *b, int set, bool present)
+static int new_miss_refused(const struct sim *s, const struct l2bank *b, int set, bool present)
 {
-	if (l2_mshr_in_use(s, b) >= b->m.n || !l2_memq_room(s, b, 2) || !l2_pool_room(s, 2 + l2sh_room_needed(s)))
-		return true;
-	if (present)
-		return false;
-	for (int w = 0; w < b->c.ways; w++) {
-		const struct cline *v = cache_line(&b->c, set, w);
-		if (!(v->reserved || v->transient || v->swap_pending || v->pinned || v->fetching))
-			return false;
-	}
-	return true;
+	if (l2_mshr_in_use(s, b) >= b->m.n)
+		return NACK_MSHR_FULL;
+	int why = room(s, b, 2, l2sh_room_needed(s));
+	if (why != TAKEN || present)
+		return why;
+	for (int w = 0; w < b->c.ways; w++)
+		if (!in_transition(line_at(b, set, w)))
+			return TAKEN;
+	return NACK_SET_ALL_TRANSIENT;
 }
 
-static bool miss_refused(const struct sim *s, struct l2bank *b, uint64_t addr, int set, bool present)
+static int miss_refused(const struct sim *s, const struct l2bank *b, uint64_t addr, int set, bool present)
 {
 	uint32_t e = mshr_find(&b->m, addr, 0);
-	return e != REQ_NIL ? !mshr_can_merge(&b->m, e) : new_miss_refused(s, b, set, present);
+	if (e != REQ_NIL)
+		return mshr_can_merge(&b->m, e) ? TAKEN : NACK_MERGE_FULL;
+	return new_miss_refused(s, b, set, present);
 }
 
 /* Would victim way v of a lazily allocated write miss refuse it? Its L1
  * copies send the write down the miss path; a dirty victim needs room for
  * its write-back (l2.c write_lazy_allocate). */
-static bool lazy_victim_refused(const struct sim *s, struct l2bank *b, int set, int v)
+static int lazy_victim_refused(const struct sim *s, const struct l2bank *b, int set, int v)
 {
-	const struct cline *vl = cache_line(&b->c, set, v);
+	const struct cline *vl = line_at(b, set, v);
 	if (vl->valid && l2sh_has(s, b, set, v))
 		return new_miss_refused(s, b, set, false);
-	return vl->valid && vl->sd && (!l2_memq_room(s, b, 1) || !l2_pool_room(s, 1));
+	return vl->valid && vl->sd ? room(s, b, 1, 0) : TAKEN;
 }
 
 /* The victims cache_victim may pick: the first free way, else the oldest
  * candidate, or under random replacement any candidate. */
-static bool lazy_refused(const struct sim *s, struct l2bank *b, int set)
+static int lazy_refused(const struct sim *s, const struct l2bank *b, int set)
 {
-	int best = -1;
-	bool any = false;
+	int best = -1, any = TAKEN;
 	for (int w = 0; w < b->c.ways; w++) {
-		const struct cline *l = cache_line(&b->c, set, w);
-		if (l->reserved || l->transient || l->swap_pending || l->pinned || l->fetching)
+		const struct cline *l = line_at(b, set, w);
+		if (in_transition(l))
 			continue;
 		if (!l->valid)
 			return lazy_victim_refused(s, b, set, w);
-		if (best < 0 || l->stamp < cache_line(&b->c, set, best)->stamp)
+		if (best < 0 || l->stamp < line_at(b, set, best)->stamp)
 			best = w;
-		any = any || lazy_victim_refused(s, b, set, w);
+		if (any == TAKEN)
+			any = lazy_victim_refused(s, b, set, w);
 	}
 	if (best < 0)
-		return true; /* every way in transition */
+		return NACK_SET_ALL_TRANSIENT;
 	return b->c.repl == REPL_RANDOM ? any : lazy_victim_refused(s, b, set, best);
 }
 
-static bool write_refused(const struct sim *s, struct l2bank *b, const struct req *r, int set, bool present)
+static int write_refused(const struct sim *s, const struct l2bank *b, const struct req *r, int set, bool present)
 {
 	if (present)
-		return false;
+		return TAKEN;
 	uint32_t e = mshr_find(&b->m, r->addr, 0);
 	if (e == REQ_NIL && (r->flags & REQF_NOALLOC_L2)) /* st.slc: written around */
-		return !l2_memq_room(s, b, 1) || !l2_pool_room(s, 1);
+		return room(s, b, 1, 0);
 	if (e != REQ_NIL || s->cfg.l2.write_fetch == L2W_FETCH_ON_WRITE)
 		return miss_refused(s, b, r->addr, set, false);
 	return lazy_refused(s, b, set);
 }
 
-/* Would l2_access refuse request r now? */
-static bool refused(const struct sim *s, struct l2bank *b, const struct req *r)
+/* Would l2_access refuse request r now, and why? */
+static int refused(const struct sim *s, const struct l2bank *b, const struct req *r)
 {
 	int set = l2_bank_set(s, b, r->addr);
 	int way = cache_find(&b->c, set, r->addr);
-	const struct cline *cl = way >= 0 ? cache_line(&b->c, set, way) : NULL;
+	const struct cline *cl = way >= 0 ? line_at(b, set, way) : NULL;
 	if (cl && cl->valid && cl->transient)
-		return true; /* the old block of a line being replaced */
+		return NACK_TRANSIENT; /* the old block of a line being replaced */
 	bool present = cl && cl->valid;
 	if (r->type == RQ_ST || r->type == RQ_WB)
 		return write_refused(s, b, r, set, present);
 	if (present && (cl->sv & r->mask) == r->mask)
-		return false; /* read or atomic hit */
+		return TAKEN; /* read or atomic hit */
 	if (r->type != RQ_ATOM && (r->flags & REQF_NOALLOC_L2) && !present && mshr_find(&b->m, r->addr, 0) == REQ_NIL)
-		return l2_mshr_in_use(s, b) >= b->m.n || !l2_memq_room(s, b, 1) ||
-		       !l2_pool_room(s, 1 + l2sh_room_needed(s)); /* ld.slc streamed (l2_slc_stream) */
+		return l2_mshr_in_use(s, b) >= b->m.n ? NACK_MSHR_FULL
+						      : room(s, b, 1, l2sh_room_needed(s)); /* ld.slc (l2_slc_stream) */
 	return miss_refused(s, b, r->addr, set, present);
 }
 
@@ -121,18 +142,25 @@ static bool bypassed_load(const struct sim *s, const struct req *r)
 	return r->type == RQ_LD && c->enabled && c->bypass != L1B_NONE && !(r->flags & REQF_BYP_L1);
 }
 
-bool l2_head_waits(struct sim *s, struct l2bank *b, uint32_t ri)
+int l2_head_wait_reason(const struct sim *s, const struct l2bank *b, uint32_t ri)
 {
+	if (ri == REQ_NIL)
+		return TAKEN;
 	const struct req *r = &s->pool.r[ri];
 	if (s->coh || s->cfg.l2.frc.entries || r->type == RQ_COH || (r->flags & REQF_COH))
+		return TAKEN;
+	bool queue = bypassed_load(s, r) ? s->cfg.l1.bypass_at_l2 == BYPL2_QUEUE : s->cfg.l2.when_busy == L2WB_QUEUE;
+	return queue ? refused(s, b, r) : TAKEN;
+}
+
+bool l2_head_waits(struct sim *s, struct l2bank *b, uint32_t ri)
+{
+	if (l2_head_wait_reason(s, b, ri) == TAKEN)
 		return false;
-	bool byp = bypassed_load(s, r);
-	bool queue = byp ? s->cfg.l1.bypass_at_l2 == BYPL2_QUEUE : s->cfg.l2.when_busy == L2WB_QUEUE;
-	if (!queue || !refused(s, b, r))
-		return false;
+	struct req *r = &s->pool.r[ri];
 	if (!(r->flags & REQF_L2_WAITED)) {
-		s->pool.r[ri].flags |= REQF_L2_WAITED;
-		stat_inc(&s->stats, byp ? s->id.l2_byp_waits : s->id.l2_head_waits);
+		r->flags |= REQF_L2_WAITED;
+		stat_inc(&s->stats, bypassed_load(s, r) ? s->id.l2_byp_waits : s->id.l2_head_waits);
 	}
 	return true;
 }

@@ -424,6 +424,8 @@ void l2_tick(struct sim *s, struct l2bank *b);
 /* l2_wait.c: the request at the head of b's input queue waits there instead
  * of being refused (l2.when_busy / l1.bypass_at_l2 = queue); counts it once. */
 bool l2_head_waits(struct sim *s, struct l2bank *b, uint32_t ri);
+/* Why request ri would wait at b's head (enum nack_reason), -1: it would not. */
+int l2_head_wait_reason(const struct sim *s, const struct l2bank *b, uint32_t ri);
 /* Some request can wait at an L2's head under c (l2_wait.c). */
 bool l2_when_busy_queues(const struct sim_cfg *c);
 void mem_tick(struct sim *s);
