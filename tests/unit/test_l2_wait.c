@@ -5,7 +5,10 @@
  * Expected counts follow from the parameters: one L2 MSHR entry and N
  * misses to N different lines of the one bank.
  */
+#include <string.h>
+
 #include "config.h"
+#include "inspect.h"
 #include "sim_int.h"
 #include "simtest.h"
 #include "test.h"
@@ -87,4 +90,42 @@ TEST(l2_wait_no_effect_with_frc)
 	CHECK(sim_state_hash(a.s) == sim_state_hash(b.s));
 	tk_end(&a);
 	tk_end(&b);
+}
+
+static bool chain_says(const struct why_link *l, int n, const char *text)
+{
+	for (int i = 0; i < n; i++)
+		if (strstr(l[i].text, text))
+			return true;
+	return false;
+}
+
+/* While a fetch waits at the head for the one MSHR entry, `why` on the bank
+ * and on the lines of the waiting fetch and of the one behind it say so,
+ * and the MSHR panel's data names the reason. B's and C's pages follow A's
+ * 256 KB (tk_start's arrays). */
+TEST(l2_wait_shown_by_why_and_panel)
+{
+	struct tk t;
+	tk_base_cfg(&t.cfg);
+	t.cfg.l2.mshr_entries = 1;
+	t.cfg.l2.when_busy = L2WB_QUEUE;
+	REQUIRE(tk_start(&t, 32, 1, "ld A[0] -> r1; ld B[0] -> r2; ld C[0] -> r3; ld D[0] -> r4; alu 1 <- r1, r2; alu 1 <- r3, r4"));
+	while (tk_stat(&t, "l2.head_waits") == 0 && !sim_done(t.s))
+		sim_step(t.s, 1);
+	REQUIRE(tk_stat(&t, "l2.head_waits") == 1);
+	struct mshr_info mi;
+	REQUIRE(inspect_mshr(t.s, CACHE_L2, 0, &mi));
+	CHECK_EQ(mi.head_wait, NACK_MSHR_FULL);
+	struct why_link l[16];
+	int n = inspect_why_l2_bank(t.s, 0, l, 16);
+	CHECK(chain_says(l, n, "head of the input queue waits there for an MSHR entry (1 of 1 used)"));
+	n = inspect_why_line(t.s, 0x10040000ull, 0, l, 16); /* B[0]: the second load, at the head */
+	CHECK(chain_says(l, n, "at the head (of 3), waits there for an MSHR entry (1 of 1 used) instead of a NACK"));
+	n = inspect_why_line(t.s, 0x10080000ull, 0, l, 16); /* C[0]: behind it */
+	CHECK(chain_says(l, n, "position 2 of 3, behind the head, which waits for an MSHR entry"));
+	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+	REQUIRE(inspect_mshr(t.s, CACHE_L2, 0, &mi));
+	CHECK_EQ(mi.head_wait, -1);
+	tk_end(&t);
 }
