@@ -388,7 +388,7 @@ static const struct cfg_param icnt_params[] = {
 	       "invalidation Acks of l2.sharers (L1 -> L2): separate = their own virtual channel (L1 output queue, "
 	       "crossbar credits, L2 input queue of l2.queue packets, served first), so they never wait behind requests; "
 	       "shared = behind the requests in the L1 miss queue and the L2 input queue (can deadlock with "
-	       "l1.bypass_at_l2 = queue, POLICIES.md); no effect with a coherence protocol"),
+	       "l1.bypass_at_l2 or l2.when_busy = queue, POLICIES.md); no effect with a coherence protocol"),
 };
 
 static void icnt_derived(const struct sim_cfg *c, struct strbuf *o)
