@@ -3,14 +3,12 @@
  * aging and SM dueling of locality-driven L1 bypassing (notes 004 §2; the
  * structure and its rules are drawn in bypass.h). l1.c asks byp_probe() what
  * a load lookup would do and calls one byp_apply_*() once the lookup is
- * accepted; l2.c asks byp_l2_wait() whether a bypassed load at the head of a
- * bank's input queue must wait there.
+ * accepted. Whether a bypassed load the L2 cannot take waits at the head of
+ * the bank's input queue (l1.bypass_at_l2) is l2_wait.c's test.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "coh_eng.h" /* l2_bank_set */
-#include "l2_sharers.h" /* l2sh_room_needed */
 #include "sim_int.h"
 
 static struct btag *btag(struct byp_tags *b, int set, int way) { return &b->t[(size_t)set * (size_t)b->ways + (size_t)way]; }
@@ -351,55 +349,6 @@ void byp_line_gone(struct sim *s, struct sm *sm, int set, uint64_t addr)
 		return;
 	drop_owner(s, b, set, btag(b, set, w)->pos);
 	age(b, set, w, -1);
-}
-
-/* l1.bypass_at_l2 = queue: a bypassed load (it travels as itself, RQ_LD,
- * with no L1 MSHR behind it) that the bank could only refuse now stays at
- * the head of the bank's input queue, and the requests behind it wait too,
- * as in GPGPU-Sim's in-order L2 queue that the paper's baseline uses: no
- * NACK, no retry, no extra crossbar packets. The test mirrors the refusals
- * of l2.c's read path: the old block of a line in transition, a pending
- * entry with no merge slot, and for a new miss a full MSHR file, a memory
- * queue without room for a write-back and a fetch, or a set whose every way
- * is in transition. Machines with an FRC or a coherence protocol keep the
- * NACK (their miss paths have more refusals than this test knows). */
-bool byp_l2_wait(struct sim *s, struct l2bank *b, uint32_t ri)
-{
-	const struct l1_cfg *c = &s->cfg.l1;
-	if (c->bypass == L1B_NONE || c->bypass_at_l2 != BYPL2_QUEUE || !c->enabled || s->coh || s->cfg.l2.frc.entries)
-		return false;
-	struct req *r = &s->pool.r[ri];
-	if (r->type != RQ_LD || (r->flags & (REQF_COH | REQF_BYP_L1 | REQF_NOALLOC_L2)))
-		return false;
-	int set = l2_bank_set(s, b, r->addr);
-	int way = cache_find(&b->c, set, r->addr);
-	const struct cline *cl = way >= 0 ? cache_line(&b->c, set, way) : NULL;
-	bool wait;
-	if (cl && cl->valid && cl->transient) {
-		wait = true;
-	} else if (cl && cl->valid && (cl->sv & r->mask) == r->mask) {
-		wait = false; /* hit */
-	} else {
-		uint32_t e = mshr_find(&b->m, r->addr, 0);
-		if (e != REQ_NIL) {
-			wait = !mshr_can_merge(&b->m, e);
-		} else {
-			wait = mshr_full(&b->m) || !l2_memq_room(s, b, 2) ||
-			       !l2_pool_room(s, 2 + l2sh_room_needed(s)); /* l2_repl.c miss_room */
-			if (!wait && !(cl && cl->valid)) {
-				wait = true; /* a victim way must exist (cache_victim's test, without its side effects) */
-				for (int w = 0; w < b->c.ways && wait; w++) {
-					const struct cline *v = cache_line(&b->c, set, w);
-					wait = v->reserved || v->transient || v->swap_pending || v->pinned || v->fetching;
-				}
-			}
-		}
-	}
-	if (wait && !(r->flags & REQF_L2_WAITED)) {
-		r->flags |= REQF_L2_WAITED;
-		stat_inc(&s->stats, s->id.l2_byp_waits);
-	}
-	return wait;
 }
 
 /* In a decoupled set (a leader, or a follower in decoupled mode) the tag store

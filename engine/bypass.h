@@ -108,10 +108,6 @@ int byp_role(const struct sim *s, const struct sm *sm, int set);
 void byp_duel_update(struct sim *s);
 /* Count a first load lookup for dueling (miss: bypass or MSHR-allocating miss). */
 void byp_duel_count(struct sim *s, struct sm *sm, int set, bool miss);
-/* l2.c, before a lookup: must the request at the head of bank b's input
- * queue wait there (a bypassed load the bank cannot take now)? */
-struct l2bank;
-bool byp_l2_wait(struct sim *s, struct l2bank *b, uint32_t ri);
 void byp_probe(const struct sim *s, const struct sm *sm, int set, uint64_t addr, struct byp_probe *p);
 /* Accepted bypass: allocate the tag or commit RC; stats and event. */
 void byp_apply_bypass(struct sim *s, struct sm *sm, int set, uint64_t addr, int warp, const struct byp_probe *p);

@@ -23,6 +23,7 @@ static const char *const tbas_order_names[] = {"gto", "rmws", NULL};
 static const char *const byp_leader_names[] = {"sets", "sms", NULL};
 static const char *const byp_leader_select_names[] = {"complement", "fixed", NULL};
 static const char *const byp_at_l2_names[] = {"queue", "nack", NULL};
+static const char *const when_busy_names[] = {"nack", "queue", NULL}; /* = enum l2_when_busy */
 static const char *const ack_channel_names[] = {"separate", "shared", NULL}; /* = enum icnt_ack_channel */
 
 #define P_INT(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, 0, NULL, desc}
@@ -252,6 +253,12 @@ static const struct cfg_param l2_params[] = {
 	       "write miss: lazy_fetch (allocate, mark written sectors, fetch on a later read) or fetch_on_write"),
 	P_INT("l2.queue", l2.queue, "8", 1, 4096, "input queue per bank (requests, including those in the crossbar)"),
 	P_INT("l2.ports", l2.ports, "1", 1, 64, "lookups per cycle per bank"),
+	P_ENUM("l2.when_busy", l2.when_busy, "nack", when_busy_names,
+	       "an L1 request (fetch, store, atomic, write-back) the bank cannot take now (no MSHR entry or merge slot, "
+	       "memory queue or request pool full, line or whole set in transition): nack (refused, the L1 re-sends "
+	       "after l1.retry_delay: Multi2Sim, the FRC thesis) or queue (waits at the head of the bank's input queue, "
+	       "the requests behind it too: GPGPU-Sim); loads the L1 bypassed follow l1.bypass_at_l2; no effect (nack) "
+	       "with an FRC or a coherence protocol"),
 	P_ENUM("l2.sharers", l2.sharers, "exact", l2sh_names,
 	       "with coherence.protocol=none the L2 records which L1s got each line and invalidates their copies "
 	       "(Inv, ack) before replacing it, as the FRC thesis's L2 does: exact (L1 evictions leave the record, as "
@@ -355,6 +362,9 @@ static void l2_derived(const struct sim_cfg *c, struct strbuf *o)
 	sb_printf(o, "l2.bank_bits               = addr bits %u.. (interleave %d B)\n", log2u((uint64_t)l->interleave),
 		  l->interleave);
 	sb_printf(o, "l2.index_bits              = %u\n", log2u((uint64_t)l->sets));
+	if (l->when_busy == L2WB_QUEUE && (l->frc.entries || l->coh.protocol))
+		sb_printf(o, "l2.when_busy (in effect)   = nack   (queue has no effect with %s)\n",
+			  l->coh.protocol ? "a coherence protocol" : "an FRC");
 	if (l->frc.entries)
 		sb_printf(o, "l2.frc.sets                = %d   (%d entries / %d ways, %d B of data per bank; index %s)\n",
 			  l->frc.entries / l->frc.ways, l->frc.entries, l->frc.ways, l->frc.entries * l->line,
@@ -378,7 +388,7 @@ static const struct cfg_param icnt_params[] = {
 	       "invalidation Acks of l2.sharers (L1 -> L2): separate = their own virtual channel (L1 output queue, "
 	       "crossbar credits, L2 input queue of l2.queue packets, served first), so they never wait behind requests; "
 	       "shared = behind the requests in the L1 miss queue and the L2 input queue (can deadlock with "
-	       "l1.bypass_at_l2 = queue, POLICIES.md); no effect with a coherence protocol"),
+	       "l1.bypass_at_l2 or l2.when_busy = queue, POLICIES.md); no effect with a coherence protocol"),
 };
 
 static void icnt_derived(const struct sim_cfg *c, struct strbuf *o)

@@ -23,6 +23,7 @@ enum tbas_order { TBAS_ORDER_GTO, TBAS_ORDER_RMWS };
 enum byp_leaders { BYPL_SETS, BYPL_SMS };
 enum byp_leader_select { BYPLS_COMPLEMENT, BYPLS_FIXED };
 enum byp_at_l2 { BYPL2_QUEUE, BYPL2_NACK };
+enum l2_when_busy { L2WB_NACK, L2WB_QUEUE }; /* l2_wait.c */
 /* icnt.ack_channel: L1 -> L2 invalidation Acks (l2.sharers) on their own
  * virtual channel, or behind the requests (icnt.c). */
 enum icnt_ack_channel { ICNT_ACK_SEPARATE, ICNT_ACK_SHARED };
@@ -110,6 +111,7 @@ struct l2_cfg {
 	int write_fetch;     /* enum l2_write */
 	int queue;           /* input queue per bank */
 	int ports;           /* lookups per cycle per bank */
+	int when_busy;       /* enum l2_when_busy: a request the bank cannot take now is NACKed or waits at the head (l2_wait.c) */
 	int sharers;         /* enum l2_sharers: L1 copies recorded and invalidated on replacement (protocol none) */
 	int evict_order;     /* enum l2_evict_order: conventional miss: fetch after the write-back (serial) or with it */
 	int fill_reply;      /* enum l2_fill_reply: replies a fill answers leave after hit_latency (pipeline) or at once */

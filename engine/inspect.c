@@ -148,7 +148,7 @@ bool inspect_mshr(const struct sim *s, enum cache_id_kind k, int unit, struct ms
 	const struct mshr *m = mshr_of(s, k, unit);
 	if (!m)
 		return false;
-	*o = (struct mshr_info){.entries = (int)m->n, .used = (int)m->used};
+	*o = (struct mshr_info){.entries = (int)m->n, .used = (int)m->used, .head_wait = -1};
 	if (k == CACHE_L1) {
 		const struct l1 *l = &s->sms[unit].l1;
 		o->wait_queue = (int)l->waitq.n;
@@ -163,6 +163,7 @@ bool inspect_mshr(const struct sim *s, enum cache_id_kind k, int unit, struct ms
 		o->wait_cap = s->cfg.l2.queue;
 		o->miss_queue = (int)b->memq.n;
 		o->ack_queue = (int)b->ackinq.n;
+		o->head_wait = l2_head_wait_reason(s, b, b->inq.head);
 		o->full_events = stats_counter_value(&s->stats, b->st.nacks);
 	}
 	return true;

@@ -247,6 +247,7 @@ struct mshr_info {
 	int retry_queue;            /* NACKed requests waiting to be re-sent */
 	int miss_queue;             /* waiting for the crossbar */
 	int ack_queue;              /* invalidation Acks on their own channel: L1 waiting for the crossbar, L2 its input (icnt.ack_channel) */
+	int head_wait;              /* L2: why the head of the input queue waits there (enum nack_reason, l2.when_busy = queue); -1 none */
 	uint64_t full_events;
 };
 

@@ -156,6 +156,37 @@ static void dram_link(const struct sim *s, uint64_t line, unsigned ch, unsigned 
 	}
 }
 
+/* What the request at the head of bank b's input queue waits for there
+ * (l2.when_busy / l1.bypass_at_l2 = queue, l2_wait.c), or NULL. */
+static const char *head_wait_words(const struct sim *s, const struct l2bank *b, char *buf, size_t len)
+{
+	switch (l2_head_wait_reason(s, b, b->inq.head)) {
+	case NACK_MSHR_FULL: snprintf(buf, len, "an MSHR entry (%u of %u used)", b->m.used, b->m.n); break;
+	case NACK_MERGE_FULL: snprintf(buf, len, "a merge slot in its line's MSHR entry"); break;
+	case NACK_TRANSIENT: snprintf(buf, len, "its line's replacement to finish"); break;
+	case NACK_SET_ALL_TRANSIENT: snprintf(buf, len, "a way of its set (every way in transition)"); break;
+	case NACK_QUEUE_FULL: snprintf(buf, len, "room in the memory queue (%u queued)", b->memq.n); break;
+	case NACK_POOL_FULL: snprintf(buf, len, "room in the request pool"); break;
+	default: return NULL;
+	}
+	return buf;
+}
+
+/* Link 3 in the bank's input queue: the position, and what the head waits for. */
+static void inq_link(const struct sim *s, unsigned bank, int pos, struct chain *c)
+{
+	const struct l2bank *b = &s->banks[bank];
+	char w[96];
+	if (!head_wait_words(s, b, w, sizeof w))
+		add(c, UINT64_MAX, "L2 bank %u input queue: position %d of %u", bank, pos + 1, b->inq.n);
+	else if (pos == 0)
+		add(c, UINT64_MAX, "L2 bank %u input queue: at the head (of %u), waits there for %s instead of a NACK", bank,
+		    b->inq.n, w);
+	else
+		add(c, UINT64_MAX, "L2 bank %u input queue: position %d of %u, behind the head, which waits for %s", bank,
+		    pos + 1, b->inq.n, w);
+}
+
 /* Links 3-4: what the L2 bank and memory are doing for `line`, as seen by
  * SM smi's request (-1: any SM's). Another SM's request for the line waiting
  * in the bank's input queue is not this request's place: the chain goes on
@@ -168,7 +199,7 @@ static void chain_l2(const struct sim *s, uint64_t line, int smi, bool expect, s
 	deft(c, WT_L2_BANK, -1, (int)bank, -1, 0);
 	bool fetching = mshr_find(&b->m, line, 0) != REQ_NIL;
 	if ((smi >= 0 || !fetching) && queue_find_line_of(s, &b->inq, line, smi, &pos) != REQ_NIL) {
-		add(c, UINT64_MAX, "L2 bank %u input queue: position %d of %u", bank, pos + 1, b->inq.n);
+		inq_link(s, bank, pos, c);
 		return;
 	}
 	struct coh_dir_info d;
@@ -711,6 +742,9 @@ int inspect_why_l2_bank(const struct sim *s, int bank, struct why_link *out, int
 	deft(&c, WT_L2_BANK, -1, bank, -1, 0);
 	add(&c, UINT64_MAX, "L2 bank %d: MSHR %u of %u used, input queue %u, memory queue %u", bank, b->m.used, b->m.n,
 	    b->inq.n, b->memq.n);
+	char w[96];
+	if (head_wait_words(s, b, w, sizeof w))
+		add(&c, UINT64_MAX, "the request at the head of the input queue waits there for %s", w);
 	if (b->frc.n) {
 		int busy = 0;
 		uint64_t oldest = UINT64_MAX;

@@ -165,6 +165,10 @@ void l2_register_stats(struct sim *s)
 					      "L1 copies those invalidations found and dropped (the rest had left silently)");
 	s->id.l2sh_stray_acks = stats_counter(st, "l2.sharers.stray_acks",
 					      "invalidation acks nothing waited for (always 0 unless the model is wrong)");
+	s->id.l2_head_waits = stats_counter(st, "l2.head_waits",
+					    "L1 requests (not bypassed loads) that waited at the head of an L2 input queue for an MSHR "
+					    "entry, merge slot, memory-queue or pool room or a line in transition (l2.when_busy = "
+					    "queue; nack refuses them instead)");
 	s->id.l2_pool_nacks = stats_counter(st, "l2.pool_nacks",
 					    "misses refused because the request pool lacked room for what they will need");
 	s->id.l2_port_fill = stats_counter(st, "l2.port_cycles.fill", "L2 port cycles taken by fills from memory");
@@ -605,8 +609,8 @@ void l2_tick(struct sim *s, struct l2bank *b)
 			sim_progress(s);
 		}
 		for (; p < ports && reqq_ready(&b->inq, R, now); p++) {
-			if (byp_l2_wait(s, b, b->inq.head))
-				break; /* a bypassed load waits at the head instead of a NACK (bypass.c) */
+			if (l2_head_waits(s, b, b->inq.head))
+				break; /* waits at the head instead of a NACK (l2_wait.c) */
 			uint32_t ri = reqq_pop(&b->inq, R);
 			icnt_req_credit(s, b, -1);
 			l2_access(s, b, ri);

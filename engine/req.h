@@ -36,7 +36,7 @@ enum req_flags {
 	REQF_COH = 8, /* a coherence message: coh_msg holds its enum coh_msg type */
 	REQF_BYP_L1 = 16, /* cache operator glc/slc: the access bypasses the L1 */
 	REQF_NOALLOC_L2 = 32, /* cache operator slc: an L2 miss does not allocate a line */
-	REQF_L2_WAITED = 64, /* l2.bypass_waits already counted for this bypassed load (bypass.c) */
+	REQF_L2_WAITED = 64, /* l2.bypass_waits / l2.head_waits already counted for this request (l2_wait.c) */
 };
 
 struct req {

@@ -608,12 +608,11 @@ bool sim_deadlock(const struct sim *s, char *buf, size_t n)
 	if (!s->st->deadlock)
 		return false;
 	/* The one deadlock the model keeps on purpose (icnt.c, POLICIES.md):
-	 * Acks behind bypassed loads that wait in the L2 input queue
-	 * (byp_l2_wait's conditions) for an MSHR entry that waits for them. */
+	 * Acks behind requests that wait in the L2 input queue (l2_wait.c:
+	 * l2.when_busy or l1.bypass_at_l2 = queue) for an MSHR entry that
+	 * waits for them. */
 	const struct sim_cfg *c = &s->cfg;
-	bool shared = c->icnt.ack_channel == ICNT_ACK_SHARED && !s->coh && c->l2.sharers != L2SH_OFF &&
-		      c->l1.enabled && c->l1.bypass != L1B_NONE && c->l1.bypass_at_l2 == BYPL2_QUEUE &&
-		      !c->l2.frc.entries;
+	bool shared = c->icnt.ack_channel == ICNT_ACK_SHARED && c->l2.sharers != L2SH_OFF && l2_when_busy_queues(c);
 	if (buf && n)
 		snprintf(buf, n,
 			 "the model deadlocked at cycle %llu: nothing can move again, yet %u of %u CTAs have not "

@@ -248,7 +248,7 @@ struct sim_stat_ids {
 	uint32_t sched_insts[4]; /* core.sched<k>.insts (core.schedulers > 1) */
 	uint32_t warp_mem_stall, warp_other_stall, warp_compute; /* core_init: per-warp cycles summed at exit */
 	uint32_t icnt_req_occ, icnt_rep_occ; /* icnt_init: crossbar credits in use per direction */
-	uint32_t cta_serial, l2_byp_waits; /* core_init: dispatch used; bypass.c: bypassed loads that waited at an L2 */
+	uint32_t cta_serial, l2_byp_waits, l2_head_waits; /* core_init: dispatch used; bypass.c: bypassed loads that waited at an L2 */
 	uint32_t icnt_ack_occ, icnt_ack_pkts, icnt_ack_flits; /* icnt_init: Acks (icnt.c); an even count keeps the size a multiple of 8 */
 	uint32_t l1_pool_waits; /* l1.c l1_pool_wait */
 };
@@ -421,6 +421,13 @@ void icnt_ack_credit(struct sim *s, struct l2bank *b, int d);
 void l2_init(struct sim *s, struct l2bank *b);
 void l2_register_stats(struct sim *s);
 void l2_tick(struct sim *s, struct l2bank *b);
+/* l2_wait.c: the request at the head of b's input queue waits there instead
+ * of being refused (l2.when_busy / l1.bypass_at_l2 = queue); counts it once. */
+bool l2_head_waits(struct sim *s, struct l2bank *b, uint32_t ri);
+/* Why request ri would wait at b's head (enum nack_reason), -1: it would not. */
+int l2_head_wait_reason(const struct sim *s, const struct l2bank *b, uint32_t ri);
+/* Some request can wait at an L2's head under c (l2_wait.c). */
+bool l2_when_busy_queues(const struct sim_cfg *c);
 void mem_tick(struct sim *s);
 void l2_reply(struct sim *s, struct l2bank *b, uint32_t ri, uint8_t kind, uint64_t delay);
 /* Install the line of addr in its L2 bank as if written by a host copy

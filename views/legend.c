@@ -48,6 +48,7 @@ static const struct legend_item mshr[] = {
 	L("retry", "requests waiting to be retried (NACKed by the L2)"),
 	L("missq", "misses queued to leave for the L2"),
 	L("acks", "invalidation Acks waiting on their own channel (icnt.ack_channel): to leave the L1 / to be taken by the L2 bank; shown when any"),
+	L("head waits", "L2: the request at the head of the bank's input queue waits there for this instead of a NACK (l2.when_busy = queue: mshr_full, merge_full, transient, set_all_transient, queue_full, pool_full); shown while it waits"),
 	L("full", "times the file was found full (l1.mshr_full: refused misses and warps held at issue)"),
 	L("occ", "sparkline of entries in use over recent cycles"),
 	L("#", "entry number"),

@@ -116,11 +116,13 @@ static int draw_section(struct mshr_panel *mp, struct mshr_section *s, WINDOW *w
 		put_bar(w, r.y, x, 12, (uint64_t)mi.used, (uint64_t)mi.entries);
 		x += 12;
 	}
-	char tail[144], acks[24] = ""; /* Acks on their own channel (icnt.ack_channel), shown while any wait */
+	char tail[176], acks[24] = "", head[40] = ""; /* Acks on their own channel (icnt.ack_channel), shown while any wait */
 	if (mi.ack_queue)
 		snprintf(acks, sizeof acks, "  acks %d", mi.ack_queue);
-	snprintf(tail, sizeof tail, " %d/%d  wait %d/%d  retry %d  missq %d%s  full %llu", mi.used, mi.entries,
-		 mi.wait_queue, mi.wait_cap, mi.retry_queue, mi.miss_queue, acks, (unsigned long long)mi.full_events);
+	if (mi.head_wait >= 0) /* l2.when_busy = queue: the head waits instead of a NACK */
+		snprintf(head, sizeof head, "  head waits: %s", event_field_code_name(EV_L2_NACK, EVF_A, mi.head_wait));
+	snprintf(tail, sizeof tail, " %d/%d  wait %d/%d  retry %d  missq %d%s%s  full %llu", mi.used, mi.entries,
+		 mi.wait_queue, mi.wait_cap, mi.retry_queue, mi.miss_queue, acks, head, (unsigned long long)mi.full_events);
 	put_text(w, r.y, x, r.x + r.w - x, tail, mi.used >= mi.entries ? role_attr(R_STALL) : A_NORMAL, false);
 	int used = 1;
 	if (r.h >= 4) {
