@@ -19,8 +19,8 @@
  * protocol): an L1's answer to an L2 invalidation (l2.sharers: Ack / AckD)
  * is a response the L2 MSHR entry evicting the line waits for, so it must
  * never wait behind requests, which may themselves wait for that entry
- * (l1.bypass_at_l2 = queue: a bypassed load at the head of a full input
- * queue). As in protocols with separate request and response networks
+ * (l1.bypass_at_l2 or l2.when_busy = queue: a request waiting at the head
+ * of a full input queue). As in protocols with separate request and response networks
  * (virtual channels), it has its own path end to end:
  *
  *   L1 ackq --+                     +--> bank ackinq (l2.queue credits) --+

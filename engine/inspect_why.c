@@ -267,13 +267,18 @@ static void chain_l2(const struct sim *s, uint64_t line, int smi, bool expect, s
  * in the L1's retry queue; then what the refusing bank is full of. */
 static void nack_link(const struct sim *s, const struct l1 *l, uint32_t ri, int pos, struct chain *c)
 {
-	static const char *const why[] = {"MSHR full", "transient line", "set all transient", "queue full",
-					  "directory locked", "merge slots full"};
+	static const char *const why[] = {
+		[NACK_MSHR_FULL] = "MSHR full",		  [NACK_TRANSIENT] = "transient line",
+		[NACK_SET_ALL_TRANSIENT] = "set all transient", [NACK_QUEUE_FULL] = "queue full",
+		[NACK_DIR_LOCKED] = "directory locked",	  [NACK_MERGE_FULL] = "merge slots full",
+		[NACK_POOL_FULL] = "request pool full",
+	};
+	_Static_assert(sizeof why / sizeof *why == NACK__COUNT, "a NACK reason without words");
 	const struct req *r = &s->pool.r[ri];
 	unsigned bank = icnt_bank_of(s, r->addr);
 	deft(c, WT_L2_BANK, -1, (int)bank, -1, 0);
 	add(c, UINT64_MAX, "NACKed by L2 bank %u (%s): re-sent at cycle %llu, position %d of %u in the retry queue", bank,
-	    r->nack_reason < 6 ? why[r->nack_reason] : "?", (unsigned long long)r->t_ready, pos + 1, l->retryq.n);
+	    r->nack_reason < NACK__COUNT ? why[r->nack_reason] : "?", (unsigned long long)r->t_ready, pos + 1, l->retryq.n);
 	const struct l2bank *b = &s->banks[bank];
 	if (r->nack_reason == NACK_DIR_LOCKED) {
 		chain_l2(s, r->addr, r->sm, true, c);
