@@ -194,7 +194,7 @@ bypass() {
 		for o in "-s l1.bypass=none" "-s l1.bypass=locality" "-s l1.bypass=locality -s l1.bypass_leader_select=fixed" \
 			"-s l1.bypass=locality -s l1.bypass_at_l2=nack" \
 			"-s l1.bypass=locality -s l1.bypass_leaders=sms" \
-			"-s l1.bypass=locality -s l1.bypass_leaders=sms -s l1.bypass_at_l2=nack -s l1.bypass_duel_cold_hold=false" \
+			"-s l1.bypass=locality -s l1.bypass_leaders=sms -s l1.bypass_at_l2=nack -s l2.when_busy=nack -s l1.bypass_duel_cold_hold=false -s l1.bypass_leader_select=fixed -s icnt.ack_channel=shared" \
 			"-s l1.bypass=locality -s l1.bypass_duel_cold_hold=false" "-s l1.bypass=locality -s l1.bypass_aging=1" \
 			"-s l1.bypass=locality -s l1.bypass_tag_cycles=0" "-s l1.bypass=locality -s l1.bypass_threshold=0"; do
 			cell "$k" "$o" "%.4f; %d; %d; %d; %d" sim.ipc icnt.req_packets+icnt.reply_packets l1.bypasses l1.nacks l2.bypass_waits
