@@ -54,6 +54,19 @@ d = json.load(open(sys.argv[1])); s = d.get("stats", d)
 print(eval(re.sub(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+", lambda m: "s.get(%r, float(\"nan\"))" % m.group(0), sys.argv[2])))' "$tmp/v.json" "$3"
 }
 
+# rmws_row KERNEL LABEL OPTIONS: one row of GTO against RMWS (shifts, IPC);
+# leaves gs gi ms mi set for the caller.
+rmws_row() {
+	gs=$(val "$1" "$3 -s core.scheduler=gto" rf.shifts)
+	gi=$(val "$1" "$3 -s core.scheduler=gto" sim.ipc)
+	ms=$(val "$1" "$3 -s core.scheduler=rmws" rf.shifts)
+	mi=$(val "$1" "$3 -s core.scheduler=rmws" sim.ipc)
+	python3 -c 'import sys; n, gs, gi, ms, mi = sys.argv[1], *map(float, sys.argv[2:])
+d = lambda a, b: "%+.1f %%" % (100 * (a - b) / b) if b else "-"
+print("| %s | %d (%.3f) | %d (%.3f) | %s | %s |" % (n, gs, gi, ms, mi, d(ms, gs), d(mi, gi)))' \
+		"$2" "$gs" "$gi" "$ms" "$mi"
+}
+
 rmws() {
 	echo "### RMWS: rf.shifts (IPC) on a racetrack register file"
 	echo
@@ -97,14 +110,7 @@ print("| %s | %s | %d (%.3f) | %d (%.3f) | %+.1f %% | %+.1f %% |" % (n, r, gs, g
 	echo "|---|---|---|---|---|"
 	for k in $($B --list-kernels | awk '{print $1}'); do
 		r="-s rf.kind=racetrack"
-		gs=$(val "$k" "$r -s core.scheduler=gto" rf.shifts)
-		gi=$(val "$k" "$r -s core.scheduler=gto" sim.ipc)
-		ms=$(val "$k" "$r -s core.scheduler=rmws" rf.shifts)
-		mi=$(val "$k" "$r -s core.scheduler=rmws" sim.ipc)
-		python3 -c 'import sys; n, gs, gi, ms, mi = sys.argv[1], *map(float, sys.argv[2:])
-d = lambda a, b: "%+.1f %%" % (100 * (a - b) / b) if b else "-"
-print("| %s | %d (%.3f) | %d (%.3f) | %s | %s |" % (n, gs, gi, ms, mi, d(ms, gs), d(mi, gi)))' \
-			"$k" "$gs" "$gi" "$ms" "$mi"
+		rmws_row "$k" "$k" "$r"
 		[ "$gs" = "$ms" ] && [ "$gi" = "$mi" ] && echo "$k" >>"$tmp/ties"
 	done
 	echo
@@ -153,14 +159,7 @@ rmws_ties() {
 		*) continue ;;
 		esac
 		r="-s rf.kind=racetrack"
-		gs=$(val "$k" "$p $r -s core.scheduler=gto" rf.shifts)
-		gi=$(val "$k" "$p $r -s core.scheduler=gto" sim.ipc)
-		ms=$(val "$k" "$p $r -s core.scheduler=rmws" rf.shifts)
-		mi=$(val "$k" "$p $r -s core.scheduler=rmws" sim.ipc)
-		python3 -c 'import sys; n, gs, gi, ms, mi = sys.argv[1], *map(float, sys.argv[2:])
-d = lambda a, b: "%+.1f %%" % (100 * (a - b) / b) if b else "-"
-print("| %s | %d (%.3f) | %d (%.3f) | %s | %s |" % (n, gs, gi, ms, mi, d(ms, gs), d(mi, gi)))' \
-			"$k $p" "$gs" "$gi" "$ms" "$mi"
+		rmws_row "$k" "$k $p" "$p $r"
 	done <"$tmp/ties"
 	echo
 }
