@@ -180,6 +180,9 @@ struct vws_warp_info {
 /* false unless core.scheduler = vws and sm/slot are in range. */
 bool inspect_vws_warp(const struct sim *s, int sm, int slot, struct vws_warp_info *out);
 bool inspect_bypass_tag(const struct sim *s, int sm, int set, int way, struct btag_info *out);
+/* Dueling role of a set of SM sm: 0 decoupled leader, 1 plain leader, 2
+ * follower, -1 no dueling (or not locality bypassing). */
+int inspect_bypass_set_role(const struct sim *s, int sm, int set);
 
 /* ---- TBAS (tbas.h) -------------------------------------------------------- */
 #define TBAS_INFO_BATCHES 8

@@ -22,6 +22,13 @@ bool inspect_bypass(const struct sim *s, int sm, struct byp_info *o)
 	return true;
 }
 
+int inspect_bypass_set_role(const struct sim *s, int sm, int set)
+{
+	if (sm < 0 || sm >= s->cfg.core.sms || s->cfg.l1.bypass != L1B_LOCALITY || set < 0 || set >= s->cfg.l1.sets)
+		return -1;
+	return byp_role(s, &s->sms[sm], set);
+}
+
 bool inspect_bypass_tag(const struct sim *s, int sm, int set, int way, struct btag_info *o)
 {
 	if (sm < 0 || sm >= s->cfg.core.sms)

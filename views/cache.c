@@ -150,6 +150,10 @@ static void tagstore_draw(struct cache_panel *cp, WINDOW *w, const struct view_c
 	for (int i = 0; i < rows && cp->top + i < g->sets; i++) {
 		int s = cp->top + i, y = r.y + 1 + i;
 		put_fmt(w, y, r.x, setw - 1, A_NORMAL, "%*d", setw - 2, s);
+		/* set dueling: this SM's leader sets, d decoupled, p plain (the title says so) */
+		int role = inspect_bypass_set_role(c->sim, unit, s);
+		if (bi->leader_sets && (role == 0 || role == 1))
+			put_text(w, y, r.x + setw - 2, 1, role == 0 ? "d" : "p", role_attr(R_HEADER), false);
 		for (int wy = 0; wy < bi->ways; wy++) {
 			int x = r.x + setw + wy * tcw;
 			struct btag_info t;
@@ -290,9 +294,11 @@ static void cache_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	bool tags = ok && cp->kind == CACHE_L1 && inspect_bypass(c->sim, unit, &bi) && bi.sets > 0;
 	if (tags) {
 		static const char *const role[] = {"leader", "leader", "follower"};
-		snprintf(info, sizeof info, "sm %d  %s%s%s  T=%d  %d sets x %d tags | %d ways  %llu bypassed", unit,
+		bool set_duel = bi.leader_sets && inspect_bypass_set_role(c->sim, unit, 0) >= 0;
+		snprintf(info, sizeof info, "sm %d  %s%s%s  T=%d  %d sets x %d tags | %d ways  %llu bypassed%s", unit,
 			 bi.decoupled ? "decoupled" : "plain", bi.role >= 0 ? " " : "", bi.role >= 0 ? role[bi.role] : "",
-			 bi.threshold, g.sets, bi.ways, g.ways, (unsigned long long)bi.bypasses);
+			 bi.threshold, g.sets, bi.ways, g.ways, (unsigned long long)bi.bypasses,
+			 set_duel ? "  d/p leaders" : "");
 	}
 	struct rect r = view_frame(p, w, c, info);
 	if (!ok) {

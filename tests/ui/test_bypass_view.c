@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "test.h"
 #include "view.h"
@@ -40,6 +41,39 @@ TEST(view_bypass_tagstore_snapshot)
 	CHECK_CONTAINS(t, "| data ways 0-3");
 	CHECK_SNAPSHOT("cache_tags_132x40", t);
 	free(t);
+	vt_session_free(ss);
+}
+
+/* Set dueling: each SM's leader sets are marked in the SET column, d for
+ * the decoupled leader and p for the plain one, where byp_role puts them
+ * (complement-select rotated per SM: SM i leads set i decoupled and set
+ * P - 1 - i plain with one leader of each mode; teaching: P = 8 sets). */
+TEST(view_bypass_marks_leader_sets)
+{
+	vt_screen();
+	struct session *ss = vt_session("set l1.bypass locality\nworkload matmul_naive\nbreak l1.tag_promote\ncontinue\n");
+	REQUIRE(ss != NULL);
+	int sets = 8;
+	for (int sm = 0; sm < 2; sm++) {
+		ss->sel_sm = sm;
+		char *t = draw(ss, 132, 40);
+		CHECK_CONTAINS(t, "d/p leaders");
+		char d[16], p[16];
+		snprintf(d, sizeof d, "\n%3dd ", sm);
+		snprintf(p, sizeof p, "\n%3dp ", sets - 1 - sm);
+		CHECK_CONTAINS(t, d);
+		CHECK_CONTAINS(t, p);
+		int marks = 0;
+		for (int set = 0; set < sets; set++) {
+			char any[16];
+			snprintf(any, sizeof any, "\n%3dd ", set);
+			marks += strstr(t, any) != NULL;
+			snprintf(any, sizeof any, "\n%3dp ", set);
+			marks += strstr(t, any) != NULL;
+		}
+		CHECK_EQ(marks, 2);
+		free(t);
+	}
 	vt_session_free(ss);
 }
 
