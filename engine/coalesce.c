@@ -19,15 +19,32 @@
 #include "coh_eng.h"
 #include "sim_int.h"
 
+/* The 32 B chunks of a line that bytes [addr, addr + size) touch (bit i =
+ * bytes 32i..32i+31 of the line; lines over 512 B fold onto bit 15). Unlike
+ * the sector mask it does not depend on l1.sector: icnt.payload = segment
+ * sizes a packet from it. */
+static uint16_t chunk_mask(const struct cache *c, uint64_t addr, unsigned size)
+{
+	unsigned off = (unsigned)(addr & (uint64_t)(c->line - 1));
+	unsigned first = off / 32, last = (off + (size ? size : 1) - 1) / 32;
+	if (last > 15)
+		last = 15;
+	if (first > 15)
+		first = 15;
+	return (uint16_t)((2u << last) - (1u << first));
+}
+
 /* Index of the request for line in v[from..*n), added if new. */
-static int add(struct coal_req *v, int *n, int from, uint64_t line, uint32_t mask, unsigned delay, int lane)
+static int add(struct coal_req *v, int *n, int from, uint64_t line, uint32_t mask, uint16_t chunks, unsigned delay,
+	       int lane)
 {
 	for (int k = from; k < *n; k++)
 		if (v[k].line == line) {
 			v[k].mask |= mask;
+			v[k].chunks |= chunks;
 			return k;
 		}
-	v[*n] = (struct coal_req){line, mask, (uint8_t)delay, (int8_t)lane};
+	v[*n] = (struct coal_req){line, mask, chunks, (uint8_t)delay, (int8_t)lane};
 	return (*n)++;
 }
 
@@ -63,7 +80,7 @@ static void coalesce_plan(const struct cache *c, int mode, int ws, const struct 
 				while (k < n && !(p->v[k].line == line && p->v[k].mask == m))
 					k++;
 				if (k == n)
-					p->v[n++] = (struct coal_req){line, m, 0, (int8_t)l};
+					p->v[n++] = (struct coal_req){line, m, chunk_mask(c, sec, 32), 0, (int8_t)l};
 				p->lane_req[l][0] = (int8_t)k;
 				prev_sec = sec;
 				prev_k = k;
@@ -72,12 +89,13 @@ static void coalesce_plan(const struct cache *c, int mode, int ws, const struct 
 			uint64_t line = cache_line_addr(c, a);
 			uint32_t m = cache_sector_mask(c, a, size);
 			unsigned delay = mode == COAL_SI ? (unsigned)(g / group) : 0;
-			p->lane_req[l][0] = (int8_t)add(p->v, &n, from, line, m, delay, l);
+			p->lane_req[l][0] = (int8_t)add(p->v, &n, from, line, m, chunk_mask(c, a, size), delay, l);
 			/* An access crossing a line boundary touches the next line too. */
 			uint64_t end = a + size - 1, l2 = cache_line_addr(c, end);
 			if (l2 != line)
 				p->lane_req[l][1] =
-					(int8_t)add(p->v, &n, from, l2, cache_sector_mask(c, l2, (unsigned)(end - l2 + 1)), delay, l);
+					(int8_t)add(p->v, &n, from, l2, cache_sector_mask(c, l2, (unsigned)(end - l2 + 1)),
+						    chunk_mask(c, l2, (unsigned)(end - l2 + 1)), delay, l);
 		}
 	}
 	p->n = n;
@@ -103,6 +121,7 @@ int coalesce_issue(struct sim *s, struct sm *sm, int slot, const struct winst *i
 		struct req *r = &s->pool.r[ri];
 		r->addr = v[k].line;
 		r->mask = v[k].mask;
+		r->chunks = v[k].chunks;
 		r->type = type;
 		if (in->cop != KCOP_DEFAULT)
 			r->flags = (uint8_t)(REQF_BYP_L1 | (in->cop == KCOP_SLC ? REQF_NOALLOC_L2 : 0));

@@ -19,6 +19,7 @@
 struct coal_req {
 	uint64_t line;   /* line address */
 	uint32_t mask;   /* sectors of the line it fetches */
+	uint16_t chunks; /* 32 B chunks of the line the lanes touch (icnt.payload), whatever l1.sector */
 	uint8_t delay;   /* cycles after the first request it reaches the L1 (si) */
 	int8_t first;    /* first lane in it */
 };

@@ -25,6 +25,7 @@ static const char *const byp_leader_select_names[] = {"complement", "fixed", NUL
 static const char *const byp_at_l2_names[] = {"queue", "nack", NULL};
 static const char *const when_busy_names[] = {"nack", "queue", NULL}; /* = enum l2_when_busy */
 static const char *const ack_channel_names[] = {"separate", "shared", NULL}; /* = enum icnt_ack_channel */
+static const char *const payload_names[] = {"line", "segment", NULL}; /* = enum icnt_payload */
 
 #define P_INT(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, 0, NULL, desc}
 #define P_POW2(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, CFG_POW2, NULL, desc}
@@ -389,6 +390,12 @@ static const struct cfg_param icnt_params[] = {
 	       "crossbar credits, L2 input queue of l2.queue packets, served first), so they never wait behind requests; "
 	       "shared = behind the requests in the L1 miss queue and the L2 input queue (can deadlock with "
 	       "l1.bypass_at_l2 or l2.when_busy = queue, POLICIES.md); no effect with a coherence protocol"),
+	P_ENUM("icnt.payload", icnt.payload, "line", payload_names,
+	       "data carried by a warp request that travels as itself with an unsectored L2 (l2.sector = 0): the reply "
+	       "of a load that skips the L1 (l1.bypass, cache operators, L1 off) and a store's data. line = the whole "
+	       "line; segment = GPGPU-Sim 3.x's coalescing segment: 128 B if the 32 B chunks touched lie in both "
+	       "halves, else 64 B if both quarters of one half, else 32 B (L1 fetches and write-backs stay whole "
+	       "lines; with a sectored L2 every packet carries its sectors)"),
 };
 
 static void icnt_derived(const struct sim_cfg *c, struct strbuf *o)

@@ -129,6 +129,35 @@ static unsigned payload_flits(const struct sim *s, const struct req *r, unsigned
 	return (bytes + fb - 1) / fb;
 }
 
+/* icnt.payload = segment: GPGPU-Sim 3.x's coalescing segment of a warp
+ * request (abstract_hardware_model.cc, memory_coalescing_arch_reduce_and_send):
+ * the line, halved while the chunks touched lie in one half of it, down to
+ * 32 B (128 -> 64 -> 32 on a 128 B line). */
+unsigned icnt_segment_bytes(unsigned line, uint16_t chunks)
+{
+	unsigned seg = line, lo = 0; /* the segment covers chunks [lo, lo + seg / 32) */
+	if (!chunks || line < 64 || line > 512)
+		return line;
+	while (seg > 32) {
+		unsigned half = seg / 64; /* chunks in half of the segment */
+		uint32_t low = ((1u << half) - 1) << lo, high = low << half;
+		if (!(chunks & high))
+			seg /= 2;
+		else if (!(chunks & low)) {
+			lo += half;
+			seg /= 2;
+		} else
+			break;
+	}
+	return seg;
+}
+
+static unsigned segment_flits(const struct sim *s, const struct req *r, unsigned line)
+{
+	unsigned fb = (unsigned)s->cfg.icnt.flit_bytes;
+	return (icnt_segment_bytes(line, r->chunks) + fb - 1) / fb;
+}
+
 static unsigned packet_flits(const struct sim *s, const struct req *r, bool reply)
 {
 	unsigned sec = (unsigned)(s->cfg.l2.sector ? s->cfg.l2.sector : 0);
@@ -137,9 +166,17 @@ static unsigned packet_flits(const struct sim *s, const struct req *r, bool repl
 	 * (coh_msg_has_data; Nack and WTAck never do). */
 	if ((r->flags & REQF_COH) && !(reply && (r->reply == RP_NACK || r->reply == RP_ACK)))
 		return 1 + (coh_msg_has_data(r->coh_msg, r->coh_aux) ? payload_flits(s, r, sec, line) : 0);
-	if (reply)
-		return 1 + (r->reply == RP_DATA ? payload_flits(s, r, sec, line) : 0);
-	if (r->type == RQ_ST || r->type == RQ_WB)
+	/* A warp's own load (it skipped the L1) or store: with icnt.payload =
+	 * segment and an unsectored L2, its coalescing segment. */
+	bool seg = !sec && s->cfg.icnt.payload == ICNT_PAYLOAD_SEGMENT;
+	if (reply) {
+		if (r->reply != RP_DATA)
+			return 1;
+		return 1 + (seg && r->type == RQ_LD ? segment_flits(s, r, line) : payload_flits(s, r, sec, line));
+	}
+	if (r->type == RQ_ST)
+		return 1 + (seg ? segment_flits(s, r, line) : payload_flits(s, r, sec, line));
+	if (r->type == RQ_WB)
 		return 1 + payload_flits(s, r, sec, line);
 	if (r->type == RQ_ATOM)
 		return 2;
