@@ -19,23 +19,68 @@
 #include "coh_eng.h"
 #include "sim_int.h"
 
-/* The 32 B chunks of a line that bytes [addr, addr + size) touch (bit i =
- * bytes 32i..32i+31 of the line; lines over 512 B fold onto bit 15). Unlike
+/* The 32 B chunks of a line that bytes [addr, addr + size) touch, the part
+ * past the line's end left out (the next line's request carries it): bit i =
+ * bytes 32i..32i+31 of the line (a line of at most 32 B is chunk 0). Unlike
  * the sector mask it does not depend on l1.sector: icnt.payload = segment
  * sizes a packet from it. */
-static uint16_t chunk_mask(const struct cache *c, uint64_t addr, unsigned size)
+static uint32_t chunk_mask(const struct cache *c, uint64_t addr, unsigned size)
 {
-	unsigned off = (unsigned)(addr & (uint64_t)(c->line - 1));
-	unsigned first = off / 32, last = (off + (size ? size : 1) - 1) / 32;
-	if (last > 15)
-		last = 15;
-	if (first > 15)
-		first = 15;
-	return (uint16_t)((2u << last) - (1u << first));
+	unsigned line = (unsigned)c->line, off = (unsigned)(addr & (uint64_t)(line - 1));
+	unsigned end = off + (size ? size : 1); /* exclusive */
+	if (end > line)
+		end = line;
+	unsigned first = off / 32, last = (end - 1) / 32; /* last <= 31: lines are at most 1024 B */
+	return (uint32_t)((2ull << last) - (1ull << first));
+}
+
+/* GPGPU-Sim 3.x's first segment for a lane access of size bytes
+ * (memory_coalescing_arch: 1 B -> 32, 2 B -> 64, 4, 8, 16 B -> 128; other
+ * sizes, possible in traces only, as 4 B). */
+static unsigned first_segment(unsigned lane_bytes) { return lane_bytes == 1 ? 32 : lane_bytes == 2 ? 64 : 128; }
+
+/* One segment of seg bytes whose touched chunks are q (bit 0 = its first
+ * 32 B): halve while they lie in one half (memory_coalescing_arch_reduce_
+ * and_send); the chunks the result covers, in the segment's bits. */
+static uint32_t reduce_segment(unsigned seg, uint32_t q)
+{
+	unsigned lo = 0; /* the result covers chunks [lo, lo + seg / 32) */
+	while (seg > 32) {
+		unsigned half = seg / 64; /* chunks in half of the segment */
+		uint32_t low = ((1u << half) - 1) << lo, high = low << half;
+		if (q & low && q & high)
+			break;
+		if (!(q & low))
+			lo += half;
+		seg /= 2;
+	}
+	return ((1u << (seg / 32)) - 1) << lo;
+}
+
+uint32_t coal_segment_chunks(unsigned line, uint32_t chunks, unsigned lane_bytes)
+{
+	unsigned top = first_segment(lane_bytes), n = line / 32;
+	if (line <= 32 || !chunks)
+		return chunks ? 1 : 0;
+	unsigned blk = line < top ? line : top, per = blk / 32; /* chunks per block, 1..4 */
+	uint32_t out = 0, bm = (1u << per) - 1;
+	for (unsigned b = 0; b < n; b += per) {
+		uint32_t q = chunks >> b & bm;
+		if (q)
+			out |= reduce_segment(blk, q) << b;
+	}
+	return out;
+}
+
+unsigned icnt_segment_bytes(unsigned line, uint32_t chunks, unsigned lane_bytes)
+{
+	if (line <= 32 || !chunks)
+		return line;
+	return 32u * (unsigned)__builtin_popcount(coal_segment_chunks(line, chunks, lane_bytes));
 }
 
 /* Index of the request for line in v[from..*n), added if new. */
-static int add(struct coal_req *v, int *n, int from, uint64_t line, uint32_t mask, uint16_t chunks, unsigned delay,
+static int add(struct coal_req *v, int *n, int from, uint64_t line, uint32_t mask, uint32_t chunks, unsigned delay,
 	       int lane)
 {
 	for (int k = from; k < *n; k++)
@@ -122,6 +167,7 @@ int coalesce_issue(struct sim *s, struct sm *sm, int slot, const struct winst *i
 		r->addr = v[k].line;
 		r->mask = v[k].mask;
 		r->chunks = v[k].chunks;
+		r->lane_bytes = (uint8_t)(in->size ? in->size : 4);
 		r->type = type;
 		if (in->cop != KCOP_DEFAULT)
 			r->flags = (uint8_t)(REQF_BYP_L1 | (in->cop == KCOP_SLC ? REQF_NOALLOC_L2 : 0));

@@ -47,6 +47,7 @@
  * every SM -> L2 packet, Acks included on either channel; icnt.ack_packets /
  * ack_flits count the Acks alone.
  */
+#include "coalesce.h"
 #include "coh.h"
 #include "sim_int.h"
 
@@ -129,33 +130,12 @@ static unsigned payload_flits(const struct sim *s, const struct req *r, unsigned
 	return (bytes + fb - 1) / fb;
 }
 
-/* icnt.payload = segment: GPGPU-Sim 3.x's coalescing segment of a warp
- * request (abstract_hardware_model.cc, memory_coalescing_arch_reduce_and_send):
- * the line, halved while the chunks touched lie in one half of it, down to
- * 32 B (128 -> 64 -> 32 on a 128 B line). */
-unsigned icnt_segment_bytes(unsigned line, uint16_t chunks)
-{
-	unsigned seg = line, lo = 0; /* the segment covers chunks [lo, lo + seg / 32) */
-	if (!chunks || line < 64 || line > 512)
-		return line;
-	while (seg > 32) {
-		unsigned half = seg / 64; /* chunks in half of the segment */
-		uint32_t low = ((1u << half) - 1) << lo, high = low << half;
-		if (!(chunks & high))
-			seg /= 2;
-		else if (!(chunks & low)) {
-			lo += half;
-			seg /= 2;
-		} else
-			break;
-	}
-	return seg;
-}
-
+/* icnt.payload = segment: the data flits of a warp request's coalescing
+ * segment(s) (coalesce.h). */
 static unsigned segment_flits(const struct sim *s, const struct req *r, unsigned line)
 {
 	unsigned fb = (unsigned)s->cfg.icnt.flit_bytes;
-	return (icnt_segment_bytes(line, r->chunks) + fb - 1) / fb;
+	return (icnt_segment_bytes(line, r->chunks, r->lane_bytes) + fb - 1) / fb;
 }
 
 static unsigned packet_flits(const struct sim *s, const struct req *r, bool reply)

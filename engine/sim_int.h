@@ -408,8 +408,6 @@ void l1_mshr_full_at_issue(struct sim *s, struct sm *sm, int warp, uint64_t addr
 /* icnt.c */
 void icnt_tick(struct sim *s);
 unsigned icnt_bank_of(const struct sim *s, uint64_t addr);
-/* icnt.payload = segment: the bytes of a warp request's coalescing segment (icnt.c). */
-unsigned icnt_segment_bytes(unsigned line, uint16_t chunks);
 void icnt_init(struct sim *s);
 /* Take (+1) or return (-1) a credit of bank b's input queue / of l's reply
  * queue; keeps icnt.req.occupancy / icnt.reply.occupancy. */
