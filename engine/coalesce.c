@@ -204,6 +204,7 @@ bool inspect_coalesce(const struct sim *s, int smi, struct coal_info *o)
 	o->warp_size = s->cfg.core.warp_size;
 	o->line = sm->l1.c.line;
 	o->sector = sm->l1.c.sector;
+	o->segment = s->cfg.icnt.payload == ICNT_PAYLOAD_SEGMENT && !s->cfg.l2.sector;
 	o->active = in->active;
 	memcpy(o->addr, in->addr, sizeof o->addr);
 	coalesce_plan(&sm->l1.c, o->mode, o->warp_size, in, &o->plan);

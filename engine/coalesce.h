@@ -56,6 +56,7 @@ struct coal_info {
 	int size;            /* bytes per lane */
 	int mode;            /* enum coalesce_mode */
 	int warp_size, line, sector; /* l1.line, l1.sector (0: unsectored) */
+	bool segment;        /* icnt.payload = segment applies (an unsectored L2) */
 	uint64_t active;
 	uint64_t addr[KMAX_LANES];
 	struct coal_plan plan;

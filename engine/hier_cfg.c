@@ -393,15 +393,21 @@ static const struct cfg_param icnt_params[] = {
 	P_ENUM("icnt.payload", icnt.payload, "line", payload_names,
 	       "data carried by a warp request that travels as itself with an unsectored L2 (l2.sector = 0): the reply "
 	       "of a load that skips the L1 (l1.bypass, cache operators, L1 off) and a store's data. line = the whole "
-	       "line; segment = GPGPU-Sim 3.x's coalescing segment: 128 B if the 32 B chunks touched lie in both "
-	       "halves, else 64 B if both quarters of one half, else 32 B (L1 fetches and write-backs stay whole "
-	       "lines; with a sectored L2 every packet carries its sectors)"),
+	       "line; segment = GPGPU-Sim 3.x's coalescing segments: the line in blocks of 128 B (64 B for 2 B lanes, "
+	       "32 B for 1 B lanes), each block touched halved while its touched 32 B chunks lie in one half, down to "
+	       "32 B (L1 fetches, write-backs and atomics unchanged; with a sectored L2 every packet carries its sectors)"),
 };
 
 static void icnt_derived(const struct sim_cfg *c, struct strbuf *o)
 {
 	sb_printf(o, "icnt.line_reply_flits      = %d   (1 header + l2.line / flit_bytes)\n",
 		  1 + (c->l2.line + c->icnt.flit_bytes - 1) / c->icnt.flit_bytes);
+	if (c->icnt.payload == ICNT_PAYLOAD_SEGMENT && !c->l2.sector) {
+		int fb = c->icnt.flit_bytes, line = c->l1.line;
+		int lo = 1 + ((line < 32 ? line : 32) + fb - 1) / fb, hi = 1 + (line + fb - 1) / fb;
+		sb_printf(o, "icnt.segment_flits         = %d..%d   (a load reply skipping the L1 or a store: 1 header + its "
+			  "32..%d B of segments / flit_bytes)\n", lo, hi, line);
+	}
 }
 
 const struct cfg_section icnt_cfg_section = {
