@@ -6,7 +6,10 @@
  * them, the whole line with `line` or a sectored L2. Expected flits come
  * from icnt.flit_bytes, l1.line and the rule, not from a run.
  */
+#include <string.h>
+
 #include "coalesce.h"
+#include "sim_int.h"
 #include "simtest.h"
 #include "test.h"
 
@@ -152,4 +155,73 @@ TEST(payload_segment_leaves_fetches_and_sectored_l2_alone)
 		run_flits("st A[tid * 24]", 2, p, 32, &req, &rep);
 		CHECK_EQ(req, 1 + data_flits(2 * 32, fb));
 	}
+}
+
+/* The chunks the coalescer records (inspect_coalesce replans the SM's last
+ * instruction as the engine did): an access crossing a line boundary gives
+ * each line only its own part, on 128, 256 and 1024 B lines; a Volta request
+ * is its 32 B sector's chunk. */
+static const struct coal_req *plan_of(struct tk *t, unsigned line, int mode, unsigned size, int n, const uint64_t *addr,
+				      struct coal_info *ci)
+{
+	tk_base_cfg(&t->cfg);
+	t->cfg.l1.line = t->cfg.l2.line = (int)line;
+	t->cfg.core.coalescer = mode;
+	if (t->cfg.l2.interleave < (int)line)
+		t->cfg.l2.interleave = (int)line;
+	if (!tk_start(t, 32, 1, "alu 1"))
+		return NULL;
+	struct sm *sm = &t->s->sms[0];
+	memset(&sm->coal_in, 0, sizeof sm->coal_in);
+	sm->coal_in.op = KOP_LD;
+	sm->coal_in.size = (uint8_t)size;
+	for (int l = 0; l < n; l++) {
+		sm->coal_in.active |= 1ull << l;
+		sm->coal_in.addr[l] = addr[l];
+	}
+	sm->coal_valid = 1;
+	if (!inspect_coalesce(t->s, 0, ci) || !ci->valid)
+		return NULL;
+	return ci->plan.v;
+}
+
+/* Chunks of the request for line address ln in ci's plan (0: none). */
+static uint32_t chunks_of(const struct coal_info *ci, uint64_t ln)
+{
+	for (int k = 0; k < ci->plan.n; k++)
+		if (ci->plan.v[k].line == ln)
+			return ci->plan.v[k].chunks;
+	return 0;
+}
+
+TEST(payload_chunks_of_line_crossing_accesses)
+{
+	const uint64_t base = 0x10000000ull;
+	static const unsigned lines[] = {128, 256, 1024};
+	for (unsigned i = 0; i < 3; i++) {
+		unsigned L = lines[i], last = L / 32 - 1;
+		struct tk t;
+		struct coal_info ci;
+		/* lane 0: 8 B at L - 4 (its last chunk and the next line's first);
+		 * lane 1: 8 B at 2L + 60 (chunks 1 and 2 of the line after) */
+		uint64_t addr[2] = {base + L - 4, base + 2 * L + 60};
+		REQUIRE(plan_of(&t, L, COAL_FERMI, 8, 2, addr, &ci));
+		CHECK_EQ(ci.plan.n, 3);
+		CHECK_EQ(chunks_of(&ci, base), 1u << last);
+		CHECK_EQ(chunks_of(&ci, base + L), 1u);
+		CHECK_EQ(chunks_of(&ci, base + 2 * L), 0x6u);
+		CHECK_EQ(icnt_segment_bytes(L, chunks_of(&ci, base), 8), 32);
+		CHECK_EQ(icnt_segment_bytes(L, chunks_of(&ci, base + 2 * L), 8), 128); /* {1,2}: both halves of a 128 B block */
+		tk_end(&t);
+	}
+	/* Volta: lanes 0-7 read bytes 64-95 of one line: one request, chunk 2 */
+	struct tk t;
+	struct coal_info ci;
+	uint64_t addr[8];
+	for (int l = 0; l < 8; l++)
+		addr[l] = base + 64 + 4 * (uint64_t)l;
+	REQUIRE(plan_of(&t, 128, COAL_VOLTA, 4, 8, addr, &ci));
+	CHECK_EQ(ci.plan.n, 1);
+	CHECK_EQ(ci.plan.v[0].chunks, 0x4u);
+	tk_end(&t);
 }
