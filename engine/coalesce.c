@@ -19,15 +19,77 @@
 #include "coh_eng.h"
 #include "sim_int.h"
 
+/* The 32 B chunks of a line that bytes [addr, addr + size) touch, the part
+ * past the line's end left out (the next line's request carries it): bit i =
+ * bytes 32i..32i+31 of the line (a line of at most 32 B is chunk 0). Unlike
+ * the sector mask it does not depend on l1.sector: icnt.payload = segment
+ * sizes a packet from it. */
+static uint32_t chunk_mask(const struct cache *c, uint64_t addr, unsigned size)
+{
+	unsigned line = (unsigned)c->line, off = (unsigned)(addr & (uint64_t)(line - 1));
+	unsigned end = off + (size ? size : 1); /* exclusive */
+	if (end > line)
+		end = line;
+	unsigned first = off / 32, last = (end - 1) / 32; /* last <= 31: lines are at most 1024 B */
+	return (uint32_t)((2ull << last) - (1ull << first));
+}
+
+/* GPGPU-Sim 3.x's first segment for a lane access of size bytes
+ * (memory_coalescing_arch: 1 B -> 32, 2 B -> 64, 4, 8, 16 B -> 128; other
+ * sizes, possible in traces only, as 4 B). */
+static unsigned first_segment(unsigned lane_bytes) { return lane_bytes == 1 ? 32 : lane_bytes == 2 ? 64 : 128; }
+
+/* One segment of seg bytes whose touched chunks are q (bit 0 = its first
+ * 32 B): halve while they lie in one half (memory_coalescing_arch_reduce_
+ * and_send); the chunks the result covers, in the segment's bits. */
+static uint32_t reduce_segment(unsigned seg, uint32_t q)
+{
+	unsigned lo = 0; /* the result covers chunks [lo, lo + seg / 32) */
+	while (seg > 32) {
+		unsigned half = seg / 64; /* chunks in half of the segment */
+		uint32_t low = ((1u << half) - 1) << lo, high = low << half;
+		if (q & low && q & high)
+			break;
+		if (!(q & low))
+			lo += half;
+		seg /= 2;
+	}
+	return ((1u << (seg / 32)) - 1) << lo;
+}
+
+uint32_t coal_segment_chunks(unsigned line, uint32_t chunks, unsigned lane_bytes)
+{
+	unsigned top = first_segment(lane_bytes), n = line / 32;
+	if (line <= 32 || !chunks)
+		return chunks ? 1 : 0;
+	unsigned blk = line < top ? line : top, per = blk / 32; /* chunks per block, 1..4 */
+	uint32_t out = 0, bm = (1u << per) - 1;
+	for (unsigned b = 0; b < n; b += per) {
+		uint32_t q = chunks >> b & bm;
+		if (q)
+			out |= reduce_segment(blk, q) << b;
+	}
+	return out;
+}
+
+unsigned icnt_segment_bytes(unsigned line, uint32_t chunks, unsigned lane_bytes)
+{
+	if (line <= 32 || !chunks)
+		return line;
+	return 32u * (unsigned)__builtin_popcount(coal_segment_chunks(line, chunks, lane_bytes));
+}
+
 /* Index of the request for line in v[from..*n), added if new. */
-static int add(struct coal_req *v, int *n, int from, uint64_t line, uint32_t mask, unsigned delay, int lane)
+static int add(struct coal_req *v, int *n, int from, uint64_t line, uint32_t mask, uint32_t chunks, unsigned delay,
+	       int lane)
 {
 	for (int k = from; k < *n; k++)
 		if (v[k].line == line) {
 			v[k].mask |= mask;
+			v[k].chunks |= chunks;
 			return k;
 		}
-	v[*n] = (struct coal_req){line, mask, (uint8_t)delay, (int8_t)lane};
+	v[*n] = (struct coal_req){line, mask, chunks, (uint8_t)delay, (int8_t)lane};
 	return (*n)++;
 }
 
@@ -63,7 +125,7 @@ static void coalesce_plan(const struct cache *c, int mode, int ws, const struct 
 				while (k < n && !(p->v[k].line == line && p->v[k].mask == m))
 					k++;
 				if (k == n)
-					p->v[n++] = (struct coal_req){line, m, 0, (int8_t)l};
+					p->v[n++] = (struct coal_req){line, m, chunk_mask(c, sec, 32), 0, (int8_t)l};
 				p->lane_req[l][0] = (int8_t)k;
 				prev_sec = sec;
 				prev_k = k;
@@ -72,12 +134,13 @@ static void coalesce_plan(const struct cache *c, int mode, int ws, const struct 
 			uint64_t line = cache_line_addr(c, a);
 			uint32_t m = cache_sector_mask(c, a, size);
 			unsigned delay = mode == COAL_SI ? (unsigned)(g / group) : 0;
-			p->lane_req[l][0] = (int8_t)add(p->v, &n, from, line, m, delay, l);
+			p->lane_req[l][0] = (int8_t)add(p->v, &n, from, line, m, chunk_mask(c, a, size), delay, l);
 			/* An access crossing a line boundary touches the next line too. */
 			uint64_t end = a + size - 1, l2 = cache_line_addr(c, end);
 			if (l2 != line)
 				p->lane_req[l][1] =
-					(int8_t)add(p->v, &n, from, l2, cache_sector_mask(c, l2, (unsigned)(end - l2 + 1)), delay, l);
+					(int8_t)add(p->v, &n, from, l2, cache_sector_mask(c, l2, (unsigned)(end - l2 + 1)),
+						    chunk_mask(c, l2, (unsigned)(end - l2 + 1)), delay, l);
 		}
 	}
 	p->n = n;
@@ -103,6 +166,8 @@ int coalesce_issue(struct sim *s, struct sm *sm, int slot, const struct winst *i
 		struct req *r = &s->pool.r[ri];
 		r->addr = v[k].line;
 		r->mask = v[k].mask;
+		r->chunks = v[k].chunks;
+		r->lane_bytes = (uint8_t)(in->size ? in->size : 4);
 		r->type = type;
 		if (in->cop != KCOP_DEFAULT)
 			r->flags = (uint8_t)(REQF_BYP_L1 | (in->cop == KCOP_SLC ? REQF_NOALLOC_L2 : 0));
@@ -139,6 +204,7 @@ bool inspect_coalesce(const struct sim *s, int smi, struct coal_info *o)
 	o->warp_size = s->cfg.core.warp_size;
 	o->line = sm->l1.c.line;
 	o->sector = sm->l1.c.sector;
+	o->segment = s->cfg.icnt.payload == ICNT_PAYLOAD_SEGMENT && !s->cfg.l2.sector;
 	o->active = in->active;
 	memcpy(o->addr, in->addr, sizeof o->addr);
 	coalesce_plan(&sm->l1.c, o->mode, o->warp_size, in, &o->plan);

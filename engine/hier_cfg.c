@@ -25,6 +25,7 @@ static const char *const byp_leader_select_names[] = {"complement", "fixed", NUL
 static const char *const byp_at_l2_names[] = {"queue", "nack", NULL};
 static const char *const when_busy_names[] = {"nack", "queue", NULL}; /* = enum l2_when_busy */
 static const char *const ack_channel_names[] = {"separate", "shared", NULL}; /* = enum icnt_ack_channel */
+static const char *const payload_names[] = {"line", "segment", NULL}; /* = enum icnt_payload */
 
 #define P_INT(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, 0, NULL, desc}
 #define P_POW2(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, CFG_POW2, NULL, desc}
@@ -389,12 +390,24 @@ static const struct cfg_param icnt_params[] = {
 	       "crossbar credits, L2 input queue of l2.queue packets, served first), so they never wait behind requests; "
 	       "shared = behind the requests in the L1 miss queue and the L2 input queue (can deadlock with "
 	       "l1.bypass_at_l2 or l2.when_busy = queue, POLICIES.md); no effect with a coherence protocol"),
+	P_ENUM("icnt.payload", icnt.payload, "line", payload_names,
+	       "data carried by a warp request that travels as itself with an unsectored L2 (l2.sector = 0): the reply "
+	       "of a load that skips the L1 (l1.bypass, cache operators, L1 off) and a store's data. line = the whole "
+	       "line; segment = GPGPU-Sim 3.x's coalescing segments: the line in blocks of 128 B (64 B for 2 B lanes, "
+	       "32 B for 1 B lanes), each block touched halved while its touched 32 B chunks lie in one half, down to "
+	       "32 B (L1 fetches, write-backs and atomics unchanged; with a sectored L2 every packet carries its sectors)"),
 };
 
 static void icnt_derived(const struct sim_cfg *c, struct strbuf *o)
 {
 	sb_printf(o, "icnt.line_reply_flits      = %d   (1 header + l2.line / flit_bytes)\n",
 		  1 + (c->l2.line + c->icnt.flit_bytes - 1) / c->icnt.flit_bytes);
+	if (c->icnt.payload == ICNT_PAYLOAD_SEGMENT && !c->l2.sector) {
+		int fb = c->icnt.flit_bytes, line = c->l1.line;
+		int lo = 1 + ((line < 32 ? line : 32) + fb - 1) / fb, hi = 1 + (line + fb - 1) / fb;
+		sb_printf(o, "icnt.segment_flits         = %d..%d   (a load reply skipping the L1 or a store: 1 header + its "
+			  "32..%d B of segments / flit_bytes)\n", lo, hi, line);
+	}
 }
 
 const struct cfg_section icnt_cfg_section = {

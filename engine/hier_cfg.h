@@ -27,6 +27,10 @@ enum l2_when_busy { L2WB_NACK, L2WB_QUEUE }; /* l2_wait.c */
 /* icnt.ack_channel: L1 -> L2 invalidation Acks (l2.sharers) on their own
  * virtual channel, or behind the requests (icnt.c). */
 enum icnt_ack_channel { ICNT_ACK_SEPARATE, ICNT_ACK_SHARED };
+/* icnt.payload: the data a warp's own load reply or store carries with an
+ * unsectored L2 (l2.sector = 0): the whole line, or GPGPU-Sim 3.x's
+ * coalescing segment (32, 64 or 128 B covering the 32 B chunks touched). */
+enum icnt_payload { ICNT_PAYLOAD_LINE, ICNT_PAYLOAD_SEGMENT };
 
 struct core_cfg {
 	int sms;
@@ -156,6 +160,7 @@ struct icnt_cfg {
 	int port_flits;  /* flits per cycle per port */
 	int queue;       /* packets buffered per port and direction */
 	int ack_channel; /* enum icnt_ack_channel */
+	int payload;     /* enum icnt_payload */
 };
 
 /* The reuse-distance profiler (reuse.c): observes, never changes timing. */

@@ -47,6 +47,7 @@
  * every SM -> L2 packet, Acks included on either channel; icnt.ack_packets /
  * ack_flits count the Acks alone.
  */
+#include "coalesce.h"
 #include "coh.h"
 #include "sim_int.h"
 
@@ -129,6 +130,14 @@ static unsigned payload_flits(const struct sim *s, const struct req *r, unsigned
 	return (bytes + fb - 1) / fb;
 }
 
+/* icnt.payload = segment: the data flits of a warp request's coalescing
+ * segment(s) (coalesce.h). */
+static unsigned segment_flits(const struct sim *s, const struct req *r, unsigned line)
+{
+	unsigned fb = (unsigned)s->cfg.icnt.flit_bytes;
+	return (icnt_segment_bytes(line, r->chunks, r->lane_bytes) + fb - 1) / fb;
+}
+
 static unsigned packet_flits(const struct sim *s, const struct req *r, bool reply)
 {
 	unsigned sec = (unsigned)(s->cfg.l2.sector ? s->cfg.l2.sector : 0);
@@ -137,9 +146,17 @@ static unsigned packet_flits(const struct sim *s, const struct req *r, bool repl
 	 * (coh_msg_has_data; Nack and WTAck never do). */
 	if ((r->flags & REQF_COH) && !(reply && (r->reply == RP_NACK || r->reply == RP_ACK)))
 		return 1 + (coh_msg_has_data(r->coh_msg, r->coh_aux) ? payload_flits(s, r, sec, line) : 0);
-	if (reply)
-		return 1 + (r->reply == RP_DATA ? payload_flits(s, r, sec, line) : 0);
-	if (r->type == RQ_ST || r->type == RQ_WB)
+	/* A warp's own load (it skipped the L1) or store: with icnt.payload =
+	 * segment and an unsectored L2, its coalescing segment. */
+	bool seg = !sec && s->cfg.icnt.payload == ICNT_PAYLOAD_SEGMENT;
+	if (reply) {
+		if (r->reply != RP_DATA)
+			return 1;
+		return 1 + (seg && r->type == RQ_LD ? segment_flits(s, r, line) : payload_flits(s, r, sec, line));
+	}
+	if (r->type == RQ_ST)
+		return 1 + (seg ? segment_flits(s, r, line) : payload_flits(s, r, sec, line));
+	if (r->type == RQ_WB)
 		return 1 + payload_flits(s, r, sec, line);
 	if (r->type == RQ_ATOM)
 		return 2;

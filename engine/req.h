@@ -56,6 +56,8 @@ struct req {
 	uint8_t flags;     /* REQF_* */
 	uint8_t coh_msg;   /* enum coh_msg (REQF_COH) */
 	uint8_t coh_aux;   /* Ack: what the L1 kept (0 gone, 1 S, 2 O); Data*: 1 = carries the line */
+	uint8_t lane_bytes; /* warp requests: bytes per lane of the instruction (icnt.payload = segment) */
+	uint32_t chunks;   /* warp requests: 32 B chunks of the line the lanes touch (icnt.payload = segment) */
 };
 
 struct req_pool {

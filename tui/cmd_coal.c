@@ -6,6 +6,10 @@
  *   sm 0 warp 3, cycle 124: ld, 32 lanes x 4 B -> 1 request
  *   coalescer fermi: all 32 lanes together, one request per 128 B line
  *     r0  line 0x10000000  bytes 0-127        <- lanes 0-31 (32)  0x10000000..0x1000007c
+ *
+ * With icnt.payload = segment (an unsectored L2) each request also says the
+ * segment it carries when it travels as itself (a load skipping the L1, a
+ * store): "segment bytes 64-95" (coalesce.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -56,6 +60,29 @@ static void mask_text(const struct coal_info *ci, uint32_t mask, char *buf, size
 		snprintf(buf + len, n - len, " (bytes %d-%d)", first * ci->sector, (last + 1) * ci->sector - 1);
 }
 
+/* "  segment bytes 0-63,96-127": the coalescing segments of chunks. */
+static void segment_text(const struct coal_info *ci, const struct coal_req *r, char *buf, size_t n)
+{
+	buf[0] = 0;
+	if (!ci->segment || ci->op == KOP_ATOM)
+		return;
+	uint32_t cov = coal_segment_chunks((unsigned)ci->line, r->chunks, (unsigned)ci->size);
+	int cb = ci->line < 32 ? ci->line : 32;
+	size_t len = (size_t)snprintf(buf, n, "  segment bytes ");
+	for (int k = 0; k < 32 && len < n; k++) {
+		if (!(cov >> k & 1))
+			continue;
+		int e = k;
+		while (e + 1 < 32 && (cov >> (e + 1) & 1))
+			e++;
+		int w = snprintf(buf + len, n - len, "%s%d-%d", buf[len - 1] == ' ' ? "" : ",", k * cb, (e + 1) * cb - 1);
+		if (w < 0)
+			break;
+		len += (size_t)w;
+		k = e;
+	}
+}
+
 void info_coalesce(struct session *ss, int sm, struct cmd_out *out)
 {
 	struct coal_info ci;
@@ -80,6 +107,9 @@ void info_coalesce(struct session *ss, int sm, struct cmd_out *out)
 	else
 		cmd_printf(out, "coalescer %s: all %d lanes together, one request per %d B line touched", mode, ci.warp_size,
 			   ci.line);
+	if (ci.segment && ci.op != KOP_ATOM)
+		cmd_printf(out, "icnt.payload segment: a request that travels as itself (a %s) carries its segment",
+			   ci.op == KOP_ST ? "store" : "load skipping the L1");
 	int group = -1;
 	for (int k = 0; k < p->n; k++) {
 		const struct coal_req *r = &p->v[k];
@@ -96,12 +126,13 @@ void info_coalesce(struct session *ss, int sm, struct cmd_out *out)
 			cmd_printf(out, "  %s %d (lanes %d-%d)%s", ci.mode == COAL_SI ? "subwavefront" : "group", g, g * p->group,
 				   g * p->group + p->group - 1, ci.mode == COAL_SI && g ? "" : "");
 		}
-		char lanes_s[200], mt[96], delay[32] = "";
+		char lanes_s[200], mt[96], delay[32] = "", seg[160];
 		lane_ranges(lm, lanes_s, sizeof lanes_s);
 		mask_text(&ci, r->mask, mt, sizeof mt);
+		segment_text(&ci, r, seg, sizeof seg);
 		if (ci.mode == COAL_SI)
 			snprintf(delay, sizeof delay, "  +%d cycle%s", r->delay, r->delay == 1 ? "" : "s");
-		cmd_printf(out, "    r%-2d line 0x%llx  %s%s  <- lanes %s (%d)  0x%llx..0x%llx", k, (unsigned long long)r->line,
-			   mt, delay, lanes_s, __builtin_popcountll(lm), (unsigned long long)lo, (unsigned long long)hi);
+		cmd_printf(out, "    r%-2d line 0x%llx  %s%s%s  <- lanes %s (%d)  0x%llx..0x%llx", k,
+			   (unsigned long long)r->line, mt, seg, delay, lanes_s, __builtin_popcountll(lm), (unsigned long long)lo, (unsigned long long)hi);
 	}
 }
