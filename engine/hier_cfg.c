@@ -177,8 +177,8 @@ static const struct cfg_param l1_params[] = {
 	      "locality: leader sets of each mode per SM (power of two, at most l1.sets / 2), one of each in every group of l1.sets / n consecutive sets (l1.bypass_leader_select places them)"),
 	P_ENUM("l1.bypass_leader_select", l1.bypass_leader_select, "complement", byp_leader_select_names,
 	       "locality: where the leader sets lie, with P = l1.sets / l1.bypass_duel_sets: complement (Qureshi's complement-select, rotated per SM: in group c of SM i the decoupled leader is offset (c + i) mod P, the plain leader P - 1 minus that, so SMs lead different sets) or fixed (offset 0 decoupled, P/2 plain, the same sets in every SM; before 2026-11-28)"),
-	P_BOOL("l1.bypass_duel_cold_hold", l1.bypass_duel_cold_hold, "true",
-	       "locality: an interval in which both leader groups missed every lookup (cold misses) changes nothing; false = the paper's literal rule (no higher miss rate -> decoupled)"),
+	P_BOOL("l1.bypass_duel_cold_hold", l1.bypass_duel_cold_hold, "false",
+	       "locality: true = an interval in which both leader groups missed every lookup changes nothing; false (default) = the paper's literal rule (no higher miss rate -> decoupled; a streaming kernel turns decoupled)"),
 	P_ENUM("l1.bypass_at_l2", l1.bypass_at_l2, "queue", byp_at_l2_names,
 	       "bypassed loads the L2 cannot take now (no MSHR entry or merge slot, memory queue full, line in transition): queue (wait at the head of the bank's input queue, the paper's GPGPU-Sim baseline) or nack (refused and retried after l1.retry_delay)"),
 };
