@@ -167,6 +167,13 @@ void byp_duel_update(struct sim *s)
 	/* An interval in which both leader groups missed every lookup (cold
 	 * misses, a streaming phase) holds no evidence either way: no change. */
 	bool cold = d->iv_miss[0] == d->iv_acc[0] && d->iv_miss[1] == d->iv_acc[1];
+	if (d->iv_acc[0] && d->iv_acc[1]) {
+		memcpy(d->last_acc, d->iv_acc, sizeof d->last_acc);
+		memcpy(d->last_miss, d->iv_miss, sizeof d->last_miss);
+		d->last_held = cold && s->cfg.l1.bypass_duel_cold_hold;
+		d->last_at = boundary;
+		d->last_closed = now;
+	}
 	if (d->iv_acc[0] && d->iv_acc[1] && !(cold && s->cfg.l1.bypass_duel_cold_hold)) {
 		/* per mille, integer arithmetic: 1000 * (m0/a0 - m1/a1) */
 		int64_t diff = ((int64_t)d->iv_miss[0] * 1000 * (int64_t)d->iv_acc[1] -
@@ -174,7 +181,6 @@ void byp_duel_update(struct sim *s)
 			       ((int64_t)d->iv_acc[0] * (int64_t)d->iv_acc[1]);
 		uint8_t want = diff > (int64_t)s->cfg.l1.bypass_duel_diff * 10 ? 0 : 1;
 		d->last_diff = (int32_t)diff;
-		d->last_at = boundary;
 		if (want != d->followers) {
 			d->followers = want;
 			stat_inc(&s->stats, s->id.l1_duel_switches);

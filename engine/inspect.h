@@ -156,6 +156,22 @@ struct btag_info {
 
 bool inspect_bypass(const struct sim *s, int sm, struct byp_info *out);
 
+/* Locality bypassing's duel (one for the machine): the last interval whose
+ * leaders both made load lookups, and the rule applied to it. */
+struct duel_info {
+	bool followers_decoupled;
+	uint64_t last_at;          /* its end (0: none closed yet) */
+	uint64_t closed_at;        /* the cycle it was closed in: its first lookup after last_at */
+	uint32_t acc[2], miss[2];  /* [0] decoupled leaders, [1] plain leaders */
+	int diff_permille;         /* decoupled - plain miss rate of the last decided interval */
+	bool held;                 /* all misses in both groups, held by l1.bypass_duel_cold_hold */
+	int limit_points;          /* l1.bypass_duel_diff */
+	bool cold_hold;            /* l1.bypass_duel_cold_hold */
+	int interval;              /* l1.bypass_duel_interval */
+};
+/* false without dueling (l1.bypass != locality, or one leader group). */
+bool inspect_duel(const struct sim *s, struct duel_info *out);
+
 /* ---- VWS (vws.h) ---------------------------------------------------------- */
 struct vws_info {
 	bool post;          /* post-sampling */

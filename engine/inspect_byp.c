@@ -22,6 +22,26 @@ bool inspect_bypass(const struct sim *s, int sm, struct byp_info *o)
 	return true;
 }
 
+bool inspect_duel(const struct sim *s, struct duel_info *o)
+{
+	const struct byp_duel *d = s->duel;
+	if (!d || s->cfg.l1.bypass != L1B_LOCALITY || !s->cfg.l1.bypass_duel)
+		return false;
+	*o = (struct duel_info){.followers_decoupled = d->followers,
+				.last_at = d->last_at,
+				.closed_at = d->last_closed,
+				.diff_permille = d->last_diff,
+				.held = d->last_held,
+				.limit_points = s->cfg.l1.bypass_duel_diff,
+				.cold_hold = s->cfg.l1.bypass_duel_cold_hold,
+				.interval = s->cfg.l1.bypass_duel_interval};
+	for (int g = 0; g < 2; g++) {
+		o->acc[g] = d->last_acc[g];
+		o->miss[g] = d->last_miss[g];
+	}
+	return true;
+}
+
 int inspect_bypass_set_role(const struct sim *s, int sm, int set)
 {
 	if (sm < 0 || sm >= s->cfg.core.sms || s->cfg.l1.bypass != L1B_LOCALITY || set < 0 || set >= s->cfg.l1.sets)

@@ -69,6 +69,38 @@ static int parse_warp(struct session *ss, const char *arg, int *sm, int *slot, s
 	return cmd_parse_index(out, "warp", arg, inspect_warp_slots(ss->sim), slot) ? CMD_ERR : CMD_OK;
 }
 
+static double pct(uint32_t part, uint32_t whole) { return whole ? 100.0 * part / whole : 0.0; }
+
+/* l1.duel_switch: the interval that decided it and the rule (bypass.h). */
+static void why_duel(struct session *ss, struct cmd_out *out, const struct event *e)
+{
+	struct duel_info d;
+	if (!inspect_duel(ss->sim, &d))
+		return;
+	if (d.closed_at != e->cycle) {
+		cmd_printf(out, "(the interval that decided it is gone: the one ending at cycle %llu was counted since;"
+			   " `rewind` to the stop to see it)", (unsigned long long)d.last_at);
+		return;
+	}
+	cmd_printf(out, "the dueling interval of %d cycles ending at cycle %llu, all SMs' leader sets together:",
+		   d.interval, (unsigned long long)d.last_at);
+	cmd_printf(out, "  decoupled leaders missed %u of %u load lookups (%.1f %%; a bypass counts as a miss)", d.miss[0],
+		   d.acc[0], pct(d.miss[0], d.acc[0]));
+	cmd_printf(out, "  plain leaders missed     %u of %u (%.1f %%; a merge counts as a hit)", d.miss[1], d.acc[1],
+		   pct(d.miss[1], d.acc[1]));
+	double pts = d.diff_permille / 10.0;
+	if (d.followers_decoupled)
+		cmd_printf(out, "difference %+.1f points, not above l1.bypass_duel_diff = %d: the followers turn decoupled"
+			   " (the paper: unless the decoupled leaders miss more, every SM enables the new design)",
+			   pts, d.limit_points);
+	else
+		cmd_printf(out, "difference %+.1f points, above l1.bypass_duel_diff = %d: the followers turn plain"
+			   " (the decoupled leaders miss more: bypassing loses reuse here)", pts, d.limit_points);
+	if (d.miss[0] == d.acc[0] && d.miss[1] == d.acc[1])
+		cmd_printf(out, "both groups missed every lookup (cold misses or a streaming phase): a tie, which the paper's rule"
+			   " reads as decoupled; with `set l1.bypass_duel_cold_hold true` such an interval changes nothing");
+}
+
 static int why_stop(struct session *ss, struct cmd_out *out)
 {
 	const struct event *e = &ss->bps.stop_ev;
@@ -108,6 +140,10 @@ static int why_stop(struct session *ss, struct cmd_out *out)
 		}
 		if (!shown)
 			cmd_printf(out, "no warp of sm %d is stalled now", e->sm);
+		return CMD_OK;
+	}
+	if (e->kind == EV_L1_DUEL_SWITCH) {
+		why_duel(ss, out, e);
 		return CMD_OK;
 	}
 	/* A DRAM bank (dram.act, dram.pre, dram.ref) or an L2 bank (frc.all_busy,

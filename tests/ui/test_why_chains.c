@@ -426,3 +426,43 @@ TEST(why_l2_miss_follows_its_own_request_not_another_sms)
 	CHECK(contested > 0);
 	fx_fini(&f);
 }
+
+/* `why` at an l1.duel_switch stop prints the interval that decided it: the
+ * decoupled and plain leaders' misses and lookups, and the rule. The counts
+ * printed must give the event's own difference (the engine's integer per
+ * mille) and its decision against l1.bypass_duel_diff, and an all-miss
+ * interval must be named a tie. gather_random on the teaching machine
+ * switches both ways: decoupled on the cold first interval (a tie), plain
+ * when the plain leaders start to hit. Printing the groups swapped, or an
+ * interval other than the stop's, fails it. */
+TEST(why_duel_switch_shows_the_interval_and_the_rule)
+{
+	struct fx f;
+	open_wl(&f, "gather_random", (const char *const[]){"set l1.bypass locality", "workload gather_random",
+							      "break l1.duel_switch", NULL});
+	int limit = f.ss.sim->cfg.l1.bypass_duel_diff, seen[2] = {0, 0}, ties = 0;
+	for (int stop = 0; stop < 8; stop++) {
+		if (fx_run(&f, "continue") != CMD_RUN || f.ss.last_stop != SIM_STOP_BREAK)
+			break;
+		const struct event e = f.ss.bps.stop_ev;
+		REQUIRE(e.kind == (unsigned)event_find("l1.duel_switch"));
+		REQUIRE(fx_run(&f, "why") == CMD_OK);
+		const char *o = f.cap.out.s, *p = strstr(o, "decoupled leaders missed "), *q = strstr(o, "plain leaders missed ");
+		unsigned m0, a0, m1, a1;
+		REQUIRE(p && q);
+		REQUIRE(sscanf(p, "decoupled leaders missed %u of %u", &m0, &a0) == 2);
+		REQUIRE(sscanf(q, "plain leaders missed %u of %u", &m1, &a1) == 2);
+		REQUIRE(a0 > 0 && a1 > 0);
+		int64_t diff = ((int64_t)m0 * 1000 * a1 - (int64_t)m1 * 1000 * a0) / ((int64_t)a0 * a1);
+		CHECK_EQ(diff, (int64_t)e.b);
+		CHECK_EQ(diff > (int64_t)limit * 10 ? 0 : 1, (int)e.a);
+		CHECK_CONTAINS(o, e.a ? "the followers turn decoupled" : "the followers turn plain");
+		bool tie = m0 == a0 && m1 == a1;
+		CHECK_EQ(strstr(o, "a tie") != NULL, tie);
+		seen[e.a ? 1 : 0]++;
+		ties += tie;
+	}
+	CHECK(seen[0] > 0 && seen[1] > 0);
+	CHECK(ties > 0);
+	fx_fini(&f);
+}
