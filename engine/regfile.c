@@ -496,10 +496,18 @@ int rf_bank_reads(const struct sim *s, const struct sm *sm, int slot, const stru
 
 unsigned rf_score(const struct sim *s, const struct sm *sm, int slot, const struct winst *in)
 {
+	int nscored;
+	return rf_score_n(s, sm, slot, in, &nscored);
+}
+
+unsigned rf_score_n(const struct sim *s, const struct sm *sm, int slot, const struct winst *in, int *nscored)
+{
+	*nscored = 0;
 	if (!sm->rf)
 		return 0;
 	uint8_t regs[3];
 	int n = rf_bank_reads(s, sm, slot, in, regs);
+	*nscored = n;
 	unsigned score = 0;
 	for (int i = 0; i < n; i++) {
 		unsigned bml = rf_bml_of(s, slot, regs[i]), t = sm->rf->bank[rf_bank_of(s, slot, regs[i])].tail;
@@ -508,6 +516,7 @@ unsigned rf_score(const struct sim *s, const struct sm *sm, int slot, const stru
 			score = d;
 	}
 	if (s->cfg.rf.rmws_score == RF_SCORE_ACCESSES && in->ndst) { /* the destination write's distance as well */
+		++*nscored;
 		unsigned bml = rf_bml_of(s, slot, in->dst), t = sm->rf->bank[rf_bank_of(s, slot, in->dst)].tail;
 		unsigned d = bml > t ? bml - t : t - bml;
 		if (d > score)

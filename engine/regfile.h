@@ -160,6 +160,9 @@ unsigned rf_segment(const struct sim *s);
 int rf_bank_reads(const struct sim *s, const struct sm *sm, int slot, const struct winst *in, uint8_t *regs);
 /* RMWS score: max over bank reads of |BML - projected bank BML|. */
 unsigned rf_score(const struct sim *s, const struct sm *sm, int slot, const struct winst *in);
+/* The same, and *nscored = the registers it covers (0: nothing to score,
+ * e.g. bar, exit, or every source in the write buffer; see rf.rmws_no_reads). */
+unsigned rf_score_n(const struct sim *s, const struct sm *sm, int slot, const struct winst *in, int *nscored);
 
 /* Clock conversion, exact (RF cycles <-> core cycles). */
 uint64_t rf_time_of_core(const struct sim *s, uint64_t core_cycle); /* first RF cycle of a core cycle */
