@@ -108,7 +108,7 @@ struct rf_model {
 	struct {
 		uint32_t reads, writes, requests, shifts, shift_cycles, shift_dist, wait_cycles, wait, conflicts,
 			score, wb_reads, wb_voided, wb_direct, wb_piggy, wb_overflow, wb_allocs, e_read, e_write,
-			e_shift, e_wb, e_leak, e_total, fallback, hazards;
+			e_shift, e_wb, e_leak, e_total, fallback, hazards, read_wait_cycles;
 	} id;
 	struct rf_sm_ids *sm_id; /* [sm], NULL unless timed */
 };

@@ -9,12 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rftest.h"
 #include "sim_int.h"
 #include "simtest.h"
 #include "test.h"
 
 /* tk_start with a register count (simtest's kernels use the default 32). */
-static bool rf_start(struct tk *t, unsigned threads, unsigned ctas, unsigned nregs, const char *body)
+bool rf_start(struct tk *t, unsigned threads, unsigned ctas, unsigned nregs, const char *body)
 {
 	struct kernel_src *k = &t->src;
 	memset(k, 0, sizeof(*k));
@@ -56,7 +57,7 @@ static bool rf_start(struct tk *t, unsigned threads, unsigned ctas, unsigned nre
 }
 
 /* The Fig. 7 machine: 2 banks, 16-bit tracks with 2 ports (segment 8). */
-static void fig7_cfg(struct sim_cfg *c, int remap)
+void fig7_cfg(struct sim_cfg *c, int remap)
 {
 	tk_base_cfg(c);
 	c->core.warps_per_sm = 2;
@@ -743,45 +744,6 @@ TEST(rf_rmws_score_accesses_counts_the_destination)
 		CHECK_EQ(rf_score(s, sm, 0, &i0), mode == RF_SCORE_READS ? 0u : 2u);
 		CHECK_EQ(rf_score(s, sm, 1, &i1), mode == RF_SCORE_READS ? 0u : 1u);
 		CHECK_EQ(rmws_pick(s, sm, 3, 0), mode == RF_SCORE_READS ? 0 : 1);
-		tk_end(&t);
-	}
-}
-
-/* rf.rmws_no_reads: an instruction with no register to score (here a bar)
- * scores 0, the Fig. 8 OR over no operands, and under `zero` beats W1's
- * read of R1 (bank 1, BML 4, bank projected at 2: distance 2) although W1
- * issued last; under `last` it ranks after W1, and between two such
- * instructions the tie-break (GTO: last issued) decides. The score itself
- * (explain, the rf.rmws_score stat) stays 0. */
-TEST(rf_rmws_no_reads_ranks_unscored_instructions)
-{
-	for (int mode = RF_NOREAD_ZERO; mode <= RF_NOREAD_LAST; mode++) {
-		struct tk t;
-		fig7_cfg(&t.cfg, RF_REMAP_EQ3_3);
-		t.cfg.core.scheduler = SCHED_RMWS;
-		t.cfg.rf.rmws_no_reads = mode;
-		REQUIRE(rf_start(&t, 64, 1, 8, "alu 1 <- r1 -> r3"));
-		const struct sim *s = t.s;
-		struct sm *sm = &t.s->sms[0];
-		REQUIRE(sm->rf != NULL);
-		sm->rf->bank[0].tail = sm->rf->bank[1].tail = 2;
-		struct winst bar = {.op = KOP_BAR}, rd = {.op = KOP_ALU, .nsrc = 1, .src = {1}, .ndst = 1, .dst = 3};
-		int n;
-		CHECK_EQ(rf_score_n(s, sm, 0, &bar, &n), 0u);
-		CHECK_EQ(n, 0);
-		CHECK_EQ(rf_score_n(s, sm, 1, &rd, &n), 2u);
-		CHECK_EQ(n, 1);
-		sm->w[0].ib = bar;
-		sm->w[1].ib = rd;
-		int pick = rmws_pick(s, sm, 3, 1);
-		CHECK_EQ(pick, mode == RF_NOREAD_ZERO ? 0 : 1);
-		unsigned sc;
-		int second, gto;
-		rmws_explain(s, sm, 3, 1, pick, &sc, &second, &gto);
-		CHECK_EQ(sc, mode == RF_NOREAD_ZERO ? 0u : 2u);
-		CHECK_EQ(second, mode == RF_NOREAD_ZERO ? 1 : 0);
-		sm->w[1].ib = bar;
-		CHECK_EQ(rmws_pick(s, sm, 3, 1), 1);
 		tk_end(&t);
 	}
 }
