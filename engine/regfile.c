@@ -191,6 +191,9 @@ static void register_stats(struct sim *s, struct rf_model *m)
 					      "opposite directions (counted once per bank)");
 	if (!m->timed) /* the free SRAM path: machine-wide counts only */
 		return;
+	m->id.read_wait_cycles = stats_counter(st, "rf.read_wait_cycles",
+					       "RF cycles source reads waited in the arbitrator (the part of rf.wait_cycles "
+					       "that delays operand collection; the rest is writes)");
 	m->sm_id = xcalloc((size_t)s->cfg.core.sms, sizeof *m->sm_id);
 	for (int i = 0; i < s->cfg.core.sms; i++) {
 		struct rf_sm_ids *d = &m->sm_id[i];
@@ -390,6 +393,8 @@ static const struct rf_op *push(struct sim *s, struct sm *sm, unsigned b, int wa
 	energy(s, kind == RFO_READ ? m->id.e_read : m->id.e_write, kind == RFO_READ ? m->e_read : m->e_write);
 	stat_inc(st, m->id.requests);
 	stat_add(st, m->id.wait_cycles, start - arr);
+	if (kind == RFO_READ)
+		stat_add(st, m->id.read_wait_cycles, start - arr);
 	stat_hist_add(st, m->id.wait, start - arr);
 	if (m->racetrack) {
 		stat_hist_add(st, m->id.shift_dist, d);
@@ -496,10 +501,18 @@ int rf_bank_reads(const struct sim *s, const struct sm *sm, int slot, const stru
 
 unsigned rf_score(const struct sim *s, const struct sm *sm, int slot, const struct winst *in)
 {
+	int nscored;
+	return rf_score_n(s, sm, slot, in, &nscored);
+}
+
+unsigned rf_score_n(const struct sim *s, const struct sm *sm, int slot, const struct winst *in, int *nscored)
+{
+	*nscored = 0;
 	if (!sm->rf)
 		return 0;
 	uint8_t regs[3];
 	int n = rf_bank_reads(s, sm, slot, in, regs);
+	*nscored = n;
 	unsigned score = 0;
 	for (int i = 0; i < n; i++) {
 		unsigned bml = rf_bml_of(s, slot, regs[i]), t = sm->rf->bank[rf_bank_of(s, slot, regs[i])].tail;
@@ -508,6 +521,7 @@ unsigned rf_score(const struct sim *s, const struct sm *sm, int slot, const stru
 			score = d;
 	}
 	if (s->cfg.rf.rmws_score == RF_SCORE_ACCESSES && in->ndst) { /* the destination write's distance as well */
+		++*nscored;
 		unsigned bml = rf_bml_of(s, slot, in->dst), t = sm->rf->bank[rf_bank_of(s, slot, in->dst)].tail;
 		unsigned d = bml > t ? bml - t : t - bml;
 		if (d > score)

@@ -108,7 +108,7 @@ struct rf_model {
 	struct {
 		uint32_t reads, writes, requests, shifts, shift_cycles, shift_dist, wait_cycles, wait, conflicts,
 			score, wb_reads, wb_voided, wb_direct, wb_piggy, wb_overflow, wb_allocs, e_read, e_write,
-			e_shift, e_wb, e_leak, e_total, fallback, hazards;
+			e_shift, e_wb, e_leak, e_total, fallback, hazards, read_wait_cycles;
 	} id;
 	struct rf_sm_ids *sm_id; /* [sm], NULL unless timed */
 };
@@ -160,6 +160,9 @@ unsigned rf_segment(const struct sim *s);
 int rf_bank_reads(const struct sim *s, const struct sm *sm, int slot, const struct winst *in, uint8_t *regs);
 /* RMWS score: max over bank reads of |BML - projected bank BML|. */
 unsigned rf_score(const struct sim *s, const struct sm *sm, int slot, const struct winst *in);
+/* The same, and *nscored = the registers it covers (0: nothing to score,
+ * e.g. bar, exit, or every source in the write buffer; see rf.rmws_no_reads). */
+unsigned rf_score_n(const struct sim *s, const struct sm *sm, int slot, const struct winst *in, int *nscored);
 
 /* Clock conversion, exact (RF cycles <-> core cycles). */
 uint64_t rf_time_of_core(const struct sim *s, uint64_t core_cycle); /* first RF cycle of a core cycle */

@@ -18,6 +18,7 @@ static const char *const scope_names[] = {"bank", "track", NULL};
 static const char *const claim_names[] = {"writeback", "issue", NULL};
 static const char *const spread_names[] = {"interleave", "one_bank", NULL};
 static const char *const score_names[] = {"reads", "accesses", NULL};
+static const char *const noread_names[] = {"zero", "last", NULL};
 
 #define P_INT(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, 0, NULL, desc}
 #define P_BOOL(path, field, def, desc) {path, CFG_BOOL, CFG_OFF(field), def, 0, 1, 0, NULL, desc}
@@ -61,6 +62,10 @@ static const struct cfg_param rf_params[] = {
 	P_ENUM("rf.rmws_score", rf.rmws_score, "reads", score_names,
 	       "rmws: what the score counts: reads (the thesis: the source registers the banks serve) or accesses "
 	       "(also the destination register's distance, for the write it will make)"),
+	P_ENUM("rf.rmws_no_reads", rf.rmws_no_reads, "zero", noread_names,
+	       "rmws: rank of an instruction whose score covers no register (bar, exit, every source in the write buffer): "
+	       "zero (the thesis's Fig. 8 arithmetic, an OR over no operands: it ranks with the best) or last (after every "
+	       "warp with a scored register; a choice the thesis does not make)"),
 	P_DBL("rf.energy.rm_read_pj", rf.rm_read_pj, "59.34", "racetrack read energy per warp register (pJ)"),
 	P_DBL("rf.energy.rm_write_pj", rf.rm_write_pj, "50.49", "racetrack write energy per warp register (pJ)"),
 	P_DBL("rf.energy.shift_pj", rf.shift_pj, "1.8", "racetrack shift energy per bit (pJ; scope rf.energy.shift_scope)"),

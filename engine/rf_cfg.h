@@ -16,6 +16,7 @@ enum rf_shift_scope { RF_SHIFT_PER_BANK, RF_SHIFT_PER_TRACK };
 enum rf_wb_claim { RF_WB_AT_WRITEBACK, RF_WB_AT_ISSUE };
 enum rf_wr_spread { RF_WR_INTERLEAVE, RF_WR_ONE_BANK };
 enum rf_rmws_score { RF_SCORE_READS, RF_SCORE_ACCESSES };
+enum rf_rmws_no_reads { RF_NOREAD_ZERO, RF_NOREAD_LAST };
 
 struct rf_cfg {
 	int kind;            /* enum rf_kind */
@@ -37,6 +38,7 @@ struct rf_cfg {
 	int tiebreak;        /* enum rf_tiebreak (RMWS) */
 	int queue_limit;     /* arbitrator queue depth that blocks issue (back-pressure) */
 	int rmws_score;      /* enum rf_rmws_score: the register accesses RMWS's score counts */
+	int rmws_no_reads;   /* enum rf_rmws_no_reads: where RMWS ranks an instruction with nothing to score */
 	/* energy (Table 3 of the thesis) */
 	double rm_read_pj, rm_write_pj, shift_pj, rm_leak_mw;
 	double sram_read_pj, sram_write_pj, sram_leak_mw;

@@ -4,6 +4,8 @@
  */
 #include "rmws.h"
 
+#include <limits.h>
+
 #include "sim_int.h"
 
 uint64_t rmws_bml_pp(unsigned bml, unsigned seg)
@@ -52,6 +54,18 @@ static bool tie_before(const struct sim *s, const struct sm *sm, int last, int a
 	}
 }
 
+/* rf.rmws_no_reads = last: does warp i's instruction have no register to
+ * score (bar, exit, every source in the write buffer)? It then ranks after
+ * every warp that reads a bank; the tie-break orders those among themselves. */
+static bool unscored_last(const struct sim *s, const struct sm *sm, int i)
+{
+	int nscored;
+	if (s->cfg.rf.rmws_no_reads != RF_NOREAD_LAST)
+		return false;
+	rf_score_n(s, sm, i, &sm->w[i].ib, &nscored);
+	return nscored == 0;
+}
+
 static void rank(const struct sim *s, const struct sm *sm, uint64_t ready, int last, int *best, int *second,
 		 unsigned *bscore)
 {
@@ -62,6 +76,8 @@ static void rank(const struct sim *s, const struct sm *sm, uint64_t ready, int l
 		if (!(ready >> i & 1))
 			continue;
 		unsigned sc = rf_score(s, sm, i, &sm->w[i].ib);
+		if (unscored_last(s, sm, i))
+			sc = UINT_MAX; /* above every distance */
 		if (*best < 0 || sc < *bscore || (sc == *bscore && tie_before(s, sm, last, i, *best))) {
 			*second = *best;
 			ss = *bscore;
@@ -87,6 +103,7 @@ void rmws_explain(const struct sim *s, const struct sm *sm, uint64_t ready, int 
 {
 	int best, second;
 	rank(s, sm, ready, last, &best, &second, score);
+	*score = rf_score(s, sm, pick, &sm->w[pick].ib); /* the score itself, not the rank key */
 	*runner_up = best == pick ? second : best;
 	if (last >= 0 && (ready >> last & 1)) {
 		*gto = last;

@@ -5,7 +5,10 @@
  * |register BML - projected bank BML| (projected = the BML of the newest
  * request queued at that bank, or the location register when none is); the
  * ready warp with the lowest score issues, ties broken by rf.rmws_tiebreak
- * (gto: the scheduler's last issued warp, then the oldest; oldest; lrr). Warps that
+ * (gto: the scheduler's last issued warp, then the oldest; oldest; lrr). An
+ * instruction with no register to score (bar, exit, sources all in the write
+ * buffer) scores 0 and ranks with the best, or, with rf.rmws_no_reads = last,
+ * after every warp that has one. Warps that
  * cannot issue (scoreboard, full write buffer, ...) are not in the ready set,
  * which is the thesis's "continue the column scan".
  *

@@ -9,12 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rftest.h"
 #include "sim_int.h"
 #include "simtest.h"
 #include "test.h"
 
 /* tk_start with a register count (simtest's kernels use the default 32). */
-static bool rf_start(struct tk *t, unsigned threads, unsigned ctas, unsigned nregs, const char *body)
+bool rf_start(struct tk *t, unsigned threads, unsigned ctas, unsigned nregs, const char *body)
 {
 	struct kernel_src *k = &t->src;
 	memset(k, 0, sizeof(*k));
@@ -56,7 +57,7 @@ static bool rf_start(struct tk *t, unsigned threads, unsigned ctas, unsigned nre
 }
 
 /* The Fig. 7 machine: 2 banks, 16-bit tracks with 2 ports (segment 8). */
-static void fig7_cfg(struct sim_cfg *c, int remap)
+void fig7_cfg(struct sim_cfg *c, int remap)
 {
 	tk_base_cfg(c);
 	c->core.warps_per_sm = 2;
