@@ -82,23 +82,28 @@ static void why_duel(struct session *ss, struct cmd_out *out, const struct event
 			   " `rewind` to the stop to see it)", (unsigned long long)d.last_at);
 		return;
 	}
-	cmd_printf(out, "the dueling interval of %d cycles ending at cycle %llu, all SMs' leader sets together:",
-		   d.interval, (unsigned long long)d.last_at);
-	cmd_printf(out, "  decoupled leaders missed %u of %u load lookups (%.1f %%; a bypass counts as a miss)", d.miss[0],
-		   d.acc[0], pct(d.miss[0], d.acc[0]));
-	cmd_printf(out, "  plain leaders missed     %u of %u (%.1f %%; a merge counts as a hit)", d.miss[1], d.acc[1],
+	cmd_printf(out, "interval of %d cycles ending at cycle %llu, all leader sets:", d.interval,
+		   (unsigned long long)d.last_at);
+	cmd_printf(out, "  decoupled leaders missed %u of %u lookups (%.1f %%)", d.miss[0], d.acc[0],
+		   pct(d.miss[0], d.acc[0]));
+	cmd_printf(out, "  plain leaders missed     %u of %u lookups (%.1f %%)", d.miss[1], d.acc[1],
 		   pct(d.miss[1], d.acc[1]));
+	cmd_printf(out, "  (loads only; a bypass counts as a miss, a merge as a hit)");
 	double pts = d.diff_permille / 10.0;
-	if (d.followers_decoupled)
-		cmd_printf(out, "difference %+.1f points, not above l1.bypass_duel_diff = %d: the followers turn decoupled"
-			   " (the paper: unless the decoupled leaders miss more, every SM enables the new design)",
-			   pts, d.limit_points);
-	else
-		cmd_printf(out, "difference %+.1f points, above l1.bypass_duel_diff = %d: the followers turn plain"
-			   " (the decoupled leaders miss more: bypassing loses reuse here)", pts, d.limit_points);
-	if (d.miss[0] == d.acc[0] && d.miss[1] == d.acc[1])
-		cmd_printf(out, "both groups missed every lookup (cold misses or a streaming phase): a tie, which the paper's rule"
-			   " reads as decoupled; with `set l1.bypass_duel_cold_hold true` such an interval changes nothing");
+	if (d.followers_decoupled) {
+		cmd_printf(out, "difference %+.1f points, not above l1.bypass_duel_diff %d:", pts, d.limit_points);
+		cmd_printf(out, "  the followers turn decoupled (the paper: unless the decoupled");
+		cmd_printf(out, "  leaders miss more, every SM enables the new design)");
+	} else {
+		cmd_printf(out, "difference %+.1f points, above l1.bypass_duel_diff %d:", pts, d.limit_points);
+		cmd_printf(out, "  the followers turn plain (the decoupled leaders miss more:");
+		cmd_printf(out, "  bypassing loses reuse here)");
+	}
+	if (d.miss[0] == d.acc[0] && d.miss[1] == d.acc[1]) {
+		cmd_printf(out, "both groups missed every lookup (cold misses or streaming): a tie,");
+		cmd_printf(out, "  which the paper's rule reads as decoupled; with");
+		cmd_printf(out, "  `set l1.bypass_duel_cold_hold true` it would change nothing");
+	}
 }
 
 static int why_stop(struct session *ss, struct cmd_out *out)
