@@ -15,6 +15,8 @@
 # counts merges and bypasses). A "mean over 15" is the mean IPC change of
 # B against A over the preset and the 14 one-cycle changes of
 # tools/bypass_noise_ci.sh (icnt.latency 5..11, l2.hit_latency 116..124).
+# Run names and option lists are split on purpose (no spaces in names):
+# shellcheck disable=SC2046,SC2086
 B=${B:-build/gpustep}
 T=$(mktemp -d "${TMPDIR:-/tmp}/bypass_cases.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT INT TERM
@@ -47,10 +49,11 @@ mean15() {
 		l2.hit_latency=119 l2.hit_latency=121 l2.hit_latency=122 l2.hit_latency=123 l2.hit_latency=124; do
 		_s=""
 		[ -n "$_c" ] && _s="-s $_c"
-		# shellcheck disable=SC2086 # option lists split on purpose
-		"$B" gtx480 -w $_k $_a $_s --run --stats "$T/m15a.json" >/dev/null 2>"$T/err" &&
-			"$B" gtx480 -w $_k $_b $_s --run --stats "$T/m15b.json" >/dev/null 2>>"$T/err" ||
-			{ echo "bypass_cases: mean15 $_k: $(head -1 "$T/err")" >&2; exit 1; }
+		if ! "$B" gtx480 -w $_k $_a $_s --run --stats "$T/m15a.json" >/dev/null 2>"$T/err" ||
+			! "$B" gtx480 -w $_k $_b $_s --run --stats "$T/m15b.json" >/dev/null 2>>"$T/err"; then
+			echo "bypass_cases: mean15 $_k: $(head -1 "$T/err")" >&2
+			exit 1
+		fi
 		{ chg m15a m15b; echo; } >>"$T/m15"
 	done
 	awk '{ s += $1; x[NR] = $1 } END { m = s / NR; for (i = 1; i <= NR; i++) v += (x[i] - m) ^ 2;
@@ -136,7 +139,6 @@ case4() {
 	echo "|---|---|---|---|---|---|---|---|"
 	for kp in matmul_naive matmul_tiled "stencil2d -p n=512"; do
 		n=c4.$(echo "$kp" | tr -c 'a-z0-9\n' _)
-		# shellcheck disable=SC2086
 		modes "$n" $kp
 		set -- $(mean15 "$kp" "-s l1.bypass=none" "-s l1.bypass=locality")
 		a=$(chg $n.none $n.all) r=$(chg $n.none $n.mrpb)
@@ -170,9 +172,7 @@ case6() {
 	echo "|---|---|---|---|---|"
 	for kp in gather_random "bfs_like -p n=16384" vws_thrash strided transpose_naive matmul_naive stencil2d matmul_tiled; do
 		n=c6.$(echo "$kp" | tr -c 'a-z0-9\n' _)
-		# shellcheck disable=SC2086
 		run $n.none $kp -s l1.bypass=none
-		# shellcheck disable=SC2086
 		run $n.locality $kp -s l1.bypass=locality
 		an=$(pki $n.none l2.accesses) al=$(pki $n.locality l2.accesses)
 		dn=$(pki $n.none dram.reads) dl=$(pki $n.locality dram.reads)
@@ -225,8 +225,7 @@ case9() {
 	for kp in gather_random "bfs_like -p n=16384" vws_thrash; do
 		n=c6.$(echo "$kp" | tr -c 'a-z0-9\n' _)
 		for m in none locality; do
-			# shellcheck disable=SC2086
-			run $n.$m.big $kp -s l1.bypass=$m -s l1.sets=256
+				run $n.$m.big $kp -s l1.bypass=$m -s l1.sets=256
 		done
 		g=$(chg $n.none $n.locality) gb=$(chg $n.none.big $n.locality.big) x=$(chg $n.none.big $n.locality)
 		printf '| %s | %s %% | %s %% | %s | %s %% | %s |\n' "$kp" "$g" "$gb" "$(verdict "$gb < $g")" "$x" \
@@ -248,11 +247,9 @@ case10() {
 		"vws_thrash|" "vws_thrash|-s l1.bypass_duel=false"; do
 		kp=${kd%%|*} d=${kd#*|}
 		n=c10.$(echo "$kd" | tr -c 'a-z0-9\n' _)
-		# shellcheck disable=SC2086
 		run $n $kp -s l1.bypass=locality $d
 		for o in w12:tag_ways=12 w16:tag_ways=16 t1:threshold=1 t3:threshold=3 t4:threshold=4; do
-			# shellcheck disable=SC2086
-			run $n.${o%%:*} $kp -s l1.bypass=locality $d -s l1.bypass_${o#*:}
+				run $n.${o%%:*} $kp -s l1.bypass=locality $d -s l1.bypass_${o#*:}
 		done
 		w16=$(chg $n $n.w16) w12=$(chg $n $n.w12)
 		t1=$(chg $n $n.t1) t3=$(chg $n $n.t3) t4=$(chg $n $n.t4)
