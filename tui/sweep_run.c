@@ -134,7 +134,10 @@ static char *log_tail(const char *path)
 static int finish(const struct sweep *sw, const struct sweep_job *j, int st, bool interrupted)
 {
 	char *res = sweep_result_path(sw, j);
-	bool ok = WIFEXITED(st) && WEXITSTATUS(st) == 0 && sweep_file_exists(res);
+	/* The result is renamed into place whole, so it is the truth: a child
+	 * the interrupt reached after that rename finished its job (a resume
+	 * skips it), and is logged done, not stopped. */
+	bool ok = sweep_file_exists(res) && ((WIFEXITED(st) && WEXITSTATUS(st) == 0) || interrupted);
 	if (!ok) /* a child stopped while saving leaves its temporary file */
 		remove_stale_temps(res);
 	free(res);
