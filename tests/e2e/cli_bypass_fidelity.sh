@@ -17,18 +17,10 @@
 . "$(dirname "$0")/lib.sh"
 T=$E2E_TMP
 
-# run NAME KERNEL OPTIONS...: stats to $T/NAME.json
-run() {
-	name=$1 k=$2
-	shift 2
-	"$BIN" gtx480 -w "$k" "$@" --run --stats "$T/$name.json" >/dev/null 2>"$T/err" || fail "$name: exit $? ($(cat "$T/err"))"
-}
+# run NAME KERNEL OPTIONS...: gtx480, stats to $T/NAME.json (lib.sh)
+run() { stats_run gtx480 "$@"; }
 # stat NAME KEY: a number from $T/NAME.json
-stat() {
-	v=$(sed -n "s/^ *\"$2\": \([-0-9.e+]*\),\{0,1\}$/\1/p" "$T/$1.json")
-	[ -n "$v" ] || fail "$1: no stat $2"
-	echo "$v"
-}
+stat() { stats_num "$T/$1.json" "$2"; }
 packets() { echo $(($(stat "$1" icnt.req_packets) + $(stat "$1" icnt.reply_packets))); }
 
 run none gather_random -s l1.bypass=none

@@ -28,11 +28,7 @@ kernel() {
 EOF
 }
 # stat FILE KEY
-stat() {
-	v=$(sed -n "s/^ *\"$2\": \([-0-9.e+]*\),\{0,1\}$/\1/p" "$1")
-	[ -n "$v" ] || fail "$1: no stat $2"
-	echo "$v"
-}
+stat() { stats_num "$1" "$2"; }
 # check NAME DIR SEGMENT_BYTES: DIR req (store) or reply (load) flits of
 # kernel NAME with both payloads
 check() {

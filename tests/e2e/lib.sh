@@ -8,6 +8,8 @@
 #   tmux_kill                           (also done on exit)
 #   fail "message"                      print, dump the screen if any, exit 1
 #   expect_contains "$out" "text"       fail unless $out contains text
+#   stats_run PRESET NAME KERNEL OPTS   a headless run, its stats to $E2E_TMP/NAME.json
+#   stats_num FILE KEY                  a number from a --stats JSON file (fail if absent)
 #
 # Every test script gets its own tmux server (socket gpustep-test-PID), so
 # tests can run in parallel and never touch the user's tmux.
@@ -142,4 +144,20 @@ tmux_wait_after_mark() {
 		i=$((i + 1))
 	done
 	return 1
+}
+
+# stats_run PRESET NAME KERNEL OPTIONS...: `$BIN PRESET -w KERNEL OPTIONS --run`,
+# its stats to $E2E_TMP/NAME.json; fails the test if the run fails.
+stats_run() {
+	sr_p=$1 sr_n=$2 sr_k=$3
+	shift 3
+	"$BIN" "$sr_p" -w "$sr_k" "$@" --run --stats "$E2E_TMP/$sr_n.json" >/dev/null 2>"$E2E_TMP/err" ||
+		fail "$sr_n: exit $? ($(cat "$E2E_TMP/err"))"
+}
+
+# stats_num FILE KEY: the number KEY holds in the --stats JSON FILE.
+stats_num() {
+	sn_v=$(sed -n "s/^ *\"$2\": \([-0-9.e+]*\),\{0,1\}$/\1/p" "$1")
+	[ -n "$sn_v" ] || fail "$1: no stat $2"
+	echo "$sn_v"
 }
