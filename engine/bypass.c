@@ -170,7 +170,6 @@ void byp_duel_update(struct sim *s)
 	if (d->iv_acc[0] && d->iv_acc[1]) {
 		memcpy(d->last_acc, d->iv_acc, sizeof d->last_acc);
 		memcpy(d->last_miss, d->iv_miss, sizeof d->last_miss);
-		d->last_held = cold && s->cfg.l1.bypass_duel_cold_hold;
 		d->last_at = boundary;
 		d->last_closed = now;
 	}

@@ -84,7 +84,6 @@ struct byp_duel {
 	uint32_t iv_acc[2], iv_miss[2]; /* interval counters: [0] decoupled leaders, [1] plain leaders */
 	uint32_t last_acc[2], last_miss[2]; /* the counters of the interval closed at last_at (`why`) */
 	uint64_t last_closed; /* the cycle it was closed in (its first lookup after last_at; l1.duel_switch's cycle) */
-	uint8_t last_held;  /* that interval missed every lookup in both groups and l1.bypass_duel_cold_hold held it */
 };
 
 /* Decision of a tag probe (no side effects). */

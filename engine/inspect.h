@@ -164,9 +164,7 @@ struct duel_info {
 	uint64_t closed_at;        /* the cycle it was closed in: its first lookup after last_at */
 	uint32_t acc[2], miss[2];  /* [0] decoupled leaders, [1] plain leaders */
 	int diff_permille;         /* decoupled - plain miss rate of the last decided interval */
-	bool held;                 /* all misses in both groups, held by l1.bypass_duel_cold_hold */
 	int limit_points;          /* l1.bypass_duel_diff */
-	bool cold_hold;            /* l1.bypass_duel_cold_hold */
 	int interval;              /* l1.bypass_duel_interval */
 };
 /* false without dueling (l1.bypass != locality, or one leader group). */

@@ -31,9 +31,7 @@ bool inspect_duel(const struct sim *s, struct duel_info *o)
 				.last_at = d->last_at,
 				.closed_at = d->last_closed,
 				.diff_permille = d->last_diff,
-				.held = d->last_held,
 				.limit_points = s->cfg.l1.bypass_duel_diff,
-				.cold_hold = s->cfg.l1.bypass_duel_cold_hold,
 				.interval = s->cfg.l1.bypass_duel_interval};
 	for (int g = 0; g < 2; g++) {
 		o->acc[g] = d->last_acc[g];
