@@ -40,24 +40,10 @@ allocs() { echo $(($(get "$1" l1.misses) - $(get "$1" l1.mshr_merges) - $(get "$
 # verdict CONDITION-AWK-EXPR: "holds" or "does not hold"
 verdict() { awk "BEGIN { exit !($1) }" && echo holds || echo "**does not hold**"; }
 # mean15 KERNEL "A-OPTS" "B-OPTS": mean IPC change (%) of B against A over
-# the 15 timing variants (the approach of tools/bypass_noise_ci.sh)
+# the 15 timing variants and its 95 % CI, "MEAN LOW HIGH" (tools/bypass_noise_ci.sh)
 mean15() {
-	_k=$1 _a=$2 _b=$3
-	: >"$T/m15"
-	for _c in "" icnt.latency=5 icnt.latency=6 icnt.latency=7 icnt.latency=9 icnt.latency=10 \
-		icnt.latency=11 l2.hit_latency=116 l2.hit_latency=117 l2.hit_latency=118 \
-		l2.hit_latency=119 l2.hit_latency=121 l2.hit_latency=122 l2.hit_latency=123 l2.hit_latency=124; do
-		_s=""
-		[ -n "$_c" ] && _s="-s $_c"
-		if ! "$B" gtx480 -w $_k $_a $_s --run --stats "$T/m15a.json" >/dev/null 2>"$T/err" ||
-			! "$B" gtx480 -w $_k $_b $_s --run --stats "$T/m15b.json" >/dev/null 2>>"$T/err"; then
-			echo "bypass_cases: mean15 $_k: $(head -1 "$T/err")" >&2
-			exit 1
-		fi
-		{ chg m15a m15b; echo; } >>"$T/m15"
-	done
-	awk '{ s += $1; x[NR] = $1 } END { m = s / NR; for (i = 1; i <= NR; i++) v += (x[i] - m) ^ 2;
-		h = 2.145 * sqrt(v / (NR - 1)) / sqrt(NR); printf "%+.2f %+.2f %+.2f\n", m, m - h, m + h }' "$T/m15"
+	# shellcheck disable=SC2086 # KERNEL may carry its -p options
+	BASE=$2 VARIANT=$3 SUMMARY=1 B=$B sh "$(dirname "$0")/bypass_noise_ci.sh" $1 || exit 1
 }
 modes() { # modes PREFIX KERNEL OPTIONS...: none, all, locality, mrpb runs PREFIX.MODE
 	_p=$1 _k=$2
