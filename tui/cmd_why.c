@@ -4,6 +4,7 @@
  * cycles by reason, per SM and machine-wide, with their Nsight Compute
  * warp-state names). Reads the engine through inspect.h only.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +100,16 @@ static void why_duel(struct session *ss, struct cmd_out *out, const struct event
 		cmd_printf(out, "  the followers turn plain (the decoupled leaders miss more:");
 		cmd_printf(out, "  bypassing loses reuse here)");
 	}
+	/* How far these counts pin the difference down: the 95 % margin of a
+	 * difference of two proportions (Agresti and Caffo: one miss and one
+	 * hit added to each group, so 2 of 2 is not taken as certain). */
+	double p0 = (d.miss[0] + 1.0) / (d.acc[0] + 2.0), p1 = (d.miss[1] + 1.0) / (d.acc[1] + 2.0);
+	double margin = 196.0 * sqrt(p0 * (1 - p0) / (d.acc[0] + 2.0) + p1 * (1 - p1) / (d.acc[1] + 2.0));
+	bool unsure = fabs(pts - d.limit_points) <= margin;
+	cmd_printf(out, "95 %% margin of the difference: \u00b1%.1f points; the limit lies %s it", margin,
+		   unsure ? "within" : "outside");
+	if (unsure)
+		cmd_printf(out, "  (too few lookups to tell the modes apart: it could have gone either way)");
 	if (d.miss[0] == d.acc[0] && d.miss[1] == d.acc[1]) {
 		cmd_printf(out, "both groups missed every lookup (cold misses or streaming): a tie,");
 		cmd_printf(out, "  which the paper's rule reads as decoupled; with");

@@ -7,6 +7,7 @@
  * against the bank), a barrier with every link, and `why` at a stop for
  * every event kind that names a warp, an address or a bank.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -428,19 +429,23 @@ TEST(why_l2_miss_follows_its_own_request_not_another_sms)
 }
 
 /* `why` at an l1.duel_switch stop prints the interval that decided it: the
- * decoupled and plain leaders' misses and lookups, and the rule. The counts
- * printed must give the event's own difference (the engine's integer per
- * mille) and its decision against l1.bypass_duel_diff, and an all-miss
- * interval must be named a tie. gather_random on the teaching machine
- * switches both ways: decoupled on the cold first interval (a tie), plain
- * when the plain leaders start to hit. Printing the groups swapped, or an
- * interval other than the stop's, fails it. */
-TEST(why_duel_switch_shows_the_interval_and_the_rule)
+ * decoupled and plain leaders' misses and lookups, the rule, and the 95 %
+ * margin of the difference. The counts printed must give the event's own
+ * difference (the engine's integer per mille) and its decision against
+ * l1.bypass_duel_diff; the margin must be the Agresti-Caffo one of those
+ * counts, a limit inside it named a decision the counts cannot make, and an
+ * all-miss interval named a tie. On the teaching machine gather_random
+ * switches both ways (decoupled on the cold first interval, a tie; plain
+ * when the plain leaders start to hit), and matmul_tiled has switches with
+ * the limit inside and outside the margin. Printing the groups swapped, an
+ * interval other than the stop's, or another margin fails it. */
+static void check_duel_stops(const char *wl, int seen[2], int *ties, int sure[2])
 {
 	struct fx f;
-	open_wl(&f, "gather_random", (const char *const[]){"set l1.bypass locality", "workload gather_random",
-							      "break l1.duel_switch", NULL});
-	int limit = f.ss.sim->cfg.l1.bypass_duel_diff, seen[2] = {0, 0}, ties = 0;
+	char reload[64];
+	snprintf(reload, sizeof reload, "workload %s", wl);
+	open_wl(&f, wl, (const char *const[]){"set l1.bypass locality", reload, "break l1.duel_switch", NULL});
+	int limit = f.ss.sim->cfg.l1.bypass_duel_diff;
 	for (int stop = 0; stop < 8; stop++) {
 		if (fx_run(&f, "continue") != CMD_RUN || f.ss.last_stop != SIM_STOP_BREAK)
 			break;
@@ -457,12 +462,30 @@ TEST(why_duel_switch_shows_the_interval_and_the_rule)
 		CHECK_EQ(diff, (int64_t)e.b);
 		CHECK_EQ(diff > (int64_t)limit * 10 ? 0 : 1, (int)e.a);
 		CHECK_CONTAINS(o, e.a ? "the followers turn decoupled" : "the followers turn plain");
+		const char *mg = strstr(o, "95 % margin of the difference: \u00b1");
+		double margin;
+		REQUIRE(mg && sscanf(mg + strlen("95 % margin of the difference: \u00b1"), "%lf", &margin) == 1);
+		double p0 = (m0 + 1.0) / (a0 + 2.0), p1 = (m1 + 1.0) / (a1 + 2.0);
+		double want = 196.0 * sqrt(p0 * (1 - p0) / (a0 + 2.0) + p1 * (1 - p1) / (a1 + 2.0));
+		CHECK(fabs(margin - want) < 0.051);
+		bool unsure = fabs(e.b / 10.0 - limit) <= want;
+		CHECK_EQ(strstr(o, "it could have gone either way") != NULL, unsure);
+		CHECK_CONTAINS(o, unsure ? "the limit lies within it" : "the limit lies outside it");
 		bool tie = m0 == a0 && m1 == a1;
 		CHECK_EQ(strstr(o, "a tie") != NULL, tie);
 		seen[e.a ? 1 : 0]++;
-		ties += tie;
+		sure[unsure ? 0 : 1]++;
+		*ties += tie;
 	}
+	fx_fini(&f);
+}
+
+TEST(why_duel_switch_shows_the_interval_and_the_rule)
+{
+	int seen[2] = {0, 0}, sure[2] = {0, 0}, ties = 0;
+	check_duel_stops("gather_random", seen, &ties, sure);
 	CHECK(seen[0] > 0 && seen[1] > 0);
 	CHECK(ties > 0);
-	fx_fini(&f);
+	check_duel_stops("matmul_tiled", seen, &ties, sure);
+	CHECK(sure[0] > 0 && sure[1] > 0);
 }
