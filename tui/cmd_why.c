@@ -109,7 +109,7 @@ static void why_duel(struct session *ss, struct cmd_out *out, const struct event
 	cmd_printf(out, "95 %% margin of the difference: \u00b1%.1f points; the limit lies %s it", margin,
 		   unsure ? "within" : "outside");
 	if (unsure)
-		cmd_printf(out, "  (too few lookups to tell the modes apart: it could have gone either way)");
+		cmd_printf(out, "  (too few lookups to tell the modes apart: either way was possible)");
 	if (d.miss[0] == d.acc[0] && d.miss[1] == d.acc[1]) {
 		cmd_printf(out, "both groups missed every lookup (cold misses or streaming): a tie,");
 		cmd_printf(out, "  which the paper's rule reads as decoupled; with");
