@@ -6,6 +6,7 @@
  * accepted. Whether a bypassed load the L2 cannot take waits at the head of
  * the bank's input queue (l1.bypass_at_l2) is l2_wait.c's test.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -155,6 +156,12 @@ static void rebuild(const struct sim *s, struct sm *sm)
 	}
 }
 
+double byp_duel_margin_points(uint32_t m0, uint32_t a0, uint32_t m1, uint32_t a1)
+{
+	double p0 = (m0 + 1.0) / (a0 + 2.0), p1 = (m1 + 1.0) / (a1 + 2.0);
+	return 196.0 * sqrt(p0 * (1 - p0) / (a0 + 2.0) + p1 * (1 - p1) / (a1 + 2.0));
+}
+
 void byp_duel_update(struct sim *s)
 {
 	if (!dueling(s))
@@ -180,7 +187,11 @@ void byp_duel_update(struct sim *s)
 			       ((int64_t)d->iv_acc[0] * (int64_t)d->iv_acc[1]);
 		uint8_t want = diff > (int64_t)s->cfg.l1.bypass_duel_diff * 10 ? 0 : 1;
 		d->last_diff = (int32_t)diff;
-		if (want != d->followers) {
+		/* l1.bypass_duel_unsure_hold: counts too few to put the difference
+		 * on one side of the limit change nothing. */
+		bool unsure = fabs(diff / 10.0 - s->cfg.l1.bypass_duel_diff) <=
+			      byp_duel_margin_points(d->iv_miss[0], d->iv_acc[0], d->iv_miss[1], d->iv_acc[1]);
+		if (want != d->followers && !(unsure && s->cfg.l1.bypass_duel_unsure_hold)) {
 			d->followers = want;
 			stat_inc(&s->stats, s->id.l1_duel_switches);
 			EV_EMIT(&s->ev, EV_L1_DUEL_SWITCH, .cycle = boundary, .sm = -1, .a = want, .b = diff);

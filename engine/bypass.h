@@ -106,6 +106,11 @@ bool byp_decoupled(const struct sim *s, const struct sm *sm);
 bool byp_set_decoupled(const struct sim *s, const struct sm *sm, int set);
 /* Dueling role of a set: 0 decoupled leader, 1 plain leader, 2 follower, -1 no dueling. */
 int byp_role(const struct sim *s, const struct sm *sm, int set);
+/* The 95 % margin, in percentage points, of the difference of two leader
+ * groups' miss rates m0/a0 - m1/a1 (Agresti and Caffo: one miss and one hit
+ * added to each group, 1.96 standard errors). A limit within it is one the
+ * interval's counts cannot place the difference on either side of. */
+double byp_duel_margin_points(uint32_t m0, uint32_t a0, uint32_t m1, uint32_t a1);
 /* Close dueling intervals that ended before now (call before a lookup). */
 void byp_duel_update(struct sim *s);
 /* Count a first load lookup for dueling (miss: bypass or MSHR-allocating miss). */

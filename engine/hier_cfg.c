@@ -179,6 +179,8 @@ static const struct cfg_param l1_params[] = {
 	       "locality: where the leader sets lie, with P = l1.sets / l1.bypass_duel_sets: complement (Qureshi's complement-select, rotated per SM: in group c of SM i the decoupled leader is offset (c + i) mod P, the plain leader P - 1 minus that, so SMs lead different sets) or fixed (offset 0 decoupled, P/2 plain, the same sets in every SM; before 2026-11-28)"),
 	P_BOOL("l1.bypass_duel_cold_hold", l1.bypass_duel_cold_hold, "false",
 	       "locality: true = an interval in which both leader groups missed every lookup changes nothing; false (default) = the paper's literal rule (no higher miss rate -> decoupled; a streaming kernel turns decoupled)"),
+	P_BOOL("l1.bypass_duel_unsure_hold", l1.bypass_duel_unsure_hold, "false",
+	       "locality: true = an interval whose leader lookups cannot tell the modes apart (l1.bypass_duel_diff within the 95 % margin of the miss-rate difference, Agresti-Caffo) changes nothing; false (default) = the paper's rule acts on every interval"),
 	P_ENUM("l1.bypass_at_l2", l1.bypass_at_l2, "queue", byp_at_l2_names,
 	       "bypassed loads the L2 cannot take now (no MSHR entry or merge slot, memory queue full, line in transition): queue (wait at the head of the bank's input queue, the paper's GPGPU-Sim baseline) or nack (refused and retried after l1.retry_delay)"),
 };

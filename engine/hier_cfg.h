@@ -96,6 +96,7 @@ struct l1_cfg {
 	int bypass_duel_sets; /* leader sets of each kind per SM (bypass_leaders = sets) */
 	int bypass_leader_select; /* enum byp_leader_select: where the leader sets lie (bypass_leaders = sets) */
 	bool bypass_duel_cold_hold; /* an all-miss interval on both leader groups changes nothing */
+	bool bypass_duel_unsure_hold; /* an interval whose counts cannot place the difference on either side of the limit changes nothing */
 	int bypass_at_l2;    /* enum byp_at_l2: a bypassed load the L2 cannot take waits in its queue, or is NACKed */
 };
 

@@ -166,6 +166,8 @@ struct duel_info {
 	int diff_permille;         /* decoupled - plain miss rate of the last decided interval */
 	int limit_points;          /* l1.bypass_duel_diff */
 	int interval;              /* l1.bypass_duel_interval */
+	double margin_points;      /* 95 % margin of the difference from acc/miss (byp_duel_margin_points) */
+	bool unsure_hold;          /* l1.bypass_duel_unsure_hold */
 };
 /* false without dueling (l1.bypass != locality, or one leader group). */
 bool inspect_duel(const struct sim *s, struct duel_info *out);

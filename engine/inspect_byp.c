@@ -37,6 +37,8 @@ bool inspect_duel(const struct sim *s, struct duel_info *o)
 		o->acc[g] = d->last_acc[g];
 		o->miss[g] = d->last_miss[g];
 	}
+	o->margin_points = byp_duel_margin_points(o->miss[0], o->acc[0], o->miss[1], o->acc[1]);
+	o->unsure_hold = s->cfg.l1.bypass_duel_unsure_hold;
 	return true;
 }
 

@@ -100,16 +100,14 @@ static void why_duel(struct session *ss, struct cmd_out *out, const struct event
 		cmd_printf(out, "  the followers turn plain (the decoupled leaders miss more:");
 		cmd_printf(out, "  bypassing loses reuse here)");
 	}
-	/* How far these counts pin the difference down: the 95 % margin of a
-	 * difference of two proportions (Agresti and Caffo: one miss and one
-	 * hit added to each group, so 2 of 2 is not taken as certain). */
-	double p0 = (d.miss[0] + 1.0) / (d.acc[0] + 2.0), p1 = (d.miss[1] + 1.0) / (d.acc[1] + 2.0);
-	double margin = 196.0 * sqrt(p0 * (1 - p0) / (d.acc[0] + 2.0) + p1 * (1 - p1) / (d.acc[1] + 2.0));
-	bool unsure = fabs(pts - d.limit_points) <= margin;
-	cmd_printf(out, "95 %% margin of the difference: \u00b1%.1f points; the limit lies %s it", margin,
+	/* How far these counts pin the difference down (bypass.h). */
+	bool unsure = fabs(pts - d.limit_points) <= d.margin_points;
+	cmd_printf(out, "95 %% margin of the difference: \u00b1%.1f points; the limit lies %s it", d.margin_points,
 		   unsure ? "within" : "outside");
-	if (unsure)
-		cmd_printf(out, "  (too few lookups to tell the modes apart: either way was possible)");
+	if (unsure) {
+		cmd_printf(out, "  (too few lookups to tell the modes apart: either way was possible;");
+		cmd_printf(out, "  with `set l1.bypass_duel_unsure_hold true` it would change nothing)");
+	}
 	if (d.miss[0] == d.acc[0] && d.miss[1] == d.acc[1]) {
 		cmd_printf(out, "both groups missed every lookup (cold misses or streaming): a tie,");
 		cmd_printf(out, "  which the paper's rule reads as decoupled; with");
