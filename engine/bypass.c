@@ -162,6 +162,31 @@ double byp_duel_margin_points(uint32_t m0, uint32_t a0, uint32_t m1, uint32_t a1
 	return 196.0 * sqrt(p0 * (1 - p0) / (a0 + 2.0) + p1 * (1 - p1) / (a1 + 2.0));
 }
 
+/* The paper's rule on the closed interval h (its counts filled in): the
+ * outcome (enum byp_iv_outcome), h->diff set when the rule decided. */
+static uint8_t duel_rule(const struct sim *s, uint8_t followers, struct byp_iv *h)
+{
+	const struct l1_cfg *c = &s->cfg.l1;
+	if (!h->acc[0] || !h->acc[1])
+		return BYPIV_NO_LOOKUP;
+	/* An interval in which both leader groups missed every lookup (cold
+	 * misses, a streaming phase): no change under the cold hold. */
+	if (h->miss[0] == h->acc[0] && h->miss[1] == h->acc[1] && c->bypass_duel_cold_hold)
+		return BYPIV_COLD_HELD;
+	/* per mille, integer arithmetic: 1000 * (m0/a0 - m1/a1) */
+	int64_t diff = ((int64_t)h->miss[0] * 1000 * (int64_t)h->acc[1] - (int64_t)h->miss[1] * 1000 * (int64_t)h->acc[0]) /
+		       ((int64_t)h->acc[0] * (int64_t)h->acc[1]);
+	h->diff = (int32_t)diff;
+	uint8_t want = diff > (int64_t)c->bypass_duel_diff * 10 ? 0 : 1;
+	if (want == followers)
+		return BYPIV_KEPT;
+	/* l1.bypass_duel_unsure_hold: counts too few to put the difference on
+	 * one side of the limit change nothing. */
+	bool unsure = fabs(diff / 10.0 - c->bypass_duel_diff) <=
+		      byp_duel_margin_points(h->miss[0], h->acc[0], h->miss[1], h->acc[1]);
+	return unsure && c->bypass_duel_unsure_hold ? BYPIV_UNSURE_HELD : BYPIV_SWITCHED;
+}
+
 void byp_duel_update(struct sim *s)
 {
 	if (!dueling(s))
@@ -171,37 +196,31 @@ void byp_duel_update(struct sim *s)
 	if (now < d->next_at)
 		return;
 	uint64_t boundary = d->next_at;
-	/* An interval in which both leader groups missed every lookup (cold
-	 * misses, a streaming phase) holds no evidence either way: no change. */
-	bool cold = d->iv_miss[0] == d->iv_acc[0] && d->iv_miss[1] == d->iv_acc[1];
-	if (d->iv_acc[0] && d->iv_acc[1]) {
+	struct byp_iv *h = &d->hist[d->hist_n++ % BYP_DUEL_HISTORY];
+	*h = (struct byp_iv){.end = boundary};
+	memcpy(h->acc, d->iv_acc, sizeof h->acc);
+	memcpy(h->miss, d->iv_miss, sizeof h->miss);
+	h->outcome = duel_rule(s, d->followers, h);
+	if (h->acc[0] && h->acc[1]) {
 		memcpy(d->last_acc, d->iv_acc, sizeof d->last_acc);
 		memcpy(d->last_miss, d->iv_miss, sizeof d->last_miss);
 		d->last_at = boundary;
 		d->last_closed = now;
 	}
-	if (d->iv_acc[0] && d->iv_acc[1] && !(cold && s->cfg.l1.bypass_duel_cold_hold)) {
-		/* per mille, integer arithmetic: 1000 * (m0/a0 - m1/a1) */
-		int64_t diff = ((int64_t)d->iv_miss[0] * 1000 * (int64_t)d->iv_acc[1] -
-				(int64_t)d->iv_miss[1] * 1000 * (int64_t)d->iv_acc[0]) /
-			       ((int64_t)d->iv_acc[0] * (int64_t)d->iv_acc[1]);
-		uint8_t want = diff > (int64_t)s->cfg.l1.bypass_duel_diff * 10 ? 0 : 1;
-		d->last_diff = (int32_t)diff;
-		/* l1.bypass_duel_unsure_hold: counts too few to put the difference
-		 * on one side of the limit change nothing. */
-		bool unsure = fabs(diff / 10.0 - s->cfg.l1.bypass_duel_diff) <=
-			      byp_duel_margin_points(d->iv_miss[0], d->iv_acc[0], d->iv_miss[1], d->iv_acc[1]);
-		if (want != d->followers && !(unsure && s->cfg.l1.bypass_duel_unsure_hold)) {
-			d->followers = want;
-			stat_inc(&s->stats, s->id.l1_duel_switches);
-			EV_EMIT(&s->ev, EV_L1_DUEL_SWITCH, .cycle = boundary, .sm = -1, .a = want, .b = diff);
-			for (int i = by_sets(s) ? 0 : 2; i < s->cfg.core.sms; i++) {
-				s->sms[i].l1.bt.decoupled = want;
-				if (want)
-					rebuild(s, &s->sms[i]);
-			}
+	if (h->outcome >= BYPIV_KEPT)
+		d->last_diff = h->diff;
+	if (h->outcome == BYPIV_SWITCHED) {
+		uint8_t want = !d->followers;
+		d->followers = want;
+		stat_inc(&s->stats, s->id.l1_duel_switches);
+		EV_EMIT(&s->ev, EV_L1_DUEL_SWITCH, .cycle = boundary, .sm = -1, .a = want, .b = h->diff);
+		for (int i = by_sets(s) ? 0 : 2; i < s->cfg.core.sms; i++) {
+			s->sms[i].l1.bt.decoupled = want;
+			if (want)
+				rebuild(s, &s->sms[i]);
 		}
 	}
+	h->followers = d->followers;
 	d->iv_acc[0] = d->iv_miss[0] = d->iv_acc[1] = d->iv_miss[1] = 0;
 	/* Intervals after the first that ended before now had no lookups. */
 	d->next_at += iv * (1 + (now - boundary) / iv);

@@ -76,6 +76,23 @@ struct byp_tags {
 	uint8_t decoupled;       /* current mode of this SM's followers (every set without dueling) */
 };
 
+/* One closed dueling interval, as `info duel` lists it. */
+enum byp_iv_outcome {
+	BYPIV_NO_LOOKUP, /* a leader group made no load lookup: no decision */
+	BYPIV_COLD_HELD, /* all misses on both sides, l1.bypass_duel_cold_hold: no decision */
+	BYPIV_KEPT,      /* the rule chose the followers' current mode */
+	BYPIV_SWITCHED,  /* the rule chose the other mode and the followers switched */
+	BYPIV_UNSURE_HELD, /* the rule chose the other mode, within the margin, l1.bypass_duel_unsure_hold */
+};
+struct byp_iv {
+	uint64_t end;                 /* the interval's end (a multiple of l1.bypass_duel_interval) */
+	uint32_t acc[2], miss[2];     /* [0] decoupled leaders, [1] plain leaders */
+	int32_t diff;                 /* per mille (decided intervals) */
+	uint8_t outcome;              /* enum byp_iv_outcome */
+	uint8_t followers;            /* the followers' mode after it (1 = decoupled) */
+};
+#define BYP_DUEL_HISTORY 32
+
 struct byp_duel {
 	uint64_t next_at;   /* end of the current interval */
 	uint8_t followers;  /* 1 = decoupled */
@@ -84,6 +101,8 @@ struct byp_duel {
 	uint32_t iv_acc[2], iv_miss[2]; /* interval counters: [0] decoupled leaders, [1] plain leaders */
 	uint32_t last_acc[2], last_miss[2]; /* the counters of the interval closed at last_at (`why`) */
 	uint64_t last_closed; /* the cycle it was closed in (its first lookup after last_at; l1.duel_switch's cycle) */
+	struct byp_iv hist[BYP_DUEL_HISTORY]; /* the last closed intervals, a ring */
+	uint32_t hist_n;    /* intervals closed so far (hist[(hist_n - 1) % N] is the newest) */
 };
 
 /* Decision of a tag probe (no side effects). */

@@ -168,7 +168,25 @@ struct duel_info {
 	int interval;              /* l1.bypass_duel_interval */
 	double margin_points;      /* 95 % margin of the difference from acc/miss (byp_duel_margin_points) */
 	bool unsure_hold;          /* l1.bypass_duel_unsure_hold */
+	bool cold_hold;            /* l1.bypass_duel_cold_hold */
+	uint64_t open_end;         /* the end of the interval being counted now */
+	uint32_t open_acc[2], open_miss[2]; /* its counts so far */
+	uint32_t closed;           /* intervals closed so far */
 };
+/* One closed interval of the duel (`info duel`). outcome: enum byp_iv_outcome
+ * (bypass.h): 0 a group made no lookup, 1 cold hold, 2 kept, 3 switched,
+ * 4 unsure hold. */
+struct duel_iv_info {
+	uint64_t end;
+	uint32_t acc[2], miss[2];
+	int diff_permille;     /* outcome >= 2 */
+	double margin_points;  /* 95 % margin of the difference (both groups looked up) */
+	int outcome;
+	bool followers_decoupled; /* after it */
+};
+/* The last closed intervals, oldest first, at most max (and at most the
+ * engine's history of BYP_DUEL_HISTORY); returns how many. */
+int inspect_duel_history(const struct sim *s, struct duel_iv_info *out, int max);
 /* false without dueling (l1.bypass != locality, or one leader group). */
 bool inspect_duel(const struct sim *s, struct duel_info *out);
 

@@ -1,5 +1,7 @@
 /* inspect_byp.c: read-only accessors for the locality policies: the decoupled
  * tag store of bypassing (bypass.h) and the VWS estimator (vws.h). */
+#include <string.h>
+
 #include "sim_int.h"
 
 bool inspect_bypass(const struct sim *s, int sm, struct byp_info *o)
@@ -39,7 +41,34 @@ bool inspect_duel(const struct sim *s, struct duel_info *o)
 	}
 	o->margin_points = byp_duel_margin_points(o->miss[0], o->acc[0], o->miss[1], o->acc[1]);
 	o->unsure_hold = s->cfg.l1.bypass_duel_unsure_hold;
+	o->cold_hold = s->cfg.l1.bypass_duel_cold_hold;
+	o->open_end = d->next_at;
+	memcpy(o->open_acc, d->iv_acc, sizeof o->open_acc);
+	memcpy(o->open_miss, d->iv_miss, sizeof o->open_miss);
+	o->closed = d->hist_n;
 	return true;
+}
+
+int inspect_duel_history(const struct sim *s, struct duel_iv_info *out, int max)
+{
+	struct duel_info di;
+	if (!inspect_duel(s, &di) || max <= 0)
+		return 0;
+	const struct byp_duel *d = s->duel;
+	uint32_t n = d->hist_n < BYP_DUEL_HISTORY ? d->hist_n : BYP_DUEL_HISTORY;
+	if (n > (uint32_t)max)
+		n = (uint32_t)max;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct byp_iv *h = &d->hist[(d->hist_n - n + i) % BYP_DUEL_HISTORY];
+		out[i] = (struct duel_iv_info){.end = h->end,
+					       .diff_permille = h->diff,
+					       .outcome = h->outcome,
+					       .followers_decoupled = h->followers};
+		memcpy(out[i].acc, h->acc, sizeof out[i].acc);
+		memcpy(out[i].miss, h->miss, sizeof out[i].miss);
+		out[i].margin_points = byp_duel_margin_points(h->miss[0], h->acc[0], h->miss[1], h->acc[1]);
+	}
+	return (int)n;
 }
 
 int inspect_bypass_set_role(const struct sim *s, int sm, int set)

@@ -519,12 +519,19 @@ CMD_FN(cmd_info)
 		if (arg_index(out, "sm", argc, argv, inspect_sms(s), &v))
 			return CMD_ERR;
 		info_coalesce(ss, v, out);
+	} else if (strcmp(what, "duel") == 0) {
+		uint64_t n = 16;
+		if (argc > 2 && (cmd_parse_u64(argv[2], &n) || n == 0)) {
+			cmd_errorf(out, "usage: info duel [N] (N intervals, 1 to 32; default 16)");
+			return CMD_ERR;
+		}
+		info_duel(ss, n > 32 ? 32 : (int)n, out);
 	} else if (strcmp(what, "display") == 0) {
 		char *a[] = {(char *)"display", NULL};
 		return cmd_display(ss, 1, a, out);
 	} else {
 		cmd_errorf(out, "info: unknown subject '%s' (break, stats, config, sm, warp, rf, line, l2, frc, "
-				"channel, bank, mshr, events, display, coalesce, stalls)",
+				"channel, bank, mshr, events, display, coalesce, stalls, duel)",
 			   what);
 		return CMD_ERR;
 	}

@@ -79,7 +79,7 @@ const char *cmd_closest_command(const struct session *ss, const char *word)
  * "breakpoints" (info b, info br) means break, as in gdb. */
 static const char *const info_subjects[] = {"break", "breakpoints", "watch", "watchpoints", "stats", "config",
 					    "sm", "warp", "rf", "line", "l2", "frc", "channel", "ch", "bank", "mshr",
-					    "events", "display", "coalesce", "stalls"};
+					    "events", "display", "coalesce", "stalls", "duel"};
 
 const char *cmd_info_subject(const char *w, struct cmd_out *out)
 {

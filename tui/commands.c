@@ -36,7 +36,7 @@ CMD_FN(cmd_protocol); /* cmd_coh_help.c */
 CMD_FN(cmd_history);  /* cmd_coh_hist.c */
 /* What Tab offers after `info`, `list`, `save`, `load` (cmd_info, cmd_list, cmd_save, cmd_load). */
 static const char *const info_words[] = {"break", "stats",   "config", "sm",   "warp",	"rf",	   "line",
-					 "l2",	  "frc",     "channel", "bank", "mshr",	"events", "display", "coalesce", "stalls", NULL};
+					 "l2",	  "frc",     "channel", "bank", "mshr",	"events", "display", "coalesce", "stalls", "duel", NULL};
 static const char *const list_words[] = {"kernels", "presets", "events", "stats", "config", "commands", NULL};
 static const char *const save_words[] = {"stats", "config", "session", "trace", NULL};
 static const char *const load_words[] = {"session", NULL};
@@ -157,7 +157,10 @@ static const struct cmd_def builtin[] = {
 		 "info display      the expressions `display` prints after every stop\n"
 		 "info coalesce [N] lanes -> requests of SM N's last memory instruction\n"
 		 "info stalls [N]   stall cycles by reason (Nsight names), all SMs or SM N\n"
+		 "info duel [N]     locality bypassing's duel, its last N intervals (16; up to 32):\n"
+		 "                  leader misses/lookups, difference, 95 % margin, outcome\n"
 		 "Example: info line 0x10000080\n"
+		 "Example: info duel 8   (gpustep gtx480 -s l1.bypass=locality)\n"
 		 "Example: info frc 0\n"
 		 "Example: info rf 1",
 	 .fn = cmd_info, .words = info_words},
