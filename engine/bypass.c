@@ -20,9 +20,13 @@ static const struct btag *cbtag(const struct byp_tags *b, int set, int way)
 
 static bool locality(const struct sim *s) { return s->cfg.l1.bypass == L1B_LOCALITY; }
 static bool by_sets(const struct sim *s) { return s->cfg.l1.bypass_leaders == BYPL_SETS; }
+/* No dueling with T = 0 either: that is the plain L1 (no set is decoupled),
+ * whose two "leader groups" would be two plain samples and whose switches
+ * would change nothing but l1.duel_switches. */
 static bool dueling(const struct sim *s)
 {
-	return locality(s) && s->cfg.l1.bypass_duel && (by_sets(s) ? s->cfg.l1.sets >= 2 : s->cfg.core.sms >= 2);
+	return locality(s) && s->cfg.l1.bypass_duel && s->cfg.l1.bypass_threshold > 0 &&
+	       (by_sets(s) ? s->cfg.l1.sets >= 2 : s->cfg.core.sms >= 2);
 }
 
 /* Dueling role of a set of an SM: 0 decoupled leader, 1 plain leader, 2

@@ -41,9 +41,12 @@
  * if the decoupled leaders' miss rate (bypasses count as misses, merges as
  * hits; all SMs' leader sets together) exceeded the plain leaders' by more
  * than l1.bypass_duel_diff points, else decoupled; followers turning
- * decoupled rebuild their tags from their data lines. An interval in which
+ * decoupled rebuild their tags from their data lines. No dueling with
+ * l1.bypass_threshold = 0 (the plain L1). An interval in which
  * a leader group made no load lookup changes nothing. Intervals are closed lazily, at the
- * first new L1 lookup after their end: nothing is counted in between, so the
+ * first new L1 load lookup after their end (stores of a write-evict or
+ * write-through L1 are forwarded before the duel is consulted, and count
+ * nothing): nothing is counted in between, so the
  * outcome is the one of closing them on time, and first lookups happen at
  * the same cycles whether the machine is stepped or run (retries of stalled
  * lookups do not). The l1.duel_switch event carries that lookup's cycle.

@@ -306,6 +306,40 @@ TEST(bypass_duel_cold_hold)
 	}
 }
 
+/* l1.bypass_threshold = 0 is the plain L1: no set is decoupled, so there is
+ * no duel. The streaming kernel above, whose followers turn decoupled once
+ * under the tie rule, runs exactly as with l1.bypass = none, with no
+ * l1.duel_switch event, no switch counted and no leader set. */
+TEST(bypass_threshold_zero_has_no_duel)
+{
+	uint64_t cycles[2];
+	for (int plain = 0; plain < 2; plain++) {
+		struct tk t;
+		tk_base_cfg(&t.cfg);
+		t.cfg.core.sms = 4;
+		t.cfg.l1.bypass = plain ? L1B_NONE : L1B_LOCALITY;
+		t.cfg.l1.bypass_threshold = 0;
+		t.cfg.l1.bypass_duel_interval = 200;
+		t.cfg.l2.sharers = L2SH_OFF;
+		t.cfg.l2.fill_port_cycles = 0;
+		REQUIRE(tk_start(&t, 64, 8, "loop i 0 24; ld A[tid + i*4096 + bx*128] -> r1; alu 2 <- r1; end"));
+		struct events *ev = sim_events(t.s); /* log only the switches: the ring is short */
+		events_log_all(ev, false);
+		ev->log_mask[EV_L1_DUEL_SWITCH >> 6] |= 1ull << (EV_L1_DUEL_SWITCH & 63);
+		events_update_watch(ev);
+		CHECK_EQ(sim_step(t.s, 1000000), SIM_STOP_DONE);
+		cycles[plain] = sim_cycle(t.s);
+		CHECK_EQ(tk_count(&t, EV_L1_DUEL_SWITCH), 0);
+		CHECK_EQ(tk_stat(&t, "l1.duel_switches"), 0);
+		CHECK_EQ(tk_stat(&t, "l1.bypasses"), 0);
+		for (int sm = 0; sm < 4; sm++)
+			for (int set = 0; set < t.cfg.l1.sets; set++)
+				CHECK_EQ(byp_role(t.s, &t.s->sms[sm], set), -1);
+		tk_end(&t);
+	}
+	CHECK_EQ(cycles[0], cycles[1]);
+}
+
 /* Leader sets, l1.bypass_duel_sets = 2 on 8 sets (groups of P = 4) and 4 SMs.
  * fixed: sets 0 and 4 lead decoupled, 2 and 6 plain, in every SM.
  * complement (default): in group c of SM i the decoupled leader is offset
