@@ -387,7 +387,8 @@ void byp_line_gone(struct sim *s, struct sm *sm, int set, uint64_t addr)
 	if (w < 0 || btag(b, set, w)->pos < 0)
 		return;
 	drop_owner(s, b, set, btag(b, set, w)->pos);
-	age(b, set, w, -1);
+	if (s->cfg.l1.bypass_gone_ages)
+		age(b, set, w, -1);
 }
 
 /* In a decoupled set (a leader, or a follower in decoupled mode) the tag store

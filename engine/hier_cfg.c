@@ -164,6 +164,8 @@ static const struct cfg_param l1_params[] = {
 	      "locality: a tag-only block gets a data line once its reference count exceeds this (0 = plain L1)"),
 	P_INT("l1.bypass_aging", l1.bypass_aging, "2", 1, 2,
 	      "locality: RC decrements of the other tags per replacement: 2 (at eviction and allocation, literal) or 1"),
+	P_BOOL("l1.bypass_gone_ages", l1.bypass_gone_ages, "true",
+	       "locality: a committed line that leaves without a replacement (a store's write-evict, an L2 invalidation) ages its set once, as a data-store eviction (notes 004 gap 8; the paper is silent); false: its tag just goes back to candidate"),
 	P_INT("l1.bypass_tag_cycles", l1.bypass_tag_cycles, "1", 0, 100,
 	      "locality: extra hit latency of the larger tag probe (the paper assumes 1)"),
 	P_BOOL("l1.bypass_duel", l1.bypass_duel, "true",

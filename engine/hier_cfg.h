@@ -88,6 +88,7 @@ struct l1_cfg {
 	int bypass_tag_ways; /* decoupled tag store ways (same sets as the data store) */
 	int bypass_threshold; /* a candidate gets a data line when RC > threshold */
 	int bypass_aging;    /* RC decrements per replacement: 2 (evict + alloc) or 1 */
+	bool bypass_gone_ages; /* a line leaving without a replacement (write-evict, invalidation) ages its set */
 	int bypass_tag_cycles; /* extra hit latency of the larger tag probe */
 	bool bypass_duel;    /* dueling (leaders decoupled / baseline, the others follow) */
 	int bypass_duel_interval; /* cycles */

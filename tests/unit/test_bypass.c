@@ -180,6 +180,33 @@ TEST(bypass_aging_per_replacement)
 	}
 }
 
+/* l1.bypass_gone_ages: A committed (read 3 times, RC 3), B a candidate read
+ * twice (RC 2); then a store hits A and write-evicts its line. The paper
+ * ages a set "upon an allocation or eviction in the data store": B drops to
+ * RC 1 with the key on (default), stays at 2 with it off; A goes back to
+ * candidate with RC 0 either way. */
+TEST(bypass_write_evict_ages_the_set)
+{
+	for (int ages = 0; ages < 2; ages++) {
+		struct tk t;
+		one_set_cfg(&t.cfg);
+		t.cfg.l1.bypass_gone_ages = ages;
+		REQUIRE(tk_start(&t, 32, 1,
+				 "loop i 0 3; ld A[0] -> r1; end; alu 1 <- r1; loop i 0 2; ld B[0] -> r2; end; "
+				 "alu 1 <- r2; st A[0] <- r2; alu 1"));
+		CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+		struct btag_info a, b;
+		REQUIRE(tag_way(&t, A0, &a) >= 0);
+		REQUIRE(tag_way(&t, B0, &b) >= 0);
+		CHECK_EQ(a.pos, -1);
+		CHECK_EQ(a.rc, 0);
+		CHECK_EQ(b.pos, -1);
+		CHECK_EQ(b.rc, 2 - ages);
+		CHECK_EQ(free_lines(&t), 4);
+		tk_end(&t);
+	}
+}
+
 /* A qualifying request that waits for an MSHR is looked up again every cycle;
  * its RC is committed once, when it allocates. (A's allocation ages C from 2
  * to 1, so C needs two more reads: 2 bypasses, 3 waits for A's entry.) */
