@@ -110,7 +110,7 @@ const char *cmd_info_subject(const char *w, struct cmd_out *out)
 	}
 	const char *s = cmd_closest(w, info_subjects, n);
 	cmd_errorf(out, "info: unknown subject '%s'%s%s%s (break, stats, config, sm, warp, rf, line, l2, frc, "
-			"channel, bank, mshr, events, display, coalesce, stalls)",
+			"channel, bank, mshr, events, display, coalesce, stalls, duel)",
 		   w, s ? " (did you mean " : "", s ? s : "", s ? "?)" : "");
 	return NULL;
 }
