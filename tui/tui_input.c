@@ -64,7 +64,7 @@ static bool help_key(struct tui *t, int key, bool fkey)
 	bool space = !fkey && key == ' ' && t->pager;
 	if ((fkey && (key == KEY_PPAGE || key == KEY_NPAGE || key == KEY_UP || key == KEY_DOWN || key == KEY_HOME ||
 		      key == KEY_END)) ||
-	    (space && t->help && t->help_scroll + getmaxy(t->help) - 2 < help_lines(t->help_text))) {
+	    (space && t->help && t->help_scroll + getmaxy(t->help) - 2 < help_rows(t->help_text, getmaxx(t->help) - 3))) {
 		int page = t->help ? getmaxy(t->help) - 3 : 10; /* a page, one line kept */
 		t->help_scroll += key == KEY_UP ? -1 : key == KEY_DOWN ? 1 : key == KEY_PPAGE ? -page
 				  : key == KEY_HOME ? -1000000 : key == KEY_END ? 1000000 : page;
