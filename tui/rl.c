@@ -270,6 +270,34 @@ static void add_events(const char *prefix)
 		cand_add(event_defs[i].name, prefix);
 }
 
+/* `field=` words of the kinds an event name or glob matches (`break
+ * l1.mshr_full re<Tab>` -> reason=), each once, then `if`; a word that
+ * matches no kind (`cycle`) gets the generic fields. */
+static void add_event_fields(const char *ev, const char *prefix)
+{
+	uint64_t mask[EV_MASK_WORDS] = {0};
+	if (event_match(ev, mask) == 0) {
+		add_words(field_words, prefix);
+		return;
+	}
+	for (unsigned k = 0; k < EV__COUNT; k++) {
+		if (!(mask[k >> 6] >> (k & 63) & 1))
+			continue;
+		char list[256], *save = NULL;
+		event_field_list(k, list, sizeof list);
+		for (char *f = strtok_r(list, " ", &save); f; f = strtok_r(NULL, " ", &save)) {
+			char w[64];
+			snprintf(w, sizeof w, "%s=", f);
+			bool dup = false;
+			for (size_t i = 0; i < C.n && !dup; i++)
+				dup = strcmp(C.v[i], w) == 0;
+			if (!dup)
+				cand_add(w, prefix);
+		}
+	}
+	cand_add("if", prefix);
+}
+
 /* Split the line before `start` into words (at most 8). */
 static int words_before(int start, char words[][64], int max)
 {
@@ -360,7 +388,7 @@ static char **complete(const char *text, int start, int end)
 					add_events(text);
 					cand_add("cycle", text);
 				} else {
-					add_words(field_words, text);
+					add_event_fields(words[1], text);
 				}
 				break;
 			case COMPL_STAT:

@@ -42,6 +42,12 @@ tmux_wait_for '(gpustep) break' 2 || fail "Tab did not complete 'brea'"
 tmux_send -l 'dram.row_con'
 tmux_send Tab
 tmux_wait_for '(gpustep) break dram.row_conflict' 2 || fail "Tab did not complete the event name"
+# then that event's own fields (not l1's set=, sm=, nor a missing open_row=)
+tmux_send Tab Tab
+tmux_wait_for 'addr=  bank=  ch=  if  open_row=  row=' 2 || fail "Tab after an event did not list its fields"
+tmux_send -l 'op'
+tmux_send Tab
+tmux_wait_for '(gpustep) break dram.row_conflict open_row=' 2 || fail "Tab did not complete the event's field open_row="
 tmux_send C-c
 i=0
 while [ $i -lt 30 ] && tmux_capture | tail -1 | grep -q 'break'; do sleep 0.1; i=$((i + 1)); done
