@@ -40,6 +40,8 @@ static const char *const info_words[] = {"break", "stats",   "config", "sm",   "
 static const char *const list_words[] = {"kernels", "presets", "events", "stats", "config", "commands", NULL};
 static const char *const save_words[] = {"stats", "config", "session", "trace", NULL};
 static const char *const load_words[] = {"session", NULL};
+static const char *const protocol_words[] = {"si", "nmoesi", "moesi", NULL};
+static const char *const timeline_words[] = {"l2", "follow", NULL};
 
 static const struct cmd_def builtin[] = {
 	{.name = "step", .aliases = "s", .usage = "step [N]", .summary = "advance N cycles (default 1)",
@@ -282,7 +284,7 @@ static const struct cmd_def builtin[] = {
 	{.name = "protocol", .usage = "protocol [si|nmoesi|moesi]", .summary = "print a coherence protocol's tables", .help = "Print the L1 and directory tables of the machine's coherence.protocol (or the\n"
 		 "one named), the rows the engine executes; > marks the last L1 transition\n"
 		 "taken.\n"
-		 "Example: protocol moesi", .fn = cmd_protocol},
+		 "Example: protocol moesi", .fn = cmd_protocol, .words = protocol_words},
 	{.name = "history", .usage = "history ADDR [N]", .summary = "a cache line's recent coherence transactions",
 	 .help = "Print the coherence transactions of ADDR's line, oldest first: cycle, where\n"
 		 "(the SM's L1, the directory's bank and requester, a message's direction), kind\n"
@@ -297,7 +299,7 @@ static const struct cmd_def builtin[] = {
 		 "over cycles, rebuilt from the event log (the kinds it needs are added to\n"
 		 "`log`). `follow`: the set of the newest L2 event of the selected bank (the\n"
 		 "default). Without arguments, print the choice.\n"
-		 "Example: timeline l2 0 0", .fn = cmd_timeline},
+		 "Example: timeline l2 0 0", .fn = cmd_timeline, .words = timeline_words},
 	{.name = "check", .usage = "check", .summary = "verify the simulator's invariants now",
 	 .help = "Check structural invariants (hits + misses = accesses, MSHR bookkeeping, no\n"
 		 "request lost). Prints the first violation and fails; golden scripts end with\n"

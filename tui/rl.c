@@ -31,6 +31,7 @@ static struct {
 	FILE *devnull;
 	char **kernels; /* built-in kernel names, for completion */
 	char **presets; /* machine presets (`load`) */
+	char **lessons; /* built-in lessons (`lesson`, `lesson reset`) */
 } R;
 
 /* ---- the fake input stream ----------------------------------------------- */
@@ -199,6 +200,7 @@ void rlw_draw(WINDOW *w)
 
 static const char *const select_words[] = {"sm", "warp", "l2", "channel", "bank", NULL};
 static const char *const mshr_words[] = {"l1", "l2", NULL};
+static const char *const lesson_words[] = {"list", "report", "reset", "hide", "show", "toggle", "close", NULL};
 static const char *const field_words[] = {"sm=", "warp=", "unit=", "ch=", "bank=", "row=", "addr=", "set=",
 					  "a=", "b=", "if", NULL};
 
@@ -368,7 +370,13 @@ static char **complete(const char *text, int start, int end)
 		bool after_if = false;
 		for (int i = 1; i < nw; i++)
 			after_if |= strcmp(words[i], "if") == 0;
-		if (d && d->words && nw <= 2) {
+		if (d && strcmp(d->name, "lesson") == 0) { /* lesson NAME|list|..., lesson reset NAME */
+			if (nw == 1)
+				add_words(lesson_words, text);
+			if (nw == 1 || (nw == 2 && strcmp(words[1], "reset") == 0))
+				for (char **p = R.lessons; p && *p; p++)
+					cand_add(*p, text);
+		} else if (d && d->words && nw <= 2) {
 			if (complete_words(d, nw, words[1], text))
 				return NULL; /* readline's filename completion */
 		} else if (d && strcmp(d->name, "select") == 0 && nw == 1)
@@ -481,6 +489,7 @@ void rlw_init(const char *prompt, const struct rlw_hooks *hooks)
 	rl_basic_word_break_characters = " \t";
 	R.kernels = loader_names(LOADER_KERNELS, NULL);
 	R.presets = loader_names(LOADER_PRESETS, NULL);
+	R.lessons = loader_names(LOADER_LESSONS, NULL);
 
 	using_history();
 	stifle_history(1000);
@@ -520,6 +529,8 @@ void rlw_fini(void)
 	R.kernels = NULL;
 	loader_names_free(R.presets);
 	R.presets = NULL;
+	loader_names_free(R.lessons);
+	R.lessons = NULL;
 	rl_outstream = stdout;
 	if (R.devnull)
 		fclose(R.devnull);

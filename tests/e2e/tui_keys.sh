@@ -64,6 +64,15 @@ tmux_send -l 'mshr l'
 tmux_send Tab Tab
 tmux_wait_for 'l1  l2' 2 || fail "Tab after 'info mshr l' did not offer l1 l2"
 tmux_send C-u
+# lesson names (and lesson's words), protocols
+tmux_send -l 'lesson reset dram'
+tmux_send Tab
+tmux_wait_for '(gpustep) lesson reset dram_rows' 2 || fail "Tab did not complete a lesson name after 'lesson reset'"
+tmux_send C-u
+tmux_send -l 'protocol nm'
+tmux_send Tab
+tmux_wait_for '(gpustep) protocol nmoesi' 2 || fail "Tab did not complete a protocol after 'protocol'"
+tmux_send C-u
 tmux_send -l 'info stat'
 tmux_send Tab
 tmux_wait_for '(gpustep) info stats' 2 || fail "Tab did not complete 'info stat' (st: stalls or stats)"
