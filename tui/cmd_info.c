@@ -136,6 +136,10 @@ static int arg_index(struct cmd_out *out, const char *what, int argc, char **arg
 {
 	if (argc < 3)
 		return 0; /* keep the selected one */
+	if (argc > 3) { /* `info bank 1 2` is not channel 1 bank 2 */
+		cmd_errorf(out, "info %s: one number (N), got also '%s'", argv[1], argv[3]);
+		return -1;
+	}
 	return cmd_parse_index(out, what, argv[2], n, v);
 }
 
@@ -505,6 +509,13 @@ CMD_FN(cmd_info)
 			   (unsigned long long)b.hits, (unsigned long long)b.misses, (unsigned long long)b.conflicts);
 		info_bank_queue(ss, ss->sel_ch, v, out);
 	} else if (strcmp(what, "mshr") == 0) {
+		const char *bad = argc > 2 && strcmp(argv[2], "l1") != 0 && strcmp(argv[2], "l2") != 0 ? argv[2]
+		                  : argc > 3                                                       ? argv[3]
+		                                                                                   : NULL;
+		if (bad) {
+			cmd_errorf(out, "info mshr: expected l1 or l2, got '%s'", bad);
+			return CMD_ERR;
+		}
 		bool l2 = argc > 2 && strcmp(argv[2], "l2") == 0;
 		info_mshr(ss, l2 ? CACHE_L2 : CACHE_L1, l2 ? ss->sel_l2 : ss->sel_sm, out);
 	} else if (strcmp(what, "events") == 0) {
@@ -574,8 +585,8 @@ CMD_FN(cmd_list)
 		for (size_t i = 0; i < cmd_count(ss); i++)
 			cmd_printf(out, "  %s", cmd_at(ss, i)->usage);
 	} else {
-		cmd_errorf(out, "usage: list kernels|presets|events|stats|config|commands");
-		return CMD_ERR;
+		return argc > 1 ? cmd_usage_why(out, "list", "nothing called '%s' to list", argv[1])
+		                : cmd_usage_why(out, "list", "list what?");
 	}
 	return CMD_OK;
 }
@@ -644,11 +655,14 @@ CMD_FN(cmd_save)
 			argv[2] = argv[3];
 		argc = 3;
 	}
-	if (argc != 3 || (strcmp(argv[1], "stats") != 0 && strcmp(argv[1], "config") != 0 &&
-			  strcmp(argv[1], "session") != 0)) {
-		cmd_errorf(out, "usage: save stats|config|session FILE [--state] | save trace FILE [FROM TO]");
-		return CMD_ERR;
-	}
+	if (argc < 2)
+		return cmd_usage_why(out, "save", "save what?");
+	if (strcmp(argv[1], "stats") != 0 && strcmp(argv[1], "config") != 0 && strcmp(argv[1], "session") != 0)
+		return cmd_usage_why(out, "save", "cannot save '%s'", argv[1]);
+	if (argc < 3)
+		return cmd_usage_why(out, "save", "into which file?");
+	if (argc > 3)
+		return cmd_usage_why(out, "save", "one file, got also '%s'", argv[3]);
 	char *err = NULL;
 	int rc;
 	if (strcmp(argv[1], "session") == 0) {

@@ -132,9 +132,8 @@ CMD_FN(cmd_workload)
 
 CMD_FN(cmd_check)
 {
-	(void)argv;
-	if (argc != 1)
-		return cmd_usage(out, "check");
+	if (cmd_no_args(out, "check", argc, argv))
+		return CMD_ERR;
 	char *err = NULL;
 	if (sim_check_invariants(ss->sim, &err)) {
 		cmd_errorf(out, "invariant violated at cycle %llu: %s", (unsigned long long)sim_cycle(ss->sim),

@@ -565,11 +565,38 @@ int cmd_usage(struct cmd_out *out, const char *name)
 	return CMD_ERR;
 }
 
+int cmd_usage_why(struct cmd_out *out, const char *name, const char *fmt, ...)
+{
+	char buf[300];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	cmd_errorf(out, "%s: %s", name, buf);
+	return cmd_usage(out, name);
+}
+
+int cmd_opt_count(struct cmd_out *out, const char *name, int argc, char **argv, uint64_t min, uint64_t *n)
+{
+	if (argc > 2)
+		return cmd_usage_why(out, name, "one number at most, got also '%s'", argv[2]);
+	if (argc == 2 && (cmd_parse_u64(argv[1], n) || *n < min))
+		return cmd_usage_why(out, name, "'%s' is not a number%s", argv[1], min == 1 ? " of 1 or more" : "");
+	return 0;
+}
+
+int cmd_no_args(struct cmd_out *out, const char *name, int argc, char **argv)
+{
+	if (argc > 1)
+		return cmd_usage_why(out, name, "takes no arguments, got '%s'", argv[1]);
+	return 0;
+}
+
 static CMD_FN(c_step)
 {
 	uint64_t n = 1;
-	if (argc > 2 || (argc == 2 && (cmd_parse_u64(argv[1], &n) || n == 0)))
-		return cmd_usage(out, "step");
+	if (cmd_opt_count(out, "step", argc, argv, 1, &n))
+		return CMD_ERR;
 	if (cmd_need_running(ss, out))
 		return CMD_ERR;
 	session_start_run(ss, RUN_CYCLES, n);
@@ -578,9 +605,8 @@ static CMD_FN(c_step)
 
 static CMD_FN(c_continue)
 {
-	(void)argv;
-	if (argc != 1)
-		return cmd_usage(out, "continue");
+	if (cmd_no_args(out, "continue", argc, argv))
+		return CMD_ERR;
 	if (cmd_need_running(ss, out))
 		return CMD_ERR;
 	session_start_run(ss, RUN_FOREVER, 0);
@@ -590,8 +616,8 @@ static CMD_FN(c_continue)
 static CMD_FN(c_run)
 {
 	uint64_t n = 0;
-	if (argc > 2 || (argc == 2 && cmd_parse_u64(argv[1], &n)))
-		return cmd_usage(out, "run");
+	if (cmd_opt_count(out, "run", argc, argv, 0, &n))
+		return CMD_ERR;
 	char *err = NULL;
 	if (session_reset(ss, &err)) {
 		cmd_errorf(out, "%s", err);
@@ -608,9 +634,8 @@ static CMD_FN(c_run)
 
 static CMD_FN(c_next)
 {
-	(void)argv;
-	if (argc != 1)
-		return cmd_usage(out, "next");
+	if (cmd_no_args(out, "next", argc, argv))
+		return CMD_ERR;
 	if (cmd_need_running(ss, out))
 		return CMD_ERR;
 	session_start_run(ss, RUN_NEXT_ISSUE, 0);

@@ -1,6 +1,7 @@
 /* test_commands.c: the command table on a real session (teaching + vecadd). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -122,6 +123,47 @@ TEST(commands_errors)
 	CHECK_STR(f.ss.ksrc.name, "vecadd"); /* unchanged */
 	CHECK_EQ(fx_run(&f, "load /nonexistent.json"), CMD_ERR);
 	CHECK_EQ(fx_run(&f, "quit"), CMD_QUIT);
+	fx_fini(&f);
+}
+
+/* A bad argument is named before the usage line (before: a bare "usage: step
+ * [N]" for `step abc`), and extra arguments are refused, not ignored (`info
+ * bank 9 9` showed bank 9 of the selected channel, `info mshr l3` the L1). */
+TEST(commands_bad_arguments_are_named)
+{
+	static const struct {
+		const char *line, *err;
+	} cases[] = {
+		{"step abc", "step: 'abc' is not a number of 1 or more\nusage: step [N]\n"},
+		{"step 5 6", "step: one number at most, got also '6'\n"},
+		{"continue 3", "continue: takes no arguments, got '3'\nusage: continue\n"},
+		{"run x", "run: 'x' is not a number\n"},
+		{"reverse-step 0", "reverse-step: '0' is not a number of 1 or more\n"},
+		{"goto abc", "goto: 'abc' is not a cycle number\nusage: goto CYCLE\n"},
+		{"goto", "goto: which cycle?\n"},
+		{"next 3", "next: takes no arguments, got '3'\n"},
+		{"check foo", "check: takes no arguments, got 'foo'\n"},
+		{"list foo", "list: nothing called 'foo' to list\n"},
+		{"save foo x", "save: cannot save 'foo'\n"},
+		{"save stats", "save: into which file?\n"},
+		{"timeline foo", "timeline: expected l2 or follow, got 'foo'\n"},
+		{"why zz", "why: 'zz' is neither warp, go nor an address\n"},
+		{"why 0x10 3", "why: one address, got also '3'\n"},
+		{"info bank 1 2", "info bank: one number (N), got also '2'\n"},
+		{"info sm 0 1", "info sm: one number (N), got also '1'\n"},
+		{"info mshr l3", "info mshr: expected l1 or l2, got 'l3'\n"},
+		{"info mshr l2 x", "info mshr: expected l1 or l2, got 'x'\n"},
+	};
+	struct fx f;
+	fx_init(&f);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		CHECK_EQ(fx_run(&f, cases[i].line), CMD_ERR);
+		if (strncmp(f.cap.err.s, cases[i].err, strlen(cases[i].err)) != 0)
+			test_fail(__FILE__, __LINE__, "%s: error '%s', want it to start with '%s'", cases[i].line, f.cap.err.s,
+			          cases[i].err);
+	}
+	CHECK_EQ(fx_run(&f, "info mshr l2"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "L2 bank 0 MSHR");
 	fx_fini(&f);
 }
 
