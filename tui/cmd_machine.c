@@ -75,6 +75,21 @@ CMD_FN(cmd_set)
 		return cmd_usage(out, "set");
 	}
 	if (ss->started) {
+		/* A key or value that is wrong anyway is named first: `run 0` would
+		 * not make `set l1.wayz 4` work. */
+		char *verr = NULL;
+		struct sim_cfg vc = ss->cfg;
+		struct kernel_src *vk = NULL;
+		if (strncmp(path, "param.", 6) == 0) {
+			vk = xmalloc(sizeof *vk);
+			*vk = ss->ksrc;
+			loader_kernel_set_param(vk, path + 6, value, &verr);
+			free(vk);
+		} else {
+			cfg_set_value(&vc, path, value, &verr);
+		}
+		if (verr)
+			return report_err(out, verr);
 		cmd_errorf(out,
 			   "set: the machine is at cycle %llu; config changes apply from cycle 0. "
 			   "Use `run 0` to go back to cycle 0 (breakpoints are kept), then `set %s %s`.",

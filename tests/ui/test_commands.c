@@ -164,6 +164,17 @@ TEST(commands_bad_arguments_are_named)
 	}
 	CHECK_EQ(fx_run(&f, "info mshr l2"), CMD_OK);
 	CHECK_CONTAINS(f.cap.out.s, "L2 bank 0 MSHR");
+	/* After cycle 0 a wrong key or value is named, not "use run 0 first"
+	 * (which would not help); a right one gets that advice. */
+	CHECK_EQ(fx_run(&f, "step 2"), CMD_RUN);
+	CHECK_EQ(fx_run(&f, "set l1.wayz 4"), CMD_ERR);
+	CHECK_STR(f.cap.err.s, "l1.wayz: unknown key (did you mean l1.ways?)\n");
+	CHECK_EQ(fx_run(&f, "set l1.ways 0"), CMD_ERR);
+	CHECK_CONTAINS(f.cap.err.s, "l1.ways: must be between 1 and");
+	CHECK_EQ(fx_run(&f, "set param.nope 3"), CMD_ERR);
+	CHECK_CONTAINS(f.cap.err.s, "no such parameter");
+	CHECK_EQ(fx_run(&f, "set l1.ways 4"), CMD_ERR);
+	CHECK_CONTAINS(f.cap.err.s, "Use `run 0` to go back to cycle 0");
 	fx_fini(&f);
 }
 
