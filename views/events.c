@@ -100,13 +100,6 @@ static bool matches(const struct events_panel *ep, const struct event *e)
 	return true;
 }
 
-static bool same_event(const struct event *a, const struct event *b)
-{
-	return a->cycle == b->cycle && a->kind == b->kind && a->addr == b->addr && a->sm == b->sm &&
-	       a->warp == b->warp && a->unit == b->unit && a->ch == b->ch && a->bank == b->bank &&
-	       a->row == b->row && a->set == b->set && a->a == b->a && a->b == b->b;
-}
-
 static enum role kind_role(unsigned k)
 {
 	switch (k) {
@@ -168,7 +161,7 @@ static void event_row(void *u, int row, struct table_row *r)
 	snprintf(r->text[1], TABLE_CELL, "%s", event_defs[e->kind].name);
 	format_fields(e, r->text[2], TABLE_CELL);
 	r->attr[1] = role_attr(kind_role(e->kind));
-	if (ep->stop_ev && same_event(e, ep->stop_ev))
+	if (ep->stop_ev && view_same_event(e, ep->stop_ev))
 		r->row_attr = role_attr(R_BREAK);
 }
 
@@ -215,7 +208,7 @@ static void events_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	 * (once per stop, at the top, the cycle's later events below it).
 	 * Following the newest resumes when the run goes on, also when it goes
 	 * from one stop straight to the next (no frame without a stop between). */
-	if (ep->stop_shown && (!c->stop_ev || !same_event(c->stop_ev, &ep->shown_ev))) {
+	if (ep->stop_shown && (!c->stop_ev || !view_same_event(c->stop_ev, &ep->shown_ev))) {
 		ep->t.follow = true;
 		ep->stop_shown = false;
 	}
@@ -225,7 +218,7 @@ static void events_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		int vis = r.h - 1; /* the header takes a row */
 		for (uint64_t i = 0; i < ep->n && i < 65536; i++) {
 			const struct event *e = events_recent(ev, i);
-			if (e && same_event(e, c->stop_ev)) {
+			if (e && view_same_event(e, c->stop_ev)) {
 				if (vis > 0 && i >= (uint64_t)vis) {
 					ep->t.nrows = (int)rows;
 					ep->t.visible = vis;

@@ -197,3 +197,24 @@ TEST(view_events_shows_the_stop_event)
 	free(without);
 	vt_session_free(ss);
 }
+
+/* The coherence panel does the same for a coh.* stop: gtx480's shared_write
+ * logs 30 transactions in cycle 1, SM 0's Store I -> IM_D first; stopped on
+ * it, an 8-row panel (3 entry rows, header, 4 table rows) showed the newest
+ * four (SM 13 and 14) and not the stop's row (before the fix). */
+TEST(view_coherence_shows_the_stop_transaction)
+{
+	vt_screen();
+	struct session *ss = vt_session("load gtx480\nworkload shared_write\nset coherence.protocol moesi\n"
+					"break coh.transition\ncontinue\n");
+	REQUIRE(ss != NULL);
+	REQUIRE(ss->bps.stop_ev.kind == EV_COH_TRANSITION);
+	REQUIRE(ss->bps.stop_ev.sm == 0);
+	char *with = draw_text(ss, "coherence", 80, 8, &ss->bps.stop_ev, NULL);
+	char *without = draw_text(ss, "coherence", 80, 8, NULL, NULL);
+	CHECK(strstr(with, "0x10000000     0    - L1   Store    I -> IM_D") != NULL);
+	CHECK(strstr(without, "0x10000000     0    - L1   Store    I -> IM_D") == NULL);
+	free(with);
+	free(without);
+	vt_session_free(ss);
+}
