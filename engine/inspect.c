@@ -14,6 +14,15 @@ int inspect_l2_banks(const struct sim *s) { return s->cfg.l2.banks; }
 
 int inspect_schedulers(const struct sim *s) { return s->cfg.core.schedulers; }
 
+/* Statement text for displays: without the kernel listing's indentation. */
+static const char *stmt_shown(const struct sim *s, unsigned stmt)
+{
+	const char *t = s->wops->stmt_text(s->wimpl, stmt);
+	while (*t == ' ' || *t == '\t')
+		t++;
+	return t;
+}
+
 /* The next instruction of a warp that has not fetched it yet (not started,
  * outside the active pool, or just issued). A compiled kernel's pc may
  * rest on a comment, `loop`, `if`, `else` or `end`, which never issue: the
@@ -34,7 +43,7 @@ static void next_unfetched(const struct sim *s, const struct warp *w, struct war
 		active = next.active;
 	}
 	o->next_stmt = exited ? -1 : (int)pc;
-	o->next_text = exited || pc >= n ? "exit" : s->wops->stmt_text(s->wimpl, pc);
+	o->next_text = exited || pc >= n ? "exit" : stmt_shown(s, pc);
 	o->next_active = active;
 }
 
@@ -79,7 +88,7 @@ bool inspect_warp(const struct sim *s, int smi, int slot, struct warp_info *o)
 	o->state = w->stall == STALL_NONE ? WS_READY : WS_STALLED;
 	if (w->ib_valid) {
 		o->next_stmt = w->ib.op == KOP_EXIT ? -1 : w->ib.stmt;
-		o->next_text = w->ib.op == KOP_EXIT ? "exit" : s->wops->stmt_text(s->wimpl, w->ib.stmt);
+		o->next_text = w->ib.op == KOP_EXIT ? "exit" : stmt_shown(s, w->ib.stmt);
 		o->next_active = w->ib.active;
 	} else {
 		next_unfetched(s, w, o);

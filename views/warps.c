@@ -183,12 +183,8 @@ static void warp_row(void *u, int row, struct table_row *r)
 		snprintf(r->text[o + 4], TABLE_CELL, "%d", wi.order);
 	else
 		snprintf(r->text[o + 4], TABLE_CELL, "-");
-	if (wi.next_stmt >= 0 && wi.next_text) {
-		const char *nt = wi.next_text; /* the statement, not its indentation in the listing */
-		while (*nt == ' ' || *nt == '\t')
-			nt++;
-		snprintf(r->text[o + 5], TABLE_CELL, "%s", nt);
-	}
+	if (wi.next_stmt >= 0 && wi.next_text)
+		snprintf(r->text[o + 5], TABLE_CELL, "%s", wi.next_text);
 	snprintf(r->text[o + 6], TABLE_CELL, "%llu", (unsigned long long)wi.insts);
 	if (wi.state == WS_DONE)
 		r->row_attr |= role_attr(R_DIM);
