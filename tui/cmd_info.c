@@ -94,10 +94,12 @@ static void info_session(struct session *ss, struct cmd_out *out)
 		cmd_printf(out, "rewind    off (--snapshot-mb 0)");
 }
 
-static void info_config(struct session *ss, const char *glob, struct cmd_out *out)
+/* Returns how many keys it printed. */
+static int info_config(struct session *ss, const char *glob, struct cmd_out *out)
 {
 	struct sim_cfg def;
 	cfg_defaults(&def);
+	int shown = 0;
 	for (size_t i = 0; i < cfg_param_count(); i++) {
 		const struct cfg_param *p = cfg_param_at(i);
 		if (glob && fnmatch(glob, p->path, 0) != 0 && strncmp(p->path, glob, strlen(glob)) != 0)
@@ -106,6 +108,7 @@ static void info_config(struct session *ss, const char *glob, struct cmd_out *ou
 		cfg_format(&ss->cfg, p, v, sizeof v);
 		cfg_format(&def, p, d, sizeof d);
 		cmd_printf(out, "%c %-28s %s", strcmp(v, d) ? '*' : ' ', p->path, v);
+		shown++;
 	}
 	if (!glob) {
 		struct strbuf sb;
@@ -115,6 +118,7 @@ static void info_config(struct session *ss, const char *glob, struct cmd_out *ou
 		cmd_print_block(out, sb.s);
 		sb_fini(&sb);
 	}
+	return shown;
 }
 
 static void info_warp_line(struct session *ss, int sm, int slot, struct cmd_out *out)
@@ -409,6 +413,7 @@ CMD_FN(cmd_info)
 	} else if (strcmp(what, "stats") == 0) {
 		const struct stats *st = sim_stats_c(s);
 		sb_init(&sb);
+		int shown = 0;
 		for (uint32_t i = 0; i < stats_count(st); i++) {
 			const char *n = stats_def(st, i)->name;
 			if (argc > 2 && fnmatch(argv[2], n, 0) != 0 && strncmp(n, argv[2], strlen(argv[2])) != 0)
@@ -417,12 +422,20 @@ CMD_FN(cmd_info)
 			sb.s[0] = 0;
 			stats_format(st, i, &sb);
 			cmd_printf(out, "%s", sb.s);
+			shown++;
 		}
 		sb_fini(&sb);
+		if (!shown && argc > 2) {
+			cmd_errorf(out, "info stats: no stat matches '%s' (see list stats)", argv[2]);
+			return CMD_ERR;
+		}
 	} else if (strcmp(what, "stalls") == 0) {
 		return cmd_info_stalls(ss, argc, argv, out);
 	} else if (strcmp(what, "config") == 0) {
-		info_config(ss, argc > 2 ? argv[2] : NULL, out);
+		if (!info_config(ss, argc > 2 ? argv[2] : NULL, out)) {
+			cmd_errorf(out, "info config: no config key matches '%s' (see list config)", argv[2]);
+			return CMD_ERR;
+		}
 	} else if (strcmp(what, "sm") == 0) {
 		v = ss->sel_sm;
 		if (arg_index(out, "sm", argc, argv, inspect_sms(s), &v))

@@ -153,6 +153,11 @@ TEST(commands_bad_arguments_are_named)
 		{"info sm 0 1", "info sm: one number (N), got also '1'\n"},
 		{"info mshr l3", "info mshr: expected l1 or l2, got 'l3'\n"},
 		{"info mshr l2 x", "info mshr: expected l1 or l2, got 'x'\n"},
+		/* silent before: no output at all */
+		{"info stats nosuch*", "info stats: no stat matches 'nosuch*' (see list stats)\n"},
+		{"info config l1.a*", "info config: no config key matches 'l1.a*' (see list config)\n"},
+		/* before: "display: expected a number from 0 to 0, got '3'" (displays count from 1) */
+		{"undisplay 3", "undisplay: there are no displays (`display STAT` adds one)\n"},
 	};
 	struct fx f;
 	fx_init(&f);
@@ -164,6 +169,10 @@ TEST(commands_bad_arguments_are_named)
 	}
 	CHECK_EQ(fx_run(&f, "info mshr l2"), CMD_OK);
 	CHECK_CONTAINS(f.cap.out.s, "L2 bank 0 MSHR");
+	CHECK_EQ(fx_run(&f, "display l1.hits"), CMD_OK);
+	CHECK_EQ(fx_run(&f, "undisplay 0"), CMD_ERR);
+	CHECK_STR(f.cap.err.s, "undisplay: expected a display number from 1 to 1 (see `display`), got '0'\n");
+	CHECK_EQ(fx_run(&f, "undisplay 1"), CMD_OK);
 	/* After cycle 0 a wrong key or value is named, not "use run 0 first"
 	 * (which would not help); a right one gets that advice. */
 	CHECK_EQ(fx_run(&f, "step 2"), CMD_RUN);
