@@ -131,8 +131,10 @@ static void info_warp_line(struct session *ss, int sm, int slot, struct cmd_out 
 		cmd_printf(out, "  warp %2d  empty", slot);
 		return;
 	}
-	cmd_printf(out, "  warp %2d  cta %d.%d  %-7s %-10s insts %llu  outstanding %d  next: %s", slot, w.cta,
-		   w.warp_in_cta, states[w.state & 3], w.state == WS_STALLED ? stall_reason_name(w.stall) : "",
+	char cta[24]; /* padded, so the columns of `info sm` line up past CTA 9 */
+	snprintf(cta, sizeof cta, "%d.%d", w.cta, w.warp_in_cta);
+	cmd_printf(out, "  warp %2d  cta %-7s %-7s %-10s insts %-5llu outstanding %-3d next: %s", slot, cta,
+		   states[w.state & 3], w.state == WS_STALLED ? stall_reason_name(w.stall) : "",
 		   (unsigned long long)w.insts, w.outstanding, w.next_text ? w.next_text : "-");
 }
 
