@@ -18,8 +18,12 @@ CMD_FN(cmd_select)
 {
 	if (argc == 4 && strcmp(argv[1], "mshr") == 0) /* tui/cmd_why.c */
 		return cmd_select_mshr(ss, argv[2], argv[3], out);
-	if (argc != 3)
-		return cmd_usage(out, "select");
+	if (argc == 1)
+		return cmd_usage_why(out, "select", "select what?");
+	if (argc == 2)
+		return cmd_usage_why(out, "select", "which %s? (a number; for line an address or last)", argv[1]);
+	if (argc > 3)
+		return cmd_usage_why(out, "select", "one number, got also '%s'", argv[3]);
 	const char *u = argv[1];
 	int v;
 	if (strcmp(u, "line") == 0) /* tui/cmd_coh_view.c */
@@ -47,7 +51,7 @@ CMD_FN(cmd_select)
 			return CMD_ERR;
 		ss->sel_bank = v;
 	} else {
-		cmd_errorf(out, "select: unknown unit '%s' (sm, warp, l2, channel, bank)", u);
+		cmd_errorf(out, "select: unknown unit '%s' (sm, warp, l2, channel, bank, line, mshr)", u);
 		return CMD_ERR;
 	}
 	cmd_printf(out, "selected %s %d", strcmp(u, "ch") == 0 ? "channel" : u, v);

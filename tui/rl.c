@@ -198,7 +198,7 @@ void rlw_draw(WINDOW *w)
 
 /* ---- completion ------------------------------------------------------------ */
 
-static const char *const select_words[] = {"sm", "warp", "l2", "channel", "bank", NULL};
+static const char *const select_words[] = {"sm", "warp", "l2", "channel", "bank", "line", "mshr", NULL};
 static const char *const mshr_words[] = {"l1", "l2", NULL};
 static const char *const lesson_words[] = {"list", "report", "reset", "hide", "show", "toggle", "close", NULL};
 static const char *const field_words[] = {"sm=", "warp=", "unit=", "ch=", "bank=", "row=", "addr=", "set=",
@@ -379,8 +379,11 @@ static char **complete(const char *text, int start, int end)
 		} else if (d && d->words && nw <= 2) {
 			if (complete_words(d, nw, words[1], text))
 				return NULL; /* readline's filename completion */
-		} else if (d && strcmp(d->name, "select") == 0 && nw == 1)
+		} else if (d && strcmp(d->name, "select") == 0 && nw == 1) {
 			add_words(select_words, text);
+		} else if (d && strcmp(d->name, "select") == 0 && nw == 2 && strcmp(words[1], "mshr") == 0) {
+			add_words(mshr_words, text);
+		}
 		else if (d && strcmp(d->name, "help") == 0 && nw == 1) {
 			add_commands(text);
 			cand_add("keys", text);

@@ -69,6 +69,13 @@ tmux_send -l 'lesson reset dram'
 tmux_send Tab
 tmux_wait_for '(gpustep) lesson reset dram_rows' 2 || fail "Tab did not complete a lesson name after 'lesson reset'"
 tmux_send C-u
+tmux_send -l 'select ms'
+tmux_send Tab
+tmux_wait_for '(gpustep) select mshr' 2 || fail "Tab did not complete 'select ms' (select mshr)"
+tmux_send -l 'l'
+tmux_send Tab Tab
+tmux_wait_for 'l1  l2' 2 || fail "Tab after 'select mshr l' did not offer l1 l2"
+tmux_send C-u
 tmux_send -l 'protocol nm'
 tmux_send Tab
 tmux_wait_for '(gpustep) protocol nmoesi' 2 || fail "Tab did not complete a protocol after 'protocol'"

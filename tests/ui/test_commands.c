@@ -153,6 +153,8 @@ TEST(commands_bad_arguments_are_named)
 		{"info sm 0 1", "info sm: one number (N), got also '1'\n"},
 		{"info mshr l3", "info mshr: expected l1 or l2, got 'l3'\n"},
 		{"info mshr l2 x", "info mshr: expected l1 or l2, got 'x'\n"},
+		{"select warp", "select: which warp? (a number; for line an address or last)\n"},
+		{"select foo 1", "select: unknown unit 'foo' (sm, warp, l2, channel, bank, line, mshr)\n"},
 		/* silent before: no output at all */
 		{"info stats nosuch*", "info stats: no stat matches 'nosuch*' (see list stats)\n"},
 		{"info config l1.a*", "info config: no config key matches 'l1.a*' (see list config)\n"},
