@@ -419,13 +419,16 @@ static bool has_alias(const struct cmd_def *d, const char *name)
 
 /* The TUI's own commands (tui_commands.c): batch mode says why it refuses
  * them rather than call them unknown. */
-static bool is_screen_command(const char *name)
+/* The TUI's own command of that name (layout, zoom, ...), or NULL. */
+static const struct cmd_def *screen_command(const char *name)
 {
 	for (size_t i = 0; i < tui_ncmds; i++)
 		if (strcmp(name, tui_cmds[i].name) == 0)
-			return true;
-	return false;
+			return &tui_cmds[i];
+	return NULL;
 }
+
+static bool is_screen_command(const char *name) { return screen_command(name) != NULL; }
 
 static const struct cmd_def *lookup(const struct session *ss, const char *name, int *ambiguous)
 {
@@ -702,6 +705,11 @@ static CMD_FN(c_help)
 					  strcmp(argv[1], "lesson") != 0
 					  ? NULL
 					  : cmd_lookup(ss, argv[1]);
+	if (!d && !lg && screen_command(argv[1])) { /* batch mode: explain it all the same */
+		help_command(screen_command(argv[1]), out);
+		cmd_printf(out, "(a screen command: only in the TUI, batch mode has no screen)");
+		return CMD_OK;
+	}
 	if (!d && !lg) {
 		cmd_errorf(out, "help: no command or panel '%s' (try help)", argv[1]);
 		return CMD_ERR;

@@ -171,6 +171,12 @@ TEST(commands_bad_arguments_are_named)
 	}
 	CHECK_EQ(fx_run(&f, "info mshr l2"), CMD_OK);
 	CHECK_CONTAINS(f.cap.out.s, "L2 bank 0 MSHR");
+	/* A screen command is explained in batch mode too (before: "help: no
+	 * command or panel 'layout'", while `layout` itself says it is one). */
+	CHECK_EQ(fx_run(&f, "help layout"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "usage: layout");
+	CHECK_CONTAINS(f.cap.out.s, "Example: ");
+	CHECK_CONTAINS(f.cap.out.s, "only in the TUI");
 	CHECK_EQ(fx_run(&f, "display l1.hits"), CMD_OK);
 	CHECK_EQ(fx_run(&f, "undisplay 0"), CMD_ERR);
 	CHECK_STR(f.cap.err.s, "undisplay: expected a display number from 1 to 1 (see `display`), got '0'\n");
