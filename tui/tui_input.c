@@ -58,7 +58,7 @@ static int read_after_esc(struct tui *t, wint_t *wc)
 
 /* A key while the help overlay or the pager is open: scroll keys scroll it,
  * any other key closes it. True when the key is used up; false when it
- * goes on to the prompt (a key typed while the pager was open). */
+ * goes on to the prompt (a character typed while it was open). */
 static bool help_key(struct tui *t, int key, bool fkey)
 {
 	bool space = !fkey && key == ' ' && t->pager;
@@ -71,10 +71,11 @@ static bool help_key(struct tui *t, int key, bool fkey)
 		t->dirty_panels = true;
 		return true;
 	}
-	bool pager = t->pager;
 	tui_close_help(t);
-	/* The pager closes on any key; one typed at the prompt goes on there. */
-	return !pager || fkey || key == 27 || key == '\r' || key == '\n' || key == ' ' || key == 'q' || key < 32;
+	/* The pager and the help overlay close on any key; a character typed
+	 * for the prompt goes on there (after `keys` or `?`, typing `layout`
+	 * gave 'ayout'). */
+	return fkey || key == 27 || key == '\r' || key == '\n' || key == ' ' || key == 'q' || key < 32;
 }
 
 /* Esc and what follows it: an Alt key bound by the TUI comes back as

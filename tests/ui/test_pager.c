@@ -10,6 +10,7 @@
 
 #include "draw.h"
 #include "help.h"
+#include "rl.h"
 #include "test.h"
 #include "tui.h"
 #include "tui_int.h"
@@ -76,5 +77,35 @@ TEST(pager_wraps_long_lines_at_80_columns)
 	CHECK(screen_has_words(last));
 	tui_feed_key(t, ' ', false); /* Space on the last page closes */
 	CHECK(!t->help_open);
+	vt_tui_stop(t, ss);
+}
+
+/* A letter typed while the help overlay is open (opened by `keys`, `?` or
+ * F1) closes it and goes on at the prompt, as with the pager (before, it was
+ * swallowed: `keys`, then typing `layout` gave `ayout`). Space and q only
+ * close it. */
+TEST(help_overlay_passes_typed_letters_on)
+{
+	struct session *ss;
+	struct tui *t = vt_tui_start(&ss, 24, 80);
+	REQUIRE(t != NULL);
+	tui_frame(t);
+	/* readline live, as gpustep's TUI has it (no history file) */
+	setenv("GPUSTEP_HISTORY", "", 1);
+	struct rlw_hooks hooks = {.u = t, .ss = ss};
+	rlw_init("(gpustep) ", &hooks);
+	t->interactive = true;
+	CHECK_EQ(tui_exec(t, "keys"), CMD_OK);
+	REQUIRE(t->help_open && !t->pager);
+	tui_feed_key(t, 'l', false);
+	CHECK(!t->help_open);
+	CHECK(!rlw_empty()); /* the l is on the prompt line */
+	rlw_clear_line();
+	CHECK_EQ(tui_exec(t, "keys"), CMD_OK);
+	tui_feed_key(t, ' ', false);
+	CHECK(!t->help_open);
+	CHECK(rlw_empty()); /* Space only closes */
+	t->interactive = false;
+	rlw_fini();
 	vt_tui_stop(t, ss);
 }
