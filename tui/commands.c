@@ -564,6 +564,8 @@ int cmd_need_running(struct session *ss, struct cmd_out *out)
 int cmd_usage(struct cmd_out *out, const char *name)
 {
 	const struct cmd_def *d = cmd_lookup(NULL, name);
+	if (!d)
+		d = screen_command(name);
 	cmd_errorf(out, "usage: %s", d ? d->usage : name);
 	return CMD_ERR;
 }

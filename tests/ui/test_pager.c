@@ -10,6 +10,7 @@
 
 #include "draw.h"
 #include "help.h"
+#include "outlog.h"
 #include "rl.h"
 #include "test.h"
 #include "tui.h"
@@ -107,5 +108,29 @@ TEST(help_overlay_passes_typed_letters_on)
 	CHECK(rlw_empty()); /* Space only closes */
 	t->interactive = false;
 	rlw_fini();
+	vt_tui_stop(t, ss);
+}
+
+/* Screen commands name a bad argument too (before: `refresh x` and `keys x`
+ * ignored it, `color x` said only "usage: color on|off"). */
+TEST(screen_commands_name_bad_arguments)
+{
+	struct session *ss;
+	struct tui *t = vt_tui_start(&ss, 24, 80);
+	REQUIRE(t != NULL);
+	static const struct {
+		const char *line, *err;
+	} cases[] = {
+		{"color x", "color: expected on or off, got 'x'\nusage: color on|off\n"},
+		{"refresh x", "refresh: takes no arguments, got 'x'\nusage: refresh\n"},
+		{"keys x", "keys: takes no arguments, got 'x'\n"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		CHECK_EQ(tui_exec(t, cases[i].line), CMD_ERR);
+		char *tail = outlog_tail(&t->log, 2);
+		if (!strstr(tail, cases[i].err))
+			test_fail(__FILE__, __LINE__, "%s: got '%s'", cases[i].line, tail);
+		free(tail);
+	}
 	vt_tui_stop(t, ss);
 }
