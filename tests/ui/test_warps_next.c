@@ -16,6 +16,9 @@
 #include "sim.h"
 #include "test.h"
 #include "event.h"
+#include "draw.h"
+#include "view.h"
+#include "vtest.h"
 
 #define MAXW 64
 
@@ -92,4 +95,40 @@ TEST(warps_next_follows_loops_and_ifs)
 		CHECK(check_next_is_issued(&f, 400) >= 16);
 		fx_fini(&f);
 	}
+}
+
+/* A warp whose next instruction is its exit shows "exit" in NEXT, as `info
+ * warp` does (before: a blank cell, as if nothing were next). */
+TEST(warps_next_shows_exit)
+{
+	vt_screen();
+	struct session *ss = vt_session("step 1\n");
+	REQUIRE(ss != NULL);
+	int slot = -1;
+	for (int c = 0; c < 3000 && slot < 0; c++) {
+		vt_exec(ss, "step 1\n");
+		for (int w = 0; w < inspect_warp_slots(ss->sim) && slot < 0; w++) {
+			struct warp_info wi;
+			if (inspect_warp(ss->sim, 0, w, &wi) && wi.state != WS_EMPTY && wi.state != WS_DONE &&
+			    wi.next_stmt < 0)
+				slot = w;
+		}
+	}
+	REQUIRE(slot >= 0);
+	struct panel *p = panel_create("warps");
+	REQUIRE(p != NULL);
+	WINDOW *win = newwin(20, 80, 0, 0);
+	struct view_ctx c = {.sim = ss->sim, .sel_sm = 0, .sel_warp = -1, .focused = false};
+	panel_draw(p, win, &c);
+	char row[256];
+	draw_read_row(win, 2 + slot, row, sizeof row); /* title, header, then a row per slot */
+	bool found = atoi(row + 1 + (row[1] == '>')) == slot && strstr(row, " exit ") != NULL;
+	if (!found) {
+		char *all = vt_text(win);
+		test_fail(__FILE__, __LINE__, "warp %d: NEXT does not say exit:\n%s", slot, all);
+		free(all);
+	}
+	delwin(win);
+	panel_free(p);
+	vt_session_free(ss);
 }
