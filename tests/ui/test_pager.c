@@ -59,6 +59,11 @@ TEST(pager_wraps_long_lines_at_80_columns)
 	 * paging, and Space stops at the last page of wrapped rows. */
 	CHECK_EQ(tui_exec(t, "help events"), CMD_OK);
 	REQUIRE(t->help_open && t->pager);
+	/* A wrapped row hangs under its line's text: "  warp.issue ... a warp
+	 * issued an" then "    instruction (stmt = ...)" (the line's 2 + 2). */
+	tui_frame(t);
+	draw_read_row(curscr, 3, row, sizeof row);
+	CHECK(strncmp(row, "│    instruction", strlen("│    instruction")) == 0);
 	int total = help_rows(t->help_text, getmaxx(t->help) - 3), rows = getmaxy(t->help) - 2;
 	CHECK(total > help_lines(t->help_text));
 	for (int i = 0; i < 200 && t->help_open; i++) {
