@@ -171,25 +171,15 @@ static void events_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	char info[160] = "", label[96];
 	const struct events *ev = c->sim ? sim_events_c(c->sim) : NULL;
 	ep->n = 0;
+	bool logging = false;
 	if (ev) {
 		uint64_t total = events_logged(ev);
 		ep->n = total < ev->cap ? total : ev->cap;
-		bool logging = false;
 		for (int i = 0; i < EV_MASK_WORDS; i++)
 			logging |= ev->log_mask[i] != 0;
-		search_label(&ep->search, label, sizeof label);
-		snprintf(info, sizeof info, "%llu logged%s%s%s", (unsigned long long)total,
-			 logging ? "" : "  (logging off: try `log all`)", label[0] ? "  " : "", label);
 	}
-	struct rect r = view_frame(p, w, c, info);
-	if (!ev) {
-		put_text(w, r.y, r.x, r.w, "no simulator", role_attr(R_DIM), false);
-		return;
-	}
-	ep->ev = ev;
-	ep->stop_ev = c->stop_ev;
 	uint64_t rows = ep->n;
-	if (ep->search.text[0]) {
+	if (ev && ep->search.text[0]) {
 		parse_filter(ep);
 		if (ep->n > ep->cap) {
 			ep->cap = ep->n;
@@ -203,6 +193,21 @@ static void events_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		}
 		rows = ep->nidx;
 	}
+	if (ev) { /* with a filter, how many rows it lets through (as the stats panel) */
+		char shown[32] = "";
+		if (ep->search.text[0])
+			snprintf(shown, sizeof shown, ", %llu match", (unsigned long long)rows);
+		search_label(&ep->search, label, sizeof label);
+		snprintf(info, sizeof info, "%llu logged%s%s%s%s", (unsigned long long)events_logged(ev), shown,
+			 logging ? "" : "  (logging off: try `log all`)", label[0] ? "  " : "", label);
+	}
+	struct rect r = view_frame(p, w, c, info);
+	if (!ev) {
+		put_text(w, r.y, r.x, r.w, "no simulator", role_attr(R_DIM), false);
+		return;
+	}
+	ep->ev = ev;
+	ep->stop_ev = c->stop_ev;
 	/* At a new breakpoint stop, the events logged after the stopping one in
 	 * the same cycle can fill the panel: bring the stop event into view
 	 * (once per stop, at the top, the cycle's later events below it).

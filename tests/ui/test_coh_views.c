@@ -218,3 +218,26 @@ TEST(view_coherence_shows_the_stop_transaction)
 	free(without);
 	vt_session_free(ss);
 }
+
+/* With a `/` filter the events title says how many events it lets through,
+ * as the stats panel does (before: only "N logged  filter: ..."). */
+TEST(view_events_filter_counts_matches)
+{
+	vt_screen();
+	struct session *ss = vt_session("log all\nstep 60\n");
+	REQUIRE(ss != NULL);
+	const struct events *ev = sim_events_c(ss->sim);
+	uint64_t n = events_logged(ev), want = 0;
+	for (uint64_t i = 0; i < n && i < ev->cap; i++) {
+		const struct event *e = events_recent(ev, i);
+		want += e && e->kind == EV_WARP_ISSUE;
+	}
+	REQUIRE(want > 0 && want < n);
+	char *t = draw_text(ss, "events", 100, 10, NULL, "/warp.issue\n");
+	char title[96];
+	snprintf(title, sizeof title, "%llu logged, %llu match  filter: warp.issue", (unsigned long long)n,
+		 (unsigned long long)want);
+	CHECK_CONTAINS(t, title);
+	free(t);
+	vt_session_free(ss);
+}
