@@ -14,6 +14,39 @@ int inspect_l2_banks(const struct sim *s) { return s->cfg.l2.banks; }
 
 int inspect_schedulers(const struct sim *s) { return s->cfg.core.schedulers; }
 
+/* Statement text for displays: without the kernel listing's indentation. */
+static const char *stmt_shown(const struct sim *s, unsigned stmt)
+{
+	const char *t = s->wops->stmt_text(s->wimpl, stmt);
+	while (*t == ' ' || *t == '\t')
+		t++;
+	return t;
+}
+
+/* The next instruction of a warp that has not fetched it yet (not started,
+ * outside the active pool, or just issued). A compiled kernel's pc may
+ * rest on a comment, `loop`, `if`, `else` or `end`, which never issue: the
+ * kernel is run on a copy of the warp's state (the kernel is immutable, so
+ * the real fetch will produce the same instruction). Trace workloads keep
+ * kw.pc on the next traced line already. */
+static void next_unfetched(const struct sim *s, const struct warp *w, struct warp_info *o)
+{
+	unsigned n = s->wops->nstmts(s->wimpl);
+	unsigned pc = w->kw.pc;
+	uint64_t active = w->kw.mask;
+	bool exited = w->kw.exited;
+	if (!exited && !s->wl.ops && !s->wl.dram_reqs && s->wl.kernel) {
+		struct kwarp k = w->kw;
+		struct winst next;
+		exited = !kernel_warp_next(s->wl.kernel, &k, &next);
+		pc = next.stmt;
+		active = next.active;
+	}
+	o->next_stmt = exited ? -1 : (int)pc;
+	o->next_text = exited || pc >= n ? "exit" : stmt_shown(s, pc);
+	o->next_active = active;
+}
+
 bool inspect_warp(const struct sim *s, int smi, int slot, struct warp_info *o)
 {
 	if (smi < 0 || smi >= s->cfg.core.sms || slot < 0 || slot >= s->cfg.core.warps_per_sm)
@@ -55,12 +88,10 @@ bool inspect_warp(const struct sim *s, int smi, int slot, struct warp_info *o)
 	o->state = w->stall == STALL_NONE ? WS_READY : WS_STALLED;
 	if (w->ib_valid) {
 		o->next_stmt = w->ib.op == KOP_EXIT ? -1 : w->ib.stmt;
-		o->next_text = w->ib.op == KOP_EXIT ? "exit" : s->wops->stmt_text(s->wimpl, w->ib.stmt);
+		o->next_text = w->ib.op == KOP_EXIT ? "exit" : stmt_shown(s, w->ib.stmt);
 		o->next_active = w->ib.active;
 	} else {
-		o->next_stmt = w->kw.exited ? -1 : w->kw.pc;
-		o->next_text = w->kw.exited || w->kw.pc >= s->wops->nstmts(s->wimpl) ? "exit" : s->wops->stmt_text(s->wimpl, w->kw.pc);
-		o->next_active = w->kw.mask;
+		next_unfetched(s, w, o);
 	}
 	int order[64];
 	int n = sched_order(s, sm, order), pos = 0;

@@ -42,7 +42,7 @@ struct warp_info {
 	enum warp_state state;
 	enum stall_reason stall;
 	int next_stmt;      /* -1 if none */
-	const char *next_text;  /* statement text, static for the kernel's life */
+	const char *next_text;  /* statement text without its indentation, static for the kernel's life */
 	uint64_t next_active;   /* lane mask of the next instruction */
 	int outstanding;    /* memory requests in flight for this warp */
 	int order;          /* position in its scheduler's order, 0 = looked at first; -1 if not eligible */

@@ -94,10 +94,12 @@ static void info_session(struct session *ss, struct cmd_out *out)
 		cmd_printf(out, "rewind    off (--snapshot-mb 0)");
 }
 
-static void info_config(struct session *ss, const char *glob, struct cmd_out *out)
+/* Returns how many keys it printed. */
+static int info_config(struct session *ss, const char *glob, struct cmd_out *out)
 {
 	struct sim_cfg def;
 	cfg_defaults(&def);
+	int shown = 0;
 	for (size_t i = 0; i < cfg_param_count(); i++) {
 		const struct cfg_param *p = cfg_param_at(i);
 		if (glob && fnmatch(glob, p->path, 0) != 0 && strncmp(p->path, glob, strlen(glob)) != 0)
@@ -106,6 +108,7 @@ static void info_config(struct session *ss, const char *glob, struct cmd_out *ou
 		cfg_format(&ss->cfg, p, v, sizeof v);
 		cfg_format(&def, p, d, sizeof d);
 		cmd_printf(out, "%c %-28s %s", strcmp(v, d) ? '*' : ' ', p->path, v);
+		shown++;
 	}
 	if (!glob) {
 		struct strbuf sb;
@@ -115,6 +118,7 @@ static void info_config(struct session *ss, const char *glob, struct cmd_out *ou
 		cmd_print_block(out, sb.s);
 		sb_fini(&sb);
 	}
+	return shown;
 }
 
 static void info_warp_line(struct session *ss, int sm, int slot, struct cmd_out *out)
@@ -127,8 +131,10 @@ static void info_warp_line(struct session *ss, int sm, int slot, struct cmd_out 
 		cmd_printf(out, "  warp %2d  empty", slot);
 		return;
 	}
-	cmd_printf(out, "  warp %2d  cta %d.%d  %-7s %-10s insts %llu  outstanding %d  next: %s", slot, w.cta,
-		   w.warp_in_cta, states[w.state & 3], w.state == WS_STALLED ? stall_reason_name(w.stall) : "",
+	char cta[24]; /* padded, so the columns of `info sm` line up past CTA 9 */
+	snprintf(cta, sizeof cta, "%d.%d", w.cta, w.warp_in_cta);
+	cmd_printf(out, "  warp %2d  cta %-7s %-7s %-10s insts %-5llu outstanding %-3d next: %s", slot, cta,
+		   states[w.state & 3], w.state == WS_STALLED ? stall_reason_name(w.stall) : "",
 		   (unsigned long long)w.insts, w.outstanding, w.next_text ? w.next_text : "-");
 }
 
@@ -136,6 +142,10 @@ static int arg_index(struct cmd_out *out, const char *what, int argc, char **arg
 {
 	if (argc < 3)
 		return 0; /* keep the selected one */
+	if (argc > 3) { /* `info bank 1 2` is not channel 1 bank 2 */
+		cmd_errorf(out, "info %s: one number (N), got also '%s'", argv[1], argv[3]);
+		return -1;
+	}
 	return cmd_parse_index(out, what, argv[2], n, v);
 }
 
@@ -405,6 +415,7 @@ CMD_FN(cmd_info)
 	} else if (strcmp(what, "stats") == 0) {
 		const struct stats *st = sim_stats_c(s);
 		sb_init(&sb);
+		int shown = 0;
 		for (uint32_t i = 0; i < stats_count(st); i++) {
 			const char *n = stats_def(st, i)->name;
 			if (argc > 2 && fnmatch(argv[2], n, 0) != 0 && strncmp(n, argv[2], strlen(argv[2])) != 0)
@@ -413,12 +424,20 @@ CMD_FN(cmd_info)
 			sb.s[0] = 0;
 			stats_format(st, i, &sb);
 			cmd_printf(out, "%s", sb.s);
+			shown++;
 		}
 		sb_fini(&sb);
+		if (!shown && argc > 2) {
+			cmd_errorf(out, "info stats: no stat matches '%s' (see list stats)", argv[2]);
+			return CMD_ERR;
+		}
 	} else if (strcmp(what, "stalls") == 0) {
 		return cmd_info_stalls(ss, argc, argv, out);
 	} else if (strcmp(what, "config") == 0) {
-		info_config(ss, argc > 2 ? argv[2] : NULL, out);
+		if (!info_config(ss, argc > 2 ? argv[2] : NULL, out)) {
+			cmd_errorf(out, "info config: no config key matches '%s' (see list config)", argv[2]);
+			return CMD_ERR;
+		}
 	} else if (strcmp(what, "sm") == 0) {
 		v = ss->sel_sm;
 		if (arg_index(out, "sm", argc, argv, inspect_sms(s), &v))
@@ -505,6 +524,13 @@ CMD_FN(cmd_info)
 			   (unsigned long long)b.hits, (unsigned long long)b.misses, (unsigned long long)b.conflicts);
 		info_bank_queue(ss, ss->sel_ch, v, out);
 	} else if (strcmp(what, "mshr") == 0) {
+		const char *bad = argc > 2 && strcmp(argv[2], "l1") != 0 && strcmp(argv[2], "l2") != 0 ? argv[2]
+		                  : argc > 3                                                       ? argv[3]
+		                                                                                   : NULL;
+		if (bad) {
+			cmd_errorf(out, "info mshr: expected l1 or l2, got '%s'", bad);
+			return CMD_ERR;
+		}
 		bool l2 = argc > 2 && strcmp(argv[2], "l2") == 0;
 		info_mshr(ss, l2 ? CACHE_L2 : CACHE_L1, l2 ? ss->sel_l2 : ss->sel_sm, out);
 	} else if (strcmp(what, "events") == 0) {
@@ -581,8 +607,8 @@ CMD_FN(cmd_list)
 		for (size_t i = 0; i < cmd_count(ss); i++)
 			cmd_printf(out, "  %s", cmd_at(ss, i)->usage);
 	} else {
-		cmd_errorf(out, "usage: list kernels|presets|events|stats|config|commands");
-		return CMD_ERR;
+		return argc > 1 ? cmd_usage_why(out, "list", "nothing called '%s' to list", argv[1])
+		                : cmd_usage_why(out, "list", "list what?");
 	}
 	return CMD_OK;
 }
@@ -651,11 +677,14 @@ CMD_FN(cmd_save)
 			argv[2] = argv[3];
 		argc = 3;
 	}
-	if (argc != 3 || (strcmp(argv[1], "stats") != 0 && strcmp(argv[1], "config") != 0 &&
-			  strcmp(argv[1], "session") != 0)) {
-		cmd_errorf(out, "usage: save stats|config|session FILE [--state] | save trace FILE [FROM TO]");
-		return CMD_ERR;
-	}
+	if (argc < 2)
+		return cmd_usage_why(out, "save", "save what?");
+	if (strcmp(argv[1], "stats") != 0 && strcmp(argv[1], "config") != 0 && strcmp(argv[1], "session") != 0)
+		return cmd_usage_why(out, "save", "cannot save '%s'", argv[1]);
+	if (argc < 3)
+		return cmd_usage_why(out, "save", "into which file?");
+	if (argc > 3)
+		return cmd_usage_why(out, "save", "one file, got also '%s'", argv[3]);
 	char *err = NULL;
 	int rc;
 	if (strcmp(argv[1], "session") == 0) {

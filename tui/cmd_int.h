@@ -26,6 +26,14 @@ int cmd_print_expr(struct session *ss, const char *expr, const char *prefix, str
 
 /* "usage: <the command's usage line>" as an error; returns CMD_ERR. */
 int cmd_usage(struct cmd_out *out, const char *name);
+/* What is wrong with the arguments (printf-style, e.g. "'abc' is not a
+ * number"), as "NAME: PROBLEM", then the usage line; returns CMD_ERR. */
+int cmd_usage_why(struct cmd_out *out, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* An optional count N >= min as argv[1] and nothing after it: 0, or the
+ * error naming the bad argument (cmd_usage_why) and CMD_ERR. */
+int cmd_opt_count(struct cmd_out *out, const char *name, int argc, char **argv, uint64_t min, uint64_t *n);
+/* No arguments: 0, or the error naming the first one and CMD_ERR. */
+int cmd_no_args(struct cmd_out *out, const char *name, int argc, char **argv);
 /* -1 with a message when the kernel has finished (nothing to run). */
 int cmd_need_running(struct session *ss, struct cmd_out *out);
 /* argv[from..] joined by single spaces into buf. */

@@ -18,8 +18,12 @@ CMD_FN(cmd_select)
 {
 	if (argc == 4 && strcmp(argv[1], "mshr") == 0) /* tui/cmd_why.c */
 		return cmd_select_mshr(ss, argv[2], argv[3], out);
-	if (argc != 3)
-		return cmd_usage(out, "select");
+	if (argc == 1)
+		return cmd_usage_why(out, "select", "select what?");
+	if (argc == 2)
+		return cmd_usage_why(out, "select", "which %s? (a number; for line an address or last)", argv[1]);
+	if (argc > 3)
+		return cmd_usage_why(out, "select", "one number, got also '%s'", argv[3]);
 	const char *u = argv[1];
 	int v;
 	if (strcmp(u, "line") == 0) /* tui/cmd_coh_view.c */
@@ -47,7 +51,7 @@ CMD_FN(cmd_select)
 			return CMD_ERR;
 		ss->sel_bank = v;
 	} else {
-		cmd_errorf(out, "select: unknown unit '%s' (sm, warp, l2, channel, bank)", u);
+		cmd_errorf(out, "select: unknown unit '%s' (sm, warp, l2, channel, bank, line, mshr)", u);
 		return CMD_ERR;
 	}
 	cmd_printf(out, "selected %s %d", strcmp(u, "ch") == 0 ? "channel" : u, v);
@@ -75,6 +79,21 @@ CMD_FN(cmd_set)
 		return cmd_usage(out, "set");
 	}
 	if (ss->started) {
+		/* A key or value that is wrong anyway is named first: `run 0` would
+		 * not make `set l1.wayz 4` work. */
+		char *verr = NULL;
+		struct sim_cfg vc = ss->cfg;
+		struct kernel_src *vk = NULL;
+		if (strncmp(path, "param.", 6) == 0) {
+			vk = xmalloc(sizeof *vk);
+			*vk = ss->ksrc;
+			loader_kernel_set_param(vk, path + 6, value, &verr);
+			free(vk);
+		} else {
+			cfg_set_value(&vc, path, value, &verr);
+		}
+		if (verr)
+			return report_err(out, verr);
 		cmd_errorf(out,
 			   "set: the machine is at cycle %llu; config changes apply from cycle 0. "
 			   "Use `run 0` to go back to cycle 0 (breakpoints are kept), then `set %s %s`.",
@@ -132,9 +151,8 @@ CMD_FN(cmd_workload)
 
 CMD_FN(cmd_check)
 {
-	(void)argv;
-	if (argc != 1)
-		return cmd_usage(out, "check");
+	if (cmd_no_args(out, "check", argc, argv))
+		return CMD_ERR;
 	char *err = NULL;
 	if (sim_check_invariants(ss->sim, &err)) {
 		cmd_errorf(out, "invariant violated at cycle %llu: %s", (unsigned long long)sim_cycle(ss->sim),

@@ -133,14 +133,19 @@ CMD_FN(cmd_undisplay)
 		ss->ndisplays = 0;
 		return CMD_OK;
 	}
-	int n;
-	if (argc != 2 || cmd_parse_index(out, "display", argv[1], ss->ndisplays + 1, &n) || n == 0) {
-		if (argc != 2)
-			cmd_errorf(out, "usage: undisplay [N]");
-		else if (n == 0)
-			cmd_errorf(out, "display: numbers start at 1");
+	if (argc > 2)
+		return cmd_usage_why(out, "undisplay", "one number, got also '%s'", argv[2]);
+	uint64_t v;
+	if (!ss->ndisplays) {
+		cmd_errorf(out, "undisplay: there are no displays (`display STAT` adds one)");
 		return CMD_ERR;
 	}
+	if (cmd_parse_u64(argv[1], &v) || v < 1 || v > (uint64_t)ss->ndisplays) {
+		cmd_errorf(out, "undisplay: expected a display number from 1 to %d (see `display`), got '%s'",
+			   ss->ndisplays, argv[1]);
+		return CMD_ERR;
+	}
+	int n = (int)v;
 	free(ss->displays[n - 1]);
 	memmove(&ss->displays[n - 1], &ss->displays[n], sizeof(char *) * (size_t)(ss->ndisplays - n));
 	ss->ndisplays--;

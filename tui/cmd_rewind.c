@@ -51,8 +51,8 @@ static int rewind_to(struct session *ss, uint64_t cycle, struct cmd_out *out, co
 CMD_FN(cmd_reverse_step)
 {
 	uint64_t n = 1;
-	if (argc > 2 || (argc == 2 && (cmd_parse_u64(argv[1], &n) || n == 0)))
-		return cmd_usage(out, "reverse-step");
+	if (cmd_opt_count(out, "reverse-step", argc, argv, 1, &n))
+		return CMD_ERR;
 	if (need_snapshots(ss, out, "reverse-step"))
 		return CMD_ERR;
 	uint64_t now = sim_cycle(ss->sim), horizon = sim_rewind_horizon(ss->sim);
@@ -66,9 +66,8 @@ CMD_FN(cmd_reverse_step)
 
 CMD_FN(cmd_reverse_continue)
 {
-	(void)argv;
-	if (argc != 1)
-		return cmd_usage(out, "reverse-continue");
+	if (cmd_no_args(out, "reverse-continue", argc, argv))
+		return CMD_ERR;
 	if (need_snapshots(ss, out, "reverse-continue"))
 		return CMD_ERR;
 	/* Nothing could have stopped: say so at once rather than replay the
@@ -104,8 +103,12 @@ CMD_FN(cmd_reverse_continue)
 CMD_FN(cmd_goto)
 {
 	uint64_t c;
-	if (argc != 2 || cmd_parse_u64(argv[1], &c))
-		return cmd_usage(out, "goto");
+	if (argc == 1)
+		return cmd_usage_why(out, "goto", "which cycle?");
+	if (argc > 2)
+		return cmd_usage_why(out, "goto", "one cycle, got also '%s'", argv[2]);
+	if (cmd_parse_u64(argv[1], &c))
+		return cmd_usage_why(out, "goto", "'%s' is not a cycle number", argv[1]);
 	uint64_t now = sim_cycle(ss->sim);
 	if (c < now) {
 		if (need_snapshots(ss, out, "goto"))

@@ -54,10 +54,10 @@ CMD_FN(cmd_timeline)
 		ensure_logged(ss, out);
 		return CMD_OK;
 	}
-	if (argc != 4 || strcmp(argv[1], "l2") != 0) {
-		cmd_errorf(out, "usage: timeline [l2 BANK SET | follow]");
-		return CMD_ERR;
-	}
+	if (strcmp(argv[1], "l2") != 0)
+		return cmd_usage_why(out, "timeline", "expected l2 or follow, got '%s'", argv[1]);
+	if (argc != 4)
+		return cmd_usage_why(out, "timeline", "l2 takes a bank and a set");
 	int bank, set;
 	if (cmd_parse_index(out, "timeline l2 BANK", argv[2], inspect_l2_banks(ss->sim), &bank))
 		return CMD_ERR;

@@ -341,7 +341,7 @@ CMD_FN(cmd_why)
 	if (strcmp(argv[1], "warp") == 0) {
 		int sm, slot;
 		if (argc > 3)
-			return cmd_usage(out, "why");
+			return cmd_usage_why(out, "why", "warp takes one warp (W or SM.W), got also '%s'", argv[3]);
 		if (argc == 2) {
 			sm = ss->sel_sm;
 			slot = ss->sel_warp;
@@ -350,14 +350,18 @@ CMD_FN(cmd_why)
 		}
 		return why_warp(ss, sm, slot, out);
 	}
+	if (strcmp(argv[1], "go") == 0)
+		return cmd_usage_why(out, "why", "go takes one link number, next or prev");
+	if (argc > 2)
+		return cmd_usage_why(out, "why", "one address, got also '%s'", argv[2]);
 	uint64_t addr;
-	if (argc == 2 && cmd_parse_u64(argv[1], &addr) == 0) {
+	if (cmd_parse_u64(argv[1], &addr) == 0) {
 		struct why_link l[WHY_MAX];
 		int n = inspect_why_line(ss->sim, addr, -1, l, WHY_MAX);
 		print_chain(ss, out, l, n);
 		return CMD_OK;
 	}
-	return cmd_usage(out, "why");
+	return cmd_usage_why(out, "why", "'%s' is neither warp, go nor an address", argv[1]);
 }
 
 /* Our reasons and the Nsight Compute warp states closest to them

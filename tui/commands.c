@@ -40,6 +40,8 @@ static const char *const info_words[] = {"break", "stats",   "config", "sm",   "
 static const char *const list_words[] = {"kernels", "presets", "events", "stats", "config", "commands", NULL};
 static const char *const save_words[] = {"stats", "config", "session", "trace", NULL};
 static const char *const load_words[] = {"session", NULL};
+static const char *const protocol_words[] = {"si", "nmoesi", "moesi", NULL};
+static const char *const timeline_words[] = {"l2", "follow", NULL};
 
 static const struct cmd_def builtin[] = {
 	{.name = "step", .aliases = "s", .usage = "step [N]", .summary = "advance N cycles (default 1)",
@@ -285,7 +287,7 @@ static const struct cmd_def builtin[] = {
 	{.name = "protocol", .usage = "protocol [si|nmoesi|moesi]", .summary = "print a coherence protocol's tables", .help = "Print the L1 and directory tables of the machine's coherence.protocol (or the\n"
 		 "one named), the rows the engine executes; > marks the last L1 transition\n"
 		 "taken.\n"
-		 "Example: protocol moesi", .fn = cmd_protocol},
+		 "Example: protocol moesi", .fn = cmd_protocol, .words = protocol_words},
 	{.name = "history", .usage = "history ADDR [N]", .summary = "a cache line's recent coherence transactions",
 	 .help = "Print the coherence transactions of ADDR's line, oldest first: cycle, where\n"
 		 "(the SM's L1, the directory's bank and requester, a message's direction), kind\n"
@@ -300,7 +302,7 @@ static const struct cmd_def builtin[] = {
 		 "over cycles, rebuilt from the event log (the kinds it needs are added to\n"
 		 "`log`). `follow`: the set of the newest L2 event of the selected bank (the\n"
 		 "default). Without arguments, print the choice.\n"
-		 "Example: timeline l2 0 0", .fn = cmd_timeline},
+		 "Example: timeline l2 0 0", .fn = cmd_timeline, .words = timeline_words},
 	{.name = "check", .usage = "check", .summary = "verify the simulator's invariants now",
 	 .help = "Check structural invariants (hits + misses = accesses, MSHR bookkeeping, no\n"
 		 "request lost). Prints the first violation and fails; golden scripts end with\n"
@@ -420,13 +422,16 @@ static bool has_alias(const struct cmd_def *d, const char *name)
 
 /* The TUI's own commands (tui_commands.c): batch mode says why it refuses
  * them rather than call them unknown. */
-static bool is_screen_command(const char *name)
+/* The TUI's own command of that name (layout, zoom, ...), or NULL. */
+static const struct cmd_def *screen_command(const char *name)
 {
 	for (size_t i = 0; i < tui_ncmds; i++)
 		if (strcmp(name, tui_cmds[i].name) == 0)
-			return true;
-	return false;
+			return &tui_cmds[i];
+	return NULL;
 }
+
+static bool is_screen_command(const char *name) { return screen_command(name) != NULL; }
 
 static const struct cmd_def *lookup(const struct session *ss, const char *name, int *ambiguous)
 {
@@ -562,15 +567,44 @@ int cmd_need_running(struct session *ss, struct cmd_out *out)
 int cmd_usage(struct cmd_out *out, const char *name)
 {
 	const struct cmd_def *d = cmd_lookup(NULL, name);
+	if (!d)
+		d = screen_command(name);
 	cmd_errorf(out, "usage: %s", d ? d->usage : name);
 	return CMD_ERR;
+}
+
+int cmd_usage_why(struct cmd_out *out, const char *name, const char *fmt, ...)
+{
+	char buf[300];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	cmd_errorf(out, "%s: %s", name, buf);
+	return cmd_usage(out, name);
+}
+
+int cmd_opt_count(struct cmd_out *out, const char *name, int argc, char **argv, uint64_t min, uint64_t *n)
+{
+	if (argc > 2)
+		return cmd_usage_why(out, name, "one number at most, got also '%s'", argv[2]);
+	if (argc == 2 && (cmd_parse_u64(argv[1], n) || *n < min))
+		return cmd_usage_why(out, name, "'%s' is not a number%s", argv[1], min == 1 ? " of 1 or more" : "");
+	return 0;
+}
+
+int cmd_no_args(struct cmd_out *out, const char *name, int argc, char **argv)
+{
+	if (argc > 1)
+		return cmd_usage_why(out, name, "takes no arguments, got '%s'", argv[1]);
+	return 0;
 }
 
 static CMD_FN(c_step)
 {
 	uint64_t n = 1;
-	if (argc > 2 || (argc == 2 && (cmd_parse_u64(argv[1], &n) || n == 0)))
-		return cmd_usage(out, "step");
+	if (cmd_opt_count(out, "step", argc, argv, 1, &n))
+		return CMD_ERR;
 	if (cmd_need_running(ss, out))
 		return CMD_ERR;
 	session_start_run(ss, RUN_CYCLES, n);
@@ -579,9 +613,8 @@ static CMD_FN(c_step)
 
 static CMD_FN(c_continue)
 {
-	(void)argv;
-	if (argc != 1)
-		return cmd_usage(out, "continue");
+	if (cmd_no_args(out, "continue", argc, argv))
+		return CMD_ERR;
 	if (cmd_need_running(ss, out))
 		return CMD_ERR;
 	session_start_run(ss, RUN_FOREVER, 0);
@@ -591,8 +624,8 @@ static CMD_FN(c_continue)
 static CMD_FN(c_run)
 {
 	uint64_t n = 0;
-	if (argc > 2 || (argc == 2 && cmd_parse_u64(argv[1], &n)))
-		return cmd_usage(out, "run");
+	if (cmd_opt_count(out, "run", argc, argv, 0, &n))
+		return CMD_ERR;
 	char *err = NULL;
 	if (session_reset(ss, &err)) {
 		cmd_errorf(out, "%s", err);
@@ -609,9 +642,8 @@ static CMD_FN(c_run)
 
 static CMD_FN(c_next)
 {
-	(void)argv;
-	if (argc != 1)
-		return cmd_usage(out, "next");
+	if (cmd_no_args(out, "next", argc, argv))
+		return CMD_ERR;
 	if (cmd_need_running(ss, out))
 		return CMD_ERR;
 	session_start_run(ss, RUN_NEXT_ISSUE, 0);
@@ -678,6 +710,11 @@ static CMD_FN(c_help)
 					  strcmp(argv[1], "lesson") != 0
 					  ? NULL
 					  : cmd_lookup(ss, argv[1]);
+	if (!d && !lg && screen_command(argv[1])) { /* batch mode: explain it all the same */
+		help_command(screen_command(argv[1]), out);
+		cmd_printf(out, "(a screen command: only in the TUI, batch mode has no screen)");
+		return CMD_OK;
+	}
 	if (!d && !lg) {
 		cmd_errorf(out, "help: no command or panel '%s' (try help)", argv[1]);
 		return CMD_ERR;

@@ -513,6 +513,8 @@ char **loader_names(enum loader_kind kind, size_t *n)
 		const char *rest = NULL;
 		if (kind == LOADER_KERNELS && strncmp(p, "configs/workloads/", 18) == 0)
 			rest = p + 18;
+		else if (kind == LOADER_LESSONS && strncmp(p, "configs/lessons/", 16) == 0)
+			rest = p + 16;
 		else if (kind == LOADER_DRAM_PRESETS && strncmp(p, "configs/dram/", 13) == 0)
 			rest = p + 8; /* keep "dram/" */
 		else if (kind == LOADER_PRESETS && strncmp(p, "configs/", 8) == 0 && !strchr(p + 8, '/'))

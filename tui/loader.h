@@ -50,7 +50,7 @@ int loader_kernel_set_param(struct kernel_src *k, const char *name, const char *
 /* Built-in names, sorted. kind: machine presets ("teaching", "gtx480"),
  * DRAM presets ("dram/hbm2") or kernels ("vecadd"). Returns a NULL-terminated
  * heap array; free with loader_names_free(). */
-enum loader_kind { LOADER_PRESETS, LOADER_DRAM_PRESETS, LOADER_KERNELS };
+enum loader_kind { LOADER_PRESETS, LOADER_DRAM_PRESETS, LOADER_KERNELS, LOADER_LESSONS };
 char **loader_names(enum loader_kind kind, size_t *n);
 void loader_names_free(char **names);
 /* The "description" of a built-in (machine/DRAM preset or kernel), or "". Caller frees. */

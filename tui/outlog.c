@@ -56,49 +56,6 @@ void outlog_add(struct outlog *o, const char *text, enum out_kind k)
 	}
 }
 
-/* Byte offset of column col in s. */
-static size_t col_offset(const char *s, int col)
-{
-	size_t i = 0;
-	int c = 0;
-	for (; s[i]; i++) {
-		if (((unsigned char)s[i] & 0xC0) != 0x80) {
-			if (c == col)
-				return i;
-			c++;
-		}
-	}
-	return i;
-}
-
-/* Split s into rows of at most wd columns, breaking after a space when a word
- * would be cut (a word longer than a row is cut). Fills start/end byte
- * offsets of up to max rows; returns the number of rows (at least 1). */
-static int wrap_rows(const char *s, int wd, size_t *start, size_t *end, int max)
-{
-	size_t len = strlen(s), pos = 0;
-	int n = 0;
-	do {
-		size_t e = col_offset(s + pos, wd) + pos;
-		if (e < len && s[e] != ' ') {
-			size_t b = e;
-			while (b > pos && s[b - 1] != ' ')
-				b--;
-			if (b > pos)
-				e = b;
-		}
-		if (n < max) {
-			start[n] = pos;
-			end[n] = e;
-		}
-		n++;
-		pos = e;
-		while (pos < len && s[pos] == ' ')
-			pos++;
-	} while (pos < len);
-	return n;
-}
-
 #define WRAP_MAX 64
 
 static int rows_of(const char *s, int wd)

@@ -31,6 +31,7 @@ static struct {
 	FILE *devnull;
 	char **kernels; /* built-in kernel names, for completion */
 	char **presets; /* machine presets (`load`) */
+	char **lessons; /* built-in lessons (`lesson`, `lesson reset`) */
 } R;
 
 /* ---- the fake input stream ----------------------------------------------- */
@@ -197,8 +198,9 @@ void rlw_draw(WINDOW *w)
 
 /* ---- completion ------------------------------------------------------------ */
 
-static const char *const select_words[] = {"sm", "warp", "l2", "channel", "bank", NULL};
+static const char *const select_words[] = {"sm", "warp", "l2", "channel", "bank", "line", "mshr", NULL};
 static const char *const mshr_words[] = {"l1", "l2", NULL};
+static const char *const lesson_words[] = {"list", "report", "reset", "hide", "show", "toggle", "close", NULL};
 static const char *const field_words[] = {"sm=", "warp=", "unit=", "ch=", "bank=", "row=", "addr=", "set=",
 					  "a=", "b=", "if", NULL};
 
@@ -268,6 +270,34 @@ static void add_events(const char *prefix)
 {
 	for (unsigned i = 0; i < EV__COUNT; i++)
 		cand_add(event_defs[i].name, prefix);
+}
+
+/* `field=` words of the kinds an event name or glob matches (`break
+ * l1.mshr_full re<Tab>` -> reason=), each once, then `if`; a word that
+ * matches no kind (`cycle`) gets the generic fields. */
+static void add_event_fields(const char *ev, const char *prefix)
+{
+	uint64_t mask[EV_MASK_WORDS] = {0};
+	if (event_match(ev, mask) == 0) {
+		add_words(field_words, prefix);
+		return;
+	}
+	for (unsigned k = 0; k < EV__COUNT; k++) {
+		if (!(mask[k >> 6] >> (k & 63) & 1))
+			continue;
+		char list[256], *save = NULL;
+		event_field_list(k, list, sizeof list);
+		for (char *f = strtok_r(list, " ", &save); f; f = strtok_r(NULL, " ", &save)) {
+			char w[64];
+			snprintf(w, sizeof w, "%s=", f);
+			bool dup = false;
+			for (size_t i = 0; i < C.n && !dup; i++)
+				dup = strcmp(C.v[i], w) == 0;
+			if (!dup)
+				cand_add(w, prefix);
+		}
+	}
+	cand_add("if", prefix);
 }
 
 /* Split the line before `start` into words (at most 8). */
@@ -340,11 +370,20 @@ static char **complete(const char *text, int start, int end)
 		bool after_if = false;
 		for (int i = 1; i < nw; i++)
 			after_if |= strcmp(words[i], "if") == 0;
-		if (d && d->words && nw <= 2) {
+		if (d && strcmp(d->name, "lesson") == 0) { /* lesson NAME|list|..., lesson reset NAME */
+			if (nw == 1)
+				add_words(lesson_words, text);
+			if (nw == 1 || (nw == 2 && strcmp(words[1], "reset") == 0))
+				for (char **p = R.lessons; p && *p; p++)
+					cand_add(*p, text);
+		} else if (d && d->words && nw <= 2) {
 			if (complete_words(d, nw, words[1], text))
 				return NULL; /* readline's filename completion */
-		} else if (d && strcmp(d->name, "select") == 0 && nw == 1)
+		} else if (d && strcmp(d->name, "select") == 0 && nw == 1) {
 			add_words(select_words, text);
+		} else if (d && strcmp(d->name, "select") == 0 && nw == 2 && strcmp(words[1], "mshr") == 0) {
+			add_words(mshr_words, text);
+		}
 		else if (d && strcmp(d->name, "help") == 0 && nw == 1) {
 			add_commands(text);
 			cand_add("keys", text);
@@ -360,7 +399,7 @@ static char **complete(const char *text, int start, int end)
 					add_events(text);
 					cand_add("cycle", text);
 				} else {
-					add_words(field_words, text);
+					add_event_fields(words[1], text);
 				}
 				break;
 			case COMPL_STAT:
@@ -453,6 +492,7 @@ void rlw_init(const char *prompt, const struct rlw_hooks *hooks)
 	rl_basic_word_break_characters = " \t";
 	R.kernels = loader_names(LOADER_KERNELS, NULL);
 	R.presets = loader_names(LOADER_PRESETS, NULL);
+	R.lessons = loader_names(LOADER_LESSONS, NULL);
 
 	using_history();
 	stifle_history(1000);
@@ -492,6 +532,8 @@ void rlw_fini(void)
 	R.kernels = NULL;
 	loader_names_free(R.presets);
 	R.presets = NULL;
+	loader_names_free(R.lessons);
+	R.lessons = NULL;
 	rl_outstream = stdout;
 	if (R.devnull)
 		fclose(R.devnull);

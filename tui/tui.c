@@ -213,9 +213,9 @@ void tui_apply_layout(struct tui *t)
 		if (strcmp(t->slots[i].p->ops->name, t->focus_name) == 0)
 			t->focus = i;
 	if (t->help_open) {
-		int hh = H - 2 > 4 ? H - 2 : H, hw = W - 4 > 20 ? W - 4 : W;
-		if (hw > 100)
-			hw = 100;
+		/* The whole width up to 100 columns: help text is written for 80
+		 * (what is wider wraps, help_draw). */
+		int hh = H - 2 > 4 ? H - 2 : H, hw = W > 100 ? 100 : W;
 		t->help = mkwin(hh, hw, (H - hh) / 2, (W - hw) / 2);
 	}
 	t->need_layout = false;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd_int.h"
 #include "commands.h"
 #include "keys.h"
 #include "layout.h"
@@ -90,8 +91,8 @@ static int cmd_zoom(struct session *ss, int argc, char **argv, struct cmd_out *o
 
 static int cmd_refresh(struct session *ss, int argc, char **argv, struct cmd_out *out)
 {
-	(void)argc;
-	(void)argv;
+	if (cmd_no_args(out, "refresh", argc, argv))
+		return CMD_ERR;
 	struct tui *t = ui_of(ss, out);
 	if (!t)
 		return CMD_ERR;
@@ -104,18 +105,18 @@ static int cmd_color(struct session *ss, int argc, char **argv, struct cmd_out *
 	struct tui *t = ui_of(ss, out);
 	if (!t)
 		return CMD_ERR;
-	if (argc < 2 || (strcmp(argv[1], "on") != 0 && strcmp(argv[1], "off") != 0)) {
-		cmd_errorf(out, "usage: color on|off");
-		return CMD_ERR;
-	}
+	if (argc < 2)
+		return cmd_usage_why(out, "color", "on or off?");
+	if (argc > 2 || (strcmp(argv[1], "on") != 0 && strcmp(argv[1], "off") != 0))
+		return cmd_usage_why(out, "color", "expected on or off, got '%s'", argv[argc > 2 ? 2 : 1]);
 	tui_set_colour(t, strcmp(argv[1], "on") == 0);
 	return CMD_OK;
 }
 
 static int cmd_keys(struct session *ss, int argc, char **argv, struct cmd_out *out)
 {
-	(void)argc;
-	(void)argv;
+	if (cmd_no_args(out, "keys", argc, argv))
+		return CMD_ERR;
 	if (!ss->ui) {
 		struct strbuf sb;
 		sb_init(&sb);

@@ -58,23 +58,24 @@ static int read_after_esc(struct tui *t, wint_t *wc)
 
 /* A key while the help overlay or the pager is open: scroll keys scroll it,
  * any other key closes it. True when the key is used up; false when it
- * goes on to the prompt (a key typed while the pager was open). */
+ * goes on to the prompt (a character typed while it was open). */
 static bool help_key(struct tui *t, int key, bool fkey)
 {
 	bool space = !fkey && key == ' ' && t->pager;
 	if ((fkey && (key == KEY_PPAGE || key == KEY_NPAGE || key == KEY_UP || key == KEY_DOWN || key == KEY_HOME ||
 		      key == KEY_END)) ||
-	    (space && t->help && t->help_scroll + getmaxy(t->help) - 2 < help_lines(t->help_text))) {
+	    (space && t->help && t->help_scroll + getmaxy(t->help) - 2 < help_rows(t->help_text, getmaxx(t->help) - 3))) {
 		int page = t->help ? getmaxy(t->help) - 3 : 10; /* a page, one line kept */
 		t->help_scroll += key == KEY_UP ? -1 : key == KEY_DOWN ? 1 : key == KEY_PPAGE ? -page
 				  : key == KEY_HOME ? -1000000 : key == KEY_END ? 1000000 : page;
 		t->dirty_panels = true;
 		return true;
 	}
-	bool pager = t->pager;
 	tui_close_help(t);
-	/* The pager closes on any key; one typed at the prompt goes on there. */
-	return !pager || fkey || key == 27 || key == '\r' || key == '\n' || key == ' ' || key == 'q' || key < 32;
+	/* The pager and the help overlay close on any key; a character typed
+	 * for the prompt goes on there (after `keys` or `?`, typing `layout`
+	 * gave 'ayout'). */
+	return fkey || key == 27 || key == '\r' || key == '\n' || key == ' ' || key == 'q' || key < 32;
 }
 
 /* Esc and what follows it: an Alt key bound by the TUI comes back as

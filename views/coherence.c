@@ -45,6 +45,8 @@ struct coh_panel {
 	struct search search;
 	const struct sim *sim;
 	const struct event *stop_ev;
+	struct event shown_ev;       /* the stop brought into view (stop_shown) */
+	bool stop_shown;
 	uint64_t n;                  /* transactions in the log */
 	uint64_t linemask, sel_line;
 	uint16_t idx[COH_VIEW_LOG];  /* filtered: recency index per row, oldest first */
@@ -241,6 +243,32 @@ static int dir_draw(const struct coh_panel *cp, WINDOW *w, struct rect r, const 
 	return 3;
 }
 
+/* At a new stop on a coh.* event, the transactions logged after it in the
+ * same cycle can fill the table: bring the stop's row into view (once per
+ * stop, as the events panel does; following resumes at the next stop). */
+static void show_stop(struct coh_panel *cp, const struct view_ctx *c, int vis, uint64_t rows)
+{
+	if (cp->stop_shown && (!c->stop_ev || !view_same_event(c->stop_ev, &cp->shown_ev))) {
+		cp->t.follow = true;
+		cp->stop_shown = false;
+	}
+	if (!c->stop_ev || cp->stop_shown || cp->search.text[0] || !cp->t.follow)
+		return;
+	cp->stop_shown = true;
+	cp->shown_ev = *c->stop_ev;
+	for (uint64_t i = 0; i < cp->n; i++) {
+		struct coh_tx_info t;
+		if (inspect_coh_tx(cp->sim, i, &t) && is_stop_event(c->stop_ev, &t)) {
+			if (vis > 0 && i >= (uint64_t)vis) {
+				cp->t.nrows = (int)rows;
+				cp->t.visible = vis;
+				table_show(&cp->t, (int)(cp->n - 1 - i));
+			}
+			return;
+		}
+	}
+}
+
 static void coh_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 {
 	struct coh_panel *cp = (struct coh_panel *)p;
@@ -299,6 +327,7 @@ static void coh_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		}
 		rows = (uint64_t)cp->nidx;
 	}
+	show_stop(cp, c, r.h - 1, rows);
 	table_draw(&cp->t, w, r, (int)rows, c->focused, tx_row, cp);
 	cp->sim = NULL;
 	cp->stop_ev = NULL;
@@ -323,6 +352,7 @@ static void coh_reset(struct panel *p)
 	struct coh_panel *cp = (struct coh_panel *)p;
 	table_reset(&cp->t);
 	cp->t.follow = true;
+	cp->stop_shown = false;
 }
 
 static void coh_free(struct panel *p) { free(p); }

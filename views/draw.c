@@ -140,6 +140,46 @@ int put_wrapped(WINDOW *w, int y, int x, int width, int rows, const char *s, att
 	return used;
 }
 
+/* Byte offset of column col in s. */
+static size_t col_offset(const char *s, int col)
+{
+	size_t i = 0;
+	int c = 0;
+	for (; s[i]; i++) {
+		if (((unsigned char)s[i] & 0xC0) != 0x80) {
+			if (c == col)
+				return i;
+			c++;
+		}
+	}
+	return i;
+}
+
+int wrap_rows(const char *s, int wd, size_t *start, size_t *end, int max)
+{
+	size_t len = strlen(s), pos = 0;
+	int n = 0;
+	do {
+		size_t e = col_offset(s + pos, wd) + pos;
+		if (e < len && s[e] != ' ') {
+			size_t b = e;
+			while (b > pos && s[b - 1] != ' ')
+				b--;
+			if (b > pos)
+				e = b;
+		}
+		if (n < max) {
+			start[n] = pos;
+			end[n] = e;
+		}
+		n++;
+		pos = e;
+		while (pos < len && s[pos] == ' ')
+			pos++;
+	} while (pos < len);
+	return n;
+}
+
 int put_fmt(WINDOW *w, int y, int x, int width, attr_t a, const char *fmt, ...)
 {
 	char buf[512];

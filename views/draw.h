@@ -68,6 +68,11 @@ int put_text(WINDOW *w, int y, int x, int width, const char *s, attr_t a, bool p
  * columns (a word longer than a row is cut); text that does not fit ends
  * with the marker. Returns the rows used. */
 int put_wrapped(WINDOW *w, int y, int x, int width, int rows, const char *s, attr_t a);
+/* Split s into rows of at most wd columns, breaking after a space when a word
+ * would be cut (a word longer than a row is cut). Fills start/end byte
+ * offsets of up to max rows (none with max 0); returns the number of rows
+ * (at least 1). The output area and the pager wrap with it. */
+int wrap_rows(const char *s, int wd, size_t *start, size_t *end, int max);
 /* printf variant, clipped like put_text (no padding). */
 int put_fmt(WINDOW *w, int y, int x, int width, attr_t a, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));

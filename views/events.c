@@ -100,13 +100,6 @@ static bool matches(const struct events_panel *ep, const struct event *e)
 	return true;
 }
 
-static bool same_event(const struct event *a, const struct event *b)
-{
-	return a->cycle == b->cycle && a->kind == b->kind && a->addr == b->addr && a->sm == b->sm &&
-	       a->warp == b->warp && a->unit == b->unit && a->ch == b->ch && a->bank == b->bank &&
-	       a->row == b->row && a->set == b->set && a->a == b->a && a->b == b->b;
-}
-
 static enum role kind_role(unsigned k)
 {
 	switch (k) {
@@ -168,7 +161,7 @@ static void event_row(void *u, int row, struct table_row *r)
 	snprintf(r->text[1], TABLE_CELL, "%s", event_defs[e->kind].name);
 	format_fields(e, r->text[2], TABLE_CELL);
 	r->attr[1] = role_attr(kind_role(e->kind));
-	if (ep->stop_ev && same_event(e, ep->stop_ev))
+	if (ep->stop_ev && view_same_event(e, ep->stop_ev))
 		r->row_attr = role_attr(R_BREAK);
 }
 
@@ -178,25 +171,15 @@ static void events_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	char info[160] = "", label[96];
 	const struct events *ev = c->sim ? sim_events_c(c->sim) : NULL;
 	ep->n = 0;
+	bool logging = false;
 	if (ev) {
 		uint64_t total = events_logged(ev);
 		ep->n = total < ev->cap ? total : ev->cap;
-		bool logging = false;
 		for (int i = 0; i < EV_MASK_WORDS; i++)
 			logging |= ev->log_mask[i] != 0;
-		search_label(&ep->search, label, sizeof label);
-		snprintf(info, sizeof info, "%llu logged%s%s%s", (unsigned long long)total,
-			 logging ? "" : "  (logging off: try `log all`)", label[0] ? "  " : "", label);
 	}
-	struct rect r = view_frame(p, w, c, info);
-	if (!ev) {
-		put_text(w, r.y, r.x, r.w, "no simulator", role_attr(R_DIM), false);
-		return;
-	}
-	ep->ev = ev;
-	ep->stop_ev = c->stop_ev;
 	uint64_t rows = ep->n;
-	if (ep->search.text[0]) {
+	if (ev && ep->search.text[0]) {
 		parse_filter(ep);
 		if (ep->n > ep->cap) {
 			ep->cap = ep->n;
@@ -210,12 +193,27 @@ static void events_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		}
 		rows = ep->nidx;
 	}
+	if (ev) { /* with a filter, how many rows it lets through (as the stats panel) */
+		char shown[32] = "";
+		if (ep->search.text[0])
+			snprintf(shown, sizeof shown, ", %llu match", (unsigned long long)rows);
+		search_label(&ep->search, label, sizeof label);
+		snprintf(info, sizeof info, "%llu logged%s%s%s%s", (unsigned long long)events_logged(ev), shown,
+			 logging ? "" : "  (logging off: try `log all`)", label[0] ? "  " : "", label);
+	}
+	struct rect r = view_frame(p, w, c, info);
+	if (!ev) {
+		put_text(w, r.y, r.x, r.w, "no simulator", role_attr(R_DIM), false);
+		return;
+	}
+	ep->ev = ev;
+	ep->stop_ev = c->stop_ev;
 	/* At a new breakpoint stop, the events logged after the stopping one in
 	 * the same cycle can fill the panel: bring the stop event into view
 	 * (once per stop, at the top, the cycle's later events below it).
 	 * Following the newest resumes when the run goes on, also when it goes
 	 * from one stop straight to the next (no frame without a stop between). */
-	if (ep->stop_shown && (!c->stop_ev || !same_event(c->stop_ev, &ep->shown_ev))) {
+	if (ep->stop_shown && (!c->stop_ev || !view_same_event(c->stop_ev, &ep->shown_ev))) {
 		ep->t.follow = true;
 		ep->stop_shown = false;
 	}
@@ -225,7 +223,7 @@ static void events_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		int vis = r.h - 1; /* the header takes a row */
 		for (uint64_t i = 0; i < ep->n && i < 65536; i++) {
 			const struct event *e = events_recent(ev, i);
-			if (e && same_event(e, c->stop_ev)) {
+			if (e && view_same_event(e, c->stop_ev)) {
 				if (vis > 0 && i >= (uint64_t)vis) {
 					ep->t.nrows = (int)rows;
 					ep->t.visible = vis;

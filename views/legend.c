@@ -26,7 +26,7 @@ static const struct legend_item warps[] = {
 		   "reason=R` and `core.stall.R`"),
 	L("OUT", "memory requests of the warp in flight (sent, not yet replied)"),
 	L("ORD", "position in its scheduler's order this cycle, 0 = looked at first; - = not eligible"),
-	L("NEXT", "the next statement the warp will issue"),
+	L("NEXT", "the next statement the warp will issue, or exit (comments, loop, if, else and end never issue: not shown)"),
 	L("INSTS", "instructions the warp has issued"),
 	L("SCH", "(core.schedulers > 1) the warp's scheduler, slot mod schedulers"),
 	L("L", "(vws) level: 1, 2 = in the IWL window but not level 1, x = outside (throttled)"),

@@ -144,3 +144,10 @@ struct panel *panel_create(const char *name)
 	const struct panel_kind *k = panel_kind_find(name);
 	return k ? k->create() : NULL;
 }
+
+bool view_same_event(const struct event *a, const struct event *b)
+{
+	return a->cycle == b->cycle && a->kind == b->kind && a->addr == b->addr && a->sm == b->sm &&
+	       a->warp == b->warp && a->unit == b->unit && a->ch == b->ch && a->bank == b->bank &&
+	       a->row == b->row && a->set == b->set && a->a == b->a && a->b == b->b;
+}

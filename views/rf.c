@@ -175,8 +175,12 @@ static void rf_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	rp->shown = MAX(1, avail / per);
 	if (rp->top > fi.banks - rp->shown)
 		rp->top = MAX(0, fi.banks - rp->shown);
-	int y0 = y, b = rp->top;
-	for (; b < fi.banks && y + per <= r.y + r.h; b++) {
+	int y0 = y, b = rp->top, bottom = r.y + r.h;
+	bool cut = false; /* the last bank drawn lacks rows */
+	/* As many banks as fit, the last one with the rows that still fit (its
+	 * header and strips) rather than blank rows. */
+	for (; b < fi.banks && y < bottom; b++) {
+		cut = y + per > bottom;
 		struct rf_bank_info bi;
 		inspect_rf_bank(c->sim, c->sel_sm, b, &bi);
 		int x = r.x;
@@ -191,12 +195,14 @@ static void rf_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 				     bi.remaining);
 		queue_text(w, y, x, r.w - (x - r.x), c->sim, c->sel_sm, b, bi.queued);
 		y++;
+		if (y >= bottom)
+			continue;
 		int sx = r.x + 4;
 		int used = strip(w, y, sx, r.w - 4, c->sim, &fi, b, &bi);
 		if (fi.ways && wide)
 			wb_text(w, y, sx + used + 3, r.w - 4 - used - 3, c->sim, c->sel_sm, b, fi.ways);
 		y++;
-		if (!wide) {
+		if (!wide && y < bottom) {
 			if (fi.ways)
 				wb_text(w, y, r.x + 4, r.w - 4, c->sim, c->sel_sm, b, fi.ways);
 			y++;
@@ -205,7 +211,7 @@ static void rf_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	/* More banks above / below than fit: the table panels' marks. */
 	if (rp->top > 0 && y > y0)
 		put_text(w, y0, r.x + r.w - 1, 1, "^", role_attr(R_HEADER), false);
-	if (b < fi.banks && y > y0)
+	if ((b < fi.banks || cut) && y > y0)
 		put_text(w, y - 1, r.x + r.w - 1, 1, "v", role_attr(R_HEADER), false);
 }
 

@@ -105,6 +105,9 @@ void panel_free(struct panel *p);
 /* Title bar in row 0: name (bold; reverse when focused), "[Z layout NAME]"
  * when zoomed, then info, rest a horizontal rule. Returns the content rectangle. */
 struct rect view_frame(struct panel *p, WINDOW *w, const struct view_ctx *c, const char *info);
+/* Whether two events are the same record (every field): the stop's event
+ * found again in a log. */
+bool view_same_event(const struct event *a, const struct event *b);
 
 /* The panel registry: every panel kind, in the order `focus`/help list them. */
 struct panel_kind {

@@ -183,7 +183,7 @@ static void warp_row(void *u, int row, struct table_row *r)
 		snprintf(r->text[o + 4], TABLE_CELL, "%d", wi.order);
 	else
 		snprintf(r->text[o + 4], TABLE_CELL, "-");
-	if (wi.next_stmt >= 0 && wi.next_text)
+	if (wi.next_text) /* a statement, or "exit" (it issues as well) */
 		snprintf(r->text[o + 5], TABLE_CELL, "%s", wi.next_text);
 	snprintf(r->text[o + 6], TABLE_CELL, "%llu", (unsigned long long)wi.insts);
 	if (wi.state == WS_DONE)

@@ -42,6 +42,12 @@ tmux_wait_for '(gpustep) break' 2 || fail "Tab did not complete 'brea'"
 tmux_send -l 'dram.row_con'
 tmux_send Tab
 tmux_wait_for '(gpustep) break dram.row_conflict' 2 || fail "Tab did not complete the event name"
+# then that event's own fields (not l1's set=, sm=, nor a missing open_row=)
+tmux_send Tab Tab
+tmux_wait_for 'addr=  bank=  ch=  if  open_row=  row=' 2 || fail "Tab after an event did not list its fields"
+tmux_send -l 'op'
+tmux_send Tab
+tmux_wait_for '(gpustep) break dram.row_conflict open_row=' 2 || fail "Tab did not complete the event's field open_row="
 tmux_send C-c
 i=0
 while [ $i -lt 30 ] && tmux_capture | tail -1 | grep -q 'break'; do sleep 0.1; i=$((i + 1)); done
@@ -57,6 +63,22 @@ tmux_capture | grep -qx 'mshr  rf  sm  stalls  stats  warp *' || fail "Tab after
 tmux_send -l 'mshr l'
 tmux_send Tab Tab
 tmux_wait_for 'l1  l2' 2 || fail "Tab after 'info mshr l' did not offer l1 l2"
+tmux_send C-u
+# lesson names (and lesson's words), protocols
+tmux_send -l 'lesson reset dram'
+tmux_send Tab
+tmux_wait_for '(gpustep) lesson reset dram_rows' 2 || fail "Tab did not complete a lesson name after 'lesson reset'"
+tmux_send C-u
+tmux_send -l 'select ms'
+tmux_send Tab
+tmux_wait_for '(gpustep) select mshr' 2 || fail "Tab did not complete 'select ms' (select mshr)"
+tmux_send -l 'l'
+tmux_send Tab Tab
+tmux_wait_for 'l1  l2' 2 || fail "Tab after 'select mshr l' did not offer l1 l2"
+tmux_send C-u
+tmux_send -l 'protocol nm'
+tmux_send Tab
+tmux_wait_for '(gpustep) protocol nmoesi' 2 || fail "Tab did not complete a protocol after 'protocol'"
 tmux_send C-u
 tmux_send -l 'info stat'
 tmux_send Tab

@@ -197,3 +197,47 @@ TEST(view_events_shows_the_stop_event)
 	free(without);
 	vt_session_free(ss);
 }
+
+/* The coherence panel does the same for a coh.* stop: gtx480's shared_write
+ * logs 30 transactions in cycle 1, SM 0's Store I -> IM_D first; stopped on
+ * it, an 8-row panel (3 entry rows, header, 4 table rows) showed the newest
+ * four (SM 13 and 14) and not the stop's row (before the fix). */
+TEST(view_coherence_shows_the_stop_transaction)
+{
+	vt_screen();
+	struct session *ss = vt_session("load gtx480\nworkload shared_write\nset coherence.protocol moesi\n"
+					"break coh.transition\ncontinue\n");
+	REQUIRE(ss != NULL);
+	REQUIRE(ss->bps.stop_ev.kind == EV_COH_TRANSITION);
+	REQUIRE(ss->bps.stop_ev.sm == 0);
+	char *with = draw_text(ss, "coherence", 80, 8, &ss->bps.stop_ev, NULL);
+	char *without = draw_text(ss, "coherence", 80, 8, NULL, NULL);
+	CHECK(strstr(with, "0x10000000     0    - L1   Store    I -> IM_D") != NULL);
+	CHECK(strstr(without, "0x10000000     0    - L1   Store    I -> IM_D") == NULL);
+	free(with);
+	free(without);
+	vt_session_free(ss);
+}
+
+/* With a `/` filter the events title says how many events it lets through,
+ * as the stats panel does (before: only "N logged  filter: ..."). */
+TEST(view_events_filter_counts_matches)
+{
+	vt_screen();
+	struct session *ss = vt_session("log all\nstep 60\n");
+	REQUIRE(ss != NULL);
+	const struct events *ev = sim_events_c(ss->sim);
+	uint64_t n = events_logged(ev), want = 0;
+	for (uint64_t i = 0; i < n && i < ev->cap; i++) {
+		const struct event *e = events_recent(ev, i);
+		want += e && e->kind == EV_WARP_ISSUE;
+	}
+	REQUIRE(want > 0 && want < n);
+	char *t = draw_text(ss, "events", 100, 10, NULL, "/warp.issue\n");
+	char title[96];
+	snprintf(title, sizeof title, "%llu logged, %llu match  filter: warp.issue", (unsigned long long)n,
+		 (unsigned long long)want);
+	CHECK_CONTAINS(t, title);
+	free(t);
+	vt_session_free(ss);
+}

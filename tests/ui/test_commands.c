@@ -1,6 +1,7 @@
 /* test_commands.c: the command table on a real session (teaching + vecadd). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -122,6 +123,75 @@ TEST(commands_errors)
 	CHECK_STR(f.ss.ksrc.name, "vecadd"); /* unchanged */
 	CHECK_EQ(fx_run(&f, "load /nonexistent.json"), CMD_ERR);
 	CHECK_EQ(fx_run(&f, "quit"), CMD_QUIT);
+	fx_fini(&f);
+}
+
+/* A bad argument is named before the usage line (before: a bare "usage: step
+ * [N]" for `step abc`), and extra arguments are refused, not ignored (`info
+ * bank 9 9` showed bank 9 of the selected channel, `info mshr l3` the L1). */
+TEST(commands_bad_arguments_are_named)
+{
+	static const struct {
+		const char *line, *err;
+	} cases[] = {
+		{"step abc", "step: 'abc' is not a number of 1 or more\nusage: step [N]\n"},
+		{"step 5 6", "step: one number at most, got also '6'\n"},
+		{"continue 3", "continue: takes no arguments, got '3'\nusage: continue\n"},
+		{"run x", "run: 'x' is not a number\n"},
+		{"reverse-step 0", "reverse-step: '0' is not a number of 1 or more\n"},
+		{"goto abc", "goto: 'abc' is not a cycle number\nusage: goto CYCLE\n"},
+		{"goto", "goto: which cycle?\n"},
+		{"next 3", "next: takes no arguments, got '3'\n"},
+		{"check foo", "check: takes no arguments, got 'foo'\n"},
+		{"list foo", "list: nothing called 'foo' to list\n"},
+		{"save foo x", "save: cannot save 'foo'\n"},
+		{"save stats", "save: into which file?\n"},
+		{"timeline foo", "timeline: expected l2 or follow, got 'foo'\n"},
+		{"why zz", "why: 'zz' is neither warp, go nor an address\n"},
+		{"why 0x10 3", "why: one address, got also '3'\n"},
+		{"info bank 1 2", "info bank: one number (N), got also '2'\n"},
+		{"info sm 0 1", "info sm: one number (N), got also '1'\n"},
+		{"info mshr l3", "info mshr: expected l1 or l2, got 'l3'\n"},
+		{"info mshr l2 x", "info mshr: expected l1 or l2, got 'x'\n"},
+		{"select warp", "select: which warp? (a number; for line an address or last)\n"},
+		{"select foo 1", "select: unknown unit 'foo' (sm, warp, l2, channel, bank, line, mshr)\n"},
+		/* silent before: no output at all */
+		{"info stats nosuch*", "info stats: no stat matches 'nosuch*' (see list stats)\n"},
+		{"info config l1.a*", "info config: no config key matches 'l1.a*' (see list config)\n"},
+		/* before: "display: expected a number from 0 to 0, got '3'" (displays count from 1) */
+		{"undisplay 3", "undisplay: there are no displays (`display STAT` adds one)\n"},
+	};
+	struct fx f;
+	fx_init(&f);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		CHECK_EQ(fx_run(&f, cases[i].line), CMD_ERR);
+		if (strncmp(f.cap.err.s, cases[i].err, strlen(cases[i].err)) != 0)
+			test_fail(__FILE__, __LINE__, "%s: error '%s', want it to start with '%s'", cases[i].line, f.cap.err.s,
+			          cases[i].err);
+	}
+	CHECK_EQ(fx_run(&f, "info mshr l2"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "L2 bank 0 MSHR");
+	/* A screen command is explained in batch mode too (before: "help: no
+	 * command or panel 'layout'", while `layout` itself says it is one). */
+	CHECK_EQ(fx_run(&f, "help layout"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "usage: layout");
+	CHECK_CONTAINS(f.cap.out.s, "Example: ");
+	CHECK_CONTAINS(f.cap.out.s, "only in the TUI");
+	CHECK_EQ(fx_run(&f, "display l1.hits"), CMD_OK);
+	CHECK_EQ(fx_run(&f, "undisplay 0"), CMD_ERR);
+	CHECK_STR(f.cap.err.s, "undisplay: expected a display number from 1 to 1 (see `display`), got '0'\n");
+	CHECK_EQ(fx_run(&f, "undisplay 1"), CMD_OK);
+	/* After cycle 0 a wrong key or value is named, not "use run 0 first"
+	 * (which would not help); a right one gets that advice. */
+	CHECK_EQ(fx_run(&f, "step 2"), CMD_RUN);
+	CHECK_EQ(fx_run(&f, "set l1.wayz 4"), CMD_ERR);
+	CHECK_STR(f.cap.err.s, "l1.wayz: unknown key (did you mean l1.ways?)\n");
+	CHECK_EQ(fx_run(&f, "set l1.ways 0"), CMD_ERR);
+	CHECK_CONTAINS(f.cap.err.s, "l1.ways: must be between 1 and");
+	CHECK_EQ(fx_run(&f, "set param.nope 3"), CMD_ERR);
+	CHECK_CONTAINS(f.cap.err.s, "no such parameter");
+	CHECK_EQ(fx_run(&f, "set l1.ways 4"), CMD_ERR);
+	CHECK_CONTAINS(f.cap.err.s, "Use `run 0` to go back to cycle 0");
 	fx_fini(&f);
 }
 

@@ -48,3 +48,33 @@ TEST(info_warp_compute_and_memory_stall)
 	CHECK(sscanf(f.cap.out.s, "core.warp_mem_stall_cycles = %llu", &v) == 1 && v > 0);
 	fx_fini(&f);
 }
+
+/* `info sm` lines up its columns past CTA 9 (before: "cta 15.0  stalled"
+ * one column right of "cta 0.0  stalled"): gtx480 runs CTAs 0 and 15 on SM 0. */
+TEST(info_sm_columns_line_up)
+{
+	struct fx f;
+	fx_init_wl(&f, "matmul_naive");
+	CHECK_EQ(fx_run(&f, "load gtx480"), CMD_RESET);
+	CHECK_EQ(fx_run(&f, "step 300"), CMD_RUN);
+	CHECK_EQ(fx_run(&f, "info sm 0"), CMD_OK);
+	const char *s = f.cap.out.s;
+	long insts_col = -1, next_col = -1;
+	int lines = 0, two_digit_cta = 0;
+	for (const char *l = s; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *e = strchr(l, '\n');
+		const char *i = strstr(l, "insts "), *n = strstr(l, "next: ");
+		if (!i || !n || (e && i > e))
+			continue;
+		if (strstr(l, "cta 15.") && strstr(l, "cta 15.") < e)
+			two_digit_cta++;
+		if (insts_col < 0)
+			insts_col = i - l, next_col = n - l;
+		CHECK_EQ(i - l, insts_col);
+		CHECK_EQ(n - l, next_col);
+		lines++;
+	}
+	CHECK(lines >= 16);
+	CHECK(two_digit_cta >= 1);
+	fx_fini(&f);
+}
