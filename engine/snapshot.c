@@ -170,7 +170,25 @@ static void encode(struct snapshots *ss, struct snap *p, const struct arena *a)
 	p->stored = nd + (nblk + 3) / 4;
 }
 
-/* Put p's state into the arena. */
+/* The end (exclusive, at most `lim`) of the run of blocks of one kind that
+ * starts at block i; map bytes of four SAME blocks (0) are skipped whole. */
+static size_t run_end(const uint8_t *m, size_t i, size_t lim, unsigned kind)
+{
+	size_t j = i + 1;
+	while (j < lim) {
+		if (kind == BLK_SAME && (j & 3) == 0 && j + 4 <= lim && m[j >> 2] == 0) {
+			j += 4;
+			continue;
+		}
+		if (map_get(m, j) != kind)
+			break;
+		j++;
+	}
+	return j;
+}
+
+/* Put p's state into the arena, one memcpy or memset per run of blocks of
+ * one kind (most of the state is long runs equal to the base). */
 static void decode(const struct snapshots *ss, const struct snap *p, struct arena *a)
 {
 	if (!p->map) {
@@ -180,16 +198,22 @@ static void decode(const struct snapshots *ss, const struct snap *p, struct aren
 	const unsigned char *b = ss->v[0].data, *d = p->data;
 	size_t i = 0;
 	for (struct arena_chunk *c = a->head; c; c = c->next) {
-		for (size_t off = 0; off < c->used; off += SNAP_BLK, i++) {
-			size_t n = MIN(SNAP_BLK, c->used - off);
-			switch (map_get(p->map, i)) {
-			case BLK_SAME: memcpy(c->data + off, b + off, n); break;
-			case BLK_ZERO: memset(c->data + off, 0, n); break;
-			default:
+		size_t nb = (c->used + SNAP_BLK - 1) / SNAP_BLK;
+		for (size_t k = 0; k < nb;) {
+			unsigned kind = map_get(p->map, i + k);
+			size_t e = run_end(p->map, i + k, i + nb, kind) - i;
+			size_t off = k * SNAP_BLK, n = MIN(e * SNAP_BLK, c->used) - off;
+			if (kind == BLK_SAME) {
+				memcpy(c->data + off, b + off, n);
+			} else if (kind == BLK_ZERO) {
+				memset(c->data + off, 0, n);
+			} else {
 				memcpy(c->data + off, d, n);
 				d += n;
 			}
+			k = e;
 		}
+		i += nb;
 		b += c->used;
 	}
 }
