@@ -29,6 +29,8 @@ static bool dueling(const struct sim *s)
 	       (by_sets(s) ? s->cfg.l1.sets >= 2 : s->cfg.core.sms >= 2);
 }
 
+bool byp_dueling(const struct sim *s) { return dueling(s) && s->duel; }
+
 /* Dueling role of a set of an SM: 0 decoupled leader, 1 plain leader, 2
  * follower. Leader sets: one of each mode in every group of P consecutive
  * sets. complement: in group c of SM i the decoupled leader sits at offset

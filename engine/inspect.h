@@ -187,7 +187,8 @@ struct duel_iv_info {
 /* The last closed intervals, oldest first, at most max (and at most the
  * engine's history of BYP_DUEL_HISTORY); returns how many. */
 int inspect_duel_history(const struct sim *s, struct duel_iv_info *out, int max);
-/* false without dueling (l1.bypass != locality, or one leader group). */
+/* false without dueling (l1.bypass != locality, l1.bypass_duel off,
+ * l1.bypass_threshold 0, or one leader group). */
 bool inspect_duel(const struct sim *s, struct duel_info *out);
 
 /* ---- VWS (vws.h) ---------------------------------------------------------- */

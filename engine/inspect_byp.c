@@ -27,7 +27,7 @@ bool inspect_bypass(const struct sim *s, int sm, struct byp_info *o)
 bool inspect_duel(const struct sim *s, struct duel_info *o)
 {
 	const struct byp_duel *d = s->duel;
-	if (!d || s->cfg.l1.bypass != L1B_LOCALITY || !s->cfg.l1.bypass_duel)
+	if (!byp_dueling(s))
 		return false;
 	*o = (struct duel_info){.followers_decoupled = d->followers,
 				.last_at = d->last_at,

@@ -48,8 +48,8 @@ void info_duel(struct session *ss, int n, struct cmd_out *out)
 {
 	struct duel_info d;
 	if (!inspect_duel(ss->sim, &d)) {
-		cmd_printf(out, "no duel: it needs l1.bypass locality, l1.bypass_duel on and two leader");
-		cmd_printf(out, "groups (e.g. `gpustep gtx480 -s l1.bypass=locality`)");
+		cmd_printf(out, "no duel: it needs l1.bypass locality, l1.bypass_duel on, a threshold");
+		cmd_printf(out, "above 0 and two leader groups (gtx480: -s l1.bypass=locality)");
 		return;
 	}
 	duel_header(ss, &d, out);

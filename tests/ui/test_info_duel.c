@@ -139,5 +139,15 @@ TEST(info_duel_without_a_duel_and_bad_counts)
 	CHECK(fx_run(&f, "info duel 0") & CMD_ERR);
 	CHECK_CONTAINS(f.cap.err.s, "usage: info duel [N]");
 	CHECK(fx_run(&f, "info duel x") & CMD_ERR);
+	/* T = 0 is the plain L1: no duel runs, so none is shown */
+	REQUIRE((fx_run(&f, "set l1.bypass locality") & CMD_ERR) == 0);
+	REQUIRE((fx_run(&f, "set l1.bypass_threshold 0") & CMD_ERR) == 0);
+	REQUIRE((fx_run(&f, "workload vecadd") & CMD_ERR) == 0);
+	CHECK_EQ(fx_run(&f, "info duel"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "no duel: it needs l1.bypass locality");
+	REQUIRE((fx_run(&f, "set l1.bypass_threshold 2") & CMD_ERR) == 0);
+	REQUIRE((fx_run(&f, "workload vecadd") & CMD_ERR) == 0);
+	CHECK_EQ(fx_run(&f, "info duel"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "duel: 1 leader set per mode per SM");
 	fx_fini(&f);
 }
