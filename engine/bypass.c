@@ -168,6 +168,11 @@ double byp_duel_margin_points(uint32_t m0, uint32_t a0, uint32_t m1, uint32_t a1
 	return 196.0 * sqrt(p0 * (1 - p0) / (a0 + 2.0) + p1 * (1 - p1) / (a1 + 2.0));
 }
 
+bool byp_duel_unsure(int limit_points, int32_t diff_permille, uint32_t m0, uint32_t a0, uint32_t m1, uint32_t a1)
+{
+	return fabs(diff_permille / 10.0 - limit_points) <= byp_duel_margin_points(m0, a0, m1, a1);
+}
+
 /* The paper's rule on the closed interval h (its counts filled in): the
  * outcome (enum byp_iv_outcome), h->diff set when the rule decided. */
 static uint8_t duel_rule(const struct sim *s, uint8_t followers, struct byp_iv *h)
@@ -188,8 +193,7 @@ static uint8_t duel_rule(const struct sim *s, uint8_t followers, struct byp_iv *
 		return BYPIV_KEPT;
 	/* l1.bypass_duel_unsure_hold: counts too few to put the difference on
 	 * one side of the limit change nothing. */
-	bool unsure = fabs(diff / 10.0 - c->bypass_duel_diff) <=
-		      byp_duel_margin_points(h->miss[0], h->acc[0], h->miss[1], h->acc[1]);
+	bool unsure = byp_duel_unsure(c->bypass_duel_diff, h->diff, h->miss[0], h->acc[0], h->miss[1], h->acc[1]);
 	return unsure && c->bypass_duel_unsure_hold ? BYPIV_UNSURE_HELD : BYPIV_SWITCHED;
 }
 

@@ -133,6 +133,9 @@ int byp_role(const struct sim *s, const struct sm *sm, int set);
  * added to each group, 1.96 standard errors). A limit within it is one the
  * interval's counts cannot place the difference on either side of. */
 double byp_duel_margin_points(uint32_t m0, uint32_t a0, uint32_t m1, uint32_t a1);
+/* Whether the limit (points) lies within that margin of the difference
+ * diff_permille: the counts cannot tell the modes apart. */
+bool byp_duel_unsure(int limit_points, int32_t diff_permille, uint32_t m0, uint32_t a0, uint32_t m1, uint32_t a1);
 /* Whether the machine duels (locality, l1.bypass_duel, T > 0, two leader groups). */
 bool byp_dueling(const struct sim *s);
 /* Close dueling intervals that ended before now (call before a lookup). */

@@ -167,6 +167,7 @@ struct duel_info {
 	int limit_points;          /* l1.bypass_duel_diff */
 	int interval;              /* l1.bypass_duel_interval */
 	double margin_points;      /* 95 % margin of the difference from acc/miss (byp_duel_margin_points) */
+	bool unsure;               /* the limit lies within it (byp_duel_unsure) */
 	bool unsure_hold;          /* l1.bypass_duel_unsure_hold */
 	bool cold_hold;            /* l1.bypass_duel_cold_hold */
 	uint64_t open_end;         /* the end of the interval being counted now */
@@ -181,6 +182,7 @@ struct duel_iv_info {
 	uint32_t acc[2], miss[2];
 	int diff_permille;     /* outcome >= 2 */
 	double margin_points;  /* 95 % margin of the difference (both groups looked up) */
+	bool unsure;           /* outcome >= 2 and the limit lies within the margin */
 	int outcome;
 	bool followers_decoupled; /* after it */
 };

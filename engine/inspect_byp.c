@@ -40,6 +40,7 @@ bool inspect_duel(const struct sim *s, struct duel_info *o)
 		o->miss[g] = d->last_miss[g];
 	}
 	o->margin_points = byp_duel_margin_points(o->miss[0], o->acc[0], o->miss[1], o->acc[1]);
+	o->unsure = byp_duel_unsure(o->limit_points, o->diff_permille, o->miss[0], o->acc[0], o->miss[1], o->acc[1]);
 	o->unsure_hold = s->cfg.l1.bypass_duel_unsure_hold;
 	o->cold_hold = s->cfg.l1.bypass_duel_cold_hold;
 	o->open_end = d->next_at;
@@ -67,6 +68,8 @@ int inspect_duel_history(const struct sim *s, struct duel_iv_info *out, int max)
 		memcpy(out[i].acc, h->acc, sizeof out[i].acc);
 		memcpy(out[i].miss, h->miss, sizeof out[i].miss);
 		out[i].margin_points = byp_duel_margin_points(h->miss[0], h->acc[0], h->miss[1], h->acc[1]);
+		out[i].unsure = h->outcome >= BYPIV_KEPT &&
+				byp_duel_unsure(di.limit_points, h->diff, h->miss[0], h->acc[0], h->miss[1], h->acc[1]);
 	}
 	return (int)n;
 }

@@ -10,7 +10,6 @@
  *       END        DECOUPLED            PLAIN   DIFF MARGIN  OUTCOME
  *      1000    32/40     80%     2/2    100%  -20.0 44.2?   -> decoupled
  */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,8 +20,6 @@
 #define DUEL_SHOW_MAX 32
 
 static const char *const outcome_names[] = {"no lookup", "cold hold", "kept", "switched", "unsure hold"};
-
-static double pct(uint32_t part, uint32_t whole) { return whole ? 100.0 * part / whole : 0.0; }
 
 static void duel_header(struct session *ss, const struct duel_info *d, struct cmd_out *out)
 {
@@ -66,17 +63,16 @@ void info_duel(struct session *ss, int n, struct cmd_out *out)
 		if (h[i].outcome >= 2)
 			snprintf(diff, sizeof diff, "%+.1f", h[i].diff_permille / 10.0);
 		if (h[i].acc[0] && h[i].acc[1]) {
-			bool u = h[i].outcome >= 2 && fabs(h[i].diff_permille / 10.0 - d.limit_points) <= h[i].margin_points;
-			snprintf(margin, sizeof margin, "%.1f%s", h[i].margin_points, u ? "?" : "");
-			unsure += u;
+			snprintf(margin, sizeof margin, "%.1f%s", h[i].margin_points, h[i].unsure ? "?" : "");
+			unsure += h[i].unsure;
 		}
 		if (h[i].outcome == 3)
 			snprintf(outcome, sizeof outcome, "-> %s", h[i].followers_decoupled ? "decoupled" : "plain");
 		else
 			snprintf(outcome, sizeof outcome, "%s", outcome_names[h[i].outcome]);
 		cmd_printf(out, "%7llu %5u/%-5u %3.0f%% %5u/%-5u %3.0f%% %6s %-6s  %s", (unsigned long long)h[i].end,
-			   h[i].miss[0], h[i].acc[0], pct(h[i].miss[0], h[i].acc[0]), h[i].miss[1], h[i].acc[1],
-			   pct(h[i].miss[1], h[i].acc[1]), diff, margin, outcome);
+			   h[i].miss[0], h[i].acc[0], cmd_pct(h[i].miss[0], h[i].acc[0]), h[i].miss[1], h[i].acc[1],
+			   cmd_pct(h[i].miss[1], h[i].acc[1]), diff, margin, outcome);
 	}
 	cmd_printf(out, "DECOUPLED, PLAIN: the leaders' load misses/lookups (a bypass is a miss,");
 	cmd_printf(out, "a merge a hit); DIFF: points, against the limit; no lookup (a group");

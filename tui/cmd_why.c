@@ -4,7 +4,6 @@
  * cycles by reason, per SM and machine-wide, with their Nsight Compute
  * warp-state names). Reads the engine through inspect.h only.
  */
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,8 +69,6 @@ static int parse_warp(struct session *ss, const char *arg, int *sm, int *slot, s
 	return cmd_parse_index(out, "warp", arg, inspect_warp_slots(ss->sim), slot) ? CMD_ERR : CMD_OK;
 }
 
-static double pct(uint32_t part, uint32_t whole) { return whole ? 100.0 * part / whole : 0.0; }
-
 /* l1.duel_switch: the interval that decided it and the rule (bypass.h). */
 static void why_duel(struct session *ss, struct cmd_out *out, const struct event *e)
 {
@@ -86,9 +83,9 @@ static void why_duel(struct session *ss, struct cmd_out *out, const struct event
 	cmd_printf(out, "interval of %d cycles ending at cycle %llu, all leader sets:", d.interval,
 		   (unsigned long long)d.last_at);
 	cmd_printf(out, "  decoupled leaders missed %u of %u lookups (%.1f %%)", d.miss[0], d.acc[0],
-		   pct(d.miss[0], d.acc[0]));
+		   cmd_pct(d.miss[0], d.acc[0]));
 	cmd_printf(out, "  plain leaders missed     %u of %u lookups (%.1f %%)", d.miss[1], d.acc[1],
-		   pct(d.miss[1], d.acc[1]));
+		   cmd_pct(d.miss[1], d.acc[1]));
 	cmd_printf(out, "  (loads only; a bypass counts as a miss, a merge as a hit)");
 	double pts = d.diff_permille / 10.0;
 	if (d.followers_decoupled) {
@@ -101,7 +98,7 @@ static void why_duel(struct session *ss, struct cmd_out *out, const struct event
 		cmd_printf(out, "  bypassing loses reuse here)");
 	}
 	/* How far these counts pin the difference down (bypass.h). */
-	bool unsure = fabs(pts - d.limit_points) <= d.margin_points;
+	bool unsure = d.unsure;
 	cmd_printf(out, "95 %% margin of the difference: \u00b1%.1f points; the limit lies %s it", d.margin_points,
 		   unsure ? "within" : "outside");
 	if (unsure) {
