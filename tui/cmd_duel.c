@@ -30,9 +30,9 @@ static void duel_header(struct session *ss, const struct duel_info *d, struct cm
 	else
 		cmd_printf(out, "duel: SM0 decoupled, SM1 plain leaders; interval %d cycles; limit %d points",
 			   d->interval, d->limit_points);
-	cmd_printf(out, "followers now %s; cold hold %s, unsure hold %s; %u intervals closed",
+	cmd_printf(out, "followers now %s; cold hold %s, unsure hold %s; %u interval%s closed",
 		   d->followers_decoupled ? "decoupled" : "plain", d->cold_hold ? "on" : "off",
-		   d->unsure_hold ? "on" : "off", d->closed);
+		   d->unsure_hold ? "on" : "off", d->closed, d->closed == 1 ? "" : "s");
 	/* The engine closes an interval at the first L1 load lookup after its end. */
 	bool ended = sim_cycle(ss->sim) >= d->open_end;
 	cmd_printf(out, "open interval: %s %llu; so far decoupled %u/%u, plain %u/%u", ended ? "ended at" : "ends at",
