@@ -10,7 +10,8 @@
  * pending until every request of the instruction has returned; a later
  * instruction reading or writing it stalls (`scoreboard`). Global memory
  * instructions hold a vector-memory-buffer entry (core.mem_inflight per SM,
- * freed in program order); with the buffer full, memory instructions stall
+ * freed in program order or, with core.mem_release = completion, each when
+ * its instruction completes); with the buffer full, memory instructions stall
  * (`mem`, or `mshr_full` when the L1 is out of MSHRs). Shared-memory accesses
  * block their warp for shmem_latency + (passes - 1) cycles, passes being the
  * worst bank conflict degree.
@@ -265,10 +266,30 @@ static void barrier_check(struct sim *s, struct sm *sm, int cs)
 	EV_EMIT(&s->ev, EV_BARRIER, .cycle = s->st->now, .sm = (int16_t)sm->id, .a = c->cta);
 }
 
-/* Retire finished vector-memory-buffer entries in program order. */
-static void vmb_retire(struct sim *s, struct sm *sm)
+/* A free vector-memory-buffer entry (the buffer is not full): the tail of
+ * the ring (in_order), or the lowest free slot (completion). */
+static int vmb_alloc(const struct sim *s, const struct sm *sm)
 {
 	int cap = s->cfg.core.mem_inflight;
+	if (s->cfg.core.mem_release == MEMREL_IN_ORDER)
+		return (sm->vmb_head + sm->vmb_count) % cap;
+	int vi = 0;
+	while (sm->vmb[vi].valid)
+		vi++;
+	return vi;
+}
+
+/* Retire finished vector-memory-buffer entries: in program order (in_order;
+ * vmb_head is the oldest), or entry vi alone as soon as it is done
+ * (completion). */
+static void vmb_retire(struct sim *s, struct sm *sm, int vi)
+{
+	int cap = s->cfg.core.mem_inflight;
+	if (s->cfg.core.mem_release == MEMREL_COMPLETION) {
+		sm->vmb[vi].valid = 0;
+		sm->vmb_count--;
+		return;
+	}
 	while (sm->vmb_count && sm->vmb[sm->vmb_head].done) {
 		sm->vmb[sm->vmb_head].valid = 0;
 		sm->vmb_head = (sm->vmb_head + 1) % cap;
@@ -296,7 +317,7 @@ static void vmb_complete(struct sim *s, struct sm *sm, int vi)
 	uint64_t *mx = &s->stats.vals[s->stats.defs[s->id.mem_lat_max].slot];
 	if (lat > *mx)
 		*mx = lat;
-	vmb_retire(s, sm);
+	vmb_retire(s, sm, vi);
 }
 
 void core_req_done(struct sim *s, uint32_t ri)
@@ -474,7 +495,7 @@ static void issue(struct sim *s, struct sm *sm, int slot)
 	EV_EMIT(&s->ev, EV_WARP_ISSUE, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)slot, .a = in->stmt);
 	sched_on_issue(s, sm, slot);
 	if (kop_is_global(in->op)) { /* the buffer entry is taken at issue, filled at execution */
-		int vi = (sm->vmb_head + sm->vmb_count) % s->cfg.core.mem_inflight;
+		int vi = vmb_alloc(s, sm);
 		sm->vmb_count++;
 		struct vmb_ent *ve = &sm->vmb[vi];
 		memset(ve, 0, sizeof *ve); /* padding zero: the arena is hashed */

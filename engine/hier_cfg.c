@@ -11,6 +11,7 @@
 static const char *const sched_names[] = {"lrr", "gto", "two_level", "vws", "rmws", "tbas", "ccws", NULL};
 static const char *const tbas_promote_names[] = {"oldest", "successor", NULL};
 static const char *const dispatch_names[] = {"round_robin", "serial", NULL};
+static const char *const release_names[] = {"in_order", "completion", NULL};
 static const char *const coal_names[] = {"fermi", "volta", "si", NULL};
 static const char *const repl_names[] = {"lru", "fifo", "random", NULL};
 static const char *const index_names[] = {"linear", "fermi_hash", "ipoly", NULL};
@@ -51,7 +52,11 @@ static const struct cfg_param core_params[] = {
 	P_ENUM("core.coalescer", core.coalescer, "fermi", coal_names,
 	       "fermi: one request per line per warp; volta: per 8-lane group per 32 B sector; si: per 16-lane subwavefront per line"),
 	P_INT("core.mem_inflight", core.mem_inflight, "8", 1, 256,
-	      "vector memory buffer: memory instructions in flight per SM (released in program order)"),
+	      "vector memory buffer: memory instructions in flight per SM (core.mem_release says when an entry frees)"),
+	P_ENUM("core.mem_release", core.mem_release, "in_order", release_names,
+	       "in_order: buffer entries free in program order (AMD SI's vector memory buffer, Multi2Sim, the FRC thesis); "
+	       "completion: an entry frees when its own instruction completes (GPGPU-Sim's LD/ST unit: a load leaves it once "
+	       "the L1 took its accesses, the scoreboard waits for the data)"),
 	P_BOOL("core.nonblocking_stores", core.nonblocking_stores, "false",
 	       "release a store's buffer entry once its requests are issued, not when acknowledged"),
 	P_INT("core.shmem_latency", core.shmem_latency, "4", 1, 1000, "shared-memory access latency (cycles, one pass)"),

@@ -11,6 +11,7 @@
 
 enum sched_policy { SCHED_LRR, SCHED_GTO, SCHED_TWO_LEVEL, SCHED_VWS, SCHED_RMWS, SCHED_TBAS, SCHED_CCWS };
 enum cta_dispatch { CTA_ROUND_ROBIN, CTA_SERIAL };
+enum mem_release { MEMREL_IN_ORDER, MEMREL_COMPLETION };
 enum coalesce_mode { COAL_FERMI, COAL_VOLTA, COAL_SI };
 enum repl_policy { REPL_LRU, REPL_FIFO, REPL_RANDOM };
 enum set_index { IDX_LINEAR, IDX_FERMI_HASH, IDX_IPOLY };
@@ -46,6 +47,7 @@ struct core_cfg {
 	int cta_dispatch;   /* enum cta_dispatch */
 	int coalescer;      /* enum coalesce_mode */
 	int mem_inflight;   /* vector memory buffer: in-flight memory instructions per SM */
+	int mem_release;    /* enum mem_release: when an entry frees */
 	bool nonblocking_stores;
 	int shmem_latency;
 	int shmem_banks;

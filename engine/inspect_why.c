@@ -366,17 +366,24 @@ static void chain_vmb(const struct sim *s, const struct sm *sm, int v, const cha
 	add(c, UINT64_MAX, "all its requests have been answered; the reply is on its way to the register file");
 }
 
-static int vmb_for(const struct sim *s, const struct sm *sm, int slot, int reg)
+/* The oldest buffer entry not yet done, of warp `slot` (any warp if < 0)
+ * writing `reg` (any if < 0): entries are not contiguous with
+ * core.mem_release = completion, so every slot is looked at, from the ring's
+ * head (program order with in_order). */
+static int vmb_oldest(const struct sim *s, const struct sm *sm, int slot, int reg)
 {
-	int cap = s->cfg.core.mem_inflight;
-	for (int k = 0; k < sm->vmb_count; k++) {
+	int cap = s->cfg.core.mem_inflight, best = -1;
+	for (int k = 0; k < cap; k++) {
 		int v = (sm->vmb_head + k) % cap;
 		const struct vmb_ent *e = &sm->vmb[v];
-		if (e->valid && !e->done && e->warp == slot && (reg < 0 || (e->has_dst && e->dst == reg)))
-			return v;
+		if (!e->valid || e->done || (slot >= 0 && e->warp != slot) || (reg >= 0 && !(e->has_dst && e->dst == reg)))
+			continue;
+		if (best < 0 || e->t_issue < sm->vmb[best].t_issue)
+			best = v;
 	}
-	return -1;
+	return best;
 }
+
 
 /* A warp whose next instruction rf_blocked() refuses: which bank queue or
  * write buffer, and for a full write buffer its entries and the result the
@@ -412,7 +419,7 @@ static void rf_block_link(const struct sim *s, const struct sm *sm, int slot, co
 	}
 	if (!first.valid)
 		return;
-	int v = vmb_for(s, sm, first.warp, first.reg);
+	int v = vmb_oldest(s, sm, first.warp, first.reg);
 	const struct warp *fw = first.warp >= 0 && first.warp < s->cfg.core.warps_per_sm ? &sm->w[first.warp] : NULL;
 	if (v >= 0)
 		chain_vmb(s, sm, v, "the first entry's result: ", c);
@@ -481,7 +488,7 @@ static void why_scoreboard(const struct why_ctx *x, struct chain *c)
 		reg = w->ibh.dst;
 	add(c, since, "warp %d waits on r%d (scoreboard%s) for `%s`", slot, reg, waw ? ", result register" : "",
 	    wi->next_text);
-	int v = vmb_for(s, sm, slot, reg);
+	int v = vmb_oldest(s, sm, slot, reg);
 	if (v >= 0)
 		chain_vmb(s, sm, v, "", c);
 	else
@@ -506,8 +513,9 @@ static void why_mem(const struct why_ctx *x, struct chain *c)
 		    sm->l1.m.n, sm->l1.waitq.n);
 	if (w->stall == STALL_MSHR_FULL)
 		tgt(c, WT_L1_MSHR, smi, -1, -1, 0);
-	if (sm->vmb_count)
-		chain_vmb(s, sm, sm->vmb_head, "oldest in the buffer: ", c);
+	int old = vmb_oldest(s, sm, -1, -1);
+	if (old >= 0)
+		chain_vmb(s, sm, old, "oldest in the buffer: ", c);
 }
 
 /* ALU busy, or a memory instruction still in the issue stage. */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inspect.h"
 #include "simtest.h"
 #include "test.h"
 
@@ -77,23 +78,55 @@ TEST(feat_mem_inflight_one_serialises)
 	}
 }
 
-/* Entries are released in program order: with two entries, the store's entry
- * completes when its ack comes back (long before the load's data), but the
- * third memory instruction still waits for the load's entry. */
-TEST(feat_mem_inflight_releases_in_program_order)
+/* With two entries the store's entry completes when its ack comes back (long
+ * before the load's data). core.mem_release = in_order: the third memory
+ * instruction still waits for the load's entry; completion (GPGPU-Sim's LD/ST
+ * unit): it takes the store's entry the cycle the ack arrives. */
+TEST(feat_mem_inflight_release_order)
+{
+	for (int rel = MEMREL_IN_ORDER; rel <= MEMREL_COMPLETION; rel++) {
+		struct tk t;
+		tk_base_cfg(&t.cfg);
+		t.cfg.core.mem_inflight = 2;
+		t.cfg.core.mem_release = rel;
+		REQUIRE(tk_start(&t, 32, 1, "ld A[tid] -> r1; st B[tid] <- r2; ld C[tid] -> r3"));
+		CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+		const struct sim_cfg *c = &t.cfg;
+		uint64_t L = tk_miss_latency(c), st_flits = 1 + (uint64_t)c->l1.line / (uint64_t)c->icnt.flit_bytes;
+		CHECK_EQ(issue_cycle(&t, 0, 1), 1); /* st */
+		/* st: L1 at 2, crossbar at 3, L2 write, 1-flit ack back. */
+		uint64_t ack = 3 + xbar(c, st_flits) + (uint64_t)c->l2.hit_latency + xbar(c, 1);
+		CHECK(ack < L);
+		CHECK_EQ(issue_cycle(&t, 0, 2), rel == MEMREL_IN_ORDER ? L : ack);
+		tk_end(&t);
+	}
+}
+
+/* completion: entries are no longer in ring order, so `why` must find the
+ * oldest by issue cycle. The store (entry 0) frees first, the third memory
+ * instruction reuses entry 0, and the fourth waits on a full buffer whose
+ * oldest instruction is the load in entry 1. */
+TEST(feat_mem_release_completion_why_names_oldest)
 {
 	struct tk t;
 	tk_base_cfg(&t.cfg);
 	t.cfg.core.mem_inflight = 2;
-	REQUIRE(tk_start(&t, 32, 1, "ld A[tid] -> r1; st B[tid] <- r2; ld C[tid] -> r3"));
-	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+	t.cfg.core.mem_release = MEMREL_COMPLETION;
+	REQUIRE(tk_start(&t, 32, 1, "st B[tid] <- r2; ld A[tid] -> r1; ld C[tid] -> r3; ld D[tid] -> r4"));
 	const struct sim_cfg *c = &t.cfg;
-	uint64_t L = tk_miss_latency(c), st_flits = 1 + (uint64_t)c->l1.line / (uint64_t)c->icnt.flit_bytes;
-	CHECK_EQ(issue_cycle(&t, 0, 1), 1); /* st */
-	/* st: L1 at 2, crossbar at 3, L2 write, 1-flit ack back. */
-	uint64_t ack = 3 + xbar(c, st_flits) + (uint64_t)c->l2.hit_latency + xbar(c, 1);
-	CHECK(ack < L);
-	CHECK_EQ(issue_cycle(&t, 0, 2), L); /* not at the ack */
+	uint64_t st_flits = 1 + (uint64_t)c->l1.line / (uint64_t)c->icnt.flit_bytes;
+	uint64_t ack = 2 + xbar(c, st_flits) + (uint64_t)c->l2.hit_latency + xbar(c, 1);
+	sim_step(t.s, ack + 3);
+	CHECK_EQ(issue_cycle(&t, 0, 2), ack); /* ld C took the store's entry */
+	CHECK_EQ(issue_cycle(&t, 0, 3), UINT64_MAX);
+	struct why_link l[16];
+	int n = inspect_why_warp(t.s, 0, 0, l, 16);
+	bool found = false;
+	for (int i = 0; i < n; i++)
+		if (strstr(l[i].text, "oldest in the buffer: load into r1 by warp 0 issued at cycle 1 (memory buffer entry 1)"))
+			found = true;
+	CHECK(found);
+	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
 	tk_end(&t);
 }
 
