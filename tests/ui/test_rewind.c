@@ -259,7 +259,8 @@ TEST(rewind_determinism_every_builtin_kernel)
 /* Snapshot and restore of each structure a feature adds to the state (FRC
  * entries, coherence directory and transient states, racetrack banks and
  * write buffers, the VWS/CCWS/TBAS schedulers, the bypass tag store and
- * dueling, TEMP page ownership, trace readers, the reuse profiler): with the
+ * dueling, TEMP page ownership, trace readers, the reuse profiler, the memory
+ * buffer freed on completion): with the
  * feature on, the state at cycle M hashes the same reached directly, reached
  * by rewinding from the last cycle, and after rewinding the run ends with the same
  * stats and state as an uninterrupted one. */
@@ -295,6 +296,8 @@ TEST(rewind_each_structure_restores_exactly)
 		 {"dram.columns 1024", "dram.page_alloc temp", "core.cta_dispatch serial", "core.scheduler tbas"}},
 		{"reuse profiler off", "matmul_naive", "l1.hits", {"reuse.profile false"}},
 		{"Accel-Sim trace", "tests/traces/matmul/kernelslist.g", "trace.memcpy.copies", {NULL}},
+		/* entries freed out of ring order; the witness counts cycles a full buffer stalled */
+		{"memory buffer freed on completion", "vecadd", "core.stall.mshr_full", {"core.mem_release completion"}},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const struct feature_case *fc = &cases[i];
