@@ -132,6 +132,21 @@ static int lesson_geometry(struct tui *t, int ph, int W)
 	return lesson_pane_geometry(t->ss, &t->lpb, &t->lesson, ph, W);
 }
 
+/* The pager and the help overlay leave a lesson pane above the panels on
+ * screen: they take the rows below it (down to the row above the prompt),
+ * so the step being followed stays readable beside the output it asked
+ * for. Beside the panels (lg < 0) the overlay is centred in the panels'
+ * columns already. Below OVERLAY_MIN_ROWS (3 text rows and the frame) the
+ * screen is too small to share: the overlay takes the whole height. */
+#define OVERLAY_MIN_ROWS 5
+static void overlay_below_lesson(int lg, int *hy, int *hh)
+{
+	if (lg > 0 && *hy < 1 + lg && *hh - (1 + lg - *hy) >= OVERLAY_MIN_ROWS) {
+		*hh -= 1 + lg - *hy;
+		*hy = 1 + lg;
+	}
+}
+
 void tui_apply_layout(struct tui *t)
 {
 	del_windows(t);
@@ -215,8 +230,9 @@ void tui_apply_layout(struct tui *t)
 	if (t->help_open) {
 		/* The whole width up to 100 columns: help text is written for 80
 		 * (what is wider wraps, help_draw). */
-		int hh = H - 2 > 4 ? H - 2 : H, hw = W > 100 ? 100 : W;
-		t->help = mkwin(hh, hw, (H - hh) / 2, (W - hw) / 2);
+		int hh = H - 2 > 4 ? H - 2 : H, hw = W > 100 ? 100 : W, hy = (H - hh) / 2;
+		overlay_below_lesson(lg, &hy, &hh);
+		t->help = mkwin(hh, hw, hy, (W - hw) / 2);
 	}
 	t->need_layout = false;
 	t->dirty_panels = t->dirty_status = t->log.dirty = true;
