@@ -52,6 +52,15 @@ static void print_step(const struct lesson *l, struct cmd_out *out)
 		   s->predict ? "answer N to predict" : "do it, then type answer");
 }
 
+/* The next step: its line when the pane shows the text, else the text. */
+static void print_next(const struct session *ss, const struct lesson *l, struct cmd_out *out)
+{
+	if (pane_shows(ss, l))
+		print_step_line(l, out);
+	else
+		print_step(l, out);
+}
+
 static void setup_quiet(void *u, const char *text)
 {
 	(void)u;
@@ -81,10 +90,7 @@ int lesson_open(struct session *ss, struct lesson *l, struct cmd_out *out)
 			session_run_all(ss);
 	}
 	cmd_printf(out, "Lesson %s: %s", l->name, l->title);
-	if (pane_shows(ss, l))
-		print_step_line(l, out);
-	else
-		print_step(l, out);
+	print_next(ss, l, out);
 	return CMD_OK | CMD_RESET;
 }
 
@@ -211,10 +217,7 @@ static void finish_step(struct session *ss, struct lesson *l, bool pass, struct 
 	l->hint_shown = false;
 	l->cur++;
 	lesson_progress_save(l);
-	if (pane_shows(ss, l))
-		print_step_line(l, out);
-	else
-		print_step(l, out);
+	print_next(ss, l, out);
 }
 
 static int answer_predict(struct session *ss, struct lesson *l, const char *arg, struct cmd_out *out)
@@ -243,6 +246,7 @@ static int answer_predict(struct session *ss, struct lesson *l, const char *arg,
 			return CMD_ERR;
 		}
 		int r = cmd_exec(ss, cmd, out);
+		rc |= r & CMD_RESET; /* a rebuilt machine: the TUI resets its panels */
 		if (r & CMD_RUN) {
 			session_run_all(ss);
 			cmd_report_stop(ss, out);
@@ -250,7 +254,7 @@ static int answer_predict(struct session *ss, struct lesson *l, const char *arg,
 		if (r & CMD_ERR) {
 			cmd_errorf(out, "lesson %s step %d: command '%s' failed", l->name, l->cur + 1, cmd);
 			free(cmd);
-			return CMD_ERR;
+			return CMD_ERR | rc;
 		}
 		free(cmd);
 	}
@@ -260,9 +264,12 @@ static int answer_predict(struct session *ss, struct lesson *l, const char *arg,
 		if (why[0])
 			cmd_errorf(out, "lesson %s step %d cannot read its answer: %s", l->name, l->cur + 1, why);
 		l->result[l->cur] = LR_FAIL;
+		snprintf(l->last_result, sizeof l->last_result, "Step %d: failed, its answer could not be read.", l->cur + 1);
+		l->hint_shown = false;
 		l->cur++;
-		print_step(l, out);
-		return CMD_ERR;
+		lesson_progress_save(l);
+		print_next(ss, l, out);
+		return CMD_ERR | rc;
 	}
 	if (pending) {
 		const struct event *e = &ss->bps.stop_ev;

@@ -556,6 +556,7 @@ int tui_exec(struct tui *t, const char *line)
 	outlog_add(&t->log, echo, OUT_ECHO);
 	struct cmd_out o = tui_out(t);
 	unsigned long long before = t->log.added;
+	uint64_t simulated = t->ss->simulated;
 	int r = cmd_exec(t->ss, line, &o);
 	/* Output that does not fit the output area opens in the pager (the
 	 * overlay; PgUp/PgDn scroll by a page, typing goes on at the prompt). */
@@ -574,6 +575,13 @@ int tui_exec(struct tui *t, const char *line)
 	}
 	if (r & CMD_RESET)
 		reset_panels(t);
+	/* A command that ran the machine to its stop itself (a lesson's
+	 * `answer` runs its step's commands): the status bar and the stop's
+	 * highlight follow that stop, as after a run of the loop. */
+	if (!(r & CMD_RUN) && t->ss->simulated != simulated) {
+		t->have_stop_ev = false;
+		tui_stop_state(t, t->ss);
+	}
 	if (r & CMD_QUIT || t->ss->quit)
 		t->quit = true;
 	if (r & CMD_RUN)

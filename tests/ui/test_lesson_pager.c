@@ -172,3 +172,32 @@ TEST(lesson_long_output_beside_the_pane_200x60)
 	vt_tui_stop(t, ss);
 	drop_private_state(home);
 }
+
+/* `answer` runs the step's commands itself (not in the loop's slices): the
+ * status bar and the stop's highlight follow where they ended. frc step 2
+ * restarts and runs to the end from a stop at a breakpoint: "finished", not
+ * the old stop (which the status bar kept before). */
+TEST(lesson_answer_run_updates_the_status_bar)
+{
+	char *home = private_state();
+	struct session *ss;
+	struct tui *t = vt_tui_start(&ss, 24, 80);
+	REQUIRE(t != NULL);
+	REQUIRE((tui_exec(t, "lesson frc") & CMD_ERR) == 0);
+	CHECK_EQ(tui_exec(t, "break l2.nack reason=set_all_transient"), CMD_OK);
+	CHECK(tui_exec(t, "continue") & CMD_RUN);
+	tui_run_to_stop(t);
+	CHECK_CONTAINS(t->state, "stopped at breakpoint 1: l2.nack");
+	CHECK(t->have_stop_ev);
+	CHECK_EQ(tui_exec(t, "answer"), CMD_OK);
+	CHECK(!(tui_exec(t, "answer 256") & CMD_ERR));
+	if (t->help_open)
+		tui_close_help(t);
+	tui_frame(t);
+	CHECK_STR(t->state, "finished");
+	CHECK(!t->have_stop_ev);
+	char row[1024];
+	CHECK_CONTAINS(draw_read_row(curscr, 0, row, sizeof row), "| finished |");
+	vt_tui_stop(t, ss);
+	drop_private_state(home);
+}
