@@ -201,3 +201,40 @@ TEST(lesson_answer_run_updates_the_status_bar)
 	vt_tui_stop(t, ss);
 	drop_private_state(home);
 }
+
+/* While the pane shows the step, an answer's run prints one line naming the
+ * commands the lesson ran and the stops they reached, not each command's
+ * messages ("restarted at cycle 0", "l1.bypass = locality"): bypassing step
+ * 3's answer fits the output area (no pager over the panels). With the pane
+ * hidden, the messages are there as in batch mode. */
+TEST(lesson_answer_output_is_compact_under_the_pane)
+{
+	char *home = private_state();
+	struct session *ss;
+	struct tui *t = vt_tui_start(&ss, 24, 80);
+	REQUIRE(t != NULL);
+	REQUIRE((tui_exec(t, "lesson bypassing") & CMD_ERR) == 0);
+	CHECK(!(tui_exec(t, "answer 0") & CMD_ERR));
+	CHECK(!(tui_exec(t, "answer entries") & CMD_ERR));
+	if (t->help_open)
+		tui_close_help(t);
+	CHECK(!(tui_exec(t, "answer -1") & CMD_ERR));
+	CHECK(!t->help_open);
+	tui_frame(t);
+	char *screen = vt_text(curscr);
+	CHECK_CONTAINS(screen, "lesson ran: delete; run 0; set l1.bypass locality; continue");
+	CHECK_CONTAINS(screen, "Kernel gather_random finished at cycle");
+	CHECK_CONTAINS(screen, "Right: sign(stat.l1.mshr_full - saved.full_plain) is -1.");
+	CHECK(strstr(screen, "restarted at cycle 0") == NULL);
+	CHECK(strstr(screen, "l1.bypass = locality") == NULL);
+	free(screen);
+	/* Hidden: every command's messages, the step's text in the output. */
+	CHECK_EQ(tui_exec(t, "lesson hide"), CMD_OK);
+	CHECK(!(tui_exec(t, "answer 3") & CMD_ERR));
+	REQUIRE(t->help_open && t->pager);
+	CHECK_CONTAINS(t->help_text, "param.lines = 4");
+	CHECK_CONTAINS(t->help_text, "Temporary breakpoint");
+	CHECK(strstr(t->help_text, "lesson ran:") == NULL);
+	vt_tui_stop(t, ss);
+	drop_private_state(home);
+}
