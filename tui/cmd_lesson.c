@@ -373,12 +373,19 @@ static int answer_action(struct session *ss, struct lesson *l, struct cmd_out *o
 			cmd_printf(out, "Not yet: the run has not stopped at a %s event.", s->stopped_at);
 			ok = false;
 		}
-		for (int k = 0; ok && k < s->nwhere; k++)
-			if (event_field_value(e, event_field_resolve(e->kind, s->where_name[k])) != s->where_val[k]) {
+		for (int k = 0; ok && k < s->nwhere; k++) {
+			unsigned bit = event_field_resolve(e->kind, s->where_name[k]);
+			if (event_field_value(e, bit) == s->where_val[k])
+				continue;
+			const char *name = event_field_code_name(e->kind, bit, s->where_val[k]); /* a coded field */
+			if (name)
+				cmd_printf(out, "Not yet: the run stopped at %s, but not with %s=%s.", s->stopped_at,
+					   s->where_name[k], name);
+			else
 				cmd_printf(out, "Not yet: the run stopped at %s, but not with %s=%lld.", s->stopped_at,
 					   s->where_name[k], s->where_val[k]);
-				ok = false;
-			}
+			ok = false;
+		}
 	}
 	if (s->stat && !cond_holds(ss, s->stat)) {
 		cmd_printf(out, "Not yet: %s does not hold.", s->stat);
