@@ -375,15 +375,15 @@ static int answer_action(struct session *ss, struct lesson *l, struct cmd_out *o
 		}
 		for (int k = 0; ok && k < s->nwhere; k++) {
 			unsigned bit = event_field_resolve(e->kind, s->where_name[k]);
-			if (event_field_value(e, bit) == s->where_val[k])
+			if ((event_field_value(e, bit) == s->where_val[k]) != s->where_ne[k])
 				continue;
-			const char *name = event_field_code_name(e->kind, bit, s->where_val[k]); /* a coded field */
-			if (name)
-				cmd_printf(out, "Not yet: the run stopped at %s, but not with %s=%s.", s->stopped_at,
-					   s->where_name[k], name);
+			const char *name = event_field_code_name(e->kind, bit, s->where_val[k]), *op = s->where_ne[k] ? "!=" : "=";
+			if (name) /* a coded field */
+				cmd_printf(out, "Not yet: the run stopped at %s, but not with %s%s%s.", s->stopped_at,
+					   s->where_name[k], op, name);
 			else
-				cmd_printf(out, "Not yet: the run stopped at %s, but not with %s=%lld.", s->stopped_at,
-					   s->where_name[k], s->where_val[k]);
+				cmd_printf(out, "Not yet: the run stopped at %s, but not with %s%s%lld.", s->stopped_at,
+					   s->where_name[k], op, s->where_val[k]);
 			ok = false;
 		}
 	}

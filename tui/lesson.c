@@ -207,10 +207,22 @@ static int parse_step(const cJSON *o, struct lstep *s, const char *where, char *
 	}
 	cJSON_ArrayForEach(it, w)
 	{
-		/* A number, or the name of a coded field's value ("reason": "merges"). */
+		/* A number, or the name of a coded field's value ("reason": "merges");
+		 * "!=V" (a number or a name) asks for any other value. */
 		unsigned kind = (unsigned)event_find(s->stopped_at), bit = event_field_resolve(kind, it->string);
 		int64_t code = 0;
-		bool named = cJSON_IsString(it) && bit && event_field_code(kind, bit, it->valuestring, &code) == 0;
+		bool ne = cJSON_IsString(it) && strncmp(it->valuestring, "!=", 2) == 0, named = false;
+		if (cJSON_IsString(it) && bit) {
+			const char *v = it->valuestring + (ne ? 2 : 0);
+			char *end;
+			long long n = strtoll(v, &end, 0);
+			if (event_field_code(kind, bit, v, &code) == 0) {
+				named = true;
+			} else if (ne && end != v && !*end) {
+				code = n;
+				named = true;
+			}
+		}
 		if (s->nwhere == 4 || !bit || !(cJSON_IsNumber(it) || named)) {
 			char codes[300] = "";
 			if (bit && cJSON_IsString(it))
@@ -222,6 +234,7 @@ static int parse_step(const cJSON *o, struct lstep *s, const char *where, char *
 			return -1;
 		}
 		s->where_name[s->nwhere] = xstrdup(it->string);
+		s->where_ne[s->nwhere] = ne;
 		s->where_val[s->nwhere++] = named ? (long long)code : (long long)it->valuedouble;
 	}
 	char nm[128], op[4];

@@ -167,6 +167,8 @@ TEST(lesson_load_names_bad_values_records_and_placeholders)
 	     "step 1: action.where: 'slots' is not a value of l1.mshr_full's reason (one of: entries merges"},
 	    {"{\"name\": \"x\", \"title\": \"t\", \"steps\": [{\"text\": \"a\", \"action\": {\"stopped_at\": \"l1.mshr_full\", \"where\": {\"sm\": \"one\"}}}]}",
 	     "step 1: action.where: 'sm' is not a numeric field of l1.mshr_full"},
+	    {"{\"name\": \"x\", \"title\": \"t\", \"steps\": [{\"text\": \"a\", \"action\": {\"stopped_at\": \"l1.mshr_full\", \"where\": {\"warp\": \"!=x\"}}}]}",
+	     "step 1: action.where: 'warp' is not a numeric field of l1.mshr_full"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		char path[] = "/tmp/gpustep-lesson-XXXXXX.json";
@@ -189,12 +191,15 @@ TEST(lesson_load_names_bad_values_records_and_placeholders)
 
 /* An action's `where` takes a coded field's value by name ("reason":
  * "merges", as mshrs step 5 does): a stop with another reason is "Not yet"
- * and says the name; the stop the step asks for passes. */
+ * and says the name; the stop the step asks for passes. "!=V" asks for any
+ * other value (racetrack step 10: "warp": "!=0"). */
 static const char where_json[] =
     "{\"name\": \"where_names\", \"title\": \"t\","
     " \"setup\": [\"load teaching\", \"workload vecadd\", \"set core.coalescer si\"],"
     " \"steps\": [{\"text\": \"stop at a merge refusal\","
-    "   \"action\": {\"breakpoint\": \"l1.mshr_full\", \"stopped_at\": \"l1.mshr_full\", \"where\": {\"reason\": \"merges\"}}}]}";
+    "   \"action\": {\"breakpoint\": \"l1.mshr_full\", \"stopped_at\": \"l1.mshr_full\", \"where\": {\"reason\": \"merges\"}}},"
+    "  {\"text\": \"stop at another refusal\","
+    "   \"action\": {\"stopped_at\": \"l1.mshr_full\", \"where\": {\"reason\": \"!=merges\"}}}]}";
 
 TEST(lesson_action_where_takes_value_names)
 {
@@ -230,6 +235,20 @@ TEST(lesson_action_where_takes_value_names)
 	CHECK_EQ(fx_run(&f, "answer"), CMD_OK);
 	CHECK_CONTAINS(f.cap.out.s, "Done.");
 	CHECK_EQ(f.ss.lesson->cur, 1);
+	/* Step 2, "reason": "!=merges": this stop is "Not yet"; one of another
+	 * reason passes. */
+	fx_clear(&f);
+	CHECK_EQ(fx_run(&f, "answer"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "Not yet: the run stopped at l1.mshr_full, but not with reason!=merges.");
+	CHECK_EQ(f.ss.lesson->cur, 1);
+	unsigned rbit = event_field_resolve(EV_L1_MSHR_FULL, "reason");
+	for (int i = 0; i < 100 && event_field_value(&f.ss.bps.stop_ev, rbit) == EVM_MERGES; i++)
+		CHECK(!(fx_run(&f, "continue") & CMD_ERR));
+	REQUIRE(event_field_value(&f.ss.bps.stop_ev, rbit) != EVM_MERGES);
+	fx_clear(&f);
+	CHECK_EQ(fx_run(&f, "answer"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "Done.");
+	CHECK_EQ(f.ss.lesson->cur, 2);
 	fx_fini(&f);
 	remove(path);
 }
