@@ -52,6 +52,15 @@ static void print_step(const struct lesson *l, struct cmd_out *out)
 		   s->predict ? "answer N to predict" : "do it, then type answer");
 }
 
+/* The next step: its line when the pane shows the text, else the text. */
+static void print_next(const struct session *ss, const struct lesson *l, struct cmd_out *out)
+{
+	if (pane_shows(ss, l))
+		print_step_line(l, out);
+	else
+		print_step(l, out);
+}
+
 static void setup_quiet(void *u, const char *text)
 {
 	(void)u;
@@ -81,10 +90,7 @@ int lesson_open(struct session *ss, struct lesson *l, struct cmd_out *out)
 			session_run_all(ss);
 	}
 	cmd_printf(out, "Lesson %s: %s", l->name, l->title);
-	if (pane_shows(ss, l))
-		print_step_line(l, out);
-	else
-		print_step(l, out);
+	print_next(ss, l, out);
 	return CMD_OK | CMD_RESET;
 }
 
@@ -211,10 +217,76 @@ static void finish_step(struct session *ss, struct lesson *l, bool pass, struct 
 	l->hint_shown = false;
 	l->cur++;
 	lesson_progress_save(l);
-	if (pane_shows(ss, l))
-		print_step_line(l, out);
-	else
-		print_step(l, out);
+	print_next(ss, l, out);
+}
+
+/* Text kept for later: the stop reports of a step's run while the pane
+ * shows it (printed after the line naming the commands). */
+struct kept_out {
+	char text[2048];
+	size_t n;
+};
+
+static void keep_print(void *u, const char *text)
+{
+	struct kept_out *k = u;
+	int w = snprintf(k->text + k->n, sizeof k->text - k->n, "%s%s", k->n ? "\n" : "", text);
+	if (w > 0)
+		k->n = k->n + (size_t)w < sizeof k->text ? k->n + (size_t)w : sizeof k->text - 1;
+}
+
+/* The compact transcript of a step's run: the commands, then their stops. */
+static void print_ran(struct cmd_out *out, const char *ran, const struct kept_out *kept)
+{
+	if (!ran[0])
+		return;
+	cmd_printf(out, "lesson ran: %s", ran);
+	if (kept->n)
+		cmd_print_block(out, kept->text);
+}
+
+/* A prediction step's run: its commands, each run to its stop. Printed as in
+ * batch mode; while the lesson pane shows the step, the commands' own
+ * messages ("restarted at cycle 0", "param.n = 1024", a workload's
+ * description) stay out of the output, like the setup's: one line names the
+ * commands the lesson ran, then the stops they reached, so the answer's
+ * output fits the output area and no pager covers the panels after every
+ * answer. Errors are always shown. CMD_RESET is passed on when a command
+ * rebuilt the machine (the TUI resets its panels). */
+static int run_step_commands(struct session *ss, struct lesson *l, const struct lstep *s, struct cmd_out *out)
+{
+	bool compact = pane_shows(ss, l);
+	struct kept_out kept = {.n = 0};
+	struct cmd_out quiet = {setup_quiet, out->error, out->u}, stops = {keep_print, out->error, &kept};
+	char ran[600] = "";
+	int rc = CMD_OK;
+	for (int i = 0; i < s->nrun; i++) {
+		char why[160];
+		char *cmd = lesson_interp(ss, l, s->run[i], why, sizeof why);
+		if (!cmd) {
+			cmd_errorf(out, "lesson %s step %d: command '%s': %s", l->name, l->cur + 1, s->run[i], why);
+			return CMD_ERR | rc;
+		}
+		size_t k = strlen(ran);
+		snprintf(ran + k, sizeof ran - k, "%s%s", k ? "; " : "", cmd);
+		int r = cmd_exec(ss, cmd, compact ? &quiet : out);
+		rc |= r & CMD_RESET;
+		if (r & CMD_RUN) {
+			session_run_all(ss);
+			cmd_report_stop(ss, compact ? &stops : out);
+		}
+		if (r & CMD_ERR) {
+			if (compact)
+				print_ran(out, ran, &kept);
+			cmd_errorf(out, "lesson %s step %d: command '%s' failed", l->name, l->cur + 1, cmd);
+			free(cmd);
+			return CMD_ERR | rc;
+		}
+		free(cmd);
+	}
+	if (compact)
+		print_ran(out, ran, &kept);
+	return rc;
 }
 
 static int answer_predict(struct session *ss, struct lesson *l, const char *arg, struct cmd_out *out)
@@ -234,35 +306,21 @@ static int answer_predict(struct session *ss, struct lesson *l, const char *arg,
 			cmd_errorf(out, "answer: '%s' is not a number", arg);
 		return CMD_ERR;
 	}
-	int rc = CMD_OK;
-	for (int i = 0; i < s->nrun; i++) {
-		char why[160];
-		char *cmd = lesson_interp(ss, l, s->run[i], why, sizeof why);
-		if (!cmd) {
-			cmd_errorf(out, "lesson %s step %d: command '%s': %s", l->name, l->cur + 1, s->run[i], why);
-			return CMD_ERR;
-		}
-		int r = cmd_exec(ss, cmd, out);
-		if (r & CMD_RUN) {
-			session_run_all(ss);
-			cmd_report_stop(ss, out);
-		}
-		if (r & CMD_ERR) {
-			cmd_errorf(out, "lesson %s step %d: command '%s' failed", l->name, l->cur + 1, cmd);
-			free(cmd);
-			return CMD_ERR;
-		}
-		free(cmd);
-	}
+	int rc = run_step_commands(ss, l, s, out);
+	if (rc & CMD_ERR)
+		return rc;
 	double v;
 	char why[160] = "";
 	if (read_value(ss, l, s->value, &v, why, sizeof why) || record_values(ss, l, out)) {
 		if (why[0])
 			cmd_errorf(out, "lesson %s step %d cannot read its answer: %s", l->name, l->cur + 1, why);
 		l->result[l->cur] = LR_FAIL;
+		snprintf(l->last_result, sizeof l->last_result, "Step %d: failed, its answer could not be read.", l->cur + 1);
+		l->hint_shown = false;
 		l->cur++;
-		print_step(l, out);
-		return CMD_ERR;
+		lesson_progress_save(l);
+		print_next(ss, l, out);
+		return CMD_ERR | rc;
 	}
 	if (pending) {
 		const struct event *e = &ss->bps.stop_ev;
@@ -315,12 +373,19 @@ static int answer_action(struct session *ss, struct lesson *l, struct cmd_out *o
 			cmd_printf(out, "Not yet: the run has not stopped at a %s event.", s->stopped_at);
 			ok = false;
 		}
-		for (int k = 0; ok && k < s->nwhere; k++)
-			if (event_field_value(e, event_field_resolve(e->kind, s->where_name[k])) != s->where_val[k]) {
-				cmd_printf(out, "Not yet: the run stopped at %s, but not with %s=%lld.", s->stopped_at,
-					   s->where_name[k], s->where_val[k]);
-				ok = false;
-			}
+		for (int k = 0; ok && k < s->nwhere; k++) {
+			unsigned bit = event_field_resolve(e->kind, s->where_name[k]);
+			if ((event_field_value(e, bit) == s->where_val[k]) != s->where_ne[k])
+				continue;
+			const char *name = event_field_code_name(e->kind, bit, s->where_val[k]), *op = s->where_ne[k] ? "!=" : "=";
+			if (name) /* a coded field */
+				cmd_printf(out, "Not yet: the run stopped at %s, but not with %s%s%s.", s->stopped_at,
+					   s->where_name[k], op, name);
+			else
+				cmd_printf(out, "Not yet: the run stopped at %s, but not with %s%s%lld.", s->stopped_at,
+					   s->where_name[k], op, s->where_val[k]);
+			ok = false;
+		}
 	}
 	if (s->stat && !cond_holds(ss, s->stat)) {
 		cmd_printf(out, "Not yet: %s does not hold.", s->stat);

@@ -207,13 +207,35 @@ static int parse_step(const cJSON *o, struct lstep *s, const char *where, char *
 	}
 	cJSON_ArrayForEach(it, w)
 	{
-		if (s->nwhere == 4 || !cJSON_IsNumber(it) || !event_field_resolve((unsigned)event_find(s->stopped_at), it->string)) {
-			*err = xasprintf("%s: action.where: '%s' is not a numeric field of %s (at most 4)", where, it->string,
-					 s->stopped_at);
+		/* A number, or the name of a coded field's value ("reason": "merges");
+		 * "!=V" (a number or a name) asks for any other value. */
+		unsigned kind = (unsigned)event_find(s->stopped_at), bit = event_field_resolve(kind, it->string);
+		int64_t code = 0;
+		bool ne = cJSON_IsString(it) && strncmp(it->valuestring, "!=", 2) == 0, named = false;
+		if (cJSON_IsString(it) && bit) {
+			const char *v = it->valuestring + (ne ? 2 : 0);
+			char *end;
+			long long n = strtoll(v, &end, 0);
+			if (event_field_code(kind, bit, v, &code) == 0) {
+				named = true;
+			} else if (ne && end != v && !*end) {
+				code = n;
+				named = true;
+			}
+		}
+		if (s->nwhere == 4 || !bit || !(cJSON_IsNumber(it) || named)) {
+			char codes[300] = "";
+			if (bit && cJSON_IsString(it))
+				event_field_codes(kind, bit, codes, sizeof codes);
+			*err = codes[0] ? xasprintf("%s: action.where: '%s' is not a value of %s's %s (one of: %s)", where,
+						    it->valuestring, s->stopped_at, it->string, codes)
+					: xasprintf("%s: action.where: '%s' is not a numeric field of %s (at most 4)", where,
+						    it->string, s->stopped_at);
 			return -1;
 		}
 		s->where_name[s->nwhere] = xstrdup(it->string);
-		s->where_val[s->nwhere++] = (long long)it->valuedouble;
+		s->where_ne[s->nwhere] = ne;
+		s->where_val[s->nwhere++] = named ? (long long)code : (long long)it->valuedouble;
 	}
 	char nm[128], op[4];
 	double v;

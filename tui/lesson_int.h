@@ -25,6 +25,7 @@ struct lstep {
 	char *stopped_at; /* the last run stopped at an event of this kind */
 	char *where_name[4]; /* ... whose fields have these values */
 	long long where_val[4];
+	bool where_ne[4];    /* "!=V": the field must differ from where_val */
 	int nwhere;
 	char *stat;       /* "stat.NAME OP NUMBER" */
 	bool finished;    /* the workload has run to its end */

@@ -132,6 +132,21 @@ static int lesson_geometry(struct tui *t, int ph, int W)
 	return lesson_pane_geometry(t->ss, &t->lpb, &t->lesson, ph, W);
 }
 
+/* The pager and the help overlay leave a lesson pane above the panels on
+ * screen: they take the rows below it (down to the row above the prompt),
+ * so the step being followed stays readable beside the output it asked
+ * for. Beside the panels (lg < 0) the overlay is centred in the panels'
+ * columns already. Below OVERLAY_MIN_ROWS (3 text rows and the frame) the
+ * screen is too small to share: the overlay takes the whole height. */
+#define OVERLAY_MIN_ROWS 5
+static void overlay_below_lesson(int lg, int *hy, int *hh)
+{
+	if (lg > 0 && *hy < 1 + lg && *hh - (1 + lg - *hy) >= OVERLAY_MIN_ROWS) {
+		*hh -= 1 + lg - *hy;
+		*hy = 1 + lg;
+	}
+}
+
 void tui_apply_layout(struct tui *t)
 {
 	del_windows(t);
@@ -215,8 +230,9 @@ void tui_apply_layout(struct tui *t)
 	if (t->help_open) {
 		/* The whole width up to 100 columns: help text is written for 80
 		 * (what is wider wraps, help_draw). */
-		int hh = H - 2 > 4 ? H - 2 : H, hw = W > 100 ? 100 : W;
-		t->help = mkwin(hh, hw, (H - hh) / 2, (W - hw) / 2);
+		int hh = H - 2 > 4 ? H - 2 : H, hw = W > 100 ? 100 : W, hy = (H - hh) / 2;
+		overlay_below_lesson(lg, &hy, &hh);
+		t->help = mkwin(hh, hw, hy, (W - hw) / 2);
 	}
 	t->need_layout = false;
 	t->dirty_panels = t->dirty_status = t->log.dirty = true;
@@ -540,6 +556,7 @@ int tui_exec(struct tui *t, const char *line)
 	outlog_add(&t->log, echo, OUT_ECHO);
 	struct cmd_out o = tui_out(t);
 	unsigned long long before = t->log.added;
+	uint64_t simulated = t->ss->simulated;
 	int r = cmd_exec(t->ss, line, &o);
 	/* Output that does not fit the output area opens in the pager (the
 	 * overlay; PgUp/PgDn scroll by a page, typing goes on at the prompt). */
@@ -558,6 +575,13 @@ int tui_exec(struct tui *t, const char *line)
 	}
 	if (r & CMD_RESET)
 		reset_panels(t);
+	/* A command that ran the machine to its stop itself (a lesson's
+	 * `answer` runs its step's commands): the status bar and the stop's
+	 * highlight follow that stop, as after a run of the loop. */
+	if (!(r & CMD_RUN) && t->ss->simulated != simulated) {
+		t->have_stop_ev = false;
+		tui_stop_state(t, t->ss);
+	}
 	if (r & CMD_QUIT || t->ss->quit)
 		t->quit = true;
 	if (r & CMD_RUN)

@@ -2,7 +2,8 @@
 # A lesson walked in the TUI at 80x24: `gpustep lesson coalescing` opens on the
 # lesson's machine with the lesson pane above the panels (step text, what to
 # do, the hint after `hint`, the verdict after `answer`); answers, a report,
-# hiding the pane and an action step's "Not yet" in the pane.
+# hiding the pane and an action step's "Not yet" in the pane; a long output's
+# pager opens below the pane, which stays on screen.
 . "$(dirname "$0")/lib.sh"
 
 XDG_STATE_HOME="$E2E_TMP/state"
@@ -31,7 +32,22 @@ tmux_wait_for 'Step 2: you predicted 31' 3 || fail "the pane does not show the w
 tmux_send -l 'answer 9'
 tmux_send Enter
 tmux_wait_for 'step 4 of 8' 5 || fail "no step 4"
-tmux_wait_for 'teaching | strided' 1 || fail "not on the lesson's machine"
+# The answer's run stopped at its `until`: the status bar says so (it kept
+# the stop before the answer), and the output names the commands the lesson
+# ran, then the stop, not each command's messages.
+tmux_wait_for 'stopped at temporary breakpoint 2: coalesce' 1 || fail "the status bar does not show the answer's stop"
+tmux_wait_for 'lesson ran: run 0; set param.stride 8; until coalesce sm=0 warp=0' 1 || fail "no compact transcript of the answer's run"
+expect_not_contains "$(tmux_capture)" 'param.stride = 8'
+# That output is 5 rows: the pager opens below the pane, whose title stays
+# on row 2 and whose > line stays above the pager's frame.
+tmux_wait_for 'output of: answer 9' 1 || fail "no pager for a 5-row output"
+row2=$(tmux_capture | sed -n 2p)
+case "$row2" in *'lesson  coalescing: step 4 of 8'*) ;; *) fail "the pager covers the lesson pane: $row2" ;; esac
+pane_end=$(tmux_capture | grep -n '^> answer N with your prediction' | cut -d: -f1)
+pager_top=$(tmux_capture | grep -n 'output of: answer 9' | cut -d: -f1)
+[ -n "$pane_end" ] && [ "$pager_top" = $((pane_end + 1)) ] || fail "pager not right below the pane (> line $pane_end, pager $pager_top)"
+tmux_send Escape
+tmux_wait_gone 'output of: answer 9' 3 || fail "Esc did not close the pager"
 tmux_send -l 'lesson report'
 tmux_send Enter
 tmux_wait_for 'coalescing: 1 of 8 steps passed, 2 failed' 3 || fail "lesson report summary"

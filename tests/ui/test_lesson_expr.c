@@ -2,7 +2,8 @@
  * test_lesson_expr.c: lesson values (tui/lesson_expr.c): expressions over
  * stats, the stop event, the cycle and recorded values; ${...} in run
  * commands and explanations; names of coded fields as answers; and the
- * messages for malformed ones, at load time and at answer time.
+ * messages for malformed ones, at load time and at answer time; an action's
+ * `where` with a coded field's value by name.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "lesson.h"
 #include "lesson_int.h"
 #include "sesstest.h"
+#include "evcode.h"
 #include "stats.h"
 #include "test.h"
 
@@ -161,6 +163,12 @@ TEST(lesson_load_names_bad_values_records_and_placeholders)
 	     "'pear' is not a value"},
 	    {"{\"name\": \"x\", \"title\": \"t\", \"steps\": [{\"text\": \"a\", \"explain\": \"${nope}\", \"predict\": {\"value\": \"cycle\"}}]}",
 	     "step 1: explain: 'nope' is not a value"},
+	    {"{\"name\": \"x\", \"title\": \"t\", \"steps\": [{\"text\": \"a\", \"action\": {\"stopped_at\": \"l1.mshr_full\", \"where\": {\"reason\": \"slots\"}}}]}",
+	     "step 1: action.where: 'slots' is not a value of l1.mshr_full's reason (one of: entries merges"},
+	    {"{\"name\": \"x\", \"title\": \"t\", \"steps\": [{\"text\": \"a\", \"action\": {\"stopped_at\": \"l1.mshr_full\", \"where\": {\"sm\": \"one\"}}}]}",
+	     "step 1: action.where: 'sm' is not a numeric field of l1.mshr_full"},
+	    {"{\"name\": \"x\", \"title\": \"t\", \"steps\": [{\"text\": \"a\", \"action\": {\"stopped_at\": \"l1.mshr_full\", \"where\": {\"warp\": \"!=x\"}}}]}",
+	     "step 1: action.where: 'warp' is not a numeric field of l1.mshr_full"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		char path[] = "/tmp/gpustep-lesson-XXXXXX.json";
@@ -179,4 +187,68 @@ TEST(lesson_load_names_bad_values_records_and_placeholders)
 		lesson_free(l);
 		remove(path);
 	}
+}
+
+/* An action's `where` takes a coded field's value by name ("reason":
+ * "merges", as mshrs step 5 does): a stop with another reason is "Not yet"
+ * and says the name; the stop the step asks for passes. "!=V" asks for any
+ * other value (racetrack step 10: "warp": "!=0"). */
+static const char where_json[] =
+    "{\"name\": \"where_names\", \"title\": \"t\","
+    " \"setup\": [\"load teaching\", \"workload vecadd\", \"set core.coalescer si\"],"
+    " \"steps\": [{\"text\": \"stop at a merge refusal\","
+    "   \"action\": {\"breakpoint\": \"l1.mshr_full\", \"stopped_at\": \"l1.mshr_full\", \"where\": {\"reason\": \"merges\"}}},"
+    "  {\"text\": \"stop at another refusal\","
+    "   \"action\": {\"stopped_at\": \"l1.mshr_full\", \"where\": {\"reason\": \"!=merges\"}}}]}";
+
+TEST(lesson_action_where_takes_value_names)
+{
+	char path[] = "/tmp/gpustep-lesson-XXXXXX.json";
+	int fd = mkstemps(path, 5);
+	REQUIRE(fd >= 0);
+	FILE *fp = fdopen(fd, "w");
+	REQUIRE(fp);
+	fputs(where_json, fp);
+	fclose(fp);
+	struct fx f;
+	fx_init_wl(&f, "vecadd");
+	char cmd[80];
+	snprintf(cmd, sizeof cmd, "lesson %s", path);
+	REQUIRE(!(fx_run(&f, cmd) & CMD_ERR));
+	f.ss.lesson->no_progress = true;
+	/* 4 merge slots (SI: a load in two halves): the first refusal is another
+	 * kind (a warp held at issue). */
+	CHECK(!(fx_run(&f, "break l1.mshr_full") & CMD_ERR));
+	CHECK(!(fx_run(&f, "continue") & CMD_ERR));
+	REQUIRE(f.ss.bps.stop_ev.kind == EV_L1_MSHR_FULL);
+	CHECK(event_field_value(&f.ss.bps.stop_ev, event_field_resolve(EV_L1_MSHR_FULL, "reason")) != EVM_MERGES);
+	fx_clear(&f);
+	CHECK_EQ(fx_run(&f, "answer"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "Not yet: the run stopped at l1.mshr_full, but not with reason=merges.");
+	CHECK_EQ(f.ss.lesson->cur, 0);
+	/* One slot: the second half of a load is refused for want of a slot. */
+	CHECK(!(fx_run(&f, "run 0") & CMD_ERR));
+	CHECK(!(fx_run(&f, "set l1.mshr.merges 1") & CMD_ERR));
+	CHECK(!(fx_run(&f, "continue") & CMD_ERR));
+	CHECK_EQ(event_field_value(&f.ss.bps.stop_ev, event_field_resolve(EV_L1_MSHR_FULL, "reason")), EVM_MERGES);
+	fx_clear(&f);
+	CHECK_EQ(fx_run(&f, "answer"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "Done.");
+	CHECK_EQ(f.ss.lesson->cur, 1);
+	/* Step 2, "reason": "!=merges": this stop is "Not yet"; one of another
+	 * reason passes. */
+	fx_clear(&f);
+	CHECK_EQ(fx_run(&f, "answer"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "Not yet: the run stopped at l1.mshr_full, but not with reason!=merges.");
+	CHECK_EQ(f.ss.lesson->cur, 1);
+	unsigned rbit = event_field_resolve(EV_L1_MSHR_FULL, "reason");
+	for (int i = 0; i < 100 && event_field_value(&f.ss.bps.stop_ev, rbit) == EVM_MERGES; i++)
+		CHECK(!(fx_run(&f, "continue") & CMD_ERR));
+	REQUIRE(event_field_value(&f.ss.bps.stop_ev, rbit) != EVM_MERGES);
+	fx_clear(&f);
+	CHECK_EQ(fx_run(&f, "answer"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "Done.");
+	CHECK_EQ(f.ss.lesson->cur, 2);
+	fx_fini(&f);
+	remove(path);
 }
