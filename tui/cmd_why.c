@@ -120,8 +120,10 @@ static int why_stop(struct session *ss, struct cmd_out *out)
 		return CMD_ERR;
 	}
 	char buf[256];
-	event_format(e, buf, sizeof buf);
-	cmd_printf(out, "stopped by %s", buf);
+	event_format_fields(e, buf, sizeof buf); /* "NAME field=value ..." */
+	const char *sp = strchr(buf, ' ');
+	cmd_printf(out, "stopped by %s at cycle %llu%s%s", event_defs[e->kind].name, (unsigned long long)e->cycle,
+		   sp ? ":" : "", sp ? sp : "");
 	unsigned f = event_defs[e->kind].fields;
 	struct why_link l[WHY_MAX];
 	if ((f & EVF_SM) && (f & EVF_WARP) && e->sm >= 0 && e->warp >= 0 && e->sm < inspect_sms(ss->sim) &&
