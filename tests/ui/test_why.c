@@ -269,7 +269,8 @@ TEST(why_at_a_breakpoint_and_by_address)
 	REQUIRE(fx_run(&f, "break l1.miss") == CMD_OK);
 	REQUIRE(fx_run(&f, "continue") == CMD_RUN);
 	REQUIRE(fx_run(&f, "why") == CMD_OK);
-	CHECK_CONTAINS(f.cap.out.s, " l1.miss sm=");
+	CHECK_CONTAINS(f.cap.out.s, "stopped by l1.miss at cycle ");
+	CHECK_CONTAINS(f.cap.out.s, ": sm=");
 	CHECK_CONTAINS(f.cap.out.s, "its warp, sm ");
 	CHECK_CONTAINS(f.cap.out.s, "its line now:");
 	CHECK_CONTAINS(f.cap.out.s, "L1 MSHR entry"); /* the miss just allocated it */
