@@ -228,7 +228,7 @@ void lesson_format_value(double v, bool hex, char *buf, size_t n)
 		else
 			snprintf(buf, n, "%lld", (long long)v);
 	} else {
-		snprintf(buf, n, "%g", v);
+		snprintf(buf, n, "%.4g", v); /* 4 significant digits, as the panels show IPC */
 	}
 }
 
