@@ -31,6 +31,7 @@ import tempfile
 B = os.environ.get("B", "build/gpustep")
 KERNEL = ["-w", "stencil2d", "-s", "rf.kind=racetrack", "-s", "rf.remap=contiguous"]
 BASES = [("rf.banks=32", ["-s", "rf.banks=32"]), ("n=64", ["-p", "n=64"]), ("defaults", [])]
+MEM_INFLIGHT = 32  # gtx480 core.mem_inflight
 L2_PIPE = 120  # gtx480 l2.hit_latency: replies leave this long after the lookup or fill (l2.fill_reply = pipeline)
 KV = re.compile(r"(\w+)=(\S+)")
 
@@ -166,23 +167,33 @@ def decompose(evs):
 SEGS = ["core", "l1_hit", "req", "l2_wait", "dram", "l2_pipe", "reply", "wake"]
 
 
+def late_sms(evs):
+    """The SMs that ran the most CTAs (cta.launch events)."""
+    n = collections.Counter(e["sm"] for e in evs if e["kind"] == "cta.launch")
+    return {sm for sm, c in n.items() if c == max(n.values())}
+
+
 def latency_table(base):
     print("#### load requests, %s: mean cycles per request (GTO / RMWS)\n" % base[0])
-    kinds = ["l1.access", "l1.fill", "l2.access", "dram.enqueue", "dram.done", "mem.reply"]
-    res = {}
+    kinds = ["cta.launch", "l1.access", "l1.fill", "l2.access", "dram.enqueue", "dram.done", "mem.reply"]
+    res, late = {}, None
     for s in ("gto", "rmws"):
-        dec = decompose(events(base[1] + sched(s), kinds))
-        for cls in ("L1 hit", "merged in L1 MSHR", "L2 hit", "L2 miss", "all"):
-            rows = [g for c, g in dec if c == cls or cls == "all"]
-            tot = collections.Counter()
-            for g in rows:
-                tot.update(g)
-            res.setdefault(cls, []).append((len(rows), {k: tot[k] / max(len(rows), 1) for k in SEGS}))
-    print("| requests | n | total | " + " | ".join(SEGS) + " |")
-    print("|---" * (len(SEGS) + 3) + "|")
-    for cls, ((n1, m1), (n2, m2)) in res.items():
+        evs = events(base[1] + sched(s), kinds)
+        late = late or late_sms(evs)  # GTO's; one wave: the same CTAs per SM under both
+        for where, sel in (("all SMs", lambda e: True), ("late SMs", lambda e: e.get("sm") in late)):
+            dec = decompose([e for e in evs if sel(e) or "sm" not in e])
+            for cls in ("L1 hit", "merged in L1 MSHR", "L2 hit", "L2 miss", "all"):
+                rows = [g for c, g in dec if c == cls or cls == "all"]
+                tot = collections.Counter()
+                for g in rows:
+                    tot.update(g)
+                res.setdefault((where, cls), []).append((len(rows), {k: tot[k] / max(len(rows), 1) for k in SEGS}))
+    print("late SMs (most CTAs): %s\n" % ", ".join(sorted(late, key=int)))
+    print("| SMs | requests | n | total | " + " | ".join(SEGS) + " |")
+    print("|---" * (len(SEGS) + 4) + "|")
+    for (where, cls), ((n1, m1), (n2, m2)) in res.items():
         cells = " | ".join("%.1f / %.1f" % (m1[k], m2[k]) for k in SEGS)
-        print("| %s | %d / %d | %.1f / %.1f | %s |" % (cls, n1, n2, sum(m1.values()), sum(m2.values()), cells))
+        print("| %s | %s | %d / %d | %.1f / %.1f | %s |" % (where, cls, n1, n2, sum(m1.values()), sum(m2.values()), cells))
     print()
 
 
@@ -260,32 +271,64 @@ VARIANTS = [("GTO", sched("gto")), ("RMWS", sched("rmws")), ("LRR", sched("lrr")
             ("RMWS, remap=eq3_3", sched("rmws") + ["-s", "rf.remap=eq3_3"])]
 
 
+def vmb_cells(rows):
+    """Per SM (mean over `rows`' SMs): cycles the buffer was full and not full
+    until the SM's last load issued, the drain after it, the last retire; per
+    entry: load (op 0, KOP_LD) and store (op 1, KOP_ST) latency from issue to
+    done and the wait from done to retired (older entries still pending); the
+    SM's sum of entry lives over the buffer size; the share of entries issued
+    right after one of the same CTA (8 warps: warp slot / 8); the loads'
+    latency spread (s.d.)."""
+    def mean(op, f):
+        sel = [f(x) for x in rows if x[2] == op]
+        return sum(sel) / max(len(sel), 1)
+    sms = {x[0] for x in rows}
+    last = {sm: max(x[5] for x in rows if x[0] == sm) for sm in sms}
+    life = sum(x[5] - x[3] for x in rows) / len(sms) / MEM_INFLIGHT
+    adj = pairs = 0
+    for sm in sms:
+        seq = sorted((x for x in rows if x[0] == sm), key=lambda x: x[3])
+        adj += sum(a[1] // 8 == b[1] // 8 for a, b in zip(seq, seq[1:]))
+        pairs += len(seq) - 1
+    full = under = tail = 0
+    for sm in sms:  # an SM's time: buffer full / not full until its last load issues, then the drain
+        mine = [x for x in rows if x[0] == sm]
+        last_ld = max(x[3] for x in mine if x[2] == 0)
+        occ = [0] * (last[sm] + 1)
+        for x in mine:
+            for t in range(x[3], x[5]):
+                occ[t] += 1
+        u = sum(1 for t in range(last_ld) if occ[t] < MEM_INFLIGHT)
+        full, under, tail = full + last_ld - u, under + u, tail + last[sm] - last_ld
+    lat = [x[4] - x[3] for x in rows if x[2] == 0]
+    sd = (sum((v - sum(lat) / len(lat)) ** 2 for v in lat) / len(lat)) ** 0.5
+    k = len(sms)
+    return "%.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %.1f | %.1f | %.0f | %.0f %% | %.1f" % (
+        full / k, under / k, tail / k, sum(last.values()) / k, mean(0, lambda x: x[4] - x[3]),
+        mean(0, lambda x: x[5] - x[4]), mean(1, lambda x: x[4] - x[3]), mean(1, lambda x: x[5] - x[4]), life,
+        100.0 * adj / pairs, sd)
+
+
 def vmb_table():
     with tempfile.TemporaryDirectory() as tmp:
         binp = instrumented(tmp)
         env = dict(os.environ, GPUSTEP_VMB_LOG="1")
         for base in BASES:
             print("#### vector memory buffer, %s: mean cycles per entry (ld = load, st = store)\n" % base[0])
-            print("| run | sim.cycles | ld: issue to done | ld: done to retired (head-of-line) | st: issue to done "
-                  "| st: head-of-line | entry life, mean | SMs' last retire |")
-            print("|---|---|---|---|---|---|---|---|")
+            print("| run | sim.cycles | SMs | buffer full | not full | drain | last retire | ld: issue to done "
+                  "| ld: done to retired | st: issue to done | st: done to retired | entry lives / 32 "
+                  "| after an entry of its CTA | ld: issue to done, s.d. |")
+            print("|---" * 14 + "|")
             for name, opts in VARIANTS:
                 st, err = stats(base[1] + opts, binp, env)
                 rows = [tuple(int(x) for x in l.split()[1:]) for l in err.splitlines() if l.startswith("VMB ")]
                 if not rows:
                     die("the instrumented binary logged no VMB entries")
-
-                def mean(op, f):
-                    sel = [f(x) for x in rows if x[2] == op]
-                    return sum(sel) / len(sel)
-                ops = sorted({x[2] for x in rows})  # enum kop: ld before st
-                last = collections.defaultdict(int)
-                for x in rows:
-                    last[x[0]] = max(last[x[0]], x[5])
-                print("| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %d-%d |" % (
-                    name, st["sim.cycles"], mean(ops[0], lambda x: x[4] - x[3]), mean(ops[0], lambda x: x[5] - x[4]),
-                    mean(ops[-1], lambda x: x[4] - x[3]), mean(ops[-1], lambda x: x[5] - x[4]),
-                    sum(x[5] - x[3] for x in rows) / len(rows), min(last.values()), max(last.values())))
+                n = collections.Counter(x[0] for x in rows)
+                late = {sm for sm, c in n.items() if c == max(n.values())}
+                for where, sel in (("all", rows), ("most CTAs: " + ",".join(map(str, sorted(late))),
+                                                   [x for x in rows if x[0] in late])):
+                    print("| %s | %d | %s | %s |" % (name, st["sim.cycles"], where, vmb_cells(sel)))
             print()
 
 
@@ -296,7 +339,7 @@ def main():
             for b in BASES[:2]:
                 sm_table(b)
         elif part == "latency":
-            for b in BASES:
+            for b in BASES[:2]:
                 latency_table(b)
         elif part == "memory":
             memory_table()
