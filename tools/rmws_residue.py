@@ -217,21 +217,32 @@ def memory_table():
 
 
 ABLATIONS = ["", "-s l2.mshr.entries=1024", "-s l2.mshr.merges=16", "-s l2.queue=128", "-s l2.when_busy=nack",
-             "-s dram.scheduler=fcfs", "-s dram.read_queue=128", "-s icnt.queue=64", "-s icnt.port_flits=4",
-             "-s l1.mshr.entries=256", "-s l1.ports=4", "-s core.nonblocking_stores=true",
-             "-s core.mem_inflight=64", "-s core.mem_inflight=256"]
+             "-s dram.scheduler=fcfs", "-s dram.read_queue=128", "-s icnt.queue=64", "-s icnt.port_flits=2",
+             "-s icnt.port_flits=4", "-s icnt.latency=0", "-s l1.mshr.entries=256", "-s l1.ports=4",
+             "-s core.nonblocking_stores=true", "-s core.mem_inflight=48", "-s core.mem_inflight=64",
+             "-s core.mem_inflight=256", "-s core.mem_inflight=256 -s icnt.port_flits=4"]
+ORDERS = ["-s core.scheduler=lrr", "-s rf.rmws_tiebreak=oldest", "-s rf.rmws_tiebreak=lrr",
+          "-s rf.rmws_score=accesses", "-s rf.rmws_no_reads=last", "-s core.cta_dispatch=serial",
+          "-s rf.remap=eq3_3", "-s rf.warp_shift=true"]
 
 
-def ablation_table():
-    print("#### one resource changed (sim.cycles GTO / RMWS, RMWS vs GTO)\n")
-    print("| option | " + " | ".join(b[0] for b in BASES) + " |")
-    print("|---" * (len(BASES) + 1) + "|")
-    for o in ABLATIONS:
+def ablation_table(options, title):
+    print("#### %s (sim.cycles GTO / RMWS, RMWS vs GTO; last column: rf.banks=32's "
+          "l2.miss_lat.conv.contention)\n" % title)
+    print("| option | " + " | ".join(b[0] for b in BASES) + " | contention |")
+    print("|---" * (len(BASES) + 2) + "|")
+    for o in options:
         cells = []
         for b in BASES:
-            g, r = (stats(b[1] + o.split() + sched(s))[0]["sim.cycles"] for s in ("gto", "rmws"))
+            if o.startswith("-s core.scheduler="):  # LRR in place of RMWS, against GTO
+                runs = [stats(b[1] + sched("gto"))[0], stats(b[1] + o.split())[0]]
+            else:
+                runs = [stats(b[1] + o.split() + sched(s))[0] for s in ("gto", "rmws")]
+            g, r = (x["sim.cycles"] for x in runs)
             cells.append("%d / %d (%+.1f %%)" % (g, r, 100.0 * (r - g) / g))
-        print("| %s | %s |" % ("`%s`" % o if o else "(none)", " | ".join(cells)))
+            if b is BASES[0]:
+                cont = "%d / %d" % tuple(x["l2.miss_lat.conv.contention"] for x in runs)
+        print("| %s | %s | %s |" % ("`%s`" % o if o else "(none)", " | ".join(cells), cont))
     print()
 
 
@@ -313,8 +324,8 @@ def vmb_table():
     with tempfile.TemporaryDirectory() as tmp:
         binp = instrumented(tmp)
         env = dict(os.environ, GPUSTEP_VMB_LOG="1")
-        for base in BASES:
-            print("#### vector memory buffer, %s: mean cycles per entry (ld = load, st = store)\n" % base[0])
+        for base in BASES[:2]:
+            print("#### vector memory buffer, %s (cycles; ld = load, st = store)\n" % base[0])
             print("| run | sim.cycles | SMs | buffer full | not full | drain | last retire | ld: issue to done "
                   "| ld: done to retired | st: issue to done | st: done to retired | entry lives / 32 "
                   "| after an entry of its CTA | ld: issue to done, s.d. |")
@@ -344,7 +355,8 @@ def main():
         elif part == "memory":
             memory_table()
         elif part == "ablation":
-            ablation_table()
+            ablation_table(ABLATIONS, "one resource changed")
+            ablation_table(ORDERS, "the issue order changed")
         elif part == "vmb":
             vmb_table()
         else:
