@@ -17,7 +17,8 @@ Parts (default: all but vmb):
             in a temporary directory from `git archive HEAD` with one
             fprintf added to vmb_retire (engine/core.c); nothing is changed
             in the work tree. About 2 minutes on 2 CPUs.
-Usage: B=build/gpustep python3 tools/rmws_residue.py [PART ...]
+Usage, from the repository root (the vmb part archives its HEAD):
+  B=build/gpustep python3 tools/rmws_residue.py [PART ...]
 """
 import bisect
 import collections
@@ -345,6 +346,8 @@ def vmb_table():
 
 def main():
     parts = sys.argv[1:] or ["sms", "latency", "memory", "ablation"]
+    if not os.access(B, os.X_OK):
+        die("no gpustep binary at %s (build it with make, or set B)" % B)
     for part in parts:
         if part == "sms":
             for b in BASES[:2]:
