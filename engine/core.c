@@ -291,6 +291,7 @@ static void vmb_retire(struct sim *s, struct sm *sm, int vi)
 		return;
 	}
 	while (sm->vmb_count && sm->vmb[sm->vmb_head].done) {
+		stat_add(&s->stats, s->id.mem_release_wait, s->st->now - sm->vmb[sm->vmb_head].t_done);
 		sm->vmb[sm->vmb_head].valid = 0;
 		sm->vmb_head = (sm->vmb_head + 1) % cap;
 		sm->vmb_count--;
@@ -303,6 +304,7 @@ static void vmb_complete(struct sim *s, struct sm *sm, int vi)
 	if (e->done)
 		return;
 	e->done = 1;
+	e->t_done = s->st->now;
 	sm_wake(sm);
 	struct warp *w = &sm->w[e->warp];
 	if (e->op == KOP_LD || e->op == KOP_ATOM)

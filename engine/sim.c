@@ -66,6 +66,8 @@ static void register_stats(struct sim *s)
 				 lat_edges, (uint32_t)ARRAY_LEN(lat_edges));
 	id->mem_lat_max = stats_counter(st, "core.mem_latency_max", "longest global memory instruction latency (cycles)");
 	id->mem_lat_total = stats_counter(st, "core.mem_latency_total", "sum of global memory instruction latencies (cycles)");
+	id->mem_release_wait = stats_counter(st, "core.mem_release_wait",
+					     "cycles completed global memory instructions held their buffer entry waiting for older ones (core.mem_release = in_order; 0 with completion)");
 	id->mem_done = stats_counter(st, "core.mem_completed", "global memory instructions completed");
 	stats_ratio(st, "core.mem_latency_avg", "mean global memory instruction latency (cycles)", "core.mem_latency_total",
 		    "core.mem_completed", 1.0);

@@ -140,6 +140,7 @@ struct vmb_ent {
 	uint32_t pending;    /* requests not yet completed */
 	uint32_t unaccepted; /* requests not yet accepted by the L1 (non-blocking stores) */
 	uint64_t t_issue;
+	uint64_t t_done;     /* the cycle it completed (in_order: it frees once the older ones have) */
 };
 
 struct cta_slot {
@@ -226,7 +227,7 @@ struct l2bank {
 
 struct sim_stat_ids {
 	uint32_t cycles, warp_insts, thread_insts, ipc, mem_insts, ld_insts, st_insts, atom_insts, shmem_insts,
-		alu_insts, bar_insts, mem_lat, mem_lat_max, mem_lat_total, mem_done, shmem_conflicts;
+		alu_insts, bar_insts, mem_lat, mem_lat_max, mem_lat_total, mem_done, mem_release_wait, shmem_conflicts;
 	uint32_t stall[STALL__COUNT];
 	uint32_t l1_accesses, l1_hits, l1_misses, l1_merges, l1_mshr_full, l1_resv_fail, l1_retries, l1_hit_rate;
 	uint32_t l1_writes, l1_atomics, l1_nacks, l1_evictions, l1_writebacks;

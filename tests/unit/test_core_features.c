@@ -98,6 +98,8 @@ TEST(feat_mem_inflight_release_order)
 		uint64_t ack = 3 + xbar(c, st_flits) + (uint64_t)c->l2.hit_latency + xbar(c, 1);
 		CHECK(ack < L);
 		CHECK_EQ(issue_cycle(&t, 0, 2), rel == MEMREL_IN_ORDER ? L : ack);
+		/* in_order: the store's entry waited from its ack to the load's data */
+		CHECK_EQ(tk_stat(&t, "core.mem_release_wait"), rel == MEMREL_IN_ORDER ? L - ack : 0);
 		tk_end(&t);
 	}
 }
