@@ -82,6 +82,61 @@ TEST(snapshot_restore_overwrites_the_whole_state)
 	kernel_free(k);
 }
 
+/* sim_rewind_work counts what rewinding did: a backward goto restores one
+ * snapshot and replays the distance sim_replay_distance gave before it (none
+ * when it lands on a snapshot); a forward goto is a run, not a replay; a
+ * back search's replayed cycles are its own count (b.replayed). */
+TEST(snapshot_rewind_work_counts_restores_and_replayed_cycles)
+{
+	struct kernel *k = mk_kernel();
+	REQUIRE(k);
+	struct workload wl;
+	struct sim *s = mk_sim(k, &wl);
+	REQUIRE(s);
+	uint64_t r, c;
+	sim_rewind_work(s, &r, &c); /* rewinding off */
+	CHECK(r == 0 && c == 0);
+	sim_snapshots_enable(s, 64u << 20);
+	sim_snapshots_set_max_gap(s, 1024);
+	sim_step(s, 7777);
+	sim_rewind_work(s, &r, &c);
+	CHECK(r == 0 && c == 0);
+	uint64_t d = sim_replay_distance(s, 5000);
+	REQUIRE(d > 0 && d < 5000);
+	CHECK_EQ(sim_goto(s, 5000, NULL), 0);
+	sim_rewind_work(s, &r, &c);
+	CHECK_EQ(r, 1);
+	CHECK_EQ(c, d);
+	CHECK_EQ(sim_goto(s, 6000, NULL), 0); /* forwards */
+	sim_rewind_work(s, &r, &c);
+	CHECK(r == 1 && c == d);
+	REQUIRE(sim_replay_distance(s, 3072) == 0);
+	CHECK_EQ(sim_goto(s, 3072, NULL), 0);
+	sim_rewind_work(s, &r, &c);
+	CHECK(r == 2 && c == d);
+	CHECK_EQ(sim_goto(s, 6000, NULL), 0);
+	struct bp_set bps;
+	bp_init(&bps, sim_stats(s));
+	REQUIRE(bp_add_break(&bps, "cycle 2500", 128, NULL) > 0);
+	sim_set_bps(s, &bps);
+	struct sim_back_search b;
+	sim_back_search_begin(s, &b);
+	int steps = 0;
+	while (sim_back_search_step(s, &b, 1000) != SIM_SEARCH_DONE)
+		steps++;
+	sim_back_search_end(s, &b);
+	CHECK_EQ(b.found, 2500);
+	CHECK(steps > 0 && b.replayed >= 6000 - 1 - 2500);
+	uint64_t r2, c2;
+	sim_rewind_work(s, &r2, &c2);
+	CHECK_EQ(c2 - c, b.replayed);
+	CHECK(r2 - r >= 2); /* at least one snapshot and the origin put back */
+	sim_set_bps(s, NULL);
+	bp_fini(&bps);
+	sim_free(s);
+	kernel_free(k);
+}
+
 /* A snapshot is taken inside sim_step, at the first cycle of an interval
  * (1024 at first). Stats that sim_step refreshes when it returns (the RF's
  * leakage and total energy) must be brought to that cycle in the snapshot,
