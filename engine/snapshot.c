@@ -44,6 +44,7 @@ struct snapshots {
 	double copy_s;     /* how long the last snapshot took (seconds) */
 	uint8_t *base_zero; /* one bit per block: the base's block is all zero (encode reads only the state there) */
 	struct snap origin; /* an open back search's starting state (origin.data != NULL) */
+	uint64_t restores, replayed; /* sim_rewind_work */
 };
 
 /* Copying a snapshot may cost at most this fraction of the time spent
@@ -460,6 +461,7 @@ uint64_t sim_rewind_horizon(const struct sim *s)
 
 static void restore(struct sim *s, const struct snap *p)
 {
+	s->snaps->restores++;
 	decode(s->snaps, p, &s->arena);
 	s->ev.total = p->ev_total;
 	s->pool = p->pool;
@@ -523,9 +525,17 @@ int sim_goto(struct sim *s, uint64_t cycle, char **err)
 	if (!p)
 		return set_err(err, "cycle %llu is before the rewind horizon (cycle %llu)", (unsigned long long)cycle,
 			       (unsigned long long)sim_rewind_horizon(s));
+	uint64_t from = p->cycle; /* p may move: replaying can take snapshots */
 	restore(s, p);
 	replay_to(s, cycle, NULL);
+	s->snaps->replayed += s->st->now - from;
 	return 0;
+}
+
+void sim_rewind_work(const struct sim *s, uint64_t *restores, uint64_t *replayed)
+{
+	*restores = s->snaps ? s->snaps->restores : 0;
+	*replayed = s->snaps ? s->snaps->replayed : 0;
 }
 
 /* The newest snapshot strictly before `limit`, or NULL. */
@@ -582,6 +592,7 @@ enum sim_search_status sim_back_search_step(struct sim *s, struct sim_back_searc
 			enum sim_stop why = sim_step(s, MIN(b->end - c0, budget - used));
 			used += s->st->now - c0;
 			b->replayed += s->st->now - c0;
+			s->snaps->replayed += s->st->now - c0;
 			if (why == SIM_STOP_BREAK) {
 				if (s->st->now <= b->end)
 					b->last_break = s->st->now;

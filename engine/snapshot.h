@@ -55,6 +55,10 @@ uint64_t sim_snapshots_max_gap(const struct sim *s);
 uint64_t sim_rewind_window(const struct sim *s);
 /* Cycles a goto to `cycle` would replay (0 forwards; UINT64_MAX unreachable). */
 uint64_t sim_replay_distance(const struct sim *s, uint64_t cycle);
+/* Rewinding's work since snapshots were enabled: snapshots restored and
+ * cycles replayed from them (by sim_goto backwards and by the back search),
+ * for timing reports (a backward goto costs one restore plus its replay). */
+void sim_rewind_work(const struct sim *s, uint64_t *restores, uint64_t *replayed);
 /* Move to `cycle`, backwards (restore + replay) or forwards (run). Breakpoints
  * count their hits during the replay as they did the first time but do not
  * stop it. Forward moves past the end stop at the end. Returns -1 with *err

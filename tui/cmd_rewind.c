@@ -34,8 +34,35 @@ static int need_snapshots(struct session *ss, struct cmd_out *out, const char *c
 	return -1;
 }
 
-/* Go back to `cycle` (< now) and leave an empty run request for the report. */
-static int rewind_to(struct session *ss, uint64_t cycle, struct cmd_out *out, const char *cmd)
+/* Snapshots restored and cycles replayed so far (sim_rewind_work). */
+struct rewind_work {
+	uint64_t restores, replayed;
+};
+
+static struct rewind_work work_now(const struct session *ss)
+{
+	struct rewind_work w;
+	sim_rewind_work(ss->sim, &w.restores, &w.replayed);
+	return w;
+}
+
+/* With GPUSTEP_TIME_COMMANDS=1 in batch mode (tools/bench.sh), what the
+ * command did since w0 besides its wall time: a rewind's time follows the
+ * cycles it replays, which depend on where the last snapshot fell. */
+static void report_work(const struct session *ss, struct cmd_out *out, struct rewind_work w0)
+{
+	const char *tv = getenv("GPUSTEP_TIME_COMMANDS");
+	if (ss->ui || !tv || !*tv || strcmp(tv, "0") == 0)
+		return;
+	struct rewind_work w = work_now(ss);
+	if (w.restores > w0.restores)
+		cmd_printf(out, "replay: %llu restore%s, %llu cycles replayed", (unsigned long long)(w.restores - w0.restores),
+			   w.restores - w0.restores == 1 ? "" : "s", (unsigned long long)(w.replayed - w0.replayed));
+}
+
+/* Go back to `cycle` (< now) and leave an empty run request for the report;
+ * w0: the rewinding work done before the command began. */
+static int rewind_to(struct session *ss, uint64_t cycle, struct cmd_out *out, const char *cmd, struct rewind_work w0)
 {
 	char *err = NULL;
 	if (sim_goto(ss->sim, cycle, &err)) {
@@ -43,6 +70,7 @@ static int rewind_to(struct session *ss, uint64_t cycle, struct cmd_out *out, co
 		free(err);
 		return CMD_ERR;
 	}
+	report_work(ss, out, w0);
 	ss->started = sim_cycle(ss->sim) > 0;
 	session_start_run(ss, RUN_CYCLES, 0);
 	return CMD_RUN;
@@ -61,7 +89,7 @@ CMD_FN(cmd_reverse_step)
 		return CMD_ERR;
 	}
 	uint64_t target = now - horizon < n ? horizon : now - n;
-	return rewind_to(ss, target, out, "reverse-step");
+	return rewind_to(ss, target, out, "reverse-step", work_now(ss));
 }
 
 CMD_FN(cmd_reverse_continue)
@@ -86,6 +114,7 @@ CMD_FN(cmd_reverse_continue)
 		return CMD_RUN;
 	}
 	uint64_t now = sim_cycle(ss->sim);
+	struct rewind_work w0 = work_now(ss);
 	uint64_t c = sim_prev_break(ss->sim);
 	if (c == UINT64_MAX || c == 0 || c >= now) {
 		cmd_errorf(out, "reverse-continue: no breakpoint stop between cycle %llu and cycle %llu",
@@ -94,7 +123,7 @@ CMD_FN(cmd_reverse_continue)
 	}
 	/* One cycle before the stop, then step into it: the stop report, the
 	 * selection and the highlighted event are those of the first time. */
-	int rc = rewind_to(ss, c - 1, out, "reverse-continue");
+	int rc = rewind_to(ss, c - 1, out, "reverse-continue", w0);
 	if (rc & CMD_RUN)
 		session_start_run(ss, RUN_CYCLES, 1);
 	return rc;
@@ -113,7 +142,7 @@ CMD_FN(cmd_goto)
 	if (c < now) {
 		if (need_snapshots(ss, out, "goto"))
 			return CMD_ERR;
-		return rewind_to(ss, c, out, "goto");
+		return rewind_to(ss, c, out, "goto", work_now(ss));
 	}
 	if (c > now && sim_done(ss->sim)) {
 		cmd_errorf(out, "goto: the kernel finished at cycle %llu", (unsigned long long)now);

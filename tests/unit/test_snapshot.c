@@ -82,6 +82,61 @@ TEST(snapshot_restore_overwrites_the_whole_state)
 	kernel_free(k);
 }
 
+/* sim_rewind_work counts what rewinding did: a backward goto restores one
+ * snapshot and replays the distance sim_replay_distance gave before it (none
+ * when it lands on a snapshot); a forward goto is a run, not a replay; a
+ * back search's replayed cycles are its own count (b.replayed). */
+TEST(snapshot_rewind_work_counts_restores_and_replayed_cycles)
+{
+	struct kernel *k = mk_kernel();
+	REQUIRE(k);
+	struct workload wl;
+	struct sim *s = mk_sim(k, &wl);
+	REQUIRE(s);
+	uint64_t r, c;
+	sim_rewind_work(s, &r, &c); /* rewinding off */
+	CHECK(r == 0 && c == 0);
+	sim_snapshots_enable(s, 64u << 20);
+	sim_snapshots_set_max_gap(s, 1024);
+	sim_step(s, 7777);
+	sim_rewind_work(s, &r, &c);
+	CHECK(r == 0 && c == 0);
+	uint64_t d = sim_replay_distance(s, 5000);
+	REQUIRE(d > 0 && d < 5000);
+	CHECK_EQ(sim_goto(s, 5000, NULL), 0);
+	sim_rewind_work(s, &r, &c);
+	CHECK_EQ(r, 1);
+	CHECK_EQ(c, d);
+	CHECK_EQ(sim_goto(s, 6000, NULL), 0); /* forwards */
+	sim_rewind_work(s, &r, &c);
+	CHECK(r == 1 && c == d);
+	REQUIRE(sim_replay_distance(s, 3072) == 0);
+	CHECK_EQ(sim_goto(s, 3072, NULL), 0);
+	sim_rewind_work(s, &r, &c);
+	CHECK(r == 2 && c == d);
+	CHECK_EQ(sim_goto(s, 6000, NULL), 0);
+	struct bp_set bps;
+	bp_init(&bps, sim_stats(s));
+	REQUIRE(bp_add_break(&bps, "cycle 2500", 128, NULL) > 0);
+	sim_set_bps(s, &bps);
+	struct sim_back_search b;
+	sim_back_search_begin(s, &b);
+	int steps = 0;
+	while (sim_back_search_step(s, &b, 1000) != SIM_SEARCH_DONE)
+		steps++;
+	sim_back_search_end(s, &b);
+	CHECK_EQ(b.found, 2500);
+	CHECK(steps > 0 && b.replayed >= 6000 - 1 - 2500);
+	uint64_t r2, c2;
+	sim_rewind_work(s, &r2, &c2);
+	CHECK_EQ(c2 - c, b.replayed);
+	CHECK(r2 - r >= 2); /* at least one snapshot and the origin put back */
+	sim_set_bps(s, NULL);
+	bp_fini(&bps);
+	sim_free(s);
+	kernel_free(k);
+}
+
 /* A snapshot is taken inside sim_step, at the first cycle of an interval
  * (1024 at first). Stats that sim_step refreshes when it returns (the RF's
  * leakage and total energy) must be brought to that cycle in the snapshot,
@@ -275,5 +330,144 @@ TEST(snapshot_back_search_in_slices_equals_prev_break)
 		sim_free(s);
 	}
 	CHECK(long_searches >= 2);
+	kernel_free(k);
+}
+
+/* The kinds a crafted state gives each 64-byte block against the base. */
+enum { CR_SAME, CR_ZERO, CR_NEW };
+
+/* Runs of every kind, of lengths 1, 2, 3 and many, each next to runs of the
+ * other kinds; a chunk starts with two zero blocks and ends with three (the
+ * last one short when the chunk's bytes are not a multiple of 64). */
+static void craft_chunk(unsigned char *kinds, size_t nb)
+{
+	static const struct {
+		unsigned char kind;
+		unsigned char len;
+	} runs[] = {{CR_NEW, 1},  {CR_ZERO, 1}, {CR_SAME, 1}, {CR_ZERO, 2},  {CR_NEW, 2},  {CR_ZERO, 3},
+		    {CR_SAME, 2}, {CR_ZERO, 1}, {CR_NEW, 3},  {CR_ZERO, 40}, {CR_SAME, 3}, {CR_ZERO, 2},
+		    {CR_NEW, 20}, {CR_ZERO, 7}, {CR_SAME, 90}};
+	size_t r = 0, left = runs[0].len;
+	for (size_t k = 0; k < nb; k++) {
+		kinds[k] = runs[r].kind;
+		if (--left == 0) {
+			r = (r + 1) % (sizeof runs / sizeof runs[0]);
+			left = runs[r].len;
+		}
+	}
+	for (size_t k = 0; k < 2 && k < nb; k++)
+		kinds[k] = CR_ZERO;
+	for (size_t k = nb > 3 ? nb - 3 : 0; k < nb; k++)
+		kinds[k] = CR_ZERO;
+}
+
+/* Write the runs of craft_chunk into every chunk of the arena. */
+static void craft_state(struct arena *a, struct rng *r)
+{
+	for (struct arena_chunk *c = a->head; c; c = c->next) {
+		size_t nb = (c->used + 63) / 64;
+		unsigned char *kinds = xmalloc(nb);
+		craft_chunk(kinds, nb);
+		for (size_t b = 0; b < nb; b++) {
+			size_t off = b * 64, n = c->used - off < 64 ? c->used - off : 64;
+			if (kinds[b] == CR_ZERO)
+				memset(c->data + off, 0, n);
+			else if (kinds[b] == CR_NEW)
+				for (size_t i = 0; i < n; i++)
+					c->data[off + i] ^= (unsigned char)(1 + rng_below(r, 255));
+		}
+		free(kinds);
+	}
+}
+
+static bool block_zero(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/* A restore writes exactly the snapshot's bytes, however the blocks that
+ * differ from the base lie: runs of zero blocks (where the base's are not
+ * zero), of changed blocks and of unchanged ones, of lengths 1, 2, 3 and
+ * many, at the start and the end of the state and of each arena chunk. The
+ * states are made by hand (a kernel seldom zeroes two neighbouring blocks):
+ * two chunks are added to the arena (the newest come first in the state, so
+ * its first block can be zero; the machine's own chunk starts with the
+ * cycle counter), the base is random bytes without a zero block, and the
+ * second snapshot is the base with the runs written in. Whatever the arena
+ * holds before the restore (other garbage, the base itself, all zeros), it
+ * ends with the second snapshot's bytes, compared byte for byte with a copy
+ * taken when it was made. Nothing simulates here (sim_goto lands on the
+ * snapshot's cycle); the machine's own state is put back before sim_free. */
+TEST(snapshot_restore_writes_runs_of_every_kind_and_length)
+{
+	struct kernel *k = mk_kernel();
+	REQUIRE(k);
+	struct workload wl;
+	struct sim *s = mk_sim(k, &wl);
+	REQUIRE(s);
+	for (size_t tail = 80; tail >= 48; tail -= 32) { /* a new chunk each, not a multiple of 64 bytes long */
+		size_t rem = s->arena.head->size - s->arena.head->used;
+		arena_alloc(&s->arena, (rem + 63) / 64 * 64 + tail);
+	}
+	const size_t len = arena_bytes(&s->arena);
+	unsigned char *own = xmalloc(len), *want = xmalloc(len), *got = xmalloc(len);
+	arena_save(&s->arena, own);
+	struct rng r;
+	rng_seed(&r, 29);
+	for (struct arena_chunk *c = s->arena.head; c; c = c->next)
+		for (size_t i = 0; i < c->used; i++)
+			c->data[i] = (unsigned char)(1 + rng_below(&r, 255));
+	s->st->now = 0;
+	sim_snapshots_enable(s, 64u << 20); /* the base: these bytes, whole */
+	craft_state(&s->arena, &r);
+	const uint64_t at = 5000;
+	s->st->now = at;
+	snapshot_resume(s); /* the second snapshot, of these bytes, at cycle 5000 */
+	size_t n, bytes;
+	uint64_t iv;
+	sim_snapshots_info(s, &n, &bytes, &iv);
+	REQUIRE(n == 2);
+	CHECK(bytes < 2 * len); /* stored as its difference from the base */
+	arena_save(&s->arena, want);
+	/* What the state holds (the machine wrote its cycle and derived stats
+	 * over a few of the crafted bytes): zero runs at both ends, many long. */
+	size_t nblk = (len + 63) / 64, long_runs = 0, chunks = 0;
+	for (struct arena_chunk *c = s->arena.head; c; c = c->next)
+		chunks++;
+	CHECK(chunks >= 3);
+	CHECK(block_zero(want, 128) && block_zero(want + len - 64 - len % 64, 64 + len % 64));
+	for (size_t b = 1, run = 0; b < nblk; b++) {
+		run = block_zero(want + b * 64, MIN(64, len - b * 64)) ? run + 1 : 0;
+		long_runs += run == 2;
+	}
+	CHECK(long_runs >= 20);
+	for (int g = 0; g < 3; g++) {
+		if (g == 0)
+			for (struct arena_chunk *c = s->arena.head; c; c = c->next)
+				memset(c->data, 0xa5, c->used);
+		else if (g == 1)
+			CHECK_EQ(sim_goto(s, 0, NULL), 0); /* the base itself */
+		else
+			for (struct arena_chunk *c = s->arena.head; c; c = c->next)
+				memset(c->data, 0, c->used);
+		s->st->now = at + 1; /* the machine is past the snapshot: goto restores it */
+		CHECK_EQ(sim_goto(s, at, NULL), 0);
+		CHECK_EQ(sim_cycle(s), at);
+		arena_save(&s->arena, got);
+		size_t first = 0;
+		while (first < len && got[first] == want[first])
+			first++;
+		if (first < len)
+			test_fail(__FILE__, __LINE__, "garbage %d: byte %zu of %zu (block %zu) is %#x after the restore, not %#x",
+				  g, first, len, first / 64, got[first], want[first]);
+	}
+	arena_load(&s->arena, own); /* the machine's own state, for sim_free */
+	free(own);
+	free(want);
+	free(got);
+	sim_free(s);
 	kernel_free(k);
 }
