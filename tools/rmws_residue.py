@@ -6,6 +6,8 @@ against GTO when every CTA fits at once (-s rf.banks=32, -p n=64).
 Every run is
   $B gtx480 -w stencil2d -s rf.kind=racetrack -s rf.remap=contiguous BASE
      [OPTION] -s core.scheduler=gto|rmws ...
+with -s core.mem_release=in_order -s core.mem_inflight=32 (the buffer the
+tables were measured with; BUFFER=preset leaves the preset's).
 Parts (default: all but vmb):
   sms       per-SM CTAs, last issue, last cta.done, `info stalls N`
   latency   every load request's latency split into segments, from the event
@@ -31,6 +33,10 @@ import tempfile
 
 B = os.environ.get("B", "build/gpustep")
 KERNEL = ["-w", "stencil2d", "-s", "rf.kind=racetrack", "-s", "rf.remap=contiguous"]
+# The tables were measured with gtx480's memory buffer before ac99ef3 (32
+# entries freed in program order); BUFFER=preset runs the preset's buffer.
+if os.environ.get("BUFFER", "old") != "preset":
+    KERNEL += ["-s", "core.mem_release=in_order", "-s", "core.mem_inflight=32"]
 BASES = [("rf.banks=32", ["-s", "rf.banks=32"]), ("n=64", ["-p", "n=64"]), ("defaults", [])]
 MEM_INFLIGHT = 32  # gtx480 core.mem_inflight
 L2_PIPE = 120  # gtx480 l2.hit_latency: replies leave this long after the lookup or fill (l2.fill_reply = pipeline)
