@@ -501,10 +501,15 @@ static int check_snapshot_budget(const struct options *o)
 
 /* Snapshots (on unless --snapshot-mb 0; a plain --run never rewinds, so off
  * there unless asked for), then --session. */
+/* --snapshot-mb, else 0 for a plain --run (nothing rewinds), else the default. */
+static long rewind_mb(const struct options *o)
+{
+	return o->snapshot_mb >= 0 ? o->snapshot_mb : o->run && !o->batch ? 0 : SESSION_SNAPSHOT_MB_DEFAULT;
+}
+
 static int setup_rewind(struct session *ss, const struct options *o, bool interactive)
 {
-	long mb = o->snapshot_mb >= 0 ? o->snapshot_mb : o->run && !o->batch ? 0 : SESSION_SNAPSHOT_MB_DEFAULT;
-	session_set_snapshot_budget(ss, (size_t)mb << 20);
+	session_set_snapshot_budget(ss, (size_t)rewind_mb(o) << 20);
 	if (!o->session)
 		return 0;
 	if (o->config || o->workload || o->nsets || o->nparams || o->seed_given) {
@@ -755,6 +760,7 @@ int gpustep_main(int argc, char **argv)
 	struct session *ss = xcalloc(1, sizeof *ss);
 	char *err = NULL;
 	const char *wl = o.workload ? o.workload : default_workload();
+	session_set_initial_snapshot_budget((size_t)rewind_mb(&o) << 20);
 	if (o.dram_trace ? session_init_dram_trace(ss, &cfg, o.config ? o.config : "", o.dram_trace, cfg.seed, &err)
 			 : session_init(ss, &cfg, o.config ? o.config : "", wl, cfg.seed, &err)) {
 		fprintf(stderr, "gpustep: %s\n", err ? err : "cannot build the simulator");

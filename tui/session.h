@@ -173,6 +173,8 @@ bool session_bp_never_matches(const struct session *ss, int id, char *buf, size_
 
 /* Set the rewind snapshot budget (0 = off) now and for every rebuild. */
 void session_set_snapshot_budget(struct session *ss, size_t bytes);
+/* The snapshot budget later session_init* calls start with (default 256 MB). */
+void session_set_initial_snapshot_budget(size_t bytes);
 
 /* Start a run request (clears the previous stop). */
 void session_start_run(struct session *ss, enum run_kind kind, uint64_t cycles);
