@@ -11,18 +11,24 @@ void req_pool_init(struct req_pool *p, struct arena *a, uint32_t cap)
 	p->cap = cap;
 	p->used = 0;
 	p->high_water = 0;
-	for (uint32_t i = 0; i < cap; i++)
-		p->r[i].next = i + 1 < cap ? i + 1 : REQ_NIL;
-	p->free_head = cap ? 0 : REQ_NIL;
+	p->free_head = REQ_NIL; /* slots never handed out stay zero: see req_alloc */
 }
 
+/* The free list holds freed slots (LIFO); with it empty every slot handed out
+ * so far is in use (used == high_water), and the next is slot high_water.
+ * That is the order a list threaded through every slot at the start gave,
+ * but the slots never used stay all-zero, so the state's snapshots skip
+ * them (a pool sized for core.mem_inflight = 256 is mostly that). */
 uint32_t req_alloc(struct req_pool *p)
 {
 	uint32_t i = p->free_head;
-	if (i == REQ_NIL)
+	if (i != REQ_NIL)
+		p->free_head = p->r[i].next;
+	else if (p->high_water < p->cap && p->used == p->high_water)
+		i = p->high_water;
+	else
 		return REQ_NIL;
 	struct req *q = &p->r[i];
-	p->free_head = q->next;
 	memset(q, 0, sizeof *q); /* padding too: the pool is hashed (sim_state_hash) */
 	q->next = REQ_NIL;
 	q->mshr = REQ_NIL;

@@ -668,8 +668,9 @@ static int check_invariants(const struct sim *s, char **err, bool values)
 			       (unsigned long long)m, (unsigned long long)a);
 	/* Every request in the pool is reachable exactly once, and MSHR counts agree. */
 	uint32_t used = 0;
-	/* The free list is LIFO and starts in index order, so slots at or above the
-	 * most ever in use at once (high_water) have never been handed out. */
+	/* Slots are handed out from the free list (LIFO) and, with it empty, in
+	 * index order (req_alloc), so slots at or above the most ever in use at
+	 * once (high_water) have never been handed out. */
 	for (uint32_t i = 0; i < s->pool.high_water && i < s->pool.cap; i++)
 		used += s->pool.r[i].in_use;
 	if (used != s->pool.used)

@@ -26,7 +26,10 @@
 #include "sim_int.h"
 #include "snapshot.h"
 
-#define MAGIC "GPSTATE1"
+/* 2 since the request pool leaves slots never handed out all-zero (req.c):
+ * a format-1 state, coded against a base whose every slot was linked into
+ * the free list, would put a broken free list on this machine. */
+#define MAGIC "GPSTATE2"
 
 struct wbuf {
 	unsigned char *p;
@@ -159,8 +162,11 @@ int sim_state_import(struct sim *s, const unsigned char *blob, size_t len, char 
 {
 	struct rbuf r = {blob, len, 0};
 	char magic[8];
-	if (!get(&r, magic, 8) || memcmp(magic, MAGIC, 8) != 0)
+	if (!get(&r, magic, 8) || memcmp(magic, MAGIC, 7) != 0)
 		return set_err(err, "not a gpustep machine state (bad header)");
+	if (memcmp(magic, MAGIC, 8) != 0)
+		return set_err(err, "a machine state of format %c from another gpustep build; this one reads format %c",
+			       magic[7], MAGIC[7]);
 	if (sim_cycle(s) != 0)
 		return set_err(err, "a machine state goes onto a machine at cycle 0");
 	uint64_t n, cycle, used, head, high, total, nev, nb;
@@ -176,7 +182,7 @@ int sim_state_import(struct sim *s, const unsigned char *blob, size_t len, char 
 		return set_err(
 		    err, "machine state with %llu event kinds, this gpustep has %d (another gpustep build?)",
 		    (unsigned long long)nev, EV__COUNT);
-	if (used > s->pool.cap || head > s->pool.cap || high > s->pool.cap)
+	if (used > s->pool.cap || (head >= s->pool.cap && head != REQ_NIL) || high > s->pool.cap || used > high)
 		return set_err(err, "machine state: request pool counters out of range");
 	uint64_t counts[EV__COUNT];
 	for (unsigned k = 0; k < EV__COUNT; k++)
