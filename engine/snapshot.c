@@ -318,7 +318,10 @@ static void take(struct sim *s)
 			/* A multiple of SNAP_MIN_GAP (not a power of two: as close to
 			 * the window as that allows, so no more snapshots than needed). */
 			g = MIN(g, (double)SNAP_MAX_INTERVAL);
-			ss->auto_gap = MAX(1u, (uint64_t)(g / SNAP_MIN_GAP)) * SNAP_MIN_GAP;
+			uint64_t gap = MAX(1u, (uint64_t)(g / SNAP_MIN_GAP)) * SNAP_MIN_GAP;
+			/* The slowest phase so far: a G measured in a fast one would
+			 * let a rewind into a slow one replay for too long. */
+			ss->auto_gap = MIN(ss->auto_gap, gap);
 		}
 		thin(ss);
 		/* Keep the copying cheap next to the simulation: a big machine that
