@@ -266,8 +266,7 @@ static void barrier_check(struct sim *s, struct sm *sm, int cs)
 	EV_EMIT(&s->ev, EV_BARRIER, .cycle = s->st->now, .sm = (int16_t)sm->id, .a = c->cta);
 }
 
-/* A free vector-memory-buffer entry (the buffer is not full): the tail of
- * the ring (in_order), or the lowest free slot (completion). */
+/* A free buffer entry: the ring's tail (in_order), else the lowest free slot. */
 static int vmb_alloc(const struct sim *s, const struct sm *sm)
 {
 	int cap = s->cfg.core.mem_inflight;
@@ -279,9 +278,8 @@ static int vmb_alloc(const struct sim *s, const struct sm *sm)
 	return vi;
 }
 
-/* Retire finished vector-memory-buffer entries: in program order (in_order;
- * vmb_head is the oldest), or entry vi alone as soon as it is done
- * (completion). */
+/* Retire finished entries: in program order from vmb_head (in_order), or
+ * entry vi alone as soon as it is done (completion). */
 static void vmb_retire(struct sim *s, struct sm *sm, int vi)
 {
 	int cap = s->cfg.core.mem_inflight;
