@@ -166,7 +166,7 @@ int sim_state_import(struct sim *s, const unsigned char *blob, size_t len, char 
 		return set_err(err, "not a gpustep machine state (bad header)");
 	if (memcmp(magic, MAGIC, 8) != 0)
 		return set_err(err, "a machine state of format %c from another gpustep build; this one reads format %c",
-			       magic[7], MAGIC[7]);
+			       magic[7] >= '0' && magic[7] <= '9' ? magic[7] : '?', MAGIC[7]);
 	if (sim_cycle(s) != 0)
 		return set_err(err, "a machine state goes onto a machine at cycle 0");
 	uint64_t n, cycle, used, head, high, total, nev, nb;
