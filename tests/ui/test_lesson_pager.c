@@ -26,23 +26,6 @@ static int pane_slot(struct tui *t)
 	return -1;
 }
 
-static char *private_state(void)
-{
-	char *d = vt_tmpdir("lesson-pager");
-	setenv("XDG_STATE_HOME", d, 1);
-	return d;
-}
-
-static void drop_private_state(char *d)
-{
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
-	if (system(cmd) != 0)
-		test_fail(__FILE__, __LINE__, "cannot remove %s", d);
-	free(d);
-	unsetenv("XDG_STATE_HOME");
-}
-
 /* The bypassing lesson answered up to step 8 (after the duel's first switch,
  * where step 7's explanation asks for `why` and `info duel`). */
 static void to_duel_step(struct tui *t)
@@ -63,7 +46,7 @@ static const char *screen_row(int y, char *buf, size_t n) { return draw_read_row
 
 TEST(lesson_long_output_leaves_the_pane_80x24)
 {
-	char *home = private_state();
+	char *home = vt_state_home("lesson-pager");
 	struct session *ss;
 	struct tui *t = vt_tui_start(&ss, 24, 80);
 	REQUIRE(t != NULL);
@@ -133,7 +116,7 @@ TEST(lesson_long_output_leaves_the_pane_80x24)
 	CHECK_EQ(getmaxy(t->help), LINES - 2);
 	tui_feed_key(t, 'q', false);
 	vt_tui_stop(t, ss);
-	drop_private_state(home);
+	vt_state_home_drop(home);
 }
 
 /* At 200x60 the pane sits beside the panels: the pager is centred in the
@@ -141,7 +124,7 @@ TEST(lesson_long_output_leaves_the_pane_80x24)
  * keeps its place (whole height, centred on the screen). */
 TEST(lesson_long_output_beside_the_pane_200x60)
 {
-	char *home = private_state();
+	char *home = vt_state_home("lesson-pager");
 	struct session *ss;
 	struct tui *t = vt_tui_start(&ss, 60, 200);
 	REQUIRE(t != NULL);
@@ -170,7 +153,7 @@ TEST(lesson_long_output_beside_the_pane_200x60)
 	CHECK_CONTAINS(screen, "decoupled leaders missed");
 	free(screen);
 	vt_tui_stop(t, ss);
-	drop_private_state(home);
+	vt_state_home_drop(home);
 }
 
 /* `answer` runs the step's commands itself (not in the loop's slices): the
@@ -179,7 +162,7 @@ TEST(lesson_long_output_beside_the_pane_200x60)
  * the old stop (which the status bar kept before). */
 TEST(lesson_answer_run_updates_the_status_bar)
 {
-	char *home = private_state();
+	char *home = vt_state_home("lesson-pager");
 	struct session *ss;
 	struct tui *t = vt_tui_start(&ss, 24, 80);
 	REQUIRE(t != NULL);
@@ -199,7 +182,7 @@ TEST(lesson_answer_run_updates_the_status_bar)
 	char row[1024];
 	CHECK_CONTAINS(draw_read_row(curscr, 0, row, sizeof row), "| finished |");
 	vt_tui_stop(t, ss);
-	drop_private_state(home);
+	vt_state_home_drop(home);
 }
 
 /* While the pane shows the step, an answer's run prints one line naming the
@@ -209,7 +192,7 @@ TEST(lesson_answer_run_updates_the_status_bar)
  * hidden, the messages are there as in batch mode. */
 TEST(lesson_answer_output_is_compact_under_the_pane)
 {
-	char *home = private_state();
+	char *home = vt_state_home("lesson-pager");
 	struct session *ss;
 	struct tui *t = vt_tui_start(&ss, 24, 80);
 	REQUIRE(t != NULL);
@@ -236,5 +219,5 @@ TEST(lesson_answer_output_is_compact_under_the_pane)
 	CHECK_CONTAINS(t->help_text, "Temporary breakpoint");
 	CHECK(strstr(t->help_text, "lesson ran:") == NULL);
 	vt_tui_stop(t, ss);
-	drop_private_state(home);
+	vt_state_home_drop(home);
 }

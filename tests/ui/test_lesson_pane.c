@@ -40,26 +40,9 @@ static int count_of(const char *s, const char *what)
 	return n;
 }
 
-static char *state_home(void)
-{
-	char *d = vt_tmpdir("lesson-pane");
-	setenv("XDG_STATE_HOME", d, 1);
-	return d;
-}
-
-static void drop_state(char *d)
-{
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
-	if (system(cmd) != 0)
-		test_fail(__FILE__, __LINE__, "cannot remove %s", d);
-	free(d);
-	unsetenv("XDG_STATE_HOME");
-}
-
 TEST(lesson_pane_80x24_above_the_layout)
 {
-	char *home = state_home();
+	char *home = vt_state_home("lesson-pane");
 	struct session *ss;
 	struct tui *t = vt_tui_start(&ss, 24, 80);
 	REQUIRE(t != NULL);
@@ -170,12 +153,12 @@ TEST(lesson_pane_80x24_above_the_layout)
 	CHECK(ss->lesson == NULL);
 	CHECK(tui_exec(t, "lesson hide") & CMD_ERR);
 	vt_tui_stop(t, ss);
-	drop_state(home);
+	vt_state_home_drop(home);
 }
 
 TEST(lesson_pane_200x60_beside_the_layout)
 {
-	char *home = state_home();
+	char *home = vt_state_home("lesson-pane");
 	struct session *ss;
 	struct tui *t = vt_tui_start(&ss, 60, 200);
 	REQUIRE(t != NULL);
@@ -203,14 +186,14 @@ TEST(lesson_pane_200x60_beside_the_layout)
 	CHECK_EQ(getmaxx(t->slots[i].w), 80);
 	CHECK_EQ(getbegx(t->slots[i].w), 0);
 	vt_tui_stop(t, ss);
-	drop_state(home);
+	vt_state_home_drop(home);
 }
 
 /* Tiny screens: no pane where it cannot fit, nothing breaks, and the
  * lesson is still open. */
 TEST(lesson_pane_tiny_screens)
 {
-	char *home = state_home();
+	char *home = vt_state_home("lesson-pane");
 	struct session *ss;
 	struct tui *t = vt_tui_start(&ss, 24, 80);
 	REQUIRE(t != NULL);
@@ -223,14 +206,14 @@ TEST(lesson_pane_tiny_screens)
 	CHECK(ss->lesson != NULL);
 	CHECK(lesson_slot(t) >= 0);
 	vt_tui_stop(t, ss);
-	drop_state(home);
+	vt_state_home_drop(home);
 }
 
 /* `load session` with a lesson open: the lesson and its pane stay, and the
  * output says so (the session file does not hold the lesson). */
 TEST(lesson_pane_survives_load_session)
 {
-	char *home = state_home();
+	char *home = vt_state_home("lesson-pane");
 	struct session *ss;
 	struct tui *t = vt_tui_start(&ss, 24, 80);
 	REQUIRE(t != NULL);
@@ -255,5 +238,5 @@ TEST(lesson_pane_survives_load_session)
 	CHECK_CONTAINS(text, "coalescing: step 2 of 8");
 	free(text);
 	vt_tui_stop(t, ss);
-	drop_state(home);
+	vt_state_home_drop(home);
 }

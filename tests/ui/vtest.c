@@ -189,6 +189,23 @@ char *vt_tmpdir(const char *tag)
 	return dir;
 }
 
+char *vt_state_home(const char *tag)
+{
+	char *d = vt_tmpdir(tag);
+	setenv("XDG_STATE_HOME", d, 1);
+	return d;
+}
+
+void vt_state_home_drop(char *d)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
+	if (system(cmd) != 0)
+		test_fail(__FILE__, __LINE__, "cannot remove %s", d);
+	free(d);
+	unsetenv("XDG_STATE_HOME");
+}
+
 struct tui *vt_tui_start(struct session **ss, int lines, int cols)
 {
 	vt_screen();

@@ -32,6 +32,10 @@ bool vt_snapshot(const char *name, const char *text, const char *file, int line)
 /* A new private directory under $TMPDIR (default /tmp) named
  * gpustep-TAG-XXXXXX; caller removes it and frees the path. */
 char *vt_tmpdir(const char *tag);
+/* A private lesson-progress home: vt_tmpdir(tag) set as $XDG_STATE_HOME.
+ * vt_state_home_drop removes it, frees the path and unsets the variable. */
+char *vt_state_home(const char *tag);
+void vt_state_home_drop(char *d);
 
 struct tui;
 /* The interactive screen on a fresh session at lines x cols (the shared
