@@ -98,6 +98,21 @@ TEST(lesson_interp_fills_values_in_decimal_and_hex)
 	fx_fini(&f);
 }
 
+/* A lesson file made from json under a mkstemps name built from LESSON_TMP
+ * (its XXXXXX replaced); the caller removes it. */
+#define LESSON_TMP "/tmp/gpustep-lesson-XXXXXX.json"
+static bool write_lesson(char *path, const char *json)
+{
+	int fd = mkstemps(path, 5);
+	if (fd < 0)
+		return false;
+	FILE *fp = fdopen(fd, "w");
+	if (!fp)
+		return false;
+	fputs(json, fp);
+	return fclose(fp) == 0;
+}
+
 /* A teacher's lesson: a step records a value, a later step's run command
  * and explanation use it, and a coded field is answered by name. */
 static const char lesson_json[] =
@@ -111,13 +126,8 @@ static const char lesson_json[] =
 
 TEST(lesson_records_and_uses_values_and_takes_names_as_answers)
 {
-	char path[] = "/tmp/gpustep-lesson-XXXXXX.json";
-	int fd = mkstemps(path, 5);
-	REQUIRE(fd >= 0);
-	FILE *fp = fdopen(fd, "w");
-	REQUIRE(fp);
-	fputs(lesson_json, fp);
-	fclose(fp);
+	char path[] = LESSON_TMP;
+	REQUIRE(write_lesson(path, lesson_json));
 	struct fx f;
 	fx_init_wl(&f, "vecadd");
 	char cmd[80];
@@ -171,13 +181,8 @@ TEST(lesson_load_names_bad_values_records_and_placeholders)
 	     "step 1: action.where: 'warp' is not a numeric field of l1.mshr_full"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		char path[] = "/tmp/gpustep-lesson-XXXXXX.json";
-		int fd = mkstemps(path, 5);
-		REQUIRE(fd >= 0);
-		FILE *fp = fdopen(fd, "w");
-		REQUIRE(fp);
-		fputs(bad[i].json, fp);
-		fclose(fp);
+		char path[] = LESSON_TMP;
+		REQUIRE(write_lesson(path, bad[i].json));
 		char *err = NULL;
 		struct lesson *l = lesson_load(path, &err);
 		CHECK(l == NULL);
@@ -203,13 +208,8 @@ static const char where_json[] =
 
 TEST(lesson_action_where_takes_value_names)
 {
-	char path[] = "/tmp/gpustep-lesson-XXXXXX.json";
-	int fd = mkstemps(path, 5);
-	REQUIRE(fd >= 0);
-	FILE *fp = fdopen(fd, "w");
-	REQUIRE(fp);
-	fputs(where_json, fp);
-	fclose(fp);
+	char path[] = LESSON_TMP;
+	REQUIRE(write_lesson(path, where_json));
 	struct fx f;
 	fx_init_wl(&f, "vecadd");
 	char cmd[80];
