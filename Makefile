@@ -41,14 +41,23 @@ BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) -g $(
 LDFLAGS += $(SAN_FLAGS)
 
 # The engine is compiled without any UI/JSON include path: it cannot use them.
+# Includes name their folder: "mem/cache.h" (engine), "session/session.h"
+# (front end); a header of the same folder is included by its bare name.
 ENGINE_CFLAGS := $(BASE_CFLAGS) -Iengine
 # Evaluated lazily so `make deps` can run before the packages exist.
-UI_CFLAGS = $(BASE_CFLAGS) -Iengine -Iviews -Itui $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+UI_CFLAGS = $(BASE_CFLAGS) -Iengine -I. $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 UI_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
 
-ENGINE_SRC := $(wildcard engine/*.c)
+# engine/ is one folder per subsystem (docs/ARCHITECTURE.md); the front end is
+# tui/ (the interactive screen and its commands), views/ (panels) and the
+# folders beside them: cli/ (program entry, subcommands), load/ (configs,
+# kernels, traces), export/ (stats JSON, Perfetto, CSV), session/, sweep/,
+# lesson/.
+ENGINE_DIRS := sim core mem dram coh rf policy reuse trace debug
+FRONT_DIRS := tui cli load export session sweep lesson
+ENGINE_SRC := $(foreach d,$(ENGINE_DIRS),$(wildcard engine/$(d)/*.c))
 VIEWS_SRC := $(wildcard views/*.c)
-TUI_SRC := $(filter-out tui/main.c,$(wildcard tui/*.c))
+TUI_SRC := $(filter-out cli/main.c,$(foreach d,$(FRONT_DIRS),$(wildcard $(d)/*.c)))
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UITEST_SRC := $(wildcard tests/ui/*.c)
 EMBED_FILES := $(sort $(wildcard configs/*.json) $(wildcard configs/dram/*.json) $(wildcard configs/dram/*.ini) $(wildcard configs/workloads/*.json) $(wildcard configs/lessons/*.json) $(wildcard configs/traces/*/*))
@@ -90,9 +99,12 @@ $(BUILD)/views/%.o: views/%.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(UI_CFLAGS) -c $< -o $@
 
-$(BUILD)/tui/%.o: tui/%.c | deps
-	@mkdir -p $(@D)
-	$(CC) $(UI_CFLAGS) -c $< -o $@
+define front_rule
+$$(BUILD)/$(1)/%.o: $(1)/%.c | deps
+	@mkdir -p $$(@D)
+	$$(CC) $$(UI_CFLAGS) -c $$< -o $$@
+endef
+$(foreach d,$(FRONT_DIRS),$(eval $(call front_rule,$(d))))
 
 $(BUILD)/tests/unit/%.o: tests/unit/%.c | deps
 	@mkdir -p $(@D)
@@ -127,7 +139,7 @@ $(LIB): $(ENGINE_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(BUILD)/tui/main.o $(TUI_OBJ) $(VIEWS_OBJ) $(LIB)
+$(BIN): $(BUILD)/cli/main.o $(TUI_OBJ) $(VIEWS_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(UI_LIBS)
 
 $(UNIT_BIN): $(BUILD)/tests/test_main.o $(UNIT_OBJ) $(LIB)
@@ -209,11 +221,11 @@ bench: deps $(BIN)
 	sh tools/bench.sh $(BIN)
 
 format:
-	clang-format -i engine/*.[ch] views/*.[ch] tui/*.[ch] tests/*.[ch] tests/*/*.c
+	clang-format -i engine/*/*.[ch] views/*.[ch] $(foreach d,$(FRONT_DIRS),$(d)/*.[ch]) tests/*.[ch] tests/*/*.c
 
 clean:
 	rm -rf build build-san build-dbg build-fuzz
 
 -include $(ENGINE_OBJ:.o=.d) $(VIEWS_OBJ:.o=.d) $(TUI_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(UITEST_OBJ:.o=.d)
 -include $(FUZZ_ALL_OBJ:.o=.d) $(FUZZ_SUPPORT_OBJ:.o=.d) $(BUILD)/tests/fuzz/replay_main.d
--include $(BUILD)/tui/main.d $(BUILD)/tests/test_main.d
+-include $(BUILD)/cli/main.d $(BUILD)/tests/test_main.d

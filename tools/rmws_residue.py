@@ -17,7 +17,7 @@ Parts (default: all but vmb):
   vmb       time a vector-memory-buffer entry waits, done, for older entries
             (head-of-line): needs an instrumented copy of the engine, built
             in a temporary directory from `git archive HEAD` with one
-            fprintf added to vmb_retire (engine/core.c); nothing is changed
+            fprintf added to vmb_retire (engine/core/core.c); nothing is changed
             in the work tree. About 2 minutes on 2 CPUs.
 Usage, from the repository root (the vmb part archives its HEAD):
   B=build/gpustep python3 tools/rmws_residue.py [PART ...]
@@ -258,10 +258,10 @@ VMB_PATCH = ("\t\tsm->vmb[sm->vmb_head].valid = 0;",
              "sm->vmb[sm->vmb_head].warp, sm->vmb[sm->vmb_head].op, (unsigned long long)sm->vmb[sm->vmb_head].t_issue, "
              "(unsigned long long)sm->vmb[sm->vmb_head].t_done, (unsigned long long)s->st->now);\n"
              "\t\tsm->vmb[sm->vmb_head].valid = 0;")
-PATCHES = [("engine/sim_int.h", "\tuint64_t t_issue;\n};\n\nstruct cta_slot", "\tuint64_t t_issue;\n\tuint64_t t_done;\n};\n\nstruct cta_slot"),
-           ("engine/core.c", "\te->done = 1;\n", "\te->done = 1;\n\te->t_done = s->st->now;\n"),
-           ("engine/core.c", "#include <string.h>\n", "#include <string.h>\n#include <stdlib.h>\n"),
-           ("engine/core.c",) + VMB_PATCH]
+PATCHES = [("engine/sim/sim_int.h", "\tuint64_t t_issue;\n};\n\nstruct cta_slot", "\tuint64_t t_issue;\n\tuint64_t t_done;\n};\n\nstruct cta_slot"),
+           ("engine/core/core.c", "\te->done = 1;\n", "\te->done = 1;\n\te->t_done = s->st->now;\n"),
+           ("engine/core/core.c", "#include <string.h>\n", "#include <string.h>\n#include <stdlib.h>\n"),
+           ("engine/core/core.c",) + VMB_PATCH]
 
 
 def instrumented(tmp):

@@ -1,7 +1,7 @@
 /*
  * cmd_break.c: breakpoints and watchpoints at the command line: `break`,
  * `tbreak`, `watch`, `until` (a one-shot breakpoint, then run), `delete`,
- * `enable`, `disable`, `ignore`, `condition` (engine/bp.h does the matching;
+ * `enable`, `disable`, `ignore`, `condition` (engine/debug/bp.h does the matching;
  * `info break` is in cmd_info.c).
  */
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cmd_int.h"
-#include "event.h"
+#include "sim/event.h"
 
 /* Rest of the line after the command word, as typed. */
 void cmd_join_args(int argc, char **argv, int from, char *buf, size_t n)

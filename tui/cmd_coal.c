@@ -1,6 +1,6 @@
 /*
  * cmd_coal.c: `info coalesce [SM]`: how the coalescer grouped the lanes of
- * the last memory instruction the SM issued into requests (engine/coalesce.h),
+ * the last memory instruction the SM issued into requests (engine/core/coalesce.h),
  * as the engine did it. At a `coalesce` stop that is the stop's instruction.
  *
  *   sm 0 warp 3, cycle 124: ld, 32 lanes x 4 B -> 1 request
@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "cmd_int.h"
-#include "coalesce.h"
-#include "inspect.h"
+#include "core/coalesce.h"
+#include "debug/inspect.h"
 
 static const char *const mode_names[] = {"fermi", "volta", "si"};
 

@@ -8,9 +8,9 @@
  */
 #include <string.h>
 
-#include "coh.h"
+#include "coh/coh.h"
 #include "cmd_int.h"
-#include "inspect.h"
+#include "debug/inspect.h"
 
 CMD_FN(cmd_protocol);
 CMD_FN(cmd_protocol)

@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "cmd_int.h"
-#include "coh.h"
-#include "inspect.h"
-#include "session.h"
+#include "coh/coh.h"
+#include "debug/inspect.h"
+#include "session/session.h"
 
 CMD_FN(cmd_history);
 

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "cmd_int.h"
-#include "inspect.h"
-#include "session.h"
+#include "debug/inspect.h"
+#include "session/session.h"
 
 int cmd_select_line(struct session *ss, const char *arg, struct cmd_out *out);
 int cmd_select_line(struct session *ss, const char *arg, struct cmd_out *out)

@@ -1,7 +1,7 @@
 /*
  * cmd_dramq.c: `info bank`'s queue part: the requests waiting for a DRAM
  * bank, oldest first, and what the scheduler does next with why (the dramq
- * panel shows the same through engine/dram_queue.h).
+ * panel shows the same through engine/dram/dram_queue.h).
  *
  *   next: PRE now for #0 -- oldest; nothing waiting hits open row 0: precharge it (row conflict)
  *      #  Q      ROW  ADDR           AGE
@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "cmd_int.h"
-#include "dram_queue.h"
+#include "dram/dram_queue.h"
 
 #define QMAX 64
 

@@ -1,5 +1,5 @@
 /*
- * cmd_duel.c: `info duel [N]`: locality bypassing's duel (engine/bypass.h)
+ * cmd_duel.c: `info duel [N]`: locality bypassing's duel (engine/policy/bypass.h)
  * interval by interval: each leader group's load misses and lookups, the
  * difference, its 95 % margin from those counts, and what the rule did.
  * The engine keeps the last BYP_DUEL_HISTORY closed intervals.
@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "cmd_int.h"
-#include "inspect.h"
-#include "sim.h"
+#include "debug/inspect.h"
+#include "sim/sim.h"
 
 #define DUEL_SHOW_MAX 32
 

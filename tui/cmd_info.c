@@ -8,12 +8,12 @@
 #include <string.h>
 
 #include "cmd_int.h"
-#include "frc.h"
-#include "inspect.h"
-#include "loader.h"
-#include "session_file.h"
-#include "snapshot.h"
-#include "stats_json.h"
+#include "mem/frc.h"
+#include "debug/inspect.h"
+#include "load/loader.h"
+#include "session/session_file.h"
+#include "debug/snapshot.h"
+#include "export/stats_json.h"
 
 static const char *bp_type_name(const struct bp *b)
 {

@@ -10,12 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "cmd_int.h"
-#include "embedded.h"
-#include "lesson_int.h"
-#include "session.h"
-#include "stats.h"
+#include "load/embedded.h"
+#include "lesson/lesson_int.h"
+#include "session/session.h"
+#include "sim/stats.h"
 #include "tui.h"
 
 /* In the TUI with the lesson pane shown the step's text is there: the

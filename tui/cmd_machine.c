@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "cmd_int.h"
-#include "inspect.h"
-#include "loader.h"
+#include "debug/inspect.h"
+#include "load/loader.h"
 
 int cmd_select_line(struct session *ss, const char *arg, struct cmd_out *out); /* cmd_coh_view.c */
 

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "cmd_int.h"
-#include "inspect.h"
-#include "loader.h"
-#include "stats_json.h"
+#include "debug/inspect.h"
+#include "load/loader.h"
+#include "export/stats_json.h"
 
 static bool is_glob(const char *s) { return strpbrk(s, "*?[") != NULL; }
 

@@ -1,6 +1,6 @@
 /*
  * cmd_rewind.c: moving backwards in time: `reverse-step [N]`, `reverse-continue`
- * and `goto CYCLE`, on top of the engine's snapshots (engine/snapshot.h).
+ * and `goto CYCLE`, on top of the engine's snapshots (engine/debug/snapshot.h).
  *
  *   reverse-step N     sim_goto(now - N)            then an empty run request
  *   reverse-continue   sim_prev_break() = C; sim_goto(C - 1), then `step 1`:
@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "cmd_int.h"
-#include "session_file.h"
-#include "snapshot.h"
+#include "session/session_file.h"
+#include "debug/snapshot.h"
 
 /* Without snapshots there is nothing to go back to. */
 static int need_snapshots(struct session *ss, struct cmd_out *out, const char *cmd)

@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "cmd_int.h"
-#include "session_file.h"
+#include "session/session_file.h"
 
 void cmd_report_stop(struct session *ss, struct cmd_out *out)
 {

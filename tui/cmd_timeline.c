@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "cmd_int.h"
-#include "inspect.h"
-#include "session.h"
-#include "view.h"
+#include "debug/inspect.h"
+#include "session/session.h"
+#include "views/view.h"
 
 /* Add the kinds the timeline needs to the log filter; print the ones added. */
 static void ensure_logged(struct session *ss, struct cmd_out *out)

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cmd_int.h"
-#include "inspect.h"
+#include "debug/inspect.h"
 #include "layout.h"
 
 #define WHY_MAX 16

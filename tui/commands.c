@@ -19,10 +19,10 @@
 #include <string.h>
 
 #include "cmd_int.h"
-#include "inspect.h"
+#include "debug/inspect.h"
 #include "keys.h"
-#include "legend.h"
-#include "loader.h"
+#include "views/legend.h"
+#include "load/loader.h"
 #include "tui.h"
 
 static CMD_FN(c_step);

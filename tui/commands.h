@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "session.h"
+#include "session/session.h"
 
 struct cmd_out {
 	void (*print)(void *u, const char *text); /* one or more lines, no trailing newline needed */

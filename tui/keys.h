@@ -14,7 +14,7 @@
 
 #include <stdbool.h>
 
-#include "util.h"
+#include "sim/util.h"
 
 /* Alt-x arrives as Esc x; the front end folds it into one code. */
 #define KEYS_ALT(c) (0x100000 | (c))

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "draw.h"
-#include "util.h"
+#include "views/draw.h"
+#include "sim/util.h"
 
 void outlog_init(struct outlog *o) { memset(o, 0, sizeof *o); }
 

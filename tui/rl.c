@@ -16,10 +16,10 @@
 #include <readline/readline.h>
 
 #include "commands.h"
-#include "event.h"
-#include "loader.h"
-#include "stats.h"
-#include "util.h"
+#include "sim/event.h"
+#include "load/loader.h"
+#include "sim/stats.h"
+#include "sim/util.h"
 
 static struct {
 	struct rlw_hooks h;

@@ -22,7 +22,7 @@
 #include <curses.h>
 #include <stdbool.h>
 
-#include "session.h"
+#include "session/session.h"
 
 struct rlw_hooks {
 	/* A complete line (heap string the callee owns and frees); NULL on Ctrl-D. */

@@ -39,16 +39,16 @@
 #include <string.h>
 #include <time.h>
 
-#include "draw.h"
-#include "help.h"
+#include "views/draw.h"
+#include "views/help.h"
 #include "keys.h"
 #include "layout.h"
 #include "outlog.h"
 #include "rl.h"
-#include "session_file.h"
-#include "status.h"
-#include "util.h"
-#include "view.h"
+#include "session/session_file.h"
+#include "views/status.h"
+#include "sim/util.h"
+#include "views/view.h"
 
 #include "tui_int.h"
 

@@ -17,7 +17,7 @@
 #include <stddef.h>
 
 #include "commands.h"
-#include "session.h"
+#include "session/session.h"
 
 /* Run the interactive UI on an initialised session until `quit` (returns 0)
  * or a terminal error (prints it, returns 1). */

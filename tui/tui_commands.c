@@ -14,10 +14,10 @@
 #include "commands.h"
 #include "keys.h"
 #include "layout.h"
-#include "legend.h"
+#include "views/legend.h"
 #include "tui.h"
-#include "util.h"
-#include "view.h"
+#include "sim/util.h"
+#include "views/view.h"
 
 #include "tui_int.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "help.h"
+#include "views/help.h"
 #include "keys.h"
 #include "rl.h"
 #include "tui.h"

@@ -10,11 +10,11 @@
 #include <stdint.h>
 
 #include "commands.h"
-#include "draw.h"
+#include "views/draw.h"
 #include "layout.h"
-#include "lesson.h"
+#include "lesson/lesson.h"
 #include "outlog.h"
-#include "view.h"
+#include "views/view.h"
 
 #define FRAME_SECONDS (1.0 / 30)
 #define SLICE_SECONDS 0.010

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim.h"
+#include "sim/sim.h"
 #include "tui_int.h"
 
 /* "Breakpoint 2, dram.row_conflict ch=0 bank=3 at cycle 813 (logged in cycle 812)" ->

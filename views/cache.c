@@ -39,10 +39,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coh.h"
+#include "coh/coh.h"
 #include "draw.h"
-#include "inspect.h"
-#include "util.h"
+#include "debug/inspect.h"
+#include "sim/util.h"
 #include "view.h"
 
 struct cache_panel {

@@ -28,12 +28,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coh.h"
+#include "coh/coh.h"
 #include "draw.h"
-#include "inspect.h"
+#include "debug/inspect.h"
 #include "search.h"
 #include "table.h"
-#include "util.h"
+#include "sim/util.h"
 #include "view.h"
 
 #define COH_VIEW_LOG 512 /* the engine's log (COH_LOG) */

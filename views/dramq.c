@@ -1,7 +1,7 @@
 /*
  * dramq.c: the dramq panel: the selected DRAM bank's queue, oldest first,
  * and what the channel's scheduler does next with why, so FR-FCFS
- * reordering can be watched cycle by cycle (engine/dram_queue.h).
+ * reordering can be watched cycle by cycle (engine/dram/dram_queue.h).
  *
  *   ─ dramq  ch0 bank 0  open row 0  hits run 9/16 ───────────────
  *   next: PRE now for #0 -- oldest; nothing waiting hits open row 0 ...
@@ -16,11 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "dram_queue.h"
+#include "dram/dram_queue.h"
 #include "draw.h"
-#include "inspect.h"
+#include "debug/inspect.h"
 #include "table.h"
-#include "util.h"
+#include "sim/util.h"
 #include "view.h"
 
 #define DQ_MAX 256

@@ -19,7 +19,7 @@
 #include "draw.h"
 #include "search.h"
 #include "table.h"
-#include "util.h"
+#include "sim/util.h"
 #include "view.h"
 
 #define EV_MAX_TERMS 8

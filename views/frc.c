@@ -37,10 +37,10 @@
 #include <stdlib.h>
 
 #include "draw.h"
-#include "frc.h"
-#include "inspect.h"
+#include "mem/frc.h"
+#include "debug/inspect.h"
 #include "table.h"
-#include "util.h"
+#include "sim/util.h"
 #include "view.h"
 
 struct frc_panel {

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 
 #include "draw.h"
-#include "inspect.h"
+#include "debug/inspect.h"
 #include "table.h"
-#include "util.h"
+#include "sim/util.h"
 #include "view.h"
 
 struct l2_panel {

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "util.h"
+#include "sim/util.h"
 
 struct legend_item {
 	const char *term; /* a column header or mark as the panel draws it */

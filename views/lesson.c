@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "draw.h"
-#include "util.h"
+#include "sim/util.h"
 #include "view.h"
 
 #define LP_MAX_LINES 256

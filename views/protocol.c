@@ -20,11 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coh.h"
+#include "coh/coh.h"
 #include "draw.h"
-#include "inspect.h"
+#include "debug/inspect.h"
 #include "table.h"
-#include "util.h"
+#include "sim/util.h"
 #include "view.h"
 
 #define PROTO_SCAN 512 /* the engine's transaction log */

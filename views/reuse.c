@@ -30,9 +30,9 @@
 #include <stdlib.h>
 
 #include "draw.h"
-#include "inspect.h"
-#include "reuse.h"
-#include "util.h"
+#include "debug/inspect.h"
+#include "reuse/reuse.h"
+#include "sim/util.h"
 #include "view.h"
 
 enum { RC_L1_SEL, RC_L1_ALL, RC_L2_SEL, RC_L2_ALL, RC_MODES };

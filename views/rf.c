@@ -30,8 +30,8 @@
 #include <string.h>
 
 #include "draw.h"
-#include "inspect.h"
-#include "util.h"
+#include "debug/inspect.h"
+#include "sim/util.h"
 #include "view.h"
 
 struct rf_panel {

@@ -20,7 +20,7 @@
 #include "draw.h"
 #include "search.h"
 #include "table.h"
-#include "util.h"
+#include "sim/util.h"
 #include "view.h"
 
 enum derived_kind { DER_HIT_RATE, DER_BANDWIDTH };

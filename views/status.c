@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "snapshot.h"
+#include "debug/snapshot.h"
 
 /* "rewind ≥ 12,288": the earliest cycle rewinding reaches; "" when it is off. */
 static void rewind_text(const struct sim *s, char *buf, size_t n)

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "draw.h"
-#include "sim.h"
+#include "sim/sim.h"
 
 struct status_info {
 	const char *config, *workload, *layout;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "draw.h"
-#include "util.h"
+#include "sim/util.h"
 
 void table_init(struct table *t, const struct table_col *cols, int ncols, bool header)
 {

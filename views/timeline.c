@@ -35,8 +35,8 @@
 #include <string.h>
 
 #include "draw.h"
-#include "inspect.h"
-#include "util.h"
+#include "debug/inspect.h"
+#include "sim/util.h"
 #include "view.h"
 
 #define TL_MAX_ROWS 256

@@ -26,9 +26,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "event.h"
-#include "rdmodel.h"
-#include "sim.h"
+#include "sim/event.h"
+#include "reuse/rdmodel.h"
+#include "sim/sim.h"
 
 /* The lesson pane's content (views/lesson.c), filled by the front end from
  * the open lesson (tui/lesson_pane.c); strings live as long as the lesson. */

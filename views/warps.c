@@ -60,9 +60,9 @@
 #include <string.h>
 
 #include "draw.h"
-#include "inspect.h"
+#include "debug/inspect.h"
 #include "table.h"
-#include "util.h"
+#include "sim/util.h"
 #include "view.h"
 
 struct warps_panel {

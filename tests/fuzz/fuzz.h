@@ -16,8 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
-#include "session.h"
+#include "sim/config.h"
+#include "session/session.h"
 
 #ifdef GPUSTEP_LIBFUZZER
 #define FUZZ_TARGET(name) \

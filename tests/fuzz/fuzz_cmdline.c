@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "tui/commands.h"
 #include "fuzz.h"
 
 static int skipped(const char *line)

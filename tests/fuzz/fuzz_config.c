@@ -1,10 +1,10 @@
-/* fuzz_config.c: a machine config JSON file (tui/loader.c, engine/config.c):
+/* fuzz_config.c: a machine config JSON file (load/loader.c, engine/sim/config.c):
  * load on the defaults, validate, print the derived values and, when valid,
  * build the machine and run it a little on vecadd. */
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "loader.h"
+#include "load/loader.h"
 
 FUZZ_TARGET(config)
 {

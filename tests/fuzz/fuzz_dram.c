@@ -1,10 +1,10 @@
-/* fuzz_dram.c: DRAM-level traces, both formats (engine/dram_trace.c):
+/* fuzz_dram.c: DRAM-level traces, both formats (engine/dram/dram_trace.c):
  * DRAMSim `0xADDR READ|WRITE CYCLE` and Ramulator `LD|ST 0xADDR`. The
  * batch runner (dram_trace_run, to the last request) and the TUI's
  * in-memory session (bounded run) on the teaching machine's DRAM. */
 #include <stdlib.h>
 
-#include "dram_trace.h"
+#include "dram/dram_trace.h"
 #include "fuzz.h"
 
 FUZZ_TARGET(dram)

@@ -1,12 +1,12 @@
-/* fuzz_kernel.c: a kernel in the access-pattern language (tui/loader.c JSON,
- * engine/kernel_stmt.c statements, engine/kexpr.c expressions): parse,
+/* fuzz_kernel.c: a kernel in the access-pattern language (load/loader.c JSON,
+ * engine/core/kernel_stmt.c statements, engine/core/kexpr.c expressions): parse,
  * compile, then produce the first instructions of a few warps, which
  * evaluates every expression on real lanes. */
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "kernel.h"
-#include "loader.h"
+#include "core/kernel.h"
+#include "load/loader.h"
 
 FUZZ_TARGET(kernel)
 {

@@ -1,4 +1,4 @@
-/* fuzz_kernellist.c: an Accel-Sim kernelslist.g (tui/trace_io.c: MemcpyHtoD
+/* fuzz_kernellist.c: an Accel-Sim kernelslist.g (load/trace_io.c: MemcpyHtoD
  * lines, kernel file names, @N). The scratch directory holds two small
  * kernels from tests/traces/b2b (kernel-1.traceg, kernel-2.traceg) and a
  * .trc (t.trc) for the list to name; the list runs back to back on the
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "loader.h"
+#include "load/loader.h"
 
 static void copy_in(const char *from, const char *name)
 {

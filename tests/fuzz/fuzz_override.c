@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "loader.h"
+#include "load/loader.h"
 
 FUZZ_TARGET(override)
 {

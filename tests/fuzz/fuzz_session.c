@@ -1,4 +1,4 @@
-/* fuzz_session.c: session files (tui/session_file.c). The input is a
+/* fuzz_session.c: session files (session/session_file.c). The input is a
  * session file without its checksum line; the target appends a correct one
  * so the fuzzer reaches the parser behind the envelope (an input that ends
  * with its own checksum line is taken as it is, so the envelope is fuzzed
@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "session_file.h"
-#include "session_state.h"
+#include "session/session_file.h"
+#include "session/session_state.h"
 
 FUZZ_TARGET(session)
 {

@@ -1,5 +1,5 @@
-/* fuzz_traceg.c: an Accel-Sim .traceg kernel (engine/trace.c index and
- * replay, through tui/trace_io.c's mmap path): open it as a workload on the
+/* fuzz_traceg.c: an Accel-Sim .traceg kernel (engine/trace/trace.c index and
+ * replay, through load/trace_io.c's mmap path): open it as a workload on the
  * teaching machine and replay a few thousand cycles. */
 #include <stdlib.h>
 

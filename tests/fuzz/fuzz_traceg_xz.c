@@ -1,5 +1,5 @@
-/* fuzz_traceg_xz.c: a .traceg.xz kernel (tui/trace_xz.c streaming index and
- * window, engine/trace.c). An input that starts with the xz magic is the
+/* fuzz_traceg_xz.c: a .traceg.xz kernel (load/trace_xz.c streaming index and
+ * window, engine/trace/trace.c). An input that starts with the xz magic is the
  * file as it is (corrupt streams); any other is the trace text, compressed
  * here into small blocks so the window's block boundaries fall inside it. */
 #include <lzma.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "util.h"
+#include "sim/util.h"
 
 FUZZ_TARGET(traceg_xz)
 {

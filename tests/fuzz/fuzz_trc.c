@@ -1,5 +1,5 @@
-/* fuzz_trc.c: a Nugteren .trc thread-address trace (engine/trc.c): parse it
- * as a workload through tui/trace_io.c and replay a few thousand cycles. */
+/* fuzz_trc.c: a Nugteren .trc thread-address trace (engine/trace/trc.c): parse it
+ * as a workload through load/trace_io.c and replay a few thousand cycles. */
 #include <stdlib.h>
 
 #include "fuzz.h"

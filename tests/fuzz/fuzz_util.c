@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "util.h"
+#include "tui/commands.h"
+#include "sim/util.h"
 
 static char dir[256];
 

@@ -5,8 +5,8 @@
 #ifndef GPUSTEP_TESTS_SESSTEST_H
 #define GPUSTEP_TESTS_SESSTEST_H
 
-#include "commands.h"
-#include "session.h"
+#include "tui/commands.h"
+#include "session/session.h"
 
 struct capture {
 	struct strbuf out, err;

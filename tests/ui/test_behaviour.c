@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "embedded.h"
-#include "inspect.h"
-#include "loader.h"
-#include "sim.h"
+#include "load/embedded.h"
+#include "debug/inspect.h"
+#include "load/loader.h"
+#include "sim/sim.h"
 #include "test.h"
 
 struct run {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "test.h"
-#include "view.h"
+#include "views/view.h"
 #include "vtest.h"
 
 static char *draw(struct session *ss, int w, int h)

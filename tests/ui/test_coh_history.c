@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "tui/commands.h"
 #include "sesstest.h"
 #include "test.h"
 

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "inspect.h"
-#include "loader.h"
-#include "sim.h"
+#include "debug/inspect.h"
+#include "load/loader.h"
+#include "sim/sim.h"
 #include "test.h"
 
 static void run_one(const char *preset, const char *kernel, const char *proto, const char *extra)

@@ -1,5 +1,5 @@
 /*
- * test_coh_values_kernels.c: coherence.check_values (engine/coh_values.c) on
+ * test_coh_values_kernels.c: coherence.check_values (engine/coh/coh_values.c) on
  * every built-in kernel, teaching and gtx480, under si, nmoesi and moesi:
  * no data-value violation, some loads checked, and the values are shadow
  * state only: every stat of the run without checking (cycles, hits, messages,
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader.h"
-#include "sim.h"
+#include "load/loader.h"
+#include "sim/sim.h"
 #include "test.h"
 
 static struct sim *start(const char *preset, const char *kernel, const char *proto, bool values, struct kernel **k)

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "tui/commands.h"
 #include "test.h"
-#include "view.h"
+#include "views/view.h"
 #include "vtest.h"
 
 /* break on the first transition to M (b = 4, enum coh_state) */

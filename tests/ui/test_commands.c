@@ -4,11 +4,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "loader.h"
+#include "tui/commands.h"
+#include "load/loader.h"
 #include "sesstest.h"
 #include "test.h"
-#include "tui.h"
+#include "tui/tui.h"
 
 static void fx_init(struct fx *f) { fx_init_wl(f, "vecadd"); }
 

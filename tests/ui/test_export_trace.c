@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "cJSON.h"
-#include "export.h"
-#include "loader.h"
+#include "export/export.h"
+#include "load/loader.h"
 #include "sesstest.h"
 #include "test.h"
 

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "test.h"
-#include "view.h"
+#include "views/view.h"
 #include "vtest.h"
 
 /* Draw the frc panel at w x h; `grid` switches it to the grid with Right. */

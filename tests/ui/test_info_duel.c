@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "sesstest.h"
-#include "sim.h"
-#include "stats.h"
+#include "sim/sim.h"
+#include "sim/stats.h"
 #include "test.h"
 
 static uint64_t stat_of(struct fx *f, const char *name)

@@ -1,6 +1,6 @@
 /*
  * test_kernels_builtin.c: every built-in kernel in configs/workloads/ loads
- * (tui/loader.c), compiles (engine/kernel.c) and runs: the first and last
+ * (load/loader.c), compiles (engine/core/kernel.c) and runs: the first and last
  * CTA's warps run to their exit, every global address stays inside the
  * kernel's array footprint and every shared address inside its shmem.
  * Lives under tests/ui/ because it needs the JSON loader.
@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel.h"
-#include "loader.h"
+#include "core/kernel.h"
+#include "load/loader.h"
 #include "test.h"
-#include "util.h"
+#include "sim/util.h"
 
 static const char *const expected[] = {
     "bfs_like",       "gather_random",   "histogram",       "matmul_naive", "matmul_tiled",

@@ -7,17 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "draw.h"
-#include "coalesce.h"
-#include "dram_queue.h"
-#include "inspect.h"
-#include "legend.h"
+#include "tui/commands.h"
+#include "views/draw.h"
+#include "core/coalesce.h"
+#include "dram/dram_queue.h"
+#include "debug/inspect.h"
+#include "views/legend.h"
 #include "sesstest.h"
-#include "session_file.h"
+#include "session/session_file.h"
 #include "test.h"
-#include "tui.h"
-#include "tui_int.h"
+#include "tui/tui.h"
+#include "tui/tui_int.h"
 #include "vtest.h"
 
 static char *screen_row(int y, char *buf, size_t n) { return draw_read_row(curscr, y, buf, n); }

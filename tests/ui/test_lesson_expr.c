@@ -1,5 +1,5 @@
 /*
- * test_lesson_expr.c: lesson values (tui/lesson_expr.c): expressions over
+ * test_lesson_expr.c: lesson values (lesson/lesson_expr.c): expressions over
  * stats, the stop event, the cycle and recorded values; ${...} in run
  * commands and explanations; names of coded fields as answers; and the
  * messages for malformed ones, at load time and at answer time; an action's
@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lesson.h"
-#include "lesson_int.h"
+#include "lesson/lesson.h"
+#include "lesson/lesson_int.h"
 #include "sesstest.h"
-#include "evcode.h"
-#include "stats.h"
+#include "sim/evcode.h"
+#include "sim/stats.h"
 #include "test.h"
 
 static double stat_of(struct fx *f, const char *name)

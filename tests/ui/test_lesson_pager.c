@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "draw.h"
+#include "tui/commands.h"
+#include "views/draw.h"
 #include "test.h"
-#include "tui.h"
-#include "tui_int.h"
+#include "tui/tui.h"
+#include "tui/tui_int.h"
 #include "vtest.h"
 
 static int pane_slot(struct tui *t)

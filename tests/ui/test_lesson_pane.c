@@ -10,12 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "draw.h"
-#include "lesson.h"
+#include "tui/commands.h"
+#include "views/draw.h"
+#include "lesson/lesson.h"
 #include "test.h"
-#include "tui.h"
-#include "tui_int.h"
+#include "tui/tui.h"
+#include "tui/tui_int.h"
 #include "vtest.h"
 
 static int lesson_slot(struct tui *t)

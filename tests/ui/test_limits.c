@@ -16,17 +16,17 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "draw.h"
-#include "loader.h"
-#include "session.h"
-#include "session_file.h"
-#include "sim_mem.h"
+#include "tui/commands.h"
+#include "views/draw.h"
+#include "load/loader.h"
+#include "session/session.h"
+#include "session/session_file.h"
+#include "sim/sim_mem.h"
 #include "sesstest.h"
 #include "test.h"
-#include "trace_io.h"
-#include "tui.h"
-#include "tui_int.h"
+#include "load/trace_io.h"
+#include "tui/tui.h"
+#include "tui/tui_int.h"
 #include "vtest.h"
 
 static int build_preset(struct session *ss, const char *preset, const char *wl, const char *const *sets, char **err)

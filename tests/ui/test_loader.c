@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "embedded.h"
-#include "loader.h"
+#include "load/embedded.h"
+#include "load/loader.h"
 #include "test.h"
 
 static char tmpdir[64];

@@ -1,6 +1,6 @@
 /*
  * test_memcpy_list.c: MemcpyHtoD lines of an Accel-Sim kernelslist.g
- * (tui/trace_io.c): malformed lines fail with the file, the line, the column
+ * (load/trace_io.c): malformed lines fail with the file, the line, the column
  * and what was expected; good lines become the workload's copies (sim.h
  * wl_copy), placed before the right kernel, for the whole list and for @N;
  * the warning when trace.memcpy = ignore.
@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "sim/config.h"
 #include "test.h"
 #include "vtest.h"
-#include "trace_io.h"
-#include "util.h"
+#include "load/trace_io.h"
+#include "sim/util.h"
 
 /* Write a kernelslist.g into a fresh directory next to a link named
  * kernel-1.traceg to the vecadd fixture; '@' in body stands for that kernel

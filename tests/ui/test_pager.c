@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "draw.h"
-#include "help.h"
-#include "outlog.h"
-#include "rl.h"
+#include "views/draw.h"
+#include "views/help.h"
+#include "tui/outlog.h"
+#include "tui/rl.h"
 #include "test.h"
-#include "tui.h"
-#include "tui_int.h"
+#include "tui/tui.h"
+#include "tui/tui_int.h"
 #include "vtest.h"
 
 /* The words of text all appear, in order, in the screen rows 0..LINES-1. */

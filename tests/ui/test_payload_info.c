@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "coalesce.h"
-#include "inspect.h"
+#include "core/coalesce.h"
+#include "debug/inspect.h"
 #include "sesstest.h"
 #include "test.h"
 

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "inspect.h"
+#include "debug/inspect.h"
 #include "test.h"
-#include "view.h"
+#include "views/view.h"
 #include "vtest.h"
 
 static char *draw_model(struct session *ss, int w, int h, const int *keys, struct panel *keep,

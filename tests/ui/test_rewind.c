@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "loader.h"
-#include "snapshot.h"
-#include "stats.h"
-#include "stats_json.h"
+#include "tui/commands.h"
+#include "load/loader.h"
+#include "debug/snapshot.h"
+#include "sim/stats.h"
+#include "export/stats_json.h"
 #include "sesstest.h"
 #include "test.h"
 

@@ -6,8 +6,8 @@
  */
 #include <string.h>
 
-#include "commands.h"
-#include "event.h"
+#include "tui/commands.h"
+#include "sim/event.h"
 #include "sesstest.h"
 #include "test.h"
 

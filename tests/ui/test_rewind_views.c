@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "tui/commands.h"
 #include "test.h"
-#include "view.h"
+#include "views/view.h"
 #include "vtest.h"
 
 static char *draw_panel(const char *kind, struct session *ss)

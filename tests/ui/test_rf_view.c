@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "draw.h"
-#include "inspect.h"
+#include "views/draw.h"
+#include "debug/inspect.h"
 #include "test.h"
-#include "view.h"
+#include "views/view.h"
 #include "vtest.h"
 
 static char *draw(struct session *ss, struct panel *p, int w, int h)

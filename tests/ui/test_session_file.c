@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "embedded.h"
-#include "session_file.h"
-#include "stats_json.h"
+#include "tui/commands.h"
+#include "load/embedded.h"
+#include "session/session_file.h"
+#include "export/stats_json.h"
 #include "sesstest.h"
 #include "test.h"
 

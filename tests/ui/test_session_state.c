@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "session_file.h"
-#include "session_state.h"
+#include "tui/commands.h"
+#include "session/session_file.h"
+#include "session/session_state.h"
 #include "sesstest.h"
-#include "snapshot.h"
+#include "debug/snapshot.h"
 #include "test.h"
 
 static char *tmp_path(const char *name)

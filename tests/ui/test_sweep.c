@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include "cJSON.h"
-#include "loader.h"
-#include "session.h"
-#include "stats_json.h"
-#include "sweep_data.h"
+#include "load/loader.h"
+#include "session/session.h"
+#include "export/stats_json.h"
+#include "sweep/sweep_data.h"
 #include "test.h"
 
 static char *tmpdir(void)

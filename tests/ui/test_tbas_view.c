@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "inspect.h"
+#include "debug/inspect.h"
 #include "test.h"
-#include "view.h"
+#include "views/view.h"
 #include "vtest.h"
 
 static char *draw(const char *panel, struct session *ss, int sm, int w, int h)

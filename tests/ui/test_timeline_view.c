@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "tui/commands.h"
 #include "test.h"
-#include "view.h"
+#include "views/view.h"
 #include "vtest.h"
 
 #define FIG62 "log all\nworkload l2_set_burst\nset param.ctas 1\nset param.iters 3\nset l2.ways 1\nset mem.model fixed\n"

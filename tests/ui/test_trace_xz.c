@@ -1,5 +1,5 @@
 /*
- * test_trace_xz.c: .traceg.xz kernels (tui/trace_io.c): a good stream
+ * test_trace_xz.c: .traceg.xz kernels (load/trace_io.c): a good stream
  * replays exactly like the plain file, also through a window smaller than
  * the text (blocks dropped and decoded again, a rewind restarting the
  * decoder); a truncated and a corrupt stream fail with the file and the
@@ -15,12 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "snapshot.h"
+#include "sim/config.h"
+#include "debug/snapshot.h"
 #include "test.h"
 #include "vtest.h"
-#include "trace_io.h"
-#include "util.h"
+#include "load/trace_io.h"
+#include "sim/util.h"
 
 /* A kernel of n CTAs of 64 threads (2 warps), each warp 10 lines with
  * per-CTA addresses (so replaying the wrong block changes the counts), plus

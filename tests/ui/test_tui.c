@@ -8,13 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "draw.h"
+#include "tui/commands.h"
+#include "views/draw.h"
 #include "sesstest.h"
-#include "stats_json.h"
+#include "export/stats_json.h"
 #include "test.h"
-#include "tui.h"
-#include "tui_int.h"
+#include "tui/tui.h"
+#include "tui/tui_int.h"
 #include "vtest.h"
 
 /* The screen as the terminal would show it (curscr after doupdate). */

@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "draw.h"
-#include "layout.h"
-#include "status.h"
-#include "table.h"
+#include "views/draw.h"
+#include "tui/layout.h"
+#include "views/status.h"
+#include "views/table.h"
 #include "test.h"
-#include "tui.h"
-#include "util.h"
-#include "view.h"
+#include "tui/tui.h"
+#include "sim/util.h"
+#include "views/view.h"
 #include "vtest.h"
 
 /* A busy moment some hundreds of cycles in, the hierarchy's events logged (a fixed

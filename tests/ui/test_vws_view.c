@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "inspect.h"
+#include "debug/inspect.h"
 #include "test.h"
-#include "view.h"
+#include "views/view.h"
 #include "vtest.h"
 
 static char *draw_warps(struct session *ss, int w, int h)

@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "inspect.h"
+#include "debug/inspect.h"
 #include "sesstest.h"
-#include "sim.h"
+#include "sim/sim.h"
 #include "test.h"
-#include "event.h"
-#include "draw.h"
-#include "view.h"
+#include "sim/event.h"
+#include "views/draw.h"
+#include "views/view.h"
 #include "vtest.h"
 
 #define MAXW 64

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "inspect.h"
+#include "debug/inspect.h"
 #include "sesstest.h"
-#include "stats.h"
+#include "sim/stats.h"
 #include "test.h"
 
 /* Step one cycle at a time until some warp stalls for `reason` (and, when

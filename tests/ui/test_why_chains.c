@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dram_queue.h"
-#include "event.h"
-#include "frc.h"
-#include "inspect.h"
+#include "dram/dram_queue.h"
+#include "sim/event.h"
+#include "mem/frc.h"
+#include "debug/inspect.h"
 #include "sesstest.h"
-#include "sim_int.h"
+#include "sim/sim_int.h"
 #include "test.h"
 
 /* Step until a warp stalls for `reason` with `want` in its chain (as

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "inspect.h"
-#include "keys.h"
+#include "debug/inspect.h"
+#include "tui/keys.h"
 #include "sesstest.h"
 #include "test.h"
-#include "tui.h"
-#include "tui_int.h"
+#include "tui/tui.h"
+#include "tui/tui_int.h"
 #include "vtest.h"
 
 /* The text of link [n] in s (up to the end of its line), or NULL. */

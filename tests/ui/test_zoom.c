@@ -8,12 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "draw.h"
-#include "layout.h"
-#include "session_file.h"
+#include "tui/commands.h"
+#include "views/draw.h"
+#include "tui/layout.h"
+#include "session/session_file.h"
 #include "test.h"
-#include "tui.h"
+#include "tui/tui.h"
 #include "vtest.h"
 
 struct arr {

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "draw.h"
+#include "tui/commands.h"
+#include "views/draw.h"
 #include "test.h"
-#include "tui.h"
-#include "util.h"
+#include "tui/tui.h"
+#include "sim/util.h"
 
 #define VT_LINES 80
 #define VT_COLS 250

@@ -13,7 +13,7 @@
 #include <curses.h>
 #include <stdbool.h>
 
-#include "session.h"
+#include "session/session.h"
 
 /* The shared off-screen screen (created on first use, freed at exit). */
 void vt_screen(void);

@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernel.h"
-#include "sim.h"
+#include "core/kernel.h"
+#include "sim/sim.h"
 
 struct tk {
 	struct kernel_src src;

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "addrmap.h"
-#include "config.h"
+#include "dram/addrmap.h"
+#include "sim/config.h"
 #include "test.h"
 
 static void base(struct dram_cfg *c)

@@ -1,9 +1,9 @@
 /* test_bp.c: breakpoint parsing, matching, watchpoints, temporaries. */
 #include <stdlib.h>
 
-#include "bp.h"
-#include "coh.h"
-#include "reuse.h"
+#include "debug/bp.h"
+#include "coh/coh.h"
+#include "reuse/reuse.h"
 #include "test.h"
 
 struct fixture {

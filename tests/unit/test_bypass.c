@@ -6,9 +6,9 @@
  */
 #include <stdlib.h>
 
-#include "config.h"
-#include "inspect.h"
-#include "sim_int.h"
+#include "sim/config.h"
+#include "debug/inspect.h"
+#include "sim/sim_int.h"
 #include "simtest.h"
 #include "test.h"
 

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "inspect.h"
-#include "sim_int.h"
+#include "debug/inspect.h"
+#include "sim/sim_int.h"
 #include "simtest.h"
-#include "snapshot.h"
+#include "debug/snapshot.h"
 #include "test.h"
 
 static void ccws_cfg(struct sim_cfg *c)

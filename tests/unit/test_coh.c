@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coh_stress.h"
+#include "coh/coh_stress.h"
 #include "test.h"
 
 static struct cs_sys *mk(const struct coh_proto *p)

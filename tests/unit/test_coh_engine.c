@@ -7,8 +7,8 @@
  */
 #include <string.h>
 
-#include "coh.h"
-#include "event.h"
+#include "coh/coh.h"
+#include "sim/event.h"
 #include "simtest.h"
 #include "test.h"
 

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "config.h"
+#include "sim/config.h"
 #include "test.h"
 
 /* Sets path=text expecting failure; returns the message (caller frees). */

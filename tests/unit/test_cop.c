@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coh.h"
-#include "inspect.h"
+#include "coh/coh.h"
+#include "debug/inspect.h"
 #include "simtest.h"
 #include "test.h"
-#include "trace.h"
+#include "trace/trace.h"
 
 #define A0 0x10000000ull /* A[0] */
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "inspect.h"
+#include "debug/inspect.h"
 #include "simtest.h"
 #include "test.h"
 

@@ -1,6 +1,6 @@
 /*
  * test_deadlock.c: the request-response deadlock of docs/POLICIES.md and its
- * fix (icnt.ack_channel, engine/icnt.c). Locality bypassing whose bypassed
+ * fix (icnt.ack_channel, engine/mem/icnt.c). Locality bypassing whose bypassed
  * loads wait at the head of the L2 input queue (l1.bypass_at_l2 = queue) on
  * one SM with a 4-entry, 2-merge MSHR file and a 2-entry wait queue, with the
  * L2 invalidating L1 copies of its victims (l2.sharers = exact): waiting loads
@@ -13,12 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coh_eng.h"
-#include "config.h"
-#include "inspect.h"
-#include "sim_int.h"
+#include "coh/coh_eng.h"
+#include "sim/config.h"
+#include "debug/inspect.h"
+#include "sim/sim_int.h"
 #include "simtest.h"
-#include "stats.h"
+#include "sim/stats.h"
 #include "test.h"
 
 #define BODY "ld A[tid / 64] -> r1; ld B[tid * 8] -> r2; alu 2 <- r1, r2; ld C[tid * 33] -> r3; st D[tid] <- r3"

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "dram.h"
-#include "sim.h"
+#include "sim/config.h"
+#include "dram/dram.h"
+#include "sim/sim.h"
 #include "test.h"
-#include "trace.h"
-#include "trc.h"
+#include "trace/trace.h"
+#include "trace/trc.h"
 
 static uint64_t cap_of(const struct sim_cfg *c)
 {

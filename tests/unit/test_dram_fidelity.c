@@ -8,7 +8,7 @@
  */
 #include <stdio.h>
 
-#include "dram_trace.h"
+#include "dram/dram_trace.h"
 #include "test_dram_harness.h"
 
 #define T(h) (&(h)->cfg.dram.timing)
@@ -401,7 +401,7 @@ TEST(dram_write_drain_full_or_idle)
 
 /* ---- DRAMSim3 .ini ---------------------------------------------------------- */
 
-#include "dram_ini.h"
+#include "dram/dram_ini.h"
 
 static const char ini_gddr[] = "; a small GDDR5-like part (test values)\n"
 			       "[dram_structure]\nprotocol = GDDR5\nbankgroups = 4\nbanks_per_group = 4\n"

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "addrmap.h"
-#include "config.h"
-#include "dram.h"
-#include "event.h"
-#include "stats.h"
+#include "dram/addrmap.h"
+#include "sim/config.h"
+#include "dram/dram.h"
+#include "sim/event.h"
+#include "sim/stats.h"
 #include "test.h"
 
 #define H_MAX_TAGS 4096

@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "dram_trace.h"
-#include "sim.h"
-#include "snapshot.h"
+#include "dram/dram_trace.h"
+#include "sim/sim.h"
+#include "debug/snapshot.h"
 #include "test_dram_harness.h"
 
 #define NREQ 2048

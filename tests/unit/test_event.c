@@ -1,12 +1,12 @@
 /* test_event.c: event table, formatting, log ring and watch masks. */
 #include <stdlib.h>
 
-#include "bp.h"
-#include "coh.h"
-#include "inspect.h"
-#include "reuse.h"
-#include "event.h"
-#include "stats.h"
+#include "debug/bp.h"
+#include "coh/coh.h"
+#include "debug/inspect.h"
+#include "reuse/reuse.h"
+#include "sim/event.h"
+#include "sim/stats.h"
 #include "test.h"
 
 TEST(event_table_complete)

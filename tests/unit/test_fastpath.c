@@ -25,11 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cache.h"
-#include "event.h"
-#include "sim_int.h"
+#include "mem/cache.h"
+#include "sim/event.h"
+#include "sim/sim_int.h"
 #include "simtest.h"
-#include "snapshot.h"
+#include "debug/snapshot.h"
 #include "test.h"
 
 /* Loads that many warps share (A rows, few lines: merges) and that every

@@ -5,10 +5,10 @@
  * entry, and the fallback to the conventional path when the FRC set is full;
  * the per-bank counters on two banks.
  */
-#include "coh.h"
-#include "config.h"
-#include "event.h"
-#include "sim_int.h"
+#include "coh/coh.h"
+#include "sim/config.h"
+#include "sim/event.h"
+#include "sim/sim_int.h"
 #include "simtest.h"
 #include "test.h"
 

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_int.h"
+#include "sim/sim_int.h"
 #include "simtest.h"
-#include "snapshot.h"
+#include "debug/snapshot.h"
 #include "test.h"
 
 #define BODY "ld A[tid * 33] -> r1; alu 2 <- r1; st B[tid * 17] <- r1; ld C[tid] -> r2; st D[tid] <- r2"

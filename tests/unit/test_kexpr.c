@@ -1,5 +1,5 @@
 /*
- * test_kexpr.c: the expression compiler and vector VM (engine/kexpr.c):
+ * test_kexpr.c: the expression compiler and vector VM (engine/core/kexpr.c):
  * precedence and associativity, each operator's edge cases, constant folding
  * agreeing with the VM, hash determinism, and error columns.
  *
@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kexpr.h"
+#include "core/kexpr.h"
 #include "test.h"
-#include "util.h"
+#include "sim/util.h"
 
 static int test_resolve(void *ctx, const char *s, size_t len, struct kexpr_sym *out)
 {

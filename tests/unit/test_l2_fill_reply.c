@@ -6,8 +6,8 @@
  * (gtx480), answers sooner than a hit. One SM, no L1, one L2 bank, fixed
  * 100-cycle memory (tk_base_cfg); expectations come from the config.
  */
-#include "config.h"
-#include "sim_int.h"
+#include "sim/config.h"
+#include "sim/sim_int.h"
 #include "simtest.h"
 #include "test.h"
 

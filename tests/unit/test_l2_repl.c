@@ -8,9 +8,9 @@
  * sectors at once, and a request pool too small for a miss refusing it
  * (pool_full) instead of losing a request. Expectations come from the config.
  */
-#include "config.h"
-#include "event.h"
-#include "sim_int.h"
+#include "sim/config.h"
+#include "sim/event.h"
+#include "sim/sim_int.h"
 #include "simtest.h"
 #include "test.h"
 

@@ -14,7 +14,7 @@
  *   st C[0]   (cycle 29) write miss while A's fetch is out (fill at 112):
  *             the victim must be B (written back), not A
  */
-#include "inspect.h"
+#include "debug/inspect.h"
 #include "simtest.h"
 #include "test.h"
 

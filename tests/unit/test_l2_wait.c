@@ -7,9 +7,9 @@
  */
 #include <string.h>
 
-#include "config.h"
-#include "inspect.h"
-#include "sim_int.h"
+#include "sim/config.h"
+#include "debug/inspect.h"
+#include "sim/sim_int.h"
 #include "simtest.h"
 #include "test.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_memcpy.c: host-to-device copies (sim.h wl_copy, engine/hostcopy.c,
+ * test_memcpy.c: host-to-device copies (sim.h wl_copy, engine/mem/hostcopy.c,
  * l2.c l2_install_line) on hand-written traces: one warp loads (or stores)
  * a list of 128 B lines, one at a time (every load writes R2, so each waits
  * for the previous one), so the L2 hit counts follow from the copied ranges
@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coh.h"
-#include "coh_eng.h"
-#include "sim_int.h"
+#include "coh/coh.h"
+#include "coh/coh_eng.h"
+#include "sim/sim_int.h"
 #include "simtest.h"
-#include "snapshot.h"
+#include "debug/snapshot.h"
 #include "test.h"
-#include "trace.h"
+#include "trace/trace.h"
 
 /* One CTA, one warp: a load (or a store) of every line in order, then EXIT. */
 static char *mk_trace(const uint64_t *lines, int n, bool store)

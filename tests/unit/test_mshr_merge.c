@@ -10,8 +10,8 @@
  * wait; the fill completes exactly M requests (l1.fill a = M), all M at the
  * same cycle.
  */
-#include "event.h"
-#include "mshr.h"
+#include "sim/event.h"
+#include "mem/mshr.h"
 #include "simtest.h"
 #include "test.h"
 

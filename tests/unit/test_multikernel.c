@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim.h"
-#include "snapshot.h"
+#include "sim/sim.h"
+#include "debug/snapshot.h"
 #include "simtest.h"
 #include "test.h"
-#include "trace.h"
+#include "trace/trace.h"
 
 struct b2b {
 	char *text[2];

@@ -2,7 +2,7 @@
  * test_option_effects.c: options no other test set, each with an
  * expectation that changes with the option.
  *
- * l2.bank_hash (engine/icnt.c icnt_bank_of): with 4 banks and 256 B
+ * l2.bank_hash (engine/mem/icnt.c icnt_bank_of): with 4 banks and 256 B
  * interleaving, chunk c = addr / 256 goes to bank
  *   linear  c mod 4
  *   xor     the 2-bit digits of c XORed together
@@ -10,7 +10,7 @@
  * and a stream whose stride is banks x interleave (1 KiB) lands on one bank
  * with linear and on all four, evenly, with xor and ipoly.
  *
- * coherence.value_words (engine/coh_values.c): the value store is an open
+ * coherence.value_words (engine/coh/coh_values.c): the value store is an open
  * hash table of P = the power of two >= 4W/3 + 1 slots kept at most 3/4
  * full, so it tracks 3P/4 distinct words (>= W); one word more stops the run
  * with "Value store full".
@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "event.h"
-#include "sim_int.h"
+#include "sim/event.h"
+#include "sim/sim_int.h"
 #include "simtest.h"
 #include "test.h"
 

@@ -8,8 +8,8 @@
  */
 #include <string.h>
 
-#include "coalesce.h"
-#include "sim_int.h"
+#include "core/coalesce.h"
+#include "sim/sim_int.h"
 #include "simtest.h"
 #include "test.h"
 

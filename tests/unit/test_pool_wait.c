@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coh.h"
-#include "inspect.h"
-#include "sim_int.h"
+#include "coh/coh.h"
+#include "debug/inspect.h"
+#include "sim/sim_int.h"
 #include "simtest.h"
 #include "test.h"
 

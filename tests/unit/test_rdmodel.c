@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "test.h"
-#include "rdmodel.h"
-#include "util.h"
+#include "reuse/rdmodel.h"
+#include "sim/util.h"
 
 /* TV2-TV5 kernel: thread t loads x[2t], then x[2t+1]; 4 elements per line. */
 static struct rdm_trace *toy(const int *tids, int n)

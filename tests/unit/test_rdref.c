@@ -1,5 +1,5 @@
 /*
- * test_rdref.c: `--semantics reference` (engine/rdref.h) against gpustep's
+ * test_rdref.c: `--semantics reference` (engine/reuse/rdref.h) against gpustep's
  * own semantics (rdmodel.h), one hand-derived trace per difference listed
  * in rdref.h (warp retention, MSHR rule, same-step order, lane groups,
  * reporting of lines in flight, d == ways in the reference's printout),
@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rdref.h"
-#include "reuse.h"
+#include "reuse/rdref.h"
+#include "reuse/reuse.h"
 #include "simtest.h"
 #include "test.h"
-#include "trc.h"
-#include "util.h"
+#include "trace/trc.h"
+#include "sim/util.h"
 
 /* One 128 B line per id; warp size 32, 1 set of `ways` (modulo), hit 0,
  * miss `lat`, MSHRs `mshr` (0 = unlimited), 8 blocks / 1536 threads. */

@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "test.h"
-#include "kernel.h"
-#include "reuse.h"
-#include "sim.h"
+#include "core/kernel.h"
+#include "reuse/reuse.h"
+#include "sim/sim.h"
 
 static struct rd_cache *new_cache(struct arena *a, uint32_t sets, uint32_t ways, uint64_t base, uint64_t lines)
 {

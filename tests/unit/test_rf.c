@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "rftest.h"
-#include "sim_int.h"
+#include "sim/sim_int.h"
 #include "simtest.h"
 #include "test.h"
 

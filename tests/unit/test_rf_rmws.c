@@ -4,7 +4,7 @@
  * (rf.read_wait_cycles); the machines are test_rf.c's (rftest.h).
  */
 #include "rftest.h"
-#include "sim_int.h"
+#include "sim/sim_int.h"
 #include "simtest.h"
 #include "test.h"
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_int.h"
+#include "sim/sim_int.h"
 #include "simtest.h"
 #include "test.h"
 

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel.h"
-#include "sim.h"
-#include "snapshot.h"
-#include "sim_int.h"
-#include "stats.h"
+#include "core/kernel.h"
+#include "sim/sim.h"
+#include "debug/snapshot.h"
+#include "sim/sim_int.h"
+#include "sim/stats.h"
 #include "simtest.h"
 #include "test.h"
 

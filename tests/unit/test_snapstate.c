@@ -1,6 +1,6 @@
 /*
- * test_snapstate.c: snapshot placement bounds the replay (engine/snapshot.h),
- * and the machine state travels as a blob (engine/snapstate.c): a machine
+ * test_snapstate.c: snapshot placement bounds the replay (engine/debug/snapshot.h),
+ * and the machine state travels as a blob (engine/debug/snapstate.c): a machine
  * given the blob of another one, built at other addresses, hashes and runs
  * on exactly like it; a damaged blob is refused and changes nothing.
  */
@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel.h"
-#include "sim.h"
-#include "snapshot.h"
+#include "core/kernel.h"
+#include "sim/sim.h"
+#include "debug/snapshot.h"
 #include "simtest.h"
 #include "test.h"
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "sim_int.h"
+#include "sim/config.h"
+#include "sim/sim_int.h"
 #include "simtest.h"
 #include "test.h"
 

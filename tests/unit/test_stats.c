@@ -1,7 +1,7 @@
 /* test_stats.c: the stats registry (counters, occupancy integrals, histograms, ratios). */
 #include <stdlib.h>
 
-#include "stats.h"
+#include "sim/stats.h"
 #include "test.h"
 
 TEST(stats_counter_and_ratio)

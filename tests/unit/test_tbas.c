@@ -10,9 +10,9 @@
  */
 #include <stdio.h>
 
-#include "inspect.h"
+#include "debug/inspect.h"
 #include "simtest.h"
-#include "tbas.h"
+#include "policy/tbas.h"
 #include "test.h"
 
 struct fig37 {

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel.h"
-#include "sim.h"
+#include "core/kernel.h"
+#include "sim/sim.h"
 #include "test.h"
-#include "trace.h"
+#include "trace/trace.h"
 
 #define HDR(grid, block)                                                                           \
 	"-kernel name = k\n-kernel id = 1\n-grid dim = (" grid ")\n-block dim = (" block ")\n"         \

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "test.h"
-#include "util.h"
+#include "sim/util.h"
 
 TEST(set_err_keeps_quoted_bytes_printable)
 {

@@ -2,7 +2,7 @@
  * test_vws.c: the Versatile Warp Scheduler's toy cases (notes 002 §5.2
  * items 4 and 5), the estimator's N_pred, and step-vs-run determinism.
  */
-#include "inspect.h"
+#include "debug/inspect.h"
 #include "simtest.h"
 #include "test.h"
 
@@ -162,7 +162,7 @@ TEST(vws_determinism_step_vs_run)
 #include <stdio.h>
 #include <string.h>
 
-#include "sim_int.h"
+#include "sim/sim_int.h"
 
 /* 4 CTAs x 2 warps on one SM (CTA k in slots 2k, 2k+1), IWL off (the window
  * is every warp), level 1 of 2 warps. */

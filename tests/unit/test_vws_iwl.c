@@ -4,8 +4,8 @@
  * exact window, and a completion with no L1 access averages in as RRDegr 0
  * instead of restarting the averages.
  */
-#include "inspect.h"
-#include "sim_int.h"
+#include "debug/inspect.h"
+#include "sim/sim_int.h"
 #include "simtest.h"
 #include "test.h"
 

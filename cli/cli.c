@@ -1,0 +1,798 @@
+/*
+ * cli.c: gpustep's command line.
+ *
+ *   parse options ─▶ listings that need no machine (--list-*, --version)
+ *                 ─▶ config: defaults ◀ CONFIG file/preset ◀ -s overrides ◀ --seed ─▶ validate
+ *                 ─▶ --check-config / --dump-config / --dram-trace
+ *                 ─▶ session (workload, --param) ─▶ --batch, --run, or the TUI
+ *                 ─▶ --stats at exit
+ */
+#include "cli.h"
+#include "cli_report.h"
+#include "cmd_coh.h"
+#include "cmd_reuse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tui/commands.h"
+#include "debug/inspect.h"
+#include "dram/dram_trace.h"
+#include "load/embedded.h"
+#include "export/export.h"
+#include "lesson/lesson.h"
+#include "load/loader.h"
+#include "session/session.h"
+#include "session/session_file.h"
+#include "sim/sim_mem.h"
+#include "load/sysmem.h"
+#include "export/stats_json.h"
+#include "sweep/sweep.h"
+#include "load/trace_io.h"
+#include "tui/tui.h"
+
+#ifndef GPUSTEP_VERSION
+#define GPUSTEP_VERSION "0.0.0"
+#endif
+
+#define MAX_SETS 256
+
+struct options {
+	const char *config, *workload, *batch, *stats, *dram_trace, *session;
+	long snapshot_mb; /* -1: default */
+	uint64_t max_memory; /* --max-memory in bytes, 0 = what the system has */
+	const char *sets[MAX_SETS];
+	int nsets;
+	const char *params[MAX_SETS];
+	int nparams;
+	bool run, check, dump, seed_given;
+	bool list_events, list_stats, list_kernels, list_presets, list_config;
+	uint64_t seed;
+	/* exports (export.h) */
+	const char *trace_out, *csv, *sample_stats;
+	uint64_t trace_from, trace_to, trace_max, sample;
+};
+
+static const char usage_text[] =
+	"usage: gpustep [CONFIG] [options]\n"
+	"  CONFIG                          machine config: a JSON file or a preset name (default: teaching)\n"
+	"  -w, --workload NAME|FILE        built-in kernel name or kernel JSON (default: " GPUSTEP_DEFAULT_WORKLOAD ")\n"
+	"  -s, --set PATH=VALUE            override one config value (repeatable)\n"
+	"  -p, --param NAME=VALUE          override a kernel parameter (repeatable)\n"
+	"  -x, --batch FILE|-              run commands from FILE or stdin, no screen\n"
+	"      --run                       headless: run to completion, print a summary\n"
+	"      --stats FILE                write every stat as JSON at exit (- = stdout)\n"
+	"      --seed N                    PRNG seed (overrides the config's seed)\n"
+	"      --session FILE              restore a saved session (save session FILE) and replay to its cycle\n"
+	"      --snapshot-mb N             memory for rewind snapshots (default 256; 0 = no rewinding;\n"
+	"                                  plain --run without --batch defaults to 0)\n"
+	"      --max-memory MB             refuse a machine that needs more memory than this (default: the\n"
+	"                                  memory available); --check-config prints what it needs\n"
+	"      --check-config              validate, print derived values and the memory needed, exit\n"
+	"      --dump-config               print the resulting config as JSON, exit\n"
+	"      --dram-trace FILE           feed a DRAM trace (DRAMSim or Ramulator format) to the DRAM model:\n"
+	"                                  the TUI on a terminal; a summary with --run,\n"
+	"                                  --batch, --stats or off a terminal; CONFIG may be\n"
+	"                                  a DRAMSim3 .ini (cycles then count DRAM cycles)\n"
+	"      --trace-out FILE.json       with --run: the run as Chrome/Perfetto trace JSON (1 cycle = 1 us)\n"
+	"      --trace-from N --trace-to M the cycles [N, M) to trace (default: all)\n"
+	"      --trace-max-events N        cap of the trace file (default 2000000 events)\n"
+	"      --sample N --csv FILE       with --run: stats every N cycles as CSV\n"
+	"      --sample-stats GLOB,...     the stats sampled (default: all but histograms)\n"
+	"      --list-events --list-stats --list-kernels --list-presets --list-config\n"
+	"      --version, -h --help\n"
+	"Subcommands:\n"
+	"  gpustep model [CONFIG] -w WORKLOAD [--threads N] [--semantics gpustep|reference] [--json FILE] [--no-sim]\n"
+	"                                       the reuse-distance model beside the simulator (gpustep model --help)\n"
+	"  gpustep lesson [NAME|FILE.json] [--check NAME --batch ANSWERS] [reset NAME]\n"
+	"                                       guided lessons (docs/LESSONS.md)\n"
+	"  gpustep stress-coherence --protocol si|nmoesi|moesi [--accesses N] [--seed S]\n"
+	"                                       random coherence tester (options: docs/COHERENCE.md)\n"
+	"  gpustep sweep SPEC.json [-j N | --emit parallel DIR | --emit slurm DIR | --job K]\n"
+	"  gpustep sweep collect|table|plot SPEC.json ...   parameter sweeps (docs/SWEEPS.md)\n"
+	"With no --batch/--run/--check-config/--list-*, gpustep starts the interactive TUI.\n"
+	"Exit status: 0 ok, 1 runtime error, 2 usage or config error.\n";
+
+enum {
+	OPT_RUN = 256,
+	OPT_STATS,
+	OPT_SEED,
+	OPT_CHECK,
+	OPT_DUMP,
+	OPT_DRAM_TRACE,
+	OPT_LIST_EVENTS,
+	OPT_LIST_STATS,
+	OPT_LIST_KERNELS,
+	OPT_LIST_PRESETS,
+	OPT_LIST_CONFIG,
+	OPT_VERSION,
+	OPT_SESSION,
+	OPT_SNAPSHOT_MB,
+	OPT_TRACE_OUT,
+	OPT_TRACE_FROM,
+	OPT_TRACE_TO,
+	OPT_TRACE_MAX,
+	OPT_SAMPLE,
+	OPT_CSV,
+	OPT_SAMPLE_STATS,
+	OPT_MAX_MEMORY,
+};
+
+static const struct option long_opts[] = {
+	{"workload", required_argument, NULL, 'w'},
+	{"set", required_argument, NULL, 's'},
+	{"param", required_argument, NULL, 'p'},
+	{"batch", required_argument, NULL, 'x'},
+	{"run", no_argument, NULL, OPT_RUN},
+	{"stats", required_argument, NULL, OPT_STATS},
+	{"seed", required_argument, NULL, OPT_SEED},
+	{"check-config", no_argument, NULL, OPT_CHECK},
+	{"dump-config", no_argument, NULL, OPT_DUMP},
+	{"dram-trace", required_argument, NULL, OPT_DRAM_TRACE},
+	{"list-events", no_argument, NULL, OPT_LIST_EVENTS},
+	{"list-stats", no_argument, NULL, OPT_LIST_STATS},
+	{"list-kernels", no_argument, NULL, OPT_LIST_KERNELS},
+	{"list-presets", no_argument, NULL, OPT_LIST_PRESETS},
+	{"list-config", no_argument, NULL, OPT_LIST_CONFIG},
+	{"version", no_argument, NULL, OPT_VERSION},
+	{"session", required_argument, NULL, OPT_SESSION},
+	{"snapshot-mb", required_argument, NULL, OPT_SNAPSHOT_MB},
+	{"trace-out", required_argument, NULL, OPT_TRACE_OUT},
+	{"trace-from", required_argument, NULL, OPT_TRACE_FROM},
+	{"trace-to", required_argument, NULL, OPT_TRACE_TO},
+	{"trace-max-events", required_argument, NULL, OPT_TRACE_MAX},
+	{"sample", required_argument, NULL, OPT_SAMPLE},
+	{"csv", required_argument, NULL, OPT_CSV},
+	{"sample-stats", required_argument, NULL, OPT_SAMPLE_STATS},
+	{"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+int cli_parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+	if (!s || !isdigit((unsigned char)s[0]))
+		return -1;
+	errno = 0;
+	unsigned long long x = strtoull(s, &end, 0);
+	if (*end || errno == ERANGE)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+int cli_parse_seed(const char *s, uint64_t *v, char **err)
+{
+	if (cli_parse_u64(s, v))
+		return set_err(err, "--seed: expected an integer from 0 to 18446744073709551615, got '%s'", s ? s : "");
+	return 0;
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "gpustep: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'gpustep --help'.\n");
+	return EXIT_USAGE;
+}
+
+/* Returns -1 to continue, else an exit status. */
+/* The options that take a number: -1 when taken, else the exit status. */
+static int number_option(int c, struct options *o)
+{
+	switch (c) {
+	case OPT_SEED:
+		if (cli_parse_u64(optarg, &o->seed))
+			return usage_error("--seed: expected an integer from 0 to 18446744073709551615, got '%s'",
+					   optarg);
+		o->seed_given = true;
+		break;
+	case OPT_SNAPSHOT_MB: {
+		uint64_t mb;
+		if (cli_parse_u64(optarg, &mb) || mb > (1u << 20))
+			return usage_error("--snapshot-mb: expected megabytes from 0 to 1048576, got '%s'", optarg);
+		o->snapshot_mb = (long)mb;
+		break;
+	}
+	case OPT_MAX_MEMORY: {
+		uint64_t mb;
+		if (cli_parse_u64(optarg, &mb) || mb == 0 || mb > (1ull << 40))
+			return usage_error("--max-memory: expected megabytes from 1 to 1099511627776, got '%s'", optarg);
+		o->max_memory = mb << 20;
+		break;
+	}
+	case OPT_TRACE_FROM:
+	case OPT_TRACE_TO:
+	case OPT_TRACE_MAX:
+	case OPT_SAMPLE: {
+		char *end;
+		uint64_t v = strtoull(optarg, &end, 0);
+		const char *name = c == OPT_TRACE_FROM ? "--trace-from" : c == OPT_TRACE_TO ? "--trace-to"
+				 : c == OPT_TRACE_MAX ? "--trace-max-events" : "--sample";
+		if (!*optarg || *end || optarg[0] == '-' || ((c == OPT_SAMPLE || c == OPT_TRACE_MAX) && !v)) {
+			fprintf(stderr, "gpustep: %s: expected a %s integer, got '%s'\nTry 'gpustep --help'.\n", name,
+				c == OPT_SAMPLE || c == OPT_TRACE_MAX ? "positive" : "non-negative", optarg);
+			return EXIT_USAGE;
+		}
+		*(c == OPT_TRACE_FROM ? &o->trace_from : c == OPT_TRACE_TO ? &o->trace_to
+			: c == OPT_TRACE_MAX ? &o->trace_max : &o->sample) = v;
+		break;
+	}
+	}
+	return -1;
+}
+
+/* Options that only make sense together: -1 when consistent. */
+static int check_combinations(const struct options *o)
+{
+	if ((o->sample != 0) != (o->csv != NULL))
+		return usage_error("%s", "--sample N and --csv FILE go together");
+	if (o->sample_stats && !o->sample)
+		return usage_error("%s", "--sample-stats needs --sample N --csv FILE");
+	if ((o->trace_from || o->trace_to || o->trace_max) && !o->trace_out)
+		return usage_error("%s", "--trace-from/--trace-to/--trace-max-events need --trace-out FILE");
+	if (o->trace_to && o->trace_to <= o->trace_from)
+		return usage_error("%s", "--trace-to must be after --trace-from");
+	if ((o->trace_out || o->sample) && !o->run)
+		return usage_error("%s", "--trace-out and --sample record a --run (at the prompt: save trace FILE [FROM TO])");
+	return -1;
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	int c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":w:s:p:x:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			o->workload = optarg;
+			break;
+		case 's':
+		case 'p':
+			if ((c == 's' ? o->nsets : o->nparams) == MAX_SETS)
+				return usage_error("too many %s options", c == 's' ? "--set" : "--param");
+			if (!strchr(optarg, '='))
+				return usage_error("expected PATH=VALUE, got '%s'", optarg);
+			if (c == 's')
+				o->sets[o->nsets++] = optarg;
+			else
+				o->params[o->nparams++] = optarg;
+			break;
+		case 'x':
+			o->batch = optarg;
+			break;
+		case OPT_RUN:
+			o->run = true;
+			break;
+		case OPT_STATS:
+			o->stats = optarg;
+			break;
+		case OPT_SEED:
+		case OPT_SNAPSHOT_MB:
+		case OPT_MAX_MEMORY:
+		case OPT_TRACE_FROM:
+		case OPT_TRACE_TO:
+		case OPT_TRACE_MAX:
+		case OPT_SAMPLE: {
+			int rc = number_option(c, o);
+			if (rc >= 0)
+				return rc;
+			break;
+		}
+		case OPT_CHECK:
+			o->check = true;
+			break;
+		case OPT_SESSION:
+			o->session = optarg;
+			break;
+		case OPT_DUMP:
+			o->dump = true;
+			break;
+		case OPT_TRACE_OUT:
+			o->trace_out = optarg;
+			break;
+		case OPT_CSV:
+			o->csv = optarg;
+			break;
+		case OPT_SAMPLE_STATS:
+			o->sample_stats = optarg;
+			break;
+		case OPT_DRAM_TRACE:
+			o->dram_trace = optarg;
+			break;
+		case OPT_LIST_EVENTS:
+			o->list_events = true;
+			break;
+		case OPT_LIST_STATS:
+			o->list_stats = true;
+			break;
+		case OPT_LIST_KERNELS:
+			o->list_kernels = true;
+			break;
+		case OPT_LIST_PRESETS:
+			o->list_presets = true;
+			break;
+		case OPT_LIST_CONFIG:
+			o->list_config = true;
+			break;
+		case OPT_VERSION:
+			printf("gpustep %s\n", GPUSTEP_VERSION);
+			return EXIT_OK;
+		case 'h':
+			fputs(usage_text, stdout);
+			return EXIT_OK;
+		case ':':
+			return usage_error("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	int rc = check_combinations(o);
+	if (rc >= 0)
+		return rc;
+	if (optind < argc)
+		o->config = argv[optind++];
+	if (optind < argc)
+		return usage_error("unexpected argument '%s' (one CONFIG at most)", argv[optind]);
+	return -1;
+}
+
+/* ---- output for batch mode --------------------------------------------------- */
+static void print_stdout(void *u, const char *text)
+{
+	(void)u;
+	printf("%s\n", text);
+	fflush(stdout);
+}
+
+static void print_stderr(void *u, const char *text)
+{
+	(void)u;
+	fflush(stdout);
+	fprintf(stderr, "%s\n", text);
+}
+
+static struct session *interrupt_target;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	if (!interrupt_target)
+		return;
+	if (interrupt_target->load_sim) /* a `load session` replaying (session_load) */
+		sim_interrupt(interrupt_target->load_sim);
+	else if (interrupt_target->sim)
+		sim_interrupt(interrupt_target->sim);
+}
+
+static const char *default_workload(void)
+{
+	size_t n;
+	char **names = loader_names(LOADER_KERNELS, &n);
+	static char first[64];
+	bool have_default = false;
+	for (size_t i = 0; i < n; i++)
+		have_default |= strcmp(names[i], GPUSTEP_DEFAULT_WORKLOAD) == 0;
+	snprintf(first, sizeof first, "%s", have_default || !n ? GPUSTEP_DEFAULT_WORKLOAD : names[0]);
+	loader_names_free(names);
+	return first;
+}
+
+static int write_stats(struct session *ss, const char *path)
+{
+	char *err = NULL;
+	struct stats_json_info info = {ss->cfg.name, ss->ksrc.name, ss->seed};
+	if (stats_json_write(path, ss->sim, &info, &err)) {
+		fprintf(stderr, "gpustep: %s\n", err);
+		free(err);
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+static int run_dram_trace(const struct sim_cfg *cfg, const struct options *o)
+{
+	char *err = NULL;
+	struct dram_trace_run *r = dram_trace_run(cfg, o->dram_trace, &err);
+	if (!r) {
+		fprintf(stderr, "gpustep: %s\n", err);
+		free(err);
+		return EXIT_USAGE;
+	}
+	struct strbuf sb;
+	sb_init(&sb);
+	dram_trace_summary(r, &sb);
+	fputs(sb.s, stdout);
+	sb_fini(&sb);
+	int rc = EXIT_OK;
+	if (o->stats) {
+		const char *base = strrchr(o->dram_trace, '/');
+		struct stats_json_info info = {cfg->name, base ? base + 1 : o->dram_trace, cfg->seed};
+		char *text = stats_json_string_raw(&r->stats, r->now, &info);
+		if (write_file_atomic(o->stats, text, &err)) {
+			fprintf(stderr, "gpustep: %s\n", err);
+			free(err);
+			rc = EXIT_RUNTIME;
+		}
+		free(text);
+	}
+	dram_trace_run_free(r);
+	return rc;
+}
+
+static int build_config(const struct options *o, struct sim_cfg *cfg)
+{
+	char *err = NULL;
+	cfg_defaults(cfg);
+	struct strbuf notes;
+	sb_init(&notes);
+	int lrc = o->config ? loader_load_config_notes(o->config, cfg, &notes, &err) : 0;
+	if (notes.len)
+		fprintf(stderr, "gpustep: note: %s\n", notes.s);
+	sb_fini(&notes);
+	if (lrc)
+		goto fail;
+	/* A DRAMSim3 trace's request is one burst (bus_width / 8 x BL bytes):
+	 * with a .ini, that is the request (line) size of trace mode. */
+	if (o->dram_trace && o->config && loader_is_ini(o->config))
+		cfg->l1.line = cfg->l2.line = cfg->dram.bus_bytes * cfg->dram.burst;
+	for (int i = 0; i < o->nsets; i++)
+		if (loader_apply_override(cfg, o->sets[i], &err))
+			goto fail;
+	if (o->seed_given)
+		cfg->seed = o->seed;
+	if (cfg_validate(cfg, &err))
+		goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "gpustep: %s\n", err ? err : "invalid config");
+	free(err);
+	return -1;
+}
+
+static int apply_params(struct session *ss, const struct options *o)
+{
+	if (!o->nparams)
+		return 0;
+	struct kernel_src *k = xmalloc(sizeof *k);
+	*k = ss->ksrc;
+	char *err = NULL;
+	int rc = 0;
+	for (int i = 0; i < o->nparams && !rc; i++) {
+		const char *eq = strchr(o->params[i], '=');
+		char name[KNAME_MAX + 8];
+		snprintf(name, sizeof name, "%.*s", (int)(eq - o->params[i]), o->params[i]);
+		rc = loader_kernel_set_param(k, name, eq + 1, &err);
+	}
+	if (!rc)
+		rc = session_set_kernel_src(ss, k, &err);
+	if (rc) {
+		fprintf(stderr, "gpustep: %s\n", err);
+		free(err);
+	}
+	free(k);
+	return rc;
+}
+
+/* --snapshot-mb within the computer's memory (and --max-memory): a budget the
+ * machine cannot hold would grow until the OOM killer ends the session. */
+static int check_snapshot_budget(const struct options *o)
+{
+	if (o->snapshot_mb <= 0)
+		return 0;
+	uint64_t want = (uint64_t)o->snapshot_mb << 20, phys = sysmem_physical();
+	if (o->max_memory && o->max_memory < phys)
+		phys = o->max_memory;
+	if (want <= phys)
+		return 0;
+	fprintf(stderr, "gpustep: --snapshot-mb %ld: more than %s (%llu MB); rewind snapshots must fit in memory\n",
+		o->snapshot_mb, o->max_memory && o->max_memory == phys ? "--max-memory" : "this computer's memory",
+		(unsigned long long)(phys >> 20));
+	return -1;
+}
+
+/* Snapshots (on unless --snapshot-mb 0; a plain --run never rewinds, so off
+ * there unless asked for), then --session. */
+/* --snapshot-mb, else 0 for a plain --run (nothing rewinds), else the default. */
+static long rewind_mb(const struct options *o)
+{
+	return o->snapshot_mb >= 0 ? o->snapshot_mb : o->run && !o->batch ? 0 : SESSION_SNAPSHOT_MB_DEFAULT;
+}
+
+static int setup_rewind(struct session *ss, const struct options *o, bool interactive)
+{
+	session_set_snapshot_budget(ss, (size_t)rewind_mb(o) << 20);
+	if (!o->session)
+		return 0;
+	if (o->config || o->workload || o->nsets || o->nparams || o->seed_given) {
+		fprintf(stderr, "gpustep: --session restores the config, workload, parameters and seed; "
+				"do not combine it with CONFIG, -w, -s, -p or --seed\n");
+		return -1;
+	}
+	char *err = NULL;
+	if (interactive) {
+		/* The TUI replays it on screen (progress in the status bar; Ctrl-C
+		 * stops and keeps the cycle reached): a bad file still ends here. */
+		struct session_loader *ld = session_loader_new(ss, o->session, &err);
+		if (!ld) {
+			fprintf(stderr, "gpustep: %s\n", err ? err : o->session);
+			free(err);
+			return -1;
+		}
+		session_start_load(ss, ld, true);
+		return 0;
+	}
+	struct strbuf notes;
+	sb_init(&notes);
+	interrupt_target = ss;
+	void (*old_int)(int) = signal(SIGINT, on_sigint);
+	int rc = session_load(ss, o->session, &notes, &err);
+	signal(SIGINT, old_int == SIG_ERR ? SIG_DFL : old_int);
+	interrupt_target = NULL;
+	fputs(notes.s, stderr);
+	sb_fini(&notes);
+	if (rc) {
+		fprintf(stderr, "gpustep: %s\n", err ? err : o->session);
+		free(err);
+	}
+	return rc;
+}
+
+static int headless(struct session *ss, const struct options *o)
+{
+	int status = EXIT_OK;
+	struct cmd_out out = {print_stdout, print_stderr, NULL};
+	interrupt_target = ss;
+	signal(SIGINT, on_sigint);
+	if (o->batch) {
+		FILE *f = strcmp(o->batch, "-") == 0 ? stdin : fopen(o->batch, "r");
+		if (!f) {
+			perror(o->batch);
+			return EXIT_USAGE;
+		}
+		int quit = 0;
+		int failed = cmd_run_script(ss, f, &out, &quit);
+		if (f != stdin)
+			fclose(f);
+		if (failed) {
+			fprintf(stderr, "gpustep: %d command%s failed\n", failed, failed == 1 ? "" : "s");
+			status = EXIT_RUNTIME;
+		}
+	}
+	/* --trace-out / --sample observe the --run (export.h) */
+	struct trace_exp *tx = NULL;
+	struct sampler *sp = NULL;
+	char *err = NULL;
+	if (o->run && o->trace_out) {
+		struct trace_opts to = {o->trace_from, o->trace_to ? o->trace_to : UINT64_MAX, o->trace_max};
+		if (!(tx = trace_exp_open(ss, o->trace_out, &to, &err)))
+			goto export_fail;
+	}
+	if (o->run && o->sample && !(sp = sampler_open(ss, o->csv, o->sample, o->sample_stats, &err)))
+		goto export_fail;
+	/* A trace list runs its kernels back to back in this one simulator
+	 * (docs/TRACES.md); @N picked a single kernel. */
+	while (o->run && !sim_done(ss->sim)) {
+		/* To completion: breakpoints set by a batch script report and resume. */
+		session_start_run(ss, RUN_FOREVER, 0);
+		if (tx || sp)
+			export_run_all(ss, tx, sp);
+		else
+			session_run_all(ss);
+		if (ss->last_stop == SIM_STOP_INTERRUPT) {
+			fprintf(stderr, "gpustep: interrupted at cycle %llu\n", (unsigned long long)sim_cycle(ss->sim));
+			status = EXIT_RUNTIME;
+			break;
+		}
+		if (ss->last_stop == SIM_STOP_BREAK)
+			cmd_report_stop(ss, &out);
+		char dl[320];
+		if (sim_deadlock(ss->sim, dl, sizeof dl)) {
+			fprintf(stderr, "gpustep: %s\n", dl);
+			status = EXIT_RUNTIME;
+			break;
+		}
+		if (sim_value_violation(ss->sim)) { /* coherence.check_values: the run ends there */
+			fprintf(stderr, "gpustep: %s\n", sim_value_violation(ss->sim));
+			status = EXIT_RUNTIME;
+			break;
+		}
+	}
+	if (o->run) {
+		print_summary(ss);
+		print_kernels(ss);
+	}
+	if (tx) {
+		struct strbuf msg;
+		sb_init(&msg);
+		int r = trace_exp_close(tx, ss, &msg, &err);
+		tx = NULL;
+		if (!r)
+			fprintf(stderr, "gpustep: %s\n", msg.s);
+		sb_fini(&msg);
+		if (r)
+			goto export_fail;
+	}
+	if (sp && sampler_close(sp, ss, &err)) {
+		sp = NULL;
+		goto export_fail;
+	}
+	signal(SIGINT, SIG_DFL);
+	interrupt_target = NULL;
+	return status;
+export_fail:
+	fprintf(stderr, "gpustep: %s\n", err);
+	free(err);
+	err = NULL;
+	if (tx && trace_exp_close(tx, ss, NULL, &err))
+		free(err);
+	err = NULL;
+	if (sp && sampler_close(sp, ss, &err))
+		free(err);
+	signal(SIGINT, SIG_DFL);
+	interrupt_target = NULL;
+	return EXIT_RUNTIME;
+}
+
+/* --list-events/-kernels/-presets/-config: print them; true if any was asked. */
+static bool list_requested(const struct options *o)
+{
+	if (!(o->list_events || o->list_kernels || o->list_presets || o->list_config))
+		return false;
+	if (o->list_events)
+		for (unsigned i = 0; i < EV__COUNT; i++) {
+			char f[96];
+			event_field_list(i, f, sizeof f);
+			printf("%-22s %-32s %s\n", event_defs[i].name, f, event_defs[i].desc);
+		}
+	if (o->list_kernels)
+		list_builtin(LOADER_KERNELS, NULL);
+	if (o->list_presets) {
+		list_builtin(LOADER_PRESETS, NULL);
+		list_builtin(LOADER_DRAM_PRESETS, NULL);
+	}
+	if (o->list_config)
+		list_params();
+	return true;
+}
+
+/* --check-config: the derived values and the memory the machine needs. */
+static int check_config(const struct options *o, const struct sim_cfg *cfg)
+{
+	struct strbuf sb;
+	sb_init(&sb);
+	cfg_print_derived(cfg, &sb);
+	char *err = NULL;
+	if (session_check_memory(o->max_memory, cfg, NULL, &err)) {
+		fprintf(stderr, "gpustep: %s\n", err);
+		free(err);
+		print_memory(cfg, o->max_memory, stderr);
+		sb_fini(&sb);
+		return EXIT_USAGE;
+	}
+	printf("%s: config OK (%s)\n", o->config ? o->config : "built-in teaching", cfg->name);
+	fputs(sb.s, stdout);
+	if (sb.len && sb.s[sb.len - 1] != '\n')
+		fputc('\n', stdout);
+	sb_fini(&sb);
+	print_memory(cfg, o->max_memory, stdout);
+	return EXIT_OK;
+}
+
+/* The terminal says what is happening before the machine is built. */
+static void announce_build(const struct options *o, const struct sim_cfg *cfg)
+{
+	struct sim_mem m;
+	char sz[32];
+	sim_mem_estimate(cfg, NULL, &m);
+	sim_mem_format(m.total, sz, sizeof sz);
+	if (o->session) /* its own machine is built by the loader (setup_rewind) */
+		printf("\033[H\033[2Jgpustep: opening session %s...\r\n", o->session);
+	else
+		printf("\033[H\033[2Jgpustep: building %s: %d SMs, %d L2 banks, about %s of state...\r\n",
+		       cfg->name, cfg->core.sms, cfg->l2.banks, sz);
+	fflush(stdout);
+}
+
+int gpustep_main(int argc, char **argv)
+{
+	/* `gpustep model ...`: the reuse-distance model next to the simulator. */
+	if (argc > 1 && strcmp(argv[1], "model") == 0)
+		return model_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "lesson") == 0)
+		return lesson_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "stress-coherence") == 0)
+		return stress_coherence_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "sweep") == 0) /* docs/SWEEPS.md */
+		return sweep_main(argc - 1, argv + 1);
+	struct options o;
+	memset(&o, 0, sizeof o);
+	o.snapshot_mb = -1;
+	int rc = parse_options(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	if (list_requested(&o) && !o.list_stats)
+		return EXIT_OK;
+	struct sim_cfg cfg;
+	if (build_config(&o, &cfg) || check_snapshot_budget(&o))
+		return EXIT_USAGE;
+	if (o.dump) {
+		char *t = config_json_string(&cfg);
+		fputs(t, stdout);
+		free(t);
+		return EXIT_OK;
+	}
+	if (o.check)
+		return check_config(&o, &cfg);
+	bool interactive = !o.batch && !o.run && !o.list_stats;
+	/* A DRAM trace with --run, --stats or off a terminal runs straight
+	 * through dram_trace_run (bounded memory, a summary, as the issue's
+	 * `--dram-trace FILE CONFIG --stats out.json`); on a terminal the TUI,
+	 * and with --batch the same command table, open it as a DRAM-only
+	 * simulator (session_init_dram_trace). */
+	if (o.dram_trace && !o.batch && (!interactive || o.stats || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+		return run_dram_trace(&cfg, &o);
+	char *merr = NULL; /* before building it, naming what is too big */
+	if (session_check_memory(o.max_memory, &cfg, NULL, &merr)) {
+		fprintf(stderr, "gpustep: %s\n", merr);
+		free(merr);
+		return EXIT_USAGE;
+	}
+	if (o.dram_trace && (o.workload || o.nparams || o.session)) {
+		fprintf(stderr, "gpustep: --dram-trace feeds the DRAM alone; do not combine it with -w, -p or --session\n");
+		return EXIT_USAGE;
+	}
+	if (interactive && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "gpustep: stdin/stdout is not a terminal; use --batch FILE|-, --run, "
+				"--check-config or --list-* for headless use\n");
+		return EXIT_USAGE;
+	}
+	if (interactive)
+		announce_build(&o, &cfg);
+	struct session *ss = xcalloc(1, sizeof *ss);
+	char *err = NULL;
+	const char *wl = o.workload ? o.workload : default_workload();
+	session_set_initial_snapshot_budget((size_t)rewind_mb(&o) << 20);
+	if (o.dram_trace ? session_init_dram_trace(ss, &cfg, o.config ? o.config : "", o.dram_trace, cfg.seed, &err)
+			 : session_init(ss, &cfg, o.config ? o.config : "", wl, cfg.seed, &err)) {
+		fprintf(stderr, "gpustep: %s\n", err ? err : "cannot build the simulator");
+		free(err);
+		free(ss);
+		return EXIT_USAGE;
+	}
+	ss->max_memory = o.max_memory; /* for every rebuild (set, load, load session) */
+	print_trace_warnings(ss);
+	struct rf_info rfi;
+	if (inspect_rf(ss->sim, 0, &rfi) && rfi.warning && *rfi.warning)
+		fprintf(stderr, "gpustep: warning: %s\n", rfi.warning);
+	int status = EXIT_OK;
+	if (apply_params(ss, &o) || (rc = setup_rewind(ss, &o, interactive)) != 0) {
+		status = rc == -2 ? EXIT_RUNTIME : EXIT_USAGE; /* -2: Ctrl-C cancelled the --session replay */
+	} else if (o.list_stats) {
+		const struct stats *st = sim_stats_c(ss->sim);
+		for (uint32_t i = 0; i < stats_count(st); i++) {
+			const struct stat_def *d = stats_def(st, i);
+			printf("%-36s %-9s %s\n", d->name, stat_kind_name(d->kind), d->desc);
+		}
+	} else if (interactive) {
+		status = tui_main(ss);
+	} else {
+		status = headless(ss, &o);
+	}
+	if (status != EXIT_USAGE && o.stats && !o.list_stats) {
+		int w = write_stats(ss, o.stats);
+		if (status == EXIT_OK)
+			status = w;
+	}
+	session_fini(ss);
+	free(ss);
+	return status;
+}

@@ -1,0 +1,140 @@
+/* cache.c: tag array, index functions and replacement; see cache.h. */
+#include "cache.h"
+
+#include "sim/hier_cfg.h"
+
+void cache_init(struct cache *c, struct arena *a, int sets, int ways, int line, int sector, int repl,
+		int index)
+{
+	c->sets = sets;
+	c->ways = ways;
+	c->line = line;
+	c->sector = sector ? sector : line;
+	c->nsect = line / c->sector;
+	c->all_sectors = c->nsect >= 32 ? UINT32_MAX : (1u << c->nsect) - 1;
+	c->repl = repl;
+	c->index = index;
+	c->off_bits = log2u((uint64_t)line);
+	c->idx_bits = log2u((uint64_t)sets);
+	c->clock = 0;
+	ARENA_SET(a, c->l, struct cline, (size_t)sets * (size_t)ways);
+}
+
+/* Irreducible polynomials over GF(2), by degree (bit d set). */
+static const uint32_t ipoly_tab[13] = {0,     0x3,   0x7,   0xB,   0x13,  0x25,  0x43,
+				       0x89,  0x11D, 0x211, 0x409, 0x805, 0x1053};
+
+static unsigned ipoly_mod(uint64_t x, unsigned deg)
+{
+	uint64_t p = ipoly_tab[deg];
+	for (int b = 63; b >= (int)deg; b--)
+		if (x >> b & 1)
+			x ^= p << (b - (int)deg);
+	return (unsigned)x;
+}
+
+int cache_set(const struct cache *c, uint64_t addr)
+{
+	uint64_t la = addr >> c->off_bits;
+	unsigned mask = (unsigned)c->sets - 1;
+	switch (c->index) {
+	case IDX_FERMI_HASH: {
+		unsigned lo = (unsigned)(la & 31);
+		unsigned hi = (unsigned)(((la >> 6) & 7) | ((la >> 10) & 1) << 3 | ((la >> 12) & 1) << 4);
+		unsigned v = (lo ^ hi) + 32u * (unsigned)((la >> 5) & 1);
+		return (int)(v & mask);
+	}
+	case IDX_IPOLY:
+		if (c->idx_bits == 0)
+			return 0;
+		return (int)(ipoly_mod(la, c->idx_bits) & mask);
+	default:
+		return (int)(la & mask);
+	}
+}
+
+uint32_t cache_sector_mask(const struct cache *c, uint64_t addr, unsigned size)
+{
+	if (c->nsect == 1)
+		return 1;
+	unsigned off = (unsigned)(addr & (uint64_t)(c->line - 1));
+	unsigned first = off / (unsigned)c->sector;
+	unsigned last = (off + (size ? size : 1) - 1) / (unsigned)c->sector;
+	if (last >= (unsigned)c->nsect)
+		last = (unsigned)c->nsect - 1;
+	/* Bits first..last (last <= 31: 2u << 31 wraps to 0, as wanted). */
+	return (uint32_t)((2u << last) - (1u << first));
+}
+
+/* The first way holding the line. Wide sets (titanv's L1 has 64 ways) make
+ * this the hottest loop of an L1 lookup, so the scan compares tags alone,
+ * four ways a step, and only from the first equal tag on checks validity
+ * (an invalid way may keep a stale tag). */
+int cache_find(const struct cache *c, int set, uint64_t line_addr)
+{
+	const struct cline *l = &c->l[(size_t)set * (size_t)c->ways];
+	int n = c->ways, w = 0;
+	for (; w + 4 <= n; w += 4)
+		if (l[w].tag == line_addr || l[w + 1].tag == line_addr || l[w + 2].tag == line_addr ||
+		    l[w + 3].tag == line_addr)
+			break;
+	for (; w < n; w++)
+		if (l[w].tag == line_addr && (l[w].valid || l[w].reserved))
+			return w;
+	return -1;
+}
+
+void cache_touch(struct cache *c, int set, int way)
+{
+	if (c->repl == REPL_LRU)
+		cache_line(c, set, way)->stamp = ++c->clock;
+}
+
+int cache_victim(struct cache *c, int set, struct rng *rng)
+{
+	struct cline *l = &c->l[(size_t)set * (size_t)c->ways];
+	int best = -1, navail = 0;
+	for (int w = 0; w < c->ways; w++) {
+		if (l[w].reserved || l[w].transient || l[w].swap_pending || l[w].pinned || l[w].fetching)
+			continue;
+		if (!l[w].valid)
+			return w;
+		navail++;
+		if (best < 0 || l[w].stamp < l[best].stamp)
+			best = w;
+	}
+	if (best >= 0 && c->repl == REPL_RANDOM) {
+		uint64_t k = rng_below(rng, (uint64_t)navail);
+		for (int w = 0; w < c->ways; w++) {
+			if (l[w].reserved || l[w].transient || l[w].swap_pending || l[w].pinned || l[w].fetching)
+				continue;
+			if (k-- == 0)
+				return w;
+		}
+	}
+	return best;
+}
+
+void cache_install(struct cache *c, int set, int way, uint64_t line_addr)
+{
+	struct cline *l = cache_line(c, set, way);
+	l->tag = line_addr;
+	l->valid = 1;
+	l->reserved = 0;
+	l->transient = 0;
+	l->swap_pending = 0;
+	l->sv = l->sd = 0;
+	l->stamp = ++c->clock;
+}
+
+int cache_lru_rank(const struct cache *c, int set, int way)
+{
+	const struct cline *l = &c->l[(size_t)set * (size_t)c->ways];
+	if (!l[way].valid)
+		return -1;
+	int rank = 0;
+	for (int w = 0; w < c->ways; w++)
+		if (w != way && l[w].valid && l[w].stamp > l[way].stamp)
+			rank++;
+	return rank;
+}

@@ -1,0 +1,297 @@
+/*
+ * lesson_expr.c: the values a lesson reads from the machine (docs/LESSONS.md,
+ * "Values"). A value is an arithmetic expression over terms:
+ *
+ *   cycle            the current cycle
+ *   event.FIELD      a field of the event the last run stopped at
+ *   stat.NAME        any stat
+ *   saved.NAME       a value an earlier step recorded ("record")
+ *   NUMBER
+ *
+ * with + - * /, unary -, parentheses and abs(x), sign(x), min(a,b), max(a,b).
+ * `${EXPR}` in a step's run commands, text and explanation is replaced by the
+ * value (`${EXPR:x}` in hex), so a step can follow what the student's own
+ * run found ("until rf.shift_done unit=${event.unit}").
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson_int.h"
+#include "session/session.h"
+#include "sim/stats.h"
+
+struct xp {
+	const char *s;             /* cursor */
+	struct session *ss;        /* NULL: check the syntax only */
+	const struct lesson *l;
+	char *why;
+	size_t n;
+	bool bad;
+	int depth; /* nesting, bounded so a hostile file cannot exhaust the stack */
+};
+
+static double fail(struct xp *x, const char *fmt, const char *arg)
+{
+	if (!x->bad)
+		snprintf(x->why, x->n, fmt, arg);
+	x->bad = true;
+	return 0;
+}
+
+static void skip(struct xp *x)
+{
+	while (isspace((unsigned char)*x->s))
+		x->s++;
+}
+
+static bool name_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '.'; }
+
+static double term_value(struct xp *x, const char *name)
+{
+	if (!x->ss)
+		return 0;
+	if (strcmp(name, "cycle") == 0)
+		return (double)sim_cycle(x->ss->sim);
+	if (strncmp(name, "stat.", 5) == 0) {
+		const struct stats *st = sim_stats_c(x->ss->sim);
+		int id = stats_find(st, name + 5);
+		if (id < 0)
+			return fail(x, "no stat '%s' on this machine", name + 5);
+		return stats_value(st, (uint32_t)id);
+	}
+	if (strncmp(name, "saved.", 6) == 0) {
+		for (int i = 0; i < x->l->nsaved; i++)
+			if (strcmp(x->l->saved[i].name, name + 6) == 0)
+				return x->l->saved[i].v;
+		return fail(x, "nothing recorded as '%s' yet (an earlier step records it)", name + 6);
+	}
+	const struct event *e = &x->ss->bps.stop_ev;
+	if (x->ss->last_stop != SIM_STOP_BREAK || e->kind >= EV__COUNT)
+		return fail(x, "the run did not stop at an event (needed for %s)", name);
+	unsigned bit = event_field_resolve(e->kind, name + 6);
+	if (!bit) {
+		char m[96];
+		snprintf(m, sizeof m, "%s has no field '%%s'", event_defs[e->kind].name);
+		return fail(x, m, name + 6);
+	}
+	return (double)event_field_value(e, bit);
+}
+
+static double expr(struct xp *x);
+
+static double factor_in(struct xp *x);
+
+static double factor(struct xp *x)
+{
+	if (++x->depth > 64) {
+		x->depth--;
+		return fail(x, "nested too deeply at '%.20s'", x->s);
+	}
+	double v = factor_in(x);
+	x->depth--;
+	return v;
+}
+
+static double factor_in(struct xp *x)
+{
+	skip(x);
+	if (*x->s == '-') {
+		x->s++;
+		return -factor(x);
+	}
+	if (*x->s == '(') {
+		x->s++;
+		double v = expr(x);
+		skip(x);
+		if (*x->s != ')')
+			return fail(x, "missing ')' before '%s'", x->s);
+		x->s++;
+		return v;
+	}
+	if (isdigit((unsigned char)*x->s) || *x->s == '.') {
+		char *end;
+		double v = strtod(x->s, &end);
+		x->s = end;
+		return v;
+	}
+	char name[160];
+	size_t k = 0;
+	while (name_char(*x->s) && k + 1 < sizeof name)
+		name[k++] = *x->s++;
+	name[k] = 0;
+	if (!k)
+		return fail(x, "expected a value at '%s'", x->s);
+	skip(x);
+	static const char *const fns[] = {"abs", "sign", "min", "max"};
+	for (int f = 0; f < 4; f++) {
+		if (strcmp(name, fns[f]) != 0)
+			continue;
+		if (*x->s != '(')
+			return fail(x, "%s needs '(' and its argument", name);
+		x->s++;
+		double a = expr(x), b = 0;
+		skip(x);
+		if (f >= 2) {
+			if (*x->s != ',')
+				return fail(x, "%s takes two arguments", name);
+			x->s++;
+			b = expr(x);
+			skip(x);
+		}
+		if (*x->s != ')')
+			return fail(x, "missing ')' after the arguments of %s", name);
+		x->s++;
+		switch (f) {
+		case 0:
+			return fabs(a);
+		case 1:
+			return (a > 0) - (a < 0);
+		case 2:
+			return a < b ? a : b;
+		default:
+			return a > b ? a : b;
+		}
+	}
+	bool known = strcmp(name, "cycle") == 0 || (strncmp(name, "event.", 6) == 0 && name[6]) ||
+		     (strncmp(name, "stat.", 5) == 0 && name[5]) || (strncmp(name, "saved.", 6) == 0 && name[6]);
+	if (!known)
+		return fail(x, "'%s' is not a value (cycle, event.FIELD, stat.NAME, saved.NAME, a number)", name);
+	return term_value(x, name);
+}
+
+static double term(struct xp *x)
+{
+	double v = factor(x);
+	for (;;) {
+		skip(x);
+		char op = *x->s;
+		if (op != '*' && op != '/')
+			return v;
+		x->s++;
+		double r = factor(x);
+		if (op == '*')
+			v *= r;
+		else if (x->ss && r == 0)
+			return fail(x, "division by zero%s", "");
+		else
+			v = x->ss ? v / r : 0;
+	}
+}
+
+static double expr(struct xp *x)
+{
+	double v = term(x);
+	for (;;) {
+		skip(x);
+		char op = *x->s;
+		if (op != '+' && op != '-')
+			return v;
+		x->s++;
+		double r = term(x);
+		v = op == '+' ? v + r : v - r;
+	}
+}
+
+static int run(struct xp *x, double *v)
+{
+	double r = expr(x);
+	skip(x);
+	if (!x->bad && *x->s)
+		fail(x, "unexpected '%s'", x->s);
+	if (x->bad)
+		return -1;
+	*v = r;
+	return 0;
+}
+
+int lesson_expr_check(const char *text, char *why, size_t n)
+{
+	struct xp x = {.s = text, .why = why, .n = n};
+	double v;
+	return run(&x, &v);
+}
+
+int lesson_expr_eval(struct session *ss, const struct lesson *l, const char *text, double *v, char *why, size_t n)
+{
+	struct xp x = {.s = text, .ss = ss, .l = l, .why = why, .n = n};
+	return run(&x, v);
+}
+
+void lesson_format_value(double v, bool hex, char *buf, size_t n)
+{
+	if (v == floor(v) && fabs(v) < 9007199254740992.0) {
+		if (hex && v >= 0)
+			snprintf(buf, n, "0x%llx", (unsigned long long)v);
+		else
+			snprintf(buf, n, "%lld", (long long)v);
+	} else {
+		snprintf(buf, n, "%.4g", v); /* 4 significant digits, as the panels show IPC */
+	}
+}
+
+/* Walks the ${...} of text; with ss NULL only checks them. */
+static char *interp(struct session *ss, const struct lesson *l, const char *text, char *why, size_t n)
+{
+	struct strbuf sb;
+	sb_init(&sb);
+	const char *p = text;
+	for (;;) {
+		const char *o = strstr(p, "${");
+		if (!o) {
+			sb_puts(&sb, p);
+			break;
+		}
+		sb_printf(&sb, "%.*s", (int)(o - p), p);
+		const char *c = strchr(o, '}');
+		if (!c) {
+			snprintf(why, n, "'${' without its '}' in '%s'", text);
+			sb_fini(&sb);
+			return NULL;
+		}
+		char inner[200];
+		snprintf(inner, sizeof inner, "%.*s", (int)(c - o - 2), o + 2);
+		size_t len = strlen(inner);
+		bool hex = len > 2 && strcmp(inner + len - 2, ":x") == 0;
+		if (hex)
+			inner[len - 2] = 0;
+		double v = 0;
+		int rc = ss ? lesson_expr_eval(ss, l, inner, &v, why, n) : lesson_expr_check(inner, why, n);
+		if (rc) {
+			sb_fini(&sb);
+			return NULL;
+		}
+		char num[40];
+		lesson_format_value(v, hex, num, sizeof num);
+		sb_puts(&sb, num);
+		p = c + 1;
+	}
+	return sb.s;
+}
+
+char *lesson_interp(struct session *ss, const struct lesson *l, const char *text, char *why, size_t n)
+{
+	return interp(ss, l, text, why, n);
+}
+
+int lesson_interp_check(const char *text, char *why, size_t n)
+{
+	char *s = interp(NULL, NULL, text, why, n);
+	free(s);
+	return s ? 0 : -1;
+}
+
+void lesson_save(struct lesson *l, const char *name, double v)
+{
+	for (int i = 0; i < l->nsaved; i++)
+		if (strcmp(l->saved[i].name, name) == 0) {
+			l->saved[i].v = v;
+			return;
+		}
+	if (l->nsaved == LESSON_MAX_SAVED)
+		return; /* lesson_load refuses more names than fit */
+	snprintf(l->saved[l->nsaved].name, sizeof l->saved[0].name, "%s", name);
+	l->saved[l->nsaved++].v = v;
+}
