@@ -53,7 +53,7 @@ UI_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
 # folders beside them: cli/ (program entry, subcommands), load/ (configs,
 # kernels, traces), export/ (stats JSON, Perfetto, CSV), session/, sweep/,
 # lesson/.
-ENGINE_DIRS := sim core mem dram coh rf policy reuse trace debug
+ENGINE_DIRS := sim kernel trace reuse rf dram policy coh mem core debug machine
 FRONT_DIRS := tui cli load export session sweep lesson
 ENGINE_SRC := $(foreach d,$(ENGINE_DIRS),$(wildcard engine/$(d)/*.c))
 VIEWS_SRC := $(wildcard views/*.c)
@@ -82,7 +82,7 @@ FUZZ_REPLAY := $(BUILD)/fuzz_replay
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=
 
-.PHONY: all deps run test test-unit test-ui test-golden test-e2e test-fuzz fuzz bench clean golden-update format stress test-slurm
+.PHONY: all deps run test layers layers-graph test-unit test-ui test-golden test-e2e test-fuzz fuzz bench clean golden-update format stress test-slurm
 
 all: deps $(BIN)
 
@@ -168,7 +168,19 @@ test: deps $(BIN) $(UNIT_BIN) $(UITEST_BIN) $(FUZZ_REPLAY)
 	@-$(FUZZ_REPLAY) --results $(BUILD)/results.txt $(patsubst %,tests/fuzz/%,$(FUZZ_TARGETS))
 	@-sh tests/golden/run.sh $(BIN) $(BUILD)/results.txt
 	@-sh tests/e2e/run.sh $(BIN) $(BUILD)/results.txt
+	@-sh tools/layers.sh --objs $(BUILD) --results $(BUILD)/results.txt
 	@sh tests/summary.sh $(BUILD)/results.txt
+
+# The folders only point down (tools/layers.conf; includes and calls, from the
+# objects); tools/layers.allow lists the known debt.
+layers: deps $(BIN)
+	sh tools/layers.sh --objs $(BUILD)
+
+# The layer picture of docs/ARCHITECTURE.md (needs Graphviz's dot).
+layers-graph: deps $(BIN)
+	@command -v dot >/dev/null || { echo "layers-graph needs Graphviz: apt-get install -y graphviz"; exit 2; }
+	sh tools/layers.sh --objs $(BUILD) --dot docs/layers.dot
+	dot -Tpng -Gdpi=80 docs/layers.dot -o docs/layers.png
 
 test-unit: deps $(UNIT_BIN)
 	$(UNIT_BIN)

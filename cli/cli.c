@@ -30,7 +30,7 @@
 #include "load/loader.h"
 #include "session/session.h"
 #include "session/session_file.h"
-#include "sim/sim_mem.h"
+#include "machine/sim_mem.h"
 #include "load/sysmem.h"
 #include "export/stats_json.h"
 #include "sweep/sweep.h"

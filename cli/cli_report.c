@@ -13,7 +13,7 @@
 
 #include "sim/config.h"
 #include "session/session.h"
-#include "sim/sim_mem.h"
+#include "machine/sim_mem.h"
 #include "sim/stats.h"
 #include "load/trace_io.h"
 

@@ -7,7 +7,7 @@
  * parameters (defaults 0 / 100 + |N(0, 5^2)| from the reference code).
  * The simulator's comparable miss rate leaves out misses to lines in flight
  * (l1.miss.latency), as the paper does against hardware counters.
- * WORKLOAD may be a .trc thread-address trace (engine/trace/trc.h): the model reads
+ * WORKLOAD may be a .trc thread-address trace (engine/reuse/trc.h): the model reads
  * its per-thread loads directly, the simulator replays it (trc_wl_ops).
  */
 #include "cmd_reuse.h"
@@ -26,7 +26,7 @@
 #include "sim/sim.h"
 #include "sim/stats.h"
 #include "load/trace_io.h"
-#include "trace/trc.h"
+#include "reuse/trc.h"
 
 static void model_opts_default(struct model_opts *o)
 {

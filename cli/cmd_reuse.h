@@ -11,7 +11,7 @@
 #include <stdbool.h>
 
 #include "sim/config.h"
-#include "core/kernel.h"
+#include "kernel/kernel.h"
 #include "reuse/rdref.h"
 #include "sim/util.h"
 
@@ -26,7 +26,7 @@ struct model_opts {
 	bool rule_b, no_clip, simulate, ablation, hist;
 	const char *json;  /* --json FILE, or NULL (implies the ablation) */
 };
-/* The same for a .trc thread-address trace (engine/trace/trc.h). */
+/* The same for a .trc thread-address trace (engine/reuse/trc.h). */
 struct trc;
 /* `gpustep model ...`: argv[0] = "model". Returns the exit status. */
 int model_main(int argc, char **argv);

@@ -13,7 +13,7 @@
  *   comments. Unknown keys, wrong types and out-of-range values are errors
  *   naming the file and the key; malformed JSON names file:line:column.
  *
- * Kernels: see the format in engine/core/kernel.h and docs/CONFIG.md.
+ * Kernels: see the format in engine/kernel/kernel.h and docs/CONFIG.md.
  */
 #ifndef GPUSTEP_LOADER_H
 #define GPUSTEP_LOADER_H
@@ -22,7 +22,7 @@
 #include <stddef.h>
 
 #include "sim/config.h"
-#include "core/kernel.h"
+#include "kernel/kernel.h"
 
 /* Apply the config named by spec (a file, or a preset name) on top of *cfg
  * (which the caller initialises, normally with cfg_defaults). Does not run

@@ -24,7 +24,7 @@
 #include "embedded.h"
 #include "trace_xz.h"
 #include "sysmem.h"
-#include "trace/trc.h"
+#include "reuse/trc.h"
 #include "sim/util.h"
 
 struct tkern {
@@ -33,7 +33,7 @@ struct tkern {
 	size_t len;
 	bool mapped;
 	struct trace_kernel *k;
-	struct trc *trc;       /* a .trc thread-address trace instead (engine/trace/trc.h) */
+	struct trc *trc;       /* a .trc thread-address trace instead (engine/reuse/trc.h) */
 	struct xz_kernel *xz;  /* .xz: served through the list's window (trace_xz.h) */
 };
 

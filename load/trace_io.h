@@ -5,7 +5,7 @@
  *   kernel-1.traceg.xz       streamed through liblzma: indexed in one pass, then
  *                            thread blocks decoded into a bounded window as
  *                            replay reaches them (trace.xz_window_mb)
- *   trace.trc[.xz]           a thread-address trace (engine/trace/trc.h), a list of one
+ *   trace.trc[.xz]           a thread-address trace (engine/reuse/trc.h), a list of one
  *   kernelslist.g            Accel-Sim command list: MemcpyHtoD lines (host copies,
  *                            handed to the engine: sim.h wl_copy) and
  *                            kernel-N.traceg[.xz] lines
@@ -22,7 +22,7 @@
 #include <stddef.h>
 
 #include "sim/config.h"
-#include "core/kernel.h"
+#include "kernel/kernel.h"
 #include "sim/sim.h"
 #include "trace/trace.h"
 

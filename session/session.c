@@ -19,7 +19,7 @@
 #include "load/loader.h"
 #include "session_file.h"
 #include "load/trace_io.h"
-#include "sim/sim_mem.h"
+#include "machine/sim_mem.h"
 #include "debug/snapshot.h"
 #include "load/sysmem.h"
 

@@ -13,7 +13,7 @@
 
 #include "debug/bp.h"
 #include "sim/config.h"
-#include "core/kernel.h"
+#include "kernel/kernel.h"
 #include "reuse/rdmodel.h"
 #include "sim/sim.h"
 #include "debug/snapshot.h"

@@ -16,7 +16,7 @@ NEW=${2:?usage: model_check.sh OLD_BIN NEW_BIN}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/model_check.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT INT TERM
 
-# thread-address traces (engine/trace/trc.h): N threads in blocks of B, each with
+# thread-address traces (engine/reuse/trc.h): N threads in blocks of B, each with
 # K accesses drawn from an LCG (seed S) over M lines of 128 B
 gen_trc() { # FILE N B K M S
 	awk -v n="$2" -v b="$3" -v k="$4" -v m="$5" -v s="$6" 'BEGIN {

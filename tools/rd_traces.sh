@@ -1,6 +1,6 @@
 #!/bin/sh
 # rd_traces.sh DIR: writes the .trc thread-address traces of docs/REUSE.md's
-# reference tables into DIR (engine/trace/trc.h format: "blocksize: X Y Z", then
+# reference tables into DIR (engine/reuse/trc.h format: "blocksize: X Y Z", then
 # "gid dir addr bytes", 0 = load, 1 = store). Deterministic (awk, fixed LCG).
 #
 #   stream      c[t] = a[t] + b[t]: 8192 threads, 4-byte loads, coalesced

@@ -31,7 +31,7 @@
 #include "sim/sim.h"
 
 /* The lesson pane's content (views/lesson.c), filled by the front end from
- * the open lesson (tui/lesson_pane.c); strings live as long as the lesson. */
+ * the open lesson (lesson/lesson_pane.c); strings live as long as the lesson. */
 struct lesson_view {
 	const void *id;     /* the lesson (a new one, or a new step, scrolls to the top) */
 	const char *name;

@@ -16,7 +16,7 @@
 
 #include <string.h>
 
-#include "coh/coh_eng.h"
+#include "mem/coh_eng.h"
 #include "sim/sim_int.h"
 
 /* The 32 B chunks of a line that bytes [addr, addr + size) touch, the part

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "mem/cache.h"
-#include "kernel.h"
+#include "kernel/kernel.h"
 
 struct coal_req {
 	uint64_t line;   /* line address */

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "coh/coh_eng.h"
+#include "mem/coh_eng.h"
 #include "sim/sim_int.h"
 
 int inspect_sms(const struct sim *s) { return s->cfg.core.sms; }

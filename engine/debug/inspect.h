@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "dram/dram.h"
+#include "sim/evcode.h"
 #include "sim/sim.h"
 
 /* ---- cores and warps ------------------------------------------------- */
@@ -20,20 +21,7 @@ enum warp_state {
 	WS_DONE,       /* exited; slot waits for its CTA to finish */
 };
 
-enum stall_reason {
-	STALL_NONE,
-	STALL_MEM,        /* waiting for memory instruction buffer / L1 port */
-	STALL_SCOREBOARD, /* a source register is pending a load */
-	STALL_BARRIER,
-	STALL_MSHR_FULL,
-	STALL_ALU,        /* previous multi-cycle ALU op still executing */
-	STALL_SHMEM,
-	STALL_INACTIVE,   /* two-level: not in the active pool */
-	STALL_DONE,
-	STALL_RF,         /* register file: operands being read (shifts, bank conflicts), write buffer or arbitrator full */
-	STALL__COUNT,
-};
-const char *stall_reason_name(unsigned r);
+/* enum stall_reason and stall_reason_name(): sim/evcode.h */
 
 struct warp_info {
 	int slot;

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "coh/coh_eng.h"
+#include "mem/coh_eng.h"
 #include "dram/dram_queue.h"
 #include "mem/frc.h"
 #include "rf/regfile.h"

@@ -77,7 +77,7 @@ struct dram_trace_cursor {
 	uint8_t pad[7];
 };
 
-/* A whole trace in memory (the TUI's DRAM-trace sessions, engine/sim/sim.c):
+/* A whole trace in memory (the TUI's DRAM-trace sessions, engine/machine/sim.c):
  * immutable once loaded, so snapshots need only the cursor. */
 struct dram_reqs {
 	enum dram_trace_fmt fmt;

@@ -48,7 +48,7 @@
 
 #include "sim/util.h"
 
-#include "coh/coh_eng.h"
+#include "coh_eng.h"
 #include "frc.h"
 #include "l2_sharers.h"
 #include "sim/sim_int.h"

@@ -32,9 +32,9 @@
  */
 #include <stdio.h>
 
-#include "coh/coh_eng.h"
+#include "coh_eng.h"
 #include "l2_sharers.h"
-#include "reuse/reuse.h"
+#include "mem_probe.h"
 #include "sim/sim_int.h"
 
 void occ_hist_set(struct occ_hist *h, uint64_t now, uint16_t v)
@@ -220,14 +220,7 @@ static void first_lookup(struct sim *s, struct sm *sm, struct req *r, int set, b
 		L1_INC(s, l, writes, l1_writes);
 	EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
 		.addr = r->addr, .set = set, .a = r->type == RQ_ST ? EVA_WRITE : EVA_READ);
-	if (s->reuse)
-		reuse_tap_l1(s, sm->id, r->warp, r->addr, set, hit, inflight); /* reuse profiler tap */
-	if (r->type == RQ_LD && !hit)
-		ccws_on_load_miss(s, sm, r->warp, r->addr); /* CCWS lost-locality detection */
-	else if (r->type == RQ_ST)
-		ccws_on_store(s, sm, r->addr);
-	if (r->type == RQ_LD) /* VWS IWL estimator */
-		vws_on_access(s, sm, r->warp, r->addr, !hit);
+	l1_probe_access(s, sm, r, set, hit, inflight, false);
 	if (r->type == RQ_LD) /* dueling: bypasses and MSHR-allocating misses count as misses */
 		byp_duel_count(s, sm, set, !hit && !inflight);
 }
@@ -316,7 +309,7 @@ static int read_allocate(struct sim *s, struct sm *sm, uint32_t ri, int set, int
 			}
 			if (bp->kind == BYPK_ALLOC)
 				byp_apply_alloc(s, sm, set, r->addr, bp, lway);
-			ccws_on_evict(s, sm, set, lway);
+			l1_probe_line(s, PP_L1_EVICT, sm, set, lway, -1);
 			evict_line(s, sm, set, lway, bp->kind == BYPK_ALLOC);
 			struct cline *v = cache_line(&l->c, set, lway);
 			v->tag = r->addr;
@@ -442,18 +435,16 @@ static int access_forward(struct sim *s, struct sm *sm, uint32_t ri)
 		L1_INC(s, l, accesses, l1_accesses);
 		EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
 			.addr = r->addr, .set = set, .a = r->type == RQ_ST ? EVA_WRITE : EVA_ATOMIC);
-		if (r->type == RQ_ST) {
+		if (r->type == RQ_ST)
 			L1_INC(s, l, writes, l1_writes);
-			ccws_on_store(s, sm, r->addr);
-		} else {
+		else
 			L1_INC(s, l, atomics, l1_atomics);
-		}
 		bool hit = cl && cl->valid && !cl->reserved && r->type == RQ_ST;
 		if (hit)
 			L1_INC(s, l, hits, l1_hits);
 		else
 			L1_INC(s, l, misses, l1_misses);
-		reuse_tap_l1(s, sm->id, r->warp, r->addr, set, hit, mshr_find(&l->m, r->addr, 0) != REQ_NIL); /* reuse profiler */
+		l1_probe_access(s, sm, r, set, hit, mshr_find(&l->m, r->addr, 0) != REQ_NIL, false);
 		if (cl && cl->valid && !cl->reserved) {
 			cl->touch = hit ? TOUCH_HIT : TOUCH_MISS;
 			cl->touch_cycle = now;
@@ -482,7 +473,7 @@ static int access_bypass_all(struct sim *s, struct sm *sm, uint32_t ri)
 	L1_INC(s, l, misses, l1_misses);
 	EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
 		.addr = r->addr, .set = set, .a = EVA_READ);
-	reuse_tap_l1(s, sm->id, r->warp, r->addr, set, false, false); /* reuse profiler */
+	l1_probe_access(s, sm, r, set, false, false, true);
 	byp_count_all(s, sm, set, r->addr, r->warp);
 	send_down(s, l, ri);
 	core_req_accepted(s, ri);
@@ -564,7 +555,7 @@ static void fill(struct sim *s, struct sm *sm, uint32_t fi)
 		if (way < 0) {
 			way = cache_victim(&l->c, set, &s->st->rng);
 			if (way >= 0) {
-				ccws_on_evict(s, sm, set, way);
+				l1_probe_line(s, PP_L1_EVICT, sm, set, way, -1);
 				evict_line(s, sm, set, way, false);
 				cache_install(&l->c, set, way, me->addr);
 			}
@@ -580,7 +571,7 @@ static void fill(struct sim *s, struct sm *sm, uint32_t fi)
 		cl->reserved = 0;
 		cl->fetching = 0;
 		cl->sv |= me->mask;
-		ccws_on_fill(s, sm, set, way, me->warp);
+		l1_probe_line(s, PP_L1_FILL, sm, set, way, me->warp);
 		cl->touch = TOUCH_FILL;
 		cl->touch_cycle = now;
 		cache_touch(&l->c, set, way);

@@ -47,11 +47,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coh/coh_eng.h"
+#include "coh_eng.h"
 #include "frc.h"
 #include "l2_int.h"
 #include "l2_sharers.h"
-#include "reuse/reuse.h"
+#include "mem_probe.h"
 
 static uint32_t bank_stat(struct sim *s, int b, const char *what, const char *desc)
 {
@@ -360,7 +360,7 @@ void l2_count_access(struct sim *s, struct l2bank *b, uint32_t ri, int set, bool
 	B_INC(s, b, accesses, l2_accesses);
 	EV_EMIT(&s->ev, EV_L2_ACCESS, .cycle = s->st->now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id,
 		.addr = r->addr, .set = set, .a = kind);
-	reuse_tap_l2(s, b->id, r->sm, r->addr, set, hit, false);
+	l2_probe_access(s, b->id, r, set, hit, false);
 	if (hit) {
 		B_INC(s, b, hits, l2_hits);
 		EV_EMIT(&s->ev, EV_L2_HIT, .cycle = s->st->now, .sm = (int16_t)r->sm, .unit = (int16_t)b->id,
@@ -488,7 +488,7 @@ static int l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 	/* the old block of a line being replaced (transient) is a miss */
 	bool present = cl && cl->valid && !cl->transient;
 	bool hit = present && (kind == 1 || (cl->sv & r->mask) == r->mask); /* writes need no valid sectors */
-	reuse_tap_l2(s, b->id, r->sm, r->addr, set, hit, mshr_find(&b->m, r->addr, 0) != REQ_NIL); /* reuse profiler */
+	l2_probe_access(s, b->id, r, set, hit, mshr_find(&b->m, r->addr, 0) != REQ_NIL);
 	if (cl && cl->valid && cl->transient) {
 		B_INC(s, b, misses, l2_misses);
 		B_INC(s, b, transient_blocks, l2_transient_blocks);

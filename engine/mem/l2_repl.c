@@ -29,7 +29,7 @@
  * invalidations' room is checked then, so no later step can find the pool
  * empty; a miss that finds too little room is refused (NACK `pool_full`).
  */
-#include "coh/coh_eng.h"
+#include "coh_eng.h"
 #include "frc.h"
 #include "l2_int.h"
 #include "l2_sharers.h"

@@ -23,7 +23,7 @@
  */
 #include <string.h>
 
-#include "coh/coh_eng.h"
+#include "coh_eng.h"
 #include "frc.h"
 #include "l2_sharers.h"
 #include "sim/sim_int.h"

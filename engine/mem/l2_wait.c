@@ -20,7 +20,7 @@
  * with an FRC or a coherence protocol always refuse (their miss paths have
  * more refusals, and the thesis's and the protocols' semantics are NACKs).
  */
-#include "coh/coh_eng.h" /* l2_bank_set */
+#include "coh_eng.h" /* l2_bank_set */
 #include "l2_int.h"
 #include "l2_sharers.h"
 #include "sim/sim_int.h"

@@ -276,3 +276,39 @@ bool inspect_ccws_warp(const struct sim *s, int smi, int slot, struct ccws_warp_
 		o->vta_used += c->vta[(size_t)slot * (size_t)n + (size_t)k].tag != 0;
 	return true;
 }
+
+/* ---- probe listeners (sim/probe.h) ------------------------------------------ */
+
+/* A load miss looks for lost locality; a store drops the line from the VTAs.
+ * Loads that skip the L1 are neither. */
+static void on_l1_access(struct sim *s, const void *arg)
+{
+	const struct probe_access *a = arg;
+	if (a->bypassed)
+		return;
+	if (a->op == PRB_LOAD && !a->hit)
+		ccws_on_load_miss(s, a->sm, a->warp, a->addr);
+	else if (a->op == PRB_STORE)
+		ccws_on_store(s, a->sm, a->addr);
+}
+
+static void on_l1_fill(struct sim *s, const void *arg)
+{
+	const struct probe_line *l = arg;
+	ccws_on_fill(s, l->sm, l->set, l->way, l->warp);
+}
+
+static void on_l1_evict(struct sim *s, const void *arg)
+{
+	const struct probe_line *l = arg;
+	ccws_on_evict(s, l->sm, l->set, l->way);
+}
+
+void ccws_attach(struct sim *s)
+{
+	if (!ccws_on(s))
+		return;
+	probe_listen(&s->probes, PP_L1_ACCESS, on_l1_access);
+	probe_listen(&s->probes, PP_L1_FILL, on_l1_fill);
+	probe_listen(&s->probes, PP_L1_EVICT, on_l1_evict);
+}

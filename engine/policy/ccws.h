@@ -69,6 +69,9 @@ void ccws_init(struct sim *s, struct sm *sm);
 void ccws_on_launch(struct sim *s, struct sm *sm, int w);
 /* L1 hooks (l1.c): a fill of (set, way) for warp's miss; (set, way) about
  * to be replaced; a load of warp that missed in the L1; a store. */
+/* ccws_attach (sim_new) registers the victim tag arrays on the L1's probes
+ * (sim/probe.h): PP_L1_ACCESS (load misses, stores), PP_L1_FILL, PP_L1_EVICT. */
+void ccws_attach(struct sim *s);
 void ccws_on_fill(struct sim *s, struct sm *sm, int set, int way, int warp);
 void ccws_on_evict(struct sim *s, struct sm *sm, int set, int way);
 void ccws_on_load_miss(struct sim *s, struct sm *sm, int warp, uint64_t addr);

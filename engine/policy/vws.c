@@ -310,3 +310,21 @@ void vws_refill(struct sim *s, struct sm *sm)
 		sim_progress(s);
 	}
 }
+
+/* ---- probe listener (sim/probe.h) ------------------------------------------- */
+
+/* The IWL estimator counts the L1 loads that look the cache up. */
+static void on_l1_access(struct sim *s, const void *arg)
+{
+	const struct probe_access *a = arg;
+	if (a->bypassed || a->op != PRB_LOAD)
+		return;
+	vws_on_access(s, a->sm, a->warp, a->addr, !a->hit);
+}
+
+void vws_attach(struct sim *s)
+{
+	if (!vws_on(s))
+		return;
+	probe_listen(&s->probes, PP_L1_ACCESS, on_l1_access);
+}

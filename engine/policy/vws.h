@@ -72,6 +72,9 @@ struct sm;
 
 void vws_init(struct sim *s, struct sm *sm);
 /* First L1 lookup of a load by a warp (miss = not a data hit). */
+/* vws_attach (sim_new) registers the estimator on the L1's PP_L1_ACCESS probe
+ * (sim/probe.h); its listener calls vws_on_access for each load lookup. */
+void vws_attach(struct sim *s);
 void vws_on_access(struct sim *s, struct sm *sm, int warp, uint64_t addr, bool miss);
 void vws_on_warp_done(struct sim *s, struct sm *sm, int warp);
 /* Bit mask of the warp slots allowed to issue now. */

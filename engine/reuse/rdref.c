@@ -31,8 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/kernel.h"
-#include "trace/trc.h"
+#include "kernel/kernel.h"
+#include "trc.h"
 #include "sim/util.h"
 
 /* ---- input ------------------------------------------------------------- */

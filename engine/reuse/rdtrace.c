@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/kernel.h"
+#include "kernel/kernel.h"
 #include "rdmodel_int.h"
 #include "sim/util.h"
 struct rdm_trace *rdm_trace_new(void) { return xcalloc(1, sizeof(struct rdm_trace)); }

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "sim/sim_int.h"
-#include "trace/trc.h"
+#include "trc.h"
 
 #define NIL UINT32_MAX
 
@@ -569,4 +569,26 @@ void reuse_tap_l2(struct sim *s, int bank, int sm, uint64_t addr, int set, bool 
 	c->last_cycle = s->st->now;
 	count(s, &r->id2[bank], &r->agg2, &res);
 	emit(s, &res, sm, -1, bank, addr, set);
+}
+
+/* ---- probe listeners (sim/probe.h) ------------------------------------------ */
+
+static void on_l1_access(struct sim *s, const void *arg)
+{
+	const struct probe_access *a = arg;
+	reuse_tap_l1(s, a->unit, a->warp, a->addr, a->set, a->hit, a->inflight);
+}
+
+static void on_l2_access(struct sim *s, const void *arg)
+{
+	const struct probe_access *a = arg;
+	reuse_tap_l2(s, a->unit, a->from_sm, a->addr, a->set, a->hit, a->inflight);
+}
+
+void reuse_attach(struct sim *s)
+{
+	if (!s->reuse)
+		return;
+	probe_listen(&s->probes, PP_L1_ACCESS, on_l1_access);
+	probe_listen(&s->probes, PP_L2_ACCESS, on_l2_access);
 }

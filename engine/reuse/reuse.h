@@ -138,6 +138,9 @@ struct reuse;
  * allocates from the arena and registers the stats. */
 struct reuse *reuse_new(struct sim *s);
 /* Taps (l1.c / l2.c). addr is the line address; set as the cache indexed it. */
+/* The profiler listens to the caches' PP_L1_ACCESS / PP_L2_ACCESS probes
+ * (reuse_attach, called by sim_new); the taps are what the listeners call. */
+void reuse_attach(struct sim *s);
 void reuse_tap_l1(struct sim *s, int sm, int warp, uint64_t addr, int set, bool hit, bool inflight);
 void reuse_tap_l2(struct sim *s, int bank, int sm, uint64_t addr, int set, bool hit, bool inflight);
 /* NULL for an out-of-range unit. kind: 0 = L1 (unit = SM), 1 = L2 (unit = bank). */

@@ -34,7 +34,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/kernel.h"
+#include "kernel/kernel.h"
 
 #define RF_MAX_BANKS 64
 #define RF_WB_MAX_WAYS 64

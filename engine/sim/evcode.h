@@ -7,11 +7,27 @@
  * them with designated initialisers and checked against each enum's __COUNT at
  * build time, so `break l2.nack reason=pool_full` and the log's "reason=..."
  * stay right when a code is added. (Codes named by other headers: warp.stall
- * reasons are inspect.h's stall reasons, coherence states and messages are
+ * reasons are the stall reasons below, coherence states and messages are
  * coh.h's, reuse classes are reuse.h's.)
  */
 #ifndef GPUSTEP_EVCODE_H
 #define GPUSTEP_EVCODE_H
+
+/* warp.stall: reason (why a warp did not issue; the warps panel, `why`) */
+enum stall_reason {
+	STALL_NONE,
+	STALL_MEM,        /* waiting for memory instruction buffer / L1 port */
+	STALL_SCOREBOARD, /* a source register is pending a load */
+	STALL_BARRIER,
+	STALL_MSHR_FULL,
+	STALL_ALU,        /* previous multi-cycle ALU op still executing */
+	STALL_SHMEM,
+	STALL_INACTIVE,   /* two-level: not in the active pool */
+	STALL_DONE,
+	STALL_RF,         /* register file: operands being read (shifts, bank conflicts), write buffer or arbitrator full */
+	STALL__COUNT,
+};
+const char *stall_reason_name(unsigned r); /* event.c */
 
 /* l1.access, l2.access: op */
 enum ev_access { EVA_READ, EVA_WRITE, EVA_ATOMIC, EVA__COUNT };

@@ -14,7 +14,6 @@
 #include "event.h"
 
 #include "coh/coh.h"
-#include "debug/inspect.h"
 #include "reuse/reuse.h"
 
 #include <ctype.h>
@@ -144,6 +143,14 @@ CODES_MATCH(drain_names, EVD__COUNT);
 CODES_MATCH(kflush_names, EVK__COUNT);
 CODES_MATCH(dir_names, EVI__COUNT);
 #undef CODES_MATCH
+
+static const char *const stall_names[STALL__COUNT] = {
+	[STALL_NONE] = "none",       [STALL_MEM] = "mem",         [STALL_SCOREBOARD] = "scoreboard",
+	[STALL_BARRIER] = "barrier", [STALL_MSHR_FULL] = "mshr_full", [STALL_ALU] = "alu",
+	[STALL_SHMEM] = "shmem",     [STALL_INACTIVE] = "inactive", [STALL_DONE] = "done", [STALL_RF] = "rf",
+};
+
+const char *stall_reason_name(unsigned r) { return r < STALL__COUNT ? stall_names[r] : "?"; }
 
 static const char *stall_code(unsigned v) { return v < STALL__COUNT ? stall_reason_name(v) : NULL; }
 static const char *coh_state_code(unsigned v) { return v < CS__COUNT ? coh_state_name(v) : NULL; }

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "debug/bp.h"
+struct bp_set; /* debug/bp.h */
 #include "config.h"
 #include "event.h"
 #include "stats.h"

@@ -39,11 +39,12 @@
 #include "mem/frc.h"
 #include "mem/hostcopy.h"
 #include "debug/inspect.h"
-#include "core/kernel.h"
+#include "kernel/kernel.h"
 #include "mem/mshr.h"
 #include "rf/regfile.h"
 #include "req.h"
 #include "policy/rmws.h"
+#include "probe.h"
 #include "sim.h"
 #include "stats.h"
 
@@ -279,6 +280,7 @@ struct sim {
 	struct events ev;
 	struct sim_stat_ids id;
 	/* Immutable after sim_new. */
+	struct probes probes; /* probe.h: observers' listeners, registered by sim_new (not in the arena) */
 	struct sim_cfg cfg;
 	struct workload wl;
 	const struct wl_ops *wops; /* the workload's instruction source */

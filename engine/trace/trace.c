@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/kernel.h"
+#include "kernel/kernel.h"
 #include "trace_int.h"
 #include "sim/util.h"
 

@@ -23,7 +23,7 @@
  */
 #include <string.h>
 
-#include "core/kernel.h"
+#include "kernel/kernel.h"
 #include "trace_int.h"
 
 void trace_view_init(struct trace_view *v, const struct trace_kernel *k, const struct trace_cfg *c)

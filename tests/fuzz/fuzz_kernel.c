@@ -1,11 +1,11 @@
 /* fuzz_kernel.c: a kernel in the access-pattern language (load/loader.c JSON,
- * engine/core/kernel_stmt.c statements, engine/core/kexpr.c expressions): parse,
+ * engine/kernel/kernel_stmt.c statements, engine/kernel/kexpr.c expressions): parse,
  * compile, then produce the first instructions of a few warps, which
  * evaluates every expression on real lanes. */
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "core/kernel.h"
+#include "kernel/kernel.h"
 #include "load/loader.h"
 
 FUZZ_TARGET(kernel)

@@ -1,4 +1,4 @@
-/* fuzz_trc.c: a Nugteren .trc thread-address trace (engine/trace/trc.c): parse it
+/* fuzz_trc.c: a Nugteren .trc thread-address trace (engine/reuse/trc.c): parse it
  * as a workload through load/trace_io.c and replay a few thousand cycles. */
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
 /*
- * test_coh_values_kernels.c: coherence.check_values (engine/coh/coh_values.c) on
+ * test_coh_values_kernels.c: coherence.check_values (engine/mem/coh_values.c) on
  * every built-in kernel, teaching and gtx480, under si, nmoesi and moesi:
  * no data-value violation, some loads checked, and the values are shadow
  * state only: every stat of the run without checking (cycles, hits, messages,

@@ -1,6 +1,6 @@
 /*
  * test_kernels_builtin.c: every built-in kernel in configs/workloads/ loads
- * (load/loader.c), compiles (engine/core/kernel.c) and runs: the first and last
+ * (load/loader.c), compiles (engine/kernel/kernel.c) and runs: the first and last
  * CTA's warps run to their exit, every global address stays inside the
  * kernel's array footprint and every shared address inside its shmem.
  * Lives under tests/ui/ because it needs the JSON loader.
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/kernel.h"
+#include "kernel/kernel.h"
 #include "load/loader.h"
 #include "test.h"
 #include "sim/util.h"

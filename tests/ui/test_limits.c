@@ -21,7 +21,7 @@
 #include "load/loader.h"
 #include "session/session.h"
 #include "session/session_file.h"
-#include "sim/sim_mem.h"
+#include "machine/sim_mem.h"
 #include "sesstest.h"
 #include "test.h"
 #include "load/trace_io.h"

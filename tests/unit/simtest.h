@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/kernel.h"
+#include "kernel/kernel.h"
 #include "sim/sim.h"
 
 struct tk {

@@ -1,6 +1,6 @@
 /*
  * test_coh_kflush.c: the kernel boundary as a release and an acquire under
- * the relaxed protocols (engine/coh/coh_kflush.c, coherence.kernel_boundary).
+ * the relaxed protocols (engine/mem/coh_kflush.c, coherence.kernel_boundary).
  * Two back-to-back trace kernels on the teaching machine (2 SMs, round
  * robin, so CTA 0 of each kernel runs on sm0 and CTA 1 on sm1):
  *
@@ -291,7 +291,7 @@ TEST(coh_kernel_boundary_deterministic_and_rewinds)
 	}
 }
 
-/* ---- coherence.check_values (engine/coh/coh_values.c) ---------------------- */
+/* ---- coherence.check_values (engine/mem/coh_values.c) ---------------------- */
 
 /* Run to the end; the first stop's cycle (UINT64_MAX: none) and message. */
 static uint64_t run_values(struct sim *s, char *msg, size_t n)

@@ -1,5 +1,5 @@
 /*
- * test_coh_values.c: coherence.check_values (engine/coh/coh_values.c) on small
+ * test_coh_values.c: coherence.check_values (engine/mem/coh_values.c) on small
  * racy kernels that touch every data path: four SMs sharing a few lines with
  * plain loads and stores, SI's glc/slc loads and stores, atomics at the L2,
  * tiny caches so L1 and L2 replacements (Puts, write-backs, invalidations

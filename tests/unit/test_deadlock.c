@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coh/coh_eng.h"
+#include "mem/coh_eng.h"
 #include "sim/config.h"
 #include "debug/inspect.h"
 #include "sim/sim_int.h"

@@ -14,7 +14,7 @@
 #include "sim/sim.h"
 #include "test.h"
 #include "trace/trace.h"
-#include "trace/trc.h"
+#include "reuse/trc.h"
 
 static uint64_t cap_of(const struct sim_cfg *c)
 {

@@ -1,5 +1,5 @@
 /*
- * test_kernel.c: the kernel language (engine/core/kernel.c, kernel_exec.c) built
+ * test_kernel.c: the kernel language (engine/kernel/kernel.c, kernel_exec.c) built
  * from struct kernel_src in C: dimensions and array placement, per-lane
  * addresses, loops, divergence masks, partial warps, the default register
  * rule, and every compile error (statement and column).
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/kernel.h"
+#include "kernel/kernel.h"
 #include "test.h"
 
 /* A source with arrays A, B, C (4-byte, len n) and the given body (NULL-terminated). */

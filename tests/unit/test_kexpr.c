@@ -1,5 +1,5 @@
 /*
- * test_kexpr.c: the expression compiler and vector VM (engine/core/kexpr.c):
+ * test_kexpr.c: the expression compiler and vector VM (engine/kernel/kexpr.c):
  * precedence and associativity, each operator's edge cases, constant folding
  * agreeing with the VM, hash determinism, and error columns.
  *
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/kexpr.h"
+#include "kernel/kexpr.h"
 #include "test.h"
 #include "sim/util.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "coh/coh.h"
-#include "coh/coh_eng.h"
+#include "mem/coh_eng.h"
 #include "sim/sim_int.h"
 #include "simtest.h"
 #include "debug/snapshot.h"

@@ -10,7 +10,7 @@
  * and a stream whose stride is banks x interleave (1 KiB) lands on one bank
  * with linear and on all four, evenly, with xor and ipoly.
  *
- * coherence.value_words (engine/coh/coh_values.c): the value store is an open
+ * coherence.value_words (engine/mem/coh_values.c): the value store is an open
  * hash table of P = the power of two >= 4W/3 + 1 slots kept at most 3/4
  * full, so it tracks 3P/4 distinct words (>= W); one word more stops the run
  * with "Value store full".

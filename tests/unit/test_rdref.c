@@ -16,7 +16,7 @@
 #include "reuse/reuse.h"
 #include "simtest.h"
 #include "test.h"
-#include "trace/trc.h"
+#include "reuse/trc.h"
 #include "sim/util.h"
 
 /* One 128 B line per id; warp size 32, 1 set of `ways` (modulo), hit 0,

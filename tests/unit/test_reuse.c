@@ -12,8 +12,9 @@
 #include <string.h>
 
 #include "test.h"
-#include "core/kernel.h"
+#include "kernel/kernel.h"
 #include "reuse/reuse.h"
+#include "debug/bp.h"
 #include "sim/sim.h"
 
 static struct rd_cache *new_cache(struct arena *a, uint32_t sets, uint32_t ways, uint64_t base, uint64_t lines)

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/kernel.h"
+#include "kernel/kernel.h"
+#include "debug/bp.h"
 #include "sim/sim.h"
 #include "debug/snapshot.h"
 #include "simtest.h"

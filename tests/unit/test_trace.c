@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/kernel.h"
+#include "kernel/kernel.h"
 #include "sim/sim.h"
 #include "test.h"
 #include "trace/trace.h"

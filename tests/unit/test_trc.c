@@ -1,5 +1,5 @@
 /*
- * test_trc.c: `.trc` thread-address traces (engine/trace/trc.h): parsing (good
+ * test_trc.c: `.trc` thread-address traces (engine/reuse/trc.h): parsing (good
  * files, malformed lines, truncation at every byte), replay as a workload
  * (instruction stream of a warp, counts in the simulator), the model's input
  * from the same trace, and the note's TV8 (stride check, exact), TV9 (MSHR
@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/kernel.h"
+#include "kernel/kernel.h"
 #include "reuse/rdmodel.h"
 #include "simtest.h"
 #include "sim/stats.h"
 #include "test.h"
-#include "trace/trc.h"
+#include "reuse/trc.h"
 #include "sim/util.h"
 
 static struct trc *parse(const char *s, char **err) { return trc_parse(s, strlen(s), "t.trc", err); }

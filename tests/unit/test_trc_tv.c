@@ -1,6 +1,6 @@
 /*
  * test_trc_tv.c: the note's micro-benchmark vectors run through `.trc` text
- * and the model (engine/trace/trc.h, engine/reuse/rdmodel.h), Fermi 16 KB L1.
+ * and the model (engine/reuse/trc.h, engine/reuse/rdmodel.h), Fermi 16 KB L1.
  *
  *   TV8  stride check (Figure 7 style): exact, every cell of the table.
  *   TV9  MSHR micro-benchmark (Figure 8): NOT reproducible by the model. The
@@ -26,7 +26,7 @@
 
 #include "reuse/rdmodel.h"
 #include "test.h"
-#include "trace/trc.h"
+#include "reuse/trc.h"
 #include "sim/util.h"
 
 static double model_miss_rate(const struct strbuf *sb, const struct rdm_cfg *c, uint64_t *cancels)

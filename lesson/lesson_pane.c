@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lesson/lesson_int.h"
+#include "lesson_int.h"
 #include "session/session.h"
 
 const struct lesson_view *lesson_pane_view(const struct session *ss, struct lesson_pane_buf *b)

@@ -12,13 +12,13 @@
 
 #include "policy/bypass.h"
 #include "mem/cache.h"
-#include "event.h"
+#include "sim/event.h"
 #include "mem/frc.h"
-#include "core/kernel.h"
+#include "kernel/kernel.h"
 #include "mem/mshr.h"
-#include "req.h"
+#include "sim/req.h"
 #include "reuse/reuse.h"
-#include "sim_int.h"
+#include "sim/sim_int.h"
 
 /* Small state the terms below leave out (stats, events, per-unit structs,
  * register-file queues), about what the teaching machine holds beyond them;

@@ -11,7 +11,7 @@
  * becomes IM_D: Upg -> GetX).
  */
 #include "coh_eng.h"
-#include "reuse/reuse.h"
+#include "mem_probe.h"
 
 #define L1C(s, l, field, agg)                                                                              \
 	do {                                                                                               \
@@ -171,7 +171,7 @@ static int access_atomic(struct sim *s, struct sm *sm, uint32_t ri, int set, int
 	L1C(s, l, misses, l1_misses);
 	EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = s->st->now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
 		.addr = r->addr, .set = set, .a = EVA_ATOMIC);
-	reuse_tap_l1(s, sm->id, r->warp, r->addr, set, false, pend != REQ_NIL); /* reuse profiler */
+	l1_probe_access(s, sm, r, set, false, pend != REQ_NIL, false);
 	if (evict)
 		coh_l1_evict(s, sm, set, way);
 	l1_send_down(s, l, ri);
@@ -330,9 +330,7 @@ int coh_l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 			L1C(s, l, writes, l1_writes);
 		EV_EMIT(&s->ev, EV_L1_ACCESS, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)r->warp,
 			.addr = r->addr, .set = set, .a = r->type == RQ_ST ? EVA_WRITE : EVA_READ);
-		reuse_tap_l1(s, sm->id, r->warp, r->addr, set, hit, pend != REQ_NIL); /* reuse profiler */
-		if (r->type == RQ_LD)
-			vws_on_access(s, sm, r->warp, r->addr, !hit);
+		l1_probe_access(s, sm, r, set, hit, pend != REQ_NIL, false);
 		if (hit)
 			L1C(s, l, hits, l1_hits);
 		else

@@ -19,8 +19,8 @@
 
 #include <stdint.h>
 
-#include "config.h"
-#include "sim.h"
+#include "sim/config.h"
+#include "sim/sim.h"
 
 #define SIM_MEM_MAX_PARTS 16
 

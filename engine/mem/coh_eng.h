@@ -28,7 +28,7 @@
 #ifndef GPUSTEP_COH_ENG_H
 #define GPUSTEP_COH_ENG_H
 
-#include "coh.h"
+#include "coh/coh.h"
 #include "sim/sim_int.h"
 
 enum { DB_NONE, DB_ACKS, DB_UNBLOCK, DB_EVICT };

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/kernel.h"
-#include "reuse/rdmodel.h"
+#include "kernel/kernel.h"
+#include "rdmodel.h"
 #include "sim/util.h"
 
 struct trc {

@@ -30,19 +30,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coh/coh_eng.h"
+#include "mem/coh_eng.h"
 #include "mem/l2_sharers.h"
 #include "reuse/reuse.h"
-#include "sim_int.h"
+#include "sim/sim_int.h"
 #include "sim_mem.h"
-
-static const char *const stall_names[STALL__COUNT] = {
-	[STALL_NONE] = "none",       [STALL_MEM] = "mem",         [STALL_SCOREBOARD] = "scoreboard",
-	[STALL_BARRIER] = "barrier", [STALL_MSHR_FULL] = "mshr_full", [STALL_ALU] = "alu",
-	[STALL_SHMEM] = "shmem",     [STALL_INACTIVE] = "inactive", [STALL_DONE] = "done", [STALL_RF] = "rf",
-};
-
-const char *stall_reason_name(unsigned r) { return r < STALL__COUNT ? stall_names[r] : "?"; }
 
 static void register_stats(struct sim *s)
 {
@@ -84,7 +76,7 @@ static void register_stats(struct sim *s)
 	};
 	for (unsigned r = STALL_MEM; r < STALL__COUNT; r++) {
 		char name[64];
-		snprintf(name, sizeof name, "core.stall.%s", stall_names[r]);
+		snprintf(name, sizeof name, "core.stall.%s", stall_reason_name(r));
 		id->stall[r] = stats_counter(st, name, stall_desc[r]);
 	}
 	id->l1_accesses = stats_counter(st, "l1.accesses", "L1 lookups, all SMs");
@@ -340,6 +332,10 @@ static int build_units(struct sim *s, const struct sim_cfg *cfg, const struct wo
 		hostcopy_register_stats(s); /* trace.memcpy.* */
 	if (cfg->reuse.profile)
 		s->reuse = reuse_new(s); /* reuse-distance profiler: after the caches, before the freeze */
+	/* Observers on the caches' probe points (sim/probe.h), in this order. */
+	reuse_attach(s);
+	ccws_attach(s);
+	vws_attach(s);
 	return 0;
 }
 
