@@ -959,7 +959,9 @@ static int add_entry(struct gs *g, const char *name, const char *val, const char
 		char *p = path_beside(fname, val);
 		char *err = NULL;
 		size_t n;
-		char *t = loader_read_file(p, &n, &err);
+		char *t = is_file(p) ? loader_read_file(p, &n, &err) : NULL;
+		if (!t && !err)
+			err = xasprintf("%s: no such file", p);
 		if (!t) {
 			gs_fail(g, &tmp, "%s", err);
 			free(err);
@@ -1088,7 +1090,7 @@ static int map_icnt_file(struct gs *g, struct gs_ent *e)
 	char *path = path_beside(e->file, e->val);
 	char *err = NULL;
 	size_t len;
-	char *text = loader_read_file(path, &len, &err);
+	char *text = is_file(path) ? loader_read_file(path, &len, &err) : NULL;
 	if (!text) {
 		gs_why(e, "%s not found: gpustep's icnt.* keys keep their values", path);
 		sb_printf(&g->notes, "%s%s:%u: %s: no such file; the crossbar keeps gpustep's icnt.* values",
