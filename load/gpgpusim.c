@@ -41,8 +41,8 @@ struct gs_ent {
 	unsigned line;
 	const struct gs_opt *opt;
 	int overridden_by; /* index of the later entry of the same option, or -1 */
-	struct strbuf out;    /* "key=value ..." set by the handler */
-	struct strbuf why;    /* not modelled (parts) */
+	struct strbuf out; /* "key=value ..." set by the handler */
+	struct strbuf why; /* not modelled (parts) */
 };
 
 struct gs {
@@ -57,7 +57,8 @@ struct gs {
 };
 
 /* ---- errors and small helpers ---------------------------------------- */
-static int gs_fail(struct gs *g, const struct gs_ent *e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int gs_fail(struct gs *g, const struct gs_ent *e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static int gs_fail(struct gs *g, const struct gs_ent *e, const char *fmt, ...)
 {
 	if (g->failed)
@@ -85,7 +86,8 @@ static unsigned edit_distance(const char *a, const char *b)
 		d[0] = (unsigned)i;
 		for (size_t j = 1; j <= lb; j++) {
 			unsigned cur = d[j];
-			unsigned sub = prev + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
+			unsigned sub =
+			    prev + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
 			unsigned m = d[j] + 1 < d[j - 1] + 1 ? d[j] + 1 : d[j - 1] + 1;
 			d[j] = sub < m ? sub : m;
 			prev = cur;
@@ -133,7 +135,7 @@ static const char *gs_get(const struct gs *g, const char *name)
 
 /* Set a gpustep key from a formatted value; record it on the entry. */
 static int gs_set(struct gs *g, struct gs_ent *e, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 static int gs_set(struct gs *g, struct gs_ent *e, const char *key, const char *fmt, ...)
 {
 	va_list ap;
@@ -180,7 +182,8 @@ static int gs_uint(struct gs *g, struct gs_ent *e, const char *s, const char *fi
 }
 
 /* An option's own value as a whole number (defaults to dflt when absent). */
-static int gs_uint_opt(struct gs *g, struct gs_ent *e, const char *name, unsigned long dflt, unsigned long *out)
+static int gs_uint_opt(struct gs *g, struct gs_ent *e, const char *name, unsigned long dflt,
+                       unsigned long *out)
 {
 	const char *v = gs_get(g, name);
 	if (!v) {
@@ -219,7 +222,7 @@ struct gs_cache {
 };
 
 static int parse_letter(struct gs *g, struct gs_ent *e, const char *s, const char *field, const char *allowed,
-			char *out)
+                        char *out)
 {
 	if (strlen(s) != 1 || !strchr(allowed, s[0]))
 		return gs_fail(g, e, "cache field '%s': expected one of %s, got '%s'", field, allowed, s);
@@ -237,21 +240,28 @@ static int parse_cache(struct gs *g, struct gs_ent *e, struct gs_cache *c)
 	char buf[512], *grp[6];
 	int ng = split(buf, sizeof buf, e->val, ",", grp, 5);
 	if (ng < 3 || ng > 5)
-		return gs_fail(g, e, "expected TYPE:SETS:LINE:ASSOC,REPL:WRITE:ALLOC:WALLOC:INDEX,MSHR:ENTRIES:MERGE"
-				     "[,MISSQ[:FIFO]][,PORT] (or none): %d comma-separated groups", ng);
+		return gs_fail(
+		    g, e,
+		    "expected TYPE:SETS:LINE:ASSOC,REPL:WRITE:ALLOC:WALLOC:INDEX,MSHR:ENTRIES:MERGE"
+		    "[,MISSQ[:FIFO]][,PORT] (or none): %d comma-separated groups",
+		    ng);
 	char *f[8];
 	if (split(grp[0], strlen(grp[0]) + 1, grp[0], ":", f, 4) != 4)
 		return gs_fail(g, e, "first group '%s': expected TYPE:SETS:LINE:ASSOC", grp[0]);
 	char t = 0;
-	if (parse_letter(g, e, f[0], "type", "NS", &t) || gs_uint(g, e, f[1], "cache field 'sets'", &c->sets) ||
-	    gs_uint(g, e, f[2], "cache field 'line'", &c->line) || gs_uint(g, e, f[3], "cache field 'assoc'", &c->assoc))
+	if (parse_letter(g, e, f[0], "type", "NS", &t) ||
+	    gs_uint(g, e, f[1], "cache field 'sets'", &c->sets) ||
+	    gs_uint(g, e, f[2], "cache field 'line'", &c->line) ||
+	    gs_uint(g, e, f[3], "cache field 'assoc'", &c->assoc))
 		return -1;
 	c->sector = t == 'S';
 	if (!c->sets || !c->line || !c->assoc)
 		return gs_fail(g, e, "cache fields 'sets', 'line' and 'assoc' must be at least 1");
 	if (c->sector && c->line != 128)
-		return gs_fail(g, e, "cache field 'line': a sectored cache (S) has 128-byte lines of four 32-byte sectors, got %lu",
-			       c->line);
+		return gs_fail(g, e,
+		               "cache field 'line': a sectored cache (S) has 128-byte lines of four 32-byte "
+		               "sectors, got %lu",
+		               c->line);
 	if (split(grp[1], strlen(grp[1]) + 1, grp[1], ":", f, 5) != 5)
 		return gs_fail(g, e, "second group '%s': expected REPL:WRITE:ALLOC:WALLOC:INDEX", grp[1]);
 	if (parse_letter(g, e, f[0], "replacement", "LF", &c->repl) ||
@@ -271,19 +281,26 @@ static int parse_cache(struct gs *g, struct gs_ent *e, struct gs_cache *c)
 		int nq = split(grp[3], strlen(grp[3]) + 1, grp[3], ":", f, 2);
 		if (nq > 2 || gs_uint(g, e, f[0], "cache field 'miss queue'", &c->miss_queue) ||
 		    (nq == 2 && gs_uint(g, e, f[1], "cache field 'result FIFO'", &c->fifo)))
-			return g->failed ? -1 : gs_fail(g, e, "fourth group '%s': expected MISSQ[:FIFO]", grp[3]);
+			return g->failed ? -1
+			                 : gs_fail(g, e, "fourth group '%s': expected MISSQ[:FIFO]", grp[3]);
 		c->has_mq = true;
 		if ((c->mshr == 'F' || c->mshr == 'T') && nq != 2)
-			return gs_fail(g, e, "cache field 'result FIFO': MSHR type %c (texture FIFO) needs MISSQ:FIFO", c->mshr);
+			return gs_fail(
+			    g, e, "cache field 'result FIFO': MSHR type %c (texture FIFO) needs MISSQ:FIFO",
+			    c->mshr);
 	} else if (c->mshr == 'F' || c->mshr == 'T') {
-		return gs_fail(g, e, "cache field 'result FIFO': MSHR type %c (texture FIFO) needs MISSQ:FIFO", c->mshr);
+		return gs_fail(
+		    g, e, "cache field 'result FIFO': MSHR type %c (texture FIFO) needs MISSQ:FIFO", c->mshr);
 	}
 	if (ng == 5 && gs_uint(g, e, grp[4], "cache field 'data port width'", &c->port))
 		return -1;
 	if (c->port && c->line % c->port)
-		return gs_fail(g, e, "cache field 'data port width': %lu does not divide the line (%lu)", c->port, c->line);
+		return gs_fail(g, e, "cache field 'data port width': %lu does not divide the line (%lu)",
+		               c->port, c->line);
 	if ((c->alloc == 'f' || c->alloc == 's') && c->write == 'B')
-		return gs_fail(g, e, "cache field 'allocation': a write-back cache (B) cannot allocate on fill (%c)", c->alloc);
+		return gs_fail(
+		    g, e, "cache field 'allocation': a write-back cache (B) cannot allocate on fill (%c)",
+		    c->alloc);
 	return 0;
 }
 
@@ -300,8 +317,10 @@ static int map_cache_l1(struct gs *g, struct gs_ent *e)
 	if (c.none)
 		return gs_set(g, e, "l1.enabled", "false");
 	if (c.assoc > 256 && c.sets * c.assoc % 256 == 0 && c.sets * c.assoc / 256 <= 65536) {
-		gs_why(e, "%lu sets x %lu ways: gpustep has at most 256 ways, so %lu sets x 256 ways (same size)", c.sets,
-		       c.assoc, c.sets * c.assoc / 256);
+		gs_why(
+		    e,
+		    "%lu sets x %lu ways: gpustep has at most 256 ways, so %lu sets x 256 ways (same size)",
+		    c.sets, c.assoc, c.sets * c.assoc / 256);
 		c.sets = c.sets * c.assoc / 256;
 		c.assoc = 256;
 	}
@@ -395,10 +414,12 @@ static int map_clocks(struct gs *g, struct gs_ent *e)
 		if (end == f[i] || *end || !(mhz[i] >= 1 && mhz[i] <= 100000))
 			return gs_fail(g, e, "field '%s': expected a clock in MHz, got '%s'", names[i], f[i]);
 	}
-	if (gs_set(g, e, "core.clock_mhz", "%.0f", mhz[0]) || gs_set(g, e, "dram.tck_ps", "%.0f", 1e6 / mhz[3]))
+	if (gs_set(g, e, "core.clock_mhz", "%.0f", mhz[0]) ||
+	    gs_set(g, e, "dram.tck_ps", "%.0f", 1e6 / mhz[3]))
 		return -1;
 	if (mhz[1] != mhz[0] || mhz[2] != mhz[0])
-		gs_why(e, "icnt %g and L2 %g MHz: gpustep runs the crossbar and the L2 at the core clock", mhz[1], mhz[2]);
+		gs_why(e, "icnt %g and L2 %g MHz: gpustep runs the crossbar and the L2 at the core clock",
+		       mhz[1], mhz[2]);
 	return 0;
 }
 
@@ -406,8 +427,8 @@ static int map_clocks(struct gs *g, struct gs_ent *e)
  * accepts ';' and blanks). */
 static int map_timing(struct gs *g, struct gs_ent *e)
 {
-	static const char *const names[] = {"nbk", "CCD", "RRD", "RCD", "RAS", "RP", "RC", "CL", "WL",
-					    "CDLR", "WR", "nbkgrp", "CCDL", "RTPL"};
+	static const char *const names[] = {"nbk", "CCD", "RRD",  "RCD", "RAS",    "RP",   "RC",
+	                                    "CL",  "WL",  "CDLR", "WR",  "nbkgrp", "CCDL", "RTPL"};
 	enum { NBK, CCD, RRD, RCD, RAS, RP, RC, CL, WL, CDLR, WR, NBKGRP, CCDL, RTPL, NT };
 	unsigned long v[NT];
 	bool have[NT] = {false};
@@ -421,9 +442,10 @@ static int map_timing(struct gs *g, struct gs_ent *e)
 				k = i;
 		if (k < 0) {
 			const char *s = closest(tok, names, NT, sizeof names[0]);
-			return gs_fail(g, e, "timing field '%s' unknown%s%s%s", tok, s ? " (did you mean " : "",
-				       s ? s : " (fields: nbk CCD RRD RCD RAS RP RC CL WL CDLR WR nbkgrp CCDL RTPL)",
-				       s ? "?)" : "");
+			return gs_fail(
+			    g, e, "timing field '%s' unknown%s%s%s", tok, s ? " (did you mean " : "",
+			    s ? s : " (fields: nbk CCD RRD RCD RAS RP RC CL WL CDLR WR nbkgrp CCDL RTPL)",
+			    s ? "?)" : "");
 		}
 		char *val = strtok_r(NULL, "=:; \t\r\n", &save);
 		char fld[48];
@@ -444,7 +466,8 @@ static int map_timing(struct gs *g, struct gs_ent *e)
 	have[NBKGRP] = have[CCDL] = have[RTPL] = true;
 	for (int i = 0; i < NT; i++)
 		if (!have[i])
-			return gs_fail(g, e, "timing field '%s' missing (GPGPU-Sim has no default for it)", names[i]);
+			return gs_fail(g, e, "timing field '%s' missing (GPGPU-Sim has no default for it)",
+			               names[i]);
 	unsigned long bl, ratio;
 	if (gs_uint_opt(g, e, "-gpgpu_dram_burst_length", 4, &bl) ||
 	    gs_uint_opt(g, e, "-dram_data_command_freq_ratio", 2, &ratio))
@@ -452,23 +475,30 @@ static int map_timing(struct gs *g, struct gs_ent *e)
 	if (!ratio)
 		return gs_fail(g, e, "-dram_data_command_freq_ratio is 0");
 	long rtw = (long)(v[CL] + bl / ratio + 2) - (long)v[WL]; /* GPGPU-Sim's read-to-write turnaround */
-	if (v[RC] < v[RAS] + v[RP]) { /* GPGPU-Sim checks each separately; gpustep requires tRC >= tRAS + tRP */
+	if (v[RC] <
+	    v[RAS] + v[RP]) { /* GPGPU-Sim checks each separately; gpustep requires tRC >= tRAS + tRP */
 		gs_why(e, "RC %lu < RAS + RP: tRC raised to %lu, as gpustep requires", v[RC], v[RAS] + v[RP]);
 		v[RC] = v[RAS] + v[RP];
 	}
 	if (gs_set(g, e, "dram.banks", "%lu", v[NBK]) || gs_set(g, e, "dram.bank_groups", "%lu", v[NBKGRP]) ||
 	    gs_set(g, e, "dram.timing.tCCD", "%lu", v[CCD]) ||
 	    gs_set(g, e, "dram.timing.tCCD_L", "%lu", v[CCDL] ? v[CCDL] : v[CCD]) ||
-	    gs_set(g, e, "dram.timing.tRRD", "%lu", v[RRD]) || gs_set(g, e, "dram.timing.tRRD_L", "%lu", v[RRD]) ||
-	    gs_set(g, e, "dram.timing.tRCD", "%lu", v[RCD]) || gs_set(g, e, "dram.timing.tRAS", "%lu", v[RAS]) ||
+	    gs_set(g, e, "dram.timing.tRRD", "%lu", v[RRD]) ||
+	    gs_set(g, e, "dram.timing.tRRD_L", "%lu", v[RRD]) ||
+	    gs_set(g, e, "dram.timing.tRCD", "%lu", v[RCD]) ||
+	    gs_set(g, e, "dram.timing.tRAS", "%lu", v[RAS]) ||
 	    gs_set(g, e, "dram.timing.tRP", "%lu", v[RP]) || gs_set(g, e, "dram.timing.tRC", "%lu", v[RC]) ||
 	    gs_set(g, e, "dram.timing.tCL", "%lu", v[CL]) || gs_set(g, e, "dram.timing.tCWL", "%lu", v[WL]) ||
-	    gs_set(g, e, "dram.timing.tWTR", "%lu", v[CDLR]) || gs_set(g, e, "dram.timing.tWTR_L", "%lu", v[CDLR]) ||
-	    gs_set(g, e, "dram.timing.tWR", "%lu", v[WR]) || gs_set(g, e, "dram.timing.tRTP", "%lu", v[RTPL]) ||
+	    gs_set(g, e, "dram.timing.tWTR", "%lu", v[CDLR]) ||
+	    gs_set(g, e, "dram.timing.tWTR_L", "%lu", v[CDLR]) ||
+	    gs_set(g, e, "dram.timing.tWR", "%lu", v[WR]) ||
+	    gs_set(g, e, "dram.timing.tRTP", "%lu", v[RTPL]) ||
 	    gs_set(g, e, "dram.timing.tRTW", "%ld", rtw > 0 ? rtw : 0) ||
 	    gs_set(g, e, "dram.timing.tFAW", "0") || gs_set(g, e, "dram.refresh", "none"))
 		return -1;
-	gs_why(e, "tRTW = CL + BL/ratio + 2 - WL as GPGPU-Sim derives it; no tFAW and no refresh, as in GPGPU-Sim");
+	gs_why(
+	    e,
+	    "tRTW = CL + BL/ratio + 2 - WL as GPGPU-Sim derives it; no tFAW and no refresh, as in GPGPU-Sim");
 	return 0;
 }
 
@@ -494,7 +524,8 @@ static int map_addr(struct gs *g, struct gs_ent *e)
 		if (c == '.' || c == '|' || c == ' ')
 			continue;
 		if (!strchr("RBCSD0", c))
-			return gs_fail(g, e, "mask: '%c' is not one of R B C S D 0 (or . | as separators)", *s);
+			return gs_fail(g, e, "mask: '%c' is not one of R B C S D 0 (or . | as separators)",
+			               *s);
 		if (nb == 64)
 			return gs_fail(g, e, "mask: more than 64 bits");
 		bits[nb++] = c;
@@ -502,7 +533,8 @@ static int map_addr(struct gs *g, struct gs_ent *e)
 	if (dramid >= 0 && memchr(bits, 'D', (size_t)nb))
 		return gs_fail(g, e, "mask: D bits and dramid@ both place the channel");
 	unsigned long bus, chips;
-	if (gs_uint_opt(g, e, "-gpgpu_dram_buswidth", 4, &bus) || gs_uint_opt(g, e, "-gpgpu_n_mem_per_ctrlr", 1, &chips))
+	if (gs_uint_opt(g, e, "-gpgpu_dram_buswidth", 4, &bus) ||
+	    gs_uint_opt(g, e, "-gpgpu_n_mem_per_ctrlr", 1, &chips))
 		return -1;
 	unsigned long width = bus * chips;
 	int offset = 0;
@@ -522,13 +554,16 @@ static int map_addr(struct gs *g, struct gs_ent *e)
 	}
 	for (int i = 0; i < offset; i++)
 		if (i >= n || (lsb[i] != 'C' && lsb[i] != 'S'))
-			return gs_fail(g, e, "mask: bit %d lies within a %lu-byte bus word but is not a column bit", i, width);
+			return gs_fail(g, e,
+			               "mask: bit %d lies within a %lu-byte bus word but is not a column bit",
+			               i, width);
 	if (cols - offset < 3)
-		return gs_fail(g, e, "mask: %d column bits above the %lu-byte bus word; need at least 3", cols - offset,
-			       width);
+		return gs_fail(g, e, "mask: %d column bits above the %lu-byte bus word; need at least 3",
+		               cols - offset, width);
 	if (dramid >= 0 && (dramid < offset || dramid > n))
-		return gs_fail(g, e, "field 'dramid@': bit %ld is not between the bus word (%d bits) and the mask's top", dramid,
-			       offset);
+		return gs_fail(
+		    g, e, "field 'dramid@': bit %ld is not between the bus word (%d bits) and the mask's top",
+		    dramid, offset);
 	/* Runs LSB first (above the bus word); the channel digit goes in at bit
 	 * dramid with no bit count (its radix is dram.channels). */
 	char lab[80];
@@ -544,7 +579,9 @@ static int map_addr(struct gs *g, struct gs_ent *e)
 			break;
 		char c = lsb[i] == 'S' ? 'C' : lsb[i];
 		if (c == '0')
-			return gs_fail(g, e, "mask: unused bit %d below used ones cannot be expressed in dram.mapping", i);
+			return gs_fail(
+			    g, e, "mask: unused bit %d below used ones cannot be expressed in dram.mapping",
+			    i);
 		if (nr && lab[nr - 1] == c && cnt[nr - 1])
 			cnt[nr - 1]++;
 		else {
@@ -555,7 +592,10 @@ static int map_addr(struct gs *g, struct gs_ent *e)
 	struct strbuf m;
 	sb_init(&m);
 	for (int r = nr - 1; r >= 0; r--) {
-		const char *fn = lab[r] == 'R' ? "row" : lab[r] == 'B' ? "bank" : lab[r] == 'D' ? "ch" : "col";
+		const char *fn = lab[r] == 'R'   ? "row"
+		                 : lab[r] == 'B' ? "bank"
+		                 : lab[r] == 'D' ? "ch"
+		                                 : "col";
 		if (!cnt[r] || (r == nr - 1 && lab[r] == 'R'))
 			sb_printf(&m, "%s%s", m.len ? ":" : "", fn);
 		else
@@ -581,7 +621,9 @@ static int parse_lat_init(struct gs *g, struct gs_ent *e, unsigned long *lat, un
 	char buf[128], *f[3];
 	if (split(buf, sizeof buf, e->val, ",", f, 2) != 2)
 		return gs_fail(g, e, "expected LATENCY,INITIATION");
-	return gs_uint(g, e, f[0], "field 'latency'", lat) || gs_uint(g, e, f[1], "field 'initiation'", init) ? -1 : 0;
+	return gs_uint(g, e, f[0], "field 'latency'", lat) || gs_uint(g, e, f[1], "field 'initiation'", init)
+	           ? -1
+	           : 0;
 }
 
 /* -specialized_unit_N ENABLED,UNITS,MAX_LATENCY,ID_OC,OC_EX,NAME: its name, or
@@ -656,7 +698,10 @@ static int map_trace_lat(struct gs *g, struct gs_ent *e)
 			snprintf(on, sizeof on, "-specialized_unit_%d", k);
 			const char *u = gs_get(g, on);
 			if (u && !parse_spec_unit(g, e, u, nm, sizeof nm) && strcmp(nm, "TENSOR") == 0) {
-				gs_why(e, "HMMA runs on -specialized_unit_%d (TENSOR); trace.tensor_cycles comes from its line", k);
+				gs_why(e,
+				       "HMMA runs on -specialized_unit_%d (TENSOR); trace.tensor_cycles "
+				       "comes from its line",
+				       k);
 				return 0;
 			}
 			if (g->failed)
@@ -710,10 +755,12 @@ static int map_scheduler(struct gs *g, struct gs_ent *e)
 		unsigned long act;
 		if (n < 2 || gs_uint(g, e, f[1], "field 'active warps'", &act))
 			return g->failed ? -1 : gs_fail(g, e, "expected two_level_active:ACTIVE:INNER:OUTER");
-		if (gs_set(g, e, "core.scheduler", "two_level") || gs_set(g, e, "core.active_pool", "%lu", act))
+		if (gs_set(g, e, "core.scheduler", "two_level") ||
+		    gs_set(g, e, "core.active_pool", "%lu", act))
 			return -1;
 		if (n > 2)
-			gs_why(e, "inner/outer prioritisation: gpustep's two_level is round robin in the active pool");
+			gs_why(e, "inner/outer prioritisation: gpustep's two_level is round robin in the "
+			          "active pool");
 		return 0;
 	}
 	gs_why(e, "scheduler '%s' has no gpustep equivalent: core.scheduler unchanged (%s)", e->val,
@@ -727,6 +774,10 @@ static int map_entry(struct gs *g, struct gs_ent *e)
 {
 	unsigned long v, w;
 	int n;
+	if (!e->val[0] && e->opt->map != GS_NOT_MODELLED) { /* an unset string in a dump */
+		gs_why(e, "no value (GPGPU-Sim's built-in default): gpustep's keys unchanged");
+		return 0;
+	}
 	switch (e->opt->map) {
 	case GS_NOT_MODELLED:
 	case GS_INCLUDE:
@@ -734,7 +785,8 @@ static int map_entry(struct gs *g, struct gs_ent *e)
 	case GS_CLOCKS:
 		return map_clocks(g, e);
 	case GS_N_CLUSTERS:
-		if (gs_uint_opt(g, e, "-gpgpu_n_clusters", 10, &v) || gs_uint_opt(g, e, "-gpgpu_n_cores_per_cluster", 3, &w))
+		if (gs_uint_opt(g, e, "-gpgpu_n_clusters", 10, &v) ||
+		    gs_uint_opt(g, e, "-gpgpu_n_cores_per_cluster", 3, &w))
 			return -1;
 		return gs_set(g, e, "core.sms", "%lu", v * w);
 	case GS_N_MEM:
@@ -749,14 +801,17 @@ static int map_entry(struct gs *g, struct gs_ent *e)
 		char buf[128], *f[3];
 		if (split(buf, sizeof buf, e->val, ":", f, 2) != 2)
 			return gs_fail(g, e, "expected THREADS:WARP_SIZE");
-		if (gs_uint(g, e, f[0], "field 'threads per SM'", &v) || gs_uint(g, e, f[1], "field 'warp size'", &w))
+		if (gs_uint(g, e, f[0], "field 'threads per SM'", &v) ||
+		    gs_uint(g, e, f[1], "field 'warp size'", &w))
 			return -1;
 		if (!w || v % w)
-			return gs_fail(g, e, "field 'threads per SM': %lu is not a multiple of the warp size %lu", v, w);
-		return gs_set(g, e, "core.warp_size", "%lu", w) || gs_set(g, e, "core.threads_per_sm", "%lu", v) ||
-			       gs_set(g, e, "core.warps_per_sm", "%lu", v / w)
-			       ? -1
-			       : 0;
+			return gs_fail(
+			    g, e, "field 'threads per SM': %lu is not a multiple of the warp size %lu", v, w);
+		return gs_set(g, e, "core.warp_size", "%lu", w) ||
+		               gs_set(g, e, "core.threads_per_sm", "%lu", v) ||
+		               gs_set(g, e, "core.warps_per_sm", "%lu", v / w)
+		           ? -1
+		           : 0;
 	}
 	case GS_SHADER_CTA:
 		return gs_uint(g, e, e->val, "value", &v) ? -1 : gs_set(g, e, "core.ctas_per_sm", "%lu", v);
@@ -803,12 +858,16 @@ static int map_entry(struct gs *g, struct gs_ent *e)
 		    gs_uint_opt(g, e, "-gpgpu_n_sub_partition_per_mchannel", 1, &ns))
 			return -1;
 		if (v > 0 && v < 3 && !is_pow2(nm * ns)) {
-			gs_why(e, "%s needs a power-of-two number of L2 slices in gpustep, not %lu: linear", h[v], nm * ns);
+			gs_why(e, "%s needs a power-of-two number of L2 slices in gpustep, not %lu: linear",
+			       h[v], nm * ns);
 			return gs_set(g, e, "l2.bank_hash", "linear");
 		}
 		if (v < 3)
 			return gs_set(g, e, "l2.bank_hash", "%s", h[v]);
-		gs_why(e, "indexing %lu (%s): l2.bank_hash unchanged", v, v == 3 ? "PAE" : v == 4 ? "random" : "unknown");
+		gs_why(e, "indexing %lu (%s): l2.bank_hash unchanged", v,
+		       v == 3   ? "PAE"
+		       : v == 4 ? "random"
+		                : "unknown");
 		return 0;
 	}
 	case GS_PART_QUEUES: {
@@ -822,7 +881,8 @@ static int map_entry(struct gs *g, struct gs_ent *e)
 			if (gs_uint(g, e, f[i], fld, &v))
 				return -1;
 		}
-		if (gs_uint(g, e, f[0], "field 'icnt to L2'", &v) || (v && gs_set(g, e, "l2.queue", "%lu", v)))
+		if (gs_uint(g, e, f[0], "field 'icnt to L2'", &v) ||
+		    (v && gs_set(g, e, "l2.queue", "%lu", v)))
 			return -1;
 		gs_why(e, "the other three queues: misses wait in the MSHRs and the DRAM queues");
 		return 0;
@@ -858,7 +918,8 @@ static int map_entry(struct gs *g, struct gs_ent *e)
 		unsigned long sz, hi, lo;
 		if (split(buf, sizeof buf, e->val, ":", f, 3) != 3)
 			return gs_fail(g, e, "expected SIZE:HIGH:LOW");
-		if (gs_uint(g, e, f[0], "field 'size'", &sz) || gs_uint(g, e, f[1], "field 'high watermark'", &hi) ||
+		if (gs_uint(g, e, f[0], "field 'size'", &sz) ||
+		    gs_uint(g, e, f[1], "field 'high watermark'", &hi) ||
 		    gs_uint(g, e, f[2], "field 'low watermark'", &lo))
 			return -1;
 		const char *sep = gs_get(g, "-dram_seperate_write_queue_enable");
@@ -866,13 +927,15 @@ static int map_entry(struct gs *g, struct gs_ent *e)
 			gs_why(e, "-dram_seperate_write_queue_enable is off");
 			return 0;
 		}
-		return gs_set(g, e, "dram.write_queue", "%lu", sz) || gs_set(g, e, "dram.write_high", "%lu", hi) ||
-			       gs_set(g, e, "dram.write_low", "%lu", lo)
-			       ? -1
-			       : 0;
+		return gs_set(g, e, "dram.write_queue", "%lu", sz) ||
+		               gs_set(g, e, "dram.write_high", "%lu", hi) ||
+		               gs_set(g, e, "dram.write_low", "%lu", lo)
+		           ? -1
+		           : 0;
 	}
 	case GS_DRAM_BUS:
-		if (gs_uint_opt(g, e, "-gpgpu_dram_buswidth", 4, &v) || gs_uint_opt(g, e, "-gpgpu_n_mem_per_ctrlr", 1, &w))
+		if (gs_uint_opt(g, e, "-gpgpu_dram_buswidth", 4, &v) ||
+		    gs_uint_opt(g, e, "-gpgpu_n_mem_per_ctrlr", 1, &w))
 			return -1;
 		return gs_set(g, e, "dram.bus_bytes", "%lu", v * w);
 	case GS_DRAM_BURST:
@@ -908,13 +971,15 @@ static int map_entry(struct gs *g, struct gs_ent *e)
 		char nm[64];
 		if (parse_spec_unit(g, e, e->val, nm, sizeof nm))
 			return -1;
-		gs_why(e, nm[0] ? "unit %s: its trace latency is the matching _spec_op_ line" : "disabled%s", nm);
+		gs_why(e, nm[0] ? "unit %s: its trace latency is the matching _spec_op_ line" : "disabled%s",
+		       nm);
 		return 0;
 	}
 	case GS_PIPE_WIDTHS: {
-		static const char *const st[] = {"ID_OC_SP", "ID_OC_DP", "ID_OC_INT", "ID_OC_SFU", "ID_OC_MEM",
-						 "OC_EX_SP", "OC_EX_DP", "OC_EX_INT", "OC_EX_SFU", "OC_EX_MEM",
-						 "EX_WB", "ID_OC_TENSOR_CORE", "OC_EX_TENSOR_CORE"};
+		static const char *const st[] = {
+		    "ID_OC_SP", "ID_OC_DP",          "ID_OC_INT",        "ID_OC_SFU", "ID_OC_MEM",
+		    "OC_EX_SP", "OC_EX_DP",          "OC_EX_INT",        "OC_EX_SFU", "OC_EX_MEM",
+		    "EX_WB",    "ID_OC_TENSOR_CORE", "OC_EX_TENSOR_CORE"};
 		return parse_list(g, e, st, (int)ARRAY_LEN(st), &n);
 	}
 	case GS_PTX_LATS:
@@ -940,15 +1005,18 @@ static bool is_file(const char *path)
 
 static int gs_read(struct gs *g, const char *text, size_t len, const char *fname, int depth);
 
-static int add_entry(struct gs *g, const char *name, const char *val, const char *fname, unsigned line, int depth)
+static int add_entry(struct gs *g, const char *name, const char *val, const char *fname, unsigned line,
+                     int depth)
 {
 	struct gs_ent tmp = {.name = name, .val = val, .file = fname, .line = line};
 	const struct gs_opt *o = gs_find(name);
 	if (!o) {
 		const char *s = closest(name, gs_opts, gs_nopts, sizeof gs_opts[0]);
 		if (s)
-			return gs_fail(g, &tmp, "unknown option (neither GPGPU-Sim nor Accel-Sim defines it; did you mean %s?)",
-				       s);
+			return gs_fail(
+			    g, &tmp,
+			    "unknown option (neither GPGPU-Sim nor Accel-Sim defines it; did you mean %s?)",
+			    s);
 		return gs_fail(g, &tmp, "unknown option (neither GPGPU-Sim nor Accel-Sim defines it)");
 	}
 	if (o->map == GS_INCLUDE) { /* -config FILE, as GPGPU-Sim's parser reads it */
@@ -984,8 +1052,12 @@ static int add_entry(struct gs *g, const char *name, const char *val, const char
 		if (g->e[i].opt == o && g->e[i].overridden_by < 0)
 			g->e[i].overridden_by = (int)g->n;
 	struct gs_ent *e = &g->e[g->n++];
-	*e = (struct gs_ent){.name = xstrdup(name), .val = xstrdup(val), .file = fname, .line = line, .opt = o,
-			     .overridden_by = -1};
+	*e = (struct gs_ent){.name = xstrdup(name),
+	                     .val = xstrdup(val),
+	                     .file = fname,
+	                     .line = line,
+	                     .opt = o,
+	                     .overridden_by = -1};
 	sb_init(&e->out);
 	sb_init(&e->why);
 	return 0;
@@ -1033,7 +1105,8 @@ static int gs_read(struct gs *g, const char *text, size_t len, const char *fname
 		if (*p == '"') {
 			p++;
 			while (p < end && *p != '"') {
-				if (*p == '#') { /* comments end at the line even inside quotes (GPGPU-Sim strips them first) */
+				if (*p == '#') { /* comments end at the line even inside quotes (GPGPU-Sim
+					            strips them first) */
 					while (p < end && *p != '\n')
 						p++;
 					continue;
@@ -1070,10 +1143,24 @@ static int gs_read(struct gs *g, const char *text, size_t len, const char *fname
 			goto out;
 		}
 		const char *val = "";
+		unsigned nline = t[i].line;
+		struct strbuf vb;
+		sb_init(&vb);
 		if (i + 1 < nt &&
-		    !(t[i + 1].line > t[i].line && t[i + 1].s[0] == '-' && gs_find(t[i + 1].s) != NULL))
+		    !(t[i + 1].line > t[i].line && t[i + 1].s[0] == '-' && gs_find(t[i + 1].s) != NULL)) {
 			val = t[++i].s;
-		if (add_entry(g, name, val, fname, t[i].line, depth))
+			/* A dump prints a quoted value unquoted: the rest of its line
+			 * (up to a known option) belongs to it. */
+			while (i + 1 < nt && t[i + 1].line == t[i].line &&
+			       !(t[i + 1].s[0] == '-' && gs_find(t[i + 1].s))) {
+				if (!vb.len)
+					sb_puts(&vb, val);
+				sb_printf(&vb, " %s", t[++i].s);
+			}
+		}
+		int arc = add_entry(g, name, vb.len ? vb.s : val, fname, nline, depth);
+		sb_fini(&vb);
+		if (arc)
 			goto out;
 	}
 	rc = 0;
@@ -1087,6 +1174,11 @@ out:
 /* The booksim .icnt file: "name = value;" lines, // comments. */
 static int map_icnt_file(struct gs *g, struct gs_ent *e)
 {
+	const char *mode = gs_get(g, "-network_mode");
+	if (mode && atoi(mode) != 1) { /* GPGPU-Sim reads it for booksim (mode 1) only */
+		gs_why(e, "not read: -network_mode %s does not use it", mode);
+		return 0;
+	}
 	char *path = path_beside(e->file, e->val);
 	char *err = NULL;
 	size_t len;
@@ -1094,7 +1186,7 @@ static int map_icnt_file(struct gs *g, struct gs_ent *e)
 	if (!text) {
 		gs_why(e, "%s not found: gpustep's icnt.* keys keep their values", path);
 		sb_printf(&g->notes, "%s%s:%u: %s: no such file; the crossbar keeps gpustep's icnt.* values",
-			  g->notes.len ? "\n" : "", e->file, e->line, path);
+		          g->notes.len ? "\n" : "", e->file, e->line, path);
 		free(err);
 		free(path);
 		return 0;
@@ -1105,8 +1197,7 @@ static int map_icnt_file(struct gs *g, struct gs_ent *e)
 		return gs_fail(g, e, "more than %d files", GS_MAX_FILES);
 	}
 	g->files[g->nfiles++] = path;
-	const char *mode = gs_get(g, "-network_mode");
-	bool used = !mode || atoi(mode) == 1;
+	bool used = true;
 	unsigned line = 1, nkeys = 0;
 	int rc = 0;
 	for (char *s = text; *s && !rc;) {
@@ -1141,9 +1232,11 @@ static int map_icnt_file(struct gs *g, struct gs_ent *e)
 				for (size_t i = 0; i < gs_nbooksim; i++)
 					known |= strcmp(gs_booksim_keys[i], k) == 0;
 				if (!known) {
-					const char *sg = closest(k, gs_booksim_keys, gs_nbooksim, sizeof gs_booksim_keys[0]);
-					rc = gs_fail(g, &x, "unknown booksim field%s%s%s", sg ? " (did you mean " : "",
-						     sg ? sg : "", sg ? "?)" : "");
+					const char *sg = closest(k, gs_booksim_keys, gs_nbooksim,
+					                         sizeof gs_booksim_keys[0]);
+					rc = gs_fail(g, &x, "unknown booksim field%s%s%s",
+					             sg ? " (did you mean " : "", sg ? sg : "",
+					             sg ? "?)" : "");
 					break;
 				}
 				nkeys++;
@@ -1166,8 +1259,10 @@ static int map_icnt_file(struct gs *g, struct gs_ent *e)
 	}
 	free(text);
 	if (!rc)
-		gs_why(e, "%s: %u fields; %sthe rest (topology, buffers, allocators, delays) not modelled: %s", path,
-		       nkeys, used ? "flit_size used, " : "not used (-network_mode is not 1), ", "gpustep's crossbar is icnt.*");
+		gs_why(e,
+		       "%s: %u fields; %sthe rest (topology, buffers, allocators, delays) not modelled: %s",
+		       path, nkeys, used ? "flit_size used, " : "not used (-network_mode is not 1), ",
+		       "gpustep's crossbar is icnt.*");
 	return rc;
 }
 
@@ -1229,24 +1324,26 @@ static void report(const struct gs *g, struct strbuf *map, struct strbuf *notes)
 		if (e->out.len)
 			sb_puts(map, e->out.s);
 		if (!e->out.len || e->why.len || e->opt->why)
-			sb_printf(map, "%s%s%s%s\n", e->out.len ? "; note: " : "not modelled: ",
-				  e->why.len ? e->why.s : "", e->why.len && e->opt->why && !e->out.len ? "; " : "",
-				  e->opt->why && !e->out.len ? e->opt->why : "");
+			sb_printf(map, "%s%s%s%s\n",
+			          e->out.len ? "; note: " : "not modelled: ", e->why.len ? e->why.s : "",
+			          e->why.len && e->opt->why && !e->out.len ? "; " : "",
+			          e->opt->why && !e->out.len ? e->opt->why : "");
 		else
 			sb_puts(map, "\n");
 	}
 	if (notes) {
 		if (g->notes.len)
 			sb_printf(notes, "%s%s", notes->len ? "\n" : "", g->notes.s);
-		sb_printf(notes, "%s%s: %u GPGPU-Sim options mapped, %u mapped in part, %u not modelled "
-				 "(gpustep --check-config %s lists them)",
-			  notes->len ? "\n" : "", g->nfiles ? g->files[0] : "?", mapped, partly, not_modelled,
-			  g->nfiles ? g->files[0] : "?");
+		sb_printf(notes,
+		          "%s%s: %u GPGPU-Sim options mapped, %u mapped in part, %u not modelled "
+		          "(gpustep --check-config %s lists them)",
+		          notes->len ? "\n" : "", g->nfiles ? g->files[0] : "?", mapped, partly, not_modelled,
+		          g->nfiles ? g->files[0] : "?");
 	}
 }
 
 int gpgpusim_apply(struct sim_cfg *cfg, const char *path, const char *text, size_t len, struct strbuf *map,
-		   struct strbuf *notes, char **err)
+                   struct strbuf *notes, char **err)
 {
 	struct gs g = {.cfg = cfg, .err = err};
 	sb_init(&g.notes);
@@ -1282,7 +1379,8 @@ int gpgpusim_apply(struct sim_cfg *cfg, const char *path, const char *text, size
 		struct gs_ent *e = &g.e[i];
 		if (e->overridden_by < 0 && e->opt->map == GS_CACHE_L1 && cfg->l1.enabled &&
 		    cfg->l1.sector != cfg->l2.sector) {
-			gs_why(e, "sectors: gpustep's L1 and L2 use one sector size, the L2's (%d)", cfg->l2.sector);
+			gs_why(e, "sectors: gpustep's L1 and L2 use one sector size, the L2's (%d)",
+			       cfg->l2.sector);
 			rc = gs_set(&g, e, "l1.sector", "%d", cfg->l2.sector);
 		}
 	}

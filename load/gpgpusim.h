@@ -35,7 +35,7 @@ bool gpgpusim_is_config(const char *path, const char *text);
  * or "... -> not modelled: ...". notes (may be NULL) receives a short
  * summary (counts, missing files). 0, or -1 and *err naming file:line. */
 int gpgpusim_apply(struct sim_cfg *cfg, const char *path, const char *text, size_t len, struct strbuf *map,
-		   struct strbuf *notes, char **err);
+                   struct strbuf *notes, char **err);
 
 /* --check-config: when path is a GPGPU-Sim config file, load it over the
  * defaults and print the mapping to out; anything else prints nothing.
@@ -45,17 +45,50 @@ int gpgpusim_print_mapping(const char *path, FILE *out, char **err);
 /* ---- the option table (gpgpusim_opts.c) ---- */
 enum gs_map {
 	GS_NOT_MODELLED = 0, /* only parsed (when packed) and listed with why */
-	GS_CLOCKS, GS_N_CLUSTERS, GS_N_MEM, GS_N_SUB, GS_PIPELINE, GS_SHADER_CTA, GS_SHMEM_SIZE, GS_SMEM_LATENCY,
-	GS_SHMEM_BANKS, GS_SCHED_PER_CORE, GS_SCHEDULER, GS_COALESCE, GS_CACHE_L1, GS_CACHE_L2, GS_CACHE_OTHER,
-	GS_L1_LATENCY, GS_ROP_LATENCY, GS_SKIP_L1D, GS_MEMCPY, GS_PART_INDEX, GS_PART_QUEUES, GS_DRAM_SCHED,
-	GS_FRFCFS_QUEUE, GS_WQ_ENABLE, GS_WQ_SIZE, GS_DRAM_BUS, GS_DRAM_BURST, GS_DRAM_RATIO, GS_ADDR_MAP,
-	GS_TIMING, GS_ICNT_FLIT, GS_ICNT_FILE, GS_NETWORK_MODE, GS_TRACE_LAT, GS_SPEC_UNIT, GS_SPEC_LAT,
-	GS_PIPE_WIDTHS, GS_PTX_LATS, GS_INCLUDE,
+	GS_CLOCKS,
+	GS_N_CLUSTERS,
+	GS_N_MEM,
+	GS_N_SUB,
+	GS_PIPELINE,
+	GS_SHADER_CTA,
+	GS_SHMEM_SIZE,
+	GS_SMEM_LATENCY,
+	GS_SHMEM_BANKS,
+	GS_SCHED_PER_CORE,
+	GS_SCHEDULER,
+	GS_COALESCE,
+	GS_CACHE_L1,
+	GS_CACHE_L2,
+	GS_CACHE_OTHER,
+	GS_L1_LATENCY,
+	GS_ROP_LATENCY,
+	GS_SKIP_L1D,
+	GS_MEMCPY,
+	GS_PART_INDEX,
+	GS_PART_QUEUES,
+	GS_DRAM_SCHED,
+	GS_FRFCFS_QUEUE,
+	GS_WQ_ENABLE,
+	GS_WQ_SIZE,
+	GS_DRAM_BUS,
+	GS_DRAM_BURST,
+	GS_DRAM_RATIO,
+	GS_ADDR_MAP,
+	GS_TIMING,
+	GS_ICNT_FLIT,
+	GS_ICNT_FILE,
+	GS_NETWORK_MODE,
+	GS_TRACE_LAT,
+	GS_SPEC_UNIT,
+	GS_SPEC_LAT,
+	GS_PIPE_WIDTHS,
+	GS_PTX_LATS,
+	GS_INCLUDE,
 };
 struct gs_opt {
-	const char *name;  /* "-gpgpu_cache:dl1" */
+	const char *name; /* "-gpgpu_cache:dl1" */
 	enum gs_map map;
-	const char *why;   /* not modelled: what gpustep does instead (or a note for mapped ones) */
+	const char *why; /* not modelled: what gpustep does instead (or a note for mapped ones) */
 };
 extern const struct gs_opt gs_opts[];
 extern const size_t gs_nopts;

@@ -49,30 +49,31 @@ static const char *gs_write(const char *dir, const char *name, const char *text)
 #define RATIO 4
 
 static const char gtx480_like[] =
-	"# a Fermi machine in GPGPU-Sim syntax\n"
-	"-gpgpu_ptx_sim_mode 0\n"
-	"-gpgpu_n_clusters 15\n"
-	"-gpgpu_n_cores_per_cluster 1\n"
-	"-gpgpu_n_mem 6\n"
-	"-gpgpu_n_sub_partition_per_mchannel 2\n"
-	"-gpgpu_clock_domains 700.0:700.0:700.0:924.0\n"
-	"-gpgpu_shader_core_pipeline 1536:32\n"
-	"-gpgpu_shader_cta 8\n"
-	"-gpgpu_num_sched_per_core 2\n"
-	"-gpgpu_scheduler gto\n"
-	"-gpgpu_cache:dl1 N:32:128:4,L:L:m:N:H,S:64:8,8\n"
-	"-gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4:0,32\n"
-	"-gpgpu_l1_latency 35\n"
-	"-gpgpu_l2_rop_latency 120\n"
-	"-dram_latency 100   # a fixed delay stage gpustep lacks\n"
-	"-gpgpu_n_mem_per_ctrlr 2\n"
-	"-gpgpu_dram_buswidth 4\n"
-	"-gpgpu_dram_burst_length 8\n"
-	"-dram_data_command_freq_ratio 4\n"
-	"-gpgpu_mem_addr_mapping dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS\n"
-	"-gpgpu_dram_timing_opt \"nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:\n"
-	"                        CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2\"\n"
-	"-power_simulation_enabled 1\n";
+    "# a Fermi machine in GPGPU-Sim syntax\n"
+    "-gpgpu_ptx_sim_mode 0\n"
+    "-gpgpu_n_clusters 15\n"
+    "-gpgpu_n_cores_per_cluster 1\n"
+    "-gpgpu_n_mem 6\n"
+    "-gpgpu_n_sub_partition_per_mchannel 2\n"
+    "-gpgpu_clock_domains 700.0:700.0:700.0:924.0\n"
+    "-gpgpu_shader_core_pipeline 1536:32\n"
+    "-gpgpu_shader_cta 8\n"
+    "-gpgpu_num_sched_per_core 2\n"
+    "-gpgpu_scheduler gto\n"
+    "-gpgpu_cache:dl1 N:32:128:4,L:L:m:N:H,S:64:8,8\n"
+    "-gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4:0,32\n"
+    "-gpgpu_l1_latency 35\n"
+    "-gpgpu_l2_rop_latency 120\n"
+    "-dram_latency 100   # a fixed delay stage gpustep lacks\n"
+    "-gpgpu_n_mem_per_ctrlr 2\n"
+    "-gpgpu_dram_buswidth 4\n"
+    "-gpgpu_dram_burst_length 8\n"
+    "-dram_data_command_freq_ratio 4\n"
+    "-gpgpu_mem_addr_mapping "
+    "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS\n"
+    "-gpgpu_dram_timing_opt \"nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:\n"
+    "                        CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2\"\n"
+    "-power_simulation_enabled 1\n";
 
 static int gs_load(const char *path, struct sim_cfg *c, struct strbuf *notes, char **err)
 {
@@ -173,7 +174,8 @@ TEST(gpgpusim_malformed_packed_strings_name_the_field)
 	e = gs_err("-gpgpu_dram_timing_opt nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:WL=4:CDLR=5:WR=12\n");
 	CHECK_CONTAINS(e, "timing field 'CL' missing");
 	free(e);
-	e = gs_err("-gpgpu_dram_timing_opt nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrps=4\n");
+	e = gs_err("-gpgpu_dram_timing_opt "
+	           "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrps=4\n");
 	CHECK_CONTAINS(e, "did you mean nbkgrp?");
 	free(e);
 	e = gs_err("-gpgpu_clock_domains 700.0:700.0:fast:924.0\n");
@@ -194,13 +196,14 @@ TEST(gpgpusim_trace_config_beside_is_read)
 {
 	const char *dir = gs_dir();
 	gs_write(dir, "trace.config",
-		 "-trace_opcode_latency_initiation_sfu 20,8\n"
-		 "-specialized_unit_1 1,4,4,4,4,BRA\n"
-		 "-trace_opcode_latency_initiation_spec_op_1 6,4\n"
-		 "-specialized_unit_3 1,4,8,4,4,TENSOR\n"
-		 "-trace_opcode_latency_initiation_tensor 64,64\n"
-		 "-trace_opcode_latency_initiation_spec_op_3 3,2\n");
-	const char *p = gs_write(dir, "gpgpusim.config", "-gpgpu_n_clusters 4\n-gpgpu_n_cores_per_cluster 2\n");
+	         "-trace_opcode_latency_initiation_sfu 20,8\n"
+	         "-specialized_unit_1 1,4,4,4,4,BRA\n"
+	         "-trace_opcode_latency_initiation_spec_op_1 6,4\n"
+	         "-specialized_unit_3 1,4,8,4,4,TENSOR\n"
+	         "-trace_opcode_latency_initiation_tensor 64,64\n"
+	         "-trace_opcode_latency_initiation_spec_op_3 3,2\n");
+	const char *p =
+	    gs_write(dir, "gpgpusim.config", "-gpgpu_n_clusters 4\n-gpgpu_n_cores_per_cluster 2\n");
 	struct sim_cfg c;
 	char *err = NULL;
 	REQUIRE(gs_load(p, &c, NULL, &err) == 0);
@@ -214,7 +217,8 @@ TEST(gpgpusim_trace_config_beside_is_read)
 TEST(gpgpusim_missing_icnt_is_a_note)
 {
 	const char *dir = gs_dir();
-	const char *p = gs_write(dir, "gpgpusim.config", "-network_mode 1\n-inter_config_file nowhere.icnt\n");
+	const char *p =
+	    gs_write(dir, "gpgpusim.config", "-network_mode 1\n-inter_config_file nowhere.icnt\n");
 	struct sim_cfg c;
 	struct strbuf notes;
 	sb_init(&notes);
@@ -241,24 +245,32 @@ TEST(gpgpusim_option_dump_loads)
 	/* The option header a simulator prints: every option, "-name value # what";
 	 * an unset string prints no value. */
 	const char *dir = gs_dir();
-	const char *p = gs_write(dir, "dump.txt",
-				 "-gpgpu_ptx_sim_mode                    0 # Select between Performance (default) or Functional simulation\n"
-				 "-visualizer_outputfile                  # Specifies the output log file for visualizer\n"
-				 "-ptx_opcode_latency_int         4,13,4,5,145,21 # Opcode latencies\n"
-				 "-accelwattch_xml_file accelwattch_sass_sim.xml # power\n"
-				 "-gpgpu_n_clusters                      28 # number of processing clusters\n");
+	const char *p = gs_write(
+	    dir, "dump.txt",
+	    "-gpgpu_ptx_sim_mode                    0 # Select between Performance (default) or Functional "
+	    "simulation\n"
+	    "-visualizer_outputfile                  # Specifies the output log file for visualizer\n"
+	    "-ptx_opcode_latency_int         4,13,4,5,145,21 # Opcode latencies\n"
+	    "-accelwattch_xml_file accelwattch_sass_sim.xml # power\n"
+	    "-gpgpu_n_clusters                      28 # number of processing clusters\n"
+	    "-gpgpu_dram_timing_opt nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40: "
+	    "CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2 # a quoted value, printed unquoted\n"
+	    "-network_mode 2 # local crossbar\n-inter_config_file mesh # its default, not read\n");
 	struct sim_cfg c;
 	struct strbuf map;
 	sb_init(&map);
 	char *err = NULL;
 	REQUIRE(gs_load(p, &c, NULL, &err) == 0); /* detected by content */
-	CHECK_EQ(c.core.sms, 28 * 3); /* -gpgpu_n_cores_per_cluster absent: GPGPU-Sim's 3 */
+	CHECK_EQ(c.core.sms, 28 * 3);             /* -gpgpu_n_cores_per_cluster absent: GPGPU-Sim's 3 */
+	CHECK_EQ(c.dram.timing.tCL, 12);
+	CHECK_EQ(c.dram.timing.tRTP, 2);
 	size_t len;
 	char *text = loader_read_file(p, &len, &err);
 	REQUIRE(text != NULL);
 	REQUIRE(gpgpusim_apply(&c, p, text, len, &map, NULL, &err) == 0);
 	CHECK_CONTAINS(map.s, "-visualizer_outputfile \"\" -> not modelled");
 	CHECK_CONTAINS(map.s, "-ptx_opcode_latency_int 4,13,4,5,145,21 -> not modelled: PTX");
+	CHECK_CONTAINS(map.s, "-inter_config_file mesh -> not modelled: not read: -network_mode 2");
 	free(text);
 	sb_fini(&map);
 	free(err);
