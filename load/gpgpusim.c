@@ -537,6 +537,11 @@ static int map_addr(struct gs *g, struct gs_ent *e)
 	    gs_uint_opt(g, e, "-gpgpu_n_mem_per_ctrlr", 1, &chips))
 		return -1;
 	unsigned long width = bus * chips;
+	if (!width || width > 256)
+		return gs_fail(g, e,
+		               "bus word of %lu bytes (-gpgpu_dram_buswidth x -gpgpu_n_mem_per_ctrlr): "
+		               "expected 1 to 256",
+		               width);
 	int offset = 0;
 	while ((1UL << offset) < width)
 		offset++;
@@ -557,6 +562,11 @@ static int map_addr(struct gs *g, struct gs_ent *e)
 			return gs_fail(g, e,
 			               "mask: bit %d lies within a %lu-byte bus word but is not a column bit",
 			               i, width);
+	if (rows < 1 || rows > 24)
+		return gs_fail(g, e, "mask: %d row bits; expected 1 to 24", rows);
+	if (cols - offset > 16)
+		return gs_fail(g, e, "mask: %d column bits above the bus word; expected at most 16",
+		               cols - offset);
 	if (cols - offset < 3)
 		return gs_fail(g, e, "mask: %d column bits above the %lu-byte bus word; need at least 3",
 		               cols - offset, width);
@@ -910,8 +920,8 @@ static int map_entry(struct gs *g, struct gs_ent *e)
 	case GS_WQ_ENABLE:
 		if (gs_uint(g, e, e->val, "value", &v))
 			return -1;
-		if (!v)
-			gs_why(e, "writes share the FR-FCFS queue: see -gpgpu_frfcfs_dram_sched_queue_size");
+		gs_why(e, v ? "separate write queue: sizes from -dram_write_queue_size"
+		            : "writes share the FR-FCFS queue: see -gpgpu_frfcfs_dram_sched_queue_size");
 		return 0;
 	case GS_WQ_SIZE: {
 		char buf[128], *f[4];

@@ -46,7 +46,7 @@ const struct gs_opt gs_opts[] = {
     {"-checkpoint_insn_Y", 0, CKPT},
     {"-checkpoint_kernel", 0, CKPT},
     {"-checkpoint_option", 0, CKPT},
-    {"-config", GS_INCLUDE, NULL},
+    {"-config", GS_INCLUDE, "read in place: its options are listed with their own file and line"},
     {"-dram_bnk_indexing_policy", 0,
      "DRAM bank hashing: gpustep takes bank bits from dram.mapping (dram.bank_xor off)"},
     {"-dram_bnkgrp_indexing_policy", 0,
