@@ -27,6 +27,7 @@
 #include "load/embedded.h"
 #include "export/export.h"
 #include "lesson/lesson.h"
+#include "load/gpgpusim.h"
 #include "load/loader.h"
 #include "session/session.h"
 #include "session/session_file.h"
@@ -675,6 +676,12 @@ static int check_config(const struct options *o, const struct sim_cfg *cfg)
 		fprintf(stderr, "gpustep: %s\n", err);
 		free(err);
 		print_memory(cfg, o->max_memory, stderr);
+		sb_fini(&sb);
+		return EXIT_USAGE;
+	}
+	if (o->config && gpgpusim_print_mapping(o->config, stdout, &err)) {
+		fprintf(stderr, "gpustep: %s\n", err); /* load/gpgpusim_check.c: what each option became */
+		free(err);
 		sb_fini(&sb);
 		return EXIT_USAGE;
 	}

@@ -24,6 +24,7 @@
 
 #include "cJSON.h"
 #include "dram/dram_ini.h"
+#include "gpgpusim.h"
 #include "embedded.h"
 #include "loader_int.h"
 
@@ -448,6 +449,13 @@ static int load_named(struct load_ctx *lc, const char *spec, const char *from, c
 		rc = dram_ini_apply(lc->cfg, text, strlen(text), idcopy, &nb, err);
 		if (!rc && nb.len && lc->notes)
 			sb_printf(lc->notes, "%s%s: %s", lc->notes->len ? "\n" : "", idcopy, nb.s + 2);
+		sb_fini(&nb);
+	} else if (gpgpusim_is_config(id, text)) { /* GPGPU-Sim / Accel-Sim (load/gpgpusim.c) */
+		struct strbuf nb;
+		sb_init(&nb);
+		rc = gpgpusim_apply(lc->cfg, idcopy, text, strlen(text), NULL, &nb, err);
+		if (!rc && nb.len && lc->notes)
+			sb_printf(lc->notes, "%s%s", lc->notes->len ? "\n" : "", nb.s);
 		sb_fini(&nb);
 	} else {
 		rc = apply_text(lc, text, idcopy, err);

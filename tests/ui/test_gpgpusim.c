@@ -1,0 +1,277 @@
+/* test_gpgpusim.c: GPGPU-Sim / Accel-Sim configs as CONFIG (load/gpgpusim.c).
+ * The machine below is written here in GPGPU-Sim syntax with SM2_GTX480's
+ * values (facts); expectations are derived from the option values. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "load/gpgpusim.h"
+#include "load/loader.h"
+#include "test.h"
+
+/* A fresh directory per test, so a trace.config of one test is not beside
+ * another's config. */
+static const char *gs_dir(void)
+{
+	static char dir[64];
+	snprintf(dir, sizeof dir, "/tmp/gpustep-gs-XXXXXX");
+	if (!mkdtemp(dir))
+		test_abort();
+	return dir;
+}
+
+static const char *gs_write(const char *dir, const char *name, const char *text)
+{
+	static char path[2][256];
+	static int k;
+	char *p = path[k++ & 1];
+	snprintf(p, sizeof path[0], "%s/%s", dir, name);
+	FILE *f = fopen(p, "w");
+	REQUIRE(f != NULL);
+	fputs(text, f);
+	fclose(f);
+	return p;
+}
+
+#define CLUSTERS 15
+#define N_MEM 6
+#define N_SUB 2
+#define CORE_MHZ 700
+#define DRAM_MHZ 924
+#define L1_SETS 32
+#define L1_LINE 128
+#define L1_WAYS 4
+#define CL 12
+#define WL 4
+#define BL 8
+#define RATIO 4
+
+static const char gtx480_like[] =
+    "# a Fermi machine in GPGPU-Sim syntax\n"
+    "-gpgpu_ptx_sim_mode 0\n"
+    "-gpgpu_n_clusters 15\n"
+    "-gpgpu_n_cores_per_cluster 1\n"
+    "-gpgpu_n_mem 6\n"
+    "-gpgpu_n_sub_partition_per_mchannel 2\n"
+    "-gpgpu_clock_domains 700.0:700.0:700.0:924.0\n"
+    "-gpgpu_shader_core_pipeline 1536:32\n"
+    "-gpgpu_shader_cta 8\n"
+    "-gpgpu_num_sched_per_core 2\n"
+    "-gpgpu_scheduler gto\n"
+    "-gpgpu_cache:dl1 N:32:128:4,L:L:m:N:H,S:64:8,8\n"
+    "-gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4:0,32\n"
+    "-gpgpu_l1_latency 35\n"
+    "-gpgpu_l2_rop_latency 120\n"
+    "-dram_latency 100   # a fixed delay stage gpustep lacks\n"
+    "-gpgpu_n_mem_per_ctrlr 2\n"
+    "-gpgpu_dram_buswidth 4\n"
+    "-gpgpu_dram_burst_length 8\n"
+    "-dram_data_command_freq_ratio 4\n"
+    "-gpgpu_mem_addr_mapping "
+    "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS\n"
+    "-gpgpu_dram_timing_opt \"nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:\n"
+    "                        CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2\"\n"
+    "-power_simulation_enabled 1\n";
+
+static int gs_load(const char *path, struct sim_cfg *c, struct strbuf *notes, char **err)
+{
+	cfg_defaults(c);
+	return loader_load_config_notes(path, c, notes, err);
+}
+
+TEST(gpgpusim_config_sets_the_machine)
+{
+	const char *dir = gs_dir();
+	const char *p = gs_write(dir, "gpgpusim.config", gtx480_like);
+	struct sim_cfg c;
+	struct strbuf notes;
+	sb_init(&notes);
+	char *err = NULL;
+	REQUIRE(gs_load(p, &c, &notes, &err) == 0);
+	CHECK(err == NULL);
+	CHECK_EQ(c.core.sms, CLUSTERS * 1);
+	CHECK_EQ(c.dram.channels, N_MEM);
+	CHECK_EQ(c.l2.banks, N_MEM * N_SUB);
+	CHECK_EQ(c.core.clock_mhz, CORE_MHZ);
+	CHECK_EQ(c.dram.tck_ps, (int)lround(1e6 / DRAM_MHZ));
+	CHECK_EQ(c.core.warps_per_sm, 1536 / 32);
+	CHECK_EQ(c.core.schedulers, 2);
+	CHECK_EQ(c.l1.sets * c.l1.line * c.l1.ways, L1_SETS * L1_LINE * L1_WAYS);
+	CHECK_EQ(c.l1.ways, L1_WAYS);
+	CHECK_EQ(c.l1.mshr_entries, 64);
+	CHECK_EQ(c.l2.sets * c.l2.line * c.l2.ways * c.l2.banks, 64 * 128 * 8 * N_MEM * N_SUB);
+	CHECK_EQ(c.l2.sector, 32);
+	CHECK_EQ(c.l1.hit_latency, 35);
+	CHECK_EQ(c.l2.hit_latency, 120);
+	CHECK_EQ(c.dram.bus_bytes, 4 * 2);
+	CHECK_EQ(c.dram.timing.tCL, CL);
+	CHECK_EQ(c.dram.timing.tCCD_L, 3);
+	CHECK_EQ(c.dram.timing.tRTW, CL + BL / RATIO + 2 - WL);
+	CHECK_STR(c.dram.mapping, "row:bank[3]:col[4]:bank[1]:ch:col[5]");
+	CHECK_EQ(c.dram.rows, 1 << 12);
+	CHECK_EQ(c.dram.columns, 1 << (12 - 3)); /* 12 column+byte bits, 8-byte bus */
+	CHECK_CONTAINS(notes.s, "not modelled");
+	sb_fini(&notes);
+	free(err);
+}
+
+TEST(gpgpusim_mapping_lists_not_modelled)
+{
+	const char *dir = gs_dir();
+	const char *p = gs_write(dir, "gpgpusim.config", gtx480_like);
+	struct sim_cfg c;
+	cfg_defaults(&c);
+	struct strbuf map;
+	sb_init(&map);
+	char *err = NULL;
+	REQUIRE(gpgpusim_apply(&c, p, gtx480_like, strlen(gtx480_like), &map, NULL, &err) == 0);
+	CHECK_CONTAINS(map.s, "-dram_latency 100 -> not modelled: ");
+	CHECK_CONTAINS(map.s, "-power_simulation_enabled 1 -> not modelled: power model");
+	CHECK_CONTAINS(map.s, "-gpgpu_l1_latency 35 -> l1.hit_latency=35\n");
+	CHECK_CONTAINS(map.s, "gpgpusim.config:14: -gpgpu_l1_latency");
+	sb_fini(&map);
+	free(err);
+}
+
+static char *gs_err(const char *text)
+{
+	const char *dir = gs_dir();
+	const char *p = gs_write(dir, "m.config", text);
+	struct sim_cfg c;
+	char *err = NULL;
+	CHECK_EQ(gs_load(p, &c, NULL, &err), -1);
+	return err ? err : xstrdup("");
+}
+
+TEST(gpgpusim_unknown_option_names_line_and_suggests)
+{
+	char *e = gs_err("-gpgpu_n_clusters 4\n\n-gpgpu_l1_latancy 20\n");
+	CHECK_CONTAINS(e, "m.config:3: -gpgpu_l1_latancy 20: unknown option");
+	CHECK_CONTAINS(e, "did you mean -gpgpu_l1_latency?");
+	free(e);
+	e = gs_err("-smem_latency 24\n");
+	CHECK_CONTAINS(e, "did you mean -gpgpu_smem_latency?");
+	free(e);
+}
+
+TEST(gpgpusim_malformed_packed_strings_name_the_field)
+{
+	char *e = gs_err("-gpgpu_cache:dl1 N:32:128:x,L:L:m:N:H,S:64:8,8\n");
+	CHECK_CONTAINS(e, "m.config:1: -gpgpu_cache:dl1");
+	CHECK_CONTAINS(e, "'assoc'");
+	free(e);
+	e = gs_err("-gpgpu_cache:dl2 S:64:128:8,L:Q:m:L:L,A:256:4\n");
+	CHECK_CONTAINS(e, "'write policy'");
+	free(e);
+	e = gs_err("-gpgpu_cache:dl1 S:32:64:4,L:T:m:N:L,A:64:8\n");
+	CHECK_CONTAINS(e, "'line'");
+	free(e);
+	e = gs_err("-gpgpu_tex_cache:l1 N:4:128:24,L:R:m:N:L,T:128:4\n");
+	CHECK_CONTAINS(e, "'result FIFO'");
+	free(e);
+	e = gs_err("-gpgpu_dram_timing_opt nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:WL=4:CDLR=5:WR=12\n");
+	CHECK_CONTAINS(e, "timing field 'CL' missing");
+	free(e);
+	e = gs_err("-gpgpu_dram_timing_opt "
+	           "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrps=4\n");
+	CHECK_CONTAINS(e, "did you mean nbkgrp?");
+	free(e);
+	e = gs_err("-gpgpu_clock_domains 700.0:700.0:fast:924.0\n");
+	CHECK_CONTAINS(e, "field 'L2'");
+	free(e);
+	e = gs_err("-trace_opcode_latency_initiation_sfu 20,x\n");
+	CHECK_CONTAINS(e, "field 'initiation'");
+	free(e);
+	e = gs_err("-gpgpu_pipeline_widths 2,0,0,1,z\n");
+	CHECK_CONTAINS(e, "'ID_OC_MEM'");
+	free(e);
+	e = gs_err("-gpgpu_dram_timing_opt \"nbk=16:CCD=2\n");
+	CHECK_CONTAINS(e, "not closed");
+	free(e);
+}
+
+TEST(gpgpusim_trace_config_beside_is_read)
+{
+	const char *dir = gs_dir();
+	gs_write(dir, "trace.config",
+	         "-trace_opcode_latency_initiation_sfu 20,8\n"
+	         "-specialized_unit_1 1,4,4,4,4,BRA\n"
+	         "-trace_opcode_latency_initiation_spec_op_1 6,4\n"
+	         "-specialized_unit_3 1,4,8,4,4,TENSOR\n"
+	         "-trace_opcode_latency_initiation_tensor 64,64\n"
+	         "-trace_opcode_latency_initiation_spec_op_3 3,2\n");
+	const char *p =
+	    gs_write(dir, "gpgpusim.config", "-gpgpu_n_clusters 4\n-gpgpu_n_cores_per_cluster 2\n");
+	struct sim_cfg c;
+	char *err = NULL;
+	REQUIRE(gs_load(p, &c, NULL, &err) == 0);
+	CHECK_EQ(c.core.sms, 8);
+	CHECK_EQ(c.trace.sfu_cycles, 20);
+	CHECK_EQ(c.trace.branch_cycles, 6);
+	CHECK_EQ(c.trace.tensor_cycles, 3); /* HMMA runs on the TENSOR unit */
+	free(err);
+}
+
+TEST(gpgpusim_missing_icnt_is_a_note)
+{
+	const char *dir = gs_dir();
+	const char *p =
+	    gs_write(dir, "gpgpusim.config", "-network_mode 1\n-inter_config_file nowhere.icnt\n");
+	struct sim_cfg c;
+	struct strbuf notes;
+	sb_init(&notes);
+	char *err = NULL;
+	cfg_defaults(&c);
+	int fb = c.icnt.flit_bytes;
+	REQUIRE(gs_load(p, &c, &notes, &err) == 0);
+	CHECK_CONTAINS(notes.s, "nowhere.icnt: no such file");
+	CHECK_EQ(c.icnt.flit_bytes, fb);
+	gs_write(dir, "here.icnt", "// booksim\nflit_size = 40;\ntopology = fly; k = 27;\n");
+	p = gs_write(dir, "gpgpusim.config", "-network_mode 1\n-inter_config_file here.icnt\n");
+	REQUIRE(gs_load(p, &c, NULL, &err) == 0);
+	CHECK_EQ(c.icnt.flit_bytes, 40);
+	gs_write(dir, "here.icnt", "flit_sise = 40;\n");
+	CHECK_EQ(gs_load(p, &c, NULL, &err), -1);
+	CHECK_CONTAINS(err, "here.icnt:1: flit_sise");
+	CHECK_CONTAINS(err, "did you mean flit_size?");
+	sb_fini(&notes);
+	free(err);
+}
+
+TEST(gpgpusim_option_dump_loads)
+{
+	/* The option header a simulator prints: every option, "-name value # what";
+	 * an unset string prints no value. */
+	const char *dir = gs_dir();
+	const char *p = gs_write(
+	    dir, "dump.txt",
+	    "-gpgpu_ptx_sim_mode                    0 # Select between Performance (default) or Functional "
+	    "simulation\n"
+	    "-visualizer_outputfile                  # Specifies the output log file for visualizer\n"
+	    "-ptx_opcode_latency_int         4,13,4,5,145,21 # Opcode latencies\n"
+	    "-accelwattch_xml_file accelwattch_sass_sim.xml # power\n"
+	    "-gpgpu_n_clusters                      28 # number of processing clusters\n"
+	    "-gpgpu_dram_timing_opt nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40: "
+	    "CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2 # a quoted value, printed unquoted\n"
+	    "-network_mode 2 # local crossbar\n-inter_config_file mesh # its default, not read\n");
+	struct sim_cfg c;
+	struct strbuf map;
+	sb_init(&map);
+	char *err = NULL;
+	REQUIRE(gs_load(p, &c, NULL, &err) == 0); /* detected by content */
+	CHECK_EQ(c.core.sms, 28 * 3);             /* -gpgpu_n_cores_per_cluster absent: GPGPU-Sim's 3 */
+	CHECK_EQ(c.dram.timing.tCL, 12);
+	CHECK_EQ(c.dram.timing.tRTP, 2);
+	size_t len;
+	char *text = loader_read_file(p, &len, &err);
+	REQUIRE(text != NULL);
+	REQUIRE(gpgpusim_apply(&c, p, text, len, &map, NULL, &err) == 0);
+	CHECK_CONTAINS(map.s, "-visualizer_outputfile \"\" -> not modelled");
+	CHECK_CONTAINS(map.s, "-ptx_opcode_latency_int 4,13,4,5,145,21 -> not modelled: PTX");
+	CHECK_CONTAINS(map.s, "-inter_config_file mesh -> not modelled: not read: -network_mode 2");
+	free(text);
+	sb_fini(&map);
+	free(err);
+}
