@@ -285,6 +285,10 @@ static const struct cfg_param l2_params[] = {
 	       "exceeds the memory's latency, as on gtx480, an L2 miss then answers sooner than an L2 hit)"),
 	P_INT("l2.fill_port_cycles", l2.fill_port_cycles, "1", 0, 64,
 	      "L2 port cycles a fill from memory takes (the data-array write; lookups wait)"),
+	P_INT("l2.dram_latency", l2.dram_latency, "0", 0, 100000,
+	      "fixed latency stage between the L2 and the DRAM controller, in core cycles (GPGPU-Sim's -dram_latency): a "
+	      "request (fetch or write-back) the DRAM would take waits this long in a FIFO per bank, then enters the "
+	      "controller's queue when it has room; replies are not delayed. 0 = no stage. Only with mem.model = dram"),
 	P_INT("l2.frc.entries", l2.frc.entries, "0", 0, 4096,
 	      "Fetch and Replacement Cache entries per bank (0 = none; the thesis evaluates 4-512)"),
 	P_INT("l2.frc.ways", l2.frc.ways, "8", 1, 4096, "FRC associativity (8 in the thesis; sets = entries / ways)"),
