@@ -23,8 +23,11 @@
  * With core.schedulers = S > 1 each SM has S schedulers: scheduler k owns
  * the warp slots w with w mod S = k (as in Fermi/Volta), remembers its own
  * last issued warp and runs the policy over its own warps (two_level: one
- * pool of core.active_pool warps per scheduler); vws and tbas are refused
- * (hier_cfg.c), their sets span the SM.
+ * pool of core.active_pool warps per scheduler). vws and tbas keep one set
+ * per SM (VWS's window and level-1 pool, TBAS's running set: both size the
+ * SM's share of the L1 or of its DRAM pages, which the schedulers share);
+ * each scheduler picks greedy-then-oldest among its own warps in the set
+ * (docs/POLICIES.md, "Several schedulers").
  *
  * sched_pick() runs every cycle on each scheduler's ready set; sched_order()
  * produces the full "warp queue" (the order the policy looks at warps) for

@@ -250,6 +250,19 @@ static void chain_l2(const struct sim *s, uint64_t line, int smi, bool expect, s
 		    b->memq.n);
 		return;
 	}
+	uint32_t di = queue_find_line(s, &b->dlatq, line, &pos);
+	if (di != REQ_NIL) { /* l2.dram_latency's stage (l2.c) */
+		uint64_t due = s->pool.r[di].t_ready;
+		if (due > s->st->now)
+			add(c, due - (uint64_t)s->cfg.l2.dram_latency,
+			    "L2 bank %u fixed DRAM latency stage (l2.dram_latency = %d): position %d of %u, enters the DRAM's "
+			    "queue at cycle %llu at the earliest",
+			    bank, s->cfg.l2.dram_latency, pos + 1, b->dlatq.n, (unsigned long long)due);
+		else
+			add(c, due, "L2 bank %u fixed DRAM latency stage: position %d of %u, latency waited out, the DRAM "
+				    "channel queue is full", bank, pos + 1, b->dlatq.n);
+		return;
+	}
 	if (!s->dram) {
 		add(c, UINT64_MAX, "fixed-latency memory: the fetch is in flight");
 		return;

@@ -41,20 +41,6 @@ static uint64_t pow2_at_least(uint64_t x)
 static uint64_t mul(uint64_t a, uint64_t b) { return a && b > UINT64_MAX / a ? UINT64_MAX : a * b; }
 static uint64_t add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
-uint64_t sim_req_pool_slots(const struct sim_cfg *cfg)
-{
-	uint64_t ns = (uint64_t)cfg->core.sms, nb = (uint64_t)cfg->l2.banks;
-	uint64_t pool = ns * ((uint64_t)cfg->core.mem_inflight * (uint64_t)cfg->core.warp_size * 2 +
-			      (uint64_t)cfg->l1.mshr_entries * 2 + 64) +
-			nb * ((uint64_t)cfg->l2.mshr_entries * 3 + (uint64_t)cfg->l2.frc.entries * 2 +
-			      (uint64_t)cfg->l2.queue * 2 + 64);
-	if (cfg->l2.sharers != L2SH_OFF && !cfg->l2.coh.protocol) /* Inv/Ack packets (l2_sharers.c) */
-		pool += nb * ns * 4; /* four rounds per bank at once; a miss reserves its round (l2_repl.c miss_room) */
-	if (cfg->l2.coh.protocol) /* Inv/Recall/Put/Ack packets (coh_eng.h) */
-		pool += ns * ((uint64_t)cfg->l1.sets * (uint64_t)cfg->l1.ways + 64) + nb * ns * 4;
-	return pool;
-}
-
 static void part(struct sim_mem *m, const char *name, uint64_t bytes, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 

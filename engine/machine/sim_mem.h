@@ -48,7 +48,6 @@ void sim_mem_format(uint64_t bytes, char *buf, unsigned n);
 /* The DRAM model's arena bytes (dram.c dram_new; sim_mem_dram.c, apart
  * because dram_int.h and reuse.h both name an RC_HIT). */
 uint64_t sim_mem_dram_bytes(const struct sim_cfg *cfg);
-/* In-flight request slots the machine preallocates (the request pool). */
-uint64_t sim_req_pool_slots(const struct sim_cfg *cfg);
+/* sim_req_pool_slots(cfg): sim/req.h */
 
 #endif

@@ -34,7 +34,16 @@
  * fetch_on_write: a write miss fetches the line first, like a read.
  *
  * Memory: the DRAM model (dram.h) or a fixed latency (mem.latency cycles,
- * mem.queue requests in flight per bank).
+ * mem.queue requests in flight per bank). With the DRAM and l2.dram_latency
+ * = L > 0, a fixed latency stage sits between them (GPGPU-Sim's DRAM
+ * latency queue, docs/MODEL.md):
+ *
+ *   memq --(DRAM would take it)--> dlatq (FIFO, L core cycles) --(DRAM has room)--> DRAM queue
+ *
+ * A request leaves memq (is "handed to memory": counted, its miss's
+ * contention cut taken) when the DRAM could take it now, waits L cycles in
+ * dlatq, then enters the DRAM's queue as soon as that has room; a head that
+ * finds no room holds the requests behind it. Replies come straight back.
  *
  * Miss latency split (l2.miss_lat.{conv,frc}.*): for each miss that takes an
  * MSHR entry (conventional) or an FRC entry, the cycles from the miss to the
@@ -71,6 +80,7 @@ void l2_init(struct sim *s, struct l2bank *b)
 	reqq_init(&b->outq_now);
 	reqq_init(&b->memq);
 	reqq_init(&b->fixedq);
+	reqq_init(&b->dlatq);
 	int i = b->id;
 	b->st.accesses = bank_stat(s, i, "accesses", "lookups in this bank");
 	b->st.hits = bank_stat(s, i, "hits", "lookups that hit");
@@ -147,6 +157,19 @@ void l2_register_stats(struct sim *s)
 				 p ? "FRC" : "conventional");
 			stats_ratio(st, name, desc, num, den, 1.0);
 		}
+	}
+	if (s->cfg.l2.dram_latency && s->cfg.mem.model == MEM_DRAM) {
+		s->id.dstage_reqs = stats_counter(st, "l2.dram_stage.requests",
+						  "requests that passed the fixed DRAM latency stage (l2.dram_latency) into the DRAM's queue");
+		s->id.dstage_cycles = stats_counter(st, "l2.dram_stage.cycles",
+						    "cycles those requests spent in the stage: l2.dram_latency each, plus l2.dram_stage.blocked");
+		s->id.dstage_blocked = stats_counter(st, "l2.dram_stage.blocked",
+						     "cycles past l2.dram_latency that requests waited at the stage's exit for room in the DRAM's queue "
+						     "(at its head, or behind a head that waited)");
+		s->id.dstage_occ = stats_occupancy(st, "l2.dram_stage.occupancy", "requests in the fixed DRAM latency stage, all banks",
+						   sim_req_pool_slots(&s->cfg));
+		stats_ratio(st, "l2.dram_stage.avg_cycles", "mean cycles per request in the fixed DRAM latency stage",
+			    "l2.dram_stage.cycles", "l2.dram_stage.requests", 1.0);
 	}
 	s->id.frc_inv_victims = stats_counter(st, "frc.inv_victims", "FRC swaps whose victim had L1 copies (Inv sent from the entry)");
 	s->id.frc_ev_inval = stats_counter(st, "frc.evict_lat.inval",
@@ -560,30 +583,76 @@ static void mem_done(struct sim *s, uint32_t mi)
 	}
 }
 
+/* Whether the DRAM's queue has room for request mi now; a refusal is noted
+ * once per request, so skipped idle cycles change nothing. */
+static bool dram_room(struct sim *s, uint32_t mi)
+{
+	struct req *m = &s->pool.r[mi];
+	bool wr = m->type == RQ_WB;
+	if (dram_can_accept(s->dram, m->addr, wr))
+		return true;
+	if (!(m->flags & REQF_FULL_SEEN)) {
+		m->flags |= REQF_FULL_SEEN;
+		dram_note_full(s->dram, m->addr, wr);
+	}
+	return false;
+}
+
+/* Request mi enters the DRAM's queue (room checked by the caller). */
+static void dram_hand(struct sim *s, struct l2bank *b, uint32_t mi)
+{
+	struct req *m = &s->pool.r[mi];
+	bool wr = m->type == RQ_WB;
+	/* The requesting SM (TEMP page colouring); unknown for write-backs
+	 * and FRC fetches. */
+	int from = wr || (m->mshr & FRC_TAG) ? -1 : (int)b->m.e[m->mshr].sm;
+	dram_enqueue_from(s->dram, m->addr, wr, mi, from);
+}
+
+/* l2.dram_latency: the stage's requests that have waited out the latency
+ * enter the DRAM's queue in FIFO order while it has room. Each was handed
+ * to memory (counted, its miss's cut taken) when it entered the stage. */
+static void dram_stage_out(struct sim *s, struct l2bank *b)
+{
+	struct req *R = s->pool.r;
+	uint64_t now = s->st->now, lat = (uint64_t)s->cfg.l2.dram_latency;
+	while (reqq_ready(&b->dlatq, R, now) && dram_room(s, b->dlatq.head)) {
+		uint32_t mi = reqq_pop(&b->dlatq, R);
+		stat_occ_add(&s->stats, s->id.dstage_occ, -1);
+		stat_inc(&s->stats, s->id.dstage_reqs);
+		stat_add(&s->stats, s->id.dstage_cycles, now - (R[mi].t_ready - lat));
+		stat_add(&s->stats, s->id.dstage_blocked, now - R[mi].t_ready);
+		dram_hand(s, b, mi);
+		sim_progress(s);
+	}
+}
+
 void l2_tick(struct sim *s, struct l2bank *b)
 {
 	struct req *R = s->pool.r;
 	uint64_t now = s->st->now;
 	/* 1. FRC swaps that are due */
 	frc_tick(s, b);
-	/* 2. hand requests to memory (an early FRC fetch waits out the FRC lookup) */
+	/* 2. the fixed DRAM latency stage's due requests enter the DRAM's
+	 * queue, then requests waiting for memory are handed over (to the
+	 * stage, the DRAM or the fixed latency) while it accepts them (an early
+	 * FRC fetch waits out the FRC lookup) */
+	if (b->dlatq.n)
+		dram_stage_out(s, b);
+	uint64_t lat = (uint64_t)s->cfg.l2.dram_latency;
 	while (reqq_ready(&b->memq, R, now)) {
 		uint32_t mi = b->memq.head;
-		bool wr = R[mi].type == RQ_WB;
 		if (s->dram) {
-			if (!dram_can_accept(s->dram, R[mi].addr, wr)) {
-				/* Counted once per request, so skipped idle cycles change nothing. */
-				if (!(R[mi].flags & REQF_FULL_SEEN)) {
-					R[mi].flags |= REQF_FULL_SEEN;
-					dram_note_full(s->dram, R[mi].addr, wr);
-				}
+			if (!dram_room(s, mi))
 				break;
-			}
 			reqq_pop(&b->memq, R);
-			/* The requesting SM (TEMP page colouring); unknown for write-backs
-			 * and FRC fetches. */
-			int from = wr || (R[mi].mshr & FRC_TAG) ? -1 : (int)b->m.e[R[mi].mshr].sm;
-			dram_enqueue_from(s->dram, R[mi].addr, wr, mi, from);
+			if (lat) {
+				R[mi].t_ready = now + lat;
+				reqq_push(&b->dlatq, R, mi);
+				stat_occ_add(&s->stats, s->id.dstage_occ, 1);
+			} else {
+				dram_hand(s, b, mi);
+			}
 		} else {
 			if (b->fixedq.n >= (uint32_t)s->cfg.mem.queue)
 				break;
@@ -623,6 +692,7 @@ void l2_tick(struct sim *s, struct l2bank *b)
 	sim_wake_q(s, &b->outq);
 	sim_wake_q(s, &b->outq_now);
 	sim_wake_q(s, &b->fixedq);
+	sim_wake_q(s, &b->dlatq);
 }
 
 void mem_tick(struct sim *s)

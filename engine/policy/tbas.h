@@ -19,8 +19,9 @@
  *                (Fig. 37(d)); with no qualifying batch the running batch
  *                stays
  *
- * The membership is w->in_pool. TBAS re-evaluates when the SM's scheduler
- * runs without issuing, at CTA launch and at warp exit (sched.c hooks);
+ * The membership is w->in_pool, one set per SM however many schedulers it
+ * has (each issues from its own warps in it). TBAS re-evaluates when no
+ * scheduler of the SM issues, at CTA launch and at warp exit (sched.c hooks);
  * each change wakes the SM, so skip-ahead stays exact.
  */
 #ifndef GPUSTEP_TBAS_H

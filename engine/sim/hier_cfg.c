@@ -45,7 +45,8 @@ static const struct cfg_param core_params[] = {
 	P_ENUM("core.scheduler", core.scheduler, "gto", sched_names, "warp scheduler"),
 	P_INT("core.schedulers", core.schedulers, "1", 1, 4,
 	      "warp schedulers per SM (1, 2 or 4): scheduler k owns the warp slots w with w mod schedulers = k, runs "
-	      "core.scheduler over them and issues up to one instruction per cycle"),
+	      "core.scheduler over them and issues up to one instruction per cycle (vws, tbas: their active or running "
+	      "set stays one per SM, each scheduler issues from its own warps in it)"),
 	P_INT("core.active_pool", core.active_pool, "4", 1, 64, "two_level: warps in the active pool (per scheduler)"),
 	P_ENUM("core.cta_dispatch", core.cta_dispatch, "round_robin", dispatch_names,
 	       "CTA dispatch: round_robin over SMs, or serial (contiguous CTA ranges per SM)"),
@@ -105,11 +106,6 @@ static int core_validate(const struct sim_cfg *c, char **err)
 			       c->core.warps_per_sm, c->core.active_pool);
 	if (c->core.schedulers != 1 && c->core.schedulers != 2 && c->core.schedulers != 4)
 		return set_err(err, "core.schedulers: must be 1, 2 or 4, got %d", c->core.schedulers);
-	if (c->core.schedulers > 1 && (c->core.scheduler == SCHED_VWS || c->core.scheduler == SCHED_TBAS))
-		return set_err(err,
-			       "core.schedulers: %d needs a policy that runs per scheduler; core.scheduler %s manages the SM's "
-			       "warps as one set (use core.schedulers 1)",
-			       c->core.schedulers, c->core.scheduler == SCHED_VWS ? "vws" : "tbas");
 	if (c->core.ccws_vta_entries % c->core.ccws_vta_ways)
 		return set_err(err, "core.ccws_vta_entries: must be a multiple of core.ccws_vta_ways (%d), got %d",
 			       c->core.ccws_vta_ways, c->core.ccws_vta_entries);
@@ -285,6 +281,10 @@ static const struct cfg_param l2_params[] = {
 	       "exceeds the memory's latency, as on gtx480, an L2 miss then answers sooner than an L2 hit)"),
 	P_INT("l2.fill_port_cycles", l2.fill_port_cycles, "1", 0, 64,
 	      "L2 port cycles a fill from memory takes (the data-array write; lookups wait)"),
+	P_INT("l2.dram_latency", l2.dram_latency, "0", 0, 100000,
+	      "fixed latency stage between the L2 and the DRAM controller, in core cycles (GPGPU-Sim's -dram_latency): a "
+	      "request (fetch or write-back) the DRAM would take waits this long in a FIFO per bank, then enters the "
+	      "controller's queue when it has room; replies are not delayed. 0 = no stage. Only with mem.model = dram"),
 	P_INT("l2.frc.entries", l2.frc.entries, "0", 0, 4096,
 	      "Fetch and Replacement Cache entries per bank (0 = none; the thesis evaluates 4-512)"),
 	P_INT("l2.frc.ways", l2.frc.ways, "8", 1, 4096, "FRC associativity (8 in the thesis; sets = entries / ways)"),

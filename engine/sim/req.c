@@ -3,6 +3,8 @@
 
 #include "req.h"
 
+#include "config.h"
+
 #include <assert.h>
 
 void req_pool_init(struct req_pool *p, struct arena *a, uint32_t cap)
@@ -66,4 +68,20 @@ void reqq_insert_timed(struct reqq *q, struct req *r, uint32_t i)
 	else
 		r[prev].next = i;
 	q->n++;
+}
+
+/* The request pool a machine needs: every structure that holds requests at
+ * its capacity (the pool is sized once, at sim_new). */
+uint64_t sim_req_pool_slots(const struct sim_cfg *cfg)
+{
+	uint64_t ns = (uint64_t)cfg->core.sms, nb = (uint64_t)cfg->l2.banks;
+	uint64_t pool = ns * ((uint64_t)cfg->core.mem_inflight * (uint64_t)cfg->core.warp_size * 2 +
+			      (uint64_t)cfg->l1.mshr_entries * 2 + 64) +
+			nb * ((uint64_t)cfg->l2.mshr_entries * 3 + (uint64_t)cfg->l2.frc.entries * 2 +
+			      (uint64_t)cfg->l2.queue * 2 + 64);
+	if (cfg->l2.sharers != L2SH_OFF && !cfg->l2.coh.protocol) /* Inv/Ack packets (l2_sharers.c) */
+		pool += nb * ns * 4; /* four rounds per bank at once; a miss reserves its round (l2_repl.c miss_room) */
+	if (cfg->l2.coh.protocol) /* Inv/Recall/Put/Ack packets (coh_eng.h) */
+		pool += ns * ((uint64_t)cfg->l1.sets * (uint64_t)cfg->l1.ways + 64) + nb * ns * 4;
+	return pool;
 }

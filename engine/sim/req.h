@@ -133,4 +133,8 @@ static inline uint64_t reqq_next_time(const struct reqq *q, const struct req *r)
 	return q->head == REQ_NIL ? UINT64_MAX : r[q->head].t_ready;
 }
 
+struct sim_cfg;
+/* In-flight request slots the machine preallocates (the request pool). */
+uint64_t sim_req_pool_slots(const struct sim_cfg *cfg);
+
 #endif

@@ -11,6 +11,8 @@
  *   |   L1 tags + MSHR        |                             |  outq (timed)   |
  *   |   waitq / retryq        |  <--reply packets--  outq   |  memq -> DRAM / |
  *   |   fillq (timed), hitq   |                             |   fixed latency |
+ *   |                         |                             | (dlatq: l2.dram_|
+ *   |                         |                             |  latency stage) |
  *   +-------------------------+                             +-----------------+
  *
  * Every queue is an intrusive FIFO of request indices (req.h); timed queues
@@ -205,6 +207,7 @@ struct l2bank {
 	struct reqq outq_now; /* fill replies and NACKs (ready at once) */
 	struct reqq memq;  /* waiting for the memory to accept */
 	struct reqq fixedq; /* fixed-latency memory: in flight (timed) */
+	struct reqq dlatq; /* l2.dram_latency stage: left memq, waiting to enter the DRAM's queue (timed) */
 	struct frc frc;    /* Fetch and Replacement Cache (frc.c); n = 0 when off */
 	uint32_t in_credits_used;
 	uint64_t req_link_free; /* xbar -> bank */
@@ -253,6 +256,7 @@ struct sim_stat_ids {
 	uint32_t cta_serial, l2_byp_waits, l2_head_waits; /* core_init: dispatch used; bypass.c: bypassed loads that waited at an L2 */
 	uint32_t icnt_ack_occ, icnt_ack_pkts, icnt_ack_flits; /* icnt_init: Acks (icnt.c); an even count keeps the size a multiple of 8 */
 	uint32_t l1_pool_waits; /* l1.c l1_pool_wait */
+	uint32_t dstage_reqs, dstage_cycles, dstage_blocked, dstage_occ; /* l2.dram_stage.* (l2.c; l2.dram_latency > 0) */
 };
 
 struct sim {
@@ -347,7 +351,8 @@ static inline void sim_act_clear(uint64_t *bm, int i) { bm[(unsigned)i >> 6] &= 
  * would do nothing (they also report the wake-up times of these queues). */
 static inline bool sim_bank_busy(const struct l2bank *b)
 {
-	return b->inq.n || b->ackinq.n || b->outq.n || b->outq_now.n || b->memq.n || b->fixedq.n || b->frc.swapping;
+	return b->inq.n || b->ackinq.n || b->outq.n || b->outq_now.n || b->memq.n || b->fixedq.n || b->dlatq.n ||
+	       b->frc.swapping;
 }
 static inline bool sim_act_has(const uint64_t *bm, int i) { return bm[(unsigned)i >> 6] >> ((unsigned)i & 63) & 1; }
 /* The first unit at or after i whose bit is set in bm; n or more if none

@@ -30,7 +30,6 @@ check malformed '{
 }' "malformed.json:3:"
 check cycle '{"extends": "cycle.json"}' "extends cycle"
 check scheds '{"core": {"schedulers": 3}}' "core.schedulers: must be 1, 2 or 4, got 3"
-check vwssched '{"core": {"schedulers": 2, "scheduler": "vws"}}' "core.schedulers: 2 needs a policy that runs per scheduler; core.scheduler vws manages the SM's warps as one set (use core.schedulers 1)"
 check wrrbanks '{"core.schedulers": 4, "rf": {"banks": 6, "write_buffer.entries": 12, "warp_reg_remap": true}}' "rf.warp_reg_remap: rf.banks (6) must be a multiple of core.schedulers (4)"
 check badext '{"extends": "no-such-preset"}' "no file or preset 'no-such-preset'"
 

@@ -517,6 +517,10 @@ static void check_coalesce(const char *preset, int mode, int group)
 		char cmd[64];
 		snprintf(cmd, sizeof cmd, "load %s", preset);
 		REQUIRE(fx_run(&f, cmd) == CMD_RESET);
+		/* One scheduler: `info coalesce` shows the SM's last coalesced
+		 * instruction, and with several one SM can coalesce two in the
+		 * cycle the break stops at. */
+		REQUIRE((fx_run(&f, "set core.schedulers 1") & CMD_ERR) == 0);
 	}
 	fx_run(&f, "break coalesce");
 	for (int stop = 0; stop < 3; stop++) {

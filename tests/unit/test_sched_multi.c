@@ -1,7 +1,8 @@
 /*
  * test_sched_multi.c: several warp schedulers per SM (core.schedulers):
  * the slot partition, up to one issue per scheduler per cycle for every
- * policy that supports it, config refusals, warp-register remapping's bank
+ * policy, VWS's and TBAS's per-SM sets honoured by every scheduler, config
+ * refusals, warp-register remapping's bank
  * subsets (rf.warp_reg_remap) and determinism (run = step = chunks).
  * The Fig. 10 schedule-hazard toy case is in test_rf.c.
  */
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/tbas.h"
 #include "sim/sim_int.h"
 #include "simtest.h"
 #include "test.h"
@@ -146,11 +148,8 @@ TEST(sched_multi_config_refusals)
 	char *e;
 	CHECK_STR(e = cfg_err(set_s3), "core.schedulers: must be 1, 2 or 4, got 3");
 	free(e);
-	CHECK_STR(e = cfg_err(set_vws2), "core.schedulers: 2 needs a policy that runs per scheduler; core.scheduler vws "
-					"manages the SM's warps as one set (use core.schedulers 1)");
-	free(e);
-	CHECK_CONTAINS(e = cfg_err(set_tbas4), "core.scheduler tbas");
-	free(e);
+	CHECK(cfg_err(set_vws2) == NULL); /* one set per SM, each scheduler issues from its warps in it */
+	CHECK(cfg_err(set_tbas4) == NULL);
 	CHECK_STR(e = cfg_err(set_remap_banks), "rf.warp_reg_remap: rf.banks (6) must be a multiple of core.schedulers (4)");
 	free(e);
 	CHECK(cfg_err(set_ok) == NULL);
@@ -246,4 +245,80 @@ TEST(sched_multi_rmws_step_vs_run_and_hazards)
 			else
 				CHECK(hz[0] > 0);
 		}
+}
+
+/* VWS and TBAS with several schedulers: one set per SM (VWS's window, TBAS's
+ * running set); each scheduler issues only its own warps inside it, the
+ * schedulers issue together, and the kernel completes. Checked cycle by
+ * cycle: a warp that issued was in the set the cycle's picks saw (VWS:
+ * sm->vws_mask; TBAS: the running set before or after the cycle, since a
+ * launch or an exit in the cycle may change it). */
+static void set_policy_run(int policy, int nsched)
+{
+	struct tk t;
+	tk_base_cfg(&t.cfg);
+	t.cfg.core.warps_per_sm = 8;
+	t.cfg.core.scheduler = policy;
+	t.cfg.core.schedulers = nsched;
+	t.cfg.core.vws_nact = 4;     /* the window: the 4 oldest warps */
+	t.cfg.core.tbas_running = 2; /* the running set: 2 warps of one batch */
+	char *err = NULL;
+	if (cfg_validate(&t.cfg, &err)) {
+		test_fail(__FILE__, __LINE__, "config: %s", err);
+		free(err);
+		return;
+	}
+	/* the load stalls the set's warps, so greedy-then-oldest would pick a
+	 * younger warp outside it if the set were not honoured */
+	REQUIRE(tk_start(&t, 128, 2, "ld A[tid + bx*bdx] -> r1; alu 1 <- r1 -> r2; alu 1 -> r3; alu 1 -> r4"));
+	const struct sm *sm = &t.s->sms[0];
+	unsigned maxper = 0, n_issued = 0, outside = 0, sched_seen = 0;
+	for (int guard = 0; guard < 10000 && !sim_done(t.s); guard++) {
+		uint64_t pre = policy == SCHED_TBAS ? tbas_running_mask(t.s, sm) : 0;
+		uint64_t before = tk_count(&t, EV_WARP_ISSUE), now = sim_cycle(t.s);
+		sim_step(t.s, 1);
+		uint64_t set = policy == SCHED_TBAS ? pre | tbas_running_mask(t.s, sm) : sm->vws_mask;
+		if (policy == SCHED_TBAS) { /* the running set: at most tbas_running warps of one batch (CTA) */
+			uint64_t run = tbas_running_mask(t.s, sm);
+			CHECK(__builtin_popcountll(run) <= 2);
+			int cta = -1;
+			for (uint64_t m = run; m; m &= m - 1) {
+				const struct warp *w = &sm->w[__builtin_ctzll(m)];
+				int c = w->cta_slot >= 0 ? (int)sm->cta[w->cta_slot].cta : -2;
+				CHECK(cta < 0 || c == cta);
+				cta = c;
+			}
+		}
+		unsigned per = 0;
+		for (uint64_t i = before, after = tk_count(&t, EV_WARP_ISSUE); i < after; i++) {
+			const struct event *e = tk_event(&t, EV_WARP_ISSUE, (unsigned)i); /* oldest first */
+			REQUIRE(e && e->cycle == now);
+			per++;
+			n_issued++;
+			sched_seen |= 1u << (e->warp % nsched);
+			outside += !(set >> e->warp & 1);
+		}
+		maxper = per > maxper ? per : maxper;
+	}
+	CHECK(sim_done(t.s));
+	CHECK_EQ(tk_stat(&t, "sim.warp_insts"), 8 * 5);
+	CHECK_EQ(n_issued, 8 * 5);
+	CHECK_EQ(outside, 0);
+	CHECK_EQ(sched_seen, (1u << nsched) - 1); /* every scheduler issued */
+	unsigned width = policy == SCHED_VWS ? 4 : 2;
+	CHECK_EQ(maxper, (unsigned)nsched < width ? (unsigned)nsched : width); /* the schedulers issue together, within the set */
+	for (int k = 0; nsched > 1 && k < nsched; k++) {
+		char name[32];
+		snprintf(name, sizeof name, "core.sched%d.insts", k);
+		CHECK_EQ(tk_stat(&t, name), (uint64_t)(8 / nsched) * 5);
+	}
+	tk_end(&t);
+}
+
+TEST(sched_multi_vws_tbas_sets_per_sm)
+{
+	for (int S = 1; S <= 4; S *= 2) {
+		set_policy_run(SCHED_VWS, S);
+		set_policy_run(SCHED_TBAS, S);
+	}
 }

@@ -22,6 +22,7 @@ static const char *const features[][6] = {
 	{NULL},
 	{"mem.model", "dram"},
 	{"mem.model", "dram", "dram.page_alloc", "temp", "dram.columns", "1024"},
+	{"mem.model", "dram", "l2.dram_latency", "40"},
 	{"coherence.protocol", "moesi", "coherence.check_values", "true"},
 	{"coherence.protocol", "nmoesi"},
 	{"coherence.protocol", "si"},
