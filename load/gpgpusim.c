@@ -827,6 +827,8 @@ static int map_entry(struct gs *g, struct gs_ent *e)
 		return gs_uint(g, e, e->val, "value", &v) ? -1 : gs_set(g, e, "core.ctas_per_sm", "%lu", v);
 	case GS_SHMEM_SIZE:
 		return gs_uint(g, e, e->val, "value", &v) ? -1 : gs_set(g, e, "core.shmem_per_sm", "%lu", v);
+	case GS_DRAM_LATENCY: /* both in core cycles (GPGPU-Sim counts gpu_sim_cycle) */
+		return gs_uint(g, e, e->val, "value", &v) ? -1 : gs_set(g, e, "l2.dram_latency", "%lu", v);
 	case GS_SMEM_LATENCY:
 		return gs_uint(g, e, e->val, "value", &v) ? -1 : gs_set(g, e, "core.shmem_latency", "%lu", v);
 	case GS_SHMEM_BANKS:

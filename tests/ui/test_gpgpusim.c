@@ -64,7 +64,7 @@ static const char gtx480_like[] =
     "-gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4:0,32\n"
     "-gpgpu_l1_latency 35\n"
     "-gpgpu_l2_rop_latency 120\n"
-    "-dram_latency 100   # a fixed delay stage gpustep lacks\n"
+    "-dram_latency 100   # the fixed stage in front of the DRAM\n"
     "-gpgpu_n_mem_per_ctrlr 2\n"
     "-gpgpu_dram_buswidth 4\n"
     "-gpgpu_dram_burst_length 8\n"
@@ -127,7 +127,8 @@ TEST(gpgpusim_mapping_lists_not_modelled)
 	sb_init(&map);
 	char *err = NULL;
 	REQUIRE(gpgpusim_apply(&c, p, gtx480_like, strlen(gtx480_like), &map, NULL, &err) == 0);
-	CHECK_CONTAINS(map.s, "-dram_latency 100 -> not modelled: ");
+	CHECK_CONTAINS(map.s, "-dram_latency 100 -> l2.dram_latency=100\n");
+	CHECK_EQ(c.l2.dram_latency, 100);
 	CHECK_CONTAINS(map.s, "-power_simulation_enabled 1 -> not modelled: power model");
 	CHECK_CONTAINS(map.s, "-gpgpu_l1_latency 35 -> l1.hit_latency=35\n");
 	CHECK_CONTAINS(map.s, "gpgpusim.config:14: -gpgpu_l1_latency");
