@@ -54,6 +54,24 @@ static void fill(struct sim *s, const struct wl_copy *c, uint64_t n[L2I__COUNT])
 		n[l2_install_line(s, (first + i) << lb)]++;
 }
 
+/* trace.memcpy = l2_fill_addr32, GPGPU-Sim's perf_memcpy_to_gpu as Accel-Sim
+ * runs it: the copy is walked in 32-byte steps and each step's address is
+ * kept in 32 bits (unsigned), so a device address above 4 GB lands on the
+ * line of its low 32 bits: the same L2 bank and set as the real line (their
+ * bits are below bit 32) under a tag no kernel uses. Each distinct line is
+ * installed once, in walk order. */
+static void fill_addr32(struct sim *s, const struct wl_copy *c, uint64_t n[L2I__COUNT])
+{
+	unsigned lb = log2u((uint64_t)s->cfg.l2.line);
+	uint64_t prev = UINT64_MAX;
+	for (uint64_t off = 0; off < c->bytes; off += 32) {
+		uint64_t line = (uint64_t)(uint32_t)(c->addr + off) >> lb;
+		if (line != prev)
+			n[l2_install_line(s, line << lb)]++;
+		prev = line;
+	}
+}
+
 void hostcopy_run(struct sim *s, uint32_t k)
 {
 	struct state *st = s->st;
@@ -62,6 +80,8 @@ void hostcopy_run(struct sim *s, uint32_t k)
 		uint64_t n[L2I__COUNT] = {0};
 		if (s->cfg.trace.memcpy_mode == TRACE_MEMCPY_L2_FILL && c->bytes)
 			fill(s, c, n);
+		else if (s->cfg.trace.memcpy_mode == TRACE_MEMCPY_L2_FILL_ADDR32 && c->bytes)
+			fill_addr32(s, c, n);
 		uint64_t lines = n[L2I_INSTALLED] + n[L2I_INSTALLED_WB];
 		stat_inc(&s->stats, s->hc_id[HC_COPIES]);
 		stat_add(&s->stats, s->hc_id[HC_BYTES], c->bytes);

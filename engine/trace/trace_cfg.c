@@ -16,7 +16,7 @@
 #define P_INT(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, 0, NULL, desc}
 #define P_ENUM(path, field, def, names, desc) {path, CFG_ENUM, CFG_OFF(field), def, 0, 0, 0, names, desc}
 
-static const char *const memcpy_names[] = {"ignore", "l2_fill", NULL};
+static const char *const memcpy_names[] = {"ignore", "l2_fill", "l2_fill_addr32", NULL};
 
 static const struct cfg_param trace_params[] = {
 	P_INT("trace.alu_cycles", trace.alu_cycles, "4", 1, 1000,
@@ -30,8 +30,10 @@ static const struct cfg_param trace_params[] = {
 	P_INT("trace.misc_cycles", trace.misc_cycles, "4", 1, 1000,
 	      "trace replay: cycles for MEMBAR, DEPBAR, LDC, S2R and other non-memory instructions"),
 	P_ENUM("trace.memcpy", trace.memcpy_mode, "ignore", memcpy_names,
-	       "MemcpyHtoD lines of a kernel list: ignore (caches stay as they are) or l2_fill (the copied lines are "
-	       "installed in the L2, clean, just before the next kernel starts; NVIDIA presets)"),
+	       "MemcpyHtoD lines of a kernel list: ignore (caches stay as they are), l2_fill (the copied lines are "
+	       "installed in the L2, clean, just before the next kernel starts; NVIDIA presets) or l2_fill_addr32 "
+	       "(as Accel-Sim: each 32-byte step's address kept in 32 bits, so copies above 4 GB land on tags "
+	       "no kernel uses)"),
 	P_INT("trace.xz_window_mb", trace.xz_window_mb, "256", 1, 1048576,
 	      "trace replay: megabytes of decompressed .traceg.xz text held at once (thread blocks are decoded as "
 	      "they launch; a single thread block must fit)"),

@@ -23,6 +23,7 @@ struct trace_cfg {
 enum trace_memcpy {
 	TRACE_MEMCPY_IGNORE,  /* counted; the caches do not see the copy */
 	TRACE_MEMCPY_L2_FILL, /* the copied lines are installed in the L2 before the next kernel */
+	TRACE_MEMCPY_L2_FILL_ADDR32, /* the same at each 32-byte step's address kept in 32 bits (Accel-Sim) */
 };
 
 #endif

@@ -437,3 +437,51 @@ TEST(memcpy_with_an_frc_hits_the_same)
 	CHECK_EQ(st(t.s, "frc.allocs"), 2);
 	mt_free(&t);
 }
+
+/* trace.memcpy = l2_fill_addr32 (Accel-Sim): a copy of 512 B at
+ * 0x7f0000010010 is walked in 32-byte steps (0x...10010, 0x...10030, ...,
+ * 0x...101f0), each kept in 32 bits and installing the line of its own
+ * address: the 4 lines 0x10000 .. 0x10180 (the copy's tail in 0x10200 starts
+ * no step, as in GPGPU-Sim), not the kernel's lines above 4 GB. A copy of
+ * 256 B at 0x1ffffff80 crosses 8 GB: its steps land on 0xffffff80 and, after
+ * the wrap, on line 0. l2_fill installs the real lines instead (5 + 2). */
+TEST(memcpy_l2_fill_addr32_lands_on_the_low_32_bits)
+{
+	static const struct wl_copy c[] = {{.addr = 0x7f0000010010ull, .bytes = 512, .kernel = 0, .line = 1},
+					   {.addr = 0x1ffffff80ull, .bytes = 256, .kernel = 0, .line = 2}};
+	uint64_t lines[16];
+	seq(lines, 0x7f0000010000ull, 5); /* the real lines of the first copy */
+	seq(lines + 5, 0x10000, 5);       /* their low 32 bits */
+	lines[10] = 0xffffff80;           /* the second copy's first step, kept in 32 bits */
+	lines[11] = 0;                    /* its fifth step, 0x200000000, kept in 32 bits */
+	lines[12] = 0x80;                 /* beyond the copy */
+	lines[13] = 0x1ffffff80ull;       /* the real lines of the second copy */
+	lines[14] = 0x200000000ull;
+	lines[15] = 0x10280;              /* never copied */
+	for (int mode = 0; mode < 2; mode++) {
+		struct mt t;
+		mt_cfg(&t, mode ? TRACE_MEMCPY_L2_FILL_ADDR32 : TRACE_MEMCPY_L2_FILL);
+		/* Each half of the list alone, so a hit says which lines the copy installed. */
+		for (int half = 0; half < 2; half++) {
+			uint64_t part[16];
+			int n = 0;
+			for (int i = 0; i < 16; i++)
+				if ((i < 5 || i == 13 || i == 14) == (half == 0))
+					part[n++] = lines[i];
+			REQUIRE(mt_kernel(&t, 0, mk_trace(part, n, false)));
+			REQUIRE(mt_sim(&t, 1, c, 2));
+			run_checked(t.s);
+			CHECK_EQ(st(t.s, "trace.memcpy.lines"), mode ? 4 + 2 : 5 + 2);
+			CHECK_EQ(st(t.s, "l2.accesses"), n);
+			if (half == 0) /* the real lines: l2_fill has all 7, addr32 none */
+				CHECK_EQ(st(t.s, "l2.hits"), mode ? 0 : 5 + 2);
+			else /* the low lines: addr32 has 0x10000 .. 0x10180, 0xffffff80 and 0 */
+				CHECK_EQ(st(t.s, "l2.hits"), mode ? 4 + 2 : 0);
+			if (!half) {
+				mt_free(&t);
+				mt_cfg(&t, mode ? TRACE_MEMCPY_L2_FILL_ADDR32 : TRACE_MEMCPY_L2_FILL);
+			}
+		}
+		mt_free(&t);
+	}
+}
