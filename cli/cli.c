@@ -28,6 +28,7 @@
 #include "export/export.h"
 #include "lesson/lesson.h"
 #include "load/gpgpusim.h"
+#include "load/preset_source.h"
 #include "load/loader.h"
 #include "session/session.h"
 #include "session/session_file.h"
@@ -691,6 +692,19 @@ static int check_config(const struct options *o, const struct sim_cfg *cfg)
 		fputc('\n', stdout);
 	sb_fini(&sb);
 	print_memory(cfg, o->max_memory, stdout);
+	/* A preset named after a machine, against that machine's config
+	 * (load/preset_source.c): every difference needs a documented reason. */
+	struct preset_check pc;
+	if (preset_source_report(o->config ? o->config : "teaching", cfg, stdout, &pc, &err)) {
+		fprintf(stderr, "gpustep: %s\n", err);
+		free(err);
+		return EXIT_USAGE;
+	}
+	if ((pc.undocumented || pc.stale) && !o->nsets) {
+		fprintf(stderr, "gpustep: %s: %u undocumented and %u stale deviations from its source (above)\n",
+			o->config ? o->config : "teaching", pc.undocumented, pc.stale);
+		return EXIT_USAGE;
+	}
 	return EXIT_OK;
 }
 

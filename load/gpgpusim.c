@@ -52,6 +52,7 @@ struct gs {
 	char *files[GS_MAX_FILES];
 	int nfiles;
 	struct strbuf notes;
+	struct strbuf *keys; /* gpgpusim_apply_keys: every key set, one per line */
 	char **err;
 	int failed;
 };
@@ -146,8 +147,11 @@ static int gs_set(struct gs *g, struct gs_ent *e, const char *key, const char *f
 	int rc = cfg_set_value(g->cfg, key, v, &err);
 	if (rc)
 		gs_fail(g, e, "%s", err);
-	else
+	else {
 		sb_printf(&e->out, "%s%s=%s", e->out.len ? " " : "", key, v);
+		if (g->keys)
+			sb_printf(g->keys, "%s\n", key);
+	}
 	free(err);
 	free(v);
 	return rc;
@@ -840,7 +844,19 @@ static int map_entry(struct gs *g, struct gs_ent *e)
 	case GS_COALESCE:
 		if (gs_uint(g, e, e->val, "value", &v))
 			return -1;
-		return gs_set(g, e, "core.coalescer", "%s", v >= 70 ? "volta" : "fermi");
+		/* GPGPU-Sim (abstract_hardware_model.cc): from arch 40 every request
+		 * is a 32 B segment of a subwarp of warp_size / -gpgpu_shmem_warp_parts
+		 * lanes (that option's default: 2); below, 128 B lines. */
+		if (v < 40)
+			return gs_set(g, e, "core.coalescer", "fermi");
+		if (gs_uint_opt(g, e, "-gpgpu_shmem_warp_parts", 2, &w))
+			return -1;
+		if (w == 0 || w > 32 || (w & (w - 1)))
+			return gs_fail(g, e, "-gpgpu_shmem_warp_parts %lu: the subwarps of the coalescer must be a power of two up to 32", w);
+		if (gs_set(g, e, "core.coalescer", "volta"))
+			return -1;
+		gs_why(e, "subwarps of 32 / -gpgpu_shmem_warp_parts %lu lanes, each coalesced into 32 B sectors", w);
+		return gs_set(g, e, "core.coalesce_group", "%lu", 32 / w);
 	case GS_CACHE_L1:
 		return map_cache_l1(g, e);
 	case GS_CACHE_L2:
@@ -1357,7 +1373,13 @@ static void report(const struct gs *g, struct strbuf *map, struct strbuf *notes)
 int gpgpusim_apply(struct sim_cfg *cfg, const char *path, const char *text, size_t len, struct strbuf *map,
                    struct strbuf *notes, char **err)
 {
-	struct gs g = {.cfg = cfg, .err = err};
+	return gpgpusim_apply_keys(cfg, path, text, len, map, notes, NULL, err);
+}
+
+int gpgpusim_apply_keys(struct sim_cfg *cfg, const char *path, const char *text, size_t len, struct strbuf *map,
+			struct strbuf *notes, struct strbuf *keys, char **err)
+{
+	struct gs g = {.cfg = cfg, .err = err, .keys = keys};
 	sb_init(&g.notes);
 	g.files[g.nfiles++] = xstrdup(path);
 	int rc = gs_read(&g, text, len, g.files[0], 0);

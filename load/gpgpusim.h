@@ -37,6 +37,11 @@ bool gpgpusim_is_config(const char *path, const char *text);
 int gpgpusim_apply(struct sim_cfg *cfg, const char *path, const char *text, size_t len, struct strbuf *map,
                    struct strbuf *notes, char **err);
 
+/* The same, and keys (may be NULL) receives every gpustep key the file set,
+ * one per line, in the order set (a key set twice appears twice). */
+int gpgpusim_apply_keys(struct sim_cfg *cfg, const char *path, const char *text, size_t len, struct strbuf *map,
+			struct strbuf *notes, struct strbuf *keys, char **err);
+
 /* --check-config: when path is a GPGPU-Sim config file, load it over the
  * defaults and print the mapping to out; anything else prints nothing.
  * 0, or -1 and *err. */

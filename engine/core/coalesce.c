@@ -3,8 +3,10 @@
  *
  *   fermi  all lanes together; one request per distinct l1.line-sized line
  *          (its sector mask covers the bytes touched)
- *   volta  lanes in groups of 8 (0-7, 8-15, ...); each group makes one request
- *          per distinct 32 B sector it touches (Volta memory paper §3.1)
+ *   volta  lanes in groups of core.coalesce_group (8: 0-7, 8-15, ...); each
+ *          group makes one request per distinct 32 B sector it touches (Volta
+ *          memory paper §3.1: 8; GPGPU-Sim's code for -gpgpu_coalesce_arch
+ *          40 and up coalesces the whole warp into 32 B segments: 32)
  *   si     64-wide wavefronts in subwavefronts of 16 lanes; each makes one
  *          request per distinct line, and subwavefront k reaches the L1 k
  *          cycles after the first (FRC thesis §1.4)
@@ -96,11 +98,12 @@ static int add(struct coal_req *v, int *n, int from, uint64_t line, uint32_t mas
 /* Group the active lanes into requests (the mode's rule, above); for each
  * lane the request(s) it went into (a lane crossing a line boundary touches
  * two). Pure: the engine and `info coalesce` (coalesce_inspect) use it. */
-static void coalesce_plan(const struct cache *c, int mode, int ws, const struct winst *in, struct coal_plan *p)
+static void coalesce_plan(const struct cache *c, int mode, int ws, int coal_group, const struct winst *in,
+			  struct coal_plan *p)
 {
 	int n = 0;
 	unsigned size = in->size ? in->size : 4;
-	int group = mode == COAL_VOLTA ? 8 : mode == COAL_SI ? 16 : ws;
+	int group = mode == COAL_VOLTA ? coal_group : mode == COAL_SI ? 16 : ws;
 	memset(p->lane_req, -1, sizeof p->lane_req); /* v[] is written up to n only */
 	p->group = group;
 	uint64_t act = ws >= 64 ? in->active : in->active & ((1ull << ws) - 1);
@@ -149,7 +152,7 @@ static void coalesce_plan(const struct cache *c, int mode, int ws, const struct 
 int coalesce_issue(struct sim *s, struct sm *sm, int slot, const struct winst *in, int vmb)
 {
 	struct coal_plan plan;
-	coalesce_plan(&sm->l1.c, s->cfg.core.coalescer, s->cfg.core.warp_size, in, &plan);
+	coalesce_plan(&sm->l1.c, s->cfg.core.coalescer, s->cfg.core.warp_size, s->cfg.core.coalesce_group, in, &plan);
 	const struct coal_req *v = plan.v;
 	int n = plan.n;
 	/* What `info coalesce` shows: the last instruction this SM coalesced. */
@@ -207,6 +210,6 @@ bool inspect_coalesce(const struct sim *s, int smi, struct coal_info *o)
 	o->segment = s->cfg.icnt.payload == ICNT_PAYLOAD_SEGMENT && !s->cfg.l2.sector;
 	o->active = in->active;
 	memcpy(o->addr, in->addr, sizeof o->addr);
-	coalesce_plan(&sm->l1.c, o->mode, o->warp_size, in, &o->plan);
+	coalesce_plan(&sm->l1.c, o->mode, o->warp_size, s->cfg.core.coalesce_group, in, &o->plan);
 	return true;
 }

@@ -51,7 +51,10 @@ static const struct cfg_param core_params[] = {
 	P_ENUM("core.cta_dispatch", core.cta_dispatch, "round_robin", dispatch_names,
 	       "CTA dispatch: round_robin over SMs, or serial (contiguous CTA ranges per SM)"),
 	P_ENUM("core.coalescer", core.coalescer, "fermi", coal_names,
-	       "fermi: one request per line per warp; volta: per 8-lane group per 32 B sector; si: per 16-lane subwavefront per line"),
+	       "fermi: one request per line per warp; volta: per core.coalesce_group lanes per 32 B sector; si: per 16-lane subwavefront per line"),
+	P_INT("core.coalesce_group", core.coalesce_group, "8", 1, 64,
+	      "volta coalescer: lanes coalesced together, a power of two up to core.warp_size (8: the Volta paper's "
+	      "measured groups; the warp size: GPGPU-Sim's code for -gpgpu_coalesce_arch 40 and up)"),
 	P_INT("core.mem_inflight", core.mem_inflight, "8", 1, 256,
 	      "vector memory buffer: memory instructions in flight per SM (core.mem_release says when an entry frees)"),
 	P_ENUM("core.mem_release", core.mem_release, "in_order", release_names,
@@ -114,6 +117,9 @@ static int core_validate(const struct sim_cfg *c, char **err)
 				    "coherence.protocol must be none");
 	if (c->core.coalescer == COAL_VOLTA && c->core.warp_size != 32)
 		return set_err(err, "core.coalescer: volta needs core.warp_size 32, got %d", c->core.warp_size);
+	if (c->core.coalesce_group & (c->core.coalesce_group - 1) || c->core.coalesce_group > c->core.warp_size)
+		return set_err(err, "core.coalesce_group: must be a power of two up to core.warp_size (%d), got %d",
+			       c->core.warp_size, c->core.coalesce_group);
 	return 0;
 }
 

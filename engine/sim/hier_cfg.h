@@ -46,6 +46,7 @@ struct core_cfg {
 	int active_pool;    /* two-level: warps in the active pool */
 	int cta_dispatch;   /* enum cta_dispatch */
 	int coalescer;      /* enum coalesce_mode */
+	int coalesce_group; /* volta: lanes coalesced together (8 in the paper, the warp in GPGPU-Sim's code) */
 	int mem_inflight;   /* vector memory buffer: in-flight memory instructions per SM */
 	int mem_release;    /* enum mem_release: when an entry frees */
 	bool nonblocking_stores;

@@ -276,3 +276,34 @@ TEST(gpgpusim_option_dump_loads)
 	sb_fini(&map);
 	free(err);
 }
+
+/* -gpgpu_coalesce_arch as GPGPU-Sim's coalescer reads it: below 40, 128 B
+ * lines (fermi); from 40, 32 B segments per subwarp of 32 /
+ * -gpgpu_shmem_warp_parts lanes (its default 2). */
+TEST(gpgpusim_coalesce_arch_and_subwarps)
+{
+	static const struct {
+		const char *text;
+		int coal, group;
+	} c[] = {
+	    {"-gpgpu_coalesce_arch 20\n", COAL_FERMI, 8},
+	    {"-gpgpu_coalesce_arch 39\n", COAL_FERMI, 8},
+	    {"-gpgpu_coalesce_arch 40\n", COAL_VOLTA, 16},
+	    {"-gpgpu_coalesce_arch 70\n-gpgpu_shmem_warp_parts 1\n", COAL_VOLTA, 32},
+	    {"-gpgpu_shmem_warp_parts 4\n-gpgpu_coalesce_arch 60\n", COAL_VOLTA, 8},
+	};
+	const char *dir = gs_dir();
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		const char *p = gs_write(dir, "coal.config", c[i].text);
+		struct sim_cfg cfg;
+		cfg_defaults(&cfg);
+		char *err = NULL;
+		REQUIRE(gs_load(p, &cfg, NULL, &err) == 0);
+		CHECK_EQ(cfg.core.coalescer, c[i].coal);
+		CHECK_EQ(cfg.core.coalesce_group, c[i].group);
+		free(err);
+	}
+	char *e = gs_err("-gpgpu_shmem_warp_parts 3\n-gpgpu_coalesce_arch 70\n");
+	CHECK_CONTAINS(e, "-gpgpu_shmem_warp_parts 3");
+	free(e);
+}

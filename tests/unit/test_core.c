@@ -233,6 +233,34 @@ TEST(coalesce_vecadd_fermi_one_volta_four)
 	CHECK_EQ(l1_accesses_for(COAL_VOLTA, 32, "ld A[0]"), 4);
 }
 
+/* core.coalesce_group: the lanes coalesced together (notes 001 RC-3). A
+ * broadcast makes one sector request per group: 32 / group of them; a unit
+ * stride (4 sectors in one line) makes 4 whatever the group, as long as a
+ * group covers at least one sector (8 lanes x 4 B); group 4 splits each
+ * sector between two groups: 8. */
+static uint64_t volta_group_accesses(int group, const char *body)
+{
+	struct tk t;
+	tk_base_cfg(&t.cfg);
+	t.cfg.core.coalescer = COAL_VOLTA;
+	t.cfg.core.coalesce_group = group;
+	t.cfg.l1.sector = t.cfg.l2.sector = 32;
+	if (!tk_start(&t, 32, 1, body))
+		return 0;
+	sim_step(t.s, 1000000);
+	uint64_t n = tk_stat(&t, "l1.accesses");
+	tk_end(&t);
+	return n;
+}
+
+TEST(coalesce_volta_group_size)
+{
+	for (int g = 1; g <= 32; g *= 2) {
+		CHECK_EQ(volta_group_accesses(g, "ld A[0]"), (uint64_t)(32 / g));
+		CHECK_EQ(volta_group_accesses(g, "ld A[tid]"), (uint64_t)(g >= 8 ? 4 : 32 / g));
+	}
+}
+
 TEST(coalesce_strided_grows_with_stride)
 {
 	static const struct {
