@@ -624,6 +624,76 @@ static void why_inactive(const struct why_ctx *x, struct chain *c)
 		add(c, UINT64_MAX, "outside the active pool / running set; it joins when a member stalls on memory");
 }
 
+/* A slot with no warp in it, or whose warp has exited: says so and returns
+ * true; false for a live warp. */
+static bool why_no_live_warp(const struct sim *s, const struct sm *sm, int smi, int slot, struct chain *c)
+{
+	const struct warp *w = &sm->w[slot];
+	if (w->state == WSL_EMPTY) {
+		add(c, UINT64_MAX, "sm%d slot %d holds no warp: %u of %u CTAs dispatched, none waiting fits this SM now", smi,
+		    slot, s->st->ctas_dispatched, s->nctas);
+		return true;
+	}
+	if (w->state == WSL_DONE) {
+		const struct cta_slot *cs = &sm->cta[w->cta_slot];
+		add(c, w->issue_cycle, "warp %d (CTA %d) has exited; its slot waits for CTA %d's other warps (%u of %u done)",
+		    slot, (int)w->kw.cta, (int)w->kw.cta, cs->ndone, cs->nwarps);
+		return true;
+	}
+	return false;
+}
+
+/* The reason to explain, and since when. w->stall is the scheduler's last
+ * evaluation: an instruction issued this cycle (a breakpoint stop at its
+ * event) already occupies the warp. */
+static unsigned stall_now(const struct sim *s, const struct warp *w, uint64_t *since)
+{
+	unsigned reason = w->stall;
+	*since = w->stall_start;
+	if (reason == STALL_NONE && w->busy_until > s->st->now) {
+		reason = w->rf_collect ? STALL_RF
+			 : w->ibh.op == KOP_LDSH || w->ibh.op == KOP_STSH ? STALL_SHMEM
+									     : STALL_ALU;
+		*since = w->issue_cycle;
+	}
+	return reason;
+}
+
+/* The chain from link 0 on, by what the warp waits for. */
+static void why_reason(const struct why_ctx *x, unsigned reason, struct chain *c)
+{
+	switch (reason) {
+	case STALL_NONE:
+		add(c, x->w->issue_cycle, "warp %d is not stalled: ready to issue `%s`", x->slot, x->wi->next_text);
+		break;
+	case STALL_BARRIER:
+		why_barrier(x, c);
+		break;
+	case STALL_SCOREBOARD:
+		why_scoreboard(x, c);
+		break;
+	case STALL_MEM:
+	case STALL_MSHR_FULL:
+		why_mem(x, c);
+		break;
+	case STALL_ALU:
+		why_alu(x, c);
+		break;
+	case STALL_SHMEM:
+		why_shmem(x, c);
+		break;
+	case STALL_RF:
+		why_rf(x, c);
+		break;
+	case STALL_INACTIVE:
+		why_inactive(x, c);
+		break;
+	default:
+		add(c, x->since, "warp %d: %s", x->slot, stall_reason_name(x->w->stall));
+		break;
+	}
+}
+
 int inspect_why_warp(const struct sim *s, int smi, int slot, struct why_link *out, int max)
 {
 	if (smi < 0 || smi >= s->cfg.core.sms || slot < 0 || slot >= s->cfg.core.warps_per_sm || max <= 0)
@@ -634,58 +704,12 @@ int inspect_why_warp(const struct sim *s, int smi, int slot, struct why_link *ou
 	const struct warp *w = &sm->w[slot];
 	struct warp_info wi;
 	inspect_warp(s, smi, slot, &wi);
-	uint64_t since = w->stall_start;
-	if (w->state == WSL_EMPTY) {
-		add(&c, UINT64_MAX, "sm%d slot %d holds no warp: %u of %u CTAs dispatched, none waiting fits this SM now" , smi,
-		    slot, s->st->ctas_dispatched, s->nctas);
+	if (why_no_live_warp(s, sm, smi, slot, &c))
 		return c.n;
-	}
-	if (w->state == WSL_DONE) {
-		const struct cta_slot *cs = &sm->cta[w->cta_slot];
-		add(&c, w->issue_cycle, "warp %d (CTA %d) has exited; its slot waits for CTA %d's other warps (%u of %u done)",
-		    slot, (int)w->kw.cta, (int)w->kw.cta, cs->ndone, cs->nwarps);
-		return c.n;
-	}
-	/* w->stall is the scheduler's last evaluation: an instruction issued
-	 * this cycle (a breakpoint stop at its event) already occupies the warp. */
-	unsigned reason = w->stall;
-	if (reason == STALL_NONE && w->busy_until > s->st->now) {
-		reason = w->rf_collect ? STALL_RF
-			 : w->ibh.op == KOP_LDSH || w->ibh.op == KOP_STSH ? STALL_SHMEM
-									     : STALL_ALU;
-		since = w->issue_cycle;
-	}
+	uint64_t since;
+	unsigned reason = stall_now(s, w, &since);
 	const struct why_ctx x = {s, sm, smi, slot, w, &wi, since};
-	switch (reason) {
-	case STALL_NONE:
-		add(&c, w->issue_cycle, "warp %d is not stalled: ready to issue `%s`", slot, wi.next_text);
-		break;
-	case STALL_BARRIER:
-		why_barrier(&x, &c);
-		break;
-	case STALL_SCOREBOARD:
-		why_scoreboard(&x, &c);
-		break;
-	case STALL_MEM:
-	case STALL_MSHR_FULL:
-		why_mem(&x, &c);
-		break;
-	case STALL_ALU:
-		why_alu(&x, &c);
-		break;
-	case STALL_SHMEM:
-		why_shmem(&x, &c);
-		break;
-	case STALL_RF:
-		why_rf(&x, &c);
-		break;
-	case STALL_INACTIVE:
-		why_inactive(&x, &c);
-		break;
-	default:
-		add(&c, since, "warp %d: %s", slot, stall_reason_name(w->stall));
-		break;
-	}
+	why_reason(&x, reason, &c);
 	return c.n;
 }
 
