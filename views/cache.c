@@ -233,7 +233,7 @@ static void tagstore_draw(struct cache_panel *cp, WINDOW *w, const struct view_c
 			       : "RC way (- candidate)  A alloc + RC up P promoted H hit R reset  data: V/R LRU");
 }
 
-/* How one line's cell is laid out (cache_draw works it out per frame). */
+/* How one line's cell is laid out (cell_layout works it out per frame). */
 struct cell_fmt {
 	int cw;   /* cell width with its gap */
 	int tw;   /* tag digits */
