@@ -187,6 +187,42 @@ static void inq_link(const struct sim *s, unsigned bank, int pos, struct chain *
 		    pos + 1, b->inq.n, w);
 }
 
+/* Link 4: where the bank's fetch of `line` is on its way to memory: the memory
+ * queue, the fixed DRAM latency stage, or the DRAM bank (row state). */
+static void chain_memory(const struct sim *s, unsigned bank, const struct l2bank *b, uint64_t line, struct chain *c)
+{
+	int pos;
+	if (queue_find_line(s, &b->memq, line, &pos) != REQ_NIL) {
+		add(c, UINT64_MAX, "L2 bank %u memory queue: position %d of %u, the DRAM channel queue is full", bank, pos + 1,
+		    b->memq.n);
+		return;
+	}
+	uint32_t di = queue_find_line(s, &b->dlatq, line, &pos);
+	if (di != REQ_NIL) { /* l2.dram_latency's stage (l2.c) */
+		uint64_t due = s->pool.r[di].t_ready;
+		if (due > s->st->now)
+			add(c, due - (uint64_t)s->cfg.l2.dram_latency,
+			    "L2 bank %u fixed DRAM latency stage (l2.dram_latency = %d): position %d of %u, enters the DRAM's "
+			    "queue at cycle %llu at the earliest",
+			    bank, s->cfg.l2.dram_latency, pos + 1, b->dlatq.n, (unsigned long long)due);
+		else
+			add(c, due, "L2 bank %u fixed DRAM latency stage: position %d of %u, latency waited out, the DRAM "
+				    "channel queue is full", bank, pos + 1, b->dlatq.n);
+		return;
+	}
+	if (!s->dram) {
+		add(c, UINT64_MAX, "fixed-latency memory: the fetch is in flight");
+		return;
+	}
+	unsigned ch, bk;
+	uint32_t row, col;
+	dram_decode(s->dram, line, &ch, &bk, &row, &col);
+	struct dram_bank_info bi;
+	if (!dram_bank_info(s->dram, (int)ch, (int)bk, &bi))
+		return;
+	dram_link(s, line, ch, bk, row, &bi, c);
+}
+
 /* Links 3-4: what the L2 bank and memory are doing for `line`, as seen by
  * SM smi's request (-1: any SM's). Another SM's request for the line waiting
  * in the bank's input queue is not this request's place: the chain goes on
@@ -245,35 +281,7 @@ static void chain_l2(const struct sim *s, uint64_t line, int smi, bool expect, s
 			    (unsigned long long)line);
 		return;
 	}
-	if (queue_find_line(s, &b->memq, line, &pos) != REQ_NIL) {
-		add(c, UINT64_MAX, "L2 bank %u memory queue: position %d of %u, the DRAM channel queue is full", bank, pos + 1,
-		    b->memq.n);
-		return;
-	}
-	uint32_t di = queue_find_line(s, &b->dlatq, line, &pos);
-	if (di != REQ_NIL) { /* l2.dram_latency's stage (l2.c) */
-		uint64_t due = s->pool.r[di].t_ready;
-		if (due > s->st->now)
-			add(c, due - (uint64_t)s->cfg.l2.dram_latency,
-			    "L2 bank %u fixed DRAM latency stage (l2.dram_latency = %d): position %d of %u, enters the DRAM's "
-			    "queue at cycle %llu at the earliest",
-			    bank, s->cfg.l2.dram_latency, pos + 1, b->dlatq.n, (unsigned long long)due);
-		else
-			add(c, due, "L2 bank %u fixed DRAM latency stage: position %d of %u, latency waited out, the DRAM "
-				    "channel queue is full", bank, pos + 1, b->dlatq.n);
-		return;
-	}
-	if (!s->dram) {
-		add(c, UINT64_MAX, "fixed-latency memory: the fetch is in flight");
-		return;
-	}
-	unsigned ch, bk;
-	uint32_t row, col;
-	dram_decode(s->dram, line, &ch, &bk, &row, &col);
-	struct dram_bank_info bi;
-	if (!dram_bank_info(s->dram, (int)ch, (int)bk, &bi))
-		return;
-	dram_link(s, line, ch, bk, row, &bi, c);
+	chain_memory(s, bank, b, line, c);
 }
 
 /* A request (the warp's, or an MSHR entry's fetch) the L2 refused, waiting
