@@ -185,7 +185,6 @@ static int usage_error(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
-/* Returns -1 to continue, else an exit status. */
 /* The options that take a number: -1 when taken, else the exit status. */
 static int number_option(int c, struct options *o)
 {
@@ -247,35 +246,91 @@ static int check_combinations(const struct options *o)
 	return -1;
 }
 
+/* The field an option naming a file or a thing sets to its argument; NULL
+ * when c is not such an option. */
+static const char **text_field(int c, struct options *o)
+{
+	switch (c) {
+	case 'w':
+		return &o->workload;
+	case 'x':
+		return &o->batch;
+	case OPT_STATS:
+		return &o->stats;
+	case OPT_SESSION:
+		return &o->session;
+	case OPT_TRACE_OUT:
+		return &o->trace_out;
+	case OPT_CSV:
+		return &o->csv;
+	case OPT_SAMPLE_STATS:
+		return &o->sample_stats;
+	case OPT_DRAM_TRACE:
+		return &o->dram_trace;
+	}
+	return NULL;
+}
+
+/* The flag an option without an argument sets; NULL when c is not one. */
+static bool *flag_field(int c, struct options *o)
+{
+	switch (c) {
+	case OPT_RUN:
+		return &o->run;
+	case OPT_CHECK:
+		return &o->check;
+	case OPT_DUMP:
+		return &o->dump;
+	case OPT_LIST_EVENTS:
+		return &o->list_events;
+	case OPT_LIST_STATS:
+		return &o->list_stats;
+	case OPT_LIST_KERNELS:
+		return &o->list_kernels;
+	case OPT_LIST_PRESETS:
+		return &o->list_presets;
+	case OPT_LIST_CONFIG:
+		return &o->list_config;
+	}
+	return NULL;
+}
+
+/* -s PATH=VALUE and -p NAME=VALUE (repeatable): -1 when taken, else the exit status. */
+static int repeated_option(int c, struct options *o)
+{
+	if ((c == 's' ? o->nsets : o->nparams) == MAX_SETS)
+		return usage_error("too many %s options", c == 's' ? "--set" : "--param");
+	if (!strchr(optarg, '='))
+		return usage_error("expected PATH=VALUE, got '%s'", optarg);
+	if (c == 's')
+		o->sets[o->nsets++] = optarg;
+	else
+		o->params[o->nparams++] = optarg;
+	return -1;
+}
+
+/* Returns -1 to continue, else an exit status. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	int c;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":w:s:p:x:h", long_opts, NULL)) != -1) {
+		const char **text = text_field(c, o);
+		bool *flag = flag_field(c, o);
+		int rc = -1;
+		if (text) {
+			*text = optarg;
+			continue;
+		}
+		if (flag) {
+			*flag = true;
+			continue;
+		}
 		switch (c) {
-		case 'w':
-			o->workload = optarg;
-			break;
 		case 's':
 		case 'p':
-			if ((c == 's' ? o->nsets : o->nparams) == MAX_SETS)
-				return usage_error("too many %s options", c == 's' ? "--set" : "--param");
-			if (!strchr(optarg, '='))
-				return usage_error("expected PATH=VALUE, got '%s'", optarg);
-			if (c == 's')
-				o->sets[o->nsets++] = optarg;
-			else
-				o->params[o->nparams++] = optarg;
-			break;
-		case 'x':
-			o->batch = optarg;
-			break;
-		case OPT_RUN:
-			o->run = true;
-			break;
-		case OPT_STATS:
-			o->stats = optarg;
+			rc = repeated_option(c, o);
 			break;
 		case OPT_SEED:
 		case OPT_SNAPSHOT_MB:
@@ -283,47 +338,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_TRACE_FROM:
 		case OPT_TRACE_TO:
 		case OPT_TRACE_MAX:
-		case OPT_SAMPLE: {
-			int rc = number_option(c, o);
-			if (rc >= 0)
-				return rc;
-			break;
-		}
-		case OPT_CHECK:
-			o->check = true;
-			break;
-		case OPT_SESSION:
-			o->session = optarg;
-			break;
-		case OPT_DUMP:
-			o->dump = true;
-			break;
-		case OPT_TRACE_OUT:
-			o->trace_out = optarg;
-			break;
-		case OPT_CSV:
-			o->csv = optarg;
-			break;
-		case OPT_SAMPLE_STATS:
-			o->sample_stats = optarg;
-			break;
-		case OPT_DRAM_TRACE:
-			o->dram_trace = optarg;
-			break;
-		case OPT_LIST_EVENTS:
-			o->list_events = true;
-			break;
-		case OPT_LIST_STATS:
-			o->list_stats = true;
-			break;
-		case OPT_LIST_KERNELS:
-			o->list_kernels = true;
-			break;
-		case OPT_LIST_PRESETS:
-			o->list_presets = true;
-			break;
-		case OPT_LIST_CONFIG:
-			o->list_config = true;
+		case OPT_SAMPLE:
+			rc = number_option(c, o);
 			break;
 		case OPT_VERSION:
 			printf("gpustep %s\n", GPUSTEP_VERSION);
@@ -336,6 +352,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		default:
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
+		if (rc >= 0)
+			return rc;
 	}
 	int rc = check_combinations(o);
 	if (rc >= 0)
@@ -548,42 +566,48 @@ static int setup_rewind(struct session *ss, const struct options *o, bool intera
 	return rc;
 }
 
-static int headless(struct session *ss, const struct options *o)
+/* --batch FILE|-: the script's commands. EXIT_USAGE when FILE cannot be
+ * opened, EXIT_RUNTIME when a command failed, else EXIT_OK. */
+static int run_batch(struct session *ss, const char *path, struct cmd_out *out)
 {
-	int status = EXIT_OK;
-	struct cmd_out out = {print_stdout, print_stderr, NULL};
-	interrupt_target = ss;
-	signal(SIGINT, on_sigint);
-	if (o->batch) {
-		FILE *f = strcmp(o->batch, "-") == 0 ? stdin : fopen(o->batch, "r");
-		if (!f) {
-			perror(o->batch);
-			return EXIT_USAGE;
-		}
-		int quit = 0;
-		int failed = cmd_run_script(ss, f, &out, &quit);
-		if (f != stdin)
-			fclose(f);
-		if (failed) {
-			fprintf(stderr, "gpustep: %d command%s failed\n", failed, failed == 1 ? "" : "s");
-			status = EXIT_RUNTIME;
-		}
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	if (!f) {
+		perror(path);
+		return EXIT_USAGE;
 	}
-	/* --trace-out / --sample observe the --run (export.h) */
-	struct trace_exp *tx = NULL;
-	struct sampler *sp = NULL;
-	char *err = NULL;
+	int quit = 0;
+	int failed = cmd_run_script(ss, f, out, &quit);
+	if (f != stdin)
+		fclose(f);
+	if (failed) {
+		fprintf(stderr, "gpustep: %d command%s failed\n", failed, failed == 1 ? "" : "s");
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+/* --trace-out / --sample observe the --run (export.h): -1 with *err when
+ * one cannot be opened (*tx may then be open already). */
+static int open_exports(struct session *ss, const struct options *o, struct trace_exp **tx, struct sampler **sp,
+			char **err)
+{
 	if (o->run && o->trace_out) {
 		struct trace_opts to = {o->trace_from, o->trace_to ? o->trace_to : UINT64_MAX, o->trace_max};
-		if (!(tx = trace_exp_open(ss, o->trace_out, &to, &err)))
-			goto export_fail;
+		if (!(*tx = trace_exp_open(ss, o->trace_out, &to, err)))
+			return -1;
 	}
-	if (o->run && o->sample && !(sp = sampler_open(ss, o->csv, o->sample, o->sample_stats, &err)))
-		goto export_fail;
-	/* A trace list runs its kernels back to back in this one simulator
-	 * (docs/TRACES.md); @N picked a single kernel. */
-	while (o->run && !sim_done(ss->sim)) {
-		/* To completion: breakpoints set by a batch script report and resume. */
+	if (o->run && o->sample && !(*sp = sampler_open(ss, o->csv, o->sample, o->sample_stats, err)))
+		return -1;
+	return 0;
+}
+
+/* --run: to completion; breakpoints set by a batch script report and
+ * resume. A trace list runs its kernels back to back in this one simulator
+ * (docs/TRACES.md); @N picked a single kernel. EXIT_RUNTIME when the run
+ * was cut short, else EXIT_OK. */
+static int run_to_end(struct session *ss, struct trace_exp *tx, struct sampler *sp, struct cmd_out *out)
+{
+	while (!sim_done(ss->sim)) {
 		session_start_run(ss, RUN_FOREVER, 0);
 		if (tx || sp)
 			export_run_all(ss, tx, sp);
@@ -591,46 +615,48 @@ static int headless(struct session *ss, const struct options *o)
 			session_run_all(ss);
 		if (ss->last_stop == SIM_STOP_INTERRUPT) {
 			fprintf(stderr, "gpustep: interrupted at cycle %llu\n", (unsigned long long)sim_cycle(ss->sim));
-			status = EXIT_RUNTIME;
-			break;
+			return EXIT_RUNTIME;
 		}
 		if (ss->last_stop == SIM_STOP_BREAK)
-			cmd_report_stop(ss, &out);
+			cmd_report_stop(ss, out);
 		char dl[320];
 		if (sim_deadlock(ss->sim, dl, sizeof dl)) {
 			fprintf(stderr, "gpustep: %s\n", dl);
-			status = EXIT_RUNTIME;
-			break;
+			return EXIT_RUNTIME;
 		}
 		if (sim_value_violation(ss->sim)) { /* coherence.check_values: the run ends there */
 			fprintf(stderr, "gpustep: %s\n", sim_value_violation(ss->sim));
-			status = EXIT_RUNTIME;
-			break;
+			return EXIT_RUNTIME;
 		}
 	}
-	if (o->run) {
-		print_summary(ss);
-		print_kernels(ss);
-	}
-	if (tx) {
+	return EXIT_OK;
+}
+
+/* Close the exports, reporting the trace's size: -1 with *err when one
+ * fails (what is still open is left in *tx / *sp). */
+static int close_exports(struct session *ss, struct trace_exp **tx, struct sampler **sp, char **err)
+{
+	if (*tx) {
 		struct strbuf msg;
 		sb_init(&msg);
-		int r = trace_exp_close(tx, ss, &msg, &err);
-		tx = NULL;
+		int r = trace_exp_close(*tx, ss, &msg, err);
+		*tx = NULL;
 		if (!r)
 			fprintf(stderr, "gpustep: %s\n", msg.s);
 		sb_fini(&msg);
 		if (r)
-			goto export_fail;
+			return -1;
 	}
-	if (sp && sampler_close(sp, ss, &err)) {
-		sp = NULL;
-		goto export_fail;
+	if (*sp && sampler_close(*sp, ss, err)) {
+		*sp = NULL;
+		return -1;
 	}
-	signal(SIGINT, SIG_DFL);
-	interrupt_target = NULL;
-	return status;
-export_fail:
+	return 0;
+}
+
+/* An export failed: say why, close what is still open. */
+static void exports_failed(struct session *ss, struct trace_exp *tx, struct sampler *sp, char *err)
+{
 	fprintf(stderr, "gpustep: %s\n", err);
 	free(err);
 	err = NULL;
@@ -639,6 +665,34 @@ export_fail:
 	err = NULL;
 	if (sp && sampler_close(sp, ss, &err))
 		free(err);
+}
+
+static int headless(struct session *ss, const struct options *o)
+{
+	int status = EXIT_OK;
+	struct cmd_out out = {print_stdout, print_stderr, NULL};
+	interrupt_target = ss;
+	signal(SIGINT, on_sigint);
+	if (o->batch && (status = run_batch(ss, o->batch, &out)) == EXIT_USAGE)
+		return EXIT_USAGE;
+	struct trace_exp *tx = NULL;
+	struct sampler *sp = NULL;
+	char *err = NULL;
+	if (open_exports(ss, o, &tx, &sp, &err))
+		goto export_fail;
+	if (o->run && run_to_end(ss, tx, sp, &out) != EXIT_OK)
+		status = EXIT_RUNTIME;
+	if (o->run) {
+		print_summary(ss);
+		print_kernels(ss);
+	}
+	if (close_exports(ss, &tx, &sp, &err))
+		goto export_fail;
+	signal(SIGINT, SIG_DFL);
+	interrupt_target = NULL;
+	return status;
+export_fail:
+	exports_failed(ss, tx, sp, err);
 	signal(SIGINT, SIG_DFL);
 	interrupt_target = NULL;
 	return EXIT_RUNTIME;
@@ -723,21 +777,121 @@ static void announce_build(const struct options *o, const struct sim_cfg *cfg)
 	fflush(stdout);
 }
 
+/* `gpustep SUBCOMMAND ...`: true with its exit status in *status when
+ * argv[1] names one. */
+static bool run_subcommand(int argc, char **argv, int *status)
+{
+	if (argc <= 1)
+		return false;
+	/* `gpustep model ...`: the reuse-distance model next to the simulator. */
+	if (strcmp(argv[1], "model") == 0)
+		*status = model_main(argc - 1, argv + 1);
+	else if (strcmp(argv[1], "lesson") == 0)
+		*status = lesson_main(argc - 1, argv + 1);
+	else if (strcmp(argv[1], "stress-coherence") == 0)
+		*status = stress_coherence_main(argc - 1, argv + 1);
+	else if (strcmp(argv[1], "sweep") == 0) /* docs/SWEEPS.md */
+		*status = sweep_main(argc - 1, argv + 1);
+	else
+		return false;
+	return true;
+}
+
+/* --dump-config, --check-config: the config alone, no machine. The exit
+ * status, or -1 when neither was asked for. */
+static int config_only(const struct options *o, const struct sim_cfg *cfg)
+{
+	if (o->dump) {
+		char *t = config_json_string(cfg);
+		fputs(t, stdout);
+		free(t);
+		return EXIT_OK;
+	}
+	if (o->check)
+		return check_config(o, cfg);
+	return -1;
+}
+
+/* What stops the machine being built (too big for the memory, --dram-trace
+ * with a workload, the TUI off a terminal): said on stderr; true to stop. */
+static bool refuse_to_build(const struct options *o, const struct sim_cfg *cfg, bool interactive)
+{
+	char *merr = NULL; /* before building it, naming what is too big */
+	if (session_check_memory(o->max_memory, cfg, NULL, &merr)) {
+		fprintf(stderr, "gpustep: %s\n", merr);
+		free(merr);
+		return true;
+	}
+	if (o->dram_trace && (o->workload || o->nparams || o->session)) {
+		fprintf(stderr, "gpustep: --dram-trace feeds the DRAM alone; do not combine it with -w, -p or --session\n");
+		return true;
+	}
+	if (interactive && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "gpustep: stdin/stdout is not a terminal; use --batch FILE|-, --run, "
+				"--check-config or --list-* for headless use\n");
+		return true;
+	}
+	return false;
+}
+
+/* The session on the machine of cfg, with the workload or the DRAM trace,
+ * and the warnings about it; NULL (said on stderr) when it cannot be built. */
+static struct session *open_session(const struct options *o, const struct sim_cfg *cfg)
+{
+	struct session *ss = xcalloc(1, sizeof *ss);
+	char *err = NULL;
+	const char *wl = o->workload ? o->workload : default_workload();
+	session_set_initial_snapshot_budget((size_t)rewind_mb(o) << 20);
+	if (o->dram_trace ? session_init_dram_trace(ss, cfg, o->config ? o->config : "", o->dram_trace, cfg->seed, &err)
+			  : session_init(ss, cfg, o->config ? o->config : "", wl, cfg->seed, &err)) {
+		fprintf(stderr, "gpustep: %s\n", err ? err : "cannot build the simulator");
+		free(err);
+		free(ss);
+		return NULL;
+	}
+	ss->max_memory = o->max_memory; /* for every rebuild (set, load, load session) */
+	print_trace_warnings(ss);
+	struct rf_info rfi;
+	if (inspect_rf(ss->sim, 0, &rfi) && rfi.warning && *rfi.warning)
+		fprintf(stderr, "gpustep: warning: %s\n", rfi.warning);
+	return ss;
+}
+
+/* --list-stats: the machine's stats, which depend on its config. */
+static void print_stat_list(const struct session *ss)
+{
+	const struct stats *st = sim_stats_c(ss->sim);
+	for (uint32_t i = 0; i < stats_count(st); i++) {
+		const struct stat_def *d = stats_def(st, i);
+		printf("%-36s %-9s %s\n", d->name, stat_kind_name(d->kind), d->desc);
+	}
+}
+
+/* -p, --snapshot-mb and --session, then --list-stats, the TUI, or the
+ * headless --batch / --run. Returns the exit status. */
+static int run_session(struct session *ss, const struct options *o, bool interactive)
+{
+	int rc = -1;
+	if (apply_params(ss, o) || (rc = setup_rewind(ss, o, interactive)) != 0)
+		return rc == -2 ? EXIT_RUNTIME : EXIT_USAGE; /* -2: Ctrl-C cancelled the --session replay */
+	if (o->list_stats) {
+		print_stat_list(ss);
+		return EXIT_OK;
+	}
+	if (interactive)
+		return tui_main(ss);
+	return headless(ss, o);
+}
+
 int gpustep_main(int argc, char **argv)
 {
-	/* `gpustep model ...`: the reuse-distance model next to the simulator. */
-	if (argc > 1 && strcmp(argv[1], "model") == 0)
-		return model_main(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "lesson") == 0)
-		return lesson_main(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "stress-coherence") == 0)
-		return stress_coherence_main(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "sweep") == 0) /* docs/SWEEPS.md */
-		return sweep_main(argc - 1, argv + 1);
+	int rc;
+	if (run_subcommand(argc, argv, &rc))
+		return rc;
 	struct options o;
 	memset(&o, 0, sizeof o);
 	o.snapshot_mb = -1;
-	int rc = parse_options(argc, argv, &o);
+	rc = parse_options(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
 	if (list_requested(&o) && !o.list_stats)
@@ -745,14 +899,8 @@ int gpustep_main(int argc, char **argv)
 	struct sim_cfg cfg;
 	if (build_config(&o, &cfg) || check_snapshot_budget(&o))
 		return EXIT_USAGE;
-	if (o.dump) {
-		char *t = config_json_string(&cfg);
-		fputs(t, stdout);
-		free(t);
-		return EXIT_OK;
-	}
-	if (o.check)
-		return check_config(&o, &cfg);
+	if ((rc = config_only(&o, &cfg)) >= 0)
+		return rc;
 	bool interactive = !o.batch && !o.run && !o.list_stats;
 	/* A DRAM trace with --run, --stats or off a terminal runs straight
 	 * through dram_trace_run (bounded memory, a summary, as the issue's
@@ -761,53 +909,14 @@ int gpustep_main(int argc, char **argv)
 	 * simulator (session_init_dram_trace). */
 	if (o.dram_trace && !o.batch && (!interactive || o.stats || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
 		return run_dram_trace(&cfg, &o);
-	char *merr = NULL; /* before building it, naming what is too big */
-	if (session_check_memory(o.max_memory, &cfg, NULL, &merr)) {
-		fprintf(stderr, "gpustep: %s\n", merr);
-		free(merr);
+	if (refuse_to_build(&o, &cfg, interactive))
 		return EXIT_USAGE;
-	}
-	if (o.dram_trace && (o.workload || o.nparams || o.session)) {
-		fprintf(stderr, "gpustep: --dram-trace feeds the DRAM alone; do not combine it with -w, -p or --session\n");
-		return EXIT_USAGE;
-	}
-	if (interactive && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
-		fprintf(stderr, "gpustep: stdin/stdout is not a terminal; use --batch FILE|-, --run, "
-				"--check-config or --list-* for headless use\n");
-		return EXIT_USAGE;
-	}
 	if (interactive)
 		announce_build(&o, &cfg);
-	struct session *ss = xcalloc(1, sizeof *ss);
-	char *err = NULL;
-	const char *wl = o.workload ? o.workload : default_workload();
-	session_set_initial_snapshot_budget((size_t)rewind_mb(&o) << 20);
-	if (o.dram_trace ? session_init_dram_trace(ss, &cfg, o.config ? o.config : "", o.dram_trace, cfg.seed, &err)
-			 : session_init(ss, &cfg, o.config ? o.config : "", wl, cfg.seed, &err)) {
-		fprintf(stderr, "gpustep: %s\n", err ? err : "cannot build the simulator");
-		free(err);
-		free(ss);
+	struct session *ss = open_session(&o, &cfg);
+	if (!ss)
 		return EXIT_USAGE;
-	}
-	ss->max_memory = o.max_memory; /* for every rebuild (set, load, load session) */
-	print_trace_warnings(ss);
-	struct rf_info rfi;
-	if (inspect_rf(ss->sim, 0, &rfi) && rfi.warning && *rfi.warning)
-		fprintf(stderr, "gpustep: warning: %s\n", rfi.warning);
-	int status = EXIT_OK;
-	if (apply_params(ss, &o) || (rc = setup_rewind(ss, &o, interactive)) != 0) {
-		status = rc == -2 ? EXIT_RUNTIME : EXIT_USAGE; /* -2: Ctrl-C cancelled the --session replay */
-	} else if (o.list_stats) {
-		const struct stats *st = sim_stats_c(ss->sim);
-		for (uint32_t i = 0; i < stats_count(st); i++) {
-			const struct stat_def *d = stats_def(st, i);
-			printf("%-36s %-9s %s\n", d->name, stat_kind_name(d->kind), d->desc);
-		}
-	} else if (interactive) {
-		status = tui_main(ss);
-	} else {
-		status = headless(ss, &o);
-	}
+	int status = run_session(ss, &o, interactive);
 	if (status != EXIT_USAGE && o.stats && !o.list_stats) {
 		int w = write_stats(ss, o.stats);
 		if (status == EXIT_OK)

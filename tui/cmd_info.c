@@ -290,6 +290,126 @@ static void rf_wb_line(struct cmd_out *out, const char *who, int sm, const struc
 		   (unsigned long long)n->wb_piggy, (unsigned long long)n->wb_overflow);
 }
 
+static int rf_stalled_warps(const struct sim *s, int sm)
+{
+	int stalled = 0;
+	for (int w = 0; w < inspect_warp_slots(s); w++) {
+		struct warp_info wi;
+		if (inspect_warp(s, sm, w, &wi) && wi.state == WS_STALLED && wi.stall == STALL_RF)
+			stalled++;
+	}
+	return stalled;
+}
+
+/* The first line: the register file's kind, geometry and RF clock. */
+static void rf_title_line(struct session *ss, int sm, const struct rf_info *fi, struct cmd_out *out)
+{
+	static const char *const remaps[] = {"contiguous", "eq3_3", "balanced"};
+	if (fi->kind == RF_RACETRACK)
+		cmd_printf(out, "sm %d register file: racetrack, %d banks x %d entries, %d ports (segment %d), %s, %d regs, "
+				"RF cycle %llu",
+			   sm, fi->banks, fi->entries, fi->ports, fi->seg, remaps[fi->remap % 3], fi->nregs,
+			   (unsigned long long)fi->rf_now);
+	else if (fi->timed)
+		cmd_printf(out, "sm %d register file: sram, %d banks x %d entries, %d RF cycles per access, %d regs, "
+				"RF cycle %llu",
+			   sm, fi->banks, fi->entries, ss->cfg.rf.sram_cycles, fi->nregs, (unsigned long long)fi->rf_now);
+	else
+		cmd_printf(out, "sm %d register file: sram, %d banks x %d entries, free operand path (rf.sram_cycles 0: "
+				"no banks or arbitration modelled)",
+			   sm, fi->banks, fi->entries);
+}
+
+/* The counters: the SM's (timed register file), the machine's with the
+ * hazards, stall cycles and energy, then the write buffer's. */
+static void rf_counter_lines(const struct sim *s, int sm, const struct rf_info *fi, struct cmd_out *out)
+{
+	bool rt = fi->kind == RF_RACETRACK;
+	char hz[48] = "";
+	if (fi->schedulers > 1)
+		snprintf(hz, sizeof hz, "  schedule hazards %llu", (unsigned long long)fi->hazards);
+	char tail[128];
+	snprintf(tail, sizeof tail, "%s  rf stall cycles %llu  energy %.3f nJ", hz,
+		 (unsigned long long)stat_value(s, "core.stall.rf"), (double)fi->energy_fj / 1e6);
+	if (fi->per_sm) /* smN.rf.* (timed register file) */
+		rf_counts_line(out, rt, "sm", sm, &fi->sm, "");
+	rf_counts_line(out, rt, "all SMs", -1, &fi->all, tail);
+	if (fi->ways) {
+		cmd_printf(out, "  write buffer: %d ways per bank", fi->ways);
+		if (fi->per_sm)
+			rf_wb_line(out, "sm", sm, &fi->sm);
+		rf_wb_line(out, "all SMs", -1, &fi->all);
+	}
+}
+
+/* Bank b's line into sb: its ports (racetrack), shift, write buffer and
+ * request queue. Returns the write buffer entries in use. */
+static int rf_bank_text(const struct sim *s, int sm, int b, const struct rf_info *fi, const struct rf_bank_info *bi,
+			struct strbuf *sb)
+{
+	bool rt = fi->kind == RF_RACETRACK;
+	int used = 0;
+	sb_printf(sb, "  b%-2d", b);
+	if (bi->sched >= 0)
+		sb_printf(sb, " s%d", bi->sched);
+	if (rt) {
+		sb_printf(sb, "  BML %2d  ports", bi->loc);
+		for (int p = 0; p < fi->ports; p++)
+			sb_printf(sb, "%c%d", p ? ',' : ' ', bi->loc + p * fi->seg);
+		sb_printf(sb, "  proj %2d", bi->tail);
+	}
+	if (bi->shifting)
+		sb_printf(sb, "  shifting %d>%d (%d left)", bi->from, bi->to, bi->remaining);
+	if (bi->hazard)
+		sb_printf(sb, "  HAZARD");
+	if (fi->ways) {
+		struct rf_wb_info e;
+		for (int k = 0; k < fi->ways && inspect_rf_wb(s, sm, b, k, &e); k++)
+			used += e.valid;
+		sb_printf(sb, "  wb %d/%d", used, fi->ways);
+		for (int k = 0; k < fi->ways && inspect_rf_wb(s, sm, b, k, &e); k++)
+			if (e.valid)
+				sb_printf(sb, " w%dr%d%s%s", e.warp, e.reg, e.ready ? " R" : "", e.at_port ? "*" : "");
+	}
+	/* Queue entries, head first: warp, register, R/W, target BML and
+	 * distance (racetrack), '*' in service, ~RF cycles waited. */
+	sb_printf(sb, "  queue %d", bi->queued);
+	struct rf_req_info q;
+	for (int i = 0; inspect_rf_req(s, sm, b, i, &q); i++) {
+		sb_printf(sb, "%s w%dr%d %c", i ? " |" : ":", q.warp, q.reg, q.write ? 'W' : 'R');
+		if (rt)
+			sb_printf(sb, ">%d d%d", q.bml, q.dist);
+		sb_printf(sb, "%s~%llu", q.in_service ? "*" : " ", (unsigned long long)q.waited);
+	}
+	return used;
+}
+
+/* One line per bank (SRAM: only the banks with requests), then the totals. */
+static void rf_bank_lines(const struct sim *s, int sm, const struct rf_info *fi, struct cmd_out *out)
+{
+	struct strbuf sb;
+	sb_init(&sb);
+	int queued = 0, busy = 0, wb_used = 0;
+	for (int b = 0; b < fi->banks; b++) {
+		struct rf_bank_info bi;
+		if (!inspect_rf_bank(s, sm, b, &bi))
+			continue;
+		queued += bi.queued;
+		busy += bi.queued > 0;
+		sb.len = 0;
+		sb.s[0] = 0;
+		wb_used += rf_bank_text(s, sm, b, fi, &bi, &sb);
+		if (fi->kind == RF_RACETRACK || bi.queued)
+			cmd_printf(out, "%s", sb.s);
+	}
+	sb_fini(&sb);
+	if (fi->ways)
+		cmd_printf(out, "  queued requests: %d (in %d of %d banks); write buffer: %d of %d entries in use", queued,
+			   busy, fi->banks, wb_used, fi->ways * fi->banks);
+	else
+		cmd_printf(out, "  queued requests: %d (in %d of %d banks)", queued, busy, fi->banks);
+}
+
 /* `info rf [SM]`: the register file of one SM (the rf panel as text). With a
  * timed register file the SM's own counters (smN.rf.*) come first, then the
  * machine-wide ones (rf.*, "all SMs", with the hazards, stall cycles and
@@ -302,266 +422,260 @@ static void info_rf(struct session *ss, int sm, struct cmd_out *out)
 		cmd_printf(out, "sm %d: no register file model", sm);
 		return;
 	}
-	static const char *const remaps[] = {"contiguous", "eq3_3", "balanced"};
-	int stalled = 0;
-	for (int w = 0; w < inspect_warp_slots(s); w++) {
-		struct warp_info wi;
-		if (inspect_warp(s, sm, w, &wi) && wi.state == WS_STALLED && wi.stall == STALL_RF)
-			stalled++;
-	}
-	bool rt = fi.kind == RF_RACETRACK;
-	if (rt)
-		cmd_printf(out, "sm %d register file: racetrack, %d banks x %d entries, %d ports (segment %d), %s, %d regs, "
-				"RF cycle %llu",
-			   sm, fi.banks, fi.entries, fi.ports, fi.seg, remaps[fi.remap % 3], fi.nregs,
-			   (unsigned long long)fi.rf_now);
-	else if (fi.timed)
-		cmd_printf(out, "sm %d register file: sram, %d banks x %d entries, %d RF cycles per access, %d regs, "
-				"RF cycle %llu",
-			   sm, fi.banks, fi.entries, ss->cfg.rf.sram_cycles, fi.nregs, (unsigned long long)fi.rf_now);
-	else
-		cmd_printf(out, "sm %d register file: sram, %d banks x %d entries, free operand path (rf.sram_cycles 0: "
-				"no banks or arbitration modelled)",
-			   sm, fi.banks, fi.entries);
+	rf_title_line(ss, sm, &fi, out);
 	if (fi.warning[0])
 		cmd_printf(out, "  warning: %s", fi.warning);
-	char hz[48] = "";
-	if (fi.schedulers > 1)
-		snprintf(hz, sizeof hz, "  schedule hazards %llu", (unsigned long long)fi.hazards);
-	char tail[128];
-	snprintf(tail, sizeof tail, "%s  rf stall cycles %llu  energy %.3f nJ", hz,
-		 (unsigned long long)stat_value(s, "core.stall.rf"), (double)fi.energy_fj / 1e6);
-	if (fi.per_sm) /* smN.rf.* (timed register file) */
-		rf_counts_line(out, rt, "sm", sm, &fi.sm, "");
-	rf_counts_line(out, rt, "all SMs", -1, &fi.all, tail);
-	if (fi.ways) {
-		cmd_printf(out, "  write buffer: %d ways per bank", fi.ways);
-		if (fi.per_sm)
-			rf_wb_line(out, "sm", sm, &fi.sm);
-		rf_wb_line(out, "all SMs", -1, &fi.all);
-	}
-	cmd_printf(out, "  warps stalled on the register file now: %d", stalled);
-	if (!fi.timed)
-		return;
+	rf_counter_lines(s, sm, &fi, out);
+	cmd_printf(out, "  warps stalled on the register file now: %d", rf_stalled_warps(s, sm));
+	if (fi.timed)
+		rf_bank_lines(s, sm, &fi, out);
+}
+
+/* ---- info SUBJECT: one function per subject, named in info_subject_fns ------- */
+
+static int show_break(struct session *ss, int argc, char **argv, struct cmd_out *out)
+{
+	(void)argc;
+	(void)argv;
+	info_break(ss, out);
+	return CMD_OK;
+}
+
+/* `info stats [GLOB|PREFIX]` */
+static int show_stats(struct session *ss, int argc, char **argv, struct cmd_out *out)
+{
+	const struct stats *st = sim_stats_c(ss->sim);
 	struct strbuf sb;
 	sb_init(&sb);
-	int queued = 0, busy = 0, wb_used = 0;
-	for (int b = 0; b < fi.banks; b++) {
-		struct rf_bank_info bi;
-		if (!inspect_rf_bank(s, sm, b, &bi))
+	int shown = 0;
+	for (uint32_t i = 0; i < stats_count(st); i++) {
+		const char *n = stats_def(st, i)->name;
+		if (argc > 2 && fnmatch(argv[2], n, 0) != 0 && strncmp(n, argv[2], strlen(argv[2])) != 0)
 			continue;
-		queued += bi.queued;
-		busy += bi.queued > 0;
 		sb.len = 0;
 		sb.s[0] = 0;
-		sb_printf(&sb, "  b%-2d", b);
-		if (bi.sched >= 0)
-			sb_printf(&sb, " s%d", bi.sched);
-		if (rt) {
-			sb_printf(&sb, "  BML %2d  ports", bi.loc);
-			for (int p = 0; p < fi.ports; p++)
-				sb_printf(&sb, "%c%d", p ? ',' : ' ', bi.loc + p * fi.seg);
-			sb_printf(&sb, "  proj %2d", bi.tail);
-		}
-		if (bi.shifting)
-			sb_printf(&sb, "  shifting %d>%d (%d left)", bi.from, bi.to, bi.remaining);
-		if (bi.hazard)
-			sb_printf(&sb, "  HAZARD");
-		if (fi.ways) {
-			int used = 0;
-			struct rf_wb_info e;
-			for (int k = 0; k < fi.ways && inspect_rf_wb(s, sm, b, k, &e); k++)
-				used += e.valid;
-			wb_used += used;
-			sb_printf(&sb, "  wb %d/%d", used, fi.ways);
-			for (int k = 0; k < fi.ways && inspect_rf_wb(s, sm, b, k, &e); k++)
-				if (e.valid)
-					sb_printf(&sb, " w%dr%d%s%s", e.warp, e.reg, e.ready ? " R" : "", e.at_port ? "*" : "");
-		}
-		/* Queue entries, head first: warp, register, R/W, target BML and
-		 * distance (racetrack), '*' in service, ~RF cycles waited. */
-		sb_printf(&sb, "  queue %d", bi.queued);
-		struct rf_req_info q;
-		for (int i = 0; inspect_rf_req(s, sm, b, i, &q); i++) {
-			sb_printf(&sb, "%s w%dr%d %c", i ? " |" : ":", q.warp, q.reg, q.write ? 'W' : 'R');
-			if (rt)
-				sb_printf(&sb, ">%d d%d", q.bml, q.dist);
-			sb_printf(&sb, "%s~%llu", q.in_service ? "*" : " ", (unsigned long long)q.waited);
-		}
-		if (rt || bi.queued) /* SRAM: only the banks with requests */
-			cmd_printf(out, "%s", sb.s);
+		stats_format(st, i, &sb);
+		cmd_printf(out, "%s", sb.s);
+		shown++;
 	}
 	sb_fini(&sb);
-	if (fi.ways)
-		cmd_printf(out, "  queued requests: %d (in %d of %d banks); write buffer: %d of %d entries in use", queued,
-			   busy, fi.banks, wb_used, fi.ways * fi.banks);
-	else
-		cmd_printf(out, "  queued requests: %d (in %d of %d banks)", queued, busy, fi.banks);
+	if (!shown && argc > 2) {
+		cmd_errorf(out, "info stats: no stat matches '%s' (see list stats)", argv[2]);
+		return CMD_ERR;
+	}
+	return CMD_OK;
 }
+
+static int show_config(struct session *ss, int argc, char **argv, struct cmd_out *out)
+{
+	if (!info_config(ss, argc > 2 ? argv[2] : NULL, out)) {
+		cmd_errorf(out, "info config: no config key matches '%s' (see list config)", argv[2]);
+		return CMD_ERR;
+	}
+	return CMD_OK;
+}
+
+static int show_sm(struct session *ss, int argc, char **argv, struct cmd_out *out)
+{
+	int v = ss->sel_sm;
+	if (arg_index(out, "sm", argc, argv, inspect_sms(ss->sim), &v))
+		return CMD_ERR;
+	int ctas, warps;
+	uint64_t insts;
+	inspect_sm_summary(ss->sim, v, &ctas, &warps, &insts);
+	cmd_printf(out, "sm %d: %d CTAs, %d warps, %llu instructions", v, ctas, warps, (unsigned long long)insts);
+	for (int w = 0; w < inspect_warp_slots(ss->sim); w++)
+		info_warp_line(ss, v, w, out);
+	return CMD_OK;
+}
+
+static int show_warp(struct session *ss, int argc, char **argv, struct cmd_out *out)
+{
+	int v = ss->sel_warp;
+	if (arg_index(out, "warp", argc, argv, inspect_warp_slots(ss->sim), &v))
+		return CMD_ERR;
+	cmd_printf(out, "sm %d:", ss->sel_sm);
+	info_warp_line(ss, ss->sel_sm, v, out);
+	struct warp_info w;
+	if (inspect_warp(ss->sim, ss->sel_sm, v, &w) && w.state != WS_EMPTY)
+		cmd_printf(out, "           cycles %llu since launch: compute %llu (other stalls %llu), memory stall %llu",
+			   (unsigned long long)w.resident_cycles,
+			   (unsigned long long)(w.resident_cycles - w.mem_stall_cycles),
+			   (unsigned long long)w.other_stall_cycles, (unsigned long long)w.mem_stall_cycles);
+	return CMD_OK;
+}
+
+static int show_line(struct session *ss, int argc, char **argv, struct cmd_out *out)
+{
+	uint64_t addr;
+	if (argc != 3 || cmd_parse_u64(argv[2], &addr)) {
+		cmd_errorf(out, "usage: info line ADDR (decimal or 0x hex)");
+		return CMD_ERR;
+	}
+	struct strbuf sb;
+	sb_init(&sb);
+	inspect_line(ss->sim, addr, &sb);
+	cmd_print_block(out, sb.len ? sb.s : "the line is nowhere in the memory system");
+	sb_fini(&sb);
+	return CMD_OK;
+}
+
+static int show_l2(struct session *ss, int argc, char **argv, struct cmd_out *out)
+{
+	int v = ss->sel_l2;
+	if (arg_index(out, "l2", argc, argv, inspect_l2_banks(ss->sim), &v))
+		return CMD_ERR;
+	struct l2_bank_info b;
+	if (inspect_l2_bank(ss->sim, v, &b))
+		cmd_printf(out,
+			   "l2 bank %d: %d/%d lines valid, %d transient, MSHR %d/%d, queue %d, "
+			   "accesses %llu hits %llu misses %llu nacks %llu",
+			   v, b.valid_lines, b.total_lines, b.transient_lines, b.mshr_used, b.mshr_entries, b.queue,
+			   (unsigned long long)b.accesses, (unsigned long long)b.hits, (unsigned long long)b.misses,
+			   (unsigned long long)b.nacks);
+	return CMD_OK;
+}
+
+static int show_frc(struct session *ss, int argc, char **argv, struct cmd_out *out)
+{
+	int v = ss->sel_l2;
+	if (arg_index(out, "l2 bank", argc, argv, inspect_l2_banks(ss->sim), &v))
+		return CMD_ERR;
+	info_frc(ss, v, out);
+	return CMD_OK;
+}
+
+static int show_rf(struct session *ss, int argc, char **argv, struct cmd_out *out)
+{
+	int v = ss->sel_sm;
+	if (arg_index(out, "sm", argc, argv, inspect_sms(ss->sim), &v))
+		return CMD_ERR;
+	info_rf(ss, v, out);
+	return CMD_OK;
+}
+
+static int show_channel(struct session *ss, int argc, char **argv, struct cmd_out *out)
+{
+	int v = ss->sel_ch;
+	if (arg_index(out, "channel", argc, argv, inspect_dram_channels(ss->sim), &v))
+		return CMD_ERR;
+	struct dram_chan_info c;
+	if (!inspect_dram_channel(ss->sim, v, &c)) {
+		cmd_printf(out, "no DRAM channel %d (mem.model is not dram?)", v);
+		return CMD_OK;
+	}
+	cmd_printf(out, "channel %d: %d banks, read queue %d/%d, write queue %d/%d%s, reads %llu writes %llu, bus %.1f%%", v,
+		   c.banks, c.read_q, c.read_cap, c.write_q, c.write_cap, c.draining_writes ? " (draining)" : "",
+		   (unsigned long long)c.reads, (unsigned long long)c.writes, c.bus_util * 100);
+	return CMD_OK;
+}
+
+static int show_bank(struct session *ss, int argc, char **argv, struct cmd_out *out)
+{
+	struct dram_chan_info c;
+	int nb = inspect_dram_channel(ss->sim, ss->sel_ch, &c) ? c.banks : 0;
+	int v = ss->sel_bank;
+	if (arg_index(out, "bank", argc, argv, nb, &v))
+		return CMD_ERR;
+	struct dram_bank_info b;
+	if (!inspect_dram_bank(ss->sim, ss->sel_ch, v, &b)) {
+		cmd_printf(out, "no DRAM bank %d in channel %d", v, ss->sel_ch);
+		return CMD_OK;
+	}
+	char row[32] = "no open row"; /* open_row < 0: closed (or precharging) */
+	if (b.open_row >= 0)
+		snprintf(row, sizeof row, "open row %lld", (long long)b.open_row);
+	cmd_printf(out, "channel %d bank %d: %s, %s, queue %d, last %s at %llu, hits %llu misses %llu conflicts %llu",
+		   ss->sel_ch, v, dram_bank_state_name(b.state), row, b.queue, b.last_cmd[0] ? b.last_cmd : "-",
+		   (unsigned long long)b.last_cmd_cycle, (unsigned long long)b.hits, (unsigned long long)b.misses,
+		   (unsigned long long)b.conflicts);
+	info_bank_queue(ss, ss->sel_ch, v, out);
+	return CMD_OK;
+}
+
+/* `info mshr [l1|l2]` */
+static int show_mshr(struct session *ss, int argc, char **argv, struct cmd_out *out)
+{
+	const char *bad = argc > 2 && strcmp(argv[2], "l1") != 0 && strcmp(argv[2], "l2") != 0 ? argv[2]
+	                  : argc > 3                                                       ? argv[3]
+	                                                                                   : NULL;
+	if (bad) {
+		cmd_errorf(out, "info mshr: expected l1 or l2, got '%s'", bad);
+		return CMD_ERR;
+	}
+	bool l2 = argc > 2 && strcmp(argv[2], "l2") == 0;
+	info_mshr(ss, l2 ? CACHE_L2 : CACHE_L1, l2 ? ss->sel_l2 : ss->sel_sm, out);
+	return CMD_OK;
+}
+
+static int show_events(struct session *ss, int argc, char **argv, struct cmd_out *out)
+{
+	uint64_t n = 20;
+	if (argc > 2 && cmd_parse_u64(argv[2], &n)) {
+		cmd_errorf(out, "usage: info events [N]");
+		return CMD_ERR;
+	}
+	info_events(ss, n, out);
+	return CMD_OK;
+}
+
+static int show_coalesce(struct session *ss, int argc, char **argv, struct cmd_out *out)
+{
+	int v = ss->sel_sm;
+	if (arg_index(out, "sm", argc, argv, inspect_sms(ss->sim), &v))
+		return CMD_ERR;
+	info_coalesce(ss, v, out);
+	return CMD_OK;
+}
+
+static int show_duel(struct session *ss, int argc, char **argv, struct cmd_out *out)
+{
+	uint64_t n = 16;
+	if (argc > 2 && (cmd_parse_u64(argv[2], &n) || n == 0)) {
+		cmd_errorf(out, "usage: info duel [N] (N intervals, 1 to 32; default 16)");
+		return CMD_ERR;
+	}
+	info_duel(ss, n > 32 ? 32 : (int)n, out);
+	return CMD_OK;
+}
+
+static int show_display(struct session *ss, int argc, char **argv, struct cmd_out *out)
+{
+	(void)argc;
+	(void)argv;
+	char *a[] = {(char *)"display", NULL};
+	return cmd_display(ss, 1, a, out);
+}
+
+/* The subjects cmd_info_subject (cmd_names.c) resolves abbreviations to. */
+static const struct {
+	const char *name;
+	int (*show)(struct session *ss, int argc, char **argv, struct cmd_out *out);
+} info_subject_fns[] = {
+	{"break", show_break},     {"breakpoints", show_break}, {"watch", show_break},   {"watchpoints", show_break},
+	{"stats", show_stats},     {"stalls", cmd_info_stalls}, {"config", show_config}, {"sm", show_sm},
+	{"warp", show_warp},       {"line", show_line},         {"l2", show_l2},         {"frc", show_frc},
+	{"rf", show_rf},           {"channel", show_channel},   {"ch", show_channel},    {"bank", show_bank},
+	{"mshr", show_mshr},       {"events", show_events},     {"duel", show_duel},     {"coalesce", show_coalesce},
+	{"display", show_display},
+};
 
 CMD_FN(cmd_info)
 {
 	const char *what = argc > 1 ? argv[1] : "";
 	if (*what && !(what = cmd_info_subject(what, out)))
 		return CMD_ERR;
-	const struct sim *s = ss->sim;
-	int v;
-	struct strbuf sb;
 	if (!*what) {
 		info_session(ss, out);
-	} else if (strcmp(what, "break") == 0 || strcmp(what, "breakpoints") == 0 || strcmp(what, "watch") == 0 ||
-		   strcmp(what, "watchpoints") == 0) {
-		info_break(ss, out);
-	} else if (strcmp(what, "stats") == 0) {
-		const struct stats *st = sim_stats_c(s);
-		sb_init(&sb);
-		int shown = 0;
-		for (uint32_t i = 0; i < stats_count(st); i++) {
-			const char *n = stats_def(st, i)->name;
-			if (argc > 2 && fnmatch(argv[2], n, 0) != 0 && strncmp(n, argv[2], strlen(argv[2])) != 0)
-				continue;
-			sb.len = 0;
-			sb.s[0] = 0;
-			stats_format(st, i, &sb);
-			cmd_printf(out, "%s", sb.s);
-			shown++;
-		}
-		sb_fini(&sb);
-		if (!shown && argc > 2) {
-			cmd_errorf(out, "info stats: no stat matches '%s' (see list stats)", argv[2]);
-			return CMD_ERR;
-		}
-	} else if (strcmp(what, "stalls") == 0) {
-		return cmd_info_stalls(ss, argc, argv, out);
-	} else if (strcmp(what, "config") == 0) {
-		if (!info_config(ss, argc > 2 ? argv[2] : NULL, out)) {
-			cmd_errorf(out, "info config: no config key matches '%s' (see list config)", argv[2]);
-			return CMD_ERR;
-		}
-	} else if (strcmp(what, "sm") == 0) {
-		v = ss->sel_sm;
-		if (arg_index(out, "sm", argc, argv, inspect_sms(s), &v))
-			return CMD_ERR;
-		int ctas, warps;
-		uint64_t insts;
-		inspect_sm_summary(s, v, &ctas, &warps, &insts);
-		cmd_printf(out, "sm %d: %d CTAs, %d warps, %llu instructions", v, ctas, warps, (unsigned long long)insts);
-		for (int w = 0; w < inspect_warp_slots(s); w++)
-			info_warp_line(ss, v, w, out);
-	} else if (strcmp(what, "warp") == 0) {
-		v = ss->sel_warp;
-		if (arg_index(out, "warp", argc, argv, inspect_warp_slots(s), &v))
-			return CMD_ERR;
-		cmd_printf(out, "sm %d:", ss->sel_sm);
-		info_warp_line(ss, ss->sel_sm, v, out);
-		struct warp_info w;
-		if (inspect_warp(ss->sim, ss->sel_sm, v, &w) && w.state != WS_EMPTY)
-			cmd_printf(out, "           cycles %llu since launch: compute %llu (other stalls %llu), memory stall %llu",
-				   (unsigned long long)w.resident_cycles,
-				   (unsigned long long)(w.resident_cycles - w.mem_stall_cycles),
-				   (unsigned long long)w.other_stall_cycles, (unsigned long long)w.mem_stall_cycles);
-	} else if (strcmp(what, "line") == 0) {
-		uint64_t addr;
-		if (argc != 3 || cmd_parse_u64(argv[2], &addr)) {
-			cmd_errorf(out, "usage: info line ADDR (decimal or 0x hex)");
-			return CMD_ERR;
-		}
-		sb_init(&sb);
-		inspect_line(s, addr, &sb);
-		cmd_print_block(out, sb.len ? sb.s : "the line is nowhere in the memory system");
-		sb_fini(&sb);
-	} else if (strcmp(what, "l2") == 0) {
-		v = ss->sel_l2;
-		if (arg_index(out, "l2", argc, argv, inspect_l2_banks(s), &v))
-			return CMD_ERR;
-		struct l2_bank_info b;
-		if (inspect_l2_bank(s, v, &b))
-			cmd_printf(out,
-				   "l2 bank %d: %d/%d lines valid, %d transient, MSHR %d/%d, queue %d, "
-				   "accesses %llu hits %llu misses %llu nacks %llu",
-				   v, b.valid_lines, b.total_lines, b.transient_lines, b.mshr_used, b.mshr_entries, b.queue,
-				   (unsigned long long)b.accesses, (unsigned long long)b.hits,
-				   (unsigned long long)b.misses, (unsigned long long)b.nacks);
-	} else if (strcmp(what, "frc") == 0) {
-		v = ss->sel_l2;
-		if (arg_index(out, "l2 bank", argc, argv, inspect_l2_banks(s), &v))
-			return CMD_ERR;
-		info_frc(ss, v, out);
-	} else if (strcmp(what, "rf") == 0) {
-		v = ss->sel_sm;
-		if (arg_index(out, "sm", argc, argv, inspect_sms(s), &v))
-			return CMD_ERR;
-		info_rf(ss, v, out);
-	} else if (strcmp(what, "channel") == 0 || strcmp(what, "ch") == 0) {
-		v = ss->sel_ch;
-		if (arg_index(out, "channel", argc, argv, inspect_dram_channels(s), &v))
-			return CMD_ERR;
-		struct dram_chan_info c;
-		if (!inspect_dram_channel(s, v, &c)) {
-			cmd_printf(out, "no DRAM channel %d (mem.model is not dram?)", v);
-			return CMD_OK;
-		}
-		cmd_printf(out, "channel %d: %d banks, read queue %d/%d, write queue %d/%d%s, reads %llu writes %llu, bus %.1f%%",
-			   v, c.banks, c.read_q, c.read_cap, c.write_q, c.write_cap, c.draining_writes ? " (draining)" : "",
-			   (unsigned long long)c.reads, (unsigned long long)c.writes, c.bus_util * 100);
-	} else if (strcmp(what, "bank") == 0) {
-		struct dram_chan_info c;
-		int nb = inspect_dram_channel(s, ss->sel_ch, &c) ? c.banks : 0;
-		v = ss->sel_bank;
-		if (arg_index(out, "bank", argc, argv, nb, &v))
-			return CMD_ERR;
-		struct dram_bank_info b;
-		if (!inspect_dram_bank(s, ss->sel_ch, v, &b)) {
-			cmd_printf(out, "no DRAM bank %d in channel %d", v, ss->sel_ch);
-			return CMD_OK;
-		}
-		char row[32] = "no open row"; /* open_row < 0: closed (or precharging) */
-		if (b.open_row >= 0)
-			snprintf(row, sizeof row, "open row %lld", (long long)b.open_row);
-		cmd_printf(out, "channel %d bank %d: %s, %s, queue %d, last %s at %llu, hits %llu misses %llu conflicts %llu",
-			   ss->sel_ch, v, dram_bank_state_name(b.state), row, b.queue,
-			   b.last_cmd[0] ? b.last_cmd : "-", (unsigned long long)b.last_cmd_cycle,
-			   (unsigned long long)b.hits, (unsigned long long)b.misses, (unsigned long long)b.conflicts);
-		info_bank_queue(ss, ss->sel_ch, v, out);
-	} else if (strcmp(what, "mshr") == 0) {
-		const char *bad = argc > 2 && strcmp(argv[2], "l1") != 0 && strcmp(argv[2], "l2") != 0 ? argv[2]
-		                  : argc > 3                                                       ? argv[3]
-		                                                                                   : NULL;
-		if (bad) {
-			cmd_errorf(out, "info mshr: expected l1 or l2, got '%s'", bad);
-			return CMD_ERR;
-		}
-		bool l2 = argc > 2 && strcmp(argv[2], "l2") == 0;
-		info_mshr(ss, l2 ? CACHE_L2 : CACHE_L1, l2 ? ss->sel_l2 : ss->sel_sm, out);
-	} else if (strcmp(what, "events") == 0) {
-		uint64_t n = 20;
-		if (argc > 2 && cmd_parse_u64(argv[2], &n)) {
-			cmd_errorf(out, "usage: info events [N]");
-			return CMD_ERR;
-		}
-		info_events(ss, n, out);
-	} else if (strcmp(what, "coalesce") == 0) {
-		v = ss->sel_sm;
-		if (arg_index(out, "sm", argc, argv, inspect_sms(s), &v))
-			return CMD_ERR;
-		info_coalesce(ss, v, out);
-	} else if (strcmp(what, "duel") == 0) {
-		uint64_t n = 16;
-		if (argc > 2 && (cmd_parse_u64(argv[2], &n) || n == 0)) {
-			cmd_errorf(out, "usage: info duel [N] (N intervals, 1 to 32; default 16)");
-			return CMD_ERR;
-		}
-		info_duel(ss, n > 32 ? 32 : (int)n, out);
-	} else if (strcmp(what, "display") == 0) {
-		char *a[] = {(char *)"display", NULL};
-		return cmd_display(ss, 1, a, out);
-	} else {
-		cmd_errorf(out, "info: unknown subject '%s' (break, stats, config, sm, warp, rf, line, l2, frc, "
-				"channel, bank, mshr, events, display, coalesce, stalls, duel)",
-			   what);
-		return CMD_ERR;
+		return CMD_OK;
 	}
-	return CMD_OK;
+	for (size_t i = 0; i < ARRAY_LEN(info_subject_fns); i++)
+		if (strcmp(what, info_subject_fns[i].name) == 0)
+			return info_subject_fns[i].show(ss, argc, argv, out);
+	cmd_errorf(out, "info: unknown subject '%s' (break, stats, config, sm, warp, rf, line, l2, frc, "
+			"channel, bank, mshr, events, display, coalesce, stalls, duel)",
+		   what);
+	return CMD_ERR;
 }
 
 /* ---- list ------------------------------------------------------------------ */

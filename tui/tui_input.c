@@ -105,6 +105,70 @@ static int esc_key(struct tui *t)
 	return -1;
 }
 
+/* Ctrl-C: interrupts a run, else clears the prompt's line. */
+static void ctrl_c_key(struct tui *t)
+{
+	if (t->running)
+		tui_run_interrupt(t);
+	else if (t->interactive)
+		rlw_clear_line();
+}
+
+/* A key bound in keys.c runs its command (Enter only when bound for an
+ * empty prompt); '/' on an empty prompt searches a focused searchable
+ * panel. True when the key is used up. */
+static bool bound_key(struct tui *t, int key, bool fkey)
+{
+	bool empty = !t->interactive || rlw_empty();
+	int lookup = key;
+	if (!fkey && (key == '\n' || key == '\r'))
+		lookup = '\r';
+	const struct key_binding *b = NULL;
+	if (fkey || key < 32 || key == '?' || key == 127 || key >= KEYS_ALT(0))
+		b = keys_lookup(lookup, empty, t->running);
+	if (b && !(!fkey && key == '\r')) {
+		run_binding(t, b);
+		return true;
+	}
+	if (!fkey && key == '/' && empty && !t->running && t->focus >= 0 && t->slots[t->focus].p->searchable) {
+		to_panel(t, key);
+		return true;
+	}
+	return false;
+}
+
+/* A navigation key: the focused panel, else Page Up/Down the output log,
+ * else readline. */
+static void nav_key(struct tui *t, int key)
+{
+	if (t->focus >= 0 && t->focus < t->nslots) {
+		to_panel(t, key);
+	} else if ((key == KEY_PPAGE || key == KEY_NPAGE) && t->out) {
+		outlog_page(&t->log, t->out, key == KEY_PPAGE ? 1 : -1);
+	} else if (!t->running && t->interactive) {
+		rlw_key(key);
+	}
+}
+
+/* Any other key: kept while a run goes on (tui_poll_keys replays it when
+ * the run stops), else readline's. */
+static void prompt_key(struct tui *t, int key, bool fkey)
+{
+	if (t->running) {
+		bool bs = fkey && key == KEY_BACKSPACE;
+		if ((!fkey || bs) && t->interactive)
+			tui_typeahead(t, bs ? 127 : (wint_t)key);
+		return;
+	}
+	if (!t->interactive)
+		return;
+	if (fkey)
+		rlw_key(key);
+	else
+		rlw_feed_wch((wchar_t)key);
+}
+
+/* The routing order of tui.c's top comment, one numbered step each. */
 static void handle_key(struct tui *t, int r, wint_t wc)
 {
 	int key = (int)wc;
@@ -125,10 +189,7 @@ static void handle_key(struct tui *t, int r, wint_t wc)
 	}
 	/* 3. Ctrl-C and Esc */
 	if (!fkey && key == 3) {
-		if (t->running)
-			tui_run_interrupt(t);
-		else if (t->interactive)
-			rlw_clear_line();
+		ctrl_c_key(t);
 		return;
 	}
 	if (!fkey && key == 27) {
@@ -138,47 +199,15 @@ static void handle_key(struct tui *t, int r, wint_t wc)
 		fkey = true; /* an Alt key: treat as a bound key below */
 	}
 	/* 4. bindings */
-	bool empty = !t->interactive || rlw_empty();
-	int lookup = key;
-	if (!fkey && (key == '\n' || key == '\r'))
-		lookup = '\r';
-	const struct key_binding *b = NULL;
-	if (fkey || key < 32 || key == '?' || key == 127 || key >= KEYS_ALT(0))
-		b = keys_lookup(lookup, empty, t->running);
-	if (b && !(!fkey && key == '\r')) {
-		run_binding(t, b);
+	if (bound_key(t, key, fkey))
 		return;
-	}
-	/* '/' on an empty prompt searches a focused searchable panel. */
-	if (!fkey && key == '/' && empty && !t->running && t->focus >= 0 && t->slots[t->focus].p->searchable) {
-		to_panel(t, key);
-		return;
-	}
 	/* 5. navigation */
 	if (fkey && is_nav_key(key)) {
-		if (t->focus >= 0 && t->focus < t->nslots) {
-			to_panel(t, key);
-		} else if ((key == KEY_PPAGE || key == KEY_NPAGE) && t->out) {
-			outlog_page(&t->log, t->out, key == KEY_PPAGE ? 1 : -1);
-		} else if (!t->running && t->interactive) {
-			rlw_key(key);
-		}
+		nav_key(t, key);
 		return;
 	}
-	if (t->running) {
-		/* Typing waits until the run stops (tui_poll_keys replays it). */
-		bool bs = fkey && key == KEY_BACKSPACE;
-		if ((!fkey || bs) && t->interactive)
-			tui_typeahead(t, bs ? 127 : (wint_t)key);
-		return;
-	}
-	/* 6. readline */
-	if (!t->interactive)
-		return;
-	if (fkey)
-		rlw_key(key);
-	else
-		rlw_feed_wch((wchar_t)key);
+	/* 6. typeahead during a run, else readline */
+	prompt_key(t, key, fkey);
 }
 
 /* Keys typed during a run that has stopped: to the command line now, in

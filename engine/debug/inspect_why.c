@@ -187,6 +187,42 @@ static void inq_link(const struct sim *s, unsigned bank, int pos, struct chain *
 		    pos + 1, b->inq.n, w);
 }
 
+/* Link 4: where the bank's fetch of `line` is on its way to memory: the memory
+ * queue, the fixed DRAM latency stage, or the DRAM bank (row state). */
+static void chain_memory(const struct sim *s, unsigned bank, const struct l2bank *b, uint64_t line, struct chain *c)
+{
+	int pos;
+	if (queue_find_line(s, &b->memq, line, &pos) != REQ_NIL) {
+		add(c, UINT64_MAX, "L2 bank %u memory queue: position %d of %u, the DRAM channel queue is full", bank, pos + 1,
+		    b->memq.n);
+		return;
+	}
+	uint32_t di = queue_find_line(s, &b->dlatq, line, &pos);
+	if (di != REQ_NIL) { /* l2.dram_latency's stage (l2.c) */
+		uint64_t due = s->pool.r[di].t_ready;
+		if (due > s->st->now)
+			add(c, due - (uint64_t)s->cfg.l2.dram_latency,
+			    "L2 bank %u fixed DRAM latency stage (l2.dram_latency = %d): position %d of %u, enters the DRAM's "
+			    "queue at cycle %llu at the earliest",
+			    bank, s->cfg.l2.dram_latency, pos + 1, b->dlatq.n, (unsigned long long)due);
+		else
+			add(c, due, "L2 bank %u fixed DRAM latency stage: position %d of %u, latency waited out, the DRAM "
+				    "channel queue is full", bank, pos + 1, b->dlatq.n);
+		return;
+	}
+	if (!s->dram) {
+		add(c, UINT64_MAX, "fixed-latency memory: the fetch is in flight");
+		return;
+	}
+	unsigned ch, bk;
+	uint32_t row, col;
+	dram_decode(s->dram, line, &ch, &bk, &row, &col);
+	struct dram_bank_info bi;
+	if (!dram_bank_info(s->dram, (int)ch, (int)bk, &bi))
+		return;
+	dram_link(s, line, ch, bk, row, &bi, c);
+}
+
 /* Links 3-4: what the L2 bank and memory are doing for `line`, as seen by
  * SM smi's request (-1: any SM's). Another SM's request for the line waiting
  * in the bank's input queue is not this request's place: the chain goes on
@@ -245,35 +281,7 @@ static void chain_l2(const struct sim *s, uint64_t line, int smi, bool expect, s
 			    (unsigned long long)line);
 		return;
 	}
-	if (queue_find_line(s, &b->memq, line, &pos) != REQ_NIL) {
-		add(c, UINT64_MAX, "L2 bank %u memory queue: position %d of %u, the DRAM channel queue is full", bank, pos + 1,
-		    b->memq.n);
-		return;
-	}
-	uint32_t di = queue_find_line(s, &b->dlatq, line, &pos);
-	if (di != REQ_NIL) { /* l2.dram_latency's stage (l2.c) */
-		uint64_t due = s->pool.r[di].t_ready;
-		if (due > s->st->now)
-			add(c, due - (uint64_t)s->cfg.l2.dram_latency,
-			    "L2 bank %u fixed DRAM latency stage (l2.dram_latency = %d): position %d of %u, enters the DRAM's "
-			    "queue at cycle %llu at the earliest",
-			    bank, s->cfg.l2.dram_latency, pos + 1, b->dlatq.n, (unsigned long long)due);
-		else
-			add(c, due, "L2 bank %u fixed DRAM latency stage: position %d of %u, latency waited out, the DRAM "
-				    "channel queue is full", bank, pos + 1, b->dlatq.n);
-		return;
-	}
-	if (!s->dram) {
-		add(c, UINT64_MAX, "fixed-latency memory: the fetch is in flight");
-		return;
-	}
-	unsigned ch, bk;
-	uint32_t row, col;
-	dram_decode(s->dram, line, &ch, &bk, &row, &col);
-	struct dram_bank_info bi;
-	if (!dram_bank_info(s->dram, (int)ch, (int)bk, &bi))
-		return;
-	dram_link(s, line, ch, bk, row, &bi, c);
+	chain_memory(s, bank, b, line, c);
 }
 
 /* A request (the warp's, or an MSHR entry's fetch) the L2 refused, waiting
@@ -624,6 +632,76 @@ static void why_inactive(const struct why_ctx *x, struct chain *c)
 		add(c, UINT64_MAX, "outside the active pool / running set; it joins when a member stalls on memory");
 }
 
+/* A slot with no warp in it, or whose warp has exited: says so and returns
+ * true; false for a live warp. */
+static bool why_no_live_warp(const struct sim *s, const struct sm *sm, int smi, int slot, struct chain *c)
+{
+	const struct warp *w = &sm->w[slot];
+	if (w->state == WSL_EMPTY) {
+		add(c, UINT64_MAX, "sm%d slot %d holds no warp: %u of %u CTAs dispatched, none waiting fits this SM now", smi,
+		    slot, s->st->ctas_dispatched, s->nctas);
+		return true;
+	}
+	if (w->state == WSL_DONE) {
+		const struct cta_slot *cs = &sm->cta[w->cta_slot];
+		add(c, w->issue_cycle, "warp %d (CTA %d) has exited; its slot waits for CTA %d's other warps (%u of %u done)",
+		    slot, (int)w->kw.cta, (int)w->kw.cta, cs->ndone, cs->nwarps);
+		return true;
+	}
+	return false;
+}
+
+/* The reason to explain, and since when. w->stall is the scheduler's last
+ * evaluation: an instruction issued this cycle (a breakpoint stop at its
+ * event) already occupies the warp. */
+static unsigned stall_now(const struct sim *s, const struct warp *w, uint64_t *since)
+{
+	unsigned reason = w->stall;
+	*since = w->stall_start;
+	if (reason == STALL_NONE && w->busy_until > s->st->now) {
+		reason = w->rf_collect ? STALL_RF
+			 : w->ibh.op == KOP_LDSH || w->ibh.op == KOP_STSH ? STALL_SHMEM
+									     : STALL_ALU;
+		*since = w->issue_cycle;
+	}
+	return reason;
+}
+
+/* The chain from link 0 on, by what the warp waits for. */
+static void why_reason(const struct why_ctx *x, unsigned reason, struct chain *c)
+{
+	switch (reason) {
+	case STALL_NONE:
+		add(c, x->w->issue_cycle, "warp %d is not stalled: ready to issue `%s`", x->slot, x->wi->next_text);
+		break;
+	case STALL_BARRIER:
+		why_barrier(x, c);
+		break;
+	case STALL_SCOREBOARD:
+		why_scoreboard(x, c);
+		break;
+	case STALL_MEM:
+	case STALL_MSHR_FULL:
+		why_mem(x, c);
+		break;
+	case STALL_ALU:
+		why_alu(x, c);
+		break;
+	case STALL_SHMEM:
+		why_shmem(x, c);
+		break;
+	case STALL_RF:
+		why_rf(x, c);
+		break;
+	case STALL_INACTIVE:
+		why_inactive(x, c);
+		break;
+	default:
+		add(c, x->since, "warp %d: %s", x->slot, stall_reason_name(x->w->stall));
+		break;
+	}
+}
+
 int inspect_why_warp(const struct sim *s, int smi, int slot, struct why_link *out, int max)
 {
 	if (smi < 0 || smi >= s->cfg.core.sms || slot < 0 || slot >= s->cfg.core.warps_per_sm || max <= 0)
@@ -634,58 +712,12 @@ int inspect_why_warp(const struct sim *s, int smi, int slot, struct why_link *ou
 	const struct warp *w = &sm->w[slot];
 	struct warp_info wi;
 	inspect_warp(s, smi, slot, &wi);
-	uint64_t since = w->stall_start;
-	if (w->state == WSL_EMPTY) {
-		add(&c, UINT64_MAX, "sm%d slot %d holds no warp: %u of %u CTAs dispatched, none waiting fits this SM now" , smi,
-		    slot, s->st->ctas_dispatched, s->nctas);
+	if (why_no_live_warp(s, sm, smi, slot, &c))
 		return c.n;
-	}
-	if (w->state == WSL_DONE) {
-		const struct cta_slot *cs = &sm->cta[w->cta_slot];
-		add(&c, w->issue_cycle, "warp %d (CTA %d) has exited; its slot waits for CTA %d's other warps (%u of %u done)",
-		    slot, (int)w->kw.cta, (int)w->kw.cta, cs->ndone, cs->nwarps);
-		return c.n;
-	}
-	/* w->stall is the scheduler's last evaluation: an instruction issued
-	 * this cycle (a breakpoint stop at its event) already occupies the warp. */
-	unsigned reason = w->stall;
-	if (reason == STALL_NONE && w->busy_until > s->st->now) {
-		reason = w->rf_collect ? STALL_RF
-			 : w->ibh.op == KOP_LDSH || w->ibh.op == KOP_STSH ? STALL_SHMEM
-									     : STALL_ALU;
-		since = w->issue_cycle;
-	}
+	uint64_t since;
+	unsigned reason = stall_now(s, w, &since);
 	const struct why_ctx x = {s, sm, smi, slot, w, &wi, since};
-	switch (reason) {
-	case STALL_NONE:
-		add(&c, w->issue_cycle, "warp %d is not stalled: ready to issue `%s`", slot, wi.next_text);
-		break;
-	case STALL_BARRIER:
-		why_barrier(&x, &c);
-		break;
-	case STALL_SCOREBOARD:
-		why_scoreboard(&x, &c);
-		break;
-	case STALL_MEM:
-	case STALL_MSHR_FULL:
-		why_mem(&x, &c);
-		break;
-	case STALL_ALU:
-		why_alu(&x, &c);
-		break;
-	case STALL_SHMEM:
-		why_shmem(&x, &c);
-		break;
-	case STALL_RF:
-		why_rf(&x, &c);
-		break;
-	case STALL_INACTIVE:
-		why_inactive(&x, &c);
-		break;
-	default:
-		add(&c, since, "warp %d: %s", slot, stall_reason_name(w->stall));
-		break;
-	}
+	why_reason(&x, reason, &c);
 	return c.n;
 }
 

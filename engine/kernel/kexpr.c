@@ -510,6 +510,45 @@ int kexpr_compile(struct kexpr_code *c, const char *text, size_t *pos, kexpr_res
 		}                                                                                            \
 	} while (0)
 
+/* The VM's operators, X(opcode, lane expression of x [and y]), for the
+ * cases of kexpr_eval's one switch (one dispatch per instruction, the loops
+ * over the lanes inside each case). OP_DIV and OP_MOD are not here: they try
+ * pow2_divisor first. */
+#define VM_BINARY_OPS(X)                                                                                     \
+	X(OP_ADD, wrap((uint64_t)x + (uint64_t)y))                                                           \
+	X(OP_SUB, wrap((uint64_t)x - (uint64_t)y))                                                           \
+	X(OP_MUL, wrap((uint64_t)x * (uint64_t)y))                                                           \
+	X(OP_SHL, wrap((uint64_t)x << ((unsigned)y & 63)))                                                   \
+	X(OP_SHR, k_shr(x, y))                                                                               \
+	X(OP_AND, x & y)                                                                                     \
+	X(OP_OR, x | y)                                                                                      \
+	X(OP_XOR, x ^ y)                                                                                     \
+	X(OP_LT, x < y)                                                                                      \
+	X(OP_LE, x <= y)                                                                                     \
+	X(OP_GT, x > y)                                                                                      \
+	X(OP_GE, x >= y)                                                                                     \
+	X(OP_EQ, x == y)                                                                                     \
+	X(OP_NE, x != y)                                                                                     \
+	X(OP_LAND, x && y)                                                                                   \
+	X(OP_LOR, x || y)                                                                                    \
+	X(OP_MIN, x < y ? x : y)                                                                             \
+	X(OP_MAX, x > y ? x : y)
+
+#define VM_UNARY_OPS(X)                                                                                      \
+	X(OP_NEG, wrap(0 - (uint64_t)x))                                                                     \
+	X(OP_NOT, ~x)                                                                                        \
+	X(OP_LNOT, !x)                                                                                       \
+	X(OP_HASH, k_hash(key, x))
+
+#define VM_BINARY_CASE(OP, EXPR)                                                                             \
+	case OP:                                                                                             \
+		VBIN(EXPR);                                                                                  \
+		break;
+#define VM_UNARY_CASE(OP, EXPR)                                                                              \
+	case OP:                                                                                             \
+		VUN(EXPR);                                                                                   \
+		break;
+
 static void push_lane(int64_t *dst, unsigned which, const struct kexpr_env *env, unsigned lo, unsigned hi)
 {
 	switch (which) {
@@ -579,15 +618,6 @@ const int64_t *kexpr_eval(const struct kexpr_code *c, const struct kexpr *e, con
 			push_lane(st->v[sp], ip->arg, env, lo, hi);
 			st->uni[sp++] = false;
 			break;
-		case OP_ADD:
-			VBIN(wrap((uint64_t)x + (uint64_t)y));
-			break;
-		case OP_SUB:
-			VBIN(wrap((uint64_t)x - (uint64_t)y));
-			break;
-		case OP_MUL:
-			VBIN(wrap((uint64_t)x * (uint64_t)y));
-			break;
 		case OP_DIV:
 			if (pow2_divisor(st, sp, lo, hi, false))
 				sp--;
@@ -600,63 +630,9 @@ const int64_t *kexpr_eval(const struct kexpr_code *c, const struct kexpr *e, con
 			else
 				VBIN(k_mod(x, y));
 			break;
-		case OP_SHL:
-			VBIN(wrap((uint64_t)x << ((unsigned)y & 63)));
-			break;
-		case OP_SHR:
-			VBIN(k_shr(x, y));
-			break;
-		case OP_AND:
-			VBIN(x & y);
-			break;
-		case OP_OR:
-			VBIN(x | y);
-			break;
-		case OP_XOR:
-			VBIN(x ^ y);
-			break;
-		case OP_LT:
-			VBIN(x < y);
-			break;
-		case OP_LE:
-			VBIN(x <= y);
-			break;
-		case OP_GT:
-			VBIN(x > y);
-			break;
-		case OP_GE:
-			VBIN(x >= y);
-			break;
-		case OP_EQ:
-			VBIN(x == y);
-			break;
-		case OP_NE:
-			VBIN(x != y);
-			break;
-		case OP_LAND:
-			VBIN(x && y);
-			break;
-		case OP_LOR:
-			VBIN(x || y);
-			break;
-		case OP_MIN:
-			VBIN(x < y ? x : y);
-			break;
-		case OP_MAX:
-			VBIN(x > y ? x : y);
-			break;
-		case OP_NEG:
-			VUN(wrap(0 - (uint64_t)x));
-			break;
-		case OP_NOT:
-			VUN(~x);
-			break;
-		case OP_LNOT:
-			VUN(!x);
-			break;
-		case OP_HASH:
-			VUN(k_hash(key, x));
-			break;
+			/* every other operator: a case each, from the tables above */
+			VM_BINARY_OPS(VM_BINARY_CASE)
+			VM_UNARY_OPS(VM_UNARY_CASE)
 		}
 	}
 	*uniform = st->uni[0];
