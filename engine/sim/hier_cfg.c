@@ -339,6 +339,9 @@ static int l2_validate(const struct sim_cfg *c, char **err)
 	if (c->l1.sector != l->sector)
 		return set_err(err, "l1.sector: must equal l2.sector (%d), got %d", l->sector, c->l1.sector);
 	if (l->banks_per_channel) {
+		if (!is_pow2((uint64_t)l->banks_per_channel))
+			return set_err(err, "l2.banks_per_channel: must be a power of two (GPGPU-Sim's sub-partition bits), got %d",
+				       l->banks_per_channel);
 		if (l->banks != c->dram.channels * l->banks_per_channel)
 			return set_err(err,
 				       "l2.banks: with l2.banks_per_channel = %d must be dram.channels (%d) x %d = %d, got %d",

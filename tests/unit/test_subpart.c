@@ -330,6 +330,12 @@ TEST(subpart_errors)
 	CHECK(cfg_validate(&s, &err) != 0);
 	CHECK(err && strstr(err, "l2.banks"));
 	free(err);
+	s.l2.banks_per_channel = 3;
+	s.l2.banks = 18;
+	err = NULL;
+	CHECK(cfg_validate(&s, &err) != 0);
+	CHECK(err && strstr(err, "l2.banks_per_channel: must be a power of two"));
+	free(err);
 }
 
 /* The whole machine: every L2 access goes to the sub-partition of its
