@@ -622,7 +622,9 @@ static int map_addr(struct gs *g, struct gs_ent *e)
 	if (dramid >= 4 && gs_set(g, e, "l2.interleave", "%lu", 1UL << dramid))
 		goto out;
 	if (dramid >= 0)
-		gs_why(e, "L2 sub-partitions: l2.banks slices interleaved by l2.interleave bytes");
+		gs_why(e, "the channel digit at bit %ld; an L2 sub-partition is its channel's and the low bank bits' "
+		          "(l2.banks_per_channel)",
+		       dramid);
 	rc = 0;
 out:
 	sb_fini(&m);
@@ -810,6 +812,10 @@ static int map_entry(struct gs *g, struct gs_ent *e)
 			return -1;
 		if (e->opt->map == GS_N_MEM && gs_set(g, e, "dram.channels", "%lu", v))
 			return -1;
+		/* every GPGPU-Sim L2 slice is a sub-partition of one channel */
+		if ((e->opt->map == GS_N_SUB || !gs_get(g, "-gpgpu_n_sub_partition_per_mchannel")) &&
+		    gs_set(g, e, "l2.banks_per_channel", "%lu", w))
+			return -1;
 		return gs_set(g, e, "l2.banks", "%lu", v * w);
 	case GS_PIPELINE: {
 		char buf[128], *f[3];
@@ -868,7 +874,12 @@ static int map_entry(struct gs *g, struct gs_ent *e)
 	case GS_L1_LATENCY:
 		return gs_uint(g, e, e->val, "value", &v) ? -1 : gs_set(g, e, "l1.hit_latency", "%lu", v);
 	case GS_ROP_LATENCY:
-		return gs_uint(g, e, e->val, "value", &v) ? -1 : gs_set(g, e, "l2.hit_latency", "%lu", v);
+		if (gs_uint(g, e, e->val, "value", &v) || gs_set(g, e, "l2.hit_latency", "%lu", v))
+			return -1;
+		gs_why(e, "GPGPU-Sim delays each request this long before its L2 lookup, gpustep each answer "
+		          "after it (hits, write acks, fills with l2.fill_reply = pipeline): the same delay on "
+		          "every path (docs/MODEL.md, ROP delay)");
+		return 0;
 	case GS_SKIP_L1D:
 		if (gs_uint(g, e, e->val, "value", &v))
 			return -1;
@@ -878,25 +889,48 @@ static int map_entry(struct gs *g, struct gs_ent *e)
 			return -1;
 		return gs_set(g, e, "trace.memcpy", "%s", v ? "l2_fill" : "ignore");
 	case GS_PART_INDEX: {
-		static const char *const h[] = {"linear", "xor", "ipoly"};
+		/* addrdec.cc: 0 consecutive, 1 bitwise XOR, 2 IPOLY, 3 PAE, 4 random,
+		 * 5 custom (an empty case: consecutive); anything else stops it. */
 		if (gs_uint(g, e, e->val, "value", &v))
 			return -1;
 		unsigned long nm, ns;
 		if (gs_uint_opt(g, e, "-gpgpu_n_mem", 8, &nm) ||
 		    gs_uint_opt(g, e, "-gpgpu_n_sub_partition_per_mchannel", 1, &ns))
 			return -1;
-		if (v > 0 && v < 3 && !is_pow2(nm * ns)) {
-			gs_why(e, "%s needs a power-of-two number of L2 slices in gpustep, not %lu: linear",
-			       h[v], nm * ns);
+		if (v == 0 || v == 5) {
+			if (v == 5)
+				gs_why(e, "5 (custom) has no function in GPGPU-Sim's decoder: consecutive");
 			return gs_set(g, e, "l2.bank_hash", "linear");
 		}
-		if (v < 3)
-			return gs_set(g, e, "l2.bank_hash", "%s", h[v]);
-		gs_why(e, "indexing %lu (%s): l2.bank_hash unchanged", v,
-		       v == 3   ? "PAE"
-		       : v == 4 ? "random"
-		                : "unknown");
-		return 0;
+		if (v == 1) {
+			if (!is_pow2(nm)) {
+				gs_why(e, "xor needs a power-of-two -gpgpu_n_mem (GPGPU-Sim asserts it), not %lu: linear", nm);
+				return gs_set(g, e, "l2.bank_hash", "linear");
+			}
+			return gs_set(g, e, "l2.bank_hash", "xor");
+		}
+		if (v == 2) {
+			unsigned long subs = 1;
+			while (subs < nm)
+				subs <<= 1;
+			subs *= ns;
+			if (subs != 16 && subs != 32 && subs != 64)
+				return gs_fail(g, e,
+				               "value 2 (IPOLY) hashes over -gpgpu_n_mem rounded up to a power of two x "
+				               "-gpgpu_n_sub_partition_per_mchannel = %lu sub-partitions; GPGPU-Sim's "
+				               "IPOLY exists for 16, 32 and 64 only",
+				               subs);
+			if (!is_pow2(nm))
+				gs_why(e, "%lu channels: IPOLY over %lu, then mod %lu, as GPGPU-Sim", nm, subs, nm * ns);
+			return gs_set(g, e, "l2.bank_hash", "ipoly");
+		}
+		if (v == 3 || v == 4) {
+			gs_why(e, "indexing %lu (%s): l2.bank_hash unchanged", v,
+			       v == 3 ? "PAE: GPGPU-Sim's decoder has no case for it and stops"
+			              : "random: a first-touch random table, not modelled");
+			return 0;
+		}
+		return gs_fail(g, e, "value: expected 0 to 5 (GPGPU-Sim's partition indexing functions)");
 	}
 	case GS_PART_QUEUES: {
 		static const char *const q[] = {"icnt to L2", "L2 to DRAM", "DRAM to L2", "L2 to icnt"};

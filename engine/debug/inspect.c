@@ -151,10 +151,8 @@ bool inspect_cache_geom(const struct sim *s, enum cache_id_kind k, int unit, str
  * sets that way). */
 static uint64_t tag_of(const struct sim *s, enum cache_id_kind k, const struct cache *c, uint64_t addr)
 {
-	if (k == CACHE_L2) {
-		uint64_t il = (uint64_t)s->cfg.l2.interleave, nb = (uint64_t)s->cfg.l2.banks;
-		addr = (addr / il / nb) * il + addr % il;
-	}
+	if (k == CACHE_L2)
+		addr = l2_local_addr(s, addr);
 	return addr >> (c->off_bits + c->idx_bits);
 }
 
@@ -338,8 +336,7 @@ void inspect_line(const struct sim *s, uint64_t addr, struct strbuf *out)
 	}
 	unsigned bank = icnt_bank_of(s, line);
 	const struct l2bank *b = &s->banks[bank];
-	uint64_t il = (uint64_t)s->cfg.l2.interleave, nb = (uint64_t)s->cfg.l2.banks;
-	int set = cache_set(&b->c, (line / il / nb) * il + line % il);
+	int set = cache_set(&b->c, l2_local_addr(s, line));
 	int way = cache_find(&b->c, set, line);
 	sb_printf(out, "  L2 bank %u set %d: ", bank, set);
 	if (way >= 0) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "addrmap.h"
+#include "sim/hier_cfg.h"
 
 static const char *const field_names[AM__N] = {"ch", "rank", "bank", "row", "col"};
 
@@ -157,30 +158,183 @@ int addrmap_init(struct addrmap *m, const struct dram_cfg *c, char **err)
 	return 0;
 }
 
-void addrmap_decode(const struct addrmap *m, uint64_t addr, struct dram_addr *out)
+/* Digit i of the address (above the bus word), least significant first;
+ * *rest = what lies above the top digit. */
+static uint64_t digit(const struct addrmap_part *p, uint64_t *a)
 {
-	uint64_t v[AM__N] = {0}, mult[AM__N] = {1, 1, 1, 1, 1};
+	uint64_t d;
+	if (p->pow2) {
+		d = *a & (p->radix - 1);
+		*a >>= p->shift;
+	} else {
+		d = *a % p->radix;
+		*a /= p->radix;
+	}
+	return d;
+}
+
+/* The fields as the map's digits give them (no bank XOR). */
+static void fields(const struct addrmap *m, uint64_t addr, uint64_t v[AM__N])
+{
+	uint64_t mult[AM__N] = {1, 1, 1, 1, 1};
 	uint64_t a = addr >> m->byte_bits;
+	for (unsigned f = 0; f < AM__N; f++)
+		v[f] = 0;
 	for (unsigned i = 0; i < m->nparts; i++) {
 		const struct addrmap_part *p = &m->part[i];
-		uint64_t d;
-		if (p->pow2) {
-			d = a & (p->radix - 1);
-			a >>= p->shift;
-		} else {
-			d = a % p->radix;
-			a /= p->radix;
-		}
-		v[p->field] += d * mult[p->field];
+		v[p->field] += digit(p, &a) * mult[p->field];
 		mult[p->field] *= p->radix;
 	}
+}
+
+void addrmap_decode(const struct addrmap *m, uint64_t addr, struct dram_addr *out)
+{
+	uint64_t v[AM__N];
+	fields(m, addr, v);
 	if (m->bank_xor)
 		v[AM_BANK] ^= v[AM_ROW] & (m->size[AM_BANK] - 1);
+	if (m->nsub)
+		v[AM_CH] = addrmap_partition(m, addr) >> m->sub_bits;
 	out->ch = (uint32_t)v[AM_CH];
 	out->rank = (uint32_t)v[AM_RANK];
 	out->bank = (uint32_t)v[AM_BANK];
 	out->row = (uint32_t)v[AM_ROW];
 	out->col = (uint32_t)v[AM_COL];
+}
+
+/* The polynomial of degree log2(n) GPGPU-Sim's IPOLY equations reduce by,
+ * and how many of the higher bits they read (hashing.cc, ipoly_hash_function:
+ * each equation of its table is one coefficient of (higher mod 2^K) x
+ * x^log2(n) mod P(x), XOR the index's bit; checked term by term against the
+ * table, and in tests/unit/test_subpart.c on vectors computed by hand). */
+static const struct {
+	unsigned n, poly, k;
+} ipoly_tab[] = {{16, 0x13, 13}, {32, 0x25, 15}, {64, 0x43, 19}};
+
+unsigned addrmap_ipoly(uint64_t higher, unsigned index, unsigned n)
+{
+	for (size_t i = 0; i < ARRAY_LEN(ipoly_tab); i++) {
+		if (ipoly_tab[i].n != n)
+			continue;
+		unsigned deg = log2u(n);
+		uint64_t x = (higher & (((uint64_t)1 << ipoly_tab[i].k) - 1)) << deg;
+		for (int b = (int)(ipoly_tab[i].k + deg) - 1; b >= (int)deg; b--)
+			if (x >> b & 1)
+				x ^= (uint64_t)ipoly_tab[i].poly << (b - (int)deg);
+		return (index ^ (unsigned)x) & (n - 1);
+	}
+	return index; /* not reached: addrmap_set_partition checks n */
+}
+
+static unsigned next_pow2(unsigned n)
+{
+	unsigned p = 1;
+	while (p < n)
+		p <<= 1;
+	return p;
+}
+
+int addrmap_set_partition(struct addrmap *m, unsigned nsub, int hash, char **err)
+{
+	uint64_t nch = m->size[AM_CH];
+	if (!nsub || !is_pow2(nsub))
+		return set_err(err, "l2.banks_per_channel: must be a power of two (GPGPU-Sim's sub-partition bits), got %u",
+			       nsub);
+	if (nsub > m->size[AM_BANK])
+		return set_err(err, "l2.banks_per_channel: %u sub-partitions need as many DRAM banks (their low bank bits "
+				    "select them), dram.banks is %" PRIu64,
+			       nsub, m->size[AM_BANK]);
+	if (hash == BANKH_XOR && !is_pow2(nch))
+		return set_err(err, "l2.bank_hash: xor with sub-partitions needs a power-of-two dram.channels, got %" PRIu64,
+			       nch);
+	if (hash == BANKH_IPOLY) {
+		unsigned n = next_pow2((unsigned)nch) * nsub;
+		if (n != 16 && n != 32 && n != 64)
+			return set_err(err,
+				       "l2.bank_hash: ipoly with sub-partitions hashes over dram.channels rounded up to a power "
+				       "of two x l2.banks_per_channel = %u, and GPGPU-Sim's IPOLY exists for 16, 32 and 64 only",
+				       n);
+	}
+	/* The channel digit's position and the lowest bank piece. */
+	unsigned pos = m->byte_bits, nch_parts = 0;
+	int ch_at = -1, bank_at = -1;
+	bool pow2_below = true;
+	for (unsigned i = 0; i < m->nparts; i++) {
+		const struct addrmap_part *p = &m->part[i];
+		if (p->field == AM_CH) {
+			nch_parts++;
+			if (ch_at < 0 && pow2_below)
+				m->chip_bit = pos;
+			if (ch_at < 0)
+				ch_at = (int)i;
+		}
+		if (p->field == AM_BANK && bank_at < 0)
+			bank_at = (int)i;
+		if (!p->pow2)
+			pow2_below = false;
+		else
+			pos += p->shift;
+	}
+	if (nch > 1 && nch_parts != 1)
+		return set_err(err, "l2.banks_per_channel: dram.mapping must hold the channel in one piece, got %u", nch_parts);
+	if (nch > 1) {
+		/* the digits below the channel must be powers of two: it starts at a bit */
+		for (int i = 0; i < ch_at; i++)
+			if (!m->part[i].pow2)
+				return set_err(err, "l2.banks_per_channel: the fields below the channel in dram.mapping must "
+						    "have power-of-two sizes (the channel starts at an address bit)");
+	} else if (hash != BANKH_LINEAR) {
+		return set_err(err, "l2.bank_hash: %s with sub-partitions needs more than one DRAM channel",
+			       hash == BANKH_XOR ? "xor" : "ipoly");
+	}
+	if (nsub > 1 && (bank_at < 0 || !m->part[bank_at].pow2 || m->part[bank_at].radix < nsub))
+		return set_err(err, "l2.banks_per_channel: the lowest bank piece of dram.mapping must have a power-of-two "
+				    "size of at least %u (its low bits select the sub-partition)",
+			       nsub);
+	m->nsub = nsub;
+	m->sub_bits = log2u(nsub);
+	m->hash = hash;
+	m->sub_part = bank_at < 0 ? 0 : (unsigned)bank_at;
+	return 0;
+}
+
+unsigned addrmap_partition(const struct addrmap *m, uint64_t addr)
+{
+	uint64_t v[AM__N], nch = m->size[AM_CH];
+	fields(m, addr, v);
+	uint64_t chip = v[AM_CH], sub = v[AM_BANK] & (m->nsub - 1);
+	/* what lies above the channel digit, as GPGPU-Sim reads it: with a
+	 * power-of-two channel count, the bits above the channel and the
+	 * sub-partition bits; otherwise the quotient by the channel count */
+	uint64_t above = (addr >> m->chip_bit) / nch;
+	if (m->hash == BANKH_XOR) {
+		chip ^= (above >> m->sub_bits) & (nch - 1);
+	} else if (m->hash == BANKH_IPOLY) {
+		unsigned n = next_pow2((unsigned)nch) * m->nsub;
+		unsigned idx = addrmap_ipoly(is_pow2(nch) ? above >> m->sub_bits : above,
+					     (unsigned)(chip * m->nsub + sub), n);
+		return idx % (unsigned)(nch * m->nsub);
+	}
+	return (unsigned)(chip * m->nsub + sub);
+}
+
+uint64_t addrmap_partition_addr(const struct addrmap *m, uint64_t addr)
+{
+	uint64_t a = addr >> m->byte_bits, res = 0, mult = 1;
+	for (unsigned i = 0; i < m->nparts; i++) {
+		const struct addrmap_part *p = &m->part[i];
+		uint64_t d = digit(p, &a), radix = p->radix;
+		if (p->field == AM_CH)
+			continue;
+		if (i == m->sub_part && p->field == AM_BANK) {
+			d >>= m->sub_bits;
+			radix >>= m->sub_bits;
+		}
+		res += d * mult;
+		mult *= radix;
+	}
+	res += a * mult; /* above the map: kept, so no two addresses alias */
+	return res << m->byte_bits | (addr & (((uint64_t)1 << m->byte_bits) - 1));
 }
 
 uint64_t addrmap_encode(const struct addrmap *m, const struct dram_addr *x)

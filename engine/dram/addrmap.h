@@ -24,6 +24,16 @@
  * capacity): callers keep addresses below addrmap_capacity() (the trace
  * reader refuses or, asked to, wraps them; the full-system model checks
  * the workload's address range against it).
+ *
+ * L2 sub-partitions (l2.banks_per_channel = N > 0; addrmap_set_partition):
+ * as GPGPU-Sim's address decoder, an address belongs to one of channels x N
+ * sub-partitions (L2 banks). Linear: sub-partition = channel x N + the low
+ * log2(N) bits of its DRAM bank number. A partition indexing function
+ * (l2.bank_hash) may then move it: xor folds the address bits above the
+ * channel and sub-partition bits into the channel; ipoly replaces the index
+ * by GPGPU-Sim's IPOLY hash of it and the higher bits. The DRAM channel is
+ * always the sub-partition's (sub-partition / N), so an L2 bank only ever
+ * talks to its own channel; bank, row and column stay the map's.
  */
 #ifndef GPUSTEP_ADDRMAP_H
 #define GPUSTEP_ADDRMAP_H
@@ -52,6 +62,12 @@ struct addrmap {
 	struct addrmap_part part[ADDRMAP_MAX_PARTS]; /* least significant first */
 	uint64_t size[AM__N];                        /* channels, ranks, banks, rows, columns */
 	bool bank_xor;
+	/* L2 sub-partitions (addrmap_set_partition); nsub 0 = none. */
+	unsigned nsub;     /* sub-partitions per channel (l2.banks_per_channel) */
+	unsigned sub_bits; /* log2(nsub) */
+	int hash;          /* enum bank_hash (sim/hier_cfg.h): partition indexing */
+	unsigned chip_bit; /* lowest address bit of the channel digit (GPGPU-Sim's ADDR_CHIP_S) */
+	unsigned sub_part; /* index in part[] of the lowest bank piece (its low sub_bits select the sub-partition) */
 };
 
 struct dram_addr {
@@ -69,6 +85,20 @@ uint64_t addrmap_capacity(const struct addrmap *m);
 /* Columns (bus_bytes each) covered by the lowest column piece: consecutive
  * bytes that stay in one row = low_cols << byte_bits. */
 uint64_t addrmap_low_cols(const struct addrmap *m);
+/* L2 sub-partitions: nsub per channel (a power of two), hash = enum
+ * bank_hash. Errors name l2.banks_per_channel / l2.bank_hash and the rule
+ * (ipoly: GPGPU-Sim's equations exist for 16, 32 and 64 sub-partitions once
+ * the channels are rounded up to a power of two). */
+int addrmap_set_partition(struct addrmap *m, unsigned nsub, int hash, char **err);
+/* The sub-partition (L2 bank, 0 .. channels x nsub - 1) of an address. */
+unsigned addrmap_partition(const struct addrmap *m, uint64_t addr);
+/* The address with the channel digit and the sub-partition bits removed:
+ * what the L2 bank indexes its sets with (GPGPU-Sim's partition address). */
+uint64_t addrmap_partition_addr(const struct addrmap *m, uint64_t addr);
+/* GPGPU-Sim's IPOLY index hash (hashing.cc) for n = 16, 32 or 64: index
+ * XOR (higher's low K bits) x^log2(n) mod P(x). Exposed for the tests. */
+unsigned addrmap_ipoly(uint64_t higher, unsigned index, unsigned n);
+
 /* "row[15:12] bank[11:8] ..." MSB first, one line. */
 void addrmap_describe(const struct addrmap *m, struct strbuf *out);
 

@@ -232,6 +232,10 @@ struct dram *dram_new(struct arena *a, const struct sim_cfg *cfg, struct stats *
 	d->c = cfg->dram;
 	if (addrmap_init(&d->map, &d->c, err))
 		return NULL;
+	/* L2 sub-partitions: a request's channel is its L2 bank's (addrmap.h) */
+	if (cfg->l2.banks_per_channel &&
+	    addrmap_set_partition(&d->map, (unsigned)cfg->l2.banks_per_channel, cfg->l2.bank_hash, err))
+		return NULL;
 	resolve_timing(d);
 	d->sched_kind = (uint8_t)d->c.scheduler;
 	ARENA_PTR(a, d->st, st);

@@ -313,6 +313,10 @@ static int build_units(struct sim *s, const struct sim_cfg *cfg, const struct wo
 		frc_init(s, &s->banks[i]);
 		l2sh_init(s, &s->banks[i]); /* l2.sharers (l2_sharers.c): after the FRC */
 	}
+	if (cfg->l2.banks_per_channel && /* L2 sub-partitions: the DRAM address map chooses the bank */
+	    (addrmap_init(&s->part, &cfg->dram, err) ||
+	     addrmap_set_partition(&s->part, (unsigned)cfg->l2.banks_per_channel, cfg->l2.bank_hash, err)))
+		return -1;
 	if (cfg->mem.model == MEM_DRAM || dram_only) { /* a DRAM trace needs the DRAM whatever mem.model says */
 		s->dram = dram_new(&s->arena, cfg, &s->stats, &s->ev, &s->st->now, err);
 		if (!s->dram)

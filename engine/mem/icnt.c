@@ -56,6 +56,8 @@ unsigned icnt_bank_of(const struct sim *s, uint64_t addr)
 	const struct l2_cfg *c = &s->cfg.l2;
 	uint64_t chunk = addr / (uint64_t)c->interleave;
 	unsigned nb = (unsigned)c->banks;
+	if (s->part.nsub) /* l2.banks_per_channel: GPGPU-Sim's sub-partition (dram/addrmap.c) */
+		return addrmap_partition(&s->part, addr);
 	if (nb == 1)
 		return 0;
 	switch (c->bank_hash) {

@@ -221,9 +221,13 @@ void l2_miss_lat_frc(struct sim *s, struct l2bank *b, const struct frc_entry *e)
 	l2_miss_lat(s, 1, e->t_alloc, e->t_alloc, e->t_alloc, e->t_handed);
 }
 
-/* Address with the bank-select bits removed, for set indexing. */
+/* Address with the bank-select bits removed, for set indexing (with
+ * sub-partitions, the channel digit and the sub-partition bits: GPGPU-Sim's
+ * partition address). */
 static uint64_t local_addr(const struct sim *s, uint64_t addr)
 {
+	if (s->part.nsub)
+		return addrmap_partition_addr(&s->part, addr);
 	uint64_t il = (uint64_t)s->cfg.l2.interleave, nb = (uint64_t)s->cfg.l2.banks;
 	uint64_t chunk = addr / il;
 	return (chunk / nb) * il + addr % il;

@@ -258,7 +258,14 @@ static const struct cfg_param l2_params[] = {
 	P_ENUM("l2.index", l2.index, "linear", index_names, "set-index function within a bank"),
 	P_INT("l2.hit_latency", l2.hit_latency, "10", 1, 1000, "L2 lookup latency (cycles)"),
 	P_POW2("l2.interleave", l2.interleave, "256", 16, 1 << 20, "consecutive bytes mapped to one bank"),
-	P_ENUM("l2.bank_hash", l2.bank_hash, "linear", bankh_names, "address to bank mapping"),
+	P_ENUM("l2.bank_hash", l2.bank_hash, "linear", bankh_names,
+	       "address to bank mapping; with l2.banks_per_channel, GPGPU-Sim's partition indexing "
+	       "(-gpgpu_memory_partition_indexing 0 linear, 1 xor, 2 ipoly) over its sub-partitions"),
+	P_INT("l2.banks_per_channel", l2.banks_per_channel, "0", 0, 64,
+	      "L2 sub-partitions per DRAM channel (GPGPU-Sim's -gpgpu_n_sub_partition_per_mchannel): l2.banks = "
+	      "dram.channels x this, an address's bank is its DRAM channel x this + the low bits of its DRAM bank "
+	      "(then l2.bank_hash), its channel that bank's, and l2.interleave is unused; 0 = banks chosen by "
+	      "l2.interleave and l2.bank_hash alone, independent of the DRAM channel"),
 	P_INT("l2.mshr.entries", l2.mshr_entries, "8", 1, 8192, "L2 MSHR entries per bank"),
 	P_INT("l2.mshr.merges", l2.mshr_merges, "8", 1, 256, "requests per L2 MSHR entry"),
 	P_ENUM("l2.write_fetch", l2.write_fetch, "lazy_fetch", l2w_names,
@@ -337,9 +344,22 @@ static int l2_validate(const struct sim_cfg *c, char **err)
 		return set_err(err, "l1.line: must equal l2.line (%d), got %d", l->line, c->l1.line);
 	if (c->l1.sector != l->sector)
 		return set_err(err, "l1.sector: must equal l2.sector (%d), got %d", l->sector, c->l1.sector);
-	if (l->bank_hash != BANKH_LINEAR && !is_pow2((uint64_t)l->banks))
+	if (l->banks_per_channel) {
+		if (!is_pow2((uint64_t)l->banks_per_channel))
+			return set_err(err, "l2.banks_per_channel: must be a power of two (GPGPU-Sim's sub-partition bits), got %d",
+				       l->banks_per_channel);
+		if (l->banks != c->dram.channels * l->banks_per_channel)
+			return set_err(err,
+				       "l2.banks: with l2.banks_per_channel = %d must be dram.channels (%d) x %d = %d, got %d",
+				       l->banks_per_channel, c->dram.channels, l->banks_per_channel,
+				       c->dram.channels * l->banks_per_channel, l->banks);
+		if (c->dram.page_alloc == DRAM_ALLOC_TEMP)
+			return set_err(err, "l2.banks_per_channel: not with dram.page_alloc = temp (TEMP chooses a page's "
+					    "channel, the sub-partitions fix it by address)");
+	} else if (l->bank_hash != BANKH_LINEAR && !is_pow2((uint64_t)l->banks)) {
 		return set_err(err, "l2.bank_hash: %s needs a power-of-two l2.banks, got %d",
 			       l->bank_hash == BANKH_XOR ? "xor" : "ipoly", l->banks);
+	}
 	if (l->index == IDX_IPOLY && (l->sets < 2 || l->sets > 4096))
 		return set_err(err, "l2.index: ipoly needs l2.sets between 2 and 4096, got %d", l->sets);
 	if (l->coh.protocol) {
@@ -375,8 +395,12 @@ static void l2_derived(const struct sim_cfg *c, struct strbuf *o)
 	long bank = (long)l->sets * l->ways * l->line;
 	sb_printf(o, "l2.bytes_per_bank          = %ld\n", bank);
 	sb_printf(o, "l2.bytes                   = %ld   (all banks)\n", bank * l->banks);
-	sb_printf(o, "l2.bank_bits               = addr bits %u.. (interleave %d B)\n", log2u((uint64_t)l->interleave),
-		  l->interleave);
+	if (l->banks_per_channel)
+		sb_printf(o, "l2.bank                    = DRAM channel x %d + low DRAM bank bits, %s partition indexing\n",
+			  l->banks_per_channel, bankh_names[l->bank_hash]);
+	else
+		sb_printf(o, "l2.bank_bits               = addr bits %u.. (interleave %d B)\n",
+			  log2u((uint64_t)l->interleave), l->interleave);
 	sb_printf(o, "l2.index_bits              = %u\n", log2u((uint64_t)l->sets));
 	if (l->when_busy == L2WB_QUEUE && (l->frc.entries || l->coh.protocol))
 		sb_printf(o, "l2.when_busy (in effect)   = nack   (queue has no effect with %s)\n",

@@ -115,6 +115,7 @@ struct l2_cfg {
 	int hit_latency;
 	int interleave;      /* bytes of consecutive addresses per bank */
 	int bank_hash;       /* enum bank_hash */
+	int banks_per_channel; /* L2 sub-partitions per DRAM channel (0 = banks independent of the channels) */
 	int mshr_entries;
 	int mshr_merges;
 	int write_fetch;     /* enum l2_write */

@@ -35,6 +35,7 @@
 #include "mem/cache.h"
 #include "policy/ccws.h"
 #include "config.h"
+#include "dram/addrmap.h"
 #include "dram/dram.h"
 #include "dram/dram_trace.h"
 #include "event.h"
@@ -280,6 +281,7 @@ struct sim {
 	struct sm *sms;
 	struct l2bank *banks;
 	struct dram *dram;
+	struct addrmap part; /* l2.banks_per_channel: address -> L2 sub-partition (part.nsub 0: l2.interleave) */
 	struct stats stats;
 	struct events ev;
 	struct sim_stat_ids id;

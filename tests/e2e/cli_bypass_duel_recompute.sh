@@ -88,6 +88,8 @@ check() {
 			# closed (and logged) at the first load lookup at or after its end
 			# (stores of a write-evict L1 are forwarded before the duel is consulted)
 			for (j = k + 1; !(j in first) && j <= last + 1; j++);
+			# no load lookup after it: the interval is never closed
+			if (!(j in first)) break
 			followers = want
 			want_s = want_s sprintf("%d:%d:%d ", first[j], want, diff)
 		}

@@ -4,9 +4,10 @@
 # about 0.1 s):
 # - gather_random: bypassing adds no more request + reply packets than the
 #   bypassed loads themselves (no NACK and retry), with the paper's tie
-#   rule (the default since 2026-11-29) that bypasses 3021 loads, whose
-#   loads the L2 would otherwise refuse about 1100 times
-#   (l1.bypass_at_l2=nack), and with the cold hold (122 bypasses); the old
+#   rule (the default since 2026-11-29) that bypasses 3245 loads, and with
+#   the cold hold; on gtx480's DRAM queues of before 2026-12-06 (16 entries
+#   each, where the L2 refuses often) the bypassed loads the L2 would
+#   refuse 135 times (l1.bypass_at_l2=nack) wait instead, and the old
 #   behaviour (SM leaders, NACKs) breaks the bound, so the bound is not
 #   vacuous; and with the tie rule the streaming kernel gains (the paper's
 #   case: a no-reuse kernel runs at least as fast as the baseline);
@@ -26,11 +27,16 @@ packets() { echo $(($(stat "$1" icnt.req_packets) + $(stat "$1" icnt.reply_packe
 run none gather_random -s l1.bypass=none
 run hold gather_random -s l1.bypass=locality -s l1.bypass_duel_cold_hold=true
 run tie gather_random -s l1.bypass=locality
-run tnack gather_random -s l1.bypass=locality -s l1.bypass_at_l2=nack
-# The NACK-and-retry comparison needs the L2 to refuse: with the 16-entry
-# DRAM queues this preset had until 2026-12-06 (its source's 64 rarely fill).
-run none16 gather_random -s l1.bypass=none -s dram.read_queue=16 -s dram.write_queue=16
-run old gather_random -s l1.bypass=locality -s l1.bypass_leaders=sms -s l1.bypass_at_l2=nack -s dram.read_queue=16 -s dram.write_queue=16
+# the old behaviour on the DRAM queues gtx480 had before 2026-12-06 (16
+# each): with SM2_GTX480's 64-entry FR-FCFS queues the L2 refuses far fewer
+# loads (574 NACKs against 1768) and the old behaviour adds 1246 packets for
+# 3202 bypasses, under the bound, so the bound's non-vacuity is shown where
+# the L2 refuses often
+Q16="-s dram.read_queue=16 -s dram.write_queue=16 -s dram.write_high=12 -s dram.write_low=4"
+run none16 gather_random -s l1.bypass=none $Q16
+run tie16 gather_random -s l1.bypass=locality $Q16
+run tnack gather_random -s l1.bypass=locality -s l1.bypass_at_l2=nack $Q16
+run old gather_random -s l1.bypass=locality -s l1.bypass_leaders=sms -s l1.bypass_at_l2=nack $Q16
 for v in hold tie; do
 	byp=$(stat $v l1.bypasses)
 	add=$(($(packets $v) - $(packets none)))
@@ -43,7 +49,7 @@ awk -v a="$(stat none sim.ipc)" -v b="$(stat tie sim.ipc)" 'BEGIN { exit !(b > a
 # waiting in the L2's queue instead of a NACK removes (nearly) every retry:
 # the two left are an L1 fetch and a store (set_all_transient), which
 # l1.bypass_at_l2 does not cover
-n=$(stat tie l1.nacks) nn=$(stat tnack l1.nacks)
+n=$(stat tie16 l1.nacks) nn=$(stat tnack l1.nacks)
 [ "$nn" -gt $((10 * n + 10)) ] || fail "tie: $n NACKs waiting at the L2, $nn with l1.bypass_at_l2=nack"
 # the NACK-and-retry behaviour of before issue 19 adds more than one packet per bypass
 add=$(($(packets old) - $(packets none16)))

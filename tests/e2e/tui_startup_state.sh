@@ -42,7 +42,7 @@ start_piped() {
 }
 start_piped titanv -w matmul_naive -p n=64
 tmux_wait_for ' cycle 0 | paused' 20 || fail "the TUI did not start"
-grep -q 'gpustep: building titanv: 80 SMs, 24 L2 banks, about ' "$E2E_TMP/pane.log" ||
+grep -q 'gpustep: building titanv: 80 SMs, 48 L2 banks, about ' "$E2E_TMP/pane.log" ||
 	fail "no building line before the screen: $(head -c 300 "$E2E_TMP/pane.log")"
 type_line 'quit'
 tmux_wait_exit 10 || fail "quit"

@@ -94,6 +94,7 @@ TEST(gpgpusim_config_sets_the_machine)
 	CHECK_EQ(c.core.sms, CLUSTERS * 1);
 	CHECK_EQ(c.dram.channels, N_MEM);
 	CHECK_EQ(c.l2.banks, N_MEM * N_SUB);
+	CHECK_EQ(c.l2.banks_per_channel, N_SUB);
 	CHECK_EQ(c.core.clock_mhz, CORE_MHZ);
 	CHECK_EQ(c.dram.tck_ps, (int)lround(1e6 / DRAM_MHZ));
 	CHECK_EQ(c.core.warps_per_sm, 1536 / 32);
@@ -144,6 +145,51 @@ static char *gs_err(const char *text)
 	char *err = NULL;
 	CHECK_EQ(gs_load(p, &c, NULL, &err), -1);
 	return err ? err : xstrdup("");
+}
+
+/* -gpgpu_memory_partition_indexing with the sub-partitions: linear, xor
+ * (power-of-two channels only, as GPGPU-Sim asserts), IPOLY when the
+ * channels rounded up to a power of two x sub-partitions is 16, 32 or 64
+ * (24 x 2 -> 64, SM7_TITANV's: no fallback to linear), an error otherwise. */
+TEST(gpgpusim_partition_indexing)
+{
+	static const struct {
+		const char *text;
+		int hash, per_channel, banks;
+	} ok[] = {
+	    {"-gpgpu_n_mem 24\n-gpgpu_n_sub_partition_per_mchannel 2\n-gpgpu_memory_partition_indexing 2\n",
+	     BANKH_IPOLY, 2, 48},
+	    {"-gpgpu_n_mem 32\n-gpgpu_n_sub_partition_per_mchannel 2\n-gpgpu_memory_partition_indexing 2\n",
+	     BANKH_IPOLY, 2, 64},
+	    {"-gpgpu_n_mem 8\n-gpgpu_memory_partition_indexing 2\n-gpgpu_n_sub_partition_per_mchannel 2\n",
+	     BANKH_IPOLY, 2, 16},
+	    {"-gpgpu_n_mem 8\n-gpgpu_n_sub_partition_per_mchannel 2\n-gpgpu_memory_partition_indexing 1\n",
+	     BANKH_XOR, 2, 16},
+	    {"-gpgpu_n_mem 6\n-gpgpu_n_sub_partition_per_mchannel 2\n-gpgpu_memory_partition_indexing 1\n",
+	     BANKH_LINEAR, 2, 12},
+	    {"-gpgpu_n_mem 6\n-gpgpu_memory_partition_indexing 0\n", BANKH_LINEAR, 1, 6},
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		const char *dir = gs_dir();
+		const char *p = gs_write(dir, "m.config", ok[i].text);
+		struct sim_cfg c;
+		char *err = NULL;
+		if (gs_load(p, &c, NULL, &err)) {
+			test_fail(__FILE__, __LINE__, "%s: %s", ok[i].text, err);
+			free(err);
+			continue;
+		}
+		CHECK_EQ(c.l2.bank_hash, ok[i].hash);
+		CHECK_EQ(c.l2.banks_per_channel, ok[i].per_channel);
+		CHECK_EQ(c.l2.banks, ok[i].banks);
+	}
+	char *e = gs_err("-gpgpu_n_mem 12\n-gpgpu_n_sub_partition_per_mchannel 8\n-gpgpu_memory_partition_indexing 2\n");
+	CHECK_CONTAINS(e, "m.config:3: -gpgpu_memory_partition_indexing 2");
+	CHECK_CONTAINS(e, "= 128 sub-partitions");
+	free(e);
+	e = gs_err("-gpgpu_memory_partition_indexing 7\n");
+	CHECK_CONTAINS(e, "expected 0 to 5");
+	free(e);
 }
 
 TEST(gpgpusim_unknown_option_names_line_and_suggests)
