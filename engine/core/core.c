@@ -145,6 +145,8 @@ static void cta_launch(struct sim *s, struct sm *sm, uint32_t cta)
 		w->age = s->st->age_counter++;
 		w->launch_cycle = s->st->now;
 		w->stall_start = UINT64_MAX;
+		if (c->cta_launch_latency) /* waits as `inactive` until then (warp_blocker) */
+			w->busy_until = s->st->now + (uint64_t)c->cta_launch_latency;
 		sm->wact |= 1ull << kk;
 		sm->sb_wait &= ~(1ull << kk);
 		sm->rdy &= ~(1ull << kk);
@@ -180,6 +182,19 @@ static void kernel_begin(struct sim *s, uint32_t k)
 	sim_progress(s);
 }
 
+/* core.kernel_launch_latency: the current kernel's CTAs dispatch from
+ * kernel_start + latency on (the run's start for the first kernel, the
+ * previous kernel's end for the others, as GPGPU-Sim counts it down from
+ * the launch it accepts once the previous kernel is done). */
+static bool launch_wait(struct sim *s)
+{
+	uint64_t t = s->st->kernel_start + (uint64_t)s->cfg.core.kernel_launch_latency;
+	if (s->st->now >= t)
+		return false;
+	sim_wake_at(s, t);
+	return true;
+}
+
 void core_dispatch(struct sim *s)
 {
 	struct state *st = s->st;
@@ -204,6 +219,8 @@ void core_dispatch(struct sim *s)
 	} else if (st->copies_done < s->wl.ncopies) {
 		hostcopy_run(s, 0);
 	}
+	if (launch_wait(s))
+		return;
 	uint32_t end = s->kfirst[st->kernel + 1];
 	if (serial_dispatch(s)) {
 		for (int i = 0; i < n; i++) {
@@ -396,6 +413,8 @@ static unsigned warp_blocker(struct sim *s, struct sm *sm, struct warp *w)
 		sim_wake_at(s, w->busy_until);
 		if (w->busy_until < sm->next_busy)
 			sm->next_busy = w->busy_until;
+		if (!w->insts) /* nothing issued yet: its CTA is launching (core.cta_launch_latency) */
+			return STALL_INACTIVE;
 		if (w->rf_collect)
 			return STALL_RF;
 		return w->ibh.op == KOP_LDSH || w->ibh.op == KOP_STSH ? STALL_SHMEM : STALL_ALU; /* ibh: the instruction issued */

@@ -89,6 +89,12 @@ static const struct cfg_param core_params[] = {
 	       "tbas: promote the oldest batch with enough active warps, or the successor of the demoted one"),
 	P_ENUM("core.tbas_order", core.tbas_order, "gto", tbas_order_names,
 	       "tbas: order inside the running set: gto (the thesis's TBAS) or rmws (racetrack score first, ties per rf.rmws_tiebreak; a combination the thesis leaves as future work)"),
+	P_INT("core.kernel_launch_latency", core.kernel_launch_latency, "0", 0, 10000000,
+	      "cycles from a kernel's start (the run's start, or the previous kernel's end) to its first CTA dispatch "
+	      "(GPGPU-Sim -gpgpu_kernel_launch_latency)"),
+	P_INT("core.cta_launch_latency", core.cta_launch_latency, "0", 0, 1000000,
+	      "cycles from a CTA's dispatch to its warps' first issue; the warps wait as `inactive` "
+	      "(GPGPU-Sim -gpgpu_TB_launch_latency charges it per CTA before the kernel's first dispatch: docs/MODEL.md)"),
 };
 
 static int core_validate(const struct sim_cfg *c, char **err)

@@ -67,6 +67,9 @@ struct core_cfg {
 	int batch_stride;   /* thread batch = floor(ctaid / batch_stride) */
 	int tbas_running, tbas_threshold, tbas_promote; /* running-set warps, active warps to keep a batch, enum tbas_promote */
 	int tbas_order;     /* enum tbas_order: the order inside the running set */
+	/* Launch latency (GPGPU-Sim -gpgpu_kernel_launch_latency / -gpgpu_TB_launch_latency; core.c) */
+	int kernel_launch_latency; /* cycles from a kernel's start to its first CTA dispatch */
+	int cta_launch_latency;    /* cycles from a CTA's dispatch to its warps' first issue */
 };
 
 struct l1_cfg {
