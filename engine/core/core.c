@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "opunit.h"
 #include "sim/sim_int.h"
 
 void sched_refill(struct sim *s, struct sm *sm);
@@ -86,6 +87,7 @@ void core_init(struct sim *s)
 		snprintf(name, sizeof name, "sm%d.issue_cycles", i);
 		sm->st_issue_cycles = stats_counter(&s->stats, name, "cycles this SM issued an instruction");
 	}
+	opu_init(s);
 	s->id.warp_mem_stall = stats_counter(&s->stats, "core.warp_mem_stall_cycles",
 					     "cycles warps waited on memory (a load's register, memory buffer full, MSHR full), summed at exit");
 	s->id.warp_other_stall = stats_counter(&s->stats, "core.warp_other_stall_cycles",
@@ -443,6 +445,8 @@ static unsigned warp_blocker(struct sim *s, struct sm *sm, struct warp *w)
 			return STALL_SCOREBOARD;
 	if (w->ibh.ndst && sb_test(w, w->ibh.dst))
 		return STALL_SCOREBOARD;
+	if (sm->opu && w->ibh.op != KOP_EXIT && opu_blocker(s, sm, (int)(w - sm->w), &w->ib) != STALL_NONE)
+		return STALL_ALU; /* an ALU result it needs, or its unit busy (opunit.c) */
 	if (kop_is_global(w->ibh.op) && sm->vmb_count >= s->cfg.core.mem_inflight)
 		return (sm->l1.waitq.n || mshr_full(&sm->l1.m)) ? STALL_MSHR_FULL : STALL_MEM;
 	if (sm->rf && rf_blocked(s, sm, (int)(w - sm->w), &w->ib))
@@ -546,7 +550,10 @@ static void execute(struct sim *s, struct sm *sm, int slot)
 	switch (in->op) {
 	case KOP_ALU:
 		stat_inc(&s->stats, s->id.alu_insts);
-		w->busy_until = now + (uint64_t)(in->alu_cycles ? in->alu_cycles : 1) * ic;
+		if (sm->opu)
+			w->busy_until = now + opu_issue(s, sm, slot, in);
+		else
+			w->busy_until = now + (uint64_t)(in->alu_cycles ? in->alu_cycles : 1) * ic;
 		if (in->ndst && sm->rf) {
 			w->rf_wr_pend = 1;
 			w->rf_wr_reg = in->dst;
@@ -630,7 +637,7 @@ static void execute(struct sim *s, struct sm *sm, int slot)
 static uint64_t warps_evaluate(struct sim *s, struct sm *sm, unsigned *count, uint64_t *skipped)
 {
 	uint64_t now = s->st->now, ready = 0;
-	bool sticky = core_masks_ok(s, sm), keep_rdy = sticky && !sm->rf;
+	bool sticky = core_masks_ok(s, sm), keep_rdy = sticky && !sm->rf && !sm->opu; /* units: another warp can take the unit */
 	uint64_t skip = *skipped = sticky ? sm->sb_wait : 0, fast = keep_rdy ? sm->rdy : 0;
 	bool vmb_full = sm->vmb_count >= s->cfg.core.mem_inflight;
 	/* Only an exiting warp leaves wact during the loop, and only at its own
