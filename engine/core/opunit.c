@@ -21,8 +21,9 @@
  *   A's result                 ^ t + II + L
  *
  * With core.op_sub_core, unit k belongs to scheduler k mod core.schedulers
- * (GPGPU-Sim's sub-core model: each scheduler its own units); else any
- * unit of the class serves any scheduler. Results in flight are kept per
+ * (GPGPU-Sim's sub-core model: each scheduler its own units; with fewer
+ * units than schedulers, scheduler s uses unit s mod units); else any unit
+ * of the class serves any scheduler. Results in flight are kept per
  * warp (OPU_RES; a warp with as many waits as `alu`, documented).
  */
 #include <stdio.h>
@@ -71,18 +72,19 @@ unsigned opu_class(const struct sim *s, unsigned u)
 	}
 }
 
-/* Units [first, n) step `step` of class c that scheduler of `slot` may use. */
+/* The units [first, n) step `step` of class c the scheduler of `slot` may
+ * use: every one, or with sub-core units those k = s mod S (S schedulers),
+ * or unit s mod n alone when the class has fewer units than schedulers. */
 static void unit_range(const struct sim *s, int slot, unsigned c, int *first, int *step)
 {
 	const struct core_cfg *cc = &s->cfg.core;
-	if (cc->op_sub_core && cc->schedulers > 1) { /* validated: units a multiple of schedulers */
-		*first = sched_of(s, slot);
-		*step = cc->schedulers;
-	} else {
-		*first = 0;
-		*step = 1;
-	}
-	(void)c;
+	int n = cc->op_units[c], S = cc->schedulers, k = sched_of(s, slot);
+	*first = 0;
+	*step = 1;
+	if (!cc->op_sub_core || S == 1)
+		return;
+	*first = n >= S ? k : k % n;
+	*step = n >= S ? S : n;
 }
 
 /* The unit of class c free earliest for warp `slot` (lowest index on ties). */
