@@ -118,8 +118,11 @@ TEST(opunit_class_without_units_runs_on_its_fallback)
 	t.cfg.core.op_units[KU_DP] = 0;
 	REQUIRE(tk_start(&t, 32, 2, "alu.dp 1 <- r0 -> r1; alu.sfu 1 <- r0 -> r2"));
 	run_all(&t);
-	/* warp 0's dp holds the sfu unit one dp interval; warp 1's dp waits it */
-	CHECK_EQ(issue_at(&t, 1, 0) - issue_at(&t, 0, 0), (uint64_t)t.cfg.core.op_initiation[KU_DP]);
+	/* warp 0's dp holds the sfu unit one dp interval: its own sfu
+	 * instruction, independent, waits for it, and so does warp 1's dp */
+	uint64_t ii = (uint64_t)t.cfg.core.op_initiation[KU_DP];
+	CHECK_EQ(issue_at(&t, 1, 0) - issue_at(&t, 0, 0), ii);
+	CHECK_EQ(issue_at(&t, 0, 1) - issue_at(&t, 0, 0), 2 * ii);
 	CHECK_EQ(tk_stat(&t, "core.op.dp.insts"), 2);
 	tk_end(&t);
 }
