@@ -55,6 +55,7 @@ struct gs {
 	struct strbuf *keys; /* gpgpusim_apply_keys: every key set, one per line */
 	char **err;
 	int failed;
+	bool op_units; /* core.op_model = units set (and listed) by an earlier line */
 };
 
 /* ---- errors and small helpers ---------------------------------------- */
@@ -642,9 +643,10 @@ static int parse_lat_init(struct gs *g, struct gs_ent *e, unsigned long *lat, un
 	           : 0;
 }
 
-/* -specialized_unit_N ENABLED,UNITS,MAX_LATENCY,ID_OC,OC_EX,NAME: its name, or
- * NULL when disabled. */
-static int parse_spec_unit(struct gs *g, struct gs_ent *e, const char *val, char *name, size_t n)
+/* -specialized_unit_N ENABLED,UNITS,MAX_LATENCY,ID_OC,OC_EX,NAME: its name
+ * ("" when disabled) and unit count (units may be NULL). */
+static int parse_spec_unit(struct gs *g, struct gs_ent *e, const char *val, char *name, size_t n,
+                           unsigned long *units)
 {
 	static const char *const fields[] = {"enabled", "units", "max latency", "ID_OC width", "OC_EX width"};
 	char buf[256], *f[7];
@@ -660,9 +662,38 @@ static int parse_spec_unit(struct gs *g, struct gs_ent *e, const char *val, char
 			name[0] = 0;
 			return 0;
 		}
+		if (i == 1 && units)
+			*units = v;
 	}
 	snprintf(name, n, "%s", f[5]);
 	return 0;
+}
+
+/* The enabled -specialized_unit_N called `want` (BRA, TENSOR): N, or 0. */
+static int spec_unit_named(struct gs *g, struct gs_ent *e, const char *want)
+{
+	for (int k = 1; k <= 8; k++) {
+		char on[40], nm[64];
+		snprintf(on, sizeof on, "-specialized_unit_%d", k);
+		const char *u = gs_get(g, on);
+		if (u && !parse_spec_unit(g, e, u, nm, sizeof nm, NULL) && strcmp(nm, want) == 0)
+			return k;
+	}
+	return 0;
+}
+
+/* core.op_model = units and core.op_<cls>_<what> = v (what: latency,
+ * initiation, units). */
+static int set_op(struct gs *g, struct gs_ent *e, const char *cls, const char *what, unsigned long v)
+{
+	char key[64];
+	snprintf(key, sizeof key, "core.op_%s_%s", cls, what);
+	if (strcmp(what, "units") && !g->op_units) {
+		if (gs_set(g, e, "core.op_model", "units"))
+			return -1;
+		g->op_units = true;
+	}
+	return gs_set(g, e, key, "%lu", v);
 }
 
 /* A comma-separated list of whole numbers (at most max); field names from
@@ -694,11 +725,33 @@ static int map_trace_lat(struct gs *g, struct gs_ent *e)
 	if (parse_lat_init(g, e, &lat, &init))
 		return -1;
 	const char *unit = e->name + strlen("-trace_opcode_latency_initiation_");
+	if (strcmp(unit, "tensor") == 0) { /* HMMA runs on a specialised TENSOR unit when one is enabled */
+		int k = spec_unit_named(g, e, "TENSOR");
+		if (g->failed)
+			return -1;
+		if (k) {
+			gs_why(e, "HMMA runs on -specialized_unit_%d (TENSOR); core.op_tensor_* and trace.tensor_cycles "
+			          "come from its line", k);
+			return 0;
+		}
+	}
+	if (set_op(g, e, unit, "latency", lat) || set_op(g, e, unit, "initiation", init))
+		return -1;
+	/* trace.*: the same latencies for core.op_model = warp_busy */
 	if (strcmp(unit, "int") == 0) {
 		if (gs_get(g, "-trace_opcode_latency_initiation_sp"))
-			gs_why(e, "integer and fp32 share trace.alu_cycles, set from the sp line");
+			gs_why(e, "with core.op_model = warp_busy integer and fp32 share trace.alu_cycles, set from the sp line");
 		else if (gs_set(g, e, "trace.alu_cycles", "%lu", lat))
 			return -1;
+		int k = spec_unit_named(g, e, "BRA");
+		if (g->failed)
+			return -1;
+		if (!k) { /* Accel-Sim times BRANCH_OP as int and issues it on the int (or sp) pipeline */
+			if (set_op(g, e, "branch", "latency", lat) || set_op(g, e, "branch", "initiation", init) ||
+			    set_op(g, e, "branch", "units", 0))
+				return -1;
+			gs_why(e, "no BRA specialized unit: branches are timed as int and run on its units");
+		}
 	} else if (strcmp(unit, "sp") == 0) {
 		if (gs_set(g, e, "trace.alu_cycles", "%lu", lat))
 			return -1;
@@ -708,25 +761,11 @@ static int map_trace_lat(struct gs *g, struct gs_ent *e)
 	} else if (strcmp(unit, "sfu") == 0) {
 		if (gs_set(g, e, "trace.sfu_cycles", "%lu", lat))
 			return -1;
-	} else { /* tensor: HMMA runs on a specialised TENSOR unit when one is enabled */
-		for (int k = 1; k <= 8; k++) {
-			char on[40], nm[64];
-			snprintf(on, sizeof on, "-specialized_unit_%d", k);
-			const char *u = gs_get(g, on);
-			if (u && !parse_spec_unit(g, e, u, nm, sizeof nm) && strcmp(nm, "TENSOR") == 0) {
-				gs_why(e,
-				       "HMMA runs on -specialized_unit_%d (TENSOR); trace.tensor_cycles "
-				       "comes from its line",
-				       k);
-				return 0;
-			}
-			if (g->failed)
-				return -1;
-		}
-		if (gs_set(g, e, "trace.tensor_cycles", "%lu", lat))
-			return -1;
+	} else if (gs_set(g, e, "trace.tensor_cycles", "%lu", lat)) {
+		return -1;
 	}
-	gs_why(e, "initiation interval %lu: no per-unit issue limit", init);
+	if (strcmp(unit, "sp") == 0)
+		gs_why(e, "fp16 (HADD2, HFMA2, ...) at half the initiation interval is not modelled: the sp interval");
 	return 0;
 }
 
@@ -739,26 +778,88 @@ static int map_spec_lat(struct gs *g, struct gs_ent *e)
 	char on[40], nm[64] = "";
 	snprintf(on, sizeof on, "-specialized_unit_%d", k);
 	const char *u = gs_get(g, on);
-	if (u && parse_spec_unit(g, e, u, nm, sizeof nm))
+	if (u && parse_spec_unit(g, e, u, nm, sizeof nm, NULL))
 		return -1;
 	if (strcmp(nm, "BRA") == 0) {
-		if (gs_set(g, e, "trace.branch_cycles", "%lu", lat))
+		if (set_op(g, e, "branch", "latency", lat) || set_op(g, e, "branch", "initiation", init) ||
+		    gs_set(g, e, "trace.branch_cycles", "%lu", lat))
 			return -1;
 	} else if (strcmp(nm, "TENSOR") == 0) {
-		if (gs_set(g, e, "trace.tensor_cycles", "%lu", lat))
+		if (set_op(g, e, "tensor", "latency", lat) || set_op(g, e, "tensor", "initiation", init) ||
+		    gs_set(g, e, "trace.tensor_cycles", "%lu", lat))
 			return -1;
 	} else if (!nm[0]) {
 		gs_why(e, "%s is not enabled: no instruction uses this latency", on);
-		return 0;
 	} else if (strcmp(nm, "TEX") == 0) {
 		gs_why(e, "unit TEX: a TEX instruction replays as a global load");
-		return 0;
+	} else if (strcmp(nm, "UDP") == 0) {
+		gs_why(e, "unit UDP: uniform-datapath instructions (UIADD3, ULDC, ...) run as int (core.op_int_*)");
 	} else {
-		gs_why(e, "unit %s: its instructions take the latency of their class (trace.*_cycles)", nm);
+		gs_why(e, "unit %s: its instructions take the latency of their class (core.op_*)", nm);
+	}
+	return 0;
+}
+
+/* -gpgpu_num_<class>_units: core.op_<class>_units. */
+static int map_num_units(struct gs *g, struct gs_ent *e)
+{
+	unsigned long v;
+	if (gs_uint(g, e, e->val, "value", &v))
+		return -1;
+	const char *cls = strstr(e->name, "_sp_") ? "sp" : strstr(e->name, "_sfu_") ? "sfu"
+			: strstr(e->name, "_dp_") ? "dp" : strstr(e->name, "_int_") ? "int" : "tensor";
+	if (strcmp(cls, "tensor") == 0) {
+		int k = spec_unit_named(g, e, "TENSOR");
+		if (g->failed)
+			return -1;
+		if (k) {
+			gs_why(e, "HMMA runs on -specialized_unit_%d (TENSOR): its unit count is core.op_tensor_units", k);
+			return 0;
+		}
+	}
+	return set_op(g, e, cls, "units", v);
+}
+
+/* -ptx_opcode_latency_X / -ptx_opcode_initiation_X: GPGPU-Sim's PTX-mode
+ * lists (ADD,MAX,MUL,MAD,DIV[,SHFL]; one value for sfu and tensor). Their
+ * ADD entry times the class unless Accel-Sim's trace line of it is given. */
+static int map_ptx_lat(struct gs *g, struct gs_ent *e)
+{
+	int n;
+	if (parse_list(g, e, NULL, 16, &n))
+		return -1;
+	bool lat = strncmp(e->name, "-ptx_opcode_latency_", 20) == 0;
+	const char *ptx = e->name + (lat ? 20 : 23);
+	const char *cls = strcmp(ptx, "fp") == 0 ? "sp" : strcmp(ptx, "tesnor") == 0 ? "tensor" : ptx;
+	char tl[64];
+	snprintf(tl, sizeof tl, "-trace_opcode_latency_initiation_%s", cls);
+	if (gs_get(g, tl)) {
+		gs_why(e, "%s sets core.op_%s_* (trace mode)", tl, cls);
 		return 0;
 	}
-	gs_why(e, "initiation interval %lu: no per-unit issue limit", init);
-	return 0;
+	if (strcmp(cls, "tensor") == 0 && (spec_unit_named(g, e, "TENSOR") || g->failed))
+		return g->failed ? -1 : (gs_why(e, "HMMA runs on a TENSOR specialized unit"), 0);
+	unsigned long v = strtoul(e->val, NULL, 10);
+	if (set_op(g, e, cls, lat ? "latency" : "initiation", v))
+		return -1;
+	if (n > 1)
+		gs_why(e, "the ADD entry: one %s per class (MAX, MUL, MAD, DIV%s entries not modelled)",
+		       lat ? "latency" : "initiation interval", strcmp(cls, "int") == 0 ? ", SHFL" : "");
+	if (strcmp(cls, "int") == 0 && !spec_unit_named(g, e, "BRA") && !g->failed) {
+		/* PTX branches are BRANCH_OP with GPGPU-Sim's default timing, 1 and 1 */
+		if (set_op(g, e, "branch", lat ? "latency" : "initiation", 1) || set_op(g, e, "branch", "units", 0))
+			return -1;
+		gs_why(e, "branches: GPGPU-Sim's PTX default %s 1 on the int (or sp) units",
+		       lat ? "latency" : "initiation interval");
+	}
+	if (strcmp(cls, "int") == 0 && !gs_get(g, lat ? "-ptx_opcode_latency_sfu" : "-ptx_opcode_initiation_sfu") &&
+	    !gs_get(g, "-trace_opcode_latency_initiation_sfu")) { /* PTX mode: GPGPU-Sim's sfu default, 8 and 8 */
+		if (set_op(g, e, "sfu", lat ? "latency" : "initiation", 8))
+			return -1;
+		gs_why(e, "sfu: GPGPU-Sim's PTX default %s 8 (no -ptx_opcode_%s_sfu line)",
+		       lat ? "latency" : "initiation interval", lat ? "latency" : "initiation");
+	}
+	return g->failed ? -1 : 0;
 }
 
 static int map_scheduler(struct gs *g, struct gs_ent *e)
@@ -1031,8 +1132,11 @@ static int map_entry(struct gs *g, struct gs_ent *e)
 		return map_spec_lat(g, e);
 	case GS_SPEC_UNIT: {
 		char nm[64];
-		if (parse_spec_unit(g, e, e->val, nm, sizeof nm))
+		unsigned long units = 0;
+		if (parse_spec_unit(g, e, e->val, nm, sizeof nm, &units))
 			return -1;
+		if (strcmp(nm, "BRA") == 0 || strcmp(nm, "TENSOR") == 0)
+			return set_op(g, e, nm[0] == 'B' ? "branch" : "tensor", "units", units);
 		gs_why(e, nm[0] ? "unit %s: its trace latency is the matching _spec_op_ line" : "disabled%s",
 		       nm);
 		return 0;
@@ -1045,7 +1149,24 @@ static int map_entry(struct gs *g, struct gs_ent *e)
 		return parse_list(g, e, st, (int)ARRAY_LEN(st), &n);
 	}
 	case GS_PTX_LATS:
-		return parse_list(g, e, NULL, 16, &n);
+		return map_ptx_lat(g, e);
+	case GS_NUM_UNITS:
+		return map_num_units(g, e);
+	case GS_SUB_CORE:
+		if (gs_uint(g, e, e->val, "value", &v))
+			return -1;
+		return gs_set(g, e, "core.op_sub_core", "%s", v ? "true" : "false");
+	case GS_KLAUNCH:
+		if (gs_uint(g, e, e->val, "value", &v))
+			return -1;
+		return gs_set(g, e, "core.kernel_launch_latency", "%lu", v);
+	case GS_TBLAUNCH:
+		if (gs_uint(g, e, e->val, "value", &v))
+			return -1;
+		if (v)
+			gs_why(e, "GPGPU-Sim adds it once per CTA of the kernel before the kernel's first dispatch; "
+			          "gpustep holds each CTA's warps that long after its own dispatch");
+		return gs_set(g, e, "core.cta_launch_latency", "%lu", v);
 	}
 	return 0;
 }

@@ -90,6 +90,10 @@ enum gs_map {
 	GS_PIPE_WIDTHS,
 	GS_PTX_LATS,
 	GS_INCLUDE,
+	GS_KLAUNCH,
+	GS_TBLAUNCH,
+	GS_NUM_UNITS,
+	GS_SUB_CORE,
 };
 struct gs_opt {
 	const char *name; /* "-gpgpu_cache:dl1" */

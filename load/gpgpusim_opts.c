@@ -10,13 +10,15 @@
 /* Shared reasons. */
 #define POWER "power model: gpustep estimates register-file energy only (rf.energy.*)"
 #define PTX "PTX/CUDA functional simulation: gpustep runs built-in kernels and SASS traces"
+#define PTXLAT                                                                                               \
+	"PTX-mode timing: used (its ADD entry) only when no -trace_opcode_latency_initiation_ line of the class " \
+	"is given"
 #define STATS "statistics or logging output: gpustep has its own stats (--stats) and event log"
 #define LIMIT "run limit: gpustep runs until the workload ends (--run, `run N`, breakpoints)"
 #define CKPT "checkpointing: gpustep has sessions and rewind instead"
 #define OPCOL "operand collector: gpustep reads operands without collector units (rf.* models register banks)"
 #define UNITS                                                                                                \
-	"execution units: gpustep has no per-unit issue ports; an instruction keeps its warp busy for its "  \
-	"latency"
+	"execution units: gpustep counts units per class (core.op_<unit>_units), not their pipeline registers"
 #define ICNT                                                                                                 \
 	"GPGPU-Sim's network options: gpustep's crossbar is icnt.* (latency, flit size, per-port credits)"
 
@@ -59,7 +61,7 @@ const struct gs_opt gs_opts[] = {
     {"-dram_write_queue_size", GS_WQ_SIZE, NULL},
     {"-dvfs_enabled", 0, POWER},
     {"-enable_ptx_file_line_stats", 0, STATS},
-    {"-gpgpu_TB_launch_latency", 0, "no CTA launch latency: a CTA starts the cycle a slot is free"},
+    {"-gpgpu_TB_launch_latency", GS_TBLAUNCH, NULL},
     {"-gpgpu_adaptive_cache_config", 0,
      "no L1/shared-memory carve-out per kernel: the L1 has the -gpgpu_cache:dl1 size"},
     {"-gpgpu_cache:dl1", GS_CACHE_L1, NULL},
@@ -99,7 +101,7 @@ const struct gs_opt gs_opts[] = {
     {"-gpgpu_heap_size_limit", 0, PTX},
     {"-gpgpu_ignore_resources_limitation", 0, "occupancy follows core.* limits"},
     {"-gpgpu_inst_fetch_throughput", 0, "no instruction fetch stage: instructions are always available"},
-    {"-gpgpu_kernel_launch_latency", 0, "no kernel launch latency: a kernel's first CTA starts at once"},
+    {"-gpgpu_kernel_launch_latency", GS_KLAUNCH, NULL},
     {"-gpgpu_l1_banks", 0, "L1 banks: gpustep's L1 takes l1.ports lookups per cycle"},
     {"-gpgpu_l1_banks_byte_interleaving", 0, "L1 banks: gpustep's L1 takes l1.ports lookups per cycle"},
     {"-gpgpu_l1_banks_hashing_function", 0, "L1 banks: gpustep's L1 takes l1.ports lookups per cycle"},
@@ -127,15 +129,15 @@ const struct gs_opt gs_opts[] = {
     {"-gpgpu_n_mem_per_ctrlr", GS_DRAM_BUS, NULL},
     {"-gpgpu_n_sub_partition_per_mchannel", GS_N_SUB, NULL},
     {"-gpgpu_num_cta_barriers", 0, "barriers per CTA are not limited"},
-    {"-gpgpu_num_dp_units", 0, UNITS},
-    {"-gpgpu_num_int_units", 0, UNITS},
+    {"-gpgpu_num_dp_units", GS_NUM_UNITS, NULL},
+    {"-gpgpu_num_int_units", GS_NUM_UNITS, NULL},
     {"-gpgpu_num_mem_units", 0, UNITS},
     {"-gpgpu_num_reg_banks", 0,
      "register banks: rf.banks, used only with rf.sram_cycles > 0 or a racetrack file"},
     {"-gpgpu_num_sched_per_core", GS_SCHED_PER_CORE, NULL},
-    {"-gpgpu_num_sfu_units", 0, UNITS},
-    {"-gpgpu_num_sp_units", 0, UNITS},
-    {"-gpgpu_num_tensor_core_units", 0, UNITS},
+    {"-gpgpu_num_sfu_units", GS_NUM_UNITS, NULL},
+    {"-gpgpu_num_sp_units", GS_NUM_UNITS, NULL},
+    {"-gpgpu_num_tensor_core_units", GS_NUM_UNITS, NULL},
     {"-gpgpu_occupancy_sm_number", 0, PTX},
     {"-gpgpu_operand_collector_num_in_ports_dp", 0, OPCOL},
     {"-gpgpu_operand_collector_num_in_ports_gen", 0, OPCOL},
@@ -199,8 +201,7 @@ const struct gs_opt gs_opts[] = {
     {"-gpgpu_simt_core_sim_order", 0, "SMs are ticked in index order"},
     {"-gpgpu_smem_latency", GS_SMEM_LATENCY, NULL},
     {"-gpgpu_stack_size_limit", 0, PTX},
-    {"-gpgpu_sub_core_model", 0,
-     "no sub-cores: a scheduler's warps share the SM's units (core.schedulers splits the warps only)"},
+    {"-gpgpu_sub_core_model", GS_SUB_CORE, NULL},
     {"-gpgpu_tensor_core_avail", 0, UNITS},
     {"-gpgpu_tex_cache:l1", GS_CACHE_OTHER, "no texture cache: a TEX instruction replays as a global load"},
     {"-gpgpu_unified_l1d_size", 0, "no unified L1/shared-memory array: the L1 has the -gpgpu_cache:dl1 size"},
@@ -228,16 +229,16 @@ const struct gs_opt gs_opts[] = {
     {"-power_trace_enabled", 0, POWER},
     {"-power_trace_zlevel", 0, POWER},
     {"-ptx_line_stats_filename", 0, STATS},
-    {"-ptx_opcode_initiation_dp", GS_PTX_LATS, PTX},
-    {"-ptx_opcode_initiation_fp", GS_PTX_LATS, PTX},
-    {"-ptx_opcode_initiation_int", GS_PTX_LATS, PTX},
-    {"-ptx_opcode_initiation_sfu", GS_PTX_LATS, PTX},
-    {"-ptx_opcode_initiation_tensor", GS_PTX_LATS, PTX},
-    {"-ptx_opcode_latency_dp", GS_PTX_LATS, PTX},
-    {"-ptx_opcode_latency_fp", GS_PTX_LATS, PTX},
-    {"-ptx_opcode_latency_int", GS_PTX_LATS, PTX},
-    {"-ptx_opcode_latency_sfu", GS_PTX_LATS, PTX},
-    {"-ptx_opcode_latency_tesnor", GS_PTX_LATS, PTX},
+    {"-ptx_opcode_initiation_dp", GS_PTX_LATS, PTXLAT},
+    {"-ptx_opcode_initiation_fp", GS_PTX_LATS, PTXLAT},
+    {"-ptx_opcode_initiation_int", GS_PTX_LATS, PTXLAT},
+    {"-ptx_opcode_initiation_sfu", GS_PTX_LATS, PTXLAT},
+    {"-ptx_opcode_initiation_tensor", GS_PTX_LATS, PTXLAT},
+    {"-ptx_opcode_latency_dp", GS_PTX_LATS, PTXLAT},
+    {"-ptx_opcode_latency_fp", GS_PTX_LATS, PTXLAT},
+    {"-ptx_opcode_latency_int", GS_PTX_LATS, PTXLAT},
+    {"-ptx_opcode_latency_sfu", GS_PTX_LATS, PTXLAT},
+    {"-ptx_opcode_latency_tesnor", GS_PTX_LATS, PTXLAT},
     {"-resume_CTA", 0, CKPT},
     {"-resume_kernel", 0, CKPT},
     {"-resume_option", 0, CKPT},

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "opunit.h"
 #include "sim/sim_int.h"
 
 void sched_refill(struct sim *s, struct sm *sm);
@@ -86,6 +87,7 @@ void core_init(struct sim *s)
 		snprintf(name, sizeof name, "sm%d.issue_cycles", i);
 		sm->st_issue_cycles = stats_counter(&s->stats, name, "cycles this SM issued an instruction");
 	}
+	opu_init(s);
 	s->id.warp_mem_stall = stats_counter(&s->stats, "core.warp_mem_stall_cycles",
 					     "cycles warps waited on memory (a load's register, memory buffer full, MSHR full), summed at exit");
 	s->id.warp_other_stall = stats_counter(&s->stats, "core.warp_other_stall_cycles",
@@ -145,6 +147,8 @@ static void cta_launch(struct sim *s, struct sm *sm, uint32_t cta)
 		w->age = s->st->age_counter++;
 		w->launch_cycle = s->st->now;
 		w->stall_start = UINT64_MAX;
+		if (c->cta_launch_latency) /* waits as `inactive` until then (warp_blocker) */
+			w->busy_until = s->st->now + (uint64_t)c->cta_launch_latency;
 		sm->wact |= 1ull << kk;
 		sm->sb_wait &= ~(1ull << kk);
 		sm->rdy &= ~(1ull << kk);
@@ -180,6 +184,19 @@ static void kernel_begin(struct sim *s, uint32_t k)
 	sim_progress(s);
 }
 
+/* core.kernel_launch_latency: the current kernel's CTAs dispatch from
+ * kernel_start + latency on (the run's start for the first kernel, the
+ * previous kernel's end for the others, as GPGPU-Sim counts it down from
+ * the launch it accepts once the previous kernel is done). */
+static bool launch_wait(struct sim *s)
+{
+	uint64_t t = s->st->kernel_start + (uint64_t)s->cfg.core.kernel_launch_latency;
+	if (s->st->now >= t)
+		return false;
+	sim_wake_at(s, t);
+	return true;
+}
+
 void core_dispatch(struct sim *s)
 {
 	struct state *st = s->st;
@@ -204,6 +221,8 @@ void core_dispatch(struct sim *s)
 	} else if (st->copies_done < s->wl.ncopies) {
 		hostcopy_run(s, 0);
 	}
+	if (launch_wait(s))
+		return;
 	uint32_t end = s->kfirst[st->kernel + 1];
 	if (serial_dispatch(s)) {
 		for (int i = 0; i < n; i++) {
@@ -396,6 +415,8 @@ static unsigned warp_blocker(struct sim *s, struct sm *sm, struct warp *w)
 		sim_wake_at(s, w->busy_until);
 		if (w->busy_until < sm->next_busy)
 			sm->next_busy = w->busy_until;
+		if (!w->insts) /* nothing issued yet: its CTA is launching (core.cta_launch_latency) */
+			return STALL_INACTIVE;
 		if (w->rf_collect)
 			return STALL_RF;
 		return w->ibh.op == KOP_LDSH || w->ibh.op == KOP_STSH ? STALL_SHMEM : STALL_ALU; /* ibh: the instruction issued */
@@ -424,6 +445,8 @@ static unsigned warp_blocker(struct sim *s, struct sm *sm, struct warp *w)
 			return STALL_SCOREBOARD;
 	if (w->ibh.ndst && sb_test(w, w->ibh.dst))
 		return STALL_SCOREBOARD;
+	if (sm->opu && w->ibh.op != KOP_EXIT && opu_blocker(s, sm, (int)(w - sm->w), &w->ib) != STALL_NONE)
+		return STALL_ALU; /* an ALU result it needs, or its unit busy (opunit.c) */
 	if (kop_is_global(w->ibh.op) && sm->vmb_count >= s->cfg.core.mem_inflight)
 		return (sm->l1.waitq.n || mshr_full(&sm->l1.m)) ? STALL_MSHR_FULL : STALL_MEM;
 	if (sm->rf && rf_blocked(s, sm, (int)(w - sm->w), &w->ib))
@@ -527,7 +550,10 @@ static void execute(struct sim *s, struct sm *sm, int slot)
 	switch (in->op) {
 	case KOP_ALU:
 		stat_inc(&s->stats, s->id.alu_insts);
-		w->busy_until = now + (uint64_t)(in->alu_cycles ? in->alu_cycles : 1) * ic;
+		if (sm->opu)
+			w->busy_until = now + opu_issue(s, sm, slot, in);
+		else
+			w->busy_until = now + (uint64_t)(in->alu_cycles ? in->alu_cycles : 1) * ic;
 		if (in->ndst && sm->rf) {
 			w->rf_wr_pend = 1;
 			w->rf_wr_reg = in->dst;
@@ -611,7 +637,7 @@ static void execute(struct sim *s, struct sm *sm, int slot)
 static uint64_t warps_evaluate(struct sim *s, struct sm *sm, unsigned *count, uint64_t *skipped)
 {
 	uint64_t now = s->st->now, ready = 0;
-	bool sticky = core_masks_ok(s, sm), keep_rdy = sticky && !sm->rf;
+	bool sticky = core_masks_ok(s, sm), keep_rdy = sticky && !sm->rf && !sm->opu; /* units: another warp can take the unit */
 	uint64_t skip = *skipped = sticky ? sm->sb_wait : 0, fast = keep_rdy ? sm->rdy : 0;
 	bool vmb_full = sm->vmb_count >= s->cfg.core.mem_inflight;
 	/* Only an exiting warp leaves wact during the loop, and only at its own

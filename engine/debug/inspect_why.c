@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/opunit.h"
 #include "mem/coh_eng.h"
 #include "dram/dram_queue.h"
 #include "mem/frc.h"
@@ -539,15 +540,56 @@ static void why_mem(const struct why_ctx *x, struct chain *c)
 		chain_vmb(s, sm, old, "oldest in the buffer: ", c);
 }
 
+/* Execution units (core.op_model = units): a result register not yet
+ * written, the instruction's unit busy, or the result table full. */
+static bool why_unit(const struct why_ctx *x, struct chain *c)
+{
+	const struct sim *s = x->s;
+	const struct warp *w = x->w;
+	struct opu_wait ow;
+	opu_wait(s, x->sm, x->slot, &w->ib, &ow);
+	const struct core_cfg *cc = &s->cfg.core;
+	unsigned u = w->ib.unit < KU__COUNT ? w->ib.unit : KU_SP;
+	switch (ow.kind) {
+	case OPU_DEP:
+		add(c, x->since, "warp %d waits for r%d, an ALU result, for `%s` (alu)", x->slot, ow.reg, x->wi->next_text);
+		add(c, UINT64_MAX, "r%d is written at cycle %llu (its unit's latency, core.op_<unit>_latency)", ow.reg,
+		    (unsigned long long)ow.until);
+		return true;
+	case OPU_UNIT:
+		add(c, x->since, "warp %d cannot issue `%s`: its %s unit is busy (alu)", x->slot, x->wi->next_text,
+		    kunit_name(ow.unit));
+		add(c, UINT64_MAX, "%s units%s (%d per SM%s): the next instruction enters at cycle %llu; %s initiation interval %d",
+		    kunit_name(ow.unit), ow.unit != u ? ", which run this class," : "", cc->op_units[ow.unit],
+		    cc->op_sub_core ? ", split among the schedulers" : "", (unsigned long long)ow.until, kunit_name(u),
+		    cc->op_initiation[u]);
+		return true;
+	case OPU_FULL:
+		add(c, x->since, "warp %d has %d ALU results in flight, the most it holds (alu)", x->slot, OPU_RES);
+		add(c, UINT64_MAX, "the first is written at cycle %llu", (unsigned long long)ow.until);
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* ALU busy, or a memory instruction still in the issue stage. */
 static void why_alu(const struct why_ctx *x, struct chain *c)
 {
 	int slot = x->slot;
 	const struct warp *w = x->w;
 	uint64_t since = x->since;
+	if (x->sm->opu && w->busy_until <= x->s->st->now && w->ib_valid && why_unit(x, c))
+		return;
 	if (w->ibh.op != KOP_ALU) { /* a memory instruction's issue slots (core.issue_cycles) */
 		add(c, since, "warp %d waits while its last instruction leaves the issue stage (alu)", slot);
 		add(c, w->issue_cycle, "instruction issued at cycle %llu occupies the issue stage until cycle %llu",
+		    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
+		return;
+	}
+	if (x->sm->opu) { /* units: the warp's own issue slots; the unit and result are opunit.c's */
+		add(c, since, "warp %d waits while its ALU instruction leaves the issue stage (alu)", slot);
+		add(c, w->issue_cycle, "ALU instruction issued at cycle %llu occupies the warp's issue slots until cycle %llu",
 		    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
 		return;
 	}
@@ -622,6 +664,14 @@ static void why_inactive(const struct why_ctx *x, struct chain *c)
 	int slot = x->slot;
 	uint64_t since = x->since;
 	unsigned p = (unsigned)s->cfg.core.scheduler;
+	const struct warp *w = x->w;
+	if (!w->insts && w->busy_until > s->st->now) {
+		add(c, since, "warp %d waits for its CTA to launch (inactive)", slot);
+		add(c, w->launch_cycle, "CTA %u dispatched at cycle %llu; its warps issue from cycle %llu (core.cta_launch_latency %d)",
+		    (unsigned)w->kw.cta, (unsigned long long)w->launch_cycle, (unsigned long long)w->busy_until,
+		    s->cfg.core.cta_launch_latency);
+		return;
+	}
 	add(c, since, "warp %d is ready but held back by the %s scheduler (inactive)", slot,
 	    p < sizeof sched_names / sizeof *sched_names ? sched_names[p] : "?");
 	if (p == SCHED_CCWS)

@@ -36,6 +36,18 @@ bool kernel_name_eq(const char *a, const char *s, size_t len)
 	return strlen(a) == len && !memcmp(a, s, len);
 }
 
+static const char *const unit_names[KU__COUNT] = {"sp", "int", "dp", "sfu", "tensor", "branch"};
+
+const char *kunit_name(unsigned u) { return u < KU__COUNT ? unit_names[u] : "?"; }
+
+int kunit_find(const char *s, size_t len)
+{
+	for (int u = 0; u < KU__COUNT; u++)
+		if (kernel_name_eq(unit_names[u], s, len))
+			return u;
+	return -1;
+}
+
 bool kernel_reserved(const char *s, size_t len)
 {
 	for (size_t i = 0; i < ARRAY_LEN(builtin_names); i++)

@@ -15,7 +15,7 @@
  *     atom A[EXPR]                      global atomic (read-modify-write)
  *     ld.glc / ld.slc / st.glc / st.slc / atom.glc   with a cache operator
  *     ldsh EXPR / stsh EXPR             shared memory, EXPR = byte offset
- *     alu N                             N cycles of arithmetic
+ *     alu N / alu.UNIT N                N cycles of arithmetic (UNIT: sp int dp sfu tensor branch)
  *     bar                               CTA barrier
  *     loop VAR FROM TO [STEP] ... end   warp-uniform loop, TO exclusive
  *     if EXPR ... [else ...] end        per-lane predicate (divergence)
@@ -29,6 +29,7 @@
 #define GPUSTEP_KERNEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define KMAX_LANES 64
@@ -80,6 +81,14 @@ enum kcop { KCOP_DEFAULT, KCOP_GLC, KCOP_SLC };
 static inline bool kop_is_global(unsigned op) { return op == KOP_LD || op == KOP_ST || op == KOP_ATOM; }
 static inline bool kop_is_mem(unsigned op) { return op <= KOP_STSH; }
 
+/* The execution unit of an ALU instruction: `alu.sfu N` names one (plain
+ * `alu N` is sp), traces take it from the opcode (trace_op.c). With
+ * core.op_model = units each has its latency, initiation interval and count
+ * (core/opunit.c); with warp_busy it only labels the instruction. */
+enum kunit { KU_SP, KU_INT, KU_DP, KU_SFU, KU_TENSOR, KU_BRANCH, KU__COUNT };
+const char *kunit_name(unsigned u); /* "sp", ..., "?" out of range */
+int kunit_find(const char *s, size_t len); /* -1 if no unit has that name */
+
 /* One warp instruction as the core sees it. */
 struct winst {
 	uint8_t op;          /* enum kop */
@@ -90,6 +99,9 @@ struct winst {
 	uint8_t dst;
 	uint8_t src[3];
 	uint8_t cop;         /* enum kcop: cache operator of a global access (KCOP_DEFAULT otherwise) */
+	uint8_t unit;        /* enum kunit (KOP_ALU) */
+	uint8_t traced;      /* KOP_ALU of a recorded trace: one SASS instruction (alu_cycles is its
+				class's trace.* time); else `alu N`, N instructions' worth (core/opunit.c) */
 	uint64_t active;         /* active lane mask */
 	uint64_t addr[KMAX_LANES]; /* byte address per active lane (memory ops) */
 };

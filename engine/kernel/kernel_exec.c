@@ -89,6 +89,7 @@ static void fill_common(struct winst *out, const struct kstmt *s, unsigned pc, u
 	out->op = s->op;
 	out->size = s->size;
 	out->cop = s->cop;
+	out->unit = s->unit;
 	out->alu_cycles = s->alu_cycles;
 	out->stmt = (uint16_t)pc;
 	out->ndst = s->ndst;
@@ -272,6 +273,7 @@ exited:
 	out->op = KOP_EXIT;
 	out->size = 0;
 	out->cop = 0;
+	out->unit = 0;
 	out->alu_cycles = 0;
 	out->stmt = (uint16_t)k->nstmts;
 	out->ndst = out->nsrc = 0;

@@ -48,6 +48,7 @@ struct kstmt {
 	uint8_t size;     /* bytes per lane */
 	uint8_t cop;      /* enum kcop (ld / st / atom) */
 	uint8_t depth;    /* control slot (LOOP/IF/ELSE/END) */
+	uint8_t unit;     /* enum kunit (alu) */
 	uint16_t match;   /* partner statement, see the table above */
 	uint16_t else_pc; /* IF: its `else`, or KNO_PC */
 	uint16_t alu_cycles;

@@ -243,6 +243,18 @@ static int cache_op(struct sp *sp, struct kstmt *st)
 	return 0;
 }
 
+/* `alu.UNIT` (the cursor is on the '.'): the execution unit, enum kunit. */
+static int alu_unit(struct sp *sp, struct kstmt *st)
+{
+	size_t at = ++sp->p, len = ident(sp);
+	const char *t = sp->s + at;
+	int u = kunit_find(t, len);
+	if (u < 0)
+		return serr(sp, at, "unknown unit '%.*s' (expected sp, int, dp, sfu, tensor or branch)", (int)len, t);
+	st->unit = (uint8_t)u;
+	return 0;
+}
+
 static int loop_header(struct sp *sp, struct kstmt *st)
 {
 	struct cc *cc = sp->cc;
@@ -453,6 +465,8 @@ static int compile_stmt(struct sp *sp, struct regs *rs)
 			return -1;
 		break;
 	case KS_ALU:
+		if (sp->s[sp->p] == '.' && alu_unit(sp, st))
+			return -1;
 		if (alu_cycles(sp, st) || annotations(sp, st, &has_dst, &has_src, true, true))
 			return -1;
 		break;

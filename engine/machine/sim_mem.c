@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "policy/bypass.h"
+#include "core/opunit.h"
 #include "mem/cache.h"
 #include "sim/event.h"
 #include "mem/frc.h"
@@ -96,6 +97,9 @@ void sim_mem_estimate(const struct sim_cfg *cfg, const struct workload *wl, stru
 					 al((uint64_t)cfg->core.ctas_per_sm * sizeof(struct cta_slot)) +
 					 al((uint64_t)cfg->core.mem_inflight * sizeof(struct vmb_ent))));
 	part(m, "SMs and warps", core, "%" PRIu64 " SMs x %d warps", ns, cfg->core.warps_per_sm);
+	if (cfg->core.op_model == OPM_UNITS) /* opunit.c opu_init */
+		part(m, "execution units", mul(ns, al(sizeof(struct opu_sm)) + al((uint64_t)cfg->core.warps_per_sm * sizeof(struct opu_warp))),
+		     "%" PRIu64 " SMs x %d warps' ALU results", ns, cfg->core.warps_per_sm);
 	/* l1.c / l2.c: cache_init, mshr_init. */
 	part(m, "L1 tag arrays", mul(ns, al(mul(mul(l1s, l1w), sizeof(struct cline)))),
 	     "%" PRIu64 " SMs x %" PRIu64 " sets x %" PRIu64 " ways x %zu B", ns, l1s, l1w, sizeof(struct cline));

@@ -27,6 +27,7 @@ static const char *const byp_at_l2_names[] = {"queue", "nack", NULL};
 static const char *const when_busy_names[] = {"nack", "queue", NULL}; /* = enum l2_when_busy */
 static const char *const ack_channel_names[] = {"separate", "shared", NULL}; /* = enum icnt_ack_channel */
 static const char *const payload_names[] = {"line", "segment", NULL}; /* = enum icnt_payload */
+static const char *const op_model_names[] = {"warp_busy", "units", NULL}; /* = enum op_model */
 
 #define P_INT(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, 0, NULL, desc}
 #define P_POW2(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, CFG_POW2, NULL, desc}
@@ -92,6 +93,50 @@ static const struct cfg_param core_params[] = {
 	       "tbas: promote the oldest batch with enough active warps, or the successor of the demoted one"),
 	P_ENUM("core.tbas_order", core.tbas_order, "gto", tbas_order_names,
 	       "tbas: order inside the running set: gto (the thesis's TBAS) or rmws (racetrack score first, ties per rf.rmws_tiebreak; a combination the thesis leaves as future work)"),
+	P_INT("core.kernel_launch_latency", core.kernel_launch_latency, "0", 0, 10000000,
+	      "cycles from a kernel's start (the run's start, or the previous kernel's end) to its first CTA dispatch "
+	      "(GPGPU-Sim -gpgpu_kernel_launch_latency)"),
+	P_INT("core.cta_launch_latency", core.cta_launch_latency, "0", 0, 1000000,
+	      "cycles from a CTA's dispatch to its warps' first issue; the warps wait as `inactive` "
+	      "(GPGPU-Sim -gpgpu_TB_launch_latency charges it per CTA before the kernel's first dispatch: docs/MODEL.md)"),
+	P_ENUM("core.op_model", core.op_model, "warp_busy", op_model_names,
+	       "ALU timing: warp_busy (an `alu N` keeps its warp busy N issue cycles, a trace instruction its trace.* "
+	       "cycles; no unit is shared) or units (execution units with a latency and an initiation interval, "
+	       "core.op_*; docs/MODEL.md)"),
+	P_BOOL("core.op_sub_core", core.op_sub_core, "false",
+	       "op_model=units: unit k of a class serves only scheduler k mod core.schedulers (a class with "
+	       "fewer units than schedulers: scheduler s uses unit s mod units; GPGPU-Sim -gpgpu_sub_core_model); "
+	       "false: any unit serves any scheduler"),
+	P_INT("core.op_sp_latency", core.op_latency[0], "4", 1, 10000,
+	      "op_model=units (defaults: Accel-Sim's trace-mode defaults and GPGPU-Sim's unit counts): cycles from a sp instruction entering its unit to its result (scoreboard); fp32 and fp16 arithmetic (FADD FFMA HFMA2 ...; `alu N`, `alu.sp N`)"),
+	P_INT("core.op_sp_initiation", core.op_initiation[0], "1", 1, 10000,
+	      "op_model=units: cycles a sp unit takes before it accepts the next instruction"),
+	P_INT("core.op_sp_units", core.op_units[0], "1", 1, 8, "op_model=units: sp units per SM"),
+	P_INT("core.op_int_latency", core.op_latency[1], "4", 1, 10000,
+	      "op_model=units: cycles from a int instruction entering its unit to its result (scoreboard); integer, logic, moves, conversions, predicates and other ALU SASS (IMAD LOP3 MOV S2R ...; `alu.int N`); 0 units: runs on sp"),
+	P_INT("core.op_int_initiation", core.op_initiation[1], "1", 1, 10000,
+	      "op_model=units: cycles a int unit takes before it accepts the next instruction"),
+	P_INT("core.op_int_units", core.op_units[1], "0", 0, 8, "op_model=units: int units per SM"),
+	P_INT("core.op_dp_latency", core.op_latency[2], "4", 1, 10000,
+	      "op_model=units: cycles from a dp instruction entering its unit to its result (scoreboard); fp64 arithmetic (DADD DFMA ...; `alu.dp N`); 0 units: runs on sfu"),
+	P_INT("core.op_dp_initiation", core.op_initiation[2], "1", 1, 10000,
+	      "op_model=units: cycles a dp unit takes before it accepts the next instruction"),
+	P_INT("core.op_dp_units", core.op_units[2], "0", 0, 8, "op_model=units: dp units per SM"),
+	P_INT("core.op_sfu_latency", core.op_latency[3], "4", 1, 10000,
+	      "op_model=units: cycles from a sfu instruction entering its unit to its result (scoreboard); special functions (MUFU; `alu.sfu N`); 0 units: runs on sp"),
+	P_INT("core.op_sfu_initiation", core.op_initiation[3], "1", 1, 10000,
+	      "op_model=units: cycles a sfu unit takes before it accepts the next instruction"),
+	P_INT("core.op_sfu_units", core.op_units[3], "1", 0, 8, "op_model=units: sfu units per SM"),
+	P_INT("core.op_tensor_latency", core.op_latency[4], "4", 1, 10000,
+	      "op_model=units: cycles from a tensor instruction entering its unit to its result (scoreboard); tensor cores (HMMA IMMA ...; `alu.tensor N`); 0 units: runs on sp"),
+	P_INT("core.op_tensor_initiation", core.op_initiation[4], "1", 1, 10000,
+	      "op_model=units: cycles a tensor unit takes before it accepts the next instruction"),
+	P_INT("core.op_tensor_units", core.op_units[4], "0", 0, 8, "op_model=units: tensor units per SM"),
+	P_INT("core.op_branch_latency", core.op_latency[5], "4", 1, 10000,
+	      "op_model=units: cycles from a branch instruction entering its unit to its result (scoreboard); branches and convergence barriers (BRA BSSY BSYNC ...; `alu.branch N`; Accel-Sim's specialized unit 1); 0 units: runs on int"),
+	P_INT("core.op_branch_initiation", core.op_initiation[5], "1", 1, 10000,
+	      "op_model=units: cycles a branch unit takes before it accepts the next instruction"),
+	P_INT("core.op_branch_units", core.op_units[5], "0", 0, 8, "op_model=units: branch units per SM"),
 };
 
 static int core_validate(const struct sim_cfg *c, char **err)

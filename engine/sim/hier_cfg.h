@@ -32,6 +32,11 @@ enum icnt_ack_channel { ICNT_ACK_SEPARATE, ICNT_ACK_SHARED };
  * unsectored L2 (l2.sector = 0): the whole line, or GPGPU-Sim 3.x's
  * coalescing segment (32, 64 or 128 B covering the 32 B chunks touched). */
 enum icnt_payload { ICNT_PAYLOAD_LINE, ICNT_PAYLOAD_SEGMENT };
+/* core.op_model: an ALU instruction keeps its warp busy for its cycles, or
+ * runs on an execution unit with a latency and an initiation interval
+ * (core/opunit.c). */
+enum op_model { OPM_WARP_BUSY, OPM_UNITS };
+#define OP_CLASSES 6 /* = kernel.h KU__COUNT: sp int dp sfu tensor branch */
 
 struct core_cfg {
 	int sms;
@@ -68,6 +73,13 @@ struct core_cfg {
 	int batch_stride;   /* thread batch = floor(ctaid / batch_stride) */
 	int tbas_running, tbas_threshold, tbas_promote; /* running-set warps, active warps to keep a batch, enum tbas_promote */
 	int tbas_order;     /* enum tbas_order: the order inside the running set */
+	/* Launch latency (GPGPU-Sim -gpgpu_kernel_launch_latency / -gpgpu_TB_launch_latency; core.c) */
+	int kernel_launch_latency; /* cycles from a kernel's start to its first CTA dispatch */
+	int cta_launch_latency;    /* cycles from a CTA's dispatch to its warps' first issue */
+	/* Execution units (core.op_model = units; core/opunit.c), per class sp int dp sfu tensor branch */
+	int op_model;              /* enum op_model */
+	bool op_sub_core;          /* unit k serves scheduler k mod schedulers only */
+	int op_latency[OP_CLASSES], op_initiation[OP_CLASSES], op_units[OP_CLASSES];
 };
 
 struct l1_cfg {

@@ -181,6 +181,7 @@ struct sm {
 	uint64_t vws_mask;  /* active window at the last evaluation */
 	struct ccws_sm *ccws; /* ccws.h, arena; NULL unless core.scheduler = ccws */
 	struct rf_sm *rf;   /* regfile.h, arena; NULL unless the register file is timed */
+	struct opu_sm *opu; /* core/opunit.h, arena; NULL unless core.op_model = units */
 	uint32_t st_insts, st_issue_cycles;
 	/* The last memory instruction coalesced (`info coalesce`, coalesce.h). */
 	struct winst coal_in;

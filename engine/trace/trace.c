@@ -79,6 +79,7 @@ static unsigned intern_op(struct trace_kernel *k, const char *op, size_t n)
 	o->name[n] = 0;
 	unsigned size, flags;
 	o->cls = (uint8_t)trace_classify(op, n, &size, &flags);
+	o->unit = (uint8_t)trace_unit(op, n, o->cls);
 	o->size = (uint8_t)size;
 	o->flags = (uint8_t)flags;
 	if (o->cls == TC_UNKNOWN) {

@@ -54,6 +54,9 @@ enum { TF_CG = 1u << 0, TF_CS = 1u << 1, TF_CV = 1u << 2, TF_LU = 1u << 3 };
  * default 4, as Accel-Sim does) and flags of a SASS opcode such as
  * "LDG.E.64.SYS". */
 unsigned trace_classify(const char *op, size_t len, unsigned *size, unsigned *flags);
+/* The execution unit (kernel.h enum kunit) of opcode op[0, len) of class
+ * cls, as Accel-Sim's opcode tables assign them (docs/TRACES.md). */
+unsigned trace_unit(const char *op, size_t len, unsigned cls);
 
 struct trace_hdr {
 	char name[256];       /* -kernel name */

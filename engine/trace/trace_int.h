@@ -17,6 +17,7 @@
 struct topc {
 	char *name;
 	uint8_t cls, size, flags;
+	uint8_t unit; /* enum kunit (trace_unit) */
 };
 
 struct trace_kernel {

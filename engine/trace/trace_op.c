@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "trace.h"
+#include "kernel/kernel.h"
 #include "sim/util.h"
 
 struct opname {
@@ -102,6 +103,47 @@ static bool all_digits(const char *s, size_t n)
 		if (s[i] < '0' || s[i] > '9')
 			return false;
 	return true;
+}
+
+/* fp32 and fp16 arithmetic: Accel-Sim's SP_OP in its Kepler to Ampere
+ * tables (sorted). Every other arithmetic, move, conversion, predicate and
+ * miscellaneous opcode is its ALU_OP or INTP_OP, timed as int. */
+static const char *const sp_ops[] = {
+	"FADD",  "FADD32I",   "FCHK",  "FCMP",      "FFMA",   "FFMA32I", "FMNMX", "FMUL",
+	"FMUL32I", "FSEL",    "FSET",  "FSETP",     "FSWZ",   "FSWZADD", "HADD2", "HADD2_32I",
+	"HFMA2", "HFMA2_32I", "HMNMX2", "HMUL2",    "HMUL2_32I", "HSET2", "HSETP2", "RRO",
+};
+
+unsigned trace_unit(const char *op, size_t len, unsigned cls)
+{
+	size_t base = 0;
+	while (base < len && op[base] != '.')
+		base++;
+	size_t lo = 0, hi = ARRAY_LEN(sp_ops);
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = cmp_n(op, base, sp_ops[mid]);
+		if (c == 0)
+			return KU_SP;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	switch (cls) {
+	case TC_SFU:
+		return KU_SFU;
+	case TC_DP:
+		return KU_DP;
+	case TC_TENSOR:
+		return KU_TENSOR;
+	case TC_BRANCH:
+	case TC_EXIT: /* an EXIT before the warp's last line */
+		/* NOP is an ALU_OP in Accel-Sim's tables, not a control instruction */
+		return cmp_n(op, base, "NOP") == 0 ? KU_INT : KU_BRANCH;
+	default:
+		return KU_INT;
+	}
 }
 
 unsigned trace_classify(const char *op, size_t len, unsigned *size, unsigned *flags)

@@ -12,7 +12,8 @@
  *   LD / ST / ATOM        -> by the first active lane's address: the shared
  *                            window, the local window, else global
  *   BAR (not BAR.ARV)     -> KOP_BAR     EXIT as a warp's last line -> KOP_EXIT
- *   everything else       -> KOP_ALU, trace.<class>_cycles
+ *   everything else       -> KOP_ALU, trace.<class>_cycles, on the unit of
+ *                            trace_unit (core.op_model = units times it there)
  *
  * Local memory: the tracer records a thread's local offsets (or generic
  * addresses in the local window), identical across threads. Each thread gets
@@ -198,6 +199,8 @@ static bool next_in(const struct trace_view *v, uint32_t soff, uint32_t lcta, st
 	if (!mem) {
 		o->op = cls == TC_BAR ? KOP_BAR : KOP_ALU;
 		o->alu_cycles = v->cycles[cls == TC_BAR ? TC_MISC : cls];
+		o->unit = op->unit;
+		o->traced = 1;
 		if (cls == TC_BAR)
 			o->ndst = o->nsrc = 0;
 	} else if (cls == TC_LDS || cls == TC_STS || cls == TC_ATOMS) {

@@ -316,7 +316,8 @@ TEST(gpgpusim_option_dump_loads)
 	REQUIRE(text != NULL);
 	REQUIRE(gpgpusim_apply(&c, p, text, len, &map, NULL, &err) == 0);
 	CHECK_CONTAINS(map.s, "-visualizer_outputfile \"\" -> not modelled");
-	CHECK_CONTAINS(map.s, "-ptx_opcode_latency_int 4,13,4,5,145,21 -> not modelled: PTX");
+	/* PTX-mode timing with no trace line: its ADD entry times the int units */
+	CHECK_CONTAINS(map.s, "-ptx_opcode_latency_int 4,13,4,5,145,21 -> core.op_model=units core.op_int_latency=4");
 	CHECK_CONTAINS(map.s, "-inter_config_file mesh -> not modelled: not read: -network_mode 2");
 	free(text);
 	sb_fini(&map);
@@ -352,4 +353,102 @@ TEST(gpgpusim_coalesce_arch_and_subwarps)
 	char *e = gs_err("-gpgpu_shmem_warp_parts 3\n-gpgpu_coalesce_arch 70\n");
 	CHECK_CONTAINS(e, "-gpgpu_shmem_warp_parts 3");
 	free(e);
+}
+
+/* Launch latency, units and Accel-Sim's latency,initiation lines map to
+ * core.*; a config in GPGPU-Sim syntax with SM7_TITANV's values (facts)
+ * builds the titanv preset's units and launch latency. */
+TEST(gpgpusim_units_and_launch_latency_map)
+{
+	const char *dir = gs_dir();
+	gs_write(dir, "trace.config",
+	         "-trace_opcode_latency_initiation_int 2,2\n"
+	         "-trace_opcode_latency_initiation_sp 2,2\n"
+	         "-trace_opcode_latency_initiation_dp 8,4\n"
+	         "-trace_opcode_latency_initiation_sfu 20,8\n"
+	         "-trace_opcode_latency_initiation_tensor 8,4\n"
+	         "-specialized_unit_1 1,4,4,4,4,BRA\n"
+	         "-trace_opcode_latency_initiation_spec_op_1 4,4\n"
+	         "-specialized_unit_2 1,4,200,4,4,TEX\n"
+	         "-trace_opcode_latency_initiation_spec_op_2 200,4\n"
+	         "-specialized_unit_3 1,4,8,4,4,TENSOR\n"
+	         "-trace_opcode_latency_initiation_spec_op_3 8,4\n");
+	const char *p = gs_write(dir, "gpgpusim.config",
+	                         "-gpgpu_num_sched_per_core 4\n"
+	                         "-gpgpu_num_sp_units 4\n-gpgpu_num_sfu_units 4\n-gpgpu_num_dp_units 4\n"
+	                         "-gpgpu_num_int_units 4\n-gpgpu_num_tensor_core_units 4\n"
+	                         "-gpgpu_sub_core_model 1\n"
+	                         "-ptx_opcode_latency_int 4,13,4,5,145,32\n");
+	struct sim_cfg c, t;
+	struct strbuf notes;
+	sb_init(&notes);
+	char *err = NULL;
+	REQUIRE(gs_load(p, &c, &notes, &err) == 0);
+	CHECK_EQ(c.core.op_model, OPM_UNITS);
+	CHECK_EQ(c.core.op_latency[KU_SFU], 20);
+	CHECK_EQ(c.core.op_initiation[KU_SFU], 8);
+	CHECK_EQ(c.core.op_latency[KU_INT], 2); /* the trace line, not the PTX ADD entry */
+	CHECK_EQ(c.core.op_units[KU_BRANCH], 4);
+	CHECK(c.core.op_sub_core);
+	{
+		size_t tl;
+		char *tt = loader_read_file(p, &tl, &err);
+		REQUIRE(tt != NULL);
+		struct strbuf m;
+		sb_init(&m);
+		REQUIRE(gpgpusim_apply(&t, p, tt, tl, &m, NULL, &err) == 0);
+		CHECK_CONTAINS(m.s, "unit TEX: a TEX instruction replays as a global load");
+		CHECK_CONTAINS(m.s, "-gpgpu_sub_core_model 1 -> core.op_sub_core=true\n");
+		sb_fini(&m);
+		free(tt);
+	}
+	REQUIRE(gs_load("titanv", &t, NULL, &err) == 0);
+	CHECK(t.core.op_model == c.core.op_model && t.core.op_sub_core == c.core.op_sub_core);
+	for (int u = 0; u < KU__COUNT; u++) {
+		CHECK_EQ(t.core.op_latency[u], c.core.op_latency[u]);
+		CHECK_EQ(t.core.op_initiation[u], c.core.op_initiation[u]);
+		CHECK_EQ(t.core.op_units[u], c.core.op_units[u]);
+	}
+	CHECK_EQ(t.core.kernel_launch_latency, c.core.kernel_launch_latency);
+	CHECK_EQ(t.core.cta_launch_latency, c.core.cta_launch_latency);
+
+	/* SM2_GTX480's PTX lists (no trace.config): their ADD entries, GPGPU-Sim's
+	 * sfu default, branches at 1,1, dp on the sfu; = the gtx480 preset. */
+	const char *dir2 = gs_dir();
+	p = gs_write(dir2, "gpgpusim.config",
+	             "-gpgpu_num_sched_per_core 2\n"
+	             "-gpgpu_num_sp_units 2\n-gpgpu_num_sfu_units 1\n-gpgpu_num_dp_units 0\n"
+	             "-ptx_opcode_latency_int 4,13,4,5,145,32\n-ptx_opcode_initiation_int 1,2,2,1,8,4\n"
+	             "-ptx_opcode_latency_fp 4,13,4,5,39\n-ptx_opcode_initiation_fp 1,2,1,1,4\n"
+	             "-ptx_opcode_latency_dp 8,19,8,8,330\n-ptx_opcode_initiation_dp 8,16,8,8,130\n"
+	             "-gpgpu_kernel_launch_latency 0\n-gpgpu_TB_launch_latency 0\n");
+	REQUIRE(gs_load(p, &c, NULL, &err) == 0);
+	REQUIRE(gs_load("gtx480", &t, NULL, &err) == 0);
+	CHECK_EQ(c.core.op_latency[KU_INT], 4);
+	CHECK_EQ(c.core.op_initiation[KU_DP], 8);
+	CHECK_EQ(c.core.op_latency[KU_SFU], 8);
+	CHECK_EQ(c.core.op_latency[KU_BRANCH], 1);
+	CHECK(t.core.op_model == c.core.op_model && t.core.op_sub_core == c.core.op_sub_core);
+	for (int u = 0; u < KU__COUNT; u++) {
+		if (u == KU_TENSOR) /* Fermi has none: its latency is not set by the file */
+			continue;
+		CHECK_EQ(t.core.op_latency[u], c.core.op_latency[u]);
+		CHECK_EQ(t.core.op_initiation[u], c.core.op_initiation[u]);
+		CHECK_EQ(t.core.op_units[u], c.core.op_units[u]);
+	}
+
+	/* Launch latencies; TB's GPGPU-Sim charge is named. */
+	p = gs_write(dir2, "gpgpusim.config", "-gpgpu_kernel_launch_latency 5000\n-gpgpu_TB_launch_latency 7\n");
+	struct strbuf map;
+	sb_init(&map);
+	cfg_defaults(&c);
+	const char *txt = "-gpgpu_kernel_launch_latency 5000\n-gpgpu_TB_launch_latency 7\n";
+	REQUIRE(gpgpusim_apply(&c, p, txt, strlen(txt), &map, NULL, &err) == 0);
+	CHECK_EQ(c.core.kernel_launch_latency, 5000);
+	CHECK_EQ(c.core.cta_launch_latency, 7);
+	CHECK_CONTAINS(map.s, "-gpgpu_kernel_launch_latency 5000 -> core.kernel_launch_latency=5000\n");
+	CHECK_CONTAINS(map.s, "once per CTA of the kernel");
+	sb_fini(&map);
+	sb_fini(&notes);
+	free(err);
 }

@@ -46,6 +46,7 @@ TEST(preset_source_builtin_presets_differ_only_with_reasons)
 {
 	check_preset("gtx480", true);
 	check_preset("qv100", true);
+	check_preset("titanv", true);
 	check_preset("teaching", false);
 	check_preset("rx540", false);
 }
