@@ -81,6 +81,9 @@ static inline bool kop_is_global(unsigned op) { return op == KOP_LD || op == KOP
 static inline bool kop_is_mem(unsigned op) { return op <= KOP_STSH; }
 
 /* One warp instruction as the core sees it. */
+#define WINST_PC_STMT UINT64_MAX
+#define WINST_PC_NONE (UINT64_MAX - 1)
+
 struct winst {
 	uint8_t op;          /* enum kop */
 	uint8_t size;        /* bytes per lane for memory ops */
@@ -90,6 +93,12 @@ struct winst {
 	uint8_t dst;
 	uint8_t src[3];
 	uint8_t cop;         /* enum kcop: cache operator of a global access (KCOP_DEFAULT otherwise) */
+	/* Code address for instruction fetch (l1i.enabled): byte offset of the
+	 * instruction in its kernel's code when the workload knows it (a trace
+	 * line's PC), WINST_PC_STMT when the core places it (statement stmt at
+	 * stmt x core.inst_size), WINST_PC_NONE for nothing to fetch (a traced
+	 * warp's end without an EXIT line). */
+	uint64_t pc;
 	uint64_t active;         /* active lane mask */
 	uint64_t addr[KMAX_LANES]; /* byte address per active lane (memory ops) */
 };

@@ -91,6 +91,7 @@ static void fill_common(struct winst *out, const struct kstmt *s, unsigned pc, u
 	out->cop = s->cop;
 	out->alu_cycles = s->alu_cycles;
 	out->stmt = (uint16_t)pc;
+	out->pc = WINST_PC_STMT;
 	out->ndst = s->ndst;
 	out->nsrc = s->nsrc;
 	out->dst = s->dst;
@@ -274,6 +275,7 @@ exited:
 	out->cop = 0;
 	out->alu_cycles = 0;
 	out->stmt = (uint16_t)k->nstmts;
+	out->pc = WINST_PC_STMT; /* the exit sits after the last statement */
 	out->ndst = out->nsrc = 0;
 	out->active = 0;
 	return false;

@@ -31,6 +31,7 @@ struct sim_cfg {
 	uint64_t seed;
 	struct core_cfg core;
 	struct l1_cfg l1;
+	struct l1i_cfg l1i;     /* instruction cache and fetch (hier_cfg.h) */
 	struct l2_cfg l2;
 	struct icnt_cfg icnt;
 	struct mem_cfg mem;
@@ -75,7 +76,7 @@ struct cfg_section {
 };
 
 /* Sections contributed by modules (defined in their *_cfg.c files). */
-extern const struct cfg_section core_cfg_section, l1_cfg_section, l2_cfg_section,
+extern const struct cfg_section core_cfg_section, l1_cfg_section, l1i_cfg_section, l2_cfg_section,
 	icnt_cfg_section, mem_cfg_section, dram_cfg_section, trace_cfg_section, rf_cfg_section,
 	reuse_cfg_section;
 
