@@ -147,6 +147,27 @@ TEST(fetch_warps_merge_on_one_line)
 	tk_end(&t);
 }
 
+TEST(fetch_width_limits_lookups_per_cycle)
+{
+	/* Four warps with empty buffers at cycle 0: core.fetch_width lookups
+	 * per cycle, in slot order (round robin from slot 0). */
+	for (int width = 1; width <= 4; width *= 2) {
+		struct tk t;
+		fetch_cfg(&t.cfg);
+		t.cfg.l1i.fetch_width = width;
+		REQUIRE(tk_start(&t, 128, 1, "alu 1"));
+		CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+		CHECK_EQ(tk_count(&t, EV_L1I_MISS), 4);
+		for (unsigned k = 0; k < 4; k++) {
+			const struct event *m = tk_event(&t, EV_L1I_MISS, k);
+			REQUIRE(m);
+			CHECK_EQ(m->warp, (int)k);
+			CHECK_EQ(m->cycle, k / (unsigned)width);
+		}
+		tk_end(&t);
+	}
+}
+
 TEST(fetch_stall_and_why_name_the_miss)
 {
 	struct tk t;
