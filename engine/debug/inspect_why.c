@@ -616,7 +616,7 @@ static void why_fetch(const struct why_ctx *x, struct chain *c)
 	const struct warp *w = x->w;
 	const struct l1 *l = &sm->l1;
 	uint64_t pc = w->ib_valid ? fetch_pc(s, &w->ib) : w->ibpc;
-	add(c, x->since, "warp %d's instruction buffer is empty: it waits for `%s` (code address 0x%llx) to be fetched",
+	add(c, x->since, "warp %d has an empty instruction buffer: it waits for `%s` (code address 0x%llx) to be fetched",
 	    x->slot, x->wi->next_text, (unsigned long long)pc);
 	if (w->fst == FS_HIT) {
 		add(c, UINT64_MAX, "L1I hit: the instructions reach the buffer at cycle %llu (l1i.hit_latency = %d)",

@@ -184,7 +184,7 @@ TEST(fetch_stall_and_why_name_the_miss)
 	struct why_link l[8];
 	int n = inspect_why_warp(t.s, 0, 0, l, 8);
 	REQUIRE(n >= 3);
-	CHECK(strstr(l[0].text, "instruction buffer is empty") != NULL);
+	CHECK(strstr(l[0].text, "has an empty instruction buffer") != NULL);
 	CHECK(strstr(l[1].text, "L1I miss on code line") != NULL);
 	CHECK(strstr(l[1].text, "MSHR entry 0") != NULL);
 	/* and on to where the request is: the L2 (fixed memory) */
