@@ -873,6 +873,11 @@ static int map_entry(struct gs *g, struct gs_ent *e)
 		return map_cache_l1i(g, e);
 	case GS_FETCH_WIDTH:
 		return gs_uint(g, e, e->val, "value", &v) ? -1 : gs_set(g, e, "core.fetch_width", "%lu", v);
+	case GS_PERFECT_ICACHE:
+		if (gs_uint(g, e, e->val, "value", &v))
+			return -1;
+		gs_why(e, "the constant cache is not modelled (constant loads are global loads)");
+		return gs_set(g, e, "l1i.perfect", "%s", v ? "true" : "false");
 	case GS_CACHE_OTHER: {
 		struct gs_cache c;
 		return parse_cache(g, e, &c);

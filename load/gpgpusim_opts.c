@@ -159,9 +159,7 @@ const struct gs_opt gs_opts[] = {
     {"-gpgpu_operand_collector_num_units_sp", 0, OPCOL},
     {"-gpgpu_operand_collector_num_units_tensor_core", 0, OPCOL},
     {"-gpgpu_perf_sim_memcpy", GS_MEMCPY, NULL},
-    {"-gpgpu_perfect_inst_const_cache", 0,
-     "no constant cache; instructions: l1i.* as -gpgpu_cache:il1 says (set l1i.enabled=false for instructions always "
-     "there)"},
+    {"-gpgpu_perfect_inst_const_cache", GS_PERFECT_ICACHE, NULL},
     {"-gpgpu_perfect_mem", 0, "memory is always timed (mem.model dram or fixed)"},
     {"-gpgpu_pipeline_widths", GS_PIPE_WIDTHS,
      "no per-stage pipeline widths: each scheduler issues one instruction per cycle"},

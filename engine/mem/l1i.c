@@ -21,6 +21,9 @@
  * room or no request slot the lookup is refused (GPGPU-Sim's
  * RESERVATION_FAIL) and the fetch unit tries again later.
  *
+ * l1i.perfect (GPGPU-Sim's -gpgpu_perfect_inst_const_cache): every lookup
+ * hits; the fetch unit and the buffers work as above.
+ *
  * Waiters are warps, not requests: a warp waiting for a line has fst =
  * FS_MISS and f_line = the line; the fill hands each of them its
  * instructions (fn) at once, as a data fill completes its loads.
@@ -52,6 +55,11 @@ int l1i_access(struct sim *s, struct sm *sm, int slot, uint64_t addr)
 	struct warp *w = &sm->w[slot];
 	uint64_t now = s->st->now, line = cache_line_addr(&l->c, addr);
 	int set = cache_set(&l->c, line);
+	if (s->cfg.l1i.perfect) { /* GPGPU-Sim's perfect instruction cache: a hit, no tag touched */
+		stat_inc(&s->stats, s->id.l1i_accesses);
+		stat_inc(&s->stats, s->id.l1i_hits);
+		return L1I_HIT;
+	}
 	int way = cache_find(&l->c, set, line);
 	if (way >= 0 && cache_line(&l->c, set, way)->valid) {
 		struct cline *cl = cache_line(&l->c, set, way);

@@ -244,6 +244,9 @@ static const struct cfg_param l1i_params[] = {
 	P_BOOL("l1i.enabled", l1i.enabled, "false",
 	       "L1 instruction cache and fetch per SM: a warp issues only what its instruction buffer holds, fetched through "
 	       "the L1I whose misses go to the L2 like data (false: instructions are always there, no fetch modelled)"),
+	P_BOOL("l1i.perfect", l1i.perfect, "false",
+	       "l1i.enabled: every L1I lookup hits (GPGPU-Sim -gpgpu_perfect_inst_const_cache 1): fetch and the "
+	       "instruction buffers stay, no instruction ever goes to the L2"),
 	P_POW2("l1i.sets", l1i.sets, "4", 1, 65536, "L1I sets (lines are l1.line bytes)"),
 	P_INT("l1i.ways", l1i.ways, "4", 1, 256, "L1I associativity (LRU, allocate on fill)"),
 	P_INT("l1i.hit_latency", l1i.hit_latency, "2", 1, 1000,

@@ -109,6 +109,7 @@ struct l1_cfg {
  * there when it is wanted (no fetch modelled). */
 struct l1i_cfg {
 	bool enabled;
+	bool perfect;        /* every lookup hits (GPGPU-Sim -gpgpu_perfect_inst_const_cache) */
 	int sets, ways;      /* the line is l1.line (the L2's line) */
 	int hit_latency;     /* cycles from the fetch's lookup to the instructions in the buffer */
 	int mshr_entries;

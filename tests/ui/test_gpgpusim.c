@@ -141,7 +141,8 @@ TEST(gpgpusim_mapping_lists_not_modelled)
 TEST(gpgpusim_il1_and_fetch_throughput_map_to_l1i)
 {
 	static const char text[] = "-gpgpu_cache:il1 N:8:128:4,L:R:f:N:L,A:2:48,4\n"
-				   "-gpgpu_inst_fetch_throughput 2\n";
+				   "-gpgpu_inst_fetch_throughput 2\n"
+				   "-gpgpu_perfect_inst_const_cache 1\n";
 	struct sim_cfg c;
 	cfg_defaults(&c);
 	CHECK(!c.l1i.enabled);
@@ -155,6 +156,8 @@ TEST(gpgpusim_il1_and_fetch_throughput_map_to_l1i)
 	CHECK_EQ(c.l1i.mshr_entries, 2);
 	CHECK_EQ(c.l1i.mshr_merges, 48);
 	CHECK_EQ(c.l1i.fetch_width, 2);
+	CHECK(c.l1i.perfect);
+	CHECK_CONTAINS(map.s, "-gpgpu_perfect_inst_const_cache 1 -> l1i.perfect=true");
 	CHECK_CONTAINS(map.s, "l1i.enabled=true");
 	CHECK_CONTAINS(map.s, "-gpgpu_inst_fetch_throughput 2 -> core.fetch_width=2\n");
 	CHECK_CONTAINS(map.s, "L1I lines are l1.line bytes");

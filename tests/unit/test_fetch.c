@@ -120,6 +120,26 @@ TEST(fetch_loop_misses_once_per_code_line)
 	tk_end(&t);
 }
 
+TEST(fetch_perfect_cache_always_hits)
+{
+	/* l1i.perfect (GPGPU-Sim's -gpgpu_perfect_inst_const_cache): the fetch
+	 * at cycle 0 hits, the first instruction issues at hit_latency. */
+	struct tk t;
+	fetch_cfg(&t.cfg);
+	t.cfg.l1i.perfect = true;
+	REQUIRE(tk_start(&t, 64, 1, "loop i 0 3; alu 1; alu 1; alu 1; end"));
+	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+	CHECK_EQ(tk_stat(&t, "l1i.misses"), 0);
+	CHECK_EQ(tk_stat(&t, "l1i.fills"), 0);
+	CHECK(tk_stat(&t, "l1i.hits") > 0);
+	CHECK_EQ(tk_stat(&t, "l1i.hits"), tk_stat(&t, "l1i.accesses"));
+	CHECK_EQ(tk_stat(&t, "l2.accesses"), 0);
+	const struct event *i0 = tk_event(&t, EV_WARP_ISSUE, 0);
+	REQUIRE(i0);
+	CHECK_EQ(i0->cycle, (uint64_t)t.cfg.l1i.hit_latency);
+	tk_end(&t);
+}
+
 TEST(fetch_warps_merge_on_one_line)
 {
 	/* Four warps want line 0 at once: one fetch, three merges (MSHR
