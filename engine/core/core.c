@@ -421,7 +421,7 @@ static unsigned warp_blocker(struct sim *s, struct sm *sm, struct warp *w)
 		return STALL_INACTIVE;
 	if (!w->ib_valid)
 		core_load_ib(s, w);
-	if (s->cfg.l1i.enabled && !fetch_ready(s, sm, w))
+	if (l1i_active(&s->cfg) && !fetch_ready(s, sm, w))
 		return STALL_FETCH;
 	if (w->ibh.op == KOP_EXIT)
 		return STALL_NONE;
@@ -488,7 +488,7 @@ static void issue(struct sim *s, struct sm *sm, int slot)
 	struct warp *w = &sm->w[slot];
 	struct winst *in = &w->ib;
 	w->ib_valid = 0;
-	if (s->cfg.l1i.enabled)
+	if (l1i_active(&s->cfg))
 		fetch_on_issue(s, w);
 	sm->rdy &= ~(1ull << slot);
 	w->insts++;
@@ -791,7 +791,7 @@ void core_tick(struct sim *s, struct sm *sm)
 		count[STALL_SCOREBOARD] += (unsigned)__builtin_popcountll(skipped);
 		no_issue(s, sm, count);
 	}
-	if (s->cfg.l1i.enabled)
+	if (l1i_active(&s->cfg))
 		fetch_tick(s, sm); /* after issue (fetch.c) */
 }
 

@@ -76,7 +76,7 @@ static void register_stats(struct sim *s)
 		[STALL_FETCH] = "SM-cycles without an issue, mostly with empty instruction buffers (instruction fetch, l1i.enabled)",
 	};
 	for (unsigned r = STALL_MEM; r < STALL__COUNT; r++) {
-		if (r == STALL_FETCH && !s->cfg.l1i.enabled)
+		if (r == STALL_FETCH && !l1i_active(&s->cfg))
 			continue; /* never counted without fetch */
 		char name[64];
 		snprintf(name, sizeof name, "core.stall.%s", stall_reason_name(r));
@@ -226,7 +226,7 @@ static int check_workload(const struct sim_cfg *cfg, const struct workload *wl, 
 		if (bad)
 			return -1;
 	}
-	if (cfg->l1i.enabled && !dram_only && code_overlap(wl))
+	if (l1i_active(cfg) && !dram_only && code_overlap(wl))
 		return set_err(err,
 			       "workload %s: its data reaches 0x%llx, where l1i.enabled places code (L1I_CODE_BASE); "
 			       "instruction and data lines would share L2 lines (turn l1i.enabled off or move the data below)",
@@ -335,7 +335,7 @@ static int build_units(struct sim *s, const struct sim_cfg *cfg, const struct wo
 		l1_init(s, &s->sms[i]);
 		l1i_init(s, &s->sms[i]); /* instruction cache (l1i.c): off unless l1i.enabled */
 	}
-	if (cfg->l1i.enabled)
+	if (l1i_active(cfg))
 		l1i_register_stats(s);
 	for (uint32_t i = 0; i < nb; i++) {
 		s->banks[i].id = (int)i;
@@ -686,7 +686,7 @@ static int check_invariants(const struct sim *s, char **err, bool values)
 	if (h + m != a)
 		return set_err(err, "l1.hits (%llu) + l1.misses (%llu) != l1.accesses (%llu)", (unsigned long long)h,
 			       (unsigned long long)m, (unsigned long long)a);
-	if (s->cfg.l1i.enabled) {
+	if (l1i_active(&s->cfg)) {
 		a = stats_counter_value(st, id->l1i_accesses);
 		h = stats_counter_value(st, id->l1i_hits);
 		m = stats_counter_value(st, id->l1i_misses);
@@ -755,7 +755,7 @@ static int check_invariants(const struct sim *s, char **err, bool values)
 		for (int i = 0; i < s->cfg.core.sms; i++)
 			if (s->sms[i].l1.m.used)
 				return set_err(err, "finished with sm%d L1 MSHR entries still allocated", i);
-		for (int i = 0; i < s->cfg.core.sms && s->cfg.l1i.enabled; i++)
+		for (int i = 0; i < s->cfg.core.sms && l1i_active(&s->cfg); i++)
 			if (s->sms[i].l1i.m.used)
 				return set_err(err, "finished with sm%d L1I MSHR entries still allocated", i);
 		for (int i = 0; i < s->cfg.l2.banks; i++)

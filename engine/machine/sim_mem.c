@@ -104,7 +104,7 @@ void sim_mem_estimate(const struct sim_cfg *cfg, const struct workload *wl, stru
 	if (cfg->l1.bypass == L1B_LOCALITY)
 		part(m, "L1 bypass tag stores", mul(ns, al(mul(l1s * (uint64_t)cfg->l1.bypass_tag_ways, sizeof(struct btag)))),
 		     "%" PRIu64 " SMs x %" PRIu64 " sets x %d ways", ns, l1s, cfg->l1.bypass_tag_ways);
-	if (cfg->l1i.enabled) { /* l1i.c l1i_init */
+	if (l1i_active(cfg)) { /* l1i.c l1i_init */
 		uint64_t is = (uint64_t)cfg->l1i.sets, iw = (uint64_t)cfg->l1i.ways;
 		part(m, "L1I tag arrays and MSHRs",
 		     mul(ns, add(al(mul(mul(is, iw), sizeof(struct cline))), mshr_bytes((uint64_t)cfg->l1i.mshr_entries))),

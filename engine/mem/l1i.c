@@ -36,7 +36,7 @@ void l1i_init(struct sim *s, struct sm *sm)
 	const struct sim_cfg *c = &s->cfg;
 	struct l1i *l = &sm->l1i;
 	l->last_fetched = -1;
-	if (!c->l1i.enabled)
+	if (!l1i_active(c))
 		return;
 	cache_init(&l->c, &s->arena, c->l1i.sets, c->l1i.ways, c->l1.line, 0, REPL_LRU, IDX_LINEAR);
 	mshr_init(&l->m, &s->arena, (uint32_t)c->l1i.mshr_entries, (uint32_t)c->l1i.mshr_merges);

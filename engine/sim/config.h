@@ -41,6 +41,9 @@ struct sim_cfg {
 	struct reuse_cfg reuse; /* reuse-distance profiler (hier_cfg.h) */
 };
 
+/* hier_cfg.h: instruction fetch is modelled (l1i.enabled, no coherence protocol). */
+static inline bool l1i_active(const struct sim_cfg *c) { return c->l1i.enabled && !c->l2.coh.protocol; }
+
 enum cfg_type {
 	CFG_INT,    /* int */
 	CFG_U64,    /* uint64_t */

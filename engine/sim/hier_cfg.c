@@ -243,7 +243,8 @@ const struct cfg_section l1_cfg_section = {
 static const struct cfg_param l1i_params[] = {
 	P_BOOL("l1i.enabled", l1i.enabled, "false",
 	       "L1 instruction cache and fetch per SM: a warp issues only what its instruction buffer holds, fetched through "
-	       "the L1I whose misses go to the L2 like data (false: instructions are always there, no fetch modelled)"),
+	       "the L1I whose misses go to the L2 like data (false: instructions are always there, no fetch modelled); no "
+	       "effect with a coherence protocol"),
 	P_BOOL("l1i.perfect", l1i.perfect, "false",
 	       "l1i.enabled: every L1I lookup hits (GPGPU-Sim -gpgpu_perfect_inst_const_cache 1): fetch and the "
 	       "instruction buffers stay, no instruction ever goes to the L2"),
@@ -268,9 +269,6 @@ static int l1i_validate(const struct sim_cfg *c, char **err)
 	const struct l1i_cfg *l = &c->l1i;
 	if (!l->enabled)
 		return 0;
-	if (c->l2.coh.protocol)
-		return set_err(err, "l1i.enabled: the instruction cache is modelled without a coherence protocol; "
-				    "coherence.protocol must be none");
 	if (l->inst_size > c->l1.line)
 		return set_err(err, "core.inst_size: must be at most l1.line (%d), got %d", c->l1.line, l->inst_size);
 	return 0;
@@ -281,6 +279,11 @@ static void l1i_derived(const struct sim_cfg *c, struct strbuf *o)
 	const struct l1i_cfg *l = &c->l1i;
 	if (!l->enabled)
 		return;
+	if (!l1i_active(c)) {
+		sb_printf(o, "l1i.enabled (in effect)    = false   (no effect with a coherence protocol: instructions are "
+			     "always there)\n");
+		return;
+	}
 	sb_printf(o, "l1i.bytes                  = %d   (sets x ways x l1.line, per SM)\n", l->sets * l->ways * c->l1.line);
 	sb_printf(o, "l1i.insts_per_line         = %d   (l1.line / core.inst_size)\n", c->l1.line / l->inst_size);
 }

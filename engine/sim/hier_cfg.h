@@ -106,7 +106,9 @@ struct l1_cfg {
 /* Instruction fetch (engine/core/fetch.c, engine/mem/l1i.c; docs/MODEL.md
  * "Instruction cache and fetch"): keys l1i.* and core.ibuffer,
  * core.fetch_width, core.inst_size. Off: every warp's next instruction is
- * there when it is wanted (no fetch modelled). */
+ * there when it is wanted (no fetch modelled). No effect with a coherence
+ * protocol, whose directory knows no instruction lines (l1i_active,
+ * config.h; info config and --check-config say so). */
 struct l1i_cfg {
 	bool enabled;
 	bool perfect;        /* every lookup hits (GPGPU-Sim -gpgpu_perfect_inst_const_cache) */
