@@ -279,9 +279,10 @@ expect_contains "$h" "usage: info [SUBJECT [ARGS]]"
 out=$(printf 'step 300\ninfo mshr\n' | "$BIN" titanv -w matmul_naive -p n=64 --batch - 2>&1) || fail "titanv info mshr: $out"
 # (ages 34/35 with l2.when_busy = nack, before titanv queued at its L2; entries
 # 2/3 of 0x10004100 at ages 12/13 before its 4 schedulers and 100-cycle DRAM stage:
-# now the first wave's entries still wait at cycle 300)
-expect_contains "$out" "  [ 8] 0x10004000  sectors 0  merged 8  age 295  sent"
-expect_contains "$out" "  [ 9] 0x10004000  sectors 1  merged 8  age 295  sent"
+# now the first wave's entries still wait at cycle 300; ages 295, not 293, before
+# the fetch unit: the first instructions issue at cycle 2, l1i.hit_latency after the fetch)
+expect_contains "$out" "  [ 8] 0x10004000  sectors 0  merged 8  age 293  sent"
+expect_contains "$out" "  [ 9] 0x10004000  sectors 1  merged 8  age 293  sent"
 # ---- info: the scheduler and the CTA dispatch used (core.cta_dispatch alone) -----
 out=$(printf 'info\nrun\nprint core.cta_dispatch_serial\n' | "$BIN" -w stencil2d -s core.scheduler=vws --batch - 2>&1) || fail "info vws: $out"
 expect_contains "$out" "warps     scheduler vws, CTA dispatch round_robin"
