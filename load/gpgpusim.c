@@ -360,6 +360,30 @@ static int map_cache_l1(struct gs *g, struct gs_ent *e)
 	return 0;
 }
 
+/* -gpgpu_cache:il1: GPGPU-Sim's read-only L1I (shader.cc fetch()). */
+static int map_cache_l1i(struct gs *g, struct gs_ent *e)
+{
+	struct gs_cache c;
+	if (parse_cache(g, e, &c))
+		return -1;
+	if (c.none)
+		return gs_set(g, e, "l1i.enabled", "false");
+	if (c.assoc > 256 && c.sets * c.assoc % 256 == 0 && c.sets * c.assoc / 256 <= 65536) {
+		gs_why(e, "%lu sets x %lu ways: gpustep has at most 256 ways, so %lu sets x 256 ways (same size)", c.sets,
+		       c.assoc, c.sets * c.assoc / 256);
+		c.sets = c.sets * c.assoc / 256;
+		c.assoc = 256;
+	}
+	if (gs_set(g, e, "l1i.enabled", "true") || gs_set(g, e, "l1i.sets", "%lu", c.sets) ||
+	    gs_set(g, e, "l1i.ways", "%lu", c.assoc) || gs_set(g, e, "l1i.mshr.entries", "%lu", c.mshr_entries) ||
+	    gs_set(g, e, "l1i.mshr.merges", "%lu", c.mshr_merge))
+		return -1;
+	gs_why(e, "line %lu B: L1I lines are l1.line bytes (the L2's line); LRU, allocated on fill%s%s", c.line,
+	       c.repl == 'L' ? "" : " (replacement is LRU whatever the string says)",
+	       c.has_mq ? "; its misses share the L1's miss queue (l1.miss_queue)" : "");
+	return 0;
+}
+
 static int map_cache_l2(struct gs *g, struct gs_ent *e)
 {
 	struct gs_cache c;
@@ -968,6 +992,15 @@ static int map_entry(struct gs *g, struct gs_ent *e)
 		return map_cache_l1(g, e);
 	case GS_CACHE_L2:
 		return map_cache_l2(g, e);
+	case GS_CACHE_L1I:
+		return map_cache_l1i(g, e);
+	case GS_FETCH_WIDTH:
+		return gs_uint(g, e, e->val, "value", &v) ? -1 : gs_set(g, e, "core.fetch_width", "%lu", v);
+	case GS_PERFECT_ICACHE:
+		if (gs_uint(g, e, e->val, "value", &v))
+			return -1;
+		gs_why(e, "the constant cache is not modelled (constant loads are global loads)");
+		return gs_set(g, e, "l1i.perfect", "%s", v ? "true" : "false");
 	case GS_CACHE_OTHER: {
 		struct gs_cache c;
 		return parse_cache(g, e, &c);

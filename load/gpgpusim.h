@@ -66,6 +66,9 @@ enum gs_map {
 	GS_CACHE_L1,
 	GS_CACHE_L2,
 	GS_CACHE_OTHER,
+	GS_CACHE_L1I,    /* -gpgpu_cache:il1 -> l1i.* */
+	GS_FETCH_WIDTH,  /* -gpgpu_inst_fetch_throughput -> core.fetch_width */
+	GS_PERFECT_ICACHE, /* -gpgpu_perfect_inst_const_cache -> l1i.perfect */
 	GS_L1_LATENCY,
 	GS_ROP_LATENCY,
 	GS_SKIP_L1D,

@@ -375,6 +375,7 @@ static const char *const nsight[STALL__COUNT] = {
 	[STALL_INACTIVE] = "- (scheduler policy; nearest: Not Selected)",
 	[STALL_DONE] = "- (no warp left: kernel tail)",
 	[STALL_RF] = "- (register file ports; nearest: Dispatch Stall)",
+	[STALL_FETCH] = "No Instruction",
 };
 
 static void stall_table(struct cmd_out *out, const uint64_t *v, uint64_t issue)

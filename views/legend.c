@@ -22,7 +22,8 @@ static const struct legend_item warps[] = {
 	L("CTA", "cta.warp: the CTA (linear id) and the warp within it now in the slot; a slot is reused by a later CTA"),
 	L("STATE", "ready, done (exited, slot waits for its CTA), empty, or why it cannot issue (yellow): mem (memory buffer full), "
 		   "mshr_full (buffer full while the L1 MSHRs are full), scoreboard (waits for a load's register), barrier, "
-		   "alu, shmem, rf (register file), inactive (outside the scheduler's active set); each has `warp.stall "
+		   "alu, shmem, rf (register file), inactive (outside the scheduler's active set), fetch (instruction buffer "
+		   "empty, l1i.enabled); each has `warp.stall "
 		   "reason=R` and `core.stall.R`"),
 	L("OUT", "memory requests of the warp in flight (sent, not yet replied)"),
 	L("ORD", "position in its scheduler's order this cycle, 0 = looked at first; - = not eligible"),

@@ -402,8 +402,22 @@ static unsigned shmem_passes(const struct sim *s, const struct winst *in)
 	return worst ? worst : 1;
 }
 
-/* Why can't this warp issue now (STALL_NONE = it can)? Fetches the next
- * instruction into the warp's buffer if needed. */
+/* The warp's next instruction from its workload (ib, and ibh's copy). */
+void core_load_ib(struct sim *s, struct warp *w)
+{
+	if (!s->wops->warp_next(s->wimpl, &w->kw, &w->ib))
+		w->ib.op = KOP_EXIT;
+	w->ib_valid = 1;
+	w->ibh.op = w->ib.op;
+	w->ibh.nsrc = w->ib.nsrc;
+	w->ibh.ndst = w->ib.ndst;
+	w->ibh.dst = w->ib.dst;
+	memcpy(w->ibh.src, w->ib.src, sizeof w->ibh.src);
+}
+
+/* Why can't this warp issue now (STALL_NONE = it can)? Takes the next
+ * instruction from the workload if needed; with l1i.enabled it must also be
+ * in the warp's instruction buffer (fetch.c). */
 static unsigned warp_blocker(struct sim *s, struct sm *sm, struct warp *w)
 {
 	uint64_t now = s->st->now;
@@ -426,16 +440,10 @@ static unsigned warp_blocker(struct sim *s, struct sm *sm, struct warp *w)
 		return STALL_INACTIVE;
 	if (sm->vws && !(sm->vws_mask >> (w - sm->w) & 1))
 		return STALL_INACTIVE;
-	if (!w->ib_valid) {
-		if (!s->wops->warp_next(s->wimpl, &w->kw, &w->ib))
-			w->ib.op = KOP_EXIT;
-		w->ib_valid = 1;
-		w->ibh.op = w->ib.op;
-		w->ibh.nsrc = w->ib.nsrc;
-		w->ibh.ndst = w->ib.ndst;
-		w->ibh.dst = w->ib.dst;
-		memcpy(w->ibh.src, w->ib.src, sizeof w->ibh.src);
-	}
+	if (!w->ib_valid)
+		core_load_ib(s, w);
+	if (l1i_active(&s->cfg) && !fetch_ready(s, sm, w))
+		return STALL_FETCH;
 	if (w->ibh.op == KOP_EXIT)
 		return STALL_NONE;
 	if (w->ibh.op == KOP_LD && sm->ccws && (sm->ccws->thr >> (w - sm->w) & 1))
@@ -503,6 +511,8 @@ static void issue(struct sim *s, struct sm *sm, int slot)
 	struct warp *w = &sm->w[slot];
 	struct winst *in = &w->ib;
 	w->ib_valid = 0;
+	if (l1i_active(&s->cfg))
+		fetch_on_issue(s, w);
 	sm->rdy &= ~(1ull << slot);
 	w->insts++;
 	w->issue_cycle = now;
@@ -807,6 +817,8 @@ void core_tick(struct sim *s, struct sm *sm)
 		count[STALL_SCOREBOARD] += (unsigned)__builtin_popcountll(skipped);
 		no_issue(s, sm, count);
 	}
+	if (l1i_active(&s->cfg))
+		fetch_tick(s, sm); /* after issue (fetch.c) */
 }
 
 

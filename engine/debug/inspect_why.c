@@ -657,6 +657,54 @@ static void why_rf(const struct why_ctx *x, struct chain *c)
 	}
 }
 
+/* Instruction buffer empty (l1i.enabled): the warp's fetch, its L1I MSHR
+ * entry, and the request it waits for on its way to the L2 and DRAM. */
+static void why_fetch(const struct why_ctx *x, struct chain *c)
+{
+	const struct sim *s = x->s;
+	const struct sm *sm = x->sm;
+	const struct warp *w = x->w;
+	const struct l1 *l = &sm->l1;
+	uint64_t pc = w->ib_valid ? fetch_pc(s, &w->ib) : w->ibpc;
+	add(c, x->since, "warp %d has an empty instruction buffer: it waits for `%s` (code address 0x%llx) to be fetched",
+	    x->slot, x->wi->next_text, (unsigned long long)pc);
+	if (w->fst == FS_HIT) {
+		add(c, UINT64_MAX, "L1I hit: the instructions reach the buffer at cycle %llu (l1i.hit_latency = %d)",
+		    (unsigned long long)w->f_ready, s->cfg.l1i.hit_latency);
+		return;
+	}
+	if (w->fst == FS_IDLE) {
+		add(c, UINT64_MAX, "waiting for the fetch unit: %d lookup%s per cycle, warps in turn (last served: warp %d); "
+			"L1I MSHR %u of %u used", s->cfg.l1i.fetch_width, s->cfg.l1i.fetch_width == 1 ? "" : "s",
+		    (int)sm->l1i.last_fetched, sm->l1i.m.used, sm->l1i.m.n);
+		return;
+	}
+	uint64_t line = w->f_line;
+	deft(c, WT_LINE, -1, (int)icnt_bank_of(s, line), -1, line);
+	uint32_t e = mshr_find(&sm->l1i.m, line, 0);
+	if (e != REQ_NIL)
+		add(c, sm->l1i.m.e[e].t_alloc, "L1I miss on code line 0x%llx: L1I MSHR entry %u, %u warp%s waiting for it",
+		    (unsigned long long)line, e, sm->l1i.m.e[e].merged, sm->l1i.m.e[e].merged == 1 ? "" : "s");
+	int pos;
+	if (queue_find_line(s, &l->missq, line, &pos) != REQ_NIL) {
+		add(c, UINT64_MAX, "the fetch waits in sm%d's miss queue for the crossbar (position %d of %u)", sm->id, pos + 1,
+		    l->missq.n);
+		return;
+	}
+	uint32_t ri = queue_find_line(s, &l->retryq, line, &pos);
+	if (ri != REQ_NIL) {
+		nack_link(s, l, ri, pos, c);
+		return;
+	}
+	ri = queue_find_line(s, &l->fillq, line, &pos);
+	if (ri != REQ_NIL) {
+		add(c, UINT64_MAX, "the line's reply is in the crossbar: it reaches the L1I at cycle %llu",
+		    (unsigned long long)s->pool.r[ri].t_ready);
+		return;
+	}
+	chain_l2(s, line, sm->id, true, c);
+}
+
 /* Held back by the scheduler: which one, and its rule. */
 static void why_inactive(const struct why_ctx *x, struct chain *c)
 {
@@ -745,6 +793,9 @@ static void why_reason(const struct why_ctx *x, unsigned reason, struct chain *c
 		break;
 	case STALL_INACTIVE:
 		why_inactive(x, c);
+		break;
+	case STALL_FETCH:
+		why_fetch(x, c);
 		break;
 	default:
 		add(c, x->since, "warp %d: %s", x->slot, stall_reason_name(x->w->stall));

@@ -90,6 +90,9 @@ const char *kunit_name(unsigned u); /* "sp", ..., "?" out of range */
 int kunit_find(const char *s, size_t len); /* -1 if no unit has that name */
 
 /* One warp instruction as the core sees it. */
+#define WINST_PC_STMT UINT64_MAX
+#define WINST_PC_NONE (UINT64_MAX - 1)
+
 struct winst {
 	uint8_t op;          /* enum kop */
 	uint8_t size;        /* bytes per lane for memory ops */
@@ -102,6 +105,12 @@ struct winst {
 	uint8_t unit;        /* enum kunit (KOP_ALU) */
 	uint8_t traced;      /* KOP_ALU of a recorded trace: one SASS instruction (alu_cycles is its
 				class's trace.* time); else `alu N`, N instructions' worth (core/opunit.c) */
+	/* Code address for instruction fetch (l1i.enabled): byte offset of the
+	 * instruction in its kernel's code when the workload knows it (a trace
+	 * line's PC), WINST_PC_STMT when the core places it (statement stmt at
+	 * stmt x core.inst_size), WINST_PC_NONE for nothing to fetch (a traced
+	 * warp's end without an EXIT line). */
+	uint64_t pc;
 	uint64_t active;         /* active lane mask */
 	uint64_t addr[KMAX_LANES]; /* byte address per active lane (memory ops) */
 };

@@ -92,6 +92,7 @@ static void fill_common(struct winst *out, const struct kstmt *s, unsigned pc, u
 	out->unit = s->unit;
 	out->alu_cycles = s->alu_cycles;
 	out->stmt = (uint16_t)pc;
+	out->pc = WINST_PC_STMT;
 	out->ndst = s->ndst;
 	out->nsrc = s->nsrc;
 	out->dst = s->dst;
@@ -276,6 +277,7 @@ exited:
 	out->unit = 0;
 	out->alu_cycles = 0;
 	out->stmt = (uint16_t)k->nstmts;
+	out->pc = WINST_PC_STMT; /* the exit sits after the last statement */
 	out->ndst = out->nsrc = 0;
 	out->active = 0;
 	return false;

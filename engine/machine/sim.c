@@ -73,8 +73,11 @@ static void register_stats(struct sim *s)
 		[STALL_INACTIVE] = "SM-cycles without an issue, mostly with ready warps outside the active pool",
 		[STALL_DONE] = "SM-cycles without an issue with no warp left to run (tail of the kernel)",
 		[STALL_RF] = "SM-cycles without an issue, mostly waiting for register operands (shifts, bank conflicts) or a write-buffer entry",
+		[STALL_FETCH] = "SM-cycles without an issue, mostly with empty instruction buffers (instruction fetch, l1i.enabled)",
 	};
 	for (unsigned r = STALL_MEM; r < STALL__COUNT; r++) {
+		if (r == STALL_FETCH && !l1i_active(&s->cfg))
+			continue; /* never counted without fetch */
 		char name[64];
 		snprintf(name, sizeof name, "core.stall.%s", stall_reason_name(r));
 		id->stall[r] = stats_counter(st, name, stall_desc[r]);
@@ -152,6 +155,7 @@ static bool d_next(const void *impl, struct kwarp *w, struct winst *out)
 {
 	(void)impl, (void)w;
 	out->op = KOP_EXIT;
+	out->pc = WINST_PC_NONE;
 	return false;
 }
 static const char *d_text(const void *impl, unsigned i) { return (void)impl, (void)i, ""; }
@@ -177,6 +181,23 @@ static const struct wl_ops kernel_wl_ops = {
 	.stmt_text = k_text,
 	.nstmts = k_nstmts,
 };
+
+/* Does the workload's data reach the code region (l1i.enabled)? */
+static bool code_overlap(const struct workload *wl)
+{
+	if (!wl->ops && wl->kernel) {
+		uint64_t lo, hi;
+		kernel_footprint(wl->kernel, &lo, &hi);
+		return hi > L1I_CODE_BASE;
+	}
+	if (!wl->ops || !wl->ops->range)
+		return false;
+	struct wl_range r;
+	for (unsigned i = 0; wl->ops->range(wl->impl, i, &r); i++)
+		if (r.lo <= r.last && r.last >= L1I_CODE_BASE)
+			return true;
+	return false;
+}
 
 /* What sim_new checks before building anything: a workload, its addresses
  * inside the DRAM, cache operators the protocol can serve. */
@@ -205,6 +226,11 @@ static int check_workload(const struct sim_cfg *cfg, const struct workload *wl, 
 		if (bad)
 			return -1;
 	}
+	if (l1i_active(cfg) && !dram_only && code_overlap(wl))
+		return set_err(err,
+			       "workload %s: its data reaches 0x%llx, where l1i.enabled places code (L1I_CODE_BASE); "
+			       "instruction and data lines would share L2 lines (turn l1i.enabled off or move the data below)",
+			       wl->name, (unsigned long long)L1I_CODE_BASE);
 	if (dram_only && !wl->dram_reqs->n)
 		return set_err(err, "workload %s: a DRAM trace without requests", wl->name);
 	bool cop = dram_only ? false : wl->ops ? ops->uses_cop && ops->uses_cop(impl) : kernel_uses_cop(wl->kernel);
@@ -305,8 +331,12 @@ static int build_units(struct sim *s, const struct sim_cfg *cfg, const struct wo
 	s->act_l2 = ARENA_NEW(&s->arena, uint64_t, (nb + 63) / 64);
 	core_init(s);
 	icnt_init(s);
-	for (uint32_t i = 0; i < ns; i++)
+	for (uint32_t i = 0; i < ns; i++) {
 		l1_init(s, &s->sms[i]);
+		l1i_init(s, &s->sms[i]); /* instruction cache (l1i.c): off unless l1i.enabled */
+	}
+	if (l1i_active(cfg))
+		l1i_register_stats(s);
 	for (uint32_t i = 0; i < nb; i++) {
 		s->banks[i].id = (int)i;
 		l2_init(s, &s->banks[i]);
@@ -660,6 +690,14 @@ static int check_invariants(const struct sim *s, char **err, bool values)
 	if (h + m != a)
 		return set_err(err, "l1.hits (%llu) + l1.misses (%llu) != l1.accesses (%llu)", (unsigned long long)h,
 			       (unsigned long long)m, (unsigned long long)a);
+	if (l1i_active(&s->cfg)) {
+		a = stats_counter_value(st, id->l1i_accesses);
+		h = stats_counter_value(st, id->l1i_hits);
+		m = stats_counter_value(st, id->l1i_misses);
+		if (h + m != a)
+			return set_err(err, "l1i.hits (%llu) + l1i.misses (%llu) != l1i.accesses (%llu)",
+				       (unsigned long long)h, (unsigned long long)m, (unsigned long long)a);
+	}
 	a = stats_counter_value(st, id->l2_accesses);
 	h = stats_counter_value(st, id->l2_hits);
 	m = stats_counter_value(st, id->l2_misses);
@@ -721,6 +759,9 @@ static int check_invariants(const struct sim *s, char **err, bool values)
 		for (int i = 0; i < s->cfg.core.sms; i++)
 			if (s->sms[i].l1.m.used)
 				return set_err(err, "finished with sm%d L1 MSHR entries still allocated", i);
+		for (int i = 0; i < s->cfg.core.sms && l1i_active(&s->cfg); i++)
+			if (s->sms[i].l1i.m.used)
+				return set_err(err, "finished with sm%d L1I MSHR entries still allocated", i);
 		for (int i = 0; i < s->cfg.l2.banks; i++)
 			if (s->banks[i].m.used)
 				return set_err(err, "finished with %u L2 MSHR entries still allocated in bank %d",

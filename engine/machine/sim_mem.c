@@ -108,6 +108,13 @@ void sim_mem_estimate(const struct sim_cfg *cfg, const struct workload *wl, stru
 	if (cfg->l1.bypass == L1B_LOCALITY)
 		part(m, "L1 bypass tag stores", mul(ns, al(mul(l1s * (uint64_t)cfg->l1.bypass_tag_ways, sizeof(struct btag)))),
 		     "%" PRIu64 " SMs x %" PRIu64 " sets x %d ways", ns, l1s, cfg->l1.bypass_tag_ways);
+	if (l1i_active(cfg)) { /* l1i.c l1i_init */
+		uint64_t is = (uint64_t)cfg->l1i.sets, iw = (uint64_t)cfg->l1i.ways;
+		part(m, "L1I tag arrays and MSHRs",
+		     mul(ns, add(al(mul(mul(is, iw), sizeof(struct cline))), mshr_bytes((uint64_t)cfg->l1i.mshr_entries))),
+		     "%" PRIu64 " SMs x %" PRIu64 " sets x %" PRIu64 " ways, %d MSHR entries", ns, is, iw,
+		     cfg->l1i.mshr_entries);
+	}
 	part(m, "L2 tag arrays", mul(nb, al(mul(mul(l2s, l2w), sizeof(struct cline)))),
 	     "%" PRIu64 " banks x %" PRIu64 " sets x %" PRIu64 " ways x %zu B", nb, l2s, l2w, sizeof(struct cline));
 	part(m, "L2 MSHRs", mul(nb, add(mshr_bytes((uint64_t)cfg->l2.mshr_entries), al(24 * (uint64_t)cfg->l2.mshr_entries))),

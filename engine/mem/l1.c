@@ -614,7 +614,9 @@ void l1_tick(struct sim *s, struct sm *sm)
 			else
 				l2sh_l1_inv(s, sm, ri); /* l2.sharers: the L2 replaces the line */
 		} else if (r->type == RQ_FETCH) {
-			if (s->coh)
+			if (r->flags & REQF_IFETCH)
+				l1i_fill(s, sm, ri); /* the instruction cache's (l1i.c) */
+			else if (s->coh)
 				coh_l1_fill(s, sm, ri);
 			else
 				fill(s, sm, ri);

@@ -98,8 +98,8 @@ void l2sh_clear(const struct sim *s, struct l2bank *b, int set, int way)
 
 void l2sh_note_reply(struct sim *s, struct l2bank *b, const struct req *r)
 {
-	if (!b->shr || r->type != RQ_FETCH || r->sm >= (unsigned)s->cfg.core.sms)
-		return;
+	if (!b->shr || r->type != RQ_FETCH || r->sm >= (unsigned)s->cfg.core.sms || (r->flags & REQF_IFETCH))
+		return; /* an instruction line in an L1I is read only: never invalidated */
 	uint64_t bit = 1ull << (r->sm & 63);
 	unsigned wd = r->sm >> 6;
 	int set = l2_bank_set(s, b, r->addr);

@@ -347,6 +347,7 @@ static bool inst_at(const struct trc *t, const struct kwarp *w, uint64_t *k, uin
 		o->cop = KCOP_DEFAULT;
 		o->size = (uint8_t)(want & 0xff);
 		o->stmt = st ? STMT_ST : STMT_LD;
+		o->pc = WINST_PC_STMT;
 		o->alu_cycles = 0;
 		o->ndst = !st;
 		o->dst = TRC_REG;
@@ -395,6 +396,7 @@ static bool r_next(const void *impl, struct kwarp *w, struct winst *o)
 		w->pc = NSTMTS;
 		o->op = KOP_EXIT;
 		o->cop = KCOP_DEFAULT;
+		o->pc = WINST_PC_NONE;
 		o->active = w->full_mask;
 		o->ndst = o->nsrc = 0;
 		return false;

@@ -4,7 +4,7 @@
  * Every parameter lives in exactly one section; the sections are listed here
  * in the order `--list-config` and `info config` show them:
  *
- *   top (name, description, seed) │ core │ l1 │ l2 │ icnt │ mem │ dram │ trace │ rf
+ *   top (name, description, seed) │ core │ l1 │ l1i │ l2 │ icnt │ mem │ dram │ trace │ rf
  *
  * Defaults are parsed with the same code as user input (cfg_set_value), so a
  * default that breaks its own range is caught by the first unit test.
@@ -37,7 +37,7 @@ static const struct cfg_section top_cfg_section = {
 };
 
 static const struct cfg_section *const sections[] = {
-	&top_cfg_section, &core_cfg_section, &l1_cfg_section,  &l2_cfg_section,
+	&top_cfg_section, &core_cfg_section, &l1_cfg_section,  &l1i_cfg_section, &l2_cfg_section,
 	&icnt_cfg_section, &mem_cfg_section, &dram_cfg_section, &trace_cfg_section, &rf_cfg_section, &reuse_cfg_section,
 };
 

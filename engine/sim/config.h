@@ -31,6 +31,7 @@ struct sim_cfg {
 	uint64_t seed;
 	struct core_cfg core;
 	struct l1_cfg l1;
+	struct l1i_cfg l1i;     /* instruction cache and fetch (hier_cfg.h) */
 	struct l2_cfg l2;
 	struct icnt_cfg icnt;
 	struct mem_cfg mem;
@@ -39,6 +40,9 @@ struct sim_cfg {
 	struct rf_cfg rf;       /* register file (rf_cfg.h) */
 	struct reuse_cfg reuse; /* reuse-distance profiler (hier_cfg.h) */
 };
+
+/* hier_cfg.h: instruction fetch is modelled (l1i.enabled, no coherence protocol). */
+static inline bool l1i_active(const struct sim_cfg *c) { return c->l1i.enabled && !c->l2.coh.protocol; }
 
 enum cfg_type {
 	CFG_INT,    /* int */
@@ -75,7 +79,7 @@ struct cfg_section {
 };
 
 /* Sections contributed by modules (defined in their *_cfg.c files). */
-extern const struct cfg_section core_cfg_section, l1_cfg_section, l2_cfg_section,
+extern const struct cfg_section core_cfg_section, l1_cfg_section, l1i_cfg_section, l2_cfg_section,
 	icnt_cfg_section, mem_cfg_section, dram_cfg_section, trace_cfg_section, rf_cfg_section,
 	reuse_cfg_section;
 

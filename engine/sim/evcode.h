@@ -25,6 +25,7 @@ enum stall_reason {
 	STALL_INACTIVE,   /* two-level: not in the active pool */
 	STALL_DONE,
 	STALL_RF,         /* register file: operands being read (shifts, bank conflicts), write buffer or arbitrator full */
+	STALL_FETCH,      /* instruction buffer empty: the next instruction is being fetched (l1i.enabled) */
 	STALL__COUNT,
 };
 const char *stall_reason_name(unsigned r); /* event.c */

@@ -148,6 +148,7 @@ static const char *const stall_names[STALL__COUNT] = {
 	[STALL_NONE] = "none",       [STALL_MEM] = "mem",         [STALL_SCOREBOARD] = "scoreboard",
 	[STALL_BARRIER] = "barrier", [STALL_MSHR_FULL] = "mshr_full", [STALL_ALU] = "alu",
 	[STALL_SHMEM] = "shmem",     [STALL_INACTIVE] = "inactive", [STALL_DONE] = "done", [STALL_RF] = "rf",
+	[STALL_FETCH] = "fetch",
 };
 
 const char *stall_reason_name(unsigned r) { return r < STALL__COUNT ? stall_names[r] : "?"; }

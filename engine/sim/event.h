@@ -102,7 +102,9 @@
 	X(TRACE_MEMCPY, "trace.memcpy", EVF_ADDR | EVF_A | EVF_B, "a host-to-device copy (MemcpyHtoD) was applied before the next kernel (addr = start, lines = L2 lines installed; 0 with trace.memcpy = ignore)") \
 	X(COH_KFLUSH, "coh.kernel_flush", EVF_A | EVF_B, "kernel boundary under si/nmoesi (coherence.kernel_boundary = flush): phase = release began, acquire began (lines = lines written back), done (lines = L1 copies invalidated); the next kernel starts after done") \
 	X(COH_VALUE_VIOLATION, "coh.value_violation", EVF_SM | EVF_ADDR | EVF_A | EVF_B, "coherence.check_values: a load (or atomic) read a value the protocol's consistency model does not allow (addr = line, word = word in the line, value = value read); the run stops") \
-	X(L2_INV, "l2.inv", EVF_SM | EVF_UNIT | EVF_ADDR, "coherence.protocol none, l2.sharers record: the L2 sent an invalidation to an L1 recorded as holding a line it replaces (conventional miss or FRC victim)")
+	X(L2_INV, "l2.inv", EVF_SM | EVF_UNIT | EVF_ADDR, "coherence.protocol none, l2.sharers record: the L2 sent an invalidation to an L1 recorded as holding a line it replaces (conventional miss or FRC victim)") \
+	X(L1I_MISS, "l1i.miss", EVF_SM | EVF_WARP | EVF_ADDR | EVF_SET | EVF_A, "a warp's instruction fetch missed the L1I (l1i.enabled; addr = code line; merged = 1: it joined the fetch already pending for the line, 0: it sent one to the L2)") \
+	X(L1I_FILL, "l1i.fill", EVF_SM | EVF_ADDR | EVF_SET | EVF_A, "an instruction line reached the L1I and filled the buffers of woken warps waiting for it")
 
 #define EV_ENUM(e, n, f, d) EV_##e,
 enum ev_kind { EVENT_LIST(EV_ENUM) EV__COUNT };

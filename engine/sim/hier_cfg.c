@@ -284,6 +284,69 @@ const struct cfg_section l1_cfg_section = {
 	.derived = l1_derived,
 };
 
+/* Instruction cache and fetch (engine/mem/l1i.c, engine/core/fetch.c;
+ * docs/MODEL.md "Instruction cache and fetch"). The defaults with
+ * l1i.enabled are GPGPU-Sim's: -gpgpu_cache:il1 4:128:4 (its default string
+ * has 256 B lines; gpustep's lines are l1.line), MSHR A:2:32 (the merge
+ * count: warps per entry here), the 2-instruction ibuffer (shader.h
+ * IBUFFER_SIZE), -gpgpu_inst_fetch_throughput 1, 16 B instructions (SASS
+ * since Volta; Fermi's are 8 B). */
+static const struct cfg_param l1i_params[] = {
+	P_BOOL("l1i.enabled", l1i.enabled, "false",
+	       "L1 instruction cache and fetch per SM: a warp issues only what its instruction buffer holds, fetched through "
+	       "the L1I whose misses go to the L2 like data (false: instructions are always there, no fetch modelled); no "
+	       "effect with a coherence protocol"),
+	P_BOOL("l1i.perfect", l1i.perfect, "false",
+	       "l1i.enabled: every L1I lookup hits (GPGPU-Sim -gpgpu_perfect_inst_const_cache 1): fetch and the "
+	       "instruction buffers stay, no instruction ever goes to the L2"),
+	P_POW2("l1i.sets", l1i.sets, "4", 1, 65536, "L1I sets (lines are l1.line bytes)"),
+	P_INT("l1i.ways", l1i.ways, "4", 1, 256, "L1I associativity (LRU, allocate on fill)"),
+	P_INT("l1i.hit_latency", l1i.hit_latency, "2", 1, 1000,
+	      "cycles from a fetch's L1I hit to its instructions in the warp's buffer (GPGPU-Sim: fetch, then decode the "
+	      "next cycle, issue the cycle after: 2)"),
+	P_INT("l1i.mshr.entries", l1i.mshr_entries, "2", 1, 1024, "L1I MSHR entries (instruction lines being fetched)"),
+	P_INT("l1i.mshr.merges", l1i.mshr_merges, "32", 1, 1024, "warps waiting on one L1I MSHR entry, the first included"),
+	P_INT("core.ibuffer", l1i.ibuffer, "2", 1, 64,
+	      "l1i.enabled: instructions per warp buffer; a fetch fills the buffer (up to the end of the line) once it is empty"),
+	P_INT("core.fetch_width", l1i.fetch_width, "1", 1, 64,
+	      "l1i.enabled: fetches per SM per cycle (GPGPU-Sim -gpgpu_inst_fetch_throughput), warps taken round robin"),
+	P_INT("core.inst_size", l1i.inst_size, "16", 1, 256,
+	      "l1i.enabled: bytes per instruction: built-in kernel statement i is at code address i x inst_size; a buffer "
+	      "holds consecutive instructions this far apart (16: SASS since Volta; 8: Fermi to Pascal)"),
+};
+
+static int l1i_validate(const struct sim_cfg *c, char **err)
+{
+	const struct l1i_cfg *l = &c->l1i;
+	if (!l->enabled)
+		return 0;
+	if (l->inst_size > c->l1.line)
+		return set_err(err, "core.inst_size: must be at most l1.line (%d), got %d", c->l1.line, l->inst_size);
+	return 0;
+}
+
+static void l1i_derived(const struct sim_cfg *c, struct strbuf *o)
+{
+	const struct l1i_cfg *l = &c->l1i;
+	if (!l->enabled)
+		return;
+	if (!l1i_active(c)) {
+		sb_printf(o, "l1i.enabled (in effect)    = false   (no effect with a coherence protocol: instructions are "
+			     "always there)\n");
+		return;
+	}
+	sb_printf(o, "l1i.bytes                  = %d   (sets x ways x l1.line, per SM)\n", l->sets * l->ways * c->l1.line);
+	sb_printf(o, "l1i.insts_per_line         = %d   (l1.line / core.inst_size)\n", c->l1.line / l->inst_size);
+}
+
+const struct cfg_section l1i_cfg_section = {
+	.name = "l1i",
+	.params = l1i_params,
+	.nparams = ARRAY_LEN(l1i_params),
+	.validate = l1i_validate,
+	.derived = l1i_derived,
+};
+
 static const char *const frc_victim_names[] = {"at_swap", "at_miss", NULL};
 static const char *const frc_mshr_names[] = {"separate", "shared", NULL};
 static const char *const l2sh_names[] = {"exact", "superset", "off", NULL}; /* = enum l2_sharers */

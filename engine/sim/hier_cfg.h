@@ -116,6 +116,24 @@ struct l1_cfg {
 	int bypass_at_l2;    /* enum byp_at_l2: a bypassed load the L2 cannot take waits in its queue, or is NACKed */
 };
 
+/* Instruction fetch (engine/core/fetch.c, engine/mem/l1i.c; docs/MODEL.md
+ * "Instruction cache and fetch"): keys l1i.* and core.ibuffer,
+ * core.fetch_width, core.inst_size. Off: every warp's next instruction is
+ * there when it is wanted (no fetch modelled). No effect with a coherence
+ * protocol, whose directory knows no instruction lines (l1i_active,
+ * config.h; info config and --check-config say so). */
+struct l1i_cfg {
+	bool enabled;
+	bool perfect;        /* every lookup hits (GPGPU-Sim -gpgpu_perfect_inst_const_cache) */
+	int sets, ways;      /* the line is l1.line (the L2's line) */
+	int hit_latency;     /* cycles from the fetch's lookup to the instructions in the buffer */
+	int mshr_entries;
+	int mshr_merges;     /* warps per entry, the first included */
+	int ibuffer;         /* instructions per warp buffer (core.ibuffer) */
+	int fetch_width;     /* fetches per SM per cycle (core.fetch_width) */
+	int inst_size;       /* bytes per built-in kernel statement (core.inst_size) */
+};
+
 enum coh_kernel_boundary { COH_KB_FLUSH, COH_KB_NONE }; /* coherence.kernel_boundary */
 
 struct l2_cfg {

@@ -79,6 +79,8 @@ uint64_t sim_req_pool_slots(const struct sim_cfg *cfg)
 			      (uint64_t)cfg->l1.mshr_entries * 2 + 64) +
 			nb * ((uint64_t)cfg->l2.mshr_entries * 3 + (uint64_t)cfg->l2.frc.entries * 2 +
 			      (uint64_t)cfg->l2.queue * 2 + 64);
+	if (l1i_active(cfg)) /* instruction-cache misses (l1i.c) */
+		pool += ns * (uint64_t)cfg->l1i.mshr_entries;
 	if (cfg->l2.sharers != L2SH_OFF && !cfg->l2.coh.protocol) /* Inv/Ack packets (l2_sharers.c) */
 		pool += nb * ns * 4; /* four rounds per bank at once; a miss reserves its round (l2_repl.c miss_room) */
 	if (cfg->l2.coh.protocol) /* Inv/Recall/Put/Ack packets (coh_eng.h) */

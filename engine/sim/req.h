@@ -9,6 +9,7 @@
  *   warp request  (RQ_LD/RQ_ST/RQ_ATOM)  made by the coalescer, retired when
  *                                          its warp instruction is told
  *   fetch         (RQ_FETCH)             an L1 MSHR entry's request to the L2
+ *                                          (REQF_IFETCH: the L1I's, l1i.c)
  *   write-back    (RQ_WB)                dirty data going down a level
  *   coherence     (RQ_COH)               Ack/AckD/Unblock, Inv/Recall (coh_eng.h)
  *
@@ -37,6 +38,7 @@ enum req_flags {
 	REQF_BYP_L1 = 16, /* cache operator glc/slc: the access bypasses the L1 */
 	REQF_NOALLOC_L2 = 32, /* cache operator slc: an L2 miss does not allocate a line */
 	REQF_L2_WAITED = 64, /* l2.bypass_waits / l2.head_waits already counted for this request (l2_wait.c) */
+	REQF_IFETCH = 128, /* an RQ_FETCH of the L1 instruction cache (l1i.c): its reply fills the L1I */
 };
 
 struct req {

@@ -100,6 +100,19 @@ struct l1 {
 };
 
 enum warp_slot_state { WSL_EMPTY, WSL_ACTIVE, WSL_DONE };
+/* struct warp fst: no fetch in flight, an L1I hit arriving at f_ready, a
+ * miss waiting for its line's fill. */
+enum fetch_state { FS_IDLE, FS_HIT, FS_MISS };
+
+/* The L1 instruction cache of one SM and its fetch unit's round-robin
+ * pointer (l1i.enabled; mem/l1i.c, core/fetch.c). Lines are l1.line bytes,
+ * allocated on fill; an MSHR entry's waiters are warps (their f_line). */
+struct l1i {
+	struct cache c;
+	struct mshr m;
+	int32_t last_fetched; /* warp slot the fetch unit served last, -1 */
+	uint32_t spare;       /* keeps the struct free of padding (sim_state_hash) */
+};
 
 struct warp {
 	/* Hot part: one cache line with everything warp_blocker() reads, since
@@ -130,6 +143,14 @@ struct warp {
 	uint64_t launch_cycle;
 	uint64_t mem_stall_cycles, other_stall_cycles;
 	uint16_t vws_acc, vws_miss; /* VWS IWL counters (10-bit, saturating) */
+	/* Instruction fetch (l1i.enabled; core/fetch.c, mem/l1i.c): the buffer
+	 * holds ibn instructions from code address ibpc on, one every
+	 * core.inst_size bytes; a fetch in flight (fst, enum fetch_state) brings
+	 * fn of them from ibpc at f_ready (an L1I hit) or with the fill of
+	 * line f_line (a miss). */
+	uint64_t ibpc, f_ready, f_line;
+	uint8_t ibn, fst, fn;
+	uint8_t f_pad[5];    /* keeps the struct free of padding (sim_state_hash) */
 	struct winst ib;     /* the next instruction */
 	struct kwarp kw;
 };
@@ -189,6 +210,7 @@ struct sm {
 	int16_t coal_slot;
 	uint8_t coal_valid;
 	uint64_t stall_cyc[STALL__COUNT]; /* this SM's share of core.stall.* (inspect_sm_stalls) */
+	struct l1i l1i;     /* instruction cache (l1i.enabled) */
 };
 
 struct l2_stats {
@@ -259,6 +281,7 @@ struct sim_stat_ids {
 	uint32_t icnt_ack_occ, icnt_ack_pkts, icnt_ack_flits; /* icnt_init: Acks (icnt.c); an even count keeps the size a multiple of 8 */
 	uint32_t l1_pool_waits; /* l1.c l1_pool_wait */
 	uint32_t dstage_reqs, dstage_cycles, dstage_blocked, dstage_occ; /* l2.dram_stage.* (l2.c; l2.dram_latency > 0) */
+	uint32_t l1i_accesses, l1i_hits, l1i_misses, l1i_merges, l1i_resv_fails, l1i_fills; /* l1i.* (mem/l1i.c; l1i.enabled) */
 };
 
 struct sim {
@@ -416,6 +439,32 @@ void l1_tick(struct sim *s, struct sm *sm);
 /* A warp's global access is held at issue by the full MSHR file: counted and
  * logged as `l1.mshr_full reason=issue` (l1.c). */
 void l1_mshr_full_at_issue(struct sim *s, struct sm *sm, int warp, uint64_t addr);
+/* l1i.c (l1i.enabled): the L1I's lookup for a warp's fetch of the line of
+ * code address addr: L1I_HIT, L1I_MISS (an MSHR entry allocated or merged
+ * into, the warp waits for the fill: f_line), L1I_REFUSED (no entry, merge
+ * slot, miss-queue room or request slot: try again later). */
+enum l1i_result { L1I_HIT, L1I_MISS, L1I_REFUSED };
+void l1i_init(struct sim *s, struct sm *sm);
+void l1i_register_stats(struct sim *s);
+int l1i_access(struct sim *s, struct sm *sm, int slot, uint64_t addr);
+/* A reply to an L1I miss arrived (l1.c step 2): install the line, hand the
+ * instructions to every warp waiting for it. */
+void l1i_fill(struct sim *s, struct sm *sm, uint32_t ri);
+/* Where code lives: built-in kernels and traces alike place code address
+ * pc at L1I_CODE_BASE + pc, above any data address a workload can name
+ * (kernel arrays and trace addresses are below 2^49), so instruction lines
+ * never share an L2 line with data. */
+#define L1I_CODE_BASE 0x00F0000000000000ull
+/* core.c: the warp's next instruction from its workload into w->ib. */
+void core_load_ib(struct sim *s, struct warp *w);
+/* fetch.c (l1i.enabled) */
+void fetch_tick(struct sim *s, struct sm *sm);
+/* Does w's buffer hold its next instruction (w->ib, valid)? A buffer
+ * holding other code (a branch left it) is flushed. */
+bool fetch_ready(struct sim *s, struct sm *sm, struct warp *w);
+void fetch_on_issue(const struct sim *s, struct warp *w);
+/* The code address of instruction in (WINST_PC_NONE: nothing to fetch). */
+uint64_t fetch_pc(const struct sim *s, const struct winst *in);
 /* icnt.c */
 void icnt_tick(struct sim *s);
 unsigned icnt_bank_of(const struct sim *s, uint64_t addr);

@@ -146,6 +146,7 @@ static bool finish(const struct trace_kernel *k, uint32_t soff, struct kwarp *w,
 	o->op = KOP_EXIT;
 	o->cop = KCOP_DEFAULT;
 	o->active = 0; /* no trace line: no traced lanes (a traced EXIT sets its mask) */
+	o->pc = WINST_PC_NONE; /* no trace line, no code to fetch (a traced EXIT sets its PC) */
 	o->ndst = o->nsrc = 0;
 	return false;
 }
@@ -173,9 +174,11 @@ static bool next_in(const struct trace_view *v, uint32_t soff, uint32_t lcta, st
 		 * each trace line's mask), not the warp's full width. */
 		finish(k, soff, w, o);
 		o->active = t.mask & w->full_mask;
+		o->pc = t.pc;
 		return false;
 	}
 	o->stmt = stmt_id(soff, (uint32_t)s);
+	o->pc = t.pc; /* the trace line's PC (instruction fetch, l1i.enabled) */
 	o->active = t.mask & w->full_mask;
 	o->ndst = (uint8_t)t.ndst;
 	o->dst = (uint8_t)t.dst;

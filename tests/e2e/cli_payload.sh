@@ -33,7 +33,9 @@ stat() { stats_num "$1" "$2"; }
 # kernel NAME with both payloads
 check() {
 	for p in segment line; do
-		"$BIN" gtx480 -w "$T/$1.json" -s l1.bypass=all -s icnt.payload=$p --run --stats "$T/s.json" >/dev/null \
+		# l1i.enabled=false: the preset's instruction fetch would add the
+		# code line's request and reply packets to the warp's own
+		"$BIN" gtx480 -w "$T/$1.json" -s l1.bypass=all -s icnt.payload=$p -s l1i.enabled=false --run --stats "$T/s.json" >/dev/null \
 			2>"$T/err" || fail "$1 $p: exit $? ($(cat "$T/err"))"
 		[ "$(stat "$T/s.json" icnt.$2_packets)" = 1 ] || fail "$1 $p: not one $2 packet"
 		bytes=$LINE

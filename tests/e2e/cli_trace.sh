@@ -26,8 +26,11 @@ j="$E2E_TMP/v480.json"
 check "$j" sim.warp_insts 80 "8 warps x 10 lines"
 check "$j" l1.accesses 24 "fermi: 1 request per warp access, 24 accesses"
 check "$j" l1.misses 24 "no line is reused"
-check "$j" l2.accesses 24 "every miss and every store reaches the L2"
-check "$j" dram.reads 24 "16 load lines + 8 store lines (l2 fetch_on_write)"
+# gtx480 fetches through its L1I: the trace's PCs 0x000-0x0f0 are 2 code lines,
+# each one L1I fill from the L2 and DRAM (titanv's L1I is perfect: none).
+check "$j" l1i.fills 2 "two code lines (PCs 0x000-0x0f0)"
+check "$j" l2.accesses 26 "every miss and every store reaches the L2, + 2 code lines"
+check "$j" dram.reads 26 "16 load lines + 8 store lines (l2 fetch_on_write) + 2 code lines"
 expect_contains "$(cat "$E2E_TMP/err")" "2 MemcpyHtoD (2048 bytes) ignored (trace.memcpy = ignore)"
 run titanv $T/vecadd/kernelslist.g "$E2E_TMP/vtv.json" $IGN
 j="$E2E_TMP/vtv.json"
@@ -41,9 +44,9 @@ j="$E2E_TMP/f480.json"
 [ -s "$E2E_TMP/err" ] && fail "l2_fill: unexpected warnings: $(cat "$E2E_TMP/err")"
 check "$j" trace.memcpy.copies 2 "two MemcpyHtoD lines"
 check "$j" trace.memcpy.lines 16 "2 x 1024 B / 128 B lines"
-check "$j" l2.accesses 24 "as cold: every L1 miss and store reaches the L2"
+check "$j" l2.accesses 26 "as cold: every L1 miss and store reaches the L2, + 2 code lines"
 check "$j" l2.hits 16 "the 16 copied load lines hit"
-check "$j" dram.reads 8 "only the 8 store lines (fetch_on_write)"
+check "$j" dram.reads 10 "only the 8 store lines (fetch_on_write) and the 2 code lines"
 run titanv $T/vecadd/kernelslist.g "$E2E_TMP/ftv.json"
 j="$E2E_TMP/ftv.json"
 check "$j" trace.memcpy.lines 16 "2 x 1024 B / 128 B lines, all sectors valid"
@@ -56,15 +59,16 @@ run gtx480 $T/matmul/kernelslist.g "$E2E_TMP/m480.json" $IGN
 j="$E2E_TMP/m480.json"
 check "$j" core.ld_insts 256 "8 warps x 32 loads"
 check "$j" l1.accesses 264 "fermi: 1 request per access: 8 x 33"
-check "$j" l2.accesses 24 "8 A lines + 8 B lines fetched once (16 KB L1 holds them) + 8 stores"
-check "$j" dram.reads 24 "16 lines + 8 store lines (fetch_on_write)"
+check "$j" l1i.fills 7 "seven code lines"
+check "$j" l2.accesses 31 "8 A lines + 8 B lines fetched once (16 KB L1 holds them) + 8 stores + 7 code lines"
+check "$j" dram.reads 31 "16 lines + 8 store lines (fetch_on_write) + 7 code lines"
 run titanv $T/matmul/kernelslist.g "$E2E_TMP/mtv.json" $IGN
 j="$E2E_TMP/mtv.json"
 check "$j" l1.accesses 1056 "volta: 4 groups x 264 accesses"
 check "$j" icnt.req_packets 96 "32 A sectors + 32 B sectors + 32 store sectors"
 check "$j" dram.reads 64 "64 loaded sectors; stores lazy_fetch"
 run gtx480 $T/matmul/kernelslist.g "$E2E_TMP/fm480.json"
-check "$E2E_TMP/fm480.json" dram.reads 8 "A and B were copied into the L2: only the 8 store lines"
+check "$E2E_TMP/fm480.json" dram.reads 15 "A and B were copied into the L2: only the 8 store lines and the 7 code lines"
 run titanv $T/matmul/kernelslist.g "$E2E_TMP/fmtv.json"
 check "$E2E_TMP/fmtv.json" dram.reads 0 "A and B copied; stores lazy_fetch"
 
@@ -105,8 +109,12 @@ check "$E2E_TMP/m2.json" l1.accesses 30 "warps of 32, 32, 16 lanes: 12 + 12 + 6"
 check "$E2E_TMP/m2.json" dram.reads 20 "cold: 10 A + 10 B sectors"
 # b2b: kernel 2 (2 CTAs x 128 threads) reads the 8 lines kernel 1 (4 x 64) stored.
 run gtx480 $T/b2b/kernelslist.g "$E2E_TMP/b2b.json"
-check "$E2E_TMP/b2b.json" l2.hits 8 "kernel 2's 8 C lines were left in the L2 by kernel 1's stores"
-check "$E2E_TMP/b2b.json" dram.reads 24 "A 8 lines + C and D 8 lines each (fetch_on_write); C is not read again"
+# gtx480's L1Is fetch the code line once per SM that runs a CTA (6: kernel 1 on
+# 4 SMs, kernel 2 on 2 more; both kernels' PCs share one region, as in
+# Accel-Sim): one DRAM read, the others merge at the L2 or hit there.
+check "$E2E_TMP/b2b.json" l1i.fills 6 "one code-line fill per SM that ran a CTA"
+check "$E2E_TMP/b2b.json" l2.hits 10 "kernel 2's 8 C lines were left in the L2 by kernel 1's stores; 2 code-line fetches hit"
+check "$E2E_TMP/b2b.json" dram.reads 25 "A 8 lines + C and D 8 lines each (fetch_on_write) + the code line; C is not read again"
 "$BIN" --run -w "$T/multi/kernelslist.g@3" >/dev/null 2>"$E2E_TMP/err" && fail "@3 should fail"
 expect_contains "$(cat "$E2E_TMP/err")" "kernel @3 requested, the list has 2"
 
@@ -139,7 +147,7 @@ expect_contains "$(cat "$E2E_TMP/err")" "kernel-9.traceg: No such file"
 printf 'workload %s\nstep 2\ninfo warp\nworkload vecadd\n' "$T/vecadd/kernelslist.g" >"$E2E_TMP/b.txt"
 out=$("$BIN" gtx480 --batch "$E2E_TMP/b.txt" 2>&1) || { echo "$out"; fail "batch exit $?"; }
 expect_contains "$out" "Accel-Sim trace, kernel 1/1 kernel-1.traceg"
-# gtx480 times ALU lines on execution units: IMAD.MOV (0000) issues at cycle 0,
-# the independent S2R (0010) at cycle 1, so after two cycles the next is 0020.
-expect_contains "$out" "next: 0020 S2R"
+# gtx480 fetches through a cold L1I: at cycle 2 warp 0 still waits for its
+# first instruction (it issued 0000 at cycle 1 before the preset had fetch).
+expect_contains "$out" "stalled fetch      insts 0     outstanding 0   next: 0000 IMAD.MOV.U32"
 exit 0

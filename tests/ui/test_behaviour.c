@@ -302,7 +302,7 @@ TEST(behaviour_rmws_fewer_shifts_than_gto)
  * unit). False if the event ring lost picks. */
 static bool rmws_overrides(const char *kernel, uint64_t *picks, uint64_t *overrides)
 {
-	static const char *const r[] = {"rf.kind=racetrack", "core.scheduler=rmws", NULL};
+	static const char *const r[] = {"rf.kind=racetrack", "core.scheduler=rmws", "l1i.enabled=false", NULL};
 	struct run a;
 	if (!run_kernel_log(&a, "gtx480", kernel, r, EV_RF_RMWS_PICK))
 		return false;
@@ -339,9 +339,12 @@ static bool rmws_overrides(const char *kernel, uint64_t *picks, uint64_t *overri
  * warp 0, RMWS runs as GTO) most kernels tie and the last check fails. */
 TEST(behaviour_rmws_ties_gto_only_where_no_scheduler_moves_shifts)
 {
-	static const char *const g[] = {"rf.kind=racetrack", "core.scheduler=gto", NULL},
-			       *const r[] = {"rf.kind=racetrack", "core.scheduler=rmws", NULL},
-			       *const l[] = {"rf.kind=racetrack", "core.scheduler=lrr", NULL};
+	/* Instructions always there (l1i.enabled=false): the fetch unit would
+	 * decide which warps have an instruction to issue, and the question here
+	 * is what the schedulers do with the same ready warps. */
+	static const char *const g[] = {"rf.kind=racetrack", "core.scheduler=gto", "l1i.enabled=false", NULL},
+			       *const r[] = {"rf.kind=racetrack", "core.scheduler=rmws", "l1i.enabled=false", NULL},
+			       *const l[] = {"rf.kind=racetrack", "core.scheduler=lrr", "l1i.enabled=false", NULL};
 	static const char dir[] = "configs/workloads/";
 	int kernels = 0, differ = 0;
 	for (size_t i = 0; i < n_embedded_files; i++) {
@@ -380,13 +383,20 @@ TEST(behaviour_rmws_ties_gto_only_where_no_scheduler_moves_shifts)
  * default size; on the free SRAM path (`sram`) the same kernel once. One
  * scheduler per SM, the thesis's RMWS baseline: with gtx480's two, Dual-RMWS's
  * schedule hazard costs it shifts (transpose_tiled: 240 against GTO's 224;
- * docs/REGFILE.md). */
+ * docs/REGFILE.md). Instructions always there (l1i.enabled=false), the
+ * thesis's scheduler comparison: with gtx480's fetch unit (one lookup per
+ * cycle, 2-instruction buffers) the warps RMWS can choose among are the
+ * fetched ones, and on transpose_tiled it then shifts more than GTO (273
+ * against 249, 2026-12-06; docs/MODEL.md "Instruction cache and fetch"). */
 static bool run_gto_rmws(struct run *gto, struct run *rmws, struct run *sram, const char *kernel)
 {
-	static const char *const g[] = {"rf.kind=racetrack", "core.scheduler=gto", "core.schedulers=1", NULL},
-			       *const r[] = {"rf.kind=racetrack", "core.scheduler=rmws", "core.schedulers=1", NULL};
+	static const char *const g[] = {"rf.kind=racetrack", "core.scheduler=gto", "core.schedulers=1",
+					"l1i.enabled=false", NULL},
+			       *const r[] = {"rf.kind=racetrack", "core.scheduler=rmws", "core.schedulers=1",
+					     "l1i.enabled=false", NULL},
+			       *const sr[] = {"l1i.enabled=false", NULL};
 	return run_kernel(gto, "gtx480", kernel, g) && run_kernel(rmws, "gtx480", kernel, r) &&
-	       run_kernel(sram, "gtx480", kernel, NULL);
+	       run_kernel(sram, "gtx480", kernel, sr);
 }
 
 /* Two kernels that gave RMWS and GTO identical runs while their loads and

@@ -137,6 +137,44 @@ TEST(gpgpusim_mapping_lists_not_modelled)
 	free(err);
 }
 
+/* The instruction cache and fetch (docs/MODEL.md "Instruction cache and
+ * fetch"): the il1 string and the fetch throughput map to l1i.* keys. */
+TEST(gpgpusim_il1_and_fetch_throughput_map_to_l1i)
+{
+	static const char text[] = "-gpgpu_cache:il1 N:8:128:4,L:R:f:N:L,A:2:48,4\n"
+				   "-gpgpu_inst_fetch_throughput 2\n"
+				   "-gpgpu_perfect_inst_const_cache 1\n";
+	struct sim_cfg c;
+	cfg_defaults(&c);
+	CHECK(!c.l1i.enabled);
+	struct strbuf map;
+	sb_init(&map);
+	char *err = NULL;
+	REQUIRE(gpgpusim_apply(&c, "gpgpusim.config", text, strlen(text), &map, NULL, &err) == 0);
+	CHECK(c.l1i.enabled);
+	CHECK_EQ(c.l1i.sets, 8);
+	CHECK_EQ(c.l1i.ways, 4);
+	CHECK_EQ(c.l1i.mshr_entries, 2);
+	CHECK_EQ(c.l1i.mshr_merges, 48);
+	CHECK_EQ(c.l1i.fetch_width, 2);
+	CHECK(c.l1i.perfect);
+	CHECK_CONTAINS(map.s, "-gpgpu_perfect_inst_const_cache 1 -> l1i.perfect=true");
+	CHECK_CONTAINS(map.s, "l1i.enabled=true");
+	CHECK_CONTAINS(map.s, "-gpgpu_inst_fetch_throughput 2 -> core.fetch_width=2\n");
+	CHECK_CONTAINS(map.s, "L1I lines are l1.line bytes");
+	sb_fini(&map);
+	free(err);
+	/* none: no instruction cache */
+	static const char off[] = "-gpgpu_cache:il1 none\n";
+	cfg_defaults(&c);
+	c.l1i.enabled = true;
+	sb_init(&map);
+	REQUIRE(gpgpusim_apply(&c, "gpgpusim.config", off, strlen(off), &map, NULL, &err) == 0);
+	CHECK(!c.l1i.enabled);
+	sb_fini(&map);
+	free(err);
+}
+
 static char *gs_err(const char *text)
 {
 	const char *dir = gs_dir();

@@ -251,6 +251,7 @@ TEST(why_at_a_stop_for_every_warp_or_address_event)
 		{"vecadd", {"set dram.read_queue 2", NULL}},                              /* dram.queue_full */
 		{"vecadd", {"set l2.ways 1", NULL}},                                      /* l2.set_all_transient */
 		{"matmul_tiled", {"set rf.kind racetrack", "set core.scheduler rmws", "set core.schedulers 2", NULL}}, /* rf.schedule_hazard */
+		{"vecadd", {"set l1i.enabled true", NULL}},                               /* l1i.miss, l1i.fill */
 	};
 	int fired = 0, named = 0;
 	char missed[2048] = "";
