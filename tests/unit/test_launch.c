@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debug/inspect.h"
 #include "debug/snapshot.h"
 #include "sim/evcode.h"
 #include "sim/sim.h"
@@ -260,4 +261,20 @@ TEST(launch_latency_rewind_equals_run)
 	CHECK(sim_state_hash(b.s) == sim_state_hash(a.s));
 	tk_end(&a);
 	tk_end(&b);
+}
+
+/* `why warp` during the CTA launch window names the latency and the cycle. */
+TEST(launch_cta_latency_why_names_it)
+{
+	struct tk t;
+	tk_base_cfg(&t.cfg);
+	t.cfg.core.cta_launch_latency = 40;
+	REQUIRE(tk_start(&t, 64, 1, BODY));
+	sim_step(t.s, 10);
+	struct why_link l[8];
+	int n = inspect_why_warp(t.s, 0, 0, l, 8);
+	REQUIRE(n >= 2);
+	CHECK(strstr(l[0].text, "waits for its CTA to launch") != NULL);
+	CHECK(strstr(l[1].text, "its warps issue from cycle 40 (core.cta_launch_latency 40)") != NULL);
+	tk_end(&t);
 }

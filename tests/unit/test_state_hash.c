@@ -35,6 +35,7 @@ static const char *const features[][6] = {
 	{"core.scheduler", "tbas"},
 	{"l1.bypass", "locality", "l1.bypass_duel", "true"},
 	{"l1.write_policy", "write_back"},
+	{"l1i.enabled", "true", "l1i.sets", "1", "l1i.ways", "1"}, /* fetch unit, L1I tags and MSHRs (thrashing) */
 };
 
 static bool start(struct tk *t, size_t f)
