@@ -351,6 +351,30 @@ TEST(fetch_off_under_coherence)
 	sb_fini(&o);
 }
 
+/* A timed register file turns fetch off (it deadlocked with it: a load's
+ * register write never drained); the kernel that stopped runs to its end. */
+TEST(fetch_off_with_a_timed_register_file)
+{
+	for (int racetrack = 0; racetrack < 2; racetrack++) {
+		struct tk t;
+		fetch_cfg(&t.cfg);
+		if (racetrack)
+			t.cfg.rf.kind = RF_RACETRACK;
+		else
+			t.cfg.rf.sram_cycles = 1;
+		CHECK(!l1i_active(&t.cfg));
+		REQUIRE(tk_start(&t, 64, 4, "loop i 0 8; ld A[tid + i*64] -> r1; alu 1 <- r1; end"));
+		CHECK_EQ(sim_step(t.s, 10000000), SIM_STOP_DONE);
+		CHECK(stats_find(sim_stats_c(t.s), "l1i.accesses") < 0);
+		tk_end(&t);
+		struct strbuf o;
+		sb_init(&o);
+		cfg_print_derived(&t.cfg, &o);
+		CHECK(strstr(o.s, "no effect with a timed register file") != NULL);
+		sb_fini(&o);
+	}
+}
+
 TEST(fetch_config_errors_name_the_key)
 {
 	struct sim_cfg c;
