@@ -75,29 +75,6 @@ static int gs_fail(struct gs *g, const struct gs_ent *e, const char *fmt, ...)
 	return -1;
 }
 
-static unsigned edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 80 || lb > 80)
-		return 999;
-	unsigned d[81];
-	for (size_t j = 0; j <= lb; j++)
-		d[j] = (unsigned)j;
-	for (size_t i = 1; i <= la; i++) {
-		unsigned prev = d[0];
-		d[0] = (unsigned)i;
-		for (size_t j = 1; j <= lb; j++) {
-			unsigned cur = d[j];
-			unsigned sub =
-			    prev + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
-			unsigned m = d[j] + 1 < d[j - 1] + 1 ? d[j] + 1 : d[j - 1] + 1;
-			d[j] = sub < m ? sub : m;
-			prev = cur;
-		}
-	}
-	return d[lb];
-}
-
 /* The closest of n names (stride bytes apart, a const char * first), if
  * within about a third of the word's letters; else NULL. */
 static const char *closest(const char *word, const void *base, size_t n, size_t stride)
@@ -106,7 +83,7 @@ static const char *closest(const char *word, const void *base, size_t n, size_t 
 	unsigned bd = 999;
 	for (size_t i = 0; i < n; i++) {
 		const char *c = *(const char *const *)((const char *)base + i * stride);
-		unsigned d = edit_distance(word, c);
+		unsigned d = str_edit_distance(word, c);
 		const char *core = word + (word[0] == '-');
 		if (strlen(core) > 4 && strstr(c, core) && d > 2)
 			d = 2; /* "-smem_latency" is part of "-gpgpu_smem_latency" */

@@ -7,32 +7,6 @@
 
 #include "cmd_int.h"
 
-/* Levenshtein distance, for "did you mean". */
-static unsigned edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 63 || lb > 63)
-		return 99;
-	unsigned row[64];
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = (unsigned)j;
-	for (size_t i = 1; i <= la; i++) {
-		unsigned diag = row[0];
-		row[0] = (unsigned)i;
-		for (size_t j = 1; j <= lb; j++) {
-			unsigned up = row[j];
-			unsigned best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
 /* The candidate closest to word by edit distance, if close enough for a
  * "did you mean" (about a third of its letters), else NULL. */
 static const char *cmd_closest(const char *word, const char *const *cands, size_t n)
@@ -40,7 +14,7 @@ static const char *cmd_closest(const char *word, const char *const *cands, size_
 	const char *best = NULL;
 	unsigned bd = 99;
 	for (size_t i = 0; i < n; i++) {
-		unsigned d = edit_distance(word, cands[i]);
+		unsigned d = str_edit_distance(word, cands[i]);
 		if (d < bd) {
 			bd = d;
 			best = cands[i];

@@ -112,4 +112,8 @@ void sb_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(pr
 void sb_puts(struct strbuf *sb, const char *s);
 void sb_fini(struct strbuf *sb);
 
+/* Levenshtein distance between two names, for "did you mean" (99 when
+ * either is longer than 63 characters). */
+unsigned str_edit_distance(const char *a, const char *b);
+
 #endif
