@@ -64,7 +64,7 @@ EMBED_FILES := $(sort $(wildcard configs/*.json) $(wildcard configs/sources/*.co
 
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 VIEWS_OBJ := $(VIEWS_SRC:%.c=$(BUILD)/%.o)
-TUI_OBJ := $(TUI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/embedded.o
+TUI_OBJ := $(TUI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/embedded.o $(BUILD)/gen/version.o
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 UITEST_OBJ := $(UITEST_SRC:%.c=$(BUILD)/%.o)
 
@@ -82,9 +82,9 @@ FUZZ_REPLAY := $(BUILD)/fuzz_replay
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=
 
-.PHONY: all deps run test layers layers-graph test-unit test-ui test-golden test-e2e test-fuzz fuzz bench clean golden-update format stress test-slurm
+.PHONY: all deps run test install uninstall man deb deb-check layers layers-graph test-unit test-ui test-golden test-e2e test-fuzz fuzz bench clean golden-update format stress test-slurm
 
-all: deps $(BIN)
+all: deps $(BIN) $(BUILD)/gen/gpustep.1
 
 # Every compile waits for deps (order-only), so `make -j` never compiles
 # before a missing package is installed.
@@ -134,6 +134,17 @@ $(BUILD)/gen/embedded.c: $(BUILD)/tools/embed $(EMBED_FILES)
 
 $(BUILD)/gen/embedded.o: $(BUILD)/gen/embedded.c | deps
 	$(CC) $(UI_CFLAGS) -c $< -o $@
+
+# `gpustep --version` names the commit: version.c is rewritten only when the
+# commit (or the tree's dirtiness) changed, so this relinks only then.
+$(BUILD)/gen/version.c: FORCE
+	@mkdir -p $(@D)
+	@sh tools/version_c.sh $@
+
+$(BUILD)/gen/version.o: $(BUILD)/gen/version.c | deps
+	$(CC) $(UI_CFLAGS) -c $< -o $@
+
+FORCE:
 
 $(LIB): $(ENGINE_OBJ)
 	@rm -f $@
@@ -231,6 +242,40 @@ test-slurm: deps $(BIN)
 
 bench: deps $(BIN)
 	sh tools/bench.sh $(BIN)
+
+# Installing (docs/PACKAGING.md). make install [PREFIX=/usr/local] [DESTDIR=D]:
+# the binary, the man page gpustep(1), bash completion, the docs and the
+# examples (tools/install.sh lists where each goes; BINDIR, MANDIR,
+# BASHCOMPDIR and DOCDIR override single folders). make uninstall with the
+# same variables removes them. The man page is written from the binary's own
+# --help, --list-* and prompt help (tools/gen_man.sh), so it cannot drift.
+PREFIX ?= /usr/local
+DESTDIR ?=
+MAN_PAGE := $(BUILD)/gen/gpustep.1
+DEB_DIR := $(BUILD)/deb
+INSTALL_ENV = PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' $(if $(BINDIR),BINDIR='$(BINDIR)') \
+	$(if $(MANDIR),MANDIR='$(MANDIR)') $(if $(BASHCOMPDIR),BASHCOMPDIR='$(BASHCOMPDIR)') $(if $(DOCDIR),DOCDIR='$(DOCDIR)')
+
+$(MAN_PAGE): $(BIN) tools/gen_man.sh
+	@mkdir -p $(@D)
+	sh tools/gen_man.sh $(BIN) > $@
+
+man: deps $(MAN_PAGE)
+
+install: deps $(BIN) $(MAN_PAGE)
+	$(INSTALL_ENV) sh tools/install.sh install $(BIN) $(MAN_PAGE)
+
+uninstall:
+	$(INSTALL_ENV) sh tools/install.sh uninstall $(BIN) $(MAN_PAGE)
+
+# make deb: $(DEB_DIR)/gpustep_VERSION_ARCH.deb (tools/mkdeb.sh; needs dpkg-dev).
+# make deb-check (as root, on a machine without gpustep installed): install it
+# with dpkg, run it, remove it, check nothing is left, run lintian.
+deb: deps $(BIN) $(MAN_PAGE)
+	sh tools/mkdeb.sh $(BIN) $(MAN_PAGE) $(DEB_DIR) $(VERSION)
+
+deb-check: deb
+	sh tools/deb_check.sh $(DEB_DIR)/gpustep_$(VERSION)_$$(dpkg --print-architecture).deb
 
 format:
 	clang-format -i engine/*/*.[ch] views/*.[ch] $(foreach d,$(FRONT_DIRS),$(d)/*.[ch]) tests/*.[ch] tests/*/*.c

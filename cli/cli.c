@@ -42,6 +42,9 @@
 #ifndef GPUSTEP_VERSION
 #define GPUSTEP_VERSION "0.0.0"
 #endif
+/* The commit the binary was built from (build/gen/version.c, written by
+ * tools/version_c.sh): "unknown" outside a git checkout. */
+extern const char gpustep_build_commit[];
 
 #define MAX_SETS 256
 
@@ -54,7 +57,7 @@ struct options {
 	const char *params[MAX_SETS];
 	int nparams;
 	bool run, check, dump, seed_given;
-	bool list_events, list_stats, list_kernels, list_presets, list_config;
+	bool list_events, list_stats, list_kernels, list_presets, list_config, list_params;
 	uint64_t seed;
 	/* exports (export.h) */
 	const char *trace_out, *csv, *sample_stats;
@@ -88,7 +91,10 @@ static const char usage_text[] =
 	"      --sample N --csv FILE       with --run: stats every N cycles as CSV\n"
 	"      --sample-stats GLOB,...     the stats sampled (default: all but histograms)\n"
 	"      --list-events --list-stats --list-kernels --list-presets --list-config\n"
-	"      --version, -h --help\n"
+	"                                  print that list and exit (--list-stats: of the machine given)\n"
+	"      --list-params               the workload's kernel parameters (-p NAME) and their defaults\n"
+	"      --version                   the version and the git commit it was built from\n"
+	"  -h, --help                      this help\n"
 	"Subcommands:\n"
 	"  gpustep model [CONFIG] -w WORKLOAD [--threads N] [--semantics gpustep|reference] [--json FILE] [--no-sim]\n"
 	"                                       the reuse-distance model beside the simulator (gpustep model --help)\n"
@@ -113,6 +119,7 @@ enum {
 	OPT_LIST_KERNELS,
 	OPT_LIST_PRESETS,
 	OPT_LIST_CONFIG,
+	OPT_LIST_PARAMS,
 	OPT_VERSION,
 	OPT_SESSION,
 	OPT_SNAPSHOT_MB,
@@ -142,6 +149,7 @@ static const struct option long_opts[] = {
 	{"list-kernels", no_argument, NULL, OPT_LIST_KERNELS},
 	{"list-presets", no_argument, NULL, OPT_LIST_PRESETS},
 	{"list-config", no_argument, NULL, OPT_LIST_CONFIG},
+	{"list-params", no_argument, NULL, OPT_LIST_PARAMS},
 	{"version", no_argument, NULL, OPT_VERSION},
 	{"session", required_argument, NULL, OPT_SESSION},
 	{"snapshot-mb", required_argument, NULL, OPT_SNAPSHOT_MB},
@@ -291,6 +299,8 @@ static bool *flag_field(int c, struct options *o)
 		return &o->list_presets;
 	case OPT_LIST_CONFIG:
 		return &o->list_config;
+	case OPT_LIST_PARAMS:
+		return &o->list_params;
 	}
 	return NULL;
 }
@@ -342,7 +352,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			rc = number_option(c, o);
 			break;
 		case OPT_VERSION:
-			printf("gpustep %s\n", GPUSTEP_VERSION);
+			printf("gpustep %s (commit %s)\n", GPUSTEP_VERSION, gpustep_build_commit);
 			return EXIT_OK;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -698,6 +708,24 @@ export_fail:
 	return EXIT_RUNTIME;
 }
 
+/* --list-params: the -w workload's kernel parameters, NAME DEFAULT a line (the
+ * names -p takes; shell completion reads them). 0 or the exit status. */
+static int list_kernel_params(const struct options *o)
+{
+	struct kernel_src *k = xmalloc(sizeof *k);
+	char *err = NULL;
+	if (loader_load_kernel(o->workload ? o->workload : GPUSTEP_DEFAULT_WORKLOAD, k, &err)) {
+		fprintf(stderr, "gpustep: %s\n", err ? err : "cannot load the workload");
+		free(err);
+		free(k);
+		return EXIT_USAGE;
+	}
+	for (unsigned i = 0; i < k->nparams; i++)
+		printf("%-20s %lld\n", k->params[i].name, (long long)k->params[i].value);
+	free(k);
+	return EXIT_OK;
+}
+
 /* --list-events/-kernels/-presets/-config: print them; true if any was asked. */
 static bool list_requested(const struct options *o)
 {
@@ -894,7 +922,9 @@ int gpustep_main(int argc, char **argv)
 	rc = parse_options(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
-	if (list_requested(&o) && !o.list_stats)
+	if (o.list_params && (rc = list_kernel_params(&o)) != EXIT_OK)
+		return rc;
+	if ((list_requested(&o) || o.list_params) && !o.list_stats)
 		return EXIT_OK;
 	struct sim_cfg cfg;
 	if (build_config(&o, &cfg) || check_snapshot_budget(&o))
