@@ -394,3 +394,28 @@ TEST(fetch_config_errors_name_the_key)
 	CHECK(err && strstr(err, "core.inst_size"));
 	free(err);
 }
+
+/* A warp busy with a shared-memory load is the shmem stall even when fetch
+ * has already put its next instruction (an alu) in the buffer: the reason is
+ * the instruction executed last, not the buffer head (it was, and with fetch
+ * shared-memory latency was counted as alu). */
+TEST(fetch_busy_warp_stalls_on_what_it_executed)
+{
+	uint64_t shmem[2], alu[2];
+	for (int fetch = 0; fetch < 2; fetch++) {
+		struct tk t;
+		fetch_cfg(&t.cfg);
+		t.cfg.l1i.enabled = fetch;
+		REQUIRE(tk_start(&t, 32, 1, "ldsh tid*4 -> r1; alu 1; ldsh tid*4 -> r2; alu 1"));
+		CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+		shmem[fetch] = tk_stat(&t, "core.stall.shmem");
+		alu[fetch] = tk_stat(&t, "core.stall.alu");
+		tk_end(&t);
+	}
+	/* Two conflict-free ldsh, each holding the warp shmem_latency cycles. */
+	struct sim_cfg c;
+	fetch_cfg(&c);
+	CHECK_EQ(shmem[0], 2 * (uint64_t)(c.core.shmem_latency - 1));
+	CHECK_EQ(shmem[1], shmem[0]);
+	CHECK_EQ(alu[1], alu[0]);
+}
