@@ -164,8 +164,12 @@ rmws_ties() {
 	echo
 }
 
+# TEMP picks a page's channel, and L2 sub-partitions (gtx480 since
+# 2026-12-06) fix the channel by address: the two are refused together, so
+# every cell of this table runs without sub-partitions (one L2 slice per
+# channel, as gtx480 before the rebuild).
 temp() {
-	echo "### TEMP and TBAS: cycles (DRAM local ratio, BLP)"
+	echo "### TEMP and TBAS: cycles (DRAM local ratio, BLP), \`-s l2.banks_per_channel=0\` in every cell"
 	echo
 	echo "| kernel | GTO rr | GTO serial | TEMP colouring, rr | TEMP, serial | TBAS serial | TEMP+TBAS serial | TEMP+TBAS, one batch |"
 	echo "|---|---|---|---|---|---|---|---|"
@@ -176,7 +180,7 @@ temp() {
 			"-s core.scheduler=tbas -s core.cta_dispatch=serial" \
 			"-s dram.page_alloc=temp -s core.scheduler=tbas -s core.cta_dispatch=serial" \
 			"-s dram.page_alloc=temp -s core.scheduler=tbas -s core.cta_dispatch=serial -s core.tbas_running=48 -s core.batch_stride=1000000"; do
-			cell "$k" "-s dram.local_stats=true $o" "%d (%.1f %%, %.2f)" sim.cycles dram.local_ratio*100 dram.blp
+			cell "$k" "-s l2.banks_per_channel=0 -s dram.local_stats=true $o" "%d (%.1f %%, %.2f)" sim.cycles dram.local_ratio*100 dram.blp
 		done
 		echo
 	done

@@ -433,7 +433,7 @@ static unsigned warp_blocker(struct sim *s, struct sm *sm, struct warp *w)
 			return STALL_INACTIVE;
 		if (w->rf_collect)
 			return STALL_RF;
-		return w->ibh.op == KOP_LDSH || w->ibh.op == KOP_STSH ? STALL_SHMEM : STALL_ALU; /* ibh: the instruction issued */
+		return w->busy_op == KOP_LDSH || w->busy_op == KOP_STSH ? STALL_SHMEM : STALL_ALU;
 	}
 	/* Outside the two-level active pool or the TBAS running set. */
 	if ((s->cfg.core.scheduler == SCHED_TWO_LEVEL || s->cfg.core.scheduler == SCHED_TBAS) && !w->in_pool)
@@ -557,6 +557,7 @@ static void execute(struct sim *s, struct sm *sm, int slot)
 	struct winst *in = &w->ib;
 	unsigned ic = s->issue_cycles;
 	w->busy_until = now + ic;
+	w->busy_op = in->op;
 	switch (in->op) {
 	case KOP_ALU:
 		stat_inc(&s->stats, s->id.alu_insts);

@@ -102,6 +102,11 @@ void fetch_tick(struct sim *s, struct sm *sm)
 		resolve(s, w);
 		if (w->fst != FS_IDLE)
 			continue;
+		/* Operands still being read (timed register file): w->ib holds the
+		 * issued instruction until it executes, and the next one is known
+		 * only then; loading it here would execute the wrong instruction. */
+		if (w->rf_collect)
+			continue;
 		if (!w->ib_valid)
 			core_load_ib(s, w);
 		uint64_t pc = fetch_pc(s, &w->ib);

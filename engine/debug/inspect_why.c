@@ -581,7 +581,7 @@ static void why_alu(const struct why_ctx *x, struct chain *c)
 	uint64_t since = x->since;
 	if (x->sm->opu && w->busy_until <= x->s->st->now && w->ib_valid && why_unit(x, c))
 		return;
-	if (w->ibh.op != KOP_ALU) { /* a memory instruction's issue slots (core.issue_cycles) */
+	if (w->busy_op != KOP_ALU) { /* a memory instruction's issue slots (core.issue_cycles) */
 		add(c, since, "warp %d waits while its last instruction leaves the issue stage (alu)", slot);
 		add(c, w->issue_cycle, "instruction issued at cycle %llu occupies the issue stage until cycle %llu",
 		    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
@@ -607,7 +607,7 @@ static void why_shmem(const struct why_ctx *x, struct chain *c)
 	uint64_t since = x->since;
 	unsigned p = w->shmem_passes ? w->shmem_passes : 1;
 	add(c, since, "warp %d waits for shared memory (shmem)", slot);
-	add(c, w->issue_cycle, "shared-memory %s issued at cycle %llu busy until cycle %llu", w->ibh.op == KOP_STSH ? "store" : "load",
+	add(c, w->issue_cycle, "shared-memory %s issued at cycle %llu busy until cycle %llu", w->busy_op == KOP_STSH ? "store" : "load",
 	    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
 	if (p > 1)
 		add(c, w->issue_cycle,
@@ -758,7 +758,7 @@ static unsigned stall_now(const struct sim *s, const struct warp *w, uint64_t *s
 	*since = w->stall_start;
 	if (reason == STALL_NONE && w->busy_until > s->st->now) {
 		reason = w->rf_collect ? STALL_RF
-			 : w->ibh.op == KOP_LDSH || w->ibh.op == KOP_STSH ? STALL_SHMEM
+			 : w->busy_op == KOP_LDSH || w->busy_op == KOP_STSH ? STALL_SHMEM
 									     : STALL_ALU;
 		*since = w->issue_cycle;
 	}

@@ -42,14 +42,10 @@ struct sim_cfg {
 };
 
 /* hier_cfg.h: instruction fetch is modelled (l1i.enabled, no coherence protocol). */
-/* Instruction fetch is in effect unless a coherence protocol is on or the
- * register file is timed (rf.kind racetrack or rf.sram_cycles > 0): fetch
- * with a timed register file deadlocks (a load's register write never
- * drains; gtx480 -w matmul_tiled -s rf.kind=racetrack stopped at cycle
- * 10381), so until that is fixed the machine runs without fetch there. */
+/* Instruction fetch is in effect unless a coherence protocol is on. */
 static inline bool l1i_active(const struct sim_cfg *c)
 {
-	return c->l1i.enabled && !c->l2.coh.protocol && c->rf.kind != RF_RACETRACK && c->rf.sram_cycles == 0;
+	return c->l1i.enabled && !c->l2.coh.protocol;
 }
 
 enum cfg_type {

@@ -331,10 +331,7 @@ static void l1i_derived(const struct sim_cfg *c, struct strbuf *o)
 	if (!l->enabled)
 		return;
 	if (!l1i_active(c)) {
-		sb_printf(o, "l1i.enabled (in effect)    = false   (%s: instructions are always there)\n",
-			  c->l2.coh.protocol ? "no effect with a coherence protocol"
-					     : "no effect with a timed register file, rf.kind racetrack or rf.sram_cycles > 0: "
-					       "fetch deadlocks with it (a known bug)");
+		sb_printf(o, "l1i.enabled (in effect)    = false   (no effect with a coherence protocol: instructions are always there)\n");
 		return;
 	}
 	sb_printf(o, "l1i.bytes                  = %d   (sets x ways x l1.line, per SM)\n", l->sets * l->ways * c->l1.line);

@@ -150,7 +150,9 @@ struct warp {
 	 * line f_line (a miss). */
 	uint64_t ibpc, f_ready, f_line;
 	uint8_t ibn, fst, fn;
-	uint8_t f_pad[5];    /* keeps the struct free of padding (sim_state_hash) */
+	uint8_t busy_op;     /* enum kop of the instruction executed last: what keeps the warp busy until busy_until
+	                      * (ibh may already hold the next one, fetched ahead) */
+	uint8_t f_pad[4];    /* keeps the struct free of padding (sim_state_hash) */
 	struct winst ib;     /* the next instruction */
 	struct kwarp kw;
 };

@@ -351,27 +351,36 @@ TEST(fetch_off_under_coherence)
 	sb_fini(&o);
 }
 
-/* A timed register file turns fetch off (it deadlocked with it: a load's
- * register write never drained); the kernel that stopped runs to its end. */
-TEST(fetch_off_with_a_timed_register_file)
+/* With a timed register file an issued instruction waits in operand
+ * collection, still at the head of the instruction buffer; fetch must not
+ * replace it (it did: the next instruction executed in its place, and a load
+ * left a scoreboard bit nothing would clear). Every instruction runs once:
+ * the same counts as without fetch, and every CTA finishes. */
+TEST(fetch_with_a_timed_register_file_runs_every_instruction)
 {
+	const char *k = "loop i 0 8; ld A[tid + i*64] -> r1; alu 1 <- r1; ldsh tid*4 -> r2; alu 1 <- r2; end";
 	for (int racetrack = 0; racetrack < 2; racetrack++) {
-		struct tk t;
-		fetch_cfg(&t.cfg);
-		if (racetrack)
-			t.cfg.rf.kind = RF_RACETRACK;
-		else
-			t.cfg.rf.sram_cycles = 1;
-		CHECK(!l1i_active(&t.cfg));
-		REQUIRE(tk_start(&t, 64, 4, "loop i 0 8; ld A[tid + i*64] -> r1; alu 1 <- r1; end"));
-		CHECK_EQ(sim_step(t.s, 10000000), SIM_STOP_DONE);
-		CHECK(stats_find(sim_stats_c(t.s), "l1i.accesses") < 0);
-		tk_end(&t);
-		struct strbuf o;
-		sb_init(&o);
-		cfg_print_derived(&t.cfg, &o);
-		CHECK(strstr(o.s, "no effect with a timed register file") != NULL);
-		sb_fini(&o);
+		uint64_t insts[2], lds[2];
+		for (int fetch = 0; fetch < 2; fetch++) {
+			struct tk t;
+			fetch_cfg(&t.cfg);
+			t.cfg.l1i.enabled = fetch;
+			if (racetrack)
+				t.cfg.rf.kind = RF_RACETRACK;
+			else
+				t.cfg.rf.sram_cycles = 1;
+			CHECK_EQ(l1i_active(&t.cfg), fetch);
+			REQUIRE(tk_start(&t, 64, 4, k));
+			CHECK_EQ(sim_step(t.s, 10000000), SIM_STOP_DONE);
+			if (fetch)
+				CHECK(tk_stat(&t, "l1i.accesses") > 0);
+			insts[fetch] = tk_stat(&t, "sim.thread_insts");
+			lds[fetch] = tk_stat(&t, "core.ld_insts");
+			tk_end(&t);
+		}
+		CHECK_EQ(insts[1], insts[0]);
+		CHECK_EQ(lds[1], lds[0]);
+		CHECK_EQ(lds[0], 4 * 2 * 8); /* 4 CTAs x 2 warps x 8 iterations */
 	}
 }
 
@@ -384,4 +393,29 @@ TEST(fetch_config_errors_name_the_key)
 	CHECK(cfg_validate(&c, &err) != 0);
 	CHECK(err && strstr(err, "core.inst_size"));
 	free(err);
+}
+
+/* A warp busy with a shared-memory load is the shmem stall even when fetch
+ * has already put its next instruction (an alu) in the buffer: the reason is
+ * the instruction executed last, not the buffer head (it was, and with fetch
+ * shared-memory latency was counted as alu). */
+TEST(fetch_busy_warp_stalls_on_what_it_executed)
+{
+	uint64_t shmem[2], alu[2];
+	for (int fetch = 0; fetch < 2; fetch++) {
+		struct tk t;
+		fetch_cfg(&t.cfg);
+		t.cfg.l1i.enabled = fetch;
+		REQUIRE(tk_start(&t, 32, 1, "ldsh tid*4 -> r1; alu 1; ldsh tid*4 -> r2; alu 1"));
+		CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+		shmem[fetch] = tk_stat(&t, "core.stall.shmem");
+		alu[fetch] = tk_stat(&t, "core.stall.alu");
+		tk_end(&t);
+	}
+	/* Two conflict-free ldsh, each holding the warp shmem_latency cycles. */
+	struct sim_cfg c;
+	fetch_cfg(&c);
+	CHECK_EQ(shmem[0], 2 * (uint64_t)(c.core.shmem_latency - 1));
+	CHECK_EQ(shmem[1], shmem[0]);
+	CHECK_EQ(alu[1], alu[0]);
 }
