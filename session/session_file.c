@@ -523,11 +523,21 @@ static int use_state(struct session_loader *ld, char **err)
 		free(e);
 		return 0;
 	}
-	if (sim_cycle(s) == f->cycle && (!f->have_hash || stats_hash(s) == f->state_hash))
+	/* The machine's own invariants (queues, counts, free lists) must hold on
+	 * what came in, before anything runs on it. */
+	if (sim_check_invariants(s, &e) == 0 && sim_cycle(s) == f->cycle &&
+	    (!f->have_hash || stats_hash(s) == f->state_hash))
 		return 0;
-	sb_printf(&ld->notes, "note: the saved machine state does not give the saved %s; replaying from cycle 0 "
-			      "instead\n",
-		  sim_cycle(s) != f->cycle ? "cycle" : "statistics");
+	if (e)
+		sb_printf(&ld->notes, "note: the saved machine state fails a structural check (%s); replaying from "
+				      "cycle 0 instead\n",
+			  e);
+	else
+		sb_printf(&ld->notes, "note: the saved machine state does not give the saved %s; replaying from cycle 0 "
+				      "instead\n",
+			  sim_cycle(s) != f->cycle ? "cycle" : "statistics");
+	free(e);
+	e = NULL;
 	if (session_reset(ld->ns, err))
 		return -1;
 	for (unsigned i = 0; i < ld->ns->bps.n; i++) { /* the replay counts them again */
