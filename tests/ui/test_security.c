@@ -256,7 +256,9 @@ TEST(security_lesson_commands_checked_at_load)
 			CHECK(a.ss.lesson == NULL);
 			CHECK_EQ(sim_cycle(a.ss.sim), 5); /* nothing ran */
 			free(cmd);
-			/* The same through `gpustep lesson --check`'s loader. */
+			/* The same through `gpustep lesson --check` (exit 2, nothing run). */
+			char *argv[] = {(char *)"lesson", (char *)"--check", self, (char *)"--batch", (char *)"/dev/null", NULL};
+			CHECK_EQ(lesson_main(5, argv), 2);
 			char *err = NULL;
 			struct lesson *l = lesson_load(self, &err);
 			CHECK(l == NULL);
