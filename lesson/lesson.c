@@ -14,9 +14,12 @@
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "load/embedded.h"
 #include "lesson_int.h"
@@ -90,6 +93,101 @@ void lesson_free(struct lesson *l)
 }
 
 const char *lesson_name(const struct lesson *l) { return l->name; }
+
+/* ---- what a lesson may run (docs/SECURITY.md) ------------------------------ */
+bool lesson_name_ok(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+	if (n == 0 || n > LESSON_NAME_MAX)
+		return false;
+	for (const char *c = name; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
+			return false;
+	return true;
+}
+
+/* The commands a lesson's setup and predict.run may hold, by the names and
+ * aliases the prompt knows them by (tui/commands.c): they move the machine
+ * or choose what it records, and touch no file but the ones they read. */
+static const char *const lesson_cmds[] = {
+	"load", "workload", "set", "log", "break", "b", "tbreak", "watch", "delete", "d",
+	"until", "u", "continue", "c", "cont", "step", "s", "next", "n", "run", "r",
+};
+
+/* The first two words as the prompt splits them (tui/commands.c tokenize:
+ * "..." and '...' group); returns how many were found, -1 on an open quote. */
+static int first_words(const char *p, char w[2][64])
+{
+	int n = 0;
+	while (n < 2) {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		char q = (*p == '"' || *p == '\'') ? *p++ : 0;
+		size_t k = 0;
+		while (*p && (q ? *p != q : !isspace((unsigned char)*p))) {
+			if (k < 63)
+				w[n][k++] = *p;
+			p++;
+		}
+		if (q && *p != q)
+			return -1;
+		if (*p)
+			p++;
+		w[n++][k] = 0;
+	}
+	return n;
+}
+
+int lesson_command_check(const char *cmd, char *why, size_t n)
+{
+	for (const char *c = cmd; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+			snprintf(why, n, "a command holds a control character");
+			return -1;
+		}
+	char w[2][64] = {"", ""};
+	int nw = first_words(cmd, w);
+	if (nw <= 0) {
+		/* An empty line would repeat the student's last command. */
+		snprintf(why, n, nw < 0 ? "'%.60s' has an open quote" : "an empty command", cmd);
+		return -1;
+	}
+	bool ok = false;
+	for (size_t i = 0; i < sizeof lesson_cmds / sizeof *lesson_cmds && !ok; i++)
+		ok = strcmp(w[0], lesson_cmds[i]) == 0;
+	if (!ok) {
+		snprintf(why, n,
+			 "'%.60s' is not a command a lesson may run (load, workload, set, log, break, tbreak, watch, "
+			 "delete, until, continue, step, next, run)",
+			 cmd);
+		return -1;
+	}
+	if (strcmp(w[0], "load") == 0 && (nw < 2 || strcmp(w[1], "session") == 0)) {
+		snprintf(why, n, "'%.60s': a lesson loads a machine config (load CONFIG), not a session", cmd);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every setup and predict.run command, checked when the lesson loads. */
+static int check_commands(const struct lesson *l, const char *where, char **err)
+{
+	char why[200];
+	for (int i = 0; i < l->nsetup; i++)
+		if (lesson_command_check(l->setup[i], why, sizeof why)) {
+			*err = xasprintf("%s: setup: %s", where, why);
+			return -1;
+		}
+	for (int k = 0; k < l->nsteps; k++)
+		for (int i = 0; i < l->steps[k].nrun; i++)
+			if (lesson_command_check(l->steps[k].run[i], why, sizeof why)) {
+				*err = xasprintf("%s: step %d: predict.run: %s", where, k + 1, why);
+				return -1;
+			}
+	return 0;
+}
 
 /* "stat.NAME OP NUMBER" */
 static int parse_cond(const char *text, char *name, size_t n, char *op, double *v)
@@ -277,11 +375,11 @@ static struct lesson *parse(const char *text, const char *where, char **err)
 		*err = xasprintf("%s: \"name\" and \"title\" (strings) are required", where);
 		goto bad;
 	}
-	for (const char *c = l->name; *c; c++)
-		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-') {
-			*err = xasprintf("%s: name '%s' may hold only letters, digits, '_' and '-'", where, l->name);
-			goto bad;
-		}
+	if (!lesson_name_ok(l->name)) {
+		*err = xasprintf("%s: name '%.80s' must be 1 to %d letters, digits, '_' and '-'", where, l->name,
+				 LESSON_NAME_MAX);
+		goto bad;
+	}
 	if (str_list(root, "setup", &l->setup, &l->nsetup, where, err))
 		goto bad;
 	if (!cJSON_IsArray(steps) || cJSON_GetArraySize(steps) < 1) {
@@ -297,6 +395,8 @@ static struct lesson *parse(const char *text, const char *where, char **err)
 		if (parse_step(it, &l->steps[l->nsteps++], w, err))
 			goto bad;
 	}
+	if (check_commands(l, where, err))
+		goto bad;
 	if (count_saved(l) > LESSON_MAX_SAVED) {
 		*err = xasprintf("%s: more than %d names recorded", where, LESSON_MAX_SAVED);
 		goto bad;
@@ -382,10 +482,18 @@ static int mkdirs(char *p)
 int lesson_progress_path(const char *name, char *buf, size_t n)
 {
 	char dir[400];
-	if (state_dir(dir, sizeof dir))
+	if (!lesson_name_ok(name) || state_dir(dir, sizeof dir))
 		return -1;
 	snprintf(buf, n, "%s/%s", dir, name);
 	return 0;
+}
+
+/* A progress record that can be true: anything else (a damaged or hand-made
+ * file) counts as no progress, so the next attempt replaces it. */
+static bool progress_sane(const struct lesson_progress *p)
+{
+	return p->total > 0 && p->total <= 100000 && p->reached >= 0 && p->reached <= p->total && p->passed >= 0 &&
+	       p->failed >= 0 && p->passed + p->failed <= p->total && p->passed + p->failed <= p->reached;
 }
 
 bool lesson_progress_read(const char *name, struct lesson_progress *p)
@@ -394,11 +502,25 @@ bool lesson_progress_read(const char *name, struct lesson_progress *p)
 	memset(p, 0, sizeof *p);
 	if (lesson_progress_path(name, path, sizeof path))
 		return false;
-	FILE *f = fopen(path, "r");
-	if (!f)
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+	struct stat st;
+	if (fd < 0)
 		return false;
-	bool ok = fscanf(f, "reached %d passed %d failed %d total %d", &p->reached, &p->passed, &p->failed, &p->total) == 4;
-	fclose(f);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return false;
+	}
+	char buf[200];
+	ssize_t got = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (got <= 0)
+		return false;
+	buf[got] = 0;
+	bool ok = sscanf(buf, "reached %d passed %d failed %d total %d", &p->reached, &p->passed, &p->failed,
+			 &p->total) == 4 &&
+		  progress_sane(p);
+	if (!ok)
+		memset(p, 0, sizeof *p);
 	return ok;
 }
 
@@ -407,7 +529,7 @@ void lesson_progress_save(const struct lesson *l)
 	if (l->no_progress)
 		return;
 	char dir[400], path[512], tmp[530];
-	if (state_dir(dir, sizeof dir) || mkdirs(dir))
+	if (!lesson_name_ok(l->name) || state_dir(dir, sizeof dir) || mkdirs(dir))
 		return;
 	struct lesson_progress old;
 	int p, fl, t;
@@ -418,13 +540,19 @@ void lesson_progress_save(const struct lesson *l)
 	    (old.passed > p || (old.passed == p && old.reached > reached)))
 		return;
 	snprintf(path, sizeof path, "%s/%s", dir, l->name);
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
-	if (!f)
+	/* A fresh temporary of an unpredictable name (never one that exists, so
+	 * no symlink planted as NAME.tmp is followed), renamed over NAME. */
+	snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0)
 		return;
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(tmp);
+		return;
+	}
 	fprintf(f, "reached %d passed %d failed %d total %d\n", reached, p, fl, t);
-	if (fclose(f) == 0)
-		rename(tmp, path);
-	else
-		remove(tmp);
+	if (fclose(f) != 0 || rename(tmp, path) != 0)
+		unlink(tmp);
 }

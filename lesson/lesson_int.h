@@ -50,6 +50,7 @@ struct lesson {
 	enum lresult *result;
 	int cur;          /* current step, nsteps = finished */
 	bool no_progress; /* --check: grading does not touch the student's progress */
+	int busy;         /* its setup or a step's commands are running: it cannot be closed, replaced or re-entered */
 	/* The lesson pane (lesson_pane.c): */
 	bool hint_shown;        /* `hint` was asked for the current step */
 	bool pane_hidden;       /* `lesson hide` */
@@ -62,6 +63,15 @@ struct lesson_progress {
 	int reached, passed, failed, total;
 };
 
+/* The lesson-name rule (a lesson's "name", `lesson reset NAME`, progress
+ * files): 1 to LESSON_NAME_MAX letters, digits, '_' and '-'. */
+#define LESSON_NAME_MAX 64
+bool lesson_name_ok(const char *name);
+/* 0 if cmd is one a lesson's setup or predict.run may hold (docs/SECURITY.md:
+ * load CONFIG, workload, set, log, break, tbreak, watch, delete, until,
+ * continue, step, next, run), else -1 and why. */
+int lesson_command_check(const char *cmd, char *why, size_t n);
+/* -1 when the name breaks the rule or no state directory is known. */
 int lesson_progress_path(const char *name, char *buf, size_t n);
 bool lesson_progress_read(const char *name, struct lesson_progress *p);
 void lesson_progress_save(const struct lesson *l);

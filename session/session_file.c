@@ -135,11 +135,11 @@ char *session_file_text_ex(const struct session *ss, bool state, char **err)
 	sb_printf(&sb, "cycle %" PRIu64 "\n", sim_cycle(ss->sim));
 	sb_printf(&sb, "stats-hash %016" PRIx64 "\n", stats_hash(ss->sim));
 	if (state) { /* version 3: the machine state, so loading needs no replay */
-		if (session_state_write(ss->sim, &sb, err)) {
+		sb.s[strlen(MAGIC)] = '3'; /* before the state's signature covers the text */
+		if (session_state_write(ss->sim, &sb, NULL, err)) {
 			sb_fini(&sb);
 			return NULL;
 		}
-		sb.s[strlen(MAGIC)] = '3';
 	}
 	sb_printf(&sb, "checksum fnv1a64 %016" PRIx64 "\n", session_checksum(sb.s, sb.len));
 	return sb.s;
@@ -275,7 +275,7 @@ static int parse_lines(char *text, struct sfile *f, char **err)
 		} else if (strcmp(key, "cycle") == 0) {
 			rc = parse_u64(val, &f->cycle, 10);
 			f->have_cycle = true;
-		} else if (strcmp(key, "state") == 0 || strcmp(key, "state-data") == 0) {
+		} else if (strcmp(key, "state") == 0 || strcmp(key, "state-data") == 0 || strcmp(key, "state-mac") == 0) {
 			rc = session_state_line(&f->state, key, val);
 		} else if (strcmp(key, "stats-hash") == 0) {
 			rc = parse_u64(val, &f->state_hash, 16);
@@ -299,7 +299,13 @@ static int check_envelope(char *text, size_t len, char **err)
 		return set_err(err, "not a gpustep session file (binary data)");
 	if (strncmp(text, MAGIC, strlen(MAGIC)) != 0)
 		return set_err(err, "not a gpustep session file (no '%s' header)", MAGIC "N");
-	int ver = atoi(text + strlen(MAGIC));
+	/* The version is digits up to the end of the line ("3x" and "3 " are not 3). */
+	const char *vp = text + strlen(MAGIC);
+	size_t nd = strspn(vp, "0123456789");
+	if (nd == 0 || nd > 4 || vp[nd] != '\n')
+		return set_err(err, "not a gpustep session file (its first line must be '%s' and a version number)",
+			       MAGIC "N");
+	int ver = atoi(vp);
 	if (ver < 1 || ver > SESSION_FILE_VERSION) /* 1: without workload-json, 2: without state */
 		return set_err(err, "session format version %d is not supported (this gpustep %s reads versions 1 to %d%s)", ver,
 			       GPUSTEP_VERSION, SESSION_FILE_VERSION, ver > SESSION_FILE_VERSION ? "; it is newer" : "");
@@ -428,12 +434,34 @@ static int build_post(struct session *ns, struct sfile *f, bool partial, struct 
 	}
 	struct strbuf ui;
 	sb_init(&ui);
-	for (int i = 0; i < f->nui; i++)
-		sb_printf(&ui, "%s\n", f->ui[i]);
+	for (int i = 0; i < f->nui; i++) {
+		if (session_ui_line_ok(f->ui[i])) {
+			sb_printf(&ui, "%s\n", f->ui[i]);
+			continue;
+		}
+		/* docs/SECURITY.md: a file from someone else runs no command. */
+		char shown[64];
+		size_t k = 0;
+		for (const char *c = f->ui[i]; *c && k < sizeof shown - 4; c++)
+			shown[k++] = *c >= 0x20 && *c < 0x7f ? *c : '?';
+		snprintf(shown + k, sizeof shown - k, "%s", strlen(f->ui[i]) > k ? "..." : "");
+		sb_printf(notes, "note: ignored 'ui %s': a session's ui lines only choose a layout or zoom a panel "
+				 "(layout NAME, zoom PANEL; docs/SECURITY.md)\n",
+			  shown);
+	}
 	free(ns->ui_pending);
 	ns->ui_pending = f->nui ? xstrdup(ui.s) : NULL;
 	sb_fini(&ui);
 	return 0;
+}
+
+bool session_ui_line_ok(const char *line)
+{
+	const char *arg = strncmp(line, "layout ", 7) == 0 ? line + 7 : strncmp(line, "zoom ", 5) == 0 ? line + 5 : NULL;
+	if (!arg)
+		return false;
+	size_t n = strspn(arg, "abcdefghijklmnopqrstuvwxyz0123456789_-");
+	return n > 0 && n <= 32 && arg[n] == 0;
 }
 
 /* ---- the loader: check and build, replay in slices, swap ------------------- */
@@ -483,17 +511,33 @@ static int use_state(struct session_loader *ld, char **err)
 			  f->state.why);
 		return 0;
 	}
+	char why[200];
+	if (session_state_verify(&f->state, why, sizeof why)) { /* docs/SECURITY.md */
+		sb_printf(&ld->notes, "note: the saved machine state is not used (%s); replaying from cycle 0 instead\n",
+			  why);
+		return 0;
+	}
 	if (sim_state_import(s, blob, f->state.len, &e)) {
 		sb_printf(&ld->notes, "note: the saved machine state cannot be used (%s); replaying from cycle 0 instead\n",
 			  e);
 		free(e);
 		return 0;
 	}
-	if (sim_cycle(s) == f->cycle && (!f->have_hash || stats_hash(s) == f->state_hash))
+	/* The machine's own invariants (queues, counts, free lists) must hold on
+	 * what came in, before anything runs on it. */
+	if (sim_check_invariants(s, &e) == 0 && sim_cycle(s) == f->cycle &&
+	    (!f->have_hash || stats_hash(s) == f->state_hash))
 		return 0;
-	sb_printf(&ld->notes, "note: the saved machine state does not give the saved %s; replaying from cycle 0 "
-			      "instead\n",
-		  sim_cycle(s) != f->cycle ? "cycle" : "statistics");
+	if (e)
+		sb_printf(&ld->notes, "note: the saved machine state fails a structural check (%s); replaying from "
+				      "cycle 0 instead\n",
+			  e);
+	else
+		sb_printf(&ld->notes, "note: the saved machine state does not give the saved %s; replaying from cycle 0 "
+				      "instead\n",
+			  sim_cycle(s) != f->cycle ? "cycle" : "statistics");
+	free(e);
+	e = NULL;
 	if (session_reset(ld->ns, err))
 		return -1;
 	for (unsigned i = 0; i < ld->ns->bps.n; i++) { /* the replay counts them again */
@@ -516,7 +560,11 @@ struct session_loader *session_loader_new_text(const struct session *ss, const c
 	sb_init(&ld->notes);
 	struct sfile *f = ld->f;
 	char *e = NULL;
-	if (check_envelope(ld->buf, len, &e) || parse_lines(ld->buf, f, &e))
+	if (check_envelope(ld->buf, len, &e))
+		goto fail;
+	if (strstr(ld->buf, "\nstate ")) /* the signature's text part, before parsing cuts the lines */
+		session_state_prepare(&f->state, ld->buf, strlen(ld->buf));
+	if (parse_lines(ld->buf, f, &e))
 		goto fail;
 	f->cfg.seed = f->seed;
 	if (cfg_validate(&f->cfg, &e) || session_check_memory(ss->max_memory, &f->cfg, NULL, &e))

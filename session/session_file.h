@@ -71,6 +71,10 @@ int session_loader_finish(struct session *ss, struct session_loader *ld, bool pa
 			  char **err);
 void session_loader_free(struct session_loader *ld);
 
+/* A `ui` line a session file may carry: exactly what `save session` writes,
+ * "layout NAME" or "zoom PANEL" (NAME: lower-case letters, digits, _ and -).
+ * Loading drops every other ui line with a note (docs/SECURITY.md). */
+bool session_ui_line_ok(const char *line);
 /* Run the UI lines of a loaded session (ss->ui_pending) when a UI is
  * attached (ss->ui); kept for later otherwise. */
 struct cmd_out;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "session_wl.h"
+#include "state_mac.h"
 #include "debug/snapshot.h"
 
 #define LINE_CHARS 4096 /* base64 characters per state-data line (a multiple of 4) */
@@ -15,10 +16,12 @@
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-int session_state_write(const struct sim *s, struct strbuf *sb, char **err)
+int session_state_write(const struct sim *s, struct strbuf *sb, char **note, char **err)
 {
 	unsigned char *blob;
 	size_t len;
+	if (note)
+		*note = NULL;
 	if (sim_state_export(s, &blob, &len, err))
 		return -1;
 	sb_printf(sb, "state %zu fnv1a64 %016" PRIx64 "\n", len, session_fnv1a((const char *)blob, len));
@@ -40,6 +43,25 @@ int session_state_write(const struct sim *s, struct strbuf *sb, char **err)
 			at = 0;
 		}
 	}
+	/* The signature: the text so far (the state line included), then the state. */
+	unsigned char key[STATE_KEY_BYTES], mac[32];
+	char *ke = NULL;
+	if (state_key_get(key, true, &ke) == 0) {
+		struct state_mac m;
+		state_mac_init(&m, key, sizeof key);
+		state_mac_text(&m, sb->s, sb->len);
+		state_mac_update(&m, blob, len);
+		state_mac_final(&m, mac);
+		memset(key, 0, sizeof key);
+		sb_puts(sb, "state-mac hmac-sha256 ");
+		for (int i = 0; i < 32; i++)
+			sb_printf(sb, "%02x", mac[i]);
+		sb_puts(sb, "\n");
+	} else if (note) {
+		*note = xasprintf("the machine state is saved unsigned (%s): opening the file will replay it",
+				  ke ? ke : "no key");
+	}
+	free(ke);
 	free(blob);
 	return 0;
 }
@@ -92,6 +114,21 @@ int session_state_line(struct session_state *st, const char *key, const char *va
 			return 0;
 		}
 		st->len = (size_t)n; /* the buffer grows with the data actually there */
+		return 0;
+	}
+	if (strcmp(key, "state-mac") == 0) {
+		const char *h = "hmac-sha256 ";
+		if (st->have_mac || strncmp(val, h, strlen(h)) != 0 || strlen(val) != strlen(h) + 64)
+			return -1;
+		val += strlen(h);
+		for (int i = 0; i < 32; i++) {
+			unsigned v;
+			if (!strchr("0123456789abcdef", val[2 * i]) || !strchr("0123456789abcdef", val[2 * i + 1]) ||
+			    sscanf(val + 2 * i, "%2x", &v) != 1)
+				return -1;
+			st->mac[i] = (unsigned char)v;
+		}
+		st->have_mac = true;
 		return 0;
 	}
 	/* state-data */
@@ -149,6 +186,47 @@ const unsigned char *session_state_blob(struct session_state *st)
 		return NULL;
 	}
 	return st->buf;
+}
+
+void session_state_prepare(struct session_state *st, const char *text, size_t len)
+{
+	unsigned char key[STATE_KEY_BYTES];
+	char *e = NULL;
+	st->mac_ready = false;
+	if (state_key_get(key, false, &e)) {
+		snprintf(st->mac_why, sizeof st->mac_why, "this user has no key to check its signature with (%s)",
+			 e ? e : "?");
+		free(e);
+		return;
+	}
+	state_mac_init(&st->m, key, sizeof key);
+	memset(key, 0, sizeof key);
+	state_mac_text(&st->m, text, len);
+	st->mac_ready = true;
+}
+
+int session_state_verify(struct session_state *st, char *why, size_t n)
+{
+	if (!st->have_mac) {
+		snprintf(why, n, "it carries no signature (state-mac line): it was not saved by this user's gpustep");
+		return -1;
+	}
+	if (!st->mac_ready) {
+		snprintf(why, n, "%s", st->mac_why[0] ? st->mac_why : "its signature was not prepared");
+		return -1;
+	}
+	unsigned char mac[32];
+	struct state_mac m = st->m;
+	state_mac_update(&m, st->buf, st->len);
+	state_mac_final(&m, mac);
+	unsigned diff = 0;
+	for (int i = 0; i < 32; i++)
+		diff |= (unsigned)(mac[i] ^ st->mac[i]);
+	if (diff) {
+		snprintf(why, n, "its signature does not verify with this user's key: saved by someone else, or edited");
+		return -1;
+	}
+	return 0;
 }
 
 void session_state_fini(struct session_state *st)

@@ -67,8 +67,39 @@ static void setup_quiet(void *u, const char *text)
 	(void)text;
 }
 
+/* True (with the error printed) while the open lesson's own commands run:
+ * nothing may then close, replace or re-enter it (its commands are checked
+ * when it loads; this holds whatever reaches the prompt meanwhile). */
+static bool lesson_busy(const struct session *ss, const char *what, struct cmd_out *out)
+{
+	if (!ss->lesson || !ss->lesson->busy)
+		return false;
+	cmd_errorf(out, "%s: lesson %s is running its own commands", what, ss->lesson->name);
+	return true;
+}
+
+/* One of the lesson's commands, checked again as it runs (the check at load
+ * time saw it before ${...} was replaced), with the lesson marked busy. */
+static int lesson_exec(struct session *ss, struct lesson *l, const char *cmd, struct cmd_out *out)
+{
+	char why[200];
+	if (lesson_command_check(cmd, why, sizeof why)) {
+		cmd_errorf(out, "lesson %s: %s", l->name, why);
+		return CMD_ERR;
+	}
+	l->busy++;
+	int rc = cmd_exec(ss, cmd, out);
+	l->busy--;
+	return rc;
+}
+
 int lesson_open(struct session *ss, struct lesson *l, struct cmd_out *out)
 {
+	if (ss->lesson == l || lesson_busy(ss, "lesson", out)) {
+		if (ss->lesson != l)
+			lesson_free(l);
+		return CMD_ERR;
+	}
 	lesson_free(ss->lesson);
 	ss->lesson = l;
 	l->cur = 0;
@@ -81,13 +112,16 @@ int lesson_open(struct session *ss, struct lesson *l, struct cmd_out *out)
 	struct cmd_out quiet = {setup_quiet, out->error, out->u};
 	struct cmd_out *so = ss->ui && !l->pane_hidden ? &quiet : out;
 	for (int i = 0; i < l->nsetup; i++) {
-		int rc = cmd_exec(ss, l->setup[i], so);
+		int rc = lesson_exec(ss, l, l->setup[i], so);
 		if (rc & CMD_ERR) {
 			cmd_errorf(out, "lesson %s: setup command '%s' failed", l->name, l->setup[i]);
 			return CMD_ERR;
 		}
-		if (rc & CMD_RUN)
+		if (rc & CMD_RUN) {
+			l->busy++;
 			session_run_all(ss);
+			l->busy--;
+		}
 	}
 	cmd_printf(out, "Lesson %s: %s", l->name, l->title);
 	print_next(ss, l, out);
@@ -269,10 +303,12 @@ static int run_step_commands(struct session *ss, struct lesson *l, const struct 
 		}
 		size_t k = strlen(ran);
 		snprintf(ran + k, sizeof ran - k, "%s%s", k ? "; " : "", cmd);
-		int r = cmd_exec(ss, cmd, compact ? &quiet : out);
+		int r = lesson_exec(ss, l, cmd, compact ? &quiet : out);
 		rc |= r & CMD_RESET;
 		if (r & CMD_RUN) {
+			l->busy++;
 			session_run_all(ss);
+			l->busy--;
 			cmd_report_stop(ss, compact ? &stops : out);
 		}
 		if (r & CMD_ERR) {
@@ -435,6 +471,8 @@ CMD_FN(cmd_answer)
 		cmd_errorf(out, "answer: no lesson open (`lesson NAME`)");
 		return CMD_ERR;
 	}
+	if (lesson_busy(ss, "answer", out))
+		return CMD_ERR;
 	if (l->cur >= l->nsteps) {
 		cmd_errorf(out, "answer: lesson %s is finished (`lesson %s` starts it again)", l->name, l->name);
 		return CMD_ERR;
@@ -505,11 +543,16 @@ static void list_lessons(struct cmd_out *out)
 static int reset_progress(const char *name, struct cmd_out *out)
 {
 	char path[512];
+	if (!lesson_name_ok(name)) {
+		cmd_errorf(out, "lesson reset: '%.80s' is not a lesson name (1 to %d letters, digits, '_' and '-')", name,
+			   LESSON_NAME_MAX);
+		return CMD_ERR;
+	}
 	if (lesson_progress_path(name, path, sizeof path)) {
 		cmd_errorf(out, "lesson reset: neither XDG_STATE_HOME nor HOME is set");
 		return CMD_ERR;
 	}
-	if (remove(path) && errno != ENOENT) {
+	if (unlink(path) && errno != ENOENT) {
 		cmd_errorf(out, "lesson reset: %s: %s", path, strerror(errno));
 		return CMD_ERR;
 	}
@@ -542,6 +585,8 @@ static int lesson_pane_cmd(struct session *ss, const char *what, struct cmd_out 
 
 CMD_FN(cmd_lesson)
 {
+	if (argc > 1 && lesson_busy(ss, "lesson", out))
+		return CMD_ERR;
 	if (argc == 1) {
 		if (ss->lesson) {
 			print_step(ss->lesson, out);
