@@ -2,17 +2,46 @@
 # e2e/run.sh BIN [RESULTS]: run every tests/e2e/*.sh (except this runner and
 # lib.sh) with the binary's absolute path as $1; each exits 0 (pass) or not.
 # Appends "e2e <passed> <failed>" to RESULTS.
+#
+# Time limit: each script runs under timeout(1) (TERM to its whole process
+# group, so the gpustep it started too, then KILL 5 s later) for
+# E2E_TIMEOUT seconds (default 120), or its own limit from the table below
+# (about 10x its time alone on the build machine; docs/TESTING.md). A
+# script over it prints "TIMEOUT e2e/<name>" and fails; after
+# E2E_MAX_TIMEOUTS (3) time-outs the remaining scripts fail unrun.
 BIN=$1
 RESULTS=$2
 case "$BIN" in /*) ;; *) BIN="$(pwd)/$BIN" ;; esac
 dir=$(cd "$(dirname "$0")" && pwd)
+# Scripts slower than the default allows for: NAME SECONDS.
+slow="
+cli_no_deadlock 300
+"
+limit_of() {
+	l=$(printf "%s\n" "$slow" | awk -v n="$1" '$1 == n { print $2 }')
+	echo "${l:-${E2E_TIMEOUT:-120}}"
+}
 pass=0
 fail=0
+timeouts=0
 for t in "$dir"/*.sh; do
 	name=$(basename "$t" .sh)
 	case "$name" in run | lib) continue ;; esac
+	if [ "$timeouts" -ge "${E2E_MAX_TIMEOUTS:-3}" ]; then
+		echo "TIMEOUT e2e/$name not run: $timeouts scripts timed out before it"
+		fail=$((fail + 1))
+		continue
+	fi
+	limit=$(limit_of "$name")
 	log=$(mktemp "${TMPDIR:-/tmp}/gpustep-e2e-log.XXXXXX")
-	if sh "$t" "$BIN" >"$log" 2>&1 </dev/null; then
+	timeout -k 5 "$limit" sh "$t" "$BIN" >"$log" 2>&1 </dev/null
+	rc=$?
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		echo "TIMEOUT e2e/$name (over $limit s)"
+		sed 's/^/  /' "$log" | tail -10
+		timeouts=$((timeouts + 1))
+		fail=$((fail + 1))
+	elif [ "$rc" = 0 ]; then
 		pass=$((pass + 1))
 	else
 		echo "FAIL e2e/$name"

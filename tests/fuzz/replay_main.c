@@ -86,8 +86,10 @@ static int replay(int (*fn)(const uint8_t *, size_t), const char *path, unsigned
 	}
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		return 0;
-	if (WIFSIGNALED(st))
-		printf("FAIL fuzz %s: %s\n", path, WTERMSIG(st) == SIGALRM ? "timed out" : strsignal(WTERMSIG(st)));
+	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM)
+		printf("TIMEOUT fuzz %s (over %u s)\n", path, timeout);
+	else if (WIFSIGNALED(st))
+		printf("FAIL fuzz %s: %s\n", path, strsignal(WTERMSIG(st)));
 	else
 		printf("FAIL fuzz %s: exit %d%s\n", path, WEXITSTATUS(st),
 		       WEXITSTATUS(st) == 4 ? " (memory leaked)" : WEXITSTATUS(st) == 3 ? " (unreadable)" : "");

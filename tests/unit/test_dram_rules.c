@@ -256,15 +256,18 @@ static int64_t cmd_at(const struct dh *h, unsigned kind, int bank, unsigned n)
 static uint32_t tag_n;
 
 /* Enqueue now, or (queue full) as soon as the queue takes it. */
-static void rq(struct dh *h, unsigned bank, unsigned row, unsigned col, bool w)
+static void rq_rank(struct dh *h, unsigned rank, unsigned bank, unsigned row, unsigned col, bool w)
 {
-	uint64_t a = dh_addr(h, 0, bank, row, col);
+	struct dram_addr x = {.ch = 0, .rank = rank, .bank = bank, .row = row, .col = col};
+	uint64_t a = addrmap_encode(&h->map, &x);
 	while (!dram_can_accept(h->d, a, w)) {
 		dh_pop(h);
 		h->now++;
 	}
 	dram_enqueue(h->d, a, w, tag_n++);
 }
+
+static void rq(struct dh *h, unsigned bank, unsigned row, unsigned col, bool w) { rq_rank(h, 0, bank, row, col, w); }
 
 static void idle(struct dh *h) { dh_run(h, 0, false); }
 
@@ -331,6 +334,7 @@ struct rule {
 	 * applies to); elsewhere only its variant binds. Checked both ways, so a
 	 * bug that stops the rule binding (or a preset change) names the preset. */
 	const char *native;
+	void (*prep)(struct sim_cfg *c); /* organisation the sequence needs (NULL: the preset's) */
 };
 
 static int tbl(const struct sim_cfg *c) { return c->dram.burst / c->dram.data_rate; }
@@ -568,26 +572,52 @@ static int64_t run_cwl(struct dh *h)
 	return gap(cmd_at(h, EV_DRAM_WR, 0, 0), (int64_t)h->done_at[tag]);
 }
 
+/* Rank variants: two ranks (the preset's mapping with a rank field above the
+ * banks); channel bank index of (rank, bank) is rank * banks + bank. */
+static void two_ranks(struct sim_cfg *c)
+{
+	c->dram.ranks = 2;
+	strcpy(c->dram.mapping, "row:rank:bank:ch:col");
+}
+
+static int rbank(const struct dh *h, unsigned rank, unsigned bank) { return (int)(rank * (unsigned)h->cfg.dram.banks + bank); }
+
+/* tRTRS: RD rank 0 -> RD rank 1 (rows open): the second burst starts tRTRS
+ * after the first one ends, so the RDs are tBL + tRTRS apart */
+static int *p_rtrs(struct dram_timing *t) { return &t->tRTRS; }
+static int64_t run_rtrs(struct dh *h)
+{
+	rq_rank(h, 0, 0, 1, 0, false);
+	rq_rank(h, 1, 0, 1, 0, false);
+	idle(h);
+	dh_run(h, h->now + (uint64_t)h->cfg.dram.timing.tRC + 1, false);
+	rq_rank(h, 0, 0, 1, 1, false);
+	rq_rank(h, 1, 0, 1, 1, false);
+	idle(h);
+	return gap(cmd_at(h, EV_DRAM_RD, rbank(h, 0, 0), 1), cmd_at(h, EV_DRAM_RD, rbank(h, 1, 0), 1));
+}
+
 static const struct rule rules[] = {
-	{"tRCD", p_rcd, off0, low1, run_rcd, false, false, "*"},
-	{"tRCDWR", p_rcdwr, off0, low_rcdwr, run_rcdwr, false, false, "*"},
-	{"tRAS", p_ras, off0, low_ras, run_ras, false, false, "*"},
-	{"tRP", p_rp, off0, low1, run_rp, false, false, "*"},
-	{"tRC", p_rc, off0, low_rc, run_rc, false, false, ""},
-	{"tRRD_S", p_rrd, off0, low1, run_rrd, false, false, "*"},
-	{"tRRD_L", p_rrdl, off0, low_rrdl, run_rrdl, true, false, "ddr4-3200.ini gddr6-14000.ini hbm2-2000.ini"},
-	{"tFAW", p_faw, off0, low0, run_faw, false, false, "harness hbm2.json ddr4-3200.ini gddr6-14000.ini"},
-	{"t32AW", p_32aw, off0, low0, run_32aw, false, false, "gddr6-14000.ini"},
-	{"tCCD_S", p_ccd, off0, low1, run_ccd, false, false, "harness gddr6-14000.ini"},
-	{"tCCD_L", p_ccdl, off0, low_ccdl, run_ccdl, true, false, "*"},
-	{"tWTR_S", p_wtr, wr_end, low0, run_wtr, false, false, "*"},
-	{"tWTR_L", p_wtrl, wr_end, low_wtrl, run_wtrl, true, false, "ddr4-3200.ini gddr6-14000.ini hbm2-2000.ini"},
-	{"tWR", p_wr, wr_end, low0, run_wr, false, false, "*"},
-	{"tRTP", p_rtp, off0, low0, run_rtp, false, false, "*"},
-	{"tRTW", p_rtw, off0, low_rtw, run_rtw, false, false, "*"},
-	{"tPPD", p_ppd, off0, low0, run_ppd, false, false, "gddr6-14000.ini lpddr4-3200.ini"},
-	{"tCL", p_cl, off_bl, low1, run_cl, false, true, "*"},
-	{"tCWL", p_cwl, off_bl, low1, run_cwl, false, true, "*"},
+	{"tRCD", p_rcd, off0, low1, run_rcd, false, false, "*", NULL},
+	{"tRCDWR", p_rcdwr, off0, low_rcdwr, run_rcdwr, false, false, "*", NULL},
+	{"tRAS", p_ras, off0, low_ras, run_ras, false, false, "*", NULL},
+	{"tRP", p_rp, off0, low1, run_rp, false, false, "*", NULL},
+	{"tRC", p_rc, off0, low_rc, run_rc, false, false, "", NULL},
+	{"tRRD_S", p_rrd, off0, low1, run_rrd, false, false, "*", NULL},
+	{"tRRD_L", p_rrdl, off0, low_rrdl, run_rrdl, true, false, "ddr4-3200.ini gddr6-14000.ini hbm2-2000.ini", NULL},
+	{"tFAW", p_faw, off0, low0, run_faw, false, false, "harness hbm2.json ddr4-3200.ini gddr6-14000.ini", NULL},
+	{"t32AW", p_32aw, off0, low0, run_32aw, false, false, "gddr6-14000.ini", NULL},
+	{"tCCD_S", p_ccd, off0, low1, run_ccd, false, false, "harness gddr6-14000.ini", NULL},
+	{"tCCD_L", p_ccdl, off0, low_ccdl, run_ccdl, true, false, "*", NULL},
+	{"tWTR_S", p_wtr, wr_end, low0, run_wtr, false, false, "*", NULL},
+	{"tWTR_L", p_wtrl, wr_end, low_wtrl, run_wtrl, true, false, "ddr4-3200.ini gddr6-14000.ini hbm2-2000.ini", NULL},
+	{"tWR", p_wr, wr_end, low0, run_wr, false, false, "*", NULL},
+	{"tRTP", p_rtp, off0, low0, run_rtp, false, false, "*", NULL},
+	{"tRTW", p_rtw, off0, low_rtw, run_rtw, false, false, "*", NULL},
+	{"tPPD", p_ppd, off0, low0, run_ppd, false, false, "gddr6-14000.ini lpddr4-3200.ini", NULL},
+	{"tCL", p_cl, off_bl, low1, run_cl, false, true, "*", NULL},
+	{"tCWL", p_cwl, off_bl, low1, run_cwl, false, true, "*", NULL},
+	{"tRTRS", p_rtrs, off_bl, low0, run_rtrs, false, false, "gddr5.json hbm2.json ddr4-3200.ini hbm2-2000.ini lpddr4-3200.ini", two_ranks},
 };
 
 /* The cross-field rules of dram_cfg.c, restored after one parameter moved. */
@@ -641,6 +671,8 @@ static unsigned check_rule(const struct rule *r, unsigned *json, unsigned *ini)
 		struct sim_cfg cfg, ctl;
 		if (!preset_cfg(p, &cfg))
 			continue;
+		if (r->prep)
+			r->prep(&cfg);
 		if (r->needs_groups && cfg.dram.bank_groups < 2)
 			continue;
 		if (cfg.dram.banks < 5 || (r->needs_groups && cfg.dram.banks < 2 * cfg.dram.bank_groups))
@@ -729,6 +761,45 @@ TEST(dram_rule_tRTW_read_to_write) { rule_test("tRTW"); }
 TEST(dram_rule_tPPD_pre_to_pre) { rule_test("tPPD"); }
 TEST(dram_rule_tCL_read_to_data_end) { rule_test("tCL"); }
 TEST(dram_rule_tCWL_write_to_data_end) { rule_test("tCWL"); }
+TEST(dram_rule_tRTRS_rank_switch_on_the_bus) { rule_test("tRTRS"); }
+
+/* The per-rank rules do not cross ranks: on two ranks, ACTs of the two
+ * ranks are one command slot apart (no tRRD), and a fifth ACT in a window
+ * of four on rank 0 goes to rank 1 without waiting for tFAW. */
+TEST(dram_rule_trrd_tfaw_are_per_rank)
+{
+	for (size_t i = 0; i < NPRESETS; i++) {
+		struct sim_cfg cfg;
+		if (!preset_cfg(&presets[i], &cfg))
+			continue;
+		two_ranks(&cfg);
+		struct dh h;
+		h.cfg = cfg;
+		char *err = NULL;
+		if (!try_init(&h, &err)) {
+			test_fail(__FILE__, __LINE__, "%s: %s", presets[i].name, err ? err : "?");
+			free(err);
+			continue;
+		}
+		tag_n = 0;
+		/* four ACTs on rank 0 (different groups when there are some), then rank 1 */
+		for (unsigned b = 0; b < 4; b++)
+			rq_rank(&h, 0, b, 1, 0, false);
+		rq_rank(&h, 1, 0, 1, 0, false);
+		idle(&h);
+		int64_t a0 = cmd_at(&h, EV_DRAM_ACT, rbank(&h, 0, 0), 0), a3 = cmd_at(&h, EV_DRAM_ACT, rbank(&h, 0, 3), 0);
+		int64_t r1 = cmd_at(&h, EV_DRAM_ACT, rbank(&h, 1, 0), 0);
+		/* rank 1's ACT takes the first free command slot: it is never held by
+		 * rank 0's tRRD chain or tFAW window, so it issues before rank 0's
+		 * fourth ACT (which waits 3 x tRRD_S at least) unless tRRD_S is 1 */
+		g_to = r1;
+		int64_t want = slot_after(&h, a0 + 1);
+		if (r1 != want)
+			test_fail(__FILE__, __LINE__, "%s: rank 1's ACT at %lld, want the first free slot after rank 0's first ACT (%lld): %lld (rank 0's fourth ACT at %lld)",
+				  presets[i].name, (long long)r1, (long long)a0, (long long)want, (long long)a3);
+		dh_fini(&h);
+	}
+}
 
 /* ---- refresh: tREFI, tRFC, tRFCpb ---------------------------------------------- */
 
@@ -863,4 +934,69 @@ TEST(dram_rule_page_timeout_precharges_after_timeout)
 {
 	for (size_t i = 0; i < NPRESETS; i++)
 		policy_case(&presets[i], DRAM_PAGE_TIMEOUT);
+}
+
+/* ---- FR-FCFS row-hit cap ------------------------------------------------------ */
+
+/* row_hit_cap = 2. Row 1 of bank 0 was opened (one read) long ago; then an
+ * older miss (row 2) and four younger hits (row 1) arrive together. FR-FCFS
+ * serves hits first until the row has served `cap` requests since its ACT;
+ * then it wants the miss's PRE, but (DRAMSim3's semantics) a hit that is
+ * legal before the PRE still goes first. The PRE is legal tRTP after the
+ * last RD; the next hit tCCD_L (at least the burst, tBL) after it. So the
+ * RDs before the PRE are: 2 (the cap) when max(tCCD_L, tBL) >= tRTP, else
+ * all 5. */
+static void cap_case(const struct preset *p, unsigned *capped, unsigned *through)
+{
+	struct sim_cfg cfg;
+	if (!preset_cfg(p, &cfg))
+		return;
+	const unsigned cap = 2, hits = 4;
+	cfg.dram.scheduler = DRAM_SCHED_FRFCFS;
+	cfg.dram.row_hit_cap = (int)cap;
+	struct dh h;
+	h.cfg = cfg;
+	char *err = NULL;
+	if (!try_init(&h, &err)) {
+		test_fail(__FILE__, __LINE__, "%s: %s", p->name, err ? err : "?");
+		free(err);
+		return;
+	}
+	const struct dram_timing *t = &cfg.dram.timing;
+	tag_n = 0;
+	rq(&h, 0, 1, 0, false);
+	idle(&h);
+	dh_run(&h, h.now + (uint64_t)t->tRC + 1, false);
+	rq(&h, 0, 2, 0, false);
+	for (unsigned i = 1; i <= hits; i++)
+		rq(&h, 0, 1, i, false);
+	idle(&h);
+	int64_t pre = cmd_at(&h, EV_DRAM_PRE, 0, 0);
+	unsigned before = 0;
+	for (unsigned n = 0;; n++) {
+		int64_t rd = cmd_at(&h, EV_DRAM_RD, 0, n);
+		if (rd < 0 || rd > pre)
+			break;
+		before++;
+	}
+	int bl = cfg.dram.burst / cfg.dram.data_rate;
+	int ccd = cfg.dram.bank_groups > 1 ? t->tCCD_L : t->tCCD;
+	bool runs_through = (ccd > bl ? ccd : bl) < t->tRTP;
+	unsigned want = runs_through ? 1 + hits : cap;
+	if (pre < 0 || before != want)
+		test_fail(__FILE__, __LINE__, "%s: %u RDs before the PRE (at %lld), want %u (cap %u, max(tCCD_L %d, tBL %d) %s tRTP %d)",
+			  p->name, before, (long long)pre, want, cap, ccd, bl, runs_through ? "<" : ">=", t->tRTP);
+	*capped += !runs_through;
+	*through += runs_through;
+	dh_fini(&h);
+}
+
+TEST(dram_rule_frfcfs_row_hit_cap)
+{
+	unsigned capped = 0, through = 0;
+	for (size_t i = 0; i < NPRESETS; i++)
+		cap_case(&presets[i], &capped, &through);
+	/* both outcomes occur among the presets */
+	CHECK(capped > 0);
+	CHECK(through > 0);
 }
