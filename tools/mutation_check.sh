@@ -35,7 +35,11 @@ grep -v '^#' "$list" | grep -v '^[[:space:]]*$' | while IFS= read -r line; do
 		echo x >>"$bak.missed"
 		continue
 	fi
-	if ! make -j2 build/gpustep build/unit_tests build/ui_tests build/fuzz_replay >"$bak.log" 2>&1; then
+	# the binaries the command names (all four when it names none)
+	bins=$(printf "%s\n" "$cmd" | grep -o 'build/[a-z_]*' | sort -u | tr '\n' ' ')
+	[ -n "$bins" ] || bins="build/gpustep build/unit_tests build/ui_tests build/fuzz_replay"
+	# shellcheck disable=SC2086
+	if ! make -j2 $bins >"$bak.log" 2>&1; then
 		echo "caught $id (the mutant does not build)"
 		echo "caught 0 $id" >>"$bak.times"
 		restore

@@ -6,16 +6,26 @@
 # Time limit: each script runs under timeout(1) (TERM to its whole process
 # group, so the gpustep it started too, then KILL 5 s later) for
 # E2E_TIMEOUT seconds (default 120), or its own limit from the table below
-# (about 10x its time alone on the build machine; docs/TESTING.md). A
+# (at least 7x its time in a run on the build machine under a load of 9,
+# 2026-12-06; docs/TESTING.md). A
 # script over it prints "TIMEOUT e2e/<name>" and fails; after
-# E2E_MAX_TIMEOUTS (3) time-outs the remaining scripts fail unrun.
+# E2E_MAX_TIMEOUTS (1) time-out(s) the remaining scripts fail unrun.
 BIN=$1
 RESULTS=$2
 case "$BIN" in /*) ;; *) BIN="$(pwd)/$BIN" ;; esac
 dir=$(cd "$(dirname "$0")" && pwd)
 # Scripts slower than the default allows for: NAME SECONDS.
 slow="
-cli_no_deadlock 300
+cli_info 300
+cli_l2_queue_never_nacks 400
+cli_lesson 240
+cli_model_ref 240
+cli_no_deadlock 450
+cli_sweep 240
+layers_check 900
+tui_rc_interrupt 300
+tui_startup_state 300
+tui_typeahead 240
 "
 limit_of() {
 	l=$(printf "%s\n" "$slow" | awk -v n="$1" '$1 == n { print $2 }')
@@ -24,11 +34,12 @@ limit_of() {
 pass=0
 fail=0
 timeouts=0
+skipped=0
 for t in "$dir"/*.sh; do
 	name=$(basename "$t" .sh)
 	case "$name" in run | lib) continue ;; esac
-	if [ "$timeouts" -ge "${E2E_MAX_TIMEOUTS:-3}" ]; then
-		echo "TIMEOUT e2e/$name not run: $timeouts scripts timed out before it"
+	if [ "$timeouts" -ge "${E2E_MAX_TIMEOUTS:-1}" ]; then
+		skipped=$((skipped + 1))
 		fail=$((fail + 1))
 		continue
 	fi
@@ -50,6 +61,7 @@ for t in "$dir"/*.sh; do
 	fi
 	rm -f "$log"
 done
+[ "$skipped" != 0 ] && echo "TIMEOUT e2e: the $skipped scripts after the time-out were not run (counted as failed)"
 echo "e2e: $pass passed, $fail failed"
 [ -n "$RESULTS" ] && echo "e2e $pass $fail" >>"$RESULTS"
 [ "$fail" = 0 ]

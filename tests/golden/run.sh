@@ -11,7 +11,7 @@
 # Time limit: each case runs under timeout(1) for GOLDEN_TIMEOUT seconds
 # (default 60; the slowest case takes about 3 s alone, docs/TESTING.md); a
 # case over it prints "TIMEOUT golden/<case>" and fails, and after
-# GOLDEN_MAX_TIMEOUTS (3) time-outs the remaining cases fail unrun. A run
+# GOLDEN_MAX_TIMEOUTS (1) time-out(s) the remaining cases fail unrun. A run
 # the deadlock detector stopped ("the model deadlocked", exit 1) fails with
 # its message as any other non-zero exit.
 BIN=$1
@@ -45,13 +45,14 @@ pass=0
 fail=0
 updated=0
 timeouts=0
+skipped=0
 limit=${GOLDEN_TIMEOUT:-60}
 for dir in tests/golden/*/; do
 	[ -f "$dir/cmd" ] || continue
 	name=$(basename "$dir")
 	out="$tmp/$name.json"
-	if [ "$timeouts" -ge "${GOLDEN_MAX_TIMEOUTS:-3}" ]; then
-		echo "TIMEOUT golden/$name not run: $timeouts cases timed out before it"
+	if [ "$timeouts" -ge "${GOLDEN_MAX_TIMEOUTS:-1}" ]; then
+		skipped=$((skipped + 1))
 		fail=$((fail + 1))
 		continue
 	fi
@@ -114,6 +115,7 @@ for dir in tests/golden/*/; do
 	fail=$((fail + 1))
 done
 [ "$updated" != 0 ] && echo "golden: $updated expectations rewritten; they count as failed until a run without GOLDEN_UPDATE passes"
+[ "$skipped" != 0 ] && echo "TIMEOUT golden: the $skipped cases after the time-out were not run (counted as failed)"
 echo "golden: $pass passed, $fail failed"
 [ -n "$RESULTS" ] && echo "golden $pass $fail" >>"$RESULTS"
 [ "$fail" = 0 ]
