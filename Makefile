@@ -172,13 +172,16 @@ run: deps $(BIN)
 
 # Every layer runs even if an earlier one fails; tests/summary.sh prints the
 # closing "N passed, N failed" line and sets the exit status.
+# Each test has its own time limit (TIMEOUT <name>; docs/TESTING.md); each
+# layer also has one, in case a runner itself hangs (it then does not report).
+LAYER_LIMIT := timeout -k 10 1800
 test: deps $(BIN) $(UNIT_BIN) $(UITEST_BIN) $(FUZZ_REPLAY)
 	@rm -f $(BUILD)/results.txt
-	@-$(UNIT_BIN) --results $(BUILD)/results.txt
-	@-$(UITEST_BIN) --results $(BUILD)/results.txt
-	@-$(FUZZ_REPLAY) --results $(BUILD)/results.txt $(patsubst %,tests/fuzz/%,$(FUZZ_TARGETS))
-	@-sh tests/golden/run.sh $(BIN) $(BUILD)/results.txt
-	@-sh tests/e2e/run.sh $(BIN) $(BUILD)/results.txt
+	@-$(LAYER_LIMIT) $(UNIT_BIN) --results $(BUILD)/results.txt
+	@-$(LAYER_LIMIT) $(UITEST_BIN) --results $(BUILD)/results.txt
+	@-$(LAYER_LIMIT) $(FUZZ_REPLAY) --results $(BUILD)/results.txt $(patsubst %,tests/fuzz/%,$(FUZZ_TARGETS))
+	@-$(LAYER_LIMIT) sh tests/golden/run.sh $(BIN) $(BUILD)/results.txt
+	@-$(LAYER_LIMIT) sh tests/e2e/run.sh $(BIN) $(BUILD)/results.txt
 	@-sh tools/layers.sh --objs $(BUILD) --results $(BUILD)/results.txt
 	@sh tests/summary.sh $(BUILD)/results.txt
 

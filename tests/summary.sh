@@ -16,7 +16,7 @@ awk -v layers="$layers" '
 		tp = 0; tf = 0
 		for (i = 1; i <= n; i++) {
 			l = L[i]
-			if (!seen[l]) { printf "%-7s did not report (build or runner failure)\n", l; tf++; continue }
+			if (!seen[l]) { printf "%-7s did not report (build or runner failure, or over the layer time limit)\n", l; tf++; continue }
 			printf "%-7s %d passed, %d failed\n", l, p[l], f[l]
 			tp += p[l]; tf += f[l]
 		}

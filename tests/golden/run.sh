@@ -7,6 +7,13 @@
 # GOLDEN_UPDATE=1 rewrites the expectations that differ, lists what changed,
 # and counts each rewritten case as failed (never as passed).
 # Appends "golden <passed> <failed>" to RESULTS.
+#
+# Time limit: each case runs under timeout(1) for GOLDEN_TIMEOUT seconds
+# (default 60; the slowest case takes about 3 s alone, docs/TESTING.md); a
+# case over it prints "TIMEOUT golden/<case>" and fails, and after
+# GOLDEN_MAX_TIMEOUTS (1) time-out(s) the remaining cases fail unrun. A run
+# the deadlock detector stopped ("the model deadlocked", exit 1) fails with
+# its message as any other non-zero exit.
 BIN=$1
 RESULTS=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -37,13 +44,28 @@ flatten() {
 pass=0
 fail=0
 updated=0
+timeouts=0
+skipped=0
+limit=${GOLDEN_TIMEOUT:-60}
 for dir in tests/golden/*/; do
 	[ -f "$dir/cmd" ] || continue
 	name=$(basename "$dir")
 	out="$tmp/$name.json"
+	if [ "$timeouts" -ge "${GOLDEN_MAX_TIMEOUTS:-1}" ]; then
+		skipped=$((skipped + 1))
+		fail=$((fail + 1))
+		continue
+	fi
 	# shellcheck disable=SC2046
-	"$BIN" $(cat "$dir/cmd") --stats "$out" >"$tmp/$name.log" 2>&1 </dev/null
+	timeout -k 5 "$limit" "$BIN" $(cat "$dir/cmd") --stats "$out" >"$tmp/$name.log" 2>&1 </dev/null
 	rc=$?
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		echo "TIMEOUT golden/$name (over $limit s): gpustep $(cat "$dir/cmd")"
+		sed 's/^/    /' "$tmp/$name.log" | tail -5
+		timeouts=$((timeouts + 1))
+		fail=$((fail + 1))
+		continue
+	fi
 	if [ "$rc" != 0 ]; then
 		echo "FAIL golden/$name: gpustep $(cat "$dir/cmd") exited $rc"
 		sed 's/^/    /' "$tmp/$name.log" | tail -20
@@ -93,6 +115,7 @@ for dir in tests/golden/*/; do
 	fail=$((fail + 1))
 done
 [ "$updated" != 0 ] && echo "golden: $updated expectations rewritten; they count as failed until a run without GOLDEN_UPDATE passes"
+[ "$skipped" != 0 ] && echo "TIMEOUT golden: the $skipped cases after the time-out were not run (counted as failed)"
 echo "golden: $pass passed, $fail failed"
 [ -n "$RESULTS" ] && echo "golden $pass $fail" >>"$RESULTS"
 [ "$fail" = 0 ]
