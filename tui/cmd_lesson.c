@@ -194,9 +194,32 @@ static bool cond_holds(struct session *ss, const char *text)
 	return v != want;
 }
 
-static void finish_step(struct session *ss, struct lesson *l, bool pass, struct cmd_out *out)
+/* The step's claims and stated numbers against the machine (lesson_step_audit):
+ * a false claim is the lesson's error, said to the student too; under
+ * --check it, and any number no check gives, fails the step. */
+static bool audit_step(struct session *ss, struct lesson *l, const double *answer, struct cmd_out *out)
+{
+	char msg[1024];
+	int bad = lesson_step_audit(ss, l, &l->steps[l->cur], answer, msg, sizeof msg);
+	if (!bad)
+		return true;
+	char *line = msg;
+	while (line && *line) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		bool claim = strstr(line, " claims ") != NULL;
+		if (l->no_progress || claim)
+			cmd_errorf(out, "lesson %s: %s", l->name, line);
+		line = nl ? nl + 1 : NULL;
+	}
+	return !l->no_progress;
+}
+
+static void finish_step(struct session *ss, struct lesson *l, bool pass, const double *answer, struct cmd_out *out)
 {
 	const struct lstep *s = &l->steps[l->cur];
+	pass &= audit_step(ss, l, answer, out);
 	l->result[l->cur] = pass ? LR_PASS : LR_FAIL;
 	char *t = NULL;
 	if (s->explain) {
@@ -349,7 +372,7 @@ static int answer_predict(struct session *ss, struct lesson *l, const char *arg,
 	else
 		snprintf(l->last_result, sizeof l->last_result, "Step %d: you predicted %s, the machine shows %s = %s.",
 			 l->cur + 1, arg, s->value, shown);
-	finish_step(ss, l, pass, out);
+	finish_step(ss, l, pass, &v, out);
 	return rc;
 }
 
@@ -401,7 +424,7 @@ static int answer_action(struct session *ss, struct lesson *l, struct cmd_out *o
 		return CMD_ERR;
 	cmd_printf(out, "Done.");
 	snprintf(l->last_result, sizeof l->last_result, "Step %d: done.", l->cur + 1);
-	finish_step(ss, l, true, out);
+	finish_step(ss, l, true, NULL, out);
 	return CMD_OK;
 }
 

@@ -92,4 +92,34 @@ expect_contains "$out" "configs/traces/b2b/nosuch.g: No such file or directory"
 # A teacher's own file runs the same way.
 cp configs/lessons/coalescing.json "$E2E_TMP/mine.json"
 "$BIN" lesson --check "$E2E_TMP/mine.json" --batch tests/lessons/coalescing.answers >/dev/null 2>&1 || fail "lesson file --check failed"
+# Claims are checked, not written. The old scheduling answer (a breakpoint on
+# stmt=2, the kernel's first load, not its alu) no longer passes step 5.
+sed 's/op=alu/stmt=2/' tests/lessons/scheduling.answers >"$E2E_TMP/sched_old.answers"
+"$BIN" lesson --check scheduling --batch "$E2E_TMP/sched_old.answers" >"$E2E_TMP/out" 2>&1
+[ $? = 1 ] || fail "scheduling with the old stmt=2 breakpoint passed --check"
+expect_contains "$(cat "$E2E_TMP/out")" "not with op=alu"
+# A lesson whose explanation states a number no check gives (mshrs step 6's
+# old "512 refusals") fails --check, and so does a claim the machine denies.
+python3 - "$E2E_TMP" <<'PY'
+import json, sys
+d = json.load(open("configs/lessons/mshrs.json"))
+s = d["steps"][5]
+s["explain"] = "Zero merges: each of the 512 second halves was refused and fetched the line again."
+del s["claims"]
+json.dump(d, open(sys.argv[1] + "/m_number.json", "w"))
+s["claims"] = ["stat.l1.mshr_full == 512"]
+s["explain"] = "Zero merges: each second half was refused (l1.mshr_full counts 512)."
+json.dump(d, open(sys.argv[1] + "/m_claim.json", "w"))
+PY
+"$BIN" lesson --check "$E2E_TMP/m_number.json" --batch tests/lessons/mshrs.answers >"$E2E_TMP/out" 2>&1
+[ $? = 1 ] || fail "a lesson stating an unchecked number passed --check"
+expect_contains "$(cat "$E2E_TMP/out")" "step 6 states 512 in its explanation"
+"$BIN" lesson --check "$E2E_TMP/m_claim.json" --batch tests/lessons/mshrs.answers >"$E2E_TMP/out" 2>&1
+[ $? = 1 ] || fail "a lesson with a false claim passed --check"
+expect_contains "$(cat "$E2E_TMP/out")" "step 6 claims stat.l1.mshr_full == 512, but the machine shows"
+# A malformed claim is refused when the lesson loads.
+printf '{"name": "x", "title": "t", "steps": [{"text": "a", "claims": ["stat.l1.hits"], "action": {"finished": true}}]}' >"$E2E_TMP/bad.json"
+"$BIN" lesson --check "$E2E_TMP/bad.json" --batch /dev/null 2>"$E2E_TMP/err"
+[ $? = 2 ] || fail "a malformed claim: expected exit 2"
+expect_contains "$(cat "$E2E_TMP/err")" "claims: 'stat.l1.hits' must read"
 exit 0
