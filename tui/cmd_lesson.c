@@ -230,7 +230,7 @@ static void finish_step(struct session *ss, struct lesson *l, bool pass, const d
 				   why);
 	}
 	const char *explain = t ? t : s->explain;
-	if (explain && !pane_shows(ss, l)) /* else the pane shows it: the output stays short, no pager */
+	if (explain) /* the pane folds the verdict to one row: the whole of it is here */
 		cmd_print_block(out, explain);
 	/* The pane keeps what was said: "Step N: Right: ... <explain>". */
 	size_t k = strlen(l->last_result);
@@ -567,6 +567,8 @@ CMD_FN(cmd_lesson)
 {
 	if (argc == 1) {
 		if (ss->lesson) {
+			if (ss->lesson->last_result[0]) /* what the pane folds to one row */
+				cmd_print_block(out, ss->lesson->last_result);
 			print_step(ss->lesson, out);
 			return CMD_OK;
 		}
