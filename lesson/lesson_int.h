@@ -83,6 +83,11 @@ int lesson_interp_check(const char *text, char *why, size_t n);
 void lesson_format_value(double v, bool hex, char *buf, size_t n);
 void lesson_save(struct lesson *l, const char *name, double v);
 
+/* lesson_pane.c: the machine's configuration fallback ("" if none), and a
+ * step's text with its ${...} filled in (buf, or text when unreadable). */
+void lesson_machine_warning(const struct session *ss, char *buf, size_t n);
+const char *lesson_step_text(const struct session *ss, const struct lesson *l, const char *text, char *buf, size_t n);
+
 /* The step's "claims" (a list of "EXPR OP EXPR", OP one of == != < <= > >=)
  * parsed into s; -1 and *err naming the step (`where`) when malformed. */
 struct cJSON;

@@ -157,14 +157,14 @@ static void put_line(WINDOW *w, int y, int x, int width, const struct wline *l)
 
 /* The verdict folded to one row: its start, "..." where it is cut (the
  * whole of it is in the command output). */
-static void put_fold(WINDOW *w, int y, int x, int width, const char *s)
+static void put_fold(WINDOW *w, int y, int x, int width, const char *s, attr_t a)
 {
 	int len = (int)strlen(s), k = fit(s, len, width);
 	const char *nl = memchr(s, '\n', (size_t)k);
 	if (nl)
 		k = (int)(nl - s);
 	if (k == len) {
-		put_text(w, y, x, width, s, role_attr(R_DIM), false);
+		put_text(w, y, x, width, s, a, false);
 		return;
 	}
 	const char *dots = draw_utf8() ? "\xe2\x80\xa6" : "...";
@@ -173,7 +173,7 @@ static void put_fold(WINDOW *w, int y, int x, int width, const char *s)
 		room--;
 	char buf[512];
 	snprintf(buf, sizeof buf, "%.*s%s", room > 0 ? room : fit(s, k, width - 3), s, dots);
-	put_text(w, y, x, width, buf, role_attr(R_DIM), false);
+	put_text(w, y, x, width, buf, a, false);
 }
 
 /* Rows of the step's text above the shown ones, and below (0 when it all
@@ -209,10 +209,11 @@ static void lesson_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 	 * text ending with its question, then the previous verdict on one row
 	 * when a row is left. Text that does not fit is cut at its top (PgUp). */
 	bool verdict = v->result && *v->result;
-	int fixed = pt.todo + pt.hint;
+	bool warn = v->warning && *v->warning && h >= 3 + pt.todo; /* one row, after the question's */
+	int fixed = pt.todo + pt.hint + warn;
 	if (fixed > h) { /* the hint gives way to what to do */
-		pt.hint = h > pt.todo ? h - pt.todo : 0;
-		fixed = pt.todo + pt.hint;
+		pt.hint = h > pt.todo + warn ? h - pt.todo - warn : 0;
+		fixed = pt.todo + pt.hint + warn;
 	}
 	int avail = h - fixed;
 	/* the verdict's row, unless the question needs it */
@@ -246,12 +247,15 @@ static void lesson_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		return;
 	int y = r.y;
 	if (show_verdict)
-		put_fold(w, y++, r.x, r.w, v->result);
+		put_fold(w, y++, r.x, r.w, v->result, role_attr(R_DIM));
+	if (warn) { /* a configuration fallback: the student would not see it elsewhere */
+		put_fold(w, y++, r.x, r.w, v->warning, role_attr(R_STALL));
+	}
 	for (int i = 0; i < shown; i++)
 		put_line(w, y++, r.x, r.w, &pt.l[first + i]);
 	/* the hint and what to do: at the bottom when the text is cut */
 	if (first > 0 || lp->scroll > 0)
-		y = r.y + r.h - fixed;
+		y = r.y + r.h - pt.todo - pt.hint;
 	if (y < r.y)
 		y = r.y;
 	for (int i = 0; i < pt.hint && y < r.y + r.h - pt.todo; i++)

@@ -40,6 +40,7 @@ struct lesson_view {
 	const char *todo;   /* what to do now */
 	const char *hint;   /* after `hint`, else NULL */
 	const char *result; /* how the previous step went, "" = nothing yet */
+	const char *warning; /* a configuration fallback of the machine now (rf.remap), or NULL */
 };
 
 struct view_ctx {

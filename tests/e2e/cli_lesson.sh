@@ -122,4 +122,21 @@ printf '{"name": "x", "title": "t", "steps": [{"text": "a", "claims": ["stat.l1.
 "$BIN" lesson --check "$E2E_TMP/bad.json" --batch /dev/null 2>"$E2E_TMP/err"
 [ $? = 2 ] || fail "a malformed claim: expected exit 2"
 expect_contains "$(cat "$E2E_TMP/err")" "claims: 'stat.l1.hits' must read"
+# The listing in teaching order with durations; a handout in Markdown.
+out=$("$BIN" lesson) || fail "gpustep lesson exited $?"
+first=$(printf '%s\n' "$out" | grep -n 'coalescing ' | head -1 | cut -d: -f1)
+last=$(printf '%s\n' "$out" | grep -n 'racetrack ' | head -1 | cut -d: -f1)
+[ -n "$first" ] && [ -n "$last" ] && [ "$first" -lt "$last" ] || fail "lessons not in teaching order: $out"
+expect_contains "$out" " 1. coalescing    8 steps  ~30 min"
+expect_contains "$out" "min in all"
+out=$("$BIN" lesson mshrs --handout) || fail "--handout exited $?"
+expect_contains "$out" "# MSHRs: merging misses"
+expect_contains "$out" "## Step 6 (prediction)"
+expect_contains "$out" "Your prediction: ____"
+expect_not_contains "$out" "*Answer:*"
+out=$("$BIN" lesson mshrs --handout --answers) || fail "--handout --answers exited $?"
+expect_contains "$out" "*Answer:* the machine's \`stat.l1.mshr_merges\`"
+expect_contains "$out" "*Checked:* an enabled breakpoint on l1.mshr_full; the run stopped at l1.mshr_full with reason=merges."
+"$BIN" lesson mshrs --answers >/dev/null 2>&1
+[ $? = 2 ] || fail "--answers without --handout: expected exit 2"
 exit 0
