@@ -83,7 +83,12 @@ void print_summary(struct session *ss)
 		snprintf(a, sizeof a, "%s.accesses", lv[i]);
 		ok = true;
 		double hits = stat_or(st, h, &ok), acc = stat_or(st, a, &ok);
-		if (ok)
+		bool puts_ok = i == 1;
+		double puts = i ? stat_or(st, "l2.coh_puts", &puts_ok) : 0;
+		if (ok && puts_ok && puts > 0) /* eviction notices: not lookups (docs/COHERENCE.md) */
+			printf("  %s hit rate     %5.1f%%  (%.0f of %.0f; %.0f eviction notices apart)\n", "L2",
+			       acc ? 100 * hits / acc : 0.0, hits, acc, puts);
+		else if (ok)
 			printf("  %s hit rate     %5.1f%%  (%.0f of %.0f)\n", i ? "L2" : "L1", acc ? 100 * hits / acc : 0.0,
 			       hits, acc);
 	}

@@ -77,6 +77,8 @@ void lesson_free(struct lesson *l)
 		free(s->stat);
 		for (int k = 0; k < s->nwhere; k++)
 			free(s->where_name[k]);
+		for (int k = 0; k < s->nclaim; k++)
+			free(s->claim[k]);
 		for (int k = 0; k < s->nrec; k++) {
 			free(s->rec_name[k]);
 			free(s->rec_expr[k]);
@@ -246,7 +248,7 @@ static int parse_step(const cJSON *o, struct lstep *s, const char *where, char *
 		*err = xasprintf("%s: \"text\" (a string) is required", where);
 		return -1;
 	}
-	if (parse_record(o, s, where, err))
+	if (parse_record(o, s, where, err) || lesson_claims_parse(o, s, where, err))
 		return -1;
 	const cJSON *p = cJSON_GetObjectItemCaseSensitive(o, "predict");
 	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "action");

@@ -36,7 +36,8 @@ void lesson_report(const struct lesson *l, struct cmd_out *out);
  * its pane is hidden (`lesson hide`). Strings point into b and the lesson. */
 struct lesson_pane_buf {
 	struct lesson_view v;
-	char text[128], todo[200], hint[1200];
+	char text[128], todo[200], hint[1200], warning[200];
+	char step_text[2048]; /* the step's text with its ${...} (saved.NAME) filled in */
 };
 const struct lesson_view *lesson_pane_view(const struct session *ss, struct lesson_pane_buf *b);
 /* Room for the pane with a panel area of ph rows by W columns (*v: its

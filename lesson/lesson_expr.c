@@ -6,6 +6,8 @@
  *   event.FIELD      a field of the event the last run stopped at
  *   stat.NAME        any stat
  *   saved.NAME       a value an earlier step recorded ("record")
+ *   cfg.PATH         a numeric config parameter (cfg.l1.line_bytes)
+ *   param.NAME       a kernel parameter (param.n)
  *   NUMBER
  *
  * with + - * /, unary -, parentheses and abs(x), sign(x), min(a,b), max(a,b).
@@ -18,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "lesson_int.h"
 #include "session/session.h"
@@ -61,6 +65,23 @@ static double term_value(struct xp *x, const char *name)
 		if (id < 0)
 			return fail(x, "no stat '%s' on this machine", name + 5);
 		return stats_value(st, (uint32_t)id);
+	}
+	if (strncmp(name, "cfg.", 4) == 0) {
+		const struct cfg_param *p = cfg_find(name + 4);
+		if (!p)
+			return fail(x, "no config parameter '%s'", name + 4);
+		char v[CFG_STR_MAX], *end;
+		cfg_format(&x->ss->cfg, p, v, sizeof v);
+		double d = strtod(v, &end);
+		if (end == v || *end)
+			return fail(x, "config parameter '%s' is not a number", name + 4);
+		return d;
+	}
+	if (strncmp(name, "param.", 6) == 0) {
+		for (unsigned i = 0; i < x->ss->ksrc.nparams; i++)
+			if (strcmp(x->ss->ksrc.params[i].name, name + 6) == 0)
+				return (double)x->ss->ksrc.params[i].value;
+		return fail(x, "the workload has no parameter '%s'", name + 6);
 	}
 	if (strncmp(name, "saved.", 6) == 0) {
 		for (int i = 0; i < x->l->nsaved; i++)
@@ -156,9 +177,11 @@ static double factor_in(struct xp *x)
 		}
 	}
 	bool known = strcmp(name, "cycle") == 0 || (strncmp(name, "event.", 6) == 0 && name[6]) ||
-		     (strncmp(name, "stat.", 5) == 0 && name[5]) || (strncmp(name, "saved.", 6) == 0 && name[6]);
+		     (strncmp(name, "stat.", 5) == 0 && name[5]) || (strncmp(name, "saved.", 6) == 0 && name[6]) ||
+		     (strncmp(name, "cfg.", 4) == 0 && name[4]) || (strncmp(name, "param.", 6) == 0 && name[6]);
 	if (!known)
-		return fail(x, "'%s' is not a value (cycle, event.FIELD, stat.NAME, saved.NAME, a number)", name);
+		return fail(x, "'%s' is not a value (cycle, event.FIELD, stat.NAME, saved.NAME, cfg.PATH, param.NAME, a number)",
+			    name);
 	return term_value(x, name);
 }
 
@@ -294,4 +317,183 @@ void lesson_save(struct lesson *l, const char *name, double v)
 		return; /* lesson_load refuses more names than fit */
 	snprintf(l->saved[l->nsaved].name, sizeof l->saved[0].name, "%s", name);
 	l->saved[l->nsaved++].v = v;
+}
+
+/* ---- claims and the numbers a step states ---- */
+
+static const char *const claim_ops[] = {"==", "!=", "<=", ">=", "<", ">"};
+
+/* Splits "EXPR OP EXPR" at its operator (outside parentheses): the index of
+ * the operator in claim_ops, the sides into l and r; -1 if there is none. */
+static int claim_split(const char *text, char *l, char *r, size_t n)
+{
+	int depth = 0;
+	for (const char *c = text; *c; c++) {
+		depth += (*c == '(') - (*c == ')');
+		if (depth)
+			continue;
+		for (int k = 0; k < 6; k++) {
+			size_t len = strlen(claim_ops[k]);
+			if (strncmp(c, claim_ops[k], len) != 0)
+				continue;
+			snprintf(l, n, "%.*s", (int)(c - text), text);
+			snprintf(r, n, "%s", c + len);
+			return k;
+		}
+	}
+	return -1;
+}
+
+int lesson_claims_parse(const cJSON *step, struct lstep *s, const char *where, char **err)
+{
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(step, "claims"), *it;
+	if (!c)
+		return 0;
+	if (!cJSON_IsArray(c) || cJSON_GetArraySize(c) > LESSON_MAX_CLAIMS) {
+		*err = xasprintf("%s: \"claims\" is a list of at most %d conditions \"EXPR OP EXPR\"", where,
+				 LESSON_MAX_CLAIMS);
+		return -1;
+	}
+	cJSON_ArrayForEach(it, c)
+	{
+		char l[200], r[200], why[200] = "";
+		int op = cJSON_IsString(it) ? claim_split(it->valuestring, l, r, sizeof l) : -1;
+		if (op < 0 || lesson_expr_check(l, why, sizeof why) || lesson_expr_check(r, why, sizeof why)) {
+			*err = xasprintf("%s: claims: '%s' must read \"EXPR OP EXPR\" (OP one of == != < <= > >=)%s%s", where,
+					 cJSON_IsString(it) ? it->valuestring : "?", why[0] ? ": " : "", why);
+			return -1;
+		}
+		s->claim[s->nclaim++] = xstrdup(it->valuestring);
+	}
+	return 0;
+}
+
+struct numset {
+	double v[256];
+	int n;
+};
+
+static void ns_add(struct numset *ns, double v)
+{
+	if (ns->n < (int)ARRAY_LEN(ns->v))
+		ns->v[ns->n++] = v;
+}
+
+static bool ns_has(const struct numset *ns, double v)
+{
+	for (int i = 0; i < ns->n; i++)
+		if (fabs(ns->v[i] - v) < 1e-9 * (fabs(v) > 1 ? fabs(v) : 1))
+			return true;
+	return false;
+}
+
+static bool num_start(const char *text, const char *c)
+{
+	return isdigit((unsigned char)*c) && (c == text || !(isalnum((unsigned char)c[-1]) || c[-1] == '_' || c[-1] == '.'));
+}
+
+/* Every number literal of text (commands, claims: all of them). */
+static void ns_scan(struct numset *ns, const char *text)
+{
+	for (const char *c = text; text && *c; c++)
+		if (num_start(text, c)) {
+			char *end;
+			ns_add(ns, strtod(c, &end));
+			c = end - 1;
+		}
+}
+
+/* The numbers of 10 or more that prose states, outside ${...} and `...`,
+ * missing from ns, appended to msg. */
+static int prose_numbers(struct numset *ns, const char *what, const char *text, int step, char *msg, size_t n)
+{
+	int bad = 0;
+	for (const char *c = text; text && *c; c++) {
+		if (c[0] == '$' && c[1] == '{') {
+			const char *e = strchr(c, '}');
+			if (!e)
+				break;
+			c = e;
+			continue;
+		}
+		if (*c == '`') {
+			const char *e = strchr(c + 1, '`');
+			if (!e)
+				break;
+			c = e;
+			continue;
+		}
+		if (!num_start(text, c))
+			continue;
+		const char *end = c;
+		while (isdigit((unsigned char)*end))
+			end++;
+		if (*end == '.' && isdigit((unsigned char)end[1])) /* a decimal, not a full stop */
+			for (end++; isdigit((unsigned char)*end);)
+				end++;
+		double v = strtod(c, NULL);
+		bool word = isalpha((unsigned char)*end) || *end == '_'; /* "0x10", "2nd": not a stated number */
+		if (!word && v >= 10 && !ns_has(ns, v)) {
+			size_t k = strlen(msg);
+			snprintf(msg + k, n - k, "%sstep %d states %.*s in its %s, which neither a claim, a check nor ${...} of "
+				 "the step gives",
+				 k ? "\n" : "", step, (int)(end - c), c, what);
+			bad++;
+			ns_add(ns, v); /* said once per step */
+		}
+		c = end - 1;
+	}
+	return bad;
+}
+
+int lesson_step_audit(struct session *ss, const struct lesson *l, const struct lstep *s, const double *answer,
+		      char *msg, size_t n)
+{
+	int bad = 0, step = (int)(s - l->steps) + 1;
+	struct numset ns = {.n = 0};
+	msg[0] = 0;
+	for (int i = 0; i < l->nsetup; i++)
+		ns_scan(&ns, l->setup[i]);
+	for (int i = 0; i < s->nrun; i++)
+		ns_scan(&ns, s->run[i]);
+	ns_scan(&ns, s->stat);
+	for (int k = 0; k < s->nwhere; k++)
+		ns_add(&ns, (double)s->where_val[k]);
+	if (answer) {
+		ns_add(&ns, *answer);
+		ns_add(&ns, s->tolerance); /* "Within 3." */
+	}
+	for (int k = 0; k < s->nclaim; k++) {
+		char lt[200], rt[200], why[200] = "";
+		int op = claim_split(s->claim[k], lt, rt, sizeof lt);
+		double a = 0, b = 0;
+		ns_scan(&ns, s->claim[k]);
+		bool ok = op >= 0 && !lesson_expr_eval(ss, l, lt, &a, why, sizeof why) &&
+			  !lesson_expr_eval(ss, l, rt, &b, why, sizeof why);
+		bool holds = ok && (op == 0   ? a == b
+				    : op == 1 ? a != b
+				    : op == 2 ? a <= b
+				    : op == 3 ? a >= b
+				    : op == 4 ? a < b
+					      : a > b);
+		if (holds) {
+			ns_add(&ns, a);
+			ns_add(&ns, b);
+			continue;
+		}
+		size_t m = strlen(msg);
+		char av[40], bv[40];
+		lesson_format_value(a, false, av, sizeof av);
+		lesson_format_value(b, false, bv, sizeof bv);
+		if (ok)
+			snprintf(msg + m, n - m, "%sstep %d claims %s, but the machine shows %s against %s", m ? "\n" : "", step,
+				 s->claim[k], av, bv);
+		else
+			snprintf(msg + m, n - m, "%sstep %d claims %s, which cannot be read: %s", m ? "\n" : "", step,
+				 s->claim[k], why);
+		bad++;
+	}
+	bad += prose_numbers(&ns, "text", s->text, step, msg, n);
+	bad += prose_numbers(&ns, "explanation", s->explain, step, msg, n);
+	return bad;
 }

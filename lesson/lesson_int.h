@@ -12,6 +12,8 @@
 
 enum lresult { LR_NONE, LR_PASS, LR_FAIL };
 
+#define LESSON_MAX_CLAIMS 12
+
 struct lstep {
 	char *text, *hint, *explain;
 	bool predict;
@@ -32,6 +34,10 @@ struct lstep {
 	/* record: saved.NAME = EXPR once the step's run is over (lesson_expr.c) */
 	char *rec_name[4], *rec_expr[4];
 	int nrec;
+	/* claims: "EXPR OP EXPR" conditions that hold when the step is decided:
+	 * what its text and explanation say happened (lesson_expr.c) */
+	char *claim[LESSON_MAX_CLAIMS];
+	int nclaim;
 };
 
 #define LESSON_MAX_SAVED 16
@@ -86,5 +92,23 @@ char *lesson_interp(struct session *ss, const struct lesson *l, const char *text
 int lesson_interp_check(const char *text, char *why, size_t n);
 void lesson_format_value(double v, bool hex, char *buf, size_t n);
 void lesson_save(struct lesson *l, const char *name, double v);
+
+/* lesson_pane.c: the machine's configuration fallback ("" if none), and a
+ * step's text with its ${...} filled in (buf, or text when unreadable). */
+void lesson_machine_warning(const struct session *ss, char *buf, size_t n);
+const char *lesson_step_text(const struct session *ss, const struct lesson *l, const char *text, char *buf, size_t n);
+
+/* The step's "claims" (a list of "EXPR OP EXPR", OP one of == != < <= > >=)
+ * parsed into s; -1 and *err naming the step (`where`) when malformed. */
+struct cJSON;
+int lesson_claims_parse(const struct cJSON *step, struct lstep *s, const char *where, char **err);
+/* Checks the step's claims and the numbers its text and explanation state,
+ * now that it is decided (answer: the value a prediction was compared with,
+ * NULL for an action). Each false claim, and each number of 10 or more
+ * written outside ${...} and `...` that is neither in the lesson's setup,
+ * the step's commands or checks, a claim, nor the answer, is described in
+ * msg (one per line); returns how many there are. */
+int lesson_step_audit(struct session *ss, const struct lesson *l, const struct lstep *s, const double *answer,
+		      char *msg, size_t n);
 
 #endif

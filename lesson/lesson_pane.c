@@ -5,10 +5,37 @@
  * (tui.c, tui_apply_layout) while a lesson is open and not hidden.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "debug/inspect.h"
 #include "lesson_int.h"
 #include "session/session.h"
+
+/* A configuration fallback of the machine now, "" if none (the pane shows
+ * it: a student would not look in `info rf`). */
+void lesson_machine_warning(const struct session *ss, char *buf, size_t n)
+{
+	struct rf_info ri;
+	buf[0] = 0;
+	if (ss->sim && inspect_rf(ss->sim, 0, &ri) && ri.warning && *ri.warning)
+		snprintf(buf, n, "warning: %s", ri.warning);
+}
+
+/* text with its ${...} filled in (values a step recorded: "the first run read
+ * ${saved.reads_nowb}"), or text itself when one cannot be read yet. */
+const char *lesson_step_text(const struct session *ss, const struct lesson *l, const char *text, char *buf, size_t n)
+{
+	if (!strstr(text, "${"))
+		return text;
+	char why[160];
+	char *t = lesson_interp((struct session *)ss, l, text, why, sizeof why); /* reads only */
+	if (!t)
+		return text;
+	snprintf(buf, n, "%s", t);
+	free(t);
+	return buf;
+}
 
 const struct lesson_view *lesson_pane_view(const struct session *ss, struct lesson_pane_buf *b)
 {
@@ -28,7 +55,9 @@ const struct lesson_view *lesson_pane_view(const struct session *ss, struct less
 		return v;
 	}
 	const struct lstep *s = &l->steps[l->cur];
-	v->text = s->text;
+	v->text = lesson_step_text(ss, l, s->text, b->step_text, sizeof b->step_text);
+	lesson_machine_warning(ss, b->warning, sizeof b->warning);
+	v->warning = b->warning[0] ? b->warning : NULL;
 	snprintf(b->todo, sizeof b->todo, "%s", s->predict ? "> answer N with your prediction" : "> do it, then type `answer`");
 	if (s->hint && !l->hint_shown)
 		strcat(b->todo, " (`hint` for a hint)");

@@ -414,7 +414,9 @@ static int load_named(struct load_ctx *lc, const char *spec, const char *from, c
 		if (from)
 			return set_err(err, "%s: extends: no file or preset '%s' (see gpustep --list-presets)", from,
 				       spec);
-		return set_err(err, "%s: no such file or preset (see gpustep --list-presets)", spec);
+		char dym[96];
+		loader_suggest(LOADER_PRESETS, spec, dym, sizeof dym);
+		return set_err(err, "%s: no such file or preset%s (see gpustep --list-presets)", spec, dym);
 	}
 	const char *id = emb ? emb->path : disk;
 	for (int i = 0; i < lc->depth; i++)
@@ -507,6 +509,26 @@ bool loader_ends_with(const char *s, const char *suffix)
 }
 
 /* ---- listings ----------------------------------------------------------- */
+void loader_suggest(enum loader_kind kind, const char *name, char *buf, size_t n)
+{
+	size_t k = 0;
+	char **v = loader_names(kind, &k);
+	const char *best = NULL;
+	unsigned bd = 3, len = (unsigned)strlen(name);
+	for (size_t i = 0; i < k; i++) {
+		unsigned d = str_edit_distance(name, v[i]);
+		if (d < bd && d < len) {
+			bd = d;
+			best = v[i];
+		}
+	}
+	if (best)
+		snprintf(buf, n, "; did you mean %s?", best);
+	else if (n)
+		buf[0] = 0;
+	loader_names_free(v);
+}
+
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 char **loader_names(enum loader_kind kind, size_t *n)

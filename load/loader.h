@@ -53,6 +53,9 @@ int loader_kernel_set_param(struct kernel_src *k, const char *name, const char *
 enum loader_kind { LOADER_PRESETS, LOADER_DRAM_PRESETS, LOADER_KERNELS, LOADER_LESSONS };
 char **loader_names(enum loader_kind kind, size_t *n);
 void loader_names_free(char **names);
+/* "; did you mean NAME?" for the listed name of that kind closest to name
+ * (at most 2 edits, fewer than its length), else "". */
+void loader_suggest(enum loader_kind kind, const char *name, char *buf, size_t n);
 /* The "description" of a built-in (machine/DRAM preset or kernel), or "". Caller frees. */
 char *loader_description(enum loader_kind kind, const char *name);
 

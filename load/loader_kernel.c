@@ -248,7 +248,10 @@ int loader_load_kernel(const char *spec, struct kernel_src *out, char **err)
 	const struct embedded_file *e = embedded_find(spec);
 	if (e)
 		return loader_parse_kernel(e->data, spec, out, err);
-	return set_err(err, "%s: no such built-in kernel or file (see gpustep --list-kernels)", spec);
+	char dym[96] = "";
+	if (!looks_like_file)
+		loader_suggest(LOADER_KERNELS, spec, dym, sizeof dym);
+	return set_err(err, "%s: no such built-in kernel or file%s (see gpustep --list-kernels)", spec, dym);
 }
 
 int loader_kernel_set_param(struct kernel_src *k, const char *name, const char *value, char **err)

@@ -133,9 +133,13 @@ static void info_warp_line(struct session *ss, int sm, int slot, struct cmd_out 
 	}
 	char cta[24]; /* padded, so the columns of `info sm` line up past CTA 9 */
 	snprintf(cta, sizeof cta, "%d.%d", w.cta, w.warp_in_cta);
-	cmd_printf(out, "  warp %2d  cta %-7s %-7s %-10s insts %-5llu outstanding %-3d next: %s", slot, cta,
+	/* "#N": the statement number warp.issue's stmt= and `break ... stmt=N` use */
+	char stmt[16] = "";
+	if (w.next_stmt >= 0)
+		snprintf(stmt, sizeof stmt, "#%d ", w.next_stmt);
+	cmd_printf(out, "  warp %2d  cta %-7s %-7s %-10s insts %-5llu outstanding %-3d next: %s%s", slot, cta,
 		   states[w.state & 3], w.state == WS_STALLED ? stall_reason_name(w.stall) : "",
-		   (unsigned long long)w.insts, w.outstanding, w.next_text ? w.next_text : "-");
+		   (unsigned long long)w.insts, w.outstanding, stmt, w.next_text ? w.next_text : "-");
 }
 
 static int arg_index(struct cmd_out *out, const char *what, int argc, char **argv, int n, int *v)

@@ -37,7 +37,7 @@ static void print_step_line(const struct lesson *l, struct cmd_out *out)
 		   l->steps[l->cur].predict ? "answer N" : "do it, then answer");
 }
 
-static void print_step(const struct lesson *l, struct cmd_out *out)
+static void print_step(const struct session *ss, const struct lesson *l, struct cmd_out *out)
 {
 	if (l->cur >= l->nsteps) {
 		int p, f, t;
@@ -47,7 +47,8 @@ static void print_step(const struct lesson *l, struct cmd_out *out)
 	}
 	const struct lstep *s = &l->steps[l->cur];
 	/* The step line comes last: a short output area shows it with the text's end. */
-	cmd_print_block(out, s->text);
+	char buf[2048];
+	cmd_print_block(out, lesson_step_text(ss, l, s->text, buf, sizeof buf));
 	cmd_printf(out, "[lesson %s, step %d of %d: %s; hint for a hint]", l->name, l->cur + 1, l->nsteps,
 		   s->predict ? "answer N to predict" : "do it, then type answer");
 }
@@ -58,7 +59,7 @@ static void print_next(const struct session *ss, const struct lesson *l, struct 
 	if (pane_shows(ss, l))
 		print_step_line(l, out);
 	else
-		print_step(l, out);
+		print_step(ss, l, out);
 }
 
 static void setup_quiet(void *u, const char *text)
@@ -228,9 +229,32 @@ static bool cond_holds(struct session *ss, const char *text)
 	return v != want;
 }
 
-static void finish_step(struct session *ss, struct lesson *l, bool pass, struct cmd_out *out)
+/* The step's claims and stated numbers against the machine (lesson_step_audit):
+ * a false claim is the lesson's error, said to the student too; under
+ * --check it, and any number no check gives, fails the step. */
+static bool audit_step(struct session *ss, struct lesson *l, const double *answer, struct cmd_out *out)
+{
+	char msg[1024];
+	int bad = lesson_step_audit(ss, l, &l->steps[l->cur], answer, msg, sizeof msg);
+	if (!bad)
+		return true;
+	char *line = msg;
+	while (line && *line) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		bool claim = strstr(line, " claims ") != NULL;
+		if (l->no_progress || claim)
+			cmd_errorf(out, "lesson %s: %s", l->name, line);
+		line = nl ? nl + 1 : NULL;
+	}
+	return !l->no_progress;
+}
+
+static void finish_step(struct session *ss, struct lesson *l, bool pass, const double *answer, struct cmd_out *out)
 {
 	const struct lstep *s = &l->steps[l->cur];
+	pass &= audit_step(ss, l, answer, out);
 	l->result[l->cur] = pass ? LR_PASS : LR_FAIL;
 	char *t = NULL;
 	if (s->explain) {
@@ -241,7 +265,7 @@ static void finish_step(struct session *ss, struct lesson *l, bool pass, struct 
 				   why);
 	}
 	const char *explain = t ? t : s->explain;
-	if (explain && !pane_shows(ss, l)) /* else the pane shows it: the output stays short, no pager */
+	if (explain) /* the pane folds the verdict to one row: the whole of it is here */
 		cmd_print_block(out, explain);
 	/* The pane keeps what was said: "Step N: Right: ... <explain>". */
 	size_t k = strlen(l->last_result);
@@ -345,6 +369,10 @@ static int answer_predict(struct session *ss, struct lesson *l, const char *arg,
 	int rc = run_step_commands(ss, l, s, out);
 	if (rc & CMD_ERR)
 		return rc;
+	char warn[200];
+	lesson_machine_warning(ss, warn, sizeof warn); /* a fallback the step's set caused (the pane shows it too) */
+	if (warn[0])
+		cmd_printf(out, "%s", warn);
 	double v;
 	char why[160] = "";
 	if (read_value(ss, l, s->value, &v, why, sizeof why) || record_values(ss, l, out)) {
@@ -385,7 +413,7 @@ static int answer_predict(struct session *ss, struct lesson *l, const char *arg,
 	else
 		snprintf(l->last_result, sizeof l->last_result, "Step %d: you predicted %s, the machine shows %s = %s.",
 			 l->cur + 1, arg, s->value, shown);
-	finish_step(ss, l, pass, out);
+	finish_step(ss, l, pass, &v, out);
 	return rc;
 }
 
@@ -437,7 +465,7 @@ static int answer_action(struct session *ss, struct lesson *l, struct cmd_out *o
 		return CMD_ERR;
 	cmd_printf(out, "Done.");
 	snprintf(l->last_result, sizeof l->last_result, "Step %d: done.", l->cur + 1);
-	finish_step(ss, l, true, out);
+	finish_step(ss, l, true, NULL, out);
 	return CMD_OK;
 }
 
@@ -511,19 +539,82 @@ CMD_FN(cmd_hint)
 	return CMD_OK;
 }
 
-/* Every built-in lesson, loaded (the caller frees each). */
+/* The built-in lessons in teaching order: from how a warp's accesses become
+ * requests, through what holds them (MSHRs, the scheduler hiding their
+ * latency, DRAM rows), to caching policy, coherence and the register file.
+ * A lesson not listed here follows, by name. */
+static const char *const teaching_order[] = {"coalescing", "scheduling", "mshrs",     "dram_rows", "reuse",
+					     "bypassing",  "frc",        "coherence", "racetrack"};
+
+static int order_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof teaching_order / sizeof *teaching_order; i++)
+		if (strcmp(teaching_order[i], name) == 0)
+			return (int)i;
+	return (int)(sizeof teaching_order / sizeof *teaching_order);
+}
+
+static int by_teaching_order(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	int ox = order_of(x), oy = order_of(y);
+	return ox != oy ? ox - oy : strcmp(x, y);
+}
+
+/* An estimate for a lab plan: 3 minutes per prediction (read, think,
+ * answer, read the explanation), 5 per action (type commands, look at the
+ * stop), rounded up to 5 minutes. */
+static int lesson_minutes(const struct lesson *l)
+{
+	int m = 0;
+	for (int i = 0; i < l->nsteps; i++)
+		m += l->steps[i].predict ? 3 : 5;
+	return (m + 4) / 5 * 5;
+}
+
+/* text word-wrapped at width, each line indented. */
+static void print_wrapped(struct cmd_out *out, const char *text, int indent, int width)
+{
+	const char *p = text;
+	while (*p) {
+		int len = (int)strlen(p), take = len;
+		if (len > width) {
+			take = width;
+			while (take > 0 && p[take] != ' ')
+				take--;
+			if (take == 0)
+				take = width;
+		}
+		cmd_printf(out, "%*s%.*s", indent, "", take, p);
+		p += take;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+/* Every built-in lesson, in teaching order, with its steps, an estimated
+ * duration and the student's progress; the summary wrapped under it. */
 static void list_lessons(struct cmd_out *out)
 {
-	for (size_t i = 0; i < n_embedded_files; i++) {
+	const char *names[64];
+	char store[64][64];
+	int n = 0;
+	for (size_t i = 0; i < n_embedded_files && n < 64; i++) {
 		const char *p = embedded_files[i].path;
 		if (strncmp(p, "configs/lessons/", 16) != 0)
 			continue;
-		char name[128];
-		snprintf(name, sizeof name, "%.*s", (int)(strlen(p + 16) - 5), p + 16);
+		snprintf(store[n], sizeof store[n], "%.*s", (int)(strlen(p + 16) - 5), p + 16);
+		names[n] = store[n];
+		n++;
+	}
+	qsort(names, (size_t)n, sizeof *names, by_teaching_order);
+	int total = 0;
+	for (int i = 0; i < n; i++) {
+		const char *name = names[i];
 		char *err = NULL;
 		struct lesson *l = lesson_load(name, &err);
 		if (!l) {
-			cmd_printf(out, "  %-16s (broken: %s)", name, err);
+			cmd_printf(out, "  %-12s (broken: %s)", name, err);
 			free(err);
 			continue;
 		}
@@ -535,8 +626,77 @@ static void list_lessons(struct cmd_out *out)
 			else
 				snprintf(prog, sizeof prog, "step %d of %d", pr.reached + 1, pr.total);
 		}
-		cmd_printf(out, "  %-16s %2d steps  %-20s %s", name, l->nsteps, prog, l->summary ? l->summary : l->title);
+		int min = lesson_minutes(l);
+		total += min;
+		cmd_printf(out, "%2d. %-12s %2d steps  ~%2d min  %s", i + 1, name, l->nsteps, min, prog);
+		print_wrapped(out, l->summary ? l->summary : l->title, 8, 70);
 		lesson_free(l);
+	}
+	cmd_printf(out, "(about %d min in all: ~3 min per prediction, ~5 per action)", total);
+}
+
+/* `gpustep lesson NAME --handout [--answers]`: the lesson as Markdown for
+ * printing: its setup, then each step's text and what to do; with
+ * answers, each step's hint, where the machine's answer is read and the
+ * explanation (its ${...} shown as the expressions they are: their values
+ * come from the student's run). */
+static void print_handout(const struct lesson *l, bool answers, FILE *f)
+{
+	fprintf(f, "# %s\n\n", l->title);
+	if (l->summary)
+		fprintf(f, "%s.\n\n", l->summary);
+	fprintf(f, "Lesson `%s`: %d steps, about %d minutes. Open it with `gpustep lesson %s` (or `lesson %s` at the "
+		   "prompt); the lesson sets up the machine with:\n\n",
+		l->name, l->nsteps, lesson_minutes(l), l->name, l->name);
+	for (int i = 0; i < l->nsetup; i++)
+		fprintf(f, "    %s\n", l->setup[i]);
+	fprintf(f, "\n");
+	for (int i = 0; i < l->nsteps; i++) {
+		const struct lstep *s = &l->steps[i];
+		fprintf(f, "## Step %d (%s)\n\n", i + 1, s->predict ? "prediction" : "action");
+		for (const char *p = s->text; *p; p++) /* a text's line breaks are paragraphs */
+			fputs(*p == '\n' ? "\n\n" : (char[2]){*p, 0}, f);
+		if (s->predict)
+			fprintf(f, "\n\nYour prediction: ____________  (then `answer N`)\n\n");
+		else
+			fprintf(f, "\n\nDo it, then type `answer`.\n\n");
+		if (!answers)
+			continue;
+		if (s->hint)
+			fprintf(f, "*Hint:* %s\n\n", s->hint);
+		if (s->predict) {
+			fprintf(f, "*Answer:* the machine's `%s`%s, read after the lesson's run.\n\n", s->value,
+				s->tolerance > 0 ? " (within the step's tolerance)" : "");
+		} else {
+			fprintf(f, "*Checked:*");
+			const char *sep = " ";
+			if (s->breakpoint) {
+				fprintf(f, "%san enabled breakpoint on %s", sep, s->breakpoint);
+				sep = "; ";
+			}
+			if (s->stopped_at) {
+				fprintf(f, "%sthe run stopped at %s", sep, s->stopped_at);
+				for (int k = 0; k < s->nwhere; k++) {
+					unsigned bit = event_field_resolve((unsigned)event_find(s->stopped_at), s->where_name[k]);
+					const char *nm = bit ? event_field_code_name((unsigned)event_find(s->stopped_at), bit, s->where_val[k]) : NULL;
+					if (nm)
+						fprintf(f, "%s%s%s%s", k ? ", " : " with ", s->where_name[k], s->where_ne[k] ? "!=" : "=", nm);
+					else
+						fprintf(f, "%s%s%s%lld", k ? ", " : " with ", s->where_name[k], s->where_ne[k] ? "!=" : "=",
+							s->where_val[k]);
+				}
+				sep = "; ";
+			}
+			if (s->stat) {
+				fprintf(f, "%s`%s`", sep, s->stat);
+				sep = "; ";
+			}
+			if (s->finished)
+				fprintf(f, "%sthe run finished", sep);
+			fprintf(f, ".\n\n");
+		}
+		if (s->explain)
+			fprintf(f, "*Explanation* (`${...}`: a value from the run): %s\n\n", s->explain);
 	}
 }
 
@@ -589,7 +749,9 @@ CMD_FN(cmd_lesson)
 		return CMD_ERR;
 	if (argc == 1) {
 		if (ss->lesson) {
-			print_step(ss->lesson, out);
+			if (ss->lesson->last_result[0]) /* what the pane folds to one row */
+				cmd_print_block(out, ss->lesson->last_result);
+			print_step(ss, ss->lesson, out);
 			return CMD_OK;
 		}
 		cmd_printf(out, "No lesson open. Lessons (`lesson NAME` opens one):");
@@ -643,6 +805,9 @@ static void print_err(void *u, const char *t)
 static const char lesson_usage[] = "usage: gpustep lesson                       list lessons and your progress\n"
 				   "       gpustep lesson NAME|FILE.json        open a lesson in the TUI\n"
 				   "       gpustep lesson reset NAME            forget your progress in a lesson\n"
+				   "       gpustep lesson NAME|FILE --handout [--answers]\n"
+				   "                                            the lesson as Markdown for printing (answers: hints,\n"
+				   "                                            where each answer is read, explanations)\n"
 				   "       gpustep lesson --check NAME|FILE --batch ANSWERS\n"
 				   "                                            grade a scripted run (exit 0: every step passed)\n";
 
@@ -650,6 +815,7 @@ int lesson_main(int argc, char **argv)
 {
 	struct cmd_out out = {print_out, print_err, stdout};
 	const char *check = NULL, *batch = NULL, *name = NULL;
+	bool handout = false, answers = false;
 	if (argc == 1) {
 		printf("Lessons (gpustep lesson NAME opens one):\n");
 		list_lessons(&out);
@@ -662,6 +828,10 @@ int lesson_main(int argc, char **argv)
 			check = argv[++i];
 		else if ((strcmp(argv[i], "--batch") == 0 || strcmp(argv[i], "-x") == 0) && i + 1 < argc)
 			batch = argv[++i];
+		else if (strcmp(argv[i], "--handout") == 0)
+			handout = true;
+		else if (strcmp(argv[i], "--answers") == 0)
+			answers = true;
 		else if (argv[i][0] != '-' && !name)
 			name = argv[i];
 		else {
@@ -669,9 +839,21 @@ int lesson_main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if ((check && (name || !batch)) || (!check && (batch || !name))) {
+	if ((check && (name || !batch || handout)) || (!check && (batch || !name)) || (answers && !handout)) {
 		fputs(lesson_usage, stderr);
 		return 2;
+	}
+	if (handout) {
+		char *herr = NULL;
+		struct lesson *hl = lesson_load(name, &herr);
+		if (!hl) {
+			fprintf(stderr, "gpustep lesson: %s\n", herr);
+			free(herr);
+			return 2;
+		}
+		print_handout(hl, answers, stdout);
+		lesson_free(hl);
+		return 0;
 	}
 	char *err = NULL;
 	struct lesson *l = lesson_load(check ? check : name, &err);

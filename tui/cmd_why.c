@@ -126,6 +126,24 @@ static int why_stop(struct session *ss, struct cmd_out *out)
 		   sp ? ":" : "", sp ? sp : "");
 	unsigned f = event_defs[e->kind].fields;
 	struct why_link l[WHY_MAX];
+	struct dram_bank_info bi;
+	if (e->kind == EV_DRAM_ROW_CONFLICT && inspect_dram_bank(ss->sim, e->ch, e->bank, &bi)) {
+		/* The stop's own request first: the conflict and the commands that resolve it. */
+		long long open = (long long)e->a, want = (long long)e->row;
+		if (strcmp(bi.last_cmd, "PRE") == 0 && bi.last_cmd_cycle == e->cycle)
+			cmd_printf(out, "the stop: this request wants row %lld of ch%d bank %d, where row %lld was open; PRE issued "
+					"this cycle (%llu) for row %lld, then ACT row %lld",
+				   want, e->ch, e->bank, open, (unsigned long long)e->cycle, open, want);
+		else if (bi.open_row == want)
+			cmd_printf(out, "the stop: this request wants row %lld of ch%d bank %d, where row %lld was open; PRE for "
+					"row %lld, then ACT row %lld: row %lld is open now (last command %s at cycle %llu)",
+				   want, e->ch, e->bank, open, open, want, want, bi.last_cmd, (unsigned long long)bi.last_cmd_cycle);
+		else
+			cmd_printf(out, "the stop: this request wants row %lld of ch%d bank %d, where row %lld was open: PRE for "
+					"row %lld, then ACT row %lld (last command %s at cycle %llu)",
+				   want, e->ch, e->bank, open, open, want, bi.last_cmd[0] ? bi.last_cmd : "-",
+				   (unsigned long long)bi.last_cmd_cycle);
+	}
 	if ((f & EVF_SM) && (f & EVF_WARP) && e->sm >= 0 && e->warp >= 0 && e->sm < inspect_sms(ss->sim) &&
 	    e->warp < inspect_warp_slots(ss->sim)) {
 		int n = inspect_why_warp(ss->sim, e->sm, e->warp, l, WHY_MAX);

@@ -166,15 +166,17 @@ static const struct cmd_def builtin[] = {
 		 "Example: info frc 0\n"
 		 "Example: info rf 1",
 	 .fn = cmd_info, .words = info_words},
-	{.name = "why", .usage = "why [warp [W|SM.W] | ADDR | go N|next|prev]", .summary = "explain what a warp, a line or the last stop waits on",
+	{.name = "why", .aliases = "bt backtrace", .usage = "why [warp [W|SM.W] | ADDR | go N|next|prev]", .summary = "explain what a warp, a line or the last stop waits on",
 	 .help = "why warp [W]   the causal chain from warp W of the selected SM (or SM.W) to\n"
 		 "               the structure it waits on, one line per link with the cycle\n"
 		 "               it started: scoreboard <- load <- L1 MSHR / retry queue <- L2\n"
 		 "               bank MSHR / FRC / directory <- DRAM bank row state\n"
 		 "why ADDR       where the line holding ADDR is in flight and what it waits for\n"
 		 "why            at a breakpoint stop: the chain of the warp or line of the\n"
-		 "               event that fired (at l1.duel_switch: the interval and rule\n"
-		 "               that decided the bypassing duel)\n"
+		 "               event that fired, after what the stop itself says (a row\n"
+		 "               conflict: the PRE and ACT that resolve it); at l1.duel_switch:\n"
+		 "               the interval and rule that decided the bypassing duel\n"
+		 "               (bt and backtrace, gdb's words for it, are aliases)\n"
 		 "why go N       select what link [N] names (SM, warp, MSHR entry, L2 bank,\n"
 		 "               DRAM bank, register bank) and focus its panel, switching\n"
 		 "               layout if needed; next / prev: the following link (keys\n"

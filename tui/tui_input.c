@@ -141,8 +141,17 @@ static bool bound_key(struct tui *t, int key, bool fkey)
  * else readline. */
 static void nav_key(struct tui *t, int key)
 {
+	int lesson = -1; /* the lesson pane, when its step's text is cut */
+	for (int i = 0; i < t->nslots; i++)
+		if (strcmp(t->slots[i].p->ops->name, "lesson") == 0 && lesson_panel_hidden(t->slots[i].p))
+			lesson = i;
 	if (t->focus >= 0 && t->focus < t->nslots) {
 		to_panel(t, key);
+	} else if ((key == KEY_PPAGE || key == KEY_NPAGE) && lesson >= 0 && (!t->interactive || rlw_empty())) {
+		int f = t->focus; /* PgUp/PgDn on an empty prompt: the step's text */
+		t->focus = lesson;
+		to_panel(t, key);
+		t->focus = f;
 	} else if ((key == KEY_PPAGE || key == KEY_NPAGE) && t->out) {
 		outlog_page(&t->log, t->out, key == KEY_PPAGE ? 1 : -1);
 	} else if (!t->running && t->interactive) {

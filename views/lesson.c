@@ -37,6 +37,7 @@ struct lesson_panel {
 	int last_step; /* a new step starts at its top */
 	const void *last_lesson;
 	bool last_hint; /* the hint just asked for: scroll so it shows */
+	int above, below; /* rows of the step's text cut at the last draw */
 };
 
 /* Columns of s[0..n) (UTF-8 continuation bytes take none). */
@@ -100,101 +101,173 @@ static int wrap(const char *text, int w, enum role role, struct wline *out, int 
 	return n;
 }
 
-static int lines_of(const struct lesson_view *v, int w, struct wline *out)
+/* The parts of the pane, each word-wrapped: the step's text, what to do,
+ * the hint. The verdict on the previous answer takes one row (fold). */
+struct parts {
+	struct wline l[LP_MAX_LINES];
+	int text, todo, hint; /* rows of each, in l in that order */
+};
+
+static void parts_of(const struct lesson_view *v, int w, struct parts *p)
 {
-	int n = 0;
-	if (v->result && *v->result) /* the verdict on the answer just given, then the next step */
-		n = wrap(v->result, w, R_DIM, out, n, LP_MAX_LINES);
-	n = wrap(v->text, w, R_NORMAL, out, n, LP_MAX_LINES);
-	n = wrap(v->todo, w, R_HEADER, out, n, LP_MAX_LINES);
+	int n = wrap(v->text, w, R_NORMAL, p->l, 0, LP_MAX_LINES);
+	p->text = n;
+	n = wrap(v->todo, w, R_HEADER, p->l, n, LP_MAX_LINES);
+	p->todo = n - p->text;
 	if (v->hint)
-		n = wrap(v->hint, w, R_HIT, out, n, LP_MAX_LINES);
-	return n;
+		n = wrap(v->hint, w, R_HIT, p->l, n, LP_MAX_LINES);
+	p->hint = n - p->text - p->todo;
+}
+
+/* Rows of the step's question: its last sentence (from the last ". ",
+ * "? " or line break before its end), which the pane keeps on screen. */
+static int question_rows(const char *text, const struct parts *p)
+{
+	if (!text || !p->text)
+		return 0;
+	size_t len = strlen(text), start = 0;
+	while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\n'))
+		len--;
+	for (size_t i = 0; i + 2 < len; i++)
+		if (((text[i] == '.' || text[i] == '?' || text[i] == '!') && text[i + 1] == ' ') || text[i] == '\n')
+			start = i + 1;
+	const char *q = text + start;
+	int rows = 0;
+	for (int i = 0; i < p->text; i++)
+		if (p->l[i].s + p->l[i].n > q)
+			rows++;
+	return rows > 0 ? rows : 1;
 }
 
 int lesson_pane_rows(const struct lesson_view *v, int w)
 {
-	struct wline l[LP_MAX_LINES];
-	return 1 + lines_of(v, w, l); /* the title row */
+	struct parts p;
+	parts_of(v, w, &p);
+	return 1 + (v->result && *v->result) + p.text + p.todo + p.hint; /* the title row */
 }
 
+static void put_line(WINDOW *w, int y, int x, int width, const struct wline *l)
+{
+	char buf[512];
+	int k = l->n < (int)sizeof buf - 1 ? l->n : (int)sizeof buf - 1;
+	memcpy(buf, l->s, (size_t)k);
+	buf[k] = 0;
+	put_text(w, y, x, width, buf, role_attr(l->role), false);
+}
+
+/* The verdict folded to one row: its start, "..." where it is cut (the
+ * whole of it is in the command output). */
+static void put_fold(WINDOW *w, int y, int x, int width, const char *s, attr_t a)
+{
+	int len = (int)strlen(s), k = fit(s, len, width);
+	const char *nl = memchr(s, '\n', (size_t)k);
+	if (nl)
+		k = (int)(nl - s);
+	if (k == len) {
+		put_text(w, y, x, width, s, a, false);
+		return;
+	}
+	const char *dots = draw_utf8() ? "\xe2\x80\xa6" : "...";
+	int room = fit(s, k, width - (draw_utf8() ? 1 : 3));
+	while (room > 0 && s[room] != ' ') /* whole words */
+		room--;
+	char buf[512];
+	snprintf(buf, sizeof buf, "%.*s%s", room > 0 ? room : fit(s, k, width - 3), s, dots);
+	put_text(w, y, x, width, buf, a, false);
+}
+
+/* Rows of the step's text above the shown ones, and below (0 when it all
+ * shows), for the title and for PgUp/PgDn: lesson_panel_hidden(). */
 static void lesson_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 {
 	struct lesson_panel *lp = (struct lesson_panel *)p;
 	const struct lesson_view *v = c->lesson;
-	char info[160];
+	struct view_ctx cc = *c;
+	cc.zoomed = NULL; /* the pane is outside the layouts: no zoom tag */
+	char info[200];
+	lp->above = lp->below = 0;
 	if (!v) {
-		struct rect r = view_frame(p, w, c, NULL);
+		struct rect r = view_frame(p, w, &cc, NULL);
 		put_wrapped(w, r.y, r.x, r.w, r.h,
 			    c->sim ? "No lesson open: `lesson NAME` opens one (`lesson list`)."
 				   : "no simulator; no lesson open: `lesson NAME` opens one (`lesson list`).",
 			    role_attr(R_DIM));
 		return;
 	}
-	if (v->step > v->nsteps)
-		snprintf(info, sizeof info, "%s: finished", v->name);
-	else
-		snprintf(info, sizeof info, "%s: step %d of %d", v->name, v->step, v->nsteps);
-	struct rect r = view_frame(p, w, c, info);
-	if (r.h < 1 || r.w < 1)
-		return;
-	if (lp->last_lesson != v->id || lp->last_step != v->step) { /* a new step: its top */
+	if (lp->last_lesson != v->id || lp->last_step != v->step) { /* a new step: its question */
 		lp->scroll = 0;
 		lp->last_lesson = v->id;
 		lp->last_step = v->step;
 	}
-	struct wline l[LP_MAX_LINES];
-	int n = lines_of(v, r.w, l);
-	if (v->hint && !lp->last_hint) /* the end: the hint and what follows it */
-		lp->scroll = n;
+	if (v->hint && !lp->last_hint) /* the hint just asked for: the question and the hint */
+		lp->scroll = 0;
 	lp->last_hint = v->hint != NULL;
-	if (lp->scroll > n - r.h)
-		lp->scroll = n - r.h;
+	int x0 = p->sep_left ? 1 : 0, width = getmaxx(w) - x0, h = getmaxy(w) - 1;
+	struct parts pt;
+	parts_of(v, width, &pt);
+	/* From the bottom up: what to do (never cut), the hint, then the step's
+	 * text ending with its question, then the previous verdict on one row
+	 * when a row is left. Text that does not fit is cut at its top (PgUp). */
+	bool verdict = v->result && *v->result;
+	bool warn = v->warning && *v->warning && h >= 3 + pt.todo; /* one row, after the question's */
+	int fixed = pt.todo + pt.hint + warn;
+	if (fixed > h) { /* the hint gives way to what to do */
+		pt.hint = h > pt.todo + warn ? h - pt.todo - warn : 0;
+		fixed = pt.todo + pt.hint + warn;
+	}
+	int avail = h - fixed;
+	/* the verdict's row, unless the question needs it */
+	int q = question_rows(v->text, &pt);
+	bool show_verdict = verdict && avail >= 1 + (pt.text < q ? pt.text : q);
+	int room = avail - show_verdict;
+	int shown = pt.text < room ? pt.text : room;
+	int maxscroll = pt.text - shown;
+	if (lp->scroll > maxscroll)
+		lp->scroll = maxscroll;
 	if (lp->scroll < 0)
 		lp->scroll = 0;
-	/* Cut: the last row keeps what to do, with how much is below. */
-	int todo = n;
-	while (todo > 0 && l[todo - 1].role != R_HEADER)
-		todo--;
-	todo = todo > 0 && l[todo - 1].role == R_HEADER ? todo - 1 : -1; /* the (last) todo line */
-	int first = lp->scroll, rows = r.h, y = r.y;
-	bool above = first > 0, below = first + rows < n;
-	char mark[96];
-	if (above && rows > 1) {
-		snprintf(mark, sizeof mark, "%s %d more line%s above (Up scrolls)", draw_utf8() ? "\xe2\x96\xb2" : "^", first,
-			 first == 1 ? "" : "s");
-		put_text(w, y++, r.x, r.w, mark, role_attr(R_STALL), false);
-		rows--;
-		first++;
-		below = first + rows < n;
+	int first = pt.text - shown - lp->scroll;
+	lp->above = first;
+	lp->below = lp->scroll;
+	if (v->step > v->nsteps)
+		snprintf(info, sizeof info, "%s: finished", v->name);
+	else
+		snprintf(info, sizeof info, "%s: step %d of %d", v->name, v->step, v->nsteps);
+	if (lp->above || lp->below) {
+		size_t k = strlen(info);
+		const char *up = draw_utf8() ? "\xe2\x96\xb2" : "^", *dn = draw_utf8() ? "\xe2\x96\xbc" : "v";
+		if (lp->above)
+			k += (size_t)snprintf(info + k, sizeof info - k, "  %s %d line%s above (PgUp)", up, lp->above,
+					      lp->above == 1 ? "" : "s");
+		if (lp->below && k < sizeof info)
+			snprintf(info + k, sizeof info - k, "  %s %d below (PgDn)", dn, lp->below);
 	}
-	int shown = below ? rows - 1 : rows;
-	for (int i = 0; i < shown && first + i < n; i++) {
-		char buf[512];
-		int k = l[first + i].n < (int)sizeof buf - 1 ? l[first + i].n : (int)sizeof buf - 1;
-		memcpy(buf, l[first + i].s, (size_t)k);
-		buf[k] = 0;
-		put_text(w, y++, r.x, r.w, buf, role_attr(l[first + i].role), false);
+	struct rect r = view_frame(p, w, &cc, info);
+	if (r.h < 1 || r.w < 1)
+		return;
+	int y = r.y;
+	if (show_verdict)
+		put_fold(w, y++, r.x, r.w, v->result, role_attr(R_DIM));
+	if (warn) { /* a configuration fallback: the student would not see it elsewhere */
+		put_fold(w, y++, r.x, r.w, v->warning, role_attr(R_STALL));
 	}
-	if (below) {
-		int rest = n - (first + shown);
-		int x = r.x;
-		/* What to do stays on screen while the step's text is cut above it. */
-		if (todo >= first + shown) {
-			char buf[256];
-			int k = l[todo].n < (int)sizeof buf - 1 ? l[todo].n : (int)sizeof buf - 1;
-			memcpy(buf, l[todo].s, (size_t)k);
-			buf[k] = 0;
-			x += put_text(w, y, x, r.w, buf, role_attr(R_HEADER), false);
-			x += put_text(w, y, x, r.x + r.w - x, " ", A_NORMAL, false);
-			rest--;
-		}
-		if (rest > 0) {
-			snprintf(mark, sizeof mark, "%s %d more line%s (%s)", draw_utf8() ? "\xe2\x96\xbc" : "v", rest,
-				 rest == 1 ? "" : "s", c->focused ? "Down/PgDn" : "Tab, Down");
-			put_text(w, y, x, r.x + r.w - x, mark, role_attr(R_STALL), false);
-		}
-	}
+	for (int i = 0; i < shown; i++)
+		put_line(w, y++, r.x, r.w, &pt.l[first + i]);
+	/* the hint and what to do: at the bottom when the text is cut */
+	if (first > 0 || lp->scroll > 0)
+		y = r.y + r.h - pt.todo - pt.hint;
+	if (y < r.y)
+		y = r.y;
+	for (int i = 0; i < pt.hint && y < r.y + r.h - pt.todo; i++)
+		put_line(w, y++, r.x, r.w, &pt.l[pt.text + pt.todo + i]);
+	for (int i = 0; i < pt.todo && y < r.y + r.h; i++)
+		put_line(w, y++, r.x, r.w, &pt.l[pt.text + i]);
+}
+
+int lesson_panel_hidden(const struct panel *p)
+{
+	const struct lesson_panel *lp = (const struct lesson_panel *)p;
+	return lp->above + lp->below;
 }
 
 static int lesson_key(struct panel *p, int key, const struct view_ctx *c)
@@ -203,23 +276,23 @@ static int lesson_key(struct panel *p, int key, const struct view_ctx *c)
 	int page = p->h > 3 ? p->h - 2 : 1;
 	(void)c;
 	switch (key) {
-	case KEY_UP:
-		lp->scroll--;
-		break;
-	case KEY_DOWN:
+	case KEY_UP: /* scroll counts the text's rows hidden below the shown ones */
 		lp->scroll++;
 		break;
-	case KEY_PPAGE:
-		lp->scroll -= page;
+	case KEY_DOWN:
+		lp->scroll--;
 		break;
-	case KEY_NPAGE:
+	case KEY_PPAGE:
 		lp->scroll += page;
 		break;
+	case KEY_NPAGE:
+		lp->scroll -= page;
+		break;
 	case KEY_HOME:
-		lp->scroll = 0;
+		lp->scroll = LP_MAX_LINES;
 		break;
 	case KEY_END:
-		lp->scroll = LP_MAX_LINES;
+		lp->scroll = 0;
 		break;
 	default:
 		return VK_IGNORED;

@@ -40,6 +40,7 @@ struct lesson_view {
 	const char *todo;   /* what to do now */
 	const char *hint;   /* after `hint`, else NULL */
 	const char *result; /* how the previous step went, "" = nothing yet */
+	const char *warning; /* a configuration fallback of the machine now (rf.remap), or NULL */
 };
 
 struct view_ctx {
@@ -139,6 +140,9 @@ struct panel *timeline_panel_new(void);  /* views/timeline.c */
 struct panel *lesson_panel_new(void);    /* views/lesson.c */
 /* Rows the lesson pane needs at width w (content columns) to show all of v. */
 int lesson_pane_rows(const struct lesson_view *v, int w);
+/* Rows of the step's text the lesson pane could not show at its last draw
+ * (PgUp/PgDn on an empty prompt scroll it then). */
+int lesson_panel_hidden(const struct panel *p);
 struct panel *dramq_panel_new(void);     /* views/dramq.c */
 /* The event kinds the timeline panel is built from (`timeline` logs them). */
 const unsigned *timeline_kinds(size_t *n);

@@ -31,6 +31,10 @@
 #include "opunit.h"
 #include "sim/sim_int.h"
 
+_Static_assert((int)EVO_LD == KOP_LD && (int)EVO_ST == KOP_ST && (int)EVO_ATOM == KOP_ATOM && (int)EVO_LDSH == KOP_LDSH &&
+		       (int)EVO_STSH == KOP_STSH && (int)EVO_ALU == KOP_ALU && (int)EVO_BAR == KOP_BAR && (int)EVO_EXIT == KOP_EXIT,
+	       "warp.issue's op codes (evcode.h) are kernel.h's enum kop");
+
 void sched_refill(struct sim *s, struct sm *sm);
 
 static inline bool sb_test(const struct warp *w, unsigned r) { return (w->pend[r >> 6] >> (r & 63)) & 1; }
@@ -525,7 +529,8 @@ static void issue(struct sim *s, struct sm *sm, int slot)
 		stat_inc(&s->stats, s->id.sched_insts[sched_of(s, slot)]);
 	stat_inc(&s->stats, s->id.warp_insts);
 	stat_add(&s->stats, s->id.thread_insts, (uint64_t)__builtin_popcountll(in->active));
-	EV_EMIT(&s->ev, EV_WARP_ISSUE, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)slot, .a = in->stmt);
+	EV_EMIT(&s->ev, EV_WARP_ISSUE, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)slot, .a = in->stmt,
+		.b = in->op);
 	sched_on_issue(s, sm, slot);
 	if (kop_is_global(in->op)) { /* the buffer entry is taken at issue, filled at execution */
 		int vi = vmb_alloc(s, sm);

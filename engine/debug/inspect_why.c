@@ -127,6 +127,10 @@ static void dram_link(const struct sim *s, uint64_t line, unsigned ch, unsigned 
 	char mine[96], head[96], nth[16];
 	deft(c, WT_DRAM_BANK, -1, (int)ch, (int)bk, 0);
 	row_words(bi->open_row, row, mine, sizeof mine);
+	if (bi->open_row < 0 && strcmp(bi->last_cmd, "PRE") == 0 && bi->last_cmd_cycle + 1 >= s->st->now)
+		/* the PRE of a conflict went out in this cycle: not a plain row miss */
+		snprintf(mine, sizeof mine, "row conflict being resolved (PRE at cycle %llu closed the open row; ACT row %u next)",
+			 (unsigned long long)bi->last_cmd_cycle, row);
 	if (pos < 0) {
 		add(c, UINT64_MAX, "DRAM ch%u bank %u: %s, %d queued for the bank, %s, last command %s at cycle %llu", ch, bk,
 		    dram_bank_state_name(bi->state), bi->queue, mine, bi->last_cmd[0] ? bi->last_cmd : "-",
@@ -849,6 +853,14 @@ int inspect_why_line(const struct sim *s, uint64_t addr, int smi, struct why_lin
 			    pos + 1, l->waitq.n, l->m.used, l->m.n);
 		if (r != REQ_NIL)
 			tgt(&c, WT_L1_MSHR, i, -1, -1, 0);
+		r = queue_find_line(s, &l->lsu, line, &pos);
+		if (r != REQ_NIL) /* just coalesced: queued for its L1 lookup */
+			add(&c, s->pool.r[r].t_issue, "sm%d L1: a request of warp %u queued for its lookup (position %d of %u, ready at cycle %llu)",
+			    i, s->pool.r[r].warp, pos + 1, l->lsu.n, (unsigned long long)s->pool.r[r].t_ready);
+		r = queue_find_line(s, &l->missq, line, &pos);
+		if (r != REQ_NIL)
+			add(&c, s->pool.r[r].t_issue, "sm%d L1: a request of warp %u queued for the crossbar (position %d of %u)", i,
+			    s->pool.r[r].warp, pos + 1, l->missq.n);
 		r = queue_find_line(s, &l->retryq, line, &pos);
 		if (r != REQ_NIL)
 			add(&c, UINT64_MAX, "sm%d L1: a NACKed request waits to be re-sent at cycle %llu", i,

@@ -38,6 +38,9 @@ void coh_init(struct sim *s)
 	s->coh_nack_id = stats_counter(st, "coh.nacks", "requests refused because their directory entry was locked (dir_locked)");
 	s->coh_inv_id = stats_counter(st, "coh.invalidations", "Inv messages sent by the directories");
 	s->coh_err_id = stats_counter(st, "coh.errors", "protocol errors: an event with no table row (must stay 0)");
+	s->coh_put_id = stats_counter(st, "l2.coh_puts",
+				      "eviction notices (PutE, PutM, PutN) the L2 directories took; not lookups: not in "
+				      "l2.accesses, l2.hits or l2.misses");
 	for (int i = 0; i < s->cfg.l2.banks; i++) {
 		struct l2bank *b = &s->banks[i];
 		size_t n = (size_t)b->c.sets * (size_t)b->c.ways;

@@ -334,7 +334,7 @@ static void put(struct sim *s, struct l2bank *b, uint32_t ri, int set, int way)
 	struct cline *cl = cache_line(&b->c, set, way);
 	unsigned q = r->sm, m = r->coh_msg, old = d->ds;
 	bool holder = m == CM_PUTN ? coh_has(d, q) : d->owner == (int)q;
-	l2_count_access(s, b, ri, set, true);
+	stat_inc(&s->stats, s->coh_put_id); /* a notice, not a lookup: no l2.hits (docs/COHERENCE.md) */
 	if (holder) {
 		if (m != CM_PUTE) {
 			cl->sv |= b->c.all_sectors;
@@ -367,7 +367,7 @@ bool coh_l2_access(struct sim *s, struct l2bank *b, uint32_t ri)
 		if (fe >= 0) { /* a Put of a victim held in an FRC entry */
 			struct coh_dent *d = &b->frc.dir[fe];
 			unsigned q = r->sm, m = r->coh_msg;
-			l2_count_access(s, b, ri, set, true);
+			stat_inc(&s->stats, s->coh_put_id);
 			if (m == CM_PUTN ? coh_has(d, q) : d->owner == (int)q) {
 				if (m != CM_PUTE)
 					b->frc.e[fe].victim_sd |= r->mask ? r->mask : b->c.all_sectors;

@@ -30,6 +30,10 @@ enum stall_reason {
 };
 const char *stall_reason_name(unsigned r); /* event.c */
 
+/* warp.issue: op, the kind of instruction issued (the kernel language's
+ * words; the values are kernel.h's enum kop, checked in core.c) */
+enum ev_inst_op { EVO_LD, EVO_ST, EVO_ATOM, EVO_LDSH, EVO_STSH, EVO_ALU, EVO_BAR, EVO_EXIT, EVO__COUNT };
+
 /* l1.access, l2.access: op */
 enum ev_access { EVA_READ, EVA_WRITE, EVA_ATOMIC, EVA__COUNT };
 

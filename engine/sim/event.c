@@ -121,6 +121,10 @@ static const char *const nack_names[] = {
 static const char *const mshr_full_names[] = {
 	[EVM_ENTRIES] = "entries", [EVM_MERGES] = "merges", [EVM_PER_WARP] = "per_warp", [EVM_ISSUE] = "issue",
 };
+static const char *const inst_op_names[] = {
+	[EVO_LD] = "ld",     [EVO_ST] = "st",   [EVO_ATOM] = "atom", [EVO_LDSH] = "ldsh",
+	[EVO_STSH] = "stsh", [EVO_ALU] = "alu", [EVO_BAR] = "bar",   [EVO_EXIT] = "exit",
+};
 static const char *const access_names[] = {[EVA_READ] = "read", [EVA_WRITE] = "write", [EVA_ATOMIC] = "atomic"};
 static const char *const frc_fallback_names[] = {
 	[FRCFB_SET_FULL] = "set_full",   [FRCFB_MSHR_FULL] = "mshr_full", [FRCFB_QUEUE_FULL] = "queue_full",
@@ -137,6 +141,7 @@ static const char *const dir_names[] = {[EVI_REQUEST] = "request", [EVI_REPLY] =
 CODES_MATCH(nack_names, NACK__COUNT);
 CODES_MATCH(mshr_full_names, EVM__COUNT);
 CODES_MATCH(access_names, EVA__COUNT);
+CODES_MATCH(inst_op_names, EVO__COUNT);
 CODES_MATCH(frc_fallback_names, FRCFB__COUNT);
 CODES_MATCH(bypass_names, BYPEV__COUNT);
 CODES_MATCH(drain_names, EVD__COUNT);
@@ -171,6 +176,7 @@ struct ev_named {
 #define PLAIN NULL, 0, NULL
 static const struct ev_named named[] = {
 	{EV_WARP_ISSUE, EVF_A, "stmt", PLAIN},
+	{EV_WARP_ISSUE, EVF_B, "op", CODES(inst_op_names)},
 	{EV_WARP_STALL, EVF_A, "reason", CODEFN(stall_code, STALL__COUNT)},
 	{EV_CTA_LAUNCH, EVF_A, "cta", PLAIN},
 	{EV_CTA_DONE, EVF_A, "cta", PLAIN},

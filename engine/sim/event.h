@@ -22,7 +22,7 @@
 
 /* X(enum suffix, "name", fields, "description") */
 #define EVENT_LIST(X)                                                                              \
-	X(WARP_ISSUE, "warp.issue", EVF_SM | EVF_WARP | EVF_A, "a warp issued an instruction (stmt = statement index)") \
+	X(WARP_ISSUE, "warp.issue", EVF_SM | EVF_WARP | EVF_A | EVF_B, "a warp issued an instruction (stmt = its statement, counted from 0 over the kernel's lines as `list` and `info warp` number them; op = ld, st, atom, ldsh, stsh, alu, bar)") \
 	X(WARP_STALL, "warp.stall", EVF_SM | EVF_WARP | EVF_A, "a warp cannot issue for a new reason (reason = the state the warps panel shows: mem, scoreboard, mshr_full, barrier, alu, ...)") \
 	X(WARP_DONE, "warp.done", EVF_SM | EVF_WARP, "a warp executed its exit")                       \
 	X(CTA_LAUNCH, "cta.launch", EVF_SM | EVF_A, "a CTA was dispatched to an SM (cta = linear CTA id)")     \

@@ -335,6 +335,7 @@ struct sim {
 	const struct coh_proto *coh; /* coherence protocol (coh.h); NULL = none */
 	struct coh_log *clog;    /* coh_eng.h: recent transactions (arena) */
 	uint32_t coh_msg_id[32], coh_trans_id, coh_nack_id, coh_err_id, coh_inv_id; /* coh.* stats */
+	uint32_t coh_put_id; /* l2.coh_puts: eviction notices, counted apart from the L2's lookups */
 	uint32_t hc_id[HC__STATS]; /* trace.memcpy.* (hostcopy.c); registered only with copies */
 	struct coh_kb *kb;       /* coh_kflush.c: kernel-boundary release/acquire (arena); NULL = none */
 	uint32_t kb_id[4];       /* coh.kernel_flush.* stats */

@@ -92,4 +92,51 @@ expect_contains "$out" "configs/traces/b2b/nosuch.g: No such file or directory"
 # A teacher's own file runs the same way.
 cp configs/lessons/coalescing.json "$E2E_TMP/mine.json"
 "$BIN" lesson --check "$E2E_TMP/mine.json" --batch tests/lessons/coalescing.answers >/dev/null 2>&1 || fail "lesson file --check failed"
+# Claims are checked, not written. The old scheduling answer (a breakpoint on
+# stmt=2, the kernel's first load, not its alu) no longer passes step 5.
+sed 's/op=alu/stmt=2/' tests/lessons/scheduling.answers >"$E2E_TMP/sched_old.answers"
+"$BIN" lesson --check scheduling --batch "$E2E_TMP/sched_old.answers" >"$E2E_TMP/out" 2>&1
+[ $? = 1 ] || fail "scheduling with the old stmt=2 breakpoint passed --check"
+expect_contains "$(cat "$E2E_TMP/out")" "not with op=alu"
+# A lesson whose explanation states a number no check gives (mshrs step 6's
+# old "512 refusals") fails --check, and so does a claim the machine denies.
+python3 - "$E2E_TMP" <<'PY'
+import json, sys
+d = json.load(open("configs/lessons/mshrs.json"))
+s = d["steps"][5]
+s["explain"] = "Zero merges: each of the 512 second halves was refused and fetched the line again."
+del s["claims"]
+json.dump(d, open(sys.argv[1] + "/m_number.json", "w"))
+s["claims"] = ["stat.l1.mshr_full == 512"]
+s["explain"] = "Zero merges: each second half was refused (l1.mshr_full counts 512)."
+json.dump(d, open(sys.argv[1] + "/m_claim.json", "w"))
+PY
+"$BIN" lesson --check "$E2E_TMP/m_number.json" --batch tests/lessons/mshrs.answers >"$E2E_TMP/out" 2>&1
+[ $? = 1 ] || fail "a lesson stating an unchecked number passed --check"
+expect_contains "$(cat "$E2E_TMP/out")" "step 6 states 512 in its explanation"
+"$BIN" lesson --check "$E2E_TMP/m_claim.json" --batch tests/lessons/mshrs.answers >"$E2E_TMP/out" 2>&1
+[ $? = 1 ] || fail "a lesson with a false claim passed --check"
+expect_contains "$(cat "$E2E_TMP/out")" "step 6 claims stat.l1.mshr_full == 512, but the machine shows"
+# A malformed claim is refused when the lesson loads.
+printf '{"name": "x", "title": "t", "steps": [{"text": "a", "claims": ["stat.l1.hits"], "action": {"finished": true}}]}' >"$E2E_TMP/bad.json"
+"$BIN" lesson --check "$E2E_TMP/bad.json" --batch /dev/null 2>"$E2E_TMP/err"
+[ $? = 2 ] || fail "a malformed claim: expected exit 2"
+expect_contains "$(cat "$E2E_TMP/err")" "claims: 'stat.l1.hits' must read"
+# The listing in teaching order with durations; a handout in Markdown.
+out=$("$BIN" lesson) || fail "gpustep lesson exited $?"
+first=$(printf '%s\n' "$out" | grep -n 'coalescing ' | head -1 | cut -d: -f1)
+last=$(printf '%s\n' "$out" | grep -n 'racetrack ' | head -1 | cut -d: -f1)
+[ -n "$first" ] && [ -n "$last" ] && [ "$first" -lt "$last" ] || fail "lessons not in teaching order: $out"
+expect_contains "$out" " 1. coalescing    8 steps  ~30 min"
+expect_contains "$out" "min in all"
+out=$("$BIN" lesson mshrs --handout) || fail "--handout exited $?"
+expect_contains "$out" "# MSHRs: merging misses"
+expect_contains "$out" "## Step 6 (prediction)"
+expect_contains "$out" "Your prediction: ____"
+expect_not_contains "$out" "*Answer:*"
+out=$("$BIN" lesson mshrs --handout --answers) || fail "--handout --answers exited $?"
+expect_contains "$out" "*Answer:* the machine's \`stat.l1.mshr_merges\`"
+expect_contains "$out" "*Checked:* an enabled breakpoint on l1.mshr_full; the run stopped at l1.mshr_full with reason=merges."
+"$BIN" lesson mshrs --answers >/dev/null 2>&1
+[ $? = 2 ] || fail "--answers without --handout: expected exit 2"
 exit 0

@@ -149,5 +149,5 @@ out=$("$BIN" gtx480 --batch "$E2E_TMP/b.txt" 2>&1) || { echo "$out"; fail "batch
 expect_contains "$out" "Accel-Sim trace, kernel 1/1 kernel-1.traceg"
 # gtx480 fetches through a cold L1I: at cycle 2 warp 0 still waits for its
 # first instruction (it issued 0000 at cycle 1 before the preset had fetch).
-expect_contains "$out" "stalled fetch      insts 0     outstanding 0   next: 0000 IMAD.MOV.U32"
+expect_contains "$out" "stalled fetch      insts 0     outstanding 0   next: #0 0000 IMAD.MOV.U32"
 exit 0

@@ -10,14 +10,22 @@ XDG_STATE_HOME="$E2E_TMP/state"
 export XDG_STATE_HOME
 tmux_start 80 24 "$BIN" lesson coalescing
 tmux_wait_for 'step 1 of 8' 5 || fail "the lesson's first step is not shown"
-# The pane: row 1 its title, row 2 the step's first line, the > line kept.
+# The pane: row 1 its title, then the step's text ending with its question
+# (its first row cut, the title says so and names PgUp), the > line kept.
 tmux_wait_for 'lesson  coalescing: step 1 of 8' 3 || fail "no lesson pane title"
 row2=$(tmux_capture | sed -n 2p)
-case "$row2" in *'lesson  coalescing: step 1 of 8'*) ;; *) fail "pane title not on row 2: $row2" ;; esac
+case "$row2" in *'lesson  coalescing: step 1 of 8  '*'1 line above (PgUp)'*) ;; *) fail "pane title not on row 2: $row2" ;; esac
 row3=$(tmux_capture | sed -n 3p)
-case "$row3" in 'The kernel is B[i] = A[i*stride]'*) ;; *) fail "pane text not on row 3: $row3" ;; esac
+case "$row3" in 'L1 lines and the Fermi coalescer'*) ;; *) fail "pane text not on row 3: $row3" ;; esac
+expect_contains "$(tmux_capture)" 'How many requests will warp 0'
 expect_contains "$(tmux_capture)" '> answer N with your prediction'
-expect_contains "$(tmux_capture)" 'more line'
+# PgUp on the empty prompt shows the text's first row; PgDn the question again.
+tmux_send PPage
+tmux_wait_for '1 below (PgDn)' 3 || fail "PgUp did not scroll the lesson pane"
+row3=$(tmux_capture | sed -n 3p)
+case "$row3" in 'The kernel is B[i] = A[i*stride]'*) ;; *) fail "PgUp: pane text not on row 3: $row3" ;; esac
+tmux_send NPage
+tmux_wait_for '1 line above (PgUp)' 3 || fail "PgDn did not scroll the lesson pane back"
 tmux_send -l 'hint'
 tmux_send Enter
 tmux_wait_for 'Hint: 32 lanes x 4 bytes' 3 || fail "hint not shown in the pane"
@@ -35,7 +43,7 @@ tmux_wait_for 'step 4 of 8' 5 || fail "no step 4"
 # The answer's run stopped at its `until`: the status bar says so (it kept
 # the stop before the answer), and the output names the commands the lesson
 # ran, then the stop, not each command's messages.
-tmux_wait_for 'stopped at temporary breakpoint 2: coalesce' 1 || fail "the status bar does not show the answer's stop"
+tmux_wait_for 'stopped at temporary breakpoint 3: coalesce' 1 || fail "the status bar does not show the answer's stop"
 tmux_wait_for 'lesson ran: run 0; set param.stride 8; until coalesce sm=0 warp=0' 1 || fail "no compact transcript of the answer's run"
 expect_not_contains "$(tmux_capture)" 'param.stride = 8'
 # That output is 5 rows: the pager opens below the pane, whose title stays

@@ -15,6 +15,7 @@
 #include "views/draw.h"
 #include "test.h"
 #include "tui/tui.h"
+#include "tui/outlog.h"
 #include "tui/tui_int.h"
 #include "vtest.h"
 
@@ -204,12 +205,20 @@ TEST(lesson_answer_output_is_compact_under_the_pane)
 	CHECK(!(tui_exec(t, "answer -1") & CMD_ERR));
 	CHECK(!t->help_open);
 	tui_frame(t);
-	char *screen = vt_text(curscr);
+	/* The output: the commands, the stop, the verdict and the explanation
+	 * the pane folds to one row. */
+	char *screen = outlog_tail(&t->log, 12);
 	CHECK_CONTAINS(screen, "lesson ran: delete; run 0; set l1.bypass locality; continue");
 	CHECK_CONTAINS(screen, "Kernel gather_random finished at cycle");
 	CHECK_CONTAINS(screen, "Right: sign(stat.l1.mshr_full - saved.full_plain) is -1.");
+	CHECK_CONTAINS(screen, "loads bypassed and took no MSHR entry");
 	CHECK(strstr(screen, "restarted at cycle 0") == NULL);
 	CHECK(strstr(screen, "l1.bypass = locality") == NULL);
+	free(screen);
+	int pi = pane_slot(t);
+	REQUIRE(pi >= 0);
+	screen = vt_text(t->slots[pi].w);
+	CHECK_CONTAINS(screen, "Step 3: right, sign(stat.l1.mshr_full - saved.full_plain) is -1.");
 	free(screen);
 	/* Hidden: every command's messages, the step's text in the output. */
 	CHECK_EQ(tui_exec(t, "lesson hide"), CMD_OK);

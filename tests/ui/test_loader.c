@@ -154,6 +154,11 @@ TEST(loader_extends_errors)
 	err = NULL;
 	CHECK_EQ(loader_load_config("no-such-preset-xyz", &c, &err), -1);
 	CHECK_CONTAINS(err, "no such file or preset");
+	CHECK(strstr(err, "did you mean") == NULL); /* nothing close */
+	free(err);
+	err = NULL;
+	CHECK_EQ(loader_load_config("gtx48", &c, &err), -1); /* one edit from a preset */
+	CHECK_CONTAINS(err, "gtx48: no such file or preset; did you mean gtx480?");
 	free(err);
 }
 
@@ -307,5 +312,9 @@ TEST(loader_builtin_kernels_parse)
 	char *err = NULL;
 	CHECK_EQ(loader_load_kernel("no_such_kernel", &k, &err), -1);
 	CHECK_CONTAINS(err, "no such built-in kernel or file");
+	free(err);
+	err = NULL;
+	CHECK_EQ(loader_load_kernel("vecad", &k, &err), -1);
+	CHECK_CONTAINS(err, "vecad: no such built-in kernel or file; did you mean vecadd?");
 	free(err);
 }

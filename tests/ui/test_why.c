@@ -366,3 +366,41 @@ TEST(info_stalls_adds_up)
 		 (uint64_t)stats_value(st, (uint32_t)stats_find(st, "core.stall.scoreboard")));
 	fx_fini(&f);
 }
+
+/* `why` agrees with the stop: at a dram.row_conflict stop the PRE of the
+ * conflict went out in that very cycle, so the bank is closed when `why`
+ * looks; it says so first (PRE for the open row, then ACT the wanted one),
+ * and the chain calls the request's state a conflict being resolved, not a
+ * row miss. At a coalesce stop the warp's new request is queued at its L1
+ * (not "nothing in flight"). bt and backtrace are aliases of why. */
+TEST(why_agrees_with_the_stop)
+{
+	struct fx f;
+	fx_init_wl(&f, "vecadd");
+	CHECK_EQ(fx_run(&f, "break dram.row_conflict"), CMD_OK);
+	fx_run(&f, "continue");
+	REQUIRE(f.ss.bps.stop_ev.kind == EV_DRAM_ROW_CONFLICT);
+	const struct event *e = &f.ss.bps.stop_ev;
+	char want[200];
+	snprintf(want, sizeof want, "PRE issued this cycle (%llu) for row %lld, then ACT row %d",
+		 (unsigned long long)e->cycle, (long long)e->a, (int)e->row);
+	fx_clear(&f);
+	CHECK_EQ(fx_run(&f, "why"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, want);
+	CHECK_CONTAINS(f.cap.out.s, "row conflict being resolved");
+	CHECK(strstr(f.cap.out.s, "row miss (no row open") == NULL);
+	fx_clear(&f);
+	CHECK_EQ(fx_run(&f, "delete"), CMD_OK);
+	CHECK_EQ(fx_run(&f, "break coalesce sm=0 warp=1"), CMD_OK);
+	fx_run(&f, "run 0");
+	fx_run(&f, "continue");
+	REQUIRE(f.ss.bps.stop_ev.kind == EV_COALESCE);
+	fx_clear(&f);
+	CHECK_EQ(fx_run(&f, "bt"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "stopped by coalesce");
+	CHECK_CONTAINS(f.cap.out.s, "sm0 L1: a request of warp 1 queued for its lookup");
+	fx_clear(&f);
+	CHECK_EQ(fx_run(&f, "backtrace"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "queued for its lookup");
+	fx_fini(&f);
+}

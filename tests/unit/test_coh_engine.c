@@ -136,6 +136,31 @@ TEST(coh_dirty_eviction_sends_put)
 	}
 }
 
+/* Eviction notices are not lookups: a Put reaching the directory counts in
+ * l2.coh_puts, never in l2.accesses or l2.hits (docs/COHERENCE.md). Three
+ * streaming loads and three streaming stores through a 2-line L1: every
+ * line is touched once, so nothing can hit in the L2. */
+TEST(coh_puts_are_not_l2_hits)
+{
+	static const unsigned protos[] = {COH_MOESI, COH_NMOESI};
+	for (int p = 0; p < 2; p++) {
+		struct tk t;
+		coh_cfg(&t, protos[p], 1);
+		t.cfg.l1.sets = 1;
+		t.cfg.l1.ways = 2;
+		REQUIRE(tk_start(&t, 32, 1,
+				 "ld A[lane] -> r1; ld A[lane + 32] -> r2; ld A[lane + 64] -> r3; "
+				 "st B[lane] <- r9; st B[lane + 32] <- r9; st B[lane + 64] <- r9"));
+		CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+		uint64_t puts = tk_stat(&t, "coh.msgs.PutE") + tk_stat(&t, "coh.msgs.PutM") + tk_stat(&t, "coh.msgs.PutN");
+		CHECK(puts >= 3); /* the 2-line L1 evicted at least three of its six lines */
+		CHECK_EQ(tk_stat(&t, "l2.coh_puts"), puts);
+		CHECK_EQ(tk_stat(&t, "l2.hits"), 0);
+		CHECK_EQ(tk_stat(&t, "l2.accesses"), tk_stat(&t, "l2.misses"));
+		tk_end(&t);
+	}
+}
+
 TEST(coh_nack_on_locked_directory_is_retried)
 {
 	struct tk t;

@@ -131,7 +131,7 @@ TEST(event_codes_round_trip)
 		{EV_REUSE_CLASS, EVF_B, RC__COUNT},     {EV_L1_BYPASS, EVF_A, BYPEV__COUNT},
 		{EV_COH_TRANSITION, EVF_A, CS__COUNT},  {EV_COH_TRANSITION, EVF_B, CS__COUNT},
 		{EV_COH_MSG, EVF_A, CM__COUNT},         {EV_COH_NACK, EVF_A, CM__COUNT},
-		{EV_COH_KFLUSH, EVF_A, EVK__COUNT},
+		{EV_COH_KFLUSH, EVF_A, EVK__COUNT},     {EV_WARP_ISSUE, EVF_B, EVO__COUNT},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(coded); i++) {
 		const char *field = event_field_name_of(coded[i].kind, coded[i].bit);
