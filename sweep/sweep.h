@@ -58,6 +58,10 @@ struct sweep {
 /* Parse, expand and validate a spec. out: NULL = SPEC-results beside it.
  * Returns NULL with *err set (caller frees) on any error. */
 struct sweep *sweep_load(const char *spec_path, const char *out, char **err);
+/* The same, but with only_job >= 0 only that job is built and validated
+ * (the others have their index and picks, no key or argv; no duplicate
+ * check): what --job K needs. */
+struct sweep *sweep_load_ex(const char *spec_path, const char *out, long only_job, char **err);
 void sweep_free(struct sweep *sw);
 /* Value of dim d for job j. */
 const char *sweep_val(const struct sweep *sw, const struct sweep_job *j, int d);

@@ -31,6 +31,31 @@
 #endif
 
 /* ---- results in memory ------------------------------------------------- */
+bool sweep_result_doc_valid(const cJSON *doc)
+{
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(doc, "cycles");
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(doc, "stats");
+	/* cycles is a count: a whole number a run can reach (2^63 cycles is
+	 * far beyond any), never 1e300, negative or a fraction */
+	return cJSON_IsObject(doc) && cJSON_IsNumber(c) && isfinite(c->valuedouble) && c->valuedouble >= 0 &&
+	       c->valuedouble < 9.2e18 && c->valuedouble == floor(c->valuedouble) && cJSON_IsObject(st);
+}
+
+bool sweep_result_valid(const char *path)
+{
+	if (!sweep_file_exists(path))
+		return false;
+	size_t len;
+	char *e = NULL;
+	char *text = loader_read_file(path, &len, &e);
+	free(e);
+	cJSON *doc = text ? cJSON_ParseWithLength(text, len) : NULL;
+	free(text);
+	bool ok = sweep_result_doc_valid(doc);
+	cJSON_Delete(doc);
+	return ok;
+}
+
 void sweep_data_load(struct sweep_data *sd, const struct sweep *sw)
 {
 	memset(sd, 0, sizeof *sd);
@@ -45,6 +70,13 @@ void sweep_data_load(struct sweep_data *sd, const struct sweep *sw)
 		r->doc = text ? cJSON_ParseWithLength(text, len) : NULL;
 		if (text && !r->doc)
 			fprintf(stderr, "gpustep sweep: %s: not valid JSON (ignored)\n", p);
+		if (r->doc && !sweep_result_doc_valid(r->doc)) {
+			fprintf(stderr, "gpustep sweep: %s: not a gpustep stats result (no whole, finite \"cycles\" or no "
+					"\"stats\"; ignored, the job runs again)\n",
+				p);
+			cJSON_Delete(r->doc);
+			r->doc = NULL;
+		}
 		free(text);
 		free(p);
 		if (r->doc) {

@@ -182,7 +182,7 @@ static int finish(const struct sweep *sw, const struct sweep_job *j, int st, boo
 static bool has_result(const struct sweep *sw, const struct sweep_job *j)
 {
 	char *r = sweep_result_path(sw, j);
-	bool e = sweep_file_exists(r);
+	bool e = sweep_result_valid(r); /* a damaged result ([] or cycles 1e300) runs again */
 	free(r);
 	return e;
 }
@@ -336,9 +336,37 @@ static void job_command(FILE *f, const struct sweep *sw, const char *spec_abs, c
 	fprintf(f, " --job %s", k);
 }
 
+/* #SBATCH lines are split by sbatch itself, not a shell: a path there can
+ * carry no space or quote, and % starts a file-name pattern. */
+static bool sbatch_safe(const char *s)
+{
+	for (; *s; s++)
+		if (!(*s >= 'a' && *s <= 'z') && !(*s >= 'A' && *s <= 'Z') && !(*s >= '0' && *s <= '9') &&
+		    !strchr("/._,+=@:-", *s))
+			return false;
+	return true;
+}
+
+/* The path as an sbatch file-name pattern: % doubled (sbatch reads %% as %). */
+static char *sbatch_pattern(const char *s)
+{
+	struct strbuf sb;
+	sb_init(&sb);
+	for (; *s; s++)
+		sb_puts(&sb, *s == '%' ? "%%" : (char[]){*s, 0});
+	return sb.s;
+}
+
 static int emit(const struct sweep *sw, const char *kind, const char *dir, int nproc)
 {
 	char *err = NULL;
+	/* One command per line in jobs.txt, and lines of a shell script: a
+	 * newline in a path there would start a command of its own. */
+	if (path_check_printable("--emit", dir, &err) || path_check_printable("gpustep", sw->self, &err)) {
+		fprintf(stderr, "gpustep sweep: %s\n", err);
+		free(err);
+		return EXIT_USAGE;
+	}
 	if (mkdir(dir, 0777) && errno != EEXIST) {
 		fprintf(stderr, "gpustep sweep: %s: %s\n", dir, strerror(errno));
 		return EXIT_RUNTIME;
@@ -350,6 +378,13 @@ static int emit(const struct sweep *sw, const char *kind, const char *dir, int n
 		free(dabs);
 		free(spec_abs);
 		return EXIT_RUNTIME;
+	}
+	if (path_check_printable("--emit", dabs, &err) || path_check_printable("spec", spec_abs, &err)) {
+		fprintf(stderr, "gpustep sweep: %s\n", err); /* a symlink may resolve to such a name */
+		free(err);
+		free(dabs);
+		free(spec_abs);
+		return EXIT_USAGE;
 	}
 	int rc = EXIT_OK;
 	if (strcmp(kind, "parallel") == 0) {
@@ -363,10 +398,11 @@ static int emit(const struct sweep *sw, const char *kind, const char *dir, int n
 		}
 		FILE *g = f ? fopen(sh, "w") : NULL;
 		if (g) {
-			fprintf(g, "#!/bin/sh\n# %d jobs of %s with GNU parallel (apt-get install parallel).\n"
+			fprintf(g, "#!/bin/sh\n# %d jobs of the spec ", sw->njobs);
+			sh_quote(g, spec_abs);
+			fprintf(g, "\n# with GNU parallel (apt-get install parallel).\n"
 				   "# --joblog + --resume: a rerun skips what finished; gpustep skips jobs with results too.\n"
-				   "# JOBS=N sets the number of parallel jobs.\nexec parallel --joblog ",
-				sw->njobs, sw->spec_path);
+				   "# JOBS=N sets the number of parallel jobs.\nexec parallel --joblog ");
 			char *jl = xasprintf("%s/joblog", dabs);
 			sh_quote(g, jl);
 			free(jl);
@@ -379,7 +415,9 @@ static int emit(const struct sweep *sw, const char *kind, const char *dir, int n
 			rc = EXIT_RUNTIME;
 		} else {
 			chmod(sh, 0755);
-			printf("wrote %s (%d jobs) and %s; run:\n  sh %s\n", jobs, sw->njobs, sh, sh);
+			printf("wrote %s (%d jobs) and %s; run:\n  sh ", jobs, sw->njobs, sh);
+			sh_quote(stdout, sh);
+			fputc('\n', stdout);
 			if (!have_cmd("parallel"))
 				printf("GNU parallel is not installed: sudo apt-get install -y parallel\n");
 		}
@@ -387,13 +425,23 @@ static int emit(const struct sweep *sw, const char *kind, const char *dir, int n
 		free(sh);
 	} else {
 		char *sb = xasprintf("%s/sweep.sbatch", dabs);
+		bool safe = sbatch_safe(dabs);
+		char *pat = sbatch_pattern(dabs);
+		char *outopt = xasprintf("--output=%s/slurm-%%A_%%a.out", pat);
 		FILE *f = fopen(sb, "w");
 		if (f) {
-			fprintf(f, "#!/bin/sh\n# %d jobs of %s as a Slurm job array; submit with: sbatch %s\n"
-				   "# Options given to sbatch on its command line override these.\n"
+			fprintf(f, "#!/bin/sh\n# %d jobs of the spec ", sw->njobs);
+			sh_quote(f, spec_abs);
+			fputs("\n# as a Slurm job array; submit with: sbatch ", f);
+			if (!safe)
+				sh_quote(f, outopt), fputc(' ', f);
+			sh_quote(f, sb);
+			fprintf(f, "\n# Options given to sbatch on its command line override these.\n"
 				   "#SBATCH --job-name=gpustep-sweep\n#SBATCH --array=0-%d\n#SBATCH --ntasks=1\n"
-				   "#SBATCH --cpus-per-task=1\n#SBATCH --output=%s/slurm-%%A_%%a.out\n",
-				sw->njobs, sw->spec_path, sb, sw->njobs - 1, dabs);
+				   "#SBATCH --cpus-per-task=1\n",
+				sw->njobs - 1);
+			if (safe) /* else on the sbatch command line (above): #SBATCH lines have no quoting */
+				fprintf(f, "#SBATCH %s\n", outopt);
 			fputs("exec ", f);
 			job_command(f, sw, spec_abs, "\"$SLURM_ARRAY_TASK_ID\"");
 			fputc('\n', f);
@@ -402,11 +450,17 @@ static int emit(const struct sweep *sw, const char *kind, const char *dir, int n
 			fprintf(stderr, "gpustep sweep: cannot write %s: %s\n", sb, strerror(errno));
 			rc = EXIT_RUNTIME;
 		} else {
-			printf("wrote %s (array 0-%d); submit with:\n  sbatch %s\n", sb, sw->njobs - 1, sb);
+			printf("wrote %s (array 0-%d); submit with:\n  sbatch ", sb, sw->njobs - 1);
+			if (!safe)
+				sh_quote(stdout, outopt), fputc(' ', stdout);
+			sh_quote(stdout, sb);
+			fputc('\n', stdout);
 			if (!have_cmd("sbatch"))
 				printf("Slurm's sbatch is not on PATH here (Debian: sudo apt-get install -y slurm-client)\n");
 		}
 		free(sb);
+		free(pat);
+		free(outopt);
 	}
 	free(err);
 	free(dabs);
@@ -555,7 +609,9 @@ int sweep_main(int argc, char **argv)
 	if ((o.jobs > 0) + (o.emit != NULL) + (o.job >= 0) > 1)
 		return usage("%s", "choose one of -j N, --emit and --job");
 	char *err = NULL;
-	struct sweep *sw = sweep_load(argv[optind], o.out, &err);
+	/* --job K builds job K alone (the whole sweep was checked when it was
+	 * emitted; a Slurm array of 100k tasks must not expand 100k jobs each) */
+	struct sweep *sw = sweep_load_ex(argv[optind], o.out, is_run && o.job >= 0 ? o.job : -1, &err);
 	if (!sw) {
 		fprintf(stderr, "gpustep sweep: %s\n", err);
 		free(err);
