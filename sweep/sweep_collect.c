@@ -47,7 +47,7 @@ bool sweep_result_valid(const char *path)
 		return false;
 	size_t len;
 	char *e = NULL;
-	char *text = loader_read_file(path, &len, &e);
+	char *text = loader_read_file_max(path, "sweep result", LOADER_TEXT_MAX, &len, &e);
 	free(e);
 	cJSON *doc = text ? cJSON_ParseWithLength(text, len) : NULL;
 	free(text);
@@ -65,7 +65,7 @@ void sweep_data_load(struct sweep_data *sd, const struct sweep *sw)
 		struct sweep_res *r = &sd->res[i];
 		char *p = sweep_result_path(sw, &sw->jobs[i]), *e = NULL;
 		size_t len;
-		char *text = sweep_file_exists(p) ? loader_read_file(p, &len, &e) : NULL;
+		char *text = sweep_file_exists(p) ? loader_read_file_max(p, "sweep result", LOADER_TEXT_MAX, &len, &e) : NULL;
 		free(e);
 		r->doc = text ? cJSON_ParseWithLength(text, len) : NULL;
 		if (text && !r->doc)
@@ -85,7 +85,7 @@ void sweep_data_load(struct sweep_data *sd, const struct sweep *sw)
 			continue;
 		}
 		p = sweep_fail_path(sw, &sw->jobs[i]);
-		text = sweep_file_exists(p) ? loader_read_file(p, &len, &e) : NULL;
+		text = sweep_file_exists(p) ? loader_read_file_max(p, "sweep result", LOADER_TEXT_MAX, &len, &e) : NULL;
 		free(e);
 		cJSON *f = text ? cJSON_ParseWithLength(text, len) : NULL;
 		free(text);

@@ -166,7 +166,7 @@ static uint64_t fnv_str(uint64_t h, const char *s) { return fnv(h, s, strlen(s))
 static char *workload_bytes(const char *wl, size_t *len, char **err)
 {
 	if (sweep_file_exists(wl))
-		return loader_read_file(wl, len, err);
+		return loader_read_file(wl, len, err); /* a trace workload may be large: the general cap */
 	const char *at = strrchr(wl, '@'); /* a trace list's kernel: LIST@K (the @K is hashed with the name) */
 	if (at && at > wl) {
 		char *f = xasprintf("%.*s", (int)(at - wl), wl);
@@ -395,7 +395,7 @@ struct sweep *sweep_load_ex(const char *spec_path, const char *out, long only_jo
 	if (path_check_printable("spec", spec_path, err) || (out && path_check_printable("--out", out, err)))
 		return NULL;
 	size_t len;
-	char *text = loader_read_file(spec_path, &len, err);
+	char *text = loader_read_file_max(spec_path, "sweep spec", LOADER_TEXT_MAX, &len, err);
 	if (!text)
 		return NULL;
 	cJSON *root = cJSON_ParseWithLength(text, len);

@@ -82,4 +82,16 @@ grep -q '^tRFC = 12400' "$T/bad.ini" || fail "could not write the .ini"
 out=$(timeout 20 "$BIN" "$T/bad.ini" -w gather_random --run 2>&1)
 [ $? = 2 ] || fail ".ini with tRFC 12400 of tREFI 12480: not exit 2: $out"
 expect_contains "$out" "refresh must leave room for an access"
+
+# ---- readers share a size cap (load/loader.h LOADER_TEXT_MAX): a message, not an OOM ---
+truncate -s 70M "$T/big.json" || fail "truncate"
+out=$("$BIN" "$T/big.json" --check-config 2>&1)
+[ $? = 2 ] || fail "70 MB config: not exit 2"
+expect_contains "$out" "big.json: 70.0 MB is more than a gpustep config may be (64 MB)"
+out=$("$BIN" -w "$T/big.json" --run 2>&1)
+[ $? = 2 ] || fail "70 MB kernel: not exit 2"
+expect_contains "$out" "more than a gpustep kernel may be (64 MB)"
+out=$("$BIN" sweep "$T/big.json" --list 2>&1)
+[ $? = 2 ] || fail "70 MB sweep spec: not exit 2"
+expect_contains "$out" "more than a gpustep sweep spec may be (64 MB)"
 exit 0
