@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -203,14 +204,39 @@ static void progress(int done, int failed, int running, int total, int skipped, 
 	fflush(stderr);
 }
 
+/* OUT/jobs/KEY.lock, flock'd by the runner that runs the job (any runner:
+ * -j, --job, parallel, Slurm), so two runners on one results folder never
+ * run a job twice. The lock dies with its process; the file stays (removing
+ * it would race with a runner opening it). -1: another runner holds it. */
+static int lock_job(const struct sweep *sw, const struct sweep_job *j)
+{
+	char *p = xasprintf("%s/jobs/%s.lock", sw->out, j->key);
+	int fd = open(p, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0666);
+	free(p);
+	if (fd < 0)
+		return -2; /* cannot lock (a read-only folder?): run it as before */
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void unlock_job(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
 struct running {
 	pid_t pid;
 	int job;
+	int lock;
 };
 
 static int run_local(const struct sweep *sw, int nproc)
 {
-	int total = sw->njobs, done = 0, failed = 0, skipped = 0, next = 0, nrun = 0;
+	int total = sw->njobs, done = 0, failed = 0, skipped = 0, next = 0, nrun = 0, elsewhere = 0;
 	struct running *run = xcalloc((size_t)nproc, sizeof *run);
 	for (int i = 0; i < total; i++)
 		if (has_result(sw, &sw->jobs[i]))
@@ -230,13 +256,24 @@ static int run_local(const struct sweep *sw, int nproc)
 			const struct sweep_job *j = &sw->jobs[next++];
 			if (has_result(sw, j))
 				continue;
+			int lock = lock_job(sw, j);
+			if (lock == -1) { /* another runner on this folder runs it */
+				elsewhere++;
+				continue;
+			}
+			if (has_result(sw, j)) { /* finished by another runner just now */
+				unlock_job(lock);
+				done++;
+				continue;
+			}
 			pid_t pid = spawn(sw, j);
 			if (pid < 0) {
 				fprintf(stderr, "gpustep sweep: fork: %s\n", strerror(errno));
+				unlock_job(lock);
 				stop_requested = 1;
 				break;
 			}
-			run[nrun++] = (struct running){pid, j->index};
+			run[nrun++] = (struct running){pid, j->index, lock};
 		}
 		if (nrun == 0)
 			break;
@@ -252,6 +289,7 @@ static int run_local(const struct sweep *sw, int nproc)
 		for (int i = 0; i < nrun; i++)
 			if (run[i].pid == pid) {
 				int r = finish(sw, &sw->jobs[run[i].job], st, stop_requested);
+				unlock_job(run[i].lock);
 				done += r == 0;
 				failed += r == 1;
 				run[i] = run[--nrun];
@@ -269,6 +307,9 @@ static int run_local(const struct sweep *sw, int nproc)
 	}
 	fprintf(stderr, "gpustep sweep: %d jobs: %d done (%d run now, %d had results), %d failed; results in %s\n", total,
 		done, done - skipped, skipped, failed, sw->out);
+	if (elsewhere) /* not waited for: rerun (or collect) once that runner ends */
+		fprintf(stderr, "gpustep sweep: %d jobs were running in another runner on the same results folder\n",
+			elsewhere);
 	return failed ? EXIT_RUNTIME : EXIT_OK;
 }
 
@@ -283,16 +324,30 @@ static int run_job(const struct sweep *sw, long k)
 		printf("job %ld (%s): result exists, skipped\n", k, j->key);
 		return EXIT_OK;
 	}
+	int lock = lock_job(sw, j);
+	if (lock == -1) {
+		printf("job %ld (%s): running in another runner on the same results folder, skipped\n", k, j->key);
+		return EXIT_OK;
+	}
+	if (has_result(sw, j)) {
+		unlock_job(lock);
+		printf("job %ld (%s): result exists, skipped\n", k, j->key);
+		return EXIT_OK;
+	}
 	pid_t pid = spawn(sw, j);
 	if (pid < 0) {
 		fprintf(stderr, "gpustep sweep: fork: %s\n", strerror(errno));
+		unlock_job(lock);
 		return EXIT_RUNTIME;
 	}
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			unlock_job(lock);
 			return EXIT_RUNTIME;
+		}
 	int r = finish(sw, j, st, false);
+	unlock_job(lock);
 	if (r == 0)
 		printf("job %ld (%s): done\n", k, j->key);
 	return r ? EXIT_RUNTIME : EXIT_OK;

@@ -115,4 +115,15 @@ echo "$out" | grep -q "$k0 done" && fail "[] counted as done"
 echo "$out" | grep -q "$k1 done" && fail "cycles 1e300 counted as done"
 "$BIN" sweep "$S" --out "$R" -j 2 >"$E2E_TMP/out" 2>&1 || fail "rerun: $(cat "$E2E_TMP/out")"
 expect_contains "$(cat "$E2E_TMP/out")" "2 jobs: 2 done (2 run now, 0 had results)"
+
+# ---- two runners on one results folder: no job runs twice ---------------------------
+TW="$E2E_TMP/two.json"
+echo '{"workloads": ["vecadd", "strided"], "params": {"n": [1024, 2048]}, "seeds": [1, 2]}' >"$TW"
+"$BIN" sweep "$TW" -j 1 >"$E2E_TMP/two.a" 2>&1 &
+first=$!
+"$BIN" sweep "$TW" -j 1 >"$E2E_TMP/two.b" 2>&1
+wait "$first"
+starts=$(grep -c '^start ' "$E2E_TMP/two-results/sweep.log")
+[ "$starts" = 8 ] || fail "two runners started $starts jobs for 8: $(cat "$E2E_TMP/two-results/sweep.log")"
+[ "$(ls "$E2E_TMP/two-results/jobs" | grep -c '^[0-9a-f]*\.json$')" = 8 ] || fail "two runners: not 8 results"
 exit 0
