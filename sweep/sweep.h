@@ -13,6 +13,7 @@
  *   OUT/jobs/KEY.json        stats JSON, written atomically (exists = done)
  *   OUT/jobs/KEY.fail.json   {"exit": N, "message": "..."} of a failed job
  *   OUT/logs/KEY.log         the job's stdout and stderr
+ *   OUT/locks/KEY.lock       flock'd by the runner running the job
  *   OUT/sweep.log            start/done/fail lines, one per event
  *             ▼
  *   collect (sweep_collect.c): SQLite (jobs, stats), wide CSV, markdown
@@ -72,7 +73,7 @@ int sweep_dim_find(const struct sweep *sw, const char *name);
 char *sweep_result_path(const struct sweep *sw, const struct sweep_job *j);
 char *sweep_fail_path(const struct sweep *sw, const struct sweep_job *j);
 char *sweep_log_path(const struct sweep *sw, const struct sweep_job *j);
-/* mkdir -p of OUT, OUT/jobs, OUT/logs. */
+/* mkdir -p of OUT, OUT/jobs, OUT/logs, OUT/locks (KEY.lock: the runner running KEY). */
 int sweep_make_dirs(const struct sweep *sw, char **err);
 bool sweep_file_exists(const char *path);
 

@@ -204,13 +204,13 @@ static void progress(int done, int failed, int running, int total, int skipped, 
 	fflush(stderr);
 }
 
-/* OUT/jobs/KEY.lock, flock'd by the runner that runs the job (any runner:
+/* OUT/locks/KEY.lock, flock'd by the runner that runs the job (any runner:
  * -j, --job, parallel, Slurm), so two runners on one results folder never
  * run a job twice. The lock dies with its process; the file stays (removing
  * it would race with a runner opening it). -1: another runner holds it. */
 static int lock_job(const struct sweep *sw, const struct sweep_job *j)
 {
-	char *p = xasprintf("%s/jobs/%s.lock", sw->out, j->key);
+	char *p = xasprintf("%s/locks/%s.lock", sw->out, j->key);
 	int fd = open(p, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0666);
 	free(p);
 	if (fd < 0)
@@ -444,15 +444,16 @@ static int emit(const struct sweep *sw, const char *kind, const char *dir, int n
 	int rc = EXIT_OK;
 	if (strcmp(kind, "parallel") == 0) {
 		char *jobs = xasprintf("%s/jobs.txt", dabs), *sh = xasprintf("%s/run.sh", dabs);
-		FILE *f = fopen(jobs, "w");
+		struct outfile *of = outfile_open(jobs, &err), *og = NULL;
+		FILE *f = of ? outfile_stream(of) : NULL;
 		for (int i = 0; f && i < sw->njobs; i++) {
 			char k[16];
 			snprintf(k, sizeof k, "%d", i);
 			job_command(f, sw, spec_abs, k);
 			fputc('\n', f);
 		}
-		FILE *g = f ? fopen(sh, "w") : NULL;
-		if (g) {
+		if (of && outfile_close(of, &err) == 0 && (og = outfile_open(sh, &err)) != NULL) {
+			FILE *g = outfile_stream(og);
 			fprintf(g, "#!/bin/sh\n# %d jobs of the spec ", sw->njobs);
 			sh_quote(g, spec_abs);
 			fprintf(g, "\n# with GNU parallel (apt-get install parallel).\n"
@@ -465,8 +466,8 @@ static int emit(const struct sweep *sw, const char *kind, const char *dir, int n
 			sh_quote(g, jobs);
 			fputc('\n', g);
 		}
-		if (!f || !g || (g && fclose(g)) || fclose(f)) {
-			fprintf(stderr, "gpustep sweep: cannot write %s: %s\n", f ? sh : jobs, strerror(errno));
+		if (!og || outfile_close(og, &err)) {
+			fprintf(stderr, "gpustep sweep: cannot write: %s\n", err ? err : jobs);
 			rc = EXIT_RUNTIME;
 		} else {
 			chmod(sh, 0755);
@@ -483,8 +484,9 @@ static int emit(const struct sweep *sw, const char *kind, const char *dir, int n
 		bool safe = sbatch_safe(dabs);
 		char *pat = sbatch_pattern(dabs);
 		char *outopt = xasprintf("--output=%s/slurm-%%A_%%a.out", pat);
-		FILE *f = fopen(sb, "w");
-		if (f) {
+		struct outfile *of = outfile_open(sb, &err);
+		if (of) {
+			FILE *f = outfile_stream(of);
 			fprintf(f, "#!/bin/sh\n# %d jobs of the spec ", sw->njobs);
 			sh_quote(f, spec_abs);
 			fputs("\n# as a Slurm job array; submit with: sbatch ", f);
@@ -501,8 +503,8 @@ static int emit(const struct sweep *sw, const char *kind, const char *dir, int n
 			job_command(f, sw, spec_abs, "\"$SLURM_ARRAY_TASK_ID\"");
 			fputc('\n', f);
 		}
-		if (!f || fclose(f)) {
-			fprintf(stderr, "gpustep sweep: cannot write %s: %s\n", sb, strerror(errno));
+		if (!of || outfile_close(of, &err)) {
+			fprintf(stderr, "gpustep sweep: cannot write: %s\n", err ? err : sb);
 			rc = EXIT_RUNTIME;
 		} else {
 			printf("wrote %s (array 0-%d); submit with:\n  sbatch ", sb, sw->njobs - 1);

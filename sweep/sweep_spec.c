@@ -584,9 +584,10 @@ static int mkdir_p(const char *path, char **err)
 
 int sweep_make_dirs(const struct sweep *sw, char **err)
 {
-	char *j = xasprintf("%s/jobs", sw->out), *l = xasprintf("%s/logs", sw->out);
-	int rc = mkdir_p(j, err) || mkdir_p(l, err) ? -1 : 0;
+	char *j = xasprintf("%s/jobs", sw->out), *l = xasprintf("%s/logs", sw->out), *k = xasprintf("%s/locks", sw->out);
+	int rc = mkdir_p(j, err) || mkdir_p(l, err) || mkdir_p(k, err) ? -1 : 0;
 	free(j);
 	free(l);
+	free(k);
 	return rc;
 }
