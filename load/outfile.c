@@ -173,6 +173,7 @@ struct outfile *outfile_open(const char *path, char **err)
 FILE *outfile_stream(struct outfile *o) { return o->f; }
 bool outfile_failed(const struct outfile *o) { return ferror(o->f) != 0; }
 const char *outfile_path(const struct outfile *o) { return o->path; }
+const char *outfile_temp(const struct outfile *o) { return o->tmp; }
 
 static void outfile_free(struct outfile *o)
 {

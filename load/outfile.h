@@ -31,6 +31,10 @@ struct outfile *outfile_open(const char *path, char **err);
 FILE *outfile_stream(struct outfile *o);
 /* True once a write has failed (disk full, EPIPE, ...). */
 bool outfile_failed(const struct outfile *o);
+/* The temporary's name (for a writer that opens the file itself, such as
+ * SQLite), or NULL when the destination is written in place (stdout, a
+ * device or FIFO). */
+const char *outfile_temp(const struct outfile *o);
 /* The path being written (after a symlink was resolved). */
 const char *outfile_path(const struct outfile *o);
 /* Flush, fsync and rename into place: 0, or -1 with *err (the temporary is

@@ -191,8 +191,16 @@ static char *quote_ident(const char *s)
 static int write_db(const struct sweep_data *sd, const char *path, const char *globs, char **err)
 {
 	const struct sweep *sw = sd->sw;
-	char *tmp = xasprintf("%s.tmp%ld", path, (long)getpid());
-	unlink(tmp);
+	/* SQLite writes the output writer's temporary (unpredictable, never a
+	 * planted symlink), renamed over path at the end */
+	struct outfile *of = outfile_open(path, err);
+	if (!of)
+		return -1;
+	if (!outfile_temp(of)) {
+		outfile_discard(of);
+		return set_err(err, "%s: a database must be a regular file (not a device or FIFO)", path);
+	}
+	const char *tmp = outfile_temp(of);
 	sqlite3 *db = NULL;
 	int rc = -1;
 	sqlite3_stmt *ins_job = NULL, *ins_stat = NULL;
@@ -278,11 +286,10 @@ out:
 	sqlite3_finalize(ins_stat);
 	if (db && sqlite3_close(db) != SQLITE_OK && !rc)
 		rc = set_err(err, "%s: cannot close", tmp);
-	if (!rc && rename(tmp, path))
-		rc = set_err(err, "%s: %s", path, strerror(errno));
 	if (rc)
-		unlink(tmp);
-	free(tmp);
+		outfile_discard(of);
+	else
+		rc = outfile_close(of, err);
 	sb_fini(&sql);
 	sb_fini(&q);
 	return rc;
