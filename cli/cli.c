@@ -30,6 +30,7 @@
 #include "load/gpgpusim.h"
 #include "load/preset_source.h"
 #include "load/loader.h"
+#include "load/outfile.h"
 #include "session/session.h"
 #include "session/session_file.h"
 #include "machine/sim_mem.h"
@@ -642,39 +643,31 @@ static int run_to_end(struct session *ss, struct trace_exp *tx, struct sampler *
 	return EXIT_OK;
 }
 
-/* Close the exports, reporting the trace's size: -1 with *err when one
- * fails (what is still open is left in *tx / *sp). */
-static int close_exports(struct session *ss, struct trace_exp **tx, struct sampler **sp, char **err)
+/* Close the exports, reporting the trace's size and every error (one
+ * export failing does not hide another's): -1 when any failed. */
+static int close_exports(struct session *ss, struct trace_exp *tx, struct sampler *sp)
 {
-	if (*tx) {
+	int rc = 0;
+	char *err = NULL;
+	if (tx) {
 		struct strbuf msg;
 		sb_init(&msg);
-		int r = trace_exp_close(*tx, ss, &msg, err);
-		*tx = NULL;
-		if (!r)
+		if (trace_exp_close(tx, ss, &msg, &err)) {
+			fprintf(stderr, "gpustep: --trace-out: %s\n", err ? err : "cannot be written");
+			rc = -1;
+		} else {
 			fprintf(stderr, "gpustep: %s\n", msg.s);
+		}
 		sb_fini(&msg);
-		if (r)
-			return -1;
+		free(err);
+		err = NULL;
 	}
-	if (*sp && sampler_close(*sp, ss, err)) {
-		*sp = NULL;
-		return -1;
+	if (sp && sampler_close(sp, ss, &err)) {
+		fprintf(stderr, "gpustep: %s\n", err ? err : "--csv cannot be written");
+		rc = -1;
 	}
-	return 0;
-}
-
-/* An export failed: say why, close what is still open. */
-static void exports_failed(struct session *ss, struct trace_exp *tx, struct sampler *sp, char *err)
-{
-	fprintf(stderr, "gpustep: %s\n", err);
 	free(err);
-	err = NULL;
-	if (tx && trace_exp_close(tx, ss, NULL, &err))
-		free(err);
-	err = NULL;
-	if (sp && sampler_close(sp, ss, &err))
-		free(err);
+	return rc;
 }
 
 static int headless(struct session *ss, const struct options *o)
@@ -688,24 +681,25 @@ static int headless(struct session *ss, const struct options *o)
 	struct trace_exp *tx = NULL;
 	struct sampler *sp = NULL;
 	char *err = NULL;
-	if (open_exports(ss, o, &tx, &sp, &err))
-		goto export_fail;
-	if (o->run && run_to_end(ss, tx, sp, &out) != EXIT_OK)
+	if (open_exports(ss, o, &tx, &sp, &err)) {
+		fprintf(stderr, "gpustep: %s\n", err ? err : "an export cannot be opened");
+		free(err);
+		if (tx) /* opened already: FILE stays as it was */
+			trace_exp_discard(tx, ss);
 		status = EXIT_RUNTIME;
-	if (o->run) {
-		print_summary(ss);
-		print_kernels(ss);
+	} else {
+		if (o->run && run_to_end(ss, tx, sp, &out) != EXIT_OK)
+			status = EXIT_RUNTIME;
+		if (o->run) {
+			print_summary(ss);
+			print_kernels(ss);
+		}
+		if (close_exports(ss, tx, sp))
+			status = EXIT_RUNTIME;
 	}
-	if (close_exports(ss, &tx, &sp, &err))
-		goto export_fail;
 	signal(SIGINT, SIG_DFL);
 	interrupt_target = NULL;
 	return status;
-export_fail:
-	exports_failed(ss, tx, sp, err);
-	signal(SIGINT, SIG_DFL);
-	interrupt_target = NULL;
-	return EXIT_RUNTIME;
 }
 
 /* --list-params: the -w workload's kernel parameters, NAME DEFAULT a line (the
@@ -788,6 +782,24 @@ static int check_config(const struct options *o, const struct sim_cfg *cfg)
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
+}
+
+/* --stats, --trace-out and --csv can be written: checked before the
+ * machine is built, so a typo in a directory does not cost the run. */
+static int check_outputs(const struct options *o)
+{
+	const char *what[] = {"--stats", "--trace-out", "--csv"};
+	const char *path[] = {o->stats, o->trace_out, o->csv};
+	int rc = 0;
+	for (size_t i = 0; i < ARRAY_LEN(what); i++) {
+		char *err = NULL;
+		if (path[i] && outfile_check(path[i], &err)) {
+			fprintf(stderr, "gpustep: %s %s\n", what[i], err);
+			rc = -1;
+		}
+		free(err);
+	}
+	return rc;
 }
 
 /* The terminal says what is happening before the machine is built. */
@@ -931,6 +943,8 @@ int gpustep_main(int argc, char **argv)
 		return EXIT_USAGE;
 	if ((rc = config_only(&o, &cfg)) >= 0)
 		return rc;
+	if (check_outputs(&o))
+		return EXIT_USAGE;
 	bool interactive = !o.batch && !o.run && !o.list_stats;
 	/* A DRAM trace with --run, --stats or off a terminal runs straight
 	 * through dram_trace_run (bounded memory, a summary, as the issue's

@@ -26,7 +26,7 @@ struct trace_opts {
 };
 
 struct trace_exp;
-/* Open FILE (written to FILE.tmp, renamed at close) for the session's
+/* Open FILE (load/outfile.h: streamed to a temporary renamed at close) for the session's
  * simulator, which must be at or before opts->from. NULL + *err. */
 struct trace_exp *trace_exp_open(struct session *ss, const char *path, const struct trace_opts *o, char **err);
 /* Cycles the next slice may simulate before trace_exp_observe must look. */
@@ -35,6 +35,8 @@ void trace_exp_observe(struct trace_exp *t, struct session *ss);
 /* Close open slices at the window's end (or the last cycle run), write the
  * file; notes (cap reached, events lost) go to msg. Frees t. */
 int trace_exp_close(struct trace_exp *t, struct session *ss, struct strbuf *msg, char **err);
+/* Give up on the trace: FILE is left as it was. Frees t. */
+void trace_exp_discard(struct trace_exp *t, struct session *ss);
 
 struct sampler;
 /* every: cycles per row; globs: comma-separated stat name globs (NULL = all scalar stats). */

@@ -41,6 +41,7 @@
 #include "dram/dram.h"
 #include "mem/frc.h"
 #include "debug/inspect.h"
+#include "load/outfile.h"
 
 #ifndef GPUSTEP_VERSION
 #define GPUSTEP_VERSION "0.0.0"
@@ -76,8 +77,9 @@ struct flow {
 };
 
 struct trace_exp {
-	FILE *f;
-	char *path, *tmp;
+	FILE *f;             /* outfile_stream(out) */
+	struct outfile *out;
+	char *path;
 	uint64_t from, to, max_events, nevents, end;
 	bool capped, closed_window;
 	uint64_t cap_cycle, lost, seen_total, next_id;
@@ -491,15 +493,13 @@ struct trace_exp *trace_exp_open(struct session *ss, const char *path, const str
 	}
 	struct trace_exp *t = xcalloc(1, sizeof *t);
 	t->path = xstrdup(path);
-	t->tmp = xasprintf("%s.tmp%ld", path, (long)getpid());
-	t->f = fopen(t->tmp, "w");
-	if (!t->f) {
-		set_err(err, "%s: %s", path, strerror(errno));
-		free(t->tmp);
+	t->out = outfile_open(path, err);
+	if (!t->out) {
 		free(t->path);
 		free(t);
 		return NULL;
 	}
+	t->f = outfile_stream(t->out);
 	t->from = o->from;
 	t->to = o->to;
 	t->max_events = o->max_events ? o->max_events : TRACE_MAX_EVENTS_DEFAULT;
@@ -612,6 +612,23 @@ void trace_exp_observe(struct trace_exp *t, struct session *ss)
 		close_window(t, t->to);
 }
 
+static void trace_exp_free(struct trace_exp *t)
+{
+	free(t->wstate);
+	free(t->wstart);
+	free(t->l1e);
+	free(t->l2e);
+	free(t->frcs);
+	free(t->frcstart);
+	free(t->rows);
+	free(t->c_l1);
+	free(t->c_l2m);
+	free(t->c_l2q);
+	free(t->c_dq);
+	free(t->path);
+	free(t);
+}
+
 int trace_exp_close(struct trace_exp *t, struct session *ss, struct strbuf *msg, char **err)
 {
 	uint64_t now = ss->sim ? sim_cycle(ss->sim) : 0;
@@ -624,13 +641,7 @@ int trace_exp_close(struct trace_exp *t, struct session *ss, struct strbuf *msg,
 	fprintf(t->f, "\n],\"otherData\":{\"gpustep\":\"%s\",\"time_unit\":\"1 us = 1 core cycle\",\"from\":%" PRIu64
 		      ",\"to\":%" PRIu64 ",\"capped\":%s,\"cap_cycle\":%" PRIu64 ",\"events_lost\":%" PRIu64 "}}\n",
 		GPUSTEP_VERSION, t->from, t->end, t->capped ? "true" : "false", t->capped ? t->cap_cycle : 0, t->lost);
-	int rc = 0;
-	if (ferror(t->f) | fclose(t->f))
-		rc = set_err(err, "%s: %s", t->path, strerror(errno ? errno : EIO));
-	else if (rename(t->tmp, t->path))
-		rc = set_err(err, "%s: %s", t->path, strerror(errno));
-	if (rc)
-		unlink(t->tmp);
+	int rc = outfile_close(t->out, err);
 	if (!rc && msg) {
 		sb_printf(msg, "trace: %s, cycles %" PRIu64 " to %" PRIu64 ", %" PRIu64 " events", t->path, t->from, t->end,
 			  t->nevents);
@@ -643,19 +654,17 @@ int trace_exp_close(struct trace_exp *t, struct session *ss, struct strbuf *msg,
 				       "event log holds)",
 				  t->lost);
 	}
-	free(t->wstate);
-	free(t->wstart);
-	free(t->l1e);
-	free(t->l2e);
-	free(t->frcs);
-	free(t->frcstart);
-	free(t->rows);
-	free(t->c_l1);
-	free(t->c_l2m);
-	free(t->c_l2q);
-	free(t->c_dq);
-	free(t->tmp);
-	free(t->path);
-	free(t);
+	trace_exp_free(t);
 	return rc;
+}
+
+void trace_exp_discard(struct trace_exp *t, struct session *ss)
+{
+	if (ss->sim) {
+		struct events *ev = sim_events(ss->sim);
+		memcpy(ev->log_mask, t->saved_mask, sizeof t->saved_mask);
+		events_update_watch(ev);
+	}
+	outfile_discard(t->out);
+	trace_exp_free(t);
 }

@@ -10,6 +10,11 @@
  * interval (time integral delta / cycles); ratios of two counters (IPC, hit
  * rates) as the ratio of their deltas; other ratios as their value at the
  * row's cycle. Histograms are left out (they are in --stats).
+ *
+ * Rows stream to the file as they are made (load/outfile.h: a temporary
+ * renamed over FILE at the end), so memory stays flat however long the run;
+ * the first failed write (disk full, a closed pipe) stops the rows and is
+ * reported, with the cycle it happened at, when the run ends.
  */
 #include "export.h"
 
@@ -28,8 +33,11 @@ struct sampler {
 	uint32_t *ids;
 	uint32_t n;
 	uint64_t *prev;  /* counters: value; occupancies: integral at last row */
-	struct strbuf out;
+	struct outfile *of;
+	FILE *out;       /* outfile_stream(of) */
 	uint64_t rows;
+	int werr;        /* errno of the first failed write, 0 = none */
+	uint64_t werr_cycle;
 };
 
 bool sweep_glob_list_match(const char *globs, const char *name); /* sweep_run.c */
@@ -75,14 +83,21 @@ struct sampler *sampler_open(struct session *ss, const char *csv, uint64_t every
 		free(sp);
 		return NULL;
 	}
+	sp->of = outfile_open(csv, err);
+	if (!sp->of) {
+		free(sp->ids);
+		free(sp->path);
+		free(sp);
+		return NULL;
+	}
+	sp->out = outfile_stream(sp->of);
 	sp->prev = xcalloc(stats_count(st) + 1, sizeof(uint64_t));
 	for (uint32_t i = 0; i < stats_count(st); i++)
 		sp->prev[i] = base_value(st, i);
-	sb_init(&sp->out);
-	sb_puts(&sp->out, "cycle");
+	fputs("cycle", sp->out);
 	for (uint32_t k = 0; k < sp->n; k++)
-		sb_printf(&sp->out, ",%s", stats_def(st, sp->ids[k])->name);
-	sb_puts(&sp->out, "\n");
+		fprintf(sp->out, ",%s", stats_def(st, sp->ids[k])->name);
+	fputc('\n', sp->out);
 	return sp;
 }
 
@@ -92,36 +107,44 @@ static uint64_t sampler_budget(const struct sampler *sp, uint64_t now)
 	return next - now;
 }
 
-static void num(struct strbuf *sb, double v)
+static void num(FILE *f, double v)
 {
 	if (!isfinite(v))
 		v = 0;
 	if (v == floor(v) && fabs(v) < 9e15)
-		sb_printf(sb, ",%.0f", v);
+		fprintf(f, ",%.0f", v);
 	else
-		sb_printf(sb, ",%.6g", v);
+		fprintf(f, ",%.6g", v);
 }
 
 static void row(struct sampler *sp, const struct stats *st, uint64_t now)
 {
 	uint64_t dt = now - sp->last_cycle;
-	sb_printf(&sp->out, "%" PRIu64, now);
+	if (sp->werr) { /* the file is lost already: keep the run, stop the rows */
+		sp->last_cycle = now;
+		return;
+	}
+	fprintf(sp->out, "%" PRIu64, now);
 	for (uint32_t k = 0; k < sp->n; k++) {
 		uint32_t id = sp->ids[k];
 		const struct stat_def *d = stats_def(st, id);
 		if (d->kind == STAT_COUNTER) {
-			num(&sp->out, (double)(stats_counter_value(st, id) - sp->prev[id]));
+			num(sp->out, (double)(stats_counter_value(st, id) - sp->prev[id]));
 		} else if (d->kind == STAT_OCC) {
-			num(&sp->out, dt ? (double)(occ_integral(st, id) - sp->prev[id]) / (double)dt : 0.0);
+			num(sp->out, dt ? (double)(occ_integral(st, id) - sp->prev[id]) / (double)dt : 0.0);
 		} else if (counter_ratio(st, d)) {
 			uint64_t dn = stats_counter_value(st, d->num) - sp->prev[d->num];
 			uint64_t dd = stats_counter_value(st, d->den) - sp->prev[d->den];
-			num(&sp->out, dd ? (double)dn / (double)dd * d->scale : 0.0);
+			num(sp->out, dd ? (double)dn / (double)dd * d->scale : 0.0);
 		} else {
-			num(&sp->out, stats_value(st, id));
+			num(sp->out, stats_value(st, id));
 		}
 	}
-	sb_puts(&sp->out, "\n");
+	fputc('\n', sp->out);
+	if (outfile_failed(sp->of)) {
+		sp->werr = errno ? errno : EIO;
+		sp->werr_cycle = now;
+	}
 	for (uint32_t i = 0; i < stats_count(st); i++)
 		sp->prev[i] = base_value(st, i);
 	sp->last_cycle = now;
@@ -140,8 +163,15 @@ int sampler_close(struct sampler *sp, struct session *ss, char **err)
 	uint64_t now = sim_cycle(ss->sim);
 	if (now > sp->last_cycle)
 		row(sp, sim_stats_c(ss->sim), now);
-	int rc = write_file_atomic(sp->path, sp->out.s, err);
-	sb_fini(&sp->out);
+	int rc;
+	if (sp->werr) {
+		rc = set_err(err, "--csv %s: writing failed at the row of cycle %" PRIu64 ": %s; the file was not "
+				  "written",
+			     sp->path, sp->werr_cycle, strerror(sp->werr));
+		outfile_discard(sp->of);
+	} else {
+		rc = outfile_close(sp->of, err);
+	}
 	free(sp->prev);
 	free(sp->ids);
 	free(sp->path);

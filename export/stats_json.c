@@ -3,10 +3,8 @@
  */
 #include "stats_json.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <math.h>
 #include <stdio.h>
@@ -115,134 +113,6 @@ char *stats_json_string_raw(const struct stats *st, uint64_t cycles, const struc
 	char *out = to_text(root);
 	cJSON_Delete(root);
 	return out;
-}
-
-/* The directory part of path ("." without one, "/" for a file at the root). */
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return slash ? xasprintf("%.*s", (int)(slash - path) + (slash == path), path) : xstrdup(".");
-}
-
-/* Temporary files of earlier saves of `path` (PATH.tmpXXXXXX) left by a
- * writer that was killed: a writer holds an exclusive flock on its temp file
- * until the rename, and a lock dies with its process, so a temp file that can
- * be locked belongs to nobody and is removed. Saves of other files and a
- * save of the same file still in progress are left alone. */
-void remove_stale_temps(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = dir_of(path);
-	const char *base = slash ? slash + 1 : path;
-	size_t bl = strlen(base);
-	DIR *d = opendir(dir);
-	if (d) {
-		for (struct dirent *e; (e = readdir(d)) != NULL;) {
-			const char *n = e->d_name;
-			if (strncmp(n, base, bl) != 0 || strncmp(n + bl, ".tmp", 4) != 0 || strlen(n + bl + 4) != 6)
-				continue;
-			char *full = xasprintf("%s/%s", dir, n);
-			struct stat st;
-			int fd = lstat(full, &st) == 0 && S_ISREG(st.st_mode) ? open(full, O_RDWR | O_NOFOLLOW) : -1;
-			if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
-				unlink(full);
-			if (fd >= 0)
-				close(fd);
-			free(full);
-		}
-		closedir(d);
-	}
-	free(dir);
-}
-
-/* Why the temporary file beside `path` could not be created, in the words of
- * the problem (mkstemp's ENOENT in /proc says "No such file or directory"
- * about a directory that exists). */
-static int temp_error(const char *path, int e, char **err)
-{
-	char *dir = dir_of(path);
-	struct stat st;
-	bool dir_ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
-	if (e == ENOENT && dir_ok)
-		set_err(err, "%s: cannot create a file in %s: it does not accept new files (a virtual file system such "
-			     "as /proc or /sys?)",
-			path, dir);
-	else if (e == ENOENT)
-		set_err(err, "%s: directory %s does not exist", path, dir);
-	else
-		set_err(err, "%s: cannot create a file in %s: %s", path, dir, strerror(e));
-	free(dir);
-	return -1;
-}
-
-int write_file_atomic(const char *path, const char *text, char **err)
-{
-	size_t len = strlen(text);
-	if (strcmp(path, "-") == 0) {
-		if (fwrite(text, 1, len, stdout) != len || fflush(stdout))
-			return set_err(err, "stdout: %s", strerror(errno));
-		return 0;
-	}
-	/* A device or FIFO (/dev/null, /dev/stdout, a pipe) is written in place:
-	 * renaming a temp file over it would replace the device node itself. */
-	struct stat sb;
-	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-		if (S_ISDIR(sb.st_mode))
-			return set_err(err, "%s: is a directory", path);
-		FILE *f = fopen(path, "w");
-		if (!f)
-			return set_err(err, "%s: %s", path, strerror(errno));
-		bool ok = fwrite(text, 1, len, f) == len;
-		if (fclose(f) || !ok)
-			return set_err(err, "%s: %s", path, strerror(errno ? errno : EIO));
-		return 0;
-	}
-	/* Through a symlink, replace the file it names, not the link. */
-	char *real = NULL;
-	if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode))
-		real = realpath(path, NULL);
-	if (real)
-		path = real;
-	remove_stale_temps(path);
-	char *tmp = xasprintf("%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		temp_error(path, errno, err);
-		free(tmp);
-		free(real);
-		return -1;
-	}
-	flock(fd, LOCK_EX); /* ours until the rename (remove_stale_temps) */
-	const char *p = text;
-	size_t left = len;
-	while (left) {
-		ssize_t w = write(fd, p, left);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			goto fail;
-		p += w;
-		left -= (size_t)w;
-	}
-	if (fchmod(fd, 0644) || fsync(fd))
-		goto fail;
-	if (rename(tmp, path)) /* still locked: no other save removes it first */
-		goto fail;
-	if (close(fd)) { /* fsync'd and renamed: the data is in place */
-		fd = -1;
-		goto fail;
-	}
-	free(tmp);
-	free(real);
-	return 0;
-fail:
-	set_err(err, "%s: %s", path, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	free(tmp);
-	free(real);
-	return -1;
 }
 
 int stats_json_write(const char *path, const struct sim *s, const struct stats_json_info *info, char **err)

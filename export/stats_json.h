@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "load/outfile.h" /* write_file_atomic, remove_stale_temps */
 #include "sim/config.h"
 #include "sim/sim.h"
 
@@ -21,10 +22,6 @@ struct stats_json_info {
 	const char *workload; /* workload name */
 	uint64_t seed;
 };
-
-/* Remove temporary files of earlier saves of `path` left by writers that were
- * killed (unlocked PATH.tmpXXXXXX); saves still in progress are left alone. */
-void remove_stale_temps(const char *path);
 
 /* The document as a heap string (caller frees). */
 char *stats_json_string(const struct sim *s, const struct stats_json_info *info);
@@ -35,7 +32,5 @@ int stats_json_write(const char *path, const struct sim *s, const struct stats_j
 /* Every config parameter as nested JSON (the format the loader reads);
  * `gpustep --dump-config` prints it. Caller frees. */
 char *config_json_string(const struct sim_cfg *c);
-/* Write text to path atomically (temp + fsync + rename). */
-int write_file_atomic(const char *path, const char *text, char **err);
 
 #endif

@@ -1220,7 +1220,7 @@ static int add_entry(struct gs *g, const char *name, const char *val, const char
 		char *p = path_beside(fname, val);
 		char *err = NULL;
 		size_t n;
-		char *t = is_file(p) ? loader_read_file(p, &n, &err) : NULL;
+		char *t = is_file(p) ? loader_read_file_max(p, "GPGPU-Sim config", LOADER_TEXT_MAX, &n, &err) : NULL;
 		if (!t && !err)
 			err = xasprintf("%s: no such file", p);
 		if (!t) {
@@ -1375,7 +1375,7 @@ static int map_icnt_file(struct gs *g, struct gs_ent *e)
 	char *path = path_beside(e->file, e->val);
 	char *err = NULL;
 	size_t len;
-	char *text = is_file(path) ? loader_read_file(path, &len, &err) : NULL;
+	char *text = is_file(path) ? loader_read_file_max(path, "GPGPU-Sim config", LOADER_TEXT_MAX, &len, &err) : NULL;
 	if (!text) {
 		gs_why(e, "%s not found: gpustep's icnt.* keys keep their values", path);
 		sb_printf(&g->notes, "%s%s:%u: %s: no such file; the crossbar keeps gpustep's icnt.* values",
@@ -1555,7 +1555,7 @@ int gpgpusim_apply_keys(struct sim_cfg *cfg, const char *path, const char *text,
 		char *tp = path_beside(path, "trace.config");
 		size_t tl;
 		char *terr = NULL;
-		char *tt = is_file(tp) ? loader_read_file(tp, &tl, &terr) : NULL;
+		char *tt = is_file(tp) ? loader_read_file_max(tp, "GPGPU-Sim config", LOADER_TEXT_MAX, &tl, &terr) : NULL;
 		if (tt) {
 			g.files[g.nfiles++] = tp;
 			rc = gs_read(&g, tt, tl, tp, 0);

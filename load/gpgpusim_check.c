@@ -17,7 +17,7 @@ int gpgpusim_print_mapping(const char *path, FILE *out, char **err)
 	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
 		return 0; /* a preset name */
 	size_t len;
-	char *text = loader_read_file(path, &len, err);
+	char *text = loader_read_file_max(path, "GPGPU-Sim config", LOADER_TEXT_MAX, &len, err);
 	if (!text)
 		return -1;
 	if (!gpgpusim_is_config(path, text)) {

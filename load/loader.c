@@ -38,18 +38,42 @@ const struct embedded_file *embedded_find(const char *path)
 	return NULL;
 }
 
+int loader_check_size(const char *path, const char *what, uint64_t size, size_t max, char **err)
+{
+	if (size <= max)
+		return 0;
+	return set_err(err, "%s: %.1f MB is more than a gpustep %s may be (%zu MB); not the file meant?", path,
+		       (double)size / (1 << 20), what, max >> 20);
+}
+
 char *loader_read_file(const char *path, size_t *len, char **err)
+{
+	return loader_read_file_max(path, "file", LOADER_FILE_MAX, len, err);
+}
+
+char *loader_read_file_max(const char *path, const char *what, size_t max, size_t *len, char **err)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
 		set_err(err, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+	    loader_check_size(path, what, (uint64_t)st.st_size, max, err)) {
+		fclose(f);
+		return NULL;
+	}
 	struct strbuf sb;
 	sb_init(&sb);
 	char buf[8192];
 	size_t n;
+	bool big = false;
 	while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+		if (sb.len + n > max) { /* a pipe or a file that grew */
+			big = true;
+			break;
+		}
 		if (sb.len + n + 1 > sb.cap) {
 			while (sb.len + n + 1 > sb.cap)
 				sb.cap *= 2;
@@ -58,6 +82,12 @@ char *loader_read_file(const char *path, size_t *len, char **err)
 		memcpy(sb.s + sb.len, buf, n);
 		sb.len += n;
 		sb.s[sb.len] = 0;
+	}
+	if (big) {
+		loader_check_size(path, what, (uint64_t)sb.len + n, max, err);
+		fclose(f);
+		sb_fini(&sb);
+		return NULL;
 	}
 	bool bad = ferror(f);
 	fclose(f);
@@ -437,7 +467,7 @@ static int load_named(struct load_ctx *lc, const char *spec, const char *from, c
 	if (emb) {
 		text = emb->data;
 	} else {
-		owned = loader_read_file(disk, NULL, err);
+		owned = loader_read_file_max(disk, "config", LOADER_TEXT_MAX, NULL, err);
 		if (!owned)
 			return -1;
 		text = owned;

@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sim/config.h"
 #include "kernel/kernel.h"
@@ -59,7 +60,21 @@ void loader_suggest(enum loader_kind kind, const char *name, char *buf, size_t n
 /* The "description" of a built-in (machine/DRAM preset or kernel), or "". Caller frees. */
 char *loader_description(enum loader_kind kind, const char *name);
 
-/* Read a whole file into a NUL-terminated heap buffer; NULL + *err on failure. */
+/* Size caps of the text readers: a file from someone else cannot make
+ * gpustep read gigabytes into memory (it ends in an out-of-memory abort).
+ * Configs (JSON, .ini, GPGPU-Sim), kernels, sweep specs and results are
+ * small: LOADER_TEXT_MAX. Anything read whole (sessions carrying a machine
+ * state, lessons): at most LOADER_FILE_MAX. */
+#define LOADER_TEXT_MAX ((size_t)64 << 20)
+#define LOADER_FILE_MAX ((size_t)1 << 30)
+/* 0, or -1 with *err when `size` bytes of `path` are more than `max`
+ * ("what" names the kind of file in the message). */
+int loader_check_size(const char *path, const char *what, uint64_t size, size_t max, char **err);
+/* Read a whole file into a NUL-terminated heap buffer; NULL + *err on
+ * failure or when it holds more than max bytes (checked before reading a
+ * regular file, and while reading a pipe). */
+char *loader_read_file_max(const char *path, const char *what, size_t max, size_t *len, char **err);
+/* loader_read_file_max(path, "file", LOADER_FILE_MAX, ...). */
 char *loader_read_file(const char *path, size_t *len, char **err);
 
 #endif

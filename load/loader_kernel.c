@@ -238,7 +238,7 @@ int loader_load_kernel(const char *spec, struct kernel_src *out, char **err)
 	if (loader_is_file(spec)) {
 		if (!loader_ends_with(spec, ".json"))
 			return set_err(err, "%s: not a kernel JSON file (trace workloads are not supported yet)", spec);
-		char *text = loader_read_file(spec, NULL, err);
+		char *text = loader_read_file_max(spec, "kernel", LOADER_TEXT_MAX, NULL, err);
 		if (!text)
 			return -1;
 		int rc = loader_parse_kernel(text, spec, out, err);

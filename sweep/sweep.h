@@ -13,6 +13,7 @@
  *   OUT/jobs/KEY.json        stats JSON, written atomically (exists = done)
  *   OUT/jobs/KEY.fail.json   {"exit": N, "message": "..."} of a failed job
  *   OUT/logs/KEY.log         the job's stdout and stderr
+ *   OUT/locks/KEY.lock       flock'd by the runner running the job
  *   OUT/sweep.log            start/done/fail lines, one per event
  *             ▼
  *   collect (sweep_collect.c): SQLite (jobs, stats), wide CSV, markdown
@@ -58,6 +59,10 @@ struct sweep {
 /* Parse, expand and validate a spec. out: NULL = SPEC-results beside it.
  * Returns NULL with *err set (caller frees) on any error. */
 struct sweep *sweep_load(const char *spec_path, const char *out, char **err);
+/* The same, but with only_job >= 0 only that job is built and validated
+ * (the others have their index and picks, no key or argv; no duplicate
+ * check): what --job K needs. */
+struct sweep *sweep_load_ex(const char *spec_path, const char *out, long only_job, char **err);
 void sweep_free(struct sweep *sw);
 /* Value of dim d for job j. */
 const char *sweep_val(const struct sweep *sw, const struct sweep_job *j, int d);
@@ -68,7 +73,7 @@ int sweep_dim_find(const struct sweep *sw, const char *name);
 char *sweep_result_path(const struct sweep *sw, const struct sweep_job *j);
 char *sweep_fail_path(const struct sweep *sw, const struct sweep_job *j);
 char *sweep_log_path(const struct sweep *sw, const struct sweep_job *j);
-/* mkdir -p of OUT, OUT/jobs, OUT/logs. */
+/* mkdir -p of OUT, OUT/jobs, OUT/logs, OUT/locks (KEY.lock: the runner running KEY). */
 int sweep_make_dirs(const struct sweep *sw, char **err);
 bool sweep_file_exists(const char *path);
 

@@ -31,6 +31,31 @@
 #endif
 
 /* ---- results in memory ------------------------------------------------- */
+bool sweep_result_doc_valid(const cJSON *doc)
+{
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(doc, "cycles");
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(doc, "stats");
+	/* cycles is a count: a whole number a run can reach (2^63 cycles is
+	 * far beyond any), never 1e300, negative or a fraction */
+	return cJSON_IsObject(doc) && cJSON_IsNumber(c) && isfinite(c->valuedouble) && c->valuedouble >= 0 &&
+	       c->valuedouble < 9.2e18 && c->valuedouble == floor(c->valuedouble) && cJSON_IsObject(st);
+}
+
+bool sweep_result_valid(const char *path)
+{
+	if (!sweep_file_exists(path))
+		return false;
+	size_t len;
+	char *e = NULL;
+	char *text = loader_read_file_max(path, "sweep result", LOADER_TEXT_MAX, &len, &e);
+	free(e);
+	cJSON *doc = text ? cJSON_ParseWithLength(text, len) : NULL;
+	free(text);
+	bool ok = sweep_result_doc_valid(doc);
+	cJSON_Delete(doc);
+	return ok;
+}
+
 void sweep_data_load(struct sweep_data *sd, const struct sweep *sw)
 {
 	memset(sd, 0, sizeof *sd);
@@ -40,11 +65,18 @@ void sweep_data_load(struct sweep_data *sd, const struct sweep *sw)
 		struct sweep_res *r = &sd->res[i];
 		char *p = sweep_result_path(sw, &sw->jobs[i]), *e = NULL;
 		size_t len;
-		char *text = sweep_file_exists(p) ? loader_read_file(p, &len, &e) : NULL;
+		char *text = sweep_file_exists(p) ? loader_read_file_max(p, "sweep result", LOADER_TEXT_MAX, &len, &e) : NULL;
 		free(e);
 		r->doc = text ? cJSON_ParseWithLength(text, len) : NULL;
 		if (text && !r->doc)
 			fprintf(stderr, "gpustep sweep: %s: not valid JSON (ignored)\n", p);
+		if (r->doc && !sweep_result_doc_valid(r->doc)) {
+			fprintf(stderr, "gpustep sweep: %s: not a gpustep stats result (no whole, finite \"cycles\" or no "
+					"\"stats\"; ignored, the job runs again)\n",
+				p);
+			cJSON_Delete(r->doc);
+			r->doc = NULL;
+		}
 		free(text);
 		free(p);
 		if (r->doc) {
@@ -53,7 +85,7 @@ void sweep_data_load(struct sweep_data *sd, const struct sweep *sw)
 			continue;
 		}
 		p = sweep_fail_path(sw, &sw->jobs[i]);
-		text = sweep_file_exists(p) ? loader_read_file(p, &len, &e) : NULL;
+		text = sweep_file_exists(p) ? loader_read_file_max(p, "sweep result", LOADER_TEXT_MAX, &len, &e) : NULL;
 		free(e);
 		cJSON *f = text ? cJSON_ParseWithLength(text, len) : NULL;
 		free(text);
@@ -159,8 +191,16 @@ static char *quote_ident(const char *s)
 static int write_db(const struct sweep_data *sd, const char *path, const char *globs, char **err)
 {
 	const struct sweep *sw = sd->sw;
-	char *tmp = xasprintf("%s.tmp%ld", path, (long)getpid());
-	unlink(tmp);
+	/* SQLite writes the output writer's temporary (unpredictable, never a
+	 * planted symlink), renamed over path at the end */
+	struct outfile *of = outfile_open(path, err);
+	if (!of)
+		return -1;
+	if (!outfile_temp(of)) {
+		outfile_discard(of);
+		return set_err(err, "%s: a database must be a regular file (not a device or FIFO)", path);
+	}
+	const char *tmp = outfile_temp(of);
 	sqlite3 *db = NULL;
 	int rc = -1;
 	sqlite3_stmt *ins_job = NULL, *ins_stat = NULL;
@@ -246,11 +286,10 @@ out:
 	sqlite3_finalize(ins_stat);
 	if (db && sqlite3_close(db) != SQLITE_OK && !rc)
 		rc = set_err(err, "%s: cannot close", tmp);
-	if (!rc && rename(tmp, path))
-		rc = set_err(err, "%s: %s", path, strerror(errno));
 	if (rc)
-		unlink(tmp);
-	free(tmp);
+		outfile_discard(of);
+	else
+		rc = outfile_close(of, err);
 	sb_fini(&sql);
 	sb_fini(&q);
 	return rc;

@@ -22,6 +22,11 @@ struct sweep_data {
 	int ndone, nfailed, nmissing;
 };
 
+/* A stats result that counts as done: a JSON object with a whole, finite,
+ * non-negative "cycles" below 2^63 and a "stats" object ([] or cycles 1e300
+ * are not, and their job runs again). */
+bool sweep_result_doc_valid(const struct cJSON *doc);
+bool sweep_result_valid(const char *path);
 void sweep_data_load(struct sweep_data *sd, const struct sweep *sw);
 void sweep_data_free(struct sweep_data *sd);
 /* A scalar stat ("cycles" or a name under "stats") of a done job. */
@@ -30,5 +35,7 @@ bool sweep_data_value(const struct sweep_data *sd, int job, const char *stat, do
  * and .json. Caller frees. */
 char *sweep_display(const struct sweep *sw, const struct sweep_job *j, int d);
 bool sweep_is_number(const char *s, double *v);
+/* --fmt of sweep table against its grammar (sweep_plot.c): 0 or -1 + *err. */
+int sweep_fmt_check(const char *fmt, char **err);
 
 #endif

@@ -120,6 +120,52 @@ static bool check_stat(const struct sweep_data *sd, const char *stat)
 	return true;
 }
 
+/* --fmt: text with exactly one conversion %[flags][width][.prec](f|g|e)
+ * (F, G, E too), flags from "-+ #0", width at most 64 and precision at most
+ * 30, and %% for a percent sign. Anything else (%n, %s, %d, two
+ * conversions, %.100000000f) is refused: the text is a printf format. */
+#define FMT_MAX_WIDTH 64
+#define FMT_MAX_PREC 30
+int sweep_fmt_check(const char *fmt, char **err)
+{
+	int conv = 0;
+	for (const char *p = fmt; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return set_err(err, "--fmt '%s': holds a control character", fmt);
+		if (*p != '%')
+			continue;
+		if (p[1] == '%') {
+			p++;
+			continue;
+		}
+		const char *start = p++;
+		while (*p && strchr("-+ #0", *p))
+			p++;
+		long width = 0, prec = 0;
+		while (*p >= '0' && *p <= '9' && width <= FMT_MAX_WIDTH)
+			width = width * 10 + (*p++ - '0');
+		if (width > FMT_MAX_WIDTH)
+			return set_err(err, "--fmt '%s': width at most %d", fmt, FMT_MAX_WIDTH);
+		if (*p == '.') {
+			p++;
+			while (*p >= '0' && *p <= '9' && prec <= FMT_MAX_PREC)
+				prec = prec * 10 + (*p++ - '0');
+			if (prec > FMT_MAX_PREC)
+				return set_err(err, "--fmt '%s': precision at most %d", fmt, FMT_MAX_PREC);
+		}
+		if (!*p || !strchr("fgeFGE", *p))
+			return set_err(err,
+				       "--fmt '%s': '%.*s' is not a number conversion; expected %%[flags][width][.prec]f, g or e "
+				       "(e.g. %%.3f, %%8.2e, %%.3f%%%%)",
+				       fmt, (int)(p - start) + (*p ? 1 : 0), start);
+		conv++;
+	}
+	if (conv != 1)
+		return set_err(err, "--fmt '%s': needs exactly one conversion such as %%.3f (%%%% for a percent sign), found %d",
+			       fmt, conv);
+	return 0;
+}
+
 static void fmt_value(struct strbuf *sb, const char *fmt, double v, bool counts)
 {
 	if (counts && v == floor(v) && fabs(v) < 1e15) /* counts stay counts (not ratios to --base) */
@@ -135,8 +181,10 @@ int sweep_table(struct sweep *sw, const struct sweep_opts *o)
 				"--fmt, --md FILE, --out DIR)\n");
 		return EXIT_USAGE;
 	}
-	if (o->fmt && (strchr(o->fmt, '%') != strrchr(o->fmt, '%') || !strpbrk(o->fmt, "fgeFGE") || !strchr(o->fmt, '%'))) {
-		fprintf(stderr, "gpustep sweep table: --fmt: one floating-point conversion such as %%.3f, got '%s'\n", o->fmt);
+	char *ferr = NULL;
+	if (o->fmt && sweep_fmt_check(o->fmt, &ferr)) {
+		fprintf(stderr, "gpustep sweep table: %s\n", ferr);
+		free(ferr);
 		return EXIT_USAGE;
 	}
 	int dr = find_dim(sw, "--rows", o->rows), dc = o->cols ? find_dim(sw, "--cols", o->cols) : -1;
@@ -238,16 +286,39 @@ static bool have_gnuplot(void)
 	return found;
 }
 
-/* gnuplot strings in double quotes: escape \ and " */
+/* A gnuplot string in single quotes: gnuplot expands nothing there (no
+ * backquoted commands, no escapes); a quote is written twice. Control
+ * characters never get here (gp_check). */
 static void gp_str(FILE *f, const char *s)
 {
-	fputc('"', f);
+	fputc('\'', f);
 	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
+		if (*s == '\'')
+			fputc('\'', f);
 		fputc(*s, f);
 	}
+	fputc('\'', f);
+}
+
+/* A label in the data file: in double quotes (spaces stay one column);
+ * gnuplot reads data as data, a " becomes ' as the file has no escape. */
+static void gp_data_str(FILE *f, const char *s)
+{
 	fputc('"', f);
+	for (; *s; s++)
+		fputc(*s == '"' ? '\'' : *s, f);
+	fputc('"', f);
+}
+
+/* Every text that reaches the script: a newline would end the command. */
+static bool gp_check(const char *what, const char *s)
+{
+	char *err = NULL;
+	if (!path_check_printable(what, s, &err))
+		return true;
+	fprintf(stderr, "gpustep sweep plot: %s\n", err);
+	free(err);
+	return false;
 }
 
 int sweep_plot(struct sweep *sw, const struct sweep_opts *o)
@@ -266,6 +337,16 @@ int sweep_plot(struct sweep *sw, const struct sweep_opts *o)
 	int dx = find_dim(sw, "--x", o->x), db = o->by ? find_dim(sw, "--by", o->by) : -1;
 	if (dx < 0 || (o->by && db < 0))
 		return EXIT_USAGE;
+	if (!gp_check("-o", o->o) || !gp_check("--y", o->y))
+		return EXIT_USAGE;
+	for (int i = 0; i < sw->njobs; i++) /* names and values in labels and titles */
+		for (int d = 0; d < sw->ndims; d++) {
+			char *v = sweep_display(sw, &sw->jobs[i], d);
+			bool ok = gp_check(sw->dims[d].name, v);
+			free(v);
+			if (!ok)
+				return EXIT_USAGE;
+		}
 	if (!have_gnuplot()) {
 		fprintf(stderr, "gpustep sweep plot: gnuplot is not installed; install it with:\n"
 				"  sudo apt-get install -y gnuplot-nox\n");
@@ -292,13 +373,18 @@ int sweep_plot(struct sweep *sw, const struct sweep_opts *o)
 	char *data = xasprintf("%s/data", dir), *script = xasprintf("%s/plot.gp", dir);
 	FILE *f = fopen(data, "w");
 	for (int b = 0; f && b < nb; b++) {
-		fprintf(f, "# %s\n", bs ? bs[b] : o->y);
+		fprintf(f, "# block %d\n", b);
 		for (int x = 0; x < nx; x++) {
 			double v;
 			bool ok = db >= 0 ? aggregate(&sd, o->y, dx, xs[x], db, bs[b], o->agg, &v)
 					  : aggregate(&sd, o->y, dx, xs[x], -1, NULL, o->agg, &v);
 			if (ok) {
-				fprintf(f, "%d %s %.17g\n", x, xs[x], v);
+				fprintf(f, "%d ", x);
+				if (numeric) /* a number as such (strtod took all of it: no space, no quote) */
+					fputs(xs[x], f);
+				else
+					gp_data_str(f, xs[x]);
+				fprintf(f, " %.17g\n", v);
 				points++;
 			}
 		}

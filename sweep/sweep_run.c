@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -182,7 +183,7 @@ static int finish(const struct sweep *sw, const struct sweep_job *j, int st, boo
 static bool has_result(const struct sweep *sw, const struct sweep_job *j)
 {
 	char *r = sweep_result_path(sw, j);
-	bool e = sweep_file_exists(r);
+	bool e = sweep_result_valid(r); /* a damaged result ([] or cycles 1e300) runs again */
 	free(r);
 	return e;
 }
@@ -203,14 +204,39 @@ static void progress(int done, int failed, int running, int total, int skipped, 
 	fflush(stderr);
 }
 
+/* OUT/locks/KEY.lock, flock'd by the runner that runs the job (any runner:
+ * -j, --job, parallel, Slurm), so two runners on one results folder never
+ * run a job twice. The lock dies with its process; the file stays (removing
+ * it would race with a runner opening it). -1: another runner holds it. */
+static int lock_job(const struct sweep *sw, const struct sweep_job *j)
+{
+	char *p = xasprintf("%s/locks/%s.lock", sw->out, j->key);
+	int fd = open(p, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0666);
+	free(p);
+	if (fd < 0)
+		return -2; /* cannot lock (a read-only folder?): run it as before */
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void unlock_job(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
 struct running {
 	pid_t pid;
 	int job;
+	int lock;
 };
 
 static int run_local(const struct sweep *sw, int nproc)
 {
-	int total = sw->njobs, done = 0, failed = 0, skipped = 0, next = 0, nrun = 0;
+	int total = sw->njobs, done = 0, failed = 0, skipped = 0, next = 0, nrun = 0, elsewhere = 0;
 	struct running *run = xcalloc((size_t)nproc, sizeof *run);
 	for (int i = 0; i < total; i++)
 		if (has_result(sw, &sw->jobs[i]))
@@ -230,13 +256,24 @@ static int run_local(const struct sweep *sw, int nproc)
 			const struct sweep_job *j = &sw->jobs[next++];
 			if (has_result(sw, j))
 				continue;
+			int lock = lock_job(sw, j);
+			if (lock == -1) { /* another runner on this folder runs it */
+				elsewhere++;
+				continue;
+			}
+			if (has_result(sw, j)) { /* finished by another runner just now */
+				unlock_job(lock);
+				done++;
+				continue;
+			}
 			pid_t pid = spawn(sw, j);
 			if (pid < 0) {
 				fprintf(stderr, "gpustep sweep: fork: %s\n", strerror(errno));
+				unlock_job(lock);
 				stop_requested = 1;
 				break;
 			}
-			run[nrun++] = (struct running){pid, j->index};
+			run[nrun++] = (struct running){pid, j->index, lock};
 		}
 		if (nrun == 0)
 			break;
@@ -252,6 +289,7 @@ static int run_local(const struct sweep *sw, int nproc)
 		for (int i = 0; i < nrun; i++)
 			if (run[i].pid == pid) {
 				int r = finish(sw, &sw->jobs[run[i].job], st, stop_requested);
+				unlock_job(run[i].lock);
 				done += r == 0;
 				failed += r == 1;
 				run[i] = run[--nrun];
@@ -269,6 +307,9 @@ static int run_local(const struct sweep *sw, int nproc)
 	}
 	fprintf(stderr, "gpustep sweep: %d jobs: %d done (%d run now, %d had results), %d failed; results in %s\n", total,
 		done, done - skipped, skipped, failed, sw->out);
+	if (elsewhere) /* not waited for: rerun (or collect) once that runner ends */
+		fprintf(stderr, "gpustep sweep: %d jobs were running in another runner on the same results folder\n",
+			elsewhere);
 	return failed ? EXIT_RUNTIME : EXIT_OK;
 }
 
@@ -283,16 +324,30 @@ static int run_job(const struct sweep *sw, long k)
 		printf("job %ld (%s): result exists, skipped\n", k, j->key);
 		return EXIT_OK;
 	}
+	int lock = lock_job(sw, j);
+	if (lock == -1) {
+		printf("job %ld (%s): running in another runner on the same results folder, skipped\n", k, j->key);
+		return EXIT_OK;
+	}
+	if (has_result(sw, j)) {
+		unlock_job(lock);
+		printf("job %ld (%s): result exists, skipped\n", k, j->key);
+		return EXIT_OK;
+	}
 	pid_t pid = spawn(sw, j);
 	if (pid < 0) {
 		fprintf(stderr, "gpustep sweep: fork: %s\n", strerror(errno));
+		unlock_job(lock);
 		return EXIT_RUNTIME;
 	}
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			unlock_job(lock);
 			return EXIT_RUNTIME;
+		}
 	int r = finish(sw, j, st, false);
+	unlock_job(lock);
 	if (r == 0)
 		printf("job %ld (%s): done\n", k, j->key);
 	return r ? EXIT_RUNTIME : EXIT_OK;
@@ -336,9 +391,37 @@ static void job_command(FILE *f, const struct sweep *sw, const char *spec_abs, c
 	fprintf(f, " --job %s", k);
 }
 
+/* #SBATCH lines are split by sbatch itself, not a shell: a path there can
+ * carry no space or quote, and % starts a file-name pattern. */
+static bool sbatch_safe(const char *s)
+{
+	for (; *s; s++)
+		if (!(*s >= 'a' && *s <= 'z') && !(*s >= 'A' && *s <= 'Z') && !(*s >= '0' && *s <= '9') &&
+		    !strchr("/._,+=@:-", *s))
+			return false;
+	return true;
+}
+
+/* The path as an sbatch file-name pattern: % doubled (sbatch reads %% as %). */
+static char *sbatch_pattern(const char *s)
+{
+	struct strbuf sb;
+	sb_init(&sb);
+	for (; *s; s++)
+		sb_puts(&sb, *s == '%' ? "%%" : (char[]){*s, 0});
+	return sb.s;
+}
+
 static int emit(const struct sweep *sw, const char *kind, const char *dir, int nproc)
 {
 	char *err = NULL;
+	/* One command per line in jobs.txt, and lines of a shell script: a
+	 * newline in a path there would start a command of its own. */
+	if (path_check_printable("--emit", dir, &err) || path_check_printable("gpustep", sw->self, &err)) {
+		fprintf(stderr, "gpustep sweep: %s\n", err);
+		free(err);
+		return EXIT_USAGE;
+	}
 	if (mkdir(dir, 0777) && errno != EEXIST) {
 		fprintf(stderr, "gpustep sweep: %s: %s\n", dir, strerror(errno));
 		return EXIT_RUNTIME;
@@ -351,22 +434,31 @@ static int emit(const struct sweep *sw, const char *kind, const char *dir, int n
 		free(spec_abs);
 		return EXIT_RUNTIME;
 	}
+	if (path_check_printable("--emit", dabs, &err) || path_check_printable("spec", spec_abs, &err)) {
+		fprintf(stderr, "gpustep sweep: %s\n", err); /* a symlink may resolve to such a name */
+		free(err);
+		free(dabs);
+		free(spec_abs);
+		return EXIT_USAGE;
+	}
 	int rc = EXIT_OK;
 	if (strcmp(kind, "parallel") == 0) {
 		char *jobs = xasprintf("%s/jobs.txt", dabs), *sh = xasprintf("%s/run.sh", dabs);
-		FILE *f = fopen(jobs, "w");
+		struct outfile *of = outfile_open(jobs, &err), *og = NULL;
+		FILE *f = of ? outfile_stream(of) : NULL;
 		for (int i = 0; f && i < sw->njobs; i++) {
 			char k[16];
 			snprintf(k, sizeof k, "%d", i);
 			job_command(f, sw, spec_abs, k);
 			fputc('\n', f);
 		}
-		FILE *g = f ? fopen(sh, "w") : NULL;
-		if (g) {
-			fprintf(g, "#!/bin/sh\n# %d jobs of %s with GNU parallel (apt-get install parallel).\n"
+		if (of && outfile_close(of, &err) == 0 && (og = outfile_open(sh, &err)) != NULL) {
+			FILE *g = outfile_stream(og);
+			fprintf(g, "#!/bin/sh\n# %d jobs of the spec ", sw->njobs);
+			sh_quote(g, spec_abs);
+			fprintf(g, "\n# with GNU parallel (apt-get install parallel).\n"
 				   "# --joblog + --resume: a rerun skips what finished; gpustep skips jobs with results too.\n"
-				   "# JOBS=N sets the number of parallel jobs.\nexec parallel --joblog ",
-				sw->njobs, sw->spec_path);
+				   "# JOBS=N sets the number of parallel jobs.\nexec parallel --joblog ");
 			char *jl = xasprintf("%s/joblog", dabs);
 			sh_quote(g, jl);
 			free(jl);
@@ -374,12 +466,14 @@ static int emit(const struct sweep *sw, const char *kind, const char *dir, int n
 			sh_quote(g, jobs);
 			fputc('\n', g);
 		}
-		if (!f || !g || (g && fclose(g)) || fclose(f)) {
-			fprintf(stderr, "gpustep sweep: cannot write %s: %s\n", f ? sh : jobs, strerror(errno));
+		if (!og || outfile_close(og, &err)) {
+			fprintf(stderr, "gpustep sweep: cannot write: %s\n", err ? err : jobs);
 			rc = EXIT_RUNTIME;
 		} else {
 			chmod(sh, 0755);
-			printf("wrote %s (%d jobs) and %s; run:\n  sh %s\n", jobs, sw->njobs, sh, sh);
+			printf("wrote %s (%d jobs) and %s; run:\n  sh ", jobs, sw->njobs, sh);
+			sh_quote(stdout, sh);
+			fputc('\n', stdout);
 			if (!have_cmd("parallel"))
 				printf("GNU parallel is not installed: sudo apt-get install -y parallel\n");
 		}
@@ -387,26 +481,43 @@ static int emit(const struct sweep *sw, const char *kind, const char *dir, int n
 		free(sh);
 	} else {
 		char *sb = xasprintf("%s/sweep.sbatch", dabs);
-		FILE *f = fopen(sb, "w");
-		if (f) {
-			fprintf(f, "#!/bin/sh\n# %d jobs of %s as a Slurm job array; submit with: sbatch %s\n"
-				   "# Options given to sbatch on its command line override these.\n"
+		bool safe = sbatch_safe(dabs);
+		char *pat = sbatch_pattern(dabs);
+		char *outopt = xasprintf("--output=%s/slurm-%%A_%%a.out", pat);
+		struct outfile *of = outfile_open(sb, &err);
+		if (of) {
+			FILE *f = outfile_stream(of);
+			fprintf(f, "#!/bin/sh\n# %d jobs of the spec ", sw->njobs);
+			sh_quote(f, spec_abs);
+			fputs("\n# as a Slurm job array; submit with: sbatch ", f);
+			if (!safe)
+				sh_quote(f, outopt), fputc(' ', f);
+			sh_quote(f, sb);
+			fprintf(f, "\n# Options given to sbatch on its command line override these.\n"
 				   "#SBATCH --job-name=gpustep-sweep\n#SBATCH --array=0-%d\n#SBATCH --ntasks=1\n"
-				   "#SBATCH --cpus-per-task=1\n#SBATCH --output=%s/slurm-%%A_%%a.out\n",
-				sw->njobs, sw->spec_path, sb, sw->njobs - 1, dabs);
+				   "#SBATCH --cpus-per-task=1\n",
+				sw->njobs - 1);
+			if (safe) /* else on the sbatch command line (above): #SBATCH lines have no quoting */
+				fprintf(f, "#SBATCH %s\n", outopt);
 			fputs("exec ", f);
 			job_command(f, sw, spec_abs, "\"$SLURM_ARRAY_TASK_ID\"");
 			fputc('\n', f);
 		}
-		if (!f || fclose(f)) {
-			fprintf(stderr, "gpustep sweep: cannot write %s: %s\n", sb, strerror(errno));
+		if (!of || outfile_close(of, &err)) {
+			fprintf(stderr, "gpustep sweep: cannot write: %s\n", err ? err : sb);
 			rc = EXIT_RUNTIME;
 		} else {
-			printf("wrote %s (array 0-%d); submit with:\n  sbatch %s\n", sb, sw->njobs - 1, sb);
+			printf("wrote %s (array 0-%d); submit with:\n  sbatch ", sb, sw->njobs - 1);
+			if (!safe)
+				sh_quote(stdout, outopt), fputc(' ', stdout);
+			sh_quote(stdout, sb);
+			fputc('\n', stdout);
 			if (!have_cmd("sbatch"))
 				printf("Slurm's sbatch is not on PATH here (Debian: sudo apt-get install -y slurm-client)\n");
 		}
 		free(sb);
+		free(pat);
+		free(outopt);
 	}
 	free(err);
 	free(dabs);
@@ -555,7 +666,9 @@ int sweep_main(int argc, char **argv)
 	if ((o.jobs > 0) + (o.emit != NULL) + (o.job >= 0) > 1)
 		return usage("%s", "choose one of -j N, --emit and --job");
 	char *err = NULL;
-	struct sweep *sw = sweep_load(argv[optind], o.out, &err);
+	/* --job K builds job K alone (the whole sweep was checked when it was
+	 * emitted; a Slurm array of 100k tasks must not expand 100k jobs each) */
+	struct sweep *sw = sweep_load_ex(argv[optind], o.out, is_run && o.job >= 0 ? o.job : -1, &err);
 	if (!sw) {
 		fprintf(stderr, "gpustep sweep: %s\n", err);
 		free(err);

@@ -118,6 +118,13 @@ static int add_dim(struct sweep *sw, const char *name, const char *path, bool is
 		if (!t)
 			return set_err(err, "%s: \"%s\": values must be numbers, strings or booleans", sw->spec_path,
 				       name);
+		char *pe = NULL;
+		if (path_check_printable("value", t, &pe)) { /* they reach tables, plots and job lists */
+			set_err(err, "%s: \"%s\": %s", sw->spec_path, name, pe);
+			free(pe);
+			free(t);
+			return -1;
+		}
 		if (resolve) {
 			char *r = resolve_ref(sw, t);
 			free(t);
@@ -159,7 +166,7 @@ static uint64_t fnv_str(uint64_t h, const char *s) { return fnv(h, s, strlen(s))
 static char *workload_bytes(const char *wl, size_t *len, char **err)
 {
 	if (sweep_file_exists(wl))
-		return loader_read_file(wl, len, err);
+		return loader_read_file(wl, len, err); /* a trace workload may be large: the general cap */
 	const char *at = strrchr(wl, '@'); /* a trace list's kernel: LIST@K (the @K is hashed with the name) */
 	if (at && at > wl) {
 		char *f = xasprintf("%.*s", (int)(at - wl), wl);
@@ -286,7 +293,7 @@ out:
 
 static const char *const known_keys[] = {"configs", "workloads", "axes", "params", "seeds", "combine", "description"};
 
-static int expand(struct sweep *sw, bool zip, char **err)
+static int expand(struct sweep *sw, bool zip, long only_job, char **err)
 {
 	/* zip: the axes/params dims advance together */
 	int zlen = 1;
@@ -334,16 +341,61 @@ static int expand(struct sweep *sw, bool zip, char **err)
 			rest /= sw->dims[d].nvals;
 		}
 		sw->njobs++;
-		if (make_job(sw, j, err))
+		if ((only_job < 0 || n == only_job) && make_job(sw, j, err))
 			return -1;
 	}
 	return 0;
 }
 
+static int key_cmp(const void *a, const void *b)
+{
+	const struct sweep_job *x = *(const struct sweep_job *const *)a, *y = *(const struct sweep_job *const *)b;
+	int c = strcmp(x->key, y->key);
+	return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* Two jobs with one key would overwrite each other's result (sorted by key:
+ * n log n, not n^2, for 100k jobs). */
+static int check_duplicates(const struct sweep *sw, char **err)
+{
+	if (sw->njobs < 2)
+		return 0;
+	const struct sweep_job **by = xmalloc(sizeof *by * (size_t)sw->njobs);
+	for (int i = 0; i < sw->njobs; i++)
+		by[i] = &sw->jobs[i];
+	qsort(by, (size_t)sw->njobs, sizeof *by, key_cmp);
+	int rc = 0;
+	for (int i = 1; i < sw->njobs && !rc; i++)
+		if (strcmp(by[i - 1]->key, by[i]->key) == 0)
+			rc = set_err(err, "%s: jobs %d and %d are the same run (same resolved config, workload, params and "
+					  "seed); remove the duplicate value",
+				     sw->spec_path, by[i - 1]->index, by[i]->index);
+	free(by);
+	return rc;
+}
+
+/* A key given twice in one object: cJSON keeps both, and only the first
+ * would count (or both, as two dimensions of one name). */
+static const char *duplicate_key(const cJSON *o)
+{
+	for (const cJSON *a = o->child; a; a = a->next)
+		for (const cJSON *b = a->next; b; b = b->next)
+			if (a->string && b->string && strcmp(a->string, b->string) == 0)
+				return a->string;
+	return NULL;
+}
+
 struct sweep *sweep_load(const char *spec_path, const char *out, char **err)
 {
+	return sweep_load_ex(spec_path, out, -1, err);
+}
+
+struct sweep *sweep_load_ex(const char *spec_path, const char *out, long only_job, char **err)
+{
+	if (path_check_printable("spec", spec_path, err) || (out && path_check_printable("--out", out, err)))
+		return NULL;
 	size_t len;
-	char *text = loader_read_file(spec_path, &len, err);
+	char *text = loader_read_file_max(spec_path, "sweep spec", LOADER_TEXT_MAX, &len, err);
 	if (!text)
 		return NULL;
 	cJSON *root = cJSON_ParseWithLength(text, len);
@@ -376,9 +428,19 @@ struct sweep *sweep_load(const char *spec_path, const char *out, char **err)
 	char self[PATH_MAX];
 	ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
 	sw->self = xstrdup(sl > 0 ? (self[sl] = 0, self) : "gpustep");
+	if (path_check_printable("--out", sw->out, err)) { /* the working directory joined to a relative one */
+		cJSON_Delete(root);
+		sweep_free(sw);
+		return NULL;
+	}
 
 	int rc = -1;
 	const cJSON *c;
+	const char *dup = duplicate_key(root);
+	if (dup) {
+		set_err(err, "%s: key \"%s\" is given twice", spec_path, dup);
+		goto out;
+	}
 	cJSON_ArrayForEach(c, root)
 	{
 		bool ok = c->string[0] == '_';
@@ -412,6 +474,11 @@ struct sweep *sweep_load(const char *spec_path, const char *out, char **err)
 			set_err(err, "%s: \"%s\" must be an object of NAME: [values]", spec_path, groups[g]);
 			goto out;
 		}
+		if ((dup = duplicate_key(o)) != NULL) { /* two columns of one name: tables mislabelled, SQLite refuses */
+			set_err(err, "%s: %s: \"%s\" is given twice; give each %s once with all its values", spec_path,
+				groups[g], dup, g ? "param" : "axis");
+			goto out;
+		}
 		cJSON_ArrayForEach(c, o)
 		{
 			char *name = g ? xasprintf("param.%s", c->string) : xstrdup(c->string);
@@ -442,14 +509,9 @@ struct sweep *sweep_load(const char *spec_path, const char *out, char **err)
 		}
 		zip = strcmp(comb->valuestring, "zip") == 0;
 	}
-	rc = expand(sw, zip, err);
-	/* two jobs with one key would overwrite each other's result */
-	for (int a = 0; !rc && a < sw->njobs; a++)
-		for (int b = a + 1; !rc && b < sw->njobs; b++)
-			if (strcmp(sw->jobs[a].key, sw->jobs[b].key) == 0)
-				rc = set_err(err, "%s: jobs %d and %d are the same run (same resolved config, workload, "
-						  "params and seed); remove the duplicate value",
-					     spec_path, a, b);
+	rc = expand(sw, zip, only_job, err);
+	if (!rc && only_job < 0)
+		rc = check_duplicates(sw, err);
 out:
 	cJSON_Delete(root);
 	if (rc) {
@@ -522,9 +584,10 @@ static int mkdir_p(const char *path, char **err)
 
 int sweep_make_dirs(const struct sweep *sw, char **err)
 {
-	char *j = xasprintf("%s/jobs", sw->out), *l = xasprintf("%s/logs", sw->out);
-	int rc = mkdir_p(j, err) || mkdir_p(l, err) ? -1 : 0;
+	char *j = xasprintf("%s/jobs", sw->out), *l = xasprintf("%s/logs", sw->out), *k = xasprintf("%s/locks", sw->out);
+	int rc = mkdir_p(j, err) || mkdir_p(l, err) || mkdir_p(k, err) ? -1 : 0;
 	free(j);
 	free(l);
+	free(k);
 	return rc;
 }

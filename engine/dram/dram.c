@@ -557,6 +557,58 @@ uint64_t dram_next_event(const struct dram *d)
 	return m;
 }
 
+/* ---- livelock ---------------------------------------------------------------- */
+
+static void oldest_on(const struct dram_chan *c, int32_t head, uint64_t *oldest, uint32_t *n)
+{
+	for (int32_t r = head, k = 0; r >= 0 && (uint32_t)k < c->nslots; r = c->req[r].next, k++) {
+		if (c->req[r].enq < *oldest)
+			*oldest = c->req[r].enq;
+		(*n)++;
+	}
+}
+
+bool dram_livelock(const struct dram *d, unsigned intervals, struct dram_livelock *out)
+{
+	if (d->c.refresh == DRAM_REFRESH_NONE || !intervals)
+		return false;
+	uint64_t refi = dram_core_of(d, d->t.REFI), now = *d->now;
+	uint64_t limit = refi * intervals;
+	for (uint32_t ch = 0; ch < d->nch; ch++) {
+		const struct dram_chan *c = &d->ch[ch];
+		uint64_t oldest = UINT64_MAX;
+		uint32_t n = 0;
+		for (int q = 0; q < 2; q++)
+			oldest_on(c, c->tq_head[q], &oldest, &n);
+		for (uint32_t b = 0; b < c->nbanks; b++)
+			for (int q = 0; q < 2; q++)
+				oldest_on(c, c->bank[b].head[q], &oldest, &n);
+		if (!n)
+			continue;
+		dcyc last = 0;
+		for (uint32_t b = 0; b < c->nbanks; b++)
+			if (c->bank[b].last_col > last)
+				last = c->bank[b].last_col;
+		uint64_t last_core = last ? dram_core_of(d, last) : 0;
+		uint64_t since = last_core > oldest ? last_core : oldest; /* waiting and nothing served since */
+		if (now > since && now - since > limit) {
+			if (out) {
+				out->ch = (int)ch;
+				out->waiting = n;
+				out->since = since;
+				out->refi = refi;
+			}
+			return true;
+		}
+	}
+	return false;
+}
+
+uint64_t dram_refresh_period(const struct dram *d)
+{
+	return d->c.refresh == DRAM_REFRESH_NONE ? 0 : dram_core_of(d, d->t.REFI);
+}
+
 bool dram_idle(const struct dram *d) { return d->held_total == 0; }
 
 uint64_t dram_trace_due(const struct dram *d, uint64_t cycle)

@@ -98,4 +98,18 @@ uint64_t dram_trace_due(const struct dram *d, uint64_t cycle);
 /* No request queued or in flight. */
 bool dram_idle(const struct dram *d);
 
+/* Livelock: a channel where requests wait and no column command (no access
+ * served) has issued for more than `intervals` refresh intervals: the DRAM
+ * keeps busy with refresh, so the machine moves and the deadlock detector
+ * cannot see it. false without refresh. Depends on the state alone. */
+struct dram_livelock {
+	int ch;
+	uint32_t waiting;   /* requests waiting in that channel */
+	uint64_t since;     /* core cycle of its last access served, or its oldest request's arrival */
+	uint64_t refi;      /* refresh interval in core cycles */
+};
+bool dram_livelock(const struct dram *d, unsigned intervals, struct dram_livelock *out);
+/* The refresh interval in core cycles, 0 without refresh. */
+uint64_t dram_refresh_period(const struct dram *d);
+
 #endif

@@ -114,6 +114,28 @@ static int dram_cmds_per_line(const struct sim_cfg *c)
 	return line_bytes(c) <= atom ? 1 : line_bytes(c) / atom;
 }
 
+/* DRAM cycles one line access holds a bank from its ACTIVATE to the end of
+ * the PRECHARGE that follows: ACT to PRE is the longest of tRAS, a read's
+ * column commands and tRTP, and a write's column commands, data and tWR;
+ * then tRP. */
+int dram_access_cycles(const struct sim_cfg *c)
+{
+	const struct dram_cfg *d = &c->dram;
+	const struct dram_timing *t = &d->timing;
+	long tbl = d->data_rate > 0 ? d->burst / d->data_rate : d->burst;
+	long cols = (long)dram_cmds_per_line(c) - 1, ccd = t->tCCD_L > t->tCCD ? t->tCCD_L : t->tCCD;
+	long rcdwr = t->tRCDWR ? t->tRCDWR : t->tRCD;
+	long rd = t->tRCD + cols * ccd + t->tRTP;
+	long wr = rcdwr + cols * ccd + t->tCWL + tbl + t->tWR;
+	long act_pre = t->tRAS;
+	if (rd > act_pre)
+		act_pre = rd;
+	if (wr > act_pre)
+		act_pre = wr;
+	long v = act_pre + t->tRP;
+	return v > INT32_MAX ? INT32_MAX : (int)v;
+}
+
 static int dram_validate(const struct sim_cfg *c, char **err)
 {
 	const struct dram_cfg *d = &c->dram;
@@ -147,15 +169,26 @@ static int dram_validate(const struct sim_cfg *c, char **err)
 	if (t->tRTW < t->tCL + tbl - t->tCWL)
 		return set_err(err, "dram.timing.tRTW: must be >= tCL + tBL - tCWL (%d + %d - %d = %d) so read and write data do not overlap, got %d",
 			       t->tCL, tbl, t->tCWL, t->tCL + tbl - t->tCWL, t->tRTW);
-	if (d->refresh == DRAM_REFRESH_ALL_BANK && t->tREFI <= t->tRFC + t->tRP)
-		return set_err(err, "dram.timing.tREFI: must be > tRFC + tRP (%d + %d = %d), got %d", t->tRFC, t->tRP,
-			       t->tRFC + t->tRP, t->tREFI);
-	if (d->refresh == DRAM_REFRESH_PER_BANK) {
-		int nb = d->banks * d->ranks;
-		if (t->tREFI / nb <= 0 || t->tREFI <= t->tRFCpb + t->tRP)
-			return set_err(err, "dram.timing.tREFI: per_bank refresh needs tREFI >= banks x ranks (%d) and > tRFCpb + tRP (%d), got %d",
-				       nb, t->tRFCpb + t->tRP, t->tREFI);
-	}
+	/* Refresh must leave room for one access between two REFs. REF falls
+	 * due at fixed times and then waits for the bank it needs: an access
+	 * started just before (or a row opened and closed unused) delays it by
+	 * up to one access; after it ends one whole access must still fit
+	 * before the next is due, or the next ACTIVATE is preempted again and
+	 * nothing is ever served (the issue's tRFC=590 tREFI=620: a livelock,
+	 * not a slow run). Measured on teaching: tREFI = tRFC + 1 access + 1
+	 * livelocks, tRFC + 1.5 accesses finishes. */
+	int acc = dram_access_cycles(c);
+	int rfc = d->refresh == DRAM_REFRESH_PER_BANK ? t->tRFCpb : t->tRFC;
+	if (d->refresh == DRAM_REFRESH_PER_BANK && t->tREFI / (d->banks * d->ranks) <= 0)
+		return set_err(err, "dram.timing.tREFI: per_bank refresh needs tREFI >= banks x ranks (%d), got %d",
+			       d->banks * d->ranks, t->tREFI);
+	if (d->refresh != DRAM_REFRESH_NONE && (long)t->tREFI <= (long)rfc + 2L * acc)
+		return set_err(err,
+			       "dram.timing.tREFI: refresh must leave room for an access: tREFI must be > %s + 2 x one "
+			       "access (a REF waits for up to one access, then one must fit before the next REF; one "
+			       "access, ACTIVATE to the end of its PRECHARGE, takes %d cycles) = %d + 2 x %d = %ld, got %d",
+			       d->refresh == DRAM_REFRESH_PER_BANK ? "tRFCpb" : "tRFC", acc, rfc, acc, (long)rfc + 2L * acc,
+			       t->tREFI);
 	if (d->banks % d->bank_groups)
 		return set_err(err, "dram.bank_groups: must divide dram.banks (%d), got %d", d->banks, d->bank_groups);
 	if (d->queue_model == DRAM_QUEUE_PER_BANK && d->cmd_queue * d->banks * d->ranks > 16384)

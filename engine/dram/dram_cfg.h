@@ -96,4 +96,10 @@ struct dram_cfg {
 	struct dram_timing timing;
 };
 
+struct sim_cfg;
+/* DRAM cycles one line access holds its bank, ACTIVATE to the end of the
+ * PRECHARGE after it (dram_cfg.c): refresh must leave this much room
+ * between two REFs, or no request ever completes. */
+int dram_access_cycles(const struct sim_cfg *c);
+
 #endif

@@ -60,6 +60,8 @@ static char *trim(char *s)
 	return s;
 }
 
+#define INI_UNUSED_NAMED 20 /* unused keys named in the note; the rest counted */
+
 static int ini_fail(struct ini *in, unsigned line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int ini_fail(struct ini *in, unsigned line, const char *fmt, ...)
 {
@@ -235,6 +237,18 @@ static unsigned log2_exact(long v, bool *ok)
 	return b;
 }
 
+/* a x b, or a failure naming what was multiplied (values reach 1e9 each:
+ * products of several overflow a long). */
+static long mul(struct ini *in, long a, long b, const char *what)
+{
+	long r;
+	if (__builtin_mul_overflow(a, b, &r)) {
+		ini_fail(in, 0, "%s: the product (%ld x %ld) is too large", what, a, b);
+		return 0;
+	}
+	return r;
+}
+
 /* Set a dram.* value; a refusal names the key and the ini key it came from. */
 static void put(struct ini *in, struct sim_cfg *cfg, const char *path, const char *from, long v)
 {
@@ -287,7 +301,7 @@ static void organisation(struct ini *in, struct org *o)
 	o->bg = get_int(in, "dram_structure", "bankgroups", 2);
 	o->bpg = get_int(in, "dram_structure", "banks_per_group", 2);
 	if (!get_bool(in, "dram_structure", "bankgroup_enable", true)) {
-		o->bpg *= o->bg;
+		o->bpg = mul(in, o->bpg, o->bg, "[dram_structure] banks_per_group x bankgroups");
 		o->bg = 1;
 	}
 	o->rows = get_int(in, "dram_structure", "rows", 1 << 16);
@@ -299,21 +313,40 @@ static void organisation(struct ini *in, struct org *o)
 		ini_fail(in, 0, "[dram_structure] BL: %s moves %d beats per clock; expected a multiple of %d, got %ld", pname,
 			 div, div, o->bl);
 	o->burst_cycle = o->bl / div;
+	if (o->cols < 1) { /* before it is scaled: the message names the key as written */
+		ini_fail(in, 0, "[dram_structure] columns: expected at least 1, got %ld", o->cols);
+		return;
+	}
 	if (o->proto == P_GDDR5 || o->proto == P_GDDR5X || o->proto == P_GDDR6)
-		o->cols *= o->bl;
+		o->cols = mul(in, o->cols, o->bl, "[dram_structure] columns x BL");
 	else if (o->proto == P_HBM)
-		o->cols *= 2;
+		o->cols = mul(in, o->cols, 2, "[dram_structure] columns x 2 (HBM)");
 	o->channels = get_int(in, "system", "channels", 1);
 	o->bus_width = get_int(in, "system", "bus_width", 64);
 	long channel_mb = get_int(in, "system", "channel_size", 1024);
-	if (o->width <= 0 || o->bus_width < 8 || o->bus_width % o->width || o->rows < 1024 || o->cols < 1) {
-		ini_fail(in, 0, "[system] bus_width (%ld) must be a multiple of [dram_structure] device_width (%ld), rows >= 1024",
-			 o->bus_width, o->width);
+	if (in->failed)
+		return;
+	if (o->width <= 0) {
+		ini_fail(in, 0, "[dram_structure] device_width: expected at least 1, got %ld", o->width);
+		return;
+	}
+	if (o->bus_width < 8 || o->bus_width % o->width) {
+		ini_fail(in, 0, "[system] bus_width: must be at least 8 and a multiple of [dram_structure] device_width (%ld), got %ld",
+			 o->width, o->bus_width);
+		return;
+	}
+	if (o->rows < 1024) {
+		ini_fail(in, 0, "[dram_structure] rows: expected at least 1024, got %ld", o->rows);
 		return;
 	}
 	/* DRAMSim3's CalculateSize: ranks = channel_size / MB per rank */
-	long devices = o->bus_width / o->width, page = o->cols * o->width / 8;
-	long mb_rank = page * (o->rows / 1024) / 1024 * o->bg * o->bpg * devices;
+	const char *what = "[dram_structure] rank size (columns x device_width / 8 x rows / 1M x bankgroups x "
+			   "banks_per_group x bus_width / device_width)";
+	long devices = o->bus_width / o->width, page = mul(in, o->cols, o->width, what) / 8;
+	long mb_rank = mul(in, page, o->rows / 1024, what) / 1024;
+	mb_rank = mul(in, mul(in, mul(in, mb_rank, o->bg, what), o->bpg, what), devices, what);
+	if (in->failed)
+		return;
 	if (mb_rank <= 0) {
 		ini_fail(in, 0, "[dram_structure]: a rank holds less than 1 MB (DRAMSim3 cannot size it either)");
 		return;
@@ -445,7 +478,9 @@ static void timing(struct ini *in, struct sim_cfg *cfg, const struct org *o)
 	const char *pol = get_str(in, "system", "refresh_policy", "RANK_LEVEL_STAGGERED");
 	if (!strcmp(pol, "BANK_LEVEL_STAGGERED")) {
 		put_s(in, cfg, "dram.refresh", "per_bank");
-		put(in, cfg, "dram.timing.tREFI", "[timing] tREFIb x banks", refib * o->bg * o->bpg * o->ranks);
+		put(in, cfg, "dram.timing.tREFI", "[timing] tREFIb x banks",
+		    mul(in, mul(in, mul(in, refib, o->bg, "[timing] tREFIb x banks"), o->bpg, "[timing] tREFIb x banks"),
+			o->ranks, "[timing] tREFIb x banks"));
 	} else if (!strcmp(pol, "RANK_LEVEL_STAGGERED") || !strcmp(pol, "RANK_LEVEL_SIMULTANEOUS")) {
 		put_s(in, cfg, "dram.refresh", "all_bank");
 		put(in, cfg, "dram.timing.tREFI", "[timing] tREFI", refi);
@@ -504,7 +539,7 @@ int dram_ini_apply(struct sim_cfg *cfg, const char *text, size_t len, const char
 		put(&in, &c, "dram.channels", "[system] channels", o.channels);
 		put(&in, &c, "dram.ranks", "[system] channel_size / MB per rank", o.ranks);
 		put(&in, &c, "dram.bank_groups", "[dram_structure] bankgroups", o.bg);
-		put(&in, &c, "dram.banks", "bankgroups x banks_per_group", o.bg * o.bpg);
+		put(&in, &c, "dram.banks", "bankgroups x banks_per_group", mul(&in, o.bg, o.bpg, "[dram_structure] bankgroups x banks_per_group"));
 		put(&in, &c, "dram.rows", "[dram_structure] rows", o.rows);
 		put(&in, &c, "dram.columns", "[dram_structure] columns (x BL for GDDR, x 2 for HBM)", o.cols);
 		put(&in, &c, "dram.bus_bytes", "[system] bus_width / 8", o.bus_width / 8);
@@ -523,15 +558,18 @@ int dram_ini_apply(struct sim_cfg *cfg, const char *text, size_t len, const char
 		ini_free(&in);
 		return -1;
 	}
-	if (notes) {
-		bool first = true;
+	if (notes) { /* named up to INI_UNUSED_NAMED, then counted: a file of 2M stray keys gives one short line */
+		size_t unused = 0;
 		for (size_t i = 0; i < in.n; i++) {
 			if (in.kv[i].used)
 				continue;
-			sb_printf(notes, "%s[%s] %s", first ? "; keys gpustep does not use (not modelled, or not read by DRAMSim3 either): " : ", ", in.kv[i].sec,
-				  in.kv[i].key);
-			first = false;
+			if (unused < INI_UNUSED_NAMED)
+				sb_printf(notes, "%s[%s] %s", unused ? ", " : "; keys gpustep does not use (not modelled, or not read by DRAMSim3 either): ",
+					  in.kv[i].sec, in.kv[i].key);
+			unused++;
 		}
+		if (unused > INI_UNUSED_NAMED)
+			sb_printf(notes, " and %zu more", unused - INI_UNUSED_NAMED);
 	}
 	ini_free(&in);
 	*cfg = c;

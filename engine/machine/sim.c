@@ -539,6 +539,22 @@ static void debug_check(const struct sim *s)
 #define DEBUG_CHECK(s) ((void)0)
 #endif
 
+/* Refresh intervals with requests waiting and none served before the run
+ * is called a livelock (dram_livelock). */
+#define SIM_LIVELOCK_INTERVALS 16
+
+/* Checked once per refresh interval (when the cycle crosses a multiple of
+ * it: the same cycles however the run is sliced). */
+static bool livelocked(const struct sim *s, uint64_t before)
+{
+	if (!s->dram)
+		return false;
+	uint64_t p = dram_refresh_period(s->dram);
+	if (!p || before / p == s->st->now / p)
+		return false;
+	return dram_livelock(s->dram, SIM_LIVELOCK_INTERVALS, NULL);
+}
+
 enum sim_stop sim_step(struct sim *s, uint64_t cycles)
 {
 	struct state *st = s->st;
@@ -561,6 +577,7 @@ enum sim_stop sim_step(struct sim *s, uint64_t cycles)
 			why = SIM_STOP_INTERRUPT;
 			break;
 		}
+		uint64_t before = st->now;
 		sim_tick(s);
 		st->now++;
 		stat_inc(&s->stats, s->id.cycles);
@@ -616,6 +633,12 @@ enum sim_stop sim_step(struct sim *s, uint64_t cycles)
 				}
 			}
 		}
+		if (livelocked(s, before)) { /* the DRAM refreshes forever: stop, say so (sim_deadlock) */
+			why = SIM_STOP_DONE;
+			st->done = true;
+			st->deadlock = true;
+			break;
+		}
 	}
 	if (why == SIM_STOP_LIMIT && drained(s)) {
 		st->done = true;
@@ -644,6 +667,19 @@ bool sim_deadlock(const struct sim *s, char *buf, size_t n)
 	 * l2.when_busy or l1.bypass_at_l2 = queue) for an MSHR entry that
 	 * waits for them. */
 	const struct sim_cfg *c = &s->cfg;
+	struct dram_livelock ll;
+	if (s->dram && dram_livelock(s->dram, SIM_LIVELOCK_INTERVALS, &ll)) {
+		if (buf && n)
+			snprintf(buf, n,
+				 "the DRAM livelocked at cycle %llu: channel %d has %u requests waiting and has served none "
+				 "since cycle %llu, more than %d refresh intervals (%llu cycles each): refresh takes tRFC = %d "
+				 "of every tREFI = %d DRAM cycles and one access needs %d (rule: tREFI > tRFC + 2 x one access)",
+				 (unsigned long long)s->st->now, ll.ch, ll.waiting, (unsigned long long)ll.since,
+				 SIM_LIVELOCK_INTERVALS, (unsigned long long)ll.refi,
+				 c->dram.refresh == DRAM_REFRESH_PER_BANK ? c->dram.timing.tRFCpb : c->dram.timing.tRFC,
+				 c->dram.timing.tREFI, dram_access_cycles(c));
+		return true;
+	}
 	bool shared = c->icnt.ack_channel == ICNT_ACK_SHARED && c->l2.sharers != L2SH_OFF && l2_when_busy_queues(c);
 	if (buf && n)
 		snprintf(buf, n,

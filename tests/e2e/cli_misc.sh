@@ -49,12 +49,12 @@ ln -s target.json "$E2E_TMP/link.json"
 [ -L "$E2E_TMP/link.json" ] || fail "--stats replaced the symlink"
 expect_contains "$(cat "$E2E_TMP/target.json")" '"sim.cycles": '
 "$BIN" --run -w vecadd --stats "$E2E_TMP" >/dev/null 2>"$E2E_TMP/err"
-[ $? = 1 ] || fail "--stats DIR: expected exit 1"
+[ $? = 2 ] || fail "--stats DIR: expected exit 2 (checked before the run)"
 expect_contains "$(cat "$E2E_TMP/err")" "is a directory"
 
-# Unwritable stats file: runtime error (1) with the path.
+# Unwritable stats file: refused before the run (2) with the path.
 "$BIN" --run -w vecadd --stats /nonexistent/dir/s.json >/dev/null 2>"$E2E_TMP/err"
-[ $? = 1 ] || fail "unwritable --stats: expected exit 1"
+[ $? = 2 ] || fail "unwritable --stats: expected exit 2"
 expect_contains "$(cat "$E2E_TMP/err")" "/nonexistent/dir/s.json"
 
 # Unknown workload and bad kernel params are usage errors.

@@ -124,12 +124,12 @@ done
 F=$E2E_TMP/f.json
 echo '{"workloads": ["vecadd"], "seeds": [1, 2]}' >"$F"
 fkey=$("$BIN" sweep "$F" --list | awk '$1 == 1 {print $2}')
-mkdir -p "$E2E_TMP/f-results/jobs/$fkey.json" # its result path is a directory: the job cannot write it
+mkdir -p "$E2E_TMP/f-results/jobs/$fkey.json" # its result path is a directory: the job refuses it before it runs (exit 2)
 "$BIN" sweep "$F" -j 2 >"$E2E_TMP/fout" 2>&1 && fail "a failing sweep exited 0"
-expect_contains "$(cat "$E2E_TMP/fout")" "job 1 ($fkey) failed, exit 1"
+expect_contains "$(cat "$E2E_TMP/fout")" "job 1 ($fkey) failed, exit 2"
 ff=$E2E_TMP/f-results/jobs/$fkey.fail.json
 [ -f "$ff" ] || fail "no $fkey.fail.json"
-expect_contains "$(cat "$ff")" '"exit":	1'
+expect_contains "$(cat "$ff")" '"exit":	2'
 expect_contains "$(cat "$ff")" "is a directory"
 out=$("$BIN" sweep "$F" --list)
 expect_contains "$out" "$fkey failed"
