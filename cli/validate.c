@@ -1,6 +1,6 @@
 /*
  * validate.c: `gpustep validate [PRESET|CONFIG ...] [--quick] [--json FILE]
- * [--tolerance PCT] [--max-error PCT]`: runs the built-in microbenchmarks on
+ * [--tolerance PCT] [--max-error PCT] [--plot DIR]`: runs the built-in microbenchmarks on
  * each machine and prints, per metric, what gpustep measures next to the
  * published hardware number (configs/validation/published.json), their
  * ratio and a verdict (docs/VALIDATION.md).
@@ -24,6 +24,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -148,7 +151,7 @@ static int measure_latencies(const struct sim_cfg *cfg, bool quick, struct vtabl
 	}
 	r = &t->rows[VM_L2_HIT_LATENCY];
 	uint64_t mid = cfg->l1.enabled ? 2 * l1_bytes(cfg) : 4096;
-	if (mid < l2_bytes(cfg) / 2) {
+	if (mid <= l2_bytes(cfg) / 2) {
 		if (chase(cfg, mid, stride, (int64_t)(mid / line), a, &r->gpustep, err))
 			return -1;
 		r->measured = true;
@@ -208,6 +211,173 @@ static int measure_bandwidths(const struct sim_cfg *cfg, struct vtable *t, char 
 	r->measured = true;
 	set_how(r, "stream kind=3 ctas=%d n=%lld reps=2 vs 4", cfg->core.sms * 4, (long long)n);
 	return 0;
+}
+
+/* ---- the staircase (--plot) ------------------------------------------- */
+
+#define STAIR_MAX 64
+
+/* Latency per load of a warmed chase (one load per line) over footprints
+ * from 4 KB, doubling with a point halfway (x1.5), up to twice the L2. */
+static int staircase(const struct sim_cfg *cfg, double pts[][2], int *np, char **err)
+{
+	int64_t line = cfg->l1.line > 0 ? cfg->l1.line : 128, a = 64;
+	uint64_t top = 2 * l2_bytes(cfg);
+	*np = 0;
+	for (uint64_t b = 4096; b <= top && *np + 2 <= STAIR_MAX; b *= 2) {
+		uint64_t sizes[2] = {b, b + b / 2};
+		for (int i = 0; i < 2 && sizes[i] <= top; i++) {
+			double lat;
+			if (chase(cfg, sizes[i], line / 8, (int64_t)(sizes[i] / (uint64_t)line), a, &lat, err))
+				return -1;
+			pts[*np][0] = (double)sizes[i];
+			pts[(*np)++][1] = lat;
+		}
+	}
+	return 0;
+}
+
+/* gnuplot strings in double quotes: \ and " escaped, no line breaks. */
+static void gp_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+	}
+	fputc('"', f);
+}
+
+/* The same into a string buffer. */
+static void sb_putc_gp(struct strbuf *sb, const char *s)
+{
+	sb_puts(sb, "\"");
+	for (; *s; s++)
+		sb_printf(sb, "%s%c", *s == '"' || *s == '\\' ? "\\" : "", *s == '\n' || *s == '\r' ? ' ' : *s);
+	sb_puts(sb, "\"");
+}
+
+/* A machine name as a file name: letters, digits, - _ . only. */
+static void file_stem(const char *name, char *out, size_t n)
+{
+	size_t i = 0;
+	for (; name[i] && i + 1 < n; i++) {
+		char c = name[i];
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+			  c == '_' || (c == '.' && i > 0);
+		out[i] = ok ? c : '_';
+	}
+	out[i] = '\0';
+}
+
+static bool have_gnuplot(void)
+{
+	const char *path = getenv("PATH");
+	char *copy = xstrdup(path ? path : ""), *save = NULL;
+	bool found = false;
+	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char *p = xasprintf("%s/gnuplot", d);
+		found = access(p, X_OK) == 0;
+		free(p);
+	}
+	free(copy);
+	return found;
+}
+
+/* DIR/staircase_NAME.dat and .gp, and (with gnuplot) .png and .svg: the
+ * latency per load against the footprint (log x), the L1 and L2 capacities
+ * of the config and the published latencies as lines. */
+static int write_plot(const char *dir, const struct sim_cfg *cfg, const struct vtable *t, double pts[][2], int np,
+		      char **err)
+{
+	char stem[80];
+	file_stem(t->machine, stem, sizeof(stem));
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		return set_err(err, "--plot %s: %s", dir, strerror(errno));
+	char *dat = xasprintf("%s/staircase_%s.dat", dir, stem), *gp = xasprintf("%s/staircase_%s.gp", dir, stem);
+	int rc = 0;
+	FILE *f = fopen(dat, "w"), *g = f ? fopen(gp, "w") : NULL;
+	if (!f || !g) {
+		rc = set_err(err, "--plot %s: %s", f ? gp : dat, strerror(errno));
+		goto out;
+	}
+	fprintf(f, "# %s: footprint (bytes), latency per dependent load (core cycles)\n", t->machine);
+	for (int i = 0; i < np; i++)
+		fprintf(f, "%.0f %.2f\n", pts[i][0], pts[i][1]);
+	fprintf(g, "set grid\nset logscale x 2\nset format x \"%%.0b %%BB\"\nset key right center\n"
+		   "set xlabel \"footprint (bytes)\"\nset ylabel \"latency per load (core cycles)\"\nset title ");
+	char *title = xasprintf("%s: pointer-chase staircase", t->machine);
+	gp_str(g, title);
+	free(title);
+	fprintf(g, "\n");
+	if (cfg->l1.enabled)
+		fprintf(g, "set arrow from %llu, graph 0 to %llu, graph 1 nohead dt 3 lc rgb \"gray40\"\n"
+			   "set label \"L1 %llu KB\" at %llu, graph 0.9 left offset 0.5,0\n",
+			(unsigned long long)l1_bytes(cfg), (unsigned long long)l1_bytes(cfg),
+			(unsigned long long)(l1_bytes(cfg) >> 10), (unsigned long long)l1_bytes(cfg));
+	fprintf(g, "set arrow from %llu, graph 0 to %llu, graph 1 nohead dt 3 lc rgb \"gray40\"\n"
+		   "set label \"L2 %llu KB\" at %llu, graph 0.9 right offset -0.5,0\n",
+		(unsigned long long)l2_bytes(cfg), (unsigned long long)l2_bytes(cfg),
+		(unsigned long long)(l2_bytes(cfg) >> 10), (unsigned long long)l2_bytes(cfg));
+	struct strbuf pl; /* the plot command, written once per terminal */
+	sb_init(&pl);
+	sb_puts(&pl, "plot ");
+	{
+		char *q = xasprintf("%s", dat);
+		sb_putc_gp(&pl, q);
+		free(q);
+	}
+	sb_puts(&pl, " using 1:2 with linespoints lw 2 pt 7 title \"gpustep\"");
+	static const enum vmetric lat[] = {VM_L1_HIT_LATENCY, VM_L2_HIT_LATENCY, VM_DRAM_LATENCY};
+	for (unsigned i = 0; i < 3; i++) {
+		const struct vrow *r = &t->rows[lat[i]];
+		if (!r->has_published)
+			continue;
+		char *lt = xasprintf("published %s %.0f", r->metric, r->published);
+		sb_printf(&pl, ", \\\n     %.2f with lines dt 2 lw 1.5 title ", r->published);
+		sb_putc_gp(&pl, lt);
+		free(lt);
+	}
+	static const char *const term[2][2] = {{"pngcairo size 800,500 font \"sans,11\"", "png"},
+					       {"svg size 800,500", "svg"}};
+	for (int k = 0; k < 2; k++) {
+		char *o = xasprintf("%s/staircase_%s.%s", dir, stem, term[k][1]);
+		fprintf(g, "set terminal %s\nset termoption noenhanced\nset output ", term[k][0]);
+		gp_str(g, o);
+		fprintf(g, "\n%s\n", pl.s);
+		free(o);
+	}
+	sb_fini(&pl);
+	fclose(g);
+	g = NULL;
+	fclose(f);
+	f = NULL;
+	if (!have_gnuplot()) {
+		rc = set_err(err, "--plot: gnuplot is not installed (sudo apt-get install -y gnuplot-nox); the data and "
+				  "the script are in %s and %s",
+			     dat, gp);
+		goto out;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		execlp("gnuplot", "gnuplot", gp, (char *)NULL);
+		_exit(127);
+	}
+	int st = 0;
+	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+		rc = set_err(err, "--plot: gnuplot failed on %s", gp);
+	else
+		fprintf(stderr, "gpustep validate: wrote %s/staircase_%s.png and .svg\n", dir, stem);
+out:
+	if (f)
+		fclose(f);
+	if (g)
+		fclose(g);
+	free(dat);
+	free(gp);
+	return rc;
 }
 
 /* ---- published values ---------------------------------------------------- */
@@ -272,7 +442,7 @@ double validate_error_pct(const struct vrow *r)
 
 struct vopts {
 	bool quick;
-	const char *json;
+	const char *json, *plot;
 	double tol_lat, tol_bw, max_error; /* max_error < 0: not given */
 };
 
@@ -356,13 +526,15 @@ static int parse_pct(const char *opt, const char *s, double *v)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: gpustep validate [PRESET|CONFIG ...] [--quick] [--json FILE] [--tolerance PCT]\n"
-		   "                        [--max-error PCT]\n"
+		   "                        [--max-error PCT] [--plot DIR]\n"
 		   "  each machine (default: qv100 titanv gtx480) runs the microbenchmarks; one table per\n"
 		   "  machine: metric, gpustep, published, ratio, verdict, source (docs/VALIDATION.md)\n"
 		   "  --quick          the latency rows only, with fewer iterations (seconds)\n"
 		   "  --json FILE      the tables as JSON (rows: metric, gpustep, published, source, ratio)\n"
 		   "  --tolerance PCT  one tolerance for every row (default 15 latencies, 20 bandwidths)\n"
-		   "  --max-error PCT  exit 1 if a row with a published value is off by more than PCT\n");
+		   "  --max-error PCT  exit 1 if a row with a published value is off by more than PCT\n"
+		   "  --plot DIR       also the latency staircase per machine: DIR/staircase_NAME.png, .svg,\n"
+		   "                   with its .dat and gnuplot .gp\n");
 }
 
 /* The preset or file stem: "configs/qv100.json" -> "qv100". */
@@ -383,6 +555,7 @@ int validate_main(int argc, char **argv)
 					   {"json", required_argument, NULL, 'j'},
 					   {"tolerance", required_argument, NULL, 't'},
 					   {"max-error", required_argument, NULL, 'm'},
+					   {"plot", required_argument, NULL, 'p'},
 					   {"help", no_argument, NULL, 'h'},
 					   {NULL, 0, NULL, 0}};
 	optind = 1;
@@ -398,6 +571,9 @@ int validate_main(int argc, char **argv)
 			if (parse_pct("--tolerance", optarg, &o.tol_lat))
 				return 2;
 			o.tol_bw = o.tol_lat;
+			break;
+		case 'p':
+			o.plot = optarg;
 			break;
 		case 'm':
 			if (parse_pct("--max-error", optarg, &o.max_error))
@@ -438,6 +614,23 @@ int validate_main(int argc, char **argv)
 		} else {
 			print_table(t, &o);
 			json_add(machines, t, &o);
+			if (o.plot) {
+				static double pts[STAIR_MAX][2];
+				int np = 0;
+				if (staircase(&cfg, pts, &np, &err) || write_plot(o.plot, &cfg, t, pts, np, &err)) {
+					fprintf(stderr, "gpustep validate: %s: %s\n", name, err ? err : "plot failed");
+					status = 1;
+				} else {
+					cJSON *m = cJSON_GetArrayItem(machines, cJSON_GetArraySize(machines) - 1);
+					cJSON *sc = cJSON_AddArrayToObject(m, "staircase");
+					for (int k = 0; k < np; k++) {
+						cJSON *pt = cJSON_CreateObject();
+						cJSON_AddNumberToObject(pt, "bytes", pts[k][0]);
+						cJSON_AddNumberToObject(pt, "cycles", pts[k][1]);
+						cJSON_AddItemToArray(sc, pt);
+					}
+				}
+			}
 			for (unsigned k = 0; k < VM__COUNT; k++) {
 				const struct vrow *r = &t->rows[k];
 				if (!r->measured || !r->has_published)

@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/validate.h"
 #include "load/loader.h"
+#include "sim/util.h"
 #include "test.h"
 
 static void load(const char *preset, struct sim_cfg *cfg)
@@ -103,4 +105,67 @@ TEST(validate_detects_a_moved_row)
 	CHECK(validate_error_pct(row(t, "l2_hit_latency")) <= 15.0);
 	free(err);
 	free(t);
+}
+
+/* validate_main on string literals (it takes char **, as main does). */
+static int vmain(int n, const char *const *args)
+{
+	char *argv[16];
+	for (int i = 0; i < n; i++)
+		argv[i] = xstrdup(args[i]);
+	argv[n] = NULL;
+	int rc = validate_main(n, argv);
+	for (int i = 0; i < n; i++)
+		free(argv[i]);
+	return rc;
+}
+
+static bool file_has(const char *path, const char *needle)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	char buf[8192];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return needle ? strstr(buf, needle) != NULL : true;
+}
+
+/* --plot into a directory whose name holds a quote and a space: the data,
+ * the script with the names quoted for gnuplot, and (gnuplot installed) the
+ * pictures; --json carries the staircase. */
+TEST(validate_plot_quotes_paths)
+{
+	char base[] = "/tmp/gpustep-vt.XXXXXX";
+	REQUIRE(mkdtemp(base) != NULL);
+	char dir[128], json[160], dat[200], gp[200], png[200], want[200];
+	snprintf(dir, sizeof dir, "%s/a \"b", base);
+	snprintf(json, sizeof json, "%s/v.json", base);
+	snprintf(dat, sizeof dat, "%s/staircase_teaching.dat", dir);
+	snprintf(gp, sizeof gp, "%s/staircase_teaching.gp", dir);
+	snprintf(png, sizeof png, "%s/staircase_teaching.png", dir);
+	const char *argv[] = {"validate", "--quick", "--plot", dir, "--json", json, "teaching"};
+	int rc = vmain(7, argv);
+	CHECK(file_has(dat, "# teaching"));
+	snprintf(want, sizeof want, "set output \"%s/a \\\"b/staircase_teaching.png\"", base);
+	CHECK(file_has(gp, want));
+	bool gnuplot = system("command -v gnuplot >/dev/null 2>&1") == 0;
+	CHECK_EQ(rc, gnuplot ? 0 : 1);
+	if (gnuplot) {
+		CHECK(file_has(png, NULL));
+		CHECK(file_has(json, "\"staircase\""));
+		CHECK(file_has(json, "\"metric\":\t\"l1_hit_latency\""));
+	}
+	char *rm = xasprintf("rm -rf '%s'", base);
+	CHECK_EQ(system(rm), 0);
+	free(rm);
+}
+
+TEST(validate_bad_options)
+{
+	const char *a1[] = {"validate", "--tolerance", "ten"};
+	CHECK_EQ(vmain(3, a1), 2);
+	const char *a2[] = {"validate", "--quick", "no_such_machine"};
+	CHECK_EQ(vmain(3, a2), 2);
 }
