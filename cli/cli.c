@@ -98,9 +98,10 @@ static const char usage_text[] =
 	"  gpustep stress-coherence --protocol si|nmoesi|moesi [--accesses N] [--seed S]\n"
 	"                                       random coherence tester (options: docs/COHERENCE.md)\n"
 	"  gpustep sweep SPEC.json [-j N | --emit parallel DIR | --emit slurm DIR | --job K]\n"
-	"  gpustep validate [PRESET|CONFIG ...] [--quick] [--json FILE] [--tolerance PCT] [--max-error PCT]\n"
-	"                                       the presets against published microbenchmarks (docs/VALIDATION.md)\n"
 	"  gpustep sweep collect|table|plot SPEC.json ...   parameter sweeps (docs/SWEEPS.md)\n"
+	"  gpustep validate [PRESET|CONFIG ...] [--quick] [--json FILE] [--tolerance PCT] [--max-error PCT]\n"
+	"                   [--plot DIR]\n"
+	"                                       the presets against published microbenchmarks (docs/VALIDATION.md)\n"
 	"With no --batch/--run/--check-config/--list-*, gpustep starts the interactive TUI.\n"
 	"Exit status: 0 ok, 1 runtime error, 2 usage or config error.\n";
 
