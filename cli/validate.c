@@ -15,7 +15,7 @@
  *   smem_latency                  smem_conflict   ways = 1
  *   smem_conflict_latency_32way   smem_conflict   ways = 32
  *   dram_bandwidth                stream kind 0   reads of 2x and 4x the L2's capacity
- *   l2_bandwidth                  stream kind 3   ld.glc re-reads of a quarter of the L2
+ *   l2_bandwidth                  stream kind 0   re-reads of a quarter of the L2, L1 disabled
  */
 #include <errno.h>
 #include <getopt.h>
@@ -206,10 +206,12 @@ static int measure_bandwidths(const struct sim_cfg *cfg, struct vtable *t, char 
 	set_how(r, "stream kind=0 ctas=%d n=%lld vs %lld", cfg->core.sms * 4, (long long)n, (long long)(2 * n));
 	r = &t->rows[VM_L2_BANDWIDTH];
 	n = MAX((int64_t)(l2_bytes(cfg) / 4 / 4) / grain, 1) * grain;
-	if (stream_bw(cfg, 3, n, 2, true, &r->gpustep, err))
+	struct sim_cfg nol1 = *cfg; /* every read goes to the L2, as ld.cg would (and no coherence refusal) */
+	nol1.l1.enabled = false;
+	if (stream_bw(&nol1, 0, n, 2, true, &r->gpustep, err))
 		return -1;
 	r->measured = true;
-	set_how(r, "stream kind=3 ctas=%d n=%lld reps=2 vs 4", cfg->core.sms * 4, (long long)n);
+	set_how(r, "stream kind=0 ctas=%d n=%lld reps=2 vs 4, l1.enabled=false", cfg->core.sms * 4, (long long)n);
 	return 0;
 }
 
