@@ -60,7 +60,7 @@ VIEWS_SRC := $(wildcard views/*.c)
 TUI_SRC := $(filter-out cli/main.c,$(foreach d,$(FRONT_DIRS),$(wildcard $(d)/*.c)))
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UITEST_SRC := $(wildcard tests/ui/*.c)
-EMBED_FILES := $(sort $(wildcard configs/*.json) $(wildcard configs/sources/*.config) $(wildcard configs/dram/*.json) $(wildcard configs/dram/*.ini) $(wildcard configs/workloads/*.json) $(wildcard configs/lessons/*.json) $(wildcard configs/traces/*/*))
+EMBED_FILES := $(sort $(wildcard configs/*.json) $(wildcard configs/sources/*.config) $(wildcard configs/dram/*.json) $(wildcard configs/dram/*.ini) $(wildcard configs/workloads/*.json) $(wildcard configs/lessons/*.json) $(wildcard configs/validation/*.json) $(wildcard configs/traces/*/*))
 
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 VIEWS_OBJ := $(VIEWS_SRC:%.c=$(BUILD)/%.o)

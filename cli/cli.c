@@ -39,6 +39,7 @@
 #include "sweep/sweep.h"
 #include "load/trace_io.h"
 #include "tui/tui.h"
+#include "validate.h"
 
 #ifndef GPUSTEP_VERSION
 #define GPUSTEP_VERSION "0.0.0"
@@ -105,6 +106,9 @@ static const char usage_text[] =
 	"                                       random coherence tester (options: docs/COHERENCE.md)\n"
 	"  gpustep sweep SPEC.json [-j N | --emit parallel DIR | --emit slurm DIR | --job K]\n"
 	"  gpustep sweep collect|table|plot SPEC.json ...   parameter sweeps (docs/SWEEPS.md)\n"
+	"  gpustep validate [PRESET|CONFIG ...] [--quick] [--json FILE] [--tolerance PCT] [--max-error PCT]\n"
+	"                   [--plot DIR]\n"
+	"                                       the presets against published microbenchmarks (docs/VALIDATION.md)\n"
 	"With no --batch/--run/--check-config/--list-*, gpustep starts the interactive TUI.\n"
 	"Exit status: 0 ok, 1 runtime error, 2 usage or config error.\n";
 
@@ -832,6 +836,8 @@ static bool run_subcommand(int argc, char **argv, int *status)
 		*status = stress_coherence_main(argc - 1, argv + 1);
 	else if (strcmp(argv[1], "sweep") == 0) /* docs/SWEEPS.md */
 		*status = sweep_main(argc - 1, argv + 1);
+	else if (strcmp(argv[1], "validate") == 0) /* docs/VALIDATION.md */
+		*status = validate_main(argc - 1, argv + 1);
 	else
 		return false;
 	return true;

@@ -110,8 +110,11 @@ static int kernel_arrays(const cJSON *v, struct kernel_src *k, const char *fname
 			} else if (strcmp(f->string, "base") == 0) {
 				if (expr_text(f, k->arrays[i].base, sizeof k->arrays[i].base, fname, fk, err))
 					return -1;
+			} else if (strcmp(f->string, "init") == 0) {
+				if (expr_text(f, k->arrays[i].init, sizeof k->arrays[i].init, fname, fk, err))
+					return -1;
 			} else if (f->string[0] != '_') {
-				return set_err(err, "%s: %s: unknown key (one of elem, len, base)", fname, fk);
+				return set_err(err, "%s: %s: unknown key (one of elem, len, base, init)", fname, fk);
 			}
 		}
 		if (!have_elem || !have_len)

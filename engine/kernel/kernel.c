@@ -13,8 +13,9 @@
  *   4. statements (kernel_stmt.c).
  *
  * Identifiers resolve by scope: params everywhere; bdx..gdz (constants) in
- * grid, array and alu expressions; thread/block ids and loop variables in
- * statement expressions.
+ * grid, array and alu expressions; the element index i in an array's init
+ * expression; thread/block ids, loop variables and val in statement
+ * expressions.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@
 
 static const char *const builtin_names[] = {
     "tx",  "ty",  "tz",  "bx",   "by",   "bz",  "bdx", "bdy", "bdz",
-    "gdx", "gdy", "gdz", "lane", "warp", "tid", "min", "max", "hash",
+    "gdx", "gdy", "gdz", "lane", "warp", "tid", "min", "max", "hash", "val",
 };
 
 bool kernel_name_eq(const char *a, const char *s, size_t len)
@@ -71,8 +72,12 @@ static bool is_ident(const char *s)
 
 int kernel_resolve(void *vctx, const char *s, size_t len, struct kexpr_sym *out)
 {
-	const struct cc *cc = vctx;
+	struct cc *cc = vctx;
 	const struct kernel *k = cc->k;
+	if (cc->scope == SC_INIT && len == 1 && s[0] == 'i') {
+		*out = (struct kexpr_sym){KSYM_LANE, KL_IDX};
+		return 0;
+	}
 	if (cc->scope >= SC_DIMS) {
 		static const char *const dims[] = {"bdx", "bdy", "bdz", "gdx", "gdy", "gdz"};
 		for (unsigned i = 0; i < 6; i++)
@@ -96,6 +101,11 @@ int kernel_resolve(void *vctx, const char *s, size_t len, struct kexpr_sym *out)
 				                          (int64_t)i}; /* same order as enum kexpr_uni */
 				return 0;
 			}
+		if (kernel_name_eq("val", s, len)) {
+			cc->used_val = true;
+			*out = (struct kexpr_sym){KSYM_LANE, KL_VAL};
+			return 0;
+		}
 		for (unsigned d = cc->depth; d-- > 0;)
 			if (cc->open[d].is_loop && kernel_name_eq(cc->open[d].var, s, len)) {
 				*out = (struct kexpr_sym){KSYM_UNI, KU_LOOP0 + (int64_t)d};
@@ -202,6 +212,32 @@ static int compile_dims(struct cc *cc, const struct kernel_src *src)
 	return 0;
 }
 
+/* The arrays' init expressions (contents of element i), kept as code. */
+static int compile_inits(struct cc *cc, const struct kernel_src *src)
+{
+	struct kernel *k = cc->k;
+	cc->scope = SC_INIT;
+	for (unsigned a = 0; a < k->narrays; a++) {
+		const char *text = src->arrays[a].init;
+		if (!text[0])
+			continue;
+		struct kexpr_err ee = {0};
+		size_t pos = 0;
+		int rc = kexpr_compile(&k->code, text, &pos, kernel_resolve, cc, &k->arrays[a].init, &ee);
+		if (rc == 0 && text[pos] != '\0') {
+			ee.col = (unsigned)pos + 1;
+			snprintf(ee.msg, sizeof(ee.msg), "unexpected '%c' after the expression", text[pos]);
+			rc = -1;
+		}
+		if (rc)
+			return set_err(cc->err, "kernel %s, array %s init (%s), column %u: %s", cc->kname,
+			               k->arrays[a].name, text, ee.col, ee.msg);
+		k->arrays[a].has_init = true;
+	}
+	cc->scope = SC_DIMS;
+	return 0;
+}
+
 static int compile_arrays(struct cc *cc, const struct kernel_src *src)
 {
 	struct kernel *k = cc->k;
@@ -254,7 +290,7 @@ static int compile_arrays(struct cc *cc, const struct kernel_src *src)
 	}
 	if (k->narrays == 0)
 		k->foot_lo = 0;
-	return 0;
+	return compile_inits(cc, src);
 }
 
 struct kernel *kernel_compile(const struct kernel_src *src, uint64_t seed, char **err)

@@ -7,7 +7,8 @@
  *
  *   grid  = ["n/256", "1", "1"]      block = ["256", "1", "1"]
  *   arrays: name, elem bytes, len expr, optional base expr (else automatic,
- *           page-aligned, in declaration order)
+ *           page-aligned, in declaration order), optional init expr over the
+ *           element index i (the contents; makes `ld` from it a value load)
  *   params: name = integer (overridable)
  *   body: one statement per string:
  *     ld A[EXPR] [-> rD] [<- rS ...]    global load of element EXPR of array A
@@ -24,6 +25,15 @@
  * (< <= > >= == !=, yielding 0/1), min(a,b), max(a,b), hash(x) (seeded),
  * identifiers tx ty tz bx by bz bdx bdy bdz gdx gdy gdz lane warp tid,
  * loop variables and params. Division by zero yields 0 (documented).
+ *
+ * Values: the language models addresses, not data, with one exception for
+ * dependent loads (pointer chasing). An array may declare its contents as an
+ * expression over the element index i (`"init": "(i + 16) % n"`); an `ld`
+ * from such an array is a value load: each active lane's `val` becomes the
+ * contents of the element it loaded. A later memory statement may use `val`
+ * in its address, and must name the register the value load wrote (`<- rN`)
+ * so the scoreboard holds it until the data is back. Stores and atomics do
+ * not change the contents (a table the host wrote before the launch).
  */
 #ifndef GPUSTEP_KERNEL_H
 #define GPUSTEP_KERNEL_H
@@ -50,6 +60,7 @@ struct kernel_src {
 		unsigned elem;   /* bytes per element */
 		char len[64];    /* expression over params */
 		char base[64];   /* expression, or "" for automatic placement */
+		char init[64];   /* contents: element i holds this expression over i, or "" */
 	} arrays[KMAX_ARRAYS];
 	unsigned nparams;
 	struct {
@@ -136,6 +147,7 @@ struct kwarp {
 		uint64_t saved_mask; /* if: mask before the if */
 		uint64_t else_mask;  /* if: lanes for the else branch */
 	} stk[KMAX_DEPTH];
+	int64_t val[KMAX_LANES]; /* per lane: what its last value load returned (`val`) */
 };
 
 struct kernel; /* compiled, immutable, shareable */

@@ -59,6 +59,8 @@ static void env_init(const struct kernel *k, const struct kwarp *w, struct kexpr
 	env->tz = k->tz + tid0;
 	for (unsigned d = 0; d < w->depth; d++)
 		env->uni[KU_LOOP0 + d] = w->stk[d].var;
+	env->val = w->val;
+	env->idx = NULL;
 }
 
 static inline unsigned lowest(uint64_t m)
@@ -131,6 +133,29 @@ static void mem_addrs(const struct kernel *k, const struct kstmt *s, const struc
 			out->addr[i] = base + (uint64_t)r[i] * elem;
 		}
 	}
+}
+
+/* A value load (`ld` from an array with init): each active lane's val
+ * becomes the contents of the element it loaded. The address was computed
+ * first, from the old val, as the hardware reads the address register
+ * before the load writes its destination. */
+static void load_values(const struct kernel *k, const struct kstmt *s, struct kwarp *w, struct kexpr_env *env,
+			uint64_t mask)
+{
+	struct kexpr_stack stk;
+	bool uni;
+	int64_t idx[KMAX_LANES];
+	unsigned lo = lowest(mask), hi = above_highest(mask);
+	const int64_t *r = kexpr_eval(&k->code, &s->e, env, lo, hi, &stk, &uni);
+	for (unsigned i = lo; i < hi; i++)
+		idx[i] = uni ? r[0] : r[i];
+	env->idx = idx;
+	r = kexpr_eval(&k->code, &k->arrays[s->vload - 1].init, env, lo, hi, &stk, &uni);
+	for (uint64_t m = mask; m; m &= m - 1) {
+		unsigned i = lowest(m);
+		w->val[i] = uni ? r[0] : r[i];
+	}
+	env->idx = NULL;
 }
 
 /* `loop`: an empty range skips past its end; else the loop frame is pushed.
@@ -220,6 +245,8 @@ bool kernel_warp_next(const struct kernel *k, struct kwarp *w, struct winst *out
 			if (s->dst_dyn)
 				out->dst = dyn_reg(k, s, &env, lo);
 			mem_addrs(k, s, &env, mask, out);
+			if (s->vload)
+				load_values(k, s, w, &env, mask);
 			w->pc = (uint16_t)(pc + 1);
 			return true;
 		}

@@ -49,6 +49,7 @@ struct kstmt {
 	uint8_t cop;      /* enum kcop (ld / st / atom) */
 	uint8_t depth;    /* control slot (LOOP/IF/ELSE/END) */
 	uint8_t unit;     /* enum kunit (alu) */
+	uint8_t vload;    /* ld from an array with init: that array's index + 1, else 0 */
 	uint16_t match;   /* partner statement, see the table above */
 	uint16_t else_pc; /* IF: its `else`, or KNO_PC */
 	uint16_t alu_cycles;
@@ -72,6 +73,8 @@ struct kernel {
 		char name[KNAME_MAX];
 		unsigned elem;
 		uint64_t base, bytes;
+		bool has_init;
+		struct kexpr init; /* contents of element i (scope SC_INIT) */
 	} arrays[KMAX_ARRAYS];
 	unsigned nparams;
 	struct {
@@ -89,7 +92,8 @@ struct kernel {
 
 /* ---- compile context (kernel.c, kernel_stmt.c) ------------------------ */
 
-enum scope { SC_PARAMS, SC_DIMS, SC_BODY };
+/* SC_INIT: an array's init expression (params, dimensions and i). */
+enum scope { SC_PARAMS, SC_DIMS, SC_INIT, SC_BODY };
 
 struct open_ctl {
 	uint16_t pc;
@@ -103,6 +107,7 @@ struct cc {
 	enum scope scope;
 	struct open_ctl open[KMAX_DEPTH];
 	unsigned depth;
+	bool used_val; /* the statement being compiled reads `val` */
 	char **err;
 };
 

@@ -211,6 +211,7 @@ static int array_ref(struct sp *sp, struct kstmt *st)
 		return serr(sp, at, "unknown array '%.*s'", (int)len, sp->s + at);
 	st->base = k->arrays[a].base;
 	st->elem = k->arrays[a].elem;
+	st->vload = st->kind == KS_LD && k->arrays[a].has_init ? (uint8_t)(a + 1) : 0;
 	st->size = (uint8_t)k->arrays[a].elem;
 	ws(sp);
 	if (sp->s[sp->p] != '[')
@@ -420,6 +421,7 @@ static int compile_stmt(struct sp *sp, struct regs *rs)
 	size_t kw_at = sp->p, kwlen = ident(sp);
 	const char *kw = sp->s + kw_at;
 	st->else_pc = KNO_PC;
+	cc->used_val = false;
 	if (kwlen == 0) {
 		if (!at_end(sp))
 			return serr(sp, kw_at,
@@ -476,11 +478,22 @@ static int compile_stmt(struct sp *sp, struct regs *rs)
 		break;
 	case KS_LOOP:
 	case KS_IF:
-		return open_ctl(sp, st, kw_at, pc);
+		if (open_ctl(sp, st, kw_at, pc))
+			return -1;
+		if (cc->used_val)
+			return serr(sp, kw_at,
+			            "'val' may only be used in the address of a memory statement (a %s on "
+			            "loaded data would need a register the scoreboard could wait on)",
+			            st->kind == KS_LOOP ? "loop" : "branch");
+		return 0;
 	case KS_ELSE:
 	case KS_END_LOOP:
 		return close_ctl(sp, st, kws[i].kw, kw_at, pc);
 	}
+	if (cc->used_val && !has_src)
+		return serr(sp, kw_at,
+		            "the address uses 'val': name the register the value load wrote (<- rN), "
+		            "so this statement waits until the value is back");
 	apply_reg_rule(k, rs, st, has_dst, has_src);
 	return 0;
 }

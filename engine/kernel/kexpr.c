@@ -568,6 +568,14 @@ static void push_lane(int64_t *dst, unsigned which, const struct kexpr_env *env,
 		for (unsigned i = lo; i < hi; i++)
 			dst[i] = i;
 		break;
+	case KL_VAL:
+		for (unsigned i = lo; i < hi; i++)
+			dst[i] = env->val[i];
+		break;
+	case KL_IDX:
+		for (unsigned i = lo; i < hi; i++)
+			dst[i] = env->idx[i];
+		break;
 	default:
 		for (unsigned i = lo; i < hi; i++)
 			dst[i] = env->tid0 + i;

@@ -50,7 +50,9 @@ enum kexpr_uni {
 };
 
 /* Per-lane runtime values. */
-enum kexpr_lane { KL_TX, KL_TY, KL_TZ, KL_LANE, KL_TID };
+/* KL_VAL: the value the lane's last value load returned (`val`, kernel.h);
+ * KL_IDX: the element index inside an array's `init` expression (`i`). */
+enum kexpr_lane { KL_TX, KL_TY, KL_TZ, KL_LANE, KL_TID, KL_VAL, KL_IDX };
 
 /* What an identifier means, as told by the resolver. */
 struct kexpr_sym {
@@ -106,6 +108,8 @@ struct kexpr_env {
 	int64_t uni[KU_COUNT];
 	const uint16_t *tx, *ty, *tz; /* per-lane thread coordinates, indexed by lane */
 	int64_t tid0;                 /* tid of lane 0 */
+	const int64_t *val;           /* per-lane loaded values (KL_VAL), indexed by lane */
+	const int64_t *idx;           /* per-lane element indices (KL_IDX), only inside `init` */
 };
 
 /* Evaluation stack, supplied by the caller (about 8 KB; keep it on the stack). */

@@ -603,3 +603,72 @@ TEST(kernel_dynamic_destination_register)
 	    "rD', '<- rS' or the end)",
 	    "ld A[tid] -> r(1), r2");
 }
+
+/* Value loads: an array with init makes `ld` set each lane's val to the
+ * contents of the element it loaded, and a later address may use val. */
+TEST(kernel_value_load_chases_pointers)
+{
+	struct kernel_src s;
+	/* A[i] = (i*5 + 3) % n: a permutation walk for odd multipliers and a power-of-two n */
+	mk(&s, "1", "4", 64, "ld A[tid] -> r1", "loop j 0 6", "  ld A[val] -> r1 <- r1", "end",
+	   "st B[val] <- r1", NULL);
+	snprintf(s.arrays[0].init, sizeof(s.arrays[0].init), "(i*5 + 3) %% n");
+	struct kernel *k = compile_ok(&s);
+	REQUIRE(k);
+	struct winst log[16];
+	unsigned n = run_warp(k, 0, 0, 32, log, 16);
+	REQUIRE(n == 8);
+	for (unsigned lane = 0; lane < 4; lane++) {
+		int64_t idx = lane; /* the first load's element */
+		CHECK_EQ(log[0].addr[lane], 0x10000000 + (uint64_t)idx * 4);
+		for (unsigned j = 0; j < 6; j++) {
+			idx = (idx * 5 + 3) % 64; /* the value the previous load returned */
+			CHECK_EQ(log[1 + j].op, KOP_LD);
+			CHECK_EQ(log[1 + j].addr[lane], 0x10000000 + (uint64_t)idx * 4);
+			CHECK_EQ(log[1 + j].nsrc, 1);
+			CHECK_EQ(log[1 + j].src[0], 1);
+		}
+		idx = (idx * 5 + 3) % 64;
+		CHECK_EQ(log[7].op, KOP_ST);
+		CHECK_EQ(log[7].addr[lane], 0x10001000 + (uint64_t)idx * 4);
+	}
+	kernel_free(k);
+}
+
+/* A load from an array without init leaves val alone; val starts at 0. */
+TEST(kernel_value_load_only_from_init_arrays)
+{
+	struct kernel_src s;
+	mk(&s, "1", "32", 64, "ld B[val + 7] <- r0", "ld A[lane + 1] -> r1", "ld C[tid] -> r2",
+	   "ld B[val] <- r1", NULL);
+	snprintf(s.arrays[0].init, sizeof(s.arrays[0].init), "i * 2");
+	struct kernel *k = compile_ok(&s);
+	REQUIRE(k);
+	struct winst log[8];
+	REQUIRE(run_warp(k, 0, 0, 32, log, 8) == 4);
+	for (unsigned lane = 0; lane < 32; lane++) {
+		CHECK_EQ(log[0].addr[lane], 0x10001000 + 7 * 4);
+		CHECK_EQ(log[3].addr[lane], 0x10001000 + (lane + 1) * 2 * 4); /* C's load changed nothing */
+	}
+	kernel_free(k);
+}
+
+TEST(kernel_value_load_errors)
+{
+	struct kernel_src s;
+	mk(&s, "1", "32", 64, "ld A[tid] -> r1", "ld A[val]", NULL);
+	snprintf(s.arrays[0].init, sizeof(s.arrays[0].init), "i");
+	CHECK_STR(compile_err(&s), "kernel t, statement 2 (ld A[val]), column 1: the address uses 'val': "
+	                           "name the register the value load wrote (<- rN), so this statement waits "
+	                           "until the value is back");
+	mk(&s, "1", "32", 64, "ld A[tid] -> r1", "if val < 3", "ld A[0] <- r1", "end", NULL);
+	CHECK(strstr(compile_err(&s), "statement 2 (if val < 3), column 1: 'val' may only be used") != NULL);
+	mk(&s, "1", "32", 64, "ld A[tid]", NULL);
+	snprintf(s.arrays[1].init, sizeof(s.arrays[1].init), "i + j");
+	CHECK_STR(compile_err(&s), "kernel t, array B init (i + j), column 5: unknown identifier 'j'");
+	mk(&s, "1", "32", 64, "ld A[tid]", NULL);
+	snprintf(s.arrays[1].init, sizeof(s.arrays[1].init), "tid");
+	CHECK_STR(compile_err(&s), "kernel t, array B init (tid), column 1: unknown identifier 'tid'");
+	mk(&s, "1", "32", 64, "loop val 0 2", "ld A[tid]", "end", NULL);
+	CHECK(strstr(compile_err(&s), "'val' is a built-in name") != NULL);
+}

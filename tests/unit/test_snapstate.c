@@ -32,8 +32,11 @@ TEST(snapshot_placement_bounds_the_replay)
 	REQUIRE(s && ref);
 	size_t state = sim_arena_bytes(s);
 	const uint64_t G = 3000; /* not a power of two: the bound is not the interval's doubling */
-	/* The base plus about six stored snapshots (each at most the whole state). */
-	sim_snapshots_enable(s, state * 7);
+	/* The base plus about four stored snapshots (each at most the whole state).
+	 * 5x, not 7x: since each warp's kwarp holds its lanes' loaded values
+	 * (512 B that this kernel never changes, so every snapshot stores them
+	 * as the base's), 7x the state held this whole run and left no window. */
+	sim_snapshots_enable(s, state * 5);
 	sim_snapshots_set_max_gap(s, G);
 	CHECK_EQ(sim_snapshots_max_gap(s), G);
 	uint64_t checked = 0;
@@ -43,7 +46,7 @@ TEST(snapshot_placement_bounds_the_replay)
 		uint64_t iv;
 		sim_snapshots_info(s, &n, &bytes, &iv);
 		CHECK(iv <= G);
-		CHECK(bytes <= state * 7 || n <= 2);
+		CHECK(bytes <= state * 5 || n <= 2);
 		for (uint64_t c = w; c < now; c += 97) {
 			uint64_t d = sim_replay_distance(s, c);
 			if (d > G) {
