@@ -239,25 +239,27 @@ static int staircase(const struct sim_cfg *cfg, double pts[][2], int *np, char *
 	return 0;
 }
 
-/* gnuplot strings in double quotes: \ and " escaped, no line breaks. */
+/* gnuplot strings in single quotes, where gnuplot expands nothing (in double
+ * quotes it runs `backquoted` commands: a machine's name comes from its
+ * config file); a quote is written twice, line breaks become spaces. */
 static void gp_str(FILE *f, const char *s)
 {
-	fputc('"', f);
+	fputc('\'', f);
 	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
+		if (*s == '\'')
+			fputc('\'', f);
 		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
 	}
-	fputc('"', f);
+	fputc('\'', f);
 }
 
 /* The same into a string buffer. */
 static void sb_putc_gp(struct strbuf *sb, const char *s)
 {
-	sb_puts(sb, "\"");
+	sb_puts(sb, "'");
 	for (; *s; s++)
-		sb_printf(sb, "%s%c", *s == '"' || *s == '\\' ? "\\" : "", *s == '\n' || *s == '\r' ? ' ' : *s);
-	sb_puts(sb, "\"");
+		sb_printf(sb, "%s%c", *s == '\'' ? "'" : "", *s == '\n' || *s == '\r' ? ' ' : *s);
+	sb_puts(sb, "'");
 }
 
 /* A machine name as a file name: letters, digits, - _ . only. */

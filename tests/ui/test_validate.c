@@ -132,15 +132,17 @@ static bool file_has(const char *path, const char *needle)
 	return needle ? strstr(buf, needle) != NULL : true;
 }
 
-/* --plot into a directory whose name holds a quote and a space: the data,
- * the script with the names quoted for gnuplot, and (gnuplot installed) the
- * pictures; --json carries the staircase. */
+/* --plot into a directory whose name holds quotes, a space and a backquoted
+ * command: the data, the script with the names single-quoted for gnuplot (it
+ * runs backquotes in double quotes), the command never run, and (gnuplot
+ * installed) the pictures; --json carries the staircase. */
 TEST(validate_plot_quotes_paths)
 {
 	char base[] = "/tmp/gpustep-vt.XXXXXX";
 	REQUIRE(mkdtemp(base) != NULL);
 	char dir[128], json[160], dat[200], gp[200], png[200], want[200];
-	snprintf(dir, sizeof dir, "%s/a \"b", base);
+	snprintf(dir, sizeof dir, "%s/a 'b\"`touch gpustep-vt-pwned`", base);
+	remove("gpustep-vt-pwned");
 	snprintf(json, sizeof json, "%s/v.json", base);
 	snprintf(dat, sizeof dat, "%s/staircase_teaching.dat", dir);
 	snprintf(gp, sizeof gp, "%s/staircase_teaching.gp", dir);
@@ -148,10 +150,11 @@ TEST(validate_plot_quotes_paths)
 	const char *argv[] = {"validate", "--quick", "--plot", dir, "--json", json, "teaching"};
 	int rc = vmain(7, argv);
 	CHECK(file_has(dat, "# teaching"));
-	snprintf(want, sizeof want, "set output \"%s/a \\\"b/staircase_teaching.png\"", base);
+	snprintf(want, sizeof want, "set output '%s/a ''b\"`touch gpustep-vt-pwned`/staircase_teaching.png'", base);
 	CHECK(file_has(gp, want));
 	bool gnuplot = system("command -v gnuplot >/dev/null 2>&1") == 0;
 	CHECK_EQ(rc, gnuplot ? 0 : 1);
+	CHECK(access("gpustep-vt-pwned", F_OK) != 0); /* the backquotes ran nothing */
 	if (gnuplot) {
 		CHECK(file_has(png, NULL));
 		CHECK(file_has(json, "\"staircase\""));
