@@ -7,7 +7,8 @@
  * values: they point into its own arena, struct sim and workload, set at
  * build time and never changed. The few mutable fields of struct sim outside
  * the arena (request-pool header, event totals) are copied as
- * sim_state_import does.
+ * sim_state_import does, and so is the event-log filter (the ring is
+ * state: a fork that logged other kinds would hash differently).
  */
 #include "fork.h"
 
@@ -75,5 +76,8 @@ struct sim *sim_fork(const struct sim *s, const struct sim_cfg *cfg, bool *cfg_o
 	t->pool.high_water = s->pool.high_water;
 	t->ev.total = s->ev.total;
 	memcpy(t->ev.counts, s->ev.counts, sizeof t->ev.counts);
+	/* The log filter too: the ring is state, so what it takes must match. */
+	memcpy(t->ev.log_mask, s->ev.log_mask, sizeof t->ev.log_mask);
+	events_update_watch(&t->ev);
 	return t;
 }

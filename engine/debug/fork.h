@@ -18,9 +18,9 @@
 #include "sim/sim.h"
 
 /* A new machine from cfg and s's workload holding s's state (cycle, every
- * stat, the event log and its counters), with no breakpoints and rewinding
+ * stat, the event log, its counters and filter), with no breakpoints and rewinding
  * off. NULL with *err when cfg is invalid or changes the build-time state
- * (*mid_run_ok set false then; true when cfg itself was refused). Caller
+ * (*cfg_ok set false then; true when sim_new refused cfg itself). Caller
  * frees with sim_free. With cfg equal to s's, sim_state_hash of the fork
  * equals s's. */
 struct sim *sim_fork(const struct sim *s, const struct sim_cfg *cfg, bool *cfg_ok, char **err);
