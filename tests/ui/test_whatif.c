@@ -281,3 +281,76 @@ TEST(whatif_bad_input_is_named)
 	CHECK_CONTAINS(f.cap.err.s, "finished");
 	fx_fini(&f);
 }
+
+static uint64_t parting_cycle(const char *out)
+{
+	const char *p = strstr(out, "where they part: cycle ");
+	return p ? strtoull(p + strlen("where they part: cycle "), NULL, 10) : 0;
+}
+
+/* `whatif show` puts `info sm` of both sides side by side just after the
+ * parting cycle: A's column is what the stepped machine says there (after
+ * `whatif go a`), and neither command before `go` moves the machine. */
+TEST(whatif_show_is_info_on_both_sides_and_go_a_goes_there)
+{
+	struct fx f;
+	fx_init_wl(&f, "vecadd");
+	fx_run(&f, "break l2.miss");
+	fx_run(&f, "continue");
+	uint64_t c = sim_cycle(f.ss.sim), h = sim_state_hash(f.ss.sim);
+	char cmd[96];
+	snprintf(cmd, sizeof cmd, "whatif l2.hit_latency=%d --to-end", f.ss.cfg.l2.hit_latency + 30);
+	CHECK_EQ(fx_run(&f, cmd), CMD_OK);
+	uint64_t p = parting_cycle(f.cap.out.s);
+	REQUIRE(p > c);
+	CHECK_EQ(fx_run(&f, "whatif show"), CMD_OK);
+	char *show = strdup(f.cap.out.s);
+	char head[96];
+	snprintf(head, sizeof head, "`info sm 0` just after cycle %llu", (unsigned long long)p);
+	CHECK_CONTAINS(show, head);
+	CHECK(!test_contains(show, "\n0 lines differ"));
+	CHECK_EQ(fx_run(&f, "whatif show mshr"), CMD_OK);
+	CHECK_EQ(fx_run(&f, "whatif show nope"), CMD_ERR);
+	CHECK_EQ(fx_run(&f, "whatif go b"), CMD_ERR); /* mid-run: B is not reachable from cycle 0 */
+	CHECK_CONTAINS(f.cap.err.s, "--from-start");
+	CHECK(sim_state_hash(f.ss.sim) == h);
+	CHECK_EQ(fx_run(&f, "whatif go a"), CMD_RUN);
+	CHECK_EQ(sim_cycle(f.ss.sim), p + 1);
+	CHECK_EQ(fx_run(&f, "info sm 0"), CMD_OK);
+	/* Every line of A's column starts as the stepped machine's. */
+	const char *l = f.cap.out.s;
+	int n = 0;
+	while (l && *l) {
+		char line[48];
+		size_t k = strcspn(l, "\n");
+		snprintf(line, sizeof line, "%.*s", (int)(k < 40 ? k : 40), l);
+		if (!test_contains(show, line))
+			test_fail(__FILE__, __LINE__, "A's column lacks '%s'", line);
+		n++;
+		l = l[k] ? l + k + 1 : l + k;
+	}
+	CHECK(n > 2);
+	CHECK_EQ(fx_run(&f, "whatif show"), CMD_ERR); /* the machine moved */
+	CHECK_CONTAINS(f.cap.err.s, "moved since");
+	free(show);
+	fx_fini(&f);
+}
+
+/* After a --from-start whatif, `whatif go b` rebuilds the stepped machine
+ * with B's change and takes it just past the parting cycle. */
+TEST(whatif_go_b_from_start_becomes_b)
+{
+	struct fx f;
+	fx_init_wl(&f, "vecadd");
+	fx_run(&f, "step 30");
+	int k = f.ss.cfg.l1.mshr_entries / 4;
+	char cmd[96];
+	snprintf(cmd, sizeof cmd, "whatif l1.mshr.entries=%d --from-start --cycles 200", k);
+	CHECK_EQ(fx_run(&f, cmd), CMD_OK);
+	uint64_t p = parting_cycle(f.cap.out.s);
+	CHECK_EQ(fx_run(&f, "whatif go b") & CMD_RUN, CMD_RUN);
+	CHECK_EQ(f.ss.cfg.l1.mshr_entries, k);
+	CHECK_EQ(sim_cycle(f.ss.sim), p + 1);
+	CHECK(stats_value(sim_stats_c(f.ss.sim), (uint32_t)stats_find(sim_stats_c(f.ss.sim), "l1.mshr_full")) >= 1);
+	fx_fini(&f);
+}
