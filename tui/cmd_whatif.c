@@ -428,7 +428,7 @@ static void report(struct session *ss, const struct wi_args *w, struct wi_side *
 	else
 		snprintf(span, sizeof span, "until %s", w->until);
 	cmd_printf(out, "whatif %s: A as is, B with the change; from cycle %llu%s, %s", chg,
-		   (unsigned long long)start_cycle, w->from_start ? " (both built at cycle 0)" : "", span);
+		   (unsigned long long)start_cycle, w->from_start ? " (--from-start: both built there)" : "", span);
 	double ia = stat_val(a, "sim.warp_insts") - stat_val(start, "sim.warp_insts");
 	double ib = stat_val(b, "sim.warp_insts") - stat_val(start, "sim.warp_insts");
 	uint64_t ca = sim_cycle(a), cb = sim_cycle(b), la = ca - start_cycle, lb = cb - start_cycle;
@@ -439,6 +439,16 @@ static void report(struct session *ss, const struct wi_args *w, struct wi_side *
 		cmd_printf(out, "  %s: %s at cycle %llu (%llu cycles, IPC %.3f)", i ? "B" : "A",
 			   sim_done(s) ? "finished" : sd[i].stop == SIM_STOP_BREAK ? "reached the event" : "stopped",
 			   (unsigned long long)c, (unsigned long long)len, len ? ins / (double)len : 0.0);
+	}
+	/* A mid-run change starts the new rules from a state the old ones left:
+	 * say so if either side ends broken. */
+	for (int i = 0; i < 2; i++) {
+		char dl[256], *ierr = NULL;
+		if (sim_deadlock(sd[i].s, dl, sizeof dl))
+			cmd_printf(out, "  %s: deadlock: %s", i ? "B" : "A", dl);
+		if (sim_check_invariants(sd[i].s, &ierr))
+			cmd_printf(out, "  %s: invariant violated at the end: %s", i ? "B" : "A", ierr ? ierr : "?");
+		free(ierr);
 	}
 	if (!p->parted && !p->lost) {
 		cmd_printf(out, "identical: no event differs between A and B over the span (the change has no effect here)");

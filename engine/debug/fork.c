@@ -58,7 +58,7 @@ struct sim *sim_fork(const struct sim *s, const struct sim_cfg *cfg, bool *cfg_o
 	if (!ok) {
 		sim_free(t);
 		*cfg_ok = false;
-		set_err(err, "the change sets up the machine's state when it is built (sizes or fills a structure), so it cannot be applied mid-run");
+		set_err(err, "it sizes or fills a structure when the machine is built");
 		return NULL;
 	}
 	size_t n = arena_bytes(&s->arena);

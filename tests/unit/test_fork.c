@@ -103,7 +103,7 @@ TEST(fork_config_only_key_takes_effect_size_key_refused)
 	ok = true;
 	CHECK(sim_fork(t.s, &c, &ok, &err) == NULL);
 	CHECK(!ok);
-	CHECK_CONTAINS(err, "mid-run");
+	CHECK_CONTAINS(err, "when the machine is built");
 	free(err);
 	tk_end(&t);
 }
