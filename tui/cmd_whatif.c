@@ -27,7 +27,7 @@
 
 #include "cmd_int.h"
 #include "debug/bp.h"
-#include "debug/fork.h"
+#include "machine/fork.h"
 #include "debug/inspect.h"
 
 #define WI_MAX_KEYS 8

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "debug/fork.h"
+#include "machine/fork.h"
 #include "sesstest.h"
 #include "test.h"
 #include "tui/commands.h"

@@ -1,5 +1,5 @@
 /*
- * test_fork.c: sim_fork (engine/debug/fork.h), the copy behind `whatif`.
+ * test_fork.c: sim_fork (engine/machine/fork.h), the copy behind `whatif`.
  * A fork under the same configuration is the machine itself: the same state
  * hash at the fork and after any further run, however the original reached
  * the fork cycle, for every feature that allocates its own state; the
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "debug/fork.h"
+#include "machine/fork.h"
 #include "sim/config.h"
 #include "sim/sim_int.h"
 #include "simtest.h"
