@@ -34,6 +34,7 @@ static CMD_FN(c_quit);
 
 CMD_FN(cmd_protocol); /* cmd_coh_help.c */
 CMD_FN(cmd_history);  /* cmd_coh_hist.c */
+CMD_FN(cmd_whatif);   /* cmd_whatif.c */
 /* What Tab offers after `info`, `list`, `save`, `load` (cmd_info, cmd_list, cmd_save, cmd_load). */
 static const char *const info_words[] = {"break", "stats",   "config", "sm",   "warp",	"rf",	   "line",
 					 "l2",	  "frc",     "channel", "bank", "mshr",	"events", "display", "coalesce", "stalls", "duel", NULL};
@@ -79,6 +80,21 @@ static const struct cmd_def builtin[] = {
 		 "their hits but do not stop; Ctrl-C does). N accepts k/M/G suffixes.\n"
 		 "Example: goto 12k",
 	 .fn = cmd_goto},
+	{.name = "whatif", .usage = "whatif KEY=VALUE ... [--cycles N|--to-end|--until EVENT] [--from-start]",
+	 .summary = "fork here with a change, run both, show where they part",
+	 .help = "Copy the machine at this stop twice, apply the change to one copy (B), run\n"
+		 "both to the end (or N cycles, or the next EVENT) and print the first event\n"
+		 "that differs (with `why` on each side), the counters that moved most, the\n"
+		 "stall mix of each side and a verdict. The machine you step is not touched.\n"
+		 "Keys that size the machine (MSHR entries, cache geometry) cannot change\n"
+		 "mid-run: --from-start builds both at cycle 0 and runs them to the same stop.\n"
+		 "`whatif show [warps|mshr|dram]` puts `info sm` (`info mshr l1`, `info\n"
+		 "bank`) of both sides side by side just after the parting cycle; `whatif go a`\n"
+		 "takes the machine there, `whatif go b` (after --from-start) rebuilds it as B.\n"
+		 "See docs/CLI.md.\n"
+		 "Example: whatif l1.mshr.entries=2 --from-start --to-end\n"
+		 "Example: whatif l2.hit_latency=40 --cycles 5000",
+	 .fn = cmd_whatif, .complete = COMPL_CONFIG},
 	{.name = "next", .aliases = "n", .usage = "next", .summary = "run until the selected warp issues",
 	 .help = "Run until the selected warp (see `select sm N` and `select warp W`) issues its\n"
 		 "next instruction. Enter on an empty line repeats it. A warp slot is reused:\n"

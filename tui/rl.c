@@ -405,10 +405,12 @@ static char **complete(const char *text, int start, int end)
 			case COMPL_STAT:
 				add_stats(text);
 				break;
-			case COMPL_CONFIG:
-				if (nw == 1)
+			case COMPL_CONFIG: /* `whatif` takes KEY=VALUE anywhere */
+				if (nw == 1 || strcmp(d->name, "whatif") == 0)
 					for (size_t i = 0; i < cfg_param_count(); i++)
 						cand_add(cfg_param_at(i)->path, text);
+				if (strcmp(d->name, "whatif") == 0)
+					rl_completion_append_character = '='; /* KEY=VALUE */
 				break;
 			case COMPL_KERNEL:
 				for (char **k = R.kernels; k && *k; k++)
