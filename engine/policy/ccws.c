@@ -32,6 +32,10 @@ void ccws_init(struct sim *s, struct sm *sm)
 					     "ccws: L1 replacements recorded in the allocating warp's victim tag array");
 		c->st_changes = stats_counter(&s->stats, "ccws.throttle_changes",
 					      "ccws: times the set of warps whose loads are held back changed");
+		c->st_thr_cycles = stats_counter(&s->stats, "ccws.throttled_cycles",
+						 "ccws: SM cycles in which at least one warp's loads were held back");
+		c->st_held = stats_counter(&s->stats, "ccws.held_warp_cycles",
+					   "ccws: warp-cycles of live warps whose loads were held back (/ throttled_cycles = mean held warps)");
 		c->st_pct = stats_hist(&s->stats, "ccws.lls_pct_at_hit",
 				       "ccws: a warp's lost-locality score after a lost-locality hit, percent of the cutoff",
 				       pct, ARRAY_LEN(pct));
@@ -41,6 +45,8 @@ void ccws_init(struct sim *s, struct sm *sm)
 		c->st_insert = c0->st_insert;
 		c->st_changes = c0->st_changes;
 		c->st_pct = c0->st_pct;
+		c->st_thr_cycles = c0->st_thr_cycles;
+		c->st_held = c0->st_held;
 	}
 }
 
@@ -225,6 +231,12 @@ void ccws_eval(struct sim *s, struct sm *sm)
 		}
 	}
 	uint64_t thr = livem & ~adm, next = UINT64_MAX;
+	/* [last_eval, now) ran under the previous mask (it only changes here). */
+	if (c->thr) {
+		stat_add(&s->stats, c->st_thr_cycles, now - c->last_eval);
+		stat_add(&s->stats, c->st_held, (now - c->last_eval) * (uint64_t)__builtin_popcountll(c->thr));
+	}
+	c->last_eval = now;
 	if (thr && decaying) {
 		/* Decay lowers the admitted sum by `decaying` a cycle: it falls
 		 * below the cutoff after dt cycles (one more warp is admitted),
@@ -279,14 +291,15 @@ bool inspect_ccws_warp(const struct sim *s, int smi, int slot, struct ccws_warp_
 
 /* ---- probe listeners (sim/probe.h) ------------------------------------------ */
 
-/* A load miss looks for lost locality; a store drops the line from the VTAs.
+/* A load miss (not one merged into an MSHR entry that already fetches
+ * the line: the release probes on MISS, not HIT_RESERVED) looks for lost locality; a store drops the line from the VTAs.
  * Loads that skip the L1 are neither. */
 static void on_l1_access(struct sim *s, const void *arg)
 {
 	const struct probe_access *a = arg;
 	if (a->bypassed)
 		return;
-	if (a->op == PRB_LOAD && !a->hit)
+	if (a->op == PRB_LOAD && !a->hit && !a->inflight)
 		ccws_on_load_miss(s, a->sm, a->warp, a->addr);
 	else if (a->op == PRB_STORE)
 		ccws_on_store(s, a->sm, a->addr);

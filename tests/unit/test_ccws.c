@@ -129,6 +129,10 @@ TEST(ccws_cutoff_throttles_lowest_ranked_loads)
 		CHECK_EQ((uint64_t)e->b, mask[k]);
 	}
 	CHECK_EQ(tk_stat(&t, "ccws.throttle_changes"), 4);
+	/* Held warp-cycles, from the same schedule: 3 warps for 101 cycles,
+	 * 2 for 100, 1 for 100; at least one held for 301 cycles. */
+	CHECK_EQ(tk_stat(&t, "ccws.held_warp_cycles"), 3 * 101 + 2 * 100 + 1 * 100);
+	CHECK_EQ(tk_stat(&t, "ccws.throttled_cycles"), 301);
 	/* Each warp's load reached the L1 only once the warp was admitted;
 	 * warp 0 (never held back) long before. */
 	for (int w = 0; w < 4; w++) {
@@ -278,4 +282,74 @@ TEST(ccws_two_schedulers_share_the_cutoff)
 	CHECK_EQ(changes[0], changes[1]);
 	CHECK_EQ(cycles[0], cycles[1]);
 	CHECK(hash[0] == hash[1]);
+}
+
+/* The lost-locality test is made on true misses only: a load that merges
+ * into an MSHR entry already fetching its line (inflight) is not a VTA
+ * probe, a load that misses is; a bypassed load and a hit are neither. The
+ * accesses are fired at the L1's probe point as l1.c does. */
+TEST(ccws_only_true_misses_probe_the_vta)
+{
+	struct tk t;
+	ccws_cfg(&t.cfg);
+	t.cfg.core.ccws_kcap = 0;
+	REQUIRE(tk_start(&t, 128, 1, "alu 30; ld A[tid] -> r1; alu 1 <- r1; alu 400"));
+	while (t.s->st->ctas_dispatched < 1)
+		sim_step(t.s, 1);
+	struct sm *sm = &t.s->sms[0];
+	const uint64_t X = 0x40000;
+	struct cline *cl = cache_line(&sm->l1.c, 0, 0);
+	struct cline saved = *cl;
+	cl->valid = 1;
+	cl->tag = X;
+	ccws_on_fill(t.s, sm, 0, 0, 0);
+	ccws_on_evict(t.s, sm, 0, 0);
+	*cl = saved;
+	REQUIRE(ccws_vta_has(t.s, sm, 0, X));
+	struct probe_access a = {.sm = sm, .unit = 0, .from_sm = 0, .warp = 0, .addr = X, .op = PRB_LOAD};
+	a.inflight = true; /* merged into the pending miss */
+	probe_fire(&t.s->probes, t.s, PP_L1_ACCESS, &a);
+	a.inflight = false;
+	a.hit = true;
+	probe_fire(&t.s->probes, t.s, PP_L1_ACCESS, &a);
+	a.hit = false;
+	a.bypassed = true;
+	probe_fire(&t.s->probes, t.s, PP_L1_ACCESS, &a);
+	CHECK_EQ(tk_stat(&t, "ccws.lost_locality"), 0);
+	CHECK_EQ(lls(&t, 0), 100);
+	a.bypassed = false; /* a plain miss: one hit, one instruction issued, C = 4 x 100 */
+	probe_fire(&t.s->probes, t.s, PP_L1_ACCESS, &a);
+	CHECK_EQ(tk_stat(&t, "ccws.lost_locality"), 1);
+	CHECK_EQ(lls(&t, 0), 100 + 1 * t.cfg.core.ccws_kthrottle * 400 / 1);
+	tk_end(&t);
+}
+
+/* The cutoff rule on scores set by hand: live warps by score, highest
+ * first, are admitted while the running sum is below C = live x B; the
+ * warp that reaches C is admitted, every later one is held. Scores 250,
+ * 100, 100, 100 (sum 550 >= 400 at the third warp): warp 3, the youngest
+ * base warp, alone is held. Scores 400, 100, 100, 100: warp 0 reaches C
+ * alone, 1-3 held. All at base: nobody held. */
+TEST(ccws_cutoff_holds_exactly_the_warps_past_it)
+{
+	struct tk t;
+	ccws_cfg(&t.cfg);
+	REQUIRE(tk_start(&t, 128, 1, "alu 30; ld A[tid] -> r1; alu 1 <- r1; alu 400"));
+	while (t.s->st->ctas_dispatched < 1)
+		sim_step(t.s, 1);
+	struct sm *sm = &t.s->sms[0];
+	struct ccws_sm *c = sm->ccws;
+	const int B = t.cfg.core.ccws_base_score;
+	static const int sc[3][4] = {{250, 100, 100, 100}, {400, 100, 100, 100}, {100, 100, 100, 100}};
+	static const uint64_t held[3] = {0x8, 0xe, 0};
+	for (int k = 0; k < 3; k++) {
+		for (int w = 0; w < 4; w++) {
+			c->score[w] = sc[k][w] * B / 100;
+			c->score_at[w] = sim_cycle(t.s);
+		}
+		ccws_eval(t.s, sm);
+		CHECK_EQ(c->cutoff, 4 * B);
+		CHECK_EQ(c->thr, held[k]);
+	}
+	tk_end(&t);
 }
