@@ -55,7 +55,7 @@ static int32_t lls_at(const struct sim *s, const struct ccws_sm *c, int w, uint6
 	int32_t b = s->cfg.core.ccws_base_score, v = c->score[w];
 	if (v <= b)
 		return v;
-	uint64_t d = now - c->score_at[w];
+	uint64_t d = (now - c->score_at[w]) * (uint64_t)s->cfg.core.ccws_decay;
 	return d >= (uint64_t)(v - b) ? b : v - (int32_t)d;
 }
 
@@ -216,6 +216,7 @@ void ccws_eval(struct sim *s, struct sm *sm)
 		order[j] = i;
 	}
 	int32_t cut = cutoff(s, sm);
+	uint64_t rate = (uint64_t)s->cfg.core.ccws_decay;
 	int64_t sum = 0;
 	uint64_t adm = 0;
 	int decaying = 0;
@@ -226,8 +227,9 @@ void ccws_eval(struct sim *s, struct sm *sm)
 		adm |= 1ull << i;
 		if (lls[i] > b) {
 			decaying++;
-			if ((uint64_t)(lls[i] - b) < to_base)
-				to_base = (uint64_t)(lls[i] - b);
+			uint64_t t = ((uint64_t)(lls[i] - b) + rate - 1) / rate; /* cycles to the base */
+			if (t < to_base)
+				to_base = t;
 		}
 	}
 	uint64_t thr = livem & ~adm, next = UINT64_MAX;
@@ -238,11 +240,11 @@ void ccws_eval(struct sim *s, struct sm *sm)
 	}
 	c->last_eval = now;
 	if (thr && decaying) {
-		/* Decay lowers the admitted sum by `decaying` a cycle: it falls
-		 * below the cutoff after dt cycles (one more warp is admitted),
-		 * unless a decaying warp reaches the base first (the order among
-		 * equal scores changes). */
-		uint64_t dt = (uint64_t)(sum - cut) / (uint64_t)decaying + 1;
+		/* Decay lowers the admitted sum by `decaying` x rate a cycle: it
+		 * falls below the cutoff after dt cycles (one more warp is
+		 * admitted), unless a decaying warp reaches the base first (the
+		 * order among equal scores changes; the sum then falls slower). */
+		uint64_t dt = (uint64_t)(sum - cut) / ((uint64_t)decaying * rate) + 1;
 		next = now + (dt < to_base ? dt : to_base);
 	}
 	if (thr != c->thr) {

@@ -16,8 +16,9 @@
  *            with H = lost-locality hits and I = instructions issued by the
  *            SM's live warps, C = the cutoff. With ccws_kcap > 0 the score is
  *            then capped at max(B, floor(H * K_cap * C / I)). Above B the
- *            score falls by one point per cycle (kept lazily: score at a
- *            reference cycle, so skipped cycles need no work).
+ *            score falls by core.ccws_decay points per cycle (1, the
+ *            release's) down to B (kept lazily: score at a reference
+ *            cycle, so skipped cycles need no work).
  *   cutoff   C = live warps x B. Live warps sorted by LLS (ties: older
  *            first) are admitted while the running sum is below C; the rest
  *            are throttled: their next global load may not issue (other
