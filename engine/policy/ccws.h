@@ -8,8 +8,9 @@
  *            replacement. When the L1 replaces a line, its tag goes into the
  *            VTA of the warp whose miss allocated it (the line's owner).
  *            A store drops its line from every warp's VTA.
- *   lost     a load of warp w that misses in the L1 (data not present,
- *   locality MSHR merges included) and finds its line in w's own VTA.
+ *   lost     a load of warp w that misses in the L1 (data not present and
+ *   locality no MSHR entry already fetching it) and finds its line in w's
+ *            own VTA.
  *   LLS      each live warp's lost-locality score, base B = ccws_base_score.
  *            A lost-locality hit adds
  *              floor(H * K_throttle * C / I)
@@ -70,10 +71,11 @@ struct sm;
 void ccws_init(struct sim *s, struct sm *sm);
 /* A warp was launched into slot w: base score, empty VTA. */
 void ccws_on_launch(struct sim *s, struct sm *sm, int w);
-/* L1 hooks (l1.c): a fill of (set, way) for warp's miss; (set, way) about
- * to be replaced; a load of warp that missed in the L1; a store. */
 /* ccws_attach (sim_new) registers the victim tag arrays on the L1's probes
- * (sim/probe.h): PP_L1_ACCESS (load misses, stores), PP_L1_FILL, PP_L1_EVICT. */
+ * (sim/probe.h): PP_L1_ACCESS (load misses not merged into a pending miss,
+ * stores), PP_L1_FILL, PP_L1_EVICT. Their listeners call: a fill of
+ * (set, way) for warp's miss; (set, way) about to be replaced; a load of
+ * warp that missed in the L1; a store (tests call them directly). */
 void ccws_attach(struct sim *s);
 void ccws_on_fill(struct sim *s, struct sm *sm, int set, int way, int warp);
 void ccws_on_evict(struct sim *s, struct sm *sm, int set, int way);
