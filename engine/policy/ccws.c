@@ -32,6 +32,10 @@ void ccws_init(struct sim *s, struct sm *sm)
 					     "ccws: L1 replacements recorded in the allocating warp's victim tag array");
 		c->st_changes = stats_counter(&s->stats, "ccws.throttle_changes",
 					      "ccws: times the set of warps whose loads are held back changed");
+		c->st_thr_cycles = stats_counter(&s->stats, "ccws.throttled_cycles",
+						 "ccws: SM cycles in which at least one warp's loads were held back");
+		c->st_held = stats_counter(&s->stats, "ccws.held_warp_cycles",
+					   "ccws: warp-cycles of live warps whose loads were held back (/ throttled_cycles = mean held warps)");
 		c->st_pct = stats_hist(&s->stats, "ccws.lls_pct_at_hit",
 				       "ccws: a warp's lost-locality score after a lost-locality hit, percent of the cutoff",
 				       pct, ARRAY_LEN(pct));
@@ -41,6 +45,8 @@ void ccws_init(struct sim *s, struct sm *sm)
 		c->st_insert = c0->st_insert;
 		c->st_changes = c0->st_changes;
 		c->st_pct = c0->st_pct;
+		c->st_thr_cycles = c0->st_thr_cycles;
+		c->st_held = c0->st_held;
 	}
 }
 
@@ -49,7 +55,7 @@ static int32_t lls_at(const struct sim *s, const struct ccws_sm *c, int w, uint6
 	int32_t b = s->cfg.core.ccws_base_score, v = c->score[w];
 	if (v <= b)
 		return v;
-	uint64_t d = now - c->score_at[w];
+	uint64_t d = (now - c->score_at[w]) * (uint64_t)s->cfg.core.ccws_decay;
 	return d >= (uint64_t)(v - b) ? b : v - (int32_t)d;
 }
 
@@ -210,6 +216,7 @@ void ccws_eval(struct sim *s, struct sm *sm)
 		order[j] = i;
 	}
 	int32_t cut = cutoff(s, sm);
+	uint64_t rate = (uint64_t)s->cfg.core.ccws_decay;
 	int64_t sum = 0;
 	uint64_t adm = 0;
 	int decaying = 0;
@@ -220,17 +227,24 @@ void ccws_eval(struct sim *s, struct sm *sm)
 		adm |= 1ull << i;
 		if (lls[i] > b) {
 			decaying++;
-			if ((uint64_t)(lls[i] - b) < to_base)
-				to_base = (uint64_t)(lls[i] - b);
+			uint64_t t = ((uint64_t)(lls[i] - b) + rate - 1) / rate; /* cycles to the base */
+			if (t < to_base)
+				to_base = t;
 		}
 	}
 	uint64_t thr = livem & ~adm, next = UINT64_MAX;
+	/* [last_eval, now) ran under the previous mask (it only changes here). */
+	if (c->thr) {
+		stat_add(&s->stats, c->st_thr_cycles, now - c->last_eval);
+		stat_add(&s->stats, c->st_held, (now - c->last_eval) * (uint64_t)__builtin_popcountll(c->thr));
+	}
+	c->last_eval = now;
 	if (thr && decaying) {
-		/* Decay lowers the admitted sum by `decaying` a cycle: it falls
-		 * below the cutoff after dt cycles (one more warp is admitted),
-		 * unless a decaying warp reaches the base first (the order among
-		 * equal scores changes). */
-		uint64_t dt = (uint64_t)(sum - cut) / (uint64_t)decaying + 1;
+		/* Decay lowers the admitted sum by `decaying` x rate a cycle: it
+		 * falls below the cutoff after dt cycles (one more warp is
+		 * admitted), unless a decaying warp reaches the base first (the
+		 * order among equal scores changes; the sum then falls slower). */
+		uint64_t dt = (uint64_t)(sum - cut) / ((uint64_t)decaying * rate) + 1;
 		next = now + (dt < to_base ? dt : to_base);
 	}
 	if (thr != c->thr) {
@@ -279,14 +293,15 @@ bool inspect_ccws_warp(const struct sim *s, int smi, int slot, struct ccws_warp_
 
 /* ---- probe listeners (sim/probe.h) ------------------------------------------ */
 
-/* A load miss looks for lost locality; a store drops the line from the VTAs.
+/* A load miss (not one merged into an MSHR entry that already fetches
+ * the line: the release probes on MISS, not HIT_RESERVED) looks for lost locality; a store drops the line from the VTAs.
  * Loads that skip the L1 are neither. */
 static void on_l1_access(struct sim *s, const void *arg)
 {
 	const struct probe_access *a = arg;
 	if (a->bypassed)
 		return;
-	if (a->op == PRB_LOAD && !a->hit)
+	if (a->op == PRB_LOAD && !a->hit && !a->inflight)
 		ccws_on_load_miss(s, a->sm, a->warp, a->addr);
 	else if (a->op == PRB_STORE)
 		ccws_on_store(s, a->sm, a->addr);

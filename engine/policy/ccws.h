@@ -8,16 +8,18 @@
  *            replacement. When the L1 replaces a line, its tag goes into the
  *            VTA of the warp whose miss allocated it (the line's owner).
  *            A store drops its line from every warp's VTA.
- *   lost     a load of warp w that misses in the L1 (data not present,
- *   locality MSHR merges included) and finds its line in w's own VTA.
+ *   lost     a load of warp w that misses in the L1 (data not present and
+ *   locality no MSHR entry already fetching it) and finds its line in w's
+ *            own VTA.
  *   LLS      each live warp's lost-locality score, base B = ccws_base_score.
  *            A lost-locality hit adds
  *              floor(H * K_throttle * C / I)
  *            with H = lost-locality hits and I = instructions issued by the
  *            SM's live warps, C = the cutoff. With ccws_kcap > 0 the score is
  *            then capped at max(B, floor(H * K_cap * C / I)). Above B the
- *            score falls by one point per cycle (kept lazily: score at a
- *            reference cycle, so skipped cycles need no work).
+ *            score falls by core.ccws_decay points per cycle (1, the
+ *            release's) down to B (kept lazily: score at a reference
+ *            cycle, so skipped cycles need no work).
  *   cutoff   C = live warps x B. Live warps sorted by LLS (ties: older
  *            first) are admitted while the running sum is below C; the rest
  *            are throttled: their next global load may not issue (other
@@ -58,7 +60,9 @@ struct ccws_sm {
 	int32_t spare;
 	struct ccws_vta_ent *vta; /* [warp * entries + set * ways + way] (arena) */
 	int16_t *owner;      /* L1 line (set * ways + way) -> allocating warp, -1 (arena) */
+	uint64_t last_eval;  /* cycle of the last ccws_eval (thr held since then) */
 	uint32_t st_lost, st_insert, st_changes, st_pct; /* stat ids */
+	uint32_t st_thr_cycles, st_held;
 };
 
 struct sim;
@@ -67,10 +71,11 @@ struct sm;
 void ccws_init(struct sim *s, struct sm *sm);
 /* A warp was launched into slot w: base score, empty VTA. */
 void ccws_on_launch(struct sim *s, struct sm *sm, int w);
-/* L1 hooks (l1.c): a fill of (set, way) for warp's miss; (set, way) about
- * to be replaced; a load of warp that missed in the L1; a store. */
 /* ccws_attach (sim_new) registers the victim tag arrays on the L1's probes
- * (sim/probe.h): PP_L1_ACCESS (load misses, stores), PP_L1_FILL, PP_L1_EVICT. */
+ * (sim/probe.h): PP_L1_ACCESS (load misses not merged into a pending miss,
+ * stores), PP_L1_FILL, PP_L1_EVICT. Their listeners call: a fill of
+ * (set, way) for warp's miss; (set, way) about to be replaced; a load of
+ * warp that missed in the L1; a store (tests call them directly). */
 void ccws_attach(struct sim *s);
 void ccws_on_fill(struct sim *s, struct sm *sm, int set, int way, int warp);
 void ccws_on_evict(struct sim *s, struct sm *sm, int set, int way);

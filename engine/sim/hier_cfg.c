@@ -86,6 +86,8 @@ static const struct cfg_param core_params[] = {
 	      "ccws: a lost-locality hit adds hits/instructions x kthrottle x cutoff to the warp's score"),
 	P_INT("core.ccws_kcap", core.ccws_kcap, "8", 0, 1000,
 	      "ccws: a score is capped at max(base, hits/instructions x kcap x cutoff) (0 = no cap)"),
+	P_INT("core.ccws_decay", core.ccws_decay, "1", 1, 100000,
+	      "ccws: points a score above the base loses per core cycle (the release's points per cycle)"),
 	P_INT("core.batch_stride", core.batch_stride, "1", 1, 1 << 20, "tbas: CTAs per thread batch (batch = floor(ctaid / stride))"),
 	P_INT("core.tbas_running", core.tbas_running, "8", 1, 64, "tbas: warps in the running set (all from one batch)"),
 	P_INT("core.tbas_threshold", core.tbas_threshold, "2", 1, 64, "tbas: swap batches when the running one has fewer active warps"),

@@ -69,6 +69,7 @@ struct core_cfg {
 	int ccws_base_score;  /* LLS base; cutoff = live warps x base */
 	int ccws_kthrottle;   /* LLS increment factor */
 	int ccws_kcap;        /* LLS cap factor, 0 = no cap */
+	int ccws_decay;       /* LLS points lost per cycle above the base */
 	/* TBAS (notes 002 §4.5; engine/policy/tbas.c) */
 	int batch_stride;   /* thread batch = floor(ctaid / batch_stride) */
 	int tbas_running, tbas_threshold, tbas_promote; /* running-set warps, active warps to keep a batch, enum tbas_promote */

@@ -32,13 +32,14 @@ static int lls(struct tk *t, int slot)
  * replaces X (X enters warp 0's VTA); ld X misses again and finds X in the
  * VTA: lost locality. Three instructions issued, one live warp (C = 100):
  * the increment is floor(1 x K x 100 / 3). */
-static void vta_hit_case(int kcap, int want)
+static void vta_hit_case(int kcap, int want, int rate)
 {
 	struct tk t;
 	ccws_cfg(&t.cfg);
 	t.cfg.l1.sets = 1;
 	t.cfg.l1.ways = 1;
 	t.cfg.core.ccws_kcap = kcap;
+	t.cfg.core.ccws_decay = rate;
 	REQUIRE(tk_start(&t, 32, 1, "ld A[lane] -> r1; ld A[64 + lane] -> r2; ld A[lane] -> r3; alu 1 <- r3; alu 400"));
 	CHECK_EQ(lls(&t, 0), -1); /* before the CTA launches */
 	while (!sim_done(t.s) && tk_stat(&t, "ccws.lost_locality") == 0) {
@@ -58,11 +59,15 @@ static void vta_hit_case(int kcap, int want)
 	CHECK(!cw.throttled); /* the only warp: always admitted */
 	/* The hit set the score to `want` in the cycle just simulated, which
 	 * also took its decay point (ccws.h). */
-	CHECK_EQ(cw.lls, want - 1);
-	/* One point a cycle down to the base (the warp waits on r3, then runs alu 400). */
+	CHECK_EQ(cw.lls, want - rate);
+	/* `rate` points a cycle down to the base (the warp waits on r3, then runs alu 400). */
 	sim_step(t.s, 10);
-	CHECK_EQ(lls(&t, 0), want - 11);
-	sim_step(t.s, (uint64_t)(want - 11 - 100));
+	CHECK_EQ(lls(&t, 0), want - 11 * rate);
+	int left = want - 11 * rate - 100, steps = (left + rate - 1) / rate;
+	sim_step(t.s, (uint64_t)(steps - 1));
+	CHECK_EQ(lls(&t, 0), 100 + left - (steps - 1) * rate);
+	CHECK(lls(&t, 0) > 100);
+	sim_step(t.s, 1);
 	CHECK_EQ(lls(&t, 0), 100);
 	sim_step(t.s, 5);
 	CHECK_EQ(lls(&t, 0), 100);
@@ -74,8 +79,9 @@ static void vta_hit_case(int kcap, int want)
 
 TEST(ccws_vta_hit_raises_lls)
 {
-	vta_hit_case(0, 100 + 1 * 8 * 100 / 3); /* no cap: 366 */
-	vta_hit_case(8, 1 * 8 * 100 / 3);       /* capped at max(B, 1 x 8 x 100 / 3) = 266 */
+	vta_hit_case(0, 100 + 1 * 8 * 100 / 3, 1); /* no cap: 366 */
+	vta_hit_case(8, 1 * 8 * 100 / 3, 1);       /* capped at max(B, 1 x 8 x 100 / 3) = 266 */
+	vta_hit_case(0, 100 + 1 * 8 * 100 / 3, 7); /* core.ccws_decay = 7: 7 points a cycle */
 }
 
 /* Four warps (one CTA) on one SM; each runs `alu 30` then a load. Right
@@ -87,10 +93,11 @@ TEST(ccws_vta_hit_raises_lls)
  * warps 1-3 may not issue their loads. Decay admits warp 1 after 101 cycles
  * (399 + 100), warp 2 after 201, warp 3 after 301 (older first among equal
  * scores). */
-TEST(ccws_cutoff_throttles_lowest_ranked_loads)
+static void cutoff_case(int rate)
 {
 	struct tk t;
 	ccws_cfg(&t.cfg);
+	t.cfg.core.ccws_decay = rate;
 	t.cfg.core.scheduler = SCHED_CCWS;
 	t.cfg.core.ccws_kthrottle = 1;
 	t.cfg.core.ccws_kcap = 0;
@@ -118,9 +125,28 @@ TEST(ccws_cutoff_throttles_lowest_ranked_loads)
 	CHECK_EQ(lls(&t, 0), 500);
 	CHECK_EQ(lls(&t, 1), 100);
 	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
-	/* The mask shrank at T, T+101, T+201, T+301: 3, 2, 1, then 0 warps. */
+	/* The rule on warp 0's score max(100, 500 - rate x t) and three warps
+	 * at 100: admitted while the running sum is below C = 400. The mask
+	 * shrinks 3, 2, 1, 0 warps at the cycles it gives (T, T+101, T+201,
+	 * T+301 at one point a cycle). */
+	uint64_t at[4] = {0};
+	int nat = 0;
+	long held_sum = 0, thr_cyc = 0;
+	for (int dt = 0, prev = -1; dt < 1000; dt++) {
+		int sc = 500 - rate * dt < 100 ? 100 : 500 - rate * dt, sum = sc, adm = 1;
+		while (adm < 4 && sum < 400) {
+			sum += 100;
+			adm++;
+		}
+		if (4 - adm != prev && nat < 4)
+			at[nat++] = (uint64_t)dt;
+		prev = 4 - adm;
+		held_sum += 4 - adm;
+		thr_cyc += adm < 4;
+	}
+	REQUIRE(nat == 4);
 	REQUIRE(tk_count(&t, EV_CCWS_THROTTLE) == 4);
-	static const uint64_t at[4] = {0, 101, 201, 301}, mask[4] = {0xe, 0xc, 0x8, 0};
+	static const uint64_t mask[4] = {0xe, 0xc, 0x8, 0};
 	for (unsigned k = 0; k < 4; k++) {
 		const struct event *e = tk_event(&t, EV_CCWS_THROTTLE, k);
 		REQUIRE(e);
@@ -129,6 +155,14 @@ TEST(ccws_cutoff_throttles_lowest_ranked_loads)
 		CHECK_EQ((uint64_t)e->b, mask[k]);
 	}
 	CHECK_EQ(tk_stat(&t, "ccws.throttle_changes"), 4);
+	/* Held warp-cycles, from the same schedule (at one point a cycle: 3
+	 * warps for 101 cycles, 2 for 100, 1 for 100; one or more for 301). */
+	CHECK_EQ(tk_stat(&t, "ccws.held_warp_cycles"), (uint64_t)held_sum);
+	CHECK_EQ(tk_stat(&t, "ccws.throttled_cycles"), (uint64_t)thr_cyc);
+	if (rate == 1) {
+		CHECK_EQ(held_sum, 3 * 101 + 2 * 100 + 1 * 100);
+		CHECK_EQ(at[3], 301);
+	}
 	/* Each warp's load reached the L1 only once the warp was admitted;
 	 * warp 0 (never held back) long before. */
 	for (int w = 0; w < 4; w++) {
@@ -143,6 +177,12 @@ TEST(ccws_cutoff_throttles_lowest_ranked_loads)
 	}
 	CHECK_EQ(tk_stat(&t, "sim.warp_insts"), 4 * 5); /* exit included */
 	tk_end(&t);
+}
+
+TEST(ccws_cutoff_throttles_lowest_ranked_loads)
+{
+	cutoff_case(1);
+	cutoff_case(3); /* core.ccws_decay = 3 */
 }
 
 /* A working set that fits: 2 lines read by every warp, an 8 x 4 L1. No line
@@ -278,4 +318,74 @@ TEST(ccws_two_schedulers_share_the_cutoff)
 	CHECK_EQ(changes[0], changes[1]);
 	CHECK_EQ(cycles[0], cycles[1]);
 	CHECK(hash[0] == hash[1]);
+}
+
+/* The lost-locality test is made on true misses only: a load that merges
+ * into an MSHR entry already fetching its line (inflight) is not a VTA
+ * probe, a load that misses is; a bypassed load and a hit are neither. The
+ * accesses are fired at the L1's probe point as l1.c does. */
+TEST(ccws_only_true_misses_probe_the_vta)
+{
+	struct tk t;
+	ccws_cfg(&t.cfg);
+	t.cfg.core.ccws_kcap = 0;
+	REQUIRE(tk_start(&t, 128, 1, "alu 30; ld A[tid] -> r1; alu 1 <- r1; alu 400"));
+	while (t.s->st->ctas_dispatched < 1)
+		sim_step(t.s, 1);
+	struct sm *sm = &t.s->sms[0];
+	const uint64_t X = 0x40000;
+	struct cline *cl = cache_line(&sm->l1.c, 0, 0);
+	struct cline saved = *cl;
+	cl->valid = 1;
+	cl->tag = X;
+	ccws_on_fill(t.s, sm, 0, 0, 0);
+	ccws_on_evict(t.s, sm, 0, 0);
+	*cl = saved;
+	REQUIRE(ccws_vta_has(t.s, sm, 0, X));
+	struct probe_access a = {.sm = sm, .unit = 0, .from_sm = 0, .warp = 0, .addr = X, .op = PRB_LOAD};
+	a.inflight = true; /* merged into the pending miss */
+	probe_fire(&t.s->probes, t.s, PP_L1_ACCESS, &a);
+	a.inflight = false;
+	a.hit = true;
+	probe_fire(&t.s->probes, t.s, PP_L1_ACCESS, &a);
+	a.hit = false;
+	a.bypassed = true;
+	probe_fire(&t.s->probes, t.s, PP_L1_ACCESS, &a);
+	CHECK_EQ(tk_stat(&t, "ccws.lost_locality"), 0);
+	CHECK_EQ(lls(&t, 0), 100);
+	a.bypassed = false; /* a plain miss: one hit, one instruction issued, C = 4 x 100 */
+	probe_fire(&t.s->probes, t.s, PP_L1_ACCESS, &a);
+	CHECK_EQ(tk_stat(&t, "ccws.lost_locality"), 1);
+	CHECK_EQ(lls(&t, 0), 100 + 1 * t.cfg.core.ccws_kthrottle * 400 / 1);
+	tk_end(&t);
+}
+
+/* The cutoff rule on scores set by hand: live warps by score, highest
+ * first, are admitted while the running sum is below C = live x B; the
+ * warp that reaches C is admitted, every later one is held. Scores 250,
+ * 100, 100, 100 (sum 550 >= 400 at the third warp): warp 3, the youngest
+ * base warp, alone is held. Scores 400, 100, 100, 100: warp 0 reaches C
+ * alone, 1-3 held. All at base: nobody held. */
+TEST(ccws_cutoff_holds_exactly_the_warps_past_it)
+{
+	struct tk t;
+	ccws_cfg(&t.cfg);
+	REQUIRE(tk_start(&t, 128, 1, "alu 30; ld A[tid] -> r1; alu 1 <- r1; alu 400"));
+	while (t.s->st->ctas_dispatched < 1)
+		sim_step(t.s, 1);
+	struct sm *sm = &t.s->sms[0];
+	struct ccws_sm *c = sm->ccws;
+	const int B = t.cfg.core.ccws_base_score;
+	static const int sc[3][4] = {{250, 100, 100, 100}, {400, 100, 100, 100}, {100, 100, 100, 100}};
+	static const uint64_t held[3] = {0x8, 0xe, 0};
+	for (int k = 0; k < 3; k++) {
+		for (int w = 0; w < 4; w++) {
+			c->score[w] = sc[k][w] * B / 100;
+			c->score_at[w] = sim_cycle(t.s);
+		}
+		ccws_eval(t.s, sm);
+		CHECK_EQ(c->cutoff, 4 * B);
+		CHECK_EQ(c->thr, held[k]);
+	}
+	tk_end(&t);
 }
