@@ -372,6 +372,7 @@ static int map_cache_l2(struct gs *g, struct gs_ent *e)
 	}
 	if (gs_set(g, e, "l2.sets", "%lu", c.sets) || gs_set(g, e, "l2.line", "%lu", c.line) ||
 	    gs_set(g, e, "l2.ways", "%lu", c.assoc) || gs_set(g, e, "l2.sector", "%d", c.sector ? 32 : 0) ||
+	    gs_set(g, e, "l2.sector_mem", "%s", c.sector ? "true" : "false") ||
 	    gs_set(g, e, "l2.repl", "%s", c.repl == 'L' ? "lru" : "fifo"))
 		return -1;
 	if (c.write != 'B')

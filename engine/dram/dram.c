@@ -442,6 +442,11 @@ void dram_enqueue(struct dram *d, uint64_t addr, bool is_write, uint32_t tag)
 
 void dram_enqueue_from(struct dram *d, uint64_t addr, bool is_write, uint32_t tag, int sm)
 {
+	dram_enqueue_bytes(d, addr, is_write, tag, sm, 0);
+}
+
+void dram_enqueue_bytes(struct dram *d, uint64_t addr, bool is_write, uint32_t tag, int sm, uint32_t bytes)
+{
 	dram_tick(d);
 	struct dram_addr x;
 	dram_route(d, addr, sm, &x);
@@ -470,7 +475,10 @@ void dram_enqueue_from(struct dram *d, uint64_t addr, bool is_write, uint32_t ta
 	r->col = x.col;
 	r->bank = (uint16_t)bi;
 	r->is_write = (uint8_t)is_write;
-	r->cols_left = (uint8_t)d->cmds_per_line;
+	uint32_t atom = (uint32_t)(d->c.bus_bytes * d->c.burst), cols = d->cmds_per_line;
+	if (bytes && (bytes + atom - 1) / atom < cols)
+		cols = (bytes + atom - 1) / atom;
+	r->cols_left = (uint8_t)(cols ? cols : 1);
 	if (per_bank) { /* the transaction queue; dram_sched.c moves it to its bank */
 		r->prev = c->tq_tail[q];
 		r->next = -1;

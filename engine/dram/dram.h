@@ -83,6 +83,10 @@ void dram_enqueue(struct dram *d, uint64_t addr, bool is_write, uint32_t tag);
  * counts local/remote accesses (dram.page_alloc, dram.local_stats). Under
  * temp, dram_can_accept for a page not placed yet asks every channel. */
 void dram_enqueue_from(struct dram *d, uint64_t addr, bool is_write, uint32_t tag, int sm);
+/* The same for a request of `bytes` bytes (a sectored L2's sectors,
+ * l2.sector_mem): ceil(bytes / (bus_bytes x burst)) column commands, at
+ * least one and at most a line's; 0 = the whole line. */
+void dram_enqueue_bytes(struct dram *d, uint64_t addr, bool is_write, uint32_t tag, int sm, uint32_t bytes);
 /* Advance the DRAM clock domain up to the current core cycle, issuing commands. */
 void dram_tick(struct dram *d);
 /* Completed requests whose data is back by the current core cycle, oldest

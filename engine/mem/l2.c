@@ -610,7 +610,10 @@ static void dram_hand(struct sim *s, struct l2bank *b, uint32_t mi)
 	/* The requesting SM (TEMP page colouring); unknown for write-backs
 	 * and FRC fetches. */
 	int from = wr || (m->mshr & FRC_TAG) ? -1 : (int)b->m.e[m->mshr].sm;
-	dram_enqueue_from(s->dram, m->addr, wr, mi, from);
+	uint32_t bytes = s->cfg.l2.sector && s->cfg.l2.sector_mem
+				 ? (uint32_t)__builtin_popcount(m->mask) * (uint32_t)s->cfg.l2.sector
+				 : 0;
+	dram_enqueue_bytes(s->dram, m->addr, wr, mi, from, bytes);
 }
 
 /* l2.dram_latency: the stage's requests that have waited out the latency

@@ -377,6 +377,10 @@ static const struct cfg_param l2_params[] = {
 	      "l2.interleave and l2.bank_hash alone, independent of the DRAM channel"),
 	P_INT("l2.mshr.entries", l2.mshr_entries, "8", 1, 8192, "L2 MSHR entries per bank"),
 	P_INT("l2.mshr.merges", l2.mshr_merges, "8", 1, 256, "requests per L2 MSHR entry"),
+	P_BOOL("l2.sector_mem", l2.sector_mem, "false",
+	       "with l2.sector: a fetch or write-back moves only its sectors at the DRAM (popcount x l2.sector bytes in "
+	       "whole bursts, as GPGPU-Sim's sectored L2 sends one l2.sector-byte request per sector); false: every "
+	       "request moves the whole line"),
 	P_ENUM("l2.write_fetch", l2.write_fetch, "lazy_fetch", l2w_names,
 	       "write miss: lazy_fetch (allocate, mark written sectors, fetch on a later read) or fetch_on_write"),
 	P_INT("l2.queue", l2.queue, "8", 1, 4096, "input queue per bank (requests, including those in the crossbar)"),

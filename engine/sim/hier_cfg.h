@@ -158,6 +158,7 @@ struct l2_cfg {
 	int fill_reply;      /* enum l2_fill_reply: replies a fill answers leave after hit_latency (pipeline) or at once */
 	int fill_port_cycles; /* L2 port cycles a conventional fill takes (data array write) */
 	int dram_latency;    /* core cycles a request waits between leaving the bank and the DRAM's queue (0 = none) */
+	bool sector_mem;     /* sectored: a memory request moves only its sectors at the DRAM (whole bursts), not the line */
 	struct frc_cfg {
 		int entries;       /* per bank; 0 = no FRC */
 		int ways;

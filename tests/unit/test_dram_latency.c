@@ -190,3 +190,32 @@ TEST(l2_dram_latency_config)
 	}
 	CHECK_EQ(total[1], total[0]);
 }
+
+/* l2.sector_mem: a sectored L2's fetch moves only its sectors at the DRAM.
+ * Each lane of one warp reads one word of its own line (word 0 of line
+ * lane): 32 sector misses of one sector each. With the option each read
+ * is one sector's bursts; without it every read is the whole line's. The
+ * bursts per sector and per line come from the DRAM's bus width and burst
+ * length (dram.bus_bytes x dram.burst bytes per column command). */
+TEST(l2_sector_mem_reads_only_the_missing_sectors)
+{
+	for (int sm = 0; sm < 2; sm++) {
+		struct tk t;
+		dram_cfg(&t.cfg, 0);
+		t.cfg.l2.sector = 32;
+		t.cfg.l1.sector = 32;
+		t.cfg.l2.sector_mem = sm;
+		int atom = t.cfg.dram.bus_bytes * t.cfg.dram.burst;
+		uint64_t per_line = (uint64_t)(t.cfg.l2.line > atom ? t.cfg.l2.line / atom : 1);
+		uint64_t per_sector = (uint64_t)(t.cfg.l2.sector > atom ? t.cfg.l2.sector / atom : 1);
+		REQUIRE(per_line > per_sector); /* the test needs a line of several bursts */
+		REQUIRE(tk_start(&t, 32, 1, "ld A[lane*32] -> r1"));
+		CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
+		uint64_t reads = tk_stat(&t, "dram.reads");
+		CHECK_EQ(reads, 32);
+		uint64_t tbl = (uint64_t)(t.cfg.dram.burst / t.cfg.dram.data_rate);
+		CHECK_EQ(tk_stat(&t, "dram.data_cycles"), reads * (sm ? per_sector : per_line) * tbl);
+		CHECK_EQ(tk_stat(&t, "mem.bytes"), 32 * (uint64_t)t.cfg.l2.sector);
+		tk_end(&t);
+	}
+}
