@@ -174,7 +174,7 @@ _gpustep()
 		;;
 	lesson)
 		local names
-		names=$(_gpustep_run lesson | awk '/^  [a-z]/ && $3 == "steps" { print $1 }')
+		names=$(_gpustep_run lesson | awk '/^ *[0-9]+\. [a-z]/ && $4 == "steps" { print $2 }')
 		if [[ $cur == -* ]]; then
 			_gpustep_reply $'--check\n--batch'
 		elif ((cword == 2)); then
