@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "dram/dram_trace.h"
 #include "debug/inspect.h"
@@ -634,9 +635,21 @@ bool session_run_slice(struct session *ss, uint64_t budget)
 		return false;
 	}
 	uint64_t c0 = sim_cycle(ss->sim);
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	bool more = run_slice_fwd(ss, budget);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	ss->simulated += sim_cycle(ss->sim) - c0;
+	ss->timed_cycles += sim_cycle(ss->sim) - c0;
+	ss->timed_seconds += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 	return more;
+}
+
+double session_replay_estimate(const struct session *ss)
+{
+	if (!ss->sim || !ss->timed_cycles || ss->timed_seconds <= 0)
+		return -1;
+	return (double)sim_cycle(ss->sim) * ss->timed_seconds / (double)ss->timed_cycles;
 }
 
 static bool run_slice_fwd(struct session *ss, uint64_t budget)

@@ -87,6 +87,12 @@ struct session {
 	char run_error[200];
 	/* Cycles simulated by session_run_slice, replays included (slice tuning). */
 	uint64_t simulated;
+	/* Measured forward simulation speed (wall clock, runs of this session):
+	 * `save session` stores the machine state when replaying to the cycle
+	 * would take longer than SESSION_STATE_AUTO_SECONDS at this speed. It
+	 * decides only how the file reopens, never a result. */
+	uint64_t timed_cycles;
+	double timed_seconds;
 	/* Temporary breakpoint of a running `until` (removed when the run ends). */
 	int until_id;
 	/* Set by the TUI so `layout` etc. can reach it; NULL in batch mode. */
@@ -189,5 +195,11 @@ bool session_run_slice(struct session *ss, uint64_t budget);
 void session_run_interrupt(struct session *ss);
 /* Run the pending request to its end (batch mode). */
 void session_run_all(struct session *ss);
+/* Seconds a replay from cycle 0 to the current cycle would take at the
+ * speed measured over this session's forward runs; -1 if nothing was timed. */
+double session_replay_estimate(const struct session *ss);
+/* `save session FILE` stores the machine state (as --state does) when the
+ * replay estimate exceeds this many seconds. */
+#define SESSION_STATE_AUTO_SECONDS 0.5
 
 #endif

@@ -788,12 +788,23 @@ CMD_FN(cmd_save)
 {
 	if (argc >= 2 && strcmp(argv[1], "trace") == 0) /* export_trace.c */
 		return cmd_save_trace(ss, argc, argv, out);
-	bool state = false; /* save session FILE --state (either order) */
-	if (argc == 4 && strcmp(argv[1], "session") == 0 && (!strcmp(argv[2], "--state") || !strcmp(argv[3], "--state"))) {
-		state = true;
-		if (strcmp(argv[2], "--state") == 0)
-			argv[2] = argv[3];
-		argc = 3;
+	/* save session FILE [--state | --replay] (either order); neither: the
+	 * state when a replay would take longer than SESSION_STATE_AUTO_SECONDS. */
+	int how = 0; /* 1 --state, -1 --replay, 0 choose */
+	if (argc == 4 && strcmp(argv[1], "session") == 0) {
+		for (int i = 2; i <= 3 && !how; i++)
+			if (!strcmp(argv[i], "--state") || !strcmp(argv[i], "--replay")) {
+				how = argv[i][2] == 's' ? 1 : -1;
+				if (i == 2)
+					argv[2] = argv[3];
+				argc = 3;
+			}
+	}
+	bool state = how == 1;
+	double est = -1;
+	if (how == 0 && argc == 3 && strcmp(argv[1], "session") == 0) {
+		est = session_replay_estimate(ss);
+		state = est > SESSION_STATE_AUTO_SECONDS;
 	}
 	if (argc < 2)
 		return cmd_usage_why(out, "save", "save what?");
@@ -807,6 +818,13 @@ CMD_FN(cmd_save)
 	int rc;
 	if (strcmp(argv[1], "session") == 0) {
 		rc = session_save_ex(ss, argv[2], state, &err);
+		if (rc && how == 0 && state) { /* the automatic choice: a replay still reopens it */
+			cmd_printf(out, "note: the machine state could not be stored (%s); the file replays", err);
+			free(err);
+			err = NULL;
+			state = false;
+			rc = session_save_ex(ss, argv[2], false, &err);
+		}
 	} else if (strcmp(argv[1], "stats") == 0) {
 		struct stats_json_info info = {ss->cfg.name, ss->ksrc.name, ss->seed};
 		rc = stats_json_write(argv[2], ss->sim, &info, &err);
@@ -820,7 +838,11 @@ CMD_FN(cmd_save)
 		free(err);
 		return CMD_ERR;
 	}
-	if (strcmp(argv[2], "-") != 0)
+	if (strcmp(argv[2], "-") != 0 && how == 0 && state)
+		cmd_printf(out, "wrote %s with the machine state (a replay to cycle %llu would take about %.1f s; --replay "
+				"leaves it out)",
+			   argv[2], (unsigned long long)sim_cycle(ss->sim), est);
+	else if (strcmp(argv[2], "-") != 0)
 		cmd_printf(out, "wrote %s", argv[2]);
 	return CMD_OK;
 }

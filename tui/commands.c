@@ -265,14 +265,16 @@ static const struct cmd_def builtin[] = {
 		 "at cycle 0.\n"
 		 "Example: workload transpose_naive",
 	 .fn = cmd_workload, .complete = COMPL_KERNEL},
-	{.name = "save", .usage = "save stats|config|session FILE [--state] | save trace FILE [FROM TO]",
+	{.name = "save", .usage = "save stats|config|session FILE [--state|--replay] | save trace FILE [FROM TO]",
 	 .summary = "write stats, the config, the session or a Perfetto trace",
 	 .help = "Write every stat (the --stats format) or the current config (loadable with\n"
 		 "`load`) as JSON, or the session (config, workload, breakpoints, displays,\n"
 		 "layout, cycle; `load session` restores it) to FILE, atomically.\n"
 		 "`save session FILE --state` also stores the machine state at its cycle\n"
 		 "(coded against cycle 0, checked by hash), so opening it needs no replay\n"
-		 "from cycle 0; it needs rewinding on (not --snapshot-mb 0).\n"
+		 "from cycle 0; it needs rewinding on (not --snapshot-mb 0). Plain\n"
+		 "`save session FILE` stores it when a replay would take over 0.5 s at the\n"
+		 "speed this session measured, and says so; `--replay` never stores it.\n"
 		 "`save trace FILE [FROM TO]` writes cycles FROM..TO (default 0 to now) as\n"
 		 "Chrome/Perfetto trace JSON, 1 cycle = 1 us, replayed on a second machine\n"
 		 "(docs/EXPORTS.md).\n"

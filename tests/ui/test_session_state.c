@@ -16,6 +16,7 @@
 #include "sesstest.h"
 #include "statefile.h"
 #include "debug/snapshot.h"
+#include "load/loader.h"
 #include "test.h"
 
 static char *tmp_path(const char *name)
@@ -77,7 +78,7 @@ TEST(session_state_round_trip_equals_replay)
 	CHECK_EQ(fx_run(&a, cmd), CMD_OK);
 	snprintf(cmd, sizeof cmd, "save session --state %s", plain); /* either order */
 	CHECK_EQ(fx_run(&a, cmd), CMD_OK);
-	snprintf(cmd, sizeof cmd, "save session %s", plain);
+	snprintf(cmd, sizeof cmd, "save session %s --replay", plain);
 	CHECK_EQ(fx_run(&a, cmd), CMD_OK);
 	char *text = session_file_text_ex(&a.ss, true, NULL);
 	REQUIRE(text);
@@ -227,6 +228,47 @@ TEST(session_state_needs_rewinding)
 	CHECK(access(path, F_OK) != 0);
 	snprintf(cmd, sizeof cmd, "save session %s --stat", path);
 	CHECK_EQ(fx_run(&a, cmd), CMD_ERR);
+	free(path);
+	fx_fini(&a);
+}
+
+/* Plain `save session FILE` stores the state when a replay to the cycle
+ * would take longer than SESSION_STATE_AUTO_SECONDS at the speed the session
+ * measured (set here, so the test does not depend on the machine's speed),
+ * and says so; below it, or with --replay, the file replays; --state always
+ * stores it. */
+TEST(session_save_stores_the_state_when_replay_is_slow)
+{
+	struct fx a;
+	fx_init_wl(&a, "vecadd");
+	fx_run(&a, "step 1000");
+	uint64_t now = sim_cycle(a.ss.sim);
+	REQUIRE(now > 0);
+	char *path = tmp_path("auto.gps");
+	char cmd[600];
+	struct {
+		double per_cycle; /* seconds per simulated cycle */
+		const char *flag;
+		bool state;
+	} cases[] = {
+		{2 * SESSION_STATE_AUTO_SECONDS / (double)now, "", true},
+		{0.5 * SESSION_STATE_AUTO_SECONDS / (double)now, "", false},
+		{2 * SESSION_STATE_AUTO_SECONDS / (double)now, " --replay", false},
+		{0.5 * SESSION_STATE_AUTO_SECONDS / (double)now, " --state", true},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		a.ss.timed_cycles = 1000000;
+		a.ss.timed_seconds = cases[i].per_cycle * 1000000;
+		snprintf(cmd, sizeof cmd, "save session %s%s", path, cases[i].flag);
+		CHECK_EQ(fx_run(&a, cmd), CMD_OK);
+		char *text = loader_read_file(path, NULL, NULL);
+		REQUIRE(text);
+		CHECK_EQ(strstr(text, "\nstate-data ") != NULL, cases[i].state);
+		if (!*cases[i].flag)
+			CHECK_EQ(strstr(a.cap.out.s, "with the machine state") != NULL, cases[i].state);
+		free(text);
+	}
+	remove(path);
 	free(path);
 	fx_fini(&a);
 }
