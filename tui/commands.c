@@ -265,7 +265,7 @@ static const struct cmd_def builtin[] = {
 		 "at cycle 0.\n"
 		 "Example: workload transpose_naive",
 	 .fn = cmd_workload, .complete = COMPL_KERNEL},
-	{.name = "save", .usage = "save stats|config|session FILE [--state|--replay] | save trace FILE [FROM TO]",
+	{.name = "save", .usage = "save stats|config|session|trace FILE [--state|--replay | FROM TO]",
 	 .summary = "write stats, the config, the session or a Perfetto trace",
 	 .help = "Write every stat (the --stats format) or the current config (loadable with\n"
 		 "`load`) as JSON, or the session (config, workload, breakpoints, displays,\n"
