@@ -5,7 +5,8 @@
 BIN=${1:-build/gpustep}
 cd "$(dirname "$0")/.." || exit 1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-bench.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM # the EXIT trap cleans up; without the exit the script would go on without its files
 
 # "CONFIG WORKLOAD [extra args]" per line; CONFIG "-" = built-in teaching.
 # Sizes are chosen so each run takes a fraction of a second or more, making

@@ -19,7 +19,8 @@
 # shellcheck disable=SC2046,SC2086
 B=${B:-build/gpustep}
 T=$(mktemp -d "${TMPDIR:-/tmp}/bypass_cases.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
+trap 'rm -rf "$T"' EXIT
+trap 'exit 2' INT TERM # the EXIT trap cleans up; without the exit the script would go on without its files
 
 # run NAME KERNEL OPTIONS...: stats to $T/NAME.json (cached by NAME)
 run() {

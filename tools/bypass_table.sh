@@ -15,7 +15,8 @@ B=${B:-build/gpustep}
 EXTRA=${EXTRA:-}
 K=${K:-gather_random strided transpose_naive matmul_naive bfs_like stencil2d matmul_tiled}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-bypass.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM # the EXIT trap cleans up; without the exit the script would go on without its files
 get() { # file key
 	awk -v k="\"$2\":" '$1 == k { v = $2; gsub(/,/, "", v); print v + 0; exit }' "$1"
 }

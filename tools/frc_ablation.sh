@@ -20,7 +20,8 @@ WL=${3:-l2_victim_churn}
 N=${4:-64}
 [ $# -ge 4 ] && shift 4 || shift $#
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-frcabl.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM # the EXIT trap cleans up; without the exit the script would go on without its files
 run() { # name args...
 	name=$1
 	shift

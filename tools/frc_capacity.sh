@@ -13,7 +13,8 @@ PRESET=${2:-rx540}
 WL=${3:-l2_victim_churn}
 [ $# -ge 3 ] && shift 3 || shift $#
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-frccap.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM # the EXIT trap cleans up; without the exit the script would go on without its files
 get() { # file key
 	awk -v k="\"$2\":" '$1 == k { v = $2; gsub(/,/, "", v); print v + 0; exit }' "$1"
 }

@@ -14,7 +14,8 @@
 # Every row is one `$B PRESET --run -w KERNEL [OPTIONS] --stats FILE`.
 B=${B:-build/gpustep}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-frcpath.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM # the EXIT trap cleans up; without the exit the script would go on without its files
 run() { # stats-file-name preset kernel [args...]
 	n=$1
 	shift

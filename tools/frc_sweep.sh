@@ -22,7 +22,8 @@ PRESET=${2:-rx540}
 WL=${3:-l2_set_burst}
 [ $# -ge 3 ] && shift 3 || shift $#
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-frc.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM # the EXIT trap cleans up; without the exit the script would go on without its files
 printf '%-8s %9s %7s %7s %6s %7s %9s %9s %7s %9s %7s %6s | %6s %6s %6s %6s | %6s %6s\n' entries cycles ipc opc share \
 	share_h fallbacks set_full nacks mem_lat l2_mpki B/cyc c_inv c_ev c_cont c_dram f_cont f_dram
 for n in 0 4 8 16 32 64 128; do

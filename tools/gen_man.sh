@@ -19,7 +19,8 @@ set -u
 BIN=${1:?usage: gen_man.sh BIN}
 export LC_ALL=C
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-man.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM # the EXIT trap cleans up; without the exit the script would go on without its files
 
 die() { echo "gen_man.sh: $*" >&2; exit 1; }
 

@@ -36,7 +36,8 @@ allow=tools/layers.allow
 [ -f "$allow" ] || : >"${TMPDIR:-/tmp}/layers-empty.$$"
 [ -f "$allow" ] || allow="${TMPDIR:-/tmp}/layers-empty.$$"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-layers.XXXXXX") || exit 2
-trap 'rm -rf "$tmp" "${TMPDIR:-/tmp}/layers-empty.$$"' EXIT INT TERM
+trap 'rm -rf "$tmp" "${TMPDIR:-/tmp}/layers-empty.$$"' EXIT
+trap 'exit 2' INT TERM # the EXIT trap cleans up; without the exit the script would go on without its files
 
 folders=$(grep -v '^[[:space:]]*#' "$conf" | grep -v '^[[:space:]]*$' | grep -v '^forbid[[:space:]]')
 

@@ -35,7 +35,8 @@ esac
 
 arch=$(dpkg-deb --version >/dev/null && dpkg --print-architecture)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-deb.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM # the EXIT trap cleans up; without the exit the script would go on without its files
 root=$tmp/gpustep_${VERSION}_$arch
 umask 022
 

@@ -14,7 +14,8 @@
 OLD=${1:?usage: model_check.sh OLD_BIN NEW_BIN}
 NEW=${2:?usage: model_check.sh OLD_BIN NEW_BIN}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/model_check.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT INT TERM
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 2' INT TERM # the EXIT trap cleans up; without the exit the script would go on without its files
 
 # thread-address traces (engine/reuse/trc.h): N threads in blocks of B, each with
 # K accesses drawn from an LCG (seed S) over M lines of 128 B

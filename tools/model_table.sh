@@ -13,7 +13,8 @@
 BIN=${1:-build/gpustep}
 MODE=${2:-accuracy}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/model_table.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT INT TERM
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 2' INT TERM # the EXIT trap cleans up; without the exit the script would go on without its files
 
 # kernel and its parameters (none: the kernel's defaults)
 accuracy_inputs() {

@@ -20,7 +20,8 @@ for b in "$1" "$2"; do [ -x "$b" ] || die "$b: not an executable"; done
 [ -x /usr/bin/time ] || die "needs GNU time (/usr/bin/time)"
 reps=${REPS:-3}
 tmp=$(mktemp -d) || die "mktemp failed"
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM # the EXIT trap cleans up; without the exit the script would go on without its files
 
 # run BIN CASE VARIANT: user seconds (or instructions with CACHEGRIND=run).
 run() {

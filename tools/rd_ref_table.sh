@@ -16,7 +16,8 @@ BIN=${1:-build/gpustep}
 REF=${2:-}
 CAP=16
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/rd_ref_table.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT INT TERM
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 2' INT TERM # the EXIT trap cleans up; without the exit the script would go on without its files
 sh "$(dirname "$0")/rd_traces.sh" "$TMP/trc" || exit 1
 
 header() {

@@ -18,7 +18,8 @@ old=$1 new=$2
 [ -x "$new" ] || die "$new: not an executable"
 reps=${REPS:-3}
 tmp=$(mktemp -d) || die "mktemp failed"
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM # the EXIT trap cleans up; without the exit the script would go on without its files
 
 # The rows of tools/bench.sh ("-" = the built-in teaching machine).
 CASES="- vecadd -p n=262144

@@ -6,7 +6,8 @@
 # (mean DRAM access delay, core cycles), sim.cycles. B=build/gpustep.
 B=${B:-build/gpustep}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-temp.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM # the EXIT trap cleans up; without the exit the script would go on without its files
 get() { # file key
 	awk -v k="\"$2\":" '$1 == k { v = $2; gsub(/,/, "", v); print v + 0; exit }' "$1"
 }

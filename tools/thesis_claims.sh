@@ -13,7 +13,8 @@
 # (added capacity). Every run is `$B PRESET --run -w KERNEL [OPTIONS] --stats F`.
 B=${B:-build/gpustep}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-claims.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM # the EXIT trap cleans up; without the exit the script would go on without its files
 get() { # file key
 	awk -v k="\"$2\":" '$1 == k { v = $2; gsub(/,/, "", v); print v + 0; found = 1; exit }
 		END { if (!found) print 0 }' "$1"

@@ -8,7 +8,8 @@
 [ $# -ge 3 ] || { echo "usage: $0 TRACE.json PID OUT.png [FROM TO]" >&2; exit 2; }
 command -v gnuplot >/dev/null 2>&1 || { echo "$0: needs gnuplot (sudo apt-get install -y gnuplot-nox)" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-tl.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM # the EXIT trap cleans up; without the exit the script would go on without its files
 awk -v pid="$1" -v want="$2" -v from="${4:-0}" -v to="${5:-1e18}" -v dir="$tmp" '
 	function field(k,   m) { if (match($0, "\"" k "\":[^,}]*")) { m = substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3); gsub(/"/, "", m); return m } return "" }
 	index($0, "\"ph\":\"X\"") && field("pid") + 0 == want + 0 {

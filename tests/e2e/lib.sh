@@ -26,7 +26,8 @@ cleanup() {
 	[ "$TMUX_STARTED" = 1 ] && tmux -L "$TMUX_SOCK" kill-server >/dev/null 2>&1
 	rm -rf "$E2E_TMP"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 2' INT TERM # cleanup runs on exit; without the exit the script would go on without its files
 
 tmux_start() {
 	w=$1

@@ -20,7 +20,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 case "$BIN" in /*) ;; *) BIN="$(pwd)/$BIN" ;; esac
 cd "$root" || exit 1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-golden.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM # the EXIT trap cleans up; without the exit the script would go on without its files
 
 # Flatten our stats JSON into "key<TAB>value" lines (histograms become
 # name.buckets / name.counts).

@@ -34,7 +34,8 @@ cleanup() {
 	done
 	rm -rf "$T"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 2' INT TERM # cleanup runs on exit; without the exit the script would go on without its files
 HOST=$(hostname -s)
 CPUS=$(nproc)
 PORT=$((17000 + $$ % 1000))
