@@ -4,36 +4,9 @@
 #include "debug/bp.h"
 #include "coh/coh.h"
 #include "reuse/reuse.h"
+#include "bpfx.h"
 #include "test.h"
 
-struct fixture {
-	uint64_t now;
-	struct arena a;
-	struct stats st;
-	uint32_t occ, hits;
-	struct events ev;
-	struct bp_set b;
-};
-
-static void fx_init(struct fixture *f)
-{
-	f->now = 0;
-	arena_init(&f->a);
-	stats_init(&f->st, &f->now);
-	f->hits = stats_counter(&f->st, "l1.hits", "hits");
-	f->occ = stats_occupancy(&f->st, "l1.mshr.occupancy", "mshr", 32);
-	stats_freeze(&f->st, &f->a);
-	events_init(&f->ev, &f->a, 64, &f->now);
-	bp_init(&f->b, &f->st);
-	f->ev.bps = &f->b;
-}
-
-static void fx_fini(struct fixture *f)
-{
-	bp_fini(&f->b);
-	stats_fini(&f->st);
-	arena_fini(&f->a);
-}
 
 static char *add_fails(struct bp_set *b, const char *args)
 {
@@ -44,7 +17,7 @@ static char *add_fails(struct bp_set *b, const char *args)
 
 TEST(bp_parse_errors)
 {
-	struct fixture f;
+	struct bpfx f;
 	fx_init(&f);
 	char *e = add_fails(&f.b, "dram.row_conflict bnak=1");
 	CHECK_STR(e, "unknown field 'bnak' for dram.row_conflict (fields: ch bank row addr open_row)");
@@ -80,7 +53,7 @@ TEST(bp_parse_errors)
 
 TEST(bp_event_filters_and_condition)
 {
-	struct fixture f;
+	struct bpfx f;
 	fx_init(&f);
 	char *err = NULL;
 	int id = bp_add_break(&f.b, "l1.miss sm=1 addr=0x1000 if l1.hits >= 2", 128, &err);
@@ -113,7 +86,7 @@ TEST(bp_event_filters_and_condition)
 
 TEST(bp_field_ops_and_hex)
 {
-	struct fixture f;
+	struct bpfx f;
 	fx_init(&f);
 	char *err = NULL;
 	CHECK(bp_add_break(&f.b, "dram.act bank>=0x2 row!=7", 128, &err) > 0);
@@ -129,7 +102,7 @@ TEST(bp_field_ops_and_hex)
 
 TEST(bp_cycle_and_next_cycle)
 {
-	struct fixture f;
+	struct bpfx f;
 	fx_init(&f);
 	char *err = NULL;
 	CHECK(!bp_has_polled(&f.b));
@@ -153,7 +126,7 @@ TEST(bp_cycle_and_next_cycle)
 
 TEST(bp_watch_stat_edge_triggered)
 {
-	struct fixture f;
+	struct bpfx f;
 	fx_init(&f);
 	char *err = NULL;
 	int id = bp_add_watch(&f.b, "l1.mshr.occupancy>=2", 128, &err);
@@ -184,7 +157,7 @@ TEST(bp_watch_stat_edge_triggered)
  * or down), once per change, and says from what to what. */
 TEST(bp_watch_stat_change)
 {
-	struct fixture f;
+	struct bpfx f;
 	fx_init(&f);
 	char *err = NULL;
 	stat_occ_set(&f.st, f.occ, 1);
@@ -219,7 +192,7 @@ TEST(bp_watch_stat_change)
 
 TEST(bp_watch_addr_line)
 {
-	struct fixture f;
+	struct bpfx f;
 	fx_init(&f);
 	char *err = NULL;
 	CHECK_EQ(bp_add_watch(&f.b, "0x2010", 128, &err), 1);
@@ -236,7 +209,7 @@ TEST(bp_watch_addr_line)
 
 TEST(bp_until_is_temporary)
 {
-	struct fixture f;
+	struct bpfx f;
 	fx_init(&f);
 	char *err = NULL;
 	CHECK_EQ(bp_add_until(&f.b, "l2.miss unit=1", 128, &err), 1);
@@ -251,7 +224,7 @@ TEST(bp_until_is_temporary)
 
 TEST(bp_rebind_after_rebuild)
 {
-	struct fixture f;
+	struct bpfx f;
 	fx_init(&f);
 	char *err = NULL;
 	CHECK(bp_add_watch(&f.b, "l1.hits > 5", 128, &err) > 0);
@@ -276,7 +249,7 @@ TEST(bp_rebind_after_rebuild)
 /* Each kind's own names for a and b, and value names for coded fields. */
 TEST(bp_named_fields_and_codes)
 {
-	struct fixture f;
+	struct bpfx f;
 	fx_init(&f);
 	char *err = NULL;
 	CHECK(bp_add_break(&f.b, "coh.transition from=s to=M", 128, &err) > 0);

@@ -18,41 +18,14 @@
 #include "coh/coh.h"
 #include "debug/bp.h"
 #include "mem/frc.h"
+#include "bpfx.h"
 #include "test.h"
 
-struct fx {
-	uint64_t now;
-	struct arena a;
-	struct stats st;
-	uint32_t hits, occ;
-	struct events ev;
-	struct bp_set b;
-};
-
-static void fx_init(struct fx *f)
-{
-	f->now = 0;
-	arena_init(&f->a);
-	stats_init(&f->st, &f->now);
-	f->hits = stats_counter(&f->st, "l1.hits", "hits");
-	f->occ = stats_occupancy(&f->st, "l1.mshr.occupancy", "mshr", 32);
-	stats_freeze(&f->st, &f->a);
-	events_init(&f->ev, &f->a, 64, &f->now);
-	bp_init(&f->b, &f->st);
-	f->ev.bps = &f->b;
-}
-
-static void fx_fini(struct fx *f)
-{
-	bp_fini(&f->b);
-	stats_fini(&f->st);
-	arena_fini(&f->a);
-}
 
 /* Does `break ARGS` (line size lb) stop at an l1.miss of sm 0 at addr? */
 static bool addr_stops(const char *args, uint64_t lb, uint64_t addr)
 {
-	struct fx f;
+	struct bpfx f;
 	fx_init(&f);
 	char *err = NULL;
 	if (bp_add_break(&f.b, args, lb, &err) < 0) {
@@ -105,7 +78,7 @@ TEST(bp_filter_addr_operators_compare_lines)
 TEST(bp_filter_watch_addr_normalises_the_address)
 {
 	/* watch ADDR: the line holding ADDR, wherever it moves */
-	struct fx f;
+	struct bpfx f;
 	fx_init(&f);
 	char *err = NULL;
 	REQUIRE(bp_add_watch(&f.b, "0x1004", 128, &err) == 1);
@@ -122,7 +95,7 @@ TEST(bp_filter_watch_addr_normalises_the_address)
 TEST(bp_filter_field_ranges)
 {
 	/* two filters on one field: a range, ends included; hex values */
-	struct fx f;
+	struct bpfx f;
 	fx_init(&f);
 	char *err = NULL;
 	REQUIRE(bp_add_break(&f.b, "dram.act bank>=2 bank<=0x4", 128, &err) == 1);
@@ -150,7 +123,7 @@ TEST(bp_filter_field_ranges)
 
 TEST(bp_filter_condition_checked_when_the_event_happens)
 {
-	struct fx f;
+	struct bpfx f;
 	fx_init(&f);
 	char *err = NULL;
 	/* a counter: its value at the event */
@@ -231,7 +204,7 @@ TEST(bp_filter_coherence_state_names_are_the_documented_ones)
 
 	/* docs/CLI.md's example: the stop message prints the names the filter
 	 * takes (`coh.transition sm=1 addr=0x10010400 from=IM_D to=M`), in any case */
-	struct fx f;
+	struct bpfx f;
 	fx_init(&f);
 	char *err = NULL;
 	REQUIRE(bp_add_break(&f.b, "coh.transition from=im_d to=M", 128, &err) == 1);
