@@ -190,3 +190,19 @@ struct sim *tk_snap_sim(const char *name, struct kernel *k, struct workload *wl)
 	free(err);
 	return s;
 }
+
+bool tk_start_features(struct tk *t, const char *const kv[6], const char *body)
+{
+	tk_base_cfg(&t->cfg);
+	t->cfg.core.sms = 2;
+	t->cfg.l2.banks = 2;
+	for (int k = 0; k < 6 && kv[k]; k += 2) {
+		char *err = NULL;
+		if (cfg_set_value(&t->cfg, kv[k], kv[k + 1], &err)) {
+			test_fail(__FILE__, __LINE__, "%s = %s: %s", kv[k], kv[k + 1], err);
+			free(err);
+			return false;
+		}
+	}
+	return tk_start(t, 128, 6, body);
+}

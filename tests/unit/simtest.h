@@ -27,6 +27,10 @@ void tk_base_cfg(struct sim_cfg *c);
 /* Compile `body` (statements separated by ';') for ctas x threads and build the
  * simulator on t->cfg with every event kind logged. */
 bool tk_start(struct tk *t, unsigned threads, unsigned ctas, const char *body);
+/* tk_base_cfg with 2 SMs and 2 L2 banks, then up to three KEY, VALUE pairs
+ * of kv (NULL ends them early) set, then tk_start(t, 128, 6, body): the
+ * machine-wide feature sweeps (test_state_hash.c, test_fork.c). */
+bool tk_start_features(struct tk *t, const char *const kv[6], const char *body);
 /* Check invariants, free everything. */
 void tk_end(struct tk *t);
 uint64_t tk_stat(struct tk *t, const char *name);

@@ -29,21 +29,7 @@ static const char *const features[][6] = {
 	{"l1i.enabled", "true", "l1i.sets", "1", "l1i.ways", "1"},
 };
 
-static bool start(struct tk *t, size_t f)
-{
-	tk_base_cfg(&t->cfg);
-	t->cfg.core.sms = 2;
-	t->cfg.l2.banks = 2;
-	for (int k = 0; k < 6 && features[f][k]; k += 2) {
-		char *err = NULL;
-		if (cfg_set_value(&t->cfg, features[f][k], features[f][k + 1], &err)) {
-			test_fail(__FILE__, __LINE__, "%s", err);
-			free(err);
-			return false;
-		}
-	}
-	return tk_start(t, 128, 6, BODY);
-}
+static bool start(struct tk *t, size_t f) { return tk_start_features(t, features[f], BODY); }
 
 TEST(fork_same_config_is_the_machine)
 {
