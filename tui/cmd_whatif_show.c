@@ -126,7 +126,7 @@ int whatif_show(struct session *ss, int argc, char **argv, struct cmd_out *out)
 	struct sim_cfg base = ss->cfg;
 	side_info(ss, &base, info, sm, ch, &a);
 	side_info(ss, &whatif_last.cfg_b, info, sm, ch, &b);
-	cmd_printf(out, "`%s` just after cycle %llu, where A and B part (whatif %s); '*': the sides differ", info,
+	cmd_printf(out, "`%s` just after cycle %llu, where A and B part (whatif %s); '*', A or B: the sides differ", info,
 		   (unsigned long long)whatif_last.part.cycle, whatif_last.change);
 	/* A's column as wide as its widest line, up to 72. */
 	int W = 20;
@@ -137,7 +137,14 @@ int whatif_show(struct session *ss, int argc, char **argv, struct cmd_out *out)
 		int n = (int)strlen(la);
 		W = n > W ? (n < 72 ? n : 72) : W;
 	}
-	cmd_printf(out, "  %-*s | %s", W, "A (as is)", "B (with the change)");
+	/* Side by side when both columns fit 80 columns (the smallest screen);
+	 * else one column, a line the sides share once and a differing line as
+	 * A's then B's, so nothing wraps into the other side. */
+	bool columns = 2 * W + 5 <= 78;
+	if (columns)
+		cmd_printf(out, "  %-*s | %s", W, "A (as is)", "B (with the change)");
+	else
+		cmd_printf(out, "  (lines that differ: A, as is, then B, with the change)");
 	int diffs = 0;
 	for (int i = 0;; i++) {
 		char la[512] = "", lb[512] = "";
@@ -146,7 +153,16 @@ int whatif_show(struct session *ss, int argc, char **argv, struct cmd_out *out)
 			break;
 		bool d = strcmp(la, lb) != 0;
 		diffs += d;
-		cmd_printf(out, "%c %-*.*s | %s", d ? '*' : ' ', W, W, la, lb);
+		if (columns)
+			cmd_printf(out, "%c %-*.*s | %s", d ? '*' : ' ', W, W, la, lb);
+		else if (!d)
+			cmd_printf(out, "  %s", la);
+		else {
+			if (ha)
+				cmd_printf(out, "A %s", la);
+			if (hb)
+				cmd_printf(out, "B %s", lb);
+		}
 	}
 	cmd_printf(out, "%d line%s differ%s", diffs, diffs == 1 ? "" : "s", diffs == 1 ? "s" : "");
 	sb_fini(&a);

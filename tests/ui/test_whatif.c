@@ -310,6 +310,10 @@ TEST(whatif_show_is_info_on_both_sides_and_go_a_goes_there)
 	CHECK_CONTAINS(show, head);
 	CHECK(!test_contains(show, "\n0 lines differ"));
 	CHECK_EQ(fx_run(&f, "whatif show mshr"), CMD_OK);
+	/* MSHR lines are too wide for two columns in 80: one column, a differing
+	 * line as A's then B's (two columns wrapped into each other there). */
+	CHECK(!test_contains(f.cap.out.s, "A (as is)"));
+	CHECK(test_contains(f.cap.out.s, "\nA ") && test_contains(f.cap.out.s, "\nB "));
 	CHECK_EQ(fx_run(&f, "whatif show nope"), CMD_ERR);
 	CHECK_EQ(fx_run(&f, "whatif go b"), CMD_ERR); /* mid-run: B is not reachable from cycle 0 */
 	CHECK_CONTAINS(f.cap.err.s, "--from-start");
