@@ -225,6 +225,34 @@ TEST(behaviour_ccws_base_score_sets_throttling)
 	run_free(&c);
 }
 
+/* CCWS's own case (the paper's KMN): each thread reads its own row of
+ * features, so every warp load touches 32 * f * 4 / 128 lines and the next
+ * feature reads the same lines again. On gtx480 at full occupancy the warps'
+ * rows together overflow the 16 KB L1 many times, GTO thrashes it and runs
+ * into the DRAM's bandwidth; CCWS's victim tags see the lost locality and
+ * hold warps back until the admitted ones' rows fit. The bounds come from
+ * the geometry, not from measured cycles: with f = 16 a warp touches 16
+ * lines per load and reads them f * k = 32 times, so a throttle that lets
+ * the admitted warps keep their lines hits on most of 31 in 32 accesses;
+ * GTO with 48 warps x 16 lines against 128 L1 lines keeps almost none. */
+TEST(behaviour_ccws_beats_gto_where_intra_warp_locality_thrashes)
+{
+	static const char *const gto[] = {"core.scheduler=gto", "p:n=23040", NULL},
+			       *const ccws[] = {"core.scheduler=ccws", "p:n=23040", NULL};
+	struct run g, c;
+	REQUIRE(run_kernel(&g, "gtx480", "kmn_like", gto));
+	REQUIRE(run_kernel(&c, "gtx480", "kmn_like", ccws));
+	CHECK(sim_done(g.s) && sim_done(c.s));
+	CHECK(val(&g, "l1.hit_rate") < 0.1);
+	CHECK(val(&c, "l1.hit_rate") > 0.5);
+	CHECK(val(&c, "ccws.lost_locality") > 0);
+	/* Fewer DRAM reads is what buys the cycles: GTO is bandwidth-bound. */
+	CHECK(val(&c, "dram.reads") < val(&g, "dram.reads") / 2);
+	CHECK(val(&c, "sim.cycles") < 0.75 * val(&g, "sim.cycles"));
+	run_free(&g);
+	run_free(&c);
+}
+
 /* rf.queue_limit: a warp whose operands' bank queue is full does not issue,
  * so a short limit caps how long requests wait at the arbitrators: less
  * waiting in total, and fewer requests in the long-wait buckets of rf.wait
