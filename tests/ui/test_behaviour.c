@@ -379,7 +379,7 @@ TEST(behaviour_rmws_ties_gto_only_where_no_scheduler_moves_shifts)
 			       *const r[] = {"rf.kind=racetrack", "core.scheduler=rmws", "l1i.enabled=false", NULL},
 			       *const l[] = {"rf.kind=racetrack", "core.scheduler=lrr", "l1i.enabled=false", NULL};
 	static const char dir[] = "configs/workloads/";
-	int kernels = 0, differ = 0;
+	int kernels = 0, differ = 0, choice = 0;
 	for (size_t i = 0; i < n_embedded_files; i++) {
 		const char *p = embedded_files[i].path;
 		size_t n = strlen(p);
@@ -397,6 +397,7 @@ TEST(behaviour_rmws_ties_gto_only_where_no_scheduler_moves_shifts)
 		bool rmws_ties = sr == sg && cr == cg, lrr_ties = sl == sg && cl == cg;
 		kernels++;
 		differ += !rmws_ties;
+		choice += !rmws_ties || !lrr_ties; /* some scheduler moves the shifts */
 		uint64_t picks = 0, overrides = 0;
 		if (rmws_ties && !lrr_ties && rmws_overrides(name, &picks, &overrides) && 100 * overrides > picks)
 			test_fail(__FILE__, __LINE__,
@@ -407,9 +408,11 @@ TEST(behaviour_rmws_ties_gto_only_where_no_scheduler_moves_shifts)
 		run_free(&b);
 		run_free(&c);
 	}
-	/* Every built-in kernel ran, and RMWS moved the shifts on most of them. */
+	/* Every built-in kernel ran, and RMWS moved the shifts on most of those
+	 * that leave a scheduler a choice (kmn_like at its default size, one CTA
+	 * per SM, leaves none: GTO, RMWS and LRR all tie). */
 	CHECK(kernels >= 19);
-	CHECK(2 * differ > kernels);
+	CHECK(2 * differ > choice);
 }
 
 /* GTO, then RMWS, on gtx480 with a racetrack register file at the kernel's
