@@ -66,6 +66,7 @@ print(f"| {k} | {cls} | {cell(g)} | {cell(c)} | {vs(c, g)} | {cell(k1)} | {vs(k1
       f"{(100 * full / lost) if lost else 0:.0f} % |")
 EOF
 done <<'EOF'
+sensitive|kmn_like -p n=23040
 sensitive|vws_thrash -p n=153600 -p reps=4
 sensitive|vws_thrash
 sensitive|bfs_like -p n=16384

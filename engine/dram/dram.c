@@ -282,6 +282,7 @@ struct dram *dram_new(struct arena *a, const struct sim_cfg *cfg, struct stats *
 	register_stats(d);
 	if (dram_temp_init(d, a, cfg, err))
 		return NULL;
+	dram_numa_init(d, a, cfg);
 	return d;
 }
 
@@ -479,6 +480,8 @@ void dram_enqueue_bytes(struct dram *d, uint64_t addr, bool is_write, uint32_t t
 	if (bytes && (bytes + atom - 1) / atom < cols)
 		cols = (bytes + atom - 1) / atom;
 	r->cols_left = (uint8_t)(cols ? cols : 1);
+	r->bytes = (uint16_t)(bytes ? bytes : cols * atom);
+	dram_numa_mark(d, &x, sm, r);
 	if (per_bank) { /* the transaction queue; dram_sched.c moves it to its bank */
 		r->prev = c->tq_tail[q];
 		r->next = -1;
@@ -515,14 +518,27 @@ void dram_tick(struct dram *d)
 	}
 }
 
+static bool dram_pop_one(struct dram *d, uint64_t vis, uint32_t *tag, bool *is_write);
+
 bool dram_pop_done(struct dram *d, uint32_t *tag, bool *is_write)
 {
 	dram_tick(d);
-	if (!d->nheap)
-		return false;
-	uint64_t vis = dram_core_of(d, d->heap[0].done);
-	if (vis > *d->now)
-		return false;
+	for (;;) { /* a remote completion goes on across the fabric (dram_numa.c) */
+		if (!d->nheap)
+			break;
+		uint64_t vis = dram_core_of(d, d->heap[0].done);
+		if (vis > *d->now)
+			break;
+		if (dram_pop_one(d, vis, tag, is_write))
+			return true;
+	}
+	return dram_numa_pop(d, tag, is_write);
+}
+
+/* The completion at the heap's top, visible at core cycle vis: false when it
+ * crosses the NUMA fabric first. */
+static bool dram_pop_one(struct dram *d, uint64_t vis, uint32_t *tag, bool *is_write)
+{
 	struct dram_done top = d->heap[0];
 	heap_pop(d);
 	struct dram_chan *c = &d->ch[top.ch];
@@ -544,6 +560,10 @@ bool dram_pop_done(struct dram *d, uint32_t *tag, bool *is_write)
 	*is_write = q;
 	r->next = c->free_head;
 	c->free_head = top.slot;
+	if (r->far) {
+		dram_numa_send(d, r, vis);
+		return false;
+	}
 	return true;
 }
 
@@ -561,6 +581,13 @@ uint64_t dram_next_event(const struct dram *d)
 			v = *d->now + 1;
 		if (v < m)
 			m = v;
+	}
+	uint64_t f = dram_numa_next(d);
+	if (f != UINT64_MAX) {
+		if (f <= *d->now)
+			f = *d->now + 1;
+		if (f < m)
+			m = f;
 	}
 	return m;
 }
@@ -617,7 +644,7 @@ uint64_t dram_refresh_period(const struct dram *d)
 	return d->c.refresh == DRAM_REFRESH_NONE ? 0 : dram_core_of(d, d->t.REFI);
 }
 
-bool dram_idle(const struct dram *d) { return d->held_total == 0; }
+bool dram_idle(const struct dram *d) { return d->held_total == 0 && d->nm.nq == 0; }
 
 uint64_t dram_trace_due(const struct dram *d, uint64_t cycle)
 {

@@ -74,6 +74,12 @@ static const struct cfg_param dram_params[] = {
 	      "temp: page-table entries (4 KB pages placed by first touch; later pages keep their address-map place)"),
 	P_BOOL("dram.local_stats", dram.local_stats, "false",
 	       "count local/remote accesses (banks bound to SMs as under temp) also with interleave"),
+	P_INT("dram.numa_nodes", dram.numa_nodes, "0", 0, 64,
+	      "NUMA fabric: SMs and DRAM banks grouped into this many nodes (SM s in node s mod N, a bank in the node of the SM it is bound to, as TEMP binds them); 0 or 1: uniform memory"),
+	P_INT("dram.numa_latency", dram.numa_latency, "0", 0, 100000,
+	      "NUMA fabric: core cycles a remote access (bank in another node than the requesting SM) adds, the fabric's round trip"),
+	P_INT("dram.numa_link_bytes", dram.numa_link_bytes, "0", 0, 4096,
+	      "NUMA fabric: bytes per core cycle of each node's link into (reads) and out of (writes) the fabric; 0: unlimited"),
 	P_ENUM("dram.refresh", dram.refresh, "all_bank", refresh_names,
 	       "refresh: none, all_bank (REF every tREFI blocks the rank for tRFC), per_bank (one bank every tREFI/banks for tRFCpb)"),
 	P_BOOL("dram.trace_wrap", dram.trace_wrap, "false",
@@ -201,6 +207,18 @@ static int dram_validate(const struct sim_cfg *c, char **err)
 	if (d->page_alloc == DRAM_ALLOC_TEMP && (d->columns * d->bus_bytes) % (int)ADDRMAP_PAGE_BYTES)
 		return set_err(err, "dram.page_alloc: temp needs rows of whole 4 KB pages (columns x bus_bytes = %d B)",
 			       d->columns * d->bus_bytes);
+	if (d->numa_nodes > 1) {
+		if (c->core.sms % d->numa_nodes)
+			return set_err(err, "dram.numa_nodes: must divide core.sms (%d) so every node has as many SMs, got %d",
+				       c->core.sms, d->numa_nodes);
+		int ngb = d->channels * d->ranks * d->banks;
+		if (ngb < c->core.sms && ngb % d->numa_nodes)
+			return set_err(err, "dram.numa_nodes: with fewer banks (%d) than SMs it must divide the banks, got %d",
+				       ngb, d->numa_nodes);
+	} else if (d->numa_latency || d->numa_link_bytes) {
+		return set_err(err, "dram.numa_latency / dram.numa_link_bytes: need dram.numa_nodes of 2 or more (got %d)",
+			       d->numa_nodes);
+	}
 	struct addrmap m;
 	if (addrmap_init(&m, d, err))
 		return -1;

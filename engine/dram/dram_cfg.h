@@ -88,6 +88,10 @@ struct dram_cfg {
 	int page_alloc;      /* enum dram_page_alloc */
 	int temp_pages;      /* page-table capacity (4 KB pages) under temp */
 	bool local_stats;    /* count local/remote accesses (SM-bound banks) without temp too */
+	/* NUMA fabric (engine/dram/dram_numa.c): SMs and banks in nodes; 0 or 1 node = uniform */
+	int numa_nodes;      /* nodes; SM s is in node s mod N, a bank in its bound SM's node */
+	int numa_latency;    /* core cycles a remote access adds (the fabric round trip) */
+	int numa_link_bytes; /* bytes per core cycle of a node's fabric link each way (0: unlimited) */
 	/* DRAM-trace mode */
 	bool trace_wrap;     /* addresses >= capacity wrap modulo it (else the trace is refused) */
 	int trace_cycles;    /* enum dram_trace_clock: the DRAMSim cycle column counts core or DRAM cycles */

@@ -37,6 +37,9 @@ struct dram_req {
 	uint16_t bank;
 	uint8_t is_write, cols_left, cls;
 	uint8_t list;  /* bank list it is on: Q_RD/Q_WR, or 0 (both) under per_bank */
+	uint8_t far;   /* NUMA fabric: the bank is in another node than the requesting SM */
+	uint8_t node;  /* NUMA fabric: the requesting SM's node (far only) */
+	uint16_t bytes; /* bytes the request moves (a line, or its sectors) */
 };
 
 struct dram_bank {
@@ -139,6 +142,24 @@ struct dram_temp {
 	uint32_t st_local, st_remote, st_sm_acc, st_pages, st_no_origin, st_overflow;
 };
 
+/* NUMA fabric (dram_numa.c): remote completions on their way back across
+ * the fabric, a heap by the core cycle they reach the L2. */
+struct dram_fab {
+	uint64_t vis, seq;
+	uint32_t tag;
+	uint8_t is_write, pad[3];
+};
+
+struct dram_numa {
+	uint32_t nodes;        /* > 1: the fabric is on */
+	uint32_t nsm;          /* SMs (core.sms) */
+	uint64_t *link_in;     /* per node: core cycle its link into the fabric's far side is free (reads) */
+	uint64_t *link_out;    /* per node: the same for writes leaving it */
+	struct dram_fab *q;    /* heap of completions crossing the fabric */
+	uint32_t nq, cap;
+	uint32_t st_far, st_far_sm, st_delay, st_wait;
+};
+
 struct dram_timing_c { /* timings in DRAM cycles, bank-group variants resolved */
 	dcyc CL, CWL, RCD, RCDWR, RP, AW32, PPD, RAS, RC, RRD, RRD_L, FAW, CCD, CCD_L, WR, WTR, WTR_L, RTW, RTRS, RTP, RFC, RFCpb,
 		REFI, BL;
@@ -149,6 +170,7 @@ struct dram {
 	struct dram_timing_c t;
 	struct addrmap map;
 	struct dram_temp tp;
+	struct dram_numa nm;
 	/* The scheduler policy, as an index (a pointer into the program image would
 	 * differ between runs and break state hashes): dram_sched_of(d). */
 	uint8_t sched_kind;
@@ -177,6 +199,17 @@ void dram_cand_add(struct dram_chan *c, uint32_t b);
 void dram_blp_account(struct dram *d, struct dram_chan *c, dcyc t);
 /* Next command the bank wants and the earliest cycle it is legal (DC_NONE if none). */
 enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, uint32_t b, dcyc *e, int32_t *req);
+
+/* dram_numa.c */
+int dram_numa_init(struct dram *d, struct arena *a, const struct sim_cfg *cfg);
+/* Does a request from SM sm (-1: unknown) to x cross the fabric? Sets r->far / r->node. */
+void dram_numa_mark(struct dram *d, const struct dram_addr *x, int sm, struct dram_req *r);
+/* r's data left the DRAM at core cycle vis: send it across the fabric. */
+void dram_numa_send(struct dram *d, const struct dram_req *r, uint64_t vis);
+/* A completion that has crossed the fabric by now: true with its tag. */
+bool dram_numa_pop(struct dram *d, uint32_t *tag, bool *is_write);
+/* Core cycle the next fabric completion arrives, UINT64_MAX if none. */
+uint64_t dram_numa_next(const struct dram *d);
 
 /* dram_temp.c */
 int dram_temp_init(struct dram *d, struct arena *a, const struct sim_cfg *cfg, char **err);

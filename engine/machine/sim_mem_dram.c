@@ -14,5 +14,7 @@ uint64_t sim_mem_dram_bytes(const struct sim_cfg *cfg)
 	d += nch * (al(nbk * sizeof(struct dram_bank)) + al((uint64_t)cfg->dram.ranks * sizeof(struct dram_rank)) +
 		    al((uint64_t)cfg->dram.ranks * (uint64_t)cfg->dram.bank_groups * sizeof(struct dram_bg)) +
 		    al(slots * sizeof(struct dram_req)) + al(nbk * 4));
+	if (cfg->dram.numa_nodes > 1) /* dram_numa.c: two links per node, a fabric slot per queue slot */
+		d += 2 * al((uint64_t)cfg->dram.numa_nodes * 8) + al(slots * nch * sizeof(struct dram_fab));
 	return d;
 }

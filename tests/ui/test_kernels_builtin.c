@@ -19,7 +19,7 @@ static const char *const expected[] = {
     "rd_assoc_probe", "rd_mshr_probe",   "reduction",       "saxpy",        "stencil2d",
     "strided",        "transpose_naive", "transpose_tiled", "vecadd",       "l2_set_burst",
     "shared_write",   "vws_thrash",      "l2_victim_churn", "pow2_stride",  "pointer_chase",
-    "stream",         "smem_conflict",   "coalesce_ladder",
+    "stream",         "smem_conflict",   "coalesce_ladder", "kmn_like",
 };
 
 /* Runs every warp of CTA `cta`; returns the number of instructions, or -1 after a failed check. */

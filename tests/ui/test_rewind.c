@@ -315,6 +315,8 @@ TEST(rewind_each_structure_restores_exactly)
 		{"locality bypass + dueling", "gather_random", "l1.tag_allocs", {"l1.bypass locality", "l1.bypass_duel_interval 50"}},
 		{"TEMP + TBAS", "stencil2d", "dram.temp.pages",
 		 {"dram.columns 1024", "dram.page_alloc temp", "core.cta_dispatch serial", "core.scheduler tbas"}},
+		{"NUMA fabric", "stencil2d", "dram.numa.link_wait",
+		 {"dram.numa_nodes 2", "dram.numa_latency 40", "dram.numa_link_bytes 4"}},
 		{"reuse profiler off", "matmul_naive", "l1.hits", {"reuse.profile false"}},
 		{"Accel-Sim trace", "tests/traces/matmul/kernelslist.g", "trace.memcpy.copies", {NULL}},
 		/* entries freed out of ring order; the witness counts cycles a full buffer stalled */

@@ -23,6 +23,7 @@ static const char *const features[][6] = {
 	{"mem.model", "dram"},
 	{"mem.model", "dram", "dram.page_alloc", "temp", "dram.columns", "1024"},
 	{"mem.model", "dram", "l2.dram_latency", "40"},
+	{"mem.model", "dram", "dram.numa_nodes", "2", "dram.numa_latency", "30"}, /* the fabric heap and links */
 	{"coherence.protocol", "moesi", "coherence.check_values", "true"},
 	{"coherence.protocol", "nmoesi"},
 	{"coherence.protocol", "si"},
