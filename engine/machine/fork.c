@@ -66,9 +66,9 @@ static bool pin_mshr_capacity(const struct sim *s, struct sim_cfg *c, char **err
 		int cap = *se > *sc ? *se : *sc;
 		if (*ce > cap) {
 			set_err(err,
-				"%s=%d: %s was built with %d entries, and a fork can lower the count or raise it up to "
-				"that; replay from cycle 0, or start the machine with %s=%d",
-				f[i].key, *ce, f[i].what, cap, f[i].cap_key, *ce);
+				"%s=%d is more than the %d entries %s was built with (a fork can lower it, or raise it "
+				"up to that; %s=%d at the start leaves room)",
+				f[i].key, *ce, cap, f[i].what, f[i].cap_key, *ce);
 			return false;
 		}
 		*cc = cap;
