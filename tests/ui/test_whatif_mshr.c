@@ -47,8 +47,8 @@ static void log_to_end(struct sim *s, struct evs *l)
 static bool same_event(const struct event *x, const struct event *y)
 {
 	return x->cycle == y->cycle && x->kind == y->kind && x->addr == y->addr && x->sm == y->sm &&
-	       x->warp == y->warp && x->unit == y->unit && x->ch == y->ch && x->bank == y->bank && x->row == y->row &&
-	       x->set == y->set && x->a == y->a && x->b == y->b;
+	       x->warp == y->warp && x->unit == y->unit && x->ch == y->ch && x->bank == y->bank &&
+	       x->row == y->row && x->set == y->set && x->a == y->a && x->b == y->b;
 }
 
 TEST(whatif_fewer_l1_mshrs_mid_run_done_when)

@@ -29,8 +29,8 @@
 #define BODY "loop i 0 6; ld A[(tid*7 + i*129 + bx*33) % 4096] -> r1; alu 3 <- r1; st B[tid + i*64]; end"
 
 static const char *const base_kv[][6] = {
-	{NULL},
-	{"mem.model", "dram"},
+    {NULL},
+    {"mem.model", "dram"},
 };
 
 static void run_end(struct sim *s)
@@ -49,7 +49,8 @@ static void check_same_run(const struct sim *a, const struct sim *b, const char 
 	for (uint32_t i = 0; i < stats_count(sa) && bad < 3; i++) {
 		double va = stats_value(sa, i), vb = stats_value(sb, i);
 		if (va != vb) {
-			test_fail(__FILE__, __LINE__, "%s: %s %g vs %g", what, stats_def(sa, i)->name, va, vb);
+			test_fail(__FILE__, __LINE__, "%s: %s %g vs %g", what, stats_def(sa, i)->name, va,
+			          vb);
 			bad++;
 		}
 	}
@@ -73,12 +74,30 @@ struct change {
 	int (*to)(const struct sim_cfg *); /* the new value, from the old configuration */
 };
 
-static int *l1_entries(struct sim_cfg *c) { return &c->l1.mshr_entries; }
-static int *l2_entries(struct sim_cfg *c) { return &c->l2.mshr_entries; }
-static int *l1_merges(struct sim_cfg *c) { return &c->l1.mshr_merges; }
-static int *l2_merges(struct sim_cfg *c) { return &c->l2.mshr_merges; }
-static int quarter_l1(const struct sim_cfg *c) { return c->l1.mshr_entries / 4 ? c->l1.mshr_entries / 4 : 1; }
-static int quarter_l2(const struct sim_cfg *c) { return c->l2.mshr_entries / 4 ? c->l2.mshr_entries / 4 : 1; }
+static int *l1_entries(struct sim_cfg *c)
+{
+	return &c->l1.mshr_entries;
+}
+static int *l2_entries(struct sim_cfg *c)
+{
+	return &c->l2.mshr_entries;
+}
+static int *l1_merges(struct sim_cfg *c)
+{
+	return &c->l1.mshr_merges;
+}
+static int *l2_merges(struct sim_cfg *c)
+{
+	return &c->l2.mshr_merges;
+}
+static int quarter_l1(const struct sim_cfg *c)
+{
+	return c->l1.mshr_entries / 4 ? c->l1.mshr_entries / 4 : 1;
+}
+static int quarter_l2(const struct sim_cfg *c)
+{
+	return c->l2.mshr_entries / 4 ? c->l2.mshr_entries / 4 : 1;
+}
 static int one(const struct sim_cfg *c)
 {
 	(void)c;
@@ -86,10 +105,10 @@ static int one(const struct sim_cfg *c)
 }
 
 static const struct change changes[] = {
-	{"l1.mshr.entries", l1_entries, quarter_l1},
-	{"l2.mshr.entries", l2_entries, quarter_l2},
-	{"l1.mshr.merges", l1_merges, one},
-	{"l2.mshr.merges", l2_merges, one},
+    {"l1.mshr.entries", l1_entries, quarter_l1},
+    {"l2.mshr.entries", l2_entries, quarter_l2},
+    {"l1.mshr.merges", l1_merges, one},
+    {"l2.mshr.merges", l2_merges, one},
 };
 
 /* A fork at cycle 0 with the change runs as a machine built with it. */
@@ -213,8 +232,9 @@ static void mid_run(bool l2)
 			uint32_t after = l2 ? fork->banks[i].m.used : fork->sms[i].l1.m.used;
 			uint32_t cap = before[i] > (uint32_t)k ? before[i] : (uint32_t)k;
 			if (after > cap) {
-				test_fail(__FILE__, __LINE__, "cycle %llu unit %d: %u entries after %u, count %d",
-					  (unsigned long long)sim_cycle(fork), i, after, before[i], k);
+				test_fail(__FILE__, __LINE__,
+				          "cycle %llu unit %d: %u entries after %u, count %d",
+				          (unsigned long long)sim_cycle(fork), i, after, before[i], k);
 				grew = true;
 			}
 			fell |= after < (uint32_t)k;
@@ -242,8 +262,14 @@ static void mid_run(bool l2)
 	tk_end(&t);
 }
 
-TEST(fork_l1_mshr_lower_mid_run_keeps_entries_and_is_the_change_at_c) { mid_run(false); }
-TEST(fork_l2_mshr_lower_mid_run_keeps_entries_and_is_the_change_at_c) { mid_run(true); }
+TEST(fork_l1_mshr_lower_mid_run_keeps_entries_and_is_the_change_at_c)
+{
+	mid_run(false);
+}
+TEST(fork_l2_mshr_lower_mid_run_keeps_entries_and_is_the_change_at_c)
+{
+	mid_run(true);
+}
 
 /* Above the capacity: refused, naming the capacity key; with the capacity
  * raised at the start, raising the count up to it forks and is the from-start
