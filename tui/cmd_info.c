@@ -181,7 +181,7 @@ static void info_mshr(struct session *ss, enum cache_id_kind k, int unit, struct
 		return;
 	}
 	cmd_printf(out, "%s %d MSHR: %d/%d entries, wait queue %d/%d, retry %d, miss queue %d, ack queue %d, full events %llu",
-		   k == CACHE_L1 ? "L1 of sm" : "L2 bank", unit, mi.used, mi.entries, mi.wait_queue, mi.wait_cap,
+		   k == CACHE_L1 ? "L1 of sm" : "L2 bank", unit, mi.used, mi.limit, mi.wait_queue, mi.wait_cap,
 		   mi.retry_queue, mi.miss_queue, mi.ack_queue, (unsigned long long)mi.full_events);
 	for (int i = 0; i < mi.entries; i++) {
 		struct mshr_entry_info e;

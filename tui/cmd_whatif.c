@@ -19,6 +19,15 @@
  * change mid-run; `--from-start` builds A and B at cycle 0 instead and runs
  * both from there to the same stop condition (cycle C+N, the end, or the
  * first EVENT after cycle C), comparing from cycle 0.
+ *
+ * The two differ in when B's change takes effect. Mid-run, B is the stepped
+ * machine's own history to C with the change applied at C: exactly the run
+ * of A's config from cycle 0 whose config is changed in place at C
+ * (tests/unit/test_fork_mshr.c), so B's state at C is A's. With
+ * --from-start the change holds from cycle 0, B's state at C is in general
+ * another one, and A is the stepped machine's config rebuilt (its run, by
+ * determinism). At C = 0 the two are the same run. MSHR counts are limits a
+ * fork may lower or raise up to the built capacity (fork.h).
  */
 #include <math.h>
 #include <stdio.h>

@@ -86,13 +86,15 @@ static const struct cmd_def builtin[] = {
 		 "both to the end (or N cycles, or the next EVENT) and print the first event\n"
 		 "that differs (with `why` on each side), the counters that moved most, the\n"
 		 "stall mix of each side and a verdict. The machine you step is not touched.\n"
-		 "Keys that size the machine (MSHR entries, cache geometry) cannot change\n"
-		 "mid-run: --from-start builds both at cycle 0 and runs them to the same stop.\n"
+		 "Keys that size the machine (cache geometry, SM count) cannot change mid-run\n"
+		 "(MSHR counts may go down, or up to l1/l2.mshr.capacity): --from-start\n"
+		 "builds both at cycle 0, B's change in force from there, and runs them to\n"
+		 "the same stop. Mid-run, B is this run with the change applied at the stop.\n"
 		 "`whatif show [warps|mshr|dram]` puts `info sm` (`info mshr l1`, `info\n"
 		 "bank`) of both sides side by side just after the parting cycle; `whatif go a`\n"
 		 "takes the machine there, `whatif go b` (after --from-start) rebuilds it as B.\n"
 		 "See docs/CLI.md.\n"
-		 "Example: whatif l1.mshr.entries=2 --from-start --to-end\n"
+		 "Example: whatif l1.mshr.entries=2 --to-end\n"
 		 "Example: whatif l2.hit_latency=40 --cycles 5000",
 	 .fn = cmd_whatif, .complete = COMPL_CONFIG},
 	{.name = "next", .aliases = "n", .usage = "next", .summary = "run until the selected warp issues",

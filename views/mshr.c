@@ -113,7 +113,7 @@ static int draw_section(struct mshr_panel *mp, struct mshr_section *s, WINDOW *w
 	x += put_text(w, r.y, x, r.w, label, role_attr(R_HEADER), false);
 	x += put_text(w, r.y, x, r.x + r.w - x, " ", A_NORMAL, false);
 	if (r.x + r.w - x >= 12) {
-		put_bar(w, r.y, x, 12, (uint64_t)mi.used, (uint64_t)mi.entries);
+		put_bar(w, r.y, x, 12, (uint64_t)mi.used, (uint64_t)mi.limit);
 		x += 12;
 	}
 	char tail[176], acks[24] = "", head[40] = ""; /* Acks on their own channel (icnt.ack_channel), shown while any wait */
@@ -121,16 +121,16 @@ static int draw_section(struct mshr_panel *mp, struct mshr_section *s, WINDOW *w
 		snprintf(acks, sizeof acks, "  acks %d", mi.ack_queue);
 	if (mi.head_wait >= 0) /* l2.when_busy = queue: the head waits instead of a NACK */
 		snprintf(head, sizeof head, "  head waits: %s", event_field_code_name(EV_L2_NACK, EVF_A, mi.head_wait));
-	snprintf(tail, sizeof tail, " %d/%d  wait %d/%d  retry %d  missq %d%s%s  full %llu", mi.used, mi.entries,
+	snprintf(tail, sizeof tail, " %d/%d  wait %d/%d  retry %d  missq %d%s%s  full %llu", mi.used, mi.limit,
 		 mi.wait_queue, mi.wait_cap, mi.retry_queue, mi.miss_queue, acks, head, (unsigned long long)mi.full_events);
-	put_text(w, r.y, x, r.x + r.w - x, tail, mi.used >= mi.entries ? role_attr(R_STALL) : A_NORMAL, false);
+	put_text(w, r.y, x, r.x + r.w - x, tail, mi.used >= mi.limit ? role_attr(R_STALL) : A_NORMAL, false);
 	int used = 1;
 	if (r.h >= 4) {
 		int n = r.w - 4 < (int)ARRAY_LEN(mp->hist) ? r.w - 4 : (int)ARRAY_LEN(mp->hist);
 		if (n > 0) {
 			int got = inspect_mshr_history(mp->sim, s->kind, s->unit, mp->hist, n);
 			put_text(w, r.y + 1, r.x, 4, "occ ", role_attr(R_DIM), false);
-			put_spark(w, r.y + 1, r.x + 4, n, mp->hist, got, (unsigned)mi.entries);
+			put_spark(w, r.y + 1, r.x + 4, n, mp->hist, got, (unsigned)mi.limit);
 		}
 		used = 2;
 	}

@@ -460,7 +460,7 @@ static unsigned warp_blocker(struct sim *s, struct sm *sm, struct warp *w)
 	if (sm->opu && w->ibh.op != KOP_EXIT && opu_blocker(s, sm, (int)(w - sm->w), &w->ib) != STALL_NONE)
 		return STALL_ALU; /* an ALU result it needs, or its unit busy (opunit.c) */
 	if (kop_is_global(w->ibh.op) && sm->vmb_count >= s->cfg.core.mem_inflight)
-		return (sm->l1.waitq.n || mshr_full(&sm->l1.m)) ? STALL_MSHR_FULL : STALL_MEM;
+		return (sm->l1.waitq.n || mshr_full(&sm->l1.m, (uint32_t)s->cfg.l1.mshr_entries)) ? STALL_MSHR_FULL : STALL_MEM;
 	if (sm->rf && rf_blocked(s, sm, (int)(w - sm->w), &w->ib))
 		return STALL_RF;
 	return STALL_NONE;

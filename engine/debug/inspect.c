@@ -177,7 +177,8 @@ bool inspect_mshr(const struct sim *s, enum cache_id_kind k, int unit, struct ms
 	const struct mshr *m = mshr_of(s, k, unit);
 	if (!m)
 		return false;
-	*o = (struct mshr_info){.entries = (int)m->n, .used = (int)m->used, .head_wait = -1};
+	*o = (struct mshr_info){.entries = (int)m->n, .used = (int)m->used, .head_wait = -1,
+				.limit = k == CACHE_L1 ? s->cfg.l1.mshr_entries : s->cfg.l2.mshr_entries};
 	if (k == CACHE_L1) {
 		const struct l1 *l = &s->sms[unit].l1;
 		o->wait_queue = (int)l->waitq.n;
@@ -245,7 +246,7 @@ bool inspect_l2_bank(const struct sim *s, int bank, struct l2_bank_info *o)
 		return false;
 	const struct l2bank *b = &s->banks[bank];
 	*o = (struct l2_bank_info){.total_lines = b->c.sets * b->c.ways, .mshr_used = (int)b->m.used,
-				   .mshr_entries = (int)b->m.n, .queue = (int)b->inq.n};
+				   .mshr_entries = s->cfg.l2.mshr_entries, .queue = (int)b->inq.n};
 	for (int i = 0; i < b->c.sets * b->c.ways; i++) {
 		o->valid_lines += b->c.l[i].valid && !b->c.l[i].transient;
 		o->transient_lines += b->c.l[i].transient;

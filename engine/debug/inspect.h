@@ -270,7 +270,8 @@ struct mshr_entry_info {
 };
 
 struct mshr_info {
-	int entries, used;
+	int entries, used;          /* entries: slots allocated (l1_mshr_cap), inspect_mshr_entry's range */
+	int limit;                  /* the configured entry count, used may exceed it after a whatif lowers it */
 	int wait_queue, wait_cap;   /* requests waiting for an entry */
 	int retry_queue;            /* NACKed requests waiting to be re-sent */
 	int miss_queue;             /* waiting for the crossbar */
@@ -289,7 +290,7 @@ int inspect_mshr_history(const struct sim *s, enum cache_id_kind k, int unit, ui
 struct l2_bank_info {
 	int valid_lines, total_lines;
 	int transient_lines;
-	int mshr_used, mshr_entries;
+	int mshr_used, mshr_entries; /* mshr_entries: the limit, l2.mshr.entries */
 	int queue;             /* requests waiting at the bank's input */
 	uint64_t accesses, hits, misses, nacks;
 };

@@ -166,7 +166,7 @@ static void dram_link(const struct sim *s, uint64_t line, unsigned ch, unsigned 
 static const char *head_wait_words(const struct sim *s, const struct l2bank *b, char *buf, size_t len)
 {
 	switch (l2_head_wait_reason(s, b, b->inq.head)) {
-	case NACK_MSHR_FULL: snprintf(buf, len, "an MSHR entry (%u of %u used)", b->m.used, b->m.n); break;
+	case NACK_MSHR_FULL: snprintf(buf, len, "an MSHR entry (%u of %u used)", b->m.used, (unsigned)s->cfg.l2.mshr_entries); break;
 	case NACK_MERGE_FULL: snprintf(buf, len, "a merge slot in its line's MSHR entry"); break;
 	case NACK_TRANSIENT: snprintf(buf, len, "its line's replacement to finish"); break;
 	case NACK_SET_ALL_TRANSIENT: snprintf(buf, len, "a way of its set (every way in transition)"); break;
@@ -268,7 +268,7 @@ static void chain_l2(const struct sim *s, uint64_t line, int smi, bool expect, s
 			add(c, m->t_alloc, "L2 bank %u miss, MSHR entry %u: evicting victim 0x%llx before the fetch (%u merged)", bank,
 			    e, (unsigned long long)m->victim, m->merged);
 		else
-			add(c, m->t_alloc, "L2 bank %u miss, MSHR entry %u (%u of %u used, %u merged)", bank, e, b->m.used, b->m.n,
+			add(c, m->t_alloc, "L2 bank %u miss, MSHR entry %u (%u of %u used, %u merged)", bank, e, b->m.used, (unsigned)s->cfg.l2.mshr_entries,
 			    m->merged);
 		tgt(c, WT_L2_MSHR, -1, (int)bank, (int)e, 0);
 	} else {
@@ -310,7 +310,7 @@ static void nack_link(const struct sim *s, const struct l1 *l, uint32_t ri, int 
 		chain_l2(s, r->addr, r->sm, true, c);
 		return;
 	}
-	add(c, UINT64_MAX, "L2 bank %u: MSHR %u of %u used, input queue %u", bank, b->m.used, b->m.n, b->inq.n);
+	add(c, UINT64_MAX, "L2 bank %u: MSHR %u of %u used, input queue %u", bank, b->m.used, (unsigned)s->cfg.l2.mshr_entries, b->inq.n);
 }
 
 /* Link 2 onwards for one request of a warp instruction. */
@@ -332,7 +332,7 @@ static void chain_req(const struct sim *s, const struct sm *sm, uint32_t ri, str
 	}
 	if (in_queue(s, &l->waitq, ri, &pos)) {
 		add(c, UINT64_MAX, "L1 MSHR file full (%u of %u entries): request 0x%llx waits, position %d of %u", l->m.used,
-		    l->m.n, (unsigned long long)r->addr, pos + 1, l->waitq.n);
+		    (unsigned)s->cfg.l1.mshr_entries, (unsigned long long)r->addr, pos + 1, l->waitq.n);
 		uint32_t old = REQ_NIL;
 		for (uint32_t i = 0; i < l->m.n; i++)
 			if (l->m.e[i].state != ME_FREE && (old == REQ_NIL || l->m.e[i].t_alloc < l->m.e[old].t_alloc))
@@ -536,7 +536,7 @@ static void why_mem(const struct why_ctx *x, struct chain *c)
 	    sm->vmb_count, cap, w->stall == STALL_MSHR_FULL ? " behind a full L1 MSHR file" : "");
 	if (w->stall == STALL_MSHR_FULL)
 		add(c, UINT64_MAX, "L1 MSHR file: %u of %u entries used, %u requests waiting for one", sm->l1.m.used,
-		    sm->l1.m.n, sm->l1.waitq.n);
+		    (unsigned)s->cfg.l1.mshr_entries, sm->l1.waitq.n);
 	if (w->stall == STALL_MSHR_FULL)
 		tgt(c, WT_L1_MSHR, smi, -1, -1, 0);
 	int old = vmb_oldest(s, sm, -1, -1);
@@ -850,7 +850,7 @@ int inspect_why_line(const struct sim *s, uint64_t addr, int smi, struct why_lin
 		uint32_t r = queue_find_line(s, &l->waitq, line, &pos);
 		if (r != REQ_NIL)
 			add(&c, UINT64_MAX, "sm%d L1: a request waits for an MSHR entry (position %d of %u, %u of %u used)", i,
-			    pos + 1, l->waitq.n, l->m.used, l->m.n);
+			    pos + 1, l->waitq.n, l->m.used, (unsigned)s->cfg.l1.mshr_entries);
 		if (r != REQ_NIL)
 			tgt(&c, WT_L1_MSHR, i, -1, -1, 0);
 		r = queue_find_line(s, &l->lsu, line, &pos);
@@ -911,7 +911,8 @@ int inspect_why_l2_bank(const struct sim *s, int bank, struct why_link *out, int
 	struct chain c = {out, 0, max, {0}};
 	const struct l2bank *b = &s->banks[bank];
 	deft(&c, WT_L2_BANK, -1, bank, -1, 0);
-	add(&c, UINT64_MAX, "L2 bank %d: MSHR %u of %u used, input queue %u, memory queue %u", bank, b->m.used, b->m.n,
+	add(&c, UINT64_MAX, "L2 bank %d: MSHR %u of %u used, input queue %u, memory queue %u", bank, b->m.used,
+	    (unsigned)s->cfg.l2.mshr_entries,
 	    b->inq.n, b->memq.n);
 	char w[96];
 	if (head_wait_words(s, b, w, sizeof w))

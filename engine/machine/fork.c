@@ -12,6 +12,7 @@
  */
 #include "fork.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,9 +41,49 @@ static bool same_layout(const struct arena *x, const struct arena *y)
 	return !a && !b && x->nptrs == y->nptrs;
 }
 
-struct sim *sim_fork(const struct sim *s, const struct sim_cfg *cfg, bool *cfg_ok, char **err)
+/* The MSHR files are allocated at their capacity and their entry counts are
+ * limits (config.h l1_mshr_cap): the fork is built with s's capacities unless
+ * cfg changes those keys itself, so its entry counts may go down, or up to
+ * the capacity, and the layout stays s's. NULL with *err when a count asks
+ * for more than s has. */
+static bool pin_mshr_capacity(const struct sim *s, struct sim_cfg *c, char **err)
+{
+	static const struct {
+		const char *key, *cap_key, *what;
+		size_t entries, capacity; /* offsets in struct sim_cfg */
+	} f[] = {
+		{"l1.mshr.entries", "l1.mshr.capacity", "each L1's MSHR file", offsetof(struct sim_cfg, l1.mshr_entries),
+		 offsetof(struct sim_cfg, l1.mshr_capacity)},
+		{"l2.mshr.entries", "l2.mshr.capacity", "each L2 bank's MSHR file", offsetof(struct sim_cfg, l2.mshr_entries),
+		 offsetof(struct sim_cfg, l2.mshr_capacity)},
+	};
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+		const int *se = (const int *)((const char *)&s->cfg + f[i].entries);
+		const int *sc = (const int *)((const char *)&s->cfg + f[i].capacity);
+		int *ce = (int *)((char *)c + f[i].entries), *cc = (int *)((char *)c + f[i].capacity);
+		if (*cc != *sc)
+			continue; /* the capacity itself changes: the layout check below refuses it */
+		int cap = *se > *sc ? *se : *sc;
+		if (*ce > cap) {
+			set_err(err,
+				"%s=%d is more than the %d entries %s was built with (a fork can lower it, or raise it "
+				"up to that; %s=%d at the start leaves room)",
+				f[i].key, *ce, cap, f[i].what, f[i].cap_key, *ce);
+			return false;
+		}
+		*cc = cap;
+	}
+	return true;
+}
+
+struct sim *sim_fork(const struct sim *s, const struct sim_cfg *cfg_in, bool *cfg_ok, char **err)
 {
 	*cfg_ok = true;
+	struct sim_cfg pinned = *cfg_in, *cfg = &pinned;
+	if (!pin_mshr_capacity(s, cfg, err)) {
+		*cfg_ok = false;
+		return NULL;
+	}
 	struct sim *t = sim_new(cfg, &s->wl, err);
 	if (!t)
 		return NULL;

@@ -103,8 +103,8 @@ void sim_mem_estimate(const struct sim_cfg *cfg, const struct workload *wl, stru
 	/* l1.c / l2.c: cache_init, mshr_init. */
 	part(m, "L1 tag arrays", mul(ns, al(mul(mul(l1s, l1w), sizeof(struct cline)))),
 	     "%" PRIu64 " SMs x %" PRIu64 " sets x %" PRIu64 " ways x %zu B", ns, l1s, l1w, sizeof(struct cline));
-	part(m, "L1 MSHRs", mul(ns, mshr_bytes((uint64_t)cfg->l1.mshr_entries)), "%" PRIu64 " SMs x %d entries", ns,
-	     cfg->l1.mshr_entries);
+	part(m, "L1 MSHRs", mul(ns, mshr_bytes(l1_mshr_cap(cfg))), "%" PRIu64 " SMs x %u entries", ns,
+	     l1_mshr_cap(cfg));
 	if (cfg->l1.bypass == L1B_LOCALITY)
 		part(m, "L1 bypass tag stores", mul(ns, al(mul(l1s * (uint64_t)cfg->l1.bypass_tag_ways, sizeof(struct btag)))),
 		     "%" PRIu64 " SMs x %" PRIu64 " sets x %d ways", ns, l1s, cfg->l1.bypass_tag_ways);
@@ -117,8 +117,8 @@ void sim_mem_estimate(const struct sim_cfg *cfg, const struct workload *wl, stru
 	}
 	part(m, "L2 tag arrays", mul(nb, al(mul(mul(l2s, l2w), sizeof(struct cline)))),
 	     "%" PRIu64 " banks x %" PRIu64 " sets x %" PRIu64 " ways x %zu B", nb, l2s, l2w, sizeof(struct cline));
-	part(m, "L2 MSHRs", mul(nb, add(mshr_bytes((uint64_t)cfg->l2.mshr_entries), al(24 * (uint64_t)cfg->l2.mshr_entries))),
-	     "%" PRIu64 " banks x %d entries", nb, cfg->l2.mshr_entries);
+	part(m, "L2 MSHRs", mul(nb, add(mshr_bytes(l2_mshr_cap(cfg)), al(24 * (uint64_t)l2_mshr_cap(cfg)))),
+	     "%" PRIu64 " banks x %u entries", nb, l2_mshr_cap(cfg));
 	if (cfg->l2.sharers != L2SH_OFF && !cfg->l2.coh.protocol && cfg->l1.enabled) { /* l2_sharers.c */
 		uint64_t words = (ns + 63) / 64;
 		part(m, "L2 sharer records",

@@ -349,7 +349,7 @@ int coh_l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 		cl->touch_cycle = now;
 	}
 	if (pend != REQ_NIL) {
-		if (!mshr_can_merge(&l->m, pend))
+		if (!mshr_can_merge(&l->m, pend, (uint32_t)s->cfg.l1.mshr_merges))
 			return access_full(s, sm, ri, EVM_MERGES, from_wait);
 		struct mshr_ent *me = &l->m.e[pend];
 		reqq_push(&me->wait, s->pool.r, ri);
@@ -363,7 +363,7 @@ int coh_l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 		stat_inc(&s->stats, s->coh_err_id); /* a stable state without a row for a core access */
 		return 1;
 	}
-	if (mshr_full(&l->m))
+	if (mshr_full(&l->m, (uint32_t)s->cfg.l1.mshr_entries))
 		return access_full(s, sm, ri, EVM_ENTRIES, from_wait);
 	if (c->mshr_per_warp && mshr_count_warp(&l->m, r->warp) >= (uint32_t)c->mshr_per_warp)
 		return access_full(s, sm, ri, EVM_PER_WARP, from_wait);

@@ -214,7 +214,7 @@ bool frc_access(struct sim *s, struct l2bank *b, uint32_t ri, int set)
 			return true;
 		}
 	}
-	bool shared_full = c->mshr == FRC_MSHR_SHARED && b->m.used + (uint32_t)f->active >= b->m.n;
+	bool shared_full = c->mshr == FRC_MSHR_SHARED && b->m.used + (uint32_t)f->active >= (uint32_t)s->cfg.l2.mshr_entries;
 	/* The entry's one request slot (the fetch, later the victim's write-back)
 	 * is taken now; the victim's invalidations are checked at the swap. */
 	bool pool_full = !l2_pool_room(s, 1);

@@ -63,7 +63,7 @@ void l1_init(struct sim *s, struct sm *sm)
 	const struct l1_cfg *c = &s->cfg.l1;
 	struct l1 *l = &sm->l1;
 	cache_init(&l->c, &s->arena, c->sets, c->ways, c->line, c->sector, c->repl, c->index);
-	mshr_init(&l->m, &s->arena, (uint32_t)c->mshr_entries, (uint32_t)c->mshr_merges);
+	mshr_init(&l->m, &s->arena, l1_mshr_cap(&s->cfg));
 	reqq_init(&l->lsu);
 	reqq_init(&l->hitq);
 	reqq_init(&l->waitq);
@@ -89,7 +89,7 @@ void l1_init(struct sim *s, struct sm *sm)
 	l->st.bypasses_cop = l1_stat(s, i, "bypasses_cop", "loads that skipped the L1 for their cache operator (glc/slc)");
 	char name[64];
 	snprintf(name, sizeof name, "sm%d.l1.mshr.occupancy", i);
-	l->st.mshr_occ = stats_occupancy(&s->stats, name, "L1 MSHR entries in use", (uint64_t)c->mshr_entries);
+	l->st.mshr_occ = stats_occupancy(&s->stats, name, "L1 MSHR entries in use", l1_mshr_cap(&s->cfg));
 	byp_init(s, sm);
 }
 
@@ -387,7 +387,7 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 			return ACC_DONE;
 		}
 	}
-	if (e != REQ_NIL && mshr_can_merge(&l->m, e)) {
+	if (e != REQ_NIL && mshr_can_merge(&l->m, e, (uint32_t)c->mshr_merges)) {
 		if (dec)
 			byp_apply_committed(s, sm, set, r->addr, false);
 		struct mshr_ent *me = &l->m.e[e];
@@ -401,7 +401,7 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 	int full_reason = -1; /* enum ev_mshr_full */
 	if (e != REQ_NIL)
 		full_reason = EVM_MERGES;
-	else if (mshr_full(&l->m))
+	else if (mshr_full(&l->m, (uint32_t)c->mshr_entries))
 		full_reason = EVM_ENTRIES;
 	else if (c->mshr_per_warp && mshr_count_warp(&l->m, r->warp) >= (uint32_t)c->mshr_per_warp)
 		full_reason = EVM_PER_WARP;

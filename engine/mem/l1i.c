@@ -39,7 +39,7 @@ void l1i_init(struct sim *s, struct sm *sm)
 	if (!l1i_active(c))
 		return;
 	cache_init(&l->c, &s->arena, c->l1i.sets, c->l1i.ways, c->l1.line, 0, REPL_LRU, IDX_LINEAR);
-	mshr_init(&l->m, &s->arena, (uint32_t)c->l1i.mshr_entries, (uint32_t)c->l1i.mshr_merges);
+	mshr_init(&l->m, &s->arena, (uint32_t)c->l1i.mshr_entries);
 }
 
 /* The L2's sectors of a whole line (l1.sector = l2.sector, hier_cfg.c). */
@@ -72,7 +72,7 @@ int l1i_access(struct sim *s, struct sm *sm, int slot, uint64_t addr)
 	}
 	uint32_t e = mshr_find(&l->m, line, 0);
 	if (e != REQ_NIL) {
-		if (!mshr_can_merge(&l->m, e)) {
+		if (!mshr_can_merge(&l->m, e, (uint32_t)s->cfg.l1i.mshr_merges)) {
 			stat_inc(&s->stats, s->id.l1i_resv_fails);
 			return L1I_REFUSED;
 		}
@@ -83,7 +83,7 @@ int l1i_access(struct sim *s, struct sm *sm, int slot, uint64_t addr)
 		EV_EMIT(&s->ev, EV_L1I_MISS, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)slot, .addr = line,
 			.set = set, .a = 1);
 	} else {
-		if (mshr_full(&l->m) || !l1_missq_room(s, &sm->l1) || !l2_pool_room(s, 1)) {
+		if (mshr_full(&l->m, (uint32_t)s->cfg.l1i.mshr_entries) || !l1_missq_room(s, &sm->l1) || !l2_pool_room(s, 1)) {
 			stat_inc(&s->stats, s->id.l1i_resv_fails);
 			return L1I_REFUSED;
 		}

@@ -73,7 +73,7 @@ void l2_init(struct sim *s, struct l2bank *b)
 {
 	const struct l2_cfg *c = &s->cfg.l2;
 	cache_init(&b->c, &s->arena, c->sets, c->ways, c->line, c->sector, c->repl, c->index);
-	mshr_init(&b->m, &s->arena, (uint32_t)c->mshr_entries, (uint32_t)c->mshr_merges);
+	mshr_init(&b->m, &s->arena, l2_mshr_cap(&s->cfg));
 	reqq_init(&b->inq);
 	reqq_init(&b->ackinq);
 	reqq_init(&b->outq);
@@ -93,12 +93,14 @@ void l2_init(struct sim *s, struct l2bank *b)
 	b->st.fills = bank_stat(s, i, "fills", "lines filled from memory");
 	char name[64];
 	snprintf(name, sizeof name, "l2.bank%d.mshr.occupancy", i);
-	b->st.mshr_occ = stats_occupancy(&s->stats, name, "L2 MSHR entries in use", (uint64_t)c->mshr_entries);
-	ARENA_SET(&s->arena, b->mlat, uint64_t, 3 * (size_t)c->mshr_entries);
-	ARENA_SET(&s->arena, b->mres, uint32_t, 2 * (size_t)c->mshr_entries);
-	for (int k = 0; k < 2 * c->mshr_entries; k++)
+	b->st.mshr_occ = stats_occupancy(&s->stats, name, "L2 MSHR entries in use", l2_mshr_cap(&s->cfg));
+	/* Per MSHR entry, at the capacity (l2_mshr_cap): the limit may change in a fork. */
+	size_t cap = l2_mshr_cap(&s->cfg);
+	ARENA_SET(&s->arena, b->mlat, uint64_t, 3 * cap);
+	ARENA_SET(&s->arena, b->mres, uint32_t, 2 * cap);
+	for (size_t k = 0; k < 2 * cap; k++)
 		b->mres[k] = REQ_NIL;
-	ARENA_SET(&s->arena, b->inv_acks, uint16_t, (size_t)c->mshr_entries);
+	ARENA_SET(&s->arena, b->inv_acks, uint16_t, cap);
 	if (c->frc.entries) {
 		snprintf(name, sizeof name, "l2.bank%d.frc.occupancy", i);
 		b->st.frc_occ = stats_occupancy(&s->stats, name, "FRC entries busy", (uint64_t)c->frc.entries);

@@ -203,7 +203,7 @@ void l2_miss_path(struct sim *s, struct l2bank *b, uint32_t ri, int set, int way
 	/* Any pending entry for the line takes the request. */
 	uint32_t e = mshr_find(&b->m, r->addr, 0);
 	if (e != REQ_NIL) {
-		if (!mshr_can_merge(&b->m, e)) {
+		if (!mshr_can_merge(&b->m, e, (uint32_t)s->cfg.l2.mshr_merges)) {
 			l2_nack(s, b, ri, NACK_MERGE_FULL);
 			return;
 		}
@@ -219,7 +219,7 @@ void l2_miss_path(struct sim *s, struct l2bank *b, uint32_t ri, int set, int way
 	/* The FRC (when configured) takes misses on absent lines first. */
 	if (!present && frc_access(s, b, ri, set))
 		return;
-	if (l2_mshr_in_use(s, b) >= b->m.n) {
+	if (l2_mshr_in_use(s, b) >= (uint32_t)s->cfg.l2.mshr_entries) {
 		l2_nack(s, b, ri, NACK_MSHR_FULL);
 		return;
 	}
@@ -302,7 +302,7 @@ void l2_slc_stream(struct sim *s, struct l2bank *b, uint32_t ri, int set)
 {
 	struct req *r = &s->pool.r[ri];
 	uint64_t now = s->st->now;
-	if (l2_mshr_in_use(s, b) >= b->m.n) {
+	if (l2_mshr_in_use(s, b) >= (uint32_t)s->cfg.l2.mshr_entries) {
 		l2_nack(s, b, ri, NACK_MSHR_FULL);
 		return;
 	}

@@ -52,7 +52,7 @@ static int room(const struct sim *s, const struct l2bank *b, uint32_t n, uint32_
  * in transition (cache_victim's test, without its side effects). */
 static int new_miss_refused(const struct sim *s, const struct l2bank *b, int set, bool present)
 {
-	if (l2_mshr_in_use(s, b) >= b->m.n)
+	if (l2_mshr_in_use(s, b) >= (uint32_t)s->cfg.l2.mshr_entries)
 		return NACK_MSHR_FULL;
 	int why = room(s, b, 2, l2sh_room_needed(s));
 	if (why != TAKEN || present)
@@ -67,7 +67,7 @@ static int miss_refused(const struct sim *s, const struct l2bank *b, uint64_t ad
 {
 	uint32_t e = mshr_find(&b->m, addr, 0);
 	if (e != REQ_NIL)
-		return mshr_can_merge(&b->m, e) ? TAKEN : NACK_MERGE_FULL;
+		return mshr_can_merge(&b->m, e, (uint32_t)s->cfg.l2.mshr_merges) ? TAKEN : NACK_MERGE_FULL;
 	return new_miss_refused(s, b, set, present);
 }
 
@@ -129,7 +129,7 @@ static int refused(const struct sim *s, const struct l2bank *b, const struct req
 	if (present && (cl->sv & r->mask) == r->mask)
 		return TAKEN; /* read or atomic hit */
 	if (r->type != RQ_ATOM && (r->flags & REQF_NOALLOC_L2) && !present && mshr_find(&b->m, r->addr, 0) == REQ_NIL)
-		return l2_mshr_in_use(s, b) >= b->m.n ? NACK_MSHR_FULL
+		return l2_mshr_in_use(s, b) >= (uint32_t)s->cfg.l2.mshr_entries ? NACK_MSHR_FULL
 						      : room(s, b, 1, l2sh_room_needed(s)); /* ld.slc (l2_slc_stream) */
 	return miss_refused(s, b, r->addr, set, present);
 }

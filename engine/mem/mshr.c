@@ -10,11 +10,10 @@ static inline uint32_t hash_line(const struct mshr *m, uint64_t line)
 	return (uint32_t)(mix64(line) & (m->nbuckets - 1));
 }
 
-void mshr_init(struct mshr *m, struct arena *a, uint32_t entries, uint32_t merges)
+void mshr_init(struct mshr *m, struct arena *a, uint32_t entries)
 {
 	m->n = entries;
 	m->used = 0;
-	m->merges = merges;
 	m->nbuckets = 1;
 	while (m->nbuckets < entries * 2)
 		m->nbuckets <<= 1;

@@ -48,6 +48,20 @@ static inline bool l1i_active(const struct sim_cfg *c)
 	return c->l1i.enabled && !c->l2.coh.protocol;
 }
 
+/* MSHR entries allocated per L1 / per L2 bank: l1.mshr.capacity (or l2.'s),
+ * never below the limit l1.mshr.entries, which the caches read from the
+ * configuration on every allocation. Only the capacity is built into the
+ * state, so a fork may lower the limit, or raise it up to the capacity
+ * (machine/fork.h). */
+static inline uint32_t l1_mshr_cap(const struct sim_cfg *c)
+{
+	return (uint32_t)(c->l1.mshr_capacity > c->l1.mshr_entries ? c->l1.mshr_capacity : c->l1.mshr_entries);
+}
+static inline uint32_t l2_mshr_cap(const struct sim_cfg *c)
+{
+	return (uint32_t)(c->l2.mshr_capacity > c->l2.mshr_entries ? c->l2.mshr_capacity : c->l2.mshr_entries);
+}
+
 enum cfg_type {
 	CFG_INT,    /* int */
 	CFG_U64,    /* uint64_t */

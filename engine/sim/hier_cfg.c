@@ -204,6 +204,9 @@ static const struct cfg_param l1_params[] = {
 	       "Volta streaming L1: lines allocated on fill, so misses never fail for want of a line"),
 	P_INT("l1.ports", l1.ports, "1", 1, 64, "L1 lookups per cycle"),
 	P_INT("l1.mshr.entries", l1.mshr_entries, "8", 1, 8192, "L1 MSHR entries (outstanding lines)"),
+	P_INT("l1.mshr.capacity", l1.mshr_capacity, "0", 0, 8192,
+	      "L1 MSHR entries allocated (0 = l1.mshr.entries; at least l1.mshr.entries): room a whatif can raise "
+	      "l1.mshr.entries into mid-run; no other effect"),
 	P_INT("l1.mshr.merges", l1.mshr_merges, "4", 1, 256, "requests per MSHR entry, the first included"),
 	P_INT("l1.mshr.per_warp", l1.mshr_per_warp, "0", 0, 8192, "MSHR entries one warp may hold (0 = no limit)"),
 	P_INT("l1.wait_queue", l1.wait_queue, "8", 1, 4096, "requests waiting for an MSHR entry (FIFO)"),
@@ -376,6 +379,9 @@ static const struct cfg_param l2_params[] = {
 	      "(then l2.bank_hash), its channel that bank's, and l2.interleave is unused; 0 = banks chosen by "
 	      "l2.interleave and l2.bank_hash alone, independent of the DRAM channel"),
 	P_INT("l2.mshr.entries", l2.mshr_entries, "8", 1, 8192, "L2 MSHR entries per bank"),
+	P_INT("l2.mshr.capacity", l2.mshr_capacity, "0", 0, 8192,
+	      "L2 MSHR entries allocated per bank (0 = l2.mshr.entries; at least l2.mshr.entries): room a whatif can "
+	      "raise l2.mshr.entries into mid-run; no other effect"),
 	P_INT("l2.mshr.merges", l2.mshr_merges, "8", 1, 256, "requests per L2 MSHR entry"),
 	P_BOOL("l2.sector_mem", l2.sector_mem, "false",
 	       "with l2.sector: a fetch or write-back moves only its sectors at the DRAM (popcount x l2.sector bytes in "

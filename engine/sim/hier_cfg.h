@@ -93,7 +93,8 @@ struct l1_cfg {
 	int write_policy;    /* enum l1_write */
 	bool streaming;      /* Volta allocate-on-fill streaming L1 */
 	int ports;           /* lookups per cycle */
-	int mshr_entries;
+	int mshr_entries;    /* a limit, read on every allocation (l1_mshr_cap) */
+	int mshr_capacity;   /* entries allocated (0 = mshr_entries); see l1_mshr_cap */
 	int mshr_merges;     /* requests per entry (including the first) */
 	int mshr_per_warp;   /* 0 = unlimited */
 	int wait_queue;      /* requests waiting for an MSHR */
@@ -147,7 +148,8 @@ struct l2_cfg {
 	int interleave;      /* bytes of consecutive addresses per bank */
 	int bank_hash;       /* enum bank_hash */
 	int banks_per_channel; /* L2 sub-partitions per DRAM channel (0 = banks independent of the channels) */
-	int mshr_entries;
+	int mshr_entries;    /* a limit, read on every allocation (l2_mshr_cap) */
+	int mshr_capacity;   /* entries allocated per bank (0 = mshr_entries) */
 	int mshr_merges;
 	int write_fetch;     /* enum l2_write */
 	int queue;           /* input queue per bank */

@@ -76,8 +76,8 @@ uint64_t sim_req_pool_slots(const struct sim_cfg *cfg)
 {
 	uint64_t ns = (uint64_t)cfg->core.sms, nb = (uint64_t)cfg->l2.banks;
 	uint64_t pool = ns * ((uint64_t)cfg->core.mem_inflight * (uint64_t)cfg->core.warp_size * 2 +
-			      (uint64_t)cfg->l1.mshr_entries * 2 + 64) +
-			nb * ((uint64_t)cfg->l2.mshr_entries * 3 + (uint64_t)cfg->l2.frc.entries * 2 +
+			      (uint64_t)l1_mshr_cap(cfg) * 2 + 64) +
+			nb * ((uint64_t)l2_mshr_cap(cfg) * 3 + (uint64_t)cfg->l2.frc.entries * 2 +
 			      (uint64_t)cfg->l2.queue * 2 + 64);
 	if (l1i_active(cfg)) /* instruction-cache misses (l1i.c) */
 		pool += ns * (uint64_t)cfg->l1i.mshr_entries;

@@ -5,7 +5,7 @@
  * the fork cycle, for every feature that allocates its own state; the
  * original is not touched. A key that only the configuration holds
  * (l2.hit_latency) forks and takes effect; a key that sizes the state
- * (l1.mshr.entries) is refused.
+ * (l1.sets) is refused. MSHR counts: test_fork_mshr.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -85,7 +85,7 @@ TEST(fork_config_only_key_takes_effect_size_key_refused)
 	sim_free(a);
 	sim_free(b);
 	c = t.cfg;
-	c.l1.mshr_entries = t.cfg.l1.mshr_entries * 2;
+	c.l1.sets = t.cfg.l1.sets * 2;
 	ok = true;
 	CHECK(sim_fork(t.s, &c, &ok, &err) == NULL);
 	CHECK(!ok);

@@ -21,12 +21,12 @@ TEST(mshr_can_merge_up_to_the_limit)
 	arena_init(&a);
 	struct mshr m;
 	for (uint32_t merges = 1; merges <= 5; merges++) {
-		mshr_init(&m, &a, 2, merges);
+		mshr_init(&m, &a, 2);
 		uint32_t e = mshr_alloc(&m, 0x1000, 1, 0);
 		REQUIRE(e != REQ_NIL);
 		m.e[e].merged = 1; /* the allocating request */
 		uint32_t held = 1;
-		while (mshr_can_merge(&m, e) && held < 100)
+		while (mshr_can_merge(&m, e, merges) && held < 100)
 			m.e[e].merged = (uint16_t)++held;
 		CHECK_EQ(held, merges);
 	}
