@@ -12,7 +12,7 @@
 # the predictor adds by choosing which loads skip it. N-IPC = all/none under
 # the segment payload classifies a kernel as the paper does (CNF > 1.02,
 # CF < 0.98, CI between). The second table is the geometric mean of each
-# ratio over the CNF kernels, per payload.
+# ratio over the CNF and over the CF kernels, per payload.
 # Usage: B=build/gpustep sh tools/bypass_attribution.sh   (K="kernel kernel:p=v,p=v" to choose)
 B=${B:-${GPUSTEP:-build/gpustep}}
 K=${K:-gather_random bfs_like:n=16384 l2_victim_churn vws_thrash bfs_like matmul_naive stencil2d matmul_tiled strided transpose_naive}
@@ -40,12 +40,14 @@ for spec in $K; do
 done
 echo "| kernel | payload | IPC none | IPC all | IPC locality | N-IPC (all / none, segment) | class | bypassing at all (all vs none) | predictor (locality vs all) | locality vs none |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
-: >"$tmp/cnf"
+: >"$tmp/CNF"
+: >"$tmp/CF"
+: >"$tmp/CI"
 for spec in $K; do
 	nipc=$(awk -v a="$(cat "$tmp/$spec.segment.all.ipc")" -v n="$(cat "$tmp/$spec.segment.none.ipc")" \
 		'BEGIN { printf "%.3f", a / n }')
-	cls=$(awk -v x="$nipc" 'BEGIN { print x > 1.02 ? "CNF" : x < 0.98 ? "CF" : "CI" }')
-	[ "$cls" = CNF ] && echo "$spec" >>"$tmp/cnf"
+	cls=$(awk -v x="$nipc" 'BEGIN { print (x > 1.02 ? "CNF" : (x < 0.98 ? "CF" : "CI")) }')
+	echo "$spec" >>"$tmp/$cls"
 	name=$(echo "$spec" | sed 's/:/ -p /; s/,/ -p /g')
 	for pay in segment line; do
 		awk -v k="$name" -v p="$pay" -v nipc="$nipc" -v c="$cls" -v n="$(cat "$tmp/$spec.$pay.none.ipc")" \
@@ -55,15 +57,17 @@ for spec in $K; do
 	done
 done
 echo
-echo "| CNF kernels (geometric mean over $(wc -l <"$tmp/cnf" | tr -d ' ')) | payload | bypassing at all (all vs none) | predictor (locality vs all) | locality vs none |"
+echo "| kernels (geometric mean) | payload | bypassing at all (all vs none) | predictor (locality vs all) | locality vs none |"
 echo "|---|---|---|---|---|"
-for pay in segment line; do
-	for spec in $(cat "$tmp/cnf"); do
-		printf '%s %s %s\n' "$(cat "$tmp/$spec.$pay.none.ipc")" "$(cat "$tmp/$spec.$pay.all.ipc")" \
-			"$(cat "$tmp/$spec.$pay.locality.ipc")"
-	done | awk -v p="$pay" -v ks="$(sed 's/:/ -p /; s/,/ -p /g' "$tmp/cnf" | paste -sd, - | sed 's/,/, /g')" '
-		{ a += log($2 / $1); l += log($3 / $2); t += log($3 / $1); n++ }
-		END { if (n == 0) { printf "| (none) | %s | - | - | - |\n", p; exit }
-			printf "| %s | %s | %+.1f %% | %+.1f %% | %+.1f %% |\n", ks, p,
-				100 * (exp(a / n) - 1), 100 * (exp(l / n) - 1), 100 * (exp(t / n) - 1) }'
+for cls in CNF CF; do
+	for pay in segment line; do
+		for spec in $(cat "$tmp/$cls"); do
+			printf '%s %s %s\n' "$(cat "$tmp/$spec.$pay.none.ipc")" "$(cat "$tmp/$spec.$pay.all.ipc")" \
+				"$(cat "$tmp/$spec.$pay.locality.ipc")"
+		done | awk -v c="$cls" -v p="$pay" -v ks="$(sed 's/:/ -p /; s/,/ -p /g' "$tmp/$cls" | paste -sd, - | sed 's/,/, /g')" '
+			{ a += log($2 / $1); l += log($3 / $2); t += log($3 / $1); n++ }
+			END { if (n == 0) { printf "| %s: none | %s | - | - | - |\n", c, p; exit }
+				printf "| %s (%d): %s | %s | %+.1f %% | %+.1f %% | %+.1f %% |\n", c, n, ks, p,
+					100 * (exp(a / n) - 1), 100 * (exp(l / n) - 1), 100 * (exp(t / n) - 1) }'
+	done
 done
