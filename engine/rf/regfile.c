@@ -660,6 +660,19 @@ uint64_t rf_issue(struct sim *s, struct sm *sm, int slot, const struct winst *in
 		if (m->wb_on)
 			piggyback(s, sm, b);
 	}
+	if (in->ndst && m->wb_on && s->cfg.rf.wb_claim == RF_WB_AT_WRITEBACK && s->cfg.rf.wb_void == RF_VOID_AT_ISSUE) {
+		/* WAW at issue: this instruction will overwrite dst, and every older
+		 * reader of the buffered value has issued (in order) and read it in
+		 * its issue cycle, so the value is dead: free its way now. */
+		unsigned b = rf_bank_of(s, slot, in->dst);
+		int way = wb_find(s, sm, b, slot, in->dst);
+		if (way >= 0 && wb_way(s, sm, b, way)->r) {
+			RF_ADD(s, sm, wb_voided, 1);
+			EV_EMIT(&s->ev, EV_RF_WB_VOID, .cycle = now, .sm = (int16_t)sm->id, .warp = (int16_t)slot,
+				.unit = (int16_t)b, .a = in->dst);
+			wb_way(s, sm, b, way)->v = 0;
+		}
+	}
 	if (in->ndst && m->wb_on && s->cfg.rf.wb_claim == RF_WB_AT_ISSUE) {
 		unsigned b = rf_bank_of(s, slot, in->dst);
 		int way = wb_find(s, sm, b, slot, in->dst);

@@ -16,6 +16,7 @@ static const char *const remap_names[] = {"contiguous", "eq3_3", "balanced", NUL
 static const char *const tie_names[] = {"gto", "oldest", "lrr", NULL};
 static const char *const scope_names[] = {"bank", "track", NULL};
 static const char *const claim_names[] = {"writeback", "issue", NULL};
+static const char *const void_names[] = {"issue", "arrival", NULL};
 static const char *const spread_names[] = {"interleave", "one_bank", NULL};
 static const char *const score_names[] = {"reads", "accesses", NULL};
 static const char *const noread_names[] = {"zero", "last", NULL};
@@ -55,6 +56,10 @@ static const struct cfg_param rf_params[] = {
 	P_ENUM("rf.write_buffer.claim", rf.wb_claim, "writeback", claim_names,
 	       "when a result takes its write-buffer entry: writeback (when it arrives; a full set forces the oldest "
 	       "out) or issue (the thesis's WBIT logging: issue blocks while every way awaits data)"),
+	P_ENUM("rf.write_buffer.void", rf.wb_void, "issue", void_names,
+	       "when a buffered result is voided by a newer write of the same warp register (WAW): issue (when the "
+	       "newer writer issues, the thesis's 'erased by a later issued instruction'; no reader can need the old "
+	       "value then) or arrival (when the newer result arrives; the old value holds its way meanwhile)"),
 	P_ENUM("rf.rmws_tiebreak", rf.tiebreak, "gto", tie_names,
 	       "rmws: order among warps with the same score (gto: last issued, then oldest)"),
 	P_INT("rf.queue_limit", rf.queue_limit, "32", 4, 1024,

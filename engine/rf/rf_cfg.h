@@ -14,6 +14,7 @@ enum rf_remap { RF_REMAP_CONTIGUOUS, RF_REMAP_EQ3_3, RF_REMAP_BALANCED };
 enum rf_tiebreak { RF_TIE_GTO, RF_TIE_OLDEST, RF_TIE_LRR };
 enum rf_shift_scope { RF_SHIFT_PER_BANK, RF_SHIFT_PER_TRACK };
 enum rf_wb_claim { RF_WB_AT_WRITEBACK, RF_WB_AT_ISSUE };
+enum rf_wb_void { RF_VOID_AT_ISSUE, RF_VOID_AT_ARRIVAL };
 enum rf_wr_spread { RF_WR_INTERLEAVE, RF_WR_ONE_BANK };
 enum rf_rmws_score { RF_SCORE_READS, RF_SCORE_ACCESSES };
 enum rf_rmws_no_reads { RF_NOREAD_ZERO, RF_NOREAD_LAST };
@@ -35,6 +36,7 @@ struct rf_cfg {
 	int warp_reg_spread; /* enum rf_wr_spread: a warp's registers over its scheduler's banks */
 	int wb_entries;      /* racetrack write buffer, total per SM (0 = off) */
 	int wb_claim;        /* enum rf_wb_claim: when a destination takes its entry */
+	int wb_void;         /* enum rf_wb_void: when a newer write of the same register voids a buffered one */
 	int tiebreak;        /* enum rf_tiebreak (RMWS) */
 	int queue_limit;     /* arbitrator queue depth that blocks issue (back-pressure) */
 	int rmws_score;      /* enum rf_rmws_score: the register accesses RMWS's score counts */

@@ -11,6 +11,7 @@
 #include "load/embedded.h"
 #include "debug/inspect.h"
 #include "load/loader.h"
+#include "rf/regfile.h"
 #include "sim/sim.h"
 #include "test.h"
 
@@ -330,6 +331,33 @@ TEST(behaviour_rmws_fewer_shifts_than_gto)
 	run_free(&b);
 }
 
+/* gtx480 banks its registers as GPGPU-Sim does (the thesis's simulator):
+ * opndcoll_rfu_t::init always sets a warp shift, so warp w's register r
+ * sits in bank (r + w) mod banks, whatever -gpgpu_reg_bank_use_warp_id says.
+ * Checked for every register of every warp slot the register file holds on
+ * matmul_tiled (28 registers, 32 warps), and bank = r mod banks again with
+ * -s rf.warp_shift=false. Breaking the preset's "warp_shift" fails it. */
+TEST(behaviour_gtx480_register_banks_rotate_with_the_warp)
+{
+	char *err = NULL;
+	struct sim_cfg cfg;
+	cfg_defaults(&cfg);
+	REQUIRE(loader_load_config("gtx480", &cfg, &err) == 0);
+	const unsigned banks = (unsigned)cfg.rf.banks, warps = 32, nregs = 28;
+	for (int shift = 1; shift >= 0; shift--) {
+		static const char *const on[] = {"rf.kind=racetrack", "p:n=32", NULL},
+				       *const off[] = {"rf.kind=racetrack", "rf.warp_shift=false", "p:n=32", NULL};
+		struct run a;
+		REQUIRE(run_kernel(&a, "gtx480", "matmul_tiled", shift ? on : off));
+		unsigned bad = 0;
+		for (unsigned w = 0; w < warps; w++)
+			for (unsigned r = 0; r < nregs; r++)
+				bad += rf_bank_of(a.s, (int)w, r) != (shift ? (r + w) % banks : r % banks);
+		CHECK_EQ(bad, 0);
+		run_free(&a);
+	}
+}
+
 /* RMWS's picks on a kernel (gtx480, racetrack, default size) and how many
  * issued another warp than the one GTO would have (rf.rmws_pick: warp !=
  * unit). False if the event ring lost picks. */
@@ -375,9 +403,17 @@ TEST(behaviour_rmws_ties_gto_only_where_no_scheduler_moves_shifts)
 	/* Instructions always there (l1i.enabled=false): the fetch unit would
 	 * decide which warps have an instruction to issue, and the question here
 	 * is what the schedulers do with the same ready warps. */
-	static const char *const g[] = {"rf.kind=racetrack", "core.scheduler=gto", "l1i.enabled=false", NULL},
-			       *const r[] = {"rf.kind=racetrack", "core.scheduler=rmws", "l1i.enabled=false", NULL},
-			       *const l[] = {"rf.kind=racetrack", "core.scheduler=lrr", "l1i.enabled=false", NULL};
+	/* Banks as the thesis draws them (bank = reg mod banks, rf.warp_shift
+	 * off): every warp's register r in one bank, where the schedulers'
+	 * orders meet. With gtx480's GPGPU-Sim rotation a warp's reads spread
+	 * over the banks, few reads meet in a bank and RMWS ties GTO on most
+	 * built-ins (docs/REGFILE.md, "Which bank a register is in"). */
+	static const char *const g[] = {"rf.kind=racetrack", "core.scheduler=gto", "l1i.enabled=false",
+					"rf.warp_shift=false", NULL},
+			       *const r[] = {"rf.kind=racetrack", "core.scheduler=rmws", "l1i.enabled=false",
+					     "rf.warp_shift=false", NULL},
+			       *const l[] = {"rf.kind=racetrack", "core.scheduler=lrr", "l1i.enabled=false",
+					     "rf.warp_shift=false", NULL};
 	static const char dir[] = "configs/workloads/";
 	int kernels = 0, differ = 0, choice = 0;
 	for (size_t i = 0; i < n_embedded_files; i++) {
@@ -426,10 +462,12 @@ TEST(behaviour_rmws_ties_gto_only_where_no_scheduler_moves_shifts)
  * against 249, 2026-12-06; docs/MODEL.md "Instruction cache and fetch"). */
 static bool run_gto_rmws(struct run *gto, struct run *rmws, struct run *sram, const char *kernel)
 {
+	/* rf.warp_shift=false: the thesis's figure layout (see
+	 * behaviour_rmws_ties_gto_only_where_no_scheduler_moves_shifts). */
 	static const char *const g[] = {"rf.kind=racetrack", "core.scheduler=gto", "core.schedulers=1",
-					"l1i.enabled=false", NULL},
+					"l1i.enabled=false", "rf.warp_shift=false", NULL},
 			       *const r[] = {"rf.kind=racetrack", "core.scheduler=rmws", "core.schedulers=1",
-					     "l1i.enabled=false", NULL},
+					     "l1i.enabled=false", "rf.warp_shift=false", NULL},
 			       *const sr[] = {"l1i.enabled=false", NULL};
 	return run_kernel(gto, "gtx480", kernel, g) && run_kernel(rmws, "gtx480", kernel, r) &&
 	       run_kernel(sram, "gtx480", kernel, sr);

@@ -403,6 +403,56 @@ TEST(rf_write_buffer_outcomes)
 	tk_end(&t);
 }
 
+/* WAW voiding at the newer writer's issue (rf.write_buffer.void = issue,
+ * the thesis's "erased by a later issued instruction"). Bank 0 of the Fig. 7
+ * machine has 2 ways; r2, r4, r6 sit in it at BMLs 1, 2, 3 (contiguous, one
+ * warp), the ports stay at BML 0. r2 and r4 are buffered; the load reads its
+ * address r2 from the buffer (RAW) and will overwrite r2, so at its issue the
+ * old r2 is dead: `issue` frees its way there, and r6 (arriving long before
+ * the load's data) takes it. The load's r2 then finds both ways full and
+ * forces the oldest (r4) out: 1 void, 1 overflow, 1 bank write (r4: BML 0 ->
+ * 2, 2 shift cycles). `arrival` keeps the dead r2 until the load's data comes:
+ * r6 forces it out (the dead value is written: 0 -> 1, 1 shift cycle), which
+ * leaves bank 0 at r2's BML, so the load's r2 is written directly: 0 voids,
+ * 3 entries, 1 overflow, 1 direct, 2 bank writes, 1 shift cycle. */
+TEST(rf_write_buffer_void_at_issue)
+{
+	for (int mode = 0; mode < 2; mode++) {
+		struct tk t;
+		fig7_cfg(&t.cfg, RF_REMAP_CONTIGUOUS);
+		t.cfg.core.warps_per_sm = 1;
+		t.cfg.rf.wb_entries = 4;
+		t.cfg.rf.wb_void = mode ? RF_VOID_AT_ARRIVAL : RF_VOID_AT_ISSUE;
+		REQUIRE(rf_start(&t, 32, 1, 8,
+				 "alu 1 <- r1 -> r2; alu 1 <- r1 -> r4; ld A[tid] -> r2 <- r2; alu 1 <- r1 -> r6"));
+		CHECK_EQ(rf_bml_of(t.s, 0, 2), 1);
+		CHECK_EQ(rf_bml_of(t.s, 0, 4), 2);
+		CHECK_EQ(rf_bml_of(t.s, 0, 6), 3);
+		CHECK_EQ(sim_step(t.s, 10000), SIM_STOP_DONE);
+		CHECK_EQ(tk_stat(&t, "rf.wb.reads"), 1);
+		CHECK_EQ(tk_stat(&t, "rf.wb.allocs"), mode ? 3 : 4);
+		CHECK_EQ(tk_stat(&t, "rf.wb.voided"), mode ? 0 : 1);
+		CHECK_EQ(tk_stat(&t, "rf.wb.overflow"), 1);
+		CHECK_EQ(tk_stat(&t, "rf.wb.direct"), mode ? 1 : 0);
+		CHECK_EQ(tk_stat(&t, "rf.writes"), mode ? 2 : 1);
+		CHECK_EQ(tk_stat(&t, "rf.shift_cycles"), mode ? 1 : 2);
+		const struct event *v = tk_event(&t, EV_RF_WB_VOID, 0);
+		if (!mode) {
+			REQUIRE(v);
+			CHECK_EQ(v->a, 2);
+			const struct event *ld = tk_event(&t, EV_WARP_ISSUE, 2);
+			REQUIRE(ld);
+			CHECK_EQ(v->cycle, ld->cycle); /* voided in the load's issue cycle */
+		} else {
+			CHECK(v == NULL);
+		}
+		const struct event *d = tk_event(&t, EV_RF_WB_DRAIN, 0);
+		REQUIRE(d);
+		CHECK_EQ(d->a, mode ? 2 : 4); /* the first register forced out */
+		tk_end(&t);
+	}
+}
+
 /* Piggyback: a buffered result waits until another request brings its BML
  * under a port: r2 (bank 0, BML 4, segment 0) is buffered while bank 0 sits
  * at BML 0; the next instruction reads r6 (bank 0, BML 4, segment 1), and r2
