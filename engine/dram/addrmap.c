@@ -218,9 +218,8 @@ unsigned addrmap_ipoly(uint64_t higher, unsigned index, unsigned n)
 			continue;
 		unsigned deg = log2u(n);
 		uint64_t x = (higher & (((uint64_t)1 << ipoly_tab[i].k) - 1)) << deg;
-		for (int b = (int)(ipoly_tab[i].k + deg) - 1; b >= (int)deg; b--)
-			if (x >> b & 1)
-				x ^= (uint64_t)ipoly_tab[i].poly << (b - (int)deg);
+		while (x >> deg) /* long division, highest set bit first */
+			x ^= (uint64_t)ipoly_tab[i].poly << (63u - (unsigned)__builtin_clzll(x) - deg);
 		return (index ^ (unsigned)x) & (n - 1);
 	}
 	return index; /* not reached: addrmap_set_partition checks n */

@@ -72,10 +72,9 @@ unsigned icnt_bank_of(const struct sim *s, uint64_t addr)
 		static const uint32_t poly[13] = {0,     0x3,   0x7,   0xB,   0x13,  0x25,  0x43,
 						  0x89,  0x11D, 0x211, 0x409, 0x805, 0x1053};
 		unsigned deg = log2u(nb);
-		uint64_t x = chunk;
-		for (int b = 63; b >= (int)deg; b--)
-			if (x >> b & 1)
-				x ^= (uint64_t)poly[deg] << (b - (int)deg);
+		uint64_t x = chunk; /* mod poly[deg], highest set bit first (as cache.c) */
+		while (deg && x >> deg)
+			x ^= (uint64_t)poly[deg] << (63u - (unsigned)__builtin_clzll(x) - deg);
 		return (unsigned)(x & (nb - 1));
 	}
 	default:
