@@ -47,6 +47,8 @@
  * every SM -> L2 packet, Acks included on either channel; icnt.ack_packets /
  * ack_flits count the Acks alone.
  */
+#include <assert.h>
+
 #include "core/coalesce.h"
 #include "coh/coh.h"
 #include "sim/sim_int.h"
@@ -221,7 +223,7 @@ static bool head_has_credit(struct sim *s, const struct sm *sm, const struct req
 	if (q->head == REQ_NIL)
 		return false;
 	struct req *r = &s->pool.r[q->head];
-	unsigned bank = icnt_bank_of(s, r->addr);
+	unsigned bank = r->bank; /* set as it entered the queue (l1.c send_down) */
 	const struct l2bank *b = &s->banks[bank];
 	if ((ack ? b->ack_credits_used : b->in_credits_used) < (uint32_t)s->cfg.l2.queue)
 		return true;
@@ -242,10 +244,10 @@ static void start_request(struct sim *s, struct sm *sm, struct reqq *q, bool ack
 	struct l1 *l = &sm->l1;
 	uint64_t now = s->st->now;
 	uint32_t ri = reqq_pop(q, R);
-	unsigned bank = icnt_bank_of(s, R[ri].addr);
+	unsigned bank = R[ri].bank;
+	assert(bank == icnt_bank_of(s, R[ri].addr)); /* nothing moved it since send_down */
 	struct l2bank *b = &s->banks[bank];
 	R[ri].flags &= (uint8_t)~REQF_ICNT_SEEN;
-	R[ri].bank = (uint16_t)bank;
 	unsigned flits = packet_flits(s, &R[ri], false);
 	uint64_t ser = ser_cycles(s, flits);
 	uint64_t start = now > b->req_link_free ? now : b->req_link_free;

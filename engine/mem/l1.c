@@ -132,10 +132,13 @@ static bool missq_room(const struct sim *s, const struct l1 *l)
 }
 
 /* To the crossbar: an invalidation Ack on its own channel (icnt.c), the
- * rest through the miss queue. */
+ * rest through the miss queue; every request enters them here. */
 static void send_down(struct sim *s, struct l1 *l, uint32_t ri)
 {
 	s->pool.r[ri].t_ready = s->st->now;
+	/* Its L2 bank, once: the crossbar reads it at every cycle the head
+	 * waits for that bank's credit (icnt.c head_has_credit). */
+	s->pool.r[ri].bank = (uint16_t)icnt_bank_of(s, s->pool.r[ri].addr);
 	reqq_push(icnt_on_ack_channel(s, &s->pool.r[ri]) ? &l->ackq : &l->missq, s->pool.r, ri);
 	sim_act_l1(s, l);
 }
