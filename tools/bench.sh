@@ -1,7 +1,12 @@
 #!/bin/sh
 # bench.sh BIN: headless speed figures for docs/PERFORMANCE.md.
 # Runs fixed workloads on fixed configs (--run, default seed) and prints
-# simulated cycles/s, warp instructions/s and peak RSS for each.
+# simulated cycles/s, warp instructions/s, L1 accesses/s (l1.accesses: the
+# coalesced requests the L1s looked up; cycles/s alone changes meaning
+# whenever the model changes) and peak RSS for each. With GNU time the
+# per-second figures divide by the process's user CPU seconds (other work
+# on a shared machine stretches the wall clock, much less the CPU time),
+# else by the wall-clock seconds; both are printed.
 BIN=${1:-build/gpustep}
 cd "$(dirname "$0")/.." || exit 1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-bench.XXXXXX") || exit 1
@@ -30,7 +35,7 @@ titanv matmul_naive -p n=256 -s reuse.profile=true"
 have_time=0
 [ -x /usr/bin/time ] && /usr/bin/time -f %M true >/dev/null 2>&1 && have_time=1
 
-printf '%-10s %-18s %12s %9s %14s %14s %10s  %s\n' config workload cycles seconds cycles/s warp-insts/s peak-RSS options
+printf '%-10s %-18s %12s %9s %7s %14s %14s %12s %10s  %s\n' config workload cycles seconds user-s cycles/s warp-insts/s l1-acc/s peak-RSS options
 echo "$CASES" | while read -r cfg wl extra; do
 	[ -n "$wl" ] || continue
 	args="--run -w $wl --stats $tmp/s.json $extra"
@@ -38,19 +43,23 @@ echo "$CASES" | while read -r cfg wl extra; do
 	start=$(date +%s.%N)
 	if [ "$have_time" = 1 ]; then
 		# shellcheck disable=SC2086
-		/usr/bin/time -f %M -o "$tmp/rss" "$BIN" $args >/dev/null 2>"$tmp/err" || { echo "$cfg $wl: failed"; cat "$tmp/err"; continue; }
-		rss="$(tail -1 "$tmp/rss") KB"
+		/usr/bin/time -f '%M %U' -o "$tmp/rss" "$BIN" $args >/dev/null 2>"$tmp/err" || { echo "$cfg $wl: failed"; cat "$tmp/err"; continue; }
+		rss="$(tail -1 "$tmp/rss" | cut -d' ' -f1) KB"
+		user=$(tail -1 "$tmp/rss" | cut -d' ' -f2)
 	else
 		# shellcheck disable=SC2086
 		"$BIN" $args >/dev/null 2>"$tmp/err" || { echo "$cfg $wl: failed"; cat "$tmp/err"; continue; }
 		rss="n/a"
+		user="n/a"
 	fi
 	end=$(date +%s.%N)
 	cycles=$(sed -n 's/^  "cycles": \([0-9]*\).*/\1/p' "$tmp/s.json")
 	insts=$(sed -n 's/^    "sim.warp_insts": \([0-9]*\).*/\1/p' "$tmp/s.json")
-	awk -v c="$cfg" -v w="$wl" -v cy="${cycles:-0}" -v ni="${insts:-0}" -v s="$start" -v e="$end" -v r="$rss" -v x="$extra" 'BEGIN {
+	l1acc=$(sed -n 's/^    "l1.accesses": \([0-9]*\).*/\1/p' "$tmp/s.json")
+	awk -v c="$cfg" -v w="$wl" -v cy="${cycles:-0}" -v ni="${insts:-0}" -v na="${l1acc:-0}" -v s="$start" -v e="$end" -v u="$user" -v r="$rss" -v x="$extra" 'BEGIN {
 		t = e - s; if (t <= 0) t = 1e-6
-		printf "%-10s %-18s %12d %9.3f %14.0f %14.0f %10s  %s\n", (c == "-" ? "teaching" : c), w, cy, t, cy / t, ni / t, r, x
+		d = (u == "n/a" ? t : u + 0); if (d <= 0) d = 0.005 # below the resolution of GNU time (0.01 s)
+		printf "%-10s %-18s %12d %9.3f %7s %14.0f %14.0f %12.0f %10s  %s\n", (c == "-" ? "teaching" : c), w, cy, t, u, cy / d, ni / d, na / d, r, x
 	}'
 done
 # Trace replay (docs/TRACES.md): a generated vecadd-style Accel-Sim trace of
@@ -88,10 +97,11 @@ for p in - gtx480; do
 	"$BIN" $cfg --run -w "$tmp/kernel-1.traceg" --stats "$tmp/t.json" >/dev/null 2>&1 || { echo "trace replay: failed"; continue; }
 	end=$(date +%s.%N)
 	insts=$(sed -n 's/^    "sim.warp_insts": \([0-9]*\).*/\1/p' "$tmp/t.json")
+	l1acc=$(sed -n 's/^    "l1.accesses": \([0-9]*\).*/\1/p' "$tmp/t.json")
 	cycles=$(sed -n 's/^  "cycles": \([0-9]*\).*/\1/p' "$tmp/t.json")
-	awk -v c="$p" -v b="$bytes" -v ni="${insts:-0}" -v cy="${cycles:-0}" -v s="$start" -v m="$mid" -v e="$end" 'BEGIN {
+	awk -v c="$p" -v b="$bytes" -v ni="${insts:-0}" -v na="${l1acc:-0}" -v cy="${cycles:-0}" -v s="$start" -v m="$mid" -v e="$end" 'BEGIN {
 		ti = m - s; tr = e - m; if (ti <= 0) ti = 1e-6; if (tr <= 0) tr = 1e-6
-		printf "trace %-8s %.1f MB: index %.3f s (%.0f MB/s); replay %.3f s, %d cycles, %.0f warp-insts/s\n", (c == "-" ? "teaching" : c), b / 1e6, ti, b / 1e6 / ti, tr, cy, ni / tr
+		printf "trace %-8s %.1f MB: index %.3f s (%.0f MB/s); replay %.3f s, %d cycles, %.0f warp-insts/s, %.0f L1 accesses/s\n", (c == "-" ? "teaching" : c), b / 1e6, ti, b / 1e6 / ti, tr, cy, ni / tr, na / tr
 	}'
 done
 # The same trace as .xz (docs/TRACES.md: streamed, decoded into a bounded

@@ -94,8 +94,17 @@ void fetch_tick(struct sim *s, struct sm *sm)
 	uint64_t now = s->st->now;
 	int nw = c->core.warps_per_sm, width = c->l1i.fetch_width, tries = 0, start = l->last_fetched;
 	bool again = false;
-	for (int i = 1; i <= nw; i++) {
-		int slot = (start + i) % nw; /* start = -1: from slot 0 */
+	/* The active warps (sm->wact, core_masks.c) in round-robin order from
+	 * the slot after the last one fetched for (start = -1: from slot 0):
+	 * the slots from s0 up, then those below it. */
+	unsigned s0 = (unsigned)((start + 1) % nw);
+	uint64_t from_s0 = sm->wact & (~0ull << s0), below = sm->wact & ((1ull << s0) - 1);
+	for (uint64_t m = from_s0 ? from_s0 : below; m; m = from_s0 ? from_s0 : below) {
+		int slot = __builtin_ctzll(m);
+		if (from_s0)
+			from_s0 &= from_s0 - 1;
+		else
+			below &= below - 1;
 		struct warp *w = &sm->w[slot];
 		if (w->state != WSL_ACTIVE)
 			continue;

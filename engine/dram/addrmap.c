@@ -187,14 +187,16 @@ static void fields(const struct addrmap *m, uint64_t addr, uint64_t v[AM__N])
 	}
 }
 
+static unsigned partition_of(const struct addrmap *m, uint64_t addr, const uint64_t v[AM__N]);
+
 void addrmap_decode(const struct addrmap *m, uint64_t addr, struct dram_addr *out)
 {
 	uint64_t v[AM__N];
 	fields(m, addr, v);
+	if (m->nsub) /* from the fields as the map gives them, before the bank XOR */
+		v[AM_CH] = partition_of(m, addr, v) >> m->sub_bits;
 	if (m->bank_xor)
 		v[AM_BANK] ^= v[AM_ROW] & (m->size[AM_BANK] - 1);
-	if (m->nsub)
-		v[AM_CH] = addrmap_partition(m, addr) >> m->sub_bits;
 	out->ch = (uint32_t)v[AM_CH];
 	out->rank = (uint32_t)v[AM_RANK];
 	out->bank = (uint32_t)v[AM_BANK];
@@ -218,9 +220,8 @@ unsigned addrmap_ipoly(uint64_t higher, unsigned index, unsigned n)
 			continue;
 		unsigned deg = log2u(n);
 		uint64_t x = (higher & (((uint64_t)1 << ipoly_tab[i].k) - 1)) << deg;
-		for (int b = (int)(ipoly_tab[i].k + deg) - 1; b >= (int)deg; b--)
-			if (x >> b & 1)
-				x ^= (uint64_t)ipoly_tab[i].poly << (b - (int)deg);
+		while (x >> deg) /* long division, highest set bit first */
+			x ^= (uint64_t)ipoly_tab[i].poly << (63u - (unsigned)__builtin_clzll(x) - deg);
 		return (index ^ (unsigned)x) & (n - 1);
 	}
 	return index; /* not reached: addrmap_set_partition checks n */
@@ -300,8 +301,15 @@ int addrmap_set_partition(struct addrmap *m, unsigned nsub, int hash, char **err
 
 unsigned addrmap_partition(const struct addrmap *m, uint64_t addr)
 {
-	uint64_t v[AM__N], nch = m->size[AM_CH];
+	uint64_t v[AM__N];
 	fields(m, addr, v);
+	return partition_of(m, addr, v);
+}
+
+/* v: the address's fields (fields(), no bank XOR). */
+static unsigned partition_of(const struct addrmap *m, uint64_t addr, const uint64_t v[AM__N])
+{
+	uint64_t nch = m->size[AM_CH];
 	uint64_t chip = v[AM_CH], sub = v[AM_BANK] & (m->nsub - 1);
 	/* what lies above the channel digit, as GPGPU-Sim reads it: with a
 	 * power-of-two channel count, the bits above the channel and the

@@ -24,12 +24,13 @@ void cache_init(struct cache *c, struct arena *a, int sets, int ways, int line, 
 static const uint32_t ipoly_tab[13] = {0,     0x3,   0x7,   0xB,   0x13,  0x25,  0x43,
 				       0x89,  0x11D, 0x211, 0x409, 0x805, 0x1053};
 
+/* x mod P (deg >= 1): long division over GF(2), one step per set bit at or
+ * above deg, highest first (P's leading term clears that bit). */
 static unsigned ipoly_mod(uint64_t x, unsigned deg)
 {
 	uint64_t p = ipoly_tab[deg];
-	for (int b = 63; b >= (int)deg; b--)
-		if (x >> b & 1)
-			x ^= p << (b - (int)deg);
+	while (x >> deg)
+		x ^= p << (63u - (unsigned)__builtin_clzll(x) - deg);
 	return (unsigned)x;
 }
 

@@ -47,6 +47,8 @@
  * every SM -> L2 packet, Acks included on either channel; icnt.ack_packets /
  * ack_flits count the Acks alone.
  */
+#include <assert.h>
+
 #include "core/coalesce.h"
 #include "coh/coh.h"
 #include "sim/sim_int.h"
@@ -72,10 +74,9 @@ unsigned icnt_bank_of(const struct sim *s, uint64_t addr)
 		static const uint32_t poly[13] = {0,     0x3,   0x7,   0xB,   0x13,  0x25,  0x43,
 						  0x89,  0x11D, 0x211, 0x409, 0x805, 0x1053};
 		unsigned deg = log2u(nb);
-		uint64_t x = chunk;
-		for (int b = 63; b >= (int)deg; b--)
-			if (x >> b & 1)
-				x ^= (uint64_t)poly[deg] << (b - (int)deg);
+		uint64_t x = chunk; /* mod poly[deg], highest set bit first (as cache.c) */
+		while (deg && x >> deg)
+			x ^= (uint64_t)poly[deg] << (63u - (unsigned)__builtin_clzll(x) - deg);
 		return (unsigned)(x & (nb - 1));
 	}
 	default:
@@ -222,7 +223,7 @@ static bool head_has_credit(struct sim *s, const struct sm *sm, const struct req
 	if (q->head == REQ_NIL)
 		return false;
 	struct req *r = &s->pool.r[q->head];
-	unsigned bank = icnt_bank_of(s, r->addr);
+	unsigned bank = r->bank; /* set as it entered the queue (l1.c send_down) */
 	const struct l2bank *b = &s->banks[bank];
 	if ((ack ? b->ack_credits_used : b->in_credits_used) < (uint32_t)s->cfg.l2.queue)
 		return true;
@@ -243,10 +244,10 @@ static void start_request(struct sim *s, struct sm *sm, struct reqq *q, bool ack
 	struct l1 *l = &sm->l1;
 	uint64_t now = s->st->now;
 	uint32_t ri = reqq_pop(q, R);
-	unsigned bank = icnt_bank_of(s, R[ri].addr);
+	unsigned bank = R[ri].bank;
+	assert(bank == icnt_bank_of(s, R[ri].addr)); /* nothing moved it since send_down */
 	struct l2bank *b = &s->banks[bank];
 	R[ri].flags &= (uint8_t)~REQF_ICNT_SEEN;
-	R[ri].bank = (uint16_t)bank;
 	unsigned flits = packet_flits(s, &R[ri], false);
 	uint64_t ser = ser_cycles(s, flits);
 	uint64_t start = now > b->req_link_free ? now : b->req_link_free;

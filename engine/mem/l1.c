@@ -71,7 +71,7 @@ void l1_init(struct sim *s, struct sm *sm)
 	reqq_init(&l->fillq);
 	reqq_init(&l->retryq);
 	reqq_init(&l->ackq);
-	l->wait_refused = l->lsu_refused = REQ_NIL;
+	l->wait_refused = l->lsu_refused = l->wait_mq_refused = l->lsu_mq_refused = REQ_NIL;
 	int i = sm->id;
 	l->st.accesses = l1_stat(s, i, "accesses", "L1 lookups (each coalesced request counts once)");
 	l->st.hits = l1_stat(s, i, "hits", "L1 lookups that hit");
@@ -107,10 +107,15 @@ void l1_init(struct sim *s, struct sm *sm)
  * accepts some lookup (which may fill a sector by writing through, merge, or
  * take a wait-queue slot). So l1_tick does not retry it until one of these
  * happens. Only on the plain path (no coherence protocol, no locality
- * bypass), whose other refusals (miss queue, victim, request pool)
- * are retried as before. Not with locality bypassing, whose dueling may
+ * bypass), whose other refusals (victim, request pool) are retried as
+ * before; a refusal for a full miss queue is not retried while it stays
+ * full (refused_now, by l1_tick). Not with locality bypassing, whose dueling may
  * switch a set to probing the decoupled tags meanwhile. */
-static void refused_clear(struct l1 *l) { l->wait_refused = l->lsu_refused = REQ_NIL; }
+static void refused_clear(struct l1 *l)
+{
+	l->wait_refused = l->lsu_refused = REQ_NIL;
+	l->wait_mq_refused = l->lsu_mq_refused = REQ_NIL;
+}
 
 static void mshr_changed(struct sim *s, struct sm *sm)
 {
@@ -127,10 +132,13 @@ static bool missq_room(const struct sim *s, const struct l1 *l)
 }
 
 /* To the crossbar: an invalidation Ack on its own channel (icnt.c), the
- * rest through the miss queue. */
+ * rest through the miss queue; every request enters them here. */
 static void send_down(struct sim *s, struct l1 *l, uint32_t ri)
 {
 	s->pool.r[ri].t_ready = s->st->now;
+	/* Its L2 bank, once: the crossbar reads it at every cycle the head
+	 * waits for that bank's credit (icnt.c head_has_credit). */
+	s->pool.r[ri].bank = (uint16_t)icnt_bank_of(s, s->pool.r[ri].addr);
 	reqq_push(icnt_on_ack_channel(s, &s->pool.r[ri]) ? &l->ackq : &l->missq, s->pool.r, ri);
 	sim_act_l1(s, l);
 }
@@ -189,7 +197,9 @@ bool l1_pool_wait(struct sim *s, uint32_t need)
 	return true;
 }
 
-enum { ACC_DONE, ACC_STALL };
+/* ACC_STALL_MQ: refused for a full miss queue alone, before any side
+ * effect (l1_tick "Refused lookups"). */
+enum { ACC_DONE, ACC_STALL, ACC_STALL_MQ };
 
 /* l1.bypass = mrpb (notes 004, the MRPB comparison mode): a load that would
  * wait for an MSHR entry, a merge slot or a reservable line goes to the L2 as
@@ -201,7 +211,7 @@ static int mrpb_bypass(struct sim *s, struct sm *sm, uint32_t ri, int set, int r
 	struct l1 *l = &sm->l1;
 	struct req *r = &s->pool.r[ri];
 	if (!missq_room(s, l))
-		return ACC_STALL;
+		return ACC_STALL_MQ;
 	byp_count_resfail(s, sm, set, r->addr, r->warp, reason);
 	send_down(s, l, ri);
 	return ACC_DONE;
@@ -411,7 +421,7 @@ static int access_read(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait
 	if (full_reason >= 0)
 		return read_mshr_full(s, sm, ri, from_wait, full_reason);
 	if (!missq_room(s, l))
-		return ACC_STALL;
+		return ACC_STALL_MQ;
 	/* the fetch, and a write-back L1's victim may be dirty */
 	if (l1_pool_wait(s, 1 + (c->write_policy == L1W_WRITE_BACK && !c->streaming && !cl)))
 		return ACC_STALL;
@@ -425,7 +435,7 @@ static int access_forward(struct sim *s, struct sm *sm, uint32_t ri)
 	struct req *r = &s->pool.r[ri];
 	uint64_t now = s->st->now;
 	if (!missq_room(s, l))
-		return ACC_STALL;
+		return ACC_STALL_MQ;
 	if (s->cfg.l1.enabled) {
 		int set = cache_set(&l->c, r->addr);
 		int way = cache_find(&l->c, set, r->addr);
@@ -467,7 +477,7 @@ static int access_bypass_all(struct sim *s, struct sm *sm, uint32_t ri)
 	struct l1 *l = &sm->l1;
 	struct req *r = &s->pool.r[ri];
 	if (!missq_room(s, l))
-		return ACC_STALL;
+		return ACC_STALL_MQ;
 	int set = cache_set(&l->c, r->addr);
 	L1_INC(s, l, accesses, l1_accesses);
 	L1_INC(s, l, misses, l1_misses);
@@ -487,7 +497,7 @@ static int access_cop_bypass(struct sim *s, struct sm *sm, uint32_t ri)
 {
 	struct l1 *l = &sm->l1;
 	if (!missq_room(s, l))
-		return ACC_STALL;
+		return ACC_STALL_MQ;
 	L1_INC(s, l, bypasses_cop, l1_bypasses_cop);
 	send_down(s, l, ri);
 	core_req_accepted(s, ri);
@@ -525,7 +535,7 @@ static int l1_access(struct sim *s, struct sm *sm, uint32_t ri, bool from_wait)
 		/* L1 disabled: loads travel to the L2 as themselves. */
 		if (!s->cfg.l1.enabled && r->type == RQ_LD) {
 			if (!missq_room(s, &sm->l1))
-				return ACC_STALL;
+				return ACC_STALL_MQ;
 			send_down(s, &sm->l1, ri);
 			return ACC_DONE;
 		}
@@ -587,6 +597,25 @@ static void fill(struct sim *s, struct sm *sm, uint32_t fi)
 	mshr_changed(s, sm);
 }
 
+/* A lookup refused for a full miss queue (ACC_STALL_MQ) did nothing before
+ * that test, and every test before it (hit, MSHR entry and merge slot, wait
+ * queue room) has the same answer until refused_clear: the request is not
+ * looked up again while the miss queue stays full. Under a memory-divergent
+ * load most SMs spend most cycles so, their miss-queue heads waiting for
+ * L2 input-queue credits. */
+static bool refused_now(const struct sim *s, const struct l1 *l, uint32_t head, uint32_t refused,
+			uint32_t mq_refused)
+{
+	return head == refused || (head == mq_refused && !missq_room(s, l));
+}
+
+/* Remember a refusal (no coherence protocol, no locality bypassing). */
+static void refused_note(const struct sim *s, uint32_t *mq_refused, uint32_t ri, int rc)
+{
+	if (rc == ACC_STALL_MQ && !s->coh && s->cfg.l1.bypass != L1B_LOCALITY)
+		*mq_refused = ri;
+}
+
 void l1_tick(struct sim *s, struct sm *sm)
 {
 	struct l1 *l = &sm->l1;
@@ -638,20 +667,26 @@ void l1_tick(struct sim *s, struct sm *sm)
 	}
 	/* 4. lookups: the wait queue first (FIFO), then new requests */
 	int ports = s->cfg.l1.ports;
-	while (ports > 0 && l->waitq.head != REQ_NIL && l->waitq.head != l->wait_refused) {
+	while (ports > 0 && l->waitq.head != REQ_NIL &&
+	       !refused_now(s, l, l->waitq.head, l->wait_refused, l->wait_mq_refused)) {
 		uint32_t ri = reqq_pop(&l->waitq, R);
-		if (l1_access(s, sm, ri, true) != ACC_DONE) {
+		int rc = l1_access(s, sm, ri, true);
+		if (rc != ACC_DONE) {
 			reqq_push_front(&l->waitq, R, ri);
+			refused_note(s, &l->wait_mq_refused, ri, rc);
 			break;
 		}
 		refused_clear(l);
 		ports--;
 		sim_progress(s);
 	}
-	while (ports > 0 && reqq_ready(&l->lsu, R, now) && l->lsu.head != l->lsu_refused) {
+	while (ports > 0 && reqq_ready(&l->lsu, R, now) &&
+	       !refused_now(s, l, l->lsu.head, l->lsu_refused, l->lsu_mq_refused)) {
 		uint32_t ri = reqq_pop(&l->lsu, R);
-		if (l1_access(s, sm, ri, false) != ACC_DONE) {
+		int rc = l1_access(s, sm, ri, false);
+		if (rc != ACC_DONE) {
 			reqq_push_front(&l->lsu, R, ri);
+			refused_note(s, &l->lsu_mq_refused, ri, rc);
 			break;
 		}
 		/* Accepted: it now sits in hitq, an MSHR entry, the wait queue or the miss queue. */

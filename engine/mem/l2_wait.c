@@ -95,7 +95,7 @@ static int lazy_refused(const struct sim *s, const struct l2bank *b, int set)
 			return lazy_victim_refused(s, b, set, w);
 		if (best < 0 || l->stamp < line_at(b, set, best)->stamp)
 			best = w;
-		if (any == TAKEN)
+		if (any == TAKEN && b->c.repl == REPL_RANDOM) /* only random replacement may pick any */
 			any = lazy_victim_refused(s, b, set, w);
 	}
 	if (best < 0)

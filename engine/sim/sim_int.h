@@ -93,6 +93,9 @@ struct l1 {
 	 * them through: the request at the wait queue's / coalescer queue's
 	 * head is not looked up again (l1.c "Refused lookups"); REQ_NIL = none. */
 	uint32_t wait_refused, lsu_refused;
+	/* Refused for a full miss queue alone: not looked up again while it
+	 * stays full (l1.c refused_now); REQ_NIL = none. */
+	uint32_t wait_mq_refused, lsu_mq_refused;
 	/* icnt.ack_channel = separate: invalidation Acks to the crossbar on
 	 * their own virtual channel (icnt.c); the miss queue holds the rest. */
 	struct reqq ackq;

@@ -310,14 +310,6 @@ int arena_check_ptrs(const struct arena *a, const void *ext, size_t ext_len, cha
 }
 
 /* ---- PRNG ------------------------------------------------------------ */
-uint64_t mix64(uint64_t z)
-{
-	z += 0x9e3779b97f4a7c15ull;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 void rng_seed(struct rng *r, uint64_t seed)
 {
 	for (int i = 0; i < 4; i++) {

@@ -88,18 +88,21 @@ uint64_t rng_next(struct rng *r);
 /* Uniform in [0, n), n > 0. */
 uint64_t rng_below(struct rng *r, uint64_t n);
 
-/* Stateless 64-bit mix (splitmix64 finaliser); used by the kernel hash(). */
-uint64_t mix64(uint64_t x);
+/* Stateless 64-bit mix (splitmix64 finaliser); used by the kernel hash()
+ * and the MSHR files' hashed lookup (inline: it is on every L1/L2 miss). */
+static inline uint64_t mix64(uint64_t z)
+{
+	z += 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
 
 static inline bool is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
+/* floor(log2(x)), 0 for x <= 1 (index functions call it per access). */
 static inline unsigned log2u(uint64_t x)
 {
-	unsigned n = 0;
-	while (x > 1) {
-		x >>= 1;
-		n++;
-	}
-	return n;
+	return x > 1 ? 63u - (unsigned)__builtin_clzll(x) : 0u;
 }
 
 /* ---- growable string buffer (not for per-cycle use) ------------------- */

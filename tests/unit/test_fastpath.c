@@ -6,7 +6,10 @@
  *                    warps, and warps whose scoreboard wait or readiness
  *                    needs no re-evaluation
  *   refused lookups  (l1.c) l1->wait_refused / l1->lsu_refused: queue
- *                    heads not looked up again until something changed
+ *                    heads not looked up again until something changed;
+ *                    l1->wait_mq_refused / l1->lsu_mq_refused: heads
+ *                    refused for a full miss queue, not looked up again
+ *                    while it stays full
  *
  * Each is checked against the behaviour without it: a second simulator,
  * stepped one cycle at a time, has the shortcut state wiped before every
@@ -70,11 +73,12 @@ static void forget(struct sim *s)
 	for (int i = 0; i < s->cfg.core.sms; i++) {
 		s->sms[i].sb_wait = s->sms[i].rdy = 0;
 		s->sms[i].l1.wait_refused = s->sms[i].l1.lsu_refused = REQ_NIL;
+		s->sms[i].l1.wait_mq_refused = s->sms[i].l1.lsu_mq_refused = REQ_NIL;
 	}
 }
 
 struct seen {
-	bool sb, rdy, wait, lsu;
+	bool sb, rdy, wait, lsu, mq;
 };
 
 static void note(const struct sim *s, struct seen *n)
@@ -84,6 +88,7 @@ static void note(const struct sim *s, struct seen *n)
 		n->rdy |= s->sms[i].rdy != 0;
 		n->wait |= s->sms[i].l1.wait_refused != REQ_NIL;
 		n->lsu |= s->sms[i].l1.lsu_refused != REQ_NIL;
+		n->mq |= s->sms[i].l1.wait_mq_refused != REQ_NIL || s->sms[i].l1.lsu_mq_refused != REQ_NIL;
 	}
 }
 
@@ -153,6 +158,15 @@ TEST(fastpath_same_results_as_without)
 	CHECK(n.wait);
 	n = compare(SCHED_GTO, "l1.bypass=mrpb");
 	CHECK(n.sb);
+	/* A one-entry miss queue behind one-credit L2 input queues: heads
+	 * refused for the full miss queue, from both queues, plain and with
+	 * mrpb (whose bypass also needs miss-queue room). */
+	n = compare(SCHED_GTO, "l1.miss_queue=1 l2.queue=1");
+	CHECK(n.mq);
+	n = compare(SCHED_LRR, "l1.miss_queue=1 l2.queue=1 l1.bypass=mrpb");
+	CHECK(n.mq);
+	n = compare(SCHED_GTO, "l1.miss_queue=1 l2.queue=1 l1.write_policy=write_through l1.sector=32 l2.sector=32");
+	CHECK(n.mq);
 	n = compare(SCHED_GTO, "l1.bypass=locality"); /* finishes since the Acks' channel (test_deadlock.c) */
 	CHECK(n.sb);
 	/* Stores writing through fill sectors of present lines, which can turn
