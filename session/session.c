@@ -74,6 +74,7 @@ static int rebuild(struct session *ss, const struct sim_cfg *cfg, const struct k
 		kernel_free(ss->kernel);
 	free(ss->wl_owned);
 	ss->sim = s;
+	ss->builds++;
 	ss->kernel = k;
 	ss->wl_owned = wl;
 	ss->wl = *wl;
@@ -379,6 +380,7 @@ bool session_bp_never_matches(const struct session *ss, int id, char *buf, size_
 
 
 void session_set_initial_snapshot_budget(size_t bytes) { initial_budget = bytes; }
+size_t session_initial_snapshot_budget(void) { return initial_budget; }
 
 void session_set_snapshot_budget(struct session *ss, size_t bytes)
 {

@@ -365,21 +365,30 @@ static int add_bp(struct session *ns, char *spec, char **err)
 
 /* Everything after session_init up to the replay: params, breakpoints,
  * displays, log. */
-static int build_pre(struct session *ns, struct sfile *f, struct strbuf *notes, char **err)
+/* The file's param lines onto kernel k (session_wl_line.fix_kernel). */
+static int fix_params(struct kernel_src *k, void *arg, char **err)
 {
-	if (f->nparams) {
+	const struct sfile *f = arg;
+	for (int i = 0; i < f->nparams; i++) {
+		const char *eq = strchr(f->params[i], '=');
+		if (!eq)
+			return set_err(err, "bad param line '%.60s'", f->params[i]);
+		char name[128];
+		snprintf(name, sizeof name, "%.*s", (int)MIN((size_t)(eq - f->params[i]), sizeof name - 1), f->params[i]);
+		if (loader_kernel_set_param(k, name, eq + 1, err))
+			return -1;
+	}
+	return 0;
+}
+
+/* params_done: the params went onto the kernel before the machine was
+ * built (session_wl_open); otherwise (a trace) they rebuild it here. */
+static int build_pre(struct session *ns, struct sfile *f, bool params_done, struct strbuf *notes, char **err)
+{
+	if (f->nparams && !params_done) {
 		struct kernel_src *k = xmalloc(sizeof *k);
 		*k = ns->ksrc;
-		int rc = 0;
-		for (int i = 0; i < f->nparams && !rc; i++) {
-			char *eq = strchr(f->params[i], '=');
-			if (!eq) {
-				rc = set_err(err, "bad param line '%.60s'", f->params[i]);
-				break;
-			}
-			*eq = 0;
-			rc = loader_kernel_set_param(k, f->params[i], eq + 1, err);
-		}
+		int rc = fix_params(k, f, err);
 		if (!rc)
 			rc = session_set_kernel_src(ns, k, err);
 		free(k);
@@ -570,15 +579,21 @@ struct session_loader *session_loader_new_text(const struct session *ss, const c
 	if (cfg_validate(&f->cfg, &e) || session_check_memory(ss->max_memory, &f->cfg, NULL, &e))
 		goto fail;
 	ld->ns = xcalloc(1, sizeof *ld->ns);
-	struct session_wl_line w = {f->workload, f->wl_kind, f->wl_json, f->have_wl_hash, f->wl_hash};
+	/* One build: the params go onto the kernel and the rewinding budget is
+	 * set before the machine is made (each build copies the whole machine
+	 * for its first snapshot: on titanv that was most of a reopen). */
+	bool params_done = false;
+	struct session_wl_line w = {f->workload, f->wl_kind, f->wl_json, f->have_wl_hash, f->wl_hash,
+				    f->nparams ? fix_params : NULL, f, &params_done, ss->snapshot_bytes};
 	if (session_wl_open(ld->ns, &w, &f->cfg, f->cfg_source ? f->cfg_source : "", f->seed, &ld->notes, &e)) {
 		free(ld->ns);
 		ld->ns = NULL;
 		goto fail;
 	}
 	ld->ns->max_memory = ss->max_memory;
-	session_set_snapshot_budget(ld->ns, ss->snapshot_bytes);
-	if (build_pre(ld->ns, f, &ld->notes, &e) || (f->state.have && use_state(ld, &e)))
+	if (ld->ns->snapshot_bytes != ss->snapshot_bytes)
+		session_set_snapshot_budget(ld->ns, ss->snapshot_bytes);
+	if (build_pre(ld->ns, f, params_done, &ld->notes, &e) || (f->state.have && use_state(ld, &e)))
 		goto fail;
 	return ld;
 fail:
