@@ -364,6 +364,27 @@ TEST(info_stalls_adds_up)
 	inspect_sm_stalls(s, 1, w);
 	CHECK_EQ(v[STALL_SCOREBOARD] + w[STALL_SCOREBOARD],
 		 (uint64_t)stats_value(st, (uint32_t)stats_find(st, "core.stall.scoreboard")));
+	/* `done` is the kernel's tail only once it has finished. */
+	REQUIRE(fx_run(&f, "info stalls") == CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "kernel tail");
+	fx_fini(&f);
+}
+
+/* Mid-run, `done` cycles are SMs whose warps all exited before the next CTA
+ * came in: not the kernel's tail. */
+TEST(info_stalls_done_mid_run_is_not_the_tail)
+{
+	struct fx f;
+	setup(&f, "vecadd", NULL);
+	REQUIRE(fx_run(&f, "step 2000") == CMD_RUN);
+	uint64_t v[STALL__COUNT], w[STALL__COUNT];
+	inspect_sm_stalls(f.ss.sim, 0, v);
+	inspect_sm_stalls(f.ss.sim, 1, w);
+	REQUIRE(v[STALL_DONE] + w[STALL_DONE] > 0);
+	REQUIRE(!sim_done(f.ss.sim));
+	REQUIRE(fx_run(&f, "info stalls") == CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "every resident warp exited; no new CTA in yet");
+	CHECK(!strstr(f.cap.out.s, "kernel tail"));
 	fx_fini(&f);
 }
 
