@@ -104,6 +104,9 @@ char *session_file_text_ex(const struct session *ss, bool state, char **err)
 		sb_printf(&sb, "bp %d %s ", b->id, b->enabled ? "on" : "off");
 		session_put_escaped(&sb, b->text);
 		sb_puts(&sb, "\n");
+		/* A replay counts no hit for a disabled breakpoint: its count travels. */
+		if (!b->enabled && b->hits)
+			sb_printf(&sb, "bp-hits %d %" PRIu64 "\n", b->id, b->hits);
 	}
 	sb_printf(&sb, "bp-next %d\n", ss->bps.next_id);
 	for (int i = 0; i < ss->ndisplays; i++) {
@@ -181,6 +184,8 @@ struct sfile {
 	char *params[MAX_LIST], *bps[BP_MAX], *displays[MAX_LIST], *ui[MAX_LIST];
 	int nparams, nbps, ndisplays, nui;
 	int bp_next;
+	char *bp_hits[BP_MAX]; /* "ID N": a disabled breakpoint's hit count */
+	int nbp_hits;
 	int sel[5];
 	bool have_sel;
 	struct session_state state; /* version 3: the machine state (session_state.h) */
@@ -257,6 +262,8 @@ static int parse_lines(char *text, struct sfile *f, char **err)
 			rc = push(f->params, &f->nparams, MAX_LIST, val, "param", line, err);
 		} else if (strcmp(key, "bp") == 0) {
 			rc = push(f->bps, &f->nbps, BP_MAX, val, "bp", line, err);
+		} else if (strcmp(key, "bp-hits") == 0) {
+			rc = push(f->bp_hits, &f->nbp_hits, BP_MAX, val, "bp-hits", line, err);
 		} else if (strcmp(key, "bp-next") == 0) {
 			uint64_t v = 0;
 			rc = parse_u64(val, &v, 10) || v > 1000000000;
@@ -429,6 +436,17 @@ static int build_post(struct session *ns, struct sfile *f, bool partial, struct 
 		return set_err(err, "the replay ended at cycle %" PRIu64 ", before the saved cycle %" PRIu64,
 			       sim_cycle(ns->sim), f->cycle);
 	ns->started = sim_cycle(ns->sim) > 0;
+	for (int i = 0; i < f->nbp_hits && sim_cycle(ns->sim) == f->cycle; i++) {
+		int id, pos = 0;
+		unsigned long long hits;
+		struct bp *b;
+		if (sscanf(f->bp_hits[i], "%d %llu%n", &id, &hits, &pos) != 2 || f->bp_hits[i][pos])
+			return set_err(err, "bad bp-hits line '%.60s'", f->bp_hits[i]);
+		if (!(b = bp_get(&ns->bps, id)))
+			return set_err(err, "bp-hits for breakpoint %d, which the file does not have", id);
+		if (!b->enabled) /* an enabled one counted its own in the replay */
+			b->hits = hits;
+	}
 	if (f->have_hash && sim_cycle(ns->sim) == f->cycle && stats_hash(ns->sim) != f->state_hash)
 		sb_printf(notes, "note: the machine state at cycle %" PRIu64 " differs from the saved one "
 				 "(saved by a different gpustep build?)\n",
