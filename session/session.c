@@ -201,7 +201,8 @@ int session_init_dram_trace(struct session *ss, const struct sim_cfg *cfg, const
 	struct kernel_src *k = xcalloc(1, sizeof *k);
 	const char *base = strrchr(path, '/');
 	snprintf(k->name, sizeof k->name, "%s", base ? base + 1 : path);
-	snprintf(k->desc, sizeof k->desc, "DRAM trace, %llu requests (%s format%s)", (unsigned long long)q->n,
+	snprintf(k->desc, sizeof k->desc, "DRAM trace, %llu request%s (%s format%s)", (unsigned long long)q->n,
+		 q->n == 1 ? "" : "s",
 		 dram_trace_format_name(q->fmt), q->wrapped ? ", addresses beyond the capacity wrapped" : "");
 	int rc = rebuild(ss, cfg, k, err);
 	free(k);

@@ -94,8 +94,8 @@ static void rf_block_link(const struct sim *s, const struct sm *sm, int slot, co
 	if (why != RFB_WB_FULL) {
 		struct rf_bank_info bi;
 		inspect_rf_bank(s, sm->id, (int)b, &bi);
-		why_add(c, UINT64_MAX, "`%s` cannot enter RF bank %u: its queue holds %d requests (rf.queue_limit %d) for r%u%s", next,
-		    b, bi.queued, s->cfg.rf.queue_limit, reg, why == RFB_DST_QUEUE ? " (the destination)" : "");
+		why_add(c, UINT64_MAX, "`%s` cannot enter RF bank %u: its queue holds %d request%s (rf.queue_limit %d) for r%u%s",
+		    next, b, bi.queued, WHY_S(bi.queued), s->cfg.rf.queue_limit, reg, why == RFB_DST_QUEUE ? " (the destination)" : "");
 		return;
 	}
 	why_add(c, UINT64_MAX, "`%s` cannot claim a write-buffer entry for r%u: RF bank %u's write buffer is full (%d of %d ways claimed, none holds a result to evict)",
@@ -201,8 +201,8 @@ static void why_mem(const struct why_ctx *x, struct chain *c)
 	why_add(c, since, "warp %d cannot issue `%s`: memory instruction buffer full (%d of %d)%s", slot, wi->next_text,
 	    sm->vmb_count, cap, w->stall == STALL_MSHR_FULL ? " behind a full L1 MSHR file" : "");
 	if (w->stall == STALL_MSHR_FULL)
-		why_add(c, UINT64_MAX, "L1 MSHR file: %u of %u entries used, %u requests waiting for one", sm->l1.m.used,
-		    sm->l1.m.n, sm->l1.waitq.n);
+		why_add(c, UINT64_MAX, "L1 MSHR file: %u of %u entries used, %u request%s waiting for one", sm->l1.m.used,
+		    sm->l1.m.n, sm->l1.waitq.n, WHY_S(sm->l1.waitq.n));
 	if (w->stall == STALL_MSHR_FULL)
 		why_tgt(c, WT_L1_MSHR, smi, -1, -1, 0);
 	int old = vmb_oldest(s, sm, -1, -1);
@@ -317,9 +317,9 @@ static void why_rf(const struct why_ctx *x, struct chain *c)
 				if (q.warp == slot) {
 					why_deft(c, WT_RF_BANK, smi, b, -1, 0);
 					why_add(c, UINT64_MAX,
-					    "RF bank %d: r%d %s at position %d of %d%s, port at BML %d, wants %d (%d bits)", b, q.reg,
+					    "RF bank %d: r%d %s at position %d of %d%s, port at BML %d, wants %d (%d bit%s)", b, q.reg,
 					    q.write ? "write" : "read", i + 1, bi.queued, bi.shifting ? " (bank shifting)" : "",
-					    bi.loc, q.bml, q.dist);
+					    bi.loc, q.bml, q.dist, WHY_S(q.dist));
 					b = 64;
 					break;
 				}
@@ -564,7 +564,7 @@ int inspect_why_dram_bank(const struct sim *s, int ch, int bank, struct why_link
 	if (inspect_dram_pick(s, ch, bank, &pk) && pk.cmd[0]) {
 		char when[32] = "now";
 		if (pk.next_in > 0)
-			snprintf(when, sizeof when, "in %d cycles", pk.next_in);
+			snprintf(when, sizeof when, "in %d cycle%s", pk.next_in, WHY_S(pk.next_in));
 		why_add(&c, UINT64_MAX, "next: %s %s (%s)", pk.cmd, when, pk.why);
 	}
 	return c.n;

@@ -99,7 +99,7 @@ static void dram_link(const struct sim *s, uint64_t line, unsigned ch, unsigned 
 	if (inspect_dram_pick(s, (int)ch, (int)bk, &pk) && pk.cmd[0]) {
 		char when[32], which[16] = "-";
 		if (pk.next_in > 0)
-			snprintf(when, sizeof when, "in %d cycles", pk.next_in);
+			snprintf(when, sizeof when, "in %d cycle%s", pk.next_in, WHY_S(pk.next_in));
 		else
 			snprintf(when, sizeof when, "now");
 		if (pk.pick >= 0)
@@ -327,8 +327,9 @@ void why_chain_vmb(const struct sim *s, const struct sm *sm, int v, const char *
 	if (e->has_dst)
 		snprintf(dst, sizeof dst, " into r%u", e->dst);
 	why_deft(c, WT_WARP, sm->id, -1, e->warp, 0);
-	why_add(c, e->t_issue, "%s%s%s by warp %u issued at cycle %llu (memory buffer entry %d): %u requests outstanding",
-	    pre, e->op <= KOP_ATOM ? ops[e->op] : "memory op", dst, e->warp, (unsigned long long)e->t_issue, v, e->pending);
+	why_add(c, e->t_issue, "%s%s%s by warp %u issued at cycle %llu (memory buffer entry %d): %u request%s outstanding",
+	    pre, e->op <= KOP_ATOM ? ops[e->op] : "memory op", dst, e->warp, (unsigned long long)e->t_issue, v, e->pending,
+	    WHY_S(e->pending));
 	for (uint32_t i = 0; i < s->pool.cap; i++) {
 		const struct req *r = &s->pool.r[i];
 		if (r->in_use && r->sm == sm->id && r->vmb == v && r->warp == e->warp &&

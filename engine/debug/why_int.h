@@ -20,6 +20,9 @@ struct chain {
 	struct why_link def; /* the target links get until another is set (deft) */
 };
 
+/* "s" unless n is 1: "1 request", "2 requests". */
+#define WHY_S(n) ((n) == 1 ? "" : "s")
+
 /* Append a link (dropped when the chain is full). */
 void why_add(struct chain *c, uint64_t since, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* What the links added from now on name ... */
