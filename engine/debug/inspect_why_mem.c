@@ -263,6 +263,26 @@ void why_nack_link(const struct sim *s, const struct l1 *l, uint32_t ri, int pos
 }
 
 /* Link 2 onwards for one request of a warp instruction. */
+/* Request ri waits in the L1 wait queue (at pos) though its line has an
+ * MSHR entry: the entry had no merge slot left (l1.mshr.merges), so the
+ * request waits for that entry's fill. False when the line has no entry
+ * (the file was full instead). */
+static bool waitq_merge_link(const struct sim *s, const struct sm *sm, uint32_t ri, int pos, const char *pre,
+			     struct chain *c)
+{
+	const struct l1 *l = &sm->l1;
+	const struct req *r = &s->pool.r[ri];
+	uint32_t e = mshr_find(&l->m, r->addr, 0);
+	if (e == REQ_NIL)
+		return false;
+	why_add(c, UINT64_MAX,
+		"%sL1 wait queue, position %d of %u: request 0x%llx, refused a merge slot in MSHR entry %u (%u merged "
+		"of %u), waits for that entry's fill",
+		pre, pos + 1, l->waitq.n, (unsigned long long)r->addr, e, l->m.e[e].merged, l->m.merges);
+	why_tgt(c, WT_L1_MSHR, sm->id, -1, (int)e, 0);
+	return true;
+}
+
 static void chain_req(const struct sim *s, const struct sm *sm, uint32_t ri, struct chain *c)
 {
 	const struct req *r = &s->pool.r[ri];
@@ -280,6 +300,8 @@ static void chain_req(const struct sim *s, const struct sm *sm, uint32_t ri, str
 		return;
 	}
 	if (in_queue(s, &l->waitq, ri, &pos)) {
+		if (waitq_merge_link(s, sm, ri, pos, "", c))
+			return;
 		why_add(c, UINT64_MAX, "L1 MSHR file full (%u of %u entries): request 0x%llx waits, position %d of %u", l->m.used,
 		    l->m.n, (unsigned long long)r->addr, pos + 1, l->waitq.n);
 		uint32_t old = REQ_NIL;
@@ -336,6 +358,15 @@ void why_chain_vmb(const struct sim *s, const struct sm *sm, int v, const char *
 		    (r->type == RQ_LD || r->type == RQ_ST || r->type == RQ_ATOM) &&
 		    (r->reply == RP_NONE || r->reply == RP_NACK)) {
 			chain_req(s, sm, i, c);
+			/* Another of its requests refused a merge slot waits in the
+			 * L1 wait queue (lessons/mshrs): one link for it. */
+			for (uint32_t j = i + 1; j < s->pool.cap; j++) {
+				const struct req *q = &s->pool.r[j];
+				int pos;
+				if (q->in_use && q->sm == sm->id && q->vmb == v && q->warp == e->warp &&
+				    in_queue(s, &sm->l1.waitq, j, &pos) && waitq_merge_link(s, sm, j, pos, "another of its requests: ", c))
+					break;
+			}
 			return;
 		}
 	}

@@ -451,3 +451,26 @@ TEST(why_and_info_bank_singular_counts)
 	CHECK(one_req > 0);
 	fx_fini(&f);
 }
+
+/* lessons/mshrs step 5: with one merge slot the second half of warp 0's
+ * load is refused (l1.mshr_full reason=merges) and waits in the L1 wait
+ * queue; `why warp` shows that link, naming the entry without a slot, and
+ * the link leads to that MSHR entry. */
+TEST(why_warp_shows_the_l1_wait_queue_after_a_refused_merge)
+{
+	static const char *const sets[] = {"set core.coalescer si", "set l1.mshr.merges 1", NULL};
+	struct fx f;
+	setup(&f, "vecadd", sets);
+	REQUIRE(fx_run(&f, "break l1.mshr_full") == CMD_OK);
+	REQUIRE(fx_run(&f, "continue") == CMD_RUN);
+	CHECK_CONTAINS(f.cap.out.s, "reason=merges");
+	REQUIRE(fx_run(&f, "why warp 0.0") == CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "another of its requests: L1 wait queue, position 1 of 1: request 0x10000000, "
+				    "refused a merge slot in MSHR entry 0 (1 merged of 1), waits for that entry's fill");
+	struct why_link l[16];
+	int n = inspect_why_warp(f.ss.sim, 0, 0, l, 16);
+	REQUIRE(n > 0);
+	CHECK_EQ(l[n - 1].target, WT_L1_MSHR);
+	CHECK_EQ(l[n - 1].entry, 0);
+	fx_fini(&f);
+}
