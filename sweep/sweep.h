@@ -25,6 +25,7 @@
 #define GPUSTEP_SWEEP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* One named dimension of the sweep: "config", "workload", "seed", a config
@@ -95,6 +96,11 @@ struct sweep_opts {
 
 /* Entry point (argv[0] = "sweep"); exit status as cli.h. */
 int sweep_main(int argc, char **argv);
+/* The progress line: "[####    ] 3/8 done, 0 failed, 2 running, ETA 4s";
+ * a stopped sweep (Ctrl-C) says how many jobs it did not run instead of an
+ * ETA. */
+void sweep_progress_line(char *buf, size_t n, int done, int failed, int running, int total, int skipped,
+			 double elapsed, bool stopped);
 /* Sub-commands (sweep_collect.c, sweep_plot.c). */
 int sweep_collect(struct sweep *sw, const struct sweep_opts *o);
 int sweep_table(struct sweep *sw, const struct sweep_opts *o);

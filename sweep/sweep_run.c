@@ -188,19 +188,28 @@ static bool has_result(const struct sweep *sw, const struct sweep_job *j)
 	return e;
 }
 
-static void progress(int done, int failed, int running, int total, int skipped, double t0, bool final)
+void sweep_progress_line(char *buf, size_t n, int done, int failed, int running, int total, int skipped,
+			 double elapsed, bool stopped)
 {
 	int now_done = done - skipped;
 	int left = total - done - failed;
-	double el = now_s() - t0;
-	char eta[32] = "";
-	if (now_done + failed > 0 && left > 0)
-		snprintf(eta, sizeof eta, ", ETA %.0fs", el / (now_done + failed) * left);
-	bool tty = isatty(STDERR_FILENO);
+	char eta[48] = "";
+	if (stopped && left > 0) /* nothing more will run: no time to wait for */
+		snprintf(eta, sizeof eta, ", stopped (%d not run)", left);
+	else if (now_done + failed > 0 && left > 0)
+		snprintf(eta, sizeof eta, ", ETA %.0fs", elapsed / (now_done + failed) * left);
 	int width = 24, fill = total ? (done + failed) * width / total : width;
-	fprintf(stderr, "%s[%.*s%*s] %d/%d done, %d failed, %d running%s%s", tty ? "\r\033[K" : "", fill,
-		"########################", width - fill, "", done, total, failed, running, eta,
-		tty && !final ? "" : "\n");
+	snprintf(buf, n, "[%.*s%*s] %d/%d done, %d failed, %d running%s", fill, "########################",
+		 width - fill, "", done, total, failed, running, eta);
+}
+
+static void progress(int done, int failed, int running, int total, int skipped, double t0, bool final)
+{
+	char line[160];
+	sweep_progress_line(line, sizeof line, done, failed, running, total, skipped, now_s() - t0,
+			    final && stop_requested);
+	bool tty = isatty(STDERR_FILENO);
+	fprintf(stderr, "%s%s%s", tty ? "\r\033[K" : "", line, tty && !final ? "" : "\n");
 	fflush(stderr);
 }
 
