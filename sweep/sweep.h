@@ -92,6 +92,7 @@ struct sweep_opts {
 	const char *agg;         /* table/plot: mean (default) | geomean | sum */
 	const char *base;        /* table: divide each column by the row with this value */
 	const char *log;         /* plot: log scale on "x", "y" or "xy" */
+	const char *time, *partition, *mem; /* --emit slurm: #SBATCH --time, --partition, --mem */
 };
 
 /* Entry point (argv[0] = "sweep"); exit status as cli.h. */
