@@ -497,3 +497,44 @@ int lesson_step_audit(struct session *ss, const struct lesson *l, const struct l
 	bad += prose_numbers(&ns, "explanation", s->explain, step, msg, n);
 	return bad;
 }
+
+/* "NAME" of a value the student reads: stat.X is shown as X. */
+static void plain_name(const char *e, size_t len, char *buf, size_t n)
+{
+	while (len && *e == ' ')
+		e++, len--;
+	while (len && e[len - 1] == ' ')
+		len--;
+	if (len > 5 && strncmp(e, "stat.", 5) == 0)
+		e += 5, len -= 5;
+	snprintf(buf, n, "%.*s", (int)len, e);
+}
+
+void lesson_value_phrase(struct session *ss, const struct lesson *l, const char *spec, const char *shown,
+			 bool right, char *buf, size_t n)
+{
+	/* sign(A - B): the two values and which way they went, in words. */
+	size_t len = strlen(spec);
+	const char *minus = strstr(spec, " - ");
+	if (strncmp(spec, "sign(", 5) == 0 && len > 6 && spec[len - 1] == ')' && minus && !strstr(minus + 3, " - ")) {
+		char a[96], b[96], ea[128], eb[128], why[160], va[48], vb[48];
+		snprintf(ea, sizeof ea, "%.*s", (int)(minus - (spec + 5)), spec + 5);
+		snprintf(eb, sizeof eb, "%.*s", (int)(spec + len - 1 - (minus + 3)), minus + 3);
+		double x, y;
+		if (lesson_expr_eval(ss, l, ea, &x, why, sizeof why) == 0 &&
+		    lesson_expr_eval(ss, l, eb, &y, why, sizeof why) == 0) {
+			plain_name(ea, strlen(ea), a, sizeof a);
+			bool before = strncmp(eb, "saved.", 6) == 0;
+			plain_name(before ? eb + 6 : eb, strlen(before ? eb + 6 : eb), b, sizeof b);
+			lesson_format_value(x, false, va, sizeof va);
+			lesson_format_value(y, false, vb, sizeof vb);
+			const char *dir = x > y ? "higher than" : x < y ? "lower than" : "the same as";
+			if (before)
+				snprintf(buf, n, "%s is %s, %s the %s recorded earlier: %s", a, va, dir, vb, shown);
+			else
+				snprintf(buf, n, "%s is %s, %s %s (%s): %s", a, va, dir, b, vb, shown);
+			return;
+		}
+	}
+	snprintf(buf, n, right ? "%s is %s" : "the machine shows %s = %s", spec, shown);
+}

@@ -91,6 +91,12 @@ int lesson_expr_eval(struct session *ss, const struct lesson *l, const char *tex
 char *lesson_interp(struct session *ss, const struct lesson *l, const char *text, char *why, size_t n);
 int lesson_interp_check(const char *text, char *why, size_t n);
 void lesson_format_value(double v, bool hex, char *buf, size_t n);
+/* A step's value in words for its verdict: "X is V" (right) or "the machine
+ * shows X = V"; a comparison sign(A - B) as the two values and which way
+ * they went ("dram.row_hits is 900, lower than the 1200 recorded
+ * earlier: -1"), never the expression itself. */
+void lesson_value_phrase(struct session *ss, const struct lesson *l, const char *spec, const char *shown,
+			 bool right, char *buf, size_t n);
 void lesson_save(struct lesson *l, const char *name, double v);
 
 /* lesson_pane.c: the machine's configuration fallback ("" if none), and a

@@ -74,6 +74,7 @@ static int rebuild(struct session *ss, const struct sim_cfg *cfg, const struct k
 		kernel_free(ss->kernel);
 	free(ss->wl_owned);
 	ss->sim = s;
+	ss->builds++;
 	ss->kernel = k;
 	ss->wl_owned = wl;
 	ss->wl = *wl;
@@ -200,7 +201,8 @@ int session_init_dram_trace(struct session *ss, const struct sim_cfg *cfg, const
 	struct kernel_src *k = xcalloc(1, sizeof *k);
 	const char *base = strrchr(path, '/');
 	snprintf(k->name, sizeof k->name, "%s", base ? base + 1 : path);
-	snprintf(k->desc, sizeof k->desc, "DRAM trace, %llu requests (%s format%s)", (unsigned long long)q->n,
+	snprintf(k->desc, sizeof k->desc, "DRAM trace, %llu request%s (%s format%s)", (unsigned long long)q->n,
+		 q->n == 1 ? "" : "s",
 		 dram_trace_format_name(q->fmt), q->wrapped ? ", addresses beyond the capacity wrapped" : "");
 	int rc = rebuild(ss, cfg, k, err);
 	free(k);
@@ -379,6 +381,7 @@ bool session_bp_never_matches(const struct session *ss, int id, char *buf, size_
 
 
 void session_set_initial_snapshot_budget(size_t bytes) { initial_budget = bytes; }
+size_t session_initial_snapshot_budget(void) { return initial_budget; }
 
 void session_set_snapshot_budget(struct session *ss, size_t bytes)
 {

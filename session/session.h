@@ -68,6 +68,7 @@ struct session {
 	struct run_request run;
 	enum sim_stop last_stop;
 	bool started;              /* cycles have been simulated since the last reset */
+	unsigned builds;           /* machines built since session_init* (a session file opens with one) */
 	bool quit;
 	/* Interactive front end: selected units (panels read them). */
 	int sel_sm, sel_l2, sel_ch, sel_bank;
@@ -181,6 +182,7 @@ bool session_bp_never_matches(const struct session *ss, int id, char *buf, size_
 void session_set_snapshot_budget(struct session *ss, size_t bytes);
 /* The snapshot budget later session_init* calls start with (default 256 MB). */
 void session_set_initial_snapshot_budget(size_t bytes);
+size_t session_initial_snapshot_budget(void);
 
 /* Start a run request (clears the previous stop). */
 void session_start_run(struct session *ss, enum run_kind kind, uint64_t cycles);

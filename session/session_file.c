@@ -104,6 +104,9 @@ char *session_file_text_ex(const struct session *ss, bool state, char **err)
 		sb_printf(&sb, "bp %d %s ", b->id, b->enabled ? "on" : "off");
 		session_put_escaped(&sb, b->text);
 		sb_puts(&sb, "\n");
+		/* A replay counts no hit for a disabled breakpoint: its count travels. */
+		if (!b->enabled && b->hits)
+			sb_printf(&sb, "bp-hits %d %" PRIu64 "\n", b->id, b->hits);
 	}
 	sb_printf(&sb, "bp-next %d\n", ss->bps.next_id);
 	for (int i = 0; i < ss->ndisplays; i++) {
@@ -181,6 +184,8 @@ struct sfile {
 	char *params[MAX_LIST], *bps[BP_MAX], *displays[MAX_LIST], *ui[MAX_LIST];
 	int nparams, nbps, ndisplays, nui;
 	int bp_next;
+	char *bp_hits[BP_MAX]; /* "ID N": a disabled breakpoint's hit count */
+	int nbp_hits;
 	int sel[5];
 	bool have_sel;
 	struct session_state state; /* version 3: the machine state (session_state.h) */
@@ -257,6 +262,8 @@ static int parse_lines(char *text, struct sfile *f, char **err)
 			rc = push(f->params, &f->nparams, MAX_LIST, val, "param", line, err);
 		} else if (strcmp(key, "bp") == 0) {
 			rc = push(f->bps, &f->nbps, BP_MAX, val, "bp", line, err);
+		} else if (strcmp(key, "bp-hits") == 0) {
+			rc = push(f->bp_hits, &f->nbp_hits, BP_MAX, val, "bp-hits", line, err);
 		} else if (strcmp(key, "bp-next") == 0) {
 			uint64_t v = 0;
 			rc = parse_u64(val, &v, 10) || v > 1000000000;
@@ -365,21 +372,30 @@ static int add_bp(struct session *ns, char *spec, char **err)
 
 /* Everything after session_init up to the replay: params, breakpoints,
  * displays, log. */
-static int build_pre(struct session *ns, struct sfile *f, struct strbuf *notes, char **err)
+/* The file's param lines onto kernel k (session_wl_line.fix_kernel). */
+static int fix_params(struct kernel_src *k, void *arg, char **err)
 {
-	if (f->nparams) {
+	const struct sfile *f = arg;
+	for (int i = 0; i < f->nparams; i++) {
+		const char *eq = strchr(f->params[i], '=');
+		if (!eq)
+			return set_err(err, "bad param line '%.60s'", f->params[i]);
+		char name[128];
+		snprintf(name, sizeof name, "%.*s", (int)MIN((size_t)(eq - f->params[i]), sizeof name - 1), f->params[i]);
+		if (loader_kernel_set_param(k, name, eq + 1, err))
+			return -1;
+	}
+	return 0;
+}
+
+/* params_done: the params went onto the kernel before the machine was
+ * built (session_wl_open); otherwise (a trace) they rebuild it here. */
+static int build_pre(struct session *ns, struct sfile *f, bool params_done, struct strbuf *notes, char **err)
+{
+	if (f->nparams && !params_done) {
 		struct kernel_src *k = xmalloc(sizeof *k);
 		*k = ns->ksrc;
-		int rc = 0;
-		for (int i = 0; i < f->nparams && !rc; i++) {
-			char *eq = strchr(f->params[i], '=');
-			if (!eq) {
-				rc = set_err(err, "bad param line '%.60s'", f->params[i]);
-				break;
-			}
-			*eq = 0;
-			rc = loader_kernel_set_param(k, f->params[i], eq + 1, err);
-		}
+		int rc = fix_params(k, f, err);
 		if (!rc)
 			rc = session_set_kernel_src(ns, k, err);
 		free(k);
@@ -420,6 +436,17 @@ static int build_post(struct session *ns, struct sfile *f, bool partial, struct 
 		return set_err(err, "the replay ended at cycle %" PRIu64 ", before the saved cycle %" PRIu64,
 			       sim_cycle(ns->sim), f->cycle);
 	ns->started = sim_cycle(ns->sim) > 0;
+	for (int i = 0; i < f->nbp_hits && sim_cycle(ns->sim) == f->cycle; i++) {
+		int id, pos = 0;
+		unsigned long long hits;
+		struct bp *b;
+		if (sscanf(f->bp_hits[i], "%d %llu%n", &id, &hits, &pos) != 2 || f->bp_hits[i][pos])
+			return set_err(err, "bad bp-hits line '%.60s'", f->bp_hits[i]);
+		if (!(b = bp_get(&ns->bps, id)))
+			return set_err(err, "bp-hits for breakpoint %d, which the file does not have", id);
+		if (!b->enabled) /* an enabled one counted its own in the replay */
+			b->hits = hits;
+	}
 	if (f->have_hash && sim_cycle(ns->sim) == f->cycle && stats_hash(ns->sim) != f->state_hash)
 		sb_printf(notes, "note: the machine state at cycle %" PRIu64 " differs from the saved one "
 				 "(saved by a different gpustep build?)\n",
@@ -570,15 +597,21 @@ struct session_loader *session_loader_new_text(const struct session *ss, const c
 	if (cfg_validate(&f->cfg, &e) || session_check_memory(ss->max_memory, &f->cfg, NULL, &e))
 		goto fail;
 	ld->ns = xcalloc(1, sizeof *ld->ns);
-	struct session_wl_line w = {f->workload, f->wl_kind, f->wl_json, f->have_wl_hash, f->wl_hash};
+	/* One build: the params go onto the kernel and the rewinding budget is
+	 * set before the machine is made (each build copies the whole machine
+	 * for its first snapshot: on titanv that was most of a reopen). */
+	bool params_done = false;
+	struct session_wl_line w = {f->workload, f->wl_kind, f->wl_json, f->have_wl_hash, f->wl_hash,
+				    f->nparams ? fix_params : NULL, f, &params_done, ss->snapshot_bytes};
 	if (session_wl_open(ld->ns, &w, &f->cfg, f->cfg_source ? f->cfg_source : "", f->seed, &ld->notes, &e)) {
 		free(ld->ns);
 		ld->ns = NULL;
 		goto fail;
 	}
 	ld->ns->max_memory = ss->max_memory;
-	session_set_snapshot_budget(ld->ns, ss->snapshot_bytes);
-	if (build_pre(ld->ns, f, &ld->notes, &e) || (f->state.have && use_state(ld, &e)))
+	if (ld->ns->snapshot_bytes != ss->snapshot_bytes)
+		session_set_snapshot_budget(ld->ns, ss->snapshot_bytes);
+	if (build_pre(ld->ns, f, params_done, &ld->notes, &e) || (f->state.have && use_state(ld, &e)))
 		goto fail;
 	return ld;
 fail:

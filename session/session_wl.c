@@ -181,6 +181,25 @@ bool session_wl_write(const struct session *ss, struct strbuf *sb)
 	return json != NULL;
 }
 
+/* session_init_kernel with f's fix applied to k first and f's rewinding
+ * budget: the machine of a session file is built once (no rebuild for its
+ * params, no second base snapshot). */
+static int init_fixed(struct session *ns, const struct session_wl_line *f, const struct sim_cfg *cfg, const char *src,
+		      struct kernel_src *k, const char *json, uint64_t seed, char **e)
+{
+	if (f->fix_kernel) {
+		if (f->fix_kernel(k, f->fix_arg, e))
+			return -1;
+		if (f->applied)
+			*f->applied = true;
+	}
+	size_t was = session_initial_snapshot_budget();
+	session_set_initial_snapshot_budget(f->snapshot_bytes);
+	int rc = session_init_kernel(ns, cfg, src, f->workload, k, json, seed, e);
+	session_set_initial_snapshot_budget(was);
+	return rc;
+}
+
 /* The workload of the file: the kernel it carries (workload-json), or the
  * built-in / file / trace it names, checked against its hash. */
 int session_wl_open(struct session *ns, const struct session_wl_line *f, const struct sim_cfg *cfg, const char *src,
@@ -207,7 +226,7 @@ int session_wl_open(struct session *ns, const struct session_wl_line *f, const s
 		struct kernel_src *k = xcalloc(1, sizeof *k);
 		int rc = loader_parse_kernel(f->json, f->workload, k, e);
 		if (rc == 0)
-			rc = session_init_kernel(ns, cfg, src, f->workload, k, f->json, seed, e);
+			rc = init_fixed(ns, f, cfg, src, k, f->json, seed, e);
 		free(k);
 		return rc;
 	}
@@ -232,6 +251,18 @@ int session_wl_open(struct session *ns, const struct session_wl_line *f, const s
 				       f->workload);
 		}
 	}
-	return session_init(ns, cfg, src, f->workload, seed, e);
+	if (trace_is_spec(f->workload)) { /* a trace has no kernel to fix */
+		size_t was = session_initial_snapshot_budget();
+		session_set_initial_snapshot_budget(f->snapshot_bytes);
+		int rc = session_init(ns, cfg, src, f->workload, seed, e);
+		session_set_initial_snapshot_budget(was);
+		return rc;
+	}
+	struct kernel_src *k = xcalloc(1, sizeof *k);
+	int rc = loader_load_kernel(f->workload, k, e);
+	if (rc == 0)
+		rc = init_fixed(ns, f, cfg, src, k, NULL, seed, e);
+	free(k);
+	return rc;
 }
 

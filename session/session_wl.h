@@ -26,10 +26,19 @@ struct session_wl_line {
 	const char *workload, *kind, *json; /* kind, json may be NULL */
 	bool have_hash;
 	uint64_t hash;
+	/* Applied to a kernel (carried, built-in or file) before the machine is
+	 * built, so it is built once (the file's param lines); NULL: none. Sets
+	 * *applied when it ran. */
+	int (*fix_kernel)(struct kernel_src *k, void *arg, char **err);
+	void *fix_arg;
+	bool *applied;
+	/* The rewinding budget the machine is built with (0: none). */
+	size_t snapshot_bytes;
 };
 /* session_init *ns with that workload: the carried kernel (a note when the
  * file beside it moved or changed), else the built-in, file or trace named,
- * refused with a message when it is missing or changed. */
+ * refused with a message when it is missing or changed. The machine is
+ * built once, with fix_kernel applied and snapshot_bytes of rewinding. */
 int session_wl_open(struct session *ns, const struct session_wl_line *w, const struct sim_cfg *cfg, const char *src,
 		    uint64_t seed, struct strbuf *notes, char **err);
 

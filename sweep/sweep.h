@@ -25,6 +25,7 @@
 #define GPUSTEP_SWEEP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* One named dimension of the sweep: "config", "workload", "seed", a config
@@ -91,10 +92,16 @@ struct sweep_opts {
 	const char *agg;         /* table/plot: mean (default) | geomean | sum */
 	const char *base;        /* table: divide each column by the row with this value */
 	const char *log;         /* plot: log scale on "x", "y" or "xy" */
+	const char *time, *partition, *mem; /* --emit slurm: #SBATCH --time, --partition, --mem */
 };
 
 /* Entry point (argv[0] = "sweep"); exit status as cli.h. */
 int sweep_main(int argc, char **argv);
+/* The progress line: "[####    ] 3/8 done, 0 failed, 2 running, ETA 4s";
+ * a stopped sweep (Ctrl-C) says how many jobs it did not run instead of an
+ * ETA. */
+void sweep_progress_line(char *buf, size_t n, int done, int failed, int running, int total, int skipped,
+			 double elapsed, bool stopped);
 /* Sub-commands (sweep_collect.c, sweep_plot.c). */
 int sweep_collect(struct sweep *sw, const struct sweep_opts *o);
 int sweep_table(struct sweep *sw, const struct sweep_opts *o);

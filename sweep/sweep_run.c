@@ -16,6 +16,7 @@
 #include "sweep.h"
 #include "sweep_data.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -188,19 +189,28 @@ static bool has_result(const struct sweep *sw, const struct sweep_job *j)
 	return e;
 }
 
-static void progress(int done, int failed, int running, int total, int skipped, double t0, bool final)
+void sweep_progress_line(char *buf, size_t n, int done, int failed, int running, int total, int skipped,
+			 double elapsed, bool stopped)
 {
 	int now_done = done - skipped;
 	int left = total - done - failed;
-	double el = now_s() - t0;
-	char eta[32] = "";
-	if (now_done + failed > 0 && left > 0)
-		snprintf(eta, sizeof eta, ", ETA %.0fs", el / (now_done + failed) * left);
-	bool tty = isatty(STDERR_FILENO);
+	char eta[48] = "";
+	if (stopped && left > 0) /* nothing more will run: no time to wait for */
+		snprintf(eta, sizeof eta, ", stopped (%d not run)", left);
+	else if (now_done + failed > 0 && left > 0)
+		snprintf(eta, sizeof eta, ", ETA %.0fs", elapsed / (now_done + failed) * left);
 	int width = 24, fill = total ? (done + failed) * width / total : width;
-	fprintf(stderr, "%s[%.*s%*s] %d/%d done, %d failed, %d running%s%s", tty ? "\r\033[K" : "", fill,
-		"########################", width - fill, "", done, total, failed, running, eta,
-		tty && !final ? "" : "\n");
+	snprintf(buf, n, "[%.*s%*s] %d/%d done, %d failed, %d running%s", fill, "########################",
+		 width - fill, "", done, total, failed, running, eta);
+}
+
+static void progress(int done, int failed, int running, int total, int skipped, double t0, bool final)
+{
+	char line[160];
+	sweep_progress_line(line, sizeof line, done, failed, running, total, skipped, now_s() - t0,
+			    final && stop_requested);
+	bool tty = isatty(STDERR_FILENO);
+	fprintf(stderr, "%s%s%s", tty ? "\r\033[K" : "", line, tty && !final ? "" : "\n");
 	fflush(stderr);
 }
 
@@ -412,7 +422,30 @@ static char *sbatch_pattern(const char *s)
 	return sb.s;
 }
 
-static int emit(const struct sweep *sw, const char *kind, const char *dir, int nproc)
+/* --time, --partition, --mem as Slurm takes them ("" when fine, else
+ * what is wrong): they go into #SBATCH lines, which have no quoting. */
+static const char *slurm_opt_problem(const char *opt, const char *v)
+{
+	size_t n = strlen(v);
+	if (!n || n > 64)
+		return "expected 1 to 64 characters";
+	if (strcmp(opt, "time") == 0) /* MIN, MIN:SS, H:MM:SS, D-H, D-H:MM, D-H:MM:SS */
+		return strspn(v, "0123456789:-") == n && isdigit((unsigned char)v[0]) && isdigit((unsigned char)v[n - 1]) &&
+				       !strstr(v, "::") && strchr(v, '-') == strrchr(v, '-')
+			   ? ""
+			   : "expected minutes, MM:SS, HH:MM:SS or D-HH:MM:SS (e.g. 2:00:00)";
+	if (strcmp(opt, "mem") == 0) { /* digits with an optional K, M, G or T */
+		size_t d = strspn(v, "0123456789");
+		return d > 0 && (d == n || (d == n - 1 && strchr("KMGTkmgt", v[d]))) ? ""
+										    : "expected a size such as 4G or 500M";
+	}
+	for (const char *c = v; *c; c++) /* a partition, or a comma list of them */
+		if (!isalnum((unsigned char)*c) && !strchr("_.-,", *c))
+			return "expected a partition name (letters, digits, '_', '.', '-'; several with ',')";
+	return "";
+}
+
+static int emit(const struct sweep *sw, const struct sweep_opts *o, const char *kind, const char *dir, int nproc)
 {
 	char *err = NULL;
 	/* One command per line in jobs.txt, and lines of a shell script: a
@@ -499,6 +532,12 @@ static int emit(const struct sweep *sw, const char *kind, const char *dir, int n
 				sw->njobs - 1);
 			if (safe) /* else on the sbatch command line (above): #SBATCH lines have no quoting */
 				fprintf(f, "#SBATCH %s\n", outopt);
+			if (o->time)
+				fprintf(f, "#SBATCH --time=%s\n", o->time);
+			if (o->partition)
+				fprintf(f, "#SBATCH --partition=%s\n", o->partition);
+			if (o->mem)
+				fprintf(f, "#SBATCH --mem=%s\n", o->mem);
 			fputs("exec ", f);
 			job_command(f, sw, spec_abs, "\"$SLURM_ARRAY_TASK_ID\"");
 			fputc('\n', f);
@@ -548,6 +587,7 @@ static void list_jobs(const struct sweep *sw)
 
 static const char usage_text[] =
 	"usage: gpustep sweep SPEC.json [-j N | --emit parallel DIR | --emit slurm DIR | --job K] [--out DIR] [--list]\n"
+	"       gpustep sweep SPEC.json --emit slurm DIR [--time D-HH:MM:SS] [--partition P] [--mem 4G]\n"
 	"       gpustep sweep collect SPEC.json [--db FILE] [--csv FILE] [--stats GLOB,...] [--out DIR]\n"
 	"       gpustep sweep table SPEC.json --rows DIM [--cols DIM] --stats STAT,... [--agg mean|geomean|sum]\n"
 	"                                     [--base ROWVALUE] [--fmt %.3f] [--md FILE] [--out DIR]\n"
@@ -564,7 +604,8 @@ static int usage(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
-enum { O_EMIT = 256, O_JOB, O_OUT, O_LIST, O_DB, O_CSV, O_MD, O_STATS, O_X, O_Y, O_BY, O_ROWS, O_COLS, O_FMT, O_AGG, O_BASE, O_LOG };
+enum { O_EMIT = 256, O_JOB, O_OUT, O_LIST, O_DB, O_CSV, O_MD, O_STATS, O_X, O_Y, O_BY, O_ROWS, O_COLS, O_FMT, O_AGG, O_BASE, O_LOG,
+       O_TIME, O_PARTITION, O_MEM };
 
 static const struct option opts[] = {
 	{"jobs", required_argument, NULL, 'j'}, {"emit", required_argument, NULL, O_EMIT},
@@ -576,6 +617,8 @@ static const struct option opts[] = {
 	{"rows", required_argument, NULL, O_ROWS}, {"cols", required_argument, NULL, O_COLS},
 	{"fmt", required_argument, NULL, O_FMT}, {"agg", required_argument, NULL, O_AGG},
 	{"base", required_argument, NULL, O_BASE}, {"log", required_argument, NULL, O_LOG},
+	{"time", required_argument, NULL, O_TIME}, {"partition", required_argument, NULL, O_PARTITION},
+	{"mem", required_argument, NULL, O_MEM},
 	{"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0},
 };
 
@@ -644,6 +687,18 @@ int sweep_main(int argc, char **argv)
 				return usage("--agg: expected mean, geomean or sum, got '%s'", optarg);
 			o.agg = optarg;
 			break;
+		case O_TIME:
+		case O_PARTITION:
+		case O_MEM: {
+			const char *name = c == O_TIME ? "time" : c == O_PARTITION ? "partition" : "mem";
+			const char *bad = slurm_opt_problem(name, optarg);
+			if (*bad) {
+				fprintf(stderr, "gpustep sweep: --%s '%s': %s\n", name, optarg, bad);
+				return EXIT_USAGE;
+			}
+			*(c == O_TIME ? &o.time : c == O_PARTITION ? &o.partition : &o.mem) = optarg;
+			break;
+		}
 		case 'h':
 			fputs(usage_text, stdout);
 			return EXIT_OK;
@@ -663,6 +718,8 @@ int sweep_main(int argc, char **argv)
 	if (is_run && (o.db || o.csv || o.md || o.stats || o.x || o.y || o.by || o.o || o.rows || o.cols || o.fmt || o.agg || o.base || o.log))
 		return usage("%s", "--db/--csv/--stats belong to 'sweep collect', --x/--y/-o to 'sweep plot', --rows/--cols to "
 				   "'sweep table'");
+	if ((o.time || o.partition || o.mem) && !(o.emit && strcmp(o.emit, "slurm") == 0))
+		return usage("%s", "--time, --partition and --mem go into the Slurm script: use them with --emit slurm DIR");
 	if ((o.jobs > 0) + (o.emit != NULL) + (o.job >= 0) > 1)
 		return usage("%s", "choose one of -j N, --emit and --job");
 	char *err = NULL;
@@ -687,7 +744,7 @@ int sweep_main(int argc, char **argv)
 		rc = EXIT_RUNTIME;
 	} else if (o.emit) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
-		rc = emit(sw, o.emit, o.emit_dir, n > 0 ? (int)n : 1);
+		rc = emit(sw, &o, o.emit, o.emit_dir, n > 0 ? (int)n : 1);
 	} else if (o.job >= 0) {
 		rc = run_job(sw, o.job);
 	} else {

@@ -24,7 +24,7 @@ void info_bank_queue(struct session *ss, int ch, int bank, struct cmd_out *out)
 	if (p.next_in == 0)
 		snprintf(when, sizeof when, " now");
 	else if (p.next_in > 0)
-		snprintf(when, sizeof when, " in %d cycles", p.next_in);
+		snprintf(when, sizeof when, " in %d cycle%s", p.next_in, p.next_in == 1 ? "" : "s");
 	char whom[32] = "";
 	if (p.pick >= 0)
 		snprintf(whom, sizeof whom, " for #%d", p.pick);

@@ -28,15 +28,23 @@ static const char *bp_type_name(const struct bp *b)
 	return "?";
 }
 
-static void info_break(struct session *ss, struct cmd_out *out)
+static bool is_watch(const struct bp *b) { return b->type == BP_WATCH_ADDR || b->type == BP_WATCH_STAT; }
+
+/* `info break` lists both kinds; `info watch` only watchpoints, as gdb does. */
+static void info_break(struct session *ss, bool watch_only, struct cmd_out *out)
 {
-	if (!ss->bps.n) {
-		cmd_printf(out, "no breakpoints or watchpoints");
+	unsigned n = 0;
+	for (unsigned i = 0; i < ss->bps.n; i++)
+		n += !watch_only || is_watch(&ss->bps.v[i]);
+	if (!n) {
+		cmd_printf(out, watch_only ? "no watchpoints" : "no breakpoints or watchpoints");
 		return;
 	}
 	cmd_printf(out, "Num  Type        Enb  Hits  What");
 	for (unsigned i = 0; i < ss->bps.n; i++) {
 		const struct bp *b = &ss->bps.v[i];
+		if (watch_only && !is_watch(b))
+			continue;
 		const char *what = strchr(b->text, ' ') ? strchr(b->text, ' ') + 1 : b->text;
 		cmd_printf(out, "%-4d %-11s %-4s %-5llu %s", b->id, bp_type_name(b), b->enabled ? "y" : "n",
 			   (unsigned long long)b->hits, what);
@@ -441,7 +449,15 @@ static int show_break(struct session *ss, int argc, char **argv, struct cmd_out 
 {
 	(void)argc;
 	(void)argv;
-	info_break(ss, out);
+	info_break(ss, false, out);
+	return CMD_OK;
+}
+
+static int show_watch(struct session *ss, int argc, char **argv, struct cmd_out *out)
+{
+	(void)argc;
+	(void)argv;
+	info_break(ss, true, out);
 	return CMD_OK;
 }
 
@@ -656,7 +672,7 @@ static const struct {
 	const char *name;
 	int (*show)(struct session *ss, int argc, char **argv, struct cmd_out *out);
 } info_subject_fns[] = {
-	{"break", show_break},     {"breakpoints", show_break}, {"watch", show_break},   {"watchpoints", show_break},
+	{"break", show_break},     {"breakpoints", show_break}, {"watch", show_watch},   {"watchpoints", show_watch},
 	{"stats", show_stats},     {"stalls", cmd_info_stalls}, {"config", show_config}, {"sm", show_sm},
 	{"warp", show_warp},       {"line", show_line},         {"l2", show_l2},         {"frc", show_frc},
 	{"rf", show_rf},           {"channel", show_channel},   {"ch", show_channel},    {"bank", show_bank},

@@ -405,15 +405,16 @@ static int answer_predict(struct session *ss, struct lesson *l, const char *arg,
 	bool pass = fabs(v - guess) <= s->tolerance;
 	char shown[64];
 	show_value(ss, s->value, v, shown, sizeof shown);
+	char said[400];
+	lesson_value_phrase(ss, l, s->value, shown, pass, said, sizeof said);
 	if (pass)
-		cmd_printf(out, "Right: %s is %s.", s->value, shown);
+		cmd_printf(out, "Right: %s.", said);
 	else
-		cmd_printf(out, "Not quite: you predicted %s, the machine shows %s = %s.", arg, s->value, shown);
+		cmd_printf(out, "Not quite: you predicted %s, %s.", arg, said);
 	if (pass)
-		snprintf(l->last_result, sizeof l->last_result, "Step %d: right, %s is %s.", l->cur + 1, s->value, shown);
+		snprintf(l->last_result, sizeof l->last_result, "Step %d: right, %s.", l->cur + 1, said);
 	else
-		snprintf(l->last_result, sizeof l->last_result, "Step %d: you predicted %s, the machine shows %s = %s.",
-			 l->cur + 1, arg, s->value, shown);
+		snprintf(l->last_result, sizeof l->last_result, "Step %d: you predicted %s, %s.", l->cur + 1, arg, said);
 	finish_step(ss, l, pass, &v, out);
 	return rc;
 }

@@ -89,6 +89,11 @@ CMD_FN(cmd_reverse_step)
 		return CMD_ERR;
 	}
 	uint64_t target = now - horizon < n ? horizon : now - n;
+	if (now - horizon < n) /* not silently: the user asked for more */
+		cmd_printf(out, "reverse-step: %llu cycle%s back from cycle %llu is before cycle %llu, the earliest "
+				"reachable; going back %llu instead",
+			   (unsigned long long)n, n == 1 ? "" : "s", (unsigned long long)now,
+			   (unsigned long long)horizon, (unsigned long long)(now - horizon));
 	return rewind_to(ss, target, out, "reverse-step", work_now(ss));
 }
 

@@ -396,7 +396,17 @@ static const char *const nsight[STALL__COUNT] = {
 	[STALL_FETCH] = "No Instruction",
 };
 
-static void stall_table(struct cmd_out *out, const uint64_t *v, uint64_t issue)
+/* `done` mid-run: the SM's resident warps have all exited and no new CTA
+ * has come in yet (a CTA waiting to retire, or none left for this SM): only
+ * a finished kernel's are all its tail. */
+static const char *stall_nsight(unsigned r, bool finished)
+{
+	if (r == STALL_DONE && !finished)
+		return "- (every resident warp exited; no new CTA in yet)";
+	return nsight[r];
+}
+
+static void stall_table(struct cmd_out *out, const uint64_t *v, uint64_t issue, bool finished)
 {
 	uint64_t tot = issue;
 	for (unsigned r = STALL_MEM; r < STALL__COUNT; r++)
@@ -407,7 +417,7 @@ static void stall_table(struct cmd_out *out, const uint64_t *v, uint64_t issue)
 	for (unsigned r = STALL_MEM; r < STALL__COUNT; r++)
 		if (v[r])
 			cmd_printf(out, "  %-11s %12llu %5.1f%%  %s", stall_reason_name(r), (unsigned long long)v[r],
-				   100.0 * (double)v[r] / (double)tot, nsight[r]);
+				   100.0 * (double)v[r] / (double)tot, stall_nsight(r, finished));
 }
 
 static uint64_t stat_u64(const struct sim *s, const char *name)
@@ -430,7 +440,7 @@ int cmd_info_stalls(struct session *ss, int argc, char **argv, struct cmd_out *o
 		snprintf(name, sizeof name, "sm%d.issue_cycles", sm);
 		cmd_printf(out, "sm %d, cycle %llu: cycles with warps resident, by what the SM did", sm,
 			   (unsigned long long)sim_cycle(s));
-		stall_table(out, v, stat_u64(s, name));
+		stall_table(out, v, stat_u64(s, name), sim_done(s));
 		return CMD_OK;
 	}
 	uint64_t all[STALL__COUNT] = {0}, issue = 0;
@@ -444,7 +454,7 @@ int cmd_info_stalls(struct session *ss, int argc, char **argv, struct cmd_out *o
 	}
 	cmd_printf(out, "all %d SMs, cycle %llu: SM-cycles with warps resident (core.stall.* and smN.issue_cycles)", nsm,
 		   (unsigned long long)sim_cycle(s));
-	stall_table(out, all, issue);
+	stall_table(out, all, issue, sim_done(s));
 	cmd_printf(out, "per SM (top reasons; `info stalls N` for one SM):");
 	for (int i = 0; i < nsm; i++) {
 		uint64_t v[STALL__COUNT];

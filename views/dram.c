@@ -8,9 +8,10 @@
  *
  * HITS/MISS/CONF are row-buffer hits, misses (bank closed) and conflicts
  * (another row open); NEXT is core cycles until the bank's next command may
- * issue; OWN and REMOTE (under TEMP page colouring, dram.page_alloc = temp, or
- * dram.local_stats) the SM the bank belongs to and the requests other SMs sent
- * it, "12*" (yellow) when the latest request was one of them. The selected
+ * issue; OWN and REMOTE (only under TEMP page colouring, dram.page_alloc =
+ * temp, or dram.local_stats, where banks have owners) the SM the bank belongs
+ * to and the requests other SMs sent it, "12*" (yellow) when the latest
+ * request was one of them. The selected
  * channel/bank is reverse; Up/Down select through `select channel C` /
  * `select bank B`.
  */
@@ -125,6 +126,15 @@ static void dram_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		for (int b = 0; b < banks; b++)
 			dp->map[dp->nmap++] = ch << 16 | (b + 1);
 	}
+	/* OWN and REMOTE only when banks have owners (TEMP page colouring or
+	 * dram.local_stats): otherwise 13 columns of dashes. */
+	bool owned = false;
+	for (int i = 0; i < dp->nmap && !owned; i++) {
+		struct dram_bank_info bi;
+		int bank = (dp->map[i] & 0xffff) - 1;
+		owned = bank >= 0 && inspect_dram_bank(c->sim, dp->map[i] >> 16, bank, &bi) && bi.owner >= 0;
+	}
+	dp->t.ncols = (int)ARRAY_LEN(cols) - (owned ? 0 : 2);
 	dp->sim = c->sim;
 	dp->now = sim_cycle(c->sim);
 	/* Keep the selected bank on screen when the selection changes. */

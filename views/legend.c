@@ -27,7 +27,7 @@ static const struct legend_item warps[] = {
 		   "reason=R` and `core.stall.R`"),
 	L("OUT", "memory requests of the warp in flight (sent, not yet replied)"),
 	L("ORD", "position in its scheduler's order this cycle, 0 = looked at first; - = not eligible"),
-	L("NEXT", "the next statement the warp will issue, or exit (comments, loop, if, else and end never issue: not shown)"),
+	L("NEXT", "#N, the statement number (stmt= of warp.issue and its breakpoints), then the next statement the warp will issue, or exit (comments, loop, if, else and end never issue: not shown)"),
 	L("INSTS", "instructions the warp has issued"),
 	L("SCH", "(core.schedulers > 1) the warp's scheduler, slot mod schedulers"),
 	L("L", "(vws) level: 1, 2 = in the IWL window but not level 1, x = outside (throttled)"),
@@ -99,7 +99,7 @@ static const struct legend_item dram[] = {
 	L("MISS", "row misses: the bank was closed (ACT only)"),
 	L("CONF", "row conflicts: another row was open (PRE then ACT)"),
 	L("NEXT", "core cycles until the bank's next command may issue by the timing rules, - = none wanted"),
-	L("OWN", "(dram.page_alloc = temp or dram.local_stats) the SM the bank belongs to"),
+	L("OWN", "(shown only with dram.page_alloc = temp or dram.local_stats, where banks have owners) the SM the bank belongs to"),
 	L("REMOTE", "requests other SMs sent it; '*' (yellow): the latest one was remote"),
 	END,
 };

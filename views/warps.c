@@ -5,8 +5,11 @@
  * select another through `select warp W`.
  *
  *    W   CTA STATE      OUT ORD NEXT            INSTS
- *   >3   1.3 ready        2   0 ld A[tid]         120   <- issued this cycle (bold, '>')
- *    4   1.4 scoreboard   1   - alu 4             118   <- stalled: the reason, in yellow
+ *   >3   1.3 ready        2   0 #2 ld A[tid]      120   <- issued this cycle (bold, '>')
+ *    4   1.4 scoreboard   1   - #4 alu 4          118   <- stalled: the reason, in yellow
+ *
+ * NEXT starts with the statement's number (#N), the stmt= of warp.issue
+ * events and breakpoints.
  *
  * CTA is "cta.warp-in-cta"; STATE is ready, done, empty or why the warp is
  * stalled; OUT the memory requests in flight; ORD the position in the
@@ -183,7 +186,11 @@ static void warp_row(void *u, int row, struct table_row *r)
 		snprintf(r->text[o + 4], TABLE_CELL, "%d", wi.order);
 	else
 		snprintf(r->text[o + 4], TABLE_CELL, "-");
-	if (wi.next_text) /* a statement, or "exit" (it issues as well) */
+	/* a statement, or "exit" (it issues as well), after its number "#N", the
+	 * stmt= of warp.issue and `break warp.issue ... stmt=N` */
+	if (wi.next_text && wi.next_stmt >= 0)
+		snprintf(r->text[o + 5], TABLE_CELL, "#%d %s", wi.next_stmt, wi.next_text);
+	else if (wi.next_text)
 		snprintf(r->text[o + 5], TABLE_CELL, "%s", wi.next_text);
 	snprintf(r->text[o + 6], TABLE_CELL, "%llu", (unsigned long long)wi.insts);
 	if (wi.state == WS_DONE)

@@ -9,6 +9,7 @@
  *   link 3  the L2 bank: input queue, MSHR entry, FRC entry, directory lock
  *   link 4  memory: the L2's queue toward DRAM, or the DRAM bank (row state)
  *
+ * Links 2-4, the memory side, are built in inspect_why_mem.c (why_int.h).
  * Nothing here changes the simulation.
  */
 #include <stdarg.h>
@@ -21,15 +22,9 @@
 #include "mem/frc.h"
 #include "rf/regfile.h"
 #include "sim/sim_int.h"
+#include "why_int.h"
 
-struct chain {
-	struct why_link *v;
-	int n, max;
-	struct why_link def; /* the target links get until another is set (deft) */
-};
-
-static void add(struct chain *c, uint64_t since, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void add(struct chain *c, uint64_t since, const char *fmt, ...)
+void why_add(struct chain *c, uint64_t since, const char *fmt, ...)
 {
 	if (c->n >= c->max)
 		return;
@@ -52,346 +47,17 @@ static void set_target(struct why_link *l, enum why_target t, int sm, int unit, 
 }
 
 /* What the links added from now on name (struct why_link)... */
-static void deft(struct chain *c, enum why_target t, int sm, int unit, int entry, uint64_t addr)
+void why_deft(struct chain *c, enum why_target t, int sm, int unit, int entry, uint64_t addr)
 {
 	set_target(&c->def, t, sm, unit, entry, addr);
 }
 
 /* ... and what the link just added names, when more precise. */
-static void tgt(struct chain *c, enum why_target t, int sm, int unit, int entry, uint64_t addr)
+void why_tgt(struct chain *c, enum why_target t, int sm, int unit, int entry, uint64_t addr)
 {
 	if (c->n > 0)
 		set_target(&c->v[c->n - 1], t, sm, unit, entry, addr);
 }
-
-static bool in_queue(const struct sim *s, const struct reqq *q, uint32_t want, int *pos)
-{
-	int k = 0;
-	for (uint32_t i = q->head; i != REQ_NIL; i = s->pool.r[i].next, k++)
-		if (i == want) {
-			*pos = k;
-			return true;
-		}
-	return false;
-}
-
-static uint32_t queue_find_line_of(const struct sim *s, const struct reqq *q, uint64_t line, int smi, int *pos)
-{
-	int k = 0;
-	for (uint32_t i = q->head; i != REQ_NIL; i = s->pool.r[i].next, k++)
-		if (s->pool.r[i].addr == line && (smi < 0 || s->pool.r[i].sm == smi)) {
-			*pos = k;
-			return i;
-		}
-	return REQ_NIL;
-}
-
-static uint32_t queue_find_line(const struct sim *s, const struct reqq *q, uint64_t line, int *pos)
-{
-	return queue_find_line_of(s, q, line, -1, pos);
-}
-
-/* "first" .. "tenth", then "11th": the bank-queue position in words. */
-static void ordinal(int n, char *buf, size_t len)
-{
-	static const char *const w[] = {"first", "second", "third",   "fourth", "fifth",
-					"sixth", "seventh", "eighth", "ninth",  "tenth"};
-	if (n >= 1 && n <= 10)
-		snprintf(buf, len, "%s", w[n - 1]);
-	else
-		snprintf(buf, len, "%d%s", n, n % 100 >= 11 && n % 100 <= 13 ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th");
-}
-
-/* Row state of `want` against the bank's open row, in words. */
-static void row_words(int64_t open, uint32_t want, char *buf, size_t len)
-{
-	if (open < 0)
-		snprintf(buf, len, "row miss (no row open, wants row %u)", want);
-	else if ((uint64_t)open == want)
-		snprintf(buf, len, "row hit (row %u open)", want);
-	else
-		snprintf(buf, len, "row conflict (row %lld open, wants row %u)", (long long)open, want);
-}
-
-/* Link 4 with DRAM: the line's place in its bank's queue (oldest first, as
- * `info bank` lists it) and what the request at the head is doing. */
-static void dram_link(const struct sim *s, uint64_t line, unsigned ch, unsigned bk, uint32_t row,
-		      const struct dram_bank_info *bi, struct chain *c)
-{
-	struct dram_qreq_info q[64];
-	int n = inspect_dram_queue(s, (int)ch, (int)bk, q, 64), pos = -1;
-	uint64_t len = (uint64_t)s->cfg.l2.line;
-	for (int i = 0; i < n && i < 64 && pos < 0; i++)
-		if (q[i].addr >= line && q[i].addr < line + len)
-			pos = i;
-	char mine[96], head[96], nth[16];
-	deft(c, WT_DRAM_BANK, -1, (int)ch, (int)bk, 0);
-	row_words(bi->open_row, row, mine, sizeof mine);
-	if (bi->open_row < 0 && strcmp(bi->last_cmd, "PRE") == 0 && bi->last_cmd_cycle + 1 >= s->st->now)
-		/* the PRE of a conflict went out in this cycle: not a plain row miss */
-		snprintf(mine, sizeof mine, "row conflict being resolved (PRE at cycle %llu closed the open row; ACT row %u next)",
-			 (unsigned long long)bi->last_cmd_cycle, row);
-	if (pos < 0) {
-		add(c, UINT64_MAX, "DRAM ch%u bank %u: %s, %d queued for the bank, %s, last command %s at cycle %llu", ch, bk,
-		    dram_bank_state_name(bi->state), bi->queue, mine, bi->last_cmd[0] ? bi->last_cmd : "-",
-		    (unsigned long long)bi->last_cmd_cycle);
-		return;
-	}
-	ordinal(pos + 1, nth, sizeof nth);
-	if (pos == 0) {
-		add(c, s->st->now - q[0].age, "DRAM ch%u bank %u: %s in queue (of %d), %s%s", ch, bk, nth, n, mine,
-		    q[0].started ? ", its column command has begun" : "");
-	} else {
-		row_words(bi->open_row, (uint32_t)q[0].row, head, sizeof head);
-		add(c, s->st->now - q[pos].age, "DRAM ch%u bank %u: %s in queue (of %d) behind a %s; this one: %s", ch, bk,
-		    nth, n, head, mine);
-	}
-	struct dram_pick_info pk;
-	if (inspect_dram_pick(s, (int)ch, (int)bk, &pk) && pk.cmd[0]) {
-		char when[32], which[16] = "-";
-		if (pk.next_in > 0)
-			snprintf(when, sizeof when, "in %d cycles", pk.next_in);
-		else
-			snprintf(when, sizeof when, "now");
-		if (pk.pick >= 0)
-			ordinal(pk.pick + 1, which, sizeof which);
-		add(c, UINT64_MAX, "DRAM ch%u bank %u next: %s %s for the %s in queue (%s); last command %s at cycle %llu", ch,
-		    bk, pk.cmd, when, which, pk.why, bi->last_cmd[0] ? bi->last_cmd : "-",
-		    (unsigned long long)bi->last_cmd_cycle);
-	}
-}
-
-/* What the request at the head of bank b's input queue waits for there
- * (l2.when_busy / l1.bypass_at_l2 = queue, l2_wait.c), or NULL. */
-static const char *head_wait_words(const struct sim *s, const struct l2bank *b, char *buf, size_t len)
-{
-	switch (l2_head_wait_reason(s, b, b->inq.head)) {
-	case NACK_MSHR_FULL: snprintf(buf, len, "an MSHR entry (%u of %u used)", b->m.used, (unsigned)s->cfg.l2.mshr_entries); break;
-	case NACK_MERGE_FULL: snprintf(buf, len, "a merge slot in its line's MSHR entry"); break;
-	case NACK_TRANSIENT: snprintf(buf, len, "its line's replacement to finish"); break;
-	case NACK_SET_ALL_TRANSIENT: snprintf(buf, len, "a way of its set (every way in transition)"); break;
-	case NACK_QUEUE_FULL: snprintf(buf, len, "room in the memory queue (%u queued)", b->memq.n); break;
-	case NACK_POOL_FULL: snprintf(buf, len, "room in the request pool"); break;
-	default: return NULL;
-	}
-	return buf;
-}
-
-/* Link 3 in the bank's input queue: the position, and what the head waits for. */
-static void inq_link(const struct sim *s, unsigned bank, int pos, struct chain *c)
-{
-	const struct l2bank *b = &s->banks[bank];
-	char w[96];
-	if (!head_wait_words(s, b, w, sizeof w))
-		add(c, UINT64_MAX, "L2 bank %u input queue: position %d of %u", bank, pos + 1, b->inq.n);
-	else if (pos == 0)
-		add(c, UINT64_MAX, "L2 bank %u input queue: at the head (of %u), waits there for %s instead of a NACK", bank,
-		    b->inq.n, w);
-	else
-		add(c, UINT64_MAX, "L2 bank %u input queue: position %d of %u, behind the head, which waits for %s", bank,
-		    pos + 1, b->inq.n, w);
-}
-
-/* Link 4: where the bank's fetch of `line` is on its way to memory: the memory
- * queue, the fixed DRAM latency stage, or the DRAM bank (row state). */
-static void chain_memory(const struct sim *s, unsigned bank, const struct l2bank *b, uint64_t line, struct chain *c)
-{
-	int pos;
-	if (queue_find_line(s, &b->memq, line, &pos) != REQ_NIL) {
-		add(c, UINT64_MAX, "L2 bank %u memory queue: position %d of %u, the DRAM channel queue is full", bank, pos + 1,
-		    b->memq.n);
-		return;
-	}
-	uint32_t di = queue_find_line(s, &b->dlatq, line, &pos);
-	if (di != REQ_NIL) { /* l2.dram_latency's stage (l2.c) */
-		uint64_t due = s->pool.r[di].t_ready;
-		if (due > s->st->now)
-			add(c, due - (uint64_t)s->cfg.l2.dram_latency,
-			    "L2 bank %u fixed DRAM latency stage (l2.dram_latency = %d): position %d of %u, enters the DRAM's "
-			    "queue at cycle %llu at the earliest",
-			    bank, s->cfg.l2.dram_latency, pos + 1, b->dlatq.n, (unsigned long long)due);
-		else
-			add(c, due, "L2 bank %u fixed DRAM latency stage: position %d of %u, latency waited out, the DRAM "
-				    "channel queue is full", bank, pos + 1, b->dlatq.n);
-		return;
-	}
-	if (!s->dram) {
-		add(c, UINT64_MAX, "fixed-latency memory: the fetch is in flight");
-		return;
-	}
-	unsigned ch, bk;
-	uint32_t row, col;
-	dram_decode(s->dram, line, &ch, &bk, &row, &col);
-	struct dram_bank_info bi;
-	if (!dram_bank_info(s->dram, (int)ch, (int)bk, &bi))
-		return;
-	dram_link(s, line, ch, bk, row, &bi, c);
-}
-
-/* Links 3-4: what the L2 bank and memory are doing for `line`, as seen by
- * SM smi's request (-1: any SM's). Another SM's request for the line waiting
- * in the bank's input queue is not this request's place: the chain goes on
- * to the bank's MSHR entry, which is what this request waits for. */
-static void chain_l2(const struct sim *s, uint64_t line, int smi, bool expect, struct chain *c)
-{
-	unsigned bank = icnt_bank_of(s, line);
-	const struct l2bank *b = &s->banks[bank];
-	int pos;
-	deft(c, WT_L2_BANK, -1, (int)bank, -1, 0);
-	bool fetching = mshr_find(&b->m, line, 0) != REQ_NIL;
-	if ((smi >= 0 || !fetching) && queue_find_line_of(s, &b->inq, line, smi, &pos) != REQ_NIL) {
-		inq_link(s, bank, pos, c);
-		return;
-	}
-	struct coh_dir_info d;
-	bool locked = inspect_coh_dir(s, line, &d) && d.present && d.locked;
-	if (locked)
-		add(c, UINT64_MAX, "L2 bank %u directory: line 0x%llx locked (%s, requester sm%u, %u acks due): requests are NACKed",
-		    bank, (unsigned long long)line, d.lock, d.req_sm, d.acks);
-	if (locked)
-		tgt(c, WT_DIR_LINE, -1, (int)bank, -1, line);
-	for (int i = 0; i < b->frc.n; i++) {
-		struct frc_entry_info fe;
-		if (inspect_frc_entry(s, (int)bank, i, &fe) && fe.state != FRC_FREE && fe.incoming == line) {
-			add(c, s->st->now - fe.age, "L2 bank %u FRC entry %d: %s line 0x%llx, %d waiting", bank, i,
-			    frc_state_name((unsigned)fe.state), (unsigned long long)line, fe.waiters);
-			tgt(c, WT_FRC, -1, (int)bank, i, 0);
-			if (fe.state != FRC_FETCHING)
-				return;
-			break;
-		}
-	}
-	uint32_t e = mshr_find(&b->m, line, 0);
-	if (e != REQ_NIL) {
-		const struct mshr_ent *m = &b->m.e[e];
-		if (m->state == ME_EVICTING)
-			add(c, m->t_alloc, "L2 bank %u miss, MSHR entry %u: evicting victim 0x%llx before the fetch (%u merged)", bank,
-			    e, (unsigned long long)m->victim, m->merged);
-		else
-			add(c, m->t_alloc, "L2 bank %u miss, MSHR entry %u (%u of %u used, %u merged)", bank, e, b->m.used, (unsigned)s->cfg.l2.mshr_entries,
-			    m->merged);
-		tgt(c, WT_L2_MSHR, -1, (int)bank, (int)e, 0);
-	} else {
-		int set = l2_bank_set(s, b, line);
-		if (locked)
-			return; /* the lock is what the request waits for */
-		if (cache_find(&b->c, set, line) >= 0)
-			add(c, UINT64_MAX, "L2 bank %u holds line 0x%llx: the reply is on its way back", bank,
-			    (unsigned long long)line);
-		else if (expect)
-			add(c, UINT64_MAX, "L2 bank %u: line 0x%llx not present and no MSHR entry (request or reply in the crossbar)",
-			    bank, (unsigned long long)line);
-		else
-			add(c, UINT64_MAX, "L2 bank %u: line 0x%llx not present, nothing in flight for it", bank,
-			    (unsigned long long)line);
-		return;
-	}
-	chain_memory(s, bank, b, line, c);
-}
-
-/* A request (the warp's, or an MSHR entry's fetch) the L2 refused, waiting
- * in the L1's retry queue; then what the refusing bank is full of. */
-static void nack_link(const struct sim *s, const struct l1 *l, uint32_t ri, int pos, struct chain *c)
-{
-	static const char *const why[] = {
-		[NACK_MSHR_FULL] = "MSHR full",		  [NACK_TRANSIENT] = "transient line",
-		[NACK_SET_ALL_TRANSIENT] = "set all transient", [NACK_QUEUE_FULL] = "queue full",
-		[NACK_DIR_LOCKED] = "directory locked",	  [NACK_MERGE_FULL] = "merge slots full",
-		[NACK_POOL_FULL] = "request pool full",
-	};
-	_Static_assert(sizeof why / sizeof *why == NACK__COUNT, "a NACK reason without words");
-	const struct req *r = &s->pool.r[ri];
-	unsigned bank = icnt_bank_of(s, r->addr);
-	deft(c, WT_L2_BANK, -1, (int)bank, -1, 0);
-	add(c, UINT64_MAX, "NACKed by L2 bank %u (%s): re-sent at cycle %llu, position %d of %u in the retry queue", bank,
-	    r->nack_reason < NACK__COUNT ? why[r->nack_reason] : "?", (unsigned long long)r->t_ready, pos + 1, l->retryq.n);
-	const struct l2bank *b = &s->banks[bank];
-	if (r->nack_reason == NACK_DIR_LOCKED) {
-		chain_l2(s, r->addr, r->sm, true, c);
-		return;
-	}
-	add(c, UINT64_MAX, "L2 bank %u: MSHR %u of %u used, input queue %u", bank, b->m.used, (unsigned)s->cfg.l2.mshr_entries, b->inq.n);
-}
-
-/* Link 2 onwards for one request of a warp instruction. */
-static void chain_req(const struct sim *s, const struct sm *sm, uint32_t ri, struct chain *c)
-{
-	const struct req *r = &s->pool.r[ri];
-	const struct l1 *l = &sm->l1;
-	int pos;
-	deft(c, WT_L1_MSHR, sm->id, -1, -1, 0);
-	if (in_queue(s, &l->lsu, ri, &pos)) {
-		add(c, UINT64_MAX, "request 0x%llx in the L1 access pipeline (position %d of %u), ready at cycle %llu",
-		    (unsigned long long)r->addr, pos + 1, l->lsu.n, (unsigned long long)r->t_ready);
-		return;
-	}
-	if (in_queue(s, &l->hitq, ri, &pos)) {
-		add(c, UINT64_MAX, "L1 hit on line 0x%llx: data at cycle %llu (hit latency)", (unsigned long long)r->addr,
-		    (unsigned long long)r->t_ready);
-		return;
-	}
-	if (in_queue(s, &l->waitq, ri, &pos)) {
-		add(c, UINT64_MAX, "L1 MSHR file full (%u of %u entries): request 0x%llx waits, position %d of %u", l->m.used,
-		    (unsigned)s->cfg.l1.mshr_entries, (unsigned long long)r->addr, pos + 1, l->waitq.n);
-		uint32_t old = REQ_NIL;
-		for (uint32_t i = 0; i < l->m.n; i++)
-			if (l->m.e[i].state != ME_FREE && (old == REQ_NIL || l->m.e[i].t_alloc < l->m.e[old].t_alloc))
-				old = i;
-		if (old != REQ_NIL) {
-			add(c, l->m.e[old].t_alloc, "oldest L1 MSHR entry %u (line 0x%llx)", old,
-			    (unsigned long long)l->m.e[old].addr);
-			tgt(c, WT_L1_MSHR, sm->id, -1, (int)old, 0);
-			chain_l2(s, l->m.e[old].addr, sm->id, true, c);
-		}
-		return;
-	}
-	if (in_queue(s, &l->retryq, ri, &pos)) {
-		nack_link(s, l, ri, pos, c);
-		return;
-	}
-	uint32_t e = mshr_find(&l->m, r->addr, 0);
-	if (e != REQ_NIL) {
-		const struct mshr_ent *m = &l->m.e[e];
-		add(c, m->t_alloc, "L1 MSHR entry %u (line 0x%llx, %u merged, %s)", e, (unsigned long long)m->addr, m->merged,
-		    m->sent ? "fetch sent" : "fetch waiting for the crossbar");
-		tgt(c, WT_L1_MSHR, sm->id, -1, (int)e, 0);
-		uint32_t fi = queue_find_line(s, &l->retryq, m->addr, &pos);
-		if (fi != REQ_NIL)
-			nack_link(s, l, fi, pos, c);
-		else
-			chain_l2(s, m->addr, sm->id, true, c);
-		return;
-	}
-	add(c, UINT64_MAX, "request 0x%llx between levels (crossbar or store path)", (unsigned long long)r->addr);
-	tgt(c, WT_LINE, -1, (int)icnt_bank_of(s, r->addr), -1, r->addr);
-	if (r->type == RQ_ST || r->type == RQ_ATOM || (r->flags & REQF_BYP_L1))
-		chain_l2(s, r->addr, r->sm, true, c);
-}
-
-/* The memory instruction in vector-memory-buffer slot v, and its first
- * request still in flight. */
-static void chain_vmb(const struct sim *s, const struct sm *sm, int v, const char *pre, struct chain *c)
-{
-	const struct vmb_ent *e = &sm->vmb[v];
-	static const char *const ops[] = {[KOP_LD] = "load", [KOP_ST] = "store", [KOP_ATOM] = "atomic"};
-	char dst[16] = "";
-	if (e->has_dst)
-		snprintf(dst, sizeof dst, " into r%u", e->dst);
-	deft(c, WT_WARP, sm->id, -1, e->warp, 0);
-	add(c, e->t_issue, "%s%s%s by warp %u issued at cycle %llu (memory buffer entry %d): %u requests outstanding",
-	    pre, e->op <= KOP_ATOM ? ops[e->op] : "memory op", dst, e->warp, (unsigned long long)e->t_issue, v, e->pending);
-	for (uint32_t i = 0; i < s->pool.cap; i++) {
-		const struct req *r = &s->pool.r[i];
-		if (r->in_use && r->sm == sm->id && r->vmb == v && r->warp == e->warp &&
-		    (r->type == RQ_LD || r->type == RQ_ST || r->type == RQ_ATOM) &&
-		    (r->reply == RP_NONE || r->reply == RP_NACK)) {
-			chain_req(s, sm, i, c);
-			return;
-		}
-	}
-	add(c, UINT64_MAX, "all its requests have been answered; the reply is on its way to the register file");
-}
-
 /* The oldest buffer entry not yet done, of warp `slot` (any warp if < 0)
  * writing `reg` (any if < 0): entries are not contiguous with
  * core.mem_release = completion, so every slot is looked at, from the ring's
@@ -420,19 +86,19 @@ static void rf_block_link(const struct sim *s, const struct sm *sm, int slot, co
 	int why = rf_block_reason(s, sm, slot, &sm->w[slot].ib, &b, &reg);
 	struct rf_info ri;
 	if (why != RFB_NONE)
-		deft(c, WT_RF_BANK, sm->id, (int)b, -1, 0);
+		why_deft(c, WT_RF_BANK, sm->id, (int)b, -1, 0);
 	if (why == RFB_NONE || !inspect_rf(s, sm->id, &ri)) {
-		add(c, UINT64_MAX, "`%s` cannot enter the register-file banks this cycle", next);
+		why_add(c, UINT64_MAX, "`%s` cannot enter the register-file banks this cycle", next);
 		return;
 	}
 	if (why != RFB_WB_FULL) {
 		struct rf_bank_info bi;
 		inspect_rf_bank(s, sm->id, (int)b, &bi);
-		add(c, UINT64_MAX, "`%s` cannot enter RF bank %u: its queue holds %d requests (rf.queue_limit %d) for r%u%s", next,
-		    b, bi.queued, s->cfg.rf.queue_limit, reg, why == RFB_DST_QUEUE ? " (the destination)" : "");
+		why_add(c, UINT64_MAX, "`%s` cannot enter RF bank %u: its queue holds %d request%s (rf.queue_limit %d) for r%u%s",
+		    next, b, bi.queued, WHY_S(bi.queued), s->cfg.rf.queue_limit, reg, why == RFB_DST_QUEUE ? " (the destination)" : "");
 		return;
 	}
-	add(c, UINT64_MAX, "`%s` cannot claim a write-buffer entry for r%u: RF bank %u's write buffer is full (%d of %d ways claimed, none holds a result to evict)",
+	why_add(c, UINT64_MAX, "`%s` cannot claim a write-buffer entry for r%u: RF bank %u's write buffer is full (%d of %d ways claimed, none holds a result to evict)",
 	    next, reg, b, ri.ways, ri.ways);
 	struct rf_wb_info first = {0};
 	for (int way = 0; way < ri.ways; way++) {
@@ -441,21 +107,21 @@ static void rf_block_link(const struct sim *s, const struct sm *sm, int slot, co
 			continue;
 		if (!first.valid)
 			first = e;
-		add(c, UINT64_MAX, "write-buffer entry bank %u way %d: warp %d r%d, waiting for its result", b, way, e.warp, e.reg);
+		why_add(c, UINT64_MAX, "write-buffer entry bank %u way %d: warp %d r%d, waiting for its result", b, way, e.warp, e.reg);
 	}
 	if (!first.valid)
 		return;
 	int v = vmb_oldest(s, sm, first.warp, first.reg);
 	const struct warp *fw = first.warp >= 0 && first.warp < s->cfg.core.warps_per_sm ? &sm->w[first.warp] : NULL;
 	if (v >= 0)
-		chain_vmb(s, sm, v, "the first entry's result: ", c);
+		why_chain_vmb(s, sm, v, "the first entry's result: ", c);
 	else if (fw && fw->rf_collect)
-		add(c, UINT64_MAX,
+		why_add(c, UINT64_MAX,
 		    "warp %d is still reading the operands of the instruction it issued (until cycle %llu); r%d's result comes "
 		    "after that instruction executes",
 		    first.warp, (unsigned long long)fw->busy_until, first.reg);
 	else
-		add(c, UINT64_MAX, "no load into r%d of warp %d is pending: its result comes from an ALU or shared-memory instruction",
+		why_add(c, UINT64_MAX, "no load into r%d of warp %d is pending: its result comes from an ALU or shared-memory instruction",
 		    first.reg, first.warp);
 }
 
@@ -481,16 +147,16 @@ static void why_barrier(const struct why_ctx *x, struct chain *c)
 	const struct warp *w = x->w;
 	uint64_t since = x->since;
 	const struct cta_slot *cs = &sm->cta[w->cta_slot];
-	add(c, since, "warp %d waits at a barrier (barrier)", slot);
-	add(c, since, "CTA %d: %u of %u warps arrived", (int)w->kw.cta, cs->nbar, cs->nwarps - cs->ndone);
+	why_add(c, since, "warp %d waits at a barrier (barrier)", slot);
+	why_add(c, since, "CTA %d: %u of %u warps arrived", (int)w->kw.cta, cs->nbar, cs->nwarps - cs->ndone);
 	for (int i = 0; i < s->cfg.core.warps_per_sm; i++) {
 		const struct warp *o = &sm->w[i];
 		if (o->state == WSL_ACTIVE && o->cta_slot == w->cta_slot && !o->at_barrier) {
 			struct warp_info oi;
 			inspect_warp(s, smi, i, &oi);
-			add(c, o->stall_start, "not yet arrived: warp %d (%s, next `%s`)", i,
+			why_add(c, o->stall_start, "not yet arrived: warp %d (%s, next `%s`)", i,
 			    o->stall == STALL_NONE ? "ready" : stall_reason_name(o->stall), oi.next_text);
-			tgt(c, WT_WARP, smi, -1, i, 0);
+			why_tgt(c, WT_WARP, smi, -1, i, 0);
 			break;
 		}
 	}
@@ -512,13 +178,13 @@ static void why_scoreboard(const struct why_ctx *x, struct chain *c)
 	bool waw = reg < 0;
 	if (waw)
 		reg = w->ibh.dst;
-	add(c, since, "warp %d waits on r%d (scoreboard%s) for `%s`", slot, reg, waw ? ", result register" : "",
+	why_add(c, since, "warp %d waits on r%d (scoreboard%s) for `%s`", slot, reg, waw ? ", result register" : "",
 	    wi->next_text);
 	int v = vmb_oldest(s, sm, slot, reg);
 	if (v >= 0)
-		chain_vmb(s, sm, v, "", c);
+		why_chain_vmb(s, sm, v, "", c);
 	else
-		add(c, UINT64_MAX, "the load into r%d has completed; the register is written this cycle", reg);
+		why_add(c, UINT64_MAX, "the load into r%d has completed; the register is written this cycle", reg);
 }
 
 /* Memory instruction buffer full (or behind a full L1 MSHR file): its oldest entry. */
@@ -532,16 +198,16 @@ static void why_mem(const struct why_ctx *x, struct chain *c)
 	const struct warp_info *wi = x->wi;
 	uint64_t since = x->since;
 	int cap = s->cfg.core.mem_inflight;
-	add(c, since, "warp %d cannot issue `%s`: memory instruction buffer full (%d of %d)%s", slot, wi->next_text,
+	why_add(c, since, "warp %d cannot issue `%s`: memory instruction buffer full (%d of %d)%s", slot, wi->next_text,
 	    sm->vmb_count, cap, w->stall == STALL_MSHR_FULL ? " behind a full L1 MSHR file" : "");
 	if (w->stall == STALL_MSHR_FULL)
-		add(c, UINT64_MAX, "L1 MSHR file: %u of %u entries used, %u requests waiting for one", sm->l1.m.used,
-		    (unsigned)s->cfg.l1.mshr_entries, sm->l1.waitq.n);
+		why_add(c, UINT64_MAX, "L1 MSHR file: %u of %u entries used, %u request%s waiting for one", sm->l1.m.used,
+		    (unsigned)s->cfg.l1.mshr_entries, sm->l1.waitq.n, WHY_S(sm->l1.waitq.n));
 	if (w->stall == STALL_MSHR_FULL)
-		tgt(c, WT_L1_MSHR, smi, -1, -1, 0);
+		why_tgt(c, WT_L1_MSHR, smi, -1, -1, 0);
 	int old = vmb_oldest(s, sm, -1, -1);
 	if (old >= 0)
-		chain_vmb(s, sm, old, "oldest in the buffer: ", c);
+		why_chain_vmb(s, sm, old, "oldest in the buffer: ", c);
 }
 
 /* Execution units (core.op_model = units): a result register not yet
@@ -556,21 +222,21 @@ static bool why_unit(const struct why_ctx *x, struct chain *c)
 	unsigned u = w->ib.unit < KU__COUNT ? w->ib.unit : KU_SP;
 	switch (ow.kind) {
 	case OPU_DEP:
-		add(c, x->since, "warp %d waits for r%d, an ALU result, for `%s` (alu)", x->slot, ow.reg, x->wi->next_text);
-		add(c, UINT64_MAX, "r%d is written at cycle %llu (its unit's latency, core.op_<unit>_latency)", ow.reg,
+		why_add(c, x->since, "warp %d waits for r%d, an ALU result, for `%s` (alu)", x->slot, ow.reg, x->wi->next_text);
+		why_add(c, UINT64_MAX, "r%d is written at cycle %llu (its unit's latency, core.op_<unit>_latency)", ow.reg,
 		    (unsigned long long)ow.until);
 		return true;
 	case OPU_UNIT:
-		add(c, x->since, "warp %d cannot issue `%s`: its %s unit is busy (alu)", x->slot, x->wi->next_text,
+		why_add(c, x->since, "warp %d cannot issue `%s`: its %s unit is busy (alu)", x->slot, x->wi->next_text,
 		    kunit_name(ow.unit));
-		add(c, UINT64_MAX, "%s units%s (%d per SM%s): the next instruction enters at cycle %llu; %s initiation interval %d",
+		why_add(c, UINT64_MAX, "%s units%s (%d per SM%s): the next instruction enters at cycle %llu; %s initiation interval %d",
 		    kunit_name(ow.unit), ow.unit != u ? ", which run this class," : "", cc->op_units[ow.unit],
 		    cc->op_sub_core ? ", split among the schedulers" : "", (unsigned long long)ow.until, kunit_name(u),
 		    cc->op_initiation[u]);
 		return true;
 	case OPU_FULL:
-		add(c, x->since, "warp %d has %d ALU results in flight, the most it holds (alu)", x->slot, OPU_RES);
-		add(c, UINT64_MAX, "the first is written at cycle %llu", (unsigned long long)ow.until);
+		why_add(c, x->since, "warp %d has %d ALU results in flight, the most it holds (alu)", x->slot, OPU_RES);
+		why_add(c, UINT64_MAX, "the first is written at cycle %llu", (unsigned long long)ow.until);
 		return true;
 	default:
 		return false;
@@ -586,19 +252,19 @@ static void why_alu(const struct why_ctx *x, struct chain *c)
 	if (x->sm->opu && w->busy_until <= x->s->st->now && w->ib_valid && why_unit(x, c))
 		return;
 	if (w->busy_op != KOP_ALU) { /* a memory instruction's issue slots (core.issue_cycles) */
-		add(c, since, "warp %d waits while its last instruction leaves the issue stage (alu)", slot);
-		add(c, w->issue_cycle, "instruction issued at cycle %llu occupies the issue stage until cycle %llu",
+		why_add(c, since, "warp %d waits while its last instruction leaves the issue stage (alu)", slot);
+		why_add(c, w->issue_cycle, "instruction issued at cycle %llu occupies the issue stage until cycle %llu",
 		    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
 		return;
 	}
 	if (x->sm->opu) { /* units: the warp's own issue slots; the unit and result are opunit.c's */
-		add(c, since, "warp %d waits while its ALU instruction leaves the issue stage (alu)", slot);
-		add(c, w->issue_cycle, "ALU instruction issued at cycle %llu occupies the warp's issue slots until cycle %llu",
+		why_add(c, since, "warp %d waits while its ALU instruction leaves the issue stage (alu)", slot);
+		why_add(c, w->issue_cycle, "ALU instruction issued at cycle %llu occupies the warp's issue slots until cycle %llu",
 		    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
 		return;
 	}
-	add(c, since, "warp %d waits for its ALU instruction to finish (alu)", slot);
-	add(c, w->issue_cycle, "ALU instruction issued at cycle %llu busy until cycle %llu",
+	why_add(c, since, "warp %d waits for its ALU instruction to finish (alu)", slot);
+	why_add(c, w->issue_cycle, "ALU instruction issued at cycle %llu busy until cycle %llu",
 	    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
 }
 
@@ -610,15 +276,15 @@ static void why_shmem(const struct why_ctx *x, struct chain *c)
 	const struct warp *w = x->w;
 	uint64_t since = x->since;
 	unsigned p = w->shmem_passes ? w->shmem_passes : 1;
-	add(c, since, "warp %d waits for shared memory (shmem)", slot);
-	add(c, w->issue_cycle, "shared-memory %s issued at cycle %llu busy until cycle %llu", w->busy_op == KOP_STSH ? "store" : "load",
+	why_add(c, since, "warp %d waits for shared memory (shmem)", slot);
+	why_add(c, w->issue_cycle, "shared-memory %s issued at cycle %llu busy until cycle %llu", w->busy_op == KOP_STSH ? "store" : "load",
 	    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
 	if (p > 1)
-		add(c, w->issue_cycle,
+		why_add(c, w->issue_cycle,
 		    "%u-way bank conflict: the busiest of the %d banks holds %u distinct words, %u passes (latency %d + %u cycles)",
 		    p, s->cfg.core.shmem_banks, p, p, s->cfg.core.shmem_latency, p - 1);
 	else
-		add(c, w->issue_cycle, "no bank conflict: one pass over the %d banks (latency %d)", s->cfg.core.shmem_banks,
+		why_add(c, w->issue_cycle, "no bank conflict: one pass over the %d banks (latency %d)", s->cfg.core.shmem_banks,
 		    s->cfg.core.shmem_latency);
 }
 
@@ -632,12 +298,12 @@ static void why_rf(const struct why_ctx *x, struct chain *c)
 	const struct warp *w = x->w;
 	const struct warp_info *wi = x->wi;
 	uint64_t since = x->since;
-	add(c, since, "warp %d waits for the register file (rf)", slot);
+	why_add(c, since, "warp %d waits for the register file (rf)", slot);
 	if (w->rf_collect) {
-		add(c, w->issue_cycle, "operands of the instruction issued at cycle %llu being read until cycle %llu",
+		why_add(c, w->issue_cycle, "operands of the instruction issued at cycle %llu being read until cycle %llu",
 		    (unsigned long long)w->issue_cycle, (unsigned long long)w->busy_until);
 	} else if (w->busy_until > s->st->now) {
-		add(c, w->issue_cycle, "result write until cycle %llu", (unsigned long long)w->busy_until);
+		why_add(c, w->issue_cycle, "result write until cycle %llu", (unsigned long long)w->busy_until);
 	} else {
 		rf_block_link(s, sm, slot, wi->next_text, c);
 	}
@@ -649,11 +315,11 @@ static void why_rf(const struct why_ctx *x, struct chain *c)
 				break;
 			for (int i = 0; inspect_rf_req(s, smi, b, i, &q); i++)
 				if (q.warp == slot) {
-					deft(c, WT_RF_BANK, smi, b, -1, 0);
-					add(c, UINT64_MAX,
-					    "RF bank %d: r%d %s at position %d of %d%s, port at BML %d, wants %d (%d bits)", b, q.reg,
+					why_deft(c, WT_RF_BANK, smi, b, -1, 0);
+					why_add(c, UINT64_MAX,
+					    "RF bank %d: r%d %s at position %d of %d%s, port at BML %d, wants %d (%d bit%s)", b, q.reg,
 					    q.write ? "write" : "read", i + 1, bi.queued, bi.shifting ? " (bank shifting)" : "",
-					    bi.loc, q.bml, q.dist);
+					    bi.loc, q.bml, q.dist, WHY_S(q.dist));
 					b = 64;
 					break;
 				}
@@ -670,43 +336,43 @@ static void why_fetch(const struct why_ctx *x, struct chain *c)
 	const struct warp *w = x->w;
 	const struct l1 *l = &sm->l1;
 	uint64_t pc = w->ib_valid ? fetch_pc(s, &w->ib) : w->ibpc;
-	add(c, x->since, "warp %d has an empty instruction buffer: it waits for `%s` (code address 0x%llx) to be fetched",
+	why_add(c, x->since, "warp %d has an empty instruction buffer: it waits for `%s` (code address 0x%llx) to be fetched",
 	    x->slot, x->wi->next_text, (unsigned long long)pc);
 	if (w->fst == FS_HIT) {
-		add(c, UINT64_MAX, "L1I hit: the instructions reach the buffer at cycle %llu (l1i.hit_latency = %d)",
+		why_add(c, UINT64_MAX, "L1I hit: the instructions reach the buffer at cycle %llu (l1i.hit_latency = %d)",
 		    (unsigned long long)w->f_ready, s->cfg.l1i.hit_latency);
 		return;
 	}
 	if (w->fst == FS_IDLE) {
-		add(c, UINT64_MAX, "waiting for the fetch unit: %d lookup%s per cycle, warps in turn (last served: warp %d); "
+		why_add(c, UINT64_MAX, "waiting for the fetch unit: %d lookup%s per cycle, warps in turn (last served: warp %d); "
 			"L1I MSHR %u of %u used", s->cfg.l1i.fetch_width, s->cfg.l1i.fetch_width == 1 ? "" : "s",
 		    (int)sm->l1i.last_fetched, sm->l1i.m.used, sm->l1i.m.n);
 		return;
 	}
 	uint64_t line = w->f_line;
-	deft(c, WT_LINE, -1, (int)icnt_bank_of(s, line), -1, line);
+	why_deft(c, WT_LINE, -1, (int)icnt_bank_of(s, line), -1, line);
 	uint32_t e = mshr_find(&sm->l1i.m, line, 0);
 	if (e != REQ_NIL)
-		add(c, sm->l1i.m.e[e].t_alloc, "L1I miss on code line 0x%llx: L1I MSHR entry %u, %u warp%s waiting for it",
+		why_add(c, sm->l1i.m.e[e].t_alloc, "L1I miss on code line 0x%llx: L1I MSHR entry %u, %u warp%s waiting for it",
 		    (unsigned long long)line, e, sm->l1i.m.e[e].merged, sm->l1i.m.e[e].merged == 1 ? "" : "s");
 	int pos;
-	if (queue_find_line(s, &l->missq, line, &pos) != REQ_NIL) {
-		add(c, UINT64_MAX, "the fetch waits in sm%d's miss queue for the crossbar (position %d of %u)", sm->id, pos + 1,
+	if (why_queue_find_line(s, &l->missq, line, &pos) != REQ_NIL) {
+		why_add(c, UINT64_MAX, "the fetch waits in sm%d's miss queue for the crossbar (position %d of %u)", sm->id, pos + 1,
 		    l->missq.n);
 		return;
 	}
-	uint32_t ri = queue_find_line(s, &l->retryq, line, &pos);
+	uint32_t ri = why_queue_find_line(s, &l->retryq, line, &pos);
 	if (ri != REQ_NIL) {
-		nack_link(s, l, ri, pos, c);
+		why_nack_link(s, l, ri, pos, c);
 		return;
 	}
-	ri = queue_find_line(s, &l->fillq, line, &pos);
+	ri = why_queue_find_line(s, &l->fillq, line, &pos);
 	if (ri != REQ_NIL) {
-		add(c, UINT64_MAX, "the line's reply is in the crossbar: it reaches the L1I at cycle %llu",
+		why_add(c, UINT64_MAX, "the line's reply is in the crossbar: it reaches the L1I at cycle %llu",
 		    (unsigned long long)s->pool.r[ri].t_ready);
 		return;
 	}
-	chain_l2(s, line, sm->id, true, c);
+	why_chain_l2(s, line, sm->id, true, c);
 }
 
 /* Held back by the scheduler: which one, and its rule. */
@@ -718,20 +384,20 @@ static void why_inactive(const struct why_ctx *x, struct chain *c)
 	unsigned p = (unsigned)s->cfg.core.scheduler;
 	const struct warp *w = x->w;
 	if (!w->insts && w->busy_until > s->st->now) {
-		add(c, since, "warp %d waits for its CTA to launch (inactive)", slot);
-		add(c, w->launch_cycle, "CTA %u dispatched at cycle %llu; its warps issue from cycle %llu (core.cta_launch_latency %d)",
+		why_add(c, since, "warp %d waits for its CTA to launch (inactive)", slot);
+		why_add(c, w->launch_cycle, "CTA %u dispatched at cycle %llu; its warps issue from cycle %llu (core.cta_launch_latency %d)",
 		    (unsigned)w->kw.cta, (unsigned long long)w->launch_cycle, (unsigned long long)w->busy_until,
 		    s->cfg.core.cta_launch_latency);
 		return;
 	}
-	add(c, since, "warp %d is ready but held back by the %s scheduler (inactive)", slot,
+	why_add(c, since, "warp %d is ready but held back by the %s scheduler (inactive)", slot,
 	    p < sizeof sched_names / sizeof *sched_names ? sched_names[p] : "?");
 	if (p == SCHED_CCWS)
-		add(c, UINT64_MAX, "CCWS throttles its loads (lost-locality scores above the cutoff)");
+		why_add(c, UINT64_MAX, "CCWS throttles its loads (lost-locality scores above the cutoff)");
 	else if (p == SCHED_VWS)
-		add(c, UINT64_MAX, "VWS: outside the active window");
+		why_add(c, UINT64_MAX, "VWS: outside the active window");
 	else
-		add(c, UINT64_MAX, "outside the active pool / running set; it joins when a member stalls on memory");
+		why_add(c, UINT64_MAX, "outside the active pool / running set; it joins when a member stalls on memory");
 }
 
 /* A slot with no warp in it, or whose warp has exited: says so and returns
@@ -740,13 +406,13 @@ static bool why_no_live_warp(const struct sim *s, const struct sm *sm, int smi, 
 {
 	const struct warp *w = &sm->w[slot];
 	if (w->state == WSL_EMPTY) {
-		add(c, UINT64_MAX, "sm%d slot %d holds no warp: %u of %u CTAs dispatched, none waiting fits this SM now", smi,
+		why_add(c, UINT64_MAX, "sm%d slot %d holds no warp: %u of %u CTAs dispatched, none waiting fits this SM now", smi,
 		    slot, s->st->ctas_dispatched, s->nctas);
 		return true;
 	}
 	if (w->state == WSL_DONE) {
 		const struct cta_slot *cs = &sm->cta[w->cta_slot];
-		add(c, w->issue_cycle, "warp %d (CTA %d) has exited; its slot waits for CTA %d's other warps (%u of %u done)",
+		why_add(c, w->issue_cycle, "warp %d (CTA %d) has exited; its slot waits for CTA %d's other warps (%u of %u done)",
 		    slot, (int)w->kw.cta, (int)w->kw.cta, cs->ndone, cs->nwarps);
 		return true;
 	}
@@ -774,7 +440,7 @@ static void why_reason(const struct why_ctx *x, unsigned reason, struct chain *c
 {
 	switch (reason) {
 	case STALL_NONE:
-		add(c, x->w->issue_cycle, "warp %d is not stalled: ready to issue `%s`", x->slot, x->wi->next_text);
+		why_add(c, x->w->issue_cycle, "warp %d is not stalled: ready to issue `%s`", x->slot, x->wi->next_text);
 		break;
 	case STALL_BARRIER:
 		why_barrier(x, c);
@@ -802,7 +468,7 @@ static void why_reason(const struct why_ctx *x, unsigned reason, struct chain *c
 		why_fetch(x, c);
 		break;
 	default:
-		add(c, x->since, "warp %d: %s", x->slot, stall_reason_name(x->w->stall));
+		why_add(c, x->since, "warp %d: %s", x->slot, stall_reason_name(x->w->stall));
 		break;
 	}
 }
@@ -813,7 +479,7 @@ int inspect_why_warp(const struct sim *s, int smi, int slot, struct why_link *ou
 		return 0;
 	struct chain c = {out, 0, max, {0}};
 	const struct sm *sm = &s->sms[smi];
-	deft(&c, WT_WARP, smi, -1, slot, 0);
+	why_deft(&c, WT_WARP, smi, -1, slot, 0);
 	const struct warp *w = &sm->w[slot];
 	struct warp_info wi;
 	inspect_warp(s, smi, slot, &wi);
@@ -832,8 +498,8 @@ int inspect_why_line(const struct sim *s, uint64_t addr, int smi, struct why_lin
 		return 0;
 	struct chain c = {out, 0, max, {0}};
 	uint64_t line = addr & ~(uint64_t)(s->cfg.l2.line - 1);
-	deft(&c, WT_LINE, -1, (int)icnt_bank_of(s, line), -1, line);
-	add(&c, UINT64_MAX, "line 0x%llx (address 0x%llx)", (unsigned long long)line, (unsigned long long)addr);
+	why_deft(&c, WT_LINE, -1, (int)icnt_bank_of(s, line), -1, line);
+	why_add(&c, UINT64_MAX, "line 0x%llx (address 0x%llx)", (unsigned long long)line, (unsigned long long)addr);
 	int before = c.n;
 	for (int i = 0; i < s->cfg.core.sms && s->cfg.l1.enabled; i++) {
 		if (smi >= 0 && i != smi)
@@ -842,33 +508,33 @@ int inspect_why_line(const struct sim *s, uint64_t addr, int smi, struct why_lin
 		uint32_t e = mshr_find(&l->m, line, 0);
 		if (e != REQ_NIL) {
 			const struct mshr_ent *m = &l->m.e[e];
-			add(&c, m->t_alloc, "sm%d L1 MSHR entry %u (%u merged, %s)", i, e, m->merged,
+			why_add(&c, m->t_alloc, "sm%d L1 MSHR entry %u (%u merged, %s)", i, e, m->merged,
 			    m->sent ? "fetch sent" : "fetch waiting for the crossbar");
-			tgt(&c, WT_L1_MSHR, i, -1, (int)e, 0);
+			why_tgt(&c, WT_L1_MSHR, i, -1, (int)e, 0);
 		}
 		int pos;
-		uint32_t r = queue_find_line(s, &l->waitq, line, &pos);
+		uint32_t r = why_queue_find_line(s, &l->waitq, line, &pos);
 		if (r != REQ_NIL)
-			add(&c, UINT64_MAX, "sm%d L1: a request waits for an MSHR entry (position %d of %u, %u of %u used)", i,
+			why_add(&c, UINT64_MAX, "sm%d L1: a request waits for an MSHR entry (position %d of %u, %u of %u used)", i,
 			    pos + 1, l->waitq.n, l->m.used, (unsigned)s->cfg.l1.mshr_entries);
 		if (r != REQ_NIL)
-			tgt(&c, WT_L1_MSHR, i, -1, -1, 0);
-		r = queue_find_line(s, &l->lsu, line, &pos);
+			why_tgt(&c, WT_L1_MSHR, i, -1, -1, 0);
+		r = why_queue_find_line(s, &l->lsu, line, &pos);
 		if (r != REQ_NIL) /* just coalesced: queued for its L1 lookup */
-			add(&c, s->pool.r[r].t_issue, "sm%d L1: a request of warp %u queued for its lookup (position %d of %u, ready at cycle %llu)",
+			why_add(&c, s->pool.r[r].t_issue, "sm%d L1: a request of warp %u queued for its lookup (position %d of %u, ready at cycle %llu)",
 			    i, s->pool.r[r].warp, pos + 1, l->lsu.n, (unsigned long long)s->pool.r[r].t_ready);
-		r = queue_find_line(s, &l->missq, line, &pos);
+		r = why_queue_find_line(s, &l->missq, line, &pos);
 		if (r != REQ_NIL)
-			add(&c, s->pool.r[r].t_issue, "sm%d L1: a request of warp %u queued for the crossbar (position %d of %u)", i,
+			why_add(&c, s->pool.r[r].t_issue, "sm%d L1: a request of warp %u queued for the crossbar (position %d of %u)", i,
 			    s->pool.r[r].warp, pos + 1, l->missq.n);
-		r = queue_find_line(s, &l->retryq, line, &pos);
+		r = why_queue_find_line(s, &l->retryq, line, &pos);
 		if (r != REQ_NIL)
-			add(&c, UINT64_MAX, "sm%d L1: a NACKed request waits to be re-sent at cycle %llu", i,
+			why_add(&c, UINT64_MAX, "sm%d L1: a NACKed request waits to be re-sent at cycle %llu", i,
 			    (unsigned long long)s->pool.r[r].t_ready);
 		if (r != REQ_NIL)
-			tgt(&c, WT_L1_MSHR, i, -1, -1, 0);
+			why_tgt(&c, WT_L1_MSHR, i, -1, -1, 0);
 	}
-	chain_l2(s, line, smi, c.n > before, &c);
+	why_chain_l2(s, line, smi, c.n > before, &c);
 	return c.n;
 }
 
@@ -878,28 +544,28 @@ int inspect_why_dram_bank(const struct sim *s, int ch, int bank, struct why_link
 	if (max <= 0 || !s->dram || !dram_bank_info(s->dram, ch, bank, &bi))
 		return 0;
 	struct chain c = {out, 0, max, {0}};
-	deft(&c, WT_DRAM_BANK, -1, ch, bank, 0);
+	why_deft(&c, WT_DRAM_BANK, -1, ch, bank, 0);
 	char open[48] = "no row open";
 	if (bi.open_row >= 0)
 		snprintf(open, sizeof open, "row %lld open", (long long)bi.open_row);
-	add(&c, UINT64_MAX, "DRAM ch%d bank %d: %s, %s, %d queued, last command %s at cycle %llu", ch, bank,
+	why_add(&c, UINT64_MAX, "DRAM ch%d bank %d: %s, %s, %d queued, last command %s at cycle %llu", ch, bank,
 	    dram_bank_state_name(bi.state), open, bi.queue, bi.last_cmd[0] ? bi.last_cmd : "-",
 	    (unsigned long long)bi.last_cmd_cycle);
 	struct dram_qreq_info q[1];
 	if (inspect_dram_queue(s, ch, bank, q, 1) > 0) {
 		char head[96];
-		row_words(bi.open_row, (uint32_t)q[0].row, head, sizeof head);
-		add(&c, s->st->now - q[0].age, "first in queue: %s 0x%llx, %s%s", q[0].write ? "write" : "read",
+		why_row_words(bi.open_row, (uint32_t)q[0].row, head, sizeof head);
+		why_add(&c, s->st->now - q[0].age, "first in queue: %s 0x%llx, %s%s", q[0].write ? "write" : "read",
 		    (unsigned long long)q[0].addr, head, q[0].started ? ", its column command has begun" : "");
 		uint64_t line = q[0].addr & ~(uint64_t)(s->cfg.l2.line - 1);
-		tgt(&c, WT_LINE, -1, (int)icnt_bank_of(s, line), -1, line);
+		why_tgt(&c, WT_LINE, -1, (int)icnt_bank_of(s, line), -1, line);
 	}
 	struct dram_pick_info pk;
 	if (inspect_dram_pick(s, ch, bank, &pk) && pk.cmd[0]) {
 		char when[32] = "now";
 		if (pk.next_in > 0)
-			snprintf(when, sizeof when, "in %d cycles", pk.next_in);
-		add(&c, UINT64_MAX, "next: %s %s (%s)", pk.cmd, when, pk.why);
+			snprintf(when, sizeof when, "in %d cycle%s", pk.next_in, WHY_S(pk.next_in));
+		why_add(&c, UINT64_MAX, "next: %s %s (%s)", pk.cmd, when, pk.why);
 	}
 	return c.n;
 }
@@ -910,13 +576,13 @@ int inspect_why_l2_bank(const struct sim *s, int bank, struct why_link *out, int
 		return 0;
 	struct chain c = {out, 0, max, {0}};
 	const struct l2bank *b = &s->banks[bank];
-	deft(&c, WT_L2_BANK, -1, bank, -1, 0);
-	add(&c, UINT64_MAX, "L2 bank %d: MSHR %u of %u used, input queue %u, memory queue %u", bank, b->m.used,
+	why_deft(&c, WT_L2_BANK, -1, bank, -1, 0);
+	why_add(&c, UINT64_MAX, "L2 bank %d: MSHR %u of %u used, input queue %u, memory queue %u", bank, b->m.used,
 	    (unsigned)s->cfg.l2.mshr_entries,
 	    b->inq.n, b->memq.n);
 	char w[96];
-	if (head_wait_words(s, b, w, sizeof w))
-		add(&c, UINT64_MAX, "the request at the head of the input queue waits there for %s", w);
+	if (why_head_wait_words(s, b, w, sizeof w))
+		why_add(&c, UINT64_MAX, "the request at the head of the input queue waits there for %s", w);
 	if (b->frc.n) {
 		int busy = 0;
 		uint64_t oldest = UINT64_MAX;
@@ -931,13 +597,13 @@ int inspect_why_l2_bank(const struct sim *s, int bank, struct why_link *out, int
 				}
 			}
 		}
-		add(&c, UINT64_MAX, "FRC: %d of %d entries busy", busy, b->frc.n);
+		why_add(&c, UINT64_MAX, "FRC: %d of %d entries busy", busy, b->frc.n);
 		if (old >= 0) {
 			struct frc_entry_info fe;
 			inspect_frc_entry(s, bank, old, &fe);
-			add(&c, oldest, "oldest busy FRC entry %d: %s line 0x%llx, %d waiting", old, frc_state_name((unsigned)fe.state),
+			why_add(&c, oldest, "oldest busy FRC entry %d: %s line 0x%llx, %d waiting", old, frc_state_name((unsigned)fe.state),
 			    (unsigned long long)fe.incoming, fe.waiters);
-			tgt(&c, WT_FRC, -1, bank, old, 0);
+			why_tgt(&c, WT_FRC, -1, bank, old, 0);
 		}
 	}
 	return c.n;

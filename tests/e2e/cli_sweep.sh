@@ -82,6 +82,22 @@ key3=$("$BIN" sweep "$S" --list | awk '$1 == 3 {print $2}')
 [ -f "$E2E_TMP/sl/jobs/$key3.json" ] || fail "task 3 did not write job 3"
 out=$(SLURM_ARRAY_TASK_ID=3 sh "$E2E_TMP/sjobs/sweep.sbatch") || fail "task 3 again"
 expect_contains "$out" "result exists, skipped"
+# --time, --partition, --mem become #SBATCH lines; bad values and use without --emit slurm are refused
+"$BIN" sweep "$S" --out "$E2E_TMP/sl" --emit slurm "$E2E_TMP/sjobs2" --time 1-02:30:00 --partition gpu,debug --mem 4G \
+	>"$E2E_TMP/out" || fail "emit slurm with --time/--partition/--mem"
+for l in '#SBATCH --time=1-02:30:00' '#SBATCH --partition=gpu,debug' '#SBATCH --mem=4G'; do
+	grep -qx -- "$l" "$E2E_TMP/sjobs2/sweep.sbatch" || fail "no '$l' in: $(cat "$E2E_TMP/sjobs2/sweep.sbatch")"
+done
+grep -q -- '--time\|--partition\|--mem' "$E2E_TMP/sjobs/sweep.sbatch" && fail "--time etc. written without being asked"
+out=$("$BIN" sweep "$S" --emit slurm "$E2E_TMP/sjobs3" --time '2h; rm' 2>&1)
+[ $? = 2 ] || fail "--time '2h; rm': not exit 2"
+expect_contains "$out" "--time '2h; rm': expected minutes, MM:SS, HH:MM:SS or D-HH:MM:SS"
+out=$("$BIN" sweep "$S" --emit slurm "$E2E_TMP/sjobs3" --mem 4Q 2>&1)
+[ $? = 2 ] || fail "--mem 4Q: not exit 2"
+expect_contains "$out" "expected a size such as 4G or 500M"
+out=$("$BIN" sweep "$S" -j 1 --partition gpu 2>&1)
+[ $? = 2 ] || fail "--partition without --emit slurm: not exit 2"
+expect_contains "$out" "use them with --emit slurm DIR"
 
 # ---- killed half-way, then resumed ---------------------------------------------------
 K=$E2E_TMP/k.json

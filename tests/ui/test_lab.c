@@ -184,6 +184,24 @@ TEST(lab_log_keeps_every_pattern)
 	fx_fini(&f);
 }
 
+/* info watchpoints lists watchpoints only (gdb's way); info break both. */
+TEST(lab_info_watchpoints_lists_only_watchpoints)
+{
+	struct fx f;
+	fx_init_wl(&f, "vecadd");
+	fx_run(&f, "break l1.miss");
+	CHECK_EQ(fx_run(&f, "info watchpoints"), CMD_OK);
+	CHECK_STR(f.cap.out.s, "no watchpoints\n");
+	CHECK_EQ(fx_run(&f, "watch dram.reads > 3"), CMD_OK);
+	CHECK_EQ(fx_run(&f, "info wat"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "2    watchpoint");
+	CHECK(!strstr(f.cap.out.s, "l1.miss"));
+	CHECK_EQ(fx_run(&f, "info break"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "l1.miss");
+	CHECK_CONTAINS(f.cap.out.s, "2    watchpoint");
+	fx_fini(&f);
+}
+
 /* Item 4: gdb's habits. */
 TEST(lab_gdb_habits)
 {

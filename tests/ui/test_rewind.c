@@ -90,8 +90,10 @@ TEST(rewind_reverse_step_repeat_and_goto)
 	CHECK_EQ(now(&f), 2980);
 	CHECK_EQ(fx_run(&f, "rs"), CMD_RUN);
 	CHECK_EQ(now(&f), 2979);
-	CHECK_EQ(fx_run(&f, "rs 1M"), CMD_RUN); /* clamps at the horizon */
+	CHECK_EQ(fx_run(&f, "rs 1M"), CMD_RUN); /* clamps at the horizon, and says so */
 	CHECK_EQ(now(&f), 0);
+	CHECK_CONTAINS(f.cap.out.s, "1000000 cycles back from cycle 2979 is before cycle 0, the earliest reachable; "
+				    "going back 2979 instead");
 	CHECK_EQ(fx_run(&f, "rs"), CMD_ERR);
 	CHECK_CONTAINS(f.cap.err.s, "already at cycle 0");
 	CHECK_EQ(fx_run(&f, "goto 7k"), CMD_RUN);

@@ -118,6 +118,45 @@ TEST(session_file_round_trip)
 	fx_fini(&b);
 }
 
+/* A replay counts no hits for a disabled breakpoint: its count travels in
+ * a bp-hits line, so `info break` reads the same after a reload. */
+TEST(session_file_keeps_disabled_breakpoints_hit_counts)
+{
+	struct fx a, b;
+	fx_init_wl(&a, "vecadd");
+	fx_init_wl(&b, "vecadd");
+	static const char *const setup[] = {"break l1.miss", "break l2.miss", "continue", "continue", "disable 1",
+					    "step 100"};
+	for (size_t i = 0; i < sizeof setup / sizeof *setup; i++)
+		if (fx_run(&a, setup[i]) & CMD_ERR)
+			test_fail(__FILE__, __LINE__, "setup '%s': %s", setup[i], a.cap.err.s);
+	uint64_t h1 = bp_get(&a.ss.bps, 1)->hits;
+	REQUIRE(h1 > 0);
+	char *text = session_file_text_ex(&a.ss, false, NULL);
+	REQUIRE(text);
+	char want[64];
+	snprintf(want, sizeof want, "\nbp-hits 1 %llu\n", (unsigned long long)h1);
+	CHECK_CONTAINS(text, want);
+	struct strbuf notes;
+	sb_init(&notes);
+	char *err = NULL;
+	CHECK_EQ(session_load_text(&b.ss, text, strlen(text), "mem", &notes, &err), 0);
+	CHECK_EQ(bp_get(&b.ss.bps, 1)->hits, h1);
+	CHECK_EQ(bp_get(&b.ss.bps, 2)->hits, bp_get(&a.ss.bps, 2)->hits);
+	char *x = output(&a, "info break"), *y = output(&b, "info break");
+	CHECK_STR(x, y);
+	char *tb = session_file_text_ex(&b.ss, false, NULL);
+	CHECK_STR(text, tb);
+	free(x);
+	free(y);
+	free(tb);
+	free(text);
+	free(err);
+	sb_fini(&notes);
+	fx_fini(&a);
+	fx_fini(&b);
+}
+
 TEST(session_file_cli_session_and_ui_lines)
 {
 	struct fx a;

@@ -16,6 +16,7 @@
 #include "load/loader.h"
 #include "session/session.h"
 #include "export/stats_json.h"
+#include "sweep/sweep.h"
 #include "sweep/sweep_data.h"
 #include "test.h"
 
@@ -247,4 +248,18 @@ TEST(sweep_collect_sqlite_and_csv_match_the_job_json)
 	free(csv);
 	free(spec);
 	free(d);
+}
+
+/* The progress line: an ETA while jobs remain; a sweep stopped by Ctrl-C
+ * shows none (it will not finish), but how many jobs it did not run. */
+TEST(sweep_progress_stopped_shows_no_eta)
+{
+	char line[160];
+	sweep_progress_line(line, sizeof line, 3, 0, 2, 8, 0, 6.0, false);
+	CHECK_STR(line, "[#########               ] 3/8 done, 0 failed, 2 running, ETA 10s");
+	sweep_progress_line(line, sizeof line, 3, 1, 0, 8, 0, 6.0, true);
+	CHECK_STR(line, "[############            ] 3/8 done, 1 failed, 0 running, stopped (4 not run)");
+	CHECK(!strstr(line, "ETA"));
+	sweep_progress_line(line, sizeof line, 8, 0, 0, 8, 2, 6.0, true); /* all done: nothing to say */
+	CHECK_STR(line, "[########################] 8/8 done, 0 failed, 0 running");
 }

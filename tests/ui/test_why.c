@@ -364,6 +364,27 @@ TEST(info_stalls_adds_up)
 	inspect_sm_stalls(s, 1, w);
 	CHECK_EQ(v[STALL_SCOREBOARD] + w[STALL_SCOREBOARD],
 		 (uint64_t)stats_value(st, (uint32_t)stats_find(st, "core.stall.scoreboard")));
+	/* `done` is the kernel's tail only once it has finished. */
+	REQUIRE(fx_run(&f, "info stalls") == CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "kernel tail");
+	fx_fini(&f);
+}
+
+/* Mid-run, `done` cycles are SMs whose warps all exited before the next CTA
+ * came in: not the kernel's tail. */
+TEST(info_stalls_done_mid_run_is_not_the_tail)
+{
+	struct fx f;
+	setup(&f, "vecadd", NULL);
+	REQUIRE(fx_run(&f, "step 2000") == CMD_RUN);
+	uint64_t v[STALL__COUNT], w[STALL__COUNT];
+	inspect_sm_stalls(f.ss.sim, 0, v);
+	inspect_sm_stalls(f.ss.sim, 1, w);
+	REQUIRE(v[STALL_DONE] + w[STALL_DONE] > 0);
+	REQUIRE(!sim_done(f.ss.sim));
+	REQUIRE(fx_run(&f, "info stalls") == CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "every resident warp exited; no new CTA in yet");
+	CHECK(!strstr(f.cap.out.s, "kernel tail"));
 	fx_fini(&f);
 }
 
@@ -402,5 +423,54 @@ TEST(why_agrees_with_the_stop)
 	fx_clear(&f);
 	CHECK_EQ(fx_run(&f, "backtrace"), CMD_OK);
 	CHECK_CONTAINS(f.cap.out.s, "queued for its lookup");
+	fx_fini(&f);
+}
+
+/* Counts read as English: "1 request", "in 1 cycle" (in `why warp` and
+ * `info bank`'s next command), "2 requests". */
+TEST(why_and_info_bank_singular_counts)
+{
+	struct fx f;
+	setup(&f, "vecadd", NULL);
+	int one_cycle[2] = {0, 0}, one_req = 0;
+	for (int i = 0; i < 300; i++) {
+		REQUIRE(fx_run(&f, "step") == CMD_RUN);
+		const char *cmds[] = {"info bank 0", "why warp 0.0"};
+		for (int k = 0; k < 2; k++) {
+			fx_run(&f, cmds[k]);
+			const char *o = f.cap.out.s;
+			if (strstr(o, " 1 cycles") || strstr(o, " 1 requests") || strstr(o, " 1 bits"))
+				test_fail(__FILE__, __LINE__, "a plural after 1 at cycle %llu:\n%s",
+					  (unsigned long long)sim_cycle(f.ss.sim), o);
+			one_cycle[k] += strstr(o, "in 1 cycle") != NULL;
+			one_req += strstr(o, ": 1 request outstanding") != NULL;
+		}
+	}
+	CHECK(one_cycle[0] > 0);
+	CHECK(one_cycle[1] > 0);
+	CHECK(one_req > 0);
+	fx_fini(&f);
+}
+
+/* lessons/mshrs step 5: with one merge slot the second half of warp 0's
+ * load is refused (l1.mshr_full reason=merges) and waits in the L1 wait
+ * queue; `why warp` shows that link, naming the entry without a slot, and
+ * the link leads to that MSHR entry. */
+TEST(why_warp_shows_the_l1_wait_queue_after_a_refused_merge)
+{
+	static const char *const sets[] = {"set core.coalescer si", "set l1.mshr.merges 1", NULL};
+	struct fx f;
+	setup(&f, "vecadd", sets);
+	REQUIRE(fx_run(&f, "break l1.mshr_full") == CMD_OK);
+	REQUIRE(fx_run(&f, "continue") == CMD_RUN);
+	CHECK_CONTAINS(f.cap.out.s, "reason=merges");
+	REQUIRE(fx_run(&f, "why warp 0.0") == CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "another of its requests: L1 wait queue, position 1 of 1: request 0x10000000, "
+				    "refused a merge slot in MSHR entry 0 (1 merged of 1), waits for that entry's fill");
+	struct why_link l[16];
+	int n = inspect_why_warp(f.ss.sim, 0, 0, l, 16);
+	REQUIRE(n > 0);
+	CHECK_EQ(l[n - 1].target, WT_L1_MSHR);
+	CHECK_EQ(l[n - 1].entry, 0);
 	fx_fini(&f);
 }
