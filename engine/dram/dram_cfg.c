@@ -61,6 +61,8 @@ static const struct cfg_param dram_params[] = {
 	P_ENUM("dram.queue_model", dram.queue_model, "channel", queue_names,
 	       "channel: per-channel read/write queues; a request holds its slot until its data returns; per_bank / per_rank: per-channel transaction queues feeding per-bank / per-rank command queues one request per DRAM cycle, command queues served round robin (DRAMSim3 PER_BANK / PER_RANK); a slot frees when the request moves on"),
 	P_INT("dram.cmd_queue", dram.cmd_queue, "8", 1, 256, "per_bank: command-queue entries per bank; per_rank: per rank"),
+	P_BOOL("dram.dual_cmd", dram.dual_cmd, "false",
+	       "two command buses: one row command (ACT, PRE, REF) and one column command (RD, WR) may issue in the same DRAM cycle (HBM; DRAMSim3 hbm_dual_cmd, GPGPU-Sim -dram_dual_bus_interface); false: one command per cycle"),
 	P_ENUM("dram.write_drain", dram.write_drain, "watermark", drain_names,
 	       "watermark: drain writes from write_high down to write_low; full_or_idle: drain when the write queue is full, or holds more than write_low writes and no read is pending (DRAMSim3 with write_low 8)"),
 	P_STR("dram.mapping", dram.mapping, "row:bank:ch:col",

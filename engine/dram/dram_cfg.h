@@ -82,6 +82,7 @@ struct dram_cfg {
 	int write_drain;     /* enum dram_write_drain */
 	int queue_model;     /* enum dram_queue_model */
 	int cmd_queue;       /* command-queue entries per bank (per_bank) or per rank (per_rank) */
+	bool dual_cmd;       /* a row (ACT/PRE/REF) and a column (RD/WR) command may share a DRAM cycle */
 	/* address mapping */
 	char mapping[DRAM_CFG_STR_MAX]; /* field order MSB first, e.g. "row:rank:bank:ch:col" */
 	bool bank_xor;       /* bank ^= low row bits */

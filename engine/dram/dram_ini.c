@@ -546,8 +546,9 @@ int dram_ini_apply(struct sim_cfg *cfg, const char *text, size_t len, const char
 		timing(&in, &c, &o);
 		controller(&in, &c, notes);
 		mapping(&in, &c, &o, notes);
-		if (o.proto == P_HBM && get_bool(&in, "dram_structure", "hbm_dual_cmd", true) && notes)
-			sb_printf(notes, "; [dram_structure] hbm_dual_cmd is not modelled (one command per cycle)");
+		/* DRAMSim3: hbm_dual_cmd (default true) applies to HBM only */
+		put_s(&in, &c, "dram.dual_cmd",
+		      o.proto == P_HBM && get_bool(&in, "dram_structure", "hbm_dual_cmd", true) ? "true" : "false");
 		if (o.ranks > 1 && notes &&
 		    !strcmp(get_str(&in, "system", "refresh_policy", "RANK_LEVEL_STAGGERED"), "RANK_LEVEL_STAGGERED"))
 			sb_printf(notes, "; refresh_policy RANK_LEVEL_STAGGERED: gpustep refreshes the ranks together");

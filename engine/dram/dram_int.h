@@ -95,6 +95,7 @@ struct dram_chan {
 	int32_t active_pos;
 	dcyc next;                /* next DRAM cycle to step, DCYC_NEVER if inactive */
 	dcyc t_cmd, t_ccd, t_wr_rtw, bus_free;
+	dcyc t_col;               /* dual_cmd: the column command bus (t_cmd is then the row bus) */
 	int bus_rank;
 	uint64_t ref_idx;
 	dcyc ref_due;

@@ -19,7 +19,8 @@
  *   rank    ACT: tRRD (tRRD_L in the bank group), tFAW (four ACTs), t32AW (32 ACTs)
  *           RD: tWTR (tWTR_L)   PRE: tPPD after any PRE of the rank
  *   bank    WR: tRCDWR after ACT (tRCD when 0)
- *   channel one command per cycle; RD/WR: tCCD (tCCD_L); WR: tRTW after RD;
+ *   channel one command per cycle (dual_cmd: one row command, ACT/PRE/REF, and one
+ *           column command, RD/WR); RD/WR: tCCD (tCCD_L); WR: tRTW after RD;
  *           data bus: burst tBL, tRTRS when the rank changes
  */
 #include <string.h>
@@ -127,7 +128,7 @@ static dcyc chan_rules(const struct dram *d, const struct dram_chan *c, const st
 {
 	const struct dram_rank *r = &c->rank[b->rank];
 	const struct dram_bg *g = &c->bg[b->bg];
-	dcyc e = c->t_cmd;
+	dcyc e = d->c.dual_cmd && (cmd == DC_RD || cmd == DC_WR) ? c->t_col : c->t_cmd;
 	dcyc bus = c->bus_free + (c->bus_rank >= 0 && c->bus_rank != b->rank ? d->t.RTRS : 0);
 	switch (cmd) {
 	case DC_ACT:
@@ -430,7 +431,10 @@ static void issue(struct dram *d, struct dram_chan *c, uint32_t bi, enum dram_cm
 	struct dram_bank *b = &c->bank[bi];
 	struct dram_req *r = ri >= 0 ? &c->req[ri] : NULL;
 	dram_blp_account(d, c, t);
-	c->t_cmd = t + 1;
+	if (d->c.dual_cmd && (cmd == DC_RD || cmd == DC_WR))
+		c->t_col = t + 1; /* the row command bus stays free this cycle */
+	else
+		c->t_cmd = t + 1;
 	switch (cmd) {
 	case DC_ACT:
 		classify(d, c, b, r, RC_MISS);
@@ -621,6 +625,10 @@ void dram_chan_step(struct dram *d, struct dram_chan *c, dcyc t)
 	refresh_due(d, c, t);
 	update_mode(d, c, t);
 	dcyc next = scan(d, c, t, true, &issued);
+	if (issued && d->c.dual_cmd) { /* the other command bus may issue in the same cycle */
+		bool second;
+		(void)scan(d, c, t, true, &second); /* next is recomputed below */
+	}
 	bool moved = per_bank && move_one(d, c, t);
 	if (issued || moved) {
 		refresh_due(d, c, t + 1);

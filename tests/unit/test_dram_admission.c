@@ -151,3 +151,80 @@ TEST(dram_per_rank_queue_order_between_banks)
 		dh_fini(&h);
 	}
 }
+
+/* ---- dual command bus (dram.dual_cmd) ------------------------------------------ */
+
+/* Harness timing, channel queues, FR-FCFS (column commands first). r0 (bank
+ * 0) activates at 0, its RD is legal at tRCD; r1 (bank 1) arrives at tRCD
+ * and its ACT is legal then too. One command bus: the RD goes first, the ACT
+ * a cycle later. Two buses: both at tRCD. */
+TEST(dram_dual_cmd_row_and_column_share_a_cycle)
+{
+	for (int dual = 0; dual < 2; dual++) {
+		for (int skip = 0; skip < 2; skip++) {
+			struct dh h;
+			dh_cfg(&h.cfg);
+			h.cfg.dram.dual_cmd = dual;
+			REQUIRE(dh_init(&h));
+			const struct dram_timing *t = T(&h);
+			uint64_t rcd = (uint64_t)t->tRCD, tail = (uint64_t)t->tCL + TBL(&h);
+			REQUIRE((uint64_t)t->tRRD <= rcd && (uint64_t)t->tCCD <= rcd); /* only the command bus separates them */
+			dram_enqueue(h.d, dh_addr(&h, 0, 0, 1, 0), false, 0);
+			dh_run(&h, rcd, skip);
+			dram_enqueue(h.d, dh_addr(&h, 0, 1, 1, 0), false, 1);
+			dh_run(&h, 0, skip);
+			CHECK_EQ(h.done_at[0], rcd + tail);
+			CHECK_EQ(h.done_at[1], rcd + (dual ? 0 : 1) + rcd + tail);
+			dh_fini(&h);
+		}
+	}
+}
+
+/* Two row commands never share a cycle: bank 0 serves A (row 1), then B (row
+ * 2) may precharge at tRAS; C (bank 1) arrives at tRAS and may activate
+ * then too. B's PRE (older) goes at tRAS, C's ACT a cycle later, on two
+ * buses as on one. */
+TEST(dram_dual_cmd_one_row_command_a_cycle)
+{
+	for (int dual = 0; dual < 2; dual++) {
+		struct dh h;
+		dh_cfg(&h.cfg);
+		h.cfg.dram.dual_cmd = dual;
+		REQUIRE(dh_init(&h));
+		const struct dram_timing *t = T(&h);
+		uint64_t rcd = (uint64_t)t->tRCD, ras = (uint64_t)t->tRAS, tail = (uint64_t)t->tCL + TBL(&h);
+		REQUIRE(ras >= rcd + (uint64_t)t->tRTP && ras >= (uint64_t)t->tRRD);
+		dram_enqueue(h.d, dh_addr(&h, 0, 0, 1, 0), false, 0); /* A */
+		dram_enqueue(h.d, dh_addr(&h, 0, 0, 2, 0), false, 1); /* B */
+		dh_run(&h, ras, true);
+		dram_enqueue(h.d, dh_addr(&h, 0, 1, 1, 0), false, 2); /* C */
+		dh_run(&h, 0, true);
+		CHECK_EQ(h.done_at[0], rcd + tail);
+		CHECK_EQ(h.done_at[2], ras + 1 + rcd + tail);
+		dh_fini(&h);
+	}
+}
+
+/* DRAMSim3 enables hbm_dual_cmd by default, and for HBM only. */
+TEST(dram_ini_hbm_dual_cmd)
+{
+	static const char hbm[] = "[dram_structure]\nprotocol = HBM2\nbankgroups = 4\nbanks_per_group = 4\nrows = 16384\n"
+				  "columns = 64\ndevice_width = 128\nBL = 4\n[timing]\ntCK = 1\n[system]\nchannel_size = 1024\n"
+				  "channels = 8\nbus_width = 128\naddress_mapping = rorabgbachco\n";
+	static const char hbm_off[] = "[dram_structure]\nprotocol = HBM2\nbankgroups = 4\nbanks_per_group = 4\n"
+				      "rows = 16384\ncolumns = 64\ndevice_width = 128\nBL = 4\nhbm_dual_cmd = false\n"
+				      "[timing]\ntCK = 1\n[system]\nchannel_size = 1024\nchannels = 8\nbus_width = 128\n"
+				      "address_mapping = rorabgbachco\n";
+	struct sim_cfg c;
+	char *err = NULL;
+	cfg_defaults(&c);
+	REQUIRE(dram_ini_apply(&c, hbm, sizeof hbm - 1, "h.ini", NULL, &err) == 0);
+	CHECK(c.dram.dual_cmd);
+	cfg_defaults(&c);
+	REQUIRE(dram_ini_apply(&c, hbm_off, sizeof hbm_off - 1, "h.ini", NULL, &err) == 0);
+	CHECK(!c.dram.dual_cmd);
+	cfg_defaults(&c);
+	c.dram.dual_cmd = true;
+	REQUIRE(dram_ini_apply(&c, ini_per_bank, sizeof ini_per_bank - 1, "g.ini", NULL, &err) == 0);
+	CHECK(!c.dram.dual_cmd); /* GDDR5 */
+}
