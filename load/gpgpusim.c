@@ -1116,6 +1116,8 @@ static int map_entry(struct gs *g, struct gs_ent *e)
 		return gs_uint(g, e, e->val, "value", &v) ? -1 : gs_set(g, e, "dram.burst", "%lu", v);
 	case GS_DRAM_RATIO:
 		return gs_uint(g, e, e->val, "value", &v) ? -1 : gs_set(g, e, "dram.data_rate", "%lu", v);
+	case GS_DUAL_BUS: /* one row and one column command per DRAM cycle */
+		return gs_uint(g, e, e->val, "value", &v) ? -1 : gs_set(g, e, "dram.dual_cmd", "%s", v ? "true" : "false");
 	case GS_ADDR_MAP:
 		return map_addr(g, e);
 	case GS_TIMING:

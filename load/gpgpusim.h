@@ -82,6 +82,7 @@ enum gs_map {
 	GS_DRAM_BUS,
 	GS_DRAM_BURST,
 	GS_DRAM_RATIO,
+	GS_DUAL_BUS,     /* -dram_dual_bus_interface -> dram.dual_cmd */
 	GS_ADDR_MAP,
 	GS_TIMING,
 	GS_ICNT_FLIT,

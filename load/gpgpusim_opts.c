@@ -54,7 +54,7 @@ const struct gs_opt gs_opts[] = {
     {"-dram_bnkgrp_indexing_policy", 0,
      "bank-group indexing: gpustep's bank group is bank % dram.bank_groups"},
     {"-dram_data_command_freq_ratio", GS_DRAM_RATIO, NULL},
-    {"-dram_dual_bus_interface", 0, "dual command bus: gpustep issues one DRAM command per cycle"},
+    {"-dram_dual_bus_interface", GS_DUAL_BUS, NULL},
     {"-dram_elimnate_rw_turnaround", 0, "gpustep keeps tWTR and tRTW from the timing string"},
     {"-dram_latency", GS_DRAM_LATENCY, NULL},
     {"-dram_seperate_write_queue_enable", GS_WQ_ENABLE, NULL},

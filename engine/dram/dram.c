@@ -251,6 +251,8 @@ struct dram *dram_new(struct arena *a, const struct sim_cfg *cfg, struct stats *
 	uint32_t slots = (uint32_t)(d->c.read_queue + d->c.write_queue);
 	if (d->c.queue_model == DRAM_QUEUE_PER_BANK) /* + command queues + issued, not yet popped */
 		slots += d->nbanks * (uint32_t)(d->c.cmd_queue + 2) + 64;
+	else if (d->c.queue_model == DRAM_QUEUE_PER_RANK)
+		slots += (uint32_t)(d->c.ranks * d->c.cmd_queue) + d->nbanks * 2 + 64;
 	ARENA_SET(a, d->heap, struct dram_done, (size_t)slots * d->nch);
 	for (uint32_t i = 0; i < d->nch; i++) {
 		struct dram_chan *c = &d->ch[i];
@@ -453,7 +455,7 @@ void dram_enqueue_bytes(struct dram *d, uint64_t addr, bool is_write, uint32_t t
 	dram_route(d, addr, sm, &x);
 	struct dram_chan *c = &d->ch[x.ch];
 	int q = is_write ? Q_WR : Q_RD;
-	bool per_bank = d->c.queue_model == DRAM_QUEUE_PER_BANK;
+	bool per_bank = d->c.queue_model != DRAM_QUEUE_CHANNEL; /* per_bank or per_rank */
 	assert(c->held[q] < (uint32_t)(is_write ? d->c.write_queue : d->c.read_queue) && c->free_head >= 0);
 	dcyc dnow = dram_of_core(d, *d->now);
 	if (!c->active) {
@@ -553,7 +555,7 @@ static bool dram_pop_one(struct dram *d, uint64_t vis, uint32_t *tag, bool *is_w
 	stat_occ_add(d->st, q ? c->st_wq : c->st_rq, -1);
 	EV_EMIT(d->ev, EV_DRAM_DONE, .cycle = *d->now, .ch = (int16_t)top.ch, .bank = (int16_t)r->bank, .addr = r->addr,
 		.a = (int64_t)lat);
-	if (d->c.queue_model != DRAM_QUEUE_PER_BANK)
+	if (d->c.queue_model == DRAM_QUEUE_CHANNEL)
 		c->held[q]--;
 	d->held_total--;
 	*tag = r->tag;

@@ -23,7 +23,7 @@ static const char *const page_names[] = {"open", "closed", "timeout", NULL};
 static const char *const refresh_names[] = {"none", "all_bank", "per_bank", NULL};
 static const char *const alloc_names[] = {"interleave", "temp", NULL};
 static const char *const clock_names[] = {"core", "dram", NULL};
-static const char *const queue_names[] = {"channel", "per_bank", NULL};
+static const char *const queue_names[] = {"channel", "per_bank", "per_rank", NULL};
 static const char *const drain_names[] = {"watermark", "full_or_idle", NULL};
 
 #define P_INT(path, field, def, lo, hi, desc) {path, CFG_INT, CFG_OFF(field), def, lo, hi, 0, NULL, desc}
@@ -59,8 +59,10 @@ static const struct cfg_param dram_params[] = {
 	P_INT("dram.write_high", dram.write_high, "24", 1, 4096, "start draining writes at this many unissued writes"),
 	P_INT("dram.write_low", dram.write_low, "8", 0, 4096, "stop draining writes at this many (when reads wait)"),
 	P_ENUM("dram.queue_model", dram.queue_model, "channel", queue_names,
-	       "channel: per-channel read/write queues; a request holds its slot until its data returns; per_bank: per-channel transaction queues feeding per-bank command queues one request per DRAM cycle (DRAMSim3); a slot frees when the request moves on"),
-	P_INT("dram.cmd_queue", dram.cmd_queue, "8", 1, 256, "per_bank: command-queue entries per bank"),
+	       "channel: per-channel read/write queues; a request holds its slot until its data returns; per_bank / per_rank: per-channel transaction queues feeding per-bank / per-rank command queues one request per DRAM cycle, command queues served round robin (DRAMSim3 PER_BANK / PER_RANK); a slot frees when the request moves on"),
+	P_INT("dram.cmd_queue", dram.cmd_queue, "8", 1, 256, "per_bank: command-queue entries per bank; per_rank: per rank"),
+	P_BOOL("dram.dual_cmd", dram.dual_cmd, "false",
+	       "two command buses: one row command (ACT, PRE, REF) and one column command (RD, WR) may issue in the same DRAM cycle (HBM; DRAMSim3 hbm_dual_cmd, GPGPU-Sim -dram_dual_bus_interface); false: one command per cycle"),
 	P_ENUM("dram.write_drain", dram.write_drain, "watermark", drain_names,
 	       "watermark: drain writes from write_high down to write_low; full_or_idle: drain when the write queue is full, or holds more than write_low writes and no read is pending (DRAMSim3 with write_low 8)"),
 	P_STR("dram.mapping", dram.mapping, "row:bank:ch:col",

@@ -26,7 +26,9 @@ enum dram_page_policy { DRAM_PAGE_OPEN, DRAM_PAGE_CLOSED, DRAM_PAGE_TIMEOUT };
 enum dram_refresh_mode { DRAM_REFRESH_NONE, DRAM_REFRESH_ALL_BANK, DRAM_REFRESH_PER_BANK };
 enum dram_page_alloc { DRAM_ALLOC_INTERLEAVE, DRAM_ALLOC_TEMP };
 enum dram_trace_clock { DRAM_TRACE_CORE, DRAM_TRACE_DRAM };
-enum dram_queue_model { DRAM_QUEUE_CHANNEL, DRAM_QUEUE_PER_BANK };
+/* per_bank, per_rank: DRAMSim3's controller (transaction queues feeding command
+ * queues, queue_structure PER_BANK / PER_RANK) */
+enum dram_queue_model { DRAM_QUEUE_CHANNEL, DRAM_QUEUE_PER_BANK, DRAM_QUEUE_PER_RANK };
 enum dram_write_drain { DRAM_DRAIN_WATERMARK, DRAM_DRAIN_FULL_OR_IDLE };
 
 /* All in DRAM clock cycles. */
@@ -79,7 +81,8 @@ struct dram_cfg {
 	int write_low;       /* stop draining at this depth */
 	int write_drain;     /* enum dram_write_drain */
 	int queue_model;     /* enum dram_queue_model */
-	int cmd_queue;       /* per_bank: command-queue entries per bank */
+	int cmd_queue;       /* command-queue entries per bank (per_bank) or per rank (per_rank) */
+	bool dual_cmd;       /* a row (ACT/PRE/REF) and a column (RD/WR) command may share a DRAM cycle */
 	/* address mapping */
 	char mapping[DRAM_CFG_STR_MAX]; /* field order MSB first, e.g. "row:rank:bank:ch:col" */
 	bool bank_xor;       /* bank ^= low row bits */

@@ -495,9 +495,7 @@ static void controller(struct ini *in, struct sim_cfg *cfg, struct strbuf *notes
 	const char *qs = get_str(in, "system", "queue_structure", "PER_BANK");
 	if (strcmp(qs, "PER_BANK") && strcmp(qs, "PER_RANK"))
 		ini_fail(in, 0, "[system] queue_structure: expected PER_BANK or PER_RANK, got \"%s\"", qs);
-	else if (!strcmp(qs, "PER_RANK") && notes)
-		sb_printf(notes, "; [system] queue_structure = PER_RANK is modelled as per_bank");
-	put_s(in, cfg, "dram.queue_model", "per_bank");
+	put_s(in, cfg, "dram.queue_model", strcmp(qs, "PER_RANK") ? "per_bank" : "per_rank");
 	put(in, cfg, "dram.cmd_queue", "[system] cmd_queue_size", get_int(in, "system", "cmd_queue_size", 16));
 	const char *rb = get_str(in, "system", "row_buf_policy", "OPEN_PAGE");
 	if (!strcmp(rb, "OPEN_PAGE"))
@@ -548,8 +546,9 @@ int dram_ini_apply(struct sim_cfg *cfg, const char *text, size_t len, const char
 		timing(&in, &c, &o);
 		controller(&in, &c, notes);
 		mapping(&in, &c, &o, notes);
-		if (o.proto == P_HBM && get_bool(&in, "dram_structure", "hbm_dual_cmd", true) && notes)
-			sb_printf(notes, "; [dram_structure] hbm_dual_cmd is not modelled (one command per cycle)");
+		/* DRAMSim3: hbm_dual_cmd (default true) applies to HBM only */
+		put_s(&in, &c, "dram.dual_cmd",
+		      o.proto == P_HBM && get_bool(&in, "dram_structure", "hbm_dual_cmd", true) ? "true" : "false");
 		if (o.ranks > 1 && notes &&
 		    !strcmp(get_str(&in, "system", "refresh_policy", "RANK_LEVEL_STAGGERED"), "RANK_LEVEL_STAGGERED"))
 			sb_printf(notes, "; refresh_policy RANK_LEVEL_STAGGERED: gpustep refreshes the ranks together");

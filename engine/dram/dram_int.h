@@ -36,10 +36,11 @@ struct dram_req {
 	int32_t prev, next; /* bank list, or free list (next) */
 	uint16_t bank;
 	uint8_t is_write, cols_left, cls;
-	uint8_t list;  /* bank list it is on: Q_RD/Q_WR, or 0 (both) under per_bank */
+	uint8_t list;  /* bank list it is on: Q_RD/Q_WR, or 0 (both) under per_bank/per_rank */
 	uint8_t far;   /* NUMA fabric: the bank is in another node than the requesting SM */
 	uint8_t node;  /* NUMA fabric: the requesting SM's node (far only) */
 	uint16_t bytes; /* bytes the request moves (a line, or its sectors) */
+	uint64_t mseq; /* per_bank/per_rank: when it entered its command queue (queue order) */
 };
 
 struct dram_bank {
@@ -64,7 +65,8 @@ struct dram_rank {
 	dcyc faw[4];   /* last four ACTs, oldest at faw_i */
 	uint32_t faw_i, nact;
 	dcyc aw32[32]; /* last 32 ACTs (t32AW), oldest at aw32_i */
-	uint32_t aw32_i, pad;
+	uint32_t aw32_i;
+	uint32_t cmdq; /* per_rank: entries in the rank's command queue */
 	dcyc t_pre;    /* tPPD */
 };
 
@@ -88,12 +90,15 @@ struct dram_chan {
 	bool draining;
 	uint32_t drain_left;      /* full_or_idle: writes this drain still issues (per_bank: moves) */
 	int32_t tq_head[2], tq_tail[2]; /* per_bank: transaction queues (held[] counts them) */
-	uint32_t cmdq_n;          /* requests on bank lists (per_bank: in command queues) */
+	uint32_t cmdq_n;          /* requests on bank lists (per_bank/per_rank: in command queues) */
+	uint32_t rr;              /* per_bank/per_rank: the command queue that issued last (round robin) */
+	uint64_t mseq;            /* per_bank/per_rank: moves into command queues so far */
 	dcyc last_arrival;        /* DRAM cycle of the latest enqueue */
 	bool active;
 	int32_t active_pos;
 	dcyc next;                /* next DRAM cycle to step, DCYC_NEVER if inactive */
 	dcyc t_cmd, t_ccd, t_wr_rtw, bus_free;
+	dcyc t_col;               /* dual_cmd: the column command bus (t_cmd is then the row bus) */
 	int bus_rank;
 	uint64_t ref_idx;
 	dcyc ref_due;
@@ -220,6 +225,12 @@ void dram_route(struct dram *d, uint64_t addr, int sm, struct dram_addr *x);
 bool dram_lookup(const struct dram *d, uint64_t addr, struct dram_addr *x);
 /* Owning SM of bank `bank` (within its channel) of channel ch, -1 without tracking. */
 int dram_bank_owner(const struct dram *d, uint32_t ch, uint32_t bank);
+
+/* Command-queue index of bank bi under per_bank (the bank) and per_rank (its rank). */
+static inline uint32_t dram_cmdq_of(const struct dram *d, uint32_t bi)
+{
+	return d->c.queue_model == DRAM_QUEUE_PER_RANK ? bi / (uint32_t)d->c.banks : bi;
+}
 
 /* dram.c */
 void dram_complete(struct dram *d, uint32_t ch, int32_t slot);

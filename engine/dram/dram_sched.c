@@ -19,7 +19,8 @@
  *   rank    ACT: tRRD (tRRD_L in the bank group), tFAW (four ACTs), t32AW (32 ACTs)
  *           RD: tWTR (tWTR_L)   PRE: tPPD after any PRE of the rank
  *   bank    WR: tRCDWR after ACT (tRCD when 0)
- *   channel one command per cycle; RD/WR: tCCD (tCCD_L); WR: tRTW after RD;
+ *   channel one command per cycle (dual_cmd: one row command, ACT/PRE/REF, and one
+ *           column command, RD/WR); RD/WR: tCCD (tCCD_L); WR: tRTW after RD;
  *           data bus: burst tBL, tRTRS when the rank changes
  */
 #include <string.h>
@@ -127,7 +128,7 @@ static dcyc chan_rules(const struct dram *d, const struct dram_chan *c, const st
 {
 	const struct dram_rank *r = &c->rank[b->rank];
 	const struct dram_bg *g = &c->bg[b->bg];
-	dcyc e = c->t_cmd;
+	dcyc e = d->c.dual_cmd && (cmd == DC_RD || cmd == DC_WR) ? c->t_col : c->t_cmd;
 	dcyc bus = c->bus_free + (c->bus_rank >= 0 && c->bus_rank != b->rank ? d->t.RTRS : 0);
 	switch (cmd) {
 	case DC_ACT:
@@ -183,7 +184,7 @@ enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, ui
 			be = b->t_pre;
 		}
 	} else {
-		int q = d->c.queue_model == DRAM_QUEUE_PER_BANK ? 0 : c->draining ? Q_WR : Q_RD;
+		int q = d->c.queue_model != DRAM_QUEUE_CHANNEL ? 0 : c->draining ? Q_WR : Q_RD;
 		if (b->nq[q]) {
 			int32_t ri = dram_sched_of(d)->pick(d, c, b, q);
 			const struct dram_req *r = &c->req[ri];
@@ -259,6 +260,7 @@ void dram_bank_link(struct dram *d, struct dram_chan *c, uint32_t bi, int32_t s,
 	b->tail[q] = s;
 	b->nq[q]++;
 	c->cmdq_n++;
+	c->rank[b->rank].cmdq++;
 	dram_cand_add(c, bi);
 }
 
@@ -267,6 +269,7 @@ static void unlink_req(struct dram_chan *c, struct dram_bank *b, int32_t ri)
 	struct dram_req *r = &c->req[ri];
 	int q = r->list;
 	c->cmdq_n--;
+	c->rank[b->rank].cmdq--;
 	if (r->prev >= 0)
 		c->req[r->prev].next = r->next;
 	else
@@ -385,7 +388,7 @@ static void do_col(struct dram *d, struct dram_chan *c, uint32_t bi, int32_t ri,
 		return;
 	/* last burst: the request is fully issued */
 	b->started = -1;
-	if (r->is_write && c->drain_left && d->c.queue_model != DRAM_QUEUE_PER_BANK)
+	if (r->is_write && c->drain_left && d->c.queue_model == DRAM_QUEUE_CHANNEL)
 		c->drain_left--;
 	r->done = end;
 	c->pend[r->is_write]--;
@@ -428,7 +431,10 @@ static void issue(struct dram *d, struct dram_chan *c, uint32_t bi, enum dram_cm
 	struct dram_bank *b = &c->bank[bi];
 	struct dram_req *r = ri >= 0 ? &c->req[ri] : NULL;
 	dram_blp_account(d, c, t);
-	c->t_cmd = t + 1;
+	if (d->c.dual_cmd && (cmd == DC_RD || cmd == DC_WR))
+		c->t_col = t + 1; /* the row command bus stays free this cycle */
+	else
+		c->t_cmd = t + 1;
 	switch (cmd) {
 	case DC_ACT:
 		classify(d, c, b, r, RC_MISS);
@@ -457,7 +463,7 @@ static void issue(struct dram *d, struct dram_chan *c, uint32_t bi, enum dram_cm
  * tRC (DRAMSim3 would keep them until more writes come; a run must end). */
 static void update_mode_full(const struct dram *d, struct dram_chan *c, dcyc t)
 {
-	bool per_bank = d->c.queue_model == DRAM_QUEUE_PER_BANK;
+	bool per_bank = d->c.queue_model != DRAM_QUEUE_CHANNEL;
 	/* per_bank: the write buffer (transaction queue) and "command queues
 	 * empty", as DRAMSim3; channel: unissued writes and "no read waits" */
 	uint32_t rq = c->pend[Q_RD], wq = per_bank ? c->held[Q_WR] : c->pend[Q_WR];
@@ -479,7 +485,7 @@ static void update_mode(const struct dram *d, struct dram_chan *c, dcyc t)
 		update_mode_full(d, c, t);
 		return;
 	}
-	if (d->c.queue_model == DRAM_QUEUE_PER_BANK)
+	if (d->c.queue_model != DRAM_QUEUE_CHANNEL)
 		wq = c->held[Q_WR];
 	if (c->draining) {
 		if (!wq || (wq <= (uint32_t)d->c.write_low && rq))
@@ -500,6 +506,20 @@ static void refresh_due(struct dram *d, struct dram_chan *c, dcyc t)
 		for (uint32_t b = 0; b < c->nbanks; b++)
 			if (c->bank[b].open_row >= 0)
 				dram_cand_add(c, b);
+}
+
+/* per_bank/per_rank: the order between command queues (DRAMSim3's
+ * CommandQueue::GetCommandToIssue). The queues are visited round robin,
+ * starting after the one that issued last; the first queue with a ready
+ * command issues it, whatever its kind (no row-hit-first across queues). In a
+ * queue the first entry with a ready command goes first: under per_bank the
+ * bank's own pick (one bank per queue), under per_rank the banks' picks in
+ * the order they entered the rank's queue. */
+static uint64_t cmdq_key(const struct dram *d, const struct dram_chan *c, uint32_t bi, int32_t ri)
+{
+	uint32_t nq = d->c.queue_model == DRAM_QUEUE_PER_RANK ? (uint32_t)d->c.ranks : c->nbanks;
+	uint64_t dist = (dram_cmdq_of(d, bi) + nq - c->rr - 1) % nq;
+	return dist << 48 | (d->c.queue_model == DRAM_QUEUE_PER_RANK ? c->req[ri].mseq & (((uint64_t)1 << 48) - 1) : 0);
 }
 
 /* Scan candidates: issue the best legal at t if `t_issue`; return the earliest legal cycle
@@ -538,6 +558,8 @@ static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, bo
 			key = 1;
 		else if (ref_targets(d, c, bi))
 			key = 0;
+		else if (ri >= 0 && d->c.queue_model != DRAM_QUEUE_CHANNEL)
+			key = ((uint64_t)1 << 62) | cmdq_key(d, c, bi, ri);
 		else if (ri >= 0)
 			key = ((uint64_t)1 << 62) | dram_sched_of(d)->key(&c->req[ri], cmd);
 		else
@@ -556,16 +578,19 @@ static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, bo
 		do_ref(d, c, t);
 		*issued = true;
 	} else if (best_cmd != DC_NONE) {
+		if (best_req >= 0 && d->c.queue_model != DRAM_QUEUE_CHANNEL)
+			c->rr = dram_cmdq_of(d, (uint32_t)best_bank);
 		issue(d, c, (uint32_t)best_bank, best_cmd, best_req, t);
 		*issued = true;
 	}
 	return next;
 }
 
-/* per_bank, after the cycle's command (as DRAMSim3's ScheduleTransaction):
- * the oldest request of the current transaction queue (writes while
- * draining) whose bank's command queue has room moves there, if it arrived
- * before t. It can get a command from t + 1. */
+/* per_bank/per_rank, after the cycle's command (as DRAMSim3's
+ * ScheduleTransaction): the oldest request of the current transaction queue
+ * (writes while draining) whose command queue (its bank's, or under per_rank
+ * its rank's) has room moves there, if it arrived before t. It can get a
+ * command from t + 1. */
 static bool move_one(struct dram *d, struct dram_chan *c, dcyc t)
 {
 	int q = c->draining ? Q_WR : Q_RD;
@@ -573,7 +598,8 @@ static bool move_one(struct dram *d, struct dram_chan *c, dcyc t)
 		struct dram_req *r = &c->req[s];
 		if (r->enq_d >= t)
 			return false; /* the rest arrived later still */
-		if (c->bank[r->bank].nq[0] >= (uint32_t)d->c.cmd_queue)
+		const struct dram_bank *b = &c->bank[r->bank];
+		if ((d->c.queue_model == DRAM_QUEUE_PER_RANK ? c->rank[b->rank].cmdq : b->nq[0]) >= (uint32_t)d->c.cmd_queue)
 			continue;
 		if (r->prev >= 0)
 			c->req[r->prev].next = r->next;
@@ -586,6 +612,7 @@ static bool move_one(struct dram *d, struct dram_chan *c, dcyc t)
 		c->held[q]--;
 		if (q == Q_WR && c->drain_left)
 			c->drain_left--;
+		r->mseq = c->mseq++;
 		dram_bank_link(d, c, r->bank, s, 0);
 		return true;
 	}
@@ -594,10 +621,14 @@ static bool move_one(struct dram *d, struct dram_chan *c, dcyc t)
 
 void dram_chan_step(struct dram *d, struct dram_chan *c, dcyc t)
 {
-	bool issued, per_bank = d->c.queue_model == DRAM_QUEUE_PER_BANK;
+	bool issued, per_bank = d->c.queue_model != DRAM_QUEUE_CHANNEL; /* per_bank or per_rank */
 	refresh_due(d, c, t);
 	update_mode(d, c, t);
 	dcyc next = scan(d, c, t, true, &issued);
+	if (issued && d->c.dual_cmd) { /* the other command bus may issue in the same cycle */
+		bool second;
+		(void)scan(d, c, t, true, &second); /* next is recomputed below */
+	}
 	bool moved = per_bank && move_one(d, c, t);
 	if (issued || moved) {
 		refresh_due(d, c, t + 1);

@@ -490,3 +490,26 @@ TEST(gpgpusim_units_and_launch_latency_map)
 	sb_fini(&notes);
 	free(err);
 }
+
+/* -dram_dual_bus_interface: GPGPU-Sim's HBM dual bus (one row and one
+ * column command per DRAM cycle) is dram.dual_cmd. */
+TEST(gpgpusim_dual_bus_interface_maps_to_dual_cmd)
+{
+	static const char on[] = "-dram_dual_bus_interface 1\n", off[] = "-dram_dual_bus_interface 0\n";
+	const char *dir = gs_dir();
+	for (int i = 0; i < 2; i++) {
+		const char *text = i ? on : off;
+		const char *p = gs_write(dir, "gpgpusim.config", text);
+		struct sim_cfg c;
+		cfg_defaults(&c);
+		c.dram.dual_cmd = !i;
+		struct strbuf map;
+		sb_init(&map);
+		char *err = NULL;
+		REQUIRE(gpgpusim_apply(&c, p, text, strlen(text), &map, NULL, &err) == 0);
+		CHECK_EQ(c.dram.dual_cmd, i == 1);
+		CHECK_CONTAINS(map.s, i ? "-dram_dual_bus_interface 1 -> dram.dual_cmd=true" : "-dram_dual_bus_interface 0 -> dram.dual_cmd=false");
+		sb_fini(&map);
+		free(err);
+	}
+}
