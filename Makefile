@@ -82,7 +82,7 @@ FUZZ_REPLAY := $(BUILD)/fuzz_replay
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=
 
-.PHONY: all deps run test install uninstall man deb deb-check layers layers-graph test-unit test-ui test-golden test-e2e test-fuzz fuzz bench clean golden-update format stress test-slurm
+.PHONY: all deps run test install uninstall man deb deb-check layers layers-graph test-unit test-ui test-golden test-e2e test-fuzz fuzz bench experiments experiments-check clean golden-update format stress test-slurm
 
 all: deps $(BIN) $(BUILD)/gen/gpustep.1
 
@@ -245,6 +245,19 @@ test-slurm: deps $(BIN)
 
 bench: deps $(BIN)
 	sh tools/bench.sh $(BIN)
+
+# The tables of docs/EXPERIMENTS.md (tools/experiments.sh): each sits between
+# <!-- table: tools/NAME.sh ARGS --> and <!-- end table --> and is what that
+# script prints. `make experiments` regenerates them all in place (long: run it
+# on an idle machine; EXPERIMENTS=STRING picks the tables whose command
+# contains STRING); `make experiments-check` re-runs the tables marked `check`
+# (the fast ones) and fails with a diff when one no longer matches.
+EXPERIMENTS ?=
+experiments: deps $(BIN)
+	sh tools/experiments.sh $(EXPERIMENTS)
+
+experiments-check: deps $(BIN)
+	sh tools/experiments.sh --check
 
 # Installing (docs/PACKAGING.md). make install [PREFIX=/usr/local] [DESTDIR=D]:
 # the binary, the man page gpustep(1), bash completion, the docs and the
