@@ -22,7 +22,8 @@
 #   MATCH       only the tables whose command contains one of these strings
 #   --results F append "experiments PASSED FAILED" for tests/summary.sh
 #
-# The marker is not run as shell: NAME must be a table script in tools/
+# Markers inside a fenced code block (outside a table) are examples, not
+# tables. The marker is not run as shell: NAME must be a table script in tools/
 # (letters, digits, '_'; one whose header names docs/EXPERIMENTS.md), and
 # each ARG a word of letters, digits and . , : = / + - _ (no quotes,
 # spaces, '$', globs or '..'). The script runs as `sh tools/NAME.sh ARG...`
@@ -70,6 +71,9 @@ report() { # passed failed
 # $tmp/tables; any malformed or unbalanced marker stops everything.
 if ! awk -v out="$tmp/tables" -v doc="$doc" '
 	function bad(msg) { printf "%s:%d: %s\n  %s\n", doc, NR, msg, $0 > "/dev/stderr"; err = 1 }
+	# a fenced code block outside the tables may show a marker as an example
+	!open && /^```/ { fence = !fence; next }
+	fence { next }
 	/^<!-- *table:/ {
 		if (open) { bad("table marker inside the table opened at line " open); next }
 		line = $0
@@ -88,7 +92,7 @@ if ! awk -v out="$tmp/tables" -v doc="$doc" '
 		}
 		if (w[1] == "tools/experiments.sh") { bad("a table cannot be produced by experiments.sh itself"); next }
 		open = NR
-		printf "%d %d %s\n", NR, chk, cmd > out
+		printf "%d %d %d %s\n", NR, ++ord, chk, cmd > out
 		next
 	}
 	/^<!-- *end table/ {
@@ -107,7 +111,7 @@ fi
 touch "$tmp/tables"
 
 if [ "$mode" = list ]; then
-	awk '{ c = $2 ? "check" : "-"; $1 = $1; line = $1; $1 = ""; $2 = ""; sub(/^  /, ""); printf "%5d %-5s %s\n", line, c, $0 }' "$tmp/tables"
+	awk '{ c = $3 ? "check" : "-"; line = $1; $1 = ""; $2 = ""; $3 = ""; sub(/^ +/, ""); printf "%5d %-5s %s\n", line, c, $0 }' "$tmp/tables"
 	exit 0
 fi
 
@@ -136,8 +140,9 @@ current() {
 			a = 1; while (a <= n && l[a] ~ /^[ \t]*$/) a++
 			b = n; while (b >= a && l[b] ~ /^[ \t]*$/) b--
 			for (i = a; i <= b; i++) print l[i]
-		}' "$doc"
+		}' "$tmp/doc0"
 }
+cp "$doc" "$tmp/doc0" # the file as the markers were read
 trim() { # FILE: drop leading and trailing blank lines
 	awk '{ l[++n] = $0 } END {
 		a = 1; while (a <= n && l[a] ~ /^[ \t]*$/) a++
@@ -148,7 +153,7 @@ trim() { # FILE: drop leading and trailing blank lines
 pass=0
 fail=0
 ran=0
-while read -r line chk cmd; do
+while read -r line ord chk cmd; do
 	[ "$mode" = check ] && [ "$chk" != 1 ] && continue
 	if [ -n "$matches" ]; then
 		hit=0
@@ -206,30 +211,49 @@ EOF
 			fail=$((fail + 1))
 		fi
 	else
-		cp "$tmp/new" "$tmp/table.$line"
+		cp "$tmp/new" "$tmp/table.$ord"
+		printf "%s\n" "$cmd" >"$tmp/cmd.$ord"
 		echo "experiments: $label: regenerated (${secs} s)"
 		pass=$((pass + 1))
 	fi
 done <"$tmp/tables"
 
+# Splice: the outputs are keyed by the table's position among the markers
+# (the prose may have been edited while the scripts ran; the markers not),
+# and each marker must still name the command that produced its output.
 if [ "$mode" = write ] && [ "$pass" -gt 0 ]; then
-	awk -v dir="$tmp" -v commit="$commit" '
+	if awk -v dir="$tmp" -v commit="$commit" -v doc="$doc" '
 		skip && /^<!-- end table -->$/ { skip = 0 }
 		skip { next }
 		{ print }
+		!open && /^```/ { fence = !fence; next }
+		fence { next }
+		/^<!-- end table -->$/ { open = 0; next }
 		/^<!-- table: / {
-			f = dir "/table." NR
+			open = 1
+			ord++
+			cmd = $0
+			sub(/^<!-- table: /, "", cmd); sub(/ -->$/, "", cmd); sub(/ check$/, "", cmd)
+			f = dir "/table." ord
 			if ((getline l < f) > 0) {
-				cmd = $0
-				sub(/^<!-- table: /, "", cmd); sub(/ -->$/, "", cmd); sub(/ check$/, "", cmd)
+				getline want < (dir "/cmd." ord)
+				if (want != cmd) {
+					printf "experiments: %s: table %d is now `%s`, was `%s` when the scripts started; the markers changed, nothing written\n", doc, ord, cmd, want > "/dev/stderr"
+					exit 1
+				}
 				printf "Produced by `%s` at %s.\n\n", cmd, commit
 				print l
 				while ((getline l < f) > 0) print l
 				close(f)
 				print ""
 				skip = 1
+				open = 0
 			}
-		}' "$doc" >"$tmp/doc" && cat "$tmp/doc" >"$doc"
+		}' "$doc" >"$tmp/doc"; then
+		cat "$tmp/doc" >"$doc"
+	else
+		fail=$((fail + 1))
+	fi
 fi
 
 if [ "$mode" = check ] && [ "$ran" = 0 ] && [ -z "$matches" ]; then
