@@ -183,6 +183,7 @@ test: deps $(BIN) $(UNIT_BIN) $(UITEST_BIN) $(FUZZ_REPLAY)
 	@-$(LAYER_LIMIT) sh tests/golden/run.sh $(BIN) $(BUILD)/results.txt
 	@-$(LAYER_LIMIT) sh tests/e2e/run.sh $(BIN) $(BUILD)/results.txt
 	@-sh tools/layers.sh --objs $(BUILD) --results $(BUILD)/results.txt
+	@-$(LAYER_LIMIT) env GPUSTEP=$(BIN) sh tools/experiments.sh --check --results $(BUILD)/results.txt
 	@sh tests/summary.sh $(BUILD)/results.txt
 
 # The folders only point down (tools/layers.conf; includes and calls, from the
@@ -251,13 +252,14 @@ bench: deps $(BIN)
 # script prints. `make experiments` regenerates them all in place (long: run it
 # on an idle machine; EXPERIMENTS=STRING picks the tables whose command
 # contains STRING); `make experiments-check` re-runs the tables marked `check`
-# (the fast ones) and fails with a diff when one no longer matches.
+# (the fast ones) and fails with a diff when one no longer matches; `make test`
+# runs it as its `experiments` layer (docs/TESTING.md, "EXPERIMENTS tables").
 EXPERIMENTS ?=
 experiments: deps $(BIN)
-	sh tools/experiments.sh $(EXPERIMENTS)
+	GPUSTEP=$(BIN) sh tools/experiments.sh $(EXPERIMENTS)
 
 experiments-check: deps $(BIN)
-	sh tools/experiments.sh --check
+	GPUSTEP=$(BIN) sh tools/experiments.sh --check
 
 # Installing (docs/PACKAGING.md). make install [PREFIX=/usr/local] [DESTDIR=D]:
 # the binary, the man page gpustep(1), bash completion, the docs and the
