@@ -82,7 +82,7 @@ FUZZ_REPLAY := $(BUILD)/fuzz_replay
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=
 
-.PHONY: all deps run test install uninstall man deb deb-check layers layers-graph test-unit test-ui test-golden test-e2e test-fuzz fuzz bench clean golden-update format stress test-slurm
+.PHONY: all deps run test install uninstall man deb deb-check layers layers-graph test-unit test-ui test-golden test-e2e test-fuzz fuzz bench experiments experiments-check clean golden-update format stress test-slurm
 
 all: deps $(BIN) $(BUILD)/gen/gpustep.1
 
@@ -183,6 +183,7 @@ test: deps $(BIN) $(UNIT_BIN) $(UITEST_BIN) $(FUZZ_REPLAY)
 	@-$(LAYER_LIMIT) sh tests/golden/run.sh $(BIN) $(BUILD)/results.txt
 	@-$(LAYER_LIMIT) sh tests/e2e/run.sh $(BIN) $(BUILD)/results.txt
 	@-sh tools/layers.sh --objs $(BUILD) --results $(BUILD)/results.txt
+	@-$(LAYER_LIMIT) env GPUSTEP=$(BIN) sh tools/experiments.sh --check --results $(BUILD)/results.txt
 	@sh tests/summary.sh $(BUILD)/results.txt
 
 # The folders only point down (tools/layers.conf; includes and calls, from the
@@ -245,6 +246,20 @@ test-slurm: deps $(BIN)
 
 bench: deps $(BIN)
 	sh tools/bench.sh $(BIN)
+
+# The tables of docs/EXPERIMENTS.md (tools/experiments.sh): each sits between
+# <!-- table: tools/NAME.sh ARGS --> and <!-- end table --> and is what that
+# script prints. `make experiments` regenerates them all in place (long: run it
+# on an idle machine; EXPERIMENTS=STRING picks the tables whose command
+# contains STRING); `make experiments-check` re-runs the tables marked `check`
+# (the fast ones) and fails with a diff when one no longer matches; `make test`
+# runs it as its `experiments` layer (docs/TESTING.md, "EXPERIMENTS tables").
+EXPERIMENTS ?=
+experiments: deps $(BIN)
+	GPUSTEP=$(BIN) sh tools/experiments.sh $(EXPERIMENTS)
+
+experiments-check: deps $(BIN)
+	GPUSTEP=$(BIN) sh tools/experiments.sh --check
 
 # Installing (docs/PACKAGING.md). make install [PREFIX=/usr/local] [DESTDIR=D]:
 # the binary, the man page gpustep(1), bash completion, the docs and the

@@ -3,7 +3,7 @@
 # "<layer> <passed> <failed>", appended by each runner) and the closing
 # "N passed, N failed". Fails if anything failed or a layer did not report.
 results=${1:-build/results.txt}
-layers="unit ui fuzz golden e2e layers"
+layers="unit ui fuzz golden e2e layers experiments"
 if [ ! -f "$results" ]; then
 	echo "no results file $results"
 	echo "0 passed, 1 failed"

@@ -4,6 +4,19 @@
 # completion, dir_locked NACKs and the messages that differ (SI write-throughs,
 # NMOESI GetN/Unblock). Markdown rows for docs/EXPERIMENTS.md.
 # Default: gtx480, shared_write (contended write sharing).
+#
+# coh_mshr_sweep.sh table [BIN]: the whole table of docs/EXPERIMENTS.md "SI vs
+# NMOESI" (one header): shared_write with its defaults and with
+# -p lines=512 -p iters=64, then transpose_naive, saxpy and histogram.
+if [ "${1:-}" = table ]; then
+	BIN=${2:-build/gpustep}
+	sh "$0" "$BIN" gtx480 shared_write || exit 1
+	for k in "shared_write -p lines=512 -p iters=64" transpose_naive saxpy histogram; do
+		# shellcheck disable=SC2086
+		sh "$0" "$BIN" gtx480 $k | tail -n +3 || exit 1
+	done
+	exit 0
+fi
 BIN=${1:-build/gpustep}
 CFG=${2:-gtx480}
 [ $# -ge 2 ] && shift 2 || shift $#

@@ -14,6 +14,37 @@
 # conv_free; capacity = frc_eq - frc_add; the rest of frc_eq's gain
 # (conv - frc_eq - latency) is what keeping the victim alive and the line
 # never transient is worth beyond the latency (negative: the FRC loses there).
+#
+# frc_ablation.sh table [BIN]: the two markdown tables of docs/EXPERIMENTS.md
+# "Ablation: where the gain comes from": the six runs and the split, for
+# rx540 l2_victim_churn and l2_set_burst (-p set_stride=16384), 64 entries.
+if [ "${1:-}" = table ]; then
+	BIN=${2:-build/gpustep}
+	me=$0
+	sh "$me" "$BIN" rx540 l2_victim_churn 64 >"${TMPDIR:-/tmp}/frcabl.churn.$$" || exit 1
+	sh "$me" "$BIN" rx540 l2_set_burst 64 -p set_stride=16384 >"${TMPDIR:-/tmp}/frcabl.burst.$$" || exit 1
+	awk -v burst="${TMPDIR:-/tmp}/frcabl.burst.$$" '
+		function pct(g, c) { return sprintf("%.1f %%", 100 * g / c) }
+		FNR == 1 { f++ }
+		f == 1 && NF == 3 && $1 != "run" { cyc[$1] = $2; order[++n] = $1 }
+		END {
+			while ((getline l < burst) > 0) { split(l, w, " "); if (w[1] in cyc) bc[w[1]] = w[2] }
+			print "| run | churn cycles | burst cycles |"
+			print "|---|---|---|"
+			for (i = 1; i <= n; i++) printf "| %s | %s | %s |\n", order[i], cyc[order[i]], bc[order[i]]
+			print ""
+			print "| part | churn | burst |"
+			print "|---|---|---|"
+			printf "| latency removed from the miss path (conv − conv_free) | %d | %d |\n", cyc["conv"] - cyc["conv_free"], bc["conv"] - bc["conv_free"]
+			printf "| capacity (frc_eq − frc_add) | %d | %d |\n", cyc["frc_eq"] - cyc["frc_add"], bc["frc_eq"] - bc["frc_add"]
+			printf "| victim lifetime, beyond the latency | %d | %d |\n", cyc["conv_free"] - cyc["frc_eq"], bc["conv_free"] - bc["frc_eq"]
+			printf "| total (conv − frc_add) | %d, %s | %d, %s |\n", cyc["conv"] - cyc["frc_add"], pct(cyc["conv"] - cyc["frc_add"], cyc["conv"]),
+				bc["conv"] - bc["frc_add"], pct(bc["conv"] - bc["frc_add"], bc["conv"])
+		}' "${TMPDIR:-/tmp}/frcabl.churn.$$"
+	rc=$?
+	rm -f "${TMPDIR:-/tmp}/frcabl.churn.$$" "${TMPDIR:-/tmp}/frcabl.burst.$$"
+	exit $rc
+fi
 BIN=${1:-build/gpustep}
 PRESET=${2:-rx540}
 WL=${3:-l2_victim_churn}

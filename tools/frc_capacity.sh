@@ -8,6 +8,10 @@
 # miss-tracking entry) and NACKs for each reading, then the conventional and
 # FRC paths' average invalidation and eviction cycles per miss
 # (l2.miss_lat.{conv,frc}.avg_{inval,evict}) of the equal-capacity run.
+# With "fenced" as the first argument the table comes inside a markdown code
+# fence (as docs/EXPERIMENTS.md holds it; tools/experiments.sh).
+fence=
+[ "${1:-}" = fenced ] && { fence=1; shift; }
 BIN=${1:-build/gpustep}
 PRESET=${2:-rx540}
 WL=${3:-l2_victim_churn}
@@ -18,6 +22,7 @@ trap 'exit 2' INT TERM # the EXIT trap cleans up; without the exit the script wo
 get() { # file key
 	awk -v k="\"$2\":" '$1 == k { v = $2; gsub(/,/, "", v); print v + 0; exit }' "$1"
 }
+[ -n "$fence" ] && echo '```'
 printf '%-7s | %8s %6s %6s %7s | %8s %6s %6s %7s | %6s %6s %6s %6s\n' entries cyc_add opc_add shr_add nack_add \
 	cyc_eq opc_eq shr_eq nack_eq c_inv c_ev f_inv f_ev
 for n in 0 4 8 16 32 64 128; do
@@ -39,3 +44,5 @@ for n in 0 4 8 16 32 64 128; do
 	printf '%-7s %s| %6.1f %6.1f %6.1f %6.1f\n' "$n" "$row" "$(get "$f" l2.miss_lat.conv.avg_inval)" \
 		"$(get "$f" l2.miss_lat.conv.avg_evict)" "$(get "$f" l2.miss_lat.frc.avg_inval)" "$(get "$f" l2.miss_lat.frc.avg_evict)"
 done
+[ -n "$fence" ] && echo '```'
+exit 0

@@ -4,7 +4,8 @@
 # both CTA dispatch modes. Prints markdown tables; every cell is one run of
 #   $B gtx480 -w KERNEL OPTIONS --run --stats FILE
 # Usage: B=build/gpustep sh tools/policy_ablation.sh [vws|rmws|temp|bypass|bypass_noise|bypass_cost]...
-# (all six sections without arguments; about 10 minutes on 1 CPU).
+# (all six sections without arguments; about 25 minutes on the shared 2-CPU
+# machine). Headings are level 4, as the tables sit in docs/EXPERIMENTS.md.
 B=${B:-build/gpustep}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -26,7 +27,7 @@ print(" " + (sys.argv[2] % tuple(v)).replace("nan", "-") + " |", end="")' "$tmp/
 }
 
 vws() {
-	echo "### VWS: IPC (L1 hit rate, mean N_act of SM 0)"
+	echo "#### VWS: IPC (L1 hit rate, mean N_act of SM 0)"
 	echo
 	echo "| kernel | dispatch | LRR | GTO | IWL | IWL+IntraCL | VWS (pool) |"
 	echo "|---|---|---|---|---|---|---|"
@@ -68,7 +69,7 @@ print("| %s | %d (%.3f) | %d (%.3f) | %s | %s |" % (n, gs, gi, ms, mi, d(ms, gs)
 }
 
 rmws() {
-	echo "### RMWS: rf.shifts (IPC) on a racetrack register file"
+	echo "#### RMWS: rf.shifts (IPC) on a racetrack register file"
 	echo
 	sed 's/"nregs": [0-9]*/"nregs": 16/' configs/workloads/matmul_tiled.json >"$tmp/matmul_tiled16.json"
 	echo "| kernel | remap | GTO | RMWS | RMWS vs GTO shifts | RMWS vs GTO IPC |"
@@ -87,7 +88,7 @@ print("| %s | %s | %d (%.3f) | %d (%.3f) | %+.1f %% | %+.1f %% |" % (n, r, gs, g
 		done
 	done
 	echo
-	echo "### RMWS score with the destination write (rf.rmws_score), eq3_3"
+	echo "#### RMWS score with the destination write (rf.rmws_score), eq3_3"
 	echo
 	echo "| kernel | rf.rmws_score | GTO | RMWS | RMWS vs GTO shifts | RMWS vs GTO IPC |"
 	echo "|---|---|---|---|---|---|"
@@ -104,7 +105,7 @@ print("| %s | %s | %d (%.3f) | %d (%.3f) | %+.1f %% | %+.1f %% |" % (n, r, gs, g
 		done
 	done
 	echo
-	echo "### RMWS against GTO on every built-in kernel, default size"
+	echo "#### RMWS against GTO on every built-in kernel, default size"
 	echo
 	echo "| kernel | GTO | RMWS | RMWS vs GTO shifts | RMWS vs GTO IPC |"
 	echo "|---|---|---|---|---|"
@@ -136,7 +137,7 @@ rmws_picks() {
 # RMWS's picks; then each at a size that puts more warps on an SM.
 rmws_ties() {
 	[ -s "$tmp/ties" ] || return 0
-	echo "### Kernels whose default-size runs tie: RMWS's picks"
+	echo "#### Kernels whose default-size runs tie: RMWS's picks"
 	echo
 	echo "| kernel | issues | with another ready warp | RMWS pick unlike GTO's |"
 	echo "|---|---|---|---|"
@@ -146,7 +147,7 @@ rmws_ties() {
 		echo
 	done <"$tmp/ties"
 	echo
-	echo "### The same kernels with more warps per SM"
+	echo "#### The same kernels with more warps per SM"
 	echo
 	echo "| kernel | GTO | RMWS | RMWS vs GTO shifts | RMWS vs GTO IPC |"
 	echo "|---|---|---|---|---|"
@@ -169,7 +170,7 @@ rmws_ties() {
 # every cell of this table runs without sub-partitions (one L2 slice per
 # channel, as gtx480 before the rebuild).
 temp() {
-	echo "### TEMP and TBAS: cycles (DRAM local ratio, BLP), \`-s l2.banks_per_channel=0\` in every cell"
+	echo "#### TEMP and TBAS: cycles (DRAM local ratio, BLP), \`-s l2.banks_per_channel=0\` in every cell"
 	echo
 	echo "| kernel | GTO rr | GTO serial | TEMP colouring, rr | TEMP, serial | TBAS serial | TEMP+TBAS serial | TEMP+TBAS, one batch |"
 	echo "|---|---|---|---|---|---|---|---|"
@@ -188,7 +189,7 @@ temp() {
 }
 
 bypass() {
-	echo "### Locality bypassing: IPC; request + reply packets; bypasses; NACKs (L1); waits at the L2"
+	echo "#### Locality bypassing: IPC; request + reply packets; bypasses; NACKs (L1); waits at the L2"
 	echo
 	echo "| kernel | none | locality (defaults) | fixed leader sets | L2 nack | SM leaders | old: SM leaders, nack, tie rule | paper tie rule | aging 1 | no tag cycle | T = 0 (no decision) |"
 	echo "|---|---|---|---|---|---|---|---|---|---|---|"
@@ -213,10 +214,10 @@ bypass() {
 # 2026-11-29 this section ran its own 11 changes, l1.hit_latency 33/37
 # among them, and printed only mean, min and max).
 bypass_noise() {
-	echo "### Locality bypassing against none under one-cycle latency changes"
+	echo "#### Locality bypassing against none under one-cycle latency changes"
 	echo
 	for k in stencil2d matmul_tiled bfs_like; do
-		echo "#### $k"
+		echo "##### $k"
 		echo
 		B=$B sh "$(dirname "$0")/bypass_noise_ci.sh" "$k" || return 1
 		echo
@@ -232,7 +233,7 @@ bypass_noise() {
 # (bypassed loads take L2 merge slots the L1 MSHR would have saved), and
 # two other schedules (LRR; GTO with serial CTA dispatch).
 bypass_cost() {
-	echo "### Locality bypassing: where the loss comes from (IPC none -> locality)"
+	echo "#### Locality bypassing: where the loss comes from (IPC none -> locality)"
 	echo
 	echo "| kernel | defaults | followers frozen | fixed leader sets | frozen, fixed | icnt.port_flits=2, frozen | icnt.port_flits=4, frozen | l2.mshr.merges=8, frozen | LRR | serial CTA dispatch |"
 	echo "|---|---|---|---|---|---|---|---|---|---|"
@@ -254,4 +255,12 @@ print(" %.4f -> %.4f (%+.1f %%, %d bypasses) |" % (a, b, 100 * (b - a) / a, n), 
 }
 
 [ $# = 0 ] && set -- vws rmws temp bypass bypass_noise bypass_cost
-for s in "$@"; do "$s"; done
+for s in "$@"; do
+	case $s in
+	vws | rmws | temp | bypass | bypass_noise | bypass_cost) "$s" || exit 1 ;;
+	*)
+		echo "policy_ablation.sh: unknown section '$s' (vws rmws temp bypass bypass_noise bypass_cost)" >&2
+		exit 2
+		;;
+	esac
+done

@@ -5,7 +5,7 @@
 #   B=build/gpustep sh tools/policy_donewhen.sh [EXTRA -s OPTIONS...]
 #
 # EXTRA options go to every run (e.g. -s l2.fill_reply=at_once for the old
-# model's column). Prints one markdown row per check. About 2 minutes.
+# model's column). Prints a markdown table, one row per check. About 2 minutes.
 B=${B:-build/gpustep}
 T=$(mktemp -d "${TMPDIR:-/tmp}/policy_donewhen.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
@@ -21,6 +21,8 @@ stat() { sed -n "s/^ *\"$2\": \([-0-9.e+]*\),\{0,1\}$/\1/p" "$T/$1.json"; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.1f %%", (b - a) / a * 100 }'; }
 ipc() { awk -v v="$(stat "$1" sim.ipc)" 'BEGIN { printf "%.4f", v }'; }
 EXTRA="$*"
+echo "| Done-when check | now |"
+echo "|---|---|"
 
 run rmws_gto matmul_tiled -p n=256 -s rf.kind=racetrack -s core.scheduler=gto
 run rmws_rmws matmul_tiled -p n=256 -s rf.kind=racetrack -s core.scheduler=rmws

@@ -9,7 +9,23 @@
 # Each cell is (B - A) / A of STAT (a stats name, e.g. sim.ipc, rf.shifts)
 # over two runs `$B gtx480 -w KERNEL OPTIONS {A|B} UNDO --run --stats FILE`.
 # With HEADER=1 it prints the table's header first.
+#
+#   sh tools/rebuild_ablation.sh table
+#
+# prints the table of docs/EXPERIMENTS.md "Policy fidelity", "On the rebuilt
+# gtx480": the header and the five comparisons of the Done-when checks.
 B=${B:-build/gpustep}
+if [ "${1:-}" = table ]; then
+	me=$0
+	HEADER=1 sh "$me" rf.shifts "matmul_tiled -p n=256 -s rf.kind=racetrack" "-s core.scheduler=gto" "-s core.scheduler=rmws" || exit 1
+	for w in "vws_thrash" "vws_thrash -p n=153600 -p reps=4"; do
+		for d in round_robin serial; do
+			HEADER=0 sh "$me" sim.ipc "$w -s core.cta_dispatch=$d" "-s core.scheduler=gto" "-s core.scheduler=vws" || exit 1
+		done
+	done
+	exit 0
+fi
+[ $# -eq 4 ] || { echo "usage: rebuild_ablation.sh STAT \"KERNEL [OPTIONS]\" \"A OPTIONS\" \"B OPTIONS\" | table" >&2; exit 2; }
 stat=$1 work=$2 a=$3 b=$4
 T=$(mktemp -d "${TMPDIR:-/tmp}/rebuild_ablation.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT

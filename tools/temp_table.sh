@@ -4,6 +4,8 @@
 # serial CTA dispatch) and TEMP + TBAS, each with -s dram.local_stats=true.
 # Columns: dram.local_ratio, dram.blp, dram.row_hit_rate, dram.access_delay
 # (mean DRAM access delay, core cycles), sim.cycles. B=build/gpustep.
+# Every run has -s l2.banks_per_channel=0: TEMP chooses a page's channel,
+# which gtx480's L2 sub-partitions (fixed by address) do not allow.
 B=${B:-build/gpustep}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-temp.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -14,8 +16,8 @@ get() { # file key
 row() { # kernel scheme [gpustep args...]
 	k=$1 n=$2
 	shift 2
-	"$B" gtx480 -w "$k" --run --stats "$tmp/s.json" -s dram.local_stats=true "$@" >/dev/null 2>"$tmp/err" ||
-		{ echo "| $k | $n | failed: $(head -1 "$tmp/err") |"; return; }
+	"$B" gtx480 -w "$k" --run --stats "$tmp/s.json" -s dram.local_stats=true -s l2.banks_per_channel=0 "$@" >/dev/null 2>"$tmp/err" ||
+		{ echo "temp_table: $k $n: $(head -1 "$tmp/err")" >&2; exit 1; }
 	f=$tmp/s.json
 	printf '| %s | %s | %.1f %% | %.2f | %.1f %% | %.1f | %s |\n' "$k" "$n" \
 		"$(awk -v v="$(get "$f" dram.local_ratio)" 'BEGIN { print v * 100 }')" "$(get "$f" dram.blp)" \
