@@ -16,9 +16,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-ccws.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' INT TERM # the EXIT trap cleans up; without the exit the script would go on without its files
 
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-dirty=$(git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo "+dirty")
-echo "*Produced by \`sh tools/ccws_ablation.sh\` at $commit$dirty: each cell is"
+echo "*Each cell is"
 echo "\`$B gtx480 -w KERNEL [-p ...] -s core.scheduler=gto|ccws"
 echo "[-s core.ccws_kthrottle=1 -s core.ccws_kcap=1 [-s core.ccws_decay=16]] --run --stats F\`.*"
 echo

@@ -17,8 +17,6 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-numa.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' INT TERM # the EXIT trap cleans up; without the exit the script would go on without its files
 
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-dirty=$(git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo "+dirty")
 BASE="-s l2.banks_per_channel=0 -s dram.local_stats=true"
 NUMA="-s dram.numa_nodes=15 -s dram.numa_latency=$LAT -s dram.numa_link_bytes=$LINK"
 T="-s dram.page_alloc=temp -s core.cta_dispatch=serial"
@@ -47,7 +45,7 @@ KERNELS="stencil2d:-p n=512
 matmul_naive:-p n=128
 vecadd:-p n=262144"
 
-echo "*Produced by \`sh tools/numa_table.sh $LAT $LINK\` at $commit$dirty: each cell is"
+echo "*Each cell is"
 echo "\`$B gtx480 -w KERNEL ARGS $BASE [FABRIC] SCHEME --run\`; FABRIC is"
 echo "\`$NUMA\`, TEMP is \`$T\`. Cells are cycles (against CCWS on the same fabric); \"local\" is dram.local_ratio under TEMP.*"
 echo
