@@ -172,7 +172,7 @@ int diff_main(int argc, char **argv)
 			       v[i].a ? 100.0 * v[i].d / fabs(v[i].a) : 100.0);
 	} else {
 		struct whatif_out out = {.print = print_line};
-		whatif_print_changes(&out, v, m, moved, "A", "B");
+		whatif_print_changes(&out, "stats", v, m, moved, "A", "B");
 	}
 	free(v);
 	cJSON_Delete(doc[0]);

@@ -360,19 +360,19 @@ static int group_rank(const void *x, const void *y)
 	return c ? c : whatif_stat_rank(x, y);
 }
 
-void whatif_print_changes(const struct whatif_out *out, const struct whatif_stat *v, uint32_t m, uint32_t moved,
-			  const char *la, const char *lb)
+void whatif_print_changes(const struct whatif_out *out, const char *noun, const struct whatif_stat *v, uint32_t m,
+			  uint32_t moved, const char *la, const char *lb)
 {
 	uint32_t top = m < WHATIF_TOP ? m : WHATIF_TOP;
 	struct whatif_stat *t = xcalloc(top ? top : 1, sizeof *t);
 	memcpy(t, v, top * sizeof *t);
 	qsort(t, top, sizeof *t, group_rank);
 	if (moved > m)
-		OUT("what moved (%u counters differ; the %u largest, by structure; %u per-unit copies of a total that "
+		OUT("what moved (%u %s differ; the %u largest, by structure; %u per-unit copies of a total that "
 		    "moved the same left out):",
-		    moved, top, moved - m);
+		    moved, noun, top, moved - m);
 	else
-		OUT("what moved (%u counters differ; the %u largest, by structure):", m, top);
+		OUT("what moved (%u %s differ; the %u largest, by structure):", m, noun, top);
 	OUT("  %-8s %-32s %12s %12s %12s %8s", "unit", "stat", la, lb, "B-A", "rel");
 	for (uint32_t i = 0; i < top; i++) {
 		char g[64];
@@ -529,7 +529,7 @@ static void report(struct session *ss, const struct whatif_spec *w, struct wi_si
 		if (p->has_b)
 			why_side(ss, w, &w->cfg, &p->b, "B", out);
 	}
-	whatif_print_changes(out, r->changes, r->nchanges, r->nmoved, "A", "B");
+	whatif_print_changes(out, "counters", r->changes, r->nchanges, r->nmoved, "A", "B");
 	/* Stall mix. */
 	struct wi_stalls ea, eb;
 	stalls_take(a, &ea);

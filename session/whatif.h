@@ -120,9 +120,10 @@ void whatif_structure_of(const char *name, char *buf, size_t n);
  * both would crowd other stats out. Keeps the order; the new count. */
 uint32_t whatif_drop_unit_copies(struct whatif_stat *v, uint32_t m);
 /* The top WHATIF_TOP of v (m, ranked) re-sorted by structure, as the report
- * prints them; moved: how many differ before whatif_drop_unit_copies. */
-void whatif_print_changes(const struct whatif_out *out, const struct whatif_stat *v, uint32_t m, uint32_t moved,
-			  const char *la, const char *lb);
+ * prints them; moved: how many differ before whatif_drop_unit_copies;
+ * noun: what they are ("counters"). */
+void whatif_print_changes(const struct whatif_out *out, const char *noun, const struct whatif_stat *v, uint32_t m,
+			  uint32_t moved, const char *la, const char *lb);
 /* The Nsight Compute name of a stall reason. */
 const char *whatif_stall_nsight(int r);
 /* Bytes of state one more copy of the session's machine takes. */
