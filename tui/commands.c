@@ -80,7 +80,7 @@ static const struct cmd_def builtin[] = {
 		 "their hits but do not stop; Ctrl-C does). N accepts k/M/G suffixes.\n"
 		 "Example: goto 12k",
 	 .fn = cmd_goto},
-	{.name = "whatif", .usage = "whatif KEY=VALUE ... [--cycles N|--to-end|--until EVENT] [--from-start] [--each]",
+	{.name = "whatif", .usage = "whatif K=V... [--cycles N|--to-end|--until EV] [--from-start] [--each]",
 	 .summary = "fork here with a change, run both, show where they part",
 	 .help = "Copy the machine at this stop twice, apply the change to one copy (B), run\n"
 		 "both to the end (or N cycles, or the next EVENT) and print the first event\n"
