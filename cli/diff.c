@@ -156,9 +156,9 @@ int diff_main(int argc, char **argv)
 	m = all ? moved : whatif_drop_unit_copies(v, moved);
 	double ca = cJSON_GetObjectItemCaseSensitive(doc[0], "cycles")->valuedouble;
 	double cb = cJSON_GetObjectItemCaseSensitive(doc[1], "cycles")->valuedouble;
-	printf("diff A=%s (%s, %s, seed %.0f) B=%s (%s, %s)\n", path[0], text_of(doc[0], "config"),
-	       text_of(doc[0], "workload"), cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(doc[0], "seed")), path[1],
-	       text_of(doc[1], "config"), text_of(doc[1], "workload"));
+	for (int i = 0; i < 2; i++)
+		printf("%s %s=%s (%s, %s, seed %.0f)\n", i ? "    " : "diff", i ? "B" : "A", path[i], text_of(doc[i], "config"),
+		       text_of(doc[i], "workload"), cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(doc[i], "seed")));
 	printf("  cycles: A %.0f, B %.0f (%+.0f, %+.1f%%)\n", ca, cb, cb - ca, ca ? 100.0 * (cb - ca) / ca : 0.0);
 	if (oa || ob)
 		printf("  stats only in A: %u, only in B: %u (not compared)\n", oa, ob);

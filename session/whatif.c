@@ -619,7 +619,7 @@ static int check_memory(const struct session *ss, const struct whatif_spec *w, c
 		if (two <= ss->snapshot_bytes)
 			return 0;
 		ERR("whatif: its two copies of the machine (%.1f MB) do not fit in the snapshot budget (%.1f MB); "
-		    "`snapshot-mb %llu` or more makes room for them",
+		    "start gpustep with --snapshot-mb %llu or more to make room for them",
 		    (double)two / (1 << 20), (double)ss->snapshot_bytes / (1 << 20),
 		    (unsigned long long)((two + (1 << 20) - 1) >> 20));
 		return -1;
