@@ -650,9 +650,6 @@ int whatif_run(struct session *ss, const struct whatif_spec *w, const struct wha
 	       struct whatif_result *r)
 {
 	memset(r, 0, sizeof *r);
-	struct whatif_out silent = *out;
-	if (quiet)
-		silent.print = NULL;
 	if (sim_dram_only(ss->sim)) {
 		ERR("whatif: a DRAM trace has no warps to compare; change the config and rerun instead");
 		return -1;
@@ -756,7 +753,8 @@ int whatif_run(struct session *ss, const struct whatif_spec *w, const struct wha
 		}
 		free(ea.v);
 		free(eb.v);
-		report(ss, w, sd, r, start, &st0, &silent);
+		if (!quiet)
+			report(ss, w, sd, r, start, &st0, out);
 	}
 	free(st0.v);
 	if (start != ss->sim)

@@ -110,15 +110,20 @@ static bool tui_cancel(void *u)
 	last = t;
 	struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
 	bool stop = false;
-	while (!stop && poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLIN)) {
+	unsigned char kept[64];
+	int n = 0;
+	while (!stop && n < (int)sizeof kept && poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLIN)) {
 		unsigned char c;
 		if (read(STDIN_FILENO, &c, 1) != 1)
 			break;
 		if (c == 3)
 			stop = true;
 		else
-			ungetch(c);
+			kept[n++] = c;
 	}
+	/* ungetch is a stack: the last byte back first keeps their order */
+	while (n > 0)
+		ungetch(kept[--n]);
 	return stop;
 }
 
