@@ -183,13 +183,13 @@ static struct session *open_it(const struct wi_opts *o)
 		return NULL;
 	}
 	struct session *ss = xcalloc(1, sizeof *ss);
-	session_set_initial_snapshot_budget(0); /* nothing rewinds here */
 	if (session_init(ss, &cfg, o->config ? o->config : "", o->workload, cfg.seed, &err)) {
 		fprintf(stderr, "gpustep whatif: %s\n", err ? err : "cannot build the simulator");
 		free(err);
 		free(ss);
 		return NULL;
 	}
+	session_set_snapshot_budget(ss, 0); /* nothing rewinds here (this session only) */
 	if (o->nparams) {
 		struct kernel_src *k = xmalloc(sizeof *k);
 		*k = ss->ksrc;

@@ -217,6 +217,8 @@ TEST(whatif_cli_prints_the_tui_report)
 	CHECK_EQ(call(whatif_main, 7, args, &text), 0);
 	struct fx f;
 	fx_init_wl(&f, "vecadd");
+	/* whatif_main turned rewinding off for its own session only */
+	CHECK(f.ss.snapshot_bytes > 0);
 	CHECK_EQ(fx_run(&f, "whatif l1.mshr.entries=2 --from-start --to-end"), CMD_OK);
 	const char *tui = f.cap.out.s;
 	const char *tail = strstr(tui, "(`whatif show`");
