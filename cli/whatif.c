@@ -152,10 +152,21 @@ static void to_stderr(void *u, const char *text)
 	fprintf(stderr, "gpustep %s\n", text);
 }
 
+/* Ctrl-C: set from the start (building the machine can take a while, and
+ * a shell's background job inherits SIGINT ignored), looked at between
+ * the whatif's chunks through its cancel callback. */
+static volatile sig_atomic_t got_sigint;
+
 static void on_sigint(int sig)
 {
 	(void)sig;
-	whatif_interrupt();
+	got_sigint = 1;
+}
+
+static bool cancelled(void *u)
+{
+	(void)u;
+	return got_sigint != 0;
 }
 
 /* The session of CONFIG + workload + -p; NULL (said on stderr) when it
@@ -340,9 +351,17 @@ int whatif_main(int argc, char **argv)
 		free(err);
 		return EXIT_USAGE;
 	}
+	got_sigint = 0;
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old);
 	struct session *ss = open_it(&o);
-	if (!ss)
+	if (!ss) {
+		sigaction(SIGINT, &old, NULL);
 		return EXIT_USAGE;
+	}
 	struct whatif_spec *w = xmalloc(sizeof *w);
 	whatif_spec_init(w, &ss->cfg);
 	w->from_start = true;
@@ -365,12 +384,7 @@ int whatif_main(int argc, char **argv)
 		free(err);
 		rc = EXIT_USAGE;
 	}
-	struct sigaction sa, old;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_sigint;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old);
-	struct whatif_out out = {.print = to_stdout, .error = to_stderr};
+	struct whatif_out out = {.print = to_stdout, .error = to_stderr, .cancel = cancelled};
 	cJSON *doc = NULL;
 	if (rc == EXIT_OK && o.each) {
 		struct whatif_each_row *rows;

@@ -13,7 +13,7 @@
 "$BIN" whatif titanv -w matmul_naive -p n=256 -s l2.hit_latency=60 --json "$E2E_TMP/o.json" \
 	>"$E2E_TMP/out" 2>"$E2E_TMP/err" &
 pid=$!
-sleep 1
+sleep 2
 grep -q '^verdict' "$E2E_TMP/out" && fail "the whatif ended within a second: nothing to interrupt"
 kill -INT $pid
 wait $pid
