@@ -75,9 +75,9 @@ UITEST_BIN := $(BUILD)/ui_tests
 
 # Parser fuzz targets (tests/fuzz/fuzz.h): fuzz_replay runs the corpus in
 # make test; make fuzz runs libFuzzer on each (FUZZ_SECONDS each).
-FUZZ_TARGETS ?= config override kernel traceg traceg_xz kernellist trc dram session cmdline gpgpusim lesson state ini sweep
+FUZZ_TARGETS ?= config override kernel traceg traceg_xz kernellist trc dram session cmdline gpgpusim lesson state ini sweep statsdiff
 FUZZ_SUPPORT_OBJ := $(BUILD)/tests/fuzz/fuzz_util.o
-FUZZ_ALL_OBJ := $(patsubst %,$(BUILD)/tests/fuzz/fuzz_%.o,config override kernel traceg traceg_xz kernellist trc dram session cmdline gpgpusim lesson state ini sweep)
+FUZZ_ALL_OBJ := $(patsubst %,$(BUILD)/tests/fuzz/fuzz_%.o,config override kernel traceg traceg_xz kernellist trc dram session cmdline gpgpusim lesson state ini sweep statsdiff)
 FUZZ_REPLAY := $(BUILD)/fuzz_replay
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=

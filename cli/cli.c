@@ -33,6 +33,7 @@
 #include "load/outfile.h"
 #include "session/session.h"
 #include "session/session_file.h"
+#include "session/whatif.h"
 #include "machine/sim_mem.h"
 #include "load/sysmem.h"
 #include "export/stats_json.h"
@@ -40,6 +41,7 @@
 #include "load/trace_io.h"
 #include "tui/tui.h"
 #include "validate.h"
+#include "whatif.h"
 
 #ifndef GPUSTEP_VERSION
 #define GPUSTEP_VERSION "0.0.0"
@@ -106,6 +108,10 @@ static const char usage_text[] =
 	"                                       random coherence tester (options: docs/COHERENCE.md)\n"
 	"  gpustep sweep SPEC.json [-j N | --emit parallel DIR | --emit slurm DIR | --job K]\n"
 	"  gpustep sweep collect|table|plot SPEC.json ...   parameter sweeps (docs/SWEEPS.md)\n"
+	"  gpustep whatif [CONFIG] -w WORKLOAD -s KEY=VALUE [-s ...] [--each] [--json FILE]\n"
+	"                                       the run twice from cycle 0, as is and changed: where they part,\n"
+	"                                       what moved (docs/WHATIF.md)\n"
+	"  gpustep diff A.json B.json [--all]   two --stats files, the stats that moved most first\n"
 	"  gpustep validate [PRESET|CONFIG ...] [--quick] [--json FILE] [--tolerance PCT] [--max-error PCT]\n"
 	"                   [--plot DIR]\n"
 	"                                       the presets against published microbenchmarks (docs/VALIDATION.md)\n"
@@ -402,6 +408,7 @@ static void on_sigint(int sig)
 	(void)sig;
 	if (!interrupt_target)
 		return;
+	whatif_interrupt(); /* a `whatif` running its two copies (session/whatif.c) */
 	if (interrupt_target->load_sim) /* a `load session` replaying (session_load) */
 		sim_interrupt(interrupt_target->load_sim);
 	else if (interrupt_target->sim)
@@ -838,6 +845,10 @@ static bool run_subcommand(int argc, char **argv, int *status)
 		*status = sweep_main(argc - 1, argv + 1);
 	else if (strcmp(argv[1], "validate") == 0) /* docs/VALIDATION.md */
 		*status = validate_main(argc - 1, argv + 1);
+	else if (strcmp(argv[1], "whatif") == 0) /* docs/WHATIF.md */
+		*status = whatif_main(argc - 1, argv + 1);
+	else if (strcmp(argv[1], "diff") == 0) /* docs/WHATIF.md */
+		*status = diff_main(argc - 1, argv + 1);
 	else
 		return false;
 	return true;

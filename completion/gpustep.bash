@@ -137,7 +137,7 @@ _gpustep()
 
 	local sub=
 	((cword > 1)) && case ${words[1]} in
-	model | sweep | lesson | stress-coherence) sub=${words[1]} ;;
+	model | sweep | lesson | stress-coherence | whatif | diff) sub=${words[1]} ;;
 	esac
 
 	_gpustep_option_arg && return
@@ -156,10 +156,10 @@ _gpustep()
 			_gpustep_files json ini config
 		fi
 		;;
-	model | stress-coherence)
+	model | stress-coherence | whatif)
 		if [[ $cur == -* ]]; then
 			_gpustep_reply "$(_gpustep_options "$(_gpustep_usage "$sub")")"
-		elif [[ $sub == model ]]; then
+		elif [[ $sub == model || $sub == whatif ]]; then
 			_gpustep_reply "$(_gpustep_first_column --list-presets)"
 			_gpustep_files json config
 		fi
@@ -169,6 +169,13 @@ _gpustep()
 			_gpustep_reply "$(_gpustep_options "$(_gpustep_usage sweep)")"
 		else
 			((cword == 2)) && _gpustep_reply $'collect\ntable\nplot'
+			_gpustep_files json
+		fi
+		;;
+	diff)
+		if [[ $cur == -* ]]; then
+			_gpustep_reply "$(_gpustep_options "$(_gpustep_usage diff)")"
+		else
 			_gpustep_files json
 		fi
 		;;

@@ -46,6 +46,8 @@ struct sweep_job {
 	int argc;
 };
 
+#define SWEEP_MAX_BASE 8
+
 struct sweep {
 	char *spec_path;
 	char *spec_dir;  /* directory of the spec (relative paths resolve there first) */
@@ -55,6 +57,12 @@ struct sweep {
 	struct sweep_job *jobs;
 	int njobs;
 	char *self;      /* absolute path of this gpustep binary */
+	/* "baseline": {DIM: VALUE, ...}: the dims it names and the value of
+	 * each (as tables show it); `sweep table` compares every cell with
+	 * the cell that has these values (sweep_plot.c). */
+	int base_dim[SWEEP_MAX_BASE];
+	char *base_val[SWEEP_MAX_BASE];
+	int nbase;
 };
 
 /* Parse, expand and validate a spec. out: NULL = SPEC-results beside it.

@@ -220,10 +220,33 @@ int sweep_table(struct sweep *sw, const struct sweep_opts *o)
 		}
 	}
 	char **rows = rc ? NULL : dim_values(sw, dr, &nr), **cols = dc >= 0 && !rc ? dim_values(sw, dc, &nc) : NULL;
+	/* The spec's baseline (unless --base): every cell against the cell
+	 * with the baseline's value of the rows (and columns) dimension. */
+	const char *brow = NULL, *bcol = NULL;
+	for (int k = 0; k < sw->nbase && !o->base; k++) {
+		if (sw->base_dim[k] == dr)
+			brow = sw->base_val[k];
+		if (dc >= 0 && sw->base_dim[k] == dc)
+			bcol = sw->base_val[k];
+	}
+	bool vs = brow || bcol;
+	if (!rc && sw->nbase && !vs && !o->base)
+		fprintf(stderr, "gpustep sweep table: the spec's baseline names %s; give it as --rows or --cols to compare "
+				"with it\n",
+			sw->dims[sw->base_dim[0]].name);
 	struct strbuf sb;
 	sb_init(&sb);
 	if (!rc) {
-		sb_printf(&sb, "| %s |", sw->dims[dr].name);
+		sb_printf(&sb, "| %s", sw->dims[dr].name);
+		if (vs) { /* the baseline, in the first header cell */
+			sb_puts(&sb, " (vs baseline");
+			if (brow)
+				sb_printf(&sb, " %s=%s", sw->dims[dr].name, brow);
+			if (bcol)
+				sb_printf(&sb, " %s=%s", sw->dims[dc].name, bcol);
+			sb_puts(&sb, ")");
+		}
+		sb_puts(&sb, " |");
 		for (int c = 0; c < (dc >= 0 ? nc : ns); c++)
 			sb_printf(&sb, " %s |", dc >= 0 ? cols[c] : names[c]);
 		sb_puts(&sb, "\n|---|");
@@ -246,6 +269,20 @@ int sweep_table(struct sweep *sw, const struct sweep_opts *o)
 					fmt_value(&sb, o->fmt, v, !o->base);
 				else
 					sb_puts(&sb, "n/a");
+				if (ok && vs) {
+					const char *rv = brow ? brow : rows[r], *cv = dc >= 0 ? (bcol ? bcol : cols[c]) : NULL;
+					double w;
+					bool has = dc >= 0 ? aggregate(&sd, names[0], dr, rv, dc, cv, o->agg, &w)
+							   : aggregate(&sd, names[c], dr, rv, -1, NULL, o->agg, &w);
+					if (strcmp(rv, rows[r]) == 0 && (!cv || strcmp(cv, cols[c]) == 0))
+						sb_puts(&sb, " (baseline)");
+					else if (!has)
+						sb_puts(&sb, " (baseline n/a)");
+					else if (w == 0)
+						sb_puts(&sb, v == 0 ? " (+0.0%)" : " (baseline 0)");
+					else
+						sb_printf(&sb, " (%+.1f%%)", 100.0 * (v - w) / fabs(w));
+				}
 				sb_puts(&sb, " |");
 			}
 			sb_puts(&sb, "\n");

@@ -28,6 +28,7 @@
 #include "load/loader.h"
 #include "export/stats_json.h"
 #include "sim/util.h"
+#include "sweep_data.h"
 
 #ifndef GPUSTEP_VERSION
 #define GPUSTEP_VERSION "0.0.0"
@@ -291,7 +292,52 @@ out:
 	return rc;
 }
 
-static const char *const known_keys[] = {"configs", "workloads", "axes", "params", "seeds", "combine", "description"};
+static const char *const known_keys[] = {"configs", "workloads", "axes", "params", "seeds", "combine", "description",
+					 "baseline"};
+
+/* "baseline": {DIM: VALUE}: each DIM a dimension of the sweep (as --rows
+ * names them), each VALUE one a job has there. */
+static int parse_baseline(struct sweep *sw, const cJSON *root, char **err)
+{
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(root, "baseline"), *c;
+	if (!b)
+		return 0;
+	if (!cJSON_IsObject(b) || !b->child)
+		return set_err(err, "%s: \"baseline\" must name the baseline job's value of one or more dimensions, "
+				    "e.g. {\"l2.frc.entries\": 0}",
+			       sw->spec_path);
+	cJSON_ArrayForEach(c, b)
+	{
+		int d = c->string ? sweep_dim_find(sw, c->string) : -1;
+		if (d < 0)
+			return set_err(err, "%s: baseline: \"%.80s\" is not a dimension of the sweep", sw->spec_path,
+				       c->string ? c->string : "");
+		for (int k = 0; k < sw->nbase; k++)
+			if (sw->base_dim[k] == d)
+				return set_err(err, "%s: baseline: %s is given twice", sw->spec_path, sw->dims[d].name);
+		if (sw->nbase == SWEEP_MAX_BASE)
+			return set_err(err, "%s: baseline: at most %d dimensions", sw->spec_path, SWEEP_MAX_BASE);
+		char *v = value_text(c);
+		if (!v)
+			return set_err(err, "%s: baseline: %s: a number, string or boolean, please", sw->spec_path,
+				       sw->dims[d].name);
+		bool found = false;
+		for (int i = 0; i < sw->njobs && !found; i++) {
+			char *x = sweep_display(sw, &sw->jobs[i], d);
+			found = strcmp(x, v) == 0;
+			free(x);
+		}
+		if (!found) {
+			set_err(err, "%s: baseline: no job has %s = %.80s (as `sweep --list` shows the values)",
+				sw->spec_path, sw->dims[d].name, v);
+			free(v);
+			return -1;
+		}
+		sw->base_dim[sw->nbase] = d;
+		sw->base_val[sw->nbase++] = v;
+	}
+	return 0;
+}
 
 static int expand(struct sweep *sw, bool zip, long only_job, char **err)
 {
@@ -512,6 +558,8 @@ struct sweep *sweep_load_ex(const char *spec_path, const char *out, long only_jo
 	rc = expand(sw, zip, only_job, err);
 	if (!rc && only_job < 0)
 		rc = check_duplicates(sw, err);
+	if (!rc)
+		rc = parse_baseline(sw, root, err);
 out:
 	cJSON_Delete(root);
 	if (rc) {
@@ -533,6 +581,8 @@ void sweep_free(struct sweep *sw)
 		free(sw->dims[d].path);
 	}
 	free(sw->dims);
+	for (int k = 0; k < sw->nbase; k++)
+		free(sw->base_val[k]);
 	for (int i = 0; i < sw->njobs; i++) {
 		for (int a = 0; a < sw->jobs[i].argc; a++)
 			free(sw->jobs[i].argv[a]);

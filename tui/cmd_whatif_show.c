@@ -203,5 +203,3 @@ int whatif_go(struct session *ss, int argc, char **argv, struct cmd_out *out)
 	session_start_run(ss, RUN_GOTO, to);
 	return CMD_RUN | CMD_RESET;
 }
-
-/* Name the keys that cannot change mid-run, one fork each. */

@@ -80,7 +80,7 @@ static const struct cmd_def builtin[] = {
 		 "their hits but do not stop; Ctrl-C does). N accepts k/M/G suffixes.\n"
 		 "Example: goto 12k",
 	 .fn = cmd_goto},
-	{.name = "whatif", .usage = "whatif KEY=VALUE ... [--cycles N|--to-end|--until EVENT] [--from-start]",
+	{.name = "whatif", .usage = "whatif K=V... [--cycles N|--to-end|--until EV] [--from-start] [--each]",
 	 .summary = "fork here with a change, run both, show where they part",
 	 .help = "Copy the machine at this stop twice, apply the change to one copy (B), run\n"
 		 "both to the end (or N cycles, or the next EVENT) and print the first event\n"
@@ -93,7 +93,9 @@ static const struct cmd_def builtin[] = {
 		 "`whatif show [warps|mshr|dram]` puts `info sm` (`info mshr l1`, `info\n"
 		 "bank`) of both sides side by side just after the parting cycle; `whatif go a`\n"
 		 "takes the machine there, `whatif go b` (after --from-start) rebuilds it as B.\n"
-		 "See docs/CLI.md.\n"
+		 "--each: one fork per change, ranked by the cycles each saves, with a bar\n"
+		 "chart. Ctrl-C stops a whatif. The two copies must fit the snapshot budget.\n"
+		 "See docs/WHATIF.md and docs/CLI.md.\n"
 		 "Example: whatif l1.mshr.entries=2 --to-end\n"
 		 "Example: whatif l2.hit_latency=40 --cycles 5000",
 	 .fn = cmd_whatif, .complete = COMPL_CONFIG},

@@ -1,5 +1,6 @@
 /* whatif_int.h: what `whatif` (cmd_whatif.c) leaves for `whatif show` and
- * `whatif go` (cmd_whatif_show.c). Front end only. */
+ * `whatif go` (cmd_whatif_show.c). Front end only; the fork/compare/report
+ * core is session/whatif.c. */
 #ifndef GPUSTEP_TUI_WHATIF_INT_H
 #define GPUSTEP_TUI_WHATIF_INT_H
 
@@ -7,14 +8,8 @@
 #include <stdint.h>
 
 #include "cmd_int.h"
+#include "session/whatif.h"
 #include "sim/event.h"
-
-struct wi_part {
-	bool parted, lost;
-	uint64_t cycle;   /* of the earlier of the two differing events */
-	bool has_a, has_b; /* a side that ended has no event there */
-	struct event a, b;
-};
 
 /* The last whatif, for `whatif show` and `whatif go`: valid while the
  * stepped machine is the one it forked (same machine, cycle and state hash). */
@@ -23,7 +18,7 @@ struct wi_last {
 	const struct sim *sim;
 	uint64_t cycle, hash;
 	bool valid, from_start;
-	struct wi_part part;
+	struct whatif_part part;
 	struct sim_cfg cfg_b;
 	char change[1024];
 };

@@ -22,6 +22,7 @@ cli_lesson 240
 cli_model_ref 240
 cli_no_deadlock 450
 cli_sweep 240
+cli_whatif_interrupt 240
 layers_check 900
 tui_rc_interrupt 300
 tui_startup_state 300

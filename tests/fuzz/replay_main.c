@@ -30,7 +30,7 @@
 #endif
 
 #define T(n) int fuzz_##n(const uint8_t *data, size_t size);
-#define TARGETS X(config) X(override) X(kernel) X(traceg) X(traceg_xz) X(kernellist) X(trc) X(dram) X(session) X(cmdline) X(gpgpusim) X(lesson) X(state) X(ini) X(sweep)
+#define TARGETS X(config) X(override) X(kernel) X(traceg) X(traceg_xz) X(kernellist) X(trc) X(dram) X(session) X(cmdline) X(gpgpusim) X(lesson) X(state) X(ini) X(sweep) X(statsdiff)
 #define X T
 TARGETS
 #undef X

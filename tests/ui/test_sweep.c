@@ -263,3 +263,90 @@ TEST(sweep_progress_stopped_shows_no_eta)
 	sweep_progress_line(line, sizeof line, 8, 0, 0, 8, 2, 6.0, true); /* all done: nothing to say */
 	CHECK_STR(line, "[########################] 8/8 done, 0 failed, 0 running");
 }
+
+static double result_cycles(const struct sweep *sw, int job)
+{
+	char *res = sweep_result_path(sw, &sw->jobs[job]), *err = NULL;
+	size_t len;
+	char *text = loader_read_file(res, &len, &err);
+	REQUIRE(text != NULL);
+	cJSON *doc = cJSON_Parse(text);
+	REQUIRE(doc != NULL);
+	double c = cJSON_GetObjectItemCaseSensitive(doc, "cycles")->valuedouble;
+	cJSON_Delete(doc);
+	free(text);
+	free(res);
+	return c;
+}
+
+static char *table_md(struct sweep *sw, const char *dir, struct sweep_opts t)
+{
+	char *md = xasprintf("%s/t.md", dir), *err = NULL;
+	size_t len;
+	t.md = md;
+	t.job = -1;
+	REQUIRE(sweep_table(sw, &t) == 0);
+	char *text = loader_read_file(md, &len, &err);
+	REQUIRE(text != NULL);
+	free(md);
+	return text;
+}
+
+/* A spec's "baseline" names the baseline job's value of a dimension: `sweep
+ * table` with that dimension as rows (or columns) shows every cell against
+ * the baseline's cell, the change computed from the job results; a bad
+ * baseline is refused naming it. */
+TEST(sweep_baseline_table_shows_each_cell_against_it)
+{
+	char *d = tmpdir(), *spec = xasprintf("%s/s.json", d), *err = NULL;
+	put(spec, "{\"workloads\": [\"vecadd\", \"strided\"], \"seeds\": [1, 2], \"baseline\": {\"workload\": \"vecadd\"}}");
+	struct sweep *sw = sweep_load(spec, NULL, &err);
+	REQUIRE(sw != NULL);
+	CHECK_EQ(sw->nbase, 1);
+	REQUIRE(sweep_make_dirs(sw, &err) == 0);
+	for (int i = 0; i < sw->njobs; i++)
+		run_job_here(sw, &sw->jobs[i]);
+	/* jobs: vecadd s1, vecadd s2, strided s1, strided s2 */
+	double v = (result_cycles(sw, 0) + result_cycles(sw, 1)) / 2, s = (result_cycles(sw, 2) + result_cycles(sw, 3)) / 2;
+	REQUIRE(v != s);
+	char *text = table_md(sw, d, (struct sweep_opts){.rows = "workload", .stats = "cycles"});
+	char want[256];
+	CHECK_CONTAINS(text, "| workload (vs baseline workload=vecadd) | cycles |");
+	snprintf(want, sizeof want, "(baseline) |\n| strided | ");
+	CHECK_CONTAINS(text, want);
+	snprintf(want, sizeof want, " (%+.1f%%) |", 100.0 * (s - v) / v);
+	CHECK_CONTAINS(text, want);
+	free(text);
+	/* as columns: each seed's row against its own vecadd cell */
+	text = table_md(sw, d, (struct sweep_opts){.rows = "seed", .cols = "workload", .stats = "cycles"});
+	double v1 = result_cycles(sw, 0), s1 = result_cycles(sw, 2);
+	snprintf(want, sizeof want, "| 1 | %.0f (baseline) | %.0f (%+.1f%%) |", v1, s1, 100.0 * (s1 - v1) / v1);
+	CHECK_CONTAINS(text, want);
+	free(text);
+	/* --base keeps its ratios; the baseline steps aside */
+	text = table_md(sw, d, (struct sweep_opts){.rows = "workload", .stats = "cycles", .base = "strided"});
+	CHECK(!strstr(text, "baseline"));
+	free(text);
+	sweep_free(sw);
+	const char *bad[][2] = {
+		{"{\"workloads\": [\"vecadd\"], \"baseline\": {\"l1.ways\": 4}}", "\"l1.ways\" is not a dimension"},
+		{"{\"workloads\": [\"vecadd\"], \"baseline\": {\"workload\": \"strided\"}}", "no job has workload = strided"},
+		{"{\"workloads\": [\"vecadd\"], \"baseline\": 3}", "\"baseline\" must name"},
+		{"{\"workloads\": [\"vecadd\"], \"baseline\": {}}", "\"baseline\" must name"},
+		{"{\"workloads\": [\"vecadd\"], \"baseline\": {\"seed\": 1, \"seed\": 1}}", "seed is given twice"},
+		{"{\"workloads\": [\"vecadd\"], \"baseline\": {\"seed\": [1]}}", "a number, string or boolean"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		put(spec, bad[i][0]);
+		err = NULL;
+		struct sweep *b = sweep_load(spec, NULL, &err);
+		CHECK(b == NULL);
+		if (b)
+			sweep_free(b);
+		CHECK_CONTAINS(err ? err : "", bad[i][1]);
+		free(err);
+	}
+	rm_rf(d);
+	free(spec);
+	free(d);
+}
