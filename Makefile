@@ -38,7 +38,7 @@ WARN += -Werror
 endif
 BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) -g $(WARN) -MMD -MP \
 	$(SAN_FLAGS) $(DBG_FLAGS) -DGPUSTEP_VERSION='"$(VERSION)"'
-LDFLAGS += $(SAN_FLAGS)
+LDFLAGS += $(SAN_FLAGS) -pthread
 
 # The engine is compiled without any UI/JSON include path: it cannot use them.
 # Includes name their folder: "mem/cache.h" (engine), "session/session.h"

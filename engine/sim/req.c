@@ -4,6 +4,7 @@
 #include "req.h"
 
 #include "config.h"
+#include "par.h"
 
 #include <assert.h>
 
@@ -21,33 +22,115 @@ void req_pool_init(struct req_pool *p, struct arena *a, uint32_t cap)
  * That is the order a list threaded through every slot at the start gave,
  * but the slots never used stay all-zero, so the state's snapshots skip
  * them (a pool sized for core.mem_inflight = 256 is mostly that). */
-uint32_t req_alloc(struct req_pool *p)
+/* A slot off the free list, or the first never handed out. (Without
+ * stashes an empty free list means used == high_water; stashes hold slots
+ * that are neither in use nor on the list, so high_water counts the slots
+ * handed out, which is the same number without them.) */
+static uint32_t take(struct req_pool *p)
 {
 	uint32_t i = p->free_head;
 	if (i != REQ_NIL)
 		p->free_head = p->r[i].next;
-	else if (p->high_water < p->cap && p->used == p->high_water)
-		i = p->high_water;
-	else
-		return REQ_NIL;
+	else if (p->high_water < p->cap)
+		i = p->high_water++;
+	return i;
+}
+
+uint32_t req_alloc(struct req_pool *p)
+{
+	struct par_thr *t = par_cur;
+	uint32_t i;
+	if (t && t->sm) { /* a threaded SM phase: the SM's stash (par.h) */
+		uint32_t sm = t->sm->id;
+		i = p->stash_head[sm];
+		if (i == REQ_NIL)
+			return REQ_NIL;
+		p->stash_head[sm] = p->r[i].next;
+		p->stash_n[sm]--;
+		t->sm->used++;
+	} else {
+		i = take(p);
+		if (i == REQ_NIL)
+			return REQ_NIL;
+		p->used++;
+	}
 	struct req *q = &p->r[i];
 	memset(q, 0, sizeof *q); /* padding too: the pool is hashed (sim_state_hash) */
 	q->next = REQ_NIL;
 	q->mshr = REQ_NIL;
 	q->in_use = 1;
-	p->used++;
-	if (p->used > p->high_water)
-		p->high_water = p->used;
 	return i;
 }
 
 void req_free(struct req_pool *p, uint32_t i)
 {
 	assert(i < p->cap && p->r[i].in_use);
+	struct par_thr *t = par_cur;
 	p->r[i].in_use = 0;
+	if (t && t->sm) {
+		uint32_t sm = t->sm->id;
+		p->r[i].next = p->stash_head[sm];
+		p->stash_head[sm] = i;
+		p->stash_n[sm]++;
+		t->sm->used--;
+		return;
+	}
 	p->r[i].next = p->free_head;
 	p->free_head = i;
 	p->used--;
+}
+
+/* Stashes: in a threaded SM phase (par.h) an SM takes and returns request
+ * slots through a free list of its own, so its slots do not depend on when
+ * other SMs run. After the phase sim.c settles each ticked SM's stash, in SM
+ * order, between two bounds (topped up from the pool's free list, excess
+ * returned to it); the stashes live in the arena, so snapshots and the state
+ * hash cover them. */
+void req_stash_bounds(const struct sim_cfg *cfg, uint32_t *lo, uint32_t *hi)
+{
+	/* One SM's takes in one phase: its schedulers' coalesced requests (two
+	 * lines a lane at most), instruction fetches, an L1's misses. */
+	uint32_t sch = cfg->core.schedulers > 0 ? (uint32_t)cfg->core.schedulers : 1;
+	uint32_t fw = cfg->l1i.fetch_width > 0 ? (uint32_t)cfg->l1i.fetch_width : 1;
+	*lo = 2 * (uint32_t)cfg->core.warp_size * sch + 2 * fw + 32;
+	*hi = 2 * *lo;
+}
+
+bool req_room(const struct req_pool *p, uint32_t n)
+{
+	const struct par_thr *t = par_cur;
+	if (t && t->sm)
+		return p->stash_n[t->sm->id] >= n;
+	return p->cap - p->reserve - p->used >= n;
+}
+
+void req_stash_init(struct req_pool *p, struct arena *a, uint32_t nsm, uint32_t reserve)
+{
+	ARENA_SET(a, p->stash_head, uint32_t, nsm ? nsm : 1);
+	ARENA_SET(a, p->stash_n, uint32_t, nsm ? nsm : 1);
+	for (uint32_t i = 0; i < nsm; i++)
+		p->stash_head[i] = REQ_NIL;
+	p->nstash = nsm;
+	p->reserve = reserve;
+}
+
+void req_stash_settle(struct req_pool *p, uint32_t sm, uint32_t lo, uint32_t hi)
+{
+	while (p->stash_n[sm] < lo) {
+		uint32_t i = take(p);
+		if (i == REQ_NIL)
+			break;
+		p->r[i].next = p->stash_head[sm];
+		p->stash_head[sm] = i;
+		p->stash_n[sm]++;
+	}
+	while (p->stash_n[sm] > hi) {
+		uint32_t i = p->stash_head[sm];
+		p->stash_head[sm] = p->r[i].next;
+		p->stash_n[sm]--;
+		p->r[i].next = p->free_head;
+		p->free_head = i;
+	}
 }
 
 void reqq_insert_timed(struct reqq *q, struct req *r, uint32_t i)
@@ -79,6 +162,9 @@ uint64_t sim_req_pool_slots(const struct sim_cfg *cfg)
 			      (uint64_t)cfg->l1.mshr_entries * 2 + 64) +
 			nb * ((uint64_t)cfg->l2.mshr_entries * 3 + (uint64_t)cfg->l2.frc.entries * 2 +
 			      (uint64_t)cfg->l2.queue * 2 + 64);
+	uint32_t lo, hi;
+	req_stash_bounds(cfg, &lo, &hi);
+	pool += ns * hi; /* the SMs' stashes (threaded SM phases) */
 	if (l1i_active(cfg)) /* instruction-cache misses (l1i.c) */
 		pool += ns * (uint64_t)cfg->l1i.mshr_entries;
 	if (cfg->l2.sharers != L2SH_OFF && !cfg->l2.coh.protocol) /* Inv/Ack packets (l2_sharers.c) */
