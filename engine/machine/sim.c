@@ -34,6 +34,7 @@
 #include "mem/coh_eng.h"
 #include "mem/l2_sharers.h"
 #include "reuse/reuse.h"
+#include "trace/trace.h"
 #include "sim/sim_int.h"
 #include "sim_mem.h"
 #include "threads.h"
@@ -478,7 +479,7 @@ static bool sm_busy(const struct sim *s, const struct sm *sm)
  * through par.h, per-thread and per-SM buffers instead of anything shared;
  * after the phase the calling thread merges them: stat sums and maxima,
  * progress and the next wake-up time (order-free), then per SM in ascending
- * order its events (replayed through ev_emit, so the log, the counts and
+ * order its occupancy changes and events (replayed through ev_emit, so the log, the counts and
  * the breakpoints see the order of one thread), its request-slot and CTA
  * counts, its request stash (req.c) and, after the core phase, its activity
  * bit. The split of SMs among threads only decides who runs which tick, so
@@ -486,27 +487,27 @@ static bool sm_busy(const struct sim *s, const struct sm *sm)
  *
  * par_ok is decided when the machine is built, from the config and
  * workload alone: off for what still writes shared state from an SM's tick
- * (coherence protocols, coherence.check_values, listeners on
- * the L1 probe points: the reuse profiler, CCWS, VWS; random L1
+ * (coherence protocols, coherence.check_values, CCWS and VWS, whose
+ * listeners on the L1 probe points feed the schedulers; random L1
  * replacement, which draws from the machine's PRNG; the timed register
  * file; locality bypassing's SM dueling; RMWS and TBAS scheduling; several
- * kernels back to back; trace workloads, whose reader is not audited for
- * it; DRAM traces). Those machines run one thread whatever is asked.
+ * kernels back to back; traces streamed through a fetch callback (.xz),
+ * whose reader keeps state; host copies; DRAM traces). Those machines run
+ * one thread whatever is asked. The reuse profiler's L1 listener runs in
+ * the SM's thread: it changes only that SM's reuse stack, stats and events.
  */
 static bool par_eligible(const struct sim *s)
 {
 	const struct sim_cfg *c = &s->cfg;
 	if (s->dreqs || s->coh || s->cv || s->nk != 1)
 		return false;
-	if (probe_heard(&s->probes, PP_L1_ACCESS) || probe_heard(&s->probes, PP_L1_FILL) ||
-	    probe_heard(&s->probes, PP_L1_EVICT))
-		return false;
 	if (c->l1.repl == REPL_RANDOM || c->l1.bypass == L1B_LOCALITY || c->l1.bypass == L1B_MRPB)
 		return false;
 	if (c->core.scheduler == SCHED_RMWS || c->core.scheduler == SCHED_TBAS || c->core.scheduler == SCHED_VWS ||
 	    c->core.scheduler == SCHED_CCWS)
 		return false;
-	if (s->wops != &kernel_wl_ops || s->wl.ncopies)
+	bool text_trace = s->wops == &trace_wl_ops && !trace_streamed(((const struct trace_view *)s->wimpl)->k);
+	if ((s->wops != &kernel_wl_ops && !text_trace) || s->wl.ncopies)
 		return false;
 	for (int i = 0; i < c->core.sms; i++)
 		if (s->sms[i].rf || s->sms[i].vws || s->sms[i].ccws)
@@ -645,9 +646,9 @@ static void par_phase(struct sim *s, int kind)
 		t->progress = false;
 		t->next_event = UINT64_MAX;
 	}
-	for (uint32_t j = 0; j < n; j++) {
-		uint32_t id = s->par_ids[j];
-		struct par_sm *m = &s->psm[id];
+	for (uint32_t j = 0; j < n; j++) { /* ascending SM order, whoever ran them */
+		struct par_sm *m = &s->psm[s->par_ids[j]];
+		uint32_t id = m->id;
 		for (uint32_t e = 0; e < m->nocc; e++) {
 			const struct par_occ *o = &m->occ[e];
 			if (o->add)
