@@ -332,7 +332,7 @@ static int build_units(struct sim *s, const struct sim_cfg *cfg, const struct wo
 			       (unsigned long long)pool);
 	req_pool_init(&s->pool, &s->arena, (uint32_t)pool);
 	req_stash_bounds(cfg, &s->stash_lo, &s->stash_hi);
-	req_stash_init(&s->pool, &s->arena, ns, ns * s->stash_hi);
+	req_stash_init(&s->pool, &s->arena, ns);
 	s->sms = ARENA_NEW(&s->arena, struct sm, ns);
 	s->banks = ARENA_NEW(&s->arena, struct l2bank, nb);
 	s->act_sm = ARENA_NEW(&s->arena, uint64_t, (ns + 63) / 64);

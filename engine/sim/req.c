@@ -15,6 +15,8 @@ void req_pool_init(struct req_pool *p, struct arena *a, uint32_t cap)
 	p->used = 0;
 	p->high_water = 0;
 	p->free_head = REQ_NIL; /* slots never handed out stay zero: see req_alloc */
+	p->stash_head = p->stash_n = NULL; /* none until req_stash_init */
+	p->nstash = 0;
 }
 
 /* The free list holds freed slots (LIFO); with it empty every slot handed out
@@ -26,13 +28,24 @@ void req_pool_init(struct req_pool *p, struct arena *a, uint32_t cap)
  * stashes an empty free list means used == high_water; stashes hold slots
  * that are neither in use nor on the list, so high_water counts the slots
  * handed out, which is the same number without them.) */
-static uint32_t take(struct req_pool *p)
+static uint32_t take(struct req_pool *p, bool steal)
 {
 	uint32_t i = p->free_head;
-	if (i != REQ_NIL)
+	if (i != REQ_NIL) {
 		p->free_head = p->r[i].next;
-	else if (p->high_water < p->cap)
+	} else if (p->high_water < p->cap) {
 		i = p->high_water++;
+	} else if (steal) {
+		/* Every other free slot sits in a stash: the first SM's that has
+		 * one (stashes are free slots; the room checks count them). */
+		for (uint32_t sm = 0; sm < p->nstash; sm++)
+			if (p->stash_n[sm]) {
+				i = p->stash_head[sm];
+				p->stash_head[sm] = p->r[i].next;
+				p->stash_n[sm]--;
+				break;
+			}
+	}
 	return i;
 }
 
@@ -49,7 +62,7 @@ uint32_t req_alloc(struct req_pool *p)
 		p->stash_n[sm]--;
 		t->sm->used++;
 	} else {
-		i = take(p);
+		i = take(p, true);
 		if (i == REQ_NIL)
 			return REQ_NIL;
 		p->used++;
@@ -82,42 +95,49 @@ void req_free(struct req_pool *p, uint32_t i)
 
 /* Stashes: in a threaded SM phase (par.h) an SM takes and returns request
  * slots through a free list of its own, so its slots do not depend on when
- * other SMs run. After the phase sim.c settles each ticked SM's stash, in SM
- * order, between two bounds (topped up from the pool's free list, excess
- * returned to it); the stashes live in the arena, so snapshots and the state
- * hash cover them. */
+ * other SMs run. Before and after the phase sim.c settles each ticked SM's
+ * stash, in SM order, between two bounds (topped up from the pool's free
+ * list, excess returned to it). Stashed slots are free slots: `used` and the
+ * room checks count them as such, and a serial take with the free list and
+ * the never-used slots exhausted takes one from a stash. The stashes live in
+ * the arena, so snapshots and the state hash cover them. */
 void req_stash_bounds(const struct sim_cfg *cfg, uint32_t *lo, uint32_t *hi)
 {
-	/* One SM's takes in one phase: its schedulers' coalesced requests (two
-	 * lines a lane at most), instruction fetches, an L1's misses. */
-	uint32_t sch = cfg->core.schedulers > 0 ? (uint32_t)cfg->core.schedulers : 1;
-	uint32_t fw = cfg->l1i.fetch_width > 0 ? (uint32_t)cfg->l1i.fetch_width : 1;
-	*lo = 2 * (uint32_t)cfg->core.warp_size * sch + 2 * fw + 32;
+	/* One SM's takes in one phase: its schedulers' coalesced requests (four
+	 * schedulers, two lines a lane at most), instruction fetches, an L1's
+	 * misses and write-backs. From the warp size alone, so that a whatif
+	 * changing core.schedulers still finds the same pool. */
+	*lo = 8 * (uint32_t)cfg->core.warp_size + 64;
 	*hi = 2 * *lo;
 }
 
 bool req_room(const struct req_pool *p, uint32_t n)
 {
+	/* Slots not in use, stashed ones included; in a threaded SM phase
+	 * `used` is the count at the phase's start (nobody changes it during
+	 * the phase) and the SM's own stash must hold the slots too, which it
+	 * does unless the pool is nearly exhausted (its stash could not be
+	 * topped up). */
+	bool pool = p->cap - p->used >= n;
 	const struct par_thr *t = par_cur;
 	if (t && t->sm)
-		return p->stash_n[t->sm->id] >= n;
-	return p->cap - p->reserve - p->used >= n;
+		return pool && p->stash_n[t->sm->id] >= n;
+	return pool;
 }
 
-void req_stash_init(struct req_pool *p, struct arena *a, uint32_t nsm, uint32_t reserve)
+void req_stash_init(struct req_pool *p, struct arena *a, uint32_t nsm)
 {
 	ARENA_SET(a, p->stash_head, uint32_t, nsm ? nsm : 1);
 	ARENA_SET(a, p->stash_n, uint32_t, nsm ? nsm : 1);
 	for (uint32_t i = 0; i < nsm; i++)
 		p->stash_head[i] = REQ_NIL;
 	p->nstash = nsm;
-	p->reserve = reserve;
 }
 
 void req_stash_settle(struct req_pool *p, uint32_t sm, uint32_t lo, uint32_t hi)
 {
 	while (p->stash_n[sm] < lo) {
-		uint32_t i = take(p);
+		uint32_t i = take(p, false);
 		if (i == REQ_NIL)
 			break;
 		p->r[i].next = p->stash_head[sm];
@@ -164,7 +184,7 @@ uint64_t sim_req_pool_slots(const struct sim_cfg *cfg)
 			      (uint64_t)cfg->l2.queue * 2 + 64);
 	uint32_t lo, hi;
 	req_stash_bounds(cfg, &lo, &hi);
-	pool += ns * hi; /* the SMs' stashes (threaded SM phases) */
+	pool += ns * (uint64_t)(lo + hi); /* the SMs' stashes (threaded SM phases), free slots */
 	if (l1i_active(cfg)) /* instruction-cache misses (l1i.c) */
 		pool += ns * (uint64_t)cfg->l1i.mshr_entries;
 	if (cfg->l2.sharers != L2SH_OFF && !cfg->l2.coh.protocol) /* Inv/Ack packets (l2_sharers.c) */
