@@ -270,7 +270,7 @@ static void cta_maybe_done(struct sim *s, struct sm *sm, int cs)
 	sm->shmem_used -= (int)c->shmem;
 	c->cta = -1;
 	if (par_cur) /* a threaded SM phase (par.h): counted after it; a single kernel only */
-		par_cur->sm->ctas_done++;
+		par_cur->sm->ctas_done++, par_cur->sm->dirty = true;
 	else
 		s->st->ctas_done++;
 	if (s->nk > 1 && s->st->ctas_done == s->kfirst[s->st->kernel + 1]) /* the kernel's last CTA */

@@ -629,7 +629,8 @@ static void par_phase(struct sim *s, int kind)
 	s->par_n = n;
 	s->par_kind = kind;
 	for (uint32_t j = 0; j < n; j++) /* every SM starts with its stash's lower bound */
-		req_stash_settle(&s->pool, s->par_ids[j], s->stash_lo, s->stash_hi);
+		if (s->pool.stash_n[s->par_ids[j]] < s->stash_lo)
+			req_stash_settle(&s->pool, s->par_ids[j], s->stash_lo, s->stash_hi);
 	if (s->tp && n >= (uint32_t)s->par_min)
 		tpool_run(s->tp, par_part, s);
 	else
@@ -649,6 +650,11 @@ static void par_phase(struct sim *s, int kind)
 	for (uint32_t j = 0; j < n; j++) { /* ascending SM order, whoever ran them */
 		struct par_sm *m = &s->psm[s->par_ids[j]];
 		uint32_t id = m->id;
+		if (kind == 1 && !sm_busy(s, &s->sms[id]))
+			sim_act_clear(s->act_sm, (int)id);
+		if (!m->dirty)
+			continue;
+		m->dirty = false;
 		for (uint32_t e = 0; e < m->nocc; e++) {
 			const struct par_occ *o = &m->occ[e];
 			if (o->add)
@@ -665,8 +671,6 @@ static void par_phase(struct sim *s, int kind)
 		st->ctas_done += m->ctas_done;
 		m->ctas_done = 0;
 		req_stash_settle(&s->pool, id, s->stash_lo, s->stash_hi);
-		if (kind == 1 && !sm_busy(s, &s->sms[id]))
-			sim_act_clear(s->act_sm, (int)id);
 	}
 }
 

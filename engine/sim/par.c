@@ -42,6 +42,7 @@ void par_stat_max(uint32_t slot, uint64_t v)
 void par_ev_push(const struct event *e)
 {
 	struct par_sm *m = par_cur->sm;
+	m->dirty = true;
 	if (m->nev == m->evcap) {
 		m->evcap = m->evcap ? m->evcap * 2 : 64;
 		m->ev = xrealloc(m->ev, m->evcap * sizeof *m->ev);
@@ -52,6 +53,7 @@ void par_ev_push(const struct event *e)
 void par_occ_push(uint32_t id, bool add, uint64_t v)
 {
 	struct par_sm *m = par_cur->sm;
+	m->dirty = true;
 	if (m->nocc == m->occcap) {
 		m->occcap = m->occcap ? m->occcap * 2 : 64;
 		m->occ = xrealloc(m->occ, m->occcap * sizeof *m->occ);

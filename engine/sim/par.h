@@ -46,6 +46,7 @@ struct par_occ {
 /* One SM's part (heap, indexed by SM id; reused every cycle). */
 struct par_sm {
 	uint32_t id;       /* the SM */
+	bool dirty;        /* anything below changed this phase (else the merge skips it) */
 	int32_t used;      /* request slots taken minus freed this phase */
 	uint32_t ctas_done; /* CTAs finished this phase */
 	uint32_t nev, evcap;

@@ -61,6 +61,7 @@ uint32_t req_alloc(struct req_pool *p)
 		p->stash_head[sm] = p->r[i].next;
 		p->stash_n[sm]--;
 		t->sm->used++;
+		t->sm->dirty = true;
 	} else {
 		i = take(p, true);
 		if (i == REQ_NIL)
@@ -86,6 +87,7 @@ void req_free(struct req_pool *p, uint32_t i)
 		p->stash_head[sm] = i;
 		p->stash_n[sm]++;
 		t->sm->used--;
+		t->sm->dirty = true;
 		return;
 	}
 	p->r[i].next = p->free_head;
