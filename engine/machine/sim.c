@@ -491,9 +491,10 @@ static bool sm_busy(const struct sim *s, const struct sm *sm)
  * listeners on the L1 probe points feed the schedulers; random L1
  * replacement, which draws from the machine's PRNG; the timed register
  * file; locality bypassing's SM dueling; RMWS and TBAS scheduling; several
- * kernels back to back; traces streamed through a fetch callback (.xz),
- * whose reader keeps state; host copies; DRAM traces). Those machines run
- * one thread whatever is asked. The reuse profiler's L1 listener runs in
+ * kernels back to back; host copies; DRAM traces). Those machines run
+ * one thread whatever is asked. A trace streamed through a fetch callback
+ * (.xz), whose reader keeps state, takes the buffered path (its state then
+ * equals the plain file's) on one thread (par_one). The reuse profiler's L1 listener runs in
  * the SM's thread: it changes only that SM's reuse stack, stats and events.
  */
 static bool par_eligible(const struct sim *s)
@@ -506,8 +507,7 @@ static bool par_eligible(const struct sim *s)
 	if (c->core.scheduler == SCHED_RMWS || c->core.scheduler == SCHED_TBAS || c->core.scheduler == SCHED_VWS ||
 	    c->core.scheduler == SCHED_CCWS)
 		return false;
-	bool text_trace = s->wops == &trace_wl_ops && !trace_streamed(((const struct trace_view *)s->wimpl)->k);
-	if ((s->wops != &kernel_wl_ops && !text_trace) || s->wl.ncopies)
+	if ((s->wops != &kernel_wl_ops && s->wops != &trace_wl_ops) || s->wl.ncopies)
 		return false;
 	for (int i = 0; i < c->core.sms; i++)
 		if (s->sms[i].rf || s->sms[i].vws || s->sms[i].ccws)
@@ -524,6 +524,10 @@ static bool par_eligible(const struct sim *s)
 static void par_setup(struct sim *s)
 {
 	s->par_ok = par_eligible(s);
+	/* A streamed (.xz) trace takes the same path, so its state matches the
+	 * plain file's, on one thread: its reader keeps state. */
+	s->par_one = s->par_ok && s->wops == &trace_wl_ops &&
+		     trace_streamed(((const struct trace_view *)s->wimpl)->k);
 	s->threads = 1;
 	s->par_min = PAR_MIN_SMS;
 	if (!s->par_ok)
@@ -576,8 +580,10 @@ int sim_set_threads(struct sim *s, int n)
 		n = sim_default_threads(&s->cfg);
 	if (n > SIM_MAX_THREADS)
 		n = SIM_MAX_THREADS;
-	if (!s->par_ok || n > s->cfg.core.sms)
-		n = s->par_ok ? s->cfg.core.sms : 1;
+	if (!s->par_ok || s->par_one)
+		n = 1;
+	else if (n > s->cfg.core.sms)
+		n = s->cfg.core.sms;
 	if (n == s->threads)
 		return n;
 	struct tpool *tp = n > 1 ? tpool_new(n) : NULL;
@@ -595,7 +601,7 @@ int sim_set_threads(struct sim *s, int n)
 }
 
 int sim_threads(const struct sim *s) { return s->threads; }
-bool sim_threads_possible(const struct sim *s) { return s->par_ok; }
+bool sim_threads_possible(const struct sim *s) { return s->par_ok && !s->par_one; }
 
 /* Part `part` of the current phase: a contiguous share of par_ids. */
 static void par_part(void *arg, int part)

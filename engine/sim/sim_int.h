@@ -361,6 +361,7 @@ struct sim {
 	 * thread), pthr one context per thread, psm one per SM, par_ids the
 	 * SMs of the current phase. */
 	bool par_ok;
+	bool par_one; /* par_ok, but on one thread (a streamed trace) */
 	int threads;
 	struct tpool *tp;
 	struct par_thr *pthr;
