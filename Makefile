@@ -3,10 +3,12 @@
 #   make test       build and run every test layer (unit, golden, views, e2e)
 #   make bench      headless speed figures (docs/PERFORMANCE.md)
 #   make SANITIZE=address,undefined test
+#   make SANITIZE=thread test-threads   the threaded simulation under ThreadSanitizer
 #   make DEBUG=1 test   sim_check_invariants after every simulated cycle (abort on
 #                       the first violation); also on in every SANITIZE build
 .DELETE_ON_ERROR:
 .SUFFIXES:
+comma := ,
 
 VERSION := 0.1.0
 CC ?= cc
@@ -19,7 +21,8 @@ BUILD := build-dbg
 DBG_FLAGS := -DGPUSTEP_CHECK_INVARIANTS
 endif
 ifdef SANITIZE
-BUILD := build-san
+# ThreadSanitizer cannot share objects with the address sanitizer's build.
+BUILD := build-san$(if $(filter thread,$(subst $(comma), ,$(SANITIZE))),-thread)
 SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 DBG_FLAGS := -DGPUSTEP_CHECK_INVARIANTS
 endif
@@ -38,7 +41,7 @@ WARN += -Werror
 endif
 BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) -g $(WARN) -MMD -MP \
 	$(SAN_FLAGS) $(DBG_FLAGS) -DGPUSTEP_VERSION='"$(VERSION)"'
-LDFLAGS += $(SAN_FLAGS)
+LDFLAGS += $(SAN_FLAGS) -pthread
 
 # The engine is compiled without any UI/JSON include path: it cannot use them.
 # Includes name their folder: "mem/cache.h" (engine), "session/session.h"
@@ -82,7 +85,7 @@ FUZZ_REPLAY := $(BUILD)/fuzz_replay
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=
 
-.PHONY: all deps run test install uninstall man deb deb-check layers layers-graph test-unit test-ui test-golden test-e2e test-fuzz fuzz bench experiments experiments-check clean golden-update format stress test-slurm
+.PHONY: all deps run test install uninstall man deb deb-check layers layers-graph test-threads test-unit test-ui test-golden test-e2e test-fuzz fuzz bench experiments experiments-check clean golden-update format stress test-slurm
 
 all: deps $(BIN) $(BUILD)/gen/gpustep.1
 
@@ -196,6 +199,12 @@ layers-graph: deps $(BIN)
 	@command -v dot >/dev/null || { echo "layers-graph needs Graphviz: apt-get install -y graphviz"; exit 2; }
 	sh tools/layers.sh --objs $(BUILD) --dot docs/layers.dot
 	dot -Tpng -Gdpi=80 docs/layers.dot -o docs/layers.png
+
+# The threaded simulation's tests (tests/ui/test_threads.c); with
+# SANITIZE=thread a ThreadSanitizer build, which must report nothing
+# (docs/PERFORMANCE.md "Threads").
+test-threads: deps $(UITEST_BIN)
+	GPUSTEP_TEST_TIMEOUT=1800 $(UITEST_BIN) threads_
 
 test-unit: deps $(UNIT_BIN)
 	$(UNIT_BIN)

@@ -60,7 +60,8 @@ struct options {
 	int nsets;
 	const char *params[MAX_SETS];
 	int nparams;
-	bool run, check, dump, seed_given;
+	bool run, check, dump, seed_given, threads_given;
+	int threads;
 	bool list_events, list_stats, list_kernels, list_presets, list_config, list_params;
 	uint64_t seed;
 	/* exports (export.h) */
@@ -78,6 +79,8 @@ static const char usage_text[] =
 	"      --run                       headless: run to completion, print a summary\n"
 	"      --stats FILE                write every stat as JSON at exit (- = stdout)\n"
 	"      --seed N                    PRNG seed (overrides the config's seed)\n"
+	"      --threads N                 threads ticking the SMs (key threads: default 1, 0 = automatic);\n"
+	"                                  results are identical for every N\n"
 	"      --session FILE              restore a saved session (save session FILE) and replay to its cycle\n"
 	"      --snapshot-mb N             memory for rewind snapshots (default 256; 0 = no rewinding;\n"
 	"                                  plain --run without --batch defaults to 0)\n"
@@ -122,6 +125,7 @@ enum {
 	OPT_RUN = 256,
 	OPT_STATS,
 	OPT_SEED,
+	OPT_THREADS,
 	OPT_CHECK,
 	OPT_DUMP,
 	OPT_DRAM_TRACE,
@@ -152,6 +156,7 @@ static const struct option long_opts[] = {
 	{"run", no_argument, NULL, OPT_RUN},
 	{"stats", required_argument, NULL, OPT_STATS},
 	{"seed", required_argument, NULL, OPT_SEED},
+	{"threads", required_argument, NULL, OPT_THREADS},
 	{"check-config", no_argument, NULL, OPT_CHECK},
 	{"dump-config", no_argument, NULL, OPT_DUMP},
 	{"dram-trace", required_argument, NULL, OPT_DRAM_TRACE},
@@ -214,6 +219,14 @@ static int number_option(int c, struct options *o)
 					   optarg);
 		o->seed_given = true;
 		break;
+	case OPT_THREADS: {
+		uint64_t n;
+		if (cli_parse_u64(optarg, &n) || n > SIM_MAX_THREADS)
+			return usage_error("--threads: expected a number of threads from 0 (automatic) to 64, got '%s'", optarg);
+		o->threads = (int)n;
+		o->threads_given = true;
+		break;
+	}
 	case OPT_SNAPSHOT_MB: {
 		uint64_t mb;
 		if (cli_parse_u64(optarg, &mb) || mb > (1u << 20))
@@ -354,6 +367,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			rc = repeated_option(c, o);
 			break;
 		case OPT_SEED:
+		case OPT_THREADS:
 		case OPT_SNAPSHOT_MB:
 		case OPT_MAX_MEMORY:
 		case OPT_TRACE_FROM:
@@ -491,6 +505,8 @@ static int build_config(const struct options *o, struct sim_cfg *cfg)
 			goto fail;
 	if (o->seed_given)
 		cfg->seed = o->seed;
+	if (o->threads_given)
+		cfg->threads = o->threads;
 	if (cfg_validate(cfg, &err))
 		goto fail;
 	return 0;

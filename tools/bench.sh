@@ -7,6 +7,7 @@
 # per-second figures divide by the process's user CPU seconds (other work
 # on a shared machine stretches the wall clock, much less the CPU time),
 # else by the wall-clock seconds; both are printed.
+# Then the speed-up of --threads (1, 2, all cores) on the big presets.
 BIN=${1:-build/gpustep}
 cd "$(dirname "$0")/.." || exit 1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpustep-bench.XXXXXX") || exit 1
@@ -124,6 +125,40 @@ if command -v xz >/dev/null 2>&1 && xz -1 -k "$tmp/kernel-1.traceg"; then
 		printf "trace teaching .xz %.1f MB (%.2f MB compressed): index %.3f s; replay %.3f s, %.0f warp-insts/s, peak RSS %s\n", b / 1e6, z / 1e6, ti, tr, ni / tr, r
 	}'
 fi
+# Threads (docs/PERFORMANCE.md "Threads"): the same run with --threads 1,
+# 2 and one per core; wall time best of 3 (other work on the machine only
+# slows a run down), the speed-up over one thread, and whether the stats
+# equal one thread's (they must: "same"). The load average before the runs
+# says how busy the machine was.
+ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+tlist=$(printf '1\n2\n%s\n' "$ncpu" | sort -un | tr '\n' ' ')
+echo
+echo "threads: load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a), $ncpu cores"
+printf '%-8s %-24s %7s %9s %8s %5s\n' config workload threads seconds speed-up same
+for tc in "titanv matmul_naive -p n=256" "titanv gather_random -p n=65536" "gtx480 stencil2d -p n=512"; do
+	# shellcheck disable=SC2086
+	set -- $tc
+	cfg=$1 wl=$2
+	shift 2
+	"$BIN" --check-config "$cfg" >/dev/null 2>&1 || continue
+	one=""
+	for n in $tlist; do
+		best=""
+		for r in 1 2 3; do
+			start=$(date +%s.%N)
+			"$BIN" "$cfg" --run -w "$wl" "$@" --threads "$n" --stats "$tmp/th.json" >/dev/null 2>"$tmp/err" || { echo "$cfg $wl --threads $n: failed"; cat "$tmp/err"; break; }
+			end=$(date +%s.%N)
+			best=$(awk -v s="$start" -v e="$end" -v b="$best" 'BEGIN { t = e - s; if (b == "" || t < b) b = t; printf "%.3f", b }')
+		done
+		grep -v '"perf\.' "$tmp/th.json" >"$tmp/th$n.json"
+		[ -n "$one" ] || one=$best
+		same=yes
+		cmp -s "$tmp/th1.json" "$tmp/th$n.json" || same=NO
+		awk -v c="$cfg" -v w="$wl" -v n="$n" -v t="$best" -v o="$one" -v m="$same" 'BEGIN {
+			printf "%-8s %-24s %7d %9.3f %7.2fx %5s\n", c, w, n, t, (t > 0 ? o / t : 0), m
+		}'
+	done
+done
 echo "machine: $(uname -srm), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
 echo "commit:  $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 

@@ -269,7 +269,10 @@ static void cta_maybe_done(struct sim *s, struct sm *sm, int cs)
 	sm->threads_used -= (int)c->threads;
 	sm->shmem_used -= (int)c->shmem;
 	c->cta = -1;
-	s->st->ctas_done++;
+	if (par_cur) /* a threaded SM phase (par.h): counted after it; a single kernel only */
+		par_cur->sm->ctas_done++, par_cur->sm->dirty = true;
+	else
+		s->st->ctas_done++;
 	if (s->nk > 1 && s->st->ctas_done == s->kfirst[s->st->kernel + 1]) /* the kernel's last CTA */
 		stat_add(&s->stats, s->kcycles_id[s->st->kernel], s->st->now - s->st->kernel_start);
 	sm_wake(sm);
@@ -337,9 +340,7 @@ static void vmb_complete(struct sim *s, struct sm *sm, int vi)
 	stat_hist_add(&s->stats, s->id.mem_lat, lat);
 	stat_add(&s->stats, s->id.mem_lat_total, lat);
 	stat_inc(&s->stats, s->id.mem_done);
-	uint64_t *mx = &s->stats.vals[s->stats.defs[s->id.mem_lat_max].slot];
-	if (lat > *mx)
-		*mx = lat;
+	stat_max(&s->stats, s->id.mem_lat_max, lat);
 	vmb_retire(s, sm, vi);
 }
 

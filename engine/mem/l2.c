@@ -308,7 +308,7 @@ void l2_nack_transient(struct sim *s, struct l2bank *b, uint32_t ri)
 	nack(s, b, ri, NACK_TRANSIENT);
 }
 
-bool l2_pool_room(const struct sim *s, uint32_t n) { return s->pool.cap - s->pool.used >= n; }
+bool l2_pool_room(const struct sim *s, uint32_t n) { return req_room(&s->pool, n); }
 
 void l2_pool_exhausted(struct sim *s, const char *what)
 {

@@ -28,6 +28,11 @@ static const struct cfg_param top_params[] = {
 	 "one line: what the config models and the source it follows"},
 	{"seed", CFG_U64, CFG_OFF(seed), "1", 0, 0, 0, NULL,
 	 "PRNG seed (random replacement, hash() in kernels); --seed overrides"},
+	{"threads", CFG_INT, CFG_OFF(threads), "1", 0, 64, 0, NULL,
+	 "threads that tick the SMs of each cycle; results are identical for every count; default 1 (two threads "
+	 "did not pay on the 2-core machine measured); 0 = the machine's cores, "
+	 "at most core.sms / 8 (so 1 below 16 SMs); machines whose SM ticks still share state run one "
+	 "(docs/PERFORMANCE.md \"Threads\"); --threads overrides"},
 };
 
 static const struct cfg_section top_cfg_section = {

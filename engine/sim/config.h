@@ -29,6 +29,8 @@ struct sim_cfg {
 	char name[CFG_STR_MAX];        /* "teaching", "titanv", ... */
 	char description[CFG_STR_MAX]; /* one line: what it models, source */
 	uint64_t seed;
+	int threads;        /* threads for the per-SM phases (sim_set_threads); 0 = sim_default_threads */
+	int threads_spare;  /* keeps the struct free of padding */
 	struct core_cfg core;
 	struct l1_cfg l1;
 	struct l1i_cfg l1i;     /* instruction cache and fetch (hier_cfg.h) */

@@ -12,6 +12,7 @@
  * hands the record to the breakpoint matcher.
  */
 #include "event.h"
+#include "par.h"
 
 #include "coh/coh.h"
 #include "reuse/reuse.h"
@@ -448,6 +449,10 @@ char *events_log_filter_text(const struct events *ev)
 
 void ev_emit(struct events *ev, struct event *e)
 {
+	if (par_cur && par_cur->sm) { /* a threaded SM phase: replayed in SM order (par.h) */
+		par_ev_push(e);
+		return;
+	}
 	unsigned k = e->kind;
 	e->cycle = ev->now ? *ev->now : 0;
 	ev->counts[k]++;

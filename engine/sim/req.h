@@ -67,12 +67,26 @@ struct req_pool {
 	uint32_t cap, used;
 	uint32_t free_head;
 	uint32_t high_water;
+	/* Stashes (req.c): per SM a free list of its own (arena). */
+	uint32_t *stash_head, *stash_n;
+	uint32_t nstash, stash_spare;
 };
 
 void req_pool_init(struct req_pool *p, struct arena *a, uint32_t cap);
 /* REQ_NIL when exhausted (callers treat it as a structural stall). */
 uint32_t req_alloc(struct req_pool *p);
 void req_free(struct req_pool *p, uint32_t i);
+/* Room for n more requests in the pool (and, in a threaded SM phase, in
+ * the SM's stash). */
+bool req_room(const struct req_pool *p, uint32_t n);
+/* nsm stashes (every machine has them, used or not, so arenas line up). */
+void req_stash_init(struct req_pool *p, struct arena *a, uint32_t nsm);
+/* After a phase: bring SM sm's stash to at least lo and at most hi slots
+ * from / to the pool's free list. */
+struct sim_cfg;
+/* The bounds sim.c settles a stash between. */
+void req_stash_bounds(const struct sim_cfg *cfg, uint32_t *lo, uint32_t *hi);
+void req_stash_settle(struct req_pool *p, uint32_t sm, uint32_t lo, uint32_t hi);
 
 struct reqq {
 	uint32_t head, tail;

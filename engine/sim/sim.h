@@ -95,6 +95,17 @@ enum sim_stop {
 struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char **err);
 void sim_free(struct sim *s);
 
+/* Threads for the per-SM phases of each cycle (machine/sim.c "Threads"):
+ * n <= 0 picks sim_default_threads. Results are the same for every n;
+ * machines whose SM ticks still write shared state (sim_threads_possible
+ * false) keep one. Returns the number now in use. */
+#define SIM_MAX_THREADS 64
+int sim_set_threads(struct sim *s, int n);
+int sim_threads(const struct sim *s);
+bool sim_threads_possible(const struct sim *s);
+/* The machine's cores, at most core.sms / 4 (one thread below that). */
+int sim_default_threads(const struct sim_cfg *cfg);
+
 /* Advance up to `cycles` core cycles; stops early at a breakpoint, at the end
  * or on interrupt. Skips idle stretches internally; results are identical to
  * stepping one cycle at a time. */

@@ -358,6 +358,21 @@ struct sim {
 	 * function of the rest of the state (equal after stepping, running or
 	 * rewinding) and check_invariants compares them with it. */
 	uint64_t *act_sm, *act_l2;
+	/* Threads (machine/sim.c "Threads"; heap, not state): par_ok says the
+	 * machine runs its SM phases through par.h's buffers (fixed when it is
+	 * built, the same for every thread count); tp the workers (NULL: one
+	 * thread), pthr one context per thread, psm one per SM, par_ids the
+	 * SMs of the current phase. */
+	bool par_ok;
+	bool par_one; /* par_ok, but on one thread (a streamed trace) */
+	int threads;
+	struct tpool *tp;
+	struct par_thr *pthr;
+	struct par_sm *psm;
+	uint32_t *par_ids, par_n;
+	uint32_t stash_lo, stash_hi;
+	int par_min; /* fewer SMs in a phase than this run on the calling thread alone */
+	int par_kind; /* the phase being run: 0 L1s, 1 cores */
 };
 
 /* Wake an SM's scheduler: one of its warps may be able to issue. */
@@ -368,7 +383,11 @@ static inline void sm_wake(struct sm *sm) { sm->dirty = 1; }
  * ticked from now on until it is idle again (sim.c). */
 static inline void sim_act_sm(struct sim *s, const struct sm *sm)
 {
-	s->act_sm[(unsigned)sm->id >> 6] |= 1ull << ((unsigned)sm->id & 63);
+	/* Tested first: in a threaded SM phase the SM's bit is already set
+	 * and neighbours' ticks share the word (read, not written). */
+	uint64_t *w = &s->act_sm[(unsigned)sm->id >> 6], b = 1ull << ((unsigned)sm->id & 63);
+	if (!(*w & b))
+		*w |= b;
 }
 static inline void sim_act_l1(struct sim *s, const struct l1 *l)
 {
@@ -401,12 +420,19 @@ static inline int sim_act_next(const uint64_t *bm, int n, int i)
 }
 
 /* Note a state change: the cycle after this one must be simulated. */
-static inline void sim_progress(struct sim *s) { s->st->progress = true; }
+static inline void sim_progress(struct sim *s)
+{
+	if (par_cur) /* a threaded SM phase (par.h) */
+		par_cur->progress = true;
+	else
+		s->st->progress = true;
+}
 /* Report a future time at which a unit will have work (skip-ahead bound). */
 static inline void sim_wake_at(struct sim *s, uint64_t t)
 {
-	if (t > s->st->now && t < s->st->next_event)
-		s->st->next_event = t;
+	uint64_t *ne = par_cur ? &par_cur->next_event : &s->st->next_event;
+	if (t > s->st->now && t < *ne)
+		*ne = t;
 }
 static inline void sim_wake_q(struct sim *s, const struct reqq *q)
 {

@@ -181,6 +181,10 @@ static void occ_advance(struct stat_occ *o, uint64_t now)
 
 void stat_occ_set(struct stats *s, uint32_t id, uint64_t value)
 {
+	if (par_cur && par_cur->sm) { /* a threaded SM phase: replayed in SM order (par.h) */
+		par_occ_push(id, false, value);
+		return;
+	}
 	struct stat_occ *o = &s->occ[s->defs[id].slot];
 	occ_advance(o, now_of(s));
 	o->cur = value;
@@ -193,7 +197,11 @@ void stat_hist_add(struct stats *s, uint32_t id, uint64_t sample)
 	const struct stat_def *d = &s->defs[id];
 	if (d->step) {
 		uint64_t b = sample / d->step;
-		s->hist[d->slot + (b < d->nbuckets ? b : d->nbuckets - 1)]++;
+		uint32_t cell = d->slot + (uint32_t)(b < d->nbuckets ? b : d->nbuckets - 1);
+		if (par_cur)
+			par_hist_add(cell);
+		else
+			s->hist[cell]++;
 		return;
 	}
 	/* Last bucket whose lower edge <= sample; below the first edge counts in bucket 0. */
@@ -205,7 +213,10 @@ void stat_hist_add(struct stats *s, uint32_t id, uint64_t sample)
 		else
 			hi = mid;
 	}
-	s->hist[d->slot + lo]++;
+	if (par_cur)
+		par_hist_add(d->slot + lo);
+	else
+		s->hist[d->slot + lo]++;
 }
 
 int stats_find(const struct stats *s, const char *name)

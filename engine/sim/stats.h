@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "par.h"
 #include "util.h"
 
 enum stat_kind { STAT_COUNTER, STAT_OCC, STAT_HIST, STAT_RATIO };
@@ -80,11 +81,36 @@ uint32_t stats_ratio(struct stats *s, const char *name, const char *desc, const 
 void stats_freeze(struct stats *s, struct arena *a);
 
 /* Updates, cheap enough for the per-cycle path. */
-static inline void stat_inc(struct stats *s, uint32_t id) { s->vals[s->defs[id].slot]++; }
-static inline void stat_add(struct stats *s, uint32_t id, uint64_t v) { s->vals[s->defs[id].slot] += v; }
+/* Inside a threaded SM phase (par.h) counters collect in the thread's deltas. */
+static inline void stat_inc(struct stats *s, uint32_t id)
+{
+	if (__builtin_expect(par_cur != NULL, 0))
+		par_stat_add(s->defs[id].slot, 1);
+	else
+		s->vals[s->defs[id].slot]++;
+}
+static inline void stat_add(struct stats *s, uint32_t id, uint64_t v)
+{
+	if (__builtin_expect(par_cur != NULL, 0))
+		par_stat_add(s->defs[id].slot, v);
+	else
+		s->vals[s->defs[id].slot] += v;
+}
+/* A counter that keeps the largest sample. */
+static inline void stat_max(struct stats *s, uint32_t id, uint64_t v)
+{
+	if (__builtin_expect(par_cur != NULL, 0))
+		par_stat_max(s->defs[id].slot, v);
+	else if (v > s->vals[s->defs[id].slot])
+		s->vals[s->defs[id].slot] = v;
+}
 void stat_occ_set(struct stats *s, uint32_t id, uint64_t value);
 static inline void stat_occ_add(struct stats *s, uint32_t id, int64_t delta)
 {
+	if (__builtin_expect(par_cur != NULL && par_cur->sm != NULL, 0)) {
+		par_occ_push(id, true, (uint64_t)delta);
+		return;
+	}
 	stat_occ_set(s, id, (uint64_t)((int64_t)s->occ[s->defs[id].slot].cur + delta));
 }
 void stat_hist_add(struct stats *s, uint32_t id, uint64_t sample);

@@ -25,6 +25,8 @@
 
 static uint32_t pc_hash(uint64_t pc, uint32_t cap) { return (uint32_t)((pc * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1); }
 
+bool trace_streamed(const struct trace_kernel *k) { return k->text == NULL; }
+
 int trace_pc_find(const struct trace_kernel *k, uint64_t pc)
 {
 	if (!k->hcap)

@@ -100,6 +100,8 @@ struct trace_kernel *trace_index_stream(trace_read_fn rd, void *ctx, uint64_t si
  * held there. Valid until the next call. On failure "" with *end at it. */
 typedef const char *(*trace_fetch_fn)(void *ctx, uint32_t cta, uint64_t off, const char **end);
 void trace_set_fetch(struct trace_kernel *k, trace_fetch_fn fetch, void *ctx);
+/* The kernel is read through a fetch callback (whose reader keeps state). */
+bool trace_streamed(const struct trace_kernel *k);
 /* Thread block cta's text [beg, end) in trace offsets (file order need not be CTA order). */
 void trace_tb_range(const struct trace_kernel *k, uint32_t cta, uint64_t *beg, uint64_t *end);
 void trace_free(struct trace_kernel *k);

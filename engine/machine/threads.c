@@ -1,0 +1,173 @@
+/*
+ * threads.c: a fixed set of worker threads that run one job at a time
+ * (threads.h). A job is announced by bumping a generation counter; workers
+ * spin on it for a few tens of microseconds (a cycle's phase is shorter),
+ * then sleep on a condition variable, so a machine stepped by hand in the
+ * TUI costs no CPU between steps. The caller runs part 0, then waits for the
+ * count of unfinished parts to reach zero the same way. When the workers
+ * keep being late (the machine's cores are busy with other work), the
+ * caller runs every part itself for a while: who runs a part never changes
+ * the result (sim.c "Threads"), only the time.
+ */
+#include "threads.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "sim/util.h"
+
+struct tpool {
+	int n;
+	pthread_t *th;
+	atomic_uint gen;   /* job number; a change starts the workers */
+	atomic_int left;   /* parts of the current job still running */
+	atomic_int stop;
+	atomic_int sleepers;  /* workers blocked on cv */
+	atomic_int waiting;   /* the caller blocked on done */
+	pthread_mutex_t mu;
+	pthread_cond_t cv, done;
+	void (*fn)(void *arg, int part); /* written before gen is bumped */
+	void *arg;
+	struct targ {
+		struct tpool *tp;
+		int part;
+	} *args;
+	/* Oversubscription (the caller's own): jobs whose parts were not all
+	 * done within the spin, over the last TP_WINDOW jobs; past TP_BUSY of
+	 * them the caller runs every part itself for TP_PAUSE jobs. */
+	unsigned jobs, blocked, paused;
+};
+
+/* About 20-50 us of pause instructions: a cycle's phase is shorter, so a
+ * worker that spins this long without a job blocks instead. */
+#define SPIN 2000
+#define TP_WINDOW 256
+#define TP_BUSY 32
+#define TP_PAUSE 16384
+
+static inline void relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+static void *worker(void *p)
+{
+	struct targ *a = p;
+	struct tpool *tp = a->tp;
+	unsigned seen = 0;
+	for (;;) {
+		unsigned g;
+		int spins = 0;
+		while ((g = atomic_load(&tp->gen)) == seen) {
+			if (++spins < SPIN) {
+				relax();
+				continue;
+			}
+			pthread_mutex_lock(&tp->mu);
+			atomic_fetch_add(&tp->sleepers, 1);
+			while (atomic_load(&tp->gen) == seen)
+				pthread_cond_wait(&tp->cv, &tp->mu);
+			atomic_fetch_sub(&tp->sleepers, 1);
+			pthread_mutex_unlock(&tp->mu);
+			spins = 0;
+		}
+		seen = g;
+		if (atomic_load(&tp->stop))
+			return NULL;
+		tp->fn(tp->arg, a->part);
+		if (atomic_fetch_sub(&tp->left, 1) == 1 && atomic_load(&tp->waiting)) {
+			pthread_mutex_lock(&tp->mu);
+			pthread_cond_signal(&tp->done);
+			pthread_mutex_unlock(&tp->mu);
+		}
+	}
+}
+
+static void announce(struct tpool *tp)
+{
+	atomic_fetch_add(&tp->gen, 1);
+	if (atomic_load(&tp->sleepers)) {
+		pthread_mutex_lock(&tp->mu);
+		pthread_cond_broadcast(&tp->cv);
+		pthread_mutex_unlock(&tp->mu);
+	}
+}
+
+struct tpool *tpool_new(int n)
+{
+	if (n < 2)
+		return NULL;
+	struct tpool *tp = xcalloc(1, sizeof *tp);
+	tp->n = n;
+	tp->th = xcalloc((size_t)n, sizeof *tp->th);
+	tp->args = xcalloc((size_t)n, sizeof *tp->args);
+	pthread_mutex_init(&tp->mu, NULL);
+	pthread_cond_init(&tp->cv, NULL);
+	pthread_cond_init(&tp->done, NULL);
+	for (int i = 1; i < n; i++) {
+		tp->args[i] = (struct targ){tp, i};
+		if (pthread_create(&tp->th[i], NULL, worker, &tp->args[i])) {
+			tp->n = i; /* the ones made so far are stopped by tpool_free */
+			tpool_free(tp);
+			return NULL;
+		}
+	}
+	return tp;
+}
+
+void tpool_free(struct tpool *tp)
+{
+	if (!tp)
+		return;
+	atomic_store(&tp->stop, 1);
+	announce(tp);
+	for (int i = 1; i < tp->n; i++)
+		pthread_join(tp->th[i], NULL);
+	pthread_mutex_destroy(&tp->mu);
+	pthread_cond_destroy(&tp->cv);
+	pthread_cond_destroy(&tp->done);
+	free(tp->th);
+	free(tp->args);
+	free(tp);
+}
+
+int tpool_size(const struct tpool *tp) { return tp ? tp->n : 1; }
+
+void tpool_run(struct tpool *tp, void (*fn)(void *arg, int part), void *arg)
+{
+	if (tp->paused) { /* the machine has no core to spare now: every part here */
+		tp->paused--;
+		for (int i = 0; i < tp->n; i++)
+			fn(arg, i);
+		return;
+	}
+	tp->fn = fn;
+	tp->arg = arg;
+	atomic_store(&tp->left, tp->n - 1);
+	announce(tp);
+	fn(arg, 0);
+	int spins = 0;
+	bool blocked = false;
+	while (atomic_load(&tp->left) > 0) {
+		if (++spins < SPIN) {
+			relax();
+			continue;
+		}
+		blocked = true;
+		pthread_mutex_lock(&tp->mu);
+		atomic_store(&tp->waiting, 1);
+		while (atomic_load(&tp->left) > 0)
+			pthread_cond_wait(&tp->done, &tp->mu);
+		atomic_store(&tp->waiting, 0);
+		pthread_mutex_unlock(&tp->mu);
+	}
+	tp->blocked += blocked;
+	if (++tp->jobs == TP_WINDOW) {
+		if (tp->blocked > TP_BUSY)
+			tp->paused = TP_PAUSE;
+		tp->jobs = tp->blocked = 0;
+	}
+}

@@ -1,0 +1,87 @@
+/*
+ * par.h: what an SM changes outside itself while the per-SM phases of a
+ * cycle run on several threads (machine/threads.c, sim.c "Threads").
+ *
+ * While a worker ticks SM i, par_cur points at its thread's context and
+ * par_cur->sm at SM i's. The shared structures the SM would write are
+ * written there instead, and sim.c merges them after the phase:
+ *
+ *   stat_inc / stat_add / stat_hist_add / stat_max  ─▶ per-thread deltas
+ *        (sums and maxima: merged in any order, the same result)
+ *   ev_emit                                          ─▶ per-SM event buffer
+ *        (replayed through ev_emit in SM order: the order one thread emits)
+ *   sim_progress / sim_wake_at                       ─▶ per-thread OR / min
+ *   req_alloc / req_free                             ─▶ the SM's own free
+ *        list of request slots (req.c "Stashes"), topped up and trimmed
+ *        from the pool's free list in SM order after the phase
+ *   stat_occ_set / stat_occ_add                      ─▶ per-SM list, replayed
+ *        in SM order (an occupancy's max depends on the order)
+ *   st->ctas_done                                    ─▶ per-SM count
+ *
+ * The same path runs whatever the number of threads (one thread runs every
+ * SM with par_cur set), so results are identical for every N: threads only
+ * decide who runs which SM. par_cur is NULL outside the phases.
+ */
+#ifndef GPUSTEP_PAR_H
+#define GPUSTEP_PAR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct event;
+struct stats;
+
+struct par_max {
+	uint32_t slot;
+	uint64_t v;
+};
+
+/* An occupancy change (stat_occ_set / stat_occ_add), replayed in order. */
+struct par_occ {
+	uint32_t id;
+	bool add;
+	uint64_t v; /* the value, or the delta as two's complement */
+};
+
+/* One SM's part (heap, indexed by SM id; reused every cycle). */
+struct par_sm {
+	uint32_t id;       /* the SM */
+	bool dirty;        /* anything below changed this phase (else the merge skips it) */
+	int32_t used;      /* request slots taken minus freed this phase */
+	uint32_t ctas_done; /* CTAs finished this phase */
+	uint32_t nev, evcap;
+	struct event *ev; /* events in emission order */
+	uint32_t nocc, occcap;
+	struct par_occ *occ; /* occupancy changes in order (the max depends on it) */
+};
+
+/* One worker's part (heap). */
+struct par_thr {
+	uint64_t *dval;   /* counter deltas by value slot */
+	uint32_t *dlist;  /* slots with a nonzero delta */
+	uint32_t nd;
+	uint64_t *dhist;  /* histogram cell deltas */
+	uint32_t *hlist;
+	uint32_t nh;
+	struct par_max *mx; /* stat_max samples */
+	uint32_t nmx, mxcap;
+	bool progress;
+	uint64_t next_event; /* earliest sim_wake_at time reported (> now) */
+	struct par_sm *sm;   /* the SM being ticked */
+};
+
+extern _Thread_local struct par_thr *par_cur;
+
+/* Deferred updates (par_cur != NULL). */
+void par_stat_add(uint32_t slot, uint64_t v);
+void par_hist_add(uint32_t cell);
+void par_stat_max(uint32_t slot, uint64_t v);
+void par_ev_push(const struct event *e);
+void par_occ_push(uint32_t id, bool add, uint64_t v);
+
+void par_thr_init(struct par_thr *t, const struct stats *st);
+void par_thr_free(struct par_thr *t);
+/* Add a thread's stat deltas to st and clear them. */
+void par_thr_merge_stats(struct par_thr *t, struct stats *st);
+
+#endif

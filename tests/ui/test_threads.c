@@ -1,0 +1,181 @@
+/*
+ * test_threads.c: the threaded SM phases (machine/sim.c "Threads") give the
+ * same machine for every thread count. Machines on the presets of issue 41
+ * are built with 1, 2 and 4 threads (and 3 on 15 SMs, an uneven split) and
+ * stepped side by side: their state hashes (the arena: every unit, the
+ * request pool and its stashes, the stats, the event ring) must be equal
+ * after every cycle of the first 40 to 160 and every few dozen to
+ * thousand cycles after, and at the end every stat, every event count and the
+ * whole logged event stream, in order. A merge that followed the threads
+ * (which SM ran where or finished first) instead of the SMs' order fails
+ * here (tests/mutations.txt threads-merge-follows-parts).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load/loader.h"
+#include "session/session.h"
+#include "sim/event.h"
+#include "sim/sim.h"
+#include "sim/stats.h"
+#include "test.h"
+
+struct tcase {
+	const char *preset, *workload;
+	const char *sets[4];       /* NULL-terminated overrides */
+	const char *param;        /* "n" or NULL */
+	int64_t value;
+	bool parallel;            /* the machine runs its SM phases threaded */
+};
+
+static struct sim *build(struct session *ss, const struct tcase *tc, int threads)
+{
+	struct sim_cfg c;
+	char *err = NULL;
+	cfg_defaults(&c);
+	if (loader_load_config(tc->preset, &c, &err))
+		goto fail;
+	for (int i = 0; tc->sets[i]; i++)
+		if (loader_apply_override(&c, tc->sets[i], &err))
+			goto fail;
+	c.threads = threads;
+	if (cfg_validate(&c, &err) || session_init(ss, &c, "", tc->workload, 1, &err))
+		goto fail;
+	if (tc->param) {
+		struct kernel_src k = ss->ksrc;
+		if (kernel_src_set_param(&k, tc->param, tc->value, &err) || session_set_kernel_src(ss, &k, &err)) {
+			session_fini(ss);
+			goto fail;
+		}
+	}
+	session_set_snapshot_budget(ss, 0); /* speed: test_snapshot covers rewinding */
+	events_log_all(sim_events(ss->sim), true);
+	return ss->sim;
+fail:
+	test_fail(__FILE__, __LINE__, "%s %s: %s", tc->preset, tc->workload, err ? err : "?");
+	free(err);
+	return NULL;
+}
+
+static void all_stats(struct sim *s, struct strbuf *sb)
+{
+	const struct stats *st = sim_stats_c(s);
+	for (uint32_t i = 0; i < stats_count(st); i++) {
+		stats_format(st, i, sb);
+		sb_puts(sb, "\n");
+	}
+}
+
+/* Run tc with each of the thread counts in ns (ns[0] is the reference),
+ * comparing hashes after every cycle of the first `first` (CTAs launching,
+ * the first misses), then every `every` cycles (a hash reads the whole
+ * arena: tens of megabytes on the big presets). */
+static void same_for_every_count(const struct tcase *tc, const int *ns, int nn, uint64_t first, uint64_t every)
+{
+	struct session ss[4];
+	struct sim *s[4];
+	REQUIRE(nn <= 4);
+	for (int i = 0; i < nn; i++) {
+		s[i] = build(&ss[i], tc, ns[i]);
+		if (!s[i]) {
+			for (int j = 0; j < i; j++)
+				session_fini(&ss[j]);
+			return;
+		}
+		CHECK_EQ(sim_threads_possible(s[i]), tc->parallel);
+		CHECK_EQ(sim_threads(s[i]), tc->parallel ? ns[i] : 1);
+	}
+	uint64_t steps = 0;
+	bool differ = false;
+	while (!sim_done(s[0]) && steps < 100000) {
+		uint64_t k = sim_cycle(s[0]) < first ? 1 : every;
+		for (int i = 0; i < nn; i++)
+			sim_step(s[i], k);
+		steps++;
+		uint64_t h = sim_state_hash(s[0]);
+		for (int i = 1; i < nn && !differ; i++)
+			if (sim_state_hash(s[i]) != h || sim_cycle(s[i]) != sim_cycle(s[0])) {
+				test_fail(__FILE__, __LINE__, "%s %s: %d threads differ from %d at cycle %llu", tc->preset,
+					  tc->workload, ns[i], ns[0], (unsigned long long)sim_cycle(s[0]));
+				differ = true;
+			}
+		if (differ)
+			break;
+	}
+	CHECK(sim_done(s[0]));
+	struct strbuf ref;
+	sb_init(&ref);
+	all_stats(s[0], &ref);
+	const struct events *e0 = sim_events_c(s[0]);
+	for (int i = 1; i < nn; i++) {
+		CHECK(sim_done(s[i]));
+		struct strbuf sb;
+		sb_init(&sb);
+		all_stats(s[i], &sb);
+		if (strcmp(sb.s, ref.s))
+			test_fail(__FILE__, __LINE__, "%s %s: stats with %d threads differ", tc->preset, tc->workload, ns[i]);
+		sb_fini(&sb);
+		const struct events *e = sim_events_c(s[i]);
+		CHECK(e->total == e0->total);
+		CHECK(!memcmp(e->counts, e0->counts, sizeof e->counts));
+		for (uint64_t k = 0; k < e0->total && k < e0->cap; k++) {
+			const struct event *a = events_recent(e0, k), *b = events_recent(e, k);
+			if (!b || memcmp(a, b, sizeof *a)) {
+				test_fail(__FILE__, __LINE__, "%s %s: event %llu back differs with %d threads", tc->preset,
+					  tc->workload, (unsigned long long)k, ns[i]);
+				break;
+			}
+		}
+	}
+	sb_fini(&ref);
+	/* The run did something: the reference issued instructions. */
+	CHECK(stats_counter_value(sim_stats_c(s[0]), (uint32_t)stats_find(sim_stats_c(s[0]), "sim.warp_insts")) > 0);
+	for (int i = 0; i < nn; i++)
+		session_fini(&ss[i]);
+}
+
+static const int n124[] = {1, 2, 4};
+
+TEST(threads_titanv_matmul_naive)
+{
+	struct tcase tc = {"titanv", "matmul_naive", {NULL}, "n", 64, true};
+	same_for_every_count(&tc, n124, 3, 40, 1499);
+}
+
+/* 15 SMs on 3 threads: five each; on 2 and 4, uneven shares. Every cycle. */
+TEST(threads_gtx480_stencil2d_odd_split)
+{
+	static const int n[] = {1, 3, 2, 4};
+	struct tcase tc = {"gtx480", "stencil2d", {NULL}, "n", 64, true};
+	same_for_every_count(&tc, n, 4, 160, 37);
+}
+
+/* With a coherence protocol the SM phases stay on one thread (its L1
+ * controllers still reach shared state): same results, one thread. */
+TEST(threads_gtx480_stencil2d_coherence)
+{
+	struct tcase tc = {"gtx480", "stencil2d", {"coherence.protocol=si", NULL}, "n", 64, false};
+	same_for_every_count(&tc, n124, 3, 160, 37);
+}
+
+TEST(threads_rx540_frc)
+{
+	struct tcase tc = {"rx540", "gather_random", {"l2.frc.entries=64", NULL}, "n", 4096, true};
+	same_for_every_count(&tc, n124, 3, 160, 97);
+}
+
+TEST(threads_trace_replay)
+{
+	struct tcase tc = {"gtx480", "tests/traces/vecadd/kernel-1.traceg", {NULL}, NULL, 0, true};
+	same_for_every_count(&tc, n124, 3, 160, 37);
+}
+
+/* More threads than busy SMs, and a phase below the threshold (the
+ * teaching machine's two SMs run on the calling thread). */
+TEST(threads_more_than_sms)
+{
+	static const int n[] = {1, 2};
+	struct tcase tc = {"teaching", "vecadd", {NULL}, NULL, 0, true};
+	same_for_every_count(&tc, n, 2, 160, 13);
+}
