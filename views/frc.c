@@ -289,7 +289,8 @@ static void frc_draw(struct panel *p, WINDOW *w, const struct view_ctx *c)
 		 fi.all_l2_misses ? 100.0 * (double)fi.all_allocs / (double)fi.all_l2_misses : 0.0,
 		 (unsigned long long)fi.swaps, (unsigned long long)fi.hits_fetching, (unsigned long long)fi.fallbacks,
 		 (unsigned long long)fi.evictions);
-	int n = put_wrapped(w, r.y, r.x, r.w, r.h > 3 ? 2 : 1, ctr, A_NORMAL);
+	/* Two summary lines only when three entry rows still fit under the header. */
+	int n = put_wrapped(w, r.y, r.x, r.w, r.h > 5 ? 2 : 1, ctr, A_NORMAL);
 	r.y += n;
 	r.h -= n;
 	fp->sim = c->sim;
@@ -340,7 +341,7 @@ static const struct panel_ops frc_ops = {
 	.name = "frc",
 	.desc = "Fetch and Replacement Cache entries of the selected L2 bank",
 	.min_w = 30,
-	.min_h = 3,
+	.min_h = 5, /* title, summary, header and two entries: the lesson at 80x24 (issue 38) */
 	.draw = frc_draw,
 	.key = frc_key,
 	.reset = frc_reset,

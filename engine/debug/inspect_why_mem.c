@@ -339,6 +339,15 @@ static void chain_req(const struct sim *s, const struct sm *sm, uint32_t ri, str
 		why_chain_l2(s, r->addr, r->sm, true, c);
 }
 
+/* Is pool slot i a request of the memory instruction in buffer slot v that
+ * has no answer yet? */
+static bool vmb_req_pending(const struct sim *s, const struct sm *sm, int v, const struct vmb_ent *e, uint32_t i)
+{
+	const struct req *r = &s->pool.r[i];
+	return r->in_use && r->sm == sm->id && r->vmb == v && r->warp == e->warp &&
+	       (r->type == RQ_LD || r->type == RQ_ST || r->type == RQ_ATOM) && (r->reply == RP_NONE || r->reply == RP_NACK);
+}
+
 /* The memory instruction in vector-memory-buffer slot v, and its first
  * request still in flight. */
 void why_chain_vmb(const struct sim *s, const struct sm *sm, int v, const char *pre, struct chain *c)
@@ -352,23 +361,34 @@ void why_chain_vmb(const struct sim *s, const struct sm *sm, int v, const char *
 	why_add(c, e->t_issue, "%s%s%s by warp %u issued at cycle %llu (memory buffer entry %d): %u request%s outstanding",
 	    pre, e->op <= KOP_ATOM ? ops[e->op] : "memory op", dst, e->warp, (unsigned long long)e->t_issue, v, e->pending,
 	    WHY_S(e->pending));
+	/* The first request (in pool order) not waiting in the L1 wait queue,
+	 * else the first that is: which slot a request got depends on the
+	 * pool's free lists, so the choice must not. */
+	uint32_t first = REQ_NIL, waiting = REQ_NIL;
 	for (uint32_t i = 0; i < s->pool.cap; i++) {
-		const struct req *r = &s->pool.r[i];
-		if (r->in_use && r->sm == sm->id && r->vmb == v && r->warp == e->warp &&
-		    (r->type == RQ_LD || r->type == RQ_ST || r->type == RQ_ATOM) &&
-		    (r->reply == RP_NONE || r->reply == RP_NACK)) {
-			chain_req(s, sm, i, c);
-			/* Another of its requests refused a merge slot waits in the
-			 * L1 wait queue (lessons/mshrs): one link for it. */
-			for (uint32_t j = i + 1; j < s->pool.cap; j++) {
-				const struct req *q = &s->pool.r[j];
-				int pos;
-				if (q->in_use && q->sm == sm->id && q->vmb == v && q->warp == e->warp &&
-				    in_queue(s, &sm->l1.waitq, j, &pos) && waitq_merge_link(s, sm, j, pos, "another of its requests: ", c))
-					break;
-			}
-			return;
+		int pos;
+		if (!vmb_req_pending(s, sm, v, e, i))
+			continue;
+		if (!in_queue(s, &sm->l1.waitq, i, &pos)) {
+			first = i;
+			break;
 		}
+		if (waiting == REQ_NIL)
+			waiting = i;
+	}
+	if (first == REQ_NIL)
+		first = waiting;
+	if (first != REQ_NIL) {
+		chain_req(s, sm, first, c);
+		/* Another of its requests refused a merge slot waits in the L1
+		 * wait queue (lessons/mshrs): one link for it. */
+		for (uint32_t j = 0; j < s->pool.cap; j++) {
+			int pos;
+			if (j != first && vmb_req_pending(s, sm, v, e, j) && in_queue(s, &sm->l1.waitq, j, &pos) &&
+			    waitq_merge_link(s, sm, j, pos, "another of its requests: ", c))
+				break;
+		}
+		return;
 	}
 	why_add(c, UINT64_MAX, "all its requests have been answered; the reply is on its way to the register file");
 }

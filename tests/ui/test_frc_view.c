@@ -156,3 +156,26 @@ TEST(view_frc_without_frc_says_how_to_enable)
 	panel_free(p);
 	vt_session_free(ss);
 }
+
+/* At its minimum height the panel still lists entries (issue 38: the frc
+ * lesson's step 5 at 80x24 gives it 5 rows and 40 columns beside the L2
+ * panel, where a two-line summary left no entry row): title, one summary
+ * line, the header, and entries 0.0 and 0.1. */
+TEST(view_frc_min_height_shows_entries)
+{
+	vt_screen();
+	struct session *ss =
+		vt_session("set l2.frc.entries 16\nworkload gather_random\nbreak frc.swap_done\ncontinue\n");
+	REQUIRE(ss != NULL);
+	struct panel *p = panel_create("frc");
+	REQUIRE(p != NULL);
+	int min_h = p->ops->min_h;
+	CHECK(min_h >= 5);
+	char *text = draw_text(ss, 40, min_h, false);
+	CHECK_CONTAINS(text, "ENTRY STATE");
+	CHECK_CONTAINS(text, "\n0.0 ");
+	CHECK_CONTAINS(text, "\n0.1 ");
+	free(text);
+	panel_free(p);
+	vt_session_free(ss);
+}
