@@ -199,8 +199,11 @@ enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, ui
 				be = b->t_pre;
 				/* FR-FCFS past its row-hit cap (DRAMSim3's semantics): the cap
 				 * permits the precharge, it does not idle the bank; hits ready
-				 * before the PRE is legal keep issuing. */
-				int32_t hi = d->sched_kind == DRAM_SCHED_FRFCFS ? oldest_hit(c, b, q) : -1;
+				 * before the PRE is legal keep issuing. Below the cap
+				 * frfcfs_pick has walked the queue and found no hit: no second
+				 * walk. */
+				bool capped = d->c.row_hit_cap && b->hits_run >= (uint32_t)d->c.row_hit_cap;
+				int32_t hi = d->sched_kind == DRAM_SCHED_FRFCFS && capped ? oldest_hit(c, b, q) : -1;
 				if (hi >= 0) {
 					const struct dram_req *h = &c->req[hi];
 					enum dram_cmd hc = h->is_write ? DC_WR : DC_RD;
