@@ -506,7 +506,11 @@ static void refresh_due(struct dram *d, struct dram_chan *c, dcyc t)
 }
 
 /* Scan candidates: issue the best legal at t if `t_issue`; return the earliest legal cycle
- * among what remains (>= t + 1 after an issue). Banks with nothing to do leave the list. */
+ * among what remains (>= t + 1 after an issue). Banks with nothing to do leave the list.
+ * Without may_issue (dram_chan_step's scan at t + 1 after a command at t, whose
+ * answer it raises to t + 1 at least) a candidate legal at t ends the scan:
+ * the rest could not make the answer sooner, and the banks among them with
+ * nothing to do leave the list at a later scan. */
 static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, bool *issued)
 {
 	dcyc next = DCYC_NEVER, e = 0;
@@ -534,6 +538,8 @@ static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, bo
 		if (e > t || !may_issue) {
 			if (e < next)
 				next = e;
+			if (!may_issue && e <= t)
+				break; /* the after-issue scan at t: nothing can be sooner (dram_chan_step) */
 			continue;
 		}
 		uint64_t key;
