@@ -200,8 +200,11 @@ enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, ui
 				be = b->t_pre;
 				/* FR-FCFS past its row-hit cap (DRAMSim3's semantics): the cap
 				 * permits the precharge, it does not idle the bank; hits ready
-				 * before the PRE is legal keep issuing. */
-				int32_t hi = d->sched_kind == DRAM_SCHED_FRFCFS ? oldest_hit(c, b, q) : -1;
+				 * before the PRE is legal keep issuing. Below the cap
+				 * frfcfs_pick has walked the queue and found no hit: no second
+				 * walk. */
+				bool capped = d->c.row_hit_cap && b->hits_run >= (uint32_t)d->c.row_hit_cap;
+				int32_t hi = d->sched_kind == DRAM_SCHED_FRFCFS && capped ? oldest_hit(c, b, q) : -1;
 				if (hi >= 0) {
 					const struct dram_req *h = &c->req[hi];
 					enum dram_cmd hc = h->is_write ? DC_WR : DC_RD;
@@ -523,7 +526,11 @@ static uint64_t cmdq_key(const struct dram *d, const struct dram_chan *c, uint32
 }
 
 /* Scan candidates: issue the best legal at t if `t_issue`; return the earliest legal cycle
- * among what remains (>= t + 1 after an issue). Banks with nothing to do leave the list. */
+ * among what remains (>= t + 1 after an issue). Banks with nothing to do leave the list.
+ * Without may_issue (dram_chan_step's scan at t + 1 after a command at t, whose
+ * answer it raises to t + 1 at least) a candidate legal at t ends the scan:
+ * the rest could not make the answer sooner, and the banks among them with
+ * nothing to do leave the list at a later scan. */
 static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, bool *issued)
 {
 	dcyc next = DCYC_NEVER, e = 0;
@@ -551,6 +558,8 @@ static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, bo
 		if (e > t || !may_issue) {
 			if (e < next)
 				next = e;
+			if (!may_issue && e <= t)
+				break; /* the after-issue scan at t: nothing can be sooner (dram_chan_step) */
 			continue;
 		}
 		uint64_t key;
