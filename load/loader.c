@@ -314,6 +314,19 @@ static int walk_object(struct load_ctx *lc, const char *fname, const cJSON *obj,
 {
 	for (const cJSON *it = obj->child; it; it = it->next) {
 		const char *key = it->string ? it->string : "";
+		/* JSON parsers keep one of two equal keys silently; say so instead. */
+		for (const cJSON *p = obj->child; p != it; p = p->next)
+			if (p->string && strcmp(p->string, key) == 0) {
+				set_err(err, "%s: %s%s%s: given twice in the same object (remove one; no value would be used "
+					     "silently)",
+					fname, prefix ? prefix : "", prefix ? "." : "", key);
+				if (lc->nkeys < (int)ARRAY_LEN(lc->keys))
+					lc->keys[lc->nkeys] = key;
+				lc->nkeys++;
+				int rc = locate(lc, fname, err);
+				lc->nkeys--;
+				return rc ? rc : -1;
+			}
 		if (key[0] == '_' || (!prefix && strcmp(key, "extends") == 0))
 			continue;
 		if (lc->nkeys < (int)ARRAY_LEN(lc->keys))
