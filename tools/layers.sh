@@ -44,36 +44,51 @@ folders=$(grep -v '^[[:space:]]*#' "$conf" | grep -v '^[[:space:]]*$' | grep -v 
 # Uses, one per line: "KIND SRCFILE LINE TARGETFOLDER WHAT".
 # Includes: the folder part of a quoted include resolves to engine/X when
 # engine/X is listed, else to X itself (front-end folders).
+# Every #include "..." of every source file, in one awk pass (a process per
+# include line took half a minute on a loaded machine): "include FILE LINE
+# FOLDER HEADER", the folder being the header's own (engine/ added when it is
+# one of the engine's folders) or, for a bare name, the including file's.
 for d in $folders; do
 	for f in "$d"/*.c "$d"/*.h; do
-		[ -f "$f" ] || continue
-		grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" | sed 's/^\([0-9]*\):[^"]*"\([^"]*\)".*/\1 \2/' |
-			while read -r line inc; do
-				case "$inc" in
-				*/*) t=${inc%/*} ;;
-				*) t=$d ;;
-				esac
-				if [ -d "engine/$t" ] && echo "$folders" | grep -qx "engine/$t"; then t=engine/$t; fi
-				echo "include $f $line $t $inc"
-			done
+		[ -f "$f" ] && echo "$d $f"
 	done
-done >"$tmp/uses"
+done | awk -v folders="$folders" '
+BEGIN { n = split(folders, F, /[ \t\n]+/); for (i = 1; i <= n; i++) isf[F[i]] = 1 }
+{
+	d = $1; f = $2; ln = 0
+	while ((getline l < f) > 0) {
+		ln++
+		if (l !~ /^[ \t]*#[ \t]*include[ \t]*"/) continue
+		inc = l; sub(/^[^"]*"/, "", inc); sub(/".*/, "", inc)
+		if (inc ~ /\//) { t = inc; sub(/\/[^\/]*$/, "", t) } else t = d
+		if (("engine/" t) in isf) t = "engine/" t
+		print "include", f, ln, t, inc
+	}
+	close(f)
+}' >"$tmp/uses"
 
 if [ -n "$objs" ]; then
+	# The objects of the folders' own .c files, then one nm over all of them
+	# for each list (an nm process per object cost about 75 ms each): "SYMBOL
+	# FOLDER" for what each folder defines, "SYMBOL SOURCE" for what each
+	# source calls.
 	for d in $folders; do
 		for o in "$objs/$d"/*.o; do
-			[ -f "$o" ] && [ -f "$d/$(basename "$o" .o).c" ] || continue
-			nm --defined-only -g "$o" | awk -v d="$d" '$2 ~ /^[TDBRCVW]$/ { print $3, d }'
+			b=${o##*/}
+			[ -f "$o" ] && [ -f "$d/${b%.o}.c" ] && echo "$o"
 		done
-	done | sort -u >"$tmp/defs"
-	for d in $folders; do
-		for o in "$objs/$d"/*.o; do
-			src="$d/$(basename "$o" .o).c"
-			[ -f "$o" ] && [ -f "$src" ] || continue
-			nm -u "$o" | awk -v s="$src" '{ print $NF, s }'
-		done
-	done | sort >"$tmp/undef"
-	# symbol src | symbol folder -> "call SRC - FOLDER SYMBOL"
+	done >"$tmp/objs"
+	nmlist() { # nm options...: "SYMBOL FOLDER/NAME.c TYPE" per line
+		[ -s "$tmp/objs" ] || return 0
+		xargs nm -A "$@" <"$tmp/objs" | awk -v pre="$objs/" '{
+			f = substr($0, 1, index($0, ":") - 1)
+			if (index(f, pre) == 1) f = substr(f, length(pre) + 1)
+			sub(/\.o$/, ".c", f)
+			print $NF, f, $(NF - 1)
+		}'
+	}
+	nmlist --defined-only -g | awk '$3 ~ /^[TDBRCVW]$/ { d = $2; sub(/\/[^\/]*$/, "", d); print $1, d }' | sort -u >"$tmp/defs"
+	nmlist -u | awk '{ print $1, $2 }' | sort >"$tmp/undef"
 	join "$tmp/undef" "$tmp/defs" | awk '{ print "call", $2, "-", $3, $1 }' >>"$tmp/uses"
 fi
 
