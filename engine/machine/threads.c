@@ -7,7 +7,7 @@
  * count of unfinished parts to reach zero the same way. When the workers
  * keep being late (the machine's cores are busy with other work), the
  * caller runs every part itself for a while: who runs a part never changes
- * the result (sim.c "Threads"), only the time.
+ * the result (sim_par.c "Threads"), only the time.
  */
 #include "threads.h"
 

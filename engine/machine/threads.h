@@ -1,5 +1,5 @@
 /*
- * threads.h: the worker threads of a threaded simulation (sim.c "Threads").
+ * threads.h: the worker threads of a threaded simulation (sim_par.c "Threads").
  * Created once per machine (sim_set_threads), they wait for a job, run it
  * and report; the calling thread runs part 0 of each job itself.
  */

@@ -1,6 +1,6 @@
 /*
  * par.h: what an SM changes outside itself while the per-SM phases of a
- * cycle run on several threads (machine/threads.c, sim.c "Threads").
+ * cycle run on several threads (machine/threads.c, sim_par.c "Threads").
  *
  * While a worker ticks SM i, par_cur points at its thread's context and
  * par_cur->sm at SM i's. The shared structures the SM would write are

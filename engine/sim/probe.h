@@ -19,7 +19,7 @@
  *    structure's state and emit events, never the firing unit's.
  *  - A point nobody listens to costs one load and a compare.
  *  - The L1 points fire in the SM's own thread when the SM phases run on
- *    several threads (machine/sim.c "Threads"): a listener on them may
+ *    several threads (machine/sim_par.c "Threads"): a listener on them may
  *    change only per-SM state of its own, stats and events (which par.h
  *    buffers); one that needs more makes sim.c's par_eligible say no.
  */

@@ -95,7 +95,7 @@ enum sim_stop {
 struct sim *sim_new(const struct sim_cfg *cfg, const struct workload *wl, char **err);
 void sim_free(struct sim *s);
 
-/* Threads for the per-SM phases of each cycle (machine/sim.c "Threads"):
+/* Threads for the per-SM phases of each cycle (machine/sim_par.c "Threads"):
  * n <= 0 picks sim_default_threads. Results are the same for every n;
  * machines whose SM ticks still write shared state (sim_threads_possible
  * false) keep one. Returns the number now in use. */

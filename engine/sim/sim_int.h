@@ -358,7 +358,7 @@ struct sim {
 	 * function of the rest of the state (equal after stepping, running or
 	 * rewinding) and check_invariants compares them with it. */
 	uint64_t *act_sm, *act_l2;
-	/* Threads (machine/sim.c "Threads"; heap, not state): par_ok says the
+	/* Threads (machine/sim_par.c "Threads"; heap, not state): par_ok says the
 	 * machine runs its SM phases through par.h's buffers (fixed when it is
 	 * built, the same for every thread count); tp the workers (NULL: one
 	 * thread), pthr one context per thread, psm one per SM, par_ids the

@@ -1,0 +1,26 @@
+/*
+ * sim_par.h: the threaded SM phases (sim_par.c), for sim.c only.
+ */
+#ifndef GPUSTEP_SIM_PAR_H
+#define GPUSTEP_SIM_PAR_H
+
+#include <stdbool.h>
+
+#include "threads.h"
+
+struct sim;
+struct sm;
+
+/* Decide whether the machine's SM phases may run threaded (par_ok) and set
+ * up its per-thread and per-SM buffers; par_teardown frees them. */
+void par_setup(struct sim *s);
+void par_teardown(struct sim *s);
+/* One SM phase of a cycle: kind 0 every busy SM's l1_tick, 1 its core_tick
+ * (and the activity bit after it), merged in ascending SM order. */
+void par_phase(struct sim *s, int kind);
+/* sim.c: does the machine run a built-in kernel (not a trace, DRAM requests)? */
+bool sim_wl_is_kernel(const struct sim *s);
+/* sim.c: an SM whose ticks would do nothing. */
+bool sim_sm_busy(const struct sim *s, const struct sm *sm);
+
+#endif
