@@ -12,44 +12,11 @@
 #include <string.h>
 
 #include "machine/fork.h"
+#include "evlog.h"
 #include "sesstest.h"
 #include "test.h"
 #include "tui/commands.h"
 
-/* Every event a machine logs from now to the end (or `limit`), in order. */
-struct evlog {
-	struct event *v;
-	size_t n, cap;
-};
-
-static void log_run(struct sim *s, uint64_t limit, struct evlog *l)
-{
-	events_log_all(sim_events(s), true);
-	memset(l, 0, sizeof *l);
-	while (!sim_done(s) && sim_cycle(s) < limit) {
-		uint64_t before = events_logged(sim_events_c(s));
-		sim_step(s, 1);
-		uint64_t made = events_logged(sim_events_c(s)) - before;
-		REQUIRE(made < 4096); /* the ring still holds them */
-		for (uint64_t i = made; i-- > 0;) {
-			if (l->n == l->cap) {
-				l->cap = l->cap ? 2 * l->cap : 4096;
-				l->v = realloc(l->v, l->cap * sizeof *l->v);
-				REQUIRE(l->v);
-			}
-			l->v[l->n++] = *events_recent(sim_events_c(s), i);
-		}
-	}
-}
-
-static bool same(const struct event *x, const struct event *y)
-{
-	return x->cycle == y->cycle && x->kind == y->kind && x->addr == y->addr && x->sm == y->sm &&
-	       x->warp == y->warp && x->unit == y->unit && x->ch == y->ch && x->bank == y->bank && x->row == y->row &&
-	       x->set == y->set && x->a == y->a && x->b == y->b;
-}
-
-/* The expected "where they part" line and the two event lines. */
 struct parting {
 	uint64_t cycle;
 	char a[512], b[512];
@@ -60,7 +27,7 @@ static bool first_difference(const struct evlog *a, const struct evlog *b, struc
 {
 	size_t n = a->n < b->n ? a->n : b->n;
 	for (size_t i = 0; i < n; i++)
-		if (!same(&a->v[i], &b->v[i])) {
+		if (!evlog_same(&a->v[i], &b->v[i])) {
 			p->cycle = a->v[i].cycle < b->v[i].cycle ? a->v[i].cycle : b->v[i].cycle;
 			char t[480];
 			event_format(&a->v[i], t, sizeof t);
@@ -96,8 +63,8 @@ TEST(whatif_from_start_parts_at_the_first_mshr_full)
 	struct sim *a = sim_new(&f.ss.cfg, &f.ss.wl, &err), *b = sim_new(&cb, &f.ss.wl, &err);
 	REQUIRE(a && b);
 	struct evlog la, lb;
-	log_run(a, UINT64_MAX, &la);
-	log_run(b, UINT64_MAX, &lb);
+	evlog_run(a, UINT64_MAX, &la);
+	evlog_run(b, UINT64_MAX, &lb);
 	struct parting p;
 	REQUIRE(first_difference(&la, &lb, &p));
 	CHECK_EQ(p.bkind, event_find("l1.mshr_full"));
@@ -137,8 +104,8 @@ TEST(whatif_from_start_more_mshrs_parts_where_a_first_throttles)
 	struct sim *a = sim_new(&f.ss.cfg, &f.ss.wl, &err), *b = sim_new(&cb, &f.ss.wl, &err);
 	REQUIRE(a && b);
 	struct evlog la, lb;
-	log_run(a, UINT64_MAX, &la);
-	log_run(b, UINT64_MAX, &lb);
+	evlog_run(a, UINT64_MAX, &la);
+	evlog_run(b, UINT64_MAX, &lb);
 	struct parting p;
 	REQUIRE(first_difference(&la, &lb, &p));
 	char cmd[128];
@@ -172,8 +139,8 @@ TEST(whatif_mid_run_parts_where_the_logs_differ_and_leaves_the_machine)
 	struct sim *a = sim_fork(f.ss.sim, &f.ss.cfg, &ok, &err), *b = sim_fork(f.ss.sim, &cb, &ok, &err);
 	REQUIRE(a && b);
 	struct evlog la, lb;
-	log_run(a, UINT64_MAX, &la);
-	log_run(b, UINT64_MAX, &lb);
+	evlog_run(a, UINT64_MAX, &la);
+	evlog_run(b, UINT64_MAX, &lb);
 	struct parting p;
 	REQUIRE(first_difference(&la, &lb, &p));
 	CHECK(p.cycle >= c);

@@ -21,42 +21,11 @@
 #include "export/stats_json.h"
 #include "load/loader.h"
 #include "machine/fork.h"
+#include "evlog.h"
 #include "sesstest.h"
 #include "session/whatif.h"
 #include "test.h"
 #include "tui/commands.h"
-
-struct evlog {
-	struct event *v;
-	size_t n, cap;
-};
-
-static void log_run(struct sim *s, struct evlog *l)
-{
-	events_log_all(sim_events(s), true);
-	memset(l, 0, sizeof *l);
-	while (!sim_done(s)) {
-		uint64_t before = events_logged(sim_events_c(s));
-		sim_step(s, 1);
-		uint64_t made = events_logged(sim_events_c(s)) - before;
-		REQUIRE(made < 4096);
-		for (uint64_t i = made; i-- > 0;) {
-			if (l->n == l->cap) {
-				l->cap = l->cap ? 2 * l->cap : 4096;
-				l->v = realloc(l->v, l->cap * sizeof *l->v);
-				REQUIRE(l->v);
-			}
-			l->v[l->n++] = *events_recent(sim_events_c(s), i);
-		}
-	}
-}
-
-static bool same(const struct event *x, const struct event *y)
-{
-	return x->cycle == y->cycle && x->kind == y->kind && x->addr == y->addr && x->sm == y->sm &&
-	       x->warp == y->warp && x->unit == y->unit && x->ch == y->ch && x->bank == y->bank && x->row == y->row &&
-	       x->set == y->set && x->a == y->a && x->b == y->b;
-}
 
 static char *tmpdir(void)
 {
@@ -157,10 +126,10 @@ TEST(whatif_cli_json_parts_where_the_full_logs_differ)
 	struct sim *a = sim_new(&ca, &f.ss.wl, &err), *b = sim_new(&cb, &f.ss.wl, &err);
 	REQUIRE(a && b);
 	struct evlog la, lb;
-	log_run(a, &la);
-	log_run(b, &lb);
+	evlog_run(a, UINT64_MAX, &la);
+	evlog_run(b, UINT64_MAX, &lb);
 	size_t i = 0, n = la.n < lb.n ? la.n : lb.n;
-	while (i < n && same(&la.v[i], &lb.v[i]))
+	while (i < n && evlog_same(&la.v[i], &lb.v[i]))
 		i++;
 	REQUIRE(i < n);
 	uint64_t part = la.v[i].cycle < lb.v[i].cycle ? la.v[i].cycle : lb.v[i].cycle;

@@ -15,41 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evlog.h"
 #include "sesstest.h"
 #include "sim/sim_int.h"
 #include "test.h"
 #include "tui/commands.h"
 
-struct evs {
-	struct event *v;
-	size_t n, cap;
-};
-
-static void log_to_end(struct sim *s, struct evs *l)
-{
-	memset(l, 0, sizeof *l);
-	while (!sim_done(s)) {
-		uint64_t before = events_logged(sim_events_c(s));
-		sim_step(s, 1);
-		uint64_t made = events_logged(sim_events_c(s)) - before;
-		REQUIRE(made < 4096); /* the ring still holds them */
-		for (uint64_t i = made; i-- > 0;) {
-			if (l->n == l->cap) {
-				l->cap = l->cap ? 2 * l->cap : 4096;
-				l->v = realloc(l->v, l->cap * sizeof *l->v);
-				REQUIRE(l->v);
-			}
-			l->v[l->n++] = *events_recent(sim_events_c(s), i);
-		}
-	}
-}
-
-static bool same_event(const struct event *x, const struct event *y)
-{
-	return x->cycle == y->cycle && x->kind == y->kind && x->addr == y->addr && x->sm == y->sm &&
-	       x->warp == y->warp && x->unit == y->unit && x->ch == y->ch && x->bank == y->bank &&
-	       x->row == y->row && x->set == y->set && x->a == y->a && x->b == y->b;
-}
 
 TEST(whatif_fewer_l1_mshrs_mid_run_done_when)
 {
@@ -71,11 +42,11 @@ TEST(whatif_fewer_l1_mshrs_mid_run_done_when)
 	sim_step(b, c);
 	REQUIRE(sim_cycle(a) == c && sim_cycle(b) == c);
 	b->cfg.l1.mshr_entries = k; /* the change, applied at the stop */
-	struct evs la, lb;
-	log_to_end(a, &la);
-	log_to_end(b, &lb);
+	struct evlog la, lb;
+	evlog_run(a, UINT64_MAX, &la);
+	evlog_run(b, UINT64_MAX, &lb);
 	size_t n = la.n < lb.n ? la.n : lb.n, i = 0;
-	while (i < n && same_event(&la.v[i], &lb.v[i]))
+	while (i < n && evlog_same(&la.v[i], &lb.v[i]))
 		i++;
 	REQUIRE(i < n);
 	uint64_t part = la.v[i].cycle < lb.v[i].cycle ? la.v[i].cycle : lb.v[i].cycle;
