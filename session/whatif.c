@@ -192,6 +192,12 @@ static bool run_both(struct wi_side *sd, uint64_t limit, struct whatif_part *p, 
 {
 	uint64_t k = 1;
 	uint32_t cap = 4096;
+	/* A chunk must not outgrow the ring even when a burst follows a quiet
+	 * stretch (CTAs launching after the launch latency): the chunk is at
+	 * most what a quarter of the ring holds at one event per warp slot per
+	 * cycle, or at the busiest rate seen so far, whichever is higher. */
+	const struct sim_cfg *c = sim_cfg(sd[0].s);
+	uint64_t rate = (uint64_t)c->core.sms * (uint64_t)c->core.warps_per_sm;
 	while (!sd[0].stopped || !sd[1].stopped) {
 		if (wi_sigint || (out->cancel && out->cancel(out->u)))
 			return false;
@@ -209,10 +215,15 @@ static bool run_both(struct wi_side *sd, uint64_t limit, struct whatif_part *p, 
 			most = made > most ? made : most;
 		}
 		compare(&sd[0], &sd[1], p);
+		if ((most + k - 1) / k > rate)
+			rate = (most + k - 1) / k;
+		uint64_t kmax = rate ? cap / (4 * rate) : 4096;
 		if (most > cap / 4 && k > 1)
 			k /= 2;
 		else if (most < cap / 16 && k < 4096)
 			k *= 2;
+		if (k > kmax)
+			k = kmax ? kmax : 1;
 	}
 	compare(&sd[0], &sd[1], p);
 	return true;

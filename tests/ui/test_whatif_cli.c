@@ -103,6 +103,62 @@ static double stat_of(const struct sim *s, const char *name)
 	return stats_value(sim_stats_c(s), (uint32_t)id);
 }
 
+/* A machine that is quiet for a while (gtx480's launch latency) and then
+ * bursts (15 SMs' CTAs start) must not overflow the event ring between two
+ * comparisons: the parting is still located, where the two full logs first
+ * differ (here the first remote DRAM read coming back sooner without the
+ * NUMA fabric's latency). */
+TEST(whatif_cli_locates_the_parting_after_a_quiet_stretch)
+{
+	char *dir = tmpdir(), *json = xasprintf("%s/o.json", dir);
+	struct sim_cfg ca, cb;
+	char *err = NULL;
+	cfg_defaults(&ca);
+	REQUIRE(loader_load_config("gtx480", &ca, &err) == 0);
+	REQUIRE(cfg_set_value(&ca, "l2.banks_per_channel", "0", &err) == 0);
+	REQUIRE(cfg_set_value(&ca, "dram.page_alloc", "temp", &err) == 0);
+	REQUIRE(cfg_set_value(&ca, "dram.numa_nodes", "15", &err) == 0);
+	REQUIRE(cfg_set_value(&ca, "dram.numa_latency", "100", &err) == 0);
+	cb = ca;
+	REQUIRE(cfg_set_value(&cb, "dram.numa_latency", "0", &err) == 0);
+	char *cfgpath = xasprintf("%s/base.json", dir);
+	FILE *fp = fopen(cfgpath, "w");
+	REQUIRE(fp != NULL);
+	fputs("{\"extends\": \"gtx480\", \"l2\": {\"banks_per_channel\": 0}, \"dram\": {\"page_alloc\": \"temp\", "
+	      "\"numa_nodes\": 15, \"numa_latency\": 100}}\n",
+	      fp);
+	fclose(fp);
+	const char *a2[] = {"whatif", cfgpath, "-w", "stencil2d", "-s", "dram.numa_latency=0", "--json", json};
+	char *text;
+	CHECK_EQ(call(whatif_main, 8, a2, &text), 0);
+	CHECK_CONTAINS(text, "where they part: cycle ");
+	struct fx f;
+	fx_init_wl(&f, "stencil2d");
+	struct sim *a = sim_new(&ca, &f.ss.wl, &err), *b = sim_new(&cb, &f.ss.wl, &err);
+	REQUIRE(a && b);
+	struct evlog la, lb;
+	evlog_run(a, UINT64_MAX, &la);
+	evlog_run(b, UINT64_MAX, &lb);
+	size_t i = 0, n = la.n < lb.n ? la.n : lb.n;
+	while (i < n && evlog_same(&la.v[i], &lb.v[i]))
+		i++;
+	REQUIRE(i < n);
+	uint64_t part = la.v[i].cycle < lb.v[i].cycle ? la.v[i].cycle : lb.v[i].cycle;
+	cJSON *d = read_json(json);
+	CHECK_EQ((uint64_t)get(get(d, "first_divergence"), "cycle")->valuedouble, part);
+	cJSON_Delete(d);
+	free(la.v);
+	free(lb.v);
+	sim_free(a);
+	sim_free(b);
+	fx_fini(&f);
+	free(text);
+	free(cfgpath);
+	free(json);
+	rm_rf(dir);
+	free(dir);
+}
+
 /* The issue's example: FRC entries on l2_set_burst, from cycle 0. The JSON's
  * first_divergence.cycle is where the two full logs first differ, the
  * sides' cycles and stats are those of the two full runs, and top_changes
