@@ -384,11 +384,22 @@ void whatif_print_changes(const struct whatif_out *out, const char *noun, const 
 		    moved, noun, top, moved - m);
 	else
 		OUT("what moved (%u %s differ; the %u largest, by structure):", m, noun, top);
-	OUT("  %-8s %-32s %12s %12s %12s %8s", "unit", "stat", la, lb, "B-A", "rel");
+	/* Columns as wide as what they hold, so the table fits the 80-column
+	 * pager and its numbers line up (fixed widths wrapped every row). */
+	int wu = 4, ws = 4, wa = (int)strlen(la) > 10 ? (int)strlen(la) : 10, wb = (int)strlen(lb) > 10 ? (int)strlen(lb) : 10;
 	for (uint32_t i = 0; i < top; i++) {
 		char g[64];
 		whatif_structure_of(t[i].name, g, sizeof g);
-		OUT("  %-8s %-32s %12.0f %12.0f %+12.0f %+7.1f%%", g, t[i].name, t[i].a, t[i].b, t[i].d,
+		if ((int)strlen(g) > wu)
+			wu = (int)strlen(g);
+		if ((int)strlen(t[i].name) > ws)
+			ws = (int)strlen(t[i].name);
+	}
+	OUT("  %-*s %-*s %*s %*s %11s %8s", wu, "unit", ws, "stat", wa, la, wb, lb, "B-A", "rel");
+	for (uint32_t i = 0; i < top; i++) {
+		char g[64];
+		whatif_structure_of(t[i].name, g, sizeof g);
+		OUT("  %-*s %-*s %*.0f %*.0f %+11.0f %+7.1f%%", wu, g, ws, t[i].name, wa, t[i].a, wb, t[i].b, t[i].d,
 		    t[i].a ? 100.0 * t[i].d / fabs(t[i].a) : 100.0);
 	}
 	free(t);
