@@ -30,7 +30,7 @@ static const struct cfg_param top_params[] = {
 	 "PRNG seed (random replacement, hash() in kernels); --seed overrides"},
 	{"threads", CFG_INT, CFG_OFF(threads), "1", 0, 64, 0, NULL,
 	 "threads that tick the SMs of each cycle; results are identical for every count; default 1 (two threads "
-	 "did not pay on the 2-core machine measured); 0 = the machine's cores, "
+	 "paid only with both cores of the 2-core machine measured free); 0 = the machine's cores, "
 	 "at most core.sms / 8 (so 1 below 16 SMs); machines whose SM ticks still share state run one "
 	 "(docs/PERFORMANCE.md \"Threads\"); --threads overrides"},
 };
