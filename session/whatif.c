@@ -18,6 +18,7 @@
  * EVENT after cycle C), comparing from cycle 0.
  */
 #include "whatif.h"
+#include "whatif_int.h"
 
 #include <math.h>
 #include <signal.h>
@@ -42,8 +43,7 @@ struct wi_side {
 	enum sim_stop stop;
 };
 
-static void wprintf(const struct whatif_out *o, bool err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void wprintf(const struct whatif_out *o, bool err, const char *fmt, ...)
+void whatif_printf(const struct whatif_out *o, bool err, const char *fmt, ...)
 {
 	char buf[2048];
 	va_list ap;
@@ -54,9 +54,6 @@ static void wprintf(const struct whatif_out *o, bool err, const char *fmt, ...)
 	if (f)
 		f(o->u, buf);
 }
-
-#define OUT(...) wprintf(out, false, __VA_ARGS__)
-#define ERR(...) wprintf(out, true, __VA_ARGS__)
 
 static volatile sig_atomic_t wi_sigint;
 
@@ -288,121 +285,6 @@ static void print_event(const char *label, bool has, const struct event *e, cons
 	char buf[512];
 	event_format(e, buf, sizeof buf);
 	OUT("  %s: %s", label, buf);
-}
-
-int whatif_stat_rank(const void *x, const void *y)
-{
-	const struct whatif_stat *p = x, *q = y;
-	double sp = fabs(p->rel) * log10(2 + fabs(p->d)), sq = fabs(q->rel) * log10(2 + fabs(q->d));
-	if (sp != sq)
-		return sp < sq ? 1 : -1;
-	return strcmp(p->name, q->name);
-}
-
-void whatif_structure_of(const char *name, char *buf, size_t n)
-{
-	if (name[0] == 's' && name[1] == 'm' && name[2] >= '0' && name[2] <= '9') {
-		const char *dot = strchr(name, '.');
-		if (dot)
-			name = dot + 1;
-	}
-	size_t k = strcspn(name, ".");
-	snprintf(buf, n, "%.*s", (int)k, name);
-}
-
-/* name without its per-unit part (two or more letters and a number: sm3,
- * bank0, ch1; not l1 or l2) ("sm3.l1.nacks" -> "l1.nacks",
- * "l2.bank0.nacks" -> "l2.nacks"): false when it has none. */
-static bool total_name(const char *name, char *buf, size_t n)
-{
-	const char *p = name;
-	while (*p) {
-		size_t k = strcspn(p, ".");
-		size_t letters = 0;
-		while (letters < k && p[letters] >= 'a' && p[letters] <= 'z')
-			letters++;
-		bool unit = letters >= 2 && letters < k && p[k] == '.';
-		for (size_t i = letters; unit && i < k; i++)
-			unit = p[i] >= '0' && p[i] <= '9';
-		if (unit) {
-			snprintf(buf, n, "%.*s%s", (int)(p - name), name, p + k + 1);
-			return true;
-		}
-		p += k;
-		if (*p)
-			p++;
-	}
-	return false;
-}
-
-static int by_name(const void *x, const void *y)
-{
-	return strcmp(((const struct whatif_stat *)x)->name, ((const struct whatif_stat *)y)->name);
-}
-
-uint32_t whatif_drop_unit_copies(struct whatif_stat *v, uint32_t m)
-{
-	struct whatif_stat *byn = xcalloc(m ? m : 1, sizeof *byn);
-	memcpy(byn, v, m * sizeof *v);
-	qsort(byn, m, sizeof *byn, by_name);
-	uint32_t k = 0;
-	for (uint32_t i = 0; i < m; i++) {
-		char total[256];
-		bool copy = false;
-		if (total_name(v[i].name, total, sizeof total)) {
-			struct whatif_stat key = {.name = total};
-			const struct whatif_stat *t = bsearch(&key, byn, m, sizeof *byn, by_name);
-			copy = t && t->a == v[i].a && t->b == v[i].b;
-		}
-		if (!copy)
-			v[k++] = v[i];
-	}
-	free(byn);
-	return k;
-}
-
-static int group_rank(const void *x, const void *y)
-{
-	const struct whatif_stat *p = x, *q = y;
-	char gp[64], gq[64];
-	whatif_structure_of(p->name, gp, sizeof gp);
-	whatif_structure_of(q->name, gq, sizeof gq);
-	int c = strcmp(gp, gq);
-	return c ? c : whatif_stat_rank(x, y);
-}
-
-void whatif_print_changes(const struct whatif_out *out, const char *noun, const struct whatif_stat *v, uint32_t m,
-			  uint32_t moved, const char *la, const char *lb)
-{
-	uint32_t top = m < WHATIF_TOP ? m : WHATIF_TOP;
-	struct whatif_stat *t = xcalloc(top ? top : 1, sizeof *t);
-	memcpy(t, v, top * sizeof *t);
-	qsort(t, top, sizeof *t, group_rank);
-	if (moved > m)
-		OUT("what moved (%u %s differ; the %u largest, by structure; %u per-unit copies of a total that "
-		    "moved the same left out):",
-		    moved, noun, top, moved - m);
-	else
-		OUT("what moved (%u %s differ; the %u largest, by structure):", m, noun, top);
-	/* Columns as wide as what they hold, so the table fits the 80-column
-	 * pager and its numbers line up (fixed widths wrapped every row). */
-	int wu = 4, ws = 4, wa = (int)strlen(la) > 10 ? (int)strlen(la) : 10, wb = (int)strlen(lb) > 10 ? (int)strlen(lb) : 10;
-	for (uint32_t i = 0; i < top; i++) {
-		char g[64];
-		whatif_structure_of(t[i].name, g, sizeof g);
-		if ((int)strlen(g) > wu)
-			wu = (int)strlen(g);
-		if ((int)strlen(t[i].name) > ws)
-			ws = (int)strlen(t[i].name);
-	}
-	OUT("  %-*s %-*s %*s %*s %11s %8s", wu, "unit", ws, "stat", wa, la, wb, lb, "B-A", "rel");
-	for (uint32_t i = 0; i < top; i++) {
-		char g[64];
-		whatif_structure_of(t[i].name, g, sizeof g);
-		OUT("  %-*s %-*s %*.0f %*.0f %+11.0f %+7.1f%%", wu, g, ws, t[i].name, wa, t[i].a, wb, t[i].b, t[i].d,
-		    t[i].a ? 100.0 * t[i].d / fabs(t[i].a) : 100.0);
-	}
-	free(t);
 }
 
 static const char *const stall_nsight[STALL__COUNT] = {
@@ -789,116 +671,5 @@ int whatif_run(struct session *ss, const struct whatif_spec *w, const struct wha
 	}
 	r->a = sd[0].s;
 	r->b = sd[1].s;
-	return 0;
-}
-
-/* ---- --each ------------------------------------------------------------- */
-
-static void keep_first(void *u, const char *text)
-{
-	char *msg = u;
-	if (!msg[0])
-		snprintf(msg, 256, "%s", strncmp(text, "whatif: ", 8) == 0 ? text + 8 : text);
-}
-
-static int each_rank(const void *x, const void *y)
-{
-	const struct whatif_each_row *p = x, *q = y;
-	if (p->ok != q->ok)
-		return p->ok ? -1 : 1;
-	if (p->delta != q->delta)
-		return p->delta < q->delta ? -1 : 1;
-	return strcmp(p->change, q->change);
-}
-
-int whatif_each(struct session *ss, const struct whatif_spec *w, const struct whatif_out *out,
-		struct whatif_each_row **rows, int *n)
-{
-	struct whatif_each_row *v = xcalloc((size_t)w->nkeys, sizeof *v);
-	struct whatif_spec *one = xmalloc(sizeof *one);
-	struct whatif_out q = *out;
-	q.print = NULL;
-	q.error = NULL;
-	int ran = 0;
-	for (int i = 0; i < w->nkeys; i++) {
-		struct whatif_each_row *e = &v[i];
-		snprintf(e->change, sizeof e->change, "%s=%s", w->keys[i], w->vals[i]);
-		whatif_spec_init(one, &ss->cfg);
-		one->span = w->span;
-		one->cycles = w->cycles;
-		one->from_start = w->from_start;
-		snprintf(one->until, sizeof one->until, "%s", w->until);
-		char *err = NULL;
-		if (whatif_spec_add(one, e->change, &err) || whatif_spec_check(one, &err)) {
-			snprintf(e->msg, sizeof e->msg, "%s", err ? err : "invalid");
-			free(err);
-			continue;
-		}
-		struct whatif_result r;
-		/* the first line of why a run is refused, kept for its row */
-		struct whatif_out c = q;
-		c.error = keep_first;
-		c.u = e->msg;
-		if (whatif_run(ss, one, &c, true, &r))
-			continue;
-		if (r.interrupted) {
-			whatif_result_free(&r);
-			free(one);
-			free(v);
-			ERR("whatif --each: interrupted (Ctrl-C) during %s; the machine you step is as it was", w->keys[i]);
-			return -1;
-		}
-		e->ok = true;
-		ran++;
-		e->cycles_a = sim_cycle(r.a) - r.start_cycle;
-		e->cycles_b = sim_cycle(r.b) - r.start_cycle;
-		e->delta = (int64_t)e->cycles_b - (int64_t)e->cycles_a;
-		e->parted = r.part.parted;
-		e->part_cycle = r.part.cycle;
-		if (r.nchanges)
-			snprintf(e->top, sizeof e->top, "%s %+.0f", r.changes[0].name, r.changes[0].d);
-		whatif_result_free(&r);
-	}
-	free(one);
-	if (!ran) {
-		for (int i = 0; i < w->nkeys; i++)
-			ERR("whatif --each: %s: %s", v[i].change, v[i].msg);
-		free(v);
-		return -1;
-	}
-	qsort(v, (size_t)w->nkeys, sizeof *v, each_rank);
-	int64_t most = 1;
-	for (int i = 0; i < w->nkeys; i++)
-		if (v[i].ok && (v[i].delta < 0 ? -v[i].delta : v[i].delta) > most)
-			most = v[i].delta < 0 ? -v[i].delta : v[i].delta;
-	uint64_t base = 0;
-	for (int i = 0; i < w->nkeys; i++)
-		if (v[i].ok)
-			base = v[i].cycles_a;
-	OUT("whatif --each: %d changes, one fork each; A as is takes %llu cycles%s; the most cycles saved first",
-	    w->nkeys, (unsigned long long)base, w->from_start ? " from cycle 0" : " from the stop");
-	OUT("  %-28s %10s %9s  %-41s %s", "change", "cycles", "B-A", "(bar: each # is 1/20 of the largest)",
-	    "moved most");
-	for (int i = 0; i < w->nkeys; i++) {
-		struct whatif_each_row *e = &v[i];
-		if (!e->ok) {
-			OUT("  %-28s %s", e->change, e->msg);
-			continue;
-		}
-		/* 20 cells either side of a bar '|': left for fewer cycles. */
-		char bar[48];
-		int len = (int)((e->delta < 0 ? -e->delta : e->delta) * 20 / most);
-		if (e->delta && !len)
-			len = 1;
-		memset(bar, ' ', 41);
-		bar[41] = 0;
-		bar[20] = '|';
-		for (int k = 0; k < len; k++)
-			bar[e->delta < 0 ? 19 - k : 21 + k] = '#';
-		OUT("  %-28s %10llu %+9lld  %s %s", e->change, (unsigned long long)e->cycles_b, (long long)e->delta, bar,
-		    e->parted ? e->top : "(identical)");
-	}
-	*rows = v;
-	*n = w->nkeys;
 	return 0;
 }
