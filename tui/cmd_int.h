@@ -48,6 +48,8 @@ const char *cmd_info_subject(const char *w, struct cmd_out *out);
 /* cmd_coal.c: `info coalesce`: lanes -> requests of the SM's last memory instruction */
 void info_coalesce(struct session *ss, int sm, struct cmd_out *out);
 void info_duel(struct session *ss, int n, struct cmd_out *out); /* cmd_duel.c */
+/* cmd_info_rf.c: `info rf SM`, the SM's register file as text */
+void cmd_info_rf(struct session *ss, int sm, struct cmd_out *out);
 /* part of whole in percent, 0 when whole is 0 */
 static inline double cmd_pct(uint64_t part, uint64_t whole) { return whole ? 100.0 * (double)part / (double)whole : 0.0; }
 
