@@ -36,6 +36,8 @@ void ccws_init(struct sim *s, struct sm *sm)
 						 "ccws: SM cycles in which at least one warp's loads were held back");
 		c->st_held = stats_counter(&s->stats, "ccws.held_warp_cycles",
 					   "ccws: warp-cycles of live warps whose loads were held back (/ throttled_cycles = mean held warps)");
+		c->st_adm = stats_counter(&s->stats, "ccws.admitted_warp_cycles",
+					  "ccws: warp-cycles of live warps allowed to issue loads (/ (cycles x SMs) = mean warps loading per SM)");
 		c->st_pct = stats_hist(&s->stats, "ccws.lls_pct_at_hit",
 				       "ccws: a warp's lost-locality score after a lost-locality hit, percent of the cutoff",
 				       pct, ARRAY_LEN(pct));
@@ -47,6 +49,7 @@ void ccws_init(struct sim *s, struct sm *sm)
 		c->st_pct = c0->st_pct;
 		c->st_thr_cycles = c0->st_thr_cycles;
 		c->st_held = c0->st_held;
+		c->st_adm = c0->st_adm;
 	}
 }
 
@@ -68,6 +71,10 @@ void ccws_on_launch(struct sim *s, struct sm *sm, int w)
 	if (!c)
 		return;
 	int n = s->cfg.core.ccws_vta_entries;
+	if (sm->nwarps_active == 0) { /* empty since its last evaluation: nothing was held or admitted meanwhile */
+		c->last_eval = s->st->now;
+		c->thr = c->adm = 0;
+	}
 	c->score[w] = s->cfg.core.ccws_base_score;
 	c->score_at[w] = s->st->now;
 	c->hits[w] = 0;
@@ -238,7 +245,9 @@ void ccws_eval(struct sim *s, struct sm *sm)
 		stat_add(&s->stats, c->st_thr_cycles, now - c->last_eval);
 		stat_add(&s->stats, c->st_held, (now - c->last_eval) * (uint64_t)__builtin_popcountll(c->thr));
 	}
+	stat_add(&s->stats, c->st_adm, (now - c->last_eval) * (uint64_t)__builtin_popcountll(c->adm));
 	c->last_eval = now;
+	c->adm = adm;
 	if (thr && decaying) {
 		/* Decay lowers the admitted sum by `decaying` x rate a cycle: it
 		 * falls below the cutoff after dt cycles (one more warp is

@@ -61,8 +61,9 @@ struct ccws_sm {
 	struct ccws_vta_ent *vta; /* [warp * entries + set * ways + way] (arena) */
 	int16_t *owner;      /* L1 line (set * ways + way) -> allocating warp, -1 (arena) */
 	uint64_t last_eval;  /* cycle of the last ccws_eval (thr held since then) */
+	uint64_t adm;        /* live warp slots admitted (last evaluation) */
 	uint32_t st_lost, st_insert, st_changes, st_pct; /* stat ids */
-	uint32_t st_thr_cycles, st_held;
+	uint32_t st_thr_cycles, st_held, st_adm;
 };
 
 struct sim;

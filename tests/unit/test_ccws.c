@@ -93,6 +93,17 @@ TEST(ccws_vta_hit_raises_lls)
  * warps 1-3 may not issue their loads. Decay admits warp 1 after 101 cycles
  * (399 + 100), warp 2 after 201, warp 3 after 301 (older first among equal
  * scores). */
+/* How many of the four warps are admitted dt cycles after the hit. */
+static int admitted_at(int rate, int dt)
+{
+	int sum = 500 - rate * dt < 100 ? 100 : 500 - rate * dt, adm = 1;
+	while (adm < 4 && sum < 400) {
+		sum += 100;
+		adm++;
+	}
+	return adm;
+}
+
 static void cutoff_case(int rate)
 {
 	struct tk t;
@@ -124,20 +135,15 @@ static void cutoff_case(int rate)
 	ccws_on_load_miss(t.s, sm, 0, X + 4);
 	CHECK_EQ(lls(&t, 0), 500);
 	CHECK_EQ(lls(&t, 1), 100);
-	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
 	/* The rule on warp 0's score max(100, 500 - rate x t) and three warps
 	 * at 100: admitted while the running sum is below C = 400. The mask
 	 * shrinks 3, 2, 1, 0 warps at the cycles it gives (T, T+101, T+201,
 	 * T+301 at one point a cycle). */
 	uint64_t at[4] = {0};
 	int nat = 0;
-	long held_sum = 0, thr_cyc = 0;
+	long held_sum = 0, thr_cyc = 0, adm_sum = 0;
 	for (int dt = 0, prev = -1; dt < 1000; dt++) {
-		int sc = 500 - rate * dt < 100 ? 100 : 500 - rate * dt, sum = sc, adm = 1;
-		while (adm < 4 && sum < 400) {
-			sum += 100;
-			adm++;
-		}
+		int adm = admitted_at(rate, dt);
 		if (4 - adm != prev && nat < 4)
 			at[nat++] = (uint64_t)dt;
 		prev = 4 - adm;
@@ -145,6 +151,18 @@ static void cutoff_case(int rate)
 		thr_cyc += adm < 4;
 	}
 	REQUIRE(nat == 4);
+	for (int dt = 0; dt < (int)at[3]; dt++)
+		adm_sum += admitted_at(rate, dt);
+	/* Warps allowed to load, per cycle: all 4 from the launch to T, then
+	 * 1, 2, 3 until the last release (at one point a cycle 101 + 2 x 100
+	 * + 3 x 100); the stat has counted that once the release is evaluated. */
+	uint64_t L = sm->w[0].launch_cycle;
+	while (sim_cycle(t.s) <= T + at[3])
+		sim_step(t.s, 1);
+	CHECK_EQ(tk_stat(&t, "ccws.admitted_warp_cycles"), 4 * (T - L) + (uint64_t)adm_sum);
+	if (rate == 1)
+		CHECK_EQ(adm_sum, 1 * 101 + 2 * 100 + 3 * 100);
+	CHECK_EQ(sim_step(t.s, 100000), SIM_STOP_DONE);
 	REQUIRE(tk_count(&t, EV_CCWS_THROTTLE) == 4);
 	static const uint64_t mask[4] = {0xe, 0xc, 0x8, 0};
 	for (unsigned k = 0; k < 4; k++) {
@@ -176,6 +194,17 @@ static void cutoff_case(int rate)
 			CHECK(e->cycle >= T + at[w] && e->cycle < T + at[w] + 10);
 	}
 	CHECK_EQ(tk_stat(&t, "sim.warp_insts"), 4 * 5); /* exit included */
+	/* The SM is empty now. A warp launched 1000 cycles later (as the next
+	 * kernel's would be) starts a new interval: the empty stretch counts
+	 * as neither held nor admitted. */
+	REQUIRE(sm->nwarps_active == 0);
+	uint64_t held0 = tk_stat(&t, "ccws.held_warp_cycles"), adm0 = tk_stat(&t, "ccws.admitted_warp_cycles");
+	sm->ccws->adm = sm->ccws->thr = 0x3; /* as a last evaluation with warps about to exit leaves them */
+	t.s->st->now += 1000;
+	ccws_on_launch(t.s, sm, 0);
+	ccws_eval(t.s, sm);
+	CHECK_EQ(tk_stat(&t, "ccws.held_warp_cycles"), held0);
+	CHECK_EQ(tk_stat(&t, "ccws.admitted_warp_cycles"), adm0);
 	tk_end(&t);
 }
 
