@@ -167,12 +167,19 @@ static int32_t oldest_hit(const struct dram_chan *c, const struct dram_bank *b, 
 	return -1;
 }
 
-enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, uint32_t bi, dcyc *e, int32_t *req)
+/* What bank bi wants by its own state: the command, the request (-1: none),
+ * and in *be the earliest cycle the bank's own rules allow. *cacheable is
+ * false when the answer also read the channel's rules (FR-FCFS past its
+ * row-hit cap compares a ready hit with the precharge): then it holds for
+ * this cycle only. */
+static enum dram_cmd bank_want(const struct dram *d, const struct dram_chan *c, uint32_t bi, dcyc *be_out, int32_t *req,
+			       bool *cacheable)
 {
 	const struct dram_bank *b = &c->bank[bi];
 	enum dram_cmd cmd = DC_NONE;
 	dcyc be = 0;
 	*req = -1;
+	*cacheable = true;
 	if (b->started >= 0) {
 		const struct dram_req *r = &c->req[b->started];
 		*req = b->started;
@@ -209,6 +216,7 @@ enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, ui
 					const struct dram_req *h = &c->req[hi];
 					enum dram_cmd hc = h->is_write ? DC_WR : DC_RD;
 					dcyc eh = dmax(h->is_write ? b->t_wr : b->t_rd, chan_rules(d, c, b, hc));
+					*cacheable = false;
 					if (eh < dmax(be, chan_rules(d, c, b, DC_PRE))) {
 						*req = hi;
 						cmd = hc;
@@ -221,9 +229,65 @@ enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, ui
 			be = dmax(b->t_pre, b->last_col + (dcyc)d->c.page_timeout);
 		}
 	}
-	if (cmd != DC_NONE)
-		*e = dmax(be, chan_rules(d, c, b, cmd));
+	*be_out = be;
 	return cmd;
+}
+
+enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, uint32_t bi, dcyc *e, int32_t *req)
+{
+	dcyc be;
+	bool cacheable;
+	enum dram_cmd cmd = bank_want(d, c, bi, &be, req, &cacheable);
+	if (cmd != DC_NONE)
+		*e = dmax(be, chan_rules(d, c, &c->bank[bi], cmd));
+	return cmd;
+}
+
+/* bank_want through the bank's cache (struct dram_bank want_*). */
+static enum dram_cmd bank_want_cached(const struct dram *d, struct dram_chan *c, uint32_t bi, dcyc *be, int32_t *req)
+{
+	struct dram_bank *b = &c->bank[bi];
+	if (b->want_ok) {
+		*be = b->want_e;
+		*req = b->want_req;
+		return (enum dram_cmd)b->want_cmd;
+	}
+	bool cacheable;
+	enum dram_cmd cmd = bank_want(d, c, bi, be, req, &cacheable);
+	if (cacheable) {
+		b->want_ok = 1;
+		b->want_cmd = (uint8_t)cmd;
+		b->want_req = *req;
+		b->want_e = *be;
+	}
+	return cmd;
+}
+
+static inline void want_stale(struct dram_bank *b) { b->want_ok = 0; }
+
+static void want_stale_all(struct dram_chan *c)
+{
+	for (uint32_t b = 0; b < c->nbanks; b++)
+		c->bank[b].want_ok = 0;
+}
+
+int dram_want_check(const struct dram *d)
+{
+	for (uint32_t ch = 0; ch < d->nch; ch++) {
+		const struct dram_chan *c = &d->ch[ch];
+		for (uint32_t bi = 0; bi < c->nbanks; bi++) {
+			const struct dram_bank *b = &c->bank[bi];
+			if (!b->want_ok)
+				continue;
+			dcyc be;
+			int32_t ri;
+			bool cacheable;
+			enum dram_cmd cmd = bank_want(d, c, bi, &be, &ri, &cacheable);
+			if (!cacheable || cmd != b->want_cmd || ri != b->want_req || (cmd != DC_NONE && be != b->want_e))
+				return (int)(ch * c->nbanks + bi);
+		}
+	}
+	return -1;
 }
 
 /* REF is legal once every target bank is closed and its precharge is over. */
@@ -253,6 +317,7 @@ void dram_bank_link(struct dram *d, struct dram_chan *c, uint32_t bi, int32_t s,
 	struct dram_req *r = &c->req[s];
 	if (!b->nq[Q_RD] && !b->nq[Q_WR] && b->started < 0)
 		c->busy_banks++;
+	want_stale(b);
 	r->list = (uint8_t)q;
 	r->prev = b->tail[q];
 	r->next = -1;
@@ -319,6 +384,7 @@ static void do_pre(struct dram *d, struct dram_chan *c, uint32_t bi, dcyc t)
 	struct dram_bank *b = &c->bank[bi];
 	EV_EMIT(d->ev, EV_DRAM_PRE, .cycle = *d->now, .ch = (int16_t)(c - d->ch), .bank = (int16_t)bi,
 		.row = (int32_t)b->open_row);
+	want_stale(b);
 	b->open_row = -1;
 	b->pre_at = t;
 	c->rank[b->rank].t_pre = dmax(c->rank[b->rank].t_pre, t + d->t.PPD);
@@ -332,6 +398,7 @@ static void do_act(struct dram *d, struct dram_chan *c, uint32_t bi, struct dram
 	struct dram_bank *b = &c->bank[bi];
 	struct dram_rank *rk = &c->rank[b->rank];
 	struct dram_bg *g = &c->bg[b->bg];
+	want_stale(b);
 	b->open_row = b->shown_row = r->row;
 	b->act_at = t;
 	b->t_rd = t + d->t.RCD;
@@ -358,6 +425,7 @@ static void do_col(struct dram *d, struct dram_chan *c, uint32_t bi, int32_t ri,
 	struct dram_req *r = &c->req[ri];
 	struct dram_rank *rk = &c->rank[b->rank];
 	struct dram_bg *g = &c->bg[b->bg];
+	want_stale(b);
 	if (b->started < 0) { /* first burst of the line: the request leaves the queue */
 		unlink_req(c, b, ri);
 		b->started = ri;
@@ -417,6 +485,7 @@ static void do_ref(struct dram *d, struct dram_chan *c, dcyc t)
 		dur = d->t.RFCpb;
 	}
 	for (uint32_t b = lo; b < hi; b++) {
+		want_stale(&c->bank[b]);
 		c->bank[b].t_act = dmax(c->bank[b].t_act, t + dur);
 		c->bank[b].ref_until = t + dur;
 		cmd_name(&c->bank[b], "REF", t);
@@ -481,13 +550,9 @@ static void update_mode_full(const struct dram *d, struct dram_chan *c, dcyc t)
 	}
 }
 
-static void update_mode(const struct dram *d, struct dram_chan *c, dcyc t)
+static void update_mode_watermark(const struct dram *d, struct dram_chan *c)
 {
 	uint32_t rq = c->pend[Q_RD], wq = c->pend[Q_WR];
-	if (d->c.write_drain == DRAM_DRAIN_FULL_OR_IDLE) {
-		update_mode_full(d, c, t);
-		return;
-	}
 	if (d->c.queue_model != DRAM_QUEUE_CHANNEL)
 		wq = c->held[Q_WR];
 	if (c->draining) {
@@ -498,17 +563,31 @@ static void update_mode(const struct dram *d, struct dram_chan *c, dcyc t)
 	}
 }
 
+static void update_mode(const struct dram *d, struct dram_chan *c, dcyc t)
+{
+	bool was = c->draining;
+	if (d->c.write_drain == DRAM_DRAIN_FULL_OR_IDLE)
+		update_mode_full(d, c, t);
+	else
+		update_mode_watermark(d, c);
+	if (c->draining != was && d->c.queue_model == DRAM_QUEUE_CHANNEL)
+		want_stale_all(c); /* the banks serve the other queue now */
+}
+
 static void refresh_due(struct dram *d, struct dram_chan *c, dcyc t)
 {
 	if (d->c.refresh == DRAM_REFRESH_NONE || c->ref_pending || c->ref_due > t)
 		return;
 	c->ref_pending = true;
-	if (d->c.refresh == DRAM_REFRESH_PER_BANK)
+	if (d->c.refresh == DRAM_REFRESH_PER_BANK) {
+		want_stale(&c->bank[c->ref_idx % c->nbanks]);
 		dram_cand_add(c, (uint32_t)(c->ref_idx % c->nbanks));
-	else
+	} else {
+		want_stale_all(c);
 		for (uint32_t b = 0; b < c->nbanks; b++)
 			if (c->bank[b].open_row >= 0)
 				dram_cand_add(c, b);
+	}
 }
 
 /* per_bank/per_rank: the order between command queues (DRAMSim3's
@@ -548,13 +627,17 @@ static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, bo
 	for (uint32_t i = c->ncand; i-- > 0;) {
 		uint32_t bi = (uint32_t)c->cand[i];
 		int32_t ri;
-		enum dram_cmd cmd = dram_bank_next(d, c, bi, &e, &ri);
+		dcyc be;
+		enum dram_cmd cmd = bank_want_cached(d, c, bi, &be, &ri);
 		if (cmd == DC_NONE) {
 			const struct dram_bank *b = &c->bank[bi];
 			if (!b->nq[Q_RD] && !b->nq[Q_WR] && b->started < 0)
 				cand_remove(c, bi);
 			continue;
 		}
+		if (be > t && be >= next)
+			continue; /* not legal at t, and no sooner than what we have: the channel's rules cannot change that */
+		e = dmax(be, chan_rules(d, c, &c->bank[bi], cmd));
 		if (e > t || !may_issue) {
 			if (e < next)
 				next = e;
