@@ -197,6 +197,11 @@ struct dram {
 	uint32_t nch, nbanks, cmds_per_line;
 	struct dram_chan *ch;
 	uint32_t *active, nactive;
+	/* The core cycle whose dram_tick has the first channel step to do:
+	 * core_processing(min of the active channels' next), UINT64_MAX when none
+	 * is active. Kept by dram_tick and dram_enqueue (the only places a
+	 * channel's next moves), so a tick with nothing due returns at once. */
+	uint64_t next_core;
 	struct dram_done *heap;
 	uint32_t nheap;
 	uint64_t seq, held_total;
@@ -217,6 +222,8 @@ enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, ui
 /* Tests: the first bank (ch * banks + bank) whose cached want (struct
  * dram_bank want_*) differs from what its state gives now, -1 if none. */
 int dram_want_check(const struct dram *d);
+/* Tests: does next_core agree with the active channels' next? */
+bool dram_next_check(const struct dram *d);
 
 /* dram_numa.c */
 int dram_numa_init(struct dram *d, struct arena *a, const struct sim_cfg *cfg);
