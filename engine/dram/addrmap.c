@@ -337,22 +337,50 @@ int addrmap_set_partition(struct addrmap *m, unsigned nsub, int hash, char **err
 	return 0;
 }
 
+static unsigned partition_mix(const struct addrmap *m, uint64_t chip, uint64_t sub, uint64_t above);
+
+/* The shortcut's geometry (addrmap_partition_addr): the channel digit is
+ * the one above the low bits, the sub-partition bits the low bits of the
+ * digit mid_radix above it (the lowest bank piece: weight 1 in its field). */
 unsigned addrmap_partition(const struct addrmap *m, uint64_t addr)
+{
+	if (!m->pa_fast)
+		return addrmap_partition_digits(m, addr);
+	uint64_t nch = m->part[m->ch_at].radix, a = (addr >> m->byte_bits) >> m->low_bits;
+	uint64_t above = a / nch, sub = above / m->mid_radix % m->sub_radix & (m->nsub - 1);
+	return partition_mix(m, a % nch, sub, above);
+}
+
+unsigned addrmap_partition_digits(const struct addrmap *m, uint64_t addr)
 {
 	uint64_t v[AM__N];
 	fields(m, addr, v);
 	return partition_of(m, addr, v);
 }
 
+unsigned addrmap_channel(const struct addrmap *m, uint64_t addr)
+{
+	if (m->nsub)
+		return addrmap_partition(m, addr) >> m->sub_bits;
+	uint64_t v[AM__N];
+	fields(m, addr, v);
+	return (unsigned)v[AM_CH];
+}
+
 /* v: the address's fields (fields(), no bank XOR). */
 static unsigned partition_of(const struct addrmap *m, uint64_t addr, const uint64_t v[AM__N])
 {
-	uint64_t nch = m->size[AM_CH];
-	uint64_t chip = v[AM_CH], sub = v[AM_BANK] & (m->nsub - 1);
 	/* what lies above the channel digit, as GPGPU-Sim reads it: with a
 	 * power-of-two channel count, the bits above the channel and the
 	 * sub-partition bits; otherwise the quotient by the channel count */
-	uint64_t above = (addr >> m->chip_bit) / nch;
+	return partition_mix(m, v[AM_CH], v[AM_BANK] & (m->nsub - 1), (addr >> m->chip_bit) / m->size[AM_CH]);
+}
+
+/* The sub-partition of channel digit chip, sub-partition bits sub, and
+ * `above` the channel digit. */
+static unsigned partition_mix(const struct addrmap *m, uint64_t chip, uint64_t sub, uint64_t above)
+{
+	uint64_t nch = m->size[AM_CH];
 	if (m->hash == BANKH_XOR) {
 		chip ^= (above >> m->sub_bits) & (nch - 1);
 	} else if (m->hash == BANKH_IPOLY) {

@@ -103,6 +103,10 @@ uint64_t addrmap_low_cols(const struct addrmap *m);
 int addrmap_set_partition(struct addrmap *m, unsigned nsub, int hash, char **err);
 /* The sub-partition (L2 bank, 0 .. channels x nsub - 1) of an address. */
 unsigned addrmap_partition(const struct addrmap *m, uint64_t addr);
+/* The same from the fields, whatever the map (the tests hold the shortcut to it). */
+unsigned addrmap_partition_digits(const struct addrmap *m, uint64_t addr);
+/* The DRAM channel of an address: addrmap_decode's ch, without the rest. */
+unsigned addrmap_channel(const struct addrmap *m, uint64_t addr);
 /* The address with the channel digit and the sub-partition bits removed:
  * what the L2 bank indexes its sets with (GPGPU-Sim's partition address). */
 uint64_t addrmap_partition_addr(const struct addrmap *m, uint64_t addr);

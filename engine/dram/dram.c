@@ -402,7 +402,9 @@ bool dram_can_accept(const struct dram *d, uint64_t addr, bool is_write)
 {
 	uint32_t cap = (uint32_t)(is_write ? d->c.write_queue : d->c.read_queue);
 	struct dram_addr x;
-	if (!dram_lookup(d, addr, &x)) { /* TEMP places it on enqueue: any channel may take it */
+	if (!d->tp.on) /* the map's channel, without decoding the rest */
+		x.ch = addrmap_channel(&d->map, addr);
+	else if (!dram_lookup(d, addr, &x)) { /* TEMP places it on enqueue: any channel may take it */
 		for (uint32_t i = 0; i < d->nch; i++)
 			if (d->ch[i].held[is_write] >= cap || d->ch[i].free_head < 0)
 				return false;

@@ -404,7 +404,8 @@ TEST(subpart_bank_and_channel_agree)
  * digit above the channel (shortcut), below it (digit walk), one or several
  * pieces between them, 1 to 4 sub-partitions per channel, every hash:
  * addrmap_partition_addr against addrmap_partition_addr_digits, and the
- * IPOLY table against addrmap_ipoly. */
+ * IPOLY table against addrmap_ipoly; addrmap_partition against
+ * addrmap_partition_digits, addrmap_channel against addrmap_decode. */
 TEST(subpart_shortcuts_match_the_digits)
 {
 	static const struct {
@@ -436,6 +437,14 @@ TEST(subpart_shortcuts_match_the_digits)
 			if (got != want) {
 				test_fail(__FILE__, __LINE__, "map %zu: partition address of 0x%llx: 0x%llx, digit by digit 0x%llx", i,
 					  (unsigned long long)a, (unsigned long long)got, (unsigned long long)want);
+				break;
+			}
+			unsigned gp = addrmap_partition(&m, a), wp = addrmap_partition_digits(&m, a);
+			struct dram_addr x;
+			addrmap_decode(&m, a, &x);
+			if (gp != wp || addrmap_channel(&m, a) != x.ch) {
+				test_fail(__FILE__, __LINE__, "map %zu: 0x%llx: sub-partition %u, from the fields %u; channel %u, decoded %u",
+					  i, (unsigned long long)a, gp, wp, addrmap_channel(&m, a), x.ch);
 				break;
 			}
 			if (v[i].hash != BANKH_IPOLY)
