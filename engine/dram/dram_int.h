@@ -189,6 +189,10 @@ struct dram {
 	/* The scheduler policy, as an index (a pointer into the program image would
 	 * differ between runs and break state hashes): dram_sched_of(d). */
 	uint8_t sched_kind;
+	/* Tests: schedule without the shortcuts of dram_sched.c (the bank want
+	 * cache, the scan's pruning, the skipped second scan of dual_cmd), the
+	 * reference the shortcuts must match command for command. */
+	bool exhaustive;
 	struct stats *st;
 	struct events *ev;
 	const uint64_t *now;
@@ -222,6 +226,8 @@ enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, ui
 /* Tests: the first bank (ch * banks + bank) whose cached want (struct
  * dram_bank want_*) differs from what its state gives now, -1 if none. */
 int dram_want_check(const struct dram *d);
+/* Tests: schedule without the shortcuts (struct dram exhaustive). */
+void dram_set_exhaustive(struct dram *d, bool on);
 /* Tests: does next_core agree with the active channels' next? */
 bool dram_next_check(const struct dram *d);
 

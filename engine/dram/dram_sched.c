@@ -247,14 +247,14 @@ enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, ui
 static enum dram_cmd bank_want_cached(const struct dram *d, struct dram_chan *c, uint32_t bi, dcyc *be, int32_t *req)
 {
 	struct dram_bank *b = &c->bank[bi];
-	if (b->want_ok) {
+	if (b->want_ok) { /* never set while exhaustive */
 		*be = b->want_e;
 		*req = b->want_req;
 		return (enum dram_cmd)b->want_cmd;
 	}
 	bool cacheable;
 	enum dram_cmd cmd = bank_want(d, c, bi, be, req, &cacheable);
-	if (cacheable) {
+	if (cacheable && !d->exhaustive) {
 		b->want_ok = 1;
 		b->want_cmd = (uint8_t)cmd;
 		b->want_req = *req;
@@ -269,6 +269,13 @@ static void want_stale_all(struct dram_chan *c)
 {
 	for (uint32_t b = 0; b < c->nbanks; b++)
 		c->bank[b].want_ok = 0;
+}
+
+void dram_set_exhaustive(struct dram *d, bool on)
+{
+	d->exhaustive = on;
+	for (uint32_t ch = 0; ch < d->nch; ch++)
+		want_stale_all(&d->ch[ch]);
 }
 
 int dram_want_check(const struct dram *d)
@@ -610,7 +617,9 @@ static uint64_t cmdq_key(const struct dram *d, const struct dram_chan *c, uint32
  * answer it raises to t + 1 at least) a candidate legal at t ends the scan:
  * the rest could not make the answer sooner, and the banks among them with
  * nothing to do leave the list at a later scan. */
-static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, bool *issued)
+static bool is_col(enum dram_cmd cmd) { return cmd == DC_RD || cmd == DC_WR; }
+
+static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, enum dram_cmd *issued, uint32_t legal[2])
 {
 	dcyc next = DCYC_NEVER, e = 0;
 	uint64_t best_key = UINT64_MAX;
@@ -635,7 +644,7 @@ static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, bo
 				cand_remove(c, bi);
 			continue;
 		}
-		if (be > t && be >= next)
+		if (be > t && be >= next && !d->exhaustive)
 			continue; /* not legal at t, and no sooner than what we have: the channel's rules cannot change that */
 		e = dmax(be, chan_rules(d, c, &c->bank[bi], cmd));
 		if (e > t || !may_issue) {
@@ -645,6 +654,7 @@ static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, bo
 				break; /* the after-issue scan at t: nothing can be sooner (dram_chan_step) */
 			continue;
 		}
+		legal[is_col(cmd)]++;
 		uint64_t key;
 		if (c->bank[bi].started >= 0)
 			key = 1;
@@ -663,17 +673,15 @@ static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, bo
 			best_cmd = cmd;
 		}
 	}
-	*issued = false;
+	*issued = best_cmd;
 	if (best_cmd == DC_REF) {
 		dram_blp_account(d, c, t);
 		c->t_cmd = t + 1;
 		do_ref(d, c, t);
-		*issued = true;
 	} else if (best_cmd != DC_NONE) {
 		if (best_req >= 0 && d->c.queue_model != DRAM_QUEUE_CHANNEL)
 			c->rr = dram_cmdq_of(d, (uint32_t)best_bank);
 		issue(d, c, (uint32_t)best_bank, best_cmd, best_req, t);
-		*issued = true;
 	}
 	return next;
 }
@@ -711,21 +719,40 @@ static bool move_one(struct dram *d, struct dram_chan *c, dcyc t)
 	return false;
 }
 
+/* dual_cmd: after the command `cmd` of cycle t, can the
+ * other bus issue in t too? Only a command of the other kind that was legal
+ * before it (legal[], from the first scan): a command only delays other
+ * banks' commands (every rule it sets is a max with a later cycle), and the
+ * bank it went to wants next a command of the same kind, or one at least
+ * tRTP, tRP or tRCD later; with any of those 0 the second scan always runs.
+ * So it does under FR-FCFS with a row-hit cap: a capped bank chooses
+ * between its PRE and a ready hit by the channel's rules, so a row command
+ * (moving the row bus to t + 1) can turn its PRE into a hit legal at t. */
+static bool second_scan_may_issue(const struct dram *d, enum dram_cmd cmd, const uint32_t legal[2])
+{
+	if (!d->t.RTP || !d->t.RP || !d->t.RCD || !d->t.RCDWR || d->exhaustive)
+		return true;
+	if (d->c.row_hit_cap && d->sched_kind == DRAM_SCHED_FRFCFS)
+		return true;
+	return legal[!is_col(cmd)] > 0;
+}
+
 void dram_chan_step(struct dram *d, struct dram_chan *c, dcyc t)
 {
-	bool issued, per_bank = d->c.queue_model != DRAM_QUEUE_CHANNEL; /* per_bank or per_rank */
+	bool per_bank = d->c.queue_model != DRAM_QUEUE_CHANNEL; /* per_bank or per_rank */
+	uint32_t legal[2] = {0, 0}, unused[2];
+	enum dram_cmd cmd, second;
 	refresh_due(d, c, t);
 	update_mode(d, c, t);
-	dcyc next = scan(d, c, t, true, &issued);
-	if (issued && d->c.dual_cmd) { /* the other command bus may issue in the same cycle */
-		bool second;
-		(void)scan(d, c, t, true, &second); /* next is recomputed below */
-	}
+	dcyc next = scan(d, c, t, true, &cmd, legal);
+	bool issued = cmd != DC_NONE;
+	if (issued && d->c.dual_cmd && second_scan_may_issue(d, cmd, legal)) /* the other command bus in the same cycle */
+		(void)scan(d, c, t, true, &second, unused); /* next is recomputed below */
 	bool moved = per_bank && move_one(d, c, t);
 	if (issued || moved) {
 		refresh_due(d, c, t + 1);
 		update_mode(d, c, t + 1);
-		next = scan(d, c, t + 1, false, &issued);
+		next = scan(d, c, t + 1, false, &second, unused);
 		if (next <= t) /* a request moved at t had every rule met already: t + 1 */
 			next = t + 1;
 	}
