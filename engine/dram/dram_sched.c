@@ -124,39 +124,38 @@ void dram_blp_account(struct dram *d, struct dram_chan *c, dcyc t)
 
 /* ---- phase 3: what a bank wants next --------------------------------------- */
 
-static dcyc chan_rules(const struct dram *d, const struct dram_chan *c, const struct dram_bank *b, enum dram_cmd cmd)
+static inline dcyc chan_rules(const struct dram *d, const struct dram_chan *c, const struct dram_bank *b, enum dram_cmd cmd)
 {
 	const struct dram_rank *r = &c->rank[b->rank];
 	const struct dram_bg *g = &c->bg[b->bg];
-	dcyc e = d->c.dual_cmd && (cmd == DC_RD || cmd == DC_WR) ? c->t_col : c->t_cmd;
-	dcyc bus = c->bus_free + (c->bus_rank >= 0 && c->bus_rank != b->rank ? d->t.RTRS : 0);
+	dcyc e, bus;
 	switch (cmd) {
 	case DC_ACT:
-		e = dmax(e, dmax(r->t_act, g->t_act));
+		e = dmax(c->t_cmd, dmax(r->t_act, g->t_act));
 		if (d->t.FAW && r->nact >= 4)
 			e = dmax(e, r->faw[r->faw_i] + d->t.FAW);
 		if (d->t.AW32 && r->nact >= 32)
 			e = dmax(e, r->aw32[r->aw32_i] + d->t.AW32);
-		break;
+		return e;
 	case DC_PRE:
-		e = dmax(e, r->t_pre);
-		break;
+		return dmax(c->t_cmd, r->t_pre);
 	case DC_RD:
-		e = dmax(e, dmax(c->t_ccd, g->t_ccd));
-		e = dmax(e, dmax(r->t_rd, g->t_rd));
-		if (bus > d->t.CL)
-			e = dmax(e, bus - d->t.CL);
-		break;
 	case DC_WR:
-		e = dmax(e, dmax(c->t_ccd, g->t_ccd));
-		e = dmax(e, c->t_wr_rtw);
-		if (bus > d->t.CWL)
-			e = dmax(e, bus - d->t.CWL);
-		break;
+		e = dmax(d->c.dual_cmd ? c->t_col : c->t_cmd, dmax(c->t_ccd, g->t_ccd));
+		bus = c->bus_free + (c->bus_rank >= 0 && c->bus_rank != b->rank ? d->t.RTRS : 0);
+		if (cmd == DC_RD) {
+			e = dmax(e, dmax(r->t_rd, g->t_rd));
+			if (bus > d->t.CL)
+				e = dmax(e, bus - d->t.CL);
+		} else {
+			e = dmax(e, c->t_wr_rtw);
+			if (bus > d->t.CWL)
+				e = dmax(e, bus - d->t.CWL);
+		}
+		return e;
 	default:
-		break;
+		return c->t_cmd;
 	}
-	return e;
 }
 
 static int32_t oldest_hit(const struct dram_chan *c, const struct dram_bank *b, int q)
@@ -625,6 +624,7 @@ static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, en
 	uint64_t best_key = UINT64_MAX;
 	int32_t best_bank = -1, best_req = -1;
 	enum dram_cmd best_cmd = DC_NONE;
+	const bool prune = !d->exhaustive;
 	if (c->ref_pending && ref_ready(d, c, &e)) {
 		if (e <= t && may_issue) {
 			best_key = 0;
@@ -644,7 +644,7 @@ static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, en
 				cand_remove(c, bi);
 			continue;
 		}
-		if (be > t && be >= next && !d->exhaustive)
+		if (be > t && be >= next && prune)
 			continue; /* not legal at t, and no sooner than what we have: the channel's rules cannot change that */
 		e = dmax(be, chan_rules(d, c, &c->bank[bi], cmd));
 		if (e > t || !may_issue) {
