@@ -4,7 +4,18 @@
  * wants something, its next command and the earliest cycle every timing rule
  * allows it; the best command legal at t issues; the channel's next step is
  * the earliest legal cycle of what remains. Nothing happens in between, so
- * skipping is exact, and a step costs O(queued requests).
+ * skipping is exact.
+ *
+ * Cost (issue 41). What a bank wants by its own state (command, request,
+ * earliest cycle by the bank's rules) is cached in the bank until something
+ * it reads changes (want_stale: a command to the bank, a request linked,
+ * the read/write mode, a refresh falling due), so a scan pays per candidate
+ * bank only the channel's rules, and not even those for a bank that cannot
+ * be legal at t nor sooner than the best next cycle found so far. With
+ * dual_cmd the second scan of a cycle runs only if a command of the other
+ * kind was legal before the first issued (second_scan_may_issue).
+ * dram_set_exhaustive turns all three off: the reference the tests hold
+ * them to.
  *
  * Phases of dram_chan_step(t):
  *   1. refresh due at t?  -> refresh pending (target banks stop starting requests)
