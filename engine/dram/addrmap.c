@@ -120,7 +120,28 @@ static int parse_mapping(struct addrmap *m, const char *spec, char **err)
 	return 0;
 }
 
+/* Each piece's weight in its field. */
+static void set_mults(struct addrmap *m)
+{
+	uint64_t mult[AM__N] = {1, 1, 1, 1, 1};
+	for (unsigned i = 0; i < m->nparts; i++) {
+		struct addrmap_part *p = &m->part[i];
+		p->mult = mult[p->field];
+		mult[p->field] *= p->radix;
+	}
+}
+
+static int init_digits(struct addrmap *m, const struct dram_cfg *c, char **err);
+
 int addrmap_init(struct addrmap *m, const struct dram_cfg *c, char **err)
+{
+	int rc = init_digits(m, c, err);
+	if (!rc)
+		set_mults(m);
+	return rc;
+}
+
+static int init_digits(struct addrmap *m, const struct dram_cfg *c, char **err)
 {
 	memset(m, 0, sizeof *m);
 	m->size[AM_CH] = (uint64_t)c->channels;
@@ -176,14 +197,12 @@ static uint64_t digit(const struct addrmap_part *p, uint64_t *a)
 /* The fields as the map's digits give them (no bank XOR). */
 static void fields(const struct addrmap *m, uint64_t addr, uint64_t v[AM__N])
 {
-	uint64_t mult[AM__N] = {1, 1, 1, 1, 1};
 	uint64_t a = addr >> m->byte_bits;
 	for (unsigned f = 0; f < AM__N; f++)
 		v[f] = 0;
 	for (unsigned i = 0; i < m->nparts; i++) {
 		const struct addrmap_part *p = &m->part[i];
-		v[p->field] += digit(p, &a) * mult[p->field];
-		mult[p->field] *= p->radix;
+		v[p->field] += digit(p, &a) * p->mult;
 	}
 }
 
@@ -296,37 +315,101 @@ int addrmap_set_partition(struct addrmap *m, unsigned nsub, int hash, char **err
 	m->sub_bits = log2u(nsub);
 	m->hash = hash;
 	m->sub_part = bank_at < 0 ? 0 : (unsigned)bank_at;
+	/* the shortcut of addrmap_partition_addr: one channel digit above bits,
+	 * the sub-partition bits (if any) in a digit above it */
+	m->pa_fast = nch > 1 && (nsub == 1 || bank_at > ch_at);
+	if (m->pa_fast) {
+		m->ch_at = (unsigned)ch_at;
+		m->low_bits = m->chip_bit - m->byte_bits;
+		m->mid_radix = m->sub_radix = 1;
+		if (nsub > 1) {
+			for (int i = ch_at + 1; i < bank_at; i++)
+				m->mid_radix *= m->part[i].radix;
+			m->sub_radix = m->part[bank_at].radix;
+		}
+	}
+	if (hash == BANKH_IPOLY) {
+		unsigned n = next_pow2((unsigned)nch) * nsub;
+		for (unsigned j = 0; j < 3; j++)
+			for (unsigned b = 0; b < 256; b++)
+				m->ipoly_tab[j][b] = (uint8_t)addrmap_ipoly((uint64_t)b << (8 * j), 0, n);
+	}
 	return 0;
 }
 
+static unsigned partition_mix(const struct addrmap *m, uint64_t chip, uint64_t sub, uint64_t above);
+
+/* The shortcut's geometry (addrmap_partition_addr): the channel digit is
+ * the one above the low bits, the sub-partition bits the low bits of the
+ * digit mid_radix above it (the lowest bank piece: weight 1 in its field). */
 unsigned addrmap_partition(const struct addrmap *m, uint64_t addr)
+{
+	if (!m->pa_fast)
+		return addrmap_partition_digits(m, addr);
+	uint64_t nch = m->part[m->ch_at].radix, a = (addr >> m->byte_bits) >> m->low_bits;
+	uint64_t above = a / nch, sub = above / m->mid_radix % m->sub_radix & (m->nsub - 1);
+	return partition_mix(m, a % nch, sub, above);
+}
+
+unsigned addrmap_partition_digits(const struct addrmap *m, uint64_t addr)
 {
 	uint64_t v[AM__N];
 	fields(m, addr, v);
 	return partition_of(m, addr, v);
 }
 
+unsigned addrmap_channel(const struct addrmap *m, uint64_t addr)
+{
+	if (m->nsub)
+		return addrmap_partition(m, addr) >> m->sub_bits;
+	uint64_t v[AM__N];
+	fields(m, addr, v);
+	return (unsigned)v[AM_CH];
+}
+
 /* v: the address's fields (fields(), no bank XOR). */
 static unsigned partition_of(const struct addrmap *m, uint64_t addr, const uint64_t v[AM__N])
 {
-	uint64_t nch = m->size[AM_CH];
-	uint64_t chip = v[AM_CH], sub = v[AM_BANK] & (m->nsub - 1);
 	/* what lies above the channel digit, as GPGPU-Sim reads it: with a
 	 * power-of-two channel count, the bits above the channel and the
 	 * sub-partition bits; otherwise the quotient by the channel count */
-	uint64_t above = (addr >> m->chip_bit) / nch;
+	return partition_mix(m, v[AM_CH], v[AM_BANK] & (m->nsub - 1), (addr >> m->chip_bit) / m->size[AM_CH]);
+}
+
+/* The sub-partition of channel digit chip, sub-partition bits sub, and
+ * `above` the channel digit. */
+static unsigned partition_mix(const struct addrmap *m, uint64_t chip, uint64_t sub, uint64_t above)
+{
+	uint64_t nch = m->size[AM_CH];
 	if (m->hash == BANKH_XOR) {
 		chip ^= (above >> m->sub_bits) & (nch - 1);
 	} else if (m->hash == BANKH_IPOLY) {
-		unsigned n = next_pow2((unsigned)nch) * m->nsub;
-		unsigned idx = addrmap_ipoly(is_pow2(nch) ? above >> m->sub_bits : above,
-					     (unsigned)(chip * m->nsub + sub), n);
+		uint64_t h = is_pow2(nch) ? above >> m->sub_bits : above;
+		unsigned idx = (unsigned)(chip * m->nsub + sub) ^ m->ipoly_tab[0][h & 255] ^ m->ipoly_tab[1][(h >> 8) & 255] ^
+			       m->ipoly_tab[2][(h >> 16) & 255];
 		return idx % (unsigned)(nch * m->nsub);
 	}
 	return (unsigned)(chip * m->nsub + sub);
 }
 
+/* The channel digit and the sub-partition bits taken out of the mixed-radix
+ * number, as addrmap_partition_addr_digits does digit by digit:
+ *   a = top | sub digit | mid digits | channel | low bits   (least significant right) */
 uint64_t addrmap_partition_addr(const struct addrmap *m, uint64_t addr)
+{
+	if (!m->pa_fast)
+		return addrmap_partition_addr_digits(m, addr);
+	uint64_t a = addr >> m->byte_bits, lo = a & (((uint64_t)1 << m->low_bits) - 1);
+	uint64_t q = (a >> m->low_bits) / m->part[m->ch_at].radix;
+	if (m->nsub > 1) {
+		uint64_t mid = q % m->mid_radix, q2 = q / m->mid_radix;
+		uint64_t sd = q2 % m->sub_radix, top = q2 / m->sub_radix;
+		q = mid + m->mid_radix * ((sd >> m->sub_bits) + (m->sub_radix >> m->sub_bits) * top);
+	}
+	return (lo | q << m->low_bits) << m->byte_bits | (addr & (((uint64_t)1 << m->byte_bits) - 1));
+}
+
+uint64_t addrmap_partition_addr_digits(const struct addrmap *m, uint64_t addr)
 {
 	uint64_t a = addr >> m->byte_bits, res = 0, mult = 1;
 	for (unsigned i = 0; i < m->nparts; i++) {

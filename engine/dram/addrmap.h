@@ -54,6 +54,7 @@ struct addrmap_part {
 	uint8_t shift;   /* log2(radix) when pow2 */
 	bool pow2;
 	uint64_t radix;  /* number of values of this digit */
+	uint64_t mult;   /* its weight in its field: the radices of the field's lower pieces */
 };
 
 struct addrmap {
@@ -68,6 +69,16 @@ struct addrmap {
 	int hash;          /* enum bank_hash (sim/hier_cfg.h): partition indexing */
 	unsigned chip_bit; /* lowest address bit of the channel digit (GPGPU-Sim's ADDR_CHIP_S) */
 	unsigned sub_part; /* index in part[] of the lowest bank piece (its low sub_bits select the sub-partition) */
+	/* addrmap_partition_addr without walking the digits (derived by
+	 * addrmap_set_partition): the channel digit is part[ch_at], the digits
+	 * below it are bits; the sub-partition bits sit in the digit sub_at
+	 * above it, mid_radix the product of the digits in between. */
+	bool pa_fast;
+	unsigned ch_at, low_bits;
+	uint64_t mid_radix, sub_radix;
+	/* IPOLY by table: the hash is linear in the higher bits, so it is the
+	 * XOR of one entry per byte of them (K <= 19 bits: three bytes). */
+	uint8_t ipoly_tab[3][256];
 };
 
 struct dram_addr {
@@ -92,12 +103,19 @@ uint64_t addrmap_low_cols(const struct addrmap *m);
 int addrmap_set_partition(struct addrmap *m, unsigned nsub, int hash, char **err);
 /* The sub-partition (L2 bank, 0 .. channels x nsub - 1) of an address. */
 unsigned addrmap_partition(const struct addrmap *m, uint64_t addr);
+/* The same from the fields, whatever the map (the tests hold the shortcut to it). */
+unsigned addrmap_partition_digits(const struct addrmap *m, uint64_t addr);
+/* The DRAM channel of an address: addrmap_decode's ch, without the rest. */
+unsigned addrmap_channel(const struct addrmap *m, uint64_t addr);
 /* The address with the channel digit and the sub-partition bits removed:
  * what the L2 bank indexes its sets with (GPGPU-Sim's partition address). */
 uint64_t addrmap_partition_addr(const struct addrmap *m, uint64_t addr);
 /* GPGPU-Sim's IPOLY index hash (hashing.cc) for n = 16, 32 or 64: index
  * XOR (higher's low K bits) x^log2(n) mod P(x). Exposed for the tests. */
 unsigned addrmap_ipoly(uint64_t higher, unsigned index, unsigned n);
+/* addrmap_partition_addr digit by digit, whatever the map (the tests hold
+ * the shortcut to it). */
+uint64_t addrmap_partition_addr_digits(const struct addrmap *m, uint64_t addr);
 
 /* "row[15:12] bank[11:8] ..." MSB first, one line. */
 void addrmap_describe(const struct addrmap *m, struct strbuf *out);

@@ -281,6 +281,7 @@ struct dram *dram_new(struct arena *a, const struct sim_cfg *cfg, struct stats *
 		c->active_pos = -1;
 		c->ref_due = dram_ref_due(d, 0);
 	}
+	d->next_core = UINT64_MAX;
 	register_stats(d);
 	if (dram_temp_init(d, a, cfg, err))
 		return NULL;
@@ -401,7 +402,9 @@ bool dram_can_accept(const struct dram *d, uint64_t addr, bool is_write)
 {
 	uint32_t cap = (uint32_t)(is_write ? d->c.write_queue : d->c.read_queue);
 	struct dram_addr x;
-	if (!dram_lookup(d, addr, &x)) { /* TEMP places it on enqueue: any channel may take it */
+	if (!d->tp.on) /* the map's channel, without decoding the rest */
+		x.ch = addrmap_channel(&d->map, addr);
+	else if (!dram_lookup(d, addr, &x)) { /* TEMP places it on enqueue: any channel may take it */
 		for (uint32_t i = 0; i < d->nch; i++)
 			if (d->ch[i].held[is_write] >= cap || d->ch[i].free_head < 0)
 				return false;
@@ -500,15 +503,23 @@ void dram_enqueue_bytes(struct dram *d, uint64_t addr, bool is_write, uint32_t t
 	d->held_total++;
 	stat_occ_add(d->st, is_write ? d->st_wq : d->st_rq, 1);
 	stat_occ_add(d->st, is_write ? c->st_wq : c->st_rq, 1);
-	if (c->next > dnow)
+	if (c->next > dnow) {
 		c->next = dnow;
+		uint64_t at = core_processing(d, dnow);
+		if (at < d->next_core)
+			d->next_core = at;
+	}
 	EV_EMIT(d->ev, EV_DRAM_ENQUEUE, .cycle = *d->now, .ch = (int16_t)x.ch, .bank = (int16_t)bi, .row = (int32_t)x.row,
 		.addr = addr, .a = is_write);
 }
 
+/* A channel's step at DRAM cycle n is due at core cycle now when n < D =
+ * dram_of_core(now), i.e. n * k < now * 1e6, i.e. core_processing(n) <= now. */
 void dram_tick(struct dram *d)
 {
-	dcyc D = dram_of_core(d, *d->now);
+	if (*d->now < d->next_core)
+		return; /* no channel has a step due */
+	dcyc D = dram_of_core(d, *d->now), first = DCYC_NEVER;
 	for (uint32_t i = d->nactive; i-- > 0;) {
 		struct dram_chan *c = &d->ch[d->active[i]];
 		while (c->next < D)
@@ -516,8 +527,20 @@ void dram_tick(struct dram *d)
 		if (c->next == DCYC_NEVER) {
 			assert(!c->pend[Q_RD] && !c->pend[Q_WR]);
 			deactivate(d, c);
+		} else if (c->next < first) {
+			first = c->next;
 		}
 	}
+	d->next_core = first == DCYC_NEVER ? UINT64_MAX : core_processing(d, first);
+}
+
+bool dram_next_check(const struct dram *d)
+{
+	dcyc first = DCYC_NEVER;
+	for (uint32_t i = 0; i < d->nactive; i++)
+		if (d->ch[d->active[i]].next < first)
+			first = d->ch[d->active[i]].next;
+	return d->next_core == (first == DCYC_NEVER ? UINT64_MAX : core_processing(d, first));
 }
 
 static bool dram_pop_one(struct dram *d, uint64_t vis, uint32_t *tag, bool *is_write);
@@ -571,12 +594,7 @@ static bool dram_pop_one(struct dram *d, uint64_t vis, uint32_t *tag, bool *is_w
 
 uint64_t dram_next_event(const struct dram *d)
 {
-	uint64_t m = UINT64_MAX;
-	for (uint32_t i = 0; i < d->nactive; i++) {
-		uint64_t x = core_processing(d, d->ch[d->active[i]].next);
-		if (x < m)
-			m = x;
-	}
+	uint64_t m = d->next_core;
 	if (d->nheap) {
 		uint64_t v = dram_core_of(d, d->heap[0].done);
 		if (v <= *d->now)

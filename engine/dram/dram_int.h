@@ -54,6 +54,16 @@ struct dram_bank {
 	uint32_t hits_run;  /* requests started on the open row since its ACT */
 	uint16_t rank, bg;
 	int32_t cand_pos;   /* index in chan.cand, -1 when absent */
+	/* What the bank wants by its own state (dram_sched.c bank_want): the
+	 * command, the request it serves and the earliest cycle the bank's own
+	 * rules allow; the channel's rules are applied on top at each scan.
+	 * Valid while want_ok; cleared by every change it depends on (a command
+	 * to the bank, a request linked or unlinked, the channel's read/write
+	 * mode, a refresh becoming due or done). Part of the arena, so a
+	 * snapshot restores it with the state it was computed from. */
+	uint8_t want_ok, want_cmd;
+	int32_t want_req;
+	dcyc want_e;
 	char last_cmd[8];
 	dcyc last_cmd_at;   /* DRAM cycle of last_cmd */
 	uint32_t st_hit, st_miss, st_conf;
@@ -179,6 +189,10 @@ struct dram {
 	/* The scheduler policy, as an index (a pointer into the program image would
 	 * differ between runs and break state hashes): dram_sched_of(d). */
 	uint8_t sched_kind;
+	/* Tests: schedule without the shortcuts of dram_sched.c (the bank want
+	 * cache, the scan's pruning, the skipped second scan of dual_cmd), the
+	 * reference the shortcuts must match command for command. */
+	bool exhaustive;
 	struct stats *st;
 	struct events *ev;
 	const uint64_t *now;
@@ -187,6 +201,11 @@ struct dram {
 	uint32_t nch, nbanks, cmds_per_line;
 	struct dram_chan *ch;
 	uint32_t *active, nactive;
+	/* The core cycle whose dram_tick has the first channel step to do:
+	 * core_processing(min of the active channels' next), UINT64_MAX when none
+	 * is active. Kept by dram_tick and dram_enqueue (the only places a
+	 * channel's next moves), so a tick with nothing due returns at once. */
+	uint64_t next_core;
 	struct dram_done *heap;
 	uint32_t nheap;
 	uint64_t seq, held_total;
@@ -204,6 +223,13 @@ void dram_cand_add(struct dram_chan *c, uint32_t b);
 void dram_blp_account(struct dram *d, struct dram_chan *c, dcyc t);
 /* Next command the bank wants and the earliest cycle it is legal (DC_NONE if none). */
 enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, uint32_t b, dcyc *e, int32_t *req);
+/* Tests: the first bank (ch * banks + bank) whose cached want (struct
+ * dram_bank want_*) differs from what its state gives now, -1 if none. */
+int dram_want_check(const struct dram *d);
+/* Tests: schedule without the shortcuts (struct dram exhaustive). */
+void dram_set_exhaustive(struct dram *d, bool on);
+/* Tests: does next_core agree with the active channels' next? */
+bool dram_next_check(const struct dram *d);
 
 /* dram_numa.c */
 int dram_numa_init(struct dram *d, struct arena *a, const struct sim_cfg *cfg);

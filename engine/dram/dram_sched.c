@@ -4,7 +4,18 @@
  * wants something, its next command and the earliest cycle every timing rule
  * allows it; the best command legal at t issues; the channel's next step is
  * the earliest legal cycle of what remains. Nothing happens in between, so
- * skipping is exact, and a step costs O(queued requests).
+ * skipping is exact.
+ *
+ * Cost (issue 41). What a bank wants by its own state (command, request,
+ * earliest cycle by the bank's rules) is cached in the bank until something
+ * it reads changes (want_stale: a command to the bank, a request linked,
+ * the read/write mode, a refresh falling due), so a scan pays per candidate
+ * bank only the channel's rules, and not even those for a bank that cannot
+ * be legal at t nor sooner than the best next cycle found so far. With
+ * dual_cmd the second scan of a cycle runs only if a command of the other
+ * kind was legal before the first issued (second_scan_may_issue).
+ * dram_set_exhaustive turns all three off: the reference the tests hold
+ * them to.
  *
  * Phases of dram_chan_step(t):
  *   1. refresh due at t?  -> refresh pending (target banks stop starting requests)
@@ -124,39 +135,38 @@ void dram_blp_account(struct dram *d, struct dram_chan *c, dcyc t)
 
 /* ---- phase 3: what a bank wants next --------------------------------------- */
 
-static dcyc chan_rules(const struct dram *d, const struct dram_chan *c, const struct dram_bank *b, enum dram_cmd cmd)
+static inline dcyc chan_rules(const struct dram *d, const struct dram_chan *c, const struct dram_bank *b, enum dram_cmd cmd)
 {
 	const struct dram_rank *r = &c->rank[b->rank];
 	const struct dram_bg *g = &c->bg[b->bg];
-	dcyc e = d->c.dual_cmd && (cmd == DC_RD || cmd == DC_WR) ? c->t_col : c->t_cmd;
-	dcyc bus = c->bus_free + (c->bus_rank >= 0 && c->bus_rank != b->rank ? d->t.RTRS : 0);
+	dcyc e, bus;
 	switch (cmd) {
 	case DC_ACT:
-		e = dmax(e, dmax(r->t_act, g->t_act));
+		e = dmax(c->t_cmd, dmax(r->t_act, g->t_act));
 		if (d->t.FAW && r->nact >= 4)
 			e = dmax(e, r->faw[r->faw_i] + d->t.FAW);
 		if (d->t.AW32 && r->nact >= 32)
 			e = dmax(e, r->aw32[r->aw32_i] + d->t.AW32);
-		break;
+		return e;
 	case DC_PRE:
-		e = dmax(e, r->t_pre);
-		break;
+		return dmax(c->t_cmd, r->t_pre);
 	case DC_RD:
-		e = dmax(e, dmax(c->t_ccd, g->t_ccd));
-		e = dmax(e, dmax(r->t_rd, g->t_rd));
-		if (bus > d->t.CL)
-			e = dmax(e, bus - d->t.CL);
-		break;
 	case DC_WR:
-		e = dmax(e, dmax(c->t_ccd, g->t_ccd));
-		e = dmax(e, c->t_wr_rtw);
-		if (bus > d->t.CWL)
-			e = dmax(e, bus - d->t.CWL);
-		break;
+		e = dmax(d->c.dual_cmd ? c->t_col : c->t_cmd, dmax(c->t_ccd, g->t_ccd));
+		bus = c->bus_free + (c->bus_rank >= 0 && c->bus_rank != b->rank ? d->t.RTRS : 0);
+		if (cmd == DC_RD) {
+			e = dmax(e, dmax(r->t_rd, g->t_rd));
+			if (bus > d->t.CL)
+				e = dmax(e, bus - d->t.CL);
+		} else {
+			e = dmax(e, c->t_wr_rtw);
+			if (bus > d->t.CWL)
+				e = dmax(e, bus - d->t.CWL);
+		}
+		return e;
 	default:
-		break;
+		return c->t_cmd;
 	}
-	return e;
 }
 
 static int32_t oldest_hit(const struct dram_chan *c, const struct dram_bank *b, int q)
@@ -167,12 +177,19 @@ static int32_t oldest_hit(const struct dram_chan *c, const struct dram_bank *b, 
 	return -1;
 }
 
-enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, uint32_t bi, dcyc *e, int32_t *req)
+/* What bank bi wants by its own state: the command, the request (-1: none),
+ * and in *be the earliest cycle the bank's own rules allow. *cacheable is
+ * false when the answer also read the channel's rules (FR-FCFS past its
+ * row-hit cap compares a ready hit with the precharge): then it holds for
+ * this cycle only. */
+static enum dram_cmd bank_want(const struct dram *d, const struct dram_chan *c, uint32_t bi, dcyc *be_out, int32_t *req,
+			       bool *cacheable)
 {
 	const struct dram_bank *b = &c->bank[bi];
 	enum dram_cmd cmd = DC_NONE;
 	dcyc be = 0;
 	*req = -1;
+	*cacheable = true;
 	if (b->started >= 0) {
 		const struct dram_req *r = &c->req[b->started];
 		*req = b->started;
@@ -209,6 +226,7 @@ enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, ui
 					const struct dram_req *h = &c->req[hi];
 					enum dram_cmd hc = h->is_write ? DC_WR : DC_RD;
 					dcyc eh = dmax(h->is_write ? b->t_wr : b->t_rd, chan_rules(d, c, b, hc));
+					*cacheable = false;
 					if (eh < dmax(be, chan_rules(d, c, b, DC_PRE))) {
 						*req = hi;
 						cmd = hc;
@@ -221,9 +239,72 @@ enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, ui
 			be = dmax(b->t_pre, b->last_col + (dcyc)d->c.page_timeout);
 		}
 	}
-	if (cmd != DC_NONE)
-		*e = dmax(be, chan_rules(d, c, b, cmd));
+	*be_out = be;
 	return cmd;
+}
+
+enum dram_cmd dram_bank_next(const struct dram *d, const struct dram_chan *c, uint32_t bi, dcyc *e, int32_t *req)
+{
+	dcyc be;
+	bool cacheable;
+	enum dram_cmd cmd = bank_want(d, c, bi, &be, req, &cacheable);
+	if (cmd != DC_NONE)
+		*e = dmax(be, chan_rules(d, c, &c->bank[bi], cmd));
+	return cmd;
+}
+
+/* bank_want through the bank's cache (struct dram_bank want_*). */
+static enum dram_cmd bank_want_cached(const struct dram *d, struct dram_chan *c, uint32_t bi, dcyc *be, int32_t *req)
+{
+	struct dram_bank *b = &c->bank[bi];
+	if (b->want_ok) { /* never set while exhaustive */
+		*be = b->want_e;
+		*req = b->want_req;
+		return (enum dram_cmd)b->want_cmd;
+	}
+	bool cacheable;
+	enum dram_cmd cmd = bank_want(d, c, bi, be, req, &cacheable);
+	if (cacheable && !d->exhaustive) {
+		b->want_ok = 1;
+		b->want_cmd = (uint8_t)cmd;
+		b->want_req = *req;
+		b->want_e = *be;
+	}
+	return cmd;
+}
+
+static inline void want_stale(struct dram_bank *b) { b->want_ok = 0; }
+
+static void want_stale_all(struct dram_chan *c)
+{
+	for (uint32_t b = 0; b < c->nbanks; b++)
+		c->bank[b].want_ok = 0;
+}
+
+void dram_set_exhaustive(struct dram *d, bool on)
+{
+	d->exhaustive = on;
+	for (uint32_t ch = 0; ch < d->nch; ch++)
+		want_stale_all(&d->ch[ch]);
+}
+
+int dram_want_check(const struct dram *d)
+{
+	for (uint32_t ch = 0; ch < d->nch; ch++) {
+		const struct dram_chan *c = &d->ch[ch];
+		for (uint32_t bi = 0; bi < c->nbanks; bi++) {
+			const struct dram_bank *b = &c->bank[bi];
+			if (!b->want_ok)
+				continue;
+			dcyc be;
+			int32_t ri;
+			bool cacheable;
+			enum dram_cmd cmd = bank_want(d, c, bi, &be, &ri, &cacheable);
+			if (!cacheable || cmd != b->want_cmd || ri != b->want_req || (cmd != DC_NONE && be != b->want_e))
+				return (int)(ch * c->nbanks + bi);
+		}
+	}
+	return -1;
 }
 
 /* REF is legal once every target bank is closed and its precharge is over. */
@@ -253,6 +334,7 @@ void dram_bank_link(struct dram *d, struct dram_chan *c, uint32_t bi, int32_t s,
 	struct dram_req *r = &c->req[s];
 	if (!b->nq[Q_RD] && !b->nq[Q_WR] && b->started < 0)
 		c->busy_banks++;
+	want_stale(b);
 	r->list = (uint8_t)q;
 	r->prev = b->tail[q];
 	r->next = -1;
@@ -319,6 +401,7 @@ static void do_pre(struct dram *d, struct dram_chan *c, uint32_t bi, dcyc t)
 	struct dram_bank *b = &c->bank[bi];
 	EV_EMIT(d->ev, EV_DRAM_PRE, .cycle = *d->now, .ch = (int16_t)(c - d->ch), .bank = (int16_t)bi,
 		.row = (int32_t)b->open_row);
+	want_stale(b);
 	b->open_row = -1;
 	b->pre_at = t;
 	c->rank[b->rank].t_pre = dmax(c->rank[b->rank].t_pre, t + d->t.PPD);
@@ -332,6 +415,7 @@ static void do_act(struct dram *d, struct dram_chan *c, uint32_t bi, struct dram
 	struct dram_bank *b = &c->bank[bi];
 	struct dram_rank *rk = &c->rank[b->rank];
 	struct dram_bg *g = &c->bg[b->bg];
+	want_stale(b);
 	b->open_row = b->shown_row = r->row;
 	b->act_at = t;
 	b->t_rd = t + d->t.RCD;
@@ -358,6 +442,7 @@ static void do_col(struct dram *d, struct dram_chan *c, uint32_t bi, int32_t ri,
 	struct dram_req *r = &c->req[ri];
 	struct dram_rank *rk = &c->rank[b->rank];
 	struct dram_bg *g = &c->bg[b->bg];
+	want_stale(b);
 	if (b->started < 0) { /* first burst of the line: the request leaves the queue */
 		unlink_req(c, b, ri);
 		b->started = ri;
@@ -417,6 +502,7 @@ static void do_ref(struct dram *d, struct dram_chan *c, dcyc t)
 		dur = d->t.RFCpb;
 	}
 	for (uint32_t b = lo; b < hi; b++) {
+		want_stale(&c->bank[b]);
 		c->bank[b].t_act = dmax(c->bank[b].t_act, t + dur);
 		c->bank[b].ref_until = t + dur;
 		cmd_name(&c->bank[b], "REF", t);
@@ -481,13 +567,9 @@ static void update_mode_full(const struct dram *d, struct dram_chan *c, dcyc t)
 	}
 }
 
-static void update_mode(const struct dram *d, struct dram_chan *c, dcyc t)
+static void update_mode_watermark(const struct dram *d, struct dram_chan *c)
 {
 	uint32_t rq = c->pend[Q_RD], wq = c->pend[Q_WR];
-	if (d->c.write_drain == DRAM_DRAIN_FULL_OR_IDLE) {
-		update_mode_full(d, c, t);
-		return;
-	}
 	if (d->c.queue_model != DRAM_QUEUE_CHANNEL)
 		wq = c->held[Q_WR];
 	if (c->draining) {
@@ -498,17 +580,31 @@ static void update_mode(const struct dram *d, struct dram_chan *c, dcyc t)
 	}
 }
 
+static void update_mode(const struct dram *d, struct dram_chan *c, dcyc t)
+{
+	bool was = c->draining;
+	if (d->c.write_drain == DRAM_DRAIN_FULL_OR_IDLE)
+		update_mode_full(d, c, t);
+	else
+		update_mode_watermark(d, c);
+	if (c->draining != was && d->c.queue_model == DRAM_QUEUE_CHANNEL)
+		want_stale_all(c); /* the banks serve the other queue now */
+}
+
 static void refresh_due(struct dram *d, struct dram_chan *c, dcyc t)
 {
 	if (d->c.refresh == DRAM_REFRESH_NONE || c->ref_pending || c->ref_due > t)
 		return;
 	c->ref_pending = true;
-	if (d->c.refresh == DRAM_REFRESH_PER_BANK)
+	if (d->c.refresh == DRAM_REFRESH_PER_BANK) {
+		want_stale(&c->bank[c->ref_idx % c->nbanks]);
 		dram_cand_add(c, (uint32_t)(c->ref_idx % c->nbanks));
-	else
+	} else {
+		want_stale_all(c);
 		for (uint32_t b = 0; b < c->nbanks; b++)
 			if (c->bank[b].open_row >= 0)
 				dram_cand_add(c, b);
+	}
 }
 
 /* per_bank/per_rank: the order between command queues (DRAMSim3's
@@ -531,12 +627,15 @@ static uint64_t cmdq_key(const struct dram *d, const struct dram_chan *c, uint32
  * answer it raises to t + 1 at least) a candidate legal at t ends the scan:
  * the rest could not make the answer sooner, and the banks among them with
  * nothing to do leave the list at a later scan. */
-static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, bool *issued)
+static bool is_col(enum dram_cmd cmd) { return cmd == DC_RD || cmd == DC_WR; }
+
+static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, enum dram_cmd *issued, uint32_t legal[2])
 {
 	dcyc next = DCYC_NEVER, e = 0;
 	uint64_t best_key = UINT64_MAX;
 	int32_t best_bank = -1, best_req = -1;
 	enum dram_cmd best_cmd = DC_NONE;
+	const bool prune = !d->exhaustive;
 	if (c->ref_pending && ref_ready(d, c, &e)) {
 		if (e <= t && may_issue) {
 			best_key = 0;
@@ -548,13 +647,17 @@ static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, bo
 	for (uint32_t i = c->ncand; i-- > 0;) {
 		uint32_t bi = (uint32_t)c->cand[i];
 		int32_t ri;
-		enum dram_cmd cmd = dram_bank_next(d, c, bi, &e, &ri);
+		dcyc be;
+		enum dram_cmd cmd = bank_want_cached(d, c, bi, &be, &ri);
 		if (cmd == DC_NONE) {
 			const struct dram_bank *b = &c->bank[bi];
 			if (!b->nq[Q_RD] && !b->nq[Q_WR] && b->started < 0)
 				cand_remove(c, bi);
 			continue;
 		}
+		if (be > t && be >= next && prune)
+			continue; /* not legal at t, and no sooner than what we have: the channel's rules cannot change that */
+		e = dmax(be, chan_rules(d, c, &c->bank[bi], cmd));
 		if (e > t || !may_issue) {
 			if (e < next)
 				next = e;
@@ -562,6 +665,7 @@ static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, bo
 				break; /* the after-issue scan at t: nothing can be sooner (dram_chan_step) */
 			continue;
 		}
+		legal[is_col(cmd)]++;
 		uint64_t key;
 		if (c->bank[bi].started >= 0)
 			key = 1;
@@ -580,17 +684,15 @@ static dcyc scan(struct dram *d, struct dram_chan *c, dcyc t, bool may_issue, bo
 			best_cmd = cmd;
 		}
 	}
-	*issued = false;
+	*issued = best_cmd;
 	if (best_cmd == DC_REF) {
 		dram_blp_account(d, c, t);
 		c->t_cmd = t + 1;
 		do_ref(d, c, t);
-		*issued = true;
 	} else if (best_cmd != DC_NONE) {
 		if (best_req >= 0 && d->c.queue_model != DRAM_QUEUE_CHANNEL)
 			c->rr = dram_cmdq_of(d, (uint32_t)best_bank);
 		issue(d, c, (uint32_t)best_bank, best_cmd, best_req, t);
-		*issued = true;
 	}
 	return next;
 }
@@ -628,21 +730,40 @@ static bool move_one(struct dram *d, struct dram_chan *c, dcyc t)
 	return false;
 }
 
+/* dual_cmd: after the command `cmd` of cycle t, can the
+ * other bus issue in t too? Only a command of the other kind that was legal
+ * before it (legal[], from the first scan): a command only delays other
+ * banks' commands (every rule it sets is a max with a later cycle), and the
+ * bank it went to wants next a command of the same kind, or one at least
+ * tRTP, tRP or tRCD later; with any of those 0 the second scan always runs.
+ * So it does under FR-FCFS with a row-hit cap: a capped bank chooses
+ * between its PRE and a ready hit by the channel's rules, so a row command
+ * (moving the row bus to t + 1) can turn its PRE into a hit legal at t. */
+static bool second_scan_may_issue(const struct dram *d, enum dram_cmd cmd, const uint32_t legal[2])
+{
+	if (!d->t.RTP || !d->t.RP || !d->t.RCD || !d->t.RCDWR || d->exhaustive)
+		return true;
+	if (d->c.row_hit_cap && d->sched_kind == DRAM_SCHED_FRFCFS)
+		return true;
+	return legal[!is_col(cmd)] > 0;
+}
+
 void dram_chan_step(struct dram *d, struct dram_chan *c, dcyc t)
 {
-	bool issued, per_bank = d->c.queue_model != DRAM_QUEUE_CHANNEL; /* per_bank or per_rank */
+	bool per_bank = d->c.queue_model != DRAM_QUEUE_CHANNEL; /* per_bank or per_rank */
+	uint32_t legal[2] = {0, 0}, unused[2];
+	enum dram_cmd cmd, second;
 	refresh_due(d, c, t);
 	update_mode(d, c, t);
-	dcyc next = scan(d, c, t, true, &issued);
-	if (issued && d->c.dual_cmd) { /* the other command bus may issue in the same cycle */
-		bool second;
-		(void)scan(d, c, t, true, &second); /* next is recomputed below */
-	}
+	dcyc next = scan(d, c, t, true, &cmd, legal);
+	bool issued = cmd != DC_NONE;
+	if (issued && d->c.dual_cmd && second_scan_may_issue(d, cmd, legal)) /* the other command bus in the same cycle */
+		(void)scan(d, c, t, true, &second, unused); /* next is recomputed below */
 	bool moved = per_bank && move_one(d, c, t);
 	if (issued || moved) {
 		refresh_due(d, c, t + 1);
 		update_mode(d, c, t + 1);
-		next = scan(d, c, t + 1, false, &issued);
+		next = scan(d, c, t + 1, false, &second, unused);
 		if (next <= t) /* a request moved at t had every rule met already: t + 1 */
 			next = t + 1;
 	}

@@ -398,3 +398,64 @@ TEST(subpart_bank_and_channel_agree)
 		tk_end(&t);
 	}
 }
+
+/* The shortcuts (issue 41) against the digit-by-digit definitions, on random
+ * addresses (within and beyond the capacity) of maps with the sub-partition
+ * digit above the channel (shortcut), below it (digit walk), one or several
+ * pieces between them, 1 to 4 sub-partitions per channel, every hash:
+ * addrmap_partition_addr against addrmap_partition_addr_digits, and the
+ * IPOLY table against addrmap_ipoly; addrmap_partition against
+ * addrmap_partition_digits, addrmap_channel against addrmap_decode. */
+TEST(subpart_shortcuts_match_the_digits)
+{
+	static const struct {
+		int ch, bus;
+		const char *map;
+		unsigned nsub;
+		int hash;
+	} v[] = {
+		{24, 16, VOLTA_MAP, 2, BANKH_IPOLY},
+		{32, 16, VOLTA_MAP, 2, BANKH_IPOLY},
+		{16, 16, VOLTA_MAP, 1, BANKH_IPOLY},
+		{6, 4, GTX480_MAP, 2, BANKH_LINEAR},
+		{6, 4, TITANX_MAP, 2, BANKH_LINEAR},
+		{8, 4, "row:bank[2]:col[4]:bank[2]:ch:col[5]", 4, BANKH_XOR},
+		{12, 4, "row:bank[2]:col[2]:bank[2]:col[2]:ch:col[5]", 4, BANKH_LINEAR},
+		{8, 4, "row:bank[2]:col[2]:bank[2]:col[2]:ch:col[5]", 2, BANKH_XOR},
+		{6, 4, "row:bank[3]:col[4]:bank[1]:ch:col[5]", 1, BANKH_LINEAR},
+	};
+	uint64_t s = 0x243f6a8885a308d3ull;
+	for (size_t i = 0; i < ARRAY_LEN(v); i++) {
+		struct addrmap m;
+		map_of(&m, v[i].ch, v[i].bus, v[i].map, v[i].nsub, v[i].hash);
+		for (unsigned k = 0; k < 20000; k++) {
+			s ^= s << 13;
+			s ^= s >> 7;
+			s ^= s << 17;
+			uint64_t a = k & 1 ? s : s & ((1ull << 34) - 1);
+			uint64_t got = addrmap_partition_addr(&m, a), want = addrmap_partition_addr_digits(&m, a);
+			if (got != want) {
+				test_fail(__FILE__, __LINE__, "map %zu: partition address of 0x%llx: 0x%llx, digit by digit 0x%llx", i,
+					  (unsigned long long)a, (unsigned long long)got, (unsigned long long)want);
+				break;
+			}
+			unsigned gp = addrmap_partition(&m, a), wp = addrmap_partition_digits(&m, a);
+			struct dram_addr x;
+			addrmap_decode(&m, a, &x);
+			if (gp != wp || addrmap_channel(&m, a) != x.ch) {
+				test_fail(__FILE__, __LINE__, "map %zu: 0x%llx: sub-partition %u, from the fields %u; channel %u, decoded %u",
+					  i, (unsigned long long)a, gp, wp, addrmap_channel(&m, a), x.ch);
+				break;
+			}
+			if (v[i].hash != BANKH_IPOLY)
+				continue;
+			unsigned n = (v[i].ch <= 16 ? 16 : v[i].ch <= 32 ? 32 : 64) * v[i].nsub;
+			unsigned t = m.ipoly_tab[0][s & 255] ^ m.ipoly_tab[1][s >> 8 & 255] ^ m.ipoly_tab[2][s >> 16 & 255];
+			if (t != addrmap_ipoly(s, 0, n)) {
+				test_fail(__FILE__, __LINE__, "map %zu: IPOLY table of 0x%llx: %u, addrmap_ipoly %u", i,
+					  (unsigned long long)s, t, addrmap_ipoly(s, 0, n));
+				break;
+			}
+		}
+	}
+}
