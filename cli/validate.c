@@ -411,14 +411,26 @@ static int attach_published(const char *name, struct vtable *t, char **err)
 				     PUBLISHED_PATH, name, e->string, i < VM__COUNT ? metrics[i].unit : "cycles or GB/s");
 			break;
 		}
+		if (strlen(s->valuestring) >= sizeof(t->rows[i].source)) {
+			rc = set_err(err, "%s: machines.%s.%s.source: %zu characters, at most %zu are kept", PUBLISHED_PATH,
+				     name, e->string, strlen(s->valuestring), sizeof(t->rows[i].source) - 1);
+			break;
+		}
 		t->rows[i].has_published = true;
 		t->rows[i].published = v->valuedouble;
 		snprintf(t->rows[i].source, sizeof(t->rows[i].source), "%s", s->valuestring);
 	}
-	for (const cJSON *e = unmet ? unmet->child : NULL; e; e = e->next)
-		for (unsigned i = 0; i < VM__COUNT; i++)
-			if (!strcmp(metrics[i].name, e->string) && cJSON_IsString(e))
-				snprintf(t->rows[i].unmet, sizeof(t->rows[i].unmet), "%s", e->valuestring);
+	for (const cJSON *e = unmet ? unmet->child : NULL; e && !rc; e = e->next)
+		for (unsigned i = 0; i < VM__COUNT; i++) {
+			if (strcmp(metrics[i].name, e->string) || !cJSON_IsString(e))
+				continue;
+			if (strlen(e->valuestring) >= sizeof(t->rows[i].unmet)) {
+				rc = set_err(err, "%s: unmet.%s.%s: %zu characters, at most %zu are kept", PUBLISHED_PATH,
+					     name, e->string, strlen(e->valuestring), sizeof(t->rows[i].unmet) - 1);
+				break;
+			}
+			snprintf(t->rows[i].unmet, sizeof(t->rows[i].unmet), "%s", e->valuestring);
+		}
 	cJSON_Delete(root);
 	return rc;
 }

@@ -1118,6 +1118,21 @@ static int map_entry(struct gs *g, struct gs_ent *e)
 		return gs_uint(g, e, e->val, "value", &v) ? -1 : gs_set(g, e, "dram.data_rate", "%lu", v);
 	case GS_DUAL_BUS: /* one row and one column command per DRAM cycle */
 		return gs_uint(g, e, e->val, "value", &v) ? -1 : gs_set(g, e, "dram.dual_cmd", "%s", v ? "true" : "false");
+	case GS_BNK_INDEX:
+		/* dram.cc, dram_req_t: 0 the decoder's bank, 1 that bank XOR the low
+		 * bits of its row (bitwise_hash_function: dram.bank_xor), 2 IPOLY
+		 * over the row, 3 an empty case; anything else stops it. */
+		if (gs_uint(g, e, e->val, "value", &v))
+			return -1;
+		if (v <= 1)
+			return gs_set(g, e, "dram.bank_xor", "%s", v ? "true" : "false");
+		if (v == 2 || v == 3) {
+			gs_why(e, "bank indexing %lu (%s): dram.bank_xor unchanged", v,
+			       v == 2 ? "IPOLY of the bank with the row"
+			              : "custom: an empty case in GPGPU-Sim, which leaves the bank unset");
+			return 0;
+		}
+		return gs_fail(g, e, "value: expected 0 to 3 (GPGPU-Sim's DRAM bank indexing functions)");
 	case GS_ADDR_MAP:
 		return map_addr(g, e);
 	case GS_TIMING:

@@ -83,6 +83,7 @@ enum gs_map {
 	GS_DRAM_BURST,
 	GS_DRAM_RATIO,
 	GS_DUAL_BUS,     /* -dram_dual_bus_interface -> dram.dual_cmd */
+	GS_BNK_INDEX,    /* -dram_bnk_indexing_policy -> dram.bank_xor */
 	GS_ADDR_MAP,
 	GS_TIMING,
 	GS_ICNT_FLIT,

@@ -513,3 +513,42 @@ TEST(gpgpusim_dual_bus_interface_maps_to_dual_cmd)
 		free(err);
 	}
 }
+
+/* -dram_bnk_indexing_policy: GPGPU-Sim's 1 XORs the decoded bank with the
+ * low bits of its row (dram.cc, bitwise_hash_function), which is
+ * dram.bank_xor; 0 leaves the bank. SM7_TITANV sets 1, SM7_QV100 and
+ * SM2_GTX480 0. 2 (IPOLY) and 3 (custom) are not modelled and leave the key;
+ * anything else is refused, as GPGPU-Sim asserts. */
+TEST(gpgpusim_bank_indexing_maps_to_bank_xor)
+{
+	const char *dir = gs_dir();
+	for (int v = 0; v < 5; v++) {
+		char text[64];
+		snprintf(text, sizeof text, "-dram_bnk_indexing_policy %d\n", v);
+		const char *p = gs_write(dir, "gpgpusim.config", text);
+		for (int before = 0; before < 2; before++) {
+			struct sim_cfg c;
+			cfg_defaults(&c);
+			c.dram.bank_xor = before;
+			struct strbuf map;
+			sb_init(&map);
+			char *err = NULL;
+			int rc = gpgpusim_apply(&c, p, text, strlen(text), &map, NULL, &err);
+			if (v == 4) {
+				CHECK_EQ(rc, -1);
+				CHECK_CONTAINS(err, "-dram_bnk_indexing_policy 4");
+				CHECK_CONTAINS(err, "expected 0 to 3");
+			} else {
+				REQUIRE(rc == 0);
+				CHECK_EQ(c.dram.bank_xor, v <= 1 ? v == 1 : before == 1);
+				if (v <= 1)
+					CHECK_CONTAINS(map.s, v ? "-dram_bnk_indexing_policy 1 -> dram.bank_xor=true"
+								: "-dram_bnk_indexing_policy 0 -> dram.bank_xor=false");
+				else
+					CHECK_CONTAINS(map.s, "not modelled: bank indexing");
+			}
+			sb_fini(&map);
+			free(err);
+		}
+	}
+}

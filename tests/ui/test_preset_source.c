@@ -51,6 +51,30 @@ TEST(preset_source_builtin_presets_differ_only_with_reasons)
 	check_preset("rx540", false);
 }
 
+/* titanv's bank XOR is its source's -dram_bnk_indexing_policy 1: the
+ * comparison covers dram.bank_xor, so a titanv without it (qv100's value)
+ * is a difference without a reason. */
+TEST(preset_source_titanv_bank_xor_is_its_source)
+{
+	struct sim_cfg cfg;
+	cfg_defaults(&cfg);
+	char *err = NULL;
+	REQUIRE(loader_load_config("titanv", &cfg, &err) == 0);
+	CHECK(cfg.dram.bank_xor);
+	cfg.dram.bank_xor = false;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	REQUIRE(out);
+	struct preset_check pc;
+	REQUIRE(preset_source_report("titanv", &cfg, out, &pc, &err) == 0);
+	fclose(out);
+	CHECK_EQ(pc.undocumented, 1);
+	CHECK_CONTAINS(buf, "dram.bank_xor");
+	free(buf);
+	free(err);
+}
+
 static const char src[] = "-gpgpu_n_clusters 4\n-gpgpu_n_cores_per_cluster 1\n-gpgpu_l1_latency 30\n"
 			  "-gpgpu_smem_latency 20\n";
 
