@@ -71,6 +71,11 @@ struct par_thr {
 };
 
 extern _Thread_local struct par_thr *par_cur;
+/* The SM being ticked in an SM phase, buffered (par_cur->sm) or direct
+ * (sim_par.c's one-thread path, par_cur NULL): its request-slot stash
+ * (req.c) and slot count are used either way, so that its slots are those
+ * of every thread count. NULL outside the phases. */
+extern _Thread_local struct par_sm *par_sm_cur;
 
 /* Deferred updates (par_cur != NULL). */
 void par_stat_add(uint32_t slot, uint64_t v);
