@@ -330,6 +330,11 @@ struct sim {
 	uint32_t *kfirst, *ktpc, *kwpc, *kshmem;
 	uint32_t kernels_id, *kcycles_id; /* sim.kernels, kernelK.cycles (nk > 1 only) */
 	unsigned issue_cycles; /* warp_size / simd_width */
+	/* Per L2 bank, its set index function's last answer ([2b] the address,
+	 * [2b + 1] its set; l2.c bank_set): a queue head waiting at a bank is
+	 * tested every cycle. A function of the address and the config alone
+	 * (heap, not state: a restored or forked machine may keep or drop it). */
+	uint64_t *l2_set_memo;
 	unsigned nregs;
 	volatile int interrupt;
 	struct bp_set *bps;
