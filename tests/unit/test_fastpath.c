@@ -323,3 +323,60 @@ TEST(fastpath_cache_find_stale_tags)
 		arena_fini(&a);
 	}
 }
+
+/* cache_victim reads a way's flags as one word: the same way as testing
+ * them one by one (the first invalid unheld way, else the unheld way with
+ * the smallest stamp), over random flags and stamps, the bytes it must
+ * ignore (touch, coh) set too. */
+static int victim_by_flags(const struct cache *c, int set)
+{
+	const struct cline *l = &c->l[(size_t)set * (size_t)c->ways];
+	int best = -1;
+	for (int w = 0; w < c->ways; w++) {
+		if (l[w].reserved || l[w].transient || l[w].swap_pending || l[w].pinned || l[w].fetching)
+			continue;
+		if (!l[w].valid)
+			return w;
+		if (best < 0 || l[w].stamp < l[best].stamp)
+			best = w;
+	}
+	return best;
+}
+
+TEST(fastpath_cache_victim_flags_word)
+{
+	struct arena a;
+	arena_init(&a);
+	struct cache c;
+	cache_init(&c, &a, 2, 64, 128, 0, REPL_LRU, IDX_LINEAR);
+	uint64_t x = 88172645463325252ull;
+	int seen_none = 0, seen_invalid = 0, seen_lru = 0;
+	for (int round = 0; round < 4000; round++) {
+		int held_pct = round % 5 == 0 ? 100 : 20 + round % 60;
+		for (int w = 0; w < 64; w++) {
+			struct cline *l = cache_line(&c, 1, w);
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			l->valid = (x & 63) != 0; /* mostly valid */
+			bool held = (int)((x >> 8) % 100) < held_pct;
+			unsigned which = (unsigned)(x >> 16) % 5;
+			l->reserved = held && which == 0;
+			l->transient = held && which == 1;
+			l->swap_pending = held && which == 2;
+			l->pinned = held && which == 3;
+			l->fetching = held && which == 4;
+			l->touch = (uint8_t)(x >> 24);
+			l->coh = (uint8_t)(x >> 32);
+			l->stamp = (x >> 40) % 50; /* ties: the first way wins */
+		}
+		int want = victim_by_flags(&c, 1), got = cache_victim(&c, 1, NULL);
+		if (got != want) {
+			test_fail(__FILE__, __LINE__, "round %d: way %d, flag by flag %d", round, got, want);
+			break;
+		}
+		seen_none += want < 0;
+		seen_invalid += want >= 0 && !cache_line(&c, 1, want)->valid;
+		seen_lru += want >= 0 && cache_line(&c, 1, want)->valid;
+	}
+	CHECK(seen_none && seen_invalid && seen_lru);
+	arena_fini(&a);
+}
