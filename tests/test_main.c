@@ -62,6 +62,7 @@ static const struct {
 	unsigned seconds;
 } slow_tests[] = {
 	{"fastpath_same_results_as_without", 300},
+	{"fastpath_fetch_mask_same_results_as_without", 200},
 	{"behaviour_every_kernel_finishes_on_every_preset", 200},
 	{"coh_values_every_kernel_each_protocol_no_violation_same_stats", 900},
 };

@@ -154,6 +154,7 @@ static void cta_launch(struct sim *s, struct sm *sm, uint32_t cta)
 		if (c->cta_launch_latency) /* waits as `inactive` until then (warp_blocker) */
 			w->busy_until = s->st->now + (uint64_t)c->cta_launch_latency;
 		sm->wact |= 1ull << kk;
+		sm->fwant |= 1ull << kk;
 		sm->sb_wait &= ~(1ull << kk);
 		sm->rdy &= ~(1ull << kk);
 		ccws_on_launch(s, sm, kk);
@@ -518,6 +519,7 @@ static void issue(struct sim *s, struct sm *sm, int slot)
 	w->ib_valid = 0;
 	if (l1i_active(&s->cfg))
 		fetch_on_issue(s, w);
+	sm->fwant |= 1ull << slot;
 	sm->rdy &= ~(1ull << slot);
 	w->insts++;
 	w->issue_cycle = now;

@@ -23,6 +23,14 @@
  *            instruction is a global access and the memory buffer is full
  *            now (re-evaluated then); without a timed register file, whose
  *            bank queues can hold it back any cycle.
+ *   fwant    (l1i.enabled) slot i is one the fetch unit must look at
+ *            (fetch.c). Cleared when fetch_tick finds the warp's buffer
+ *            holding its next instruction (or nothing to fetch), set again
+ *            when it issues, when its CTA launches and whenever fetch_ready
+ *            finds its buffer without that instruction. Between those its
+ *            buffer, fetch state and next instruction cannot change, so the
+ *            fetch unit would pass it over: with many warps waiting on
+ *            loads it walks only the few that fetch.
  *
  * All are in the arena (snapshotted, hashed; stepping, running and
  * rewinding evaluate the same warps at the same cycles, so set them alike);
@@ -48,6 +56,13 @@ int core_check_invariants(const struct sim *s, char **err)
 			bool act = sm->wact >> k & 1, sb = sm->sb_wait >> k & 1, rdy = sm->rdy >> k & 1;
 			if (act != (w->state == WSL_ACTIVE))
 				return set_err(err, "sm%d warp %d: state %u but its active bit is %d", i, k, w->state, act);
+			if (act && l1i_active(&s->cfg) && !(sm->fwant >> k & 1)) {
+				uint64_t pc = w->ib_valid ? fetch_pc(s, &w->ib) : 0;
+				if (w->fst != FS_IDLE || !w->ib_valid || w->rf_collect ||
+				    (pc != WINST_PC_NONE && !(w->ibn && w->ibpc == pc)))
+					return set_err(err, "sm%d warp %d: fetch bit clear but its buffer lacks its next instruction", i,
+						       k);
+			}
 			if (!sb && !rdy)
 				continue;
 			if (!core_masks_ok(s, sm) || (rdy && sm->rf))

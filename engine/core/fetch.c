@@ -62,6 +62,7 @@ bool fetch_ready(struct sim *s, struct sm *sm, struct warp *w)
 	resolve(s, w);
 	if (w->ibn && w->ibpc == pc)
 		return true;
+	sm->fwant |= 1ull << (w - sm->w); /* the fetch unit's to serve */
 	if (w->fst == FS_IDLE)
 		w->ibn = 0; /* other code: flushed; the fetch unit fetches pc */
 	else if (w->fst == FS_HIT)
@@ -96,9 +97,13 @@ void fetch_tick(struct sim *s, struct sm *sm)
 	bool again = false;
 	/* The active warps (sm->wact, core_masks.c) in round-robin order from
 	 * the slot after the last one fetched for (start = -1: from slot 0):
-	 * the slots from s0 up, then those below it. */
+	 * the slots from s0 up, then those below it. Only those in sm->fwant:
+	 * a warp found buffered below leaves it until it issues (or its
+	 * buffer is found not to hold its next instruction, fetch_ready), and
+	 * the loop would pass it over with no effect until then. */
 	unsigned s0 = (unsigned)((start + 1) % nw);
-	uint64_t from_s0 = sm->wact & (~0ull << s0), below = sm->wact & ((1ull << s0) - 1);
+	uint64_t cand = sm->wact & sm->fwant;
+	uint64_t from_s0 = cand & (~0ull << s0), below = cand & ((1ull << s0) - 1);
 	for (uint64_t m = from_s0 ? from_s0 : below; m; m = from_s0 ? from_s0 : below) {
 		int slot = __builtin_ctzll(m);
 		if (from_s0)
@@ -119,8 +124,10 @@ void fetch_tick(struct sim *s, struct sm *sm)
 		if (!w->ib_valid)
 			core_load_ib(s, w);
 		uint64_t pc = fetch_pc(s, &w->ib);
-		if (pc == WINST_PC_NONE || (w->ibn && w->ibpc == pc))
-			continue; /* nothing to fetch, or buffered */
+		if (pc == WINST_PC_NONE || (w->ibn && w->ibpc == pc)) {
+			sm->fwant &= ~(1ull << slot); /* nothing to fetch, or buffered */
+			continue;
+		}
 		if (tries == width) {
 			again = true; /* a warp is left for the next cycle */
 			break;

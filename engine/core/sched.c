@@ -38,13 +38,16 @@
 
 static bool active(const struct warp *w) { return w->state == WSL_ACTIVE; }
 
+/* Slots k, k + S, k + 2S, ... below warps_per_sm: the every-S-th-bit
+ * pattern shifted to k (core.schedulers is 1, 2 or 4, hier_cfg.c); core_tick
+ * asks for it per scheduler at every evaluation. */
 uint64_t sched_mask(const struct sim *s, int k)
 {
+	static const uint64_t every[5] = {0, ~0ull, 0x5555555555555555ull, 0x9249249249249249ull,
+					  0x1111111111111111ull};
 	int n = s->cfg.core.warps_per_sm, S = s->cfg.core.schedulers;
-	uint64_t m = 0;
-	for (int i = k; i < n; i += S)
-		m |= 1ull << i;
-	return m;
+	uint64_t slots = n >= 64 ? ~0ull : (1ull << n) - 1;
+	return (every[S] << k) & slots;
 }
 
 int sched_pick(const struct sim *s, const struct sm *sm, const uint64_t ready_all, int k)

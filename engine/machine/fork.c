@@ -112,6 +112,12 @@ struct sim *sim_fork(const struct sim *s, const struct sim_cfg *cfg_in, bool *cf
 	}
 	arena_load(&t->arena, buf);
 	free(buf);
+	/* A clear fetch bit (core_masks.c fwant) says the warp's buffer holds
+	 * its next instruction's code address, which core.inst_size decides:
+	 * under another size the fetch unit looks at every warp again. */
+	if (t->cfg.l1i.inst_size != s->cfg.l1i.inst_size)
+		for (int i = 0; i < t->cfg.core.sms; i++)
+			t->sms[i].fwant = ~0ull;
 	t->pool.used = s->pool.used;
 	t->pool.free_head = s->pool.free_head;
 	t->pool.high_water = s->pool.high_water;

@@ -344,6 +344,9 @@ static int build_units(struct sim *s, const struct sim_cfg *cfg, const struct wo
 	}
 	if (l1i_active(cfg))
 		l1i_register_stats(s);
+	s->l2_set_memo = xmalloc(2 * (size_t)(nb ? nb : 1) * sizeof *s->l2_set_memo);
+	for (uint32_t i = 0; i < 2 * nb; i += 2)
+		s->l2_set_memo[i] = UINT64_MAX; /* matches no request's address */
 	for (uint32_t i = 0; i < nb; i++) {
 		s->banks[i].id = (int)i;
 		l2_init(s, &s->banks[i]);
@@ -439,6 +442,7 @@ void sim_free(struct sim *s)
 	coh_values_free(s);
 	free(s->kfirst);
 	free(s->kcycles_id);
+	free(s->l2_set_memo);
 	stats_fini(&s->stats);
 	arena_fini(&s->arena);
 	free(s);

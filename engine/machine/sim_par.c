@@ -153,18 +153,73 @@ static void par_part(void *arg, int part)
 	par_cur = t;
 	for (uint32_t j = lo; j < hi; j++) {
 		uint32_t id = s->par_ids[j];
-		t->sm = &s->psm[id];
+		t->sm = par_sm_cur = &s->psm[id];
 		if (s->par_kind == 0)
 			l1_tick(s, &s->sms[id]);
 		else
 			core_tick(s, &s->sms[id]);
 	}
-	t->sm = NULL;
+	t->sm = par_sm_cur = NULL;
 	par_cur = NULL;
+}
+
+/*
+ * The direct path (one thread, w41c). With one thread the buffers above only
+ * reorder what a tick writes, and for most of it the order is already the
+ * merge's: the SMs tick in ascending order, counters and maxima commute,
+ * progress and wake-up times are an OR and a minimum, and occupancy changes
+ * and events applied as they happen come in the order of their replay. So
+ * par_cur stays NULL and those are written at once. Two things keep the
+ * buffered path's behaviour, so that the state equals every thread
+ * count's, request slots included: each SM takes and returns request slots
+ * through its stash (par_sm_cur; its settles, in SM order, each after its
+ * tick rather than all after the phase, which is the same: a tick touches
+ * only its own stash, and all the stashes are topped up to their lower
+ * bound before the first tick, as there), and the pool's `used` moves
+ * only after the phase (req_room reads the phase's starting count).
+ * Breakpoints see events only after the phase (an event breakpoint's stat
+ * condition reads every SM's counters), so with any breakpoint set the
+ * buffered path runs instead.
+ */
+static bool par_direct(const struct sim *s) { return s->threads == 1 && (!s->bps || !s->bps->n); }
+
+static void par_phase_direct(struct sim *s, int kind)
+{
+	int ns = s->cfg.core.sms;
+	struct state *st = s->st;
+	int64_t used = 0;
+	for (int i = sim_act_next(s->act_sm, ns, 0); i < ns; i = sim_act_next(s->act_sm, ns, i + 1))
+		if (s->pool.stash_n[i] < s->stash_lo)
+			req_stash_settle(&s->pool, (uint32_t)i, s->stash_lo, s->stash_hi);
+	for (int i = sim_act_next(s->act_sm, ns, 0); i < ns; i = sim_act_next(s->act_sm, ns, i + 1)) {
+		struct par_sm *m = &s->psm[i];
+		struct sm *sm = &s->sms[i];
+		par_sm_cur = m;
+		if (kind == 0)
+			l1_tick(s, sm);
+		else
+			core_tick(s, sm);
+		par_sm_cur = NULL;
+		if (kind == 1 && !sim_sm_busy(s, sm))
+			sim_act_clear(s->act_sm, i);
+		if (!m->dirty)
+			continue;
+		m->dirty = false;
+		used += m->used;
+		m->used = 0;
+		st->ctas_done += m->ctas_done;
+		m->ctas_done = 0;
+		req_stash_settle(&s->pool, (uint32_t)i, s->stash_lo, s->stash_hi);
+	}
+	s->pool.used = (uint32_t)((int64_t)s->pool.used + used);
 }
 
 void par_phase(struct sim *s, int kind)
 {
+	if (par_direct(s)) {
+		par_phase_direct(s, kind);
+		return;
+	}
 	int ns = s->cfg.core.sms;
 	uint32_t n = 0;
 	for (int i = sim_act_next(s->act_sm, ns, 0); i < ns; i = sim_act_next(s->act_sm, ns, i + 1))

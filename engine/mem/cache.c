@@ -1,6 +1,9 @@
 /* cache.c: tag array, index functions and replacement; see cache.h. */
 #include "cache.h"
 
+#include <stddef.h>
+#include <string.h>
+
 #include "sim/hier_cfg.h"
 
 void cache_init(struct cache *c, struct arena *a, int sets, int ways, int line, int sector, int repl,
@@ -91,18 +94,51 @@ void cache_touch(struct cache *c, int set, int way)
 		cache_line(c, set, way)->stamp = ++c->clock;
 }
 
+/* The one-byte flags of struct cline from `valid` on, read as one word:
+ * a way that may not be a victim has one of these bytes nonzero. */
+_Static_assert(offsetof(struct cline, reserved) == offsetof(struct cline, valid) + 1 &&
+		       offsetof(struct cline, transient) == offsetof(struct cline, valid) + 2 &&
+		       offsetof(struct cline, swap_pending) == offsetof(struct cline, valid) + 4 &&
+		       offsetof(struct cline, pinned) == offsetof(struct cline, valid) + 6 &&
+		       offsetof(struct cline, fetching) == offsetof(struct cline, valid) + 7,
+	       "cache_victim reads valid..fetching as one word");
+
+static inline uint64_t cl_flags(const struct cline *l)
+{
+	uint64_t f;
+	memcpy(&f, &l->valid, sizeof f);
+	return f;
+}
+
+/* The word of the bytes given (in struct order, whatever the byte order). */
+static inline uint64_t cl_bytes(const unsigned char b[8])
+{
+	uint64_t m;
+	memcpy(&m, b, sizeof m);
+	return m;
+}
+
 int cache_victim(struct cache *c, int set, struct rng *rng)
 {
 	struct cline *l = &c->l[(size_t)set * (size_t)c->ways];
 	int best = -1, navail = 0;
+	uint64_t best_stamp = 0;
+	/* valid, reserved, transient, touch, swap_pending, coh, pinned, fetching */
+	static const unsigned char held_b[8] = {0, 0xff, 0xff, 0, 0xff, 0, 0xff, 0xff}, valid_b[8] = {0xff};
+	const uint64_t held = cl_bytes(held_b), valid = cl_bytes(valid_b);
+	/* Wide sets (titanv's L1: 64 ways) make this a hot loop of every fill:
+	 * the five flags in one test (cl_flags), the best stamp kept. */
 	for (int w = 0; w < c->ways; w++) {
-		if (l[w].reserved || l[w].transient || l[w].swap_pending || l[w].pinned || l[w].fetching)
+		uint64_t f = cl_flags(&l[w]);
+		if (f & held)
 			continue;
-		if (!l[w].valid)
+		if (!(f & valid))
 			return w;
 		navail++;
-		if (best < 0 || l[w].stamp < l[best].stamp)
+		if (best < 0 || l[w].stamp < best_stamp) {
 			best = w;
+			best_stamp = l[w].stamp;
+		}
 	}
 	if (best >= 0 && c->repl == REPL_RANDOM) {
 		uint64_t k = rng_below(rng, (uint64_t)navail);

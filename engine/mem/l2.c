@@ -239,7 +239,12 @@ uint64_t l2_local_addr(const struct sim *s, uint64_t addr) { return local_addr(s
 
 static int bank_set(const struct sim *s, const struct l2bank *b, uint64_t addr)
 {
-	return cache_set(&b->c, local_addr(s, addr));
+	uint64_t *memo = &s->l2_set_memo[2 * (unsigned)b->id];
+	if (memo[0] != addr) {
+		memo[0] = addr;
+		memo[1] = (uint64_t)cache_set(&b->c, local_addr(s, addr));
+	}
+	return (int)memo[1];
 }
 
 int l2_bank_set(const struct sim *s, const struct l2bank *b, uint64_t addr) { return bank_set(s, b, addr); }

@@ -10,6 +10,7 @@
 #include "stats.h"
 
 _Thread_local struct par_thr *par_cur;
+_Thread_local struct par_sm *par_sm_cur;
 
 void par_stat_add(uint32_t slot, uint64_t v)
 {

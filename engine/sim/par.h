@@ -18,9 +18,13 @@
  *        in SM order (an occupancy's max depends on the order)
  *   st->ctas_done                                    ─▶ per-SM count
  *
- * The same path runs whatever the number of threads (one thread runs every
- * SM with par_cur set), so results are identical for every N: threads only
- * decide who runs which SM. par_cur is NULL outside the phases.
+ * The same path runs whatever the number of threads (one thread with a
+ * breakpoint set runs every SM with par_cur set), so results are identical
+ * for every N: threads only decide who runs which SM. One thread without
+ * breakpoints takes sim_par.c's direct path instead: par_cur stays NULL
+ * (everything above is written at once, which one thread's SM order makes
+ * the same) but par_sm_cur is set, so request slots still come from the
+ * SMs' stashes. par_cur and par_sm_cur are NULL outside the phases.
  */
 #ifndef GPUSTEP_PAR_H
 #define GPUSTEP_PAR_H
@@ -71,6 +75,11 @@ struct par_thr {
 };
 
 extern _Thread_local struct par_thr *par_cur;
+/* The SM being ticked in an SM phase, buffered (par_cur->sm) or direct
+ * (sim_par.c's one-thread path, par_cur NULL): its request-slot stash
+ * (req.c) and slot count are used either way, so that its slots are those
+ * of every thread count. NULL outside the phases. */
+extern _Thread_local struct par_sm *par_sm_cur;
 
 /* Deferred updates (par_cur != NULL). */
 void par_stat_add(uint32_t slot, uint64_t v);

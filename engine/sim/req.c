@@ -51,17 +51,17 @@ static uint32_t take(struct req_pool *p, bool steal)
 
 uint32_t req_alloc(struct req_pool *p)
 {
-	struct par_thr *t = par_cur;
+	struct par_sm *m = par_sm_cur;
 	uint32_t i;
-	if (t && t->sm) { /* a threaded SM phase: the SM's stash (par.h) */
-		uint32_t sm = t->sm->id;
+	if (m) { /* an SM phase: the SM's stash (par.h) */
+		uint32_t sm = m->id;
 		i = p->stash_head[sm];
 		if (i == REQ_NIL)
 			return REQ_NIL;
 		p->stash_head[sm] = p->r[i].next;
 		p->stash_n[sm]--;
-		t->sm->used++;
-		t->sm->dirty = true;
+		m->used++;
+		m->dirty = true;
 	} else {
 		i = take(p, true);
 		if (i == REQ_NIL)
@@ -79,15 +79,15 @@ uint32_t req_alloc(struct req_pool *p)
 void req_free(struct req_pool *p, uint32_t i)
 {
 	assert(i < p->cap && p->r[i].in_use);
-	struct par_thr *t = par_cur;
+	struct par_sm *m = par_sm_cur;
 	p->r[i].in_use = 0;
-	if (t && t->sm) {
-		uint32_t sm = t->sm->id;
+	if (m) {
+		uint32_t sm = m->id;
 		p->r[i].next = p->stash_head[sm];
 		p->stash_head[sm] = i;
 		p->stash_n[sm]++;
-		t->sm->used--;
-		t->sm->dirty = true;
+		m->used--;
+		m->dirty = true;
 		return;
 	}
 	p->r[i].next = p->free_head;
@@ -95,10 +95,11 @@ void req_free(struct req_pool *p, uint32_t i)
 	p->used--;
 }
 
-/* Stashes: in a threaded SM phase (par.h) an SM takes and returns request
- * slots through a free list of its own, so its slots do not depend on when
- * other SMs run. Before and after the phase sim.c settles each ticked SM's
- * stash, in SM order, between two bounds (topped up from the pool's free
+/* Stashes: in an SM phase (par.h; threaded, or sim_par.c's direct path for
+ * one thread, which must hand out the same slots) an SM takes and returns
+ * request slots through a free list of its own (par_sm_cur's), so its slots
+ * do not depend on when other SMs run. Before and after the phase sim_par.c
+ * settles each ticked SM's stash, in SM order, between two bounds (topped up from the pool's free
  * list, excess returned to it). Stashed slots are free slots: `used` and the
  * room checks count them as such, and a serial take with the free list and
  * the never-used slots exhausted takes one from a stash. The stashes live in
@@ -115,15 +116,15 @@ void req_stash_bounds(const struct sim_cfg *cfg, uint32_t *lo, uint32_t *hi)
 
 bool req_room(const struct req_pool *p, uint32_t n)
 {
-	/* Slots not in use, stashed ones included; in a threaded SM phase
+	/* Slots not in use, stashed ones included; in an SM phase
 	 * `used` is the count at the phase's start (nobody changes it during
 	 * the phase) and the SM's own stash must hold the slots too, which it
 	 * does unless the pool is nearly exhausted (its stash could not be
 	 * topped up). */
 	bool pool = p->cap - p->used >= n;
-	const struct par_thr *t = par_cur;
-	if (t && t->sm)
-		return pool && p->stash_n[t->sm->id] >= n;
+	const struct par_sm *m = par_sm_cur;
+	if (m)
+		return pool && p->stash_n[m->id] >= n;
 	return pool;
 }
 

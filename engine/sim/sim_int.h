@@ -196,8 +196,10 @@ struct sm {
 	 * core.c "Warp masks"): wact = state ACTIVE; sb_wait = its last
 	 * evaluation said scoreboard and no register of it has been written
 	 * since, so it still says so; rdy = its last evaluation said ready and
-	 * it has not issued since (the last two only with masks_ok()). */
-	uint64_t wact, sb_wait, rdy;
+	 * it has not issued since (the last two only with masks_ok()); fwant
+	 * (l1i.enabled, fetch.c) = the fetch unit must look at it: clear only
+	 * while its buffer holds its next instruction and it has not issued. */
+	uint64_t wact, sb_wait, rdy, fwant;
 	uint8_t last_stall; /* dominant reason of the last cycle without an issue */
 	uint8_t dirty;      /* something this SM's warps wait for changed: re-evaluate */
 	uint32_t serial_next, serial_end; /* serial CTA dispatch range */
@@ -328,6 +330,11 @@ struct sim {
 	uint32_t *kfirst, *ktpc, *kwpc, *kshmem;
 	uint32_t kernels_id, *kcycles_id; /* sim.kernels, kernelK.cycles (nk > 1 only) */
 	unsigned issue_cycles; /* warp_size / simd_width */
+	/* Per L2 bank, its set index function's last answer ([2b] the address,
+	 * [2b + 1] its set; l2.c bank_set): a queue head waiting at a bank is
+	 * tested every cycle. A function of the address and the config alone
+	 * (heap, not state: a restored or forked machine may keep or drop it). */
+	uint64_t *l2_set_memo;
 	unsigned nregs;
 	volatile int interrupt;
 	struct bp_set *bps;

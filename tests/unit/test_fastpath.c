@@ -10,6 +10,9 @@
  *                    l1->wait_mq_refused / l1->lsu_mq_refused: heads
  *                    refused for a full miss queue, not looked up again
  *                    while it stays full
+ *   fetch mask       (fetch.c) sm->fwant: warps the fetch unit looks at
+ *                    (l1i.enabled); a warp found buffered leaves it until
+ *                    it issues
  *
  * Each is checked against the behaviour without it: a second simulator,
  * stepped one cycle at a time, has the shortcut state wiped before every
@@ -72,13 +75,14 @@ static void forget(struct sim *s)
 {
 	for (int i = 0; i < s->cfg.core.sms; i++) {
 		s->sms[i].sb_wait = s->sms[i].rdy = 0;
+		s->sms[i].fwant = ~0ull;
 		s->sms[i].l1.wait_refused = s->sms[i].l1.lsu_refused = REQ_NIL;
 		s->sms[i].l1.wait_mq_refused = s->sms[i].l1.lsu_mq_refused = REQ_NIL;
 	}
 }
 
 struct seen {
-	bool sb, rdy, wait, lsu, mq;
+	bool sb, rdy, wait, lsu, mq, fetch;
 };
 
 static void note(const struct sim *s, struct seen *n)
@@ -89,6 +93,7 @@ static void note(const struct sim *s, struct seen *n)
 		n->wait |= s->sms[i].l1.wait_refused != REQ_NIL;
 		n->lsu |= s->sms[i].l1.lsu_refused != REQ_NIL;
 		n->mq |= s->sms[i].l1.wait_mq_refused != REQ_NIL || s->sms[i].l1.lsu_mq_refused != REQ_NIL;
+		n->fetch |= (s->sms[i].wact & ~s->sms[i].fwant) != 0;
 	}
 }
 
@@ -189,6 +194,21 @@ TEST(fastpath_same_results_as_without)
 	compare(SCHED_GTO, "coherence.protocol=moesi");
 }
 
+/* The fetch mask: buffered warps passed over, under one and four
+ * schedulers, a one-instruction buffer (a fetch per issue), a two-lookup
+ * fetch unit and operand collection (rf_collect). */
+TEST(fastpath_fetch_mask_same_results_as_without)
+{
+	struct seen n = compare(SCHED_GTO, "l1i.enabled=true");
+	CHECK(n.fetch && n.sb);
+	n = compare(SCHED_LRR, "l1i.enabled=true core.warps_per_sm=16 core.schedulers=4 core.ibuffer=1");
+	CHECK(n.fetch);
+	n = compare(SCHED_TWO_LEVEL, "l1i.enabled=true core.fetch_width=2");
+	CHECK(n.fetch);
+	n = compare(SCHED_RMWS, "l1i.enabled=true rf.kind=racetrack");
+	CHECK(n.fetch);
+}
+
 /* The invariant check catches masks that disagree with the warps. */
 TEST(fastpath_masks_checked)
 {
@@ -228,6 +248,21 @@ TEST(fastpath_masks_checked)
 	CHECK(err && strstr(err, "scoreboard bit set"));
 	free(err);
 	sm->rdy &= ~(1ull << w);
+	tk_end(&t);
+	/* A warp left out of the fetch mask while its buffer lacks its next
+	 * instruction. */
+	REQUIRE(start(&t, SCHED_GTO, "l1i.enabled=true"));
+	s = t.s;
+	sm = &s->sms[0];
+	sim_step(s, 1); /* the first fetch is in flight */
+	err = NULL;
+	REQUIRE(sim_check_invariants(s, &err) == 0);
+	w = __builtin_ctzll(sm->wact);
+	sm->fwant &= ~(1ull << w);
+	CHECK(sim_check_invariants(s, &err) != 0);
+	CHECK(err && strstr(err, "fetch bit clear"));
+	free(err);
+	sm->fwant |= 1ull << w;
 	tk_end(&t);
 }
 
@@ -287,4 +322,61 @@ TEST(fastpath_cache_find_stale_tags)
 		CHECK_EQ(cache_find(&c, 0, x + 128 * 4), -1); /* same set, another line */
 		arena_fini(&a);
 	}
+}
+
+/* cache_victim reads a way's flags as one word: the same way as testing
+ * them one by one (the first invalid unheld way, else the unheld way with
+ * the smallest stamp), over random flags and stamps, the bytes it must
+ * ignore (touch, coh) set too. */
+static int victim_by_flags(const struct cache *c, int set)
+{
+	const struct cline *l = &c->l[(size_t)set * (size_t)c->ways];
+	int best = -1;
+	for (int w = 0; w < c->ways; w++) {
+		if (l[w].reserved || l[w].transient || l[w].swap_pending || l[w].pinned || l[w].fetching)
+			continue;
+		if (!l[w].valid)
+			return w;
+		if (best < 0 || l[w].stamp < l[best].stamp)
+			best = w;
+	}
+	return best;
+}
+
+TEST(fastpath_cache_victim_flags_word)
+{
+	struct arena a;
+	arena_init(&a);
+	struct cache c;
+	cache_init(&c, &a, 2, 64, 128, 0, REPL_LRU, IDX_LINEAR);
+	uint64_t x = 88172645463325252ull;
+	int seen_none = 0, seen_invalid = 0, seen_lru = 0;
+	for (int round = 0; round < 4000; round++) {
+		int held_pct = round % 5 == 0 ? 100 : 20 + round % 60;
+		for (int w = 0; w < 64; w++) {
+			struct cline *l = cache_line(&c, 1, w);
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			l->valid = (x & 63) != 0; /* mostly valid */
+			bool held = (int)((x >> 8) % 100) < held_pct;
+			unsigned which = (unsigned)(x >> 16) % 5;
+			l->reserved = held && which == 0;
+			l->transient = held && which == 1;
+			l->swap_pending = held && which == 2;
+			l->pinned = held && which == 3;
+			l->fetching = held && which == 4;
+			l->touch = (uint8_t)(x >> 24);
+			l->coh = (uint8_t)(x >> 32);
+			l->stamp = (x >> 40) % 50; /* ties: the first way wins */
+		}
+		int want = victim_by_flags(&c, 1), got = cache_victim(&c, 1, NULL);
+		if (got != want) {
+			test_fail(__FILE__, __LINE__, "round %d: way %d, flag by flag %d", round, got, want);
+			break;
+		}
+		seen_none += want < 0;
+		seen_invalid += want >= 0 && !cache_line(&c, 1, want)->valid;
+		seen_lru += want >= 0 && cache_line(&c, 1, want)->valid;
+	}
+	CHECK(seen_none && seen_invalid && seen_lru);
+	arena_fini(&a);
 }

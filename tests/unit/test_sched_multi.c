@@ -322,3 +322,29 @@ TEST(sched_multi_vws_tbas_sets_per_sm)
 		set_policy_run(SCHED_TBAS, S);
 	}
 }
+
+/* sched_mask (sched.c, a shifted bit pattern): scheduler k's slots are
+ * exactly those with slot mod schedulers = k, below warps_per_sm, for every
+ * scheduler count and warp count. */
+TEST(sched_multi_mask_is_the_slot_partition)
+{
+	static struct sim s; /* only s.cfg is read */
+	for (int S = 1; S <= 4; S *= 2)
+		for (int n = 1; n <= 64; n++) {
+			s.cfg.core.schedulers = S;
+			s.cfg.core.warps_per_sm = n;
+			uint64_t all = 0;
+			for (int k = 0; k < S; k++) {
+				uint64_t m = sched_mask(&s, k), want = 0;
+				for (int i = k; i < n; i += S)
+					want |= 1ull << i;
+				if (m != want) {
+					test_fail(__FILE__, __LINE__, "schedulers %d, %d warps, scheduler %d: %#llx, want %#llx", S,
+						  n, k, (unsigned long long)m, (unsigned long long)want);
+					return;
+				}
+				CHECK_EQ(all & m, 0);
+				all |= m;
+			}
+		}
+}

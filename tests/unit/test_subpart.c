@@ -34,6 +34,7 @@
 
 #include "dram/addrmap.h"
 #include "mem/coh_eng.h"
+#include "mem/frc.h"
 #include "sim/event.h"
 #include "sim/sim_int.h"
 #include "simtest.h"
@@ -458,4 +459,33 @@ TEST(subpart_shortcuts_match_the_digits)
 			}
 		}
 	}
+}
+
+/* l2_bank_set remembers each bank's last answer (struct sim l2_set_memo):
+ * asked again, for the same address, another one, or one remembered by
+ * another bank, it gives the set the index function gives. */
+TEST(subpart_bank_set_memo_answers_each_address)
+{
+	struct tk t;
+	tk_base_cfg(&t.cfg);
+	char *err = NULL;
+	if (cfg_set_value(&t.cfg, "l2.banks", "2", &err) || cfg_set_value(&t.cfg, "l2.index", "ipoly", &err)) {
+		test_fail(__FILE__, __LINE__, "%s", err ? err : "?");
+		free(err);
+		return;
+	}
+	REQUIRE(tk_start(&t, 32, 1, "ld A[tid]"));
+	const struct sim *s = t.s;
+	static const uint64_t addr[] = {0x1000, 0x1000, 0x2080, 0x1000, 0x7f3c0, 0x2080, 0x2080, 0x123400};
+	int distinct = 0, prev = -1;
+	for (unsigned k = 0; k < 3 * ARRAY_LEN(addr); k++) {
+		const struct l2bank *b = &s->banks[k % 3 == 1];
+		uint64_t a = addr[k % ARRAY_LEN(addr)];
+		int want = cache_set(&b->c, l2_local_addr(s, a));
+		CHECK_EQ(l2_bank_set(s, b, a), want);
+		distinct += prev >= 0 && want != prev;
+		prev = want;
+	}
+	CHECK(distinct > 3); /* the addresses do fall in different sets */
+	tk_end(&t);
 }
