@@ -5,6 +5,7 @@
  * when a machine is built and freed, and par_phase twice a cycle.
  */
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sim/sim_int.h"
@@ -54,6 +55,60 @@ static bool par_eligible(const struct sim *s)
 	return c->core.sms > 0;
 }
 
+/*
+ * The parts of a phase. Part k runs the busy SMs par_ids[lo_k, hi_k), a
+ * contiguous run in ascending SM order, with lo_k = n * frac[k] / 2^16 for
+ * per-phase-kind fractions frac[0] = 0 <= frac[1] <= ... <= frac[nt] = 2^16.
+ * While it runs, a part lists the SMs whose merge has work (something
+ * buffered, or idle after the core phase) in list[lo_k, lo_k + nlist_k), so
+ * the calling thread merges the parts' lists in part order, which is
+ * ascending SM order, and reads nothing of the other SMs: their state stays
+ * in the cache of the core that ticked them.
+ *
+ * Balance: with several threads each part times itself (CLOCK_MONOTONIC);
+ * after the phase each boundary moves by one SM's share of 2^16 toward the
+ * slower of its two parts when their times differ by more than a sixteenth
+ * (and 0.2 us), so a thread's SMs stay contiguous and mostly the same
+ * from cycle to cycle while the times even out (an SM costs more when its
+ * warps issue memory instructions; the calling thread's part costs more for
+ * the serial phases it runs in between). Which part runs which SM changes
+ * no result: the times steer who works, never what is merged or in which
+ * order. par_force_split (tests) fixes the fractions instead.
+ */
+#define PAR_ONE 65536u
+#define PAR_IDLE 0x80000000u /* list entry: the SM went idle (core phase) */
+
+/* 128 bytes apart: two parts' fields never share a cache line. */
+struct par_part {
+	uint32_t lo, hi; /* its share of par_ids */
+	uint32_t nlist;  /* entries it wrote at list[lo..] */
+	uint64_t ns;     /* how long it ran */
+	char pad[104];
+};
+
+struct par_ctl {
+	struct par_part part[SIM_MAX_THREADS];
+	uint32_t frac[2][SIM_MAX_THREADS + 1]; /* per phase kind */
+	uint32_t *list;                        /* one entry per SM */
+	int nt;                                /* parts of the current phase */
+	bool timed, forced;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Even fractions for nt parts. */
+static void par_split_even(struct par_ctl *c, int nt)
+{
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i <= nt; i++)
+			c->frac[k][i] = (uint32_t)((uint64_t)PAR_ONE * (uint64_t)i / (uint64_t)nt);
+}
+
 /* Below this many SMs in a phase the calling thread runs it alone: handing
  * work to the others costs more than it saves (docs/PERFORMANCE.md). */
 #define PAR_MIN_SMS 4
@@ -76,6 +131,9 @@ void par_setup(struct sim *s)
 	for (int i = 0; i < ns; i++)
 		s->psm[i].id = (uint32_t)i;
 	s->par_ids = xcalloc((size_t)ns, sizeof *s->par_ids);
+	s->pctl = xcalloc(1, sizeof *s->pctl);
+	s->pctl->list = xcalloc((size_t)ns, sizeof *s->pctl->list);
+	par_split_even(s->pctl, 1);
 	s->pthr = xcalloc(1, sizeof *s->pthr);
 	par_thr_init(&s->pthr[0], &s->stats);
 	sim_set_threads(s, s->cfg.threads);
@@ -94,6 +152,10 @@ void par_teardown(struct sim *s)
 	}
 	free(s->psm);
 	free(s->par_ids);
+	if (s->pctl)
+		free(s->pctl->list);
+	free(s->pctl);
+	s->pctl = NULL;
 	s->pthr = NULL;
 	s->psm = NULL;
 	s->par_ids = NULL;
@@ -136,31 +198,100 @@ int sim_set_threads(struct sim *s, int n)
 	for (int i = 0; i < n; i++)
 		par_thr_init(&s->pthr[i], &s->stats);
 	s->threads = n;
+	if (s->pctl) {
+		s->pctl->forced = false;
+		par_split_even(s->pctl, n);
+	}
 	return n;
 }
 
 int sim_threads(const struct sim *s) { return s->threads; }
 bool sim_threads_possible(const struct sim *s) { return s->par_ok && !s->par_one; }
 
-/* Part `part` of the current phase: a contiguous share of par_ids. */
+void par_force_split(struct sim *s, const uint32_t *frac)
+{
+	struct par_ctl *c = s->pctl;
+	if (!c)
+		return;
+	c->forced = frac != NULL;
+	if (!frac) {
+		par_split_even(c, s->threads);
+		return;
+	}
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i <= s->threads; i++)
+			c->frac[k][i] = i == 0 ? 0 : i == s->threads ? PAR_ONE : frac[i];
+}
+
+/* Move each boundary one SM toward the slower of its two parts. */
+static void par_balance(struct par_ctl *c, int kind, uint32_t n)
+{
+	uint32_t *f = c->frac[kind];
+	uint32_t step = (PAR_ONE + n - 1) / n;
+	for (int k = 1; k < c->nt; k++) {
+		uint64_t a = c->part[k - 1].ns, b = c->part[k].ns;
+		uint64_t slack = (a > b ? a : b) / 16 + 200;
+		if (a > b + slack)
+			f[k] = f[k] - f[k - 1] > step ? f[k] - step : f[k - 1];
+		else if (b > a + slack)
+			f[k] = f[k + 1] - f[k] > step ? f[k] + step : f[k + 1];
+	}
+}
+
+/* Part `part` of the current phase (see above). */
 static void par_part(void *arg, int part)
 {
 	struct sim *s = arg;
-	int nt = s->par_n >= (uint32_t)s->par_min ? s->threads : 1;
-	uint32_t lo = (uint32_t)((uint64_t)s->par_n * (uint64_t)part / (uint64_t)nt);
-	uint32_t hi = (uint32_t)((uint64_t)s->par_n * (uint64_t)(part + 1) / (uint64_t)nt);
+	struct par_ctl *c = s->pctl;
+	struct par_part *pp = &c->part[part];
+	uint64_t t0 = c->timed ? now_ns() : 0;
+	uint32_t lo = pp->lo, hi = pp->hi, nl = lo;
 	struct par_thr *t = &s->pthr[part];
 	par_cur = t;
 	for (uint32_t j = lo; j < hi; j++) {
 		uint32_t id = s->par_ids[j];
-		t->sm = &s->psm[id];
-		if (s->par_kind == 0)
+		struct par_sm *m = &s->psm[id];
+		t->sm = m;
+		uint32_t e = id;
+		if (s->par_kind == 0) {
 			l1_tick(s, &s->sms[id]);
-		else
+		} else {
 			core_tick(s, &s->sms[id]);
+			if (!sim_sm_busy(s, &s->sms[id]))
+				e |= PAR_IDLE;
+		}
+		if (m->dirty || e != id)
+			c->list[nl++] = e;
 	}
 	t->sm = NULL;
 	par_cur = NULL;
+	pp->nlist = nl - lo;
+	if (c->timed)
+		pp->ns = now_ns() - t0;
+}
+
+/* Merge one SM's buffers into the machine (see "Threads" above). */
+static void par_merge_sm(struct sim *s, struct par_sm *m)
+{
+	struct state *st = s->st;
+	uint32_t id = m->id;
+	m->dirty = false;
+	for (uint32_t e = 0; e < m->nocc; e++) {
+		const struct par_occ *o = &m->occ[e];
+		if (o->add)
+			stat_occ_add(&s->stats, o->id, (int64_t)o->v);
+		else
+			stat_occ_set(&s->stats, o->id, o->v);
+	}
+	m->nocc = 0;
+	for (uint32_t e = 0; e < m->nev; e++)
+		ev_emit(&s->ev, &m->ev[e]);
+	m->nev = 0;
+	s->pool.used = (uint32_t)((int64_t)s->pool.used + m->used);
+	m->used = 0;
+	st->ctas_done += m->ctas_done;
+	m->ctas_done = 0;
+	req_stash_settle(&s->pool, id, s->stash_lo, s->stash_hi);
 }
 
 void par_phase(struct sim *s, int kind)
@@ -176,7 +307,15 @@ void par_phase(struct sim *s, int kind)
 	for (uint32_t j = 0; j < n; j++) /* every SM starts with its stash's lower bound */
 		if (s->pool.stash_n[s->par_ids[j]] < s->stash_lo)
 			req_stash_settle(&s->pool, s->par_ids[j], s->stash_lo, s->stash_hi);
-	if (s->tp && n >= (uint32_t)s->par_min)
+	struct par_ctl *c = s->pctl;
+	int nt = s->tp && n >= (uint32_t)s->par_min ? s->threads : 1;
+	c->nt = nt;
+	c->timed = nt > 1 && !c->forced;
+	for (int k = 0; k < nt; k++) {
+		c->part[k].lo = nt == 1 ? 0 : (uint32_t)(((uint64_t)n * c->frac[kind][k]) >> 16);
+		c->part[k].hi = nt == 1 ? n : (uint32_t)(((uint64_t)n * c->frac[kind][k + 1]) >> 16);
+	}
+	if (nt > 1)
 		tpool_run(s->tp, par_part, s);
 	else
 		par_part(s, 0);
@@ -192,30 +331,17 @@ void par_phase(struct sim *s, int kind)
 		t->progress = false;
 		t->next_event = UINT64_MAX;
 	}
-	for (uint32_t j = 0; j < n; j++) { /* ascending SM order, whoever ran them */
-		struct par_sm *m = &s->psm[s->par_ids[j]];
-		uint32_t id = m->id;
-		if (kind == 1 && !sim_sm_busy(s, &s->sms[id]))
-			sim_act_clear(s->act_sm, (int)id);
-		if (!m->dirty)
-			continue;
-		m->dirty = false;
-		for (uint32_t e = 0; e < m->nocc; e++) {
-			const struct par_occ *o = &m->occ[e];
-			if (o->add)
-				stat_occ_add(&s->stats, o->id, (int64_t)o->v);
-			else
-				stat_occ_set(&s->stats, o->id, o->v);
+	for (int k = 0; k < nt; k++) { /* parts in order: ascending SM order, whoever ran them */
+		const uint32_t *l = &c->list[c->part[k].lo];
+		for (uint32_t j = 0; j < c->part[k].nlist; j++) {
+			uint32_t id = l[j] & ~PAR_IDLE;
+			if (l[j] & PAR_IDLE)
+				sim_act_clear(s->act_sm, (int)id);
+			struct par_sm *m = &s->psm[id];
+			if (m->dirty)
+				par_merge_sm(s, m);
 		}
-		m->nocc = 0;
-		for (uint32_t e = 0; e < m->nev; e++)
-			ev_emit(&s->ev, &m->ev[e]);
-		m->nev = 0;
-		s->pool.used = (uint32_t)((int64_t)s->pool.used + m->used);
-		m->used = 0;
-		st->ctas_done += m->ctas_done;
-		m->ctas_done = 0;
-		req_stash_settle(&s->pool, id, s->stash_lo, s->stash_hi);
 	}
+	if (c->timed)
+		par_balance(c, kind, n);
 }
-

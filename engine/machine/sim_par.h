@@ -5,6 +5,7 @@
 #define GPUSTEP_SIM_PAR_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "threads.h"
 
@@ -18,6 +19,11 @@ void par_teardown(struct sim *s);
 /* One SM phase of a cycle: kind 0 every busy SM's l1_tick, 1 its core_tick
  * (and the activity bit after it), merged in ascending SM order. */
 void par_phase(struct sim *s, int kind);
+/* Tests: fix the fractions of the SMs of each phase that the threads' parts
+ * run (frac[1..threads-1], ascending, of 65536; frac[0] and frac[threads]
+ * are taken as 0 and 65536), instead of the timed balance; NULL restores
+ * the even split and the balance. Results do not depend on it. */
+void par_force_split(struct sim *s, const uint32_t *frac);
 /* sim.c: does the machine run a built-in kernel (not a trace, DRAM requests)? */
 bool sim_wl_is_kernel(const struct sim *s);
 /* sim.c: an SM whose ticks would do nothing. */
