@@ -223,19 +223,26 @@ void par_force_split(struct sim *s, const uint32_t *frac)
 			c->frac[k][i] = i == 0 ? 0 : i == s->threads ? PAR_ONE : frac[i];
 }
 
-/* Move each boundary one SM toward the slower of its two parts. */
-static void par_balance(struct par_ctl *c, int kind, uint32_t n)
+void par_balance_step(uint32_t *f, int nt, const uint64_t *ns, uint32_t n)
 {
-	uint32_t *f = c->frac[kind];
 	uint32_t step = (PAR_ONE + n - 1) / n;
-	for (int k = 1; k < c->nt; k++) {
-		uint64_t a = c->part[k - 1].ns, b = c->part[k].ns;
+	for (int k = 1; k < nt; k++) {
+		uint64_t a = ns[k - 1], b = ns[k];
 		uint64_t slack = (a > b ? a : b) / 16 + 200;
 		if (a > b + slack)
 			f[k] = f[k] - f[k - 1] > step ? f[k] - step : f[k - 1];
 		else if (b > a + slack)
 			f[k] = f[k + 1] - f[k] > step ? f[k] + step : f[k + 1];
 	}
+}
+
+/* Move each boundary one SM toward the slower of its two parts. */
+static void par_balance(struct par_ctl *c, int kind, uint32_t n)
+{
+	uint64_t ns[SIM_MAX_THREADS];
+	for (int k = 0; k < c->nt; k++)
+		ns[k] = c->part[k].ns;
+	par_balance_step(c->frac[kind], c->nt, ns, n);
 }
 
 /* Part `part` of the current phase (see above). */

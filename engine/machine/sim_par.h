@@ -24,6 +24,11 @@ void par_phase(struct sim *s, int kind);
  * are taken as 0 and 65536), instead of the timed balance; NULL restores
  * the even split and the balance. Results do not depend on it. */
 void par_force_split(struct sim *s, const uint32_t *frac);
+/* The balance (sim_par.c "The parts of a phase"): given the times ns[0..nt)
+ * of the last phase's parts over n SMs, move each boundary frac[1..nt-1]
+ * (ascending, frac[0] = 0, frac[nt] = 65536) one SM's share toward the
+ * slower of its two parts when they differ by more than a sixteenth. */
+void par_balance_step(uint32_t *frac, int nt, const uint64_t *ns, uint32_t n);
 /* sim.c: does the machine run a built-in kernel (not a trace, DRAM requests)? */
 bool sim_wl_is_kernel(const struct sim *s);
 /* sim.c: an SM whose ticks would do nothing. */
