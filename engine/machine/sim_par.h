@@ -16,9 +16,15 @@ struct sm;
  * up its per-thread and per-SM buffers; par_teardown frees them. */
 void par_setup(struct sim *s);
 void par_teardown(struct sim *s);
-/* One SM phase of a cycle: kind 0 every busy SM's l1_tick, 1 its core_tick
- * (and the activity bit after it), merged in ascending SM order. */
-void par_phase(struct sim *s, int kind);
+/* The SM part of a cycle: every busy SM's l1_tick, CTA dispatch, every busy
+ * SM's core_tick (and the activity bit after it), merged in ascending SM
+ * order; with several threads and every CTA dispatched, both phases in one
+ * job (sim_par.c "Fused phases"). */
+void par_cycle(struct sim *s);
+/* Tests: every SM whose L1 phase buffered something takes the fused
+ * phase's deferred path (its core_tick after the L1 merge, on the calling
+ * thread). Results do not depend on it. */
+void par_test_defer(struct sim *s, bool all);
 /* Tests: fix the fractions of the SMs of each phase that the threads' parts
  * run (frac[1..threads-1], ascending, of 65536; frac[0] and frac[threads]
  * are taken as 0 and 65536), instead of the timed balance; NULL restores

@@ -12,7 +12,11 @@
  * phase's SMs among the threads' parts, balanced by time in a run, is forced
  * here to uneven and empty parts that change every step
  * (threads_any_split_same), and the balance's step is checked on its own
- * (threads_balance_step).
+ * (threads_balance_step). With several threads, once every CTA is
+ * dispatched, the two phases run fused (sim_par.c "Fused phases"): every
+ * case above compares them with one thread's separate phases, and
+ * threads_fused_deferred sends every SM through the fused phase's rare
+ * deferred path.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +36,7 @@ struct tcase {
 	const char *param;        /* "n" or NULL */
 	int64_t value;
 	bool parallel;            /* the machine runs its SM phases threaded */
+	bool defer;               /* threaded: every fused core_tick deferred (par_test_defer) */
 };
 
 static struct sim *build(struct session *ss, const struct tcase *tc, int threads)
@@ -55,6 +60,8 @@ static struct sim *build(struct session *ss, const struct tcase *tc, int threads
 		}
 	}
 	session_set_snapshot_budget(ss, 0); /* speed: test_snapshot covers rewinding */
+	if (tc->defer && threads > 1)
+		par_test_defer(ss->sim, true);
 	events_log_all(sim_events(ss->sim), true);
 	return ss->sim;
 fail:
@@ -144,7 +151,7 @@ static const int n124[] = {1, 2, 4};
 
 TEST(threads_titanv_matmul_naive)
 {
-	struct tcase tc = {"titanv", "matmul_naive", {NULL}, "n", 64, true};
+	struct tcase tc = {"titanv", "matmul_naive", {NULL}, "n", 64, true, false};
 	same_for_every_count(&tc, n124, 3, 40, 1499);
 }
 
@@ -152,7 +159,7 @@ TEST(threads_titanv_matmul_naive)
 TEST(threads_gtx480_stencil2d_odd_split)
 {
 	static const int n[] = {1, 3, 2, 4};
-	struct tcase tc = {"gtx480", "stencil2d", {NULL}, "n", 64, true};
+	struct tcase tc = {"gtx480", "stencil2d", {NULL}, "n", 64, true, false};
 	same_for_every_count(&tc, n, 4, 160, 37);
 }
 
@@ -160,19 +167,19 @@ TEST(threads_gtx480_stencil2d_odd_split)
  * controllers still reach shared state): same results, one thread. */
 TEST(threads_gtx480_stencil2d_coherence)
 {
-	struct tcase tc = {"gtx480", "stencil2d", {"coherence.protocol=si", NULL}, "n", 64, false};
+	struct tcase tc = {"gtx480", "stencil2d", {"coherence.protocol=si", NULL}, "n", 64, false, false};
 	same_for_every_count(&tc, n124, 3, 160, 37);
 }
 
 TEST(threads_rx540_frc)
 {
-	struct tcase tc = {"rx540", "gather_random", {"l2.frc.entries=64", NULL}, "n", 4096, true};
+	struct tcase tc = {"rx540", "gather_random", {"l2.frc.entries=64", NULL}, "n", 4096, true, false};
 	same_for_every_count(&tc, n124, 3, 160, 97);
 }
 
 TEST(threads_trace_replay)
 {
-	struct tcase tc = {"gtx480", "tests/traces/vecadd/kernel-1.traceg", {NULL}, NULL, 0, true};
+	struct tcase tc = {"gtx480", "tests/traces/vecadd/kernel-1.traceg", {NULL}, NULL, 0, true, false};
 	same_for_every_count(&tc, n124, 3, 160, 37);
 }
 
@@ -181,7 +188,7 @@ TEST(threads_trace_replay)
 TEST(threads_more_than_sms)
 {
 	static const int n[] = {1, 2};
-	struct tcase tc = {"teaching", "vecadd", {NULL}, NULL, 0, true};
+	struct tcase tc = {"teaching", "vecadd", {NULL}, NULL, 0, true, false};
 	same_for_every_count(&tc, n, 2, 160, 13);
 }
 
@@ -191,7 +198,7 @@ TEST(threads_more_than_sms)
  * cuts) give the machine of one thread, cycle by cycle. */
 TEST(threads_any_split_same)
 {
-	struct tcase tc = {"gtx480", "stencil2d", {NULL}, "n", 64, true};
+	struct tcase tc = {"gtx480", "stencil2d", {NULL}, "n", 64, true, false};
 	struct session ss[2];
 	struct sim *s1 = build(&ss[0], &tc, 1);
 	REQUIRE(s1);
@@ -276,4 +283,14 @@ TEST(threads_balance_step)
 	CHECK_EQ(g[3] - g[2] <= (65536 + 79) / 80, 1);
 	CHECK_EQ(g[0], 0);
 	CHECK_EQ(g[4], 65536);
+}
+
+/* Fused phases, every SM with L1-phase buffers deferred (its stash settled
+ * after the L1 merge, its core_tick on the calling thread): the machine of
+ * one thread's separate phases, cycle by cycle for the first 400. */
+TEST(threads_fused_deferred)
+{
+	static const int n[] = {1, 2, 4};
+	struct tcase tc = {"gtx480", "stencil2d", {NULL}, "n", 64, true, true};
+	same_for_every_count(&tc, n, 3, 400, 29);
 }
