@@ -2,7 +2,8 @@
  * sim_par.c: the threaded SM phases of sim.c's cycle (`--threads N`): which
  * machines may run them on several threads, the threads' setup, and each
  * phase's run and merge in SM order. sim.c calls par_setup/par_teardown
- * when a machine is built and freed, and par_phase twice a cycle.
+ * when a machine is built and freed, and par_cycle once a cycle (two jobs
+ * for the threads, or one: "Fused phases" below).
  */
 #include <stdlib.h>
 #include <time.h>
