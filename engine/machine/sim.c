@@ -498,9 +498,7 @@ static void sim_tick(struct sim *s)
 		l2_tick(s, &s->banks[i]);
 	icnt_tick(s);
 	if (s->par_ok) {
-		par_phase(s, 0);
-		core_dispatch(s);
-		par_phase(s, 1);
+		par_cycle(s);
 		return;
 	}
 	for (int i = sim_act_next(s->act_sm, ns, 0); i < ns; i = sim_act_next(s->act_sm, ns, i + 1))

@@ -2,9 +2,11 @@
  * sim_par.c: the threaded SM phases of sim.c's cycle (`--threads N`): which
  * machines may run them on several threads, the threads' setup, and each
  * phase's run and merge in SM order. sim.c calls par_setup/par_teardown
- * when a machine is built and freed, and par_phase twice a cycle.
+ * when a machine is built and freed, and par_cycle once a cycle (two jobs
+ * for the threads, or one: "Fused phases" below).
  */
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sim/sim_int.h"
@@ -54,6 +56,80 @@ static bool par_eligible(const struct sim *s)
 	return c->core.sms > 0;
 }
 
+/*
+ * The parts of a phase. Part k runs the busy SMs par_ids[lo_k, hi_k), a
+ * contiguous run in ascending SM order, with lo_k = n * frac[k] / 2^16 for
+ * per-phase-kind fractions frac[0] = 0 <= frac[1] <= ... <= frac[nt] = 2^16.
+ * While it runs, a part lists the SMs whose merge has work (something
+ * buffered, or idle after the core phase) in list[lo_k, lo_k + nlist_k), so
+ * the calling thread merges the parts' lists in part order, which is
+ * ascending SM order, and reads nothing of the other SMs: their state stays
+ * in the cache of the core that ticked them.
+ *
+ * Balance: with several threads each part times itself (par_clock); after
+ * the phase each boundary moves by one SM's share of 2^16 toward the
+ * slower of its two parts when their times differ by more than a sixteenth
+ * (and 200 ticks), so a thread's SMs stay contiguous and mostly the same
+ * from cycle to cycle while the times even out (an SM costs more when its
+ * warps issue memory instructions; the calling thread's part costs more for
+ * the serial phases it runs in between). Which part runs which SM changes
+ * no result: the times steer who works, never what is merged or in which
+ * order. par_force_split (tests) fixes the fractions instead.
+ */
+#define PAR_ONE 65536u
+/* A list entry: the SM's id and what its merge must do. */
+#define PAR_IDLE 0x80000000u  /* the SM went idle (core phase) */
+#define PAR_DEFER 0x40000000u /* fused: its core_tick waits for the L1 merge */
+#define PAR_L1 0x20000000u    /* fused: its L1 phase buffered something (marks) */
+#define PAR_ID 0x1fffffffu
+
+/* 128 bytes apart: two parts' fields never share a cache line. */
+struct par_part {
+	uint32_t lo, hi; /* its share of par_ids */
+	uint32_t nlist;  /* entries it wrote at list[lo..] */
+	uint64_t ns;     /* how long it ran */
+	char pad[104];
+};
+
+/* Fused: where an SM's L1-phase buffers end and its core phase's begin. */
+struct par_mark {
+	uint32_t nev, nocc, ctas_done;
+	int32_t used;
+};
+
+struct par_ctl {
+	struct par_part part[SIM_MAX_THREADS];
+	uint32_t frac[3][SIM_MAX_THREADS + 1]; /* per phase kind (2: fused) */
+	uint32_t *list;                        /* one entry per SM */
+	struct par_mark *mark;                 /* per SM */
+	uint32_t *dpos, nd;                    /* fused: the deferred SMs' list positions */
+	int nt;                                /* parts of the current phase */
+	bool timed, forced;
+	bool defer_all; /* tests: every SM with L1-phase buffers takes the deferred path */
+};
+
+/* A part's clock: the time-stamp counter where there is one (a few
+ * nanoseconds; clock_gettime costs about 0.1 us on this VM's kvm-clock),
+ * else CLOCK_MONOTONIC. Only ever compared with itself. */
+static uint64_t par_clock(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	return __builtin_ia32_rdtsc();
+#else
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
+
+/* Even fractions for nt parts. */
+static void par_split_even(struct par_ctl *c, int nt)
+{
+	for (int k = 0; k < 3; k++)
+		for (int i = 0; i <= nt; i++)
+			c->frac[k][i] = (uint32_t)((uint64_t)PAR_ONE * (uint64_t)i / (uint64_t)nt);
+}
+
 /* Below this many SMs in a phase the calling thread runs it alone: handing
  * work to the others costs more than it saves (docs/PERFORMANCE.md). */
 #define PAR_MIN_SMS 4
@@ -76,6 +152,11 @@ void par_setup(struct sim *s)
 	for (int i = 0; i < ns; i++)
 		s->psm[i].id = (uint32_t)i;
 	s->par_ids = xcalloc((size_t)ns, sizeof *s->par_ids);
+	s->pctl = xcalloc(1, sizeof *s->pctl);
+	s->pctl->list = xcalloc((size_t)ns, sizeof *s->pctl->list);
+	s->pctl->mark = xcalloc((size_t)ns, sizeof *s->pctl->mark);
+	s->pctl->dpos = xcalloc((size_t)ns, sizeof *s->pctl->dpos);
+	par_split_even(s->pctl, 1);
 	s->pthr = xcalloc(1, sizeof *s->pthr);
 	par_thr_init(&s->pthr[0], &s->stats);
 	sim_set_threads(s, s->cfg.threads);
@@ -94,6 +175,13 @@ void par_teardown(struct sim *s)
 	}
 	free(s->psm);
 	free(s->par_ids);
+	if (s->pctl) {
+		free(s->pctl->list);
+		free(s->pctl->mark);
+		free(s->pctl->dpos);
+	}
+	free(s->pctl);
+	s->pctl = NULL;
 	s->pthr = NULL;
 	s->psm = NULL;
 	s->par_ids = NULL;
@@ -136,31 +224,221 @@ int sim_set_threads(struct sim *s, int n)
 	for (int i = 0; i < n; i++)
 		par_thr_init(&s->pthr[i], &s->stats);
 	s->threads = n;
+	if (s->pctl) {
+		s->pctl->forced = false;
+		par_split_even(s->pctl, n);
+	}
 	return n;
 }
 
 int sim_threads(const struct sim *s) { return s->threads; }
 bool sim_threads_possible(const struct sim *s) { return s->par_ok && !s->par_one; }
 
-/* Part `part` of the current phase: a contiguous share of par_ids. */
+void par_force_split(struct sim *s, const uint32_t *frac)
+{
+	struct par_ctl *c = s->pctl;
+	if (!c)
+		return;
+	c->forced = frac != NULL;
+	if (!frac) {
+		par_split_even(c, s->threads);
+		return;
+	}
+	for (int k = 0; k < 3; k++)
+		for (int i = 0; i <= s->threads; i++)
+			c->frac[k][i] = i == 0 ? 0 : i == s->threads ? PAR_ONE : frac[i];
+}
+
+void par_balance_step(uint32_t *f, int nt, const uint64_t *ns, uint32_t n)
+{
+	uint32_t step = (PAR_ONE + n - 1) / n;
+	for (int k = 1; k < nt; k++) {
+		uint64_t a = ns[k - 1], b = ns[k];
+		uint64_t slack = (a > b ? a : b) / 16 + 200;
+		if (a > b + slack)
+			f[k] = f[k] - f[k - 1] > step ? f[k] - step : f[k - 1];
+		else if (b > a + slack)
+			f[k] = f[k + 1] - f[k] > step ? f[k] + step : f[k + 1];
+	}
+}
+
+/* Move each boundary one SM toward the slower of its two parts. */
+static void par_balance(struct par_ctl *c, int kind, uint32_t n)
+{
+	uint64_t ns[SIM_MAX_THREADS];
+	for (int k = 0; k < c->nt; k++)
+		ns[k] = c->part[k].ns;
+	par_balance_step(c->frac[kind], c->nt, ns, n);
+}
+
+/* Part `part` of the current phase (see above). */
 static void par_part(void *arg, int part)
 {
 	struct sim *s = arg;
-	int nt = s->par_n >= (uint32_t)s->par_min ? s->threads : 1;
-	uint32_t lo = (uint32_t)((uint64_t)s->par_n * (uint64_t)part / (uint64_t)nt);
-	uint32_t hi = (uint32_t)((uint64_t)s->par_n * (uint64_t)(part + 1) / (uint64_t)nt);
+	struct par_ctl *c = s->pctl;
+	struct par_part *pp = &c->part[part];
+	uint64_t t0 = c->timed ? par_clock() : 0;
+	uint32_t lo = pp->lo, hi = pp->hi, nl = lo;
+	uint32_t slo = s->stash_lo, shi = s->stash_hi;
+	int kind = s->par_kind;
 	struct par_thr *t = &s->pthr[part];
 	par_cur = t;
 	for (uint32_t j = lo; j < hi; j++) {
 		uint32_t id = s->par_ids[j];
-		t->sm = par_sm_cur = &s->psm[id];
-		if (s->par_kind == 0)
-			l1_tick(s, &s->sms[id]);
-		else
-			core_tick(s, &s->sms[id]);
+		struct par_sm *m = &s->psm[id];
+		struct sm *sm = &s->sms[id];
+		t->sm = par_sm_cur = m;
+		uint32_t e = id;
+		if (kind != 1)
+			l1_tick(s, sm);
+		if (kind == 2 && m->dirty) {
+			/* Its L1 phase's buffers end here; the merge of the separate
+			 * phases would settle its stash now, which is a no-op inside
+			 * [lo, hi]: outside, its core_tick waits for that (deferred). */
+			c->mark[id] = (struct par_mark){m->nev, m->nocc, m->ctas_done, m->used};
+			e |= PAR_L1;
+			uint32_t sn = s->pool.stash_n[id];
+			if (sn < slo || sn > shi || c->defer_all) {
+				c->list[nl++] = e | PAR_DEFER;
+				continue;
+			}
+		}
+		if (kind != 0) {
+			core_tick(s, sm);
+			if (!sim_sm_busy(s, sm))
+				e |= PAR_IDLE;
+		}
+		if (m->dirty || e != id)
+			c->list[nl++] = e;
 	}
 	t->sm = par_sm_cur = NULL;
 	par_cur = NULL;
+	pp->nlist = nl - lo;
+	if (c->timed)
+		pp->ns = par_clock() - t0;
+}
+
+/* Fused: part `part` of the deferred SMs' core_ticks (an even share of
+ * dpos; -1: all of them). */
+static void par_part_deferred(void *arg, int part)
+{
+	struct sim *s = arg;
+	struct par_ctl *c = s->pctl;
+	int nt = part < 0 ? 1 : tpool_size(s->tp);
+	uint32_t lo = part < 0 ? 0 : (uint32_t)((uint64_t)c->nd * (uint64_t)part / (uint64_t)nt);
+	uint32_t hi = part < 0 ? c->nd : (uint32_t)((uint64_t)c->nd * (uint64_t)(part + 1) / (uint64_t)nt);
+	struct par_thr *t = &s->pthr[part < 0 ? 0 : part];
+	par_cur = t;
+	for (uint32_t j = lo; j < hi; j++) {
+		uint32_t *e = &c->list[c->dpos[j]], id = *e & PAR_ID;
+		t->sm = par_sm_cur = &s->psm[id];
+		core_tick(s, &s->sms[id]);
+		if (!sim_sm_busy(s, &s->sms[id]))
+			*e |= PAR_IDLE;
+	}
+	t->sm = par_sm_cur = NULL;
+	par_cur = NULL;
+}
+
+/* Merge an SM's buffers from event `ev`, occupancy change `occ` and the
+ * counts past `mk` on into the machine (see "Threads" above), settle its
+ * stash and empty them. */
+static void par_merge_sm(struct sim *s, struct par_sm *m, const struct par_mark *mk)
+{
+	struct state *st = s->st;
+	for (uint32_t e = mk->nocc; e < m->nocc; e++) {
+		const struct par_occ *o = &m->occ[e];
+		if (o->add)
+			stat_occ_add(&s->stats, o->id, (int64_t)o->v);
+		else
+			stat_occ_set(&s->stats, o->id, o->v);
+	}
+	for (uint32_t e = mk->nev; e < m->nev; e++)
+		ev_emit(&s->ev, &m->ev[e]);
+	s->pool.used = (uint32_t)((int64_t)s->pool.used + m->used - mk->used);
+	st->ctas_done += m->ctas_done - mk->ctas_done;
+	m->dirty = false;
+	m->nocc = m->nev = 0;
+	m->used = 0;
+	m->ctas_done = 0;
+	req_stash_settle(&s->pool, m->id, s->stash_lo, s->stash_hi);
+}
+
+/* Fused: the L1 phase's share of an SM's buffers (up to its mark), as the
+ * merge after a separate L1 phase would; a deferred SM's are all of them,
+ * and its stash is settled here. */
+static void par_merge_l1(struct sim *s, struct par_sm *m, struct par_mark *mk, bool deferred)
+{
+	static const struct par_mark none;
+	if (deferred) {
+		par_merge_sm(s, m, &none);
+		*mk = none;
+		return;
+	}
+	for (uint32_t e = 0; e < mk->nocc; e++) {
+		const struct par_occ *o = &m->occ[e];
+		if (o->add)
+			stat_occ_add(&s->stats, o->id, (int64_t)o->v);
+		else
+			stat_occ_set(&s->stats, o->id, o->v);
+	}
+	for (uint32_t e = 0; e < mk->nev; e++)
+		ev_emit(&s->ev, &m->ev[e]);
+	s->pool.used = (uint32_t)((int64_t)s->pool.used + mk->used);
+	s->st->ctas_done += mk->ctas_done;
+}
+
+/* Run one phase (kind 0 L1s, 1 cores, 2 both fused) on its parts and merge
+ * the stat deltas; returns the number of parts (0: no busy SM). */
+static int par_run(struct sim *s, int kind)
+{
+	int ns = s->cfg.core.sms;
+	uint32_t n = 0;
+	bool shortfall = false;
+	const uint32_t *sn = s->pool.stash_n;
+	for (int w = 0; w < (ns + 63) / 64; w++)
+		for (uint64_t b = s->act_sm[w]; b; b &= b - 1) {
+			uint32_t id = (uint32_t)(w * 64 + __builtin_ctzll(b));
+			s->par_ids[n++] = id;
+			shortfall |= sn[id] < s->stash_lo;
+		}
+	if (!n)
+		return 0;
+	s->par_n = n;
+	s->par_kind = kind;
+	if (shortfall) /* every SM starts with its stash's lower bound */
+		for (uint32_t j = 0; j < n; j++)
+			if (sn[s->par_ids[j]] < s->stash_lo)
+				req_stash_settle(&s->pool, s->par_ids[j], s->stash_lo, s->stash_hi);
+	struct par_ctl *c = s->pctl;
+	int nt = s->tp && n >= (uint32_t)s->par_min ? s->threads : 1;
+	c->nt = nt;
+	c->timed = nt > 1 && !c->forced;
+	for (int k = 0; k < nt; k++) {
+		c->part[k].lo = nt == 1 ? 0 : (uint32_t)(((uint64_t)n * c->frac[kind][k]) >> 16);
+		c->part[k].hi = nt == 1 ? n : (uint32_t)(((uint64_t)n * c->frac[kind][k + 1]) >> 16);
+	}
+	if (nt > 1)
+		tpool_run(s->tp, par_part, s);
+	else
+		par_part(s, 0);
+	return nt;
+}
+
+/* After a phase: the threads' stat deltas, progress and wake-up times. */
+static void par_merge_threads(struct sim *s)
+{
+	struct state *st = s->st;
+	for (int k = 0; k < s->threads; k++) {
+		struct par_thr *t = &s->pthr[k];
+		par_thr_merge_stats(t, &s->stats);
+		if (t->progress)
+			st->progress = true;
+		if (t->next_event < st->next_event)
+			st->next_event = t->next_event;
+		t->progress = false;
+		t->next_event = UINT64_MAX;
+	}
 }
 
 /*
@@ -179,7 +457,8 @@ static void par_part(void *arg, int part)
  * only after the phase (req_room reads the phase's starting count).
  * Breakpoints see events only after the phase (an event breakpoint's stat
  * condition reads every SM's counters), so with any breakpoint set the
- * buffered path runs instead.
+ * buffered path runs instead. One thread never fuses the phases
+ * (par_fusable needs the thread pool), so kind is 0 or 1 here.
  */
 static bool par_direct(const struct sim *s) { return s->threads == 1 && (!s->bps || !s->bps->n); }
 
@@ -214,63 +493,117 @@ static void par_phase_direct(struct sim *s, int kind)
 	s->pool.used = (uint32_t)((int64_t)s->pool.used + used);
 }
 
-void par_phase(struct sim *s, int kind)
+/* One SM phase, kind 0 or 1, and its merge. */
+static void par_phase(struct sim *s, int kind)
 {
 	if (par_direct(s)) {
 		par_phase_direct(s, kind);
 		return;
 	}
-	int ns = s->cfg.core.sms;
-	uint32_t n = 0;
-	for (int i = sim_act_next(s->act_sm, ns, 0); i < ns; i = sim_act_next(s->act_sm, ns, i + 1))
-		s->par_ids[n++] = (uint32_t)i;
-	if (!n)
+	static const struct par_mark none;
+	int nt = par_run(s, kind);
+	if (!nt)
 		return;
-	s->par_n = n;
-	s->par_kind = kind;
-	for (uint32_t j = 0; j < n; j++) /* every SM starts with its stash's lower bound */
-		if (s->pool.stash_n[s->par_ids[j]] < s->stash_lo)
-			req_stash_settle(&s->pool, s->par_ids[j], s->stash_lo, s->stash_hi);
-	if (s->tp && n >= (uint32_t)s->par_min)
-		tpool_run(s->tp, par_part, s);
-	else
-		par_part(s, 0);
-	/* Merge (see above). */
-	struct state *st = s->st;
-	for (int k = 0; k < s->threads; k++) {
-		struct par_thr *t = &s->pthr[k];
-		par_thr_merge_stats(t, &s->stats);
-		if (t->progress)
-			st->progress = true;
-		if (t->next_event < st->next_event)
-			st->next_event = t->next_event;
-		t->progress = false;
-		t->next_event = UINT64_MAX;
-	}
-	for (uint32_t j = 0; j < n; j++) { /* ascending SM order, whoever ran them */
-		struct par_sm *m = &s->psm[s->par_ids[j]];
-		uint32_t id = m->id;
-		if (kind == 1 && !sim_sm_busy(s, &s->sms[id]))
-			sim_act_clear(s->act_sm, (int)id);
-		if (!m->dirty)
-			continue;
-		m->dirty = false;
-		for (uint32_t e = 0; e < m->nocc; e++) {
-			const struct par_occ *o = &m->occ[e];
-			if (o->add)
-				stat_occ_add(&s->stats, o->id, (int64_t)o->v);
-			else
-				stat_occ_set(&s->stats, o->id, o->v);
+	par_merge_threads(s);
+	struct par_ctl *c = s->pctl;
+	for (int k = 0; k < nt; k++) { /* parts in order: ascending SM order, whoever ran them */
+		const uint32_t *l = &c->list[c->part[k].lo];
+		for (uint32_t j = 0; j < c->part[k].nlist; j++) {
+			uint32_t id = l[j] & PAR_ID;
+			if (l[j] & PAR_IDLE)
+				sim_act_clear(s->act_sm, (int)id);
+			struct par_sm *m = &s->psm[id];
+			if (m->dirty)
+				par_merge_sm(s, m, &none);
 		}
-		m->nocc = 0;
-		for (uint32_t e = 0; e < m->nev; e++)
-			ev_emit(&s->ev, &m->ev[e]);
-		m->nev = 0;
-		s->pool.used = (uint32_t)((int64_t)s->pool.used + m->used);
-		m->used = 0;
-		st->ctas_done += m->ctas_done;
-		m->ctas_done = 0;
-		req_stash_settle(&s->pool, id, s->stash_lo, s->stash_hi);
 	}
+	if (c->timed)
+		par_balance(c, kind, s->par_n);
 }
 
+/*
+ * Fused phases. Once every CTA is dispatched (a single kernel: par_ok),
+ * core_dispatch between the two phases does nothing, so each part runs an
+ * SM's l1_tick and then its core_tick: one job a cycle instead of two. The
+ * result equals the separate phases' (so every thread count's), because
+ * what the merge between them would change is either not read by a core
+ * phase or the same here:
+ *  - the L1 phase's events and occupancy changes: marked per SM
+ *    (struct par_mark) and replayed, SM by SM, before any of the core
+ *    phase's; the request-slot and CTA counts likewise;
+ *  - the stat deltas: sums and maxima, read by no tick;
+ *  - pool.used, read by req_room: a core phase that sees it before the L1
+ *    phase's changes gets the same answer while the pool has room for every
+ *    stash at its upper bound plus one stash (the fused phase runs only
+ *    then; the pool is sized for it, req_pool_size);
+ *  - the SM's stash, settled between the phases: a no-op while it is within
+ *    [stash_lo, stash_hi], the usual case (an L1 phase mostly frees slots).
+ *    Outside, the SM's core_tick is deferred: after the L1 phase's merge
+ *    settles its stash in SM order, the deferred core_ticks run (any
+ *    order: an SM's tick reaches no other SM), on the threads when there
+ *    are par_min of them (a quarter of the SMs on titanv gather_random,
+ *    about one in a thousand on matmul_naive), else on the calling thread;
+ *  - the set of busy SMs: the L1 phase sets no other SM's bit, and only
+ *    the core phase's merge clears them.
+ * One thread takes the separate phases (with fewer than par_min busy SMs
+ * the calling thread runs the fused phase alone).
+ */
+static bool par_fusable(const struct sim *s)
+{
+	const struct req_pool *p = &s->pool;
+	uint64_t room = (uint64_t)s->cfg.core.sms * s->stash_hi + s->stash_hi;
+	return s->tp && s->st->ctas_dispatched >= s->nctas && p->cap >= p->used && p->cap - p->used >= room;
+}
+
+void par_cycle(struct sim *s)
+{
+	if (!par_fusable(s)) {
+		par_phase(s, 0);
+		core_dispatch(s);
+		par_phase(s, 1);
+		return;
+	}
+	core_dispatch(s); /* every CTA dispatched: nothing but its stat */
+	int nt = par_run(s, 2);
+	if (!nt)
+		return;
+	struct par_ctl *c = s->pctl;
+	bool deferred = false;
+	for (int k = 0; k < nt; k++) /* the L1 phase's merge, in SM order */
+		for (uint32_t j = 0, *l = &c->list[c->part[k].lo]; j < c->part[k].nlist; j++)
+			if (l[j] & PAR_L1) {
+				uint32_t id = l[j] & PAR_ID;
+				par_merge_l1(s, &s->psm[id], &c->mark[id], l[j] & PAR_DEFER);
+				deferred |= (l[j] & PAR_DEFER) != 0;
+			}
+	if (deferred) { /* their core phase: on the threads when there are enough */
+		c->nd = 0;
+		for (int k = 0; k < nt; k++)
+			for (uint32_t j = 0, lo = c->part[k].lo; j < c->part[k].nlist; j++)
+				if (c->list[lo + j] & PAR_DEFER)
+					c->dpos[c->nd++] = lo + j;
+		if (c->nd >= (uint32_t)s->par_min)
+			tpool_run(s->tp, par_part_deferred, s);
+		else
+			par_part_deferred(s, -1);
+	}
+	par_merge_threads(s);
+	for (int k = 0; k < nt; k++) /* the core phase's merge, in SM order */
+		for (uint32_t j = 0, *l = &c->list[c->part[k].lo]; j < c->part[k].nlist; j++) {
+			uint32_t id = l[j] & PAR_ID;
+			if (l[j] & PAR_IDLE)
+				sim_act_clear(s->act_sm, (int)id);
+			struct par_sm *m = &s->psm[id];
+			if (m->dirty)
+				par_merge_sm(s, m, &c->mark[id]);
+			c->mark[id] = (struct par_mark){0, 0, 0, 0};
+		}
+	if (c->timed)
+		par_balance(c, 2, s->par_n);
+}
+
+void par_test_defer(struct sim *s, bool all)
+{
+	if (s->pctl)
+		s->pctl->defer_all = all;
+}

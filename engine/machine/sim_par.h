@@ -5,6 +5,7 @@
 #define GPUSTEP_SIM_PAR_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "threads.h"
 
@@ -15,9 +16,25 @@ struct sm;
  * up its per-thread and per-SM buffers; par_teardown frees them. */
 void par_setup(struct sim *s);
 void par_teardown(struct sim *s);
-/* One SM phase of a cycle: kind 0 every busy SM's l1_tick, 1 its core_tick
- * (and the activity bit after it), merged in ascending SM order. */
-void par_phase(struct sim *s, int kind);
+/* The SM part of a cycle: every busy SM's l1_tick, CTA dispatch, every busy
+ * SM's core_tick (and the activity bit after it), merged in ascending SM
+ * order; with several threads and every CTA dispatched, both phases in one
+ * job (sim_par.c "Fused phases"). */
+void par_cycle(struct sim *s);
+/* Tests: every SM whose L1 phase buffered something takes the fused
+ * phase's deferred path (its core_tick after the L1 merge, on the calling
+ * thread). Results do not depend on it. */
+void par_test_defer(struct sim *s, bool all);
+/* Tests: fix the fractions of the SMs of each phase that the threads' parts
+ * run (frac[1..threads-1], ascending, of 65536; frac[0] and frac[threads]
+ * are taken as 0 and 65536), instead of the timed balance; NULL restores
+ * the even split and the balance. Results do not depend on it. */
+void par_force_split(struct sim *s, const uint32_t *frac);
+/* The balance (sim_par.c "The parts of a phase"): given the times ns[0..nt)
+ * of the last phase's parts over n SMs, move each boundary frac[1..nt-1]
+ * (ascending, frac[0] = 0, frac[nt] = 65536) one SM's share toward the
+ * slower of its two parts when they differ by more than a sixteenth. */
+void par_balance_step(uint32_t *frac, int nt, const uint64_t *ns, uint32_t n);
 /* sim.c: does the machine run a built-in kernel (not a trace, DRAM requests)? */
 bool sim_wl_is_kernel(const struct sim *s);
 /* sim.c: an SM whose ticks would do nothing. */

@@ -380,6 +380,7 @@ struct sim {
 	uint32_t stash_lo, stash_hi;
 	int par_min; /* fewer SMs in a phase than this run on the calling thread alone */
 	int par_kind; /* the phase being run: 0 L1s, 1 cores */
+	struct par_ctl *pctl; /* the parts' ranges, lists and balance (sim_par.c) */
 };
 
 /* Wake an SM's scheduler: one of its warps may be able to issue. */

@@ -8,7 +8,15 @@
  * thousand cycles after, and at the end every stat, every event count and the
  * whole logged event stream, in order. A merge that followed the threads
  * (which SM ran where or finished first) instead of the SMs' order fails
- * here (tests/mutations.txt threads-merge-follows-parts).
+ * here (tests/mutations.txt threads-merge-follows-parts). The split of a
+ * phase's SMs among the threads' parts, balanced by time in a run, is forced
+ * here to uneven and empty parts that change every step
+ * (threads_any_split_same), and the balance's step is checked on its own
+ * (threads_balance_step). With several threads, once every CTA is
+ * dispatched, the two phases run fused (sim_par.c "Fused phases"): every
+ * case above compares them with one thread's separate phases, and
+ * threads_fused_deferred sends every SM through the fused phase's rare
+ * deferred path.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +24,7 @@
 
 #include "debug/bp.h"
 #include "load/loader.h"
+#include "machine/sim_par.h"
 #include "session/session.h"
 #include "sim/event.h"
 #include "sim/sim.h"
@@ -28,6 +37,7 @@ struct tcase {
 	const char *param;        /* "n" or NULL */
 	int64_t value;
 	bool parallel;            /* the machine runs its SM phases threaded */
+	bool defer;               /* threaded: every fused core_tick deferred (par_test_defer) */
 };
 
 static struct sim *build(struct session *ss, const struct tcase *tc, int threads)
@@ -51,6 +61,8 @@ static struct sim *build(struct session *ss, const struct tcase *tc, int threads
 		}
 	}
 	session_set_snapshot_budget(ss, 0); /* speed: test_snapshot covers rewinding */
+	if (tc->defer && threads > 1)
+		par_test_defer(ss->sim, true);
 	events_log_all(sim_events(ss->sim), true);
 	return ss->sim;
 fail:
@@ -184,7 +196,7 @@ TEST(threads_one_thread_direct_equals_buffered)
 
 TEST(threads_titanv_matmul_naive)
 {
-	struct tcase tc = {"titanv", "matmul_naive", {NULL}, "n", 64, true};
+	struct tcase tc = {"titanv", "matmul_naive", {NULL}, "n", 64, true, false};
 	same_for_every_count(&tc, n124, 3, 40, 1499);
 }
 
@@ -192,7 +204,7 @@ TEST(threads_titanv_matmul_naive)
 TEST(threads_gtx480_stencil2d_odd_split)
 {
 	static const int n[] = {1, 3, 2, 4};
-	struct tcase tc = {"gtx480", "stencil2d", {NULL}, "n", 64, true};
+	struct tcase tc = {"gtx480", "stencil2d", {NULL}, "n", 64, true, false};
 	same_for_every_count(&tc, n, 4, 160, 37);
 }
 
@@ -200,19 +212,19 @@ TEST(threads_gtx480_stencil2d_odd_split)
  * controllers still reach shared state): same results, one thread. */
 TEST(threads_gtx480_stencil2d_coherence)
 {
-	struct tcase tc = {"gtx480", "stencil2d", {"coherence.protocol=si", NULL}, "n", 64, false};
+	struct tcase tc = {"gtx480", "stencil2d", {"coherence.protocol=si", NULL}, "n", 64, false, false};
 	same_for_every_count(&tc, n124, 3, 160, 37);
 }
 
 TEST(threads_rx540_frc)
 {
-	struct tcase tc = {"rx540", "gather_random", {"l2.frc.entries=64", NULL}, "n", 4096, true};
+	struct tcase tc = {"rx540", "gather_random", {"l2.frc.entries=64", NULL}, "n", 4096, true, false};
 	same_for_every_count(&tc, n124, 3, 160, 97);
 }
 
 TEST(threads_trace_replay)
 {
-	struct tcase tc = {"gtx480", "tests/traces/vecadd/kernel-1.traceg", {NULL}, NULL, 0, true};
+	struct tcase tc = {"gtx480", "tests/traces/vecadd/kernel-1.traceg", {NULL}, NULL, 0, true, false};
 	same_for_every_count(&tc, n124, 3, 160, 37);
 }
 
@@ -221,6 +233,109 @@ TEST(threads_trace_replay)
 TEST(threads_more_than_sms)
 {
 	static const int n[] = {1, 2};
-	struct tcase tc = {"teaching", "vecadd", {NULL}, NULL, 0, true};
+	struct tcase tc = {"teaching", "vecadd", {NULL}, NULL, 0, true, false};
 	same_for_every_count(&tc, n, 2, 160, 13);
+}
+
+/* The parts' boundaries, which a run moves by the parts' times, decide only
+ * who ticks which SM: 4 threads with a different forced split at every step
+ * (everything in the first or the last part, empty parts in between, random
+ * cuts) give the machine of one thread, cycle by cycle. */
+TEST(threads_any_split_same)
+{
+	struct tcase tc = {"gtx480", "stencil2d", {NULL}, "n", 64, true, false};
+	struct session ss[2];
+	struct sim *s1 = build(&ss[0], &tc, 1);
+	REQUIRE(s1);
+	struct sim *s4 = build(&ss[1], &tc, 4);
+	if (!s4) {
+		session_fini(&ss[0]);
+		return;
+	}
+	REQUIRE(sim_threads(s4) == 4);
+	uint64_t x = 0x9e3779b97f4a7c15u, steps = 0;
+	while (!sim_done(s1) && steps < 20000) {
+		uint32_t f[5] = {0, 0, 0, 0, 65536};
+		switch (steps % 5) {
+		case 0: /* everything in part 3 */
+			break;
+		case 1: /* everything in part 0 */
+			f[1] = f[2] = f[3] = 65536;
+			break;
+		case 2: /* parts 1 and 2 empty */
+			f[1] = f[2] = f[3] = 30000;
+			break;
+		default: /* random cuts, ascending */
+			for (int k = 1; k < 4; k++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				f[k] = (uint32_t)(x % 65537);
+			}
+			for (int a = 1; a < 4; a++)
+				for (int b = a + 1; b < 4; b++)
+					if (f[b] < f[a]) {
+						uint32_t t = f[a];
+						f[a] = f[b];
+						f[b] = t;
+					}
+		}
+		par_force_split(s4, f);
+		uint64_t k = sim_cycle(s1) < 300 ? 1 : 23;
+		sim_step(s1, k);
+		sim_step(s4, k);
+		steps++;
+		if (sim_state_hash(s1) != sim_state_hash(s4) || sim_cycle(s1) != sim_cycle(s4)) {
+			test_fail(__FILE__, __LINE__, "split %u %u %u: 4 threads differ from 1 at cycle %llu", f[1], f[2],
+				  f[3], (unsigned long long)sim_cycle(s1));
+			break;
+		}
+	}
+	CHECK(sim_done(s1));
+	CHECK(sim_done(s4));
+	CHECK(stats_counter_value(sim_stats_c(s1), (uint32_t)stats_find(sim_stats_c(s1), "sim.warp_insts")) > 0);
+	session_fini(&ss[0]);
+	session_fini(&ss[1]);
+}
+
+/* The balance moves a boundary one SM's share toward the slower part, only
+ * past the slack, and never past its neighbours. */
+TEST(threads_balance_step)
+{
+	uint32_t f[3] = {0, 32768, 65536};
+	uint64_t slow0[2] = {9000, 3000}, slow1[2] = {3000, 9000}, close[2] = {10000, 10300};
+	uint32_t step = (65536 + 9) / 10; /* 10 SMs */
+	par_balance_step(f, 2, slow0, 10);
+	CHECK_EQ(f[1], 32768 - step); /* part 0 slower: it gives an SM away */
+	par_balance_step(f, 2, slow1, 10);
+	par_balance_step(f, 2, slow1, 10);
+	CHECK_EQ(f[1], 32768 + step);
+	par_balance_step(f, 2, close, 10); /* within a sixteenth: stays */
+	CHECK_EQ(f[1], 32768 + step);
+	for (int i = 0; i < 20; i++)
+		par_balance_step(f, 2, slow1, 10);
+	CHECK_EQ(f[1], 65536); /* part 1 empty, not beyond */
+	for (int i = 0; i < 40; i++)
+		par_balance_step(f, 2, slow0, 10);
+	CHECK_EQ(f[1], 0);
+	/* Four parts, part 2 slowest: its boundaries close in, order kept. */
+	uint32_t g[5] = {0, 16384, 32768, 49152, 65536};
+	uint64_t t4[4] = {1000, 1000, 50000, 1000};
+	for (int i = 0; i < 100; i++) {
+		par_balance_step(g, 4, t4, 80);
+		for (int k = 0; k < 4; k++)
+			CHECK(g[k] <= g[k + 1]);
+	}
+	CHECK(g[2] > 32768 && g[3] < 49152);
+	CHECK_EQ(g[3] - g[2] <= (65536 + 79) / 80, 1);
+	CHECK_EQ(g[0], 0);
+	CHECK_EQ(g[4], 65536);
+}
+
+/* Fused phases, every SM with L1-phase buffers deferred (its stash settled
+ * after the L1 merge, its core_tick on the calling thread): the machine of
+ * one thread's separate phases, cycle by cycle for the first 400. */
+TEST(threads_fused_deferred)
+{
+	static const int n[] = {1, 2, 4};
+	struct tcase tc = {"gtx480", "stencil2d", {NULL}, "n", 64, true, true};
+	same_for_every_count(&tc, n, 3, 400, 29);
 }
