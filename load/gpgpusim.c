@@ -404,6 +404,14 @@ static int map_cache_l2(struct gs *g, struct gs_ent *e)
 		return -1;
 	if (c.has_mq)
 		gs_why(e, "miss queue %lu: misses wait in the bank's MSHRs and the DRAM queue", c.miss_queue);
+	/* What GPGPU-Sim's L2 does where gpustep's defaults follow the FRC
+	 * thesis: it keeps no record of the L1s holding a line and never
+	 * invalidates their copies (l2cache.cc, gpu-cache.cc: no message goes
+	 * from the L2 to an L1 but a reply), and a miss with a dirty victim
+	 * sends its fetch and the write-back to the miss queue together, the
+	 * fetch never waiting for the write-back (data_cache::rd_miss_base). */
+	if (gs_set(g, e, "l2.sharers", "off") || gs_set(g, e, "l2.evict_order", "overlap"))
+		return -1;
 	return 0;
 }
 

@@ -159,6 +159,28 @@ TEST(behaviour_larger_l1_never_lowers_hit_rate)
 	}
 }
 
+/* The NVIDIA presets' L2 never invalidates L1 copies (l2.sharers = off), as
+ * GPGPU-Sim's: with an L2 of 4 sets that replaces lines while the L1s still
+ * hold them, the thesis's inclusive L2 (exact) sends invalidations and cuts
+ * the L1 hits; the preset sends none and keeps the hits. */
+TEST(behaviour_nvidia_presets_l2_never_invalidates_l1)
+{
+	static const char *const presets[] = {"gtx480", "titanv", "qv100"};
+	static const char *const own[] = {"l2.sets=4", NULL}, *const thesis[] = {"l2.sets=4", "l2.sharers=exact", NULL};
+	for (size_t p = 0; p < sizeof presets / sizeof presets[0]; p++) {
+		struct run a, b;
+		REQUIRE(run_kernel(&a, presets[p], "vws_thrash", own));
+		REQUIRE(run_kernel(&b, presets[p], "vws_thrash", thesis));
+		if (val(&a, "l2.sharers.invs") != 0 || !(val(&b, "l2.sharers.invs") > 0) ||
+		    !(val(&a, "l1.hit_rate") > val(&b, "l1.hit_rate")))
+			test_fail(__FILE__, __LINE__, "%s: invalidations %.0f (exact: %.0f), l1.hit_rate %.4f (exact: %.4f)",
+				  presets[p], val(&a, "l2.sharers.invs"), val(&b, "l2.sharers.invs"),
+				  val(&a, "l1.hit_rate"), val(&b, "l1.hit_rate"));
+		run_free(&a);
+		run_free(&b);
+	}
+}
+
 TEST(behaviour_more_mshrs_raise_mlp_on_gather_random)
 {
 	static const char *const few[] = {"l1.mshr.entries=2", NULL}, *const many[] = {"l1.mshr.entries=32", NULL};

@@ -106,6 +106,11 @@ TEST(gpgpusim_config_sets_the_machine)
 	CHECK_EQ(c.l2.sector, 32);
 	CHECK_EQ(c.l1.hit_latency, 35);
 	CHECK_EQ(c.l2.hit_latency, 120);
+	/* GPGPU-Sim's L2 never invalidates L1 copies, and a dirty victim's
+	 * write-back does not hold up the fetch (the keys' defaults are the
+	 * FRC thesis's: exact, serial). */
+	CHECK_EQ(c.l2.sharers, L2SH_OFF);
+	CHECK_EQ(c.l2.evict_order, L2EV_OVERLAP);
 	CHECK_EQ(c.dram.bus_bytes, 4 * 2);
 	CHECK_EQ(c.dram.timing.tCL, CL);
 	CHECK_EQ(c.dram.timing.tCCD_L, 3);
