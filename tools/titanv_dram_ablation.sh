@@ -66,6 +66,7 @@ PY
 done <<'EOF'
 the preset: IPOLY over 32 x 2 = 64 sub-partitions, then mod 48 (SM7_TITANV)|1|
 the preset, n and 2n twice as long|2|
+the FRC thesis's L2: a fetch waits for its victim's L1 invalidations (the preset until 2026-12-06)|1|-s l2.sharers=exact
 linear partition indexing (sub-partition = channel x 2 + the low bank bit)|1|-s l2.bank_hash=linear
 row-hit cap 16 (qv100's)|1|-s dram.row_hit_cap=16
 no bank XOR (qv100's; SM7_QV100 has -dram_bnk_indexing_policy 0)|1|-s dram.bank_xor=false
