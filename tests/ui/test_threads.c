@@ -157,7 +157,7 @@ static const int n124[] = {1, 2, 4};
  * SM's stash differs at once (tests/mutations.txt par-direct-no-stash). */
 TEST(threads_one_thread_direct_equals_buffered)
 {
-	struct tcase tc = {"rx540", "gather_random", {"l2.frc.entries=64", NULL}, "n", 4096, true};
+	struct tcase tc = {"rx540", "gather_random", {"l2.frc.entries=64", NULL}, "n", 4096, true, false};
 	struct session ss[2];
 	struct sim *s[2];
 	REQUIRE((s[0] = build(&ss[0], &tc, 1)) != NULL);
