@@ -45,7 +45,7 @@
 #include "whatif.h"
 
 /* ---- output for batch mode --------------------------------------------------- */
-static void print_stdout(void *u, const char *text)
+void cli_print_stdout(void *u, const char *text)
 {
 	(void)u;
 	printf("%s\n", text);
@@ -344,7 +344,7 @@ static int close_exports(struct session *ss, struct trace_exp *tx, struct sample
 static int headless(struct session *ss, const struct options *o)
 {
 	int status = EXIT_OK;
-	struct cmd_out out = {print_stdout, print_stderr, NULL};
+	struct cmd_out out = {cli_print_stdout, print_stderr, NULL};
 	interrupt_target = ss;
 	signal(SIGINT, on_sigint);
 	if (o->batch && (status = run_batch(ss, o->batch, &out)) == EXIT_USAGE)

@@ -21,4 +21,8 @@ int cli_parse_u64(const char *s, uint64_t *v);
 /* `--seed N` of every subcommand: 0 or -1 + *err naming the option. */
 int cli_parse_seed(const char *s, uint64_t *v, char **err);
 
+/* A line of output to stdout, flushed (the print callback of batch mode and
+ * of gpustep whatif). */
+void cli_print_stdout(void *u, const char *text);
+
 #endif

@@ -138,13 +138,6 @@ static int parse(int argc, char **argv, struct wi_opts *o)
 	return -1;
 }
 
-static void to_stdout(void *u, const char *text)
-{
-	(void)u;
-	printf("%s\n", text);
-	fflush(stdout);
-}
-
 static void to_stderr(void *u, const char *text)
 {
 	(void)u;
@@ -384,7 +377,7 @@ int whatif_main(int argc, char **argv)
 		free(err);
 		rc = EXIT_USAGE;
 	}
-	struct whatif_out out = {.print = to_stdout, .error = to_stderr, .cancel = cancelled};
+	struct whatif_out out = {.print = cli_print_stdout, .error = to_stderr, .cancel = cancelled};
 	cJSON *doc = NULL;
 	if (rc == EXIT_OK && o.each) {
 		struct whatif_each_row *rows;

@@ -26,14 +26,7 @@
 #include "session/whatif.h"
 #include "test.h"
 #include "tui/commands.h"
-
-static char *tmpdir(void)
-{
-	const char *d = getenv("TMPDIR");
-	char *t = xasprintf("%s/gpustep-whatif-XXXXXX", d && *d ? d : "/tmp");
-	REQUIRE(mkdtemp(t) != NULL);
-	return t;
-}
+#include "vtest.h"
 
 static void rm_rf(const char *dir)
 {
@@ -49,7 +42,7 @@ static int call(int (*fn)(int, char **), int n, const char *const *args, char **
 	for (int i = 0; i < n; i++)
 		argv[i] = xstrdup(args[i]);
 	argv[n] = NULL;
-	char *dir = tmpdir(), *path = xasprintf("%s/stdout", dir);
+	char *dir = vt_tmpdir("whatif"), *path = xasprintf("%s/stdout", dir);
 	fflush(stdout);
 	int keep = dup(STDOUT_FILENO);
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -110,7 +103,7 @@ static double stat_of(const struct sim *s, const char *name)
  * NUMA fabric's latency). */
 TEST(whatif_cli_locates_the_parting_after_a_quiet_stretch)
 {
-	char *dir = tmpdir(), *json = xasprintf("%s/o.json", dir);
+	char *dir = vt_tmpdir("whatif"), *json = xasprintf("%s/o.json", dir);
 	struct sim_cfg ca, cb;
 	char *err = NULL;
 	cfg_defaults(&ca);
@@ -165,7 +158,7 @@ TEST(whatif_cli_locates_the_parting_after_a_quiet_stretch)
  * names l2.nacks (all 691 NACKs of the run go away with an FRC). */
 TEST(whatif_cli_json_parts_where_the_full_logs_differ)
 {
-	char *dir = tmpdir(), *json = xasprintf("%s/o.json", dir);
+	char *dir = vt_tmpdir("whatif"), *json = xasprintf("%s/o.json", dir);
 	const char *args[] = {"whatif", "teaching", "-w", "l2_set_burst", "-s", "l2.frc.entries=8", "--json", json};
 	char *text;
 	CHECK_EQ(call(whatif_main, 8, args, &text), 0);
@@ -277,7 +270,7 @@ TEST(whatif_cli_bad_input_is_named)
  * ranked by cycles saved. */
 TEST(whatif_cli_each_ranks_each_change_by_cycles)
 {
-	char *dir = tmpdir(), *json = xasprintf("%s/e.json", dir);
+	char *dir = vt_tmpdir("whatif"), *json = xasprintf("%s/e.json", dir);
 	const char *args[] = {"whatif", "-w", "vecadd", "--seed", "1", "-s", "l2.hit_latency=60", "-s",
 			      "l1.mshr.entries=2", "-s", "l2.hit_latency=2", "--each", "--json", json};
 	char *text;
@@ -419,7 +412,7 @@ TEST(diff_ranks_as_whatif_and_names_bad_files)
 	REQUIRE(a && b);
 	sim_step(a, UINT64_MAX);
 	sim_step(b, UINT64_MAX);
-	char *dir = tmpdir(), *pa = stats_file(dir, "a.json", a), *pb = stats_file(dir, "b.json", b);
+	char *dir = vt_tmpdir("whatif"), *pa = stats_file(dir, "a.json", a), *pb = stats_file(dir, "b.json", b);
 	char *text;
 	const char *args[] = {"diff", pa, pb};
 	CHECK_EQ(call(diff_main, 3, args, &text), 0);
