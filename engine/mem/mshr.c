@@ -19,13 +19,20 @@ void mshr_init(struct mshr *m, struct arena *a, uint32_t entries)
 		m->nbuckets <<= 1;
 	ARENA_SET(a, m->e, struct mshr_ent, entries);
 	ARENA_SET(a, m->bucket, uint32_t, m->nbuckets);
-	for (uint32_t b = 0; b < m->nbuckets; b++)
-		m->bucket[b] = REQ_NIL;
+	/* Through locals: a store through m->bucket or m->e could alias m's
+	 * own fields, which would be reloaded at every step (a machine has
+	 * tens of thousands of entries and buckets to set). The arena is
+	 * zeroed, so state is ME_FREE already. */
+	_Static_assert(REQ_NIL == UINT32_MAX, "empty buckets are all-ones bytes");
+	_Static_assert(ME_FREE == 0, "a zeroed entry is free");
+	memset(m->bucket, 0xff, (size_t)m->nbuckets * sizeof *m->bucket);
+	struct mshr_ent *e = m->e;
 	for (uint32_t i = 0; i < entries; i++) {
-		m->e[i].state = ME_FREE;
-		m->e[i].hnext = i + 1 < entries ? i + 1 : REQ_NIL;
-		reqq_init(&m->e[i].wait);
+		e[i].hnext = i + 1;
+		reqq_init(&e[i].wait);
 	}
+	if (entries)
+		e[entries - 1].hnext = REQ_NIL;
 	m->free_head = entries ? 0 : REQ_NIL;
 }
 

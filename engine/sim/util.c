@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static void oom(size_t n)
 {
@@ -115,7 +116,17 @@ int set_err(char **err, const char *fmt, ...)
 }
 
 /* ---- arena ---------------------------------------------------------- */
-#define ARENA_CHUNK (1u << 20)
+#define ARENA_CHUNK_MIN ((size_t)2 << 20)  /* first chunk; also the huge page size */
+#define ARENA_CHUNK_MAX ((size_t)64 << 20) /* growth stops doubling here */
+
+#if defined(MAP_ANONYMOUS) || defined(MAP_ANON)
+#define ARENA_MMAP 1
+#ifndef MAP_ANONYMOUS
+#define MAP_ANONYMOUS MAP_ANON
+#endif
+#else
+#define ARENA_MMAP 0
+#endif
 
 void arena_init(struct arena *a)
 {
@@ -123,6 +134,18 @@ void arena_init(struct arena *a)
 	a->total = 0;
 	a->ptrs = NULL;
 	a->nptrs = a->ptrs_cap = 0;
+	a->heap = false;
+}
+
+static void chunk_free(struct arena_chunk *c)
+{
+#if ARENA_MMAP
+	if (c->map_len) {
+		munmap(c, c->map_len);
+		return;
+	}
+#endif
+	free(c);
 }
 
 void arena_fini(struct arena *a)
@@ -130,11 +153,64 @@ void arena_fini(struct arena *a)
 	struct arena_chunk *c = a->head;
 	while (c) {
 		struct arena_chunk *n = c->next;
-		free(c);
+		chunk_free(c);
 		c = n;
 	}
 	free(a->ptrs);
+	bool heap = a->heap;
 	arena_init(a);
+	a->heap = heap;
+}
+
+#if ARENA_MMAP
+/* A zeroed mapping of len bytes (a multiple of ARENA_CHUNK_MIN) starting on
+ * an ARENA_CHUNK_MIN boundary, so every 2 MB of it can be one huge page; NULL
+ * when the system says no. */
+static void *map_aligned(size_t len)
+{
+	const size_t al = ARENA_CHUNK_MIN;
+	if (len > SIZE_MAX - al)
+		return NULL;
+	unsigned char *p = mmap(NULL, len + al, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	size_t lead = (al - (uintptr_t)p % al) % al; /* bytes before the boundary */
+	if (lead)
+		munmap(p, lead);
+	if (al - lead)
+		munmap(p + lead + len, al - lead);
+	p += lead;
+#ifdef MADV_HUGEPAGE
+	/* Advice only: without transparent huge pages (or with them off) the
+	 * mapping works as it is, one 4 KB page per fault. */
+	(void)madvise(p, len, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+#endif
+
+/* A zeroed chunk with at least n usable bytes. */
+static struct arena_chunk *chunk_new(const struct arena *a, size_t n)
+{
+	size_t want = a->head ? a->head->size + sizeof(struct arena_chunk) : ARENA_CHUNK_MIN / 2;
+	want = want >= ARENA_CHUNK_MAX / 2 ? ARENA_CHUNK_MAX : 2 * want;
+	if (n > SIZE_MAX - sizeof(struct arena_chunk) - ARENA_CHUNK_MIN)
+		oom(n);
+	if (want < sizeof(struct arena_chunk) + n)
+		want = sizeof(struct arena_chunk) + n;
+	size_t len = (want + ARENA_CHUNK_MIN - 1) / ARENA_CHUNK_MIN * ARENA_CHUNK_MIN;
+	struct arena_chunk *c = NULL;
+#if ARENA_MMAP
+	if (!a->heap && (c = map_aligned(len)) != NULL)
+		c->map_len = len;
+#endif
+	if (!c) {
+		c = xcalloc(1, len);
+		c->map_len = 0;
+	}
+	c->size = len - sizeof *c;
+	c->used = 0;
+	return c;
 }
 
 void *arena_alloc(struct arena *a, size_t n)
@@ -144,9 +220,7 @@ void *arena_alloc(struct arena *a, size_t n)
 		n = 16;
 	struct arena_chunk *c = a->head;
 	if (!c || c->size - c->used < n) {
-		size_t sz = n > ARENA_CHUNK ? n : ARENA_CHUNK;
-		c = xcalloc(1, sizeof(*c) + sz);
-		c->size = sz;
+		c = chunk_new(a, n);
 		c->next = a->head;
 		a->head = c;
 	}

@@ -31,10 +31,21 @@ char *xvasprintf(const char *fmt, va_list ap);
 int set_err(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- arena ---------------------------------------------------------- */
+/* Chunks grow from 2 MB, doubling up to 64 MB (or one allocation's size).
+ * Where POSIX mmap is available a chunk is its own anonymous mapping, 2 MB
+ * aligned and a whole number of 2 MB long, and on Linux marked
+ * MADV_HUGEPAGE: a machine's state is tens of megabytes first touched while
+ * it is built, and one fault per 2 MB huge page instead of one per 4 KB page
+ * is most of what building costs otherwise (docs/PERFORMANCE.md, "Building a
+ * machine"). Untouched parts (a request pool's unused slots) stay virtual.
+ * Otherwise, or when mmap fails, chunks come from calloc. Where a chunk
+ * lives changes nothing else: arena_save's bytes, the hash and every offset
+ * are the sequence of allocations, whatever the chunk boundaries. */
 struct arena_chunk {
 	struct arena_chunk *next;
-	size_t size; /* usable bytes in data[] */
+	size_t size;    /* usable bytes in data[] */
 	size_t used;
+	size_t map_len; /* bytes of the mapping that holds the chunk, 0 = calloc'd */
 	_Alignas(16) unsigned char data[];
 };
 
@@ -43,6 +54,7 @@ struct arena {
 	size_t total;             /* bytes handed out, all chunks */
 	const void **ptrs;        /* pointer fields inside the chunks (heap, sorted by address) */
 	size_t nptrs, ptrs_cap;
+	bool heap;                /* chunks from calloc only (set after arena_init; tests) */
 };
 
 void arena_init(struct arena *a);

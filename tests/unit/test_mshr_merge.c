@@ -33,6 +33,46 @@ TEST(mshr_can_merge_up_to_the_limit)
 	arena_fini(&a);
 }
 
+/* A fresh file (mshr_init): every bucket empty, every entry free with no
+ * waiters, and entries handed out 0, 1, ..., n-1, then none; a released
+ * entry is the next one handed out (the free list is LIFO). Sizes around
+ * the bucket count's powers of two, one entry and the L1 default. */
+TEST(mshr_init_fresh_file)
+{
+	static const uint32_t sizes[] = {1, 2, 3, 7, 8, 9, 192, 512};
+	for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+		uint32_t n = sizes[z];
+		struct arena a;
+		arena_init(&a);
+		struct mshr m;
+		mshr_init(&m, &a, n);
+		CHECK_EQ(m.n, n);
+		CHECK_EQ(m.used, 0);
+		CHECK(m.nbuckets >= 2 * n && (m.nbuckets & (m.nbuckets - 1)) == 0);
+		bool empty = true, free_ok = true;
+		for (uint32_t b = 0; b < m.nbuckets; b++)
+			empty &= m.bucket[b] == REQ_NIL;
+		for (uint32_t i = 0; i < n; i++)
+			free_ok &= m.e[i].state == ME_FREE && m.e[i].wait.head == REQ_NIL && m.e[i].wait.tail == REQ_NIL;
+		CHECK(empty);
+		CHECK(free_ok);
+		for (uint32_t i = 0; i < n; i++) {
+			CHECK_EQ(mshr_find(&m, 0x40 * (uint64_t)i, 1), REQ_NIL);
+			CHECK_EQ(mshr_alloc(&m, 0x40 * (uint64_t)i, 1, i), i);
+		}
+		CHECK_EQ(mshr_alloc(&m, 0xdead00, 1, 0), REQ_NIL);
+		CHECK_EQ(m.used, n);
+		for (uint32_t i = 0; i < n; i++)
+			CHECK_EQ(mshr_find(&m, 0x40 * (uint64_t)i, 1), i);
+		uint32_t r = n / 2;
+		mshr_release(&m, r);
+		CHECK_EQ(mshr_find(&m, 0x40 * (uint64_t)r, 1), REQ_NIL);
+		CHECK_EQ(mshr_alloc(&m, 0xbeef00, 1, 0), r);
+		CHECK_EQ(mshr_alloc(&m, 0xbeef80, 1, 0), REQ_NIL);
+		arena_fini(&a);
+	}
+}
+
 static void merge_limit_case(unsigned M, unsigned W)
 {
 	struct tk t;
