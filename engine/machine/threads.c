@@ -8,12 +8,20 @@
  * keep being late (the machine's cores are busy with other work), the
  * caller runs every part itself for a while: who runs a part never changes
  * the result (sim_par.c "Threads"), only the time.
+ *
+ * "Late" is measured in time, not in jobs: over a window of TP_WINDOW
+ * jobs, the caller's time waiting for the others against the time it
+ * spent on its own part. A worker that loses its core for a few
+ * milliseconds now and then makes one job in hundreds late, but that one
+ * wait can cost more than the window's parts; counting late jobs missed it.
  */
 #include "threads.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "sim/util.h"
 
@@ -33,18 +41,33 @@ struct tpool {
 		struct tpool *tp;
 		int part;
 	} *args;
-	/* Oversubscription (the caller's own): jobs whose parts were not all
-	 * done within the spin, over the last TP_WINDOW jobs; past TP_BUSY of
-	 * them the caller runs every part itself for TP_PAUSE jobs. */
-	unsigned jobs, blocked, paused;
+	/* Oversubscription (the caller's own): over the last TP_WINDOW jobs,
+	 * the time the caller ran its own part and the time it then waited
+	 * for the others (clock ticks); when the wait exceeds the part times
+	 * TP_LATE / 16, the caller runs every part itself for TP_PAUSE jobs. */
+	unsigned jobs, paused;
+	uint64_t own, wait;
 };
 
 /* About 20-50 us of pause instructions: a cycle's phase is shorter, so a
  * worker that spins this long without a job blocks instead. */
 #define SPIN 2000
 #define TP_WINDOW 256
-#define TP_BUSY 32
-#define TP_PAUSE 16384
+#define TP_LATE 16
+#define TP_PAUSE 4096
+
+/* The time-stamp counter where there is one (a few ns), else the monotonic
+ * clock; only differences are used. */
+static inline uint64_t tp_clock(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	return __builtin_ia32_rdtsc();
+#else
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
 
 static inline void relax(void)
 {
@@ -147,16 +170,16 @@ void tpool_run(struct tpool *tp, void (*fn)(void *arg, int part), void *arg)
 	tp->fn = fn;
 	tp->arg = arg;
 	atomic_store(&tp->left, tp->n - 1);
+	uint64_t t0 = tp_clock();
 	announce(tp);
 	fn(arg, 0);
+	uint64_t t1 = tp_clock();
 	int spins = 0;
-	bool blocked = false;
 	while (atomic_load(&tp->left) > 0) {
 		if (++spins < SPIN) {
 			relax();
 			continue;
 		}
-		blocked = true;
 		pthread_mutex_lock(&tp->mu);
 		atomic_store(&tp->waiting, 1);
 		while (atomic_load(&tp->left) > 0)
@@ -164,10 +187,12 @@ void tpool_run(struct tpool *tp, void (*fn)(void *arg, int part), void *arg)
 		atomic_store(&tp->waiting, 0);
 		pthread_mutex_unlock(&tp->mu);
 	}
-	tp->blocked += blocked;
+	tp->own += t1 - t0;
+	tp->wait += tp_clock() - t1;
 	if (++tp->jobs == TP_WINDOW) {
-		if (tp->blocked > TP_BUSY)
+		if (tp->wait * 16 > tp->own * TP_LATE)
 			tp->paused = TP_PAUSE;
-		tp->jobs = tp->blocked = 0;
+		tp->jobs = 0;
+		tp->own = tp->wait = 0;
 	}
 }
