@@ -9,11 +9,12 @@
  * caller runs every part itself for a while: who runs a part never changes
  * the result (sim_par.c "Threads"), only the time.
  *
- * "Late" is measured in time, not in jobs: over a window of TP_WINDOW
- * jobs, the caller's time waiting for the others against the time it
- * spent on its own part. A worker that loses its core for a few
+ * "Late" is measured in time, not in jobs, and checked after every job
+ * (threads.h, tp_guard): a worker that loses its core for a few
  * milliseconds now and then makes one job in hundreds late, but that one
- * wait can cost more than the window's parts; counting late jobs missed it.
+ * wait can cost more than the window's parts; counting late jobs missed
+ * it, and checking only when a window of 256 jobs ended let a machine
+ * whose other core was busy wait a time slice on each of them.
  */
 #include "threads.h"
 
@@ -41,20 +42,13 @@ struct tpool {
 		struct tpool *tp;
 		int part;
 	} *args;
-	/* Oversubscription (the caller's own): over the last TP_WINDOW jobs,
-	 * the time the caller ran its own part and the time it then waited
-	 * for the others (clock ticks); when the wait exceeds the part times
-	 * TP_LATE / 16, the caller runs every part itself for TP_PAUSE jobs. */
-	unsigned jobs, paused;
-	uint64_t own, wait;
+	struct tp_guard guard; /* the caller's own */
+	unsigned paused;       /* jobs left to run all on the caller */
 };
 
 /* About 20-50 us of pause instructions: a cycle's phase is shorter, so a
  * worker that spins this long without a job blocks instead. */
 #define SPIN 2000
-#define TP_WINDOW 256
-#define TP_LATE 16
-#define TP_PAUSE 4096
 
 /* The time-stamp counter where there is one (a few ns), else the monotonic
  * clock; only differences are used. */
@@ -125,6 +119,7 @@ struct tpool *tpool_new(int n)
 		return NULL;
 	struct tpool *tp = xcalloc(1, sizeof *tp);
 	tp->n = n;
+	tp_guard_init(&tp->guard);
 	tp->th = xcalloc((size_t)n, sizeof *tp->th);
 	tp->args = xcalloc((size_t)n, sizeof *tp->args);
 	pthread_mutex_init(&tp->mu, NULL);
@@ -187,12 +182,30 @@ void tpool_run(struct tpool *tp, void (*fn)(void *arg, int part), void *arg)
 		atomic_store(&tp->waiting, 0);
 		pthread_mutex_unlock(&tp->mu);
 	}
-	tp->own += t1 - t0;
-	tp->wait += tp_clock() - t1;
-	if (++tp->jobs == TP_WINDOW) {
-		if (tp->wait * 16 > tp->own * TP_LATE)
-			tp->paused = TP_PAUSE;
-		tp->jobs = 0;
-		tp->own = tp->wait = 0;
+	tp->paused = tp_guard_job(&tp->guard, t1 - t0, tp_clock() - t1);
+}
+
+void tp_guard_init(struct tp_guard *g) { *g = (struct tp_guard){.pause = TP_PAUSE_MIN}; }
+
+unsigned tp_guard_job(struct tp_guard *g, uint64_t own, uint64_t wait)
+{
+	unsigned pause = 0;
+	g->own += own;
+	g->wait += wait;
+	bool late = ++g->jobs >= TP_MIN_JOBS && g->wait > g->own;
+	if (late) {
+		pause = g->pause;
+		if (g->pause < TP_PAUSE_MAX)
+			g->pause *= 2;
+		g->clean = 0;
+	} else if (g->jobs == TP_WINDOW && ++g->clean == TP_CLEAN) {
+		if (g->pause > TP_PAUSE_MIN)
+			g->pause /= 2;
+		g->clean = 0;
 	}
+	if (late || g->jobs == TP_WINDOW) {
+		g->jobs = 0;
+		g->own = g->wait = 0;
+	}
+	return pause;
 }
