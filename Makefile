@@ -94,34 +94,46 @@ all: deps $(BIN) $(BUILD)/gen/gpustep.1
 deps:
 	@sh tools/deps.sh
 
-$(BUILD)/engine/%.o: engine/%.c | deps
+# The compiler and its flags, kept in $(BUILD)/flags: rewritten only when
+# they change (CI=true adds -Werror, OPT=, DEBUG=...), and every object
+# depends on it, so a build with other flags recompiles everything instead
+# of linking objects that were compiled without them.
+FLAGS_STAMP := $(BUILD)/flags
+sq := '
+shq = '$(subst $(sq),$(sq)\$(sq)$(sq),$(1))'
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' $(call shq,$(CC) $(BASE_CFLAGS)) | cmp -s - $@ 2>/dev/null || \
+		printf '%s\n' $(call shq,$(CC) $(BASE_CFLAGS)) > $@
+
+$(BUILD)/engine/%.o: engine/%.c $(FLAGS_STAMP) | deps
 	@mkdir -p $(@D)
 	$(CC) $(ENGINE_CFLAGS) -c $< -o $@
 
-$(BUILD)/views/%.o: views/%.c | deps
+$(BUILD)/views/%.o: views/%.c $(FLAGS_STAMP) | deps
 	@mkdir -p $(@D)
 	$(CC) $(UI_CFLAGS) -c $< -o $@
 
 define front_rule
-$$(BUILD)/$(1)/%.o: $(1)/%.c | deps
+$$(BUILD)/$(1)/%.o: $(1)/%.c $$(FLAGS_STAMP) | deps
 	@mkdir -p $$(@D)
 	$$(CC) $$(UI_CFLAGS) -c $$< -o $$@
 endef
 $(foreach d,$(FRONT_DIRS),$(eval $(call front_rule,$(d))))
 
-$(BUILD)/tests/unit/%.o: tests/unit/%.c | deps
+$(BUILD)/tests/unit/%.o: tests/unit/%.c $(FLAGS_STAMP) | deps
 	@mkdir -p $(@D)
 	$(CC) $(ENGINE_CFLAGS) -Itests -c $< -o $@
 
-$(BUILD)/tests/ui/%.o: tests/ui/%.c | deps
+$(BUILD)/tests/ui/%.o: tests/ui/%.c $(FLAGS_STAMP) | deps
 	@mkdir -p $(@D)
 	$(CC) $(UI_CFLAGS) -Itests -c $< -o $@
 
-$(BUILD)/tests/fuzz/%.o: tests/fuzz/%.c | deps
+$(BUILD)/tests/fuzz/%.o: tests/fuzz/%.c $(FLAGS_STAMP) | deps
 	@mkdir -p $(@D)
 	$(CC) $(UI_CFLAGS) $(if $(FUZZ),-DGPUSTEP_LIBFUZZER) -Itests/fuzz -c $< -o $@
 
-$(BUILD)/tests/test_main.o: tests/test_main.c | deps
+$(BUILD)/tests/test_main.o: tests/test_main.c $(FLAGS_STAMP) | deps
 	@mkdir -p $(@D)
 	$(CC) $(ENGINE_CFLAGS) -Itests -c $< -o $@
 
@@ -135,7 +147,7 @@ $(BUILD)/gen/embedded.c: $(BUILD)/tools/embed $(EMBED_FILES)
 	@mkdir -p $(@D)
 	$(BUILD)/tools/embed $(EMBED_FILES) > $@
 
-$(BUILD)/gen/embedded.o: $(BUILD)/gen/embedded.c | deps
+$(BUILD)/gen/embedded.o: $(BUILD)/gen/embedded.c $(FLAGS_STAMP) | deps
 	$(CC) $(UI_CFLAGS) -c $< -o $@
 
 # `gpustep --version` names the commit: version.c is rewritten only when the
@@ -144,7 +156,7 @@ $(BUILD)/gen/version.c: FORCE
 	@mkdir -p $(@D)
 	@sh tools/version_c.sh $@
 
-$(BUILD)/gen/version.o: $(BUILD)/gen/version.c | deps
+$(BUILD)/gen/version.o: $(BUILD)/gen/version.c $(FLAGS_STAMP) | deps
 	$(CC) $(UI_CFLAGS) -c $< -o $@
 
 FORCE:

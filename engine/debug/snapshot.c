@@ -268,6 +268,7 @@ static void capture_extra(const struct sim *s, struct snap *p)
 /* Copy the whole state as it is now into *p (whole, not encoded). */
 static void capture(const struct sim *s, struct snap *p)
 {
+	stats_sync(&s->stats); /* the threads' pending counts are part of the state */
 	*p = (struct snap){.cycle = s->st->now, .len = arena_bytes(&s->arena)};
 	p->data = xmalloc(p->len);
 	arena_save(&s->arena, p->data);
@@ -278,6 +279,7 @@ static void capture(const struct sim *s, struct snap *p)
 /* The same, stored as its difference from the base snapshot. */
 static void capture_encoded(struct sim *s, struct snap *p)
 {
+	stats_sync(&s->stats);
 	*p = (struct snap){.cycle = s->st->now, .len = arena_bytes(&s->arena)};
 	encode(s->snaps, p, &s->arena);
 	capture_extra(s, p);
@@ -465,6 +467,7 @@ uint64_t sim_rewind_horizon(const struct sim *s)
 static void restore(struct sim *s, const struct snap *p)
 {
 	s->snaps->restores++;
+	stats_sync(&s->stats); /* settle them before the state they belong to goes */
 	decode(s->snaps, p, &s->arena);
 	s->ev.total = p->ev_total;
 	s->pool = p->pool;

@@ -57,6 +57,7 @@ static void put32(struct wbuf *w, uint32_t v)
 
 int sim_state_export(const struct sim *s, unsigned char **out, size_t *len, char **err)
 {
+	stats_sync(&s->stats);
 	size_t n = arena_bytes(&s->arena);
 	/* The reference must be this very machine at cycle 0 (same addresses):
 	 * the base snapshot. Another machine built for it would differ in every
@@ -195,6 +196,7 @@ int sim_state_import(struct sim *s, const unsigned char *blob, size_t len, char 
 		if (!get64(&r, &bpv[i][0]) || !get64(&r, &bpv[i][1]) || !get64(&r, &bpv[i][2]))
 			return set_err(err, "machine state cut short (breakpoints)");
 	rf_account(s); /* cycle 0's derived stats, as the writer's reference had them */
+	stats_sync(&s->stats);
 	unsigned char *cur = xmalloc(n);
 	arena_save(&s->arena, cur);
 	size_t nw = n / 8, i = 0;

@@ -102,6 +102,7 @@ struct sim *sim_fork(const struct sim *s, const struct sim_cfg *cfg_in, bool *cf
 		set_err(err, "it sizes or fills a structure when the machine is built");
 		return NULL;
 	}
+	stats_sync(&s->stats);
 	size_t n = arena_bytes(&s->arena);
 	unsigned char *buf = xmalloc(n);
 	arena_save(&s->arena, buf);

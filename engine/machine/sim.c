@@ -661,6 +661,7 @@ enum sim_stop sim_step(struct sim *s, uint64_t cycles)
 		st->done = true;
 		why = SIM_STOP_DONE;
 	}
+	stats_sync(&s->stats); /* a step returns with the threads' counts in the registry */
 	rf_account(s); /* leakage and total energy follow the cycle count */
 	snapshot_step_end(s);
 	return why;
@@ -727,6 +728,7 @@ void sim_set_bps(struct sim *s, struct bp_set *b)
 uint64_t sim_state_hash(const struct sim *s)
 {
 	/* The arena plus the mutable fields kept in struct sim itself. */
+	stats_sync(&s->stats);
 	uint64_t h = arena_hash(&s->arena);
 	h = mix64(h ^ s->pool.free_head) ^ mix64(s->pool.used);
 	return mix64(h ^ s->ev.total);

@@ -5,7 +5,9 @@
  * when a machine is built and freed, and par_cycle once a cycle (two jobs
  * for the threads, or one: "Fused phases" below).
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,8 +20,9 @@
  * after CTA dispatch every busy SM's core_tick) run on the machine's threads
  * (sim_set_threads) when par_ok. An SM's tick changes its own SM and,
  * through par.h, per-thread and per-SM buffers instead of anything shared;
- * after the phase the calling thread merges them: stat sums and maxima,
- * progress and the next wake-up time (order-free), then per SM in ascending
+ * after the phase the calling thread merges them: progress and the next
+ * wake-up time (order-free; the stat sums and maxima, order-free too, wait
+ * in the threads' contexts until a stat is read: stats_sync), then per SM in ascending
  * order its occupancy changes and events (replayed through ev_emit, so the log, the counts and
  * the breakpoints see the order of one thread), its request-slot and CTA
  * counts, its request stash (req.c) and, after the core phase, its activity
@@ -104,6 +107,7 @@ struct par_ctl {
 	struct par_mark *mark;                 /* per SM */
 	uint32_t *dpos, nd;                    /* fused: the deferred SMs' list positions */
 	int nt;                                /* parts of the current phase */
+	uint64_t t0;                           /* timed: when the phase was handed out */
 	bool timed, forced;
 	bool defer_all; /* tests: every SM with L1-phase buffers takes the deferred path */
 };
@@ -136,6 +140,28 @@ static void par_split_even(struct par_ctl *c, int nt)
 /* The automatic thread count gives each thread at least this many SMs. */
 #define PAR_SMS_PER_THREAD 8
 
+/* n zeroed thread contexts, each on cache lines of its own: a worker
+ * writes its context on every stat update, and a line shared with another
+ * thread's would move between their cores each time. */
+static struct par_thr *par_thr_array(int n)
+{
+	void *p = NULL;
+	size_t sz = (size_t)n * sizeof(struct par_thr);
+	if (posix_memalign(&p, PAR_THR_ALIGN, sz)) {
+		fprintf(stderr, "gpustep: out of memory allocating %zu bytes\n", sz);
+		exit(1);
+	}
+	memset(p, 0, sz);
+	return p;
+}
+
+/* The stats registry reads the threads' pending deltas from here. */
+static void par_stats_attach(struct sim *s)
+{
+	s->stats.pend = s->pthr;
+	s->stats.npend = s->pthr ? (uint32_t)s->threads : 0;
+}
+
 void par_setup(struct sim *s)
 {
 	s->par_ok = par_eligible(s);
@@ -157,13 +183,18 @@ void par_setup(struct sim *s)
 	s->pctl->mark = xcalloc((size_t)ns, sizeof *s->pctl->mark);
 	s->pctl->dpos = xcalloc((size_t)ns, sizeof *s->pctl->dpos);
 	par_split_even(s->pctl, 1);
-	s->pthr = xcalloc(1, sizeof *s->pthr);
+	s->pthr = par_thr_array(1);
 	par_thr_init(&s->pthr[0], &s->stats);
+	par_stats_attach(s);
 	sim_set_threads(s, s->cfg.threads);
 }
 
 void par_teardown(struct sim *s)
 {
+	if (s->pthr)
+		stats_sync(&s->stats);
+	s->stats.pend = NULL;
+	s->stats.npend = 0;
 	tpool_free(s->tp);
 	s->tp = NULL;
 	for (int i = 0; s->pthr && i < s->threads; i++)
@@ -217,13 +248,16 @@ int sim_set_threads(struct sim *s, int n)
 	if (n > 1 && !tp)
 		n = 1; /* no threads to be had: one */
 	tpool_free(s->tp);
+	stats_sync(&s->stats); /* the old contexts' deltas */
 	for (int i = 0; i < s->threads; i++)
 		par_thr_free(&s->pthr[i]);
+	free(s->pthr);
 	s->tp = tp;
-	s->pthr = xrealloc(s->pthr, (size_t)n * sizeof *s->pthr);
+	s->pthr = par_thr_array(n);
 	for (int i = 0; i < n; i++)
 		par_thr_init(&s->pthr[i], &s->stats);
 	s->threads = n;
+	par_stats_attach(s);
 	if (s->pctl) {
 		s->pctl->forced = false;
 		par_split_even(s->pctl, n);
@@ -271,13 +305,28 @@ static void par_balance(struct par_ctl *c, int kind, uint32_t n)
 	par_balance_step(c->frac[kind], c->nt, ns, n);
 }
 
+/* An SM's buffers, emptied by the thread that ticks it next, when it
+ * starts the tick (the merge only reads them, so their cache line stays
+ * with that thread instead of moving to the merging one and back). A
+ * merge reads only the SMs ticked in its phase, so what an SM's buffers
+ * still hold from an earlier phase is never merged twice. */
+static inline void par_sm_clear(struct par_sm *m)
+{
+	if (m->dirty) {
+		m->dirty = false;
+		m->nocc = m->nev = 0;
+		m->used = 0;
+		m->ctas_done = 0;
+	}
+}
+
 /* Part `part` of the current phase (see above). */
 static void par_part(void *arg, int part)
 {
 	struct sim *s = arg;
 	struct par_ctl *c = s->pctl;
 	struct par_part *pp = &c->part[part];
-	uint64_t t0 = c->timed ? par_clock() : 0;
+	uint64_t t0 = c->t0;
 	uint32_t lo = pp->lo, hi = pp->hi, nl = lo;
 	uint32_t slo = s->stash_lo, shi = s->stash_hi;
 	int kind = s->par_kind;
@@ -287,6 +336,7 @@ static void par_part(void *arg, int part)
 		uint32_t id = s->par_ids[j];
 		struct par_sm *m = &s->psm[id];
 		struct sm *sm = &s->sms[id];
+		par_sm_clear(m);
 		t->sm = par_sm_cur = m;
 		uint32_t e = id;
 		if (kind != 1)
@@ -341,8 +391,8 @@ static void par_part_deferred(void *arg, int part)
 }
 
 /* Merge an SM's buffers from event `ev`, occupancy change `occ` and the
- * counts past `mk` on into the machine (see "Threads" above), settle its
- * stash and empty them. */
+ * counts past `mk` on into the machine (see "Threads" above) and settle
+ * its stash. */
 static void par_merge_sm(struct sim *s, struct par_sm *m, const struct par_mark *mk)
 {
 	struct state *st = s->st;
@@ -357,22 +407,18 @@ static void par_merge_sm(struct sim *s, struct par_sm *m, const struct par_mark 
 		ev_emit(&s->ev, &m->ev[e]);
 	s->pool.used = (uint32_t)((int64_t)s->pool.used + m->used - mk->used);
 	st->ctas_done += m->ctas_done - mk->ctas_done;
-	m->dirty = false;
-	m->nocc = m->nev = 0;
-	m->used = 0;
-	m->ctas_done = 0;
 	req_stash_settle(&s->pool, m->id, s->stash_lo, s->stash_hi);
 }
 
 /* Fused: the L1 phase's share of an SM's buffers (up to its mark), as the
  * merge after a separate L1 phase would; a deferred SM's are all of them,
- * and its stash is settled here. */
-static void par_merge_l1(struct sim *s, struct par_sm *m, struct par_mark *mk, bool deferred)
+ * its stash is settled here and its buffers emptied for its core_tick. */
+static void par_merge_l1(struct sim *s, struct par_sm *m, const struct par_mark *mk, bool deferred)
 {
 	static const struct par_mark none;
 	if (deferred) {
 		par_merge_sm(s, m, &none);
-		*mk = none;
+		par_sm_clear(m);
 		return;
 	}
 	for (uint32_t e = 0; e < mk->nocc; e++) {
@@ -396,16 +442,22 @@ static int par_run(struct sim *s, int kind)
 	uint32_t n = 0;
 	bool shortfall = false;
 	const uint32_t *sn = s->pool.stash_n;
+	/* What the threads read of the calling thread's writes is rewritten
+	 * only when it changed: an unchanged line stays in their caches. */
 	for (int w = 0; w < (ns + 63) / 64; w++)
 		for (uint64_t b = s->act_sm[w]; b; b &= b - 1) {
 			uint32_t id = (uint32_t)(w * 64 + __builtin_ctzll(b));
-			s->par_ids[n++] = id;
+			if (s->par_ids[n] != id)
+				s->par_ids[n] = id;
+			n++;
 			shortfall |= sn[id] < s->stash_lo;
 		}
 	if (!n)
 		return 0;
-	s->par_n = n;
-	s->par_kind = kind;
+	if (s->par_n != n)
+		s->par_n = n;
+	if (s->par_kind != kind)
+		s->par_kind = kind;
 	if (shortfall) /* every SM starts with its stash's lower bound */
 		for (uint32_t j = 0; j < n; j++)
 			if (sn[s->par_ids[j]] < s->stash_lo)
@@ -415,9 +467,15 @@ static int par_run(struct sim *s, int kind)
 	c->nt = nt;
 	c->timed = nt > 1 && !c->forced;
 	for (int k = 0; k < nt; k++) {
-		c->part[k].lo = nt == 1 ? 0 : (uint32_t)(((uint64_t)n * c->frac[kind][k]) >> 16);
-		c->part[k].hi = nt == 1 ? n : (uint32_t)(((uint64_t)n * c->frac[kind][k + 1]) >> 16);
+		uint32_t lo = nt == 1 ? 0 : (uint32_t)(((uint64_t)n * c->frac[kind][k]) >> 16);
+		uint32_t hi = nt == 1 ? n : (uint32_t)(((uint64_t)n * c->frac[kind][k + 1]) >> 16);
+		if (c->part[k].lo != lo || c->part[k].hi != hi)
+			c->part[k].lo = lo, c->part[k].hi = hi;
 	}
+	/* A part's time runs from here to its end, so a thread that starts
+	 * late (woken, or its core busy) gets fewer SMs: the balance evens out
+	 * when the parts finish, which is what the calling thread waits for. */
+	c->t0 = c->timed ? par_clock() : 0;
 	if (nt > 1)
 		tpool_run(s->tp, par_part, s);
 	else
@@ -425,13 +483,15 @@ static int par_run(struct sim *s, int kind)
 	return nt;
 }
 
-/* After a phase: the threads' stat deltas, progress and wake-up times. */
+/* After a phase: the threads' progress and wake-up times. Their stat
+ * deltas stay where they are until a stat is read (stats_sync). */
 static void par_merge_threads(struct sim *s)
 {
 	struct state *st = s->st;
+	if (!s->stats.pending)
+		s->stats.pending = true;
 	for (int k = 0; k < s->threads; k++) {
 		struct par_thr *t = &s->pthr[k];
-		par_thr_merge_stats(t, &s->stats);
 		if (t->progress)
 			st->progress = true;
 		if (t->next_event < st->next_event)
@@ -473,6 +533,7 @@ static void par_phase_direct(struct sim *s, int kind)
 	for (int i = sim_act_next(s->act_sm, ns, 0); i < ns; i = sim_act_next(s->act_sm, ns, i + 1)) {
 		struct par_sm *m = &s->psm[i];
 		struct sm *sm = &s->sms[i];
+		par_sm_clear(m); /* what a buffered phase left (merged then) */
 		par_sm_cur = m;
 		if (kind == 0)
 			l1_tick(s, sm);
@@ -563,6 +624,7 @@ void par_cycle(struct sim *s)
 		par_phase(s, 1);
 		return;
 	}
+	static const struct par_mark none;
 	core_dispatch(s); /* every CTA dispatched: nothing but its stat */
 	int nt = par_run(s, 2);
 	if (!nt)
@@ -594,9 +656,8 @@ void par_cycle(struct sim *s)
 			if (l[j] & PAR_IDLE)
 				sim_act_clear(s->act_sm, (int)id);
 			struct par_sm *m = &s->psm[id];
-			if (m->dirty)
-				par_merge_sm(s, m, &c->mark[id]);
-			c->mark[id] = (struct par_mark){0, 0, 0, 0};
+			if (m->dirty) /* past the L1 phase's share, merged above (a deferred SM's: none left) */
+				par_merge_sm(s, m, (l[j] & (PAR_L1 | PAR_DEFER)) == PAR_L1 ? &c->mark[id] : &none);
 		}
 	if (c->timed)
 		par_balance(c, 2, s->par_n);

@@ -8,12 +8,21 @@
  * keep being late (the machine's cores are busy with other work), the
  * caller runs every part itself for a while: who runs a part never changes
  * the result (sim_par.c "Threads"), only the time.
+ *
+ * "Late" is measured in time, not in jobs, and checked after every job
+ * (threads.h, tp_guard): a worker that loses its core for a few
+ * milliseconds now and then makes one job in hundreds late, but that one
+ * wait can cost more than the window's parts; counting late jobs missed
+ * it, and checking only when a window of 256 jobs ended let a machine
+ * whose other core was busy wait a time slice on each of them.
  */
 #include "threads.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "sim/util.h"
 
@@ -33,18 +42,26 @@ struct tpool {
 		struct tpool *tp;
 		int part;
 	} *args;
-	/* Oversubscription (the caller's own): jobs whose parts were not all
-	 * done within the spin, over the last TP_WINDOW jobs; past TP_BUSY of
-	 * them the caller runs every part itself for TP_PAUSE jobs. */
-	unsigned jobs, blocked, paused;
+	struct tp_guard guard; /* the caller's own */
+	unsigned paused;       /* jobs left to run all on the caller */
 };
 
 /* About 20-50 us of pause instructions: a cycle's phase is shorter, so a
  * worker that spins this long without a job blocks instead. */
 #define SPIN 2000
-#define TP_WINDOW 256
-#define TP_BUSY 32
-#define TP_PAUSE 16384
+
+/* The time-stamp counter where there is one (a few ns), else the monotonic
+ * clock; only differences are used. */
+static inline uint64_t tp_clock(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	return __builtin_ia32_rdtsc();
+#else
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
 
 static inline void relax(void)
 {
@@ -102,6 +119,7 @@ struct tpool *tpool_new(int n)
 		return NULL;
 	struct tpool *tp = xcalloc(1, sizeof *tp);
 	tp->n = n;
+	tp_guard_init(&tp->guard);
 	tp->th = xcalloc((size_t)n, sizeof *tp->th);
 	tp->args = xcalloc((size_t)n, sizeof *tp->args);
 	pthread_mutex_init(&tp->mu, NULL);
@@ -147,16 +165,16 @@ void tpool_run(struct tpool *tp, void (*fn)(void *arg, int part), void *arg)
 	tp->fn = fn;
 	tp->arg = arg;
 	atomic_store(&tp->left, tp->n - 1);
+	uint64_t t0 = tp_clock();
 	announce(tp);
 	fn(arg, 0);
+	uint64_t t1 = tp_clock();
 	int spins = 0;
-	bool blocked = false;
 	while (atomic_load(&tp->left) > 0) {
 		if (++spins < SPIN) {
 			relax();
 			continue;
 		}
-		blocked = true;
 		pthread_mutex_lock(&tp->mu);
 		atomic_store(&tp->waiting, 1);
 		while (atomic_load(&tp->left) > 0)
@@ -164,10 +182,30 @@ void tpool_run(struct tpool *tp, void (*fn)(void *arg, int part), void *arg)
 		atomic_store(&tp->waiting, 0);
 		pthread_mutex_unlock(&tp->mu);
 	}
-	tp->blocked += blocked;
-	if (++tp->jobs == TP_WINDOW) {
-		if (tp->blocked > TP_BUSY)
-			tp->paused = TP_PAUSE;
-		tp->jobs = tp->blocked = 0;
+	tp->paused = tp_guard_job(&tp->guard, t1 - t0, tp_clock() - t1);
+}
+
+void tp_guard_init(struct tp_guard *g) { *g = (struct tp_guard){.pause = TP_PAUSE_MIN}; }
+
+unsigned tp_guard_job(struct tp_guard *g, uint64_t own, uint64_t wait)
+{
+	unsigned pause = 0;
+	g->own += own;
+	g->wait += wait;
+	bool late = ++g->jobs >= TP_MIN_JOBS && g->wait > g->own;
+	if (late) {
+		pause = g->pause;
+		if (g->pause < TP_PAUSE_MAX)
+			g->pause *= 2;
+		g->clean = 0;
+	} else if (g->jobs == TP_WINDOW && ++g->clean == TP_CLEAN) {
+		if (g->pause > TP_PAUSE_MIN)
+			g->pause /= 2;
+		g->clean = 0;
 	}
+	if (late || g->jobs == TP_WINDOW) {
+		g->jobs = 0;
+		g->own = g->wait = 0;
+	}
+	return pause;
 }

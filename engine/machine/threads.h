@@ -6,6 +6,8 @@
 #ifndef GPUSTEP_THREADS_H
 #define GPUSTEP_THREADS_H
 
+#include <stdint.h>
+
 struct tpool;
 
 /* n >= 2 threads in all (n - 1 new ones); NULL when they cannot be made. */
@@ -15,5 +17,31 @@ int tpool_size(const struct tpool *tp);
 /* fn(arg, 0..n-1) on the n threads, part 0 on the caller; returns when all
  * have finished (their writes are then visible to the caller). */
 void tpool_run(struct tpool *tp, void (*fn)(void *arg, int part), void *arg);
+
+/*
+ * The guard against a busy machine (threads.c): after every job, the time
+ * the calling thread ran its own part and the time it then waited for the
+ * others (clock ticks). In windows of TP_WINDOW jobs, as soon as, at least
+ * TP_MIN_JOBS jobs into one, the wait exceeds the parts' time, the caller
+ * is to run every part itself for the next `pause` jobs; `pause` doubles
+ * at each such stall (up to TP_PAUSE_MAX) and halves after TP_CLEAN
+ * windows in a row without one (down to TP_PAUSE_MIN). A one-off stall
+ * costs little, and a core that stays busy, which stalls most windows,
+ * keeps the threads paused: a paused job loses only what the threads would
+ * have gained, while a threaded job whose worker lost its core can cost a
+ * whole time slice. Measured in docs/PERFORMANCE.md "Threads".
+ */
+#define TP_WINDOW 256
+#define TP_MIN_JOBS 128
+#define TP_PAUSE_MIN 1024
+#define TP_PAUSE_MAX 16384
+#define TP_CLEAN 8
+struct tp_guard {
+	unsigned jobs, pause, clean;
+	uint64_t own, wait;
+};
+void tp_guard_init(struct tp_guard *g);
+/* After a job: how many of the next jobs to run all on the caller (0: none). */
+unsigned tp_guard_job(struct tp_guard *g, uint64_t own, uint64_t wait);
 
 #endif

@@ -33,11 +33,11 @@ void par_hist_add(uint32_t cell)
 void par_stat_max(uint32_t slot, uint64_t v)
 {
 	struct par_thr *t = par_cur;
-	if (t->nmx == t->mxcap) {
-		t->mxcap = t->mxcap ? t->mxcap * 2 : 16;
-		t->mx = xrealloc(t->mx, t->mxcap * sizeof *t->mx);
-	}
-	t->mx[t->nmx++] = (struct par_max){slot, v};
+	if (v <= t->dmax[slot])
+		return;
+	if (!t->dmax[slot])
+		t->mlist[t->nmx++] = slot;
+	t->dmax[slot] = v;
 }
 
 void par_ev_push(const struct event *e)
@@ -70,6 +70,8 @@ void par_thr_init(struct par_thr *t, const struct stats *st)
 	t->dlist = xcalloc(nc, sizeof *t->dlist);
 	t->dhist = xcalloc(nh, sizeof *t->dhist);
 	t->hlist = xcalloc(nh, sizeof *t->hlist);
+	t->dmax = xcalloc(nc, sizeof *t->dmax);
+	t->mlist = xcalloc(nc, sizeof *t->mlist);
 	t->next_event = UINT64_MAX;
 }
 
@@ -79,7 +81,8 @@ void par_thr_free(struct par_thr *t)
 	free(t->dlist);
 	free(t->dhist);
 	free(t->hlist);
-	free(t->mx);
+	free(t->dmax);
+	free(t->mlist);
 	memset(t, 0, sizeof *t);
 }
 
@@ -97,8 +100,11 @@ void par_thr_merge_stats(struct par_thr *t, struct stats *st)
 		t->dhist[c] = 0;
 	}
 	t->nh = 0;
-	for (uint32_t i = 0; i < t->nmx; i++)
-		if (t->mx[i].v > st->vals[t->mx[i].slot])
-			st->vals[t->mx[i].slot] = t->mx[i].v;
+	for (uint32_t i = 0; i < t->nmx; i++) {
+		uint32_t slot = t->mlist[i];
+		if (t->dmax[slot] > st->vals[slot])
+			st->vals[slot] = t->dmax[slot];
+		t->dmax[slot] = 0;
+	}
 	t->nmx = 0;
 }

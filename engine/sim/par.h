@@ -7,7 +7,8 @@
  * written there instead, and sim.c merges them after the phase:
  *
  *   stat_inc / stat_add / stat_hist_add / stat_max  ─▶ per-thread deltas
- *        (sums and maxima: merged in any order, the same result)
+ *        (sums and maxima: merged in any order, the same result; kept
+ *        in the thread's cache until something reads a stat, stats_sync)
  *   ev_emit                                          ─▶ per-SM event buffer
  *        (replayed through ev_emit in SM order: the order one thread emits)
  *   sim_progress / sim_wake_at                       ─▶ per-thread OR / min
@@ -35,11 +36,6 @@
 struct event;
 struct stats;
 
-struct par_max {
-	uint32_t slot;
-	uint64_t v;
-};
-
 /* An occupancy change (stat_occ_set / stat_occ_add), replayed in order. */
 struct par_occ {
 	uint32_t id;
@@ -50,7 +46,8 @@ struct par_occ {
 /* One SM's part (heap, indexed by SM id; reused every cycle). */
 struct par_sm {
 	uint32_t id;       /* the SM */
-	bool dirty;        /* anything below changed this phase (else the merge skips it) */
+	bool dirty;        /* anything below changed since its tick began (else the merge skips it);
+			    * emptied when its next tick begins (sim_par.c par_sm_clear) */
 	int32_t used;      /* request slots taken minus freed this phase */
 	uint32_t ctas_done; /* CTAs finished this phase */
 	uint32_t nev, evcap;
@@ -59,20 +56,26 @@ struct par_sm {
 	struct par_occ *occ; /* occupancy changes in order (the max depends on it) */
 };
 
-/* One worker's part (heap). */
+/* One worker's part (an array of them, one per thread: sim_par.c keeps
+ * each on cache lines of its own, PAR_THR_ALIGN). The stat deltas
+ * accumulate over phases until stats_sync adds them to the registry, so a
+ * worker's stat updates stay in its core's cache (merging them every cycle
+ * moved each touched line between the cores twice a cycle). */
+#define PAR_THR_ALIGN 128
 struct par_thr {
+	/* Written by its thread only (one cache line): */
 	uint64_t *dval;   /* counter deltas by value slot */
-	uint32_t *dlist;  /* slots with a nonzero delta */
-	uint32_t nd;
 	uint64_t *dhist;  /* histogram cell deltas */
+	uint64_t *dmax;   /* stat_max: the largest sample by value slot (0: none) */
+	uint32_t *dlist;  /* slots with a nonzero delta */
 	uint32_t *hlist;
-	uint32_t nh;
-	struct par_max *mx; /* stat_max samples */
-	uint32_t nmx, mxcap;
-	bool progress;
+	uint32_t *mlist;  /* slots with a sample */
+	uint32_t nd, nh, nmx;
+	/* Reset by the calling thread after every phase (a line of its own): */
+	_Alignas(64) bool progress;
 	uint64_t next_event; /* earliest sim_wake_at time reported (> now) */
 	struct par_sm *sm;   /* the SM being ticked */
-};
+} __attribute__((aligned(PAR_THR_ALIGN)));
 
 extern _Thread_local struct par_thr *par_cur;
 /* The SM being ticked in an SM phase, buffered (par_cur->sm) or direct
@@ -90,7 +93,7 @@ void par_occ_push(uint32_t id, bool add, uint64_t v);
 
 void par_thr_init(struct par_thr *t, const struct stats *st);
 void par_thr_free(struct par_thr *t);
-/* Add a thread's stat deltas to st and clear them. */
+/* Add a thread's stat deltas to st and clear them (stats_sync). */
 void par_thr_merge_stats(struct par_thr *t, struct stats *st);
 
 #endif

@@ -230,9 +230,21 @@ int stats_find(const struct stats *s, const char *name)
 	return -1;
 }
 
+void stats_sync_pending(const struct stats *cs)
+{
+	/* The registry is never an object defined const: the const of the
+	 * readers is what they promise about the values, which this keeps. */
+	struct stats *s = (struct stats *)cs;
+	assert(par_cur == NULL);
+	s->pending = false;
+	for (uint32_t i = 0; i < s->npend; i++)
+		par_thr_merge_stats(&s->pend[i], s);
+}
+
 uint64_t stats_counter_value(const struct stats *s, uint32_t id)
 {
 	const struct stat_def *d = &s->defs[id];
+	stats_sync(s);
 	if (!s->frozen)
 		return 0;
 	switch (d->kind) {
@@ -273,6 +285,7 @@ const uint64_t *stats_hist_counts(const struct stats *s, uint32_t id)
 {
 	const struct stat_def *d = &s->defs[id];
 	assert(d->kind == STAT_HIST && s->frozen);
+	stats_sync(s);
 	return &s->hist[d->slot];
 }
 

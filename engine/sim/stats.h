@@ -62,6 +62,12 @@ struct stats {
 	 * of two at least twice n. A big machine registers thousands of stats. */
 	uint32_t *hidx;
 	uint32_t hcap;
+	/* The threaded SM phases' counter deltas not yet in vals/hist (par.h):
+	 * npend per-thread contexts, pending once a phase may have left some.
+	 * Every read below adds them first (stats_sync). */
+	struct par_thr *pend;
+	uint32_t npend;
+	bool pending;
 };
 
 void stats_init(struct stats *s, const uint64_t *now);
@@ -114,6 +120,18 @@ static inline void stat_occ_add(struct stats *s, uint32_t id, int64_t delta)
 	stat_occ_set(s, id, (uint64_t)((int64_t)s->occ[s->defs[id].slot].cur + delta));
 }
 void stat_hist_add(struct stats *s, uint32_t id, uint64_t sample);
+
+/* Add the threads' pending deltas (par.h) to the values. Every read
+ * function below does it first; call it before reading the values' storage
+ * any other way (the arena's bytes: snapshots, the state hash, forks).
+ * Logically const: the pending deltas are part of the values. Only the
+ * simulating thread, outside an SM phase. */
+void stats_sync_pending(const struct stats *s);
+static inline void stats_sync(const struct stats *s)
+{
+	if (__builtin_expect(s->pending, 0))
+		stats_sync_pending(s);
+}
 
 /* Reading. */
 int stats_find(const struct stats *s, const char *name); /* id or -1 */

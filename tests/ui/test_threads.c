@@ -16,13 +16,16 @@
  * dispatched, the two phases run fused (sim_par.c "Fused phases"): every
  * case above compares them with one thread's separate phases, and
  * threads_fused_deferred sends every SM through the fused phase's rare
- * deferred path.
+ * deferred path. threads_stats_pending reads counters between steps, across
+ * changed thread counts and a rewind, with the threads' counts still
+ * pending (stats_sync).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "debug/bp.h"
+#include "debug/snapshot.h"
 #include "load/loader.h"
 #include "machine/sim_par.h"
 #include "session/session.h"
@@ -338,4 +341,88 @@ TEST(threads_fused_deferred)
 	static const int n[] = {1, 2, 4};
 	struct tcase tc = {"gtx480", "stencil2d", {NULL}, "n", 64, true, true};
 	same_for_every_count(&tc, n, 3, 400, 29);
+}
+
+/* The threads' stat counts reach the registry only when something reads it
+ * (stats_sync, par.h), at the latest when sim_step returns. A watchpoint
+ * polls a counter that the SMs count after every cycle of a step: it must
+ * stop at the first cycle the counter holds the value, as one thread
+ * stepped a cycle at a time without breakpoints sees it (a read that skipped
+ * the pending counts stops late: tests/mutations.txt stats-read-not-synced).
+ * Counters read between steps, across changed thread counts and a rewind,
+ * must match one thread's too. */
+static uint64_t ctr(struct sim *s, const char *name)
+{
+	int id = stats_find(sim_stats_c(s), name);
+	if (id < 0) {
+		test_fail(__FILE__, __LINE__, "no stat %s", name);
+		return 0;
+	}
+	return stats_counter_value(sim_stats_c(s), (uint32_t)id);
+}
+
+TEST(threads_stats_pending)
+{
+	struct tcase tc = {"titanv", "matmul_naive", {NULL}, "n", 64, true, false};
+	static const char *names[] = {"sim.warp_insts", "l1.accesses", "l1.misses", "l2.accesses"};
+	struct session ss[2];
+	struct sim *s[2];
+	REQUIRE((s[0] = build(&ss[0], &tc, 1)) != NULL);
+	if (!(s[1] = build(&ss[1], &tc, 2))) {
+		session_fini(&ss[0]);
+		return;
+	}
+	/* The first cycle with at least `want` L1 accesses, one cycle at a time. */
+	uint64_t want = 3000, first = 0;
+	while (!sim_done(s[0]) && ctr(s[0], "l1.accesses") < want)
+		sim_step(s[0], 1);
+	first = sim_cycle(s[0]);
+	REQUIRE(!sim_done(s[0]) && first > 100);
+	session_fini(&ss[0]);
+	REQUIRE((s[0] = build(&ss[0], &tc, 1)) != NULL);
+	char *err = NULL;
+	if (bp_add_watch(&ss[1].bps, "l1.accesses >= 3000", 0, &err) <= 0)
+		test_fail(__FILE__, __LINE__, "watch: %s", err ? err : "?");
+	free(err);
+	err = NULL;
+	CHECK_EQ(sim_step(s[1], UINT64_MAX), SIM_STOP_BREAK);
+	CHECK_EQ(sim_cycle(s[1]), first);
+	bp_delete(&ss[1].bps, -1);
+	sim_step(s[0], first);
+
+	session_set_snapshot_budget(&ss[0], 64u << 20);
+	session_set_snapshot_budget(&ss[1], 64u << 20);
+	s[0] = ss[0].sim;
+	s[1] = ss[1].sim;
+	REQUIRE(sim_threads(s[1]) == 2);
+	bool differ = false;
+	for (int step = 0; step < 60 && !sim_done(s[0]) && !differ; step++) {
+		for (int i = 0; i < 2; i++)
+			sim_step(s[i], 37);
+		if (step == 20) /* a changed count keeps what the old threads counted */
+			CHECK_EQ(sim_set_threads(s[1], 3), 3);
+		if (step == 30)
+			CHECK_EQ(sim_set_threads(s[1], 2), 2);
+		if (step == 40) { /* back, then forward again over the same cycles */
+			uint64_t to = sim_cycle(s[0]) - 300;
+			for (int i = 0; i < 2; i++)
+				if (sim_goto(s[i], to, &err)) {
+					test_fail(__FILE__, __LINE__, "rewind: %s", err ? err : "?");
+					free(err);
+					err = NULL;
+				}
+		}
+		for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+			uint64_t a = ctr(s[0], names[k]), b = ctr(s[1], names[k]);
+			if (a != b) {
+				test_fail(__FILE__, __LINE__, "%s: %llu with 1 thread, %llu with threads at cycle %llu",
+					  names[k], (unsigned long long)a, (unsigned long long)b,
+					  (unsigned long long)sim_cycle(s[0]));
+				differ = true;
+			}
+		}
+	}
+	CHECK(sim_state_hash(s[0]) == sim_state_hash(s[1]));
+	session_fini(&ss[0]);
+	session_fini(&ss[1]);
 }
