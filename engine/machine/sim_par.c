@@ -112,20 +112,6 @@ struct par_ctl {
 	bool defer_all; /* tests: every SM with L1-phase buffers takes the deferred path */
 };
 
-/* A part's clock: the time-stamp counter where there is one (a few
- * nanoseconds; clock_gettime costs about 0.1 us on this VM's kvm-clock),
- * else CLOCK_MONOTONIC. Only ever compared with itself. */
-static uint64_t par_clock(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	return __builtin_ia32_rdtsc();
-#else
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-#endif
-}
-
 /* Even fractions for nt parts. */
 static void par_split_even(struct par_ctl *c, int nt)
 {
@@ -365,7 +351,7 @@ static void par_part(void *arg, int part)
 	par_cur = NULL;
 	pp->nlist = nl - lo;
 	if (c->timed)
-		pp->ns = par_clock() - t0;
+		pp->ns = threads_clock() - t0;
 }
 
 /* Fused: part `part` of the deferred SMs' core_ticks (an even share of
@@ -475,7 +461,7 @@ static int par_run(struct sim *s, int kind)
 	/* A part's time runs from here to its end, so a thread that starts
 	 * late (woken, or its core busy) gets fewer SMs: the balance evens out
 	 * when the parts finish, which is what the calling thread waits for. */
-	c->t0 = c->timed ? par_clock() : 0;
+	c->t0 = c->timed ? threads_clock() : 0;
 	if (nt > 1)
 		tpool_run(s->tp, par_part, s);
 	else

@@ -50,19 +50,6 @@ struct tpool {
  * worker that spins this long without a job blocks instead. */
 #define SPIN 2000
 
-/* The time-stamp counter where there is one (a few ns), else the monotonic
- * clock; only differences are used. */
-static inline uint64_t tp_clock(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	return __builtin_ia32_rdtsc();
-#else
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-#endif
-}
-
 static inline void relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -165,10 +152,10 @@ void tpool_run(struct tpool *tp, void (*fn)(void *arg, int part), void *arg)
 	tp->fn = fn;
 	tp->arg = arg;
 	atomic_store(&tp->left, tp->n - 1);
-	uint64_t t0 = tp_clock();
+	uint64_t t0 = threads_clock();
 	announce(tp);
 	fn(arg, 0);
-	uint64_t t1 = tp_clock();
+	uint64_t t1 = threads_clock();
 	int spins = 0;
 	while (atomic_load(&tp->left) > 0) {
 		if (++spins < SPIN) {
@@ -182,7 +169,7 @@ void tpool_run(struct tpool *tp, void (*fn)(void *arg, int part), void *arg)
 		atomic_store(&tp->waiting, 0);
 		pthread_mutex_unlock(&tp->mu);
 	}
-	tp->paused = tp_guard_job(&tp->guard, t1 - t0, tp_clock() - t1);
+	tp->paused = tp_guard_job(&tp->guard, t1 - t0, threads_clock() - t1);
 }
 
 void tp_guard_init(struct tp_guard *g) { *g = (struct tp_guard){.pause = TP_PAUSE_MIN}; }
