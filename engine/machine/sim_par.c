@@ -69,8 +69,9 @@ static bool par_eligible(const struct sim *s)
  * ascending SM order, and reads nothing of the other SMs: their state stays
  * in the cache of the core that ticked them.
  *
- * Balance: with several threads each part times itself (par_clock); after
- * the phase each boundary moves by one SM's share of 2^16 toward the
+ * Balance: with several threads each part's time runs from when the phase
+ * was handed out to the part's end (threads_clock), so a thread that
+ * starts late counts as slower; after the phase each boundary moves by one SM's share of 2^16 toward the
  * slower of its two parts when their times differ by more than a sixteenth
  * (and 200 ticks), so a thread's SMs stay contiguous and mostly the same
  * from cycle to cycle while the times even out (an SM costs more when its
