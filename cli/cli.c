@@ -635,9 +635,14 @@ static int run_session(struct session *ss, const struct options *o, bool interac
 	return headless(ss, o);
 }
 
+static unsigned last_builds;
+
+unsigned cli_last_builds(void) { return last_builds; }
+
 int gpustep_main(int argc, char **argv)
 {
 	int rc;
+	last_builds = 0;
 	if (run_subcommand(argc, argv, &rc))
 		return rc;
 	struct options o;
@@ -678,6 +683,7 @@ int gpustep_main(int argc, char **argv)
 		if (status == EXIT_OK)
 			status = w;
 	}
+	last_builds = ss->builds;
 	session_fini(ss);
 	free(ss);
 	return status;
