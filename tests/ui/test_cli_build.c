@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "session/session.h"
 #include "sim/util.h"
 #include "test.h"
 #include "vtest.h"
@@ -29,7 +30,13 @@ static int run_main(int n, const char *const *args)
 	REQUIRE(out >= 0 && err >= 0 && null >= 0);
 	dup2(null, STDOUT_FILENO);
 	dup2(null, STDERR_FILENO);
+	/* gpustep_main sets the process's starting snapshot budget and memory
+	 * limit (a plain --run turns snapshots off): the later tests in this
+	 * process start from the defaults. */
+	size_t budget = session_initial_snapshot_budget();
 	int rc = gpustep_main(n, argv);
+	session_set_initial_snapshot_budget(budget);
+	session_set_initial_max_memory(0);
 	fflush(stdout);
 	fflush(stderr);
 	dup2(out, STDOUT_FILENO);
