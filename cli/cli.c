@@ -160,20 +160,41 @@ fail:
 	return -1;
 }
 
+/* -p NAME=VALUE onto the kernel source k. */
+static int set_params(struct kernel_src *k, const struct options *o, char **err)
+{
+	for (int i = 0; i < o->nparams; i++) {
+		const char *eq = strchr(o->params[i], '=');
+		char name[KNAME_MAX + 8];
+		snprintf(name, sizeof name, "%.*s", (int)(eq - o->params[i]), o->params[i]);
+		if (loader_kernel_set_param(k, name, eq + 1, err))
+			return -1;
+	}
+	return 0;
+}
+
+static const char *workload_of(const struct options *o)
+{
+	return o->workload ? o->workload : default_workload();
+}
+
+/* A kernel's -p goes into its source before the machine is built, so it is
+ * built once (open_session); other workloads (a recorded trace) take it as
+ * a rebuild (apply_params). */
+static bool params_before_build(const struct options *o)
+{
+	return o->nparams && !o->dram_trace && !trace_is_spec(workload_of(o));
+}
+
+/* -p on a session already built: a rebuild. */
 static int apply_params(struct session *ss, const struct options *o)
 {
-	if (!o->nparams)
+	if (!o->nparams || params_before_build(o))
 		return 0;
 	struct kernel_src *k = xmalloc(sizeof *k);
 	*k = ss->ksrc;
 	char *err = NULL;
-	int rc = 0;
-	for (int i = 0; i < o->nparams && !rc; i++) {
-		const char *eq = strchr(o->params[i], '=');
-		char name[KNAME_MAX + 8];
-		snprintf(name, sizeof name, "%.*s", (int)(eq - o->params[i]), o->params[i]);
-		rc = loader_kernel_set_param(k, name, eq + 1, &err);
-	}
+	int rc = set_params(k, o, &err);
 	if (!rc)
 		rc = session_set_kernel_src(ss, k, &err);
 	if (rc) {
@@ -211,7 +232,11 @@ static long rewind_mb(const struct options *o)
 
 static int setup_rewind(struct session *ss, const struct options *o, bool interactive)
 {
-	session_set_snapshot_budget(ss, (size_t)rewind_mb(o) << 20);
+	/* The machine was built with this budget (open_session) and holds its
+	 * first snapshot: setting it again would only take that one anew. */
+	size_t budget = (size_t)rewind_mb(o) << 20;
+	if (budget != ss->snapshot_bytes)
+		session_set_snapshot_budget(ss, budget);
 	if (!o->session)
 		return 0;
 	if (o->config || o->workload || o->nsets || o->nparams || o->seed_given) {
@@ -557,16 +582,26 @@ static struct session *open_session(const struct options *o, const struct sim_cf
 {
 	struct session *ss = xcalloc(1, sizeof *ss);
 	char *err = NULL;
-	const char *wl = o->workload ? o->workload : default_workload();
+	const char *wl = workload_of(o), *src = o->config ? o->config : "";
 	session_set_initial_snapshot_budget((size_t)rewind_mb(o) << 20);
-	if (o->dram_trace ? session_init_dram_trace(ss, cfg, o->config ? o->config : "", o->dram_trace, cfg->seed, &err)
-			  : session_init(ss, cfg, o->config ? o->config : "", wl, cfg->seed, &err)) {
+	session_set_initial_max_memory(o->max_memory); /* for every build (set, load, load session) */
+	int rc;
+	if (o->dram_trace) {
+		rc = session_init_dram_trace(ss, cfg, src, o->dram_trace, cfg->seed, &err);
+	} else if (params_before_build(o)) {
+		struct kernel_src *k = xcalloc(1, sizeof *k);
+		rc = loader_load_kernel(wl, k, &err) || set_params(k, o, &err) ||
+		     session_init_kernel(ss, cfg, src, wl, k, NULL, cfg->seed, &err) ? -1 : 0;
+		free(k);
+	} else {
+		rc = session_init(ss, cfg, src, wl, cfg->seed, &err);
+	}
+	if (rc) {
 		fprintf(stderr, "gpustep: %s\n", err ? err : "cannot build the simulator");
 		free(err);
 		free(ss);
 		return NULL;
 	}
-	ss->max_memory = o->max_memory; /* for every rebuild (set, load, load session) */
 	print_trace_warnings(ss);
 	struct rf_info rfi;
 	if (inspect_rf(ss->sim, 0, &rfi) && rfi.warning && *rfi.warning)
@@ -600,9 +635,14 @@ static int run_session(struct session *ss, const struct options *o, bool interac
 	return headless(ss, o);
 }
 
+static unsigned last_builds;
+
+unsigned cli_last_builds(void) { return last_builds; }
+
 int gpustep_main(int argc, char **argv)
 {
 	int rc;
+	last_builds = 0;
 	if (run_subcommand(argc, argv, &rc))
 		return rc;
 	struct options o;
@@ -643,6 +683,7 @@ int gpustep_main(int argc, char **argv)
 		if (status == EXIT_OK)
 			status = w;
 	}
+	last_builds = ss->builds;
 	session_fini(ss);
 	free(ss);
 	return status;

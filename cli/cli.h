@@ -15,6 +15,9 @@ enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 #define GPUSTEP_DEFAULT_WORKLOAD "vecadd"
 
 int gpustep_main(int argc, char **argv);
+/* Machines the last gpustep_main's session built, 0 when it built none
+ * (tests: a kernel's -p is set before the one build). */
+unsigned cli_last_builds(void);
 /* A 64-bit unsigned option value (decimal or 0x hex): no sign, no overflow
  * (strtoull would wrap "-1" and saturate 2^64 silently). 0 or -1. */
 int cli_parse_u64(const char *s, uint64_t *v);

@@ -28,6 +28,10 @@
  * snapshot of the first state is encoded only to be dropped (that copy was
  * the largest allocation of a headless run). */
 static size_t initial_budget = (size_t)SESSION_SNAPSHOT_MB_DEFAULT << 20;
+/* The --max-memory session_init* builds with (0: the memory available). */
+static uint64_t initial_max_memory;
+
+void session_set_initial_max_memory(uint64_t bytes) { initial_max_memory = bytes; }
 
 uint64_t session_line_bytes(const struct session *ss)
 {
@@ -147,6 +151,7 @@ int session_init(struct session *ss, const struct sim_cfg *cfg, const char *cfg_
 	bp_init(&ss->bps, NULL);
 	ss->seed = seed;
 	ss->snapshot_bytes = initial_budget;
+	ss->max_memory = initial_max_memory;
 	snprintf(ss->cfg_source, sizeof ss->cfg_source, "%s", cfg_source ? cfg_source : "");
 	snprintf(ss->workload_spec, sizeof ss->workload_spec, "%s", workload_spec);
 	if (trace_is_spec(workload_spec)) {
@@ -174,6 +179,7 @@ int session_init_kernel(struct session *ss, const struct sim_cfg *cfg, const cha
 	bp_init(&ss->bps, NULL);
 	ss->seed = seed;
 	ss->snapshot_bytes = initial_budget;
+	ss->max_memory = initial_max_memory;
 	snprintf(ss->cfg_source, sizeof ss->cfg_source, "%s", cfg_source ? cfg_source : "");
 	snprintf(ss->workload_spec, sizeof ss->workload_spec, "%s", spec);
 	ss->ksrc = *k;
@@ -195,6 +201,7 @@ int session_init_dram_trace(struct session *ss, const struct sim_cfg *cfg, const
 	bp_init(&ss->bps, NULL);
 	ss->seed = seed;
 	ss->snapshot_bytes = initial_budget;
+	ss->max_memory = initial_max_memory;
 	snprintf(ss->cfg_source, sizeof ss->cfg_source, "%s", cfg_source ? cfg_source : "");
 	snprintf(ss->workload_spec, sizeof ss->workload_spec, "%s", path);
 	ss->dreqs = q;

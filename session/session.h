@@ -183,6 +183,9 @@ void session_set_snapshot_budget(struct session *ss, size_t bytes);
 /* The snapshot budget later session_init* calls start with (default 256 MB). */
 void session_set_initial_snapshot_budget(size_t bytes);
 size_t session_initial_snapshot_budget(void);
+/* The --max-memory (bytes, 0 = none) later session_init* calls start with,
+ * so their first build is checked against it. */
+void session_set_initial_max_memory(uint64_t bytes);
 
 /* Start a run request (clears the previous stop). */
 void session_start_run(struct session *ss, enum run_kind kind, uint64_t cycles);

@@ -22,6 +22,7 @@ struct snap {
 	size_t len;     /* bytes of the state it stands for */
 	size_t stored;  /* bytes it takes: data + map */
 	uint8_t *map;   /* NULL: data is the whole state */
+	size_t data_map; /* data's mapping length (xmap_zeroed), 0: from malloc */
 	uint64_t ev_total;
 	uint64_t ev_counts[EV__COUNT];
 	struct req_pool pool; /* the pool header lives in struct sim, not the arena */
@@ -72,7 +73,7 @@ static double wall_s(void)
 
 static void snap_free(struct snap *p)
 {
-	free(p->data);
+	xmap_free(p->data, p->data_map);
 	free(p->map);
 	free(p->bps);
 }
@@ -110,6 +111,37 @@ static inline bool blk_zero(const unsigned char *x, size_t n)
 	return acc == 0;
 }
 
+/* The span is all zero (checked a block at a time, stopping at the first
+ * nonzero one). */
+static bool span_zero(const unsigned char *x, size_t n)
+{
+	for (size_t off = 0; off < n; off += SNAP_BLK)
+		if (!blk_zero(x + off, MIN(SNAP_BLK, n - off)))
+			return false;
+	return true;
+}
+
+/* The whole state (arena_save's bytes) into a fresh zeroed buffer: a
+ * huge-page mapping when large (xmap_zeroed; docs/PERFORMANCE.md, "Building
+ * a machine"), where filling 70 MB costs 35 page faults instead of 17,000.
+ * Spans that are all zero in the arena are not copied, the buffer holds
+ * zeros there already, so the bytes are arena_save's; a fresh machine is
+ * mostly such spans (the request pool's never-used slots), which then cost
+ * neither a copy nor resident memory. */
+static void save_whole(struct snap *p, const struct arena *a)
+{
+	unsigned char *d = xmap_zeroed(p->len, &p->data_map);
+	p->data = d;
+	for (const struct arena_chunk *c = a->head; c; c = c->next) {
+		for (size_t off = 0; off < c->used; off += SNAP_SPAN) {
+			size_t n = MIN(SNAP_SPAN, c->used - off);
+			if (!span_zero(c->data + off, n))
+				memcpy(d + off, c->data + off, n);
+		}
+		d += c->used;
+	}
+}
+
 /* Store the arena's state in p as its difference from the base (ss->v[0]),
  * block by block straight from the arena's chunks (in arena_save's order, so
  * the base's bytes line up); a state of another size is kept whole. */
@@ -117,8 +149,7 @@ static void encode(struct snapshots *ss, struct snap *p, const struct arena *a)
 {
 	const struct snap *base = ss->n ? &ss->v[0] : NULL;
 	if (!base || base->map || base->len != p->len) {
-		p->data = xmalloc(p->len);
-		arena_save(a, p->data);
+		save_whole(p, a);
 		p->stored = p->len;
 		return;
 	}
@@ -270,8 +301,7 @@ static void capture(const struct sim *s, struct snap *p)
 {
 	stats_sync(&s->stats); /* the threads' pending counts are part of the state */
 	*p = (struct snap){.cycle = s->st->now, .len = arena_bytes(&s->arena)};
-	p->data = xmalloc(p->len);
-	arena_save(&s->arena, p->data);
+	save_whole(p, &s->arena);
 	p->stored = p->len;
 	capture_extra(s, p);
 }

@@ -137,16 +137,7 @@ void arena_init(struct arena *a)
 	a->heap = false;
 }
 
-static void chunk_free(struct arena_chunk *c)
-{
-#if ARENA_MMAP
-	if (c->map_len) {
-		munmap(c, c->map_len);
-		return;
-	}
-#endif
-	free(c);
-}
+static void chunk_free(struct arena_chunk *c) { xmap_free(c, c->map_len); }
 
 void arena_fini(struct arena *a)
 {
@@ -189,6 +180,33 @@ static void *map_aligned(size_t len)
 }
 #endif
 
+void *xmap_zeroed(size_t n, size_t *map_len)
+{
+	*map_len = 0;
+#if ARENA_MMAP
+	if (n >= XMAP_MIN && n <= SIZE_MAX - ARENA_CHUNK_MIN) {
+		size_t len = (n + ARENA_CHUNK_MIN - 1) / ARENA_CHUNK_MIN * ARENA_CHUNK_MIN;
+		void *p = map_aligned(len);
+		if (p) {
+			*map_len = len;
+			return p;
+		}
+	}
+#endif
+	return xcalloc(1, n);
+}
+
+void xmap_free(void *p, size_t map_len)
+{
+#if ARENA_MMAP
+	if (map_len) {
+		munmap(p, map_len);
+		return;
+	}
+#endif
+	free(p);
+}
+
 /* A zeroed chunk with at least n usable bytes. */
 static struct arena_chunk *chunk_new(const struct arena *a, size_t n)
 {
@@ -199,15 +217,9 @@ static struct arena_chunk *chunk_new(const struct arena *a, size_t n)
 	if (want < sizeof(struct arena_chunk) + n)
 		want = sizeof(struct arena_chunk) + n;
 	size_t len = (want + ARENA_CHUNK_MIN - 1) / ARENA_CHUNK_MIN * ARENA_CHUNK_MIN;
-	struct arena_chunk *c = NULL;
-#if ARENA_MMAP
-	if (!a->heap && (c = map_aligned(len)) != NULL)
-		c->map_len = len;
-#endif
-	if (!c) {
-		c = xcalloc(1, len);
-		c->map_len = 0;
-	}
+	size_t map_len = 0;
+	struct arena_chunk *c = a->heap ? xcalloc(1, len) : xmap_zeroed(len, &map_len);
+	c->map_len = map_len;
 	c->size = len - sizeof *c;
 	c->used = 0;
 	return c;

@@ -23,6 +23,16 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* Large zeroed buffers: from XMAP_MIN bytes (and where POSIX mmap works) an
+ * anonymous mapping of whole 2 MB units on a 2 MB boundary, marked
+ * MADV_HUGEPAGE on Linux like the arena's chunks (below), so filling it
+ * costs one page fault per 2 MB instead of one per 4 KB, and pages never
+ * written stay virtual; otherwise calloc. *map_len is the mapping's length,
+ * 0 when the buffer came from calloc; free it with xmap_free(p, *map_len)
+ * (never free()). Never NULL. */
+#define XMAP_MIN ((size_t)2 << 20)
+void *xmap_zeroed(size_t n, size_t *map_len);
+void xmap_free(void *p, size_t map_len);
 /* printf into a new heap string; caller frees. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap);
@@ -38,7 +48,7 @@ int set_err(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3
  * it is built, and one fault per 2 MB huge page instead of one per 4 KB page
  * is most of what building costs otherwise (docs/PERFORMANCE.md, "Building a
  * machine"). Untouched parts (a request pool's unused slots) stay virtual.
- * Otherwise, or when mmap fails, chunks come from calloc. Where a chunk
+ * Otherwise, or when mmap fails, chunks come from calloc (xmap_zeroed). Where a chunk
  * lives changes nothing else: arena_save's bytes, the hash and every offset
  * are the sequence of allocations, whatever the chunk boundaries. */
 struct arena_chunk {
