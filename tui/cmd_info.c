@@ -484,6 +484,47 @@ static int show_duel(struct session *ss, int argc, char **argv, struct cmd_out *
 	return CMD_OK;
 }
 
+/* `info threads`: how many threads tick the SMs, why one when the machine
+ * cannot use more, the last phase's split and the guard's pause. */
+static int show_threads(struct session *ss, int argc, char **argv, struct cmd_out *out)
+{
+	(void)argc;
+	(void)argv;
+	const struct sim *s = ss->sim;
+	const struct sim_cfg *c = sim_cfg(s);
+	int n = sim_threads(s);
+	cmd_printf(out, "threads: %d ticking the SMs (config threads = %d%s; automatic here: %d)", n, ss->cfg.threads,
+		   ss->cfg.threads == 0 ? ", automatic" : "", sim_default_threads(c));
+	const char *why = sim_threads_why_one(s);
+	if (why) {
+		cmd_printf(out, "  this machine runs on one thread whatever is asked: %s", why);
+		return CMD_OK;
+	}
+	if (n == 1) {
+		cmd_printf(out, "  this machine can use more: set threads 2 (results are the same for every count)");
+		return CMD_OK;
+	}
+	uint32_t cnt[SIM_MAX_THREADS];
+	int k = sim_threads_last_split(s, cnt, SIM_MAX_THREADS);
+	if (k > 1) {
+		struct strbuf sb;
+		sb_init(&sb);
+		for (int i = 0; i < k; i++)
+			sb_printf(&sb, "%s%u", i ? " / " : "", cnt[i]);
+		cmd_printf(out, "  last phase: busy SMs per thread %s (split by their times; who runs an SM changes no result)", sb.s);
+		sb_fini(&sb);
+	} else if (k == 1) {
+		cmd_printf(out, "  last phase: on the calling thread alone (too few busy SMs to share)");
+	} else {
+		cmd_printf(out, "  no phase run yet");
+	}
+	unsigned p = sim_threads_paused(s);
+	if (p)
+		cmd_printf(out, "  paused for the next %u phases: waiting for the other threads cost more than they "
+				"took off (a busy core, or phases too short to share); the calling thread runs every SM", p);
+	return CMD_OK;
+}
+
 static int show_display(struct session *ss, int argc, char **argv, struct cmd_out *out)
 {
 	(void)argc;
@@ -502,7 +543,7 @@ static const struct {
 	{"warp", show_warp},       {"line", show_line},         {"l2", show_l2},         {"frc", show_frc},
 	{"rf", show_rf},           {"channel", show_channel},   {"ch", show_channel},    {"bank", show_bank},
 	{"mshr", show_mshr},       {"events", show_events},     {"duel", show_duel},     {"coalesce", show_coalesce},
-	{"display", show_display},
+	{"display", show_display}, {"threads", show_threads},
 };
 
 CMD_FN(cmd_info)
@@ -518,7 +559,7 @@ CMD_FN(cmd_info)
 		if (strcmp(what, info_subject_fns[i].name) == 0)
 			return info_subject_fns[i].show(ss, argc, argv, out);
 	cmd_errorf(out, "info: unknown subject '%s' (break, stats, config, sm, warp, rf, line, l2, frc, "
-			"channel, bank, mshr, events, display, coalesce, stalls, duel)",
+			"channel, bank, mshr, events, display, coalesce, stalls, duel, threads)",
 		   what);
 	return CMD_ERR;
 }

@@ -78,6 +78,22 @@ CMD_FN(cmd_set)
 	} else {
 		return cmd_usage(out, "set");
 	}
+	if (strcmp(path, "threads") == 0) {
+		/* Results are the same for every count (docs/CONFIG.md): it applies
+		 * at once, at any cycle, without going back to cycle 0. */
+		struct sim_cfg vc = ss->cfg;
+		char *verr = NULL;
+		if (cfg_set_value(&vc, path, value, &verr))
+			return report_err(out, verr);
+		ss->cfg.threads = vc.threads;
+		int n = sim_set_threads(ss->sim, vc.threads);
+		const char *why = sim_threads_why_one(ss->sim);
+		if (why)
+			cmd_printf(out, "threads = %d: %d ticking the SMs (%s)", vc.threads, n, why);
+		else
+			cmd_printf(out, "threads = %d: %d ticking the SMs", vc.threads, n);
+		return CMD_OK;
+	}
 	if (ss->started) {
 		/* A key or value that is wrong anyway is named first: `run 0` would
 		 * not make `set l1.wayz 4` work. */

@@ -53,7 +53,7 @@ const char *cmd_closest_command(const struct session *ss, const char *word)
  * "breakpoints" (info b, info br) means break, as in gdb. */
 static const char *const info_subjects[] = {"break", "breakpoints", "watch", "watchpoints", "stats", "config",
 					    "sm", "warp", "rf", "line", "l2", "frc", "channel", "ch", "bank", "mshr",
-					    "events", "display", "coalesce", "stalls", "duel"};
+					    "events", "display", "coalesce", "stalls", "duel", "threads"};
 
 const char *cmd_info_subject(const char *w, struct cmd_out *out)
 {
@@ -84,7 +84,7 @@ const char *cmd_info_subject(const char *w, struct cmd_out *out)
 	}
 	const char *s = cmd_closest(w, info_subjects, n);
 	cmd_errorf(out, "info: unknown subject '%s'%s%s%s (break, stats, config, sm, warp, rf, line, l2, frc, "
-			"channel, bank, mshr, events, display, coalesce, stalls, duel)",
+			"channel, bank, mshr, events, display, coalesce, stalls, duel, threads)",
 		   w, s ? " (did you mean " : "", s ? s : "", s ? "?)" : "");
 	return NULL;
 }

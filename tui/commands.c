@@ -37,7 +37,7 @@ CMD_FN(cmd_history);  /* cmd_coh_hist.c */
 CMD_FN(cmd_whatif);   /* cmd_whatif.c */
 /* What Tab offers after `info`, `list`, `save`, `load` (cmd_info, cmd_list, cmd_save, cmd_load). */
 static const char *const info_words[] = {"break", "stats",   "config", "sm",   "warp",	"rf",	   "line",
-					 "l2",	  "frc",     "channel", "bank", "mshr",	"events", "display", "coalesce", "stalls", "duel", NULL};
+					 "l2",	  "frc",     "channel", "bank", "mshr",	"events", "display", "coalesce", "stalls", "duel", "threads", NULL};
 static const char *const list_words[] = {"kernels", "presets", "events", "stats", "config", "commands", NULL};
 static const char *const save_words[] = {"stats", "config", "session", "trace", NULL};
 static const char *const load_words[] = {"session", NULL};
@@ -181,8 +181,11 @@ static const struct cmd_def builtin[] = {
 		 "info stalls [N]   stall cycles by reason (Nsight names), all SMs or SM N\n"
 		 "info duel [N]     locality bypassing's duel: its last N intervals (16, up to\n"
 		 "                  32), leader misses/lookups, difference, margin, outcome\n"
+		 "info threads      threads ticking the SMs (set threads N), why one if the\n"
+		 "                  machine cannot use more, the last phase's split\n"
 		 "Example: info line 0x10000080\n"
 		 "Example: info duel 8   (gpustep gtx480 -s l1.bypass=locality)\n"
+		 "Example: info threads  (gpustep titanv --threads 2)\n"
 		 "Example: info frc 0\n"
 		 "Example: info rf 1",
 	 .fn = cmd_info, .words = info_words},
@@ -253,8 +256,10 @@ static const struct cmd_def builtin[] = {
 	{.name = "set", .usage = "set PATH VALUE | set param.NAME VALUE", .summary = "change a config value or kernel parameter (at cycle 0)",
 	 .help = "Change one config parameter (see `list config`) or kernel parameter and\n"
 		 "rebuild the machine. Only at cycle 0: after cycles have run, `run 0` goes back\n"
-		 "first.\n"
-		 "Example: set l1.mshr.entries 8",
+		 "first. `set threads N` is the exception: it changes no result, so it applies\n"
+		 "at once at any cycle (`info threads` shows what it did).\n"
+		 "Example: set l1.mshr.entries 8\n"
+		 "Example: set threads 2",
 	 .fn = cmd_set, .complete = COMPL_CONFIG},
 	{.name = "load", .usage = "load CONFIG | load session FILE", .summary = "load a machine config (file or preset) and restart",
 	 .help = "Load a config file or preset (see `list presets`) on top of the built-in\n"

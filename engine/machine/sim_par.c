@@ -41,23 +41,37 @@
  * equals the plain file's) on one thread (par_one). The reuse profiler's L1 listener runs in
  * the SM's thread: it changes only that SM's reuse stack, stats and events.
  */
-static bool par_eligible(const struct sim *s)
+/* Why the machine runs its SM phases on one thread (NULL: it may use
+ * several). */
+static const char *par_serial_reason(const struct sim *s)
 {
 	const struct sim_cfg *c = &s->cfg;
-	if (s->dreqs || s->coh || s->cv || s->nk != 1)
-		return false;
-	if (c->l1.repl == REPL_RANDOM || c->l1.bypass == L1B_LOCALITY || c->l1.bypass == L1B_MRPB)
-		return false;
+	if (s->dreqs)
+		return "a DRAM trace drives the DRAM alone";
+	if (s->coh || s->cv)
+		return "its coherence protocol (or coherence.check_values) is shared state";
+	if (s->nk != 1)
+		return "it runs several kernels back to back";
+	if (c->l1.repl == REPL_RANDOM)
+		return "random L1 replacement draws from the machine's random numbers";
+	if (c->l1.bypass == L1B_LOCALITY || c->l1.bypass == L1B_MRPB)
+		return "its L1 bypassing (locality or MRPB) is decided across SMs";
 	if (c->core.scheduler == SCHED_RMWS || c->core.scheduler == SCHED_TBAS || c->core.scheduler == SCHED_VWS ||
 	    c->core.scheduler == SCHED_CCWS)
-		return false;
-	if ((!sim_wl_is_kernel(s) && s->wops != &trace_wl_ops) || s->wl.ncopies)
-		return false;
+		return "its warp scheduler (RMWS, TBAS, VWS or CCWS) listens to the L1s";
+	if (!sim_wl_is_kernel(s) && s->wops != &trace_wl_ops)
+		return "its workload is neither a kernel nor a trace";
+	if (s->wl.ncopies)
+		return "its workload copies host memory";
 	for (int i = 0; i < c->core.sms; i++)
 		if (s->sms[i].rf || s->sms[i].vws || s->sms[i].ccws)
-			return false;
-	return c->core.sms > 0;
+			return "its timed register file is ticked with the SMs";
+	if (c->core.sms <= 0)
+		return "it has no SMs";
+	return NULL;
 }
+
+static bool par_eligible(const struct sim *s) { return par_serial_reason(s) == NULL; }
 
 /*
  * The parts of a phase. Part k runs the busy SMs par_ids[lo_k, hi_k), a
@@ -254,6 +268,26 @@ int sim_set_threads(struct sim *s, int n)
 
 int sim_threads(const struct sim *s) { return s->threads; }
 bool sim_threads_possible(const struct sim *s) { return s->par_ok && !s->par_one; }
+
+const char *sim_threads_why_one(const struct sim *s)
+{
+	if (s->par_one)
+		return "its trace is read from a compressed (.xz) stream, which keeps state";
+	return s->par_ok ? NULL : par_serial_reason(s);
+}
+
+unsigned sim_threads_paused(const struct sim *s) { return s->tp ? tpool_paused(s->tp) : 0; }
+
+int sim_threads_last_split(const struct sim *s, uint32_t *count, int max)
+{
+	const struct par_ctl *c = s->pctl;
+	if (!c || c->nt < 1)
+		return 0;
+	int n = c->nt < max ? c->nt : max;
+	for (int k = 0; k < n; k++)
+		count[k] = c->part[k].hi - c->part[k].lo;
+	return n;
+}
 
 void par_force_split(struct sim *s, const uint32_t *frac)
 {
@@ -463,10 +497,14 @@ static int par_run(struct sim *s, int kind)
 	 * late (woken, or its core busy) gets fewer SMs: the balance evens out
 	 * when the parts finish, which is what the calling thread waits for. */
 	c->t0 = c->timed ? threads_clock() : 0;
-	if (nt > 1)
-		tpool_run(s->tp, par_part, s);
-	else
+	if (nt > 1) {
+		/* Paused by the guard, the calling thread ran the parts one after
+		 * another, each timed from the hand-out: no balance from those. */
+		if (!tpool_run(s->tp, par_part, s))
+			c->timed = false;
+	} else {
 		par_part(s, 0);
+	}
 	return nt;
 }
 

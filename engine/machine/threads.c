@@ -140,14 +140,15 @@ void tpool_free(struct tpool *tp)
 }
 
 int tpool_size(const struct tpool *tp) { return tp ? tp->n : 1; }
+unsigned tpool_paused(const struct tpool *tp) { return tp ? tp->paused : 0; }
 
-void tpool_run(struct tpool *tp, void (*fn)(void *arg, int part), void *arg)
+bool tpool_run(struct tpool *tp, void (*fn)(void *arg, int part), void *arg)
 {
 	if (tp->paused) { /* the machine has no core to spare now: every part here */
 		tp->paused--;
 		for (int i = 0; i < tp->n; i++)
 			fn(arg, i);
-		return;
+		return false;
 	}
 	tp->fn = fn;
 	tp->arg = arg;
@@ -170,6 +171,7 @@ void tpool_run(struct tpool *tp, void (*fn)(void *arg, int part), void *arg)
 		pthread_mutex_unlock(&tp->mu);
 	}
 	tp->paused = tp_guard_job(&tp->guard, t1 - t0, threads_clock() - t1);
+	return true;
 }
 
 void tp_guard_init(struct tp_guard *g) { *g = (struct tp_guard){.pause = TP_PAUSE_MIN}; }

@@ -6,6 +6,7 @@
 #ifndef GPUSTEP_THREADS_H
 #define GPUSTEP_THREADS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -32,9 +33,13 @@ struct tpool;
 struct tpool *tpool_new(int n);
 void tpool_free(struct tpool *tp);
 int tpool_size(const struct tpool *tp);
+/* Jobs left that the guard runs all on the caller (0: none). */
+unsigned tpool_paused(const struct tpool *tp);
 /* fn(arg, 0..n-1) on the n threads, part 0 on the caller; returns when all
- * have finished (their writes are then visible to the caller). */
-void tpool_run(struct tpool *tp, void (*fn)(void *arg, int part), void *arg);
+ * have finished (their writes are then visible to the caller): true, or
+ * false when the guard had the caller run every part itself, one after
+ * another (then the parts' times say nothing about the threads). */
+bool tpool_run(struct tpool *tp, void (*fn)(void *arg, int part), void *arg);
 
 /*
  * The guard against a busy machine (threads.c): after every job, the time

@@ -103,7 +103,16 @@ void sim_free(struct sim *s);
 int sim_set_threads(struct sim *s, int n);
 int sim_threads(const struct sim *s);
 bool sim_threads_possible(const struct sim *s);
-/* The machine's cores, at most core.sms / 4 (one thread below that). */
+/* Why the machine runs on one thread whatever is asked (NULL: it need not). */
+const char *sim_threads_why_one(const struct sim *s);
+/* Jobs the threads' guard still runs all on the calling thread (threads.h
+ * tp_guard: the other threads kept being late); 0 when not paused. */
+unsigned sim_threads_paused(const struct sim *s);
+/* The busy SMs each thread ran in the last threaded phase, in thread
+ * order, at most max; returns how many threads that phase had (0: none
+ * yet). */
+int sim_threads_last_split(const struct sim *s, uint32_t *count, int max);
+/* The machine's cores, at most core.sms / 8 (one thread below 16 SMs). */
 int sim_default_threads(const struct sim_cfg *cfg);
 
 /* Advance up to `cycles` core cycles; stops early at a breakpoint, at the end

@@ -12,6 +12,12 @@ void fx_init_wl(struct fx *f, const char *wl)
 {
 	struct sim_cfg c;
 	cfg_defaults(&c);
+	fx_init_cfg(f, &c, wl);
+}
+
+void fx_init_cfg(struct fx *f, const struct sim_cfg *cfg, const char *wl)
+{
+	struct sim_cfg c = *cfg;
 	char *err = NULL;
 	int rc = session_init(&f->ss, &c, "", wl, 1, &err);
 	if (rc)

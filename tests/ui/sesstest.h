@@ -20,6 +20,8 @@ struct fx {
 
 /* Session on the default config running workload wl (seed 1); REQUIREs success. */
 void fx_init_wl(struct fx *f, const char *wl);
+/* The same on config cfg. */
+void fx_init_cfg(struct fx *f, const struct sim_cfg *cfg, const char *wl);
 void fx_clear(struct fx *f);
 void fx_fini(struct fx *f);
 /* Run one line as batch mode does (runs started are finished and reported);

@@ -429,3 +429,48 @@ TEST(commands_script)
 	fclose(s);
 	fx_fini(&f);
 }
+
+/* `info threads` says how many threads tick the SMs and, on a machine that
+ * cannot use more, why; `set threads N` applies at once at any cycle (the
+ * results are the same for every count) instead of asking for `run 0`. */
+static void fx_init_preset(struct fx *f, const char *preset, const char *set, const char *wl)
+{
+	struct sim_cfg c;
+	char *err = NULL;
+	cfg_defaults(&c);
+	if (loader_load_config(preset, &c, &err) || (set && loader_apply_override(&c, set, &err)))
+		test_fail(__FILE__, __LINE__, "%s: %s", preset, err ? err : "?");
+	free(err);
+	fx_init_cfg(f, &c, wl);
+}
+
+TEST(commands_info_threads_and_set_threads_mid_run)
+{
+	struct fx f;
+	fx_init_preset(&f, "titanv", NULL, "matmul_naive");
+	CHECK_EQ(fx_run(&f, "set param.n 64"), CMD_RESET);
+	CHECK_EQ(fx_run(&f, "set threads 2"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "threads = 2: 2 ticking the SMs");
+	CHECK_EQ(fx_run(&f, "step 3000"), CMD_RUN);
+	uint64_t at = sim_cycle(f.ss.sim);
+	CHECK(at > 0);
+	CHECK_EQ(fx_run(&f, "info threads"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "threads: 2 ticking the SMs (config threads = 2;");
+	CHECK(strstr(f.cap.out.s, "busy SMs per thread") || strstr(f.cap.out.s, "calling thread alone"));
+	/* mid-run: no trip back to cycle 0 */
+	CHECK_EQ(fx_run(&f, "set threads 1"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "threads = 1: 1 ticking the SMs");
+	CHECK_EQ(sim_cycle(f.ss.sim), at);
+	CHECK_EQ(fx_run(&f, "info threads"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "this machine can use more: set threads 2");
+	CHECK_EQ(fx_run(&f, "set threads many"), CMD_ERR);
+	CHECK_CONTAINS(f.cap.err.s, "threads");
+	fx_fini(&f);
+
+	fx_init_preset(&f, "gtx480", "coherence.protocol=moesi", "vecadd");
+	CHECK_EQ(fx_run(&f, "set threads 2"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "threads = 2: 1 ticking the SMs (its coherence protocol");
+	CHECK_EQ(fx_run(&f, "info threads"), CMD_OK);
+	CHECK_CONTAINS(f.cap.out.s, "runs on one thread whatever is asked: its coherence protocol");
+	fx_fini(&f);
+}
