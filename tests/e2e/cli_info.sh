@@ -186,7 +186,7 @@ err=$(cat "$E2E_TMP/err.err")
 expect_contains "$err" "l2 bank: expected a number from 0 to 1, got '2'"
 expect_contains "$err" "l2 bank: expected a number from 0 to 1, got 'x'"
 expect_contains "$err" "sm: expected a number from 0 to 7, got '8'"
-expect_contains "$err" "info: unknown subject 'nosuch' (break, stats, config, sm, warp, rf, line, l2, frc, channel, bank, mshr, events, display, coalesce, stalls, duel)"
+expect_contains "$err" "info: unknown subject 'nosuch' (break, stats, config, sm, warp, rf, line, l2, frc, channel, bank, mshr, events, display, coalesce, stalls, duel, threads)"
 expect_contains "$err" "4 commands failed"
 
 # ---- racetrack register file, stopped at a shift stall --------------------------

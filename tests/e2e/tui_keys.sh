@@ -59,7 +59,7 @@ tmux_send Tab Tab
 # (80 columns: readline wraps the list after line)
 tmux_wait_for 'bank  break  channel  coalesce  config  display  duel  events  frc  l2  line' 2 ||
 	fail "Tab after 'info ' did not list its subjects"
-tmux_capture | grep -qx 'mshr  rf  sm  stalls  stats  warp *' || fail "Tab after 'info ' did not list mshr, rf, sm, stalls, stats and warp"
+tmux_capture | grep -qx 'mshr  rf  sm  stalls  stats  threads  warp *' || fail "Tab after 'info ' did not list mshr, rf, sm, stalls, stats, threads and warp"
 tmux_send -l 'mshr l'
 tmux_send Tab Tab
 tmux_wait_for 'l1  l2' 2 || fail "Tab after 'info mshr l' did not offer l1 l2"
