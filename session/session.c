@@ -144,16 +144,22 @@ static int set_trace(struct session *ss, const struct sim_cfg *cfg, const char *
 	return 0;
 }
 
-int session_init(struct session *ss, const struct sim_cfg *cfg, const char *cfg_source, const char *workload_spec,
-		 uint64_t seed, char **err)
+/* What every session_init* sets before its first build (ss zeroed). */
+static void session_begin(struct session *ss, const char *cfg_source, const char *spec, uint64_t seed)
 {
-	memset(ss, 0, sizeof(*ss));
 	bp_init(&ss->bps, NULL);
 	ss->seed = seed;
 	ss->snapshot_bytes = initial_budget;
 	ss->max_memory = initial_max_memory;
 	snprintf(ss->cfg_source, sizeof ss->cfg_source, "%s", cfg_source ? cfg_source : "");
-	snprintf(ss->workload_spec, sizeof ss->workload_spec, "%s", workload_spec);
+	snprintf(ss->workload_spec, sizeof ss->workload_spec, "%s", spec);
+}
+
+int session_init(struct session *ss, const struct sim_cfg *cfg, const char *cfg_source, const char *workload_spec,
+		 uint64_t seed, char **err)
+{
+	memset(ss, 0, sizeof(*ss));
+	session_begin(ss, cfg_source, workload_spec, seed);
 	if (trace_is_spec(workload_spec)) {
 		if (set_trace(ss, cfg, workload_spec, err)) {
 			bp_fini(&ss->bps);
@@ -176,12 +182,7 @@ int session_init_kernel(struct session *ss, const struct sim_cfg *cfg, const cha
 			const struct kernel_src *k, const char *json, uint64_t seed, char **err)
 {
 	memset(ss, 0, sizeof(*ss));
-	bp_init(&ss->bps, NULL);
-	ss->seed = seed;
-	ss->snapshot_bytes = initial_budget;
-	ss->max_memory = initial_max_memory;
-	snprintf(ss->cfg_source, sizeof ss->cfg_source, "%s", cfg_source ? cfg_source : "");
-	snprintf(ss->workload_spec, sizeof ss->workload_spec, "%s", spec);
+	session_begin(ss, cfg_source, spec, seed);
 	ss->ksrc = *k;
 	if (rebuild(ss, cfg, &ss->ksrc, err)) {
 		bp_fini(&ss->bps);
@@ -198,12 +199,7 @@ int session_init_dram_trace(struct session *ss, const struct sim_cfg *cfg, const
 	struct dram_reqs *q = dram_trace_load(path, cfg, err);
 	if (!q)
 		return -1;
-	bp_init(&ss->bps, NULL);
-	ss->seed = seed;
-	ss->snapshot_bytes = initial_budget;
-	ss->max_memory = initial_max_memory;
-	snprintf(ss->cfg_source, sizeof ss->cfg_source, "%s", cfg_source ? cfg_source : "");
-	snprintf(ss->workload_spec, sizeof ss->workload_spec, "%s", path);
+	session_begin(ss, cfg_source, path, seed);
 	ss->dreqs = q;
 	struct kernel_src *k = xcalloc(1, sizeof *k);
 	const char *base = strrchr(path, '/');
