@@ -5,9 +5,7 @@
  * when a machine is built and freed, and par_cycle once a cycle (two jobs
  * for the threads, or one: "Fused phases" below).
  */
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -146,14 +144,7 @@ static void par_split_even(struct par_ctl *c, int nt)
  * thread's would move between their cores each time. */
 static struct par_thr *par_thr_array(int n)
 {
-	void *p = NULL;
-	size_t sz = (size_t)n * sizeof(struct par_thr);
-	if (posix_memalign(&p, PAR_THR_ALIGN, sz)) {
-		fprintf(stderr, "gpustep: out of memory allocating %zu bytes\n", sz);
-		exit(1);
-	}
-	memset(p, 0, sz);
-	return p;
+	return xcalloc_aligned(PAR_THR_ALIGN, (size_t)n * sizeof(struct par_thr));
 }
 
 /* The stats registry reads the threads' pending deltas from here. */

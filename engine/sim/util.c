@@ -180,6 +180,15 @@ static void *map_aligned(size_t len)
 }
 #endif
 
+void *xcalloc_aligned(size_t align, size_t n)
+{
+	void *p = NULL;
+	if (posix_memalign(&p, align, n ? n : 1))
+		oom(n);
+	memset(p, 0, n);
+	return p;
+}
+
 void *xmap_zeroed(size_t n, size_t *map_len)
 {
 	*map_len = 0;

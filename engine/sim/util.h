@@ -23,6 +23,9 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* n zeroed bytes at a multiple of align (a power of two, at least
+ * sizeof(void *)); free() them. */
+void *xcalloc_aligned(size_t align, size_t n);
 /* Large zeroed buffers: from XMAP_MIN bytes (and where POSIX mmap works) an
  * anonymous mapping of whole 2 MB units on a 2 MB boundary, marked
  * MADV_HUGEPAGE on Linux like the arena's chunks (below), so filling it
