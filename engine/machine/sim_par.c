@@ -83,14 +83,22 @@ static bool par_eligible(const struct sim *s) { return par_serial_reason(s) == N
  *
  * Balance: with several threads each part's time runs from when the phase
  * was handed out to the part's end (threads_clock), so a thread that
- * starts late counts as slower; after the phase each boundary moves by one SM's share of 2^16 toward the
- * slower of its two parts when their times differ by more than a sixteenth
- * (and 200 ticks), so a thread's SMs stay contiguous and mostly the same
- * from cycle to cycle while the times even out (an SM costs more when its
- * warps issue memory instructions; the calling thread's part costs more for
- * the serial phases it runs in between). Which part runs which SM changes
- * no result: the times steer who works, never what is merged or in which
- * order. par_force_split (tests) fixes the fractions instead.
+ * starts late counts as slower. After each phase every boundary gets a
+ * vote: +1 when the part below it was slower by more than a sixteenth (and
+ * 200 ticks), -1 when the part above was, else 0; after PAR_BAL_WINDOW
+ * phases of a kind, a boundary whose votes add up to a quarter of the
+ * window or more moves by one SM's share of 2^16 away from the slower part
+ * (par_balance_add). So a thread's SMs stay contiguous and the same for
+ * dozens of cycles while the times even out: an SM that changes threads
+ * brings its state over from the other core's cache, which costs about as
+ * much as several of its ticks (docs/PERFORMANCE.md "Keeping an SM on its
+ * thread"), and a phase's parts vary from cycle to cycle far more than one
+ * SM (an SM's tick costs from tens of ticks to thousands), so moving after
+ * every phase chased noise. Votes rather than summed times, so that one
+ * phase whose thread lost its core does not move a boundary. Which part
+ * runs which SM changes no result: the times steer who works, never what
+ * is merged or in which order. par_force_split (tests) fixes the fractions
+ * instead.
  */
 #define PAR_ONE 65536u
 /* A list entry: the SM's id and what its merge must do. */
@@ -116,6 +124,7 @@ struct par_mark {
 struct par_ctl {
 	struct par_part part[SIM_MAX_THREADS];
 	uint32_t frac[3][SIM_MAX_THREADS + 1]; /* per phase kind (2: fused) */
+	struct par_bal bal[3];                 /* their votes */
 	uint32_t *list;                        /* one entry per SM */
 	struct par_mark *mark;                 /* per SM */
 	uint32_t *dpos, nd;                    /* fused: the deferred SMs' list positions */
@@ -125,12 +134,14 @@ struct par_ctl {
 	bool defer_all; /* tests: every SM with L1-phase buffers takes the deferred path */
 };
 
-/* Even fractions for nt parts. */
+/* Even fractions for nt parts, no votes yet. */
 static void par_split_even(struct par_ctl *c, int nt)
 {
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 3; k++) {
 		for (int i = 0; i <= nt; i++)
 			c->frac[k][i] = (uint32_t)((uint64_t)PAR_ONE * (uint64_t)i / (uint64_t)nt);
+		c->bal[k] = (struct par_bal){0};
+	}
 }
 
 /* Below this many SMs in a phase the calling thread runs it alone: handing
@@ -290,31 +301,40 @@ void par_force_split(struct sim *s, const uint32_t *frac)
 		par_split_even(c, s->threads);
 		return;
 	}
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 3; k++) {
 		for (int i = 0; i <= s->threads; i++)
 			c->frac[k][i] = i == 0 ? 0 : i == s->threads ? PAR_ONE : frac[i];
-}
-
-void par_balance_step(uint32_t *f, int nt, const uint64_t *ns, uint32_t n)
-{
-	uint32_t step = (PAR_ONE + n - 1) / n;
-	for (int k = 1; k < nt; k++) {
-		uint64_t a = ns[k - 1], b = ns[k];
-		uint64_t slack = (a > b ? a : b) / 16 + 200;
-		if (a > b + slack)
-			f[k] = f[k] - f[k - 1] > step ? f[k] - step : f[k - 1];
-		else if (b > a + slack)
-			f[k] = f[k + 1] - f[k] > step ? f[k] + step : f[k + 1];
+		c->bal[k] = (struct par_bal){0};
 	}
 }
 
-/* Move each boundary one SM toward the slower of its two parts. */
+bool par_balance_add(struct par_bal *b, uint32_t *f, int nt, const uint64_t *ns, uint32_t n)
+{
+	for (int k = 1; k < nt; k++) {
+		uint64_t lo = ns[k - 1], hi = ns[k];
+		uint64_t slack = (lo > hi ? lo : hi) / 16 + 200;
+		b->vote[k] += lo > hi + slack ? 1 : hi > lo + slack ? -1 : 0;
+	}
+	if (++b->phases < PAR_BAL_WINDOW)
+		return false;
+	uint32_t step = (PAR_ONE + n - 1) / n;
+	for (int k = 1; k < nt; k++) {
+		if (b->vote[k] >= PAR_BAL_WINDOW / 4) /* the part below slower: it gives an SM away */
+			f[k] = f[k] - f[k - 1] > step ? f[k] - step : f[k - 1];
+		else if (b->vote[k] <= -PAR_BAL_WINDOW / 4)
+			f[k] = f[k + 1] - f[k] > step ? f[k] + step : f[k + 1];
+	}
+	*b = (struct par_bal){0};
+	return true;
+}
+
+/* The last phase's times vote on its kind's boundaries. */
 static void par_balance(struct par_ctl *c, int kind, uint32_t n)
 {
 	uint64_t ns[SIM_MAX_THREADS];
 	for (int k = 0; k < c->nt; k++)
 		ns[k] = c->part[k].ns;
-	par_balance_step(c->frac[kind], c->nt, ns, n);
+	par_balance_add(&c->bal[kind], c->frac[kind], c->nt, ns, n);
 }
 
 /* An SM's buffers, emptied by the thread that ticks it next, when it

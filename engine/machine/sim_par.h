@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sim/sim.h"
 #include "threads.h"
 
 struct sim;
@@ -30,11 +31,19 @@ void par_test_defer(struct sim *s, bool all);
  * are taken as 0 and 65536), instead of the timed balance; NULL restores
  * the even split and the balance. Results do not depend on it. */
 void par_force_split(struct sim *s, const uint32_t *frac);
-/* The balance (sim_par.c "The parts of a phase"): given the times ns[0..nt)
- * of the last phase's parts over n SMs, move each boundary frac[1..nt-1]
- * (ascending, frac[0] = 0, frac[nt] = 65536) one SM's share toward the
- * slower of its two parts when they differ by more than a sixteenth. */
-void par_balance_step(uint32_t *frac, int nt, const uint64_t *ns, uint32_t n);
+/* The balance (sim_par.c "The parts of a phase"): the times ns[0..nt) of
+ * a phase's parts vote on each boundary frac[k], 0 < k < nt (ascending,
+ * frac[0] = 0, frac[nt] = 65536): +1 when part k - 1 was slower than part
+ * k by more than a sixteenth, -1 when part k was. Every PAR_BAL_WINDOW
+ * phases (then it returns true and the votes start again), a boundary
+ * with at least a quarter of the window's votes net moves by one of the n
+ * SMs' share away from the slower side, never past its neighbours. */
+#define PAR_BAL_WINDOW 64
+struct par_bal {
+	int32_t vote[SIM_MAX_THREADS];
+	uint32_t phases;
+};
+bool par_balance_add(struct par_bal *b, uint32_t *frac, int nt, const uint64_t *ns, uint32_t n);
 /* sim.c: does the machine run a built-in kernel (not a trace, DRAM requests)? */
 bool sim_wl_is_kernel(const struct sim *s);
 /* sim.c: an SM whose ticks would do nothing. */

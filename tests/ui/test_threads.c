@@ -11,8 +11,8 @@
  * here (tests/mutations.txt threads-merge-follows-parts). The split of a
  * phase's SMs among the threads' parts, balanced by time in a run, is forced
  * here to uneven and empty parts that change every step
- * (threads_any_split_same), and the balance's step is checked on its own
- * (threads_balance_step). With several threads, once every CTA is
+ * (threads_any_split_same), and the balance's votes and window are checked
+ * on their own (threads_balance_step). With several threads, once every CTA is
  * dispatched, the two phases run fused (sim_par.c "Fused phases"): every
  * case above compares them with one thread's separate phases, and
  * threads_fused_deferred sends every SM through the fused phase's rare
@@ -299,31 +299,63 @@ TEST(threads_any_split_same)
 	session_fini(&ss[1]);
 }
 
-/* The balance moves a boundary one SM's share toward the slower part, only
- * past the slack, and never past its neighbours. */
+/* Feed `phases` phases of times ns to the balance; returns how many of
+ * them ended a window. */
+static int feed(struct par_bal *b, uint32_t *f, int nt, const uint64_t *ns, uint32_t n, int phases)
+{
+	int ends = 0;
+	for (int i = 0; i < phases; i++)
+		ends += par_balance_add(b, f, nt, ns, n);
+	return ends;
+}
+
+/* The balance moves a boundary one SM's share toward the faster part once
+ * per window of phases, when at least a quarter of the window's votes net
+ * say the other part was slower past the slack, and never past its
+ * neighbours; one phase however slow moves nothing. */
 TEST(threads_balance_step)
 {
+	struct par_bal b = {0};
 	uint32_t f[3] = {0, 32768, 65536};
 	uint64_t slow0[2] = {9000, 3000}, slow1[2] = {3000, 9000}, close[2] = {10000, 10300};
+	uint64_t lost[2] = {4000000000u, 3000}; /* a thread that lost its core once */
+	const int w = PAR_BAL_WINDOW;
 	uint32_t step = (65536 + 9) / 10; /* 10 SMs */
-	par_balance_step(f, 2, slow0, 10);
+	CHECK_EQ(feed(&b, f, 2, slow0, 10, w - 1), 0);
+	CHECK_EQ(f[1], 32768); /* within the window: stays */
+	CHECK_EQ(feed(&b, f, 2, slow0, 10, 1), 1);
 	CHECK_EQ(f[1], 32768 - step); /* part 0 slower: it gives an SM away */
-	par_balance_step(f, 2, slow1, 10);
-	par_balance_step(f, 2, slow1, 10);
+	CHECK_EQ(feed(&b, f, 2, slow1, 10, 2 * w), 2);
 	CHECK_EQ(f[1], 32768 + step);
-	par_balance_step(f, 2, close, 10); /* within a sixteenth: stays */
+	feed(&b, f, 2, close, 10, w); /* within a sixteenth: stays */
 	CHECK_EQ(f[1], 32768 + step);
-	for (int i = 0; i < 20; i++)
-		par_balance_step(f, 2, slow1, 10);
+	/* A quarter of the window slower, the rest even: moves; fewer: stays. */
+	feed(&b, f, 2, slow0, 10, w / 4);
+	feed(&b, f, 2, close, 10, w - w / 4);
+	CHECK_EQ(f[1], 32768);
+	feed(&b, f, 2, slow0, 10, w / 4 - 1);
+	feed(&b, f, 2, close, 10, w - w / 4 + 1);
+	CHECK_EQ(f[1], 32768);
+	/* Slower in turns: the votes cancel. */
+	for (int i = 0; i < w / 2; i++) {
+		feed(&b, f, 2, slow0, 10, 1);
+		feed(&b, f, 2, slow1, 10, 1);
+	}
+	CHECK_EQ(f[1], 32768);
+	/* One phase a million times slower is one vote. */
+	feed(&b, f, 2, lost, 10, 1);
+	feed(&b, f, 2, close, 10, w - 1);
+	CHECK_EQ(f[1], 32768);
+	feed(&b, f, 2, slow1, 10, 20 * w);
 	CHECK_EQ(f[1], 65536); /* part 1 empty, not beyond */
-	for (int i = 0; i < 40; i++)
-		par_balance_step(f, 2, slow0, 10);
+	feed(&b, f, 2, slow0, 10, 40 * w);
 	CHECK_EQ(f[1], 0);
 	/* Four parts, part 2 slowest: its boundaries close in, order kept. */
+	struct par_bal b4 = {0};
 	uint32_t g[5] = {0, 16384, 32768, 49152, 65536};
 	uint64_t t4[4] = {1000, 1000, 50000, 1000};
 	for (int i = 0; i < 100; i++) {
-		par_balance_step(g, 4, t4, 80);
+		feed(&b4, g, 4, t4, 80, w);
 		for (int k = 0; k < 4; k++)
 			CHECK(g[k] <= g[k + 1]);
 	}
@@ -331,6 +363,7 @@ TEST(threads_balance_step)
 	CHECK_EQ(g[3] - g[2] <= (65536 + 79) / 80, 1);
 	CHECK_EQ(g[0], 0);
 	CHECK_EQ(g[4], 65536);
+	CHECK_EQ(g[1], 16384); /* parts 0 and 1 even: their boundary stays */
 }
 
 /* Fused phases, every SM with L1-phase buffers deferred (its stash settled
