@@ -111,7 +111,7 @@ static bool par_eligible(const struct sim *s) { return par_serial_reason(s) == N
 struct par_part {
 	uint32_t lo, hi; /* its share of par_ids */
 	uint32_t nlist;  /* entries it wrote at list[lo..] */
-	uint64_t ns;     /* how long it ran */
+	uint64_t end;    /* timed: when it finished (threads_clock) */
 	char pad[104];
 };
 
@@ -122,6 +122,8 @@ struct par_mark {
 };
 
 struct par_ctl {
+	uint64_t t0; /* timed: when the phase was handed out (on the calling thread's line) */
+	char pad0[120];
 	struct par_part part[SIM_MAX_THREADS];
 	uint32_t frac[3][SIM_MAX_THREADS + 1]; /* per phase kind (2: fused) */
 	struct par_bal bal[3];                 /* their votes */
@@ -129,7 +131,6 @@ struct par_ctl {
 	struct par_mark *mark;                 /* per SM */
 	uint32_t *dpos, nd;                    /* fused: the deferred SMs' list positions */
 	int nt;                                /* parts of the current phase */
-	uint64_t t0;                           /* timed: when the phase was handed out */
 	bool timed, forced;
 	bool defer_all; /* tests: every SM with L1-phase buffers takes the deferred path */
 };
@@ -333,7 +334,7 @@ static void par_balance(struct par_ctl *c, int kind, uint32_t n)
 {
 	uint64_t ns[SIM_MAX_THREADS];
 	for (int k = 0; k < c->nt; k++)
-		ns[k] = c->part[k].ns;
+		ns[k] = c->part[k].end > c->t0 ? c->part[k].end - c->t0 : 0;
 	par_balance_add(&c->bal[kind], c->frac[kind], c->nt, ns, n);
 }
 
@@ -358,7 +359,6 @@ static void par_part(void *arg, int part)
 	struct sim *s = arg;
 	struct par_ctl *c = s->pctl;
 	struct par_part *pp = &c->part[part];
-	uint64_t t0 = c->t0;
 	uint32_t lo = pp->lo, hi = pp->hi, nl = lo;
 	uint32_t slo = s->stash_lo, shi = s->stash_hi;
 	int kind = s->par_kind;
@@ -397,7 +397,7 @@ static void par_part(void *arg, int part)
 	par_cur = NULL;
 	pp->nlist = nl - lo;
 	if (c->timed)
-		pp->ns = threads_clock() - t0;
+		pp->end = threads_clock();
 }
 
 /* Fused: part `part` of the deferred SMs' core_ticks (an even share of
@@ -496,8 +496,9 @@ static int par_run(struct sim *s, int kind)
 				req_stash_settle(&s->pool, s->par_ids[j], s->stash_lo, s->stash_hi);
 	struct par_ctl *c = s->pctl;
 	int nt = s->tp && n >= (uint32_t)s->par_min ? s->threads : 1;
-	c->nt = nt;
-	c->timed = nt > 1 && !c->forced;
+	bool timed = nt > 1 && !c->forced;
+	if (c->nt != nt || c->timed != timed) /* the threads read these: a line rewritten is a line to fetch */
+		c->nt = nt, c->timed = timed;
 	for (int k = 0; k < nt; k++) {
 		uint32_t lo = nt == 1 ? 0 : (uint32_t)(((uint64_t)n * c->frac[kind][k]) >> 16);
 		uint32_t hi = nt == 1 ? n : (uint32_t)(((uint64_t)n * c->frac[kind][k + 1]) >> 16);
@@ -507,7 +508,7 @@ static int par_run(struct sim *s, int kind)
 	/* A part's time runs from here to its end, so a thread that starts
 	 * late (woken, or its core busy) gets fewer SMs: the balance evens out
 	 * when the parts finish, which is what the calling thread waits for. */
-	c->t0 = c->timed ? threads_clock() : 0;
+	c->t0 = c->timed ? threads_clock() : 0; /* the calling thread's alone (struct par_ctl) */
 	if (nt > 1) {
 		/* Paused by the guard, the calling thread ran the parts one after
 		 * another, each timed from the hand-out: no balance from those. */

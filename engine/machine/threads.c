@@ -26,24 +26,28 @@
 
 #include "sim/util.h"
 
+/* Laid out by who writes what: a job's announcement (and its count of
+ * unfinished parts) is one cache line, which a worker fetches once per job;
+ * what only the calling thread writes per job is on lines of its own, so
+ * writing it never takes a line from under a worker. */
 struct tpool {
-	int n;
-	pthread_t *th;
-	atomic_uint gen;   /* job number; a change starts the workers */
-	atomic_int left;   /* parts of the current job still running */
+	_Alignas(64) atomic_uint gen;    /* job number; a change starts the workers */
+	atomic_int left;                 /* parts of the current job still running */
 	atomic_int stop;
-	atomic_int sleepers;  /* workers blocked on cv */
-	atomic_int waiting;   /* the caller blocked on done */
-	pthread_mutex_t mu;
-	pthread_cond_t cv, done;
+	int n;
 	void (*fn)(void *arg, int part); /* written before gen is bumped */
 	void *arg;
+	_Alignas(64) atomic_int sleepers; /* workers blocked on cv */
+	atomic_int waiting;               /* the caller blocked on done */
+	pthread_mutex_t mu;
+	pthread_cond_t cv, done;
+	_Alignas(64) struct tp_guard guard; /* the caller's own */
+	unsigned paused;                    /* jobs left to run all on the caller */
+	pthread_t *th;
 	struct targ {
 		struct tpool *tp;
 		int part;
 	} *args;
-	struct tp_guard guard; /* the caller's own */
-	unsigned paused;       /* jobs left to run all on the caller */
 };
 
 /* About 20-50 us of pause instructions: a cycle's phase is shorter, so a
@@ -104,7 +108,7 @@ struct tpool *tpool_new(int n)
 {
 	if (n < 2)
 		return NULL;
-	struct tpool *tp = xcalloc(1, sizeof *tp);
+	struct tpool *tp = xcalloc_aligned(64, sizeof *tp);
 	tp->n = n;
 	tp_guard_init(&tp->guard);
 	tp->th = xcalloc((size_t)n, sizeof *tp->th);
@@ -150,8 +154,8 @@ bool tpool_run(struct tpool *tp, void (*fn)(void *arg, int part), void *arg)
 			fn(arg, i);
 		return false;
 	}
-	tp->fn = fn;
-	tp->arg = arg;
+	if (tp->fn != fn || tp->arg != arg) /* the workers read them: unchanged, their line stays put */
+		tp->fn = fn, tp->arg = arg;
 	atomic_store(&tp->left, tp->n - 1);
 	uint64_t t0 = threads_clock();
 	announce(tp);
