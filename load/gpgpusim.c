@@ -1074,7 +1074,16 @@ static int map_entry(struct gs *g, struct gs_ent *e)
 			return -1;
 		if (v > 1)
 			return gs_fail(g, e, "value: expected 0 (FIFO) or 1 (FR-FCFS)");
-		return gs_set(g, e, "dram.scheduler", "%s", v ? "frfcfs" : "fcfs");
+		if (gs_set(g, e, "dram.scheduler", "%s", v ? "frfcfs" : "fcfs"))
+			return -1;
+		/* dram_sched.cc's FR-FCFS serves the open row's requests until
+		 * none is left (frfcfs_scheduler::schedule keeps m_last_row until
+		 * its bin is empty): no cap. */
+		if (v && gs_set(g, e, "dram.row_hit_cap", "0"))
+			return -1;
+		if (v)
+			gs_why(e, "FR-FCFS without a row-hit cap: GPGPU-Sim serves a bank's open row until no request for it is left");
+		return 0;
 	case GS_FRFCFS_QUEUE: {
 		if (gs_uint(g, e, e->val, "value", &v))
 			return -1;

@@ -52,13 +52,14 @@ print("| %s | %s | %.1f | %.2f | %.1f %% | %.3f | %d |" % (sys.argv[3].strip(), 
       100 * b['dram.row_hit_rate'], (b['dram.activates'] + b['dram.precharges']) / b['dram.reads'], b['dram.queue_full']))
 PY
 done <<'EOF'
-one command bus (the preset until 2026-12-06)|-s dram.dual_cmd=false
-read and write queues 64 -> 256|-s dram.dual_cmd=false -s dram.read_queue=256 -s dram.write_queue=256
-FCFS instead of FR-FCFS|-s dram.dual_cmd=false -s dram.scheduler=fcfs
-no row-hit cap (16 -> 0)|-s dram.dual_cmd=false -s dram.row_hit_cap=0
-bank bits: two below the column bits (4 banks, 4 bank groups, per 256 B chunk)|-s dram.dual_cmd=false -s dram.mapping=row:bank[2]:col[3]:bank[2]:ch:col[4]
-bank XOR with the row|-s dram.dual_cmd=false -s dram.bank_xor=true
-no bank groups (tCCD_L off)|-s dram.dual_cmd=false -s dram.bank_groups=1
-the preset: dual command bus (one row + one column command a cycle)|
+one command bus, row-hit cap 16 (the preset until 2026-12-06)|-s dram.dual_cmd=false -s dram.row_hit_cap=16
+read and write queues 64 -> 256|-s dram.dual_cmd=false -s dram.row_hit_cap=16 -s dram.read_queue=256 -s dram.write_queue=256
+FCFS instead of FR-FCFS|-s dram.dual_cmd=false -s dram.row_hit_cap=16 -s dram.scheduler=fcfs
+no row-hit cap (16 -> 0, GPGPU-Sim's FR-FCFS)|-s dram.dual_cmd=false
+bank bits: two below the column bits (4 banks, 4 bank groups, per 256 B chunk)|-s dram.dual_cmd=false -s dram.row_hit_cap=16 -s dram.mapping=row:bank[2]:col[3]:bank[2]:ch:col[4]
+bank XOR with the row|-s dram.dual_cmd=false -s dram.row_hit_cap=16 -s dram.bank_xor=true
+no bank groups (tCCD_L off)|-s dram.dual_cmd=false -s dram.row_hit_cap=16 -s dram.bank_groups=1
+dual command bus (one row + one column command a cycle), row-hit cap 16|-s dram.row_hit_cap=16
+the preset: dual command bus, no row-hit cap|
 dual command bus, queues 256|-s dram.read_queue=256 -s dram.write_queue=256
 EOF

@@ -557,3 +557,31 @@ TEST(gpgpusim_bank_indexing_maps_to_bank_xor)
 		}
 	}
 }
+
+/* -gpgpu_dram_scheduler 1: GPGPU-Sim's FR-FCFS (dram_sched.cc) serves a
+ * bank's open row until no request for it is left, so the importer sets
+ * dram.scheduler frfcfs with no row-hit cap (dram.row_hit_cap 0, whatever
+ * the machine had); 0 (FIFO) sets fcfs and leaves the cap, which FCFS does
+ * not read. */
+TEST(gpgpusim_frfcfs_has_no_row_hit_cap)
+{
+	const char *dir = gs_dir();
+	for (int v = 0; v < 2; v++) {
+		char text[64];
+		snprintf(text, sizeof text, "-gpgpu_dram_scheduler %d\n", v);
+		const char *p = gs_write(dir, "gpgpusim.config", text);
+		struct sim_cfg c;
+		cfg_defaults(&c);
+		REQUIRE(c.dram.row_hit_cap == 16); /* the default the importer must override */
+		struct strbuf map;
+		sb_init(&map);
+		char *err = NULL;
+		REQUIRE(gpgpusim_apply(&c, p, text, strlen(text), &map, NULL, &err) == 0);
+		CHECK_EQ(c.dram.scheduler, v ? DRAM_SCHED_FRFCFS : DRAM_SCHED_FCFS);
+		CHECK_EQ(c.dram.row_hit_cap, v ? 0 : 16);
+		if (v)
+			CHECK_CONTAINS(map.s, "dram.row_hit_cap=0");
+		sb_fini(&map);
+		free(err);
+	}
+}
