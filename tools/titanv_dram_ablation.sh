@@ -68,10 +68,8 @@ the preset: IPOLY over 32 x 2 = 64 sub-partitions, then mod 48 (SM7_TITANV)|1|
 the preset, n and 2n twice as long|2|
 the FRC thesis's L2: a fetch waits for its victim's L1 invalidations (the preset until 2026-12-06)|1|-s l2.sharers=exact
 linear partition indexing (sub-partition = channel x 2 + the low bank bit)|1|-s l2.bank_hash=linear
-row-hit cap 16 (qv100's)|1|-s dram.row_hit_cap=16
 no bank XOR (qv100's; SM7_QV100 has -dram_bnk_indexing_policy 0)|1|-s dram.bank_xor=false
 qv100's write queue (64 entries, drained from 24 to 8)|1|-s dram.write_queue=64 -s dram.write_high=24 -s dram.write_low=8
-linear partition indexing, row-hit cap 16|1|-s l2.bank_hash=linear -s dram.row_hit_cap=16
 linear partition indexing, no bank XOR|1|-s l2.bank_hash=linear -s dram.bank_xor=false
 32 channels x 2 sub-partitions (qv100's count; IPOLY over 64 without the mod)|1|-s dram.channels=32 -s l2.banks=64
 EOF
