@@ -511,7 +511,8 @@ static int show_threads(struct session *ss, int argc, char **argv, struct cmd_ou
 		sb_init(&sb);
 		for (int i = 0; i < k; i++)
 			sb_printf(&sb, "%s%u", i ? " / " : "", cnt[i]);
-		cmd_printf(out, "  last phase: busy SMs per thread %s (split by their times; who runs an SM changes no result)", sb.s);
+		cmd_printf(out, "  last phase: busy SMs per thread %s (split by their times, at most one SM moved per 64 "
+				"phases; who runs an SM changes no result)", sb.s);
 		sb_fini(&sb);
 	} else if (k == 1) {
 		cmd_printf(out, "  last phase: on the calling thread alone (too few busy SMs to share)");
