@@ -28,7 +28,10 @@
 # each ARG a word of letters, digits and . , : = / + - _ (no quotes,
 # spaces, '$', globs or '..'). The script runs as `sh tools/NAME.sh ARG...`
 # from the repository root with B and GPUSTEP set to the binary
-# ($GPUSTEP, default build/gpustep), stdin from /dev/null.
+# ($GPUSTEP, default build/gpustep), stdin from /dev/null; an ARG that is
+# exactly build/gpustep is replaced by $GPUSTEP, so the tables that name the
+# binary check the one under test (`make SANITIZE=... test` builds it
+# elsewhere).
 cd "$(dirname "$0")/.." || exit 1
 doc=docs/EXPERIMENTS.md
 mode=write
@@ -181,10 +184,16 @@ EOF
 	fi
 	ran=$((ran + 1))
 	t0=$(date +%s)
-	# Word splitting of the validated arguments only; no globbing.
+	# Word splitting of the validated arguments only; no globbing. A
+	# marker's `build/gpustep` names the binary under test, which is
+	# $GPUSTEP (a SANITIZE or DEBUG build keeps its own in its own folder).
 	set -f
-	# shellcheck disable=SC2086
-	sh "$script" $args </dev/null >"$tmp/out" 2>"$tmp/err"
+	set --
+	for w in $args; do
+		[ "$w" = build/gpustep ] && w=$GPUSTEP
+		set -- "$@" "$w"
+	done
+	sh "$script" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	set +f
 	secs=$(($(date +%s) - t0))

@@ -7,7 +7,9 @@
 # processes used more than 15 % of a core while it ran (read from
 # /proc/stat), because two threads only pay with both cores free. Prints,
 # per binary and thread count, every kept wall time sorted, the best and
-# the median, and per binary best(2 threads) / best(1 thread).
+# the median, and per binary best(2 threads) / best(1 thread) and each
+# round's 2 threads / 1 thread (seconds apart, so drift between rounds
+# cancels), sorted, with their median.
 #
 #   ROUNDS=5 bash tools/threads_compare.sh /tmp/old/build/gpustep build/gpustep
 # Environment: ROUNDS (kept rounds, default 5), PRESET, WORKLOAD, PARAM
@@ -73,5 +75,11 @@ for b in "$@"; do
 		eval "best_$th=${best:-0}"
 	done
 	[ "$best_1" != 0 ] && printf '%s: best 2 threads / best 1 thread = %.2f\n' "$b" "$(echo "$best_2 / $best_1" | bc -l)"
+	# The same round's two runs are seconds apart, so their ratio cancels
+	# the VM's drift from round to round (docs/PERFORMANCE.md, "Keeping an
+	# SM on its thread"): each round's 2 / 1, sorted, and their median.
+	r=$(paste -d' ' <(echo ${times[$i.1]:-} | tr ' ' '\n') <(echo ${times[$i.2]:-} | tr ' ' '\n') |
+		awk 'NF == 2 && $1 > 0 {printf "%.2f\n", $2 / $1}' | sort -n | tr '\n' ' ')
+	[ -n "$r" ] && printf '%s: per round 2 / 1: %s| median %s\n' "$b" "$r" "$(echo $r | awk '{print $(int((NF+1)/2))}')"
 	i=$((i + 1))
 done
