@@ -121,18 +121,22 @@ struct par_mark {
 	int32_t used;
 };
 
+/* By who writes what (128-byte aligned, par_setup): the first line the
+ * threads read every phase and the calling thread rewrites only when a
+ * value changes; each part's own lines; then what only the calling thread
+ * reads and writes every phase (the hand-out time, the votes), which would
+ * otherwise take the first line from under the threads. */
 struct par_ctl {
-	uint64_t t0; /* timed: when the phase was handed out (on the calling thread's line) */
-	char pad0[120];
-	struct par_part part[SIM_MAX_THREADS];
-	uint32_t frac[3][SIM_MAX_THREADS + 1]; /* per phase kind (2: fused) */
-	struct par_bal bal[3];                 /* their votes */
-	uint32_t *list;                        /* one entry per SM */
-	struct par_mark *mark;                 /* per SM */
-	uint32_t *dpos, nd;                    /* fused: the deferred SMs' list positions */
-	int nt;                                /* parts of the current phase */
+	uint32_t *list;        /* one entry per SM */
+	struct par_mark *mark; /* per SM */
+	uint32_t *dpos, nd;    /* fused: the deferred SMs' list positions */
+	int nt;                /* parts of the current phase */
 	bool timed, forced;
 	bool defer_all; /* tests: every SM with L1-phase buffers takes the deferred path */
+	_Alignas(128) struct par_part part[SIM_MAX_THREADS];
+	_Alignas(128) uint64_t t0;             /* timed: when the phase was handed out */
+	uint32_t frac[3][SIM_MAX_THREADS + 1]; /* per phase kind (2: fused) */
+	struct par_bal bal[3];                 /* their votes */
 };
 
 /* Even fractions for nt parts, no votes yet. */
@@ -182,7 +186,7 @@ void par_setup(struct sim *s)
 	for (int i = 0; i < ns; i++)
 		s->psm[i].id = (uint32_t)i;
 	s->par_ids = xcalloc((size_t)ns, sizeof *s->par_ids);
-	s->pctl = xcalloc(1, sizeof *s->pctl);
+	s->pctl = xcalloc_aligned(128, sizeof *s->pctl);
 	s->pctl->list = xcalloc((size_t)ns, sizeof *s->pctl->list);
 	s->pctl->mark = xcalloc((size_t)ns, sizeof *s->pctl->mark);
 	s->pctl->dpos = xcalloc((size_t)ns, sizeof *s->pctl->dpos);
@@ -508,7 +512,7 @@ static int par_run(struct sim *s, int kind)
 	/* A part's time runs from here to its end, so a thread that starts
 	 * late (woken, or its core busy) gets fewer SMs: the balance evens out
 	 * when the parts finish, which is what the calling thread waits for. */
-	c->t0 = c->timed ? threads_clock() : 0; /* the calling thread's alone (struct par_ctl) */
+	c->t0 = c->timed ? threads_clock() : 0; /* on the calling thread's own line (struct par_ctl) */
 	if (nt > 1) {
 		/* Paused by the guard, the calling thread ran the parts one after
 		 * another, each timed from the hand-out: no balance from those. */
